@@ -1,0 +1,62 @@
+# The README's two commands, and little else: the build itself is CMake.
+#   make run    install what is missing, build, run amddwarf on a bundled example
+#   make check  install what is missing, build, run every test plainly and
+#               under ASan+UBSan (with the fuzz targets for a short time)
+
+DEBIAN_PACKAGES := build-essential cmake pkg-config python3 \
+  clang-19 llvm-19 llvm-19-dev lld-19 libclang-rt-19-dev \
+  libelf-dev libdw-dev libdwarf-dev dwarfdump libcmocka-dev libmsgpack-dev \
+  libjansson-dev glslang-tools spirv-tools valgrind
+BENCH_PACKAGES := hyperfine cargo librust-gimli-dev
+
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 10
+CLI := build/tools/amddwarf/amddwarf
+
+.PHONY: run check deps build build-asan test test-asan bench clean
+
+run: deps build
+	$(CLI) expr decode --json 91 7c
+	$(CLI) expr decode 90 a0 14 e9 03 30 1e 22 9d 20 00
+
+check: deps test test-asan
+
+# Installs only when a package is missing, so repeated runs need no network.
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+build:
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build build -j $(JOBS)
+
+test: build
+	cd build && ctest --output-on-failure -j $(JOBS)
+
+# Sanitizers and libFuzzer need clang; the plain build above uses the default compiler.
+build-asan:
+	CC=clang-19 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug \
+	  -DAMDDWARF_SANITIZE=ON -DAMDDWARF_FUZZ=ON -DAMDDWARF_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build build-asan -j $(JOBS)
+
+test-asan: build-asan
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+bench: deps
+	@missing=$$(for p in $(BENCH_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; fi
+	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DAMDDWARF_BENCH=ON -DAMDDWARF_TESTS=OFF
+	cmake --build build-bench -j $(JOBS)
+	bench/run build-bench
+
+clean:
+	rm -rf build build-asan build-bench

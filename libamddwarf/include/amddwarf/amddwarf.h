@@ -1,0 +1,13 @@
+/* libamddwarf: AMDGPU DWARF extensions for heterogeneous debugging.
+ * The umbrella header; each concern also has a header of its own. */
+#ifndef AMDDWARF_H
+#define AMDDWARF_H
+
+#include <amddwarf/export.h>
+#include <amddwarf/status.h>
+#include <amddwarf/allocator.h>
+#include <amddwarf/version.h>
+#include <amddwarf/amdgpu.h>
+#include <amddwarf/expr.h>
+
+#endif

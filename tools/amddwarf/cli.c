@@ -1,0 +1,237 @@
+/* Shared helpers of the amddwarf subcommands; see cli.h. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cli_is_flag(const char *arg, const char *flag)
+{
+  return strcmp(arg, flag) == 0;
+}
+
+int cli_option_value(const char *command, int argc, char **argv, int *i, const char *option,
+                     const char **value)
+{
+  const char *arg = argv[*i];
+  size_t length = strlen(option);
+  if (strncmp(arg, option, length) != 0)
+    return 0;
+  if (arg[length] == '=') {
+    *value = arg + length + 1;
+    return 1;
+  }
+  if (arg[length] != '\0')
+    return 0;
+  if (*i + 1 >= argc) {
+    cli_usage_error(command, "option %s needs a value", option);
+    return -1;
+  }
+  *i += 1;
+  *value = argv[*i];
+  return 1;
+}
+
+int cli_usage_error(const char *command, const char *format, ...)
+{
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, "amddwarf %s: ", command);
+  vfprintf(stderr, format, args);
+  fprintf(stderr, "\nTry 'amddwarf %s --help'.\n", command);
+  va_end(args);
+  return CLI_EXIT_USAGE;
+}
+
+int cli_report_error(const char *command, bool json, amddwarf_status status,
+                     const amddwarf_error *err)
+{
+  const char *message =
+      err && err->message[0] ? err->message : amddwarf_status_message(status);
+  uint64_t offset = err ? err->offset : AMDDWARF_NO_OFFSET;
+  if (json) {
+    json_t *detail = json_object();
+    json_object_set_new(detail, "status", json_string(amddwarf_status_name(status)));
+    json_object_set_new(detail, "message", json_string(message));
+    if (offset != AMDDWARF_NO_OFFSET)
+      json_object_set_new(detail, "offset", json_integer((json_int_t)offset));
+    if (err && err->opcode != AMDDWARF_NO_OPCODE)
+      json_object_set_new(detail, "opcode", json_integer(err->opcode));
+    json_t *root = json_object();
+    json_object_set_new(root, "error", detail);
+    cli_print_json(root);
+  } else {
+    fprintf(stderr, "amddwarf %s: error: %s (%s)\n", command, message,
+            amddwarf_status_name(status));
+  }
+  return CLI_EXIT_BAD_INPUT;
+}
+
+static int parse_digits(const char *text, unsigned base, uint64_t *out)
+{
+  if (*text == '\0')
+    return -1;
+  uint64_t value = 0;
+  for (; *text; text++) {
+    unsigned digit;
+    char c = *text;
+    if (c >= '0' && c <= '9')
+      digit = (unsigned)(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      digit = (unsigned)(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      digit = (unsigned)(c - 'A' + 10);
+    else if (c == '_')
+      continue;
+    else
+      return -1;
+    if (digit >= base || value > (UINT64_MAX - digit) / base)
+      return -1;
+    value = value * base + digit;
+  }
+  *out = value;
+  return 0;
+}
+
+int cli_parse_u64(const char *text, uint64_t *out)
+{
+  if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    return parse_digits(text + 2, 16, out);
+  if (text[0] == '0' && (text[1] == 'b' || text[1] == 'B'))
+    return parse_digits(text + 2, 2, out);
+  if (text[0] == '0' && (text[1] == 'o' || text[1] == 'O'))
+    return parse_digits(text + 2, 8, out);
+  return parse_digits(text, 10, out);
+}
+
+int cli_parse_i64(const char *text, int64_t *out)
+{
+  bool negative = text[0] == '-';
+  uint64_t magnitude;
+  if (cli_parse_u64(text + (negative || text[0] == '+'), &magnitude) != 0)
+    return -1;
+  if (negative) {
+    if (magnitude > (uint64_t)INT64_MAX + 1)
+      return -1;
+    *out = magnitude == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)magnitude;
+  } else {
+    if (magnitude > INT64_MAX)
+      return -1;
+    *out = (int64_t)magnitude;
+  }
+  return 0;
+}
+
+static int hex_digit(char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+int cli_append_hex(const char *text, uint8_t **bytes, size_t *size)
+{
+  /* Tokens are separated by spaces or commas; each token is an optional 0x
+     followed by an even number of hex digits. */
+  const char *p = text;
+  while (*p) {
+    while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n')
+      p++;
+    if (!*p)
+      break;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+      p += 2;
+    const char *start = p;
+    while (*p && *p != ' ' && *p != ',' && *p != '\t' && *p != '\n')
+      p++;
+    size_t digits = (size_t)(p - start);
+    if (digits == 0 || digits % 2 != 0)
+      return -1;
+    uint8_t *grown = realloc(*bytes, *size + digits / 2 + 1);
+    if (!grown)
+      return -1;
+    *bytes = grown;
+    for (size_t k = 0; k < digits; k += 2) {
+      int hi = hex_digit(start[k]), lo = hex_digit(start[k + 1]);
+      if (hi < 0 || lo < 0)
+        return -1;
+      (*bytes)[(*size)++] = (uint8_t)(hi << 4 | lo);
+    }
+  }
+  return 0;
+}
+
+int cli_read_file(const char *command, const char *path, uint8_t **data, size_t *size)
+{
+  FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!file) {
+    fprintf(stderr, "amddwarf %s: %s: %s\n", command, path, strerror(errno));
+    return -1;
+  }
+  uint8_t *buffer = NULL;
+  size_t length = 0, capacity = 0;
+  int result = 0;
+  for (;;) {
+    if (length == capacity) {
+      size_t grown_capacity = capacity ? capacity * 2 : 65536;
+      uint8_t *grown = realloc(buffer, grown_capacity);
+      if (!grown) {
+        fprintf(stderr, "amddwarf %s: %s: out of memory\n", command, path);
+        result = -1;
+        break;
+      }
+      buffer = grown;
+      capacity = grown_capacity;
+    }
+    size_t got = fread(buffer + length, 1, capacity - length, file);
+    length += got;
+    if (got == 0) {
+      if (ferror(file)) {
+        fprintf(stderr, "amddwarf %s: %s: read error\n", command, path);
+        result = -1;
+      }
+      break;
+    }
+  }
+  if (file != stdin)
+    fclose(file);
+  if (result != 0) {
+    free(buffer);
+    return -1;
+  }
+  *data = buffer;
+  *size = length;
+  return 0;
+}
+
+void cli_print_json(json_t *json)
+{
+  char *text = json_dumps(json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  if (text) {
+    fputs(text, stdout);
+    fputc('\n', stdout);
+    free(text);
+  }
+  json_decref(json);
+}
+
+json_t *cli_json_hex(const uint8_t *bytes, size_t size)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *text = malloc(size * 2 + 1);
+  if (!text)
+    return json_null();
+  for (size_t i = 0; i < size; i++) {
+    text[2 * i] = digits[bytes[i] >> 4];
+    text[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  text[2 * size] = '\0';
+  json_t *result = json_string(text);
+  free(text);
+  return result;
+}

@@ -1,0 +1,66 @@
+/* Shared helpers of the amddwarf subcommands: argument scanning, input files,
+ * hex parsing, error reporting and JSON output. */
+#ifndef AMDDWARF_CLI_H
+#define AMDDWARF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+#include <amddwarf/amddwarf.h>
+
+/* Exit statuses of every subcommand. */
+enum {
+  CLI_EXIT_OK = 0,
+  CLI_EXIT_BAD_INPUT = 1, /* the input is malformed, or the answer is "problems found" */
+  CLI_EXIT_USAGE = 2,     /* the command line is wrong */
+};
+
+#define AMDDWARF_COMMAND(name, function, summary) int function(int argc, char **argv);
+#include "commands.def"
+#undef AMDDWARF_COMMAND
+
+/* Argument scanning: a command walks argv with an index and asks, at each
+   position, whether it is a given flag or option. */
+bool cli_is_flag(const char *arg, const char *flag);
+/* If argv[*i] is OPTION ("--dialect X" or "--dialect=X"), stores the value,
+   advances *i past it and returns 1; returns 0 when it is not OPTION, and -1
+   (after printing a usage error for COMMAND) when the value is missing. */
+int cli_option_value(const char *command, int argc, char **argv, int *i, const char *option,
+                     const char **value);
+
+/* Prints "amddwarf COMMAND: MESSAGE" and a hint to --help on stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *command, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Reports ERR (or STATUS when ERR has no message) for COMMAND, in text on
+   stderr, or as {"error": {...}} on stdout when JSON is set. Returns CLI_EXIT_BAD_INPUT. */
+int cli_report_error(const char *command, bool json, amddwarf_status status,
+                     const amddwarf_error *err);
+
+/* Parses unsigned integers: decimal, 0x hex, 0b binary, 0o octal. Returns 0 or -1. */
+int cli_parse_u64(const char *text, uint64_t *out);
+int cli_parse_i64(const char *text, int64_t *out);
+
+/* Appends the bytes written as hex in TEXT ("91 7f", "0x91,0x7f", "917f")
+   to *BYTES (realloc'ed, *SIZE updated). Returns 0, or -1 for a bad digit or
+   an odd number of digits. */
+int cli_append_hex(const char *text, uint8_t **bytes, size_t *size);
+
+/* Reads a whole file ("-" is stdin) into a malloc'ed buffer. Returns 0, or
+   -1 after printing "amddwarf COMMAND: PATH: reason" on stderr. */
+int cli_read_file(const char *command, const char *path, uint8_t **data, size_t *size);
+
+/* Prints JSON (compact members, 2-space indent, keys in insertion order)
+   followed by a newline on stdout, then releases it. */
+void cli_print_json(json_t *json);
+
+/* Lower-case hex of SIZE bytes, as a new JSON string. */
+json_t *cli_json_hex(const uint8_t *bytes, size_t size);
+
+#endif
