@@ -18,9 +18,11 @@ enum {
   CLI_EXIT_USAGE = 2,     /* the command line is wrong */
 };
 
-#define AMDDWARF_COMMAND(name, function, summary) int function(int argc, char **argv);
+#define AMDDWARF_COMMAND(id, name, function, summary) int function(int argc, char **argv);
 #include "commands.def"
 #undef AMDDWARF_COMMAND
+/* `amddwarf expr eval`, dispatched by cmd_expr.c. */
+int cli_expr_eval_main(int argc, char **argv);
 
 /* Argument scanning: a command walks argv with an index and asks, at each
    position, whether it is a given flag or option. */

@@ -12,7 +12,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-#define AMDDWARF_COMMAND(name, function, summary) {#name, function, summary},
+#define AMDDWARF_COMMAND(id, name, function, summary) {name, function, summary},
 #include "commands.def"
 #undef AMDDWARF_COMMAND
 };

@@ -9,5 +9,14 @@
 #include <amddwarf/version.h>
 #include <amddwarf/amdgpu.h>
 #include <amddwarf/expr.h>
+#include <amddwarf/target.h>
+#include <amddwarf/eval.h>
+#include <amddwarf/snapshot.h>
+#include <amddwarf/cfi.h>
+#include <amddwarf/object.h>
+#include <amddwarf/spirv.h>
+#include <amddwarf/gpuav.h>
+#include <amddwarf/printf.h>
+#include <amddwarf/produce.h>
 
 #endif

@@ -1,0 +1,69 @@
+/* Benchmark helpers; see bench.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static volatile uint64_t bench_sink;
+
+uint64_t bench_now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats)
+{
+  double *samples = malloc(sizeof(double) * (repeats ? repeats : 1));
+  if (!samples)
+    return -1;
+  for (unsigned i = 0; i < repeats; i++) {
+    uint64_t start = bench_now_ns();
+    fn(arg);
+    samples[i] = (double)(bench_now_ns() - start);
+  }
+  qsort(samples, repeats, sizeof(double), compare_double);
+  double median = samples[repeats / 2];
+  free(samples);
+  return median;
+}
+
+void bench_print_header(const char *title)
+{
+  printf("\n## %s\n\n", title);
+  printf("| %-44s | %14s | %-28s | %14s | %7s |\n", "workload", "ours", "peer", "peer time",
+         "ratio");
+  printf("|%s|%s|%s|%s|%s|\n", "----------------------------------------------",
+         "----------------", "------------------------------", "----------------", "---------");
+}
+
+void bench_print_row(const char *workload, double ours, const char *peer_name, double peer,
+                     const char *unit)
+{
+  char ours_text[32], peer_text[32], ratio_text[16];
+  snprintf(ours_text, sizeof ours_text, "%.1f ns/%s", ours, unit);
+  if (peer >= 0) {
+    snprintf(peer_text, sizeof peer_text, "%.1f ns/%s", peer, unit);
+    snprintf(ratio_text, sizeof ratio_text, "%.2fx", peer / ours);
+  } else {
+    snprintf(peer_text, sizeof peer_text, "-");
+    snprintf(ratio_text, sizeof ratio_text, "-");
+  }
+  printf("| %-44s | %14s | %-28s | %14s | %7s |\n", workload, ours_text, peer_name, peer_text,
+         ratio_text);
+  fflush(stdout);
+}
+
+void bench_consume(uint64_t value)
+{
+  bench_sink += value;
+}

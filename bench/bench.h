@@ -1,0 +1,30 @@
+/* Benchmark helpers: a monotonic clock, medians over repeated runs, and the
+ * one table format every benchmark prints:
+ *
+ *   workload                      ours         peer (name)        ratio
+ *
+ * where ratio = peer time / our time (above 1: we are faster). */
+#ifndef AMDDWARF_BENCH_H
+#define AMDDWARF_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Nanoseconds from a monotonic clock. */
+uint64_t bench_now_ns(void);
+
+/* Runs FN(ARG) REPEATS times and returns the median duration in ns. */
+double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats);
+
+/* Prints the table header once per benchmark program. */
+void bench_print_header(const char *title);
+
+/* One row: OURS and PEER are per-unit times in ns (PEER < 0: peer not
+   measured); UNIT names what was timed ("op", "lookup", "MB"). */
+void bench_print_row(const char *workload, double ours, const char *peer_name, double peer,
+                     const char *unit);
+
+/* Keeps VALUE alive so the optimizer cannot drop the work producing it. */
+void bench_consume(uint64_t value);
+
+#endif

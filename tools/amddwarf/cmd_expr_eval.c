@@ -1,0 +1,10 @@
+/* amddwarf expr eval: not available in this build yet. */
+#include "cli.h"
+
+int cli_expr_eval_main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  fprintf(stderr, "amddwarf expr eval: unsupported: not implemented yet\n");
+  return CLI_EXIT_USAGE;
+}
