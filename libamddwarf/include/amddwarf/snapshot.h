@@ -1,11 +1,51 @@
-/* Snapshot-backed target: a JSON wave state serving the target interface. */
+/* Snapshot-backed target: a JSON wave state (format: specs/snapshot.md)
+ * serving the target interface of <amddwarf/target.h>, for the CLI, tests,
+ * fuzzing and benchmarks.
+ *
+ * A snapshot owns copies of everything it loaded; writes through its target
+ * change those copies (so assignment can be tested). */
 #ifndef AMDDWARF_SNAPSHOT_H
 #define AMDDWARF_SNAPSHOT_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <amddwarf/allocator.h>
 #include <amddwarf/export.h>
 #include <amddwarf/status.h>
+#include <amddwarf/target.h>
 
 AMDDWARF_BEGIN_DECLS
+
+typedef struct amddwarf_snapshot amddwarf_snapshot;
+
+/* Parses the JSON document TEXT (SIZE bytes). ALLOCATOR may be NULL.
+   Errors: AMDDWARF_E_BAD_JSON (not JSON; ERR.offset is the byte position),
+   AMDDWARF_E_SNAPSHOT_SCHEMA (a member has the wrong type or value; the
+   message names it), AMDDWARF_E_SNAPSHOT_UNKNOWN_REGISTER, E_NO_MEMORY,
+   E_LIMIT (more than 1 GiB of memory contents). */
+AMDDWARF_API amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
+                                                    const amddwarf_allocator *allocator,
+                                                    amddwarf_snapshot **out,
+                                                    amddwarf_error *err);
+
+/* Releases SNAPSHOT (may be NULL); targets made from it become invalid. */
+AMDDWARF_API void amddwarf_snapshot_free(amddwarf_snapshot *snapshot);
+
+/* Fills *TARGET with callbacks reading and writing SNAPSHOT (valid until
+   amddwarf_snapshot_free). Every callback but register_size (the AMDGPU map
+   applies) and apertures (NULL when the snapshot has none, so generic
+   addresses are read as global) is provided; those whose data the snapshot
+   lacks return AMDDWARF_E_UNSUPPORTED. */
+AMDDWARF_API void amddwarf_snapshot_target(amddwarf_snapshot *snapshot,
+                                           amddwarf_target *target);
+
+/* Facts of the snapshot. */
+AMDDWARF_API uint32_t amddwarf_snapshot_wave_size(const amddwarf_snapshot *snapshot);
+AMDDWARF_API uint32_t amddwarf_snapshot_lane(const amddwarf_snapshot *snapshot);
+/* Address bytes of the process (8 or 4). */
+AMDDWARF_API uint32_t amddwarf_snapshot_address_size(const amddwarf_snapshot *snapshot);
+/* The processor name from "architecture", or "" when absent (static or owned by SNAPSHOT). */
+AMDDWARF_API const char *amddwarf_snapshot_architecture(const amddwarf_snapshot *snapshot);
 
 AMDDWARF_END_DECLS
 

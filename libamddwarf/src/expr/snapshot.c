@@ -1,0 +1,883 @@
+/* A wave state loaded from JSON (specs/snapshot.md) and served through the
+ * target interface: registers (per-lane arrays for vector registers), memory
+ * regions per address space (per lane for private memory, with private_wave
+ * reached through the swizzle), apertures, frame data, base types and DIEs
+ * whose expressions are written as assembler text or hex. */
+#include <amddwarf/snapshot.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <amddwarf/amdgpu.h>
+#include <amddwarf/eval.h>
+#include <amddwarf/expr.h>
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "common/mem.h"
+
+typedef struct snap_register {
+  uint32_t regno;
+  uint8_t *bytes;
+  uint64_t size;
+} snap_register;
+
+typedef struct snap_region {
+  uint32_t aspace;   /* as the target receives it (private_lane<N> -> private_lane) */
+  uint32_t lane;     /* AMDDWARF_NO_LANE unless private_lane */
+  uint64_t address;
+  uint64_t size;
+  uint8_t *bytes;
+} snap_region;
+
+typedef struct snap_die {
+  uint64_t offset;   /* .debug_info offset */
+  int procedure;
+  amddwarf_die_value_kind value;
+  uint8_t *bytes;
+  size_t size;
+} snap_die;
+
+typedef struct snap_addr {
+  int present;
+  uint32_t aspace;
+  uint64_t address;
+} snap_addr;
+
+struct amddwarf_snapshot {
+  amddwarf_allocator alloc;
+  amddwarf_arena arena;
+  char architecture[32];
+  uint32_t wave_size;
+  uint32_t address_size;
+  uint32_t lane;
+  amddwarf_expr_format format;
+  snap_register *regs;
+  size_t reg_count;
+  snap_register *entry_regs;
+  size_t entry_reg_count;
+  snap_region *regions;
+  size_t region_count;
+  snap_die *dies;
+  size_t die_count;
+  amddwarf_base_type *types;
+  size_t type_count;
+  uint64_t *debug_addr;
+  size_t debug_addr_count;
+  int has_exec;
+  uint64_t exec;
+  int has_apertures;
+  uint64_t shared_base, private_base;
+  uint8_t *frame_base;
+  size_t frame_base_size;
+  int has_frame_base;
+  snap_addr cfa, object;
+  int has_tls;
+  uint64_t tls_base;
+  uint64_t unit_offset;
+};
+
+enum { SNAPSHOT_MAX_BYTES = 1 << 30 };
+
+/* ---- parsing helpers --------------------------------------------------------- */
+
+typedef struct loader {
+  amddwarf_snapshot *s;
+  amddwarf_error *err;
+  uint64_t total_bytes;
+} loader;
+
+static amddwarf_status schema(loader *l, const char *format, const char *member)
+{
+  return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET, format, member);
+}
+
+/* Integer: a JSON integer >= 0 or a string "0x..."/decimal. */
+static int json_u64(const json_t *j, uint64_t *out)
+{
+  if (json_is_integer(j)) {
+    json_int_t v = json_integer_value(j);
+    if (v < 0)
+      return -1;
+    *out = (uint64_t)v;
+    return 0;
+  }
+  if (json_is_string(j)) {
+    const char *text = json_string_value(j);
+    char *end;
+    if (!*text || *text == '-')
+      return -1;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (errno || *end)
+      return -1;
+    *out = v;
+    return 0;
+  }
+  return -1;
+}
+
+static int hex_digit(char c)
+{
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Hex string ("0a 0b", "0x0a0b") into arena bytes. */
+static amddwarf_status parse_hex(loader *l, const json_t *j, const char *member, uint8_t **out,
+                                 size_t *size)
+{
+  if (!json_is_string(j))
+    return schema(l, "%s must be a hex string", member);
+  const char *text = json_string_value(j);
+  if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    text += 2;
+  size_t digits = 0;
+  for (const char *p = text; *p; p++) {
+    if (*p == ' ' || *p == '_')
+      continue;
+    if (hex_digit(*p) < 0)
+      return schema(l, "%s has a character that is not a hex digit", member);
+    digits++;
+  }
+  if (digits % 2)
+    return schema(l, "%s has an odd number of hex digits", member);
+  l->total_bytes += digits / 2;
+  if (l->total_bytes > SNAPSHOT_MAX_BYTES)
+    return amddwarf_fail(l->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "snapshot contents exceed %d bytes", SNAPSHOT_MAX_BYTES);
+  uint8_t *bytes = amddwarf_arena_alloc(&l->s->arena, digits / 2 + 1, 1);
+  if (!bytes)
+    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  size_t n = 0;
+  int hi = -1;
+  for (const char *p = text; *p; p++) {
+    int d = hex_digit(*p);
+    if (d < 0)
+      continue;
+    if (hi < 0) {
+      hi = d;
+    } else {
+      bytes[n++] = (uint8_t)(hi << 4 | d);
+      hi = -1;
+    }
+  }
+  *out = bytes;
+  *size = n;
+  return AMDDWARF_OK;
+}
+
+/* An expression: assembler text, or {"hex": "..."}. */
+static amddwarf_status parse_expr(loader *l, const json_t *j, const char *member, uint8_t **out,
+                                  size_t *size)
+{
+  if (json_is_object(j)) {
+    const json_t *hex = json_object_get(j, "hex");
+    if (!hex)
+      return schema(l, "%s must be assembler text or {\"hex\": ...}", member);
+    return parse_hex(l, hex, member, out, size);
+  }
+  if (!json_is_string(j))
+    return schema(l, "%s must be assembler text or {\"hex\": ...}", member);
+  uint8_t buf[4096];
+  size_t n = 0;
+  amddwarf_error aerr;
+  amddwarf_status st = amddwarf_expr_assemble(json_string_value(j), &l->s->format,
+                                              l->s->wave_size, buf, sizeof buf, &n, &aerr);
+  if (st != AMDDWARF_OK)
+    return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                         "%s: %s (at character %llu)", member, aerr.message,
+                         (unsigned long long)aerr.offset);
+  uint8_t *bytes = amddwarf_arena_alloc(&l->s->arena, n ? n : 1, 1);
+  if (!bytes)
+    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  memcpy(bytes, buf, n);
+  *out = bytes;
+  *size = n;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_aspace(loader *l, const json_t *j, const char *member,
+                                    uint32_t *aspace)
+{
+  uint64_t v;
+  amddwarf_aspace_info info;
+  if (json_is_string(j) && amddwarf_aspace_lookup(json_string_value(j), aspace) == AMDDWARF_OK)
+    return AMDDWARF_OK;
+  if (json_u64(j, &v) == 0 && v <= UINT32_MAX &&
+      amddwarf_aspace_info_get((uint32_t)v, &info) == AMDDWARF_OK) {
+    *aspace = (uint32_t)v;
+    return AMDDWARF_OK;
+  }
+  return schema(l, "%s is not an address space name or DW_ASPACE_* value", member);
+}
+
+static amddwarf_status parse_register_name(loader *l, const char *key, uint32_t *regno)
+{
+  uint64_t v;
+  char *end;
+  errno = 0;
+  v = strtoull(key, &end, 0);
+  if (*key >= '0' && *key <= '9' && !*end && !errno && v <= UINT32_MAX) {
+    *regno = (uint32_t)v;
+    return AMDDWARF_OK;
+  }
+  if (amddwarf_amdgpu_register_lookup(key, l->s->wave_size, regno) == AMDDWARF_OK)
+    return AMDDWARF_OK;
+  return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_UNKNOWN_REGISTER, AMDDWARF_NO_OFFSET,
+                       "register \"%s\" is not in the AMDGPU register map", key);
+}
+
+static int compare_regs(const void *a, const void *b)
+{
+  const snap_register *x = a, *y = b;
+  return x->regno < y->regno ? -1 : x->regno > y->regno;
+}
+
+static amddwarf_status parse_registers(loader *l, const json_t *obj, const char *member,
+                                       snap_register **out, size_t *count)
+{
+  if (!obj)
+    return AMDDWARF_OK;
+  if (!json_is_object(obj))
+    return schema(l, "%s must be an object", member);
+  size_t n = json_object_size(obj), i = 0;
+  snap_register *regs = amddwarf_arena_calloc(&l->s->arena, n ? n : 1, sizeof *regs);
+  if (!regs)
+    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  const char *key;
+  json_t *value;
+  json_object_foreach((json_t *)obj, key, value) {
+    snap_register *r = &regs[i];
+    amddwarf_amdgpu_register info;
+    amddwarf_status st = parse_register_name(l, key, &r->regno);
+    if (st != AMDDWARF_OK)
+      return st;
+    uint64_t size = 8;
+    if (amddwarf_amdgpu_register_info(r->regno, &info) == AMDDWARF_OK)
+      size = info.bit_size / 8;
+    if (json_is_object(value)) {
+      size_t got;
+      st = parse_hex(l, json_object_get(value, "bytes"), key, &r->bytes, &got);
+      if (st != AMDDWARF_OK)
+        return st;
+      if (got != size && amddwarf_amdgpu_register_info(r->regno, &info) == AMDDWARF_OK)
+        return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                             "register %s has %zu bytes, the register has %llu", key, got,
+                             (unsigned long long)size);
+      r->size = got;
+    } else {
+      r->bytes = amddwarf_arena_calloc(&l->s->arena, size, 1);
+      if (!r->bytes)
+        return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+      r->size = size;
+      if (json_is_array(value)) {
+        size_t lanes = json_array_size(value);
+        if (lanes * 4 > size)
+          return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                               "register %s: %zu lane values, room for %llu", key, lanes,
+                               (unsigned long long)(size / 4));
+        for (size_t k = 0; k < lanes; k++) {
+          uint64_t v;
+          if (json_u64(json_array_get(value, k), &v) != 0 || v > UINT32_MAX)
+            return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                                 "register %s lane %zu is not a 32-bit unsigned integer", key, k);
+          for (unsigned b = 0; b < 4; b++)
+            r->bytes[k * 4 + b] = (uint8_t)(v >> (8 * b));
+        }
+      } else {
+        uint64_t v;
+        if (json_u64(value, &v) != 0)
+          return schema(l, "register %s must be an integer, a lane array or {\"bytes\": hex}", key);
+        if (size < 8 && (v >> (size * 8)) != 0)
+          return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                               "register %s: 0x%llx does not fit %llu bytes", key,
+                               (unsigned long long)v, (unsigned long long)size);
+        for (unsigned b = 0; b < size && b < 8; b++)
+          r->bytes[b] = (uint8_t)(v >> (8 * b));
+      }
+    }
+    for (size_t k = 0; k < i; k++)
+      if (regs[k].regno == r->regno)
+        return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                             "register %s is given twice", key);
+    i++;
+  }
+  qsort(regs, i, sizeof *regs, compare_regs);
+  *out = regs;
+  *count = i;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_memory(loader *l, const json_t *arr)
+{
+  amddwarf_snapshot *s = l->s;
+  if (!arr)
+    return AMDDWARF_OK;
+  if (!json_is_array(arr))
+    return schema(l, "%s must be an array", "memory");
+  s->region_count = json_array_size(arr);
+  s->regions = amddwarf_arena_calloc(&s->arena, s->region_count ? s->region_count : 1,
+                                     sizeof *s->regions);
+  if (!s->regions)
+    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  for (size_t i = 0; i < s->region_count; i++) {
+    const json_t *item = json_array_get(arr, i);
+    snap_region *r = &s->regions[i];
+    uint32_t aspace = 0;
+    size_t size;
+    amddwarf_status st;
+    if (!json_is_object(item))
+      return schema(l, "%s entries must be objects", "memory");
+    const json_t *as = json_object_get(item, "address_space");
+    if (as && (st = parse_aspace(l, as, "memory[].address_space", &aspace)) != AMDDWARF_OK)
+      return st;
+    if (json_u64(json_object_get(item, "address"), &r->address) != 0)
+      return schema(l, "%s needs an integer \"address\"", "memory[]");
+    st = parse_hex(l, json_object_get(item, "bytes"), "memory[].bytes", &r->bytes, &size);
+    if (st != AMDDWARF_OK)
+      return st;
+    r->size = size;
+    if (r->size && r->address > UINT64_MAX - (r->size - 1))
+      return schema(l, "%s wraps around the address space", "memory[]");
+    r->lane = AMDDWARF_NO_LANE;
+    if (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+        aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
+      r->lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
+      aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+    } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
+      uint64_t lane;
+      if (json_u64(json_object_get(item, "lane"), &lane) != 0 || lane >= s->wave_size)
+        return schema(l, "%s needs a \"lane\" below the wave size", "private_lane memory");
+      r->lane = (uint32_t)lane;
+    } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
+      return schema(l, "%s: give private memory per lane (private_lane); private_wave is derived",
+                    "memory[]");
+    }
+    r->aspace = aspace;
+  }
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_addr(loader *l, const json_t *j, const char *member, snap_addr *out)
+{
+  if (!j)
+    return AMDDWARF_OK;
+  if (!json_is_object(j))
+    return schema(l, "%s must be {\"address_space\": ..., \"address\": ...}", member);
+  const json_t *as = json_object_get(j, "address_space");
+  out->aspace = 0;
+  if (as) {
+    amddwarf_status st = parse_aspace(l, as, member, &out->aspace);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  if (json_u64(json_object_get(j, "address"), &out->address) != 0)
+    return schema(l, "%s needs an integer \"address\"", member);
+  out->present = 1;
+  return AMDDWARF_OK;
+}
+
+static uint8_t encoding_by_name(const char *name)
+{
+  static const uint8_t codes[] = {AMDDWARF_ATE_ADDRESS, AMDDWARF_ATE_BOOLEAN, AMDDWARF_ATE_FLOAT,
+                                  AMDDWARF_ATE_SIGNED, AMDDWARF_ATE_SIGNED_CHAR,
+                                  AMDDWARF_ATE_UNSIGNED, AMDDWARF_ATE_UNSIGNED_CHAR,
+                                  AMDDWARF_ATE_UTF};
+  for (size_t i = 0; i < sizeof codes; i++)
+    if (strcmp(name, amddwarf_encoding_name(codes[i])) == 0)
+      return codes[i];
+  return 0;
+}
+
+static amddwarf_status parse_types(loader *l, const json_t *arr)
+{
+  amddwarf_snapshot *s = l->s;
+  if (!arr)
+    return AMDDWARF_OK;
+  if (!json_is_array(arr))
+    return schema(l, "%s must be an array", "base_types");
+  s->type_count = json_array_size(arr);
+  s->types = amddwarf_arena_calloc(&s->arena, s->type_count ? s->type_count : 1, sizeof *s->types);
+  if (!s->types)
+    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  for (size_t i = 0; i < s->type_count; i++) {
+    const json_t *t = json_array_get(arr, i);
+    amddwarf_base_type *bt = &s->types[i];
+    uint64_t die, bits, count = 1;
+    const json_t *enc = json_object_get(t, "encoding");
+    if (!json_is_object(t) || json_u64(json_object_get(t, "die"), &die) != 0 || die == 0 ||
+        json_u64(json_object_get(t, "bit_size"), &bits) != 0 || bits == 0 || bits > 512 ||
+        (json_object_get(t, "count") && json_u64(json_object_get(t, "count"), &count) != 0) ||
+        count == 0 || count > 64 || !json_is_string(enc) ||
+        encoding_by_name(json_string_value(enc)) == 0)
+      return schema(l, "%s entries need \"die\" (> 0), \"encoding\" (a DW_ATE name without "
+                       "prefix), \"bit_size\" and an optional \"count\"", "base_types");
+    bt->die = die;
+    bt->bit_size = (uint32_t)bits;
+    bt->count = (uint32_t)count;
+    bt->encoding = encoding_by_name(json_string_value(enc));
+  }
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_dies(loader *l, const json_t *arr)
+{
+  amddwarf_snapshot *s = l->s;
+  if (!arr)
+    return AMDDWARF_OK;
+  if (!json_is_array(arr))
+    return schema(l, "%s must be an array", "dies");
+  s->die_count = json_array_size(arr);
+  s->dies = amddwarf_arena_calloc(&s->arena, s->die_count ? s->die_count : 1, sizeof *s->dies);
+  if (!s->dies)
+    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  for (size_t i = 0; i < s->die_count; i++) {
+    const json_t *d = json_array_get(arr, i);
+    snap_die *die = &s->dies[i];
+    amddwarf_status st;
+    if (!json_is_object(d) || json_u64(json_object_get(d, "offset"), &die->offset) != 0)
+      return schema(l, "%s entries need an integer \"offset\"", "dies");
+    die->procedure = json_is_true(json_object_get(d, "procedure"));
+    const json_t *loc = json_object_get(d, "location");
+    const json_t *cv = json_object_get(d, "const_value");
+    if (loc) {
+      die->value = AMDDWARF_DIE_LOCATION;
+      st = parse_expr(l, loc, "dies[].location", &die->bytes, &die->size);
+    } else if (cv) {
+      die->value = AMDDWARF_DIE_CONST_VALUE;
+      st = parse_hex(l, cv, "dies[].const_value", &die->bytes, &die->size);
+    } else {
+      die->value = AMDDWARF_DIE_NO_VALUE;
+      st = AMDDWARF_OK;
+    }
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
+/* Sets register REGNO to the low bytes of VALUE unless the snapshot has it. */
+static amddwarf_status default_register(loader *l, uint32_t regno, uint64_t value)
+{
+  amddwarf_snapshot *s = l->s;
+  amddwarf_amdgpu_register info;
+  for (size_t i = 0; i < s->reg_count; i++)
+    if (s->regs[i].regno == regno)
+      return AMDDWARF_OK;
+  if (amddwarf_amdgpu_register_info(regno, &info) != AMDDWARF_OK)
+    return AMDDWARF_OK;
+  snap_register *regs = amddwarf_arena_calloc(&s->arena, s->reg_count + 1, sizeof *regs);
+  uint8_t *bytes = amddwarf_arena_calloc(&s->arena, info.bit_size / 8, 1);
+  if (!regs || !bytes)
+    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  if (s->reg_count)
+    memcpy(regs, s->regs, s->reg_count * sizeof *regs);
+  for (unsigned b = 0; b < info.bit_size / 8 && b < 8; b++)
+    bytes[b] = (uint8_t)(value >> (8 * b));
+  regs[s->reg_count].regno = regno;
+  regs[s->reg_count].bytes = bytes;
+  regs[s->reg_count].size = info.bit_size / 8;
+  s->regs = regs;
+  s->reg_count++;
+  qsort(s->regs, s->reg_count, sizeof *s->regs, compare_regs);
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status load(loader *l, const json_t *root)
+{
+  amddwarf_snapshot *s = l->s;
+  amddwarf_status st;
+  uint64_t v;
+  if (!json_is_object(root))
+    return schema(l, "%s must be a JSON object", "the snapshot");
+  const json_t *arch = json_object_get(root, "architecture");
+  if (arch) {
+    amddwarf_isa_info isa;
+    if (!json_is_string(arch) || amddwarf_isa_info_by_name(json_string_value(arch), &isa) != AMDDWARF_OK)
+      return schema(l, "%s must name a processor gfx801 .. gfx1201", "architecture");
+    snprintf(s->architecture, sizeof s->architecture, "%s", isa.name);
+    s->wave_size = isa.default_wave_size;
+  }
+  const json_t *ws = json_object_get(root, "wave_size");
+  if (ws) {
+    if (json_u64(ws, &v) != 0 || (v != 32 && v != 64))
+      return schema(l, "%s must be 32 or 64", "wave_size");
+    s->wave_size = (uint32_t)v;
+  }
+  const json_t *as = json_object_get(root, "address_size");
+  if (as) {
+    if (json_u64(as, &v) != 0 || (v != 4 && v != 8))
+      return schema(l, "%s must be 4 or 8", "address_size");
+    s->address_size = (uint32_t)v;
+  }
+  s->format.address_size = (uint8_t)s->address_size;
+  const json_t *dialect = json_object_get(root, "dialect");
+  if (dialect && (!json_is_string(dialect) ||
+                  amddwarf_dialect_from_name(json_string_value(dialect), &s->format.dialect) != AMDDWARF_OK))
+    return schema(l, "%s must be auto, draft, vendor or user", "dialect");
+  const json_t *lane = json_object_get(root, "lane");
+  if (lane) {
+    if (json_u64(lane, &v) != 0 || v >= s->wave_size)
+      return schema(l, "%s must be below the wave size", "lane");
+    s->lane = (uint32_t)v;
+  }
+  if ((st = parse_registers(l, json_object_get(root, "registers"), "registers", &s->regs,
+                            &s->reg_count)) != AMDDWARF_OK)
+    return st;
+  if ((st = parse_registers(l, json_object_get(root, "entry_registers"), "entry_registers",
+                            &s->entry_regs, &s->entry_reg_count)) != AMDDWARF_OK)
+    return st;
+  const json_t *exec = json_object_get(root, "exec");
+  if (exec) {
+    if (json_u64(exec, &s->exec) != 0 || (s->wave_size == 32 && s->exec > UINT32_MAX))
+      return schema(l, "%s must be an integer mask of the wave's lanes", "exec");
+    s->has_exec = 1;
+    if ((st = default_register(l, s->wave_size == 32 ? 1 : 17, s->exec)) != AMDDWARF_OK)
+      return st;
+  }
+  const json_t *pc = json_object_get(root, "pc");
+  if (pc) {
+    if (json_u64(pc, &v) != 0)
+      return schema(l, "%s must be an integer", "pc");
+    if ((st = default_register(l, 16, v)) != AMDDWARF_OK)
+      return st;
+  }
+  if ((st = parse_memory(l, json_object_get(root, "memory"))) != AMDDWARF_OK)
+    return st;
+  const json_t *ap = json_object_get(root, "apertures");
+  if (ap) {
+    if (!json_is_object(ap) || json_u64(json_object_get(ap, "shared"), &s->shared_base) != 0 ||
+        json_u64(json_object_get(ap, "private"), &s->private_base) != 0)
+      return schema(l, "%s must be {\"shared\": base, \"private\": base}", "apertures");
+    s->has_apertures = 1;
+  }
+  const json_t *fb = json_object_get(root, "frame_base");
+  if (fb) {
+    if ((st = parse_expr(l, fb, "frame_base", &s->frame_base, &s->frame_base_size)) != AMDDWARF_OK)
+      return st;
+    s->has_frame_base = 1;
+  }
+  if ((st = parse_addr(l, json_object_get(root, "cfa"), "cfa", &s->cfa)) != AMDDWARF_OK ||
+      (st = parse_addr(l, json_object_get(root, "object_address"), "object_address",
+                       &s->object)) != AMDDWARF_OK)
+    return st;
+  const json_t *tls = json_object_get(root, "tls_base");
+  if (tls) {
+    if (json_u64(tls, &s->tls_base) != 0)
+      return schema(l, "%s must be an integer", "tls_base");
+    s->has_tls = 1;
+  }
+  const json_t *da = json_object_get(root, "debug_addr");
+  if (da) {
+    if (!json_is_array(da))
+      return schema(l, "%s must be an array of integers", "debug_addr");
+    s->debug_addr_count = json_array_size(da);
+    s->debug_addr = amddwarf_arena_calloc(&s->arena, s->debug_addr_count + 1, sizeof *s->debug_addr);
+    if (!s->debug_addr)
+      return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < s->debug_addr_count; i++)
+      if (json_u64(json_array_get(da, i), &s->debug_addr[i]) != 0)
+        return schema(l, "%s must be an array of integers", "debug_addr");
+  }
+  const json_t *uo = json_object_get(root, "unit_offset");
+  if (uo && json_u64(uo, &s->unit_offset) != 0)
+    return schema(l, "%s must be an integer", "unit_offset");
+  if ((st = parse_types(l, json_object_get(root, "base_types"))) != AMDDWARF_OK)
+    return st;
+  return parse_dies(l, json_object_get(root, "dies"));
+}
+
+amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
+                                       const amddwarf_allocator *allocator,
+                                       amddwarf_snapshot **out, amddwarf_error *err)
+{
+  json_error_t jerr;
+  amddwarf_status st;
+  if (!out || (!text && size))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no text or output");
+  *out = NULL;
+  amddwarf_allocator alloc = amddwarf_allocator_resolve(allocator);
+  amddwarf_snapshot *s = alloc.alloc(alloc.user, sizeof *s);
+  if (!s)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  memset(s, 0, sizeof *s);
+  s->alloc = alloc;
+  amddwarf_arena_init(&s->arena, &alloc);
+  s->wave_size = 64;
+  s->address_size = 8;
+  amddwarf_expr_format_init(&s->format);
+  json_t *root = json_loadb(text ? text : "", size, JSON_REJECT_DUPLICATES, &jerr);
+  if (!root) {
+    st = amddwarf_fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
+                       "snapshot line %d column %d: %s", jerr.line, jerr.column, jerr.text);
+    goto fail;
+  }
+  loader l = {s, err, 0};
+  st = load(&l, root);
+  json_decref(root);
+  if (st != AMDDWARF_OK)
+    goto fail;
+  *out = s;
+  return AMDDWARF_OK;
+fail:
+  amddwarf_snapshot_free(s);
+  return st;
+}
+
+void amddwarf_snapshot_free(amddwarf_snapshot *s)
+{
+  if (!s)
+    return;
+  amddwarf_allocator alloc = s->alloc;
+  amddwarf_arena_release(&s->arena);
+  alloc.free(alloc.user, s, sizeof *s);
+}
+
+uint32_t amddwarf_snapshot_wave_size(const amddwarf_snapshot *s) { return s->wave_size; }
+uint32_t amddwarf_snapshot_lane(const amddwarf_snapshot *s) { return s->lane; }
+uint32_t amddwarf_snapshot_address_size(const amddwarf_snapshot *s) { return s->address_size; }
+const char *amddwarf_snapshot_architecture(const amddwarf_snapshot *s) { return s->architecture; }
+
+/* ---- target callbacks ------------------------------------------------------------ */
+
+static snap_register *find_register(snap_register *regs, size_t count, uint32_t regno)
+{
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (regs[mid].regno == regno)
+      return &regs[mid];
+    if (regs[mid].regno < regno)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+static amddwarf_status register_access(snap_register *r, uint64_t offset, uint64_t size,
+                                       void *rbuf, const void *wbuf)
+{
+  if (!r || offset > r->size || size > r->size - offset)
+    return AMDDWARF_E_EVAL_UNAVAILABLE;
+  if (wbuf)
+    memcpy(r->bytes + offset, wbuf, (size_t)size);
+  else if (rbuf)
+    memcpy(rbuf, r->bytes + offset, (size_t)size);
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_read_register(void *user, uint32_t regno, uint64_t offset,
+                                        uint64_t size, void *buf)
+{
+  amddwarf_snapshot *s = user;
+  return register_access(find_register(s->regs, s->reg_count, regno), offset, size, buf, NULL);
+}
+
+static amddwarf_status cb_write_register(void *user, uint32_t regno, uint64_t offset,
+                                         uint64_t size, const void *buf)
+{
+  amddwarf_snapshot *s = user;
+  return register_access(find_register(s->regs, s->reg_count, regno), offset, size, NULL, buf);
+}
+
+static amddwarf_status cb_read_entry_register(void *user, uint32_t regno, uint64_t offset,
+                                              uint64_t size, void *buf)
+{
+  amddwarf_snapshot *s = user;
+  if (!s->entry_regs)
+    return AMDDWARF_E_UNSUPPORTED;
+  return register_access(find_register(s->entry_regs, s->entry_reg_count, regno), offset, size,
+                         buf, NULL);
+}
+
+/* Byte range access within one region. */
+static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
+                                     uint64_t address, uint64_t size, uint8_t *rbuf,
+                                     const uint8_t *wbuf)
+{
+  for (size_t i = 0; i < s->region_count; i++) {
+    snap_region *r = &s->regions[i];
+    if (r->aspace != aspace || r->lane != lane || address < r->address ||
+        address - r->address > r->size || size > r->size - (address - r->address))
+      continue;
+    if (wbuf)
+      memcpy(r->bytes + (address - r->address), wbuf, (size_t)size);
+    else if (rbuf)
+      memcpy(rbuf, r->bytes + (address - r->address), (size_t)size);
+    return AMDDWARF_OK;
+  }
+  return AMDDWARF_E_EVAL_UNAVAILABLE;
+}
+
+static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
+                                     uint64_t address, uint64_t size, uint8_t *rbuf,
+                                     const uint8_t *wbuf)
+{
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
+    /* The wave view, byte by byte through the swizzle onto the lanes. */
+    for (uint64_t i = 0; i < size; i++) {
+      uint32_t l;
+      uint64_t la;
+      amddwarf_status st = amddwarf_private_wave_to_lane(address + i, s->wave_size, &l, &la);
+      if (st == AMDDWARF_OK)
+        st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, 1,
+                           rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
+      if (st != AMDDWARF_OK)
+        return st;
+    }
+    return AMDDWARF_OK;
+  }
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && !s->has_apertures)
+    aspace = AMDDWARF_ASPACE_NONE;
+  return region_access(s, aspace, lane, address, size, rbuf, wbuf);
+}
+
+static amddwarf_status cb_read_memory(void *user, uint32_t aspace, uint32_t lane,
+                                      uint64_t address, uint64_t size, void *buf)
+{
+  return memory_access(user, aspace, lane, address, size, buf, NULL);
+}
+
+static amddwarf_status cb_write_memory(void *user, uint32_t aspace, uint32_t lane,
+                                       uint64_t address, uint64_t size, const void *buf)
+{
+  return memory_access(user, aspace, lane, address, size, NULL, buf);
+}
+
+static amddwarf_status cb_focused_lane(void *user, uint32_t *lane)
+{
+  *lane = ((amddwarf_snapshot *)user)->lane;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_wave_size(void *user, uint32_t *wave_size)
+{
+  *wave_size = ((amddwarf_snapshot *)user)->wave_size;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_exec_mask(void *user, uint64_t *mask)
+{
+  amddwarf_snapshot *s = user;
+  if (!s->has_exec)
+    return AMDDWARF_E_UNSUPPORTED;
+  *mask = s->exec;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_apertures(void *user, uint64_t *shared_base, uint64_t *private_base)
+{
+  amddwarf_snapshot *s = user;
+  if (!s->has_apertures)
+    return AMDDWARF_E_UNSUPPORTED;
+  *shared_base = s->shared_base;
+  *private_base = s->private_base;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_frame_base(void *user, const uint8_t **expr, size_t *size)
+{
+  amddwarf_snapshot *s = user;
+  if (!s->has_frame_base)
+    return AMDDWARF_E_UNSUPPORTED;
+  *expr = s->frame_base;
+  *size = s->frame_base_size;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status addr_answer(const snap_addr *a, uint32_t *aspace, uint64_t *address)
+{
+  if (!a->present)
+    return AMDDWARF_E_UNSUPPORTED;
+  *aspace = a->aspace;
+  *address = a->address;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_cfa(void *user, uint32_t *aspace, uint64_t *address)
+{
+  return addr_answer(&((amddwarf_snapshot *)user)->cfa, aspace, address);
+}
+
+static amddwarf_status cb_object_address(void *user, uint32_t *aspace, uint64_t *address)
+{
+  return addr_answer(&((amddwarf_snapshot *)user)->object, aspace, address);
+}
+
+static amddwarf_status cb_tls_address(void *user, uint64_t offset, uint64_t *address)
+{
+  amddwarf_snapshot *s = user;
+  if (!s->has_tls)
+    return AMDDWARF_E_UNSUPPORTED;
+  *address = s->tls_base + offset;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_address_index(void *user, uint64_t index, uint64_t *value)
+{
+  amddwarf_snapshot *s = user;
+  if (!s->debug_addr)
+    return AMDDWARF_E_UNSUPPORTED;
+  if (index >= s->debug_addr_count)
+    return AMDDWARF_E_EVAL_UNAVAILABLE;
+  *value = s->debug_addr[index];
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status cb_base_type(void *user, uint64_t die, amddwarf_base_type *out)
+{
+  amddwarf_snapshot *s = user;
+  for (size_t i = 0; i < s->type_count; i++)
+    if (s->types[i].die == die) {
+      *out = s->types[i];
+      return AMDDWARF_OK;
+    }
+  return AMDDWARF_NOT_FOUND;
+}
+
+static amddwarf_status cb_die(void *user, amddwarf_die_ref_kind kind, uint64_t ref,
+                              amddwarf_die *out)
+{
+  amddwarf_snapshot *s = user;
+  uint64_t offset = kind == AMDDWARF_DIE_REF_UNIT ? s->unit_offset + ref : ref;
+  for (size_t i = 0; i < s->die_count; i++)
+    if (s->dies[i].offset == offset) {
+      out->is_dwarf_procedure = s->dies[i].procedure;
+      out->value = s->dies[i].value;
+      out->bytes = s->dies[i].bytes;
+      out->size = s->dies[i].size;
+      return AMDDWARF_OK;
+    }
+  return AMDDWARF_NOT_FOUND;
+}
+
+void amddwarf_snapshot_target(amddwarf_snapshot *snapshot, amddwarf_target *t)
+{
+  memset(t, 0, sizeof *t);
+  t->struct_size = sizeof *t;
+  t->user = snapshot;
+  t->read_register = cb_read_register;
+  t->write_register = cb_write_register;
+  t->read_memory = cb_read_memory;
+  t->write_memory = cb_write_memory;
+  t->focused_lane = cb_focused_lane;
+  t->wave_size = cb_wave_size;
+  t->exec_mask = cb_exec_mask;
+  t->apertures = snapshot->has_apertures ? cb_apertures : NULL;
+  t->frame_base = cb_frame_base;
+  t->cfa = cb_cfa;
+  t->object_address = cb_object_address;
+  t->tls_address = cb_tls_address;
+  t->address_index = cb_address_index;
+  t->base_type = cb_base_type;
+  t->die = cb_die;
+  t->read_entry_register = cb_read_entry_register;
+}
