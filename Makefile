@@ -6,8 +6,9 @@
 DEBIAN_PACKAGES := build-essential cmake pkg-config python3 \
   clang-19 llvm-19 llvm-19-dev lld-19 libclang-rt-19-dev \
   libelf-dev libdw-dev libdwarf-dev dwarfdump libcmocka-dev libmsgpack-dev \
-  libjansson-dev glslang-tools spirv-tools valgrind
-BENCH_PACKAGES := hyperfine cargo librust-gimli-dev
+  libjansson-dev glslang-tools spirv-tools valgrind \
+  cargo librust-gimli-dev
+BENCH_PACKAGES := hyperfine
 
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
