@@ -1,10 +1,418 @@
-/* amddwarf symbolize: not available in this build yet. */
-#include "cli.h"
+/* amddwarf symbolize: print the records of a GPU-assisted-validation debug
+ * output buffer the way the validation layer reports them, with source
+ * lines from the shaders' SPIR-V; also decodes the descriptor input buffer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_print.h"
+
+static const char *const command = "symbolize";
+
+static void usage(FILE *out)
+{
+  fputs(
+      "usage: amddwarf symbolize --spirv MODULE.spv[=SHADER_ID] ... --buffer OUT.bin\n"
+      "                          [--format auto|seed|v2|v2-noflags] [--printf] [--position]\n"
+      "                          [--json]\n"
+      "       amddwarf symbolize --descriptors INPUT.bin [--json]\n"
+      "\n"
+      "Reads the debug output buffer that instrumented shaders wrote and prints\n"
+      "each record as the validation layer does: the error, the shader, the\n"
+      "instruction index, the stage and its invocation words, and the file, line\n"
+      "and source line of the instruction, found in the SPIR-V module given for\n"
+      "the record's shader id (the module as it was BEFORE instrumentation).\n"
+      "A module given without =SHADER_ID serves every shader id not given.\n"
+      "\n"
+      "Records whose instruction is a NonSemantic.DebugPrintf instruction are\n"
+      "debug-printf records: their format string (an OpString of the module) is\n"
+      "applied to the argument words.\n"
+      "\n"
+      "  --format F     record format: auto (default), seed (written length, two\n"
+      "                 stage words), v2 (flags, written length, three stage\n"
+      "                 words: SPIRV-Tools Oct 2022-2023), v2-noflags (written\n"
+      "                 length, three stage words: 2019-2022); see\n"
+      "                 specs/gpuav-records.md\n"
+      "  --printf       render every record as a debug-printf record\n"
+      "  --position     instruction indexes are plain instruction ordinals\n"
+      "  --descriptors  decode a bindless descriptor input buffer to a table\n"
+      "  --json         print JSON\n"
+      "\n"
+      "Example:\n"
+      "  spirv-opt --inst-desc-idx-check frag.spv -o frag.inst.spv  (shader id 23)\n"
+      "  amddwarf symbolize --spirv frag.spv=23 --buffer out.bin\n"
+      "\n"
+      "Exit status: 0 when every record decoded, 1 for a malformed buffer, an\n"
+      "overflowing written length or a record that could not be read, 2 for\n"
+      "usage errors.\n",
+      out);
+}
+
+typedef struct shader {
+  const char *path;
+  bool has_id;
+  uint32_t id;
+  amddwarf_spirv_module *module;
+} shader;
+
+typedef struct options {
+  shader *shaders;
+  int shader_count;
+  const char *buffer_path;
+  const char *descriptors_path;
+  amddwarf_gpuav_format format;
+  bool force_printf;
+  bool json;
+  amddwarf_spirv_index_mode mode;
+} options;
+
+static const shader *find_shader(const options *o, uint32_t id)
+{
+  const shader *fallback = NULL;
+  for (int i = 0; i < o->shader_count; i++) {
+    if (o->shaders[i].has_id && o->shaders[i].id == id)
+      return &o->shaders[i];
+    if (!o->shaders[i].has_id && !fallback)
+      fallback = &o->shaders[i];
+  }
+  return fallback;
+}
+
+static int parse_spirv_arg(options *o, const char *arg)
+{
+  shader *s = &o->shaders[o->shader_count];
+  memset(s, 0, sizeof(*s));
+  const char *eq = strrchr(arg, '=');
+  s->path = arg;
+  if (eq) {
+    uint64_t id;
+    if (cli_parse_u64(eq + 1, &id) == 0 && id <= UINT32_MAX) {
+      size_t n = (size_t)(eq - arg);
+      char *copy = malloc(n + 1);
+      if (!copy)
+        return -1;
+      memcpy(copy, arg, n);
+      copy[n] = '\0';
+      s->path = copy;
+      s->has_id = true;
+      s->id = (uint32_t)id;
+    }
+  }
+  o->shader_count++;
+  return 0;
+}
+
+static int print_descriptors(const options *o)
+{
+  uint8_t *data = NULL;
+  size_t size = 0;
+  if (cli_read_file(command, o->descriptors_path, &data, &size) != 0)
+    return CLI_EXIT_BAD_INPUT;
+  size_t count = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_gpuav_input_buffer_decode(data, size, NULL, 0, &count, &err);
+  amddwarf_gpuav_descriptor *rows = NULL;
+  if (st == AMDDWARF_E_NO_SPACE) {
+    rows = calloc(count, sizeof(*rows));
+    st = rows ? amddwarf_gpuav_input_buffer_decode(data, size, rows, count, &count, &err)
+              : AMDDWARF_E_NO_MEMORY;
+  }
+  if (st != AMDDWARF_OK) {
+    free(rows);
+    free(data);
+    return cli_report_error(command, o->json, st, &err);
+  }
+  json_t *array = o->json ? json_array() : NULL;
+  for (size_t i = 0; i < count; i++) {
+    const amddwarf_gpuav_descriptor *d = &rows[i];
+    if (o->json) {
+      json_t *row = json_object();
+      json_object_set_new(row, "set", json_integer(d->set));
+      json_object_set_new(row, "binding", json_integer(d->binding));
+      json_object_set_new(row, "array_size", json_integer(d->array_size));
+      json_t *written = json_array();
+      for (uint32_t k = 0; d->written_index && k < d->array_size; k++)
+        json_array_append_new(written, json_integer(amddwarf_gpuav_input_word(
+                                           data, size, d->written_index + k)));
+      json_object_set_new(row, "written", written);
+      json_array_append_new(array, row);
+      continue;
+    }
+    printf("set %u binding %u: ", d->set, d->binding);
+    if (d->array_size == 0) {
+      printf("no descriptor\n");
+      continue;
+    }
+    printf("%u descriptor%s, written (from word %u):", d->array_size,
+           d->array_size == 1 ? "" : "s", d->written_index);
+    for (uint32_t k = 0; d->written_index && k < d->array_size; k++)
+      printf(" %u", amddwarf_gpuav_input_word(data, size, d->written_index + k));
+    printf("\n");
+  }
+  if (o->json)
+    cli_print_json(array);
+  free(rows);
+  free(data);
+  return CLI_EXIT_OK;
+}
+
+static json_t *record_json(const amddwarf_gpuav_record *r)
+{
+  json_t *o = json_object();
+  json_object_set_new(o, "data_index", json_integer(r->data_index));
+  json_object_set_new(o, "size", json_integer(r->size));
+  json_object_set_new(o, "shader_id", json_integer(r->shader_id));
+  json_object_set_new(o, "instruction_index", json_integer(r->instruction_index));
+  json_object_set_new(o, "stage", json_integer(r->stage));
+  const char *stage = amddwarf_gpuav_stage_name(r->stage);
+  json_object_set_new(o, "stage_name", stage ? json_string(stage) : json_null());
+  json_t *words = json_array();
+  for (uint32_t i = 0; i < r->stage_word_count; i++)
+    json_array_append_new(words, json_integer(r->stage_words[i]));
+  json_object_set_new(o, "stage_words", words);
+  json_t *payload = json_array();
+  for (uint32_t i = 0; i < r->payload_words; i++)
+    json_array_append_new(payload, json_integer(amddwarf_gpuav_record_word(r, i)));
+  json_object_set_new(o, "payload", payload);
+  return o;
+}
+
+static int symbolize_buffer(const options *o)
+{
+  uint8_t *data = NULL;
+  size_t size = 0;
+  if (cli_read_file(command, o->buffer_path, &data, &size) != 0)
+    return CLI_EXIT_BAD_INPUT;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_gpuav_buffer buf;
+  amddwarf_status st = amddwarf_gpuav_buffer_parse(data, size, o->format, &buf, &err);
+  if (st != AMDDWARF_OK) {
+    free(data);
+    return cli_report_error(command, o->json, st, &err);
+  }
+  int status = CLI_EXIT_OK;
+  json_t *root = NULL, *records = NULL, *problems = NULL;
+  if (o->json) {
+    root = json_object();
+    json_object_set_new(root, "format", json_string(amddwarf_gpuav_format_name(buf.format)));
+    json_object_set_new(root, "flags", json_integer(buf.flags));
+    json_object_set_new(root, "written_length", json_integer(buf.written_length));
+    json_object_set_new(root, "data_words", json_integer(buf.data_words));
+    json_object_set_new(root, "overflow", json_boolean(buf.overflow));
+    records = json_array();
+    problems = json_array();
+  } else {
+    printf("buffer: format %s, flags 0x%x, written length %u words, room for %u words\n",
+           amddwarf_gpuav_format_name(buf.format), buf.flags, buf.written_length,
+           buf.data_words);
+  }
+  if (buf.overflow) {
+    status = CLI_EXIT_BAD_INPUT;
+    char message[200];
+    snprintf(message, sizeof(message),
+             "written length %u exceeds the buffer's %u data words: the shaders ran out of "
+             "room; reading the records that fit",
+             buf.written_length, buf.data_words);
+    if (o->json) {
+      json_t *p = json_object();
+      json_object_set_new(p, "status", json_string(amddwarf_status_name(AMDDWARF_E_GPUAV_OVERFLOW)));
+      json_object_set_new(p, "message", json_string(message));
+      json_array_append_new(problems, p);
+    } else {
+      printf("overflow: %s\n", message);
+    }
+  }
+  uint32_t cursor = 0, n = 0;
+  for (;; n++) {
+    amddwarf_gpuav_record rec;
+    amddwarf_error_clear(&err);
+    st = amddwarf_gpuav_buffer_next(data, size, &buf, &cursor, &rec, &err);
+    if (st != AMDDWARF_OK)
+      break;
+    if (rec.problem != AMDDWARF_OK) {
+      status = CLI_EXIT_BAD_INPUT;
+      if (o->json) {
+        json_t *p = record_json(&rec);
+        json_object_set_new(p, "status", json_string(amddwarf_status_name(rec.problem)));
+        json_object_set_new(p, "message", json_string(err.message));
+        json_array_append_new(problems, p);
+      } else {
+        printf("[record %u, word %u] skipped: %s\n", n, buf.data_offset + rec.data_index,
+               err.message);
+      }
+      continue;
+    }
+    const shader *sh = find_shader(o, rec.shader_id);
+    amddwarf_spirv_location loc;
+    const amddwarf_spirv_location *locp = NULL;
+    amddwarf_error lerr;
+    amddwarf_error_clear(&lerr);
+    if (sh && amddwarf_spirv_module_resolve(sh->module, rec.instruction_index, o->mode, &loc,
+                                            &lerr) == AMDDWARF_OK)
+      locp = &loc;
+    bool is_printf = o->force_printf ||
+                     (locp && locp->ext_set && strcmp(locp->ext_set, "NonSemantic.DebugPrintf") == 0);
+    char *text = NULL;
+    size_t needed;
+    const char *fmt = NULL;
+    if (is_printf) {
+      uint32_t string_id = amddwarf_gpuav_record_word(&rec, 0);
+      fmt = sh ? amddwarf_spirv_module_string(sh->module, string_id) : NULL;
+      amddwarf_status pst = AMDDWARF_OK;
+      needed = fmt ? amddwarf_gpuav_printf_render(fmt, &rec, NULL, 0, &pst) : 0;
+      text = malloc(needed + 1);
+      if (text && fmt)
+        amddwarf_gpuav_printf_render(fmt, &rec, text, needed + 1, &pst);
+      else if (text)
+        snprintf(text, needed + 1, "%s", "");
+    } else {
+      needed = amddwarf_gpuav_describe(&buf, &rec, sh ? sh->path : NULL, sh ? locp : NULL, NULL,
+                                       0);
+      text = malloc(needed + 1);
+      if (text)
+        amddwarf_gpuav_describe(&buf, &rec, sh ? sh->path : NULL, sh ? locp : NULL, text,
+                                needed + 1);
+    }
+    if (!text) {
+      status = CLI_EXIT_BAD_INPUT;
+      break;
+    }
+    if (o->json) {
+      json_t *r = record_json(&rec);
+      json_object_set_new(r, "kind", json_string(is_printf ? "printf" : "validation"));
+      json_object_set_new(r, "module", sh ? json_string(sh->path) : json_null());
+      if (is_printf) {
+        json_object_set_new(r, "format_string_id",
+                            json_integer(amddwarf_gpuav_record_word(&rec, 0)));
+        json_object_set_new(r, "format_string", fmt ? json_string(fmt) : json_null());
+        json_object_set_new(r, "text", json_string(text));
+      } else {
+        uint32_t code = amddwarf_gpuav_record_word(&rec, 0);
+        const amddwarf_gpuav_error_info *info = amddwarf_gpuav_error_lookup(buf.format, code);
+        json_object_set_new(r, "error_code", json_integer(code));
+        json_object_set_new(r, "error", info ? json_string(info->name) : json_null());
+        json_object_set_new(r, "message_id", info ? json_string(info->message_id) : json_null());
+        json_object_set_new(r, "message", json_string(text));
+      }
+      if (locp)
+        json_object_set_new(r, "location", spirv_print_location_json(locp));
+      else if (sh)
+        json_object_set_new(r, "location_error", json_string(lerr.message));
+      json_array_append_new(records, r);
+    } else if (is_printf) {
+      printf("[record %u, word %u] printf: %s", n, buf.data_offset + rec.data_index,
+             fmt ? text : "(format string not found)");
+      if (fmt && (needed == 0 || text[needed - 1] != '\n'))
+        printf("\n");
+      if (locp && locp->has_line)
+        printf("  from %s at line %u\n", locp->file ? locp->file : "<no file>", locp->line);
+    } else {
+      const amddwarf_gpuav_error_info *info =
+          amddwarf_gpuav_error_lookup(buf.format, amddwarf_gpuav_record_word(&rec, 0));
+      printf("[record %u, word %u] %s\n%s\n", n, buf.data_offset + rec.data_index,
+             info ? info->message_id : "UNASSIGNED-unknown error code", text);
+      if (!sh)
+        printf("  (no module given for shader id %u)\n", rec.shader_id);
+      else if (!locp)
+        printf("  (%s)\n", lerr.message);
+    }
+    free(text);
+  }
+  if (o->json) {
+    json_object_set_new(root, "records", records);
+    json_object_set_new(root, "problems", problems);
+    cli_print_json(root);
+  } else {
+    printf("%u record%s\n", n, n == 1 ? "" : "s");
+  }
+  free(data);
+  return status;
+}
 
 int cli_symbolize_main(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "amddwarf symbolize: unsupported: not implemented yet\n");
-  return CLI_EXIT_USAGE;
+  options o;
+  memset(&o, 0, sizeof(o));
+  int status = CLI_EXIT_OK;
+  for (int i = 1; i < argc; i++)
+    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
+      usage(stdout);
+      return CLI_EXIT_OK;
+    }
+  o.shaders = calloc((size_t)argc, sizeof(shader));
+  if (!o.shaders)
+    return cli_usage_error(command, "out of memory");
+  for (int i = 1; i < argc; i++) {
+    const char *value = NULL;
+    int r;
+    if ((r = cli_option_value(command, argc, argv, &i, "--spirv", &value)) != 0) {
+      if (r < 0 || parse_spirv_arg(&o, value) != 0) {
+        status = CLI_EXIT_USAGE;
+        goto done;
+      }
+    } else if ((r = cli_option_value(command, argc, argv, &i, "--buffer", &value)) != 0) {
+      if (r < 0) {
+        status = CLI_EXIT_USAGE;
+        goto done;
+      }
+      o.buffer_path = value;
+    } else if ((r = cli_option_value(command, argc, argv, &i, "--descriptors", &value)) != 0) {
+      if (r < 0) {
+        status = CLI_EXIT_USAGE;
+        goto done;
+      }
+      o.descriptors_path = value;
+    } else if ((r = cli_option_value(command, argc, argv, &i, "--format", &value)) != 0) {
+      if (r < 0) {
+        status = CLI_EXIT_USAGE;
+        goto done;
+      }
+      if (strcmp(value, "auto") == 0)
+        o.format = AMDDWARF_GPUAV_FORMAT_AUTO;
+      else if (strcmp(value, "seed") == 0)
+        o.format = AMDDWARF_GPUAV_FORMAT_SEED;
+      else if (strcmp(value, "v2") == 0)
+        o.format = AMDDWARF_GPUAV_FORMAT_V2;
+      else if (strcmp(value, "v2-noflags") == 0)
+        o.format = AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS;
+      else {
+        status = cli_usage_error(command, "unknown format '%s' (auto, seed, v2, v2-noflags)",
+                                 value);
+        goto done;
+      }
+    } else if (cli_is_flag(argv[i], "--printf")) {
+      o.force_printf = true;
+    } else if (cli_is_flag(argv[i], "--position")) {
+      o.mode = AMDDWARF_SPIRV_INDEX_POSITION;
+    } else if (cli_is_flag(argv[i], "--json")) {
+      o.json = true;
+    } else {
+      status = cli_usage_error(command, "unexpected argument '%s'", argv[i]);
+      goto done;
+    }
+  }
+  if (!o.buffer_path && !o.descriptors_path) {
+    status = cli_usage_error(command, "needs --buffer or --descriptors");
+    goto done;
+  }
+  if (o.descriptors_path) {
+    status = print_descriptors(&o);
+    if (status != CLI_EXIT_OK || !o.buffer_path)
+      goto done;
+  }
+  for (int i = 0; i < o.shader_count; i++) {
+    status = spirv_print_open(command, o.shaders[i].path, o.json, &o.shaders[i].module);
+    if (status != 0)
+      goto done;
+  }
+  status = symbolize_buffer(&o);
+done:
+  for (int i = 0; i < o.shader_count; i++) {
+    amddwarf_spirv_module_close(o.shaders[i].module);
+    if (o.shaders[i].has_id)
+      free((char *)o.shaders[i].path);
+  }
+  free(o.shaders);
+  return status;
 }

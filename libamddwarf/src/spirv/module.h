@@ -1,0 +1,144 @@
+/* Internal layout of an indexed SPIR-V module, shared by the reader
+ * (module.c), the resolver (resolve.c) and the record symbolizer (src/gpuav).
+ *
+ * Per instruction (by position, the ordinal after the header) the module
+ * keeps its word offset and the position of the line instruction in effect
+ * for it; per instruction index of the instrumentation count, the position
+ * of the instruction it names. Ids that debug locations refer to (OpString,
+ * 32-bit OpConstant, DebugSource, OpExtInstImport) are in one hash map. */
+#ifndef AMDDWARF_SPIRV_MODULE_H
+#define AMDDWARF_SPIRV_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <amddwarf/spirv.h>
+#include "common/arena.h"
+
+#define AMDDWARF_SPIRV_MAGIC 0x07230203u
+#define AMDDWARF_SPIRV_NONE UINT32_MAX
+
+/* Instruction kinds of opcodes.def. */
+typedef enum amddwarf_spirv_kind {
+  AMDDWARF_SPIRV_KIND_BLOCK = 0,
+  AMDDWARF_SPIRV_KIND_HEAD,
+  AMDDWARF_SPIRV_KIND_TYPEVAL,
+  AMDDWARF_SPIRV_KIND_LINE,
+  AMDDWARF_SPIRV_KIND_NOLINE,
+  AMDDWARF_SPIRV_KIND_FUNC,
+  AMDDWARF_SPIRV_KIND_PARAM,
+  AMDDWARF_SPIRV_KIND_LABEL,
+  AMDDWARF_SPIRV_KIND_FEND,
+  AMDDWARF_SPIRV_KIND_TERM,
+} amddwarf_spirv_kind;
+
+/* Extended instruction sets the reader distinguishes. */
+typedef enum amddwarf_spirv_set {
+  AMDDWARF_SPIRV_SET_OTHER = 0,
+  AMDDWARF_SPIRV_SET_SHADER_DEBUG,  /* NonSemantic.Shader.DebugInfo.100 */
+  AMDDWARF_SPIRV_SET_OPENCL_DEBUG,  /* OpenCL.DebugInfo.100 */
+  AMDDWARF_SPIRV_SET_DEBUGINFO,     /* DebugInfo */
+  AMDDWARF_SPIRV_SET_PRINTF,        /* NonSemantic.DebugPrintf */
+  AMDDWARF_SPIRV_SET_NONSEMANTIC,   /* any other NonSemantic.* set */
+} amddwarf_spirv_set;
+
+/* Instruction numbers within the debug-info sets (same in all three). */
+enum {
+  AMDDWARF_SPIRV_DEBUG_SCOPE = 23,
+  AMDDWARF_SPIRV_DEBUG_NO_SCOPE = 24,
+  AMDDWARF_SPIRV_DEBUG_DECLARE = 28,
+  AMDDWARF_SPIRV_DEBUG_VALUE = 29,
+  AMDDWARF_SPIRV_DEBUG_SOURCE = 35,
+  /* NonSemantic.Shader.DebugInfo.100 only */
+  AMDDWARF_SPIRV_DEBUG_FUNCTION_DEFINITION = 101,
+  AMDDWARF_SPIRV_DEBUG_SOURCE_CONTINUED = 102,
+  AMDDWARF_SPIRV_DEBUG_LINE = 103,
+  AMDDWARF_SPIRV_DEBUG_NO_LINE = 104,
+  /* NonSemantic.DebugPrintf */
+  AMDDWARF_SPIRV_DEBUG_PRINTF = 1,
+};
+
+/* Hash map entry: id -> what defines it. */
+typedef enum amddwarf_spirv_idkind {
+  AMDDWARF_SPIRV_ID_STRING = 1,   /* value: index into strings[] */
+  AMDDWARF_SPIRV_ID_CONSTANT,     /* value: the constant's first literal word */
+  AMDDWARF_SPIRV_ID_SOURCE,       /* value: index into sources[] (DebugSource) */
+  AMDDWARF_SPIRV_ID_IMPORT,       /* value: strings[] index of the name << 8 | amddwarf_spirv_set */
+} amddwarf_spirv_idkind;
+
+typedef struct amddwarf_spirv_identry {
+  uint32_t id;    /* 0 = empty slot */
+  uint32_t kind;
+  uint32_t value;
+} amddwarf_spirv_identry;
+
+typedef struct amddwarf_spirv_directive {
+  uint32_t text_line; /* 1-based line of TEXT holding the #line directive */
+  uint32_t number;    /* its line number */
+  const char *file;   /* its quoted file name, or NULL */
+  size_t file_length;
+} amddwarf_spirv_directive;
+
+/* A source text: OpSource (+ OpSourceContinued) or DebugSource
+   (+ DebugSourceContinued). */
+typedef struct amddwarf_spirv_source {
+  uint32_t file_string_id; /* OpString id of the file name, or 0 */
+  uint32_t debug_source_id;/* DebugSource result id, or 0 for OpSource */
+  char *text;              /* arena, NUL-terminated; NULL when there is no text */
+  size_t text_length;
+  uint32_t *line_starts;   /* offsets of each line's first byte */
+  uint32_t line_count;
+  amddwarf_spirv_directive *directives;
+  uint32_t directive_count;
+} amddwarf_spirv_source;
+
+/* One instruction, by position. */
+typedef struct amddwarf_spirv_inst {
+  uint32_t word_offset;
+  uint32_t line_ref;  /* position of the line instruction in effect, or NONE */
+  uint32_t line_word; /* its word offset: a look-up reads the instruction's and
+                         the line's words in parallel */
+} amddwarf_spirv_inst;
+
+struct amddwarf_spirv_module {
+  amddwarf_allocator allocator;
+  amddwarf_arena arena;
+  amddwarf_spirv_header header;
+  const uint32_t *words;    /* host-order words of the module */
+  uint32_t *owned_words;    /* the copy WORDS points to, or NULL when borrowed */
+  size_t word_count;
+  uint32_t count;           /* instructions after the header */
+  amddwarf_spirv_inst *insts; /* [count] */
+  size_t inst_capacity;
+  uint32_t *slots;          /* [slot_limit] instrumentation index -> position, or NONE */
+  uint32_t slot_limit;
+  size_t slot_capacity;
+  amddwarf_spirv_identry *ids; /* open addressing, id_capacity a power of two */
+  uint32_t id_capacity;
+  uint32_t id_used;
+  struct amddwarf_spirv_string {
+    const char *text; /* arena, NUL-terminated */
+    size_t length;
+  } *strings;
+  uint32_t string_count;
+  uint32_t string_capacity;
+  amddwarf_spirv_source *sources;
+  uint32_t source_count;
+  uint32_t source_capacity;
+};
+
+/* Looks ID up; returns the entry or NULL. */
+const amddwarf_spirv_identry *amddwarf_spirv_id_find(const amddwarf_spirv_module *module,
+                                                     uint32_t id);
+
+/* Result layout of OPCODE (opcodes.def RESULT column; 0 when not listed). */
+unsigned amddwarf_spirv_opcode_result(uint32_t opcode);
+
+/* The OpString of ID, or NULL. */
+const struct amddwarf_spirv_string *amddwarf_spirv_string_of(const amddwarf_spirv_module *module,
+                                                             uint32_t id);
+
+/* Builds line starts and #line directives of every source text. */
+amddwarf_status amddwarf_spirv_sources_finish(amddwarf_spirv_module *module, amddwarf_error *err);
+
+#endif

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Instruction indexes of real instrumented SPIR-V resolve to the right
+instruction and source line.
+
+Compiles compute and fragment shaders (functions, loops, #define, #if,
+#line with and without file names, a source large enough for
+OpSourceContinued) with Debian's glslangValidator -V -g / -gV / -gVS,
+instruments each module with Debian's spirv-opt (2023.1) passes
+--inst-desc-idx-check, --inst-buff-oob-check, --inst-buff-addr-check and
+--inst-debug-printf (shader id 23, descriptor set 7: the values spirv-opt's
+command-line flags use), and reads every instruction index the instrumented
+code can write from the instrumented module's disassembly (spirv-dis): the
+constant first argument of each call to an inst_*_stream_write_N function.
+
+Each index is resolved with `amddwarf spirv-line ORIGINAL.spv INDEX --json`
+against the module before instrumentation and checked against facts that
+do not come from amddwarf:
+  * spirv-opt's own view of the guarded instruction: in the instrumented
+    module, the block that branches to the same merge block as the block
+    making the stream-write call holds the guarded (cloned) instruction,
+    preceded by the OpLine / DebugLine spirv-opt re-emits for it; the opcode
+    and line must match;
+  * for debug printf, the instruction must be the OpExtInst
+    NonSemantic.DebugPrintf whose format string id is the call's argument;
+  * the line, mapped through the original file's #line directives by a
+    separate reading of the file, is a line marked "// @" (every line with a
+    checked access carries the marker);
+  * when the module embeds source text (-g, -gVS) the source line amddwarf
+    reports is exactly that physical line of the original file.
+"""
+import argparse
+import json
+import pathlib
+import re
+import struct
+import subprocess
+import sys
+
+FRAG = r'''#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+#extension GL_GOOGLE_cpp_style_line_directive : require
+#define NTEX 6
+layout(set = 0, binding = 1) uniform sampler2D tex[NTEX];
+layout(set = 0, binding = 2) uniform sampler2D tex2[];
+layout(set = 0, binding = 3) buffer SB { vec4 x[]; } sb;
+layout(location = 0) in vec2 texcoord;
+layout(location = 1) flat in int tex_ind;
+layout(location = 0) out vec4 uFragColor;
+#if NTEX > 4
+vec4 pick(int i) {
+    return texture(tex[i], texcoord); // @
+}
+#else
+vec4 pick(int i) { return vec4(0.0); }
+#endif
+#line 100
+void main() {
+    vec4 light = vec4(0.5);
+    uFragColor = light * pick(tex_ind);
+#line 200 "other.glsl"
+    if (tex_ind > 2) {
+        uFragColor += texture(tex2[nonuniformEXT(tex_ind)], texcoord); // @
+    }
+#line 300 "frag.frag"
+    for (int k = 0; k < tex_ind; k++) {
+        uFragColor += sb.x[k]; // @
+    }
+}
+'''
+
+COMP = r'''#version 450
+#extension GL_EXT_debug_printf : require
+layout(local_size_x = 64) in;
+#define SCALE 3
+layout(set = 0, binding = 0) buffer Data { uint vals[]; } data;
+layout(set = 0, binding = 1) uniform U { uint n; uint m; } u;
+layout(set = 0, binding = 2, r32ui) uniform uimageBuffer tb;
+layout(set = 0, binding = 3) uniform usamplerBuffer sbuf;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint acc = 0u;
+    for (uint k = 0u; k < u.n; k++) { // @
+        acc += data.vals[k] * uint(SCALE); // @
+    }
+#if SCALE > 2
+    data.vals[i] = acc + texelFetch(sbuf, int(i)).x; // @
+#endif
+#line 50
+    if (acc > 10u) {
+        data.vals[i + 1u] = u.m; // @
+    }
+    imageStore(tb, int(i), uvec4(i)); // @
+    debugPrintfEXT("i=%u n=%d f=%f v=%v2f\\n", i, int(u.n), float(i), vec2(i, 1.0)); // @
+}
+'''
+
+# glslangValidator 12 emits an invalid DebugTypeComposite (id 0) for buffer
+# references with -gV/-gVS, so buffer-device-address checks use -g only.
+BDA = r'''#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 1) in;
+layout(buffer_reference, std430) buffer Node { uint v; uint w; };
+layout(set = 0, binding = 0) uniform U { uint n; Node p; } u;
+void helper(Node p, uint x) {
+    p.w = x; // @
+}
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    Node p = u.p; // @
+    p.v = i; // @
+    if (i > u.n) { // @
+        helper(p, i);
+    }
+}
+'''
+
+
+def big_source():
+    lines = ['#version 450', 'layout(local_size_x = 1) in;',
+             'layout(set = 0, binding = 0) buffer B { uint v[]; } b;']
+    # About 300 KB of text: more than one OpSource instruction can hold
+    # (65535 words), so glslang continues it with OpSourceContinued.
+    lines += ['// padding %05d ' % i + '.' * 48 for i in range(4500)]
+    lines += ['void main() {',
+              '    uint i = gl_GlobalInvocationID.x;',
+              '    b.v[i] = b.v[i + 1u] + 1u; // @',
+              '}']
+    return '\n'.join(lines) + '\n'
+
+
+# glslangValidator 12 crashes on -gVS with a file name in #line: the
+# variant without file names covers -gVS.
+PLAIN = FRAG.replace(' "other.glsl"', '').replace(' "frag.frag"', '')
+
+SHADERS = [
+    ('frag.frag', FRAG, ['-g', '-gV'], 'vulkan1.1'),
+    ('plain.frag', PLAIN, ['-g', '-gVS'], 'vulkan1.1'),
+    ('comp.comp', COMP, ['-g', '-gV', '-gVS'], 'vulkan1.2'),
+    ('bda.comp', BDA, ['-g'], 'vulkan1.2'),
+    ('big.comp', None, ['-g'], 'vulkan1.1'),
+]
+PASSES = ['--inst-desc-idx-check', '--inst-buff-oob-check', '--inst-buff-addr-check',
+          '--inst-debug-printf']
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print('FAIL:', what)
+
+
+def run(cmd, cwd):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+
+
+def logical_lines(path, main_name):
+    """Maps (file, line) to the physical line text, following #line."""
+    mapping = {}
+    current, number = main_name, 1
+    for text in path.read_text().split('\n'):
+        m = re.match(r'^\s*#\s*line\s+(\d+)(?:\s+"(.+)")?', text)
+        if m:
+            number = int(m.group(1))
+            if m.group(2):
+                current = m.group(2)
+            continue
+        mapping[(current, number)] = text
+        number += 1
+    return mapping
+
+
+def disassembly(path, cwd):
+    """Instructions of `spirv-dis --raw-id`: (result, opcode, operands)."""
+    out = run(['spirv-dis', '--raw-id', str(path)], cwd).stdout
+    insts, pending = [], ''
+    for line in out.split('\n'):
+        pending = pending + '\n' + line if pending else line
+        if (pending.count('"') - pending.count('\\"')) % 2:
+            continue  # inside a string literal that spans lines
+        text = pending.strip()
+        pending = ''
+        if not text or text.startswith(';'):
+            continue
+        m = re.match(r'^(%\d+) = (Op\w+)\s*(.*)$', text, re.S)
+        if m:
+            insts.append((m.group(1), m.group(2), m.group(3).split()))
+        else:
+            parts = text.split()
+            insts.append((None, parts[0], parts[1:]))
+    return insts
+
+
+TERMINATORS = {'OpBranch', 'OpBranchConditional', 'OpSwitch', 'OpReturn', 'OpReturnValue',
+               'OpKill', 'OpUnreachable', 'OpTerminateInvocation'}
+LINE_EXT = {'DebugLine', 'DebugNoLine', 'DebugScope', 'DebugNoScope'}
+
+
+def oracle(instrumented, cwd):
+    """Index -> list of facts spirv-opt's output states about it."""
+    insts = disassembly(instrumented, cwd)
+    names, consts = {}, {}
+    for res, op, ops in insts:
+        if op == 'OpName':
+            names[ops[0]] = ops[1].strip('"')
+        elif op == 'OpConstant' and res:
+            try:
+                consts[res] = int(ops[1], 0)
+            except ValueError:
+                pass
+    writers = {i for i, n in names.items() if re.match(r'inst_\w+_stream_write_\d+$', n)}
+    # Split function bodies into blocks.
+    blocks, current = [], None
+    for res, op, ops in insts:
+        if op == 'OpLabel':
+            current = {'label': res, 'insts': []}
+            continue
+        if current is None:
+            continue
+        current['insts'].append((res, op, ops))
+        if op in TERMINATORS:
+            current['term'] = (op, ops)
+            blocks.append(current)
+            current = None
+
+    def line_of(block_insts, upto):
+        line = None
+        for res, op, ops in block_insts[:upto]:
+            if op == 'OpLine':
+                line = int(ops[1])
+            elif op == 'OpNoLine':
+                line = None
+            elif op == 'OpExtInst' and len(ops) > 2 and ops[2] == 'DebugLine':
+                line = consts.get(ops[4])
+            elif op == 'OpExtInst' and len(ops) > 2 and ops[2] == 'DebugNoLine':
+                line = None
+        return line
+
+    facts = {}
+    for b in blocks:
+        for res, op, ops in b['insts']:
+            if op != 'OpFunctionCall' or ops[1] not in writers:
+                continue
+            index = consts[ops[2]]
+            fact = facts.setdefault(index, {'guarded': [], 'printf_string': None})
+            if names[ops[1]].startswith('inst_printf_'):
+                fact['printf_string'] = consts.get(ops[3])
+            term = b.get('term')
+            if not term or term[0] != 'OpBranch':
+                continue
+            merge = term[1][0]
+            for other in blocks:
+                if other is b or other.get('term') != ('OpBranch', [merge]):
+                    continue
+                seq = other['insts'][:-1]
+                for k in range(len(seq) - 1, -1, -1):
+                    r2, op2, ops2 = seq[k]
+                    if op2 in ('OpLine', 'OpNoLine', 'OpPhi'):
+                        continue
+                    if op2 == 'OpExtInst' and len(ops2) > 2 and ops2[2] in LINE_EXT:
+                        continue
+                    fact['guarded'].append((op2, line_of(seq, k)))
+                    break
+    return facts
+
+
+def float_bits(x):
+    return struct.unpack('<I', struct.pack('<f', x))[0]
+
+
+def symbolize_check(r, amddwarf, work, spv, inst, facts, locs, pass_flag):
+    """A v2 buffer holding one record per emitted index, as the instrumented
+    code writes it (shader id 23), symbolized against the original module."""
+    words, expected = [], []
+    for loc in locs:
+        if 'error' in loc:
+            continue
+        stage = 4 if spv.name.startswith(('frag', 'plain')) else 5
+        stage_words = [float_bits(419.5), float_bits(254.5), 0] if stage == 4 else [7, 1, 0]
+        if facts[loc['index']]['printf_string'] is not None:
+            payload = [facts[loc['index']]['printf_string'], 7, 0xfffffffe,
+                       float_bits(2.5), float_bits(3.0), float_bits(1.0)]
+            expected.append('printf: i=7 n=-2 f=2.500000 v=3.000000, 1.000000')
+        else:
+            payload = [0, 9, 6]
+            expected.append('Index of 9 used to index descriptor array of length 6.')
+        record = [7 + len(payload), 23, loc['index'], stage] + stage_words + payload
+        words += record
+        if loc.get('file'):
+            expected.append(f'file: {loc["file"]} at line {loc["line"]}'
+                            if 'printf' not in expected[-1] else
+                            f'from {loc["file"]} at line {loc["line"]}')
+    if not words:
+        return
+    buf = work / f'{inst.name}.out'
+    buf.write_bytes(struct.pack(f'<{len(words) + 4}I', 0, len(words), *words, 0, 0))
+    c = run([amddwarf, 'symbolize', '--spirv', f'{spv.name}=23', '--buffer', buf.name], work)
+    r.check(c.returncode == 0, f'symbolize {buf.name}: exit {c.returncode} {c.stderr}')
+    for e in expected:
+        r.check(e in c.stdout, f'symbolize {buf.name}: {e!r} in output:\n{c.stdout}')
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--amddwarf', required=True)
+    parser.add_argument('--work', required=True)
+    parser.add_argument('--build')
+    args = parser.parse_args()
+    work = pathlib.Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    r = Results()
+    seen_continued = False
+    for name, text, variants, env in SHADERS:
+        src = work / name
+        src.write_text(text if text is not None else big_source())
+        lines = logical_lines(src, name)
+        for flag in variants:
+            spv = work / f'{name}{flag}.spv'
+            c = run(['glslangValidator', '-V', flag, '--target-env', env, name, '-o', spv.name],
+                    work)
+            r.check(c.returncode == 0, f'glslangValidator {flag} {name}: {c.stdout}{c.stderr}')
+            if c.returncode != 0:
+                continue
+            if name == 'big.comp':
+                dis = run(['spirv-dis', spv.name], work).stdout
+                seen_continued = 'OpSourceContinued' in dis
+                r.check(seen_continued, f'{spv.name}: glslang emitted OpSourceContinued')
+            for p in PASSES:
+                inst = work / f'{spv.name}{p[6:]}.spv'
+                c = run(['spirv-opt', p, spv.name, '-o', inst.name], work)
+                r.check(c.returncode == 0, f'spirv-opt {p} {spv.name}: {c.stderr}')
+                if c.returncode != 0:
+                    continue
+                facts = oracle(inst, work)
+                if not facts:
+                    continue
+                indexes = sorted(facts)
+                c = run([args.amddwarf, 'spirv-line', spv.name] + [str(i) for i in indexes]
+                        + ['--json'], work)
+                r.check(c.returncode == 0, f'amddwarf spirv-line {spv.name} {indexes}: '
+                                           f'{c.stdout}{c.stderr}')
+                try:
+                    locs = json.loads(c.stdout)
+                except ValueError:
+                    r.check(False, f'JSON from spirv-line {spv.name}')
+                    continue
+                for loc in locs:
+                    what = f'{inst.name} index {loc["index"]}'
+                    fact = facts[loc['index']]
+                    if 'error' in loc:
+                        r.check(False, f'{what}: {loc["error"]}')
+                        continue
+                    instr = loc['instruction']
+                    if fact['printf_string'] is not None:
+                        r.check(instr.startswith('OpExtInst NonSemantic.DebugPrintf 1 '),
+                                f'{what}: {instr} is the DebugPrintf instruction')
+                    guarded = [g for g in fact['guarded'] if g[0] != 'OpFunctionCall']
+                    if guarded:
+                        ops = {g[0] for g in guarded}
+                        r.check(instr.split()[0] in ops,
+                                f'{what}: {instr} is the guarded instruction {ops}')
+                        glines = {g[1] for g in guarded if g[1] is not None}
+                        if glines:
+                            r.check(loc.get('line') in glines,
+                                    f'{what}: line {loc.get("line")} is spirv-opt\'s {glines}')
+                    elif fact['printf_string'] is None:
+                        r.check(False, f'{what}: no guarded instruction found in {inst.name}')
+                    key = (loc.get('file'), loc.get('line'))
+                    physical = lines.get(key)
+                    r.check(physical is not None and '// @' in physical,
+                            f'{what}: {key} is a checked line ({physical!r})')
+                    if flag == '-gV':
+                        r.check(loc.get('source') is None, f'{what}: -gV embeds no text')
+                    else:
+                        r.check(loc.get('source') == physical,
+                                f'{what}: source {loc.get("source")!r} == {physical!r}')
+                symbolize_check(r, args.amddwarf, work, spv, inst, facts, locs, p)
+    r.check(seen_continued, 'the large source used OpSourceContinued')
+    print(f'{r.passed} passed, {r.failed} failed')
+    return 1 if r.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,52 @@
+/* Fuzz target of the debug output record decoder: parse the input as a
+ * buffer in every format, scan all records, render each as a validation
+ * message and as a printf record, and decode it as a descriptor input
+ * buffer. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <amddwarf/gpuav.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  char text[256];
+  for (int f = 0; f <= 3; f++) {
+    amddwarf_gpuav_buffer buffer;
+    amddwarf_error err;
+    if (amddwarf_gpuav_buffer_parse(data, size, (amddwarf_gpuav_format)f, &buffer, &err) !=
+        AMDDWARF_OK)
+      continue;
+    uint32_t cursor = 0, previous = 0;
+    for (int n = 0; n < 100000; n++) {
+      amddwarf_gpuav_record record;
+      if (amddwarf_gpuav_buffer_next(data, size, &buffer, &cursor, &record, &err) != AMDDWARF_OK)
+        break;
+      if (n > 0 && cursor <= previous)
+        abort(); /* the scan always advances */
+      previous = cursor;
+      amddwarf_spirv_location loc;
+      memset(&loc, 0, sizeof(loc));
+      loc.has_line = (record.size & 1) != 0;
+      loc.line = record.instruction_index;
+      size_t need = amddwarf_gpuav_describe(&buffer, &record, "m", &loc, text, sizeof(text));
+      if (strlen(text) != (need < sizeof(text) ? need : sizeof(text) - 1))
+        abort();
+      char format[64];
+      size_t k = 0;
+      for (; k + 1 < sizeof(format) && k < record.payload_words * 4 && k < 40; k++)
+        format[k] = (char)(record.payload[k] ? record.payload[k] : '%');
+      format[k] = '\0';
+      amddwarf_status problem;
+      need = amddwarf_gpuav_printf_render(format, &record, text, sizeof(text), &problem);
+      if (strlen(text) != (need < sizeof(text) ? need : sizeof(text) - 1))
+        abort();
+    }
+  }
+  amddwarf_gpuav_descriptor rows[16];
+  size_t count;
+  (void)amddwarf_gpuav_input_buffer_decode(data, size, rows, 16, &count, NULL);
+  return 0;
+}

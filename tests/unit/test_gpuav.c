@@ -1,0 +1,575 @@
+/* Unit tests of src/gpuav: buffer layouts and format detection, the record
+ * scan and its robustness rules, every error code and every stage in each
+ * format, the seed's worked message, debug-printf rendering, and the seed's
+ * descriptor input buffer example (specs/gpuav-records.md).
+ *
+ * Buffers are built word by word from the documented layouts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <amddwarf/gpuav.h>
+
+typedef struct buf {
+  uint8_t b[4096];
+  size_t n; /* bytes */
+} buf;
+
+static void put(buf *b, uint32_t w)
+{
+  b->b[b->n++] = (uint8_t)w;
+  b->b[b->n++] = (uint8_t)(w >> 8);
+  b->b[b->n++] = (uint8_t)(w >> 16);
+  b->b[b->n++] = (uint8_t)(w >> 24);
+}
+
+static void words(buf *b, size_t count, ...)
+{
+  va_list ap;
+  va_start(ap, count);
+  for (size_t i = 0; i < count; i++)
+    put(b, va_arg(ap, uint32_t));
+  va_end(ap);
+}
+
+static uint32_t fbits(float f)
+{
+  uint32_t w;
+  memcpy(&w, &f, sizeof(w));
+  return w;
+}
+
+static void parse_ok(const buf *b, amddwarf_gpuav_format format, amddwarf_gpuav_buffer *out)
+{
+  amddwarf_error err;
+  amddwarf_status st = amddwarf_gpuav_buffer_parse(b->b, b->n, format, out, &err);
+  if (st != AMDDWARF_OK)
+    fail_msg("parse: %s", err.message);
+}
+
+static void next_ok(const buf *b, const amddwarf_gpuav_buffer *h, uint32_t *cursor,
+                    amddwarf_gpuav_record *r)
+{
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_gpuav_buffer_next(b->b, b->n, h, cursor, r, &err), AMDDWARF_OK);
+  if (r->problem != AMDDWARF_OK)
+    fail_msg("record problem: %s", err.message);
+}
+
+static void describe_is(const amddwarf_gpuav_buffer *h, const amddwarf_gpuav_record *r,
+                        const char *name, const amddwarf_spirv_location *loc, const char *want)
+{
+  char text[1024];
+  size_t n = amddwarf_gpuav_describe(h, r, name, loc, text, sizeof(text));
+  assert_int_equal(n, strlen(text));
+  assert_string_equal(text, want);
+  /* snprintf semantics: a short buffer gets a truncated, terminated prefix. */
+  char small[8];
+  assert_int_equal(amddwarf_gpuav_describe(h, r, name, loc, small, sizeof(small)), n);
+  assert_int_equal(strlen(small), 7);
+  assert_memory_equal(small, want, 7);
+  assert_int_equal(amddwarf_gpuav_describe(h, r, name, loc, NULL, 0), n);
+}
+
+/* The seed's example: an image descriptor bounds error in a fragment shader,
+   record size 9, written starting at Data[0]. */
+static void test_seed_example_message(void **state)
+{
+  (void)state;
+  buf b = {{0}, 0};
+  words(&b, 10, 9u, 9u, 5u, 108u, 4u, fbits(419.5f), fbits(254.5f), 0u, 6u, 6u);
+  words(&b, 3, 0u, 0u, 0u);
+  amddwarf_gpuav_buffer h;
+  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_AUTO, &h);
+  assert_int_equal(h.format, AMDDWARF_GPUAV_FORMAT_SEED);
+  assert_int_equal(h.written_length, 9);
+  assert_int_equal(h.data_offset, 1);
+  assert_int_equal(h.data_words, 12);
+  assert_false(h.overflow);
+  uint32_t cursor = 0;
+  amddwarf_gpuav_record r;
+  next_ok(&b, &h, &cursor, &r);
+  assert_int_equal(r.data_index, 0);
+  assert_int_equal(r.size, 9);
+  assert_int_equal(r.shader_id, 5);
+  assert_int_equal(r.instruction_index, 108);
+  assert_int_equal(r.stage, 4);
+  assert_int_equal(r.stage_word_count, 2);
+  assert_int_equal(r.payload_words, 3);
+  assert_int_equal(amddwarf_gpuav_record_word(&r, 0), 0);
+  assert_int_equal(amddwarf_gpuav_record_word(&r, 2), 6);
+  assert_int_equal(amddwarf_gpuav_record_word(&r, 3), 0);
+  assert_int_equal(cursor, 9);
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, NULL), AMDDWARF_END);
+
+  amddwarf_spirv_location loc;
+  memset(&loc, 0, sizeof(loc));
+  static const char src[] = "    uFragColor = light * texture(tex[tex_ind], texcoord.xy);";
+  loc.has_line = true;
+  loc.file = "/home/user/src/Vulkan-ValidationLayers/external/Vulkan-Tools/cube/cube.frag";
+  loc.line = 45;
+  loc.source_line = src;
+  loc.source_line_length = strlen(src);
+  describe_is(&h, &r, "cube.spv", &loc,
+              "Index of 6 used to index descriptor array of length 6.  Shader Module "
+              "(cube.spv, shader ID 5). Shader Instruction Index = 108.  Stage = Fragment.  "
+              "Fragment coord (x,y) = (419.5, 254.5). Shader validation error occurred in file: "
+              "/home/user/src/Vulkan-ValidationLayers/external/Vulkan-Tools/cube/cube.frag at "
+              "line 45.\n45:     uFragColor = light * texture(tex[tex_ind], texcoord.xy);");
+  /* No file: only the line; a column when nonzero; no line information. */
+  loc.file = NULL;
+  loc.source_line = NULL;
+  loc.column = 7;
+  describe_is(&h, &r, NULL, &loc,
+              "Index of 6 used to index descriptor array of length 6.  Shader ID = 5. Shader "
+              "Instruction Index = 108.  Stage = Fragment.  Fragment coord (x,y) = (419.5, "
+              "254.5). Shader validation error occurred at line 45, column 7.");
+  loc.has_line = false;
+  describe_is(&h, &r, NULL, &loc,
+              "Index of 6 used to index descriptor array of length 6.  Shader ID = 5. Shader "
+              "Instruction Index = 108.  Stage = Fragment.  Fragment coord (x,y) = (419.5, "
+              "254.5). Unable to find SPIR-V OpLine for source information.  Build shader with "
+              "debug info to get source information.");
+}
+
+typedef struct stage_case {
+  uint32_t stage;
+  uint32_t w[3];
+  const char *seed;
+  const char *v2;
+} stage_case;
+
+/* Every stage of stages.def, in both record shapes. */
+static void test_every_stage(void **state)
+{
+  (void)state;
+  static const stage_case cases[] = {
+      {0, {11, 12, 13}, "Stage = Vertex.  Vertex ID = 11, Instance ID = 12.",
+       "Stage = Vertex.  Vertex Index = 11, Instance Index = 12."},
+      {1, {11, 12, 13}, "Stage = TessCtrl.  Invocation ID = 11.",
+       "Stage = TessCtrl.  Invocation ID = 11, Primitive ID = 12."},
+      {2, {11, 0x3f000000, 0x3e800000}, "Stage = TessEval.  Invocation ID = 11.",
+       "Stage = TessEval.  Primitive ID = 11, TessCoord (u, v) = (0.5, 0.25)."},
+      {3, {11, 12, 13}, "Stage = Geometry.  Primitive ID = 11, Invocation ID = 12.",
+       "Stage = Geometry.  Primitive ID = 11, Invocation ID = 12."},
+      {4, {0x3fc00000, 0x40200000, 0}, "Stage = Fragment.  Fragment coord (x,y) = (1.5, 2.5).",
+       "Stage = Fragment.  Fragment coord (x,y) = (1.5, 2.5)."},
+      {5, {11, 12, 13}, "Stage = Compute.  Global invocation ID = 11.",
+       "Stage = Compute.  Global invocation ID (x, y, z) = (11, 12, 13)."},
+      {5267, {1, 2, 3}, "Stage = TaskNV.  Global invocation ID = 1.",
+       "Stage = TaskNV.  Global invocation ID (x, y, z) = (1, 2, 3)."},
+      {5268, {1, 2, 3}, "Stage = MeshNV.  Global invocation ID = 1.",
+       "Stage = MeshNV.  Global invocation ID (x, y, z) = (1, 2, 3)."},
+      {5313, {1, 2, 3}, "Stage = RayGenerationNV.  Launch ID (x, y) = (1, 2).",
+       "Stage = RayGenerationNV.  Launch ID (x, y, z) = (1, 2, 3)."},
+      {5314, {1, 2, 3}, "Stage = IntersectionNV.  Launch ID (x, y) = (1, 2).",
+       "Stage = IntersectionNV.  Launch ID (x, y, z) = (1, 2, 3)."},
+      {5315, {1, 2, 3}, "Stage = AnyHitNV.  Launch ID (x, y) = (1, 2).",
+       "Stage = AnyHitNV.  Launch ID (x, y, z) = (1, 2, 3)."},
+      {5316, {1, 2, 3}, "Stage = ClosestHitNV.  Launch ID (x, y) = (1, 2).",
+       "Stage = ClosestHitNV.  Launch ID (x, y, z) = (1, 2, 3)."},
+      {5317, {1, 2, 3}, "Stage = MissNV.  Launch ID (x, y) = (1, 2).",
+       "Stage = MissNV.  Launch ID (x, y, z) = (1, 2, 3)."},
+      {5318, {1, 2, 3}, "Stage = CallableNV.  Launch ID (x, y) = (1, 2).",
+       "Stage = CallableNV.  Launch ID (x, y, z) = (1, 2, 3)."},
+      {5364, {1, 2, 3}, "Stage = TaskEXT.  Global invocation ID = 1.",
+       "Stage = TaskEXT.  Global invocation ID (x, y, z) = (1, 2, 3)."},
+      {5365, {1, 2, 3}, "Stage = MeshEXT.  Global invocation ID = 1.",
+       "Stage = MeshEXT.  Global invocation ID (x, y, z) = (1, 2, 3)."},
+      {77, {1, 2, 3}, "Stage = 77.  Stage words = (1, 2).",
+       "Stage = 77.  Stage words = (1, 2, 3)."},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const stage_case *c = &cases[i];
+    for (int v2 = 0; v2 < 2; v2++) {
+      buf b = {{0}, 0};
+      if (v2) {
+        words(&b, 2, 0u, 11u);
+        words(&b, 11, 11u, 23u, 40u, c->stage, c->w[0], c->w[1], c->w[2], 1u, 3u, 0u, 0u);
+      } else {
+        words(&b, 1, 9u);
+        words(&b, 9, 9u, 23u, 40u, c->stage, c->w[0], c->w[1], 1u, 3u, 0u);
+      }
+      amddwarf_gpuav_buffer h;
+      parse_ok(&b, v2 ? AMDDWARF_GPUAV_FORMAT_V2 : AMDDWARF_GPUAV_FORMAT_SEED, &h);
+      uint32_t cursor = 0;
+      amddwarf_gpuav_record r;
+      next_ok(&b, &h, &cursor, &r);
+      char want[400];
+      snprintf(want, sizeof(want),
+               "Descriptor index 3 is uninitialized.  Shader ID = 23. Shader Instruction Index "
+               "= 40.  %s",
+               v2 ? c->v2 : c->seed);
+      describe_is(&h, &r, NULL, NULL, want);
+      if (c->stage != 77)
+        assert_non_null(amddwarf_gpuav_stage_name(c->stage));
+      else
+        assert_null(amddwarf_gpuav_stage_name(c->stage));
+    }
+  }
+}
+
+typedef struct error_case {
+  amddwarf_gpuav_format format;
+  uint32_t code;
+  uint32_t params[3];
+  uint32_t param_count;
+  const char *name;
+  const char *text;
+} error_case;
+
+/* Every error code of errors.def (and unknown ones), in V2 records of a
+   compute shader (stage words 1, 2, 3). */
+static void test_every_error_code(void **state)
+{
+  (void)state;
+  static const error_case cases[] = {
+      {AMDDWARF_GPUAV_FORMAT_V2, 0, {7, 4, 0}, 2, "descriptor_index_out_of_bounds",
+       "Index of 7 used to index descriptor array of length 4."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 1, {7, 0, 0}, 2, "descriptor_uninitialized",
+       "Descriptor index 7 is uninitialized."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 2, {0x89abcdef, 0x1234, 0}, 2, "device_address_unallocated",
+       "Device address 0x123489abcdef access out of bounds."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 3, {2, 100, 64}, 3, "buffer_out_of_bounds",
+       "Descriptor index 2 access out of bounds. Descriptor size is 64 and highest byte "
+       "accessed was 100."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 4, {2, 100, 64}, 3, "uniform_buffer_out_of_bounds",
+       "Descriptor index 2 access out of bounds. Descriptor size is 64 and highest byte "
+       "accessed was 100."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 5, {0, 16, 8}, 3, "storage_buffer_out_of_bounds",
+       "Descriptor index 0 access out of bounds. Descriptor size is 8 and highest byte "
+       "accessed was 16."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 6, {1, 9, 5}, 3, "uniform_texel_buffer_out_of_bounds",
+       "Descriptor index 1 access out of bounds. Descriptor size is 5 texels and highest "
+       "texel accessed was 9."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 7, {1, 9, 5}, 3, "storage_texel_buffer_out_of_bounds",
+       "Descriptor index 1 access out of bounds. Descriptor size is 5 texels and highest "
+       "texel accessed was 9."},
+      {AMDDWARF_GPUAV_FORMAT_V2, 8, {1, 2, 3}, 3, NULL, "Error code 8, parameters (1, 2, 3)."},
+      {AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS, 3, {2, 100, 64}, 3, "buffer_out_of_bounds",
+       "Descriptor index 2 access out of bounds. Descriptor size is 64 and highest byte "
+       "accessed was 100."},
+      {AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS, 4, {2, 100, 64}, 3, NULL,
+       "Error code 4, parameters (2, 100, 64)."},
+      /* A known code whose parameters are missing. */
+      {AMDDWARF_GPUAV_FORMAT_V2, 5, {9, 0, 0}, 1, "storage_buffer_out_of_bounds",
+       "Error code 5 (storage_buffer_out_of_bounds) with 1 of its 3 parameter words, "
+       "parameters (9)."},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const error_case *c = &cases[i];
+    buf b = {{0}, 0};
+    uint32_t size = 7 + 1 + c->param_count;
+    if (c->format == AMDDWARF_GPUAV_FORMAT_V2)
+      put(&b, 0);
+    put(&b, size);
+    words(&b, 7, size, 23u, 40u, 5u, 1u, 2u, 3u);
+    put(&b, c->code);
+    for (uint32_t k = 0; k < c->param_count; k++)
+      put(&b, c->params[k]);
+    amddwarf_gpuav_buffer h;
+    parse_ok(&b, c->format, &h);
+    uint32_t cursor = 0;
+    amddwarf_gpuav_record r;
+    next_ok(&b, &h, &cursor, &r);
+    char want[400];
+    snprintf(want, sizeof(want),
+             "%s  Shader ID = 23. Shader Instruction Index = 40.  Stage = Compute.  Global "
+             "invocation ID (x, y, z) = (1, 2, 3).",
+             c->text);
+    describe_is(&h, &r, NULL, NULL, want);
+    const amddwarf_gpuav_error_info *info = amddwarf_gpuav_error_lookup(c->format, c->code);
+    if (c->name) {
+      assert_non_null(info);
+      assert_string_equal(info->name, c->name);
+    } else {
+      assert_null(info);
+    }
+  }
+  /* The seed knows codes 0 and 1 only. */
+  assert_non_null(amddwarf_gpuav_error_lookup(AMDDWARF_GPUAV_FORMAT_SEED, 1));
+  assert_null(amddwarf_gpuav_error_lookup(AMDDWARF_GPUAV_FORMAT_SEED, 2));
+  assert_string_equal(amddwarf_gpuav_error_lookup(AMDDWARF_GPUAV_FORMAT_SEED, 0)->message_id,
+                      "UNASSIGNED-Image descriptor index out of bounds");
+}
+
+static void expect_format(const buf *b, amddwarf_gpuav_format want)
+{
+  amddwarf_gpuav_buffer h;
+  amddwarf_error err;
+  amddwarf_status st = amddwarf_gpuav_buffer_parse(b->b, b->n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, &err);
+  if (want == AMDDWARF_GPUAV_FORMAT_AUTO) {
+    assert_int_equal(st, AMDDWARF_E_GPUAV_BAD_FORMAT);
+    assert_int_equal(err.offset, 0);
+    return;
+  }
+  assert_int_equal(st, AMDDWARF_OK);
+  assert_int_equal(h.format, want);
+}
+
+static void test_format_detection(void **state)
+{
+  (void)state;
+  buf b = {{0}, 0};
+  words(&b, 13, 1u, 10u, 10u, 23u, 1u, 5u, 0u, 0u, 0u, 0u, 1u, 2u, 0u);
+  expect_format(&b, AMDDWARF_GPUAV_FORMAT_V2); /* flags 1 */
+  b.n = 0;
+  words(&b, 12, 10u, 10u, 23u, 1u, 5u, 0u, 0u, 0u, 0u, 1u, 2u, 0u);
+  expect_format(&b, AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS); /* first record of 10 words */
+  b.n = 0;
+  words(&b, 10, 9u, 9u, 23u, 1u, 4u, 0u, 0u, 0u, 1u, 2u);
+  expect_format(&b, AMDDWARF_GPUAV_FORMAT_SEED);
+  b.n = 0;
+  words(&b, 4, 0u, 0u, 0u, 0u);
+  expect_format(&b, AMDDWARF_GPUAV_FORMAT_V2); /* empty */
+  b.n = 0;
+  words(&b, 4, 7u, 3u, 0u, 0u);
+  expect_format(&b, AMDDWARF_GPUAV_FORMAT_AUTO); /* record of 3 words: nothing fits */
+  b.n = 0;
+  words(&b, 1, 5u);
+  amddwarf_gpuav_buffer h;
+  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, NULL),
+                   AMDDWARF_E_TRUNCATED);
+  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_V2, &h, NULL),
+                   AMDDWARF_E_TRUNCATED);
+  assert_string_equal(amddwarf_gpuav_format_name(AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS), "v2-noflags");
+}
+
+/* Size 0 ends the scan; a record past the written length is reported and
+   ends it; earlier records are kept; a short record is skipped. */
+static void test_scan_robustness(void **state)
+{
+  (void)state;
+  amddwarf_error err;
+  amddwarf_gpuav_buffer h;
+  amddwarf_gpuav_record r;
+  uint32_t cursor;
+  /* Two good seed records, then a zero size before the written length. */
+  buf b = {{0}, 0};
+  words(&b, 1, 30u);
+  words(&b, 9, 9u, 1u, 10u, 5u, 0u, 0u, 0u, 1u, 2u);
+  words(&b, 9, 9u, 1u, 11u, 5u, 0u, 0u, 0u, 1u, 2u);
+  words(&b, 12, 0u, 9u, 9u, 9u, 9u, 9u, 9u, 9u, 9u, 9u, 9u, 9u);
+  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_SEED, &h);
+  cursor = 0;
+  next_ok(&b, &h, &cursor, &r);
+  assert_int_equal(r.instruction_index, 10);
+  next_ok(&b, &h, &cursor, &r);
+  assert_int_equal(r.instruction_index, 11);
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, NULL), AMDDWARF_END);
+
+  /* A record that runs past the written length (written 14, second record
+     of 9 words at Data[9]). */
+  b.n = 0;
+  words(&b, 1, 14u);
+  words(&b, 9, 9u, 1u, 10u, 5u, 0u, 0u, 0u, 1u, 2u);
+  words(&b, 9, 9u, 1u, 12u, 5u, 0u, 0u, 0u, 1u, 2u);
+  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_SEED, &h);
+  cursor = 0;
+  next_ok(&b, &h, &cursor, &r);
+  assert_int_equal(r.instruction_index, 10);
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, &err), AMDDWARF_OK);
+  assert_int_equal(r.problem, AMDDWARF_E_GPUAV_BAD_RECORD);
+  assert_int_equal(r.instruction_index, 12); /* what could be read is kept */
+  assert_int_equal(err.status, AMDDWARF_E_GPUAV_BAD_RECORD);
+  assert_int_equal(err.offset, 40);
+  assert_non_null(strstr(err.message, "written data"));
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, NULL), AMDDWARF_END);
+
+  /* Written length beyond the buffer: overflow, the fitting records are read,
+     a record cut by the end of the buffer is reported. */
+  b.n = 0;
+  words(&b, 2, 0u, 500u);
+  words(&b, 10, 10u, 1u, 10u, 5u, 0u, 0u, 0u, 0u, 1u, 2u);
+  words(&b, 4, 10u, 1u, 11u, 5u);
+  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_V2, &h);
+  assert_true(h.overflow);
+  assert_int_equal(h.data_words, 14);
+  cursor = 0;
+  next_ok(&b, &h, &cursor, &r);
+  assert_int_equal(r.instruction_index, 10);
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, &err), AMDDWARF_OK);
+  assert_int_equal(r.problem, AMDDWARF_E_GPUAV_BAD_RECORD);
+  assert_int_equal(r.instruction_index, 11);
+  assert_int_equal(r.payload_words, 0);
+  assert_int_equal(err.offset, 48);
+  assert_non_null(strstr(err.message, "buffer"));
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, NULL), AMDDWARF_END);
+
+  /* A record shorter than its fixed words is reported and skipped. */
+  b.n = 0;
+  words(&b, 2, 0u, 13u);
+  words(&b, 3, 3u, 1u, 2u);
+  words(&b, 10, 10u, 1u, 10u, 5u, 0u, 0u, 0u, 0u, 1u, 2u);
+  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_V2, &h);
+  cursor = 0;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, &err), AMDDWARF_OK);
+  assert_int_equal(r.problem, AMDDWARF_E_GPUAV_BAD_RECORD);
+  assert_int_equal(err.offset, 8);
+  assert_int_equal(cursor, 3);
+  next_ok(&b, &h, &cursor, &r);
+  assert_int_equal(r.instruction_index, 10);
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, NULL), AMDDWARF_END);
+
+  /* Bad arguments. */
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, NULL, &r, NULL),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_gpuav_buffer lying = h;
+  lying.data_words = 1000;
+  cursor = 0;
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &lying, &cursor, &r, NULL),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  /* A header whose written length exceeds the buffer without the overflow
+     flag still stops at the end of the buffer. */
+  lying = h;
+  lying.written_length = 1000;
+  lying.overflow = false;
+  cursor = 13;
+  assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &lying, &cursor, &r, NULL), AMDDWARF_END);
+}
+
+static void printf_is(const char *format, const uint32_t *args, uint32_t count, const char *want,
+                      amddwarf_status want_problem)
+{
+  buf b = {{0}, 0};
+  words(&b, 2, 0u, 8 + count);
+  words(&b, 8, 8 + count, 23u, 40u, 5u, 1u, 2u, 3u, 99u);
+  for (uint32_t i = 0; i < count; i++)
+    put(&b, args[i]);
+  amddwarf_gpuav_buffer h;
+  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_V2, &h);
+  uint32_t cursor = 0;
+  amddwarf_gpuav_record r;
+  next_ok(&b, &h, &cursor, &r);
+  assert_int_equal(amddwarf_gpuav_record_word(&r, 0), 99);
+  char out[512];
+  amddwarf_status problem = AMDDWARF_E_IO;
+  size_t n = amddwarf_gpuav_printf_render(format, &r, out, sizeof(out), &problem);
+  assert_string_equal(out, want);
+  assert_int_equal(n, strlen(want));
+  assert_int_equal(problem, want_problem);
+}
+
+static void test_printf_rendering(void **state)
+{
+  (void)state;
+  {
+    uint32_t a[] = {7, 0xfffffffe, fbits(2.5f), fbits(3.0f), fbits(1.0f)};
+    printf_is("i=%u n=%d f=%f v=%v2f\n", a, 5, "i=7 n=-2 f=2.500000 v=3.000000, 1.000000\n",
+              AMDDWARF_OK);
+  }
+  {
+    uint32_t a[] = {255, 255, 8, 65, 0xffffffff};
+    printf_is("%x %X %o %c %i %%", a, 5, "ff FF 10 A -1 %", AMDDWARF_OK);
+  }
+  {
+    uint32_t a[] = {fbits(1234.5f), fbits(0.5f), fbits(1.0f), fbits(-2.25f)};
+    printf_is("%e|%g|%a|%8.3f|", a, 4, "1.234500e+03|0.5|0x1p+0|  -2.250|", AMDDWARF_OK);
+  }
+  {
+    /* 64-bit arguments: two words, low first. */
+    uint32_t a[] = {0x00000001, 0x00000002, 0xffffffff, 0xffffffff, 0, 0x3ff80000};
+    printf_is("%lu %ld %lf", a, 6, "8589934593 -1 1.500000", AMDDWARF_OK);
+  }
+  {
+    uint32_t a[] = {1, 2, 3, 4};
+    printf_is("(%v3u) %05d", a, 4, "(1, 2, 3) 00004", AMDDWARF_OK);
+  }
+  {
+    uint32_t a[] = {1};
+    printf_is("%d %d %lu", a, 1, "1 <missing> <missing>", AMDDWARF_E_GPUAV_BAD_RECORD);
+  }
+  /* An unknown conversion prints as written; no arguments are consumed. */
+  printf_is("50%q done %", NULL, 0, "50%q done %", AMDDWARF_OK);
+}
+
+/* The seed's worked input buffer: set 0 bindings 0 (array of 3), 1
+   (non-array), 3 (array of 2); set 1 bindings 2 (array of 4) and 3 (array
+   of 5); S1B2I0 not written. */
+static void test_input_buffer_seed_example(void **state)
+{
+  (void)state;
+  static const uint32_t input[36] = {
+      11, 3, 7,                   /* sets_to_bindings at 11; sizes of set 0 at 3, set 1 at 7 */
+      3, 1, 0, 2, 0, 0, 4, 5,     /* sizes */
+      13, 17,                     /* sets_to_bindings */
+      21, 24, 0, 25, 0, 0, 27, 31, /* bindings_to_written */
+      1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1}; /* written */
+  buf b = {{0}, 0};
+  for (size_t i = 0; i < 36; i++)
+    put(&b, input[i]);
+  /* The seed's size formula: 1 + sets * 2 + bindings * 2 + descriptors. */
+  assert_int_equal(1 + 2 * 2 + 8 * 2 + 15, 36);
+  amddwarf_gpuav_descriptor rows[8];
+  size_t count = 0;
+  amddwarf_error err;
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(b.b, b.n, NULL, 0, &count, &err),
+                   AMDDWARF_E_NO_SPACE);
+  assert_int_equal(count, 8);
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(b.b, b.n, rows, 8, &count, &err),
+                   AMDDWARF_OK);
+  static const uint32_t want[8][4] = {{0, 0, 3, 21}, {0, 1, 1, 24}, {0, 2, 0, 0}, {0, 3, 2, 25},
+                                      {1, 0, 0, 0},  {1, 1, 0, 0},  {1, 2, 4, 27}, {1, 3, 5, 31}};
+  for (size_t i = 0; i < 8; i++) {
+    assert_int_equal(rows[i].set, want[i][0]);
+    assert_int_equal(rows[i].binding, want[i][1]);
+    assert_int_equal(rows[i].array_size, want[i][2]);
+    assert_int_equal(rows[i].written_index, want[i][3]);
+  }
+  /* The seed's formula for "not initialized": Input[i + Input[b + Input[s + Input[0]]]] == 0. */
+  for (uint32_t s = 0; s < 2; s++)
+    for (uint32_t bd = 0; bd < 4; bd++) {
+      const amddwarf_gpuav_descriptor *d = &rows[s * 4 + bd];
+      for (uint32_t i = 0; d->written_index && i < d->array_size; i++)
+        assert_int_equal(amddwarf_gpuav_input_word(b.b, b.n, d->written_index + i),
+                         input[i + input[bd + input[s + input[0]]]]);
+    }
+  assert_int_equal(amddwarf_gpuav_input_word(b.b, b.n, 27), 0); /* S1B2I0 */
+  assert_int_equal(amddwarf_gpuav_input_word(b.b, b.n, 36), 0);
+
+  /* Error paths, each naming the word. */
+  buf bad = b;
+  bad.b[0] = 40; /* sets_to_bindings start past the end */
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(bad.b, bad.n, rows, 8, &count, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  assert_int_equal(err.offset, 0);
+  bad = b;
+  bad.b[4 * 2] = 2; /* set 1 sizes start before set 0's */
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(bad.b, bad.n, rows, 8, &count, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  bad = b;
+  bad.b[4 * 12] = 34; /* set 1 bindings_to_written runs past the end */
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(bad.b, bad.n, rows, 8, &count, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  assert_int_equal(err.offset, 48);
+  bad = b;
+  bad.b[4 * 20] = 33; /* S1B3's 5 flags from word 33 run past the end */
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(bad.b, bad.n, rows, 8, &count, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  assert_int_equal(err.offset, 80);
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(b.b, 4, rows, 8, &count, &err),
+                   AMDDWARF_E_TRUNCATED);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_seed_example_message),
+      cmocka_unit_test(test_every_stage),
+      cmocka_unit_test(test_every_error_code),
+      cmocka_unit_test(test_format_detection),
+      cmocka_unit_test(test_scan_robustness),
+      cmocka_unit_test(test_printf_rendering),
+      cmocka_unit_test(test_input_buffer_seed_example),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
