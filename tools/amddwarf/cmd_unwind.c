@@ -1,10 +1,253 @@
-/* amddwarf unwind: not available in this build yet. */
+/* amddwarf unwind: the backtrace of a wave snapshot, by virtual unwinding
+ * with the call frame information of a code object. */
 #include "cli.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char unwind_help[] =
+    "usage: amddwarf unwind OBJECT --state SNAPSHOT [--eh-frame] [--max-frames N] [--json]\n"
+    "\n"
+    "Unwinds the wave in SNAPSHOT (a JSON wave state: registers, per-lane and\n"
+    "global memory, EXEC; see specs/snapshot.md) with the call frame information\n"
+    "of OBJECT (.debug_frame, or .eh_frame with --eh-frame or when there is no\n"
+    ".debug_frame) and prints every frame: its PC, its CFA with the address\n"
+    "space, the row that applies (looked up at PC - 1 in callers, the call\n"
+    "site), and the registers the callee's rules recover, as unwound values.\n"
+    "A register whose rule is undefined shows as <undefined>.\n"
+    "\n"
+    "The walk ends when a frame's return address rule is undefined (exit 0), or\n"
+    "with a status saying why it stopped: cfi_no_fde, cfi_unwind_loop,\n"
+    "cfi_unevaluable, limit (exit 1).\n"
+    "\n"
+    "Example: amddwarf unwind kernel.o --state wave.json\n";
+
+/* The registers to show for frame INDEX: those the callee's row names. */
+static size_t shown_registers(amddwarf_unwinder *u, size_t index, uint32_t *out, size_t cap,
+                              uint32_t pc_reg)
+{
+  size_t n = 0;
+  out[n++] = pc_reg;
+  amddwarf_frame_info callee;
+  if (index == 0 || amddwarf_unwinder_frame(u, index - 1, &callee) != AMDDWARF_OK || !callee.row)
+    return n;
+  for (uint32_t i = 0; i < callee.row->rule_count && n < cap; i++)
+    if (callee.row->rules[i].column != pc_reg)
+      out[n++] = callee.row->rules[i].column;
+  return n;
+}
+
+static void register_value(amddwarf_unwinder *u, size_t index, uint32_t regno,
+                           const amddwarf_cfi_target *target, json_t *jregs, char *text,
+                           size_t text_size)
+{
+  amddwarf_amdgpu_register info;
+  uint64_t bytes = 8;
+  uint32_t lanes = 0;
+  if (strcmp(target->name, "amdgpu") == 0 &&
+      amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK) {
+    bytes = info.bit_size / 8;
+    lanes = info.lanes;
+  } else if (target->register_bits && target->register_bits(target, regno)) {
+    bytes = target->register_bits(target, regno) / 8;
+  }
+  char name[64];
+  amddwarf_cfi_register_name(target, regno, name, sizeof name);
+  uint8_t buf[256];
+  if (bytes > sizeof buf)
+    bytes = sizeof buf;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_unwinder_read_register(u, index, regno, 0, bytes, buf, &err);
+  json_t *value = NULL;
+  size_t len = 0;
+  len += (size_t)snprintf(text + len, text_size - len, "%s=", name);
+  if (st == AMDDWARF_E_EVAL_OPTIMIZED_OUT) {
+    snprintf(text + len, text_size - len, "<undefined>");
+    value = json_string("undefined");
+  } else if (st != AMDDWARF_OK) {
+    snprintf(text + len, text_size - len, "<%s>", amddwarf_status_name(st));
+    value = json_pack("{s:s,s:s}", "status", amddwarf_status_name(st), "message", err.message);
+  } else if (lanes) {
+    value = json_array();
+    for (uint32_t l = 0; l < lanes && 4 * l + 3 < bytes; l++) {
+      uint32_t v = (uint32_t)buf[4 * l] | (uint32_t)buf[4 * l + 1] << 8 |
+                   (uint32_t)buf[4 * l + 2] << 16 | (uint32_t)buf[4 * l + 3] << 24;
+      json_array_append_new(value, json_integer(v));
+      if (l < 4 && len < text_size)
+        len += (size_t)snprintf(text + len, text_size - len, "%s0x%x", l ? "," : "[", v);
+    }
+    if (len < text_size)
+      snprintf(text + len, text_size - len, ",...]");
+  } else {
+    uint64_t v = 0;
+    for (uint64_t i = 0; i < bytes && i < 8; i++)
+      v |= (uint64_t)buf[i] << (8 * i);
+    snprintf(text + len, text_size - len, "0x%" PRIx64, v);
+    char hex[32];
+    snprintf(hex, sizeof hex, "0x%" PRIx64, v);
+    value = json_string(hex);
+  }
+  if (jregs)
+    json_object_set_new(jregs, name, value);
+  else
+    json_decref(value);
+}
 
 int cli_unwind_main(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "amddwarf unwind: unsupported: not implemented yet\n");
-  return CLI_EXIT_USAGE;
+  const char *path = NULL, *state = NULL, *value = NULL;
+  bool json = false, eh = false;
+  uint64_t max_frames = 64;
+  for (int i = 1; i < argc; i++) {
+    int r;
+    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
+      fputs(unwind_help, stdout);
+      return CLI_EXIT_OK;
+    } else if (cli_is_flag(argv[i], "--json")) {
+      json = true;
+    } else if (cli_is_flag(argv[i], "--eh-frame")) {
+      eh = true;
+    } else if ((r = cli_option_value("unwind", argc, argv, &i, "--state", &value)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      state = value;
+    } else if ((r = cli_option_value("unwind", argc, argv, &i, "--max-frames", &value)) != 0) {
+      if (r < 0)
+        return CLI_EXIT_USAGE;
+      if (cli_parse_u64(value, &max_frames) != 0 || max_frames == 0 || max_frames > 100000)
+        return cli_usage_error("unwind", "bad frame count '%s'", value);
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return cli_usage_error("unwind", "unknown option '%s'", argv[i]);
+    } else if (!path) {
+      path = argv[i];
+    } else {
+      return cli_usage_error("unwind", "more than one OBJECT");
+    }
+  }
+  if (!path)
+    return cli_usage_error("unwind", "missing OBJECT");
+  if (!state)
+    return cli_usage_error("unwind", "missing --state SNAPSHOT");
+  uint8_t *image = NULL, *snap_text = NULL;
+  size_t image_size = 0, snap_size = 0;
+  amddwarf_snapshot *snap = NULL;
+  amddwarf_cfi *cfi = NULL;
+  amddwarf_unwinder *u = NULL;
+  int status = CLI_EXIT_BAD_INPUT;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st;
+  if (cli_read_file("unwind", path, &image, &image_size) != 0 ||
+      cli_read_file("unwind", state, &snap_text, &snap_size) != 0)
+    goto done;
+  if ((st = amddwarf_snapshot_load((const char *)snap_text, snap_size, NULL, &snap, &err)) !=
+      AMDDWARF_OK) {
+    cli_report_error("unwind", json, st, &err);
+    goto done;
+  }
+  amddwarf_cfi_options o;
+  amddwarf_cfi_options_init(&o);
+  st = AMDDWARF_NOT_FOUND;
+  if (!eh)
+    st = amddwarf_cfi_open_elf(image, image_size, AMDDWARF_CFI_DEBUG_FRAME, &o, &cfi, &err);
+  if (st == AMDDWARF_NOT_FOUND) {
+    amddwarf_error_clear(&err);
+    st = amddwarf_cfi_open_elf(image, image_size, AMDDWARF_CFI_EH_FRAME, &o, &cfi, &err);
+  }
+  if (st == AMDDWARF_NOT_FOUND) {
+    amddwarf_error_clear(&err);
+    err.status = AMDDWARF_E_CFI_NO_FDE;
+    snprintf(err.message, sizeof err.message, "%s has no .debug_frame or .eh_frame", path);
+    cli_report_error("unwind", json, AMDDWARF_E_CFI_NO_FDE, &err);
+    goto done;
+  }
+  if (st != AMDDWARF_OK) {
+    cli_report_error("unwind", json, st, &err);
+    goto done;
+  }
+  amddwarf_target target;
+  amddwarf_snapshot_target(snap, &target);
+  amddwarf_unwinder_options uo;
+  amddwarf_unwinder_options_init(&uo);
+  uo.max_frames = (uint32_t)max_frames;
+  if ((st = amddwarf_unwinder_new(cfi, &target, &uo, &u, &err)) != AMDDWARF_OK) {
+    cli_report_error("unwind", json, st, &err);
+    goto done;
+  }
+  amddwarf_error end_err;
+  amddwarf_error_clear(&end_err);
+  amddwarf_status end;
+  while ((end = amddwarf_unwinder_step(u, &end_err)) == AMDDWARF_OK) {
+  }
+  const amddwarf_cfi_target *ct = amddwarf_cfi_get_target(cfi);
+  json_t *root = json ? json_object() : NULL, *frames = json ? json_array() : NULL;
+  for (size_t i = 0; i < amddwarf_unwinder_frame_count(u); i++) {
+    amddwarf_frame_info fi;
+    amddwarf_unwinder_frame(u, i, &fi);
+    char aspace[64] = "";
+    if (fi.has_cfa && amddwarf_aspace_name(fi.cfa_aspace, aspace, sizeof aspace) != AMDDWARF_OK)
+      snprintf(aspace, sizeof aspace, "addrspace%u", (unsigned)fi.cfa_aspace);
+    json_t *jf = json ? json_object() : NULL, *jregs = json ? json_object() : NULL;
+    if (jf) {
+      char hex[32];
+      json_object_set_new(jf, "index", json_integer((json_int_t)i));
+      snprintf(hex, sizeof hex, "0x%" PRIx64, fi.pc);
+      json_object_set_new(jf, "pc", json_string(hex));
+      snprintf(hex, sizeof hex, "0x%" PRIx64, fi.lookup_pc);
+      json_object_set_new(jf, "lookup_pc", json_string(hex));
+      if (fi.has_cfa) {
+        snprintf(hex, sizeof hex, "0x%" PRIx64, fi.cfa);
+        json_object_set_new(jf, "cfa", json_pack("{s:s,s:s,s:i}", "address", hex,
+                                                 "address_space", aspace, "address_space_id",
+                                                 (int)fi.cfa_aspace));
+      }
+      if (fi.row) {
+        snprintf(hex, sizeof hex, "0x%" PRIx64, fi.row->fde->offset);
+        json_object_set_new(jf, "fde", json_string(hex));
+      }
+    } else {
+      printf("#%zu pc 0x%" PRIx64, i, fi.pc);
+      if (fi.has_cfa)
+        printf(" cfa 0x%" PRIx64 " (%s)", fi.cfa, aspace);
+      else
+        printf(" cfa <none>");
+      if (fi.row)
+        printf(" fde 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")", fi.row->fde->offset,
+               fi.row->fde->initial_location,
+               fi.row->fde->initial_location + fi.row->fde->address_range);
+      else
+        printf(" no FDE covers 0x%" PRIx64, fi.lookup_pc);
+      printf("\n");
+    }
+    uint32_t regs[64];
+    size_t n = shown_registers(u, i, regs, 64, ct->return_address_column);
+    for (size_t k = 0; k < n; k++) {
+      char text[160];
+      register_value(u, i, regs[k], ct, jregs, text, sizeof text);
+      if (!json)
+        printf("    %s\n", text);
+    }
+    if (jf) {
+      json_object_set_new(jf, "registers", jregs);
+      json_array_append_new(frames, jf);
+    }
+  }
+  if (root) {
+    json_object_set_new(root, "frames", frames);
+    json_object_set_new(root, "end", json_pack("{s:s,s:s}", "status", amddwarf_status_name(end),
+                                               "message", end_err.message));
+    cli_print_json(root);
+  } else {
+    printf("%s (%s)\n", end_err.message, amddwarf_status_name(end));
+  }
+  status = end == AMDDWARF_END ? CLI_EXIT_OK : CLI_EXIT_BAD_INPUT;
+done:
+  amddwarf_unwinder_free(u);
+  amddwarf_cfi_close(cfi);
+  amddwarf_snapshot_free(snap);
+  free(image);
+  free(snap_text);
+  return status;
 }

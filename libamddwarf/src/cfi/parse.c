@@ -1,0 +1,715 @@
+/* Parsing .debug_frame and .eh_frame: CIE and FDE headers, augmentations,
+ * DW_EH_PE pointer encodings, and the FDE index.
+ *
+ * Formats: DWARF 5 section 6.4.1 (CIE versions 1, 3 and 4; 32- and 64-bit
+ * initial lengths; address and segment selector sizes in version 4), the
+ * seed's `[amd:vX.Y]` augmentation, and the LSB's .eh_frame (CIE id 0, CIE
+ * pointers relative to their own field, "z" augmentation data with R, P, L,
+ * S, and the old "eh" pointer).
+ *
+ * Open walks the section twice: the first pass parses every CIE and notes
+ * where each FDE starts, the second resolves every FDE's CIE (a pointer that
+ * does not land on a CIE, including one to an FDE or to itself, is an error,
+ * so CIE chains cannot loop) and decodes its header. */
+#include <string.h>
+
+#include "cfi/cfi_internal.h"
+#include "common/checked.h"
+#include "common/error.h"
+#include "common/mem.h"
+
+/* An FDE as seen by the first pass. */
+typedef struct raw_fde {
+  uint64_t offset, length, header, end, cie_offset, cie_pointer;
+  bool dwarf64;
+} raw_fde;
+
+void amddwarf_cfi_options_init(amddwarf_cfi_options *options)
+{
+  memset(options, 0, sizeof *options);
+  options->struct_size = sizeof *options;
+  options->kind = AMDDWARF_CFI_DEBUG_FRAME;
+  options->max_remember_depth = 64;
+  options->max_rules_per_fde = 4000000;
+  options->max_register = 65535;
+}
+
+bool amddwarf_cfi_encoding_valid(uint8_t encoding)
+{
+  uint8_t format = encoding & 0x0f, app = encoding & 0x70;
+  if (format == 0x05 || format == 0x06 || format == 0x07 || format >= 0x0d)
+    return false;
+  return app <= AMDDWARF_EH_PE_aligned;
+}
+
+static amddwarf_status section_fail(amddwarf_error *err, amddwarf_status status,
+                                    const amddwarf_cfi *cfi, uint64_t offset, const char *what)
+{
+  return amddwarf_fail(err, status, offset, "%s at offset 0x%llx: %s",
+                       cfi->options.kind == AMDDWARF_CFI_EH_FRAME ? ".eh_frame" : ".debug_frame",
+                       (unsigned long long)offset, what);
+}
+
+amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_reader *r,
+                                          uint8_t encoding, uint8_t address_size,
+                                          uint64_t func_base, uint64_t *out,
+                                          amddwarf_error *err)
+{
+  size_t start = r->pos;
+  uint64_t value = 0;
+  amddwarf_status st = AMDDWARF_OK;
+  if (!amddwarf_cfi_encoding_valid(encoding))
+    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_POINTER_ENCODING, start,
+                         "pointer encoding 0x%02x at offset 0x%zx is not a DW_EH_PE encoding",
+                         encoding, start);
+  uint8_t app = encoding & 0x70;
+  if (app == AMDDWARF_EH_PE_aligned) {
+    size_t aligned = (r->pos + address_size - 1) / address_size * address_size;
+    if (aligned > r->size)
+      return section_fail(err, AMDDWARF_E_TRUNCATED, cfi, start, "aligned pointer truncated");
+    r->pos = aligned;
+  }
+  size_t field = r->pos;
+  switch (encoding & 0x0f) {
+  case AMDDWARF_EH_PE_absptr: st = amddwarf_read_uint(r, address_size, &value); break;
+  case AMDDWARF_EH_PE_uleb128: st = amddwarf_read_uleb(r, &value); break;
+  case AMDDWARF_EH_PE_udata2: st = amddwarf_read_uint(r, 2, &value); break;
+  case AMDDWARF_EH_PE_udata4: st = amddwarf_read_uint(r, 4, &value); break;
+  case AMDDWARF_EH_PE_udata8: st = amddwarf_read_uint(r, 8, &value); break;
+  case AMDDWARF_EH_PE_signed: {
+    int64_t s = 0;
+    st = amddwarf_read_sint(r, address_size, &s);
+    value = (uint64_t)s;
+    break;
+  }
+  case AMDDWARF_EH_PE_sleb128: {
+    int64_t s = 0;
+    st = amddwarf_read_sleb(r, &s);
+    value = (uint64_t)s;
+    break;
+  }
+  case AMDDWARF_EH_PE_sdata2:
+  case AMDDWARF_EH_PE_sdata4:
+  case AMDDWARF_EH_PE_sdata8: {
+    static const unsigned sizes[3] = {2, 4, 8};
+    int64_t s = 0;
+    st = amddwarf_read_sint(r, sizes[(encoding & 0x0f) - AMDDWARF_EH_PE_sdata2], &s);
+    value = (uint64_t)s;
+    break;
+  }
+  default: break;
+  }
+  if (st != AMDDWARF_OK) {
+    r->pos = start;
+    return amddwarf_fail(err, st, start, "encoded pointer (0x%02x) at offset 0x%zx: %s",
+                         encoding, start, amddwarf_status_message(st));
+  }
+  switch (app) {
+  case AMDDWARF_EH_PE_pcrel: value += cfi->options.section_address + field; break;
+  case AMDDWARF_EH_PE_textrel:
+    if (!cfi->options.have_text_base)
+      goto no_base;
+    value += cfi->options.text_base;
+    break;
+  case AMDDWARF_EH_PE_datarel:
+    if (!cfi->options.have_data_base)
+      goto no_base;
+    value += cfi->options.data_base;
+    break;
+  case AMDDWARF_EH_PE_funcrel: value += func_base; break;
+  default: break;
+  }
+  if (address_size < 8)
+    value &= (UINT64_C(1) << (8 * address_size)) - 1;
+  if (encoding & AMDDWARF_EH_PE_indirect) {
+    uint8_t bytes[8];
+    uint64_t target = 0;
+    if (!cfi->options.read_memory)
+      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, start,
+                           "indirect pointer (0x%02x) at offset 0x%zx needs target memory",
+                           encoding, start);
+    st = cfi->options.read_memory(cfi->options.read_memory_user, value, bytes, address_size);
+    if (st != AMDDWARF_OK)
+      return amddwarf_fail(err, st, start,
+                           "indirect pointer at offset 0x%zx: reading 0x%llx failed", start,
+                           (unsigned long long)value);
+    for (unsigned i = 0; i < address_size; i++) {
+      unsigned byte = cfi->options.big_endian ? i : address_size - 1 - i;
+      target = target << 8 | bytes[byte];
+    }
+    value = target;
+  }
+  *out = value;
+  return AMDDWARF_OK;
+no_base:
+  r->pos = start;
+  return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, start,
+                       "%s pointer (0x%02x) at offset 0x%zx needs a base address",
+                       app == AMDDWARF_EH_PE_textrel ? "textrel" : "datarel", encoding, start);
+}
+
+/* Parses "[amd:vX.Y]". */
+static bool parse_amd_augmentation(const char *text, uint32_t *major, uint32_t *minor)
+{
+  const char *prefix = "[amd:v";
+  size_t n = strlen(prefix);
+  if (strncmp(text, prefix, n) != 0)
+    return false;
+  const char *p = text + n;
+  uint32_t values[2] = {0, 0};
+  for (int part = 0; part < 2; part++) {
+    if (*p < '0' || *p > '9')
+      return false;
+    while (*p >= '0' && *p <= '9') {
+      if (values[part] > 100000)
+        return false;
+      values[part] = values[part] * 10 + (uint32_t)(*p - '0');
+      p++;
+    }
+    if (*p != (part == 0 ? '.' : ']'))
+      return false;
+    p++;
+  }
+  if (*p != '\0')
+    return false;
+  *major = values[0];
+  *minor = values[1];
+  return true;
+}
+
+/* Reads an initial length at R: *LENGTH, *DWARF64. */
+static amddwarf_status read_initial_length(amddwarf_cfi *cfi, amddwarf_reader *r,
+                                           uint64_t *length, bool *dwarf64, amddwarf_error *err)
+{
+  size_t start = r->pos;
+  uint32_t len32;
+  if (amddwarf_read_u32(r, &len32) != AMDDWARF_OK)
+    return section_fail(err, AMDDWARF_E_TRUNCATED, cfi, start, "entry length truncated");
+  *dwarf64 = false;
+  if (len32 == 0xffffffffu) {
+    if (amddwarf_read_u64(r, length) != AMDDWARF_OK) {
+      r->pos = start;
+      return section_fail(err, AMDDWARF_E_TRUNCATED, cfi, start, "64-bit length truncated");
+    }
+    *dwarf64 = true;
+  } else if (len32 >= 0xfffffff0u) {
+    r->pos = start;
+    return section_fail(err, AMDDWARF_E_MALFORMED, cfi, start,
+                        "reserved initial length value");
+  } else {
+    *length = len32;
+  }
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf_cfi_cie *cie,
+                                 uint64_t end, amddwarf_error *err)
+{
+  bool eh = cfi->options.kind == AMDDWARF_CFI_EH_FRAME;
+  uint64_t at = r->pos;
+  const char *aug = NULL;
+  size_t aug_len = 0;
+  amddwarf_status st;
+  if (amddwarf_read_u8(r, &cie->version) != AMDDWARF_OK)
+    goto truncated;
+  if (cie->version != 1 && cie->version != 3 && cie->version != 4)
+    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_VERSION, at,
+                         "CIE at offset 0x%llx: version %u (expected 1, 3 or 4)",
+                         (unsigned long long)cie->offset, cie->version);
+  at = r->pos;
+  if (amddwarf_read_cstr(r, &aug, &aug_len) != AMDDWARF_OK)
+    goto truncated;
+  cie->augmentation = aug;
+  cie->address_size = cfi->target->address_size;
+  cie->fde_encoding = AMDDWARF_EH_PE_absptr;
+  cie->lsda_encoding = AMDDWARF_EH_PE_omit;
+  cie->personality_encoding = AMDDWARF_EH_PE_omit;
+  cie->augmentation_known = true;
+  if (!eh && aug[0] != '\0' && aug[0] != 'z') {
+    cie->amd_augmentation = parse_amd_augmentation(aug, &cie->amd_major, &cie->amd_minor);
+    cie->augmentation_known = cie->amd_augmentation;
+  }
+  if (eh && strcmp(aug, "eh") == 0) {
+    if (amddwarf_reader_skip(r, cie->address_size) != AMDDWARF_OK)
+      goto truncated;
+  }
+  if (cie->version == 4) {
+    at = r->pos;
+    if (amddwarf_read_u8(r, &cie->address_size) != AMDDWARF_OK ||
+        amddwarf_read_u8(r, &cie->segment_selector_size) != AMDDWARF_OK)
+      goto truncated;
+    if (cie->address_size != 2 && cie->address_size != 4 && cie->address_size != 8)
+      return amddwarf_fail(err, AMDDWARF_E_MALFORMED, at,
+                           "CIE at offset 0x%llx: address size %u (expected 2, 4 or 8)",
+                           (unsigned long long)cie->offset, cie->address_size);
+    if (cie->segment_selector_size > 8)
+      return amddwarf_fail(err, AMDDWARF_E_MALFORMED, at,
+                           "CIE at offset 0x%llx: segment selector size %u (at most 8)",
+                           (unsigned long long)cie->offset, cie->segment_selector_size);
+  }
+  /* With an augmentation this reader does not know, only the header fields
+     up to here can be read (the address size is needed for the FDEs). */
+  if (!cie->augmentation_known)
+    return AMDDWARF_OK;
+  at = r->pos;
+  if ((st = amddwarf_read_uleb(r, &cie->code_alignment_factor)) != AMDDWARF_OK ||
+      (st = amddwarf_read_sleb(r, &cie->data_alignment_factor)) != AMDDWARF_OK)
+    goto bad_field;
+  if (cie->version == 1) {
+    uint8_t ra;
+    if (amddwarf_read_u8(r, &ra) != AMDDWARF_OK)
+      goto truncated;
+    cie->return_address_register = ra;
+  } else if ((st = amddwarf_read_uleb(r, &cie->return_address_register)) != AMDDWARF_OK) {
+    goto bad_field;
+  }
+  if (aug[0] == 'z') {
+    at = r->pos;
+    if ((st = amddwarf_read_uleb(r, &cie->augmentation_data_size)) != AMDDWARF_OK)
+      goto bad_field;
+    if (!amddwarf_range_fits(r->pos, cie->augmentation_data_size, end))
+      goto truncated;
+    cie->augmentation_data = r->data + r->pos;
+    amddwarf_reader data = *r;
+    data.size = r->pos + (size_t)cie->augmentation_data_size;
+    r->pos = data.size;
+    for (const char *p = aug + 1; *p; p++) {
+      at = data.pos;
+      if (*p == 'R' || *p == 'L' || *p == 'P') {
+        uint8_t enc;
+        if (amddwarf_read_u8(&data, &enc) != AMDDWARF_OK)
+          goto truncated;
+        if (enc != AMDDWARF_EH_PE_omit && !amddwarf_cfi_encoding_valid(enc))
+          return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_POINTER_ENCODING, at,
+                               "CIE at offset 0x%llx: '%c' encoding 0x%02x is not a DW_EH_PE "
+                               "encoding", (unsigned long long)cie->offset, *p, enc);
+        if (*p == 'R')
+          cie->fde_encoding = enc;
+        else if (*p == 'L')
+          cie->lsda_encoding = enc;
+        else {
+          cie->personality_encoding = enc;
+          /* Without target memory, an indirect personality stays the
+             address of the pointer rather than failing the section. */
+          if (enc != AMDDWARF_EH_PE_omit && (enc & AMDDWARF_EH_PE_indirect) &&
+              !cfi->options.read_memory) {
+            enc &= (uint8_t)~AMDDWARF_EH_PE_indirect;
+            cie->personality_indirect = true;
+          }
+          if (enc != AMDDWARF_EH_PE_omit &&
+              (st = amddwarf_cfi_read_encoded(cfi, &data, enc, cie->address_size, 0,
+                                              &cie->personality, err)) != AMDDWARF_OK)
+            return st;
+        }
+      } else if (*p == 'S') {
+        cie->signal_frame = true;
+      } else {
+        /* B, G and letters this reader does not know carry no data or only
+           data the "z" length lets us skip. */
+        break;
+      }
+    }
+  } else if (eh && aug[0] != '\0' && strcmp(aug, "eh") != 0) {
+    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_AUGMENTATION, at,
+                         "CIE at offset 0x%llx: unknown augmentation \"%s\"",
+                         (unsigned long long)cie->offset, aug);
+  }
+  cie->instructions = r->data + r->pos;
+  cie->instructions_offset = r->pos;
+  cie->instructions_size = end - r->pos;
+  return AMDDWARF_OK;
+truncated:
+  return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, at,
+                       "CIE at offset 0x%llx: field at offset 0x%llx runs past the entry",
+                       (unsigned long long)cie->offset, (unsigned long long)at);
+bad_field:
+  return amddwarf_fail(err, st, at,
+                       "CIE at offset 0x%llx: field at offset 0x%llx: %s",
+                       (unsigned long long)cie->offset, (unsigned long long)at,
+                       amddwarf_status_message(st));
+}
+
+static amddwarf_status parse_fde(amddwarf_cfi *cfi, const raw_fde *raw,
+                                 const amddwarf_cfi_cie *cie, amddwarf_cfi_fde *fde,
+                                 amddwarf_error *err)
+{
+  bool eh = cfi->options.kind == AMDDWARF_CFI_EH_FRAME;
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, cfi->options.data, (size_t)raw->end);
+  r.big_endian = cfi->options.big_endian;
+  r.pos = (size_t)raw->header;
+  amddwarf_status st;
+  fde->offset = raw->offset;
+  fde->length = raw->length;
+  fde->dwarf64 = raw->dwarf64;
+  fde->cie_pointer = raw->cie_pointer;
+  fde->cie = cie;
+  if (!eh) {
+    if (cie->segment_selector_size &&
+        (st = amddwarf_read_uint(&r, cie->segment_selector_size, &fde->segment_selector)) !=
+            AMDDWARF_OK)
+      goto fail;
+    if ((st = amddwarf_read_uint(&r, cie->address_size, &fde->initial_location)) !=
+            AMDDWARF_OK ||
+        (st = amddwarf_read_uint(&r, cie->address_size, &fde->address_range)) != AMDDWARF_OK)
+      goto fail;
+  } else {
+    if ((st = amddwarf_cfi_read_encoded(cfi, &r, cie->fde_encoding, cie->address_size, 0,
+                                        &fde->initial_location, err)) != AMDDWARF_OK)
+      return st;
+    if ((st = amddwarf_cfi_read_encoded(cfi, &r, cie->fde_encoding & 0x0f, cie->address_size,
+                                        0, &fde->address_range, err)) != AMDDWARF_OK)
+      return st;
+    if (cie->augmentation[0] == 'z') {
+      uint64_t size;
+      if ((st = amddwarf_read_uleb(&r, &size)) != AMDDWARF_OK)
+        goto fail;
+      if (!amddwarf_range_fits(r.pos, size, r.size)) {
+        st = AMDDWARF_E_TRUNCATED;
+        goto fail;
+      }
+      amddwarf_reader data = r;
+      data.size = r.pos + (size_t)size;
+      r.pos = data.size;
+      if (cie->lsda_encoding != AMDDWARF_EH_PE_omit && size > 0) {
+        if ((st = amddwarf_cfi_read_encoded(cfi, &data, cie->lsda_encoding, cie->address_size,
+                                            fde->initial_location, &fde->lsda, err)) !=
+            AMDDWARF_OK)
+          return st;
+        fde->has_lsda = true;
+      }
+    }
+  }
+  fde->instructions = r.data + r.pos;
+  fde->instructions_offset = r.pos;
+  fde->instructions_size = raw->end - r.pos;
+  return AMDDWARF_OK;
+fail:
+  return amddwarf_fail(err, st, r.pos, "FDE at offset 0x%llx: header field at offset 0x%zx: %s",
+                       (unsigned long long)raw->offset, r.pos, amddwarf_status_message(st));
+}
+
+static int index_compare(const void *a, const void *b)
+{
+  const amddwarf_cfi_index_entry *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->fde < y->fde ? -1 : (x->fde > y->fde);
+}
+
+/* End of the ascending run of V that starts at A. */
+static size_t run_end(const amddwarf_cfi_index_entry *v, size_t a, size_t n)
+{
+  size_t j = a + 1;
+  while (j < n && index_compare(&v[j - 1], &v[j]) <= 0)
+    j++;
+  return j;
+}
+
+/* Sorts the N entries of V with a natural merge sort: linkers lay FDEs out
+   in a few ascending runs (one per input section group), so a handful of
+   merging passes do what a general sort would do in log2(N). Returns -1 when
+   the scratch buffer cannot be allocated. */
+static int sort_index(amddwarf_cfi *cfi, amddwarf_cfi_index_entry *v, size_t n)
+{
+  amddwarf_cfi_index_entry *tmp = amddwarf_mem_alloc(&cfi->allocator, n * sizeof *tmp);
+  if (!tmp)
+    return -1;
+  amddwarf_cfi_index_entry *src = v, *dst = tmp;
+  for (;;) {
+    size_t runs = 0, i = 0;
+    while (i < n) {
+      size_t m = run_end(src, i, n);
+      size_t b = m < n ? run_end(src, m, n) : n;
+      size_t x = i, y = m, k = i;
+      while (x < m && y < b)
+        dst[k++] = index_compare(&src[y], &src[x]) < 0 ? src[y++] : src[x++];
+      while (x < m)
+        dst[k++] = src[x++];
+      while (y < b)
+        dst[k++] = src[y++];
+      runs++;
+      i = b;
+    }
+    amddwarf_cfi_index_entry *t = src;
+    src = dst;
+    dst = t;
+    if (runs <= 1)
+      break;
+  }
+  if (src != v)
+    memcpy(v, src, n * sizeof *v);
+  amddwarf_mem_free(&cfi->allocator, tmp, n * sizeof *tmp);
+  return 0;
+}
+
+static const amddwarf_cfi_cie *find_cie(const amddwarf_cfi *cfi, uint64_t offset)
+{
+  size_t lo = 0, hi = cfi->cie_count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (cfi->cies[mid].offset < offset)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < cfi->cie_count && cfi->cies[lo].offset == offset ? &cfi->cies[lo] : NULL;
+}
+
+static amddwarf_status build_index(amddwarf_cfi *cfi, amddwarf_error *err)
+{
+  cfi->index = amddwarf_mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
+                                   sizeof *cfi->index);
+  if (!cfi->index)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+  bool sorted = true;
+  size_t n = 0;
+  for (size_t i = 0; i < cfi->fde_count; i++) {
+    const amddwarf_cfi_fde *fde = &cfi->fdes[i];
+    if (fde->address_range == 0)
+      continue;
+    uint64_t end;
+    if (amddwarf_add_overflow_u64(fde->initial_location, fde->address_range, &end))
+      end = UINT64_MAX;
+    amddwarf_cfi_index_entry e = {fde->initial_location, end, (uint32_t)i};
+    if (n > 0 && index_compare(&cfi->index[n - 1], &e) > 0)
+      sorted = false;
+    cfi->index[n++] = e;
+  }
+  if (!sorted && sort_index(cfi, cfi->index, n) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+  cfi->index_count = n;
+  cfi->top_count = (n + AMDDWARF_CFI_INDEX_BLOCK - 1) / AMDDWARF_CFI_INDEX_BLOCK;
+  cfi->starts = amddwarf_mem_alloc(&cfi->allocator, (n ? n : 1) * sizeof *cfi->starts);
+  cfi->top = amddwarf_mem_alloc(&cfi->allocator,
+                                (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
+  if (!cfi->starts || !cfi->top)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+  for (size_t i = 0; i < n; i++)
+    cfi->starts[i] = cfi->index[i].start;
+  for (size_t j = 0; j < cfi->top_count; j++)
+    cfi->top[j] = cfi->index[j * AMDDWARF_CFI_INDEX_BLOCK].start;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_cfi **out,
+                                  amddwarf_error *err)
+{
+  amddwarf_status st = AMDDWARF_OK;
+  raw_fde *raws = NULL;
+  size_t raw_count = 0, raw_capacity = 0;
+  if (!options || !out || options->struct_size < sizeof *options ||
+      (!options->data && options->size))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_cfi_open: bad options");
+  amddwarf_allocator a = amddwarf_allocator_resolve(options->allocator);
+  amddwarf_cfi *cfi = amddwarf_mem_calloc(&a, 1, sizeof *cfi);
+  if (!cfi)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "CFI handle");
+  cfi->allocator = a;
+  cfi->options = *options;
+  cfi->options.allocator = NULL;
+  cfi->target = options->target ? options->target : amddwarf_cfi_target_amdgpu(64);
+  cfi->options.target = cfi->target;
+  amddwarf_arena_init(&cfi->arena, &cfi->allocator);
+  bool eh = options->kind == AMDDWARF_CFI_EH_FRAME;
+
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, options->data, options->size);
+  r.big_endian = options->big_endian;
+  while (!amddwarf_reader_at_end(&r)) {
+    uint64_t offset = r.pos, length, id;
+    bool dwarf64;
+    if ((st = read_initial_length(cfi, &r, &length, &dwarf64, err)) != AMDDWARF_OK)
+      goto fail;
+    if (length == 0) {
+      if (eh)
+        break; /* the terminator */
+      continue;
+    }
+    uint64_t header = r.pos;
+    if (!amddwarf_range_fits(header, length, r.size)) {
+      st = amddwarf_fail(err, AMDDWARF_E_TRUNCATED, offset,
+                         "%s entry at offset 0x%llx: length 0x%llx runs past the end of the "
+                         "section (size 0x%zx)", eh ? ".eh_frame" : ".debug_frame",
+                         (unsigned long long)offset, (unsigned long long)length, r.size);
+      goto fail;
+    }
+    uint64_t end = header + length;
+    amddwarf_reader entry = r;
+    entry.size = (size_t)end;
+    if ((st = amddwarf_read_uint(&entry, dwarf64 ? 8 : 4, &id)) != AMDDWARF_OK) {
+      st = section_fail(err, AMDDWARF_E_TRUNCATED, cfi, header, "CIE id truncated");
+      goto fail;
+    }
+    bool is_cie = eh ? id == 0 : id == (dwarf64 ? UINT64_MAX : 0xffffffffu);
+    if (is_cie) {
+      if (amddwarf_mem_reserve(&cfi->allocator, (void **)&cfi->cies, &cfi->cie_capacity,
+                               cfi->cie_count + 1, sizeof *cfi->cies) != 0) {
+        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "CIE table");
+        goto fail;
+      }
+      amddwarf_cfi_cie *cie = &cfi->cies[cfi->cie_count];
+      memset(cie, 0, sizeof *cie);
+      cie->offset = offset;
+      cie->length = length;
+      cie->dwarf64 = dwarf64;
+      if ((st = parse_cie(cfi, &entry, cie, end, err)) != AMDDWARF_OK)
+        goto fail;
+      cfi->cie_count++;
+    } else {
+      if (amddwarf_mem_reserve(&cfi->allocator, (void **)&raws, &raw_capacity, raw_count + 1,
+                               sizeof *raws) != 0) {
+        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "FDE table");
+        goto fail;
+      }
+      raw_fde *raw = &raws[raw_count++];
+      raw->offset = offset;
+      raw->length = length;
+      raw->dwarf64 = dwarf64;
+      raw->header = entry.pos;
+      raw->end = end;
+      raw->cie_pointer = id;
+      /* .eh_frame: relative to the pointer field; .debug_frame: a section offset. */
+      raw->cie_offset = eh ? header - id : id;
+      if (eh && id > header)
+        raw->cie_offset = UINT64_MAX;
+    }
+    r.pos = (size_t)end;
+  }
+
+  if (raw_count) {
+    cfi->fdes = amddwarf_mem_calloc(&cfi->allocator, raw_count, sizeof *cfi->fdes);
+    if (!cfi->fdes) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE table");
+      goto fail;
+    }
+  }
+  const amddwarf_cfi_cie *last_cie = NULL;
+  for (size_t i = 0; i < raw_count; i++) {
+    /* Neighbouring FDEs usually share their CIE. */
+    const amddwarf_cfi_cie *cie = last_cie && last_cie->offset == raws[i].cie_offset
+                                      ? last_cie
+                                      : find_cie(cfi, raws[i].cie_offset);
+    last_cie = cie;
+    if (!cie) {
+      st = amddwarf_fail(err, AMDDWARF_E_CFI_BAD_CIE_POINTER,
+                         raws[i].header - (raws[i].dwarf64 ? 8 : 4),
+                         "FDE at offset 0x%llx: CIE pointer 0x%llx does not reach a CIE",
+                         (unsigned long long)raws[i].offset,
+                         (unsigned long long)raws[i].cie_pointer);
+      goto fail;
+    }
+    if ((st = parse_fde(cfi, &raws[i], cie, &cfi->fdes[i], err)) != AMDDWARF_OK)
+      goto fail;
+    cfi->fde_count++;
+  }
+  if ((st = build_index(cfi, err)) != AMDDWARF_OK)
+    goto fail;
+  cfi->fde_rows = amddwarf_mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
+                                      sizeof *cfi->fde_rows);
+  cfi->cie_rows = amddwarf_mem_calloc(&cfi->allocator, cfi->cie_count ? cfi->cie_count : 1,
+                                      sizeof *cfi->cie_rows);
+  if (!cfi->fde_rows || !cfi->cie_rows) {
+    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row cache");
+    goto fail;
+  }
+  amddwarf_mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
+  *out = cfi;
+  return AMDDWARF_OK;
+fail:
+  amddwarf_mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
+  amddwarf_cfi_close(cfi);
+  return st;
+}
+
+void amddwarf_cfi_close(amddwarf_cfi *cfi)
+{
+  if (!cfi)
+    return;
+  amddwarf_allocator a = cfi->allocator;
+  amddwarf_arena_release(&cfi->arena);
+  amddwarf_mem_free(&a, cfi->cies, cfi->cie_capacity * sizeof *cfi->cies);
+  amddwarf_mem_free(&a, cfi->fdes, cfi->fde_count * sizeof *cfi->fdes);
+  amddwarf_mem_free(&a, cfi->index, (cfi->fde_count ? cfi->fde_count : 1) * sizeof *cfi->index);
+  amddwarf_mem_free(&a, cfi->starts, (cfi->index_count ? cfi->index_count : 1) *
+                                         sizeof *cfi->starts);
+  amddwarf_mem_free(&a, cfi->top, (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
+  amddwarf_mem_free(&a, cfi->fde_rows, (cfi->fde_count ? cfi->fde_count : 1) *
+                                           sizeof *cfi->fde_rows);
+  amddwarf_mem_free(&a, cfi->cie_rows, (cfi->cie_count ? cfi->cie_count : 1) *
+                                           sizeof *cfi->cie_rows);
+  amddwarf_mem_free(&a, cfi->owned_data, cfi->owned_size);
+  amddwarf_mem_free(&a, cfi, sizeof *cfi);
+}
+
+const amddwarf_cfi_target *amddwarf_cfi_get_target(const amddwarf_cfi *cfi)
+{
+  return cfi->target;
+}
+
+size_t amddwarf_cfi_cie_count(const amddwarf_cfi *cfi)
+{
+  return cfi->cie_count;
+}
+
+const amddwarf_cfi_cie *amddwarf_cfi_cie_at(const amddwarf_cfi *cfi, size_t index)
+{
+  return index < cfi->cie_count ? &cfi->cies[index] : NULL;
+}
+
+size_t amddwarf_cfi_fde_count(const amddwarf_cfi *cfi)
+{
+  return cfi->fde_count;
+}
+
+const amddwarf_cfi_fde *amddwarf_cfi_fde_at(const amddwarf_cfi *cfi, size_t index)
+{
+  return index < cfi->fde_count ? &cfi->fdes[index] : NULL;
+}
+
+/* Number of elements of V[0..N) that are <= KEY (V sorted). Branch-free
+   halving (the comparison becomes a conditional move), since look-ups at
+   unrelated PCs make the branches of a plain binary search unpredictable. */
+static size_t upper_bound(const uint64_t *v, size_t n, uint64_t key)
+{
+  if (n == 0)
+    return 0;
+  const uint64_t *base = v;
+  while (n > 1) {
+    size_t half = n / 2;
+    base = base[half] <= key ? base + half : base;
+    n -= half;
+  }
+  return (size_t)(base - v) + (*base <= key);
+}
+
+size_t amddwarf_cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc)
+{
+  if (!cfi->starts)
+    return SIZE_MAX;
+  /* The block whose first start is the last one <= PC, then within it. */
+  size_t block = upper_bound(cfi->top, cfi->top_count, pc);
+  if (block == 0)
+    return SIZE_MAX;
+  size_t first = (block - 1) * AMDDWARF_CFI_INDEX_BLOCK;
+  size_t len = cfi->index_count - first;
+  if (len > AMDDWARF_CFI_INDEX_BLOCK)
+    len = AMDDWARF_CFI_INDEX_BLOCK;
+  size_t lo = first + upper_bound(cfi->starts + first, len, pc);
+  /* Overlapping FDEs are rare; look back a little past ones that end early. */
+  for (size_t i = lo, steps = 0; i > 0 && steps < 4; i--, steps++)
+    if (pc < cfi->index[i - 1].end)
+      return i - 1;
+  return SIZE_MAX;
+}
+
+amddwarf_status amddwarf_cfi_find_fde(const amddwarf_cfi *cfi, uint64_t pc,
+                                      const amddwarf_cfi_fde **out)
+{
+  size_t i = amddwarf_cfi_index_find(cfi, pc);
+  if (i == SIZE_MAX)
+    return AMDDWARF_NOT_FOUND;
+  *out = &cfi->fdes[cfi->index[i].fde];
+  return AMDDWARF_OK;
+}

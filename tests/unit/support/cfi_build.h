@@ -1,0 +1,26 @@
+/* Test helper: building .debug_frame / .eh_frame sections byte by byte. */
+#ifndef AMDDWARF_TEST_CFI_BUILD_H
+#define AMDDWARF_TEST_CFI_BUILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cfi_sec {
+  uint8_t b[4096];
+  size_t n;
+} cfi_sec;
+
+void cfi_put(cfi_sec *s, const uint8_t *bytes, size_t n);
+void cfi_u8(cfi_sec *s, unsigned v);
+/* Little-endian N-byte integer. */
+void cfi_uN(cfi_sec *s, uint64_t v, unsigned n);
+void cfi_uleb(cfi_sec *s, uint64_t v);
+void cfi_sleb(cfi_sec *s, int64_t v);
+void cfi_patch32(cfi_sec *s, size_t at, uint32_t v);
+/* .debug_frame CIE version 4 (32-bit DWARF, address size 8, augmentation "")
+   with INSNS (N bytes); returns its offset. */
+size_t cfi_cie4(cfi_sec *s, uint64_t caf, int64_t daf, uint64_t ra, const uint8_t *insns, size_t n);
+/* .debug_frame FDE of CIE with 8-byte START and RANGE; returns its offset. */
+size_t cfi_fde8(cfi_sec *s, size_t cie, uint64_t start, uint64_t range, const uint8_t *insns, size_t n);
+
+#endif
