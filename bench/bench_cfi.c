@@ -277,7 +277,7 @@ int main(int argc, char **argv)
     printf("bench_cfi: no x86-64 file with .eh_frame found\n");
     return 0;
   }
-  size_t file_size;
+  size_t file_size = 0;
   uint8_t *image = read_file(path, &file_size);
   ctx c;
   memset(&c, 0, sizeof c);

@@ -542,7 +542,7 @@ static amddwarf_status parse_regions(ctx *c, json_t *list, region_pool *pool, si
     node->save_exec = pool->exprs[*first + i];
     json_t *children = json_object_get(r, "children");
     if (children) {
-      size_t cf, cn;
+      size_t cf = 0, cn = 0;
       st = parse_regions(c, children, pool, &cf, &cn, depth + 1);
       if (st != AMDDWARF_OK)
         return st;

@@ -248,7 +248,7 @@ amddwarf_status amddwarf_dwarf_attr_add(amddwarf_dwarf_builder *b, amddwarf_die_
 amddwarf_status amddwarf_dwarf_attr_udata(amddwarf_dwarf_builder *b, amddwarf_die_id die,
                                           uint16_t at, uint64_t value, amddwarf_error *err)
 {
-  dw_attr *a;
+  dw_attr *a = NULL;
   amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_UDATA, &a, err);
   if (st == AMDDWARF_OK)
     a->u = value;
@@ -258,7 +258,7 @@ amddwarf_status amddwarf_dwarf_attr_udata(amddwarf_dwarf_builder *b, amddwarf_di
 amddwarf_status amddwarf_dwarf_attr_sdata(amddwarf_dwarf_builder *b, amddwarf_die_id die,
                                           uint16_t at, int64_t value, amddwarf_error *err)
 {
-  dw_attr *a;
+  dw_attr *a = NULL;
   amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_SDATA, &a, err);
   if (st == AMDDWARF_OK)
     a->u = (uint64_t)value;
@@ -270,7 +270,7 @@ amddwarf_status amddwarf_dwarf_attr_string(amddwarf_dwarf_builder *b, amddwarf_d
 {
   if (!value)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  dw_attr *a;
+  dw_attr *a = NULL;
   amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_STRING, &a, err);
   if (st != AMDDWARF_OK)
     return st;
@@ -285,7 +285,7 @@ amddwarf_status amddwarf_dwarf_attr_string(amddwarf_dwarf_builder *b, amddwarf_d
 amddwarf_status amddwarf_dwarf_attr_flag(amddwarf_dwarf_builder *b, amddwarf_die_id die,
                                          uint16_t at, amddwarf_error *err)
 {
-  dw_attr *a;
+  dw_attr *a = NULL;
   return amddwarf_dwarf_attr_add(b, die, at, VALUE_FLAG, &a, err);
 }
 
@@ -296,7 +296,7 @@ amddwarf_status amddwarf_dwarf_attr_ref(amddwarf_dwarf_builder *b, amddwarf_die_
     return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "attribute 0x%x of DIE %u refers to DIE %u, which does not exist",
                          (unsigned)at, (unsigned)die, (unsigned)target);
-  dw_attr *a;
+  dw_attr *a = NULL;
   amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_REF, &a, err);
   if (st == AMDDWARF_OK)
     a->u = target;
@@ -307,7 +307,7 @@ amddwarf_status amddwarf_dwarf_attr_text_addr(amddwarf_dwarf_builder *b, amddwar
                                               uint16_t at, uint64_t text_offset,
                                               amddwarf_error *err)
 {
-  dw_attr *a;
+  dw_attr *a = NULL;
   amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_ADDR, &a, err);
   if (st == AMDDWARF_OK)
     a->u = text_offset;
@@ -339,7 +339,7 @@ amddwarf_status amddwarf_dwarf_attr_expr(amddwarf_dwarf_builder *b, amddwarf_die
   st = amddwarf_produce_expr_copy(expr, &b->alloc, &copy, err);
   if (st != AMDDWARF_OK)
     return st;
-  dw_attr *a;
+  dw_attr *a = NULL;
   st = amddwarf_dwarf_attr_add(b, die, at, VALUE_EXPR, &a, err);
   if (st != AMDDWARF_OK) {
     amddwarf_expr_builder_free(copy);
@@ -368,7 +368,7 @@ amddwarf_status amddwarf_dwarf_attr_ranges(amddwarf_dwarf_builder *b, amddwarf_d
                            "DIE %u: range %zu [0x%llx, 0x%llx) is empty or inverted",
                            (unsigned)die, i, (unsigned long long)starts[i],
                            (unsigned long long)ends[i]);
-  dw_attr *a;
+  dw_attr *a = NULL;
   amddwarf_status st;
   if (count == 1) {
     st = amddwarf_dwarf_attr_add(b, die, DW_AT_low_pc, VALUE_ADDR, &a, err);
@@ -416,7 +416,7 @@ amddwarf_status amddwarf_dwarf_attr_loclist(amddwarf_dwarf_builder *b, amddwarf_
   if (amddwarf_mem_reserve(&b->alloc, (void **)&b->loclists, &b->loclist_capacity,
                            b->loclist_count + 1, sizeof *b->loclists) != 0)
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  dw_attr *a;
+  dw_attr *a = NULL;
   amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_LOCLIST, &a, err);
   if (st != AMDDWARF_OK)
     return st;
@@ -483,7 +483,7 @@ amddwarf_status amddwarf_dwarf_unit_new(amddwarf_dwarf_builder *b, const char *n
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dw_unit *u = &b->units[b->unit_count];
   memset(u, 0, sizeof *u);
-  amddwarf_die_id die;
+  amddwarf_die_id die = 0;
   amddwarf_status st = new_die(b, 0, (uint32_t)b->unit_count, DW_TAG_compile_unit, &die, err);
   if (st != AMDDWARF_OK)
     return st;
