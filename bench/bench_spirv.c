@@ -13,6 +13,7 @@
  * whole module, one by one and batched (amddwarf_spirv_module_resolve_batch):
  * those are bound by memory latency. The module is lent to the index
  * (AMDDWARF_SPIRV_OPEN_BORROW), as a driver holding the SPIR-V would. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
