@@ -1,10 +1,389 @@
-/* amddwarf dump: not available in this build yet. */
-#include "cli.h"
+/* amddwarf dump: a code object's ISA, metadata, units with their detected
+ * conventions, and every DIE with its attributes and decoded expressions. */
+#include <string.h>
+
+#include "object_cli.h"
+
+static const char *const usage =
+    "usage: amddwarf dump OBJECT [--json] [--libdwarf] [--convention C] [--dialect D]\n"
+    "\n"
+    "Prints what amddwarf reads from an AMDGPU code object (a relocatable .o\n"
+    "or a linked .so/.hsaco): the ELF type and code object version, the ISA\n"
+    "from e_flags (processor, xnack, sramecc, default wave size), the kernels\n"
+    "of the NT_AMDGPU_METADATA note with their register counts, and then each\n"
+    "DWARF compilation unit with the convention its locations are read with\n"
+    "(specs/conventions.md), followed by every DIE and its attributes, with\n"
+    "location expressions and location lists decoded.\n"
+    "\n"
+    "  --json            one JSON document instead of text\n"
+    "  --convention C    read every unit as C: auto (detect), legacy, extension\n"
+    "  --dialect D       decode extension operations as D: auto, draft, vendor, user\n"
+    "  --libdwarf        list attributes as libdwarf decodes them (a cross-check of\n"
+    "                    the library's own reader; not for untrusted objects)\n"
+    "\n"
+    "Relocations of .o files are applied before reading. Exit status: 0, 1 when\n"
+    "the object cannot be read, 2 for a usage error.\n"
+    "\n"
+    "example: amddwarf dump kernel.o | less\n";
+
+static const char *feature_name(amddwarf_target_feature f)
+{
+  static const char *const names[] = {"unsupported", "any", "off", "on"};
+  return (unsigned)f < 4 ? names[f] : "?";
+}
+
+static const char *elf_type_name(unsigned type)
+{
+  return type == 1 ? "ET_REL" : type == 2 ? "ET_EXEC" : type == 3 ? "ET_DYN" : "ET_?";
+}
+
+static const char *symbol_kind_name(amddwarf_symbol_kind kind)
+{
+  static const char *const names[] = {"function", "kernel", "descriptor", "object"};
+  return (unsigned)kind < 4 ? names[kind] : "?";
+}
+
+/* ---- text ---- */
+
+typedef struct text_ctx {
+  const amddwarf_object *object;
+  const amddwarf_cu *cu;
+  const amddwarf_die_info *die;
+  cli_buf line;
+} text_ctx;
+
+static void format_attribute(cli_buf *b, const amddwarf_object *object, const amddwarf_cu *cu,
+                             const amddwarf_die_info *die, const amddwarf_attribute *a)
+{
+  const amddwarf_attr_value *v = &a->value;
+  switch (v->kind) {
+  case AMDDWARF_ATTR_STRING:
+    cli_buf_printf(b, "\"%s\"", v->string ? v->string : "");
+    break;
+  case AMDDWARF_ATTR_SIGNED:
+    cli_buf_printf(b, "%lld", (long long)v->s);
+    break;
+  case AMDDWARF_ATTR_EXPR:
+  case AMDDWARF_ATTR_LIST:
+    cli_buf_location(b, cu, v);
+    break;
+  case AMDDWARF_ATTR_REF: {
+    char name[256];
+    cli_buf_printf(b, "0x%08llx", (unsigned long long)v->offset);
+    if (v->ref != NULL && a->attribute == 0x49 /* DW_AT_type */) {
+      amddwarf_type_name(object, v->ref, name, sizeof name, NULL);
+      cli_buf_printf(b, " \"%s\"", name);
+    } else if (v->ref != NULL && v->ref->name != NULL) {
+      cli_buf_printf(b, " \"%s\"", v->ref->name);
+    }
+    break;
+  }
+  case AMDDWARF_ATTR_BLOCK:
+    cli_buf_printf(b, "<%zu-byte block>", v->size);
+    break;
+  case AMDDWARF_ATTR_UNSIGNED: {
+    const char *name = NULL;
+    if (a->attribute == 0x12 /* DW_AT_high_pc */ && a->form != 0x01 /* DW_FORM_addr */ &&
+        die != NULL && die->range_count == 1) {
+      cli_buf_printf(b, "0x%llx", (unsigned long long)die->ranges[0].high);
+      break;
+    }
+    if (a->attribute == 0x13) /* DW_AT_language */
+      name = amddwarf_dw_lang_name((unsigned)v->u);
+    else if (a->attribute == 0x3e) /* DW_AT_encoding */
+      name = amddwarf_dw_ate_name((unsigned)v->u);
+    if (name != NULL)
+      cli_buf_printf(b, "%s", name);
+    else
+      cli_buf_printf(b, "0x%llx", (unsigned long long)v->u);
+    break;
+  }
+  default:
+    cli_buf_printf(b, "<none>");
+    break;
+  }
+}
+
+static int text_attribute(void *user, const amddwarf_attribute *a)
+{
+  text_ctx *t = user;
+  const char *name = amddwarf_dw_at_name(a->attribute);
+  t->line.len = 0;
+  format_attribute(&t->line, t->object, t->cu, t->die, a);
+  printf("%*s  %s", 2 * (int)t->die->depth, "", name ? name : "DW_AT_?");
+  if (name == NULL)
+    printf("<0x%04x>", a->attribute);
+  printf("\t(%s)\n", t->line.data ? t->line.data : "");
+  return 0;
+}
+
+static int dump_text(const amddwarf_object *object, const char *path)
+{
+  const amddwarf_object_info *info = amddwarf_object_get_info(object);
+  printf("%s: %s, code object v%u (os_abi %u, abi_version %u), e_flags 0x%x\n", path,
+         elf_type_name(info->elf_type), info->code_object_version, info->os_abi,
+         info->abi_version, info->e_flags);
+  printf("isa: %s (mach 0x%02x), xnack %s, sramecc %s, wave%u (processor default wave%u)\n",
+         info->processor, info->mach, feature_name(info->xnack), feature_name(info->sramecc),
+         info->wave_size, info->isa_wave_size);
+  if (info->target)
+    printf("target: %s (metadata v%u.%u)\n", info->target, info->metadata_version[0],
+           info->metadata_version[1]);
+  printf("debug sections: %llu bytes, %u relocations applied\n",
+         (unsigned long long)info->debug_bytes, info->relocations_applied);
+  for (size_t i = 0; i < amddwarf_object_kernel_count(object); ++i) {
+    const amddwarf_kernel *k = amddwarf_object_kernel(object, i);
+    const uint32_t fields[] = {k->wavefront_size,   k->sgpr_count,
+                               k->vgpr_count,       k->agpr_count,
+                               k->sgpr_spill_count, k->vgpr_spill_count,
+                               k->private_segment_fixed_size, k->group_segment_fixed_size,
+                               k->kernarg_segment_size};
+    static const char *const labels[] = {"wave size", "sgprs", "vgprs", "agprs", "sgpr spills",
+                                         "vgpr spills", "private", "group", "kernarg"};
+    printf("kernel %s: symbol %s, code 0x%llx (%llu bytes)", k->name, k->symbol ? k->symbol : "-",
+           (unsigned long long)k->code_address, (unsigned long long)k->code_size);
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f)
+      if (fields[f] != UINT32_MAX)
+        printf(", %s %u", labels[f], fields[f]);
+    printf("\n");
+  }
+  for (size_t i = 0; i < amddwarf_object_symbol_count(object); ++i) {
+    const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
+    printf("symbol %s: %s at 0x%llx, %llu bytes\n", s->name, symbol_kind_name(s->kind),
+           (unsigned long long)s->address, (unsigned long long)s->size);
+  }
+  text_ctx t = {object, NULL, NULL, {0}};
+  int rc = CLI_EXIT_OK;
+  size_t die_index = 0;
+  for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {
+    const amddwarf_cu *cu = amddwarf_object_cu(object, c);
+    const char *lang = amddwarf_dw_lang_name(cu->language);
+    printf("\nunit %zu at 0x%08llx: DWARF %u, unit type %u, address size %u, offset size %u\n",
+           c, (unsigned long long)cu->offset, cu->version, cu->unit_type, cu->address_size,
+           cu->offset_size);
+    printf("  name \"%s\", language %s, producer \"%s\"\n", cu->name ? cu->name : "",
+           lang ? lang : "?", cu->producer ? cu->producer : "");
+    printf("  convention: %s (%s); dialect %s%s%s\n", amddwarf_convention_name(cu->convention),
+           cu->convention_reason, amddwarf_dialect_name(cu->format.dialect),
+           cu->augmentation ? "; augmentation " : "", cu->augmentation ? cu->augmentation : "");
+    t.cu = cu;
+    for (; die_index < amddwarf_object_die_count(object); ++die_index) {
+      const amddwarf_die_info *d = amddwarf_object_die(object, die_index);
+      if (d->cu_index != c)
+        break;
+      const char *tag = amddwarf_dw_tag_name(d->tag);
+      printf("\n0x%08llx: %*s%s\n", (unsigned long long)d->offset, 2 * (int)d->depth, "",
+             tag ? tag : "DW_TAG_?");
+      t.die = d;
+      amddwarf_error err;
+      amddwarf_error_clear(&err);
+      amddwarf_status st = amddwarf_object_die_attributes(object, d, text_attribute, &t, &err);
+      if (st < 0) {
+        rc = cli_report_error("dump", false, st, &err);
+        goto done;
+      }
+    }
+  }
+done:
+  cli_buf_free(&t.line);
+  return rc;
+}
+
+/* ---- JSON ---- */
+
+typedef struct json_ctx {
+  const amddwarf_object *object;
+  const amddwarf_cu *cu;
+  json_t *attrs;
+} json_ctx;
+
+static int json_attribute(void *user, const amddwarf_attribute *a)
+{
+  json_ctx *j = user;
+  const char *name = amddwarf_dw_at_name(a->attribute);
+  const char *form = amddwarf_dw_form_name(a->form);
+  json_t *o = json_object();
+  const amddwarf_attr_value *v = &a->value;
+  json_object_set_new(o, "attribute", name ? json_string(name) : json_integer(a->attribute));
+  json_object_set_new(o, "form", form ? json_string(form) : json_integer(a->form));
+  switch (v->kind) {
+  case AMDDWARF_ATTR_STRING:
+    json_object_set_new(o, "string", json_string(v->string ? v->string : ""));
+    break;
+  case AMDDWARF_ATTR_SIGNED:
+    json_object_set_new(o, "value", json_integer((json_int_t)v->s));
+    break;
+  case AMDDWARF_ATTR_UNSIGNED:
+    json_object_set_new(o, "value", json_integer((json_int_t)v->u));
+    break;
+  case AMDDWARF_ATTR_REF:
+    json_object_set_new(o, "ref", cli_json_addr(v->offset));
+    break;
+  case AMDDWARF_ATTR_EXPR:
+  case AMDDWARF_ATTR_LIST:
+    json_object_set_new(o, "location", cli_json_location(j->cu, v));
+    break;
+  case AMDDWARF_ATTR_BLOCK:
+    json_object_set_new(o, "block_size", json_integer((json_int_t)v->size));
+    break;
+  default:
+    break;
+  }
+  json_array_append_new(j->attrs, o);
+  return 0;
+}
+
+static json_t *count_json(uint32_t value)
+{
+  return value == UINT32_MAX ? json_null() : json_integer(value);
+}
+
+static json_t *feature_json(amddwarf_target_feature f)
+{
+  return json_string(feature_name(f));
+}
+
+static int dump_json(const amddwarf_object *object, const char *path)
+{
+  const amddwarf_object_info *info = amddwarf_object_get_info(object);
+  json_t *root = json_object();
+  json_object_set_new(root, "file", json_string(path));
+  json_t *elf = json_object();
+  json_object_set_new(elf, "type", json_string(elf_type_name(info->elf_type)));
+  json_object_set_new(elf, "os_abi", json_integer(info->os_abi));
+  json_object_set_new(elf, "abi_version", json_integer(info->abi_version));
+  json_object_set_new(elf, "code_object_version", json_integer(info->code_object_version));
+  json_object_set_new(elf, "e_flags", json_integer(info->e_flags));
+  json_object_set_new(elf, "debug_bytes", json_integer((json_int_t)info->debug_bytes));
+  json_object_set_new(elf, "relocations_applied", json_integer(info->relocations_applied));
+  json_object_set_new(root, "elf", elf);
+  json_t *isa = json_object();
+  json_object_set_new(isa, "processor", json_string(info->processor));
+  json_object_set_new(isa, "mach", json_integer(info->mach));
+  json_object_set_new(isa, "xnack", feature_json(info->xnack));
+  json_object_set_new(isa, "sramecc", feature_json(info->sramecc));
+  json_object_set_new(isa, "wave_size", json_integer(info->wave_size));
+  json_object_set_new(isa, "isa_wave_size", json_integer(info->isa_wave_size));
+  json_object_set_new(isa, "target", info->target ? json_string(info->target) : json_null());
+  json_object_set_new(root, "isa", isa);
+  json_t *kernels = json_array();
+  for (size_t i = 0; i < amddwarf_object_kernel_count(object); ++i) {
+    const amddwarf_kernel *k = amddwarf_object_kernel(object, i);
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(k->name));
+    json_object_set_new(o, "symbol", k->symbol ? json_string(k->symbol) : json_null());
+    json_object_set_new(o, "code_address", cli_json_addr(k->code_address));
+    json_object_set_new(o, "code_size", json_integer((json_int_t)k->code_size));
+    json_object_set_new(o, "wavefront_size", count_json(k->wavefront_size));
+    json_object_set_new(o, "sgpr_count", count_json(k->sgpr_count));
+    json_object_set_new(o, "vgpr_count", count_json(k->vgpr_count));
+    json_object_set_new(o, "agpr_count", count_json(k->agpr_count));
+    json_object_set_new(o, "sgpr_spill_count", count_json(k->sgpr_spill_count));
+    json_object_set_new(o, "vgpr_spill_count", count_json(k->vgpr_spill_count));
+    json_object_set_new(o, "private_segment_fixed_size",
+                        count_json(k->private_segment_fixed_size));
+    json_object_set_new(o, "group_segment_fixed_size", count_json(k->group_segment_fixed_size));
+    json_array_append_new(kernels, o);
+  }
+  json_object_set_new(root, "kernels", kernels);
+  json_t *symbols = json_array();
+  for (size_t i = 0; i < amddwarf_object_symbol_count(object); ++i) {
+    const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(s->name));
+    json_object_set_new(o, "kind", json_string(symbol_kind_name(s->kind)));
+    json_object_set_new(o, "address", cli_json_addr(s->address));
+    json_object_set_new(o, "size", json_integer((json_int_t)s->size));
+    json_array_append_new(symbols, o);
+  }
+  json_object_set_new(root, "symbols", symbols);
+  json_t *units = json_array();
+  size_t die_index = 0;
+  int rc = CLI_EXIT_OK;
+  for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {
+    const amddwarf_cu *cu = amddwarf_object_cu(object, c);
+    json_t *u = json_object();
+    const char *lang = amddwarf_dw_lang_name(cu->language);
+    json_object_set_new(u, "offset", cli_json_addr(cu->offset));
+    json_object_set_new(u, "version", json_integer(cu->version));
+    json_object_set_new(u, "unit_type", json_integer(cu->unit_type));
+    json_object_set_new(u, "address_size", json_integer(cu->address_size));
+    json_object_set_new(u, "name", cu->name ? json_string(cu->name) : json_null());
+    json_object_set_new(u, "producer", cu->producer ? json_string(cu->producer) : json_null());
+    json_object_set_new(u, "language", lang ? json_string(lang) : json_integer(cu->language));
+    json_object_set_new(u, "augmentation",
+                        cu->augmentation ? json_string(cu->augmentation) : json_null());
+    json_object_set_new(u, "convention", json_string(amddwarf_convention_name(cu->convention)));
+    json_object_set_new(u, "convention_reason", json_string(cu->convention_reason));
+    json_object_set_new(u, "dialect", json_string(amddwarf_dialect_name(cu->format.dialect)));
+    json_t *dies = json_array();
+    json_ctx j = {object, cu, NULL};
+    for (; die_index < amddwarf_object_die_count(object); ++die_index) {
+      const amddwarf_die_info *d = amddwarf_object_die(object, die_index);
+      if (d->cu_index != c)
+        break;
+      const char *tag = amddwarf_dw_tag_name(d->tag);
+      json_t *o = json_object();
+      json_object_set_new(o, "offset", cli_json_addr(d->offset));
+      json_object_set_new(o, "depth", json_integer(d->depth));
+      json_object_set_new(o, "tag", tag ? json_string(tag) : json_integer(d->tag));
+      j.attrs = json_array();
+      amddwarf_error err;
+      amddwarf_error_clear(&err);
+      amddwarf_status st = amddwarf_object_die_attributes(object, d, json_attribute, &j, &err);
+      json_object_set_new(o, "attributes", j.attrs);
+      json_array_append_new(dies, o);
+      if (st < 0) {
+        json_decref(dies);
+        json_decref(u);
+        json_decref(units);
+        json_decref(root);
+        return cli_report_error("dump", true, st, &err);
+      }
+    }
+    json_object_set_new(u, "dies", dies);
+    json_array_append_new(units, u);
+  }
+  json_object_set_new(root, "units", units);
+  cli_print_json(root);
+  return rc;
+}
 
 int cli_dump_main(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "amddwarf dump: unsupported: not implemented yet\n");
-  return CLI_EXIT_USAGE;
+  cli_object_args args = {0};
+  for (int i = 1; i < argc; ++i) {
+    int rc;
+    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
+      fputs(usage, stdout);
+      return CLI_EXIT_OK;
+    }
+    if (cli_is_flag(argv[i], "--json")) {
+      args.json = true;
+      continue;
+    }
+    if (cli_is_flag(argv[i], "--libdwarf")) {
+      args.flags |= AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES;
+      continue;
+    }
+    if ((rc = cli_object_option("dump", argc, argv, &i, &args)) != 0) {
+      if (rc < 0)
+        return CLI_EXIT_USAGE;
+      continue;
+    }
+    if (argv[i][0] == '-' && argv[i][1] != '\0')
+      return cli_usage_error("dump", "unknown option '%s'", argv[i]);
+    if (args.path != NULL)
+      return cli_usage_error("dump", "more than one OBJECT");
+    args.path = argv[i];
+  }
+  if (args.path == NULL)
+    return cli_usage_error("dump", "missing OBJECT");
+  amddwarf_object *object = NULL;
+  int rc = cli_object_open("dump", &args, &object);
+  if (rc != 0)
+    return rc;
+  rc = args.json ? dump_json(object, args.path) : dump_text(object, args.path);
+  amddwarf_object_close(object);
+  return rc;
 }

@@ -1,10 +1,263 @@
-/* amddwarf vars: not available in this build yet. */
-#include "cli.h"
+/* amddwarf vars: every variable and parameter in scope at a PC, with the
+ * location expression that applies there. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "object_cli.h"
+
+static const char *const usage =
+    "usage: amddwarf vars OBJECT --pc ADDR [--json] [--convention C] [--dialect D]\n"
+    "\n"
+    "Lists the variables and parameters visible at the code address ADDR of\n"
+    "an AMDGPU code object, innermost scope first (lexical blocks, inlined\n"
+    "subroutines, the subprogram, then the unit's globals), each with its type,\n"
+    "its declaration and the location expression that applies at ADDR: the\n"
+    "DW_AT_location expression, or the entry of its location list whose\n"
+    "[low, high) range contains ADDR. A variable whose list has no entry for\n"
+    "ADDR is <optimized out>. The frame base of the subprogram is shown too.\n"
+    "Addresses are those of the object (section-relative in a .o file).\n"
+    "\n"
+    "  --pc ADDR        code address (decimal or 0x hex)\n"
+    "  --json           JSON output\n"
+    "  --convention C   auto, legacy or extension (see amddwarf dump)\n"
+    "  --dialect D      auto, draft, vendor or user\n"
+    "\n"
+    "example: amddwarf vars kernel.o --pc 0x2d4\n";
+
+#define MAX_SCOPES 256
+
+static const char *var_kind(const amddwarf_die_info *d)
+{
+  return d->tag == 0x05 /* DW_TAG_formal_parameter */ ? "parameter" : "variable";
+}
+
+static void describe_scope(cli_buf *b, const amddwarf_die_info *s)
+{
+  const char *tag = amddwarf_dw_tag_name(s->tag);
+  cli_buf_printf(b, "%s", tag ? tag : "DW_TAG_?");
+  if (s->name)
+    cli_buf_printf(b, " %s", s->name);
+  for (size_t r = 0; r < s->range_count; ++r)
+    cli_buf_printf(b, "%s[0x%llx, 0x%llx)", r ? " " : " ", (unsigned long long)s->ranges[r].low,
+                   (unsigned long long)s->ranges[r].high);
+  if (s->tag == 0x1d /* DW_TAG_inlined_subroutine */ && s->call_line)
+    cli_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
+}
+
+static const char *decl_file_name(const amddwarf_object *object, const amddwarf_die_info *d)
+{
+  const amddwarf_line_table *t = amddwarf_object_line_table(object, d->cu_index);
+  if (t == NULL || d->decl_file >= t->file_count)
+    return NULL;
+  return t->files[d->decl_file];
+}
+
+static void const_value_text(cli_buf *b, const amddwarf_attr_value *v)
+{
+  if (v->kind == AMDDWARF_ATTR_SIGNED)
+    cli_buf_printf(b, "%lld", (long long)v->s);
+  else if (v->kind == AMDDWARF_ATTR_UNSIGNED)
+    cli_buf_printf(b, "%llu", (unsigned long long)v->u);
+  else if (v->kind == AMDDWARF_ATTR_BLOCK || v->kind == AMDDWARF_ATTR_EXPR) {
+    for (size_t i = 0; i < v->size && v->bytes; ++i)
+      cli_buf_printf(b, "%s%02x", i ? " " : "", v->bytes[i]);
+  } else if (v->kind == AMDDWARF_ATTR_STRING)
+    cli_buf_printf(b, "\"%s\"", v->string ? v->string : "");
+}
+
+static int vars_text(const amddwarf_object *object, uint64_t pc, const amddwarf_die_info **scopes,
+                     size_t depth, const amddwarf_var *vars, size_t count)
+{
+  cli_buf b = {0};
+  const amddwarf_line_table *table = NULL;
+  const amddwarf_line_row *row = NULL;
+  printf("pc 0x%llx", (unsigned long long)pc);
+  if (amddwarf_object_line_at(object, pc, &table, &row) == AMDDWARF_OK) {
+    const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
+    printf(": %s:%u:%u", file ? file : "?", row->line, row->column);
+  }
+  printf("\n");
+  size_t v = 0;
+  for (size_t s = 0; s < depth; ++s) {
+    const amddwarf_die_info *scope = scopes[s];
+    const amddwarf_cu *cu = amddwarf_object_cu(object, scope->cu_index);
+    b.len = 0;
+    describe_scope(&b, scope);
+    printf("scope %zu: %s\n", s, b.data ? b.data : "");
+    if (scope->frame_base != NULL) {
+      const uint8_t *bytes = NULL;
+      size_t size = 0;
+      b.len = 0;
+      if (amddwarf_attr_value_expr_at(scope->frame_base, pc, &bytes, &size, NULL) == AMDDWARF_OK)
+        cli_buf_expr(&b, cu, bytes, size);
+      printf("  frame base: %s\n", b.len ? b.data : "<unavailable>");
+    }
+    for (; v < count && vars[v].depth == s; ++v) {
+      const amddwarf_var *var = &vars[v];
+      char type[256];
+      amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
+      const char *file = decl_file_name(object, var->die);
+      printf("  %s %s: %s", var_kind(var->die), var->die->name ? var->die->name : "<unnamed>",
+             type);
+      if (var->die->decl_line)
+        printf(" (declared at %s:%u)", file ? file : "?", var->die->decl_line);
+      printf("\n");
+      b.len = 0;
+      if (var->die->const_value != NULL) {
+        const_value_text(&b, var->die->const_value);
+        printf("    const value: %s\n", b.data ? b.data : "");
+      } else if (var->available) {
+        cli_buf_expr(&b, cu, var->expr, var->size);
+        if (var->entry != NULL && !var->entry->is_default)
+          printf("    location [0x%llx, 0x%llx): %s\n", (unsigned long long)var->entry->low,
+                 (unsigned long long)var->entry->high, b.len ? b.data : "<empty: optimized out>");
+        else
+          printf("    location: %s\n", b.len ? b.data : "<empty: optimized out>");
+      } else {
+        printf("    location: <optimized out>\n");
+      }
+    }
+  }
+  cli_buf_free(&b);
+  return CLI_EXIT_OK;
+}
+
+static int vars_json(const amddwarf_object *object, uint64_t pc, const amddwarf_die_info **scopes,
+                     size_t depth, const amddwarf_var *vars, size_t count)
+{
+  json_t *root = json_object();
+  const amddwarf_line_table *table = NULL;
+  const amddwarf_line_row *row = NULL;
+  json_object_set_new(root, "pc", cli_json_addr(pc));
+  if (amddwarf_object_line_at(object, pc, &table, &row) == AMDDWARF_OK) {
+    const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
+    json_t *line = json_object();
+    json_object_set_new(line, "file", file ? json_string(file) : json_null());
+    json_object_set_new(line, "line", json_integer(row->line));
+    json_object_set_new(line, "column", json_integer(row->column));
+    json_object_set_new(root, "line", line);
+  }
+  json_t *js = json_array();
+  for (size_t s = 0; s < depth; ++s) {
+    const amddwarf_die_info *scope = scopes[s];
+    const amddwarf_cu *cu = amddwarf_object_cu(object, scope->cu_index);
+    const char *tag = amddwarf_dw_tag_name(scope->tag);
+    json_t *o = json_object();
+    json_object_set_new(o, "offset", cli_json_addr(scope->offset));
+    json_object_set_new(o, "tag", json_string(tag ? tag : "?"));
+    json_object_set_new(o, "name", scope->name ? json_string(scope->name) : json_null());
+    json_t *ranges = json_array();
+    for (size_t r = 0; r < scope->range_count; ++r) {
+      json_t *pair = json_array();
+      json_array_append_new(pair, cli_json_addr(scope->ranges[r].low));
+      json_array_append_new(pair, cli_json_addr(scope->ranges[r].high));
+      json_array_append_new(ranges, pair);
+    }
+    json_object_set_new(o, "ranges", ranges);
+    const uint8_t *bytes = NULL;
+    size_t size = 0;
+    if (scope->frame_base != NULL &&
+        amddwarf_attr_value_expr_at(scope->frame_base, pc, &bytes, &size, NULL) == AMDDWARF_OK)
+      json_object_set_new(o, "frame_base", cli_json_expr(cu, bytes, size));
+    json_array_append_new(js, o);
+  }
+  json_object_set_new(root, "scopes", js);
+  json_t *jv = json_array();
+  for (size_t v = 0; v < count; ++v) {
+    const amddwarf_var *var = &vars[v];
+    const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
+    char type[256];
+    amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
+    json_t *o = json_object();
+    json_object_set_new(o, "name", var->die->name ? json_string(var->die->name) : json_null());
+    json_object_set_new(o, "kind", json_string(var_kind(var->die)));
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "offset", cli_json_addr(var->die->offset));
+    json_object_set_new(o, "scope", json_integer(var->depth));
+    json_object_set_new(o, "decl_line", json_integer(var->die->decl_line));
+    if (var->die->const_value != NULL) {
+      cli_buf b = {0};
+      const_value_text(&b, var->die->const_value);
+      json_object_set_new(o, "const_value", json_string(b.data ? b.data : ""));
+      cli_buf_free(&b);
+    } else if (var->available) {
+      json_t *loc = cli_json_expr(cu, var->expr, var->size);
+      if (var->entry != NULL && !var->entry->is_default) {
+        json_object_set_new(loc, "low", cli_json_addr(var->entry->low));
+        json_object_set_new(loc, "high", cli_json_addr(var->entry->high));
+      }
+      json_object_set_new(o, "location", loc);
+    } else {
+      json_object_set_new(o, "location", json_null());
+    }
+    json_array_append_new(jv, o);
+  }
+  json_object_set_new(root, "vars", jv);
+  cli_print_json(root);
+  return CLI_EXIT_OK;
+}
 
 int cli_vars_main(int argc, char **argv)
 {
-  (void)argc;
-  (void)argv;
-  fprintf(stderr, "amddwarf vars: unsupported: not implemented yet\n");
-  return CLI_EXIT_USAGE;
+  cli_object_args args = {0};
+  const char *pc_text = NULL;
+  for (int i = 1; i < argc; ++i) {
+    int rc;
+    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
+      fputs(usage, stdout);
+      return CLI_EXIT_OK;
+    }
+    if (cli_is_flag(argv[i], "--json")) {
+      args.json = true;
+      continue;
+    }
+    if ((rc = cli_option_value("vars", argc, argv, &i, "--pc", &pc_text)) != 0 ||
+        (rc = cli_object_option("vars", argc, argv, &i, &args)) != 0) {
+      if (rc < 0)
+        return CLI_EXIT_USAGE;
+      continue;
+    }
+    if (argv[i][0] == '-' && argv[i][1] != '\0')
+      return cli_usage_error("vars", "unknown option '%s'", argv[i]);
+    if (args.path != NULL)
+      return cli_usage_error("vars", "more than one OBJECT");
+    args.path = argv[i];
+  }
+  uint64_t pc = 0;
+  if (args.path == NULL)
+    return cli_usage_error("vars", "missing OBJECT");
+  if (pc_text == NULL)
+    return cli_usage_error("vars", "missing --pc ADDR");
+  if (cli_parse_u64(pc_text, &pc) != 0)
+    return cli_usage_error("vars", "--pc '%s' is not a number", pc_text);
+  amddwarf_object *object = NULL;
+  int rc = cli_object_open("vars", &args, &object);
+  if (rc != 0)
+    return rc;
+  const amddwarf_die_info *scopes[MAX_SCOPES];
+  size_t depth = 0, count = 0;
+  amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, MAX_SCOPES, &depth);
+  if (st != AMDDWARF_OK) {
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    err.status = AMDDWARF_NOT_FOUND;
+    snprintf(err.message, sizeof err.message, "no subprogram of %s contains pc 0x%llx",
+             args.path, (unsigned long long)pc);
+    amddwarf_object_close(object);
+    return cli_report_error("vars", args.json, AMDDWARF_NOT_FOUND, &err);
+  }
+  if (depth > MAX_SCOPES)
+    depth = MAX_SCOPES;
+  amddwarf_object_vars_at(object, pc, NULL, 0, &count);
+  amddwarf_var *vars = calloc(count ? count : 1, sizeof *vars);
+  if (vars == NULL) {
+    amddwarf_object_close(object);
+    return cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
+  }
+  amddwarf_object_vars_at(object, pc, vars, count, &count);
+  rc = args.json ? vars_json(object, pc, scopes, depth, vars, count)
+                 : vars_text(object, pc, scopes, depth, vars, count);
+  free(vars);
+  amddwarf_object_close(object);
+  return rc;
 }

@@ -1,11 +1,510 @@
-/* Code objects: ELF, DWARF DIEs, types, variables and line tables. */
+/* Code objects: ELF, DWARF DIEs, types, variables and line tables.
+ *
+ * amddwarf_object_open_* reads an AMDGPU code object (relocatable .o or
+ * linked shared object) once: the ELF header and ISA, the NT_AMDGPU_METADATA
+ * note, the symbol table, and the whole DWARF tree (every unit, every DIE, the
+ * line tables), with relocations applied to the debug sections of relocatable
+ * objects. Everything returned by the query functions is `const`, lives in
+ * the handle and stays valid until amddwarf_object_close, unless said
+ * otherwise.
+ *
+ * Expression bytes (DW_AT_location, DW_AT_frame_base, location list entries,
+ * DW_AT_LLVM_lane_pc, ...) are returned raw; decode them with
+ * amddwarf_expr_decode using the unit's `format`. How each unit's addresses
+ * spaces and frame bases are read (its "convention") is detected per unit and
+ * documented in specs/conventions.md. */
 #ifndef AMDDWARF_OBJECT_H
 #define AMDDWARF_OBJECT_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <amddwarf/allocator.h>
 #include <amddwarf/export.h>
+#include <amddwarf/expr.h>
 #include <amddwarf/status.h>
 
 AMDDWARF_BEGIN_DECLS
+
+typedef struct amddwarf_object amddwarf_object;
+
+/* How a unit's address spaces and frame base are read (specs/conventions.md). */
+typedef enum amddwarf_convention {
+  AMDDWARF_CONVENTION_AUTO = 0,   /* detect per unit (options only) */
+  AMDDWARF_CONVENTION_LEGACY,     /* upstream clang: DW_OP_xderef with 1 = private,
+                                     2 = local; DW_AT_address_class in the same
+                                     numbering; plain DW_OP_fbreg is private */
+  AMDDWARF_CONVENTION_EXTENSION,  /* DW_ASPACE_AMDGPU_* / DW_ADDR_AMDGPU_* and the
+                                     DW_OP_LLVM_* operations of the seed spec */
+  AMDDWARF_CONVENTION_COUNT
+} amddwarf_convention;
+
+/* "auto", "legacy", "extension"; NULL when out of range. */
+AMDDWARF_API const char *amddwarf_convention_name(amddwarf_convention convention);
+/* Reverse of amddwarf_convention_name: AMDDWARF_OK or AMDDWARF_NOT_FOUND. */
+AMDDWARF_API amddwarf_status amddwarf_convention_from_name(const char *name,
+                                                           amddwarf_convention *convention);
+
+typedef struct amddwarf_object_options {
+  uint32_t struct_size;                /* sizeof(amddwarf_object_options) */
+  const amddwarf_allocator *allocator; /* NULL: malloc; copied by open */
+  amddwarf_convention convention;      /* AUTO: detect per unit */
+  amddwarf_dialect dialect;            /* AUTO: per unit (auto, or user when the
+                                          extension convention is detected) */
+  uint32_t max_dies;                   /* 0: 50 million; a hard limit */
+  uint32_t flags;                      /* AMDDWARF_OBJECT_* below */
+} amddwarf_object_options;
+
+enum {
+  /* amddwarf_object_die_attributes lists attributes as libdwarf decodes them
+     (through libdwarf's object-access interface over the same relocated
+     sections) instead of with the library's own reader: a cross-check of
+     the two decoders. libdwarf 20210528 is not robust against malformed
+     input (it double-frees on some bad .debug_rnglists): do not use this on
+     untrusted objects. */
+  AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES = 1u << 0,
+};
+
+/* Defaults: malloc, detected conventions, auto dialect. */
+AMDDWARF_API void amddwarf_object_options_init(amddwarf_object_options *options);
+
+/* Opens the code object in the SIZE bytes at DATA. The bytes are borrowed:
+   they must stay unchanged until amddwarf_object_close, and are never written.
+   OPTIONS may be NULL. On success *OUT owns everything the object returns.
+   Errors: E_INVALID_ARGUMENT, E_OBJECT_NOT_ELF, E_OBJECT_NOT_AMDGPU,
+   E_OBJECT_BAD_ELF, E_OBJECT_BAD_NOTE, E_OBJECT_BAD_RELOCATION,
+   E_OBJECT_DWARF (libdwarf refused a section; the message says which and
+   why), E_MALFORMED, E_TRUNCATED, E_LIMIT, E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_object_open_memory(const void *data, size_t size,
+                                                         const amddwarf_object_options *options,
+                                                         amddwarf_object **out,
+                                                         amddwarf_error *err);
+
+/* Reads the file at PATH and opens it like amddwarf_object_open_memory; the
+   object owns the bytes. Additionally E_IO. */
+AMDDWARF_API amddwarf_status amddwarf_object_open_file(const char *path,
+                                                       const amddwarf_object_options *options,
+                                                       amddwarf_object **out,
+                                                       amddwarf_error *err);
+
+/* Releases OBJECT and everything returned from it. NULL is allowed. */
+AMDDWARF_API void amddwarf_object_close(amddwarf_object *object);
+
+/* ---- ELF, ISA, metadata, symbols ---- */
+
+typedef enum amddwarf_target_feature {
+  AMDDWARF_FEATURE_UNSUPPORTED = 0, /* the processor has no such feature */
+  AMDDWARF_FEATURE_ANY,             /* code runs with it on or off */
+  AMDDWARF_FEATURE_OFF,
+  AMDDWARF_FEATURE_ON,
+} amddwarf_target_feature;
+
+typedef struct amddwarf_object_info {
+  uint16_t elf_type;             /* ET_REL (1) or ET_DYN (3), ... */
+  uint8_t os_abi;                /* e_ident[EI_OSABI] (64 = AMDGPU HSA) */
+  uint8_t abi_version;           /* e_ident[EI_ABIVERSION] */
+  uint32_t code_object_version;  /* 2..6 from the ABI version, 0 when unknown */
+  uint32_t e_flags;
+  uint32_t mach;                 /* e_flags & 0xff */
+  const char *processor;         /* "gfx900"; "gfx?" for an unknown mach */
+  amddwarf_target_feature xnack;
+  amddwarf_target_feature sramecc;
+  unsigned isa_wave_size;        /* the processor's default wave size: 32 or 64 */
+  unsigned wave_size;            /* the kernels' .wavefront_size when they agree,
+                                    else isa_wave_size */
+  const char *target;            /* metadata amdhsa.target, or NULL */
+  uint32_t metadata_version[2];  /* amdhsa.version, {0,0} without metadata */
+  uint32_t isa_major;            /* 8..12, 0 for an unknown processor */
+  /* Private (scratch) memory as the code addresses it: 0 = swizzled MUBUF
+     scratch, whose stack and frame registers (SGPR32/SGPR33) hold a
+     wave-scaled offset, so a lane's private address is the register value
+     divided by the wave size; 1 = flat scratch (gfx940-gfx950, gfx11 and
+     later), whose registers hold the lane's private address. See
+     specs/conventions.md. */
+  uint8_t flat_scratch;
+  unsigned frame_base_divisor;   /* wave_size (MUBUF) or 1 (flat scratch) */
+  uint64_t debug_bytes;          /* total size of the .debug_* sections */
+  uint32_t relocations_applied;  /* RELA entries applied to debug sections */
+} amddwarf_object_info;
+
+/* Valid until amddwarf_object_close. */
+AMDDWARF_API const amddwarf_object_info *amddwarf_object_get_info(const amddwarf_object *object);
+
+/* A kernel from the metadata note, joined with its symbols. Fields the note
+   does not carry are UINT32_MAX. */
+typedef struct amddwarf_kernel {
+  const char *name;              /* .name */
+  const char *symbol;            /* .symbol ("k.kd") */
+  uint64_t descriptor_address;   /* value of the .kd symbol, UINT64_MAX if absent */
+  uint64_t code_address;         /* value of the code symbol, UINT64_MAX if absent */
+  uint64_t code_size;
+  uint32_t wavefront_size;
+  uint32_t sgpr_count, vgpr_count, agpr_count;
+  uint32_t sgpr_spill_count, vgpr_spill_count;
+  uint32_t private_segment_fixed_size, group_segment_fixed_size;
+  uint32_t kernarg_segment_size;
+} amddwarf_kernel;
+
+AMDDWARF_API size_t amddwarf_object_kernel_count(const amddwarf_object *object);
+/* The INDEX-th kernel, or NULL when out of range. */
+AMDDWARF_API const amddwarf_kernel *amddwarf_object_kernel(const amddwarf_object *object,
+                                                           size_t index);
+
+typedef enum amddwarf_symbol_kind {
+  AMDDWARF_SYMBOL_FUNCTION = 0,  /* STT_FUNC, not a kernel entry */
+  AMDDWARF_SYMBOL_KERNEL,        /* STT_FUNC with a matching .kd descriptor */
+  AMDDWARF_SYMBOL_DESCRIPTOR,    /* the kernel descriptor object (NAME.kd) */
+  AMDDWARF_SYMBOL_OBJECT,        /* another STT_OBJECT */
+} amddwarf_symbol_kind;
+
+typedef struct amddwarf_symbol {
+  const char *name;
+  uint64_t address;
+  uint64_t size;
+  amddwarf_symbol_kind kind;
+  uint32_t section;              /* st_shndx */
+} amddwarf_symbol;
+
+/* Function and object symbols, sorted by address then name. */
+AMDDWARF_API size_t amddwarf_object_symbol_count(const amddwarf_object *object);
+AMDDWARF_API const amddwarf_symbol *amddwarf_object_symbol(const amddwarf_object *object,
+                                                           size_t index);
+
+/* ---- DWARF units and DIEs ---- */
+
+typedef struct amddwarf_range {
+  uint64_t low, high;            /* [low, high) */
+} amddwarf_range;
+
+/* One entry of a location list, addresses resolved to absolute ones. */
+typedef struct amddwarf_loc_entry {
+  uint64_t low, high;            /* [low, high); the default entry has 0, UINT64_MAX */
+  const uint8_t *expr;           /* raw expression bytes (points into the object) */
+  size_t size;
+  uint64_t offset;               /* section offset of the entry */
+  uint8_t kind;                  /* DW_LLE_* (DWARF 5), or 0xff for a DWARF 4 pair */
+  uint8_t is_default;            /* DW_LLE_default_location */
+} amddwarf_loc_entry;
+
+typedef enum amddwarf_attr_value_kind {
+  AMDDWARF_ATTR_NONE = 0,
+  AMDDWARF_ATTR_UNSIGNED,       /* u */
+  AMDDWARF_ATTR_SIGNED,         /* s (DW_FORM_sdata, implicit_const) */
+  AMDDWARF_ATTR_EXPR,           /* bytes/size: exprloc, or a DWARF 2/3 block */
+  AMDDWARF_ATTR_LIST,           /* entries/count; offset: its section offset */
+  AMDDWARF_ATTR_BLOCK,          /* bytes/size: a block constant (const_value) */
+  AMDDWARF_ATTR_REF,            /* ref: a DIE reference (bounds, counts) */
+  AMDDWARF_ATTR_STRING,         /* string */
+} amddwarf_attr_value_kind;
+
+/* The value of an attribute that can be a constant, an expression, a
+   location list or a reference (DW_AT_location, DW_AT_const_value,
+   DW_AT_upper_bound, DW_AT_data_member_location, DW_AT_LLVM_lane_pc, ...). */
+typedef struct amddwarf_attr_value {
+  amddwarf_attr_value_kind kind;
+  uint16_t attribute;            /* DW_AT_* as found (old or new code) */
+  uint16_t form;                 /* DW_FORM_* */
+  uint64_t u;
+  int64_t s;
+  const uint8_t *bytes;
+  size_t size;
+  const amddwarf_loc_entry *entries;
+  size_t count;
+  uint64_t offset;
+  const struct amddwarf_die_info *ref;
+  const char *string;
+} amddwarf_attr_value;
+
+typedef struct amddwarf_cu {
+  uint32_t index;
+  uint64_t offset;               /* unit header offset in .debug_info */
+  uint64_t die_offset;
+  uint16_t version;              /* 2..5 */
+  uint8_t unit_type;             /* DW_UT_* (DW_UT_compile for DWARF 4) */
+  uint8_t address_size;
+  uint8_t offset_size;
+  uint32_t language;             /* DW_AT_language (0x8100 DW_LANG_LLVM_HIP, 0x30 DW_LANG_HIP) */
+  const char *name;
+  const char *producer;
+  const char *comp_dir;
+  const char *augmentation;      /* DW_AT_LLVM_augmentation / "[llvm:v0.0]", or NULL */
+  amddwarf_convention convention;/* never AUTO */
+  const char *convention_reason; /* why: "no extension attribute, operation or
+                                    augmentation" ... (static) */
+  amddwarf_expr_format format;   /* how to decode this unit's expressions */
+  uint64_t low_pc;               /* DW_AT_low_pc or 0: base of its lists */
+  uint64_t addr_base, loclists_base, rnglists_base, str_offsets_base;
+  const struct amddwarf_die_info *die;/* the unit DIE */
+  const amddwarf_range *ranges;  /* the unit's PC ranges */
+  size_t range_count;
+  uint64_t line_offset;          /* DW_AT_stmt_list, UINT64_MAX when absent */
+} amddwarf_cu;
+
+AMDDWARF_API size_t amddwarf_object_cu_count(const amddwarf_object *object);
+AMDDWARF_API const amddwarf_cu *amddwarf_object_cu(const amddwarf_object *object, size_t index);
+
+/* Flags of amddwarf_die_info.flags. */
+enum {
+  AMDDWARF_DIE_EXTERNAL = 1u << 0,
+  AMDDWARF_DIE_DECLARATION = 1u << 1,
+  AMDDWARF_DIE_ARTIFICIAL = 1u << 2,
+  AMDDWARF_DIE_HAS_BYTE_SIZE = 1u << 3,
+  AMDDWARF_DIE_HAS_BIT_SIZE = 1u << 4,
+  AMDDWARF_DIE_HAS_DATA_BIT_OFFSET = 1u << 5,
+  AMDDWARF_DIE_GNU_VECTOR = 1u << 6,         /* DW_AT_GNU_vector on an array */
+  AMDDWARF_DIE_HAS_ADDRESS_CLASS = 1u << 7,
+  AMDDWARF_DIE_HAS_ADDRESS_SPACE = 1u << 8,  /* DW_AT_LLVM_address_space */
+  AMDDWARF_DIE_HAS_MEMORY_SPACE = 1u << 9,   /* DW_AT_LLVM_memory_space */
+  AMDDWARF_DIE_OLD_LLVM_CODES = 1u << 10,    /* lanes/lane_pc/vector_size/active_lane
+                                                found under their old numbers */
+};
+
+/* One DIE, summarized at open. Attributes the summary does not keep are
+   reachable with amddwarf_object_die_attributes. */
+typedef struct amddwarf_die_info {
+  uint64_t offset;               /* .debug_info offset */
+  uint16_t tag;                  /* DW_TAG_* */
+  uint16_t depth;                /* 0 for a unit DIE */
+  uint32_t cu_index;
+  uint32_t flags;                /* AMDDWARF_DIE_* */
+  const struct amddwarf_die_info *parent, *first_child, *next_sibling;
+  const char *name;              /* own name, else the origin's; NULL if none */
+  const char *linkage_name;
+  const struct amddwarf_die_info *type;   /* DW_AT_type (own, else the origin's) */
+  const struct amddwarf_die_info *origin; /* DW_AT_abstract_origin or DW_AT_specification */
+  uint32_t decl_file, decl_line;
+  uint32_t call_file, call_line, call_column;
+  uint64_t byte_size, bit_size, data_bit_offset;
+  uint32_t encoding;             /* DW_ATE_* of a base type */
+  uint32_t address_class;        /* valid with HAS_ADDRESS_CLASS */
+  uint32_t address_space;        /* valid with HAS_ADDRESS_SPACE */
+  uint32_t memory_space;         /* valid with HAS_MEMORY_SPACE */
+  uint32_t vector_size;          /* DW_AT_LLVM_vector_size, 0 when absent */
+  uint32_t lanes;                /* DW_AT_LLVM_lanes, 0 when absent */
+  const amddwarf_range *ranges;  /* low_pc/high_pc or DW_AT_ranges, absolute */
+  size_t range_count;
+  /* Present attributes of the kinds that may be expressions or lists;
+     NULL when absent. */
+  const amddwarf_attr_value *location, *frame_base, *const_value;
+  const amddwarf_attr_value *data_member_location;
+  const amddwarf_attr_value *lower_bound, *upper_bound, *count;
+  const amddwarf_attr_value *lane_pc, *active_lane;
+} amddwarf_die_info;
+
+/* The DIE at .debug_info OFFSET, or NULL. */
+AMDDWARF_API const amddwarf_die_info *amddwarf_object_die_at(const amddwarf_object *object,
+                                                        uint64_t offset);
+
+/* Every DIE in .debug_info order (unit DIEs included). */
+AMDDWARF_API size_t amddwarf_object_die_count(const amddwarf_object *object);
+AMDDWARF_API const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size_t index);
+
+/* One raw attribute, for printing every attribute of a DIE. */
+typedef struct amddwarf_attribute {
+  uint16_t attribute;            /* DW_AT_* */
+  uint16_t form;                 /* DW_FORM_* (indirect resolved) */
+  amddwarf_attr_value value;          /* EXPR for exprloc/blocks of location attributes,
+                                    LIST for list offsets, REF with ref for
+                                    references, STRING, UNSIGNED or SIGNED */
+} amddwarf_attribute;
+
+/* Calls VISIT for every attribute of DIE in the order they are encoded,
+   decoded by the library's reader (or by libdwarf with
+   AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES). The attribute and what it points to
+   are valid during the call only (strings and expression bytes until close).
+   Location lists come resolved, as in the DIE's summary. A non-zero return
+   from VISIT stops the walk and is returned as AMDDWARF_END. Errors:
+   E_OBJECT_DWARF, E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_attributes(
+    const amddwarf_object *object, const amddwarf_die_info *die,
+    int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
+    amddwarf_error *err);
+
+/* Names of DWARF constants ("DW_TAG_variable", "DW_AT_LLVM_lane_pc",
+   "DW_FORM_exprloc", "DW_LANG_LLVM_HIP", "DW_ATE_float"), including the
+   LLVM/AMDGPU extension codes; NULL when unknown. Static strings. */
+AMDDWARF_API const char *amddwarf_dw_tag_name(unsigned tag);
+AMDDWARF_API const char *amddwarf_dw_at_name(unsigned attribute);
+AMDDWARF_API const char *amddwarf_dw_form_name(unsigned form);
+AMDDWARF_API const char *amddwarf_dw_lang_name(unsigned language);
+AMDDWARF_API const char *amddwarf_dw_ate_name(unsigned encoding);
+
+/* ---- scopes, variables ---- */
+
+/* The scopes containing PC, innermost first: lexical blocks, inlined
+   subroutines, the subprogram, then the unit DIE. Writes at most CAPACITY
+   into SCOPES and the full depth to *COUNT. AMDDWARF_NOT_FOUND when no
+   subprogram contains PC (*COUNT is 0). */
+AMDDWARF_API amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_t pc,
+                                                       const amddwarf_die_info **scopes,
+                                                       size_t capacity, size_t *count);
+
+typedef struct amddwarf_var {
+  const amddwarf_die_info *die;       /* DW_TAG_variable or DW_TAG_formal_parameter */
+  const amddwarf_die_info *scope;     /* the scope it was found in */
+  uint32_t depth;                /* index of SCOPE in amddwarf_object_scopes_at */
+  /* The location at PC: AVAILABLE 1 with EXPR/SIZE (SIZE may be 0: an empty
+     expression, "optimized out"), or 0 when no entry of its list covers PC
+     or it has no location; CONST_VALUE when it has DW_AT_const_value. */
+  int available;
+  const uint8_t *expr;
+  size_t size;
+  const amddwarf_loc_entry *entry; /* the list entry used, or NULL */
+} amddwarf_var;
+
+/* The variables and parameters visible at PC, innermost scope first, each in
+   DIE order, then the unit's globals. Names shadowed by an inner scope are
+   still listed (DEPTH tells them apart). Writes at most CAPACITY, the total
+   to *COUNT. AMDDWARF_NOT_FOUND as amddwarf_object_scopes_at. */
+AMDDWARF_API amddwarf_status amddwarf_object_vars_at(const amddwarf_object *object, uint64_t pc,
+                                                     amddwarf_var *vars, size_t capacity,
+                                                     size_t *count);
+
+/* The expression of VALUE (EXPR or LIST) that applies at PC: AMDDWARF_OK with
+   *BYTES and *SIZE (and *ENTRY for lists, may be NULL), or AMDDWARF_NOT_FOUND. */
+AMDDWARF_API amddwarf_status amddwarf_attr_value_expr_at(const amddwarf_attr_value *value, uint64_t pc,
+                                                    const uint8_t **bytes, size_t *size,
+                                                    const amddwarf_loc_entry **entry);
+
+/* Follows typedefs and cv-qualifiers (and DW_TAG_atomic_type) from TYPE;
+   NULL stays NULL. */
+AMDDWARF_API const amddwarf_die_info *amddwarf_type_strip(const amddwarf_die_info *type);
+
+/* The size in bytes of TYPE (arrays: element size times the constant counts;
+   pointers: the unit's address size). AMDDWARF_OK, or AMDDWARF_NOT_FOUND
+   when a dimension is not constant or the size is not known. */
+AMDDWARF_API amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object,
+                                                     const amddwarf_die_info *type, uint64_t *size);
+
+/* Writes the C spelling of TYPE ("int[8]", "const S *", "float4") into BUF
+   (SIZE bytes, NUL-terminated when SIZE > 0). *LENGTH (may be NULL) gets the
+   full length. E_NO_SPACE when truncated. */
+AMDDWARF_API amddwarf_status amddwarf_type_name(const amddwarf_object *object,
+                                                const amddwarf_die_info *type, char *buf, size_t size,
+                                                size_t *length);
+
+/* ---- lines ---- */
+
+enum {
+  AMDDWARF_LINE_IS_STMT = 1u << 0,
+  AMDDWARF_LINE_BASIC_BLOCK = 1u << 1,
+  AMDDWARF_LINE_END_SEQUENCE = 1u << 2,
+  AMDDWARF_LINE_PROLOGUE_END = 1u << 3,
+  AMDDWARF_LINE_EPILOGUE_BEGIN = 1u << 4,
+};
+
+typedef struct amddwarf_line_row {
+  uint64_t address;
+  uint32_t file;                 /* index into the table's files, as encoded */
+  uint32_t line;
+  uint32_t column;
+  uint32_t discriminator;
+  uint8_t isa;
+  uint8_t flags;                 /* AMDDWARF_LINE_* */
+} amddwarf_line_row;
+
+typedef struct amddwarf_line_table {
+  uint32_t cu_index;
+  uint64_t offset;               /* .debug_line offset */
+  uint16_t version;
+  const amddwarf_line_row *rows; /* in the order of the program */
+  size_t row_count;
+  const char *const *files;      /* full paths, index as in rows[].file; an
+                                    index with no entry is NULL */
+  size_t file_count;
+} amddwarf_line_table;
+
+/* The line table of unit CU_INDEX, or NULL when it has none. */
+AMDDWARF_API const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *object,
+                                                                   size_t cu_index);
+
+/* The row covering PC (the last row at or before PC in a sequence whose end
+   is after PC): AMDDWARF_OK with *TABLE and *ROW, or AMDDWARF_NOT_FOUND. */
+AMDDWARF_API amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
+                                                     const amddwarf_line_table **table,
+                                                     const amddwarf_line_row **row);
+
+/* ---- conventions ---- */
+
+typedef enum amddwarf_expr_role {
+  AMDDWARF_ROLE_LOCATION = 0,   /* DW_AT_location (or a list entry's expression) */
+  AMDDWARF_ROLE_FRAME_BASE = 1, /* DW_AT_frame_base */
+} amddwarf_expr_role;
+
+/* Rewrites the expression BYTES (SIZE) of unit CU, read under the unit's
+   convention, into an expression with the same meaning under the extension
+   convention, encoded in the DW_OP_LLVM_user dialect (specs/conventions.md
+   section 5): in a legacy unit, "lit<k>, swap, xderef" address-space suffixes
+   become DW_OP_LLVM_form_aspace_address (dropped before DW_OP_stack_value), a
+   bare DW_OP_fbreg gets the private_lane space, and a DW_OP_regx frame base
+   becomes the register's value divided by info.frame_base_divisor. Other
+   expressions, and every expression of an extension unit, are copied.
+   Writes at most CAPACITY bytes to OUT and the full size to *OUT_SIZE
+   (E_NO_SPACE when it did not fit). Evaluate the result with
+   DW_ASPACE numbering and dialect user. Errors: the decoder's and encoder's. */
+AMDDWARF_API amddwarf_status amddwarf_object_normalize_expr(
+    const amddwarf_object *object, const amddwarf_cu *cu, amddwarf_expr_role role,
+    const uint8_t *bytes, size_t size, uint8_t *out, size_t capacity, size_t *out_size,
+    amddwarf_error *err);
+
+/* Entry INDEX of unit CU's .debug_addr table (DW_OP_addrx, DW_OP_constx).
+   Errors: E_OBJECT_BAD_LIST when the index is outside the table. */
+AMDDWARF_API amddwarf_status amddwarf_object_address_index(const amddwarf_object *object,
+                                                           const amddwarf_cu *cu, uint64_t index,
+                                                           uint64_t *address,
+                                                           amddwarf_error *err);
+
+/* ---- static checks ---- */
+
+/* What a problem found by amddwarf_object_check is (src/object/check.def). */
+typedef enum amddwarf_check_kind {
+#define AMDDWARF_CHECK(kind, name, description) AMDDWARF_CHECK_##kind,
+#include <amddwarf/check.def>
+#undef AMDDWARF_CHECK
+  AMDDWARF_CHECK_KIND_COUNT
+} amddwarf_check_kind;
+
+/* Stable name ("stack_underflow") and description of KIND; NULL when out of
+   range. Static strings. */
+AMDDWARF_API const char *amddwarf_check_kind_name(amddwarf_check_kind kind);
+AMDDWARF_API const char *amddwarf_check_kind_description(amddwarf_check_kind kind);
+
+typedef struct amddwarf_check_problem {
+  amddwarf_check_kind kind;
+  amddwarf_status status;        /* the decoder's or CFI reader's status, else 0 */
+  uint64_t die_offset;           /* the DIE, or UINT64_MAX (CFI) */
+  uint16_t attribute;            /* DW_AT_* of the expression, 0 for CFI */
+  uint64_t entry_offset;         /* list entry / FDE section offset, or UINT64_MAX */
+  uint64_t op_offset;            /* byte offset within the expression, or UINT64_MAX */
+  int32_t opcode;                /* raw opcode, or AMDDWARF_NO_OPCODE */
+  char message[AMDDWARF_ERROR_MESSAGE_SIZE];
+} amddwarf_check_problem;
+
+/* Statically checks every location-like expression (DW_AT_location,
+   frame_base, data_member_location, bounds, lane_pc, active_lane), every
+   location list and every .debug_frame CIE/FDE program of OBJECT, under
+   each unit's convention and the object's wave size. REPORT (may be NULL)
+   is called once per problem; the problem is valid during the call; a
+   non-zero return stops the check early. *COUNT (may be NULL) receives the
+   number of problems. Returns AMDDWARF_OK whether or not problems were
+   found; errors only for E_NO_MEMORY and E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_check(
+    const amddwarf_object *object,
+    int (*report)(void *user, const amddwarf_check_problem *problem), void *user,
+    size_t *count, amddwarf_error *err);
+
+/* Checks one expression as amddwarf_object_check does, for unit CU of OBJECT
+   (CU may be NULL: a legacy-convention DWARF 5 unit with 8-byte addresses
+   and OBJECT's wave size, or 64 when OBJECT is NULL too). */
+AMDDWARF_API amddwarf_status amddwarf_object_check_expr(
+    const amddwarf_object *object, const amddwarf_cu *cu, const uint8_t *bytes, size_t size,
+    int (*report)(void *user, const amddwarf_check_problem *problem), void *user,
+    size_t *count, amddwarf_error *err);
+
+/* ---- memory ---- */
+
+/* Bytes held by OBJECT beyond the borrowed input (arenas, relocated section
+   copies, libdwarf's tables not counted). */
+AMDDWARF_API size_t amddwarf_object_memory_used(const amddwarf_object *object);
 
 AMDDWARF_END_DECLS
 

@@ -1,0 +1,265 @@
+/* Code objects: opening an AMDGPU code object and building the PC -> scope
+ * index (every unit, every DIE, lists, line tables), listing the variables in
+ * scope at a PC, and memory held after open; against libdwarf walking every
+ * DIE and attribute of the same object (the work our open does through it),
+ * and the full walks of libdwarf's `dwarfdump -i` and `llvm-dwarfdump-19
+ * --debug-info` (processes, text output discarded).
+ *
+ * Input: bench/gen_object.sh builds a shared object of COPIES copies of one
+ * OpenCL unit with 400 kernels and functions (about 270 KB of .debug_info
+ * each; 200 copies make about 53 MB), or the file given as the second
+ * argument. Targets (issue): >= 200 MB/s of DWARF for open + index, < 20 us
+ * for the variables at a PC, memory after open < 2x the debug sections. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <amddwarf/object.h>
+
+#include "bench.h"
+
+enum { PC_COUNT = 2000 };
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *data = malloc((size_t)n);
+  if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+    free(data);
+    data = NULL;
+  }
+  fclose(f);
+  *size = (size_t)n;
+  return data;
+}
+
+static long rss_kb(void)
+{
+  long pages = 0, resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f)
+    return 0;
+  if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+    resident = 0;
+  fclose(f);
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+typedef struct ctx {
+  const uint8_t *data;
+  size_t size;
+  const char *path;
+  amddwarf_object *object;
+  uint64_t pcs[PC_COUNT];
+  size_t pc_count, pc_next;
+} ctx;
+
+static void run_open(void *arg)
+{
+  ctx *c = arg;
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  if (amddwarf_object_open_memory(c->data, c->size, NULL, &o, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "open: %s\n", err.message);
+    exit(1);
+  }
+  bench_consume(amddwarf_object_die_count(o));
+  amddwarf_object_close(o);
+}
+
+static void run_vars(void *arg)
+{
+  ctx *c = arg;
+  amddwarf_var vars[256];
+  size_t count = 0;
+  uint64_t pc = c->pcs[c->pc_next++ % c->pc_count];
+  amddwarf_object_vars_at(c->object, pc, vars, 256, &count);
+  bench_consume(count);
+}
+
+/* libdwarf: every DIE of every unit with every attribute's value read. */
+static uint64_t read_attrs(Dwarf_Debug dbg, Dwarf_Die die)
+{
+  uint64_t n = 1;
+  Dwarf_Error e = NULL;
+  Dwarf_Attribute *attrs = NULL;
+  Dwarf_Signed count = 0;
+  if (dwarf_attrlist(die, &attrs, &count, &e) != DW_DLV_OK)
+    return n;
+  for (Dwarf_Signed i = 0; i < count; ++i) {
+    Dwarf_Half form = 0;
+    Dwarf_Unsigned u = 0;
+    char *s = NULL;
+    dwarf_whatform(attrs[i], &form, &e);
+    if (dwarf_formudata(attrs[i], &u, &e) != DW_DLV_OK) {
+      if (e)
+        dwarf_dealloc_error(dbg, e);
+      e = NULL;
+      if (dwarf_formstring(attrs[i], &s, &e) != DW_DLV_OK && e) {
+        dwarf_dealloc_error(dbg, e);
+        e = NULL;
+      }
+    }
+    n += u + form + (s != NULL);
+    dwarf_dealloc_attribute(attrs[i]);
+  }
+  dwarf_dealloc(dbg, attrs, DW_DLA_LIST);
+  return n;
+}
+
+static uint64_t walk_children(Dwarf_Debug dbg, Dwarf_Die parent)
+{
+  uint64_t n = 0;
+  Dwarf_Error e = NULL;
+  Dwarf_Die child = NULL;
+  if (dwarf_child(parent, &child, &e) != DW_DLV_OK)
+    return 0;
+  while (child != NULL) {
+    Dwarf_Die sib = NULL;
+    n += read_attrs(dbg, child);
+    n += walk_children(dbg, child);
+    int rc = dwarf_siblingof_b(dbg, child, 1, &sib, &e);
+    dwarf_dealloc_die(child);
+    child = rc == DW_DLV_OK ? sib : NULL;
+  }
+  return n;
+}
+
+static void run_libdwarf(void *arg)
+{
+  ctx *c = arg;
+  Dwarf_Debug dbg = NULL;
+  Dwarf_Error e = NULL;
+  uint64_t n = 0;
+  if (dwarf_init_path(c->path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, NULL,
+                      0, NULL, &e) != DW_DLV_OK) {
+    fprintf(stderr, "libdwarf cannot open %s\n", c->path);
+    exit(1);
+  }
+  for (;;) {
+    Dwarf_Unsigned len, abbrev, toff, next;
+    Dwarf_Half ver, asz, lsz, esz, type;
+    Dwarf_Sig8 sig;
+    Dwarf_Die cu = NULL;
+    if (dwarf_next_cu_header_d(dbg, 1, &len, &ver, &abbrev, &asz, &lsz, &esz, &sig, &toff, &next,
+                               &type, &e) != DW_DLV_OK)
+      break;
+    if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &e) != DW_DLV_OK)
+      break;
+    n += read_attrs(dbg, cu);
+    n += walk_children(dbg, cu);
+    dwarf_dealloc_die(cu);
+  }
+  dwarf_finish(dbg, &e);
+  bench_consume(n);
+}
+
+typedef struct proc_arg {
+  const char *command;
+} proc_arg;
+
+static void run_process(void *arg)
+{
+  proc_arg *p = arg;
+  if (system(p->command) != 0) {
+    fprintf(stderr, "failed: %s\n", p->command);
+    exit(1);
+  }
+}
+
+int main(int argc, char **argv)
+{
+  const char *here = argc > 1 ? argv[1] : "bench";
+  char path[4096], cmd[8192];
+  ctx c;
+  memset(&c, 0, sizeof c);
+  if (argc > 2) {
+    snprintf(path, sizeof path, "%s", argv[2]);
+  } else {
+    const char *copies = getenv("AMDDWARF_BENCH_OBJECT_COPIES");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(cmd, sizeof cmd, "%s/gen_object.sh %s/amddwarf-bench-object %s", here,
+             tmp ? tmp : "/tmp", copies ? copies : "200");
+    FILE *p = popen(cmd, "r");
+    if (p == NULL || fgets(path, sizeof path, p) == NULL) {
+      fprintf(stderr, "bench_object: %s failed\n", cmd);
+      return 1;
+    }
+    pclose(p);
+    path[strcspn(path, "\n")] = '\0';
+  }
+  c.path = path;
+  c.data = read_file(path, &c.size);
+  if (c.data == NULL) {
+    fprintf(stderr, "bench_object: cannot read %s\n", path);
+    return 1;
+  }
+  long before = rss_kb();
+  amddwarf_error err;
+  if (amddwarf_object_open_memory(c.data, c.size, NULL, &c.object, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "bench_object: %s\n", err.message);
+    return 1;
+  }
+  long after = rss_kb();
+  const amddwarf_object_info *info = amddwarf_object_get_info(c.object);
+  double debug_mb = (double)info->debug_bytes / 1e6;
+  const amddwarf_cu *cu0 = amddwarf_object_cu(c.object, 0);
+  (void)cu0;
+  /* PCs: line-table rows spread over the whole object. */
+  size_t total_rows = 0;
+  for (size_t u = 0; u < amddwarf_object_cu_count(c.object); ++u) {
+    const amddwarf_line_table *t = amddwarf_object_line_table(c.object, u);
+    total_rows += t ? t->row_count : 0;
+  }
+  size_t stride = total_rows / PC_COUNT + 1, seen = 0;
+  for (size_t u = 0; u < amddwarf_object_cu_count(c.object) && c.pc_count < PC_COUNT; ++u) {
+    const amddwarf_line_table *t = amddwarf_object_line_table(c.object, u);
+    for (size_t r = 0; t && r < t->row_count && c.pc_count < PC_COUNT; ++r, ++seen)
+      if (seen % stride == 0)
+        c.pcs[c.pc_count++] = t->rows[r].address;
+  }
+  printf("# input: %s: %zu bytes, %.1f MB of debug sections, %zu units, %zu DIEs\n", path,
+         c.size, debug_mb, amddwarf_object_cu_count(c.object),
+         amddwarf_object_die_count(c.object));
+  bench_print_header("code objects (bench_object)");
+  double ours = bench_median_ns(run_open, &c, 3);
+  double peer = bench_median_ns(run_libdwarf, &c, 3);
+  bench_print_row("open + scope index, per MB of DWARF", ours / debug_mb,
+                  "libdwarf DIE+attr walk", peer / debug_mb, "MB");
+  printf("#   ours: %.0f MB/s of DWARF (target >= 200); libdwarf walk alone: %.0f MB/s\n",
+         debug_mb / (ours / 1e9), debug_mb / (peer / 1e9));
+  proc_arg llvm = {cmd};
+  snprintf(cmd, sizeof cmd, "llvm-dwarfdump-19 --debug-info '%s' > /dev/null", path);
+  double t_llvm = bench_median_ns(run_process, &llvm, 1);
+  bench_print_row("full walk, per MB of DWARF", ours / debug_mb, "llvm-dwarfdump-19 --debug-info",
+                  t_llvm / debug_mb, "MB");
+  char cmd2[8192];
+  proc_arg dd = {cmd2};
+  snprintf(cmd2, sizeof cmd2, "dwarfdump -i '%s' > /dev/null 2>&1", path);
+  double t_dd = bench_median_ns(run_process, &dd, 1);
+  bench_print_row("full walk, per MB of DWARF", ours / debug_mb, "dwarfdump -i (libdwarf)",
+                  t_dd / debug_mb, "MB");
+  c.pc_next = 0;
+  double vars = bench_median_ns(run_vars, &c, PC_COUNT);
+  bench_print_row("variables in scope at a PC", vars, "none", -1, "lookup");
+  printf("#   vars at a PC: %.2f us (target < 20 us) over %zu PCs\n", vars / 1e3, c.pc_count);
+  double mem_mb = (double)(after - before) / 1024.0;
+  printf("#   memory after open: %.1f MB RSS growth (%.2fx the %.1f MB of debug sections; "
+         "library accounting %.1f MB; target < 2x)\n",
+         mem_mb, mem_mb / debug_mb, debug_mb,
+         (double)amddwarf_object_memory_used(c.object) / 1e6);
+  amddwarf_object_close(c.object);
+  free((void *)c.data);
+  return 0;
+}

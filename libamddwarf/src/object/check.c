@@ -1,0 +1,589 @@
+/* Code objects: static checks of every expression, location list and CFI
+ * program (`amddwarf check`). Expressions are decoded with the codec and
+ * then interpreted abstractly over every path: each stack entry is a known
+ * constant, a register location, an implicit value of known size, or
+ * unknown, which is enough to find underflows, address-space operands that
+ * name nothing, and pieces that overrun their storage. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <amddwarf/amdgpu.h>
+#include <amddwarf/cfi.h>
+#include <amddwarf/target.h>
+
+#include "common/mem.h"
+#include "object/internal.h"
+
+#define MAX_TRACKED_DEPTH 64
+#define MAX_PATH_STATES 100000
+
+/* ---- tables ---- */
+
+static const char *const check_names[] = {
+#define AMDDWARF_CHECK(kind, name, description) name,
+#include <amddwarf/check.def>
+#undef AMDDWARF_CHECK
+};
+static const char *const check_descriptions[] = {
+#define AMDDWARF_CHECK(kind, name, description) description,
+#include <amddwarf/check.def>
+#undef AMDDWARF_CHECK
+};
+_Static_assert(sizeof check_names / sizeof check_names[0] == AMDDWARF_CHECK_KIND_COUNT,
+               "check.def names");
+
+const char *amddwarf_check_kind_name(amddwarf_check_kind kind)
+{
+  return (unsigned)kind < AMDDWARF_CHECK_KIND_COUNT ? check_names[kind] : NULL;
+}
+
+const char *amddwarf_check_kind_description(amddwarf_check_kind kind)
+{
+  return (unsigned)kind < AMDDWARF_CHECK_KIND_COUNT ? check_descriptions[kind] : NULL;
+}
+
+typedef struct effect {
+  amddwarf_op_kind kind;
+  uint8_t needs, pops, pushes;
+} effect;
+
+static const effect effect_rows[] = {
+#define AMDDWARF_EFFECT(kind, needs, pops, pushes) {AMDDWARF_OP_##kind, needs, pops, pushes},
+#include "object/stack_effects.def"
+#undef AMDDWARF_EFFECT
+};
+_Static_assert(sizeof effect_rows / sizeof effect_rows[0] == 92, "stack_effects.def rows");
+
+/* Stack effect of KIND; false when it is not statically known. */
+static bool effect_of(amddwarf_op_kind kind, effect *out)
+{
+  if ((kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) ||
+      (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) ||
+      (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31)) {
+    *out = (effect){kind, 0, 0, 1};
+    return true;
+  }
+  for (size_t i = 0; i < sizeof effect_rows / sizeof effect_rows[0]; ++i)
+    if (effect_rows[i].kind == kind) {
+      *out = effect_rows[i];
+      return true;
+    }
+  return false;
+}
+
+/* ---- reporting ---- */
+
+typedef struct checker {
+  const amddwarf_object *object;
+  const amddwarf_cu *cu;
+  amddwarf_expr_format format;
+  amddwarf_convention convention;
+  unsigned wave_size;
+  int (*report)(void *user, const amddwarf_check_problem *problem);
+  void *user;
+  size_t count;
+  bool stop;
+  /* where the current expression comes from */
+  uint64_t die_offset;
+  uint16_t attribute;
+  uint64_t entry_offset;
+} checker;
+
+static void problem(checker *c, amddwarf_check_kind kind, amddwarf_status status,
+                    uint64_t op_offset, int32_t opcode, const char *format, ...)
+    AMDDWARF_PRINTF_LIKE(6, 7);
+
+static void problem(checker *c, amddwarf_check_kind kind, amddwarf_status status,
+                    uint64_t op_offset, int32_t opcode, const char *format, ...)
+{
+  amddwarf_check_problem p;
+  va_list ap;
+  if (c->stop)
+    return;
+  memset(&p, 0, sizeof p);
+  p.kind = kind;
+  p.status = status;
+  p.die_offset = c->die_offset;
+  p.attribute = c->attribute;
+  p.entry_offset = c->entry_offset;
+  p.op_offset = op_offset;
+  p.opcode = opcode;
+  va_start(ap, format);
+  vsnprintf(p.message, sizeof p.message, format, ap);
+  va_end(ap);
+  c->count++;
+  if (c->report != NULL && c->report(c->user, &p) != 0)
+    c->stop = true;
+}
+
+/* ---- abstract interpretation ---- */
+
+typedef enum slot_kind { SLOT_UNKNOWN, SLOT_CONST, SLOT_REG, SLOT_IMPLICIT } slot_kind;
+
+typedef struct slot {
+  slot_kind kind;
+  uint64_t value; /* CONST: the value; REG: the register; IMPLICIT: its size in bytes */
+} slot;
+
+typedef struct path_state {
+  uint32_t op;
+  uint32_t depth;
+  bool pieces;
+  slot stack[MAX_TRACKED_DEPTH];
+} path_state;
+
+static const char *op_name(const amddwarf_op *op)
+{
+  const amddwarf_op_info *info = amddwarf_op_info_get(op->kind);
+  return info ? info->name : "?";
+}
+
+static uint32_t op_register(const amddwarf_op *op)
+{
+  if ((op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) ||
+      (op->kind >= AMDDWARF_OP_breg0 && op->kind <= AMDDWARF_OP_breg31))
+    return (uint32_t)op->operands[1];
+  return (uint32_t)op->operands[0];
+}
+
+static bool op_has_register(const amddwarf_op *op)
+{
+  switch (op->kind) {
+  case AMDDWARF_OP_regx:
+  case AMDDWARF_OP_bregx:
+  case AMDDWARF_OP_regval_type:
+  case AMDDWARF_OP_GNU_regval_type:
+  case AMDDWARF_OP_LLVM_call_frame_entry_reg:
+  case AMDDWARF_OP_LLVM_aspace_bregx:
+    return true;
+  default:
+    return (op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) ||
+           (op->kind >= AMDDWARF_OP_breg0 && op->kind <= AMDDWARF_OP_breg31);
+  }
+}
+
+static void check_register(checker *c, const amddwarf_op *op, uint8_t *reported)
+{
+  amddwarf_amdgpu_register reg;
+  uint32_t number = op_register(op);
+  if (*reported)
+    return;
+  if (amddwarf_amdgpu_register_info(number, &reg) != AMDDWARF_OK) {
+    *reported = 1;
+    problem(c, AMDDWARF_CHECK_BAD_REGISTER, 0, op->offset, op->opcode,
+            "%s names register %u, which the AMDGPU DWARF register map does not define",
+            op_name(op), number);
+    return;
+  }
+  if (reg.wave_size != 0 && reg.wave_size != c->wave_size) {
+    char name[32];
+    *reported = 1;
+    amddwarf_amdgpu_register_name(number, AMDDWARF_REGISTER_DWARF_NAME, name, sizeof name);
+    problem(c, AMDDWARF_CHECK_WAVE_REGISTER, 0, op->offset, op->opcode,
+            "%s names %s (register %u), a wave%u register, in a wave%u object", op_name(op),
+            name, number, reg.wave_size, c->wave_size);
+  }
+}
+
+/* Checks a constant address-space operand V of OP. XDEREF: the operand of
+   DW_OP_xderef*, read with the unit's numbering. */
+static void check_aspace(checker *c, const amddwarf_op *op, uint64_t v, bool xderef,
+                         uint8_t *reported)
+{
+  uint32_t aspace = 0;
+  amddwarf_aspace_info info;
+  bool ok;
+  if (*reported)
+    return;
+  if (xderef)
+    ok = amddwarf_aspace_from_xderef(c->convention == AMDDWARF_CONVENTION_LEGACY
+                                         ? AMDDWARF_XDEREF_LEGACY
+                                         : AMDDWARF_XDEREF_DWARF,
+                                     v, &aspace) == AMDDWARF_OK;
+  else
+    ok = amddwarf_aspace_info_get(v > UINT32_MAX ? UINT32_MAX : (uint32_t)v, &info) ==
+         AMDDWARF_OK;
+  if (!ok) {
+    *reported = 1;
+    problem(c, AMDDWARF_CHECK_BAD_ADDRESS_SPACE, 0, op->offset, op->opcode,
+            "%s uses address space %llu, which is not an address space of the %s convention",
+            op_name(op), (unsigned long long)v, amddwarf_convention_name(c->convention));
+  }
+}
+
+static void check_piece(checker *c, const amddwarf_op *op, const path_state *s,
+                        uint8_t *reported)
+{
+  uint64_t bits, offset = 0, storage = 0;
+  const char *what = NULL;
+  char name[32];
+  if (s->depth == 0 || *reported)
+    return;
+  if (op->kind == AMDDWARF_OP_piece) {
+    bits = op->operands[0] * 8;
+  } else {
+    bits = op->operands[0];
+    offset = op->operands[1];
+  }
+  const slot *top = s->depth <= MAX_TRACKED_DEPTH ? &s->stack[s->depth - 1] : NULL;
+  if (top == NULL)
+    return;
+  if (top->kind == SLOT_REG) {
+    amddwarf_amdgpu_register reg;
+    if (amddwarf_amdgpu_register_info((uint32_t)top->value, &reg) != AMDDWARF_OK)
+      return;
+    storage = reg.bit_size;
+    amddwarf_amdgpu_register_name((uint32_t)top->value, AMDDWARF_REGISTER_DWARF_NAME, name,
+                                  sizeof name);
+    what = name;
+  } else if (top->kind == SLOT_IMPLICIT) {
+    storage = top->value * 8;
+    what = "the implicit value";
+  } else {
+    return;
+  }
+  if (bits + offset > storage || bits + offset < bits) {
+    *reported = 1;
+    problem(c, AMDDWARF_CHECK_PIECE_OVERRUN, 0, op->offset, op->opcode,
+            "%s of %llu bits at bit %llu overruns %s (%llu bits)", op_name(op),
+            (unsigned long long)bits, (unsigned long long)offset, what,
+            (unsigned long long)storage);
+  }
+}
+
+/* Applies OP to S. Returns false when the path ends (underflow reported, or
+   an effect that cannot be known statically). */
+static bool step(checker *c, const amddwarf_op *ops, size_t count, path_state *s,
+                 uint8_t *reported)
+{
+  const amddwarf_op *op = &ops[s->op];
+  effect e;
+  (void)count;
+  if (!effect_of(op->kind, &e))
+    return false;
+  uint32_t needs = e.needs;
+  if (op->kind == AMDDWARF_OP_pick)
+    needs = (uint32_t)op->operands[0] + 1;
+  if (s->depth < needs) {
+    if (!(reported[0] & 1)) {
+      reported[0] |= 1;
+      problem(c, op->kind == AMDDWARF_OP_pick ? AMDDWARF_CHECK_BAD_STACK_OP
+                                              : AMDDWARF_CHECK_STACK_UNDERFLOW,
+              0, op->offset, op->opcode,
+              "%s needs %u stack entries but a path reaches it with %u", op_name(op), needs,
+              s->depth);
+    }
+    return false;
+  }
+  if (s->depth > MAX_TRACKED_DEPTH - 4)
+    return false; /* deeper than anything real; stop following */
+  slot *st = s->stack;
+  uint32_t d = s->depth;
+  slot a, b, r;
+  switch (op->kind) {
+  case AMDDWARF_OP_dup: st[d] = st[d - 1]; s->depth++; return true;
+  case AMDDWARF_OP_over: st[d] = st[d - 2]; s->depth++; return true;
+  case AMDDWARF_OP_pick: st[d] = st[d - 1 - op->operands[0]]; s->depth++; return true;
+  case AMDDWARF_OP_swap: a = st[d - 1]; st[d - 1] = st[d - 2]; st[d - 2] = a; return true;
+  case AMDDWARF_OP_rot:
+    a = st[d - 1];
+    st[d - 1] = st[d - 2];
+    st[d - 2] = st[d - 3];
+    st[d - 3] = a;
+    return true;
+  case AMDDWARF_OP_piece:
+  case AMDDWARF_OP_bit_piece:
+    check_piece(c, op, s, &reported[1]);
+    if (s->depth > 0)
+      s->depth--;
+    s->pieces = true;
+    return true;
+  case AMDDWARF_OP_LLVM_piece_end:
+    s->pieces = true;
+    return true;
+  case AMDDWARF_OP_xderef:
+  case AMDDWARF_OP_xderef_size:
+  case AMDDWARF_OP_xderef_type:
+    if (st[d - 2].kind == SLOT_CONST)
+      check_aspace(c, op, st[d - 2].value, true, &reported[2]);
+    break;
+  case AMDDWARF_OP_LLVM_form_aspace_address:
+  case AMDDWARF_OP_LLVM_aspace_bregx:
+  case AMDDWARF_OP_LLVM_aspace_implicit_pointer:
+    if (st[d - 1].kind == SLOT_CONST)
+      check_aspace(c, op, st[d - 1].value, false, &reported[2]);
+    break;
+  default:
+    break;
+  }
+  r.kind = SLOT_UNKNOWN;
+  r.value = 0;
+  if (op->kind >= AMDDWARF_OP_lit0 && op->kind <= AMDDWARF_OP_lit31) {
+    r.kind = SLOT_CONST;
+    r.value = (uint64_t)(op->kind - AMDDWARF_OP_lit0);
+  } else if ((op->kind >= AMDDWARF_OP_const1u && op->kind <= AMDDWARF_OP_consts)) {
+    r.kind = SLOT_CONST;
+    r.value = op->operands[0];
+  } else if ((op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) ||
+             op->kind == AMDDWARF_OP_regx) {
+    r.kind = SLOT_REG;
+    r.value = op_register(op);
+  } else if (op->kind == AMDDWARF_OP_implicit_value) {
+    r.kind = SLOT_IMPLICIT;
+    r.value = op->operands[0];
+  }
+  (void)b;
+  s->depth -= e.pops;
+  for (uint32_t i = 0; i < e.pushes; ++i)
+    st[s->depth++] = r;
+  return true;
+}
+
+static void analyze(checker *c, const amddwarf_op *ops, size_t count)
+{
+  /* reported[op * 4 + k]: k = 0 underflow, 1 piece, 2 address space, 3 register. */
+  uint8_t *reported = calloc(count * 4 + 4, 1);
+  uint8_t *seen = calloc((count + 1) * (MAX_TRACKED_DEPTH + 1), 1);
+  path_state *work = malloc(sizeof *work * 64);
+  size_t top = 0, cap = 64, states = 0;
+  uint8_t end_reported = 0;
+  if (reported == NULL || seen == NULL || work == NULL)
+    goto cleanup;
+  memset(&work[0], 0, sizeof work[0]);
+  top = 1;
+  while (top > 0 && !c->stop && states < MAX_PATH_STATES) {
+    path_state s = work[--top];
+    for (;;) {
+      ++states;
+      if (s.depth > MAX_TRACKED_DEPTH)
+        break;
+      uint8_t *mark = &seen[(size_t)s.op * (MAX_TRACKED_DEPTH + 1) + s.depth];
+      if (*mark & (s.pieces ? 2 : 1))
+        break;
+      *mark |= (uint8_t)(s.pieces ? 2 : 1);
+      if (s.op >= count) {
+        if (s.depth == 0 && !s.pieces && count > 0 && !end_reported) {
+          end_reported = 1;
+          problem(c, AMDDWARF_CHECK_EMPTY_RESULT, 0, ops[count - 1].offset + ops[count - 1].size,
+                  AMDDWARF_NO_OPCODE,
+                  "a path reaches the end of the expression with an empty stack and no piece");
+        }
+        break;
+      }
+      const amddwarf_op *op = &ops[s.op];
+      if (op_has_register(op))
+        check_register(c, op, &reported[(size_t)s.op * 4 + 3]);
+      if (!step(c, ops, count, &s, &reported[(size_t)s.op * 4]))
+        break;
+      if (op->kind == AMDDWARF_OP_skip) {
+        s.op = op->target;
+        continue;
+      }
+      if (op->kind == AMDDWARF_OP_bra) {
+        if (top == cap) {
+          path_state *grown = realloc(work, sizeof *work * cap * 2);
+          if (grown == NULL)
+            goto cleanup;
+          work = grown;
+          cap *= 2;
+        }
+        work[top] = s;
+        work[top].op = op->target;
+        ++top;
+      }
+      s.op++;
+    }
+  }
+cleanup:
+  free(reported);
+  free(seen);
+  free(work);
+}
+
+static void check_bytes(checker *c, const uint8_t *bytes, size_t size)
+{
+  amddwarf_error err;
+  size_t count = 0;
+  if (size == 0)
+    return;
+  amddwarf_op *ops = malloc(size * sizeof *ops);
+  if (ops == NULL) {
+    c->stop = true;
+    return;
+  }
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_expr_decode(bytes, size, &c->format, ops, size, &count, &err);
+  if (st != AMDDWARF_OK) {
+    problem(c, AMDDWARF_CHECK_DECODE, st, err.offset, err.opcode, "%s",
+            err.message[0] ? err.message : amddwarf_status_message(st));
+  } else {
+    analyze(c, ops, count);
+  }
+  free(ops);
+}
+
+static int entry_order(const void *a, const void *b)
+{
+  const amddwarf_loc_entry *x = *(const amddwarf_loc_entry *const *)a;
+  const amddwarf_loc_entry *y = *(const amddwarf_loc_entry *const *)b;
+  if (x->low != y->low)
+    return x->low < y->low ? -1 : 1;
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void check_value(checker *c, const amddwarf_die_info *die, uint16_t attribute,
+                        const amddwarf_attr_value *v)
+{
+  if (v == NULL || c->stop)
+    return;
+  c->die_offset = die->offset;
+  c->attribute = attribute;
+  c->entry_offset = UINT64_MAX;
+  if (v->kind == AMDDWARF_ATTR_EXPR) {
+    check_bytes(c, v->bytes, v->size);
+    return;
+  }
+  if (v->kind != AMDDWARF_ATTR_LIST)
+    return;
+  const amddwarf_loc_entry **sorted = malloc((v->count ? v->count : 1) * sizeof *sorted);
+  size_t n = 0;
+  for (size_t i = 0; i < v->count; ++i) {
+    const amddwarf_loc_entry *e = &v->entries[i];
+    c->entry_offset = e->offset;
+    if (!e->is_default && e->low > e->high)
+      problem(c, AMDDWARF_CHECK_LIST_INVERTED, 0, UINT64_MAX, AMDDWARF_NO_OPCODE,
+              "list entry [0x%llx, 0x%llx) ends before it starts", (unsigned long long)e->low,
+              (unsigned long long)e->high);
+    else if (!e->is_default && e->low < e->high && sorted != NULL)
+      sorted[n++] = e;
+    check_bytes(c, e->expr, e->size);
+  }
+  if (sorted != NULL) {
+    qsort(sorted, n, sizeof *sorted, entry_order);
+    for (size_t i = 1; i < n; ++i) {
+      if (sorted[i]->low < sorted[i - 1]->high) {
+        c->entry_offset = sorted[i]->offset;
+        problem(c, AMDDWARF_CHECK_LIST_OVERLAP, 0, UINT64_MAX, AMDDWARF_NO_OPCODE,
+                "list entry [0x%llx, 0x%llx) overlaps the entry [0x%llx, 0x%llx) at offset "
+                "0x%llx",
+                (unsigned long long)sorted[i]->low, (unsigned long long)sorted[i]->high,
+                (unsigned long long)sorted[i - 1]->low, (unsigned long long)sorted[i - 1]->high,
+                (unsigned long long)sorted[i - 1]->offset);
+      }
+    }
+  }
+  free(sorted);
+}
+
+static void checker_init(checker *c, const amddwarf_object *object, const amddwarf_cu *cu)
+{
+  c->object = object;
+  c->cu = cu;
+  c->wave_size = object ? object->info.wave_size : 64;
+  if (cu != NULL) {
+    c->format = cu->format;
+    c->convention = cu->convention;
+  } else {
+    amddwarf_expr_format_init(&c->format);
+    c->convention = AMDDWARF_CONVENTION_LEGACY;
+  }
+}
+
+static void check_cfi(checker *c, const amddwarf_object *object)
+{
+  amddwarf_cfi_options options;
+  amddwarf_cfi *cfi = NULL;
+  amddwarf_error err;
+  amddwarf_cfi_options_init(&options);
+  options.target = amddwarf_cfi_target_amdgpu(object->info.wave_size);
+  amddwarf_error_clear(&err);
+  c->die_offset = UINT64_MAX;
+  c->attribute = 0;
+  c->entry_offset = UINT64_MAX;
+  amddwarf_status st = amddwarf_cfi_open_elf(object->data, object->size, AMDDWARF_CFI_DEBUG_FRAME,
+                                             &options, &cfi, &err);
+  if (st == AMDDWARF_NOT_FOUND)
+    return;
+  if (st != AMDDWARF_OK) {
+    problem(c, AMDDWARF_CHECK_CFI, st, err.offset, err.opcode, ".debug_frame: %s", err.message);
+    return;
+  }
+  for (size_t i = 0; i < amddwarf_cfi_fde_count(cfi) && !c->stop; ++i) {
+    const amddwarf_cfi_fde *fde = amddwarf_cfi_fde_at(cfi, i);
+    const amddwarf_cfi_row *rows = NULL;
+    size_t count = 0;
+    amddwarf_error_clear(&err);
+    c->entry_offset = fde->offset;
+    c->die_offset = UINT64_MAX;
+    st = amddwarf_cfi_fde_rows(cfi, fde, &rows, &count, &err);
+    if (st != AMDDWARF_OK) {
+      problem(c, AMDDWARF_CHECK_CFI, st, err.offset, err.opcode, "FDE at 0x%llx: %s",
+              (unsigned long long)fde->offset, err.message);
+      continue;
+    }
+    for (size_t r = 0; r < count && !c->stop; ++r) {
+      if (rows[r].cfa.expr != NULL && rows[r].cfa.expr_size > 0)
+        check_bytes(c, rows[r].cfa.expr, (size_t)rows[r].cfa.expr_size);
+      for (uint32_t k = 0; k < rows[r].rule_count; ++k)
+        if (rows[r].rules[k].expr != NULL && rows[r].rules[k].expr_size > 0)
+          check_bytes(c, rows[r].rules[k].expr, (size_t)rows[r].rules[k].expr_size);
+    }
+  }
+  amddwarf_cfi_close(cfi);
+}
+
+amddwarf_status amddwarf_object_check_expr(
+    const amddwarf_object *object, const amddwarf_cu *cu, const uint8_t *bytes, size_t size,
+    int (*report)(void *user, const amddwarf_check_problem *problem), void *user,
+    size_t *count, amddwarf_error *err)
+{
+  checker c;
+  if (bytes == NULL && size > 0)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_object_check_expr: NULL bytes");
+  memset(&c, 0, sizeof c);
+  checker_init(&c, object, cu);
+  c.report = report;
+  c.user = user;
+  c.die_offset = UINT64_MAX;
+  c.entry_offset = UINT64_MAX;
+  check_bytes(&c, bytes, size);
+  if (count)
+    *count = c.count;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_object_check(
+    const amddwarf_object *object,
+    int (*report)(void *user, const amddwarf_check_problem *problem), void *user,
+    size_t *count, amddwarf_error *err)
+{
+  checker c;
+  if (object == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_object_check: NULL object");
+  memset(&c, 0, sizeof c);
+  c.report = report;
+  c.user = user;
+  for (size_t i = 0; i < object->die_count && !c.stop; ++i) {
+    const amddwarf_die_info *d = object->dies[i];
+    checker_init(&c, object, &object->cus[d->cu_index]);
+    check_value(&c, d, DW_AT_location, d->location);
+    check_value(&c, d, DW_AT_frame_base, d->frame_base);
+    check_value(&c, d, DW_AT_data_member_location, d->data_member_location);
+    check_value(&c, d, DW_AT_lower_bound, d->lower_bound);
+    check_value(&c, d, DW_AT_upper_bound, d->upper_bound);
+    check_value(&c, d, DW_AT_count, d->count);
+    check_value(&c, d, AMDDWARF_DW_AT_LLVM_LANE_PC, d->lane_pc);
+    check_value(&c, d, AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD, d->active_lane);
+  }
+  if (!c.stop) {
+    checker_init(&c, object, NULL);
+    check_cfi(&c, object);
+  }
+  if (count)
+    *count = c.count;
+  return AMDDWARF_OK;
+}

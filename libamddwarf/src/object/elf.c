@@ -1,0 +1,645 @@
+/* Code objects: the ELF layer. Header and ISA (e_flags), sections, the
+ * NT_AMDGPU_METADATA note, symbols, and RELA relocations applied to the debug
+ * sections of relocatable objects. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+
+#include <amddwarf/target.h>
+
+#include "common/checked.h"
+#include "common/mem.h"
+#include "object/internal.h"
+
+#define AMDDWARF_EM_AMDGPU 224
+#define AMDDWARF_NT_AMDGPU_METADATA 32
+#define AMDDWARF_EF_MACH_MASK 0xffu
+#define AMDDWARF_EF_XNACK_V3 0x100u
+#define AMDDWARF_EF_SRAMECC_V3 0x200u
+#define AMDDWARF_EF_XNACK_V4_MASK 0x300u
+#define AMDDWARF_EF_SRAMECC_V4_MASK 0xc00u
+#define AMDDWARF_MAX_SECTIONS 65535u
+#define AMDDWARF_MAX_NOTE_KERNELS 100000u
+
+/* ---- ISA ---- */
+
+static void decode_isa(amddwarf_object_info *info)
+{
+  amddwarf_isa_info isa;
+  info->mach = info->e_flags & AMDDWARF_EF_MACH_MASK;
+  info->processor = "gfx?";
+  info->isa_wave_size = 64;
+  if (amddwarf_isa_info_by_mach(info->mach, &isa) == AMDDWARF_OK) {
+    info->processor = isa.name;
+    info->isa_wave_size = isa.default_wave_size;
+    info->isa_major = isa.major;
+    /* Flat scratch: what clang-19 generates for gfx940-gfx950 (architected
+       flat scratch) and for gfx11 and later; MUBUF scratch before. */
+    info->flat_scratch = (uint8_t)(isa.major >= 11 || strncmp(isa.name, "gfx94", 5) == 0 ||
+                                   strcmp(isa.name, "gfx950") == 0);
+  }
+  /* ABI version 0 = code object v2, 1 = v3, 2 = v4, 3 = v5, 4 = v6. */
+  info->code_object_version = info->os_abi == 64 && info->abi_version <= 4
+                                  ? (uint32_t)info->abi_version + 2u
+                                  : 0u;
+  if (info->code_object_version >= 4) {
+    static const amddwarf_target_feature v4[4] = {AMDDWARF_FEATURE_UNSUPPORTED,
+                                                  AMDDWARF_FEATURE_ANY, AMDDWARF_FEATURE_OFF,
+                                                  AMDDWARF_FEATURE_ON};
+    info->xnack = v4[(info->e_flags & AMDDWARF_EF_XNACK_V4_MASK) >> 8];
+    info->sramecc = v4[(info->e_flags & AMDDWARF_EF_SRAMECC_V4_MASK) >> 10];
+  } else {
+    info->xnack = (info->e_flags & AMDDWARF_EF_XNACK_V3) ? AMDDWARF_FEATURE_ON
+                                                          : AMDDWARF_FEATURE_ANY;
+    info->sramecc = (info->e_flags & AMDDWARF_EF_SRAMECC_V3) ? AMDDWARF_FEATURE_ON
+                                                              : AMDDWARF_FEATURE_ANY;
+  }
+  info->wave_size = info->isa_wave_size;
+}
+
+/* ---- relocations ---- */
+
+typedef enum reloc_how {
+  RELOC_NONE,
+  RELOC_ABS,
+  RELOC_ABS_LO,
+  RELOC_ABS_HI,
+  RELOC_REL,
+  RELOC_REL_LO,
+  RELOC_REL_HI,
+  RELOC_RELATIVE,
+  RELOC_GOT,
+} reloc_how;
+
+typedef struct reloc_row {
+  const char *name;
+  uint32_t type;
+  uint32_t bytes;
+  reloc_how how;
+} reloc_row;
+
+static const reloc_row reloc_table[] = {
+#define AMDDWARF_RELOC(name, type, bytes, how) {#name, type, bytes, RELOC_##how},
+#include "object/relocs.def"
+#undef AMDDWARF_RELOC
+};
+_Static_assert(sizeof reloc_table / sizeof reloc_table[0] == 14, "relocs.def row count");
+
+static const reloc_row *reloc_find(uint32_t type)
+{
+  for (size_t i = 0; i < sizeof reloc_table / sizeof reloc_table[0]; ++i)
+    if (reloc_table[i].type == type)
+      return &reloc_table[i];
+  return NULL;
+}
+
+static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
+                                  amddwarf_error *err)
+{
+  const amddwarf_section *rela = &object->sections[rela_index];
+  amddwarf_section *target;
+  const amddwarf_section *symtab;
+  if (rela->info == 0 || rela->info >= object->section_count)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
+                         "%s: sh_info %llu names no section", rela->name,
+                         (unsigned long long)rela->info);
+  target = &object->sections[rela->info];
+  if (!target->is_debug || target->size == 0)
+    return AMDDWARF_OK;
+  if (rela->link == 0 || rela->link >= object->section_count ||
+      object->sections[rela->link].type != SHT_SYMTAB)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
+                         "%s: sh_link %llu is not a symbol table", rela->name,
+                         (unsigned long long)rela->link);
+  symtab = &object->sections[rela->link];
+  if (rela->size % sizeof(Elf64_Rela) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
+                         "%s: size %llu is not a multiple of 24", rela->name,
+                         (unsigned long long)rela->size);
+  if (target->owned == NULL) {
+    target->owned = amddwarf_mem_alloc(&object->allocator, (size_t)target->size);
+    if (target->owned == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                           "copying %s for relocation", target->name);
+    memcpy(target->owned, target->data, (size_t)target->size);
+    target->data = target->owned;
+    object->owned_bytes += (size_t)target->size;
+  }
+  size_t count = (size_t)(rela->size / sizeof(Elf64_Rela));
+  size_t symbol_count = (size_t)(symtab->size / sizeof(Elf64_Sym));
+  for (size_t i = 0; i < count; ++i) {
+    Elf64_Rela r;
+    Elf64_Sym sym;
+    uint64_t at = (uint64_t)i * sizeof r;
+    memcpy(&r, rela->data + at, sizeof r);
+    uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info);
+    uint32_t symbol = (uint32_t)ELF64_R_SYM(r.r_info);
+    const reloc_row *row = reloc_find(type);
+    if (row == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+                           "%s: entry %zu: unknown AMDGPU relocation type %u", rela->name, i,
+                           type);
+    if (row->how == RELOC_NONE)
+      continue;
+    if (row->how == RELOC_GOT)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+                           "%s: entry %zu: %s needs a global offset table", rela->name, i,
+                           row->name);
+    if (symbol >= symbol_count)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+                           "%s: entry %zu: symbol %u is outside %s (%zu symbols)", rela->name,
+                           i, symbol, symtab->name, symbol_count);
+    if (!amddwarf_range_fits(r.r_offset, row->bytes, target->size))
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+                           "%s: entry %zu: %s at offset 0x%llx overruns %s (%llu bytes)",
+                           rela->name, i, row->name, (unsigned long long)r.r_offset,
+                           target->name, (unsigned long long)target->size);
+    memcpy(&sym, symtab->data + (size_t)symbol * sizeof sym, sizeof sym);
+    uint64_t s = sym.st_value;
+    if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < object->section_count)
+      s += object->sections[sym.st_shndx].address;
+    uint64_t a = (uint64_t)r.r_addend;
+    uint64_t p = target->address + r.r_offset;
+    uint64_t v = s + a;
+    switch (row->how) {
+    case RELOC_ABS: break;
+    case RELOC_ABS_LO: v &= 0xffffffffu; break;
+    case RELOC_ABS_HI: v >>= 32; break;
+    case RELOC_REL: v -= p; break;
+    case RELOC_REL_LO: v = (v - p) & 0xffffffffu; break;
+    case RELOC_REL_HI: v = (v - p) >> 32; break;
+    case RELOC_RELATIVE: v = a; break;
+    default: break;
+    }
+    for (uint32_t b = 0; b < row->bytes; ++b)
+      target->owned[r.r_offset + b] = (uint8_t)(v >> (8 * b));
+    object->info.relocations_applied++;
+  }
+  return AMDDWARF_OK;
+}
+
+/* ---- metadata note ---- */
+
+static bool mp_key_is(const msgpack_object *key, const char *name)
+{
+  size_t n = strlen(name);
+  return key->type == MSGPACK_OBJECT_STR && key->via.str.size == n &&
+         memcmp(key->via.str.ptr, name, n) == 0;
+}
+
+static const char *mp_strdup(amddwarf_object *object, const msgpack_object *value)
+{
+  if (value->type != MSGPACK_OBJECT_STR)
+    return NULL;
+  return amddwarf_arena_strndup(&object->arena, value->via.str.ptr, value->via.str.size);
+}
+
+static uint32_t mp_u32(const msgpack_object *value)
+{
+  if (value->type == MSGPACK_OBJECT_POSITIVE_INTEGER && value->via.u64 <= UINT32_MAX)
+    return (uint32_t)value->via.u64;
+  return UINT32_MAX;
+}
+
+static amddwarf_status read_kernel(amddwarf_object *object, const msgpack_object *map,
+                                   amddwarf_kernel *k, amddwarf_error *err)
+{
+  memset(k, 0xff, sizeof *k);
+  k->name = NULL;
+  k->symbol = NULL;
+  k->code_size = 0;
+  if (map->type != MSGPACK_OBJECT_MAP)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
+                         "NT_AMDGPU_METADATA: a kernel entry is not a map");
+  for (uint32_t i = 0; i < map->via.map.size; ++i) {
+    const msgpack_object *key = &map->via.map.ptr[i].key;
+    const msgpack_object *v = &map->via.map.ptr[i].val;
+    if (mp_key_is(key, ".name")) k->name = mp_strdup(object, v);
+    else if (mp_key_is(key, ".symbol")) k->symbol = mp_strdup(object, v);
+    else if (mp_key_is(key, ".wavefront_size")) k->wavefront_size = mp_u32(v);
+    else if (mp_key_is(key, ".sgpr_count")) k->sgpr_count = mp_u32(v);
+    else if (mp_key_is(key, ".vgpr_count")) k->vgpr_count = mp_u32(v);
+    else if (mp_key_is(key, ".agpr_count")) k->agpr_count = mp_u32(v);
+    else if (mp_key_is(key, ".sgpr_spill_count")) k->sgpr_spill_count = mp_u32(v);
+    else if (mp_key_is(key, ".vgpr_spill_count")) k->vgpr_spill_count = mp_u32(v);
+    else if (mp_key_is(key, ".private_segment_fixed_size"))
+      k->private_segment_fixed_size = mp_u32(v);
+    else if (mp_key_is(key, ".group_segment_fixed_size"))
+      k->group_segment_fixed_size = mp_u32(v);
+    else if (mp_key_is(key, ".kernarg_segment_size")) k->kernarg_segment_size = mp_u32(v);
+  }
+  if (k->name == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
+                         "NT_AMDGPU_METADATA: a kernel has no .name string");
+  return AMDDWARF_OK;
+}
+
+/* Checks that the msgpack document at BYTES is well-formed and that every
+   container's element count fits in the bytes that follow (each element takes
+   at least one byte), before msgpack-c allocates for the counts it reads. */
+static bool msgpack_plausible(const uint8_t *bytes, size_t size)
+{
+  uint64_t pending = 1; /* elements still to read */
+  size_t pos = 0;
+  while (pending > 0) {
+    if (pos >= size || pending > size - pos)
+      return false;
+    uint8_t t = bytes[pos++];
+    uint64_t skip = 0, add = 0;
+    unsigned len_bytes = 0;
+    --pending;
+    if (t <= 0x7f || t >= 0xe0 || t == 0xc0 || t == 0xc2 || t == 0xc3) {
+      /* fixint, nil, bool */
+    } else if (t >= 0x80 && t <= 0x8f) {
+      add = 2u * (t & 0x0fu);
+    } else if (t >= 0x90 && t <= 0x9f) {
+      add = t & 0x0fu;
+    } else if (t >= 0xa0 && t <= 0xbf) {
+      skip = t & 0x1fu;
+    } else {
+      switch (t) {
+      case 0xc4: case 0xd9: len_bytes = 1; break;            /* bin8, str8 */
+      case 0xc5: case 0xda: len_bytes = 2; break;            /* bin16, str16 */
+      case 0xc6: case 0xdb: len_bytes = 4; break;            /* bin32, str32 */
+      case 0xc7: len_bytes = 1; skip = 1; break;             /* ext8: + type */
+      case 0xc8: len_bytes = 2; skip = 1; break;
+      case 0xc9: len_bytes = 4; skip = 1; break;
+      case 0xca: skip = 4; break;
+      case 0xcb: skip = 8; break;
+      case 0xcc: case 0xd0: skip = 1; break;
+      case 0xcd: case 0xd1: skip = 2; break;
+      case 0xce: case 0xd2: skip = 4; break;
+      case 0xcf: case 0xd3: skip = 8; break;
+      case 0xd4: skip = 2; break;
+      case 0xd5: skip = 3; break;
+      case 0xd6: skip = 5; break;
+      case 0xd7: skip = 9; break;
+      case 0xd8: skip = 17; break;
+      case 0xdc: case 0xde: len_bytes = 2; break;            /* array16, map16 */
+      case 0xdd: case 0xdf: len_bytes = 4; break;            /* array32, map32 */
+      default: return false;                                 /* 0xc1: never used */
+      }
+    }
+    if (len_bytes) {
+      uint64_t n = 0;
+      if (len_bytes > size - pos)
+        return false;
+      for (unsigned i = 0; i < len_bytes; ++i)
+        n = n << 8 | bytes[pos + i];
+      pos += len_bytes;
+      if (t == 0xdc || t == 0xdd)
+        add = n;
+      else if (t == 0xde || t == 0xdf)
+        add = 2 * n;
+      else
+        skip += n;
+    }
+    if (skip > size - pos)
+      return false;
+    pos += (size_t)skip;
+    pending += add;
+  }
+  return true;
+}
+
+static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *desc, size_t size,
+                                     uint64_t note_offset, amddwarf_error *err)
+{
+  amddwarf_status status = AMDDWARF_OK;
+  msgpack_unpacked msg;
+  size_t off = 0;
+  if (!msgpack_plausible(desc, size))
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+                         "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack (or "
+                         "declares more elements than it has bytes)",
+                         (unsigned long long)note_offset);
+  msgpack_unpacked_init(&msg);
+  if (msgpack_unpack_next(&msg, (const char *)desc, size, &off) != MSGPACK_UNPACK_SUCCESS ||
+      msg.data.type != MSGPACK_OBJECT_MAP) {
+    status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+                           "NT_AMDGPU_METADATA at file offset 0x%llx is not a msgpack map",
+                           (unsigned long long)note_offset);
+    goto cleanup;
+  }
+  for (uint32_t i = 0; i < msg.data.via.map.size; ++i) {
+    const msgpack_object *key = &msg.data.via.map.ptr[i].key;
+    const msgpack_object *v = &msg.data.via.map.ptr[i].val;
+    if (mp_key_is(key, "amdhsa.target")) {
+      object->info.target = mp_strdup(object, v);
+    } else if (mp_key_is(key, "amdhsa.version") && v->type == MSGPACK_OBJECT_ARRAY &&
+               v->via.array.size == 2) {
+      object->info.metadata_version[0] = mp_u32(&v->via.array.ptr[0]);
+      object->info.metadata_version[1] = mp_u32(&v->via.array.ptr[1]);
+    } else if (mp_key_is(key, "amdhsa.kernels")) {
+      if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size > AMDDWARF_MAX_NOTE_KERNELS) {
+        status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+                               "NT_AMDGPU_METADATA: amdhsa.kernels is not an array (or has "
+                               "more than %u entries)",
+                               AMDDWARF_MAX_NOTE_KERNELS);
+        goto cleanup;
+      }
+      size_t n = v->via.array.size;
+      object->kernels = amddwarf_arena_calloc(&object->arena, n ? n : 1, sizeof(amddwarf_kernel));
+      if (object->kernels == NULL) {
+        status = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "kernel table");
+        goto cleanup;
+      }
+      for (size_t k = 0; k < n; ++k) {
+        status = read_kernel(object, &v->via.array.ptr[k], &object->kernels[k], err);
+        if (status != AMDDWARF_OK)
+          goto cleanup;
+      }
+      object->kernel_count = n;
+    }
+  }
+cleanup:
+  msgpack_unpacked_destroy(&msg);
+  return status;
+}
+
+static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_section *sec,
+                                  amddwarf_error *err)
+{
+  uint64_t pos = 0;
+  while (pos + 12 <= sec->size) {
+    uint32_t namesz, descsz, type;
+    memcpy(&namesz, sec->data + pos, 4);
+    memcpy(&descsz, sec->data + pos + 4, 4);
+    memcpy(&type, sec->data + pos + 8, 4);
+    uint64_t name_at = pos + 12;
+    uint64_t desc_at = name_at + (((uint64_t)namesz + 3) & ~(uint64_t)3);
+    uint64_t next = desc_at + (((uint64_t)descsz + 3) & ~(uint64_t)3);
+    if (next > sec->size || desc_at > sec->size)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, pos,
+                           "%s: note at offset 0x%llx overruns the section (%llu bytes)",
+                           sec->name, (unsigned long long)pos, (unsigned long long)sec->size);
+    if (type == AMDDWARF_NT_AMDGPU_METADATA && namesz == 7 &&
+        memcmp(sec->data + name_at, "AMDGPU", 7) == 0) {
+      amddwarf_status st = read_metadata(object, sec->data + desc_at, descsz, pos, err);
+      if (st != AMDDWARF_OK)
+        return st;
+    }
+    pos = next;
+  }
+  return AMDDWARF_OK;
+}
+
+/* ---- symbols ---- */
+
+static int symbol_order(const void *a, const void *b)
+{
+  const amddwarf_symbol *x = a, *y = b;
+  if (x->address != y->address)
+    return x->address < y->address ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
+static int symbol_name_order(const void *a, const void *b)
+{
+  const amddwarf_symbol *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  if (c != 0)
+    return c;
+  return x->address < y->address ? -1 : x->address > y->address;
+}
+
+/* Index of the first symbol of the name-sorted OUT whose name is at least
+   the LEN bytes of NAME (followed by nothing). */
+static size_t find_name(const amddwarf_symbol *out, size_t count, const char *name, size_t len)
+{
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strncmp(out[mid].name, name, len);
+    if (c == 0 && out[mid].name[len] != '\0')
+      c = 1;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_section *symtab,
+                                    amddwarf_error *err)
+{
+  if (symtab->link >= object->section_count)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
+                         "%s: sh_link %llu names no string table", symtab->name,
+                         (unsigned long long)symtab->link);
+  const amddwarf_section *strtab = &object->sections[symtab->link];
+  size_t n = (size_t)(symtab->size / sizeof(Elf64_Sym));
+  amddwarf_symbol *out = amddwarf_arena_calloc(&object->arena, n ? n : 1, sizeof *out);
+  if (out == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol table");
+  size_t count = 0;
+  for (size_t i = 1; i < n; ++i) {
+    Elf64_Sym sym;
+    memcpy(&sym, symtab->data + i * sizeof sym, sizeof sym);
+    unsigned kind = ELF64_ST_TYPE(sym.st_info);
+    if (kind != STT_FUNC && kind != STT_OBJECT)
+      continue;
+    if (sym.st_name >= strtab->size)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, i * sizeof sym,
+                           "%s: symbol %zu: name offset %u is outside %s", symtab->name, i,
+                           sym.st_name, strtab->name);
+    const char *name = (const char *)strtab->data + sym.st_name;
+    const char *nul = memchr(name, '\0', (size_t)(strtab->size - sym.st_name));
+    size_t len = nul ? (size_t)(nul - name) : (size_t)(strtab->size - sym.st_name);
+    amddwarf_symbol *s = &out[count++];
+    s->name = amddwarf_arena_strndup(&object->arena, name, len);
+    if (s->name == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
+    s->address = sym.st_value;
+    if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < object->section_count &&
+        object->info.elf_type == ET_REL)
+      s->address += object->sections[sym.st_shndx].address;
+    s->size = sym.st_size;
+    s->section = sym.st_shndx;
+    s->kind = kind == STT_FUNC ? AMDDWARF_SYMBOL_FUNCTION : AMDDWARF_SYMBOL_OBJECT;
+    if (kind == STT_OBJECT && len > 3 && strcmp(name + len - 3, ".kd") == 0)
+      s->kind = AMDDWARF_SYMBOL_DESCRIPTOR;
+  }
+  /* A function with a NAME.kd descriptor is a kernel entry; metadata kernels
+     join their symbols by name. Both look names up in the name-sorted table. */
+  qsort(out, count, sizeof *out, symbol_name_order);
+  for (size_t i = 0; i < count; ++i) {
+    if (out[i].kind != AMDDWARF_SYMBOL_DESCRIPTOR)
+      continue;
+    size_t len = strlen(out[i].name) - 3;
+    for (size_t j = find_name(out, count, out[i].name, len); j < count; ++j) {
+      if (strncmp(out[j].name, out[i].name, len) != 0 || out[j].name[len] != '\0')
+        break;
+      if (out[j].kind == AMDDWARF_SYMBOL_FUNCTION)
+        out[j].kind = AMDDWARF_SYMBOL_KERNEL;
+    }
+  }
+  for (size_t k = 0; k < object->kernel_count; ++k) {
+    amddwarf_kernel *kernel = &object->kernels[k];
+    if (kernel->symbol != NULL) {
+      size_t j = find_name(out, count, kernel->symbol, strlen(kernel->symbol));
+      if (j < count && strcmp(out[j].name, kernel->symbol) == 0)
+        kernel->descriptor_address = out[j].address;
+    }
+    size_t len = strlen(kernel->name);
+    for (size_t j = find_name(out, count, kernel->name, len);
+         j < count && strcmp(out[j].name, kernel->name) == 0; ++j) {
+      if (out[j].kind != AMDDWARF_SYMBOL_DESCRIPTOR) {
+        kernel->code_address = out[j].address;
+        kernel->code_size = out[j].size;
+      }
+    }
+  }
+  qsort(out, count, sizeof *out, symbol_order);
+  object->symbols = out;
+  object->symbol_count = count;
+  return AMDDWARF_OK;
+}
+
+/* ---- sections ---- */
+
+const amddwarf_section *amddwarf_object_find_section(const amddwarf_object *object,
+                                                     const char *name)
+{
+  for (size_t i = 1; i < object->section_count; ++i)
+    if (object->sections[i].name != NULL && strcmp(object->sections[i].name, name) == 0)
+      return &object->sections[i];
+  return NULL;
+}
+
+static amddwarf_status read_sections(amddwarf_object *object, amddwarf_error *err)
+{
+  size_t count = 0, shstrndx = 0;
+  if (elf_getshdrnum(object->elf, &count) != 0 || elf_getshdrstrndx(object->elf, &shstrndx) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
+                         "ELF section headers: %s", elf_errmsg(-1));
+  if (count > AMDDWARF_MAX_SECTIONS)
+    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "%zu sections: more than the limit of %u", count,
+                         AMDDWARF_MAX_SECTIONS);
+  object->sections = amddwarf_arena_calloc(&object->arena, count ? count : 1,
+                                           sizeof(amddwarf_section));
+  if (object->sections == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "section table");
+  object->section_count = count ? count : 1;
+  for (size_t i = 1; i < count; ++i) {
+    Elf_Scn *scn = elf_getscn(object->elf, i);
+    GElf_Shdr shdr;
+    amddwarf_section *s = &object->sections[i];
+    if (scn == NULL || gelf_getshdr(scn, &shdr) == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
+                           "section %zu header: %s", i, elf_errmsg(-1));
+    const char *name = elf_strptr(object->elf, shstrndx, shdr.sh_name);
+    s->name = name ? name : "";
+    s->address = shdr.sh_addr;
+    s->type = shdr.sh_type;
+    s->link = shdr.sh_link;
+    s->info = shdr.sh_info;
+    s->entsize = shdr.sh_entsize;
+    s->is_debug = strncmp(s->name, ".debug_", 7) == 0;
+    if (shdr.sh_type == SHT_NOBITS || shdr.sh_type == SHT_NULL) {
+      s->size = 0;
+      continue;
+    }
+    if (!amddwarf_range_fits(shdr.sh_offset, shdr.sh_size, object->size))
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, shdr.sh_offset,
+                           "section %s: bytes 0x%llx+0x%llx are outside the file (%zu bytes)",
+                           s->name, (unsigned long long)shdr.sh_offset,
+                           (unsigned long long)shdr.sh_size, object->size);
+    if ((shdr.sh_flags & SHF_COMPRESSED) != 0 && s->is_debug)
+      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, shdr.sh_offset,
+                           "section %s is compressed; decompress it first (llvm-objcopy "
+                           "--decompress-debug-sections)",
+                           s->name);
+    s->data = object->data + shdr.sh_offset;
+    s->size = shdr.sh_size;
+    if (s->is_debug)
+      object->info.debug_bytes += s->size;
+  }
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error *err)
+{
+  const uint8_t *d = object->data;
+  if (object->size < 64 || memcmp(d, "\177ELF", 4) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_NOT_ELF, 0, "no ELF magic in the first bytes");
+  if (d[EI_CLASS] != ELFCLASS64 || d[EI_DATA] != ELFDATA2LSB)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, EI_CLASS,
+                         "ELF class %u / data encoding %u: AMDGPU code objects are 64-bit "
+                         "little-endian",
+                         d[EI_CLASS], d[EI_DATA]);
+  uint16_t machine = (uint16_t)(d[18] | (d[19] << 8));
+  if (machine != AMDDWARF_EM_AMDGPU)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, 18,
+                         "e_machine is %u, not EM_AMDGPU (224)", machine);
+  elf_version(EV_CURRENT);
+  /* ELF_C_READ_MMAP_PRIVATE would allow in-place conversion; for a 64-bit
+     little-endian file on a little-endian host libelf reads in place and
+     never writes the image. */
+  object->elf = elf_memory((char *)(uintptr_t)object->data, object->size);
+  if (object->elf == NULL || elf_kind(object->elf) != ELF_K_ELF)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, 0, "libelf: %s", elf_errmsg(-1));
+  GElf_Ehdr ehdr;
+  if (gelf_getehdr(object->elf, &ehdr) == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, 0, "ELF header: %s", elf_errmsg(-1));
+  object->info.elf_type = ehdr.e_type;
+  object->info.os_abi = ehdr.e_ident[EI_OSABI];
+  object->info.abi_version = ehdr.e_ident[EI_ABIVERSION];
+  object->info.e_flags = ehdr.e_flags;
+  decode_isa(&object->info);
+
+  amddwarf_status st = read_sections(object, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  for (size_t i = 1; i < object->section_count; ++i) {
+    const amddwarf_section *s = &object->sections[i];
+    if (s->type == SHT_NOTE) {
+      st = read_notes(object, s, err);
+      if (st != AMDDWARF_OK)
+        return st;
+    }
+  }
+  for (size_t i = 1; i < object->section_count; ++i) {
+    if (object->sections[i].type == SHT_SYMTAB) {
+      st = read_symbols(object, &object->sections[i], err);
+      if (st != AMDDWARF_OK)
+        return st;
+      break;
+    }
+  }
+  if (object->info.elf_type == ET_REL) {
+    for (size_t i = 1; i < object->section_count; ++i) {
+      if (object->sections[i].type == SHT_RELA) {
+        st = apply_rela(object, i, err);
+        if (st != AMDDWARF_OK)
+          return st;
+      } else if (object->sections[i].type == SHT_REL && object->sections[i].info != 0 &&
+                 object->sections[i].info < object->section_count &&
+                 object->sections[object->sections[i].info].is_debug) {
+        return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                             "%s: SHT_REL relocations (without addends) are not used by "
+                             "AMDGPU and not supported",
+                             object->sections[i].name);
+      }
+    }
+  }
+  /* The object's wave size: the kernels' when they all agree. */
+  unsigned wave = 0;
+  for (size_t k = 0; k < object->kernel_count; ++k) {
+    unsigned w = object->kernels[k].wavefront_size;
+    if (w != 32 && w != 64)
+      continue;
+    if (wave == 0)
+      wave = w;
+    else if (wave != w)
+      wave = UINT32_MAX;
+  }
+  if (wave == 32 || wave == 64)
+    object->info.wave_size = wave;
+  object->info.frame_base_divisor = object->info.flat_scratch ? 1u : object->info.wave_size;
+  return AMDDWARF_OK;
+}

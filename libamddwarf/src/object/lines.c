@@ -1,0 +1,573 @@
+/* Code objects: line tables (DWARF 2-5 line-number programs) read once into
+ * compact rows, and PC -> row lookup. The programs are run here rather than
+ * by libdwarf: Debian's libdwarf 20210528 renumbers the file indexes of
+ * DWARF 5 rows (file 1 is reported as 0), so the rows could not be compared
+ * with other tools or joined with DW_AT_decl_file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/mem.h"
+#include "common/reader.h"
+#include "object/internal.h"
+
+
+static const char *join_path(amddwarf_object *object, const char *dir, const char *name)
+{
+  if (name == NULL)
+    return NULL;
+  if (name[0] == '/' || dir == NULL || dir[0] == '\0')
+    return amddwarf_arena_strndup(&object->arena, name, strlen(name));
+  size_t dl = strlen(dir), nl = strlen(name);
+  char *out = amddwarf_arena_alloc(&object->arena, dl + nl + 2, 1);
+  if (out == NULL)
+    return NULL;
+  memcpy(out, dir, dl);
+  size_t at = dl;
+  if (dl > 0 && dir[dl - 1] != '/')
+    out[at++] = '/';
+  memcpy(out + at, name, nl);
+  out[at + nl] = '\0';
+  return out;
+}
+
+/* The state of one line-number program (DWARF 5 section 6.2). */
+typedef struct line_header {
+  uint64_t offset;         /* of the unit in .debug_line */
+  uint16_t version;
+  uint8_t offset_size, address_size;
+  uint8_t min_inst_length, max_ops, default_is_stmt, line_range, opcode_base;
+  int8_t line_base;
+  const uint8_t *opcode_lengths;
+  size_t program_start, end;
+} line_header;
+
+/* Growable arrays held while one table is read. */
+typedef struct line_buf {
+  amddwarf_line_row *rows;
+  size_t count, capacity;
+  const char **names;      /* directories, then files */
+  size_t name_count, name_capacity;
+} line_buf;
+
+static amddwarf_status line_fail(amddwarf_error *err, amddwarf_status st, uint64_t offset,
+                                 const char *what)
+{
+  return amddwarf_fail(err, st, offset, ".debug_line at offset 0x%llx: %s",
+                       (unsigned long long)offset, what);
+}
+
+static amddwarf_status push_name(amddwarf_object *object, line_buf *b, const char *name,
+                                 amddwarf_error *err)
+{
+  if (amddwarf_mem_reserve(&object->allocator, (void **)&b->names, &b->name_capacity,
+                           b->name_count + 1, sizeof *b->names) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table names");
+  b->names[b->name_count++] = name;
+  return AMDDWARF_OK;
+}
+
+/* A string-valued form of a DWARF 5 entry format. */
+static amddwarf_status read_form_string(amddwarf_object *object, amddwarf_reader *r,
+                                        const line_header *h, uint64_t form, const char **out,
+                                        amddwarf_error *err)
+{
+  amddwarf_status st;
+  uint64_t off = 0;
+  const amddwarf_section *s = NULL;
+  size_t len = 0;
+  switch (form) {
+  case DW_FORM_string:
+    return amddwarf_read_cstr(r, out, &len);
+  case DW_FORM_line_strp:
+  case DW_FORM_strp:
+    st = amddwarf_read_uint(r, h->offset_size, &off);
+    if (st != AMDDWARF_OK)
+      return st;
+    s = form == DW_FORM_line_strp ? object->sec_line_str : object->sec_str;
+    if (s == NULL || off >= s->size) {
+      *out = NULL;
+      return line_fail(err, AMDDWARF_E_OBJECT_DWARF, r->pos,
+                       "string offset outside .debug_line_str/.debug_str");
+    }
+    {
+      const char *p = (const char *)s->data + off;
+      if (memchr(p, '\0', (size_t)(s->size - off)) == NULL)
+        return line_fail(err, AMDDWARF_E_OBJECT_DWARF, r->pos, "unterminated string");
+      *out = p;
+    }
+    return AMDDWARF_OK;
+  default:
+    return line_fail(err, AMDDWARF_E_UNSUPPORTED, r->pos, "string form not supported in a "
+                                                          "line table header");
+  }
+}
+
+/* Skips or reads a value of FORM; *VALUE receives constants. */
+static amddwarf_status read_form_value(amddwarf_reader *r, const line_header *h, uint64_t form,
+                                       uint64_t *value)
+{
+  amddwarf_status st;
+  uint64_t len = 0;
+  const uint8_t *bytes = NULL;
+  *value = 0;
+  switch (form) {
+  case DW_FORM_data1: return amddwarf_read_uint(r, 1, value);
+  case DW_FORM_data2: return amddwarf_read_uint(r, 2, value);
+  case DW_FORM_data4: return amddwarf_read_uint(r, 4, value);
+  case DW_FORM_data8: return amddwarf_read_uint(r, 8, value);
+  case DW_FORM_udata: return amddwarf_read_uleb(r, value);
+  case DW_FORM_data16: return amddwarf_read_bytes(r, 16, &bytes);
+  case DW_FORM_block:
+    st = amddwarf_read_uleb(r, &len);
+    return st != AMDDWARF_OK ? st : amddwarf_read_bytes(r, len, &bytes);
+  case DW_FORM_string: {
+    const char *s = NULL;
+    size_t n = 0;
+    return amddwarf_read_cstr(r, &s, &n);
+  }
+  case DW_FORM_line_strp:
+  case DW_FORM_strp:
+  case DW_FORM_sec_offset:
+    return amddwarf_read_uint(r, h->offset_size, value);
+  default:
+    return AMDDWARF_E_UNSUPPORTED;
+  }
+}
+
+/* DWARF 5 directory or file entries: paths (and directory indexes) into
+   NAMES, the directory index of each into DIRS (files only). */
+static amddwarf_status read_entries(amddwarf_object *object, amddwarf_reader *r,
+                                    const line_header *h, line_buf *b, uint32_t *dirs,
+                                    uint64_t *count_out, uint64_t max, amddwarf_error *err)
+{
+  uint8_t format_count = 0;
+  uint64_t formats[32][2];
+  uint64_t count = 0;
+  amddwarf_status st = amddwarf_read_u8(r, &format_count);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (format_count > 32)
+    return line_fail(err, AMDDWARF_E_LIMIT, h->offset, "more than 32 entry formats");
+  for (unsigned i = 0; i < format_count; ++i)
+    if ((st = amddwarf_read_uleb(r, &formats[i][0])) != AMDDWARF_OK ||
+        (st = amddwarf_read_uleb(r, &formats[i][1])) != AMDDWARF_OK)
+      return st;
+  if ((st = amddwarf_read_uleb(r, &count)) != AMDDWARF_OK)
+    return st;
+  if (count > max)
+    return line_fail(err, AMDDWARF_E_LIMIT, h->offset, "too many directory or file entries");
+  for (uint64_t e = 0; e < count; ++e) {
+    const char *path = NULL;
+    uint64_t dir = 0;
+    for (unsigned i = 0; i < format_count; ++i) {
+      uint64_t v = 0;
+      if (formats[i][0] == 1 /* DW_LNCT_path */) {
+        st = read_form_string(object, r, h, formats[i][1], &path, err);
+      } else {
+        st = read_form_value(r, h, formats[i][1], &v);
+        if (st == AMDDWARF_E_UNSUPPORTED)
+          return line_fail(err, st, r->pos, "entry form not supported");
+        if (formats[i][0] == 2 /* DW_LNCT_directory_index */)
+          dir = v;
+      }
+      if (st != AMDDWARF_OK)
+        return st;
+    }
+    if (dirs != NULL)
+      dirs[e] = (uint32_t)dir;
+    if ((st = push_name(object, b, path, err)) != AMDDWARF_OK)
+      return st;
+  }
+  *count_out = count;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status emit_row(amddwarf_object *object, line_buf *b,
+                                const amddwarf_line_row *row, amddwarf_error *err)
+{
+  if (b->count >= 50000000u)
+    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "more than 50000000 line table rows");
+  if (amddwarf_mem_reserve(&object->allocator, (void **)&b->rows, &b->capacity, b->count + 1,
+                           sizeof *b->rows) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table rows");
+  b->rows[b->count++] = *row;
+  return AMDDWARF_OK;
+}
+
+/* The registers at the start of a sequence (DWARF 5 table 6.4). */
+static void line_reset(amddwarf_line_row *row, uint8_t flags)
+{
+  memset(row, 0, sizeof *row);
+  row->file = 1;
+  row->line = 1;
+  row->flags = flags;
+}
+
+static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
+                                   const line_header *h, line_buf *b, amddwarf_error *err)
+{
+  amddwarf_line_row row;
+  amddwarf_status st = AMDDWARF_OK;
+  const uint8_t reset_flags = h->default_is_stmt ? AMDDWARF_LINE_IS_STMT : 0;
+  line_reset(&row, reset_flags);
+  while (r->pos < h->end) {
+    uint8_t op = 0;
+    uint64_t u = 0;
+    int64_t sv = 0;
+    size_t at = r->pos;
+    if ((st = amddwarf_read_u8(r, &op)) != AMDDWARF_OK)
+      break;
+    if (op >= h->opcode_base) {
+      unsigned adjusted = (unsigned)(op - h->opcode_base);
+      row.address += (uint64_t)h->min_inst_length * (adjusted / h->line_range);
+      row.line = (uint32_t)((int64_t)row.line + h->line_base + (int64_t)(adjusted % h->line_range));
+      if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+        return st;
+      row.discriminator = 0;
+      row.flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
+                              AMDDWARF_LINE_EPILOGUE_BEGIN);
+      continue;
+    }
+    switch (op) {
+    case 0: { /* extended */
+      uint64_t len = 0;
+      uint8_t sub = 0;
+      if ((st = amddwarf_read_uleb(r, &len)) != AMDDWARF_OK)
+        goto out;
+      size_t ext_end = r->pos + (size_t)len;
+      if (len == 0 || len > h->end - r->pos)
+        return line_fail(err, AMDDWARF_E_OBJECT_DWARF, at, "extended opcode overruns the unit");
+      if ((st = amddwarf_read_u8(r, &sub)) != AMDDWARF_OK)
+        goto out;
+      if (sub == 1) { /* end_sequence */
+        row.flags |= AMDDWARF_LINE_END_SEQUENCE;
+        if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+          return st;
+        line_reset(&row, reset_flags);
+      } else if (sub == 2) { /* set_address */
+        unsigned n = (unsigned)(len - 1);
+        if (n == 0 || n > 8)
+          return line_fail(err, AMDDWARF_E_OBJECT_DWARF, at, "DW_LNE_set_address size");
+        if ((st = amddwarf_read_uint(r, n, &row.address)) != AMDDWARF_OK)
+          goto out;
+      } else if (sub == 4) { /* set_discriminator */
+        if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
+          goto out;
+        row.discriminator = (uint32_t)u;
+      }
+      r->pos = ext_end; /* define_file and unknown ones are skipped */
+      break;
+    }
+    case 1: /* copy */
+      if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+        return st;
+      row.discriminator = 0;
+      row.flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
+                              AMDDWARF_LINE_EPILOGUE_BEGIN);
+      break;
+    case 2: /* advance_pc */
+      if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
+        goto out;
+      row.address += u * h->min_inst_length;
+      break;
+    case 3: /* advance_line */
+      if ((st = amddwarf_read_sleb(r, &sv)) != AMDDWARF_OK)
+        goto out;
+      row.line = (uint32_t)((int64_t)row.line + sv);
+      break;
+    case 4: /* set_file */
+      if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
+        goto out;
+      row.file = (uint32_t)u;
+      break;
+    case 5: /* set_column */
+      if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
+        goto out;
+      row.column = (uint32_t)u;
+      break;
+    case 6: row.flags ^= AMDDWARF_LINE_IS_STMT; break;
+    case 7: row.flags |= AMDDWARF_LINE_BASIC_BLOCK; break;
+    case 8: /* const_add_pc */
+      row.address += (uint64_t)h->min_inst_length * ((255u - h->opcode_base) / h->line_range);
+      break;
+    case 9: { /* fixed_advance_pc */
+      uint16_t d = 0;
+      if ((st = amddwarf_read_u16(r, &d)) != AMDDWARF_OK)
+        goto out;
+      row.address += d;
+      break;
+    }
+    case 10: row.flags |= AMDDWARF_LINE_PROLOGUE_END; break;
+    case 11: row.flags |= AMDDWARF_LINE_EPILOGUE_BEGIN; break;
+    case 12: /* set_isa */
+      if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
+        goto out;
+      row.isa = (uint8_t)u;
+      break;
+    default: /* an opcode this version does not define: skip its operands */
+      for (unsigned i = 0; i < h->opcode_lengths[op - 1]; ++i)
+        if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
+          goto out;
+      break;
+    }
+  }
+out:
+  if (st != AMDDWARF_OK)
+    return line_fail(err, st == AMDDWARF_E_TRUNCATED ? AMDDWARF_E_OBJECT_DWARF : st, r->pos,
+                     "line program operation runs past the end of the unit");
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_object_read_lines(amddwarf_object *object, amddwarf_cu *cu,
+                                           amddwarf_error *err)
+{
+  const amddwarf_section *s = object->sec_line;
+  amddwarf_reader r;
+  line_header h;
+  line_buf b;
+  amddwarf_status st = AMDDWARF_OK;
+  uint64_t unit_length = 0, header_length = 0;
+  uint32_t len32 = 0;
+  uint32_t *file_dirs = NULL;
+  uint64_t dir_count = 0, file_count = 0;
+  size_t file_dirs_size = 0;
+  memset(&b, 0, sizeof b);
+  memset(&h, 0, sizeof h);
+  if (amddwarf_mem_reserve(&object->allocator, (void **)&object->lines, &object->lines_capacity,
+                           (size_t)cu->index + 1, sizeof *object->lines) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line tables");
+  while (object->lines_count <= cu->index)
+    memset(&object->lines[object->lines_count++], 0, sizeof *object->lines);
+  amddwarf_line_table *table = &object->lines[cu->index];
+  table->cu_index = cu->index;
+  table->offset = cu->line_offset;
+  if (s == NULL || cu->line_offset >= s->size)
+    return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset,
+                     "DW_AT_stmt_list points outside .debug_line");
+  amddwarf_reader_init(&r, s->data, (size_t)s->size);
+  r.pos = (size_t)cu->line_offset;
+  h.offset = cu->line_offset;
+  if ((st = amddwarf_read_u32(&r, &len32)) != AMDDWARF_OK)
+    goto truncated;
+  h.offset_size = 4;
+  unit_length = len32;
+  if (len32 == 0xffffffffu) {
+    h.offset_size = 8;
+    if ((st = amddwarf_read_u64(&r, &unit_length)) != AMDDWARF_OK)
+      goto truncated;
+  } else if (len32 >= 0xfffffff0u) {
+    return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset, "reserved unit length");
+  }
+  if (unit_length > s->size - r.pos)
+    return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset,
+                     "unit length runs past the end of the section");
+  h.end = r.pos + (size_t)unit_length;
+  r.size = h.end;
+  if ((st = amddwarf_read_u16(&r, &h.version)) != AMDDWARF_OK)
+    goto truncated;
+  if (h.version < 2 || h.version > 5)
+    return line_fail(err, AMDDWARF_E_UNSUPPORTED, cu->line_offset, "line table version not 2-5");
+  h.address_size = cu->address_size;
+  if (h.version >= 5) {
+    uint8_t seg = 0;
+    if ((st = amddwarf_read_u8(&r, &h.address_size)) != AMDDWARF_OK ||
+        (st = amddwarf_read_u8(&r, &seg)) != AMDDWARF_OK)
+      goto truncated;
+  }
+  if ((st = amddwarf_read_uint(&r, h.offset_size, &header_length)) != AMDDWARF_OK)
+    goto truncated;
+  if (header_length > h.end - r.pos)
+    return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset,
+                     "header length runs past the unit");
+  h.program_start = r.pos + (size_t)header_length;
+  h.max_ops = 1;
+  if ((st = amddwarf_read_u8(&r, &h.min_inst_length)) != AMDDWARF_OK)
+    goto truncated;
+  if (h.version >= 4 && (st = amddwarf_read_u8(&r, &h.max_ops)) != AMDDWARF_OK)
+    goto truncated;
+  {
+    uint8_t lb = 0;
+    if ((st = amddwarf_read_u8(&r, &h.default_is_stmt)) != AMDDWARF_OK ||
+        (st = amddwarf_read_u8(&r, &lb)) != AMDDWARF_OK ||
+        (st = amddwarf_read_u8(&r, &h.line_range)) != AMDDWARF_OK ||
+        (st = amddwarf_read_u8(&r, &h.opcode_base)) != AMDDWARF_OK)
+      goto truncated;
+    h.line_base = (int8_t)lb;
+  }
+  if (h.line_range == 0 || h.opcode_base == 0)
+    return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset,
+                     "line_range or opcode_base is 0");
+  if ((st = amddwarf_read_bytes(&r, h.opcode_base - 1u, &h.opcode_lengths)) != AMDDWARF_OK)
+    goto truncated;
+  table->version = h.version;
+  if (h.version >= 5) {
+    if ((st = read_entries(object, &r, &h, &b, NULL, &dir_count, 100000, err)) != AMDDWARF_OK)
+      goto done;
+    /* Files: names follow the directories in B.names. */
+    size_t mark = r.pos;
+    uint8_t fc = 0;
+    uint64_t pairs = 0, n = 0;
+    if ((st = amddwarf_read_u8(&r, &fc)) != AMDDWARF_OK)
+      goto truncated;
+    for (unsigned i = 0; i < 2u * fc; ++i)
+      if ((st = amddwarf_read_uleb(&r, &pairs)) != AMDDWARF_OK)
+        goto truncated;
+    if ((st = amddwarf_read_uleb(&r, &n)) != AMDDWARF_OK)
+      goto truncated;
+    if (n > 1000000)
+      return line_fail(err, AMDDWARF_E_LIMIT, cu->line_offset, "more than 1000000 files");
+    r.pos = mark;
+    file_dirs_size = (size_t)(n ? n : 1) * sizeof *file_dirs;
+    file_dirs = amddwarf_mem_alloc(&object->allocator, file_dirs_size);
+    if (file_dirs == NULL) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
+      goto done;
+    }
+    if ((st = read_entries(object, &r, &h, &b, file_dirs, &file_count, n, err)) != AMDDWARF_OK)
+      goto done;
+  } else {
+    /* include_directories (index 1..), then file_names (index 1..). */
+    for (;;) {
+      const char *d = NULL;
+      size_t n = 0;
+      if ((st = amddwarf_read_cstr(&r, &d, &n)) != AMDDWARF_OK)
+        goto truncated;
+      if (n == 0)
+        break;
+      if ((st = push_name(object, &b, d, err)) != AMDDWARF_OK)
+        goto done;
+      ++dir_count;
+    }
+    size_t cap = 0;
+    for (;;) {
+      const char *f = NULL;
+      size_t n = 0;
+      uint64_t dir = 0, skip = 0;
+      if ((st = amddwarf_read_cstr(&r, &f, &n)) != AMDDWARF_OK)
+        goto truncated;
+      if (n == 0)
+        break;
+      if ((st = amddwarf_read_uleb(&r, &dir)) != AMDDWARF_OK ||
+          (st = amddwarf_read_uleb(&r, &skip)) != AMDDWARF_OK ||
+          (st = amddwarf_read_uleb(&r, &skip)) != AMDDWARF_OK)
+        goto truncated;
+      if (amddwarf_mem_reserve(&object->allocator, (void **)&file_dirs, &cap, file_count + 1,
+                               sizeof *file_dirs) != 0) {
+        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
+        goto done;
+      }
+      file_dirs_size = cap * sizeof *file_dirs;
+      file_dirs[file_count++] = (uint32_t)dir;
+      if ((st = push_name(object, &b, f, err)) != AMDDWARF_OK)
+        goto done;
+    }
+  }
+  {
+    /* Full paths. DWARF 5: files and directories from 0, directory 0 is the
+       compilation directory. DWARF 2-4: from 1, directory 0 = comp_dir. */
+    size_t base = h.version >= 5 ? 0 : 1;
+    size_t total = (size_t)file_count + base;
+    const char **files = amddwarf_arena_calloc(&object->arena, total ? total : 1, sizeof *files);
+    if (files == NULL) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
+      goto done;
+    }
+    for (size_t i = 0; i < file_count; ++i) {
+      const char *name = b.names[dir_count + i];
+      const char *dir = NULL;
+      uint32_t d = file_dirs[i];
+      if (h.version >= 5) {
+        if (d < dir_count)
+          dir = b.names[d];
+      } else {
+        dir = d == 0 ? cu->comp_dir : (d <= dir_count ? b.names[d - 1] : NULL);
+      }
+      /* A relative directory is relative to the compilation directory:
+         directory 0 in DWARF 5, DW_AT_comp_dir before. */
+      const char *base_dir = h.version >= 5 ? (dir_count ? b.names[0] : NULL) : cu->comp_dir;
+      if (dir != NULL && dir[0] != '/' && base_dir != NULL && !(h.version >= 5 && d == 0))
+        dir = join_path(object, base_dir, dir);
+      files[i + base] = join_path(object, dir, name);
+    }
+    table->files = files;
+    table->file_count = total;
+  }
+  r.pos = h.program_start;
+  st = run_program(object, &r, &h, &b, err);
+  if (st == AMDDWARF_OK) {
+    amddwarf_line_row *rows =
+        amddwarf_arena_alloc(&object->arena, (b.count ? b.count : 1) * sizeof *rows, 8);
+    if (rows == NULL) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+      goto done;
+    }
+    if (b.count)
+      memcpy(rows, b.rows, b.count * sizeof *rows);
+    table->rows = rows;
+    table->row_count = b.count;
+  }
+  goto done;
+truncated:
+  st = line_fail(err, AMDDWARF_E_OBJECT_DWARF, r.pos, "header runs past the end of the unit");
+done:
+  amddwarf_mem_free(&object->allocator, b.rows, b.capacity * sizeof *b.rows);
+  amddwarf_mem_free(&object->allocator, b.names, b.name_capacity * sizeof *b.names);
+  amddwarf_mem_free(&object->allocator, file_dirs, file_dirs_size);
+  return st;
+}
+
+const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *object,
+                                                      size_t cu_index)
+{
+  if (object == NULL || object->lines == NULL || cu_index >= object->lines_count)
+    return NULL;
+  const amddwarf_line_table *t = &object->lines[cu_index];
+  return t->rows != NULL ? t : NULL;
+}
+
+amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
+                                        const amddwarf_line_table **table,
+                                        const amddwarf_line_row **row)
+{
+  if (object == NULL)
+    return AMDDWARF_NOT_FOUND;
+  /* Prefer the unit whose scope contains PC, then any table. */
+  const amddwarf_die_info *scope = NULL;
+  size_t depth = 0;
+  if (amddwarf_object_scopes_at(object, pc, &scope, 1, &depth) == AMDDWARF_OK && scope) {
+    (void)depth;
+  }
+  for (size_t pass = 0; pass < 2; ++pass) {
+    for (size_t c = 0; c < object->cu_count; ++c) {
+      if (pass == 0 && scope != NULL && scope->cu_index != c)
+        continue;
+      const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
+      if (t == NULL)
+        continue;
+      /* Rows of a sequence are in address order; sequences may be in any order. */
+      const amddwarf_line_row *best = NULL;
+      size_t seq_start = 0;
+      for (size_t i = 0; i < t->row_count; ++i) {
+        const amddwarf_line_row *r = &t->rows[i];
+        if (r->flags & AMDDWARF_LINE_END_SEQUENCE) {
+          if (best == NULL && pc < r->address) {
+            for (size_t j = seq_start; j < i; ++j)
+              if (t->rows[j].address <= pc)
+                best = &t->rows[j];
+            if (best != NULL) {
+              *table = t;
+              *row = best;
+              return AMDDWARF_OK;
+            }
+          }
+          seq_start = i + 1;
+        }
+      }
+    }
+    if (scope == NULL)
+      break;
+  }
+  return AMDDWARF_NOT_FOUND;
+}

@@ -1,0 +1,154 @@
+/* Code objects: rewriting a unit's expressions from the convention they were
+ * produced under into the extension convention the evaluator executes
+ * (specs/conventions.md section 5). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <amddwarf/target.h>
+
+#include "common/mem.h"
+#include "object/internal.h"
+
+amddwarf_status amddwarf_object_address_index(const amddwarf_object *object,
+                                              const amddwarf_cu *cu, uint64_t index,
+                                              uint64_t *address, amddwarf_error *err)
+{
+  if (object == NULL || cu == NULL || address == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_object_address_index: NULL argument");
+  return amddwarf_object_read_addrx(object, cu, index, address, err);
+}
+
+static bool is_constant(const amddwarf_op *op, uint64_t *value)
+{
+  if (op->kind >= AMDDWARF_OP_lit0 && op->kind <= AMDDWARF_OP_lit31) {
+    *value = (uint64_t)(op->kind - AMDDWARF_OP_lit0);
+    return true;
+  }
+  if (op->kind == AMDDWARF_OP_constu || op->kind == AMDDWARF_OP_const1u ||
+      op->kind == AMDDWARF_OP_const2u || op->kind == AMDDWARF_OP_const4u ||
+      op->kind == AMDDWARF_OP_const8u) {
+    *value = op->operands[0];
+    return true;
+  }
+  return false;
+}
+
+static amddwarf_op make_op(amddwarf_op_kind kind, uint64_t a, uint64_t b)
+{
+  amddwarf_op op;
+  memset(&op, 0, sizeof op);
+  op.kind = kind;
+  op.operands[0] = a;
+  op.operands[1] = b;
+  return op;
+}
+
+static amddwarf_op make_lit(uint64_t v)
+{
+  if (v < 32)
+    return make_op((amddwarf_op_kind)(AMDDWARF_OP_lit0 + (int)v), 0, 0);
+  return make_op(AMDDWARF_OP_constu, v, 0);
+}
+
+amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
+                                               const amddwarf_cu *cu, amddwarf_expr_role role,
+                                               const uint8_t *bytes, size_t size, uint8_t *out,
+                                               size_t capacity, size_t *out_size,
+                                               amddwarf_error *err)
+{
+  amddwarf_status st = AMDDWARF_OK;
+  amddwarf_op *ops = NULL, *res = NULL;
+  size_t count = 0, n = 0;
+  if (object == NULL || cu == NULL || out_size == NULL || (bytes == NULL && size > 0))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_object_normalize_expr: NULL argument");
+  if (cu->convention != AMDDWARF_CONVENTION_LEGACY || size == 0) {
+    *out_size = size;
+    if (size > capacity)
+      return amddwarf_fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
+                           "expression of %zu bytes, room for %zu", size, capacity);
+    if (size)
+      memcpy(out, bytes, size);
+    return AMDDWARF_OK;
+  }
+  ops = amddwarf_mem_alloc(&object->allocator, size * sizeof *ops);
+  /* Rewriting adds at most two operations per operation, plus three. */
+  res = amddwarf_mem_alloc(&object->allocator, (3 * size + 3) * sizeof *res);
+  if (ops == NULL || res == NULL) {
+    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "normalizing");
+    goto cleanup;
+  }
+  st = amddwarf_expr_decode(bytes, size, &cu->format, ops, size, &count, err);
+  if (st != AMDDWARF_OK)
+    goto cleanup;
+  if (role == AMDDWARF_ROLE_FRAME_BASE) {
+    bool reg = count == 1 && (ops[0].kind == AMDDWARF_OP_regx ||
+                              (ops[0].kind >= AMDDWARF_OP_reg0 && ops[0].kind <= AMDDWARF_OP_reg31));
+    if (!reg) {
+      memcpy(res, ops, count * sizeof *res);
+      n = count;
+    } else {
+      uint64_t r = ops[0].kind == AMDDWARF_OP_regx ? ops[0].operands[0] : ops[0].operands[1];
+      unsigned div = object->info.frame_base_divisor, shift = 0;
+      while (div > 1u) {
+        div >>= 1;
+        ++shift;
+      }
+      res[n++] = make_op(AMDDWARF_OP_bregx, r, 0);
+      if (shift) {
+        res[n++] = make_lit(shift);
+        res[n++] = make_op(AMDDWARF_OP_shr, 0, 0);
+      }
+    }
+  } else {
+    bool converted = false, stack_value = false;
+    for (size_t i = 0; i < count; ++i)
+      if (ops[i].kind == AMDDWARF_OP_stack_value)
+        stack_value = true;
+    for (size_t i = 0; i < count; ++i) {
+      uint64_t k = 0;
+      uint32_t aspace = 0;
+      if (i + 2 < count && is_constant(&ops[i], &k) && ops[i + 1].kind == AMDDWARF_OP_swap &&
+          ops[i + 2].kind == AMDDWARF_OP_xderef &&
+          amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_LEGACY, k, &aspace) == AMDDWARF_OK) {
+        converted = true;
+        if (i + 3 < count && ops[i + 3].kind == AMDDWARF_OP_stack_value) {
+          i += 2; /* a constant "in" an address space: the constant itself */
+          continue;
+        }
+        res[n++] = make_lit(aspace);
+        res[n++] = make_op(AMDDWARF_OP_LLVM_form_aspace_address, 0, 0);
+        i += 2;
+        continue;
+      }
+      res[n++] = ops[i];
+      res[n - 1].target = ops[i].target;
+    }
+    /* HIP: a bare DW_OP_fbreg is a private (lane) address. */
+    if (!converted && !stack_value && count >= 1 && ops[0].kind == AMDDWARF_OP_fbreg) {
+      bool plain = true;
+      for (size_t i = 1; i < count; ++i)
+        if (ops[i].kind != AMDDWARF_OP_piece && ops[i].kind != AMDDWARF_OP_bit_piece)
+          plain = false;
+      if (plain && count == 1) {
+        res[n++] = make_lit(AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE);
+        res[n++] = make_op(AMDDWARF_OP_LLVM_form_aspace_address, 0, 0);
+      }
+    }
+    /* Branches keep pointing at the same operations only when nothing moved. */
+    for (size_t i = 0; i < n; ++i)
+      if ((res[i].kind == AMDDWARF_OP_bra || res[i].kind == AMDDWARF_OP_skip) && n != count) {
+        st = amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, res[i].offset,
+                           "a legacy expression with branches and address-space suffixes");
+        goto cleanup;
+      }
+  }
+  amddwarf_expr_format f = cu->format;
+  f.dialect = AMDDWARF_DIALECT_USER;
+  st = amddwarf_expr_encode(res, n, &f, out, capacity, out_size, err);
+cleanup:
+  amddwarf_mem_free(&object->allocator, ops, size * sizeof *ops);
+  amddwarf_mem_free(&object->allocator, res, (3 * size + 3) * sizeof *res);
+  return st;
+}

@@ -1,0 +1,511 @@
+/* Code objects: the PC -> scope index (built once at open), variables in
+ * scope at a PC, and the type helpers (strip, size, C spelling). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/checked.h"
+#include "common/mem.h"
+#include "object/internal.h"
+
+#define AMDDWARF_MAX_TYPE_DEPTH 32
+
+static int scope_order(const void *a, const void *b)
+{
+  const amddwarf_scope_entry *x = a, *y = b;
+  if (x->low != y->low)
+    return x->low < y->low ? -1 : 1;
+  if (x->die->offset != y->die->offset)
+    return x->die->offset < y->die->offset ? -1 : 1;
+  return 0;
+}
+
+amddwarf_status amddwarf_object_build_scopes(amddwarf_object *object, amddwarf_error *err)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < object->die_count; ++i) {
+    const amddwarf_die_info *d = object->dies[i];
+    if (d->tag == DW_TAG_subprogram)
+      n += d->range_count;
+  }
+  object->scopes = amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scopes, 8);
+  object->scope_max_high =
+      amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scope_max_high, 8);
+  if (object->scopes == NULL || object->scope_max_high == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scope index");
+  size_t k = 0;
+  for (size_t i = 0; i < object->die_count; ++i) {
+    const amddwarf_die_info *d = object->dies[i];
+    if (d->tag != DW_TAG_subprogram)
+      continue;
+    for (size_t r = 0; r < d->range_count; ++r) {
+      if (d->ranges[r].high <= d->ranges[r].low)
+        continue;
+      object->scopes[k].low = d->ranges[r].low;
+      object->scopes[k].high = d->ranges[r].high;
+      object->scopes[k].die = d;
+      ++k;
+    }
+  }
+  qsort(object->scopes, k, sizeof *object->scopes, scope_order);
+  uint64_t max = 0;
+  for (size_t i = 0; i < k; ++i) {
+    if (object->scopes[i].high > max)
+      max = object->scopes[i].high;
+    object->scope_max_high[i] = max;
+  }
+  object->scope_count = k;
+  /* The unit-level variables of each unit, so that a lookup does not walk
+     every type and subprogram DIE of the unit. */
+  object->unit_vars = amddwarf_arena_calloc(&object->arena, object->cu_count + 1,
+                                            sizeof *object->unit_vars);
+  object->unit_var_counts = amddwarf_arena_calloc(&object->arena, object->cu_count + 1,
+                                                  sizeof *object->unit_var_counts);
+  if (object->unit_vars == NULL || object->unit_var_counts == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unit variables");
+  for (size_t u = 0; u < object->cu_count; ++u) {
+    const amddwarf_die_info *root = object->cus[u].die;
+    size_t globals = 0;
+    for (const amddwarf_die_info *c = root ? root->first_child : NULL; c; c = c->next_sibling)
+      globals += c->tag == DW_TAG_variable;
+    const amddwarf_die_info **list =
+        amddwarf_arena_alloc(&object->arena, (globals ? globals : 1) * sizeof *list, 8);
+    if (list == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unit variables");
+    globals = 0;
+    for (const amddwarf_die_info *c = root ? root->first_child : NULL; c; c = c->next_sibling)
+      if (c->tag == DW_TAG_variable)
+        list[globals++] = c;
+    object->unit_vars[u] = list;
+    object->unit_var_counts[u] = globals;
+  }
+  return AMDDWARF_OK;
+}
+
+static bool die_contains(const amddwarf_die_info *d, uint64_t pc)
+{
+  for (size_t r = 0; r < d->range_count; ++r)
+    if (pc >= d->ranges[r].low && pc < d->ranges[r].high)
+      return true;
+  return false;
+}
+
+static const amddwarf_die_info *subprogram_at(const amddwarf_object *object, uint64_t pc)
+{
+  size_t lo = 0, hi = object->scope_count;
+  while (lo < hi) { /* first entry with low > pc */
+    size_t mid = lo + (hi - lo) / 2;
+    if (object->scopes[mid].low <= pc)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const amddwarf_die_info *best = NULL;
+  for (size_t i = lo; i-- > 0;) {
+    if (object->scope_max_high[i] <= pc)
+      break;
+    if (pc < object->scopes[i].high) {
+      /* Of overlapping subprograms, the one starting last is innermost. */
+      best = object->scopes[i].die;
+      break;
+    }
+  }
+  return best;
+}
+
+amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_t pc,
+                                          const amddwarf_die_info **scopes, size_t capacity,
+                                          size_t *count)
+{
+  const amddwarf_die_info *chain[AMDDWARF_MAX_TYPE_DEPTH * 8];
+  size_t depth = 0;
+  *count = 0;
+  if (object == NULL)
+    return AMDDWARF_NOT_FOUND;
+  const amddwarf_die_info *sub = subprogram_at(object, pc);
+  if (sub == NULL)
+    return AMDDWARF_NOT_FOUND;
+  chain[depth++] = sub;
+  const amddwarf_die_info *cur = sub;
+  for (;;) {
+    const amddwarf_die_info *next = NULL;
+    for (const amddwarf_die_info *c = cur->first_child; c != NULL; c = c->next_sibling) {
+      if ((c->tag == DW_TAG_lexical_block || c->tag == DW_TAG_inlined_subroutine) &&
+          die_contains(c, pc)) {
+        next = c;
+        break;
+      }
+      /* A lexical block without ranges still groups its variables: look
+         through it. */
+    }
+    if (next == NULL || depth >= sizeof chain / sizeof chain[0] - 1)
+      break;
+    chain[depth++] = next;
+    cur = next;
+  }
+  const amddwarf_die_info *unit = sub;
+  while (unit->parent != NULL)
+    unit = unit->parent;
+  chain[depth++] = unit;
+  /* Innermost first: reverse all but the unit, which comes last. */
+  for (size_t i = 0; i + 1 < depth; ++i)
+    if (i < capacity)
+      scopes[i] = chain[depth - 2 - i];
+  if (depth - 1 < capacity)
+    scopes[depth - 1] = unit;
+  *count = depth;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_attr_value_expr_at(const amddwarf_attr_value *value, uint64_t pc,
+                                            const uint8_t **bytes, size_t *size,
+                                            const amddwarf_loc_entry **entry)
+{
+  if (entry)
+    *entry = NULL;
+  if (value == NULL)
+    return AMDDWARF_NOT_FOUND;
+  if (value->kind == AMDDWARF_ATTR_EXPR) {
+    *bytes = value->bytes;
+    *size = value->size;
+    return AMDDWARF_OK;
+  }
+  if (value->kind != AMDDWARF_ATTR_LIST)
+    return AMDDWARF_NOT_FOUND;
+  const amddwarf_loc_entry *fallback = NULL;
+  for (size_t i = 0; i < value->count; ++i) {
+    const amddwarf_loc_entry *e = &value->entries[i];
+    if (e->is_default) {
+      fallback = e;
+      continue;
+    }
+    if (pc >= e->low && pc < e->high) {
+      *bytes = e->expr;
+      *size = e->size;
+      if (entry)
+        *entry = e;
+      return AMDDWARF_OK;
+    }
+  }
+  if (fallback != NULL) {
+    *bytes = fallback->expr;
+    *size = fallback->size;
+    if (entry)
+      *entry = fallback;
+    return AMDDWARF_OK;
+  }
+  return AMDDWARF_NOT_FOUND;
+}
+
+static size_t add_var(const amddwarf_die_info *scope, const amddwarf_die_info *c, uint32_t depth,
+                      uint64_t pc, amddwarf_var *vars, size_t capacity, size_t n);
+
+static size_t add_vars(const amddwarf_object *object, const amddwarf_die_info *scope,
+                       uint32_t depth, uint64_t pc, amddwarf_var *vars, size_t capacity, size_t n)
+{
+  if (scope->depth == 0 && object->unit_vars != NULL && scope->cu_index < object->cu_count) {
+    for (size_t i = 0; i < object->unit_var_counts[scope->cu_index]; ++i)
+      n = add_var(scope, object->unit_vars[scope->cu_index][i], depth, pc, vars, capacity, n);
+    return n;
+  }
+  for (const amddwarf_die_info *c = scope->first_child; c != NULL; c = c->next_sibling)
+    if (c->tag == DW_TAG_variable || c->tag == DW_TAG_formal_parameter)
+      n = add_var(scope, c, depth, pc, vars, capacity, n);
+  return n;
+}
+
+static size_t add_var(const amddwarf_die_info *scope, const amddwarf_die_info *c, uint32_t depth,
+                      uint64_t pc, amddwarf_var *vars, size_t capacity, size_t n)
+{
+  if (n < capacity) {
+    amddwarf_var *v = &vars[n];
+    memset(v, 0, sizeof *v);
+    v->die = c;
+    v->scope = scope;
+    v->depth = depth;
+    const amddwarf_attr_value *loc = c->location;
+    if (loc == NULL && c->origin != NULL && c->const_value == NULL)
+      loc = c->origin->location;
+    if (loc != NULL &&
+        amddwarf_attr_value_expr_at(loc, pc, &v->expr, &v->size, &v->entry) == AMDDWARF_OK)
+      v->available = 1;
+  }
+  return n + 1;
+}
+
+amddwarf_status amddwarf_object_vars_at(const amddwarf_object *object, uint64_t pc,
+                                        amddwarf_var *vars, size_t capacity, size_t *count)
+{
+  const amddwarf_die_info *scopes[256];
+  size_t depth = 0, n = 0;
+  *count = 0;
+  amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, 256, &depth);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (depth > 256)
+    depth = 256;
+  for (size_t i = 0; i < depth; ++i)
+    n = add_vars(object, scopes[i], (uint32_t)i, pc, vars, capacity, n);
+  *count = n;
+  return AMDDWARF_OK;
+}
+
+/* ---- types ---- */
+
+const amddwarf_die_info *amddwarf_type_strip(const amddwarf_die_info *type)
+{
+  for (int i = 0; type != NULL && i < AMDDWARF_MAX_TYPE_DEPTH; ++i) {
+    switch (type->tag) {
+    case DW_TAG_typedef:
+    case DW_TAG_const_type:
+    case DW_TAG_volatile_type:
+    case DW_TAG_restrict_type:
+    case DW_TAG_atomic_type:
+      type = type->type;
+      break;
+    default:
+      return type;
+    }
+  }
+  return type;
+}
+
+/* A constant bound value, when it is one. */
+static bool bound_value(const amddwarf_attr_value *v, int64_t *out)
+{
+  if (v == NULL)
+    return false;
+  if (v->kind == AMDDWARF_ATTR_UNSIGNED || v->kind == AMDDWARF_ATTR_SIGNED) {
+    *out = (int64_t)v->u;
+    return true;
+  }
+  return false;
+}
+
+/* Number of elements of subrange SUB, when constant. */
+static bool subrange_count(const amddwarf_object *object, const amddwarf_die_info *sub, uint64_t *out)
+{
+  int64_t count, upper, lower = 0;
+  if (bound_value(sub->count, &count)) {
+    *out = count < 0 ? 0 : (uint64_t)count;
+    return true;
+  }
+  if (!bound_value(sub->lower_bound, &lower)) {
+    const amddwarf_cu *cu = amddwarf_object_cu(object, sub->cu_index);
+    unsigned lang = cu ? cu->language : 0;
+    /* Fortran-like languages default to 1; the C family to 0. */
+    lower = (lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 ||
+             lang == DW_LANG_Fortran95 || lang == DW_LANG_Fortran03 ||
+             lang == DW_LANG_Fortran08 || lang == DW_LANG_Ada83 || lang == DW_LANG_Ada95)
+                ? 1
+                : 0;
+  }
+  if (bound_value(sub->upper_bound, &upper)) {
+    /* An unsigned 0xffffffff upper bound (count -1) means "unknown". */
+    if (sub->upper_bound->kind == AMDDWARF_ATTR_UNSIGNED && sub->upper_bound->form == DW_FORM_data4 &&
+        sub->upper_bound->u == 0xffffffffu)
+      return false;
+    *out = upper < lower ? 0 : (uint64_t)(upper - lower + 1);
+    return true;
+  }
+  return false;
+}
+
+amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object, const amddwarf_die_info *type,
+                                        uint64_t *size)
+{
+  for (int i = 0; type != NULL && i < AMDDWARF_MAX_TYPE_DEPTH; ++i) {
+    if (type->flags & AMDDWARF_DIE_HAS_BYTE_SIZE) {
+      *size = type->byte_size;
+      return AMDDWARF_OK;
+    }
+    switch (type->tag) {
+    case DW_TAG_typedef:
+    case DW_TAG_const_type:
+    case DW_TAG_volatile_type:
+    case DW_TAG_restrict_type:
+    case DW_TAG_atomic_type:
+      type = type->type;
+      continue;
+    case DW_TAG_pointer_type:
+    case DW_TAG_reference_type:
+    case DW_TAG_rvalue_reference_type:
+    case DW_TAG_ptr_to_member_type: {
+      const amddwarf_cu *cu = amddwarf_object_cu(object, type->cu_index);
+      *size = cu ? cu->address_size : 8;
+      return AMDDWARF_OK;
+    }
+    case DW_TAG_array_type: {
+      uint64_t elem = 0, total;
+      if (amddwarf_type_byte_size(object, type->type, &elem) != AMDDWARF_OK)
+        return AMDDWARF_NOT_FOUND;
+      total = elem;
+      for (const amddwarf_die_info *c = type->first_child; c != NULL; c = c->next_sibling) {
+        uint64_t n = 0;
+        if (c->tag != DW_TAG_subrange_type && c->tag != DW_TAG_enumeration_type)
+          continue;
+        if (!subrange_count(object, c, &n) || amddwarf_mul_overflow_u64(total, n, &total))
+          return AMDDWARF_NOT_FOUND;
+      }
+      *size = total;
+      return AMDDWARF_OK;
+    }
+    default:
+      return AMDDWARF_NOT_FOUND;
+    }
+  }
+  return AMDDWARF_NOT_FOUND;
+}
+
+/* ---- C spelling ---- */
+
+typedef struct sbuf {
+  char *buf;
+  size_t size, len;
+} sbuf;
+
+static void put(sbuf *b, const char *s)
+{
+  size_t n = strlen(s);
+  if (b->len < b->size) {
+    size_t room = b->size - b->len - 1;
+    memcpy(b->buf + b->len, s, n < room ? n : room);
+    b->buf[b->len + (n < room ? n : room)] = '\0';
+  }
+  b->len += n;
+}
+
+static const char *aggregate_word(unsigned tag)
+{
+  switch (tag) {
+  case DW_TAG_structure_type: return "struct";
+  case DW_TAG_union_type: return "union";
+  case DW_TAG_class_type: return "class";
+  case DW_TAG_enumeration_type: return "enum";
+  default: return NULL;
+  }
+}
+
+/* Writes TYPE with SUFFIX (the declarator built so far) after it. */
+static void spell(const amddwarf_object *object, const amddwarf_die_info *type, const char *suffix,
+                  sbuf *b, int depth)
+{
+  char tmp[512];
+  if (depth > AMDDWARF_MAX_TYPE_DEPTH) {
+    put(b, "...");
+    return;
+  }
+  if (type == NULL) {
+    put(b, "void");
+    if (suffix[0]) {
+      if (suffix[0] != '[' && suffix[0] != ' ')
+        put(b, " ");
+      put(b, suffix);
+    }
+    return;
+  }
+  switch (type->tag) {
+  case DW_TAG_pointer_type:
+  case DW_TAG_reference_type:
+  case DW_TAG_rvalue_reference_type: {
+    const char *sigil = type->tag == DW_TAG_pointer_type ? "*"
+                        : type->tag == DW_TAG_reference_type ? "&" : "&&";
+    const amddwarf_die_info *inner = amddwarf_type_strip(type->type);
+    bool paren = suffix[0] == '[' || (inner != NULL && inner->tag == DW_TAG_subroutine_type);
+    snprintf(tmp, sizeof tmp, "%s%s%s%s", paren ? "(" : "", sigil, suffix, paren ? ")" : "");
+    spell(object, type->type, tmp, b, depth + 1);
+    return;
+  }
+  case DW_TAG_const_type:
+  case DW_TAG_volatile_type:
+  case DW_TAG_restrict_type:
+  case DW_TAG_atomic_type: {
+    const char *q = type->tag == DW_TAG_const_type      ? "const"
+                    : type->tag == DW_TAG_volatile_type ? "volatile"
+                    : type->tag == DW_TAG_restrict_type ? "restrict"
+                                                        : "_Atomic";
+    const amddwarf_die_info *inner = type->type;
+    if (inner != NULL && (inner->tag == DW_TAG_pointer_type ||
+                          inner->tag == DW_TAG_reference_type)) {
+      snprintf(tmp, sizeof tmp, "%s%s", q, suffix);
+      spell(object, inner, tmp, b, depth + 1);
+    } else {
+      put(b, q);
+      put(b, " ");
+      spell(object, inner, suffix, b, depth + 1);
+    }
+    return;
+  }
+  case DW_TAG_array_type: {
+    char dims[256] = "";
+    size_t dl = 0;
+    for (const amddwarf_die_info *c = type->first_child; c != NULL && dl < sizeof dims - 32;
+         c = c->next_sibling) {
+      uint64_t n = 0;
+      if (c->tag != DW_TAG_subrange_type)
+        continue;
+      if (subrange_count(object, c, &n))
+        dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "[%llu]", (unsigned long long)n);
+      else
+        dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "[]");
+    }
+    if (type->flags & AMDDWARF_DIE_GNU_VECTOR) {
+      /* A vector: "int __attribute__((ext_vector_type(4)))" is spelled int[4]. */
+    }
+    snprintf(tmp, sizeof tmp, "%s%s", suffix, dims);
+    spell(object, type->type, tmp, b, depth + 1);
+    return;
+  }
+  case DW_TAG_subroutine_type: {
+    spell(object, type->type, "", b, depth + 1);
+    put(b, " ");
+    put(b, suffix);
+    put(b, "(");
+    bool first = true;
+    for (const amddwarf_die_info *c = type->first_child; c != NULL; c = c->next_sibling) {
+      if (c->tag == DW_TAG_formal_parameter) {
+        if (!first)
+          put(b, ", ");
+        spell(object, c->type, "", b, depth + 1);
+        first = false;
+      } else if (c->tag == DW_TAG_unspecified_parameters) {
+        put(b, first ? "..." : ", ...");
+        first = false;
+      }
+    }
+    put(b, ")");
+    return;
+  }
+  default: {
+    const char *word = aggregate_word(type->tag);
+    if (type->name != NULL) {
+      put(b, type->name);
+    } else if (word != NULL) {
+      snprintf(tmp, sizeof tmp, "<anonymous %s>", word);
+      put(b, tmp);
+    } else if (type->tag == DW_TAG_unspecified_type) {
+      put(b, "void");
+    } else {
+      put(b, "<unnamed type>");
+    }
+    if (suffix[0]) {
+      if (suffix[0] != '[')
+        put(b, " ");
+      put(b, suffix);
+    }
+    return;
+  }
+  }
+}
+
+amddwarf_status amddwarf_type_name(const amddwarf_object *object, const amddwarf_die_info *type,
+                                   char *buf, size_t size, size_t *length)
+{
+  sbuf b = {buf, size, 0};
+  if (size > 0)
+    buf[0] = '\0';
+  spell(object, type, "", &b, 0);
+  if (length)
+    *length = b.len;
+  return b.len < size ? AMDDWARF_OK : AMDDWARF_E_NO_SPACE;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""`amddwarf lines ADDR` (with inlined frames) against llvm-symbolizer-19.
+
+Builds OpenCL and HIP kernels with always_inline helpers nested two deep and
+a noinline call (clang-19, gfx900 and gfx1030, -O1/-O2, DWARF 4 and 5, .o and
+.so) and, for every address where a line-table row starts and the address
+after it, compares the chain of frames amddwarf prints (function, file, line,
+column, innermost first) with `llvm-symbolizer-19 --inlining`.
+
+Usage: test_object_lines.py --amddwarf PATH --work DIR [--build DIR]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+OPENCL = r"""
+static inline __attribute__((always_inline)) int sq(int v) { return v * v + 1; }
+static inline __attribute__((always_inline)) int twice_sq(int v)
+{
+  int a = sq(v) * 2;
+  return a + sq(v + 1);
+}
+__attribute__((noinline)) int helper(int x) { return twice_sq(x) - x; }
+__kernel void k(__global int *out, int n)
+{
+  int id = __builtin_amdgcn_workitem_id_x();
+  int acc = 0;
+  for (int i = 0; i < (id & 7); ++i)
+    acc += twice_sq(id + i) + helper(n);
+  out[id] = acc;
+}
+"""
+
+HIP = r"""
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+__device__ static inline __attribute__((always_inline)) int sq(int v) { return v * v + 1; }
+__device__ static inline __attribute__((always_inline)) int twice_sq(int v)
+{
+  int a = sq(v) * 2;
+  return a + sq(v + 1);
+}
+__device__ __attribute__((noinline)) int helper(int x) { return twice_sq(x) - x; }
+__global__ void k(int *out, int n)
+{
+  int id = __builtin_amdgcn_workitem_id_x();
+  int acc = 0;
+  for (int i = 0; i < (id & 7); ++i)
+    acc += twice_sq(id + i) + helper(n);
+  out[id] = acc;
+}
+"""
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: " + what)
+
+
+def run(args, stdin=None):
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, input=stdin,
+                          universal_newlines=True)
+
+
+def symbolizer_frames(path, addresses):
+    """{address: [(function, file, line, column)]} from llvm-symbolizer."""
+    r = run(["llvm-symbolizer-19", "--obj=" + path, "--inlining", "--functions=short"],
+            "\n".join(hex(a) for a in addresses) + "\n")
+    out = {}
+    blocks = r.stdout.split("\n\n")
+    for a, block in zip(addresses, blocks):
+        lines = [l for l in block.strip().splitlines() if l]
+        frames = []
+        for fn, loc in zip(lines[0::2], lines[1::2]):
+            file, line, col = loc.rsplit(":", 2)
+            frames.append((fn, file, int(line), int(col)))
+        out[a] = frames
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--amddwarf", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--build", default=None)
+    args = ap.parse_args()
+    for tool in ("clang-19", "ld.lld-19", "llvm-symbolizer-19"):
+        if shutil.which(tool) is None:
+            print("skipped: %s not found\n0 passed, 0 failed" % tool)
+            return 0
+    work = os.path.join(args.work, "object_lines")
+    os.makedirs(work, exist_ok=True)
+    compared = 0
+    inlined = 0
+    for lang, text in (("cl", OPENCL), ("hip", HIP)):
+        src = os.path.join(work, "inl." + lang)
+        with open(src, "w") as f:
+            f.write(text)
+        for cpu in ("gfx900", "gfx1030"):
+            for opt in ("-O1", "-O2"):
+                for dw in (4, 5):
+                    base = os.path.join(work, "%s-%s%s-dwarf%d" % (lang, cpu, opt, dw))
+                    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", "-g",
+                              "-gdwarf-%d" % dw, opt]
+                    if lang == "cl":
+                        r = run(["clang-19"] + common + ["-c", src, "-o", base + ".o"])
+                    else:
+                        r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc",
+                                 "-nogpulib", "--offload-arch=" + cpu, "-g", "-gdwarf-%d" % dw,
+                                 opt, "-emit-llvm", "-c", src, "-o", base + ".bc"])
+                        if r.returncode == 0:
+                            r = run(["clang-19"] + common + ["-c", base + ".bc", "-o", base + ".o"])
+                    if r.returncode != 0:
+                        raise RuntimeError(r.stderr)
+                    r = run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".so"])
+                    if r.returncode != 0:
+                        raise RuntimeError(r.stderr)
+                    for path in (base + ".o", base + ".so"):
+                        tables = json.loads(run([args.amddwarf, "lines", path, "--all",
+                                                 "--json"]).stdout)
+                        addrs = set()
+                        for t in tables:
+                            for row in t["rows"]:
+                                if "end_sequence" not in row["flags"]:
+                                    a = int(row["address"], 16)
+                                    addrs.update((a, a + 4))
+                        addrs = sorted(addrs)
+                        theirs = symbolizer_frames(path, addrs)
+                        for a in addrs:
+                            r = run([args.amddwarf, "lines", path, hex(a), "--json"])
+                            expected = theirs.get(a, [])
+                            if expected and expected[0][1] == "??":
+                                check(r.returncode == 1, "%s 0x%x: amddwarf found a line, "
+                                      "llvm-symbolizer none" % (path, a))
+                                continue
+                            if r.returncode != 0:
+                                check(False, "%s 0x%x: %s" % (path, a, r.stderr.strip()))
+                                continue
+                            ours = [(f["function"] or "??", f["file"], f["line"], f["column"])
+                                    for f in json.loads(r.stdout)["frames"]]
+                            check(ours == expected, "%s 0x%x: %r != llvm-symbolizer %r"
+                                  % (os.path.basename(path), a, ours, expected))
+                            compared += 1
+                            inlined += len(ours) > 1
+    check(compared > 500 and inlined > 50,
+          "compared %d addresses (%d with inlined frames)" % (compared, inlined))
+    print("%d addresses compared with llvm-symbolizer-19, %d with inlined frames"
+          % (compared, inlined))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

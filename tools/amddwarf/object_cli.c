@@ -1,0 +1,281 @@
+/* Helpers shared by the code-object subcommands. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "object_cli.h"
+
+int cli_object_option(const char *command, int argc, char **argv, int *i,
+                      cli_object_args *args)
+{
+  int rc = cli_option_value(command, argc, argv, i, "--convention", &args->convention);
+  if (rc != 0)
+    return rc;
+  return cli_option_value(command, argc, argv, i, "--dialect", &args->dialect);
+}
+
+int cli_object_open(const char *command, const cli_object_args *args, amddwarf_object **out)
+{
+  amddwarf_object_options options;
+  amddwarf_error err;
+  amddwarf_object_options_init(&options);
+  amddwarf_error_clear(&err);
+  if (args->convention != NULL &&
+      amddwarf_convention_from_name(args->convention, &options.convention) != AMDDWARF_OK)
+    return cli_usage_error(command, "unknown --convention '%s' (auto, legacy, extension)",
+                           args->convention);
+  if (args->dialect != NULL &&
+      amddwarf_dialect_from_name(args->dialect, &options.dialect) != AMDDWARF_OK)
+    return cli_usage_error(command, "unknown --dialect '%s' (auto, draft, vendor, user)",
+                           args->dialect);
+  options.flags = args->flags;
+  amddwarf_status st = amddwarf_object_open_file(args->path, &options, out, &err);
+  if (st != AMDDWARF_OK)
+    return cli_report_error(command, args->json, st, &err);
+  return 0;
+}
+
+void cli_buf_printf(cli_buf *b, const char *format, ...)
+{
+  va_list ap;
+  for (;;) {
+    size_t room = b->cap - b->len;
+    va_start(ap, format);
+    int n = vsnprintf(b->data ? b->data + b->len : NULL, room, format, ap);
+    va_end(ap);
+    if (n < 0)
+      return;
+    if ((size_t)n < room) {
+      b->len += (size_t)n;
+      return;
+    }
+    size_t cap = b->cap ? b->cap * 2 : 256;
+    while (cap < b->len + (size_t)n + 1)
+      cap *= 2;
+    char *grown = realloc(b->data, cap);
+    if (grown == NULL)
+      return;
+    b->data = grown;
+    b->cap = cap;
+  }
+}
+
+void cli_buf_free(cli_buf *b)
+{
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
+                             size_t size)
+{
+  amddwarf_error err;
+  size_t count = 0, length = 0;
+  amddwarf_error_clear(&err);
+  if (size == 0) {
+    cli_buf_printf(b, "%s", "");
+    return AMDDWARF_OK;
+  }
+  amddwarf_op *ops = calloc(size, sizeof *ops);
+  if (ops == NULL)
+    return AMDDWARF_E_NO_MEMORY;
+  amddwarf_status st = amddwarf_expr_decode(bytes, size, &cu->format, ops, size, &count, &err);
+  if (count > 0) {
+    char small[1];
+    amddwarf_expr_print(ops, count, &cu->format, AMDDWARF_PRINT_DEFAULT, small, 1, &length);
+    char *text = malloc(length + 1);
+    if (text != NULL) {
+      amddwarf_expr_print(ops, count, &cu->format, AMDDWARF_PRINT_DEFAULT, text, length + 1,
+                          &length);
+      cli_buf_printf(b, "%s", text);
+      free(text);
+    }
+  }
+  if (st != AMDDWARF_OK)
+    cli_buf_printf(b, "%s<error: %s>", count ? ", " : "",
+                   err.message[0] ? err.message : amddwarf_status_message(st));
+  free(ops);
+  return st;
+}
+
+void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value)
+{
+  if (value->kind == AMDDWARF_ATTR_EXPR) {
+    cli_buf_expr(b, cu, value->bytes, value->size);
+    return;
+  }
+  if (value->kind != AMDDWARF_ATTR_LIST) {
+    cli_buf_printf(b, "0x%llx", (unsigned long long)value->u);
+    return;
+  }
+  cli_buf_printf(b, "0x%llx: ", (unsigned long long)value->offset);
+  for (size_t i = 0; i < value->count; ++i) {
+    const amddwarf_loc_entry *e = &value->entries[i];
+    if (i)
+      cli_buf_printf(b, ", ");
+    if (e->is_default)
+      cli_buf_printf(b, "<default>: ");
+    else
+      cli_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)e->low,
+                     (unsigned long long)e->high);
+    cli_buf_expr(b, cu, e->expr, e->size);
+  }
+}
+
+json_t *cli_json_addr(uint64_t address)
+{
+  char text[24];
+  snprintf(text, sizeof text, "0x%llx", (unsigned long long)address);
+  return json_string(text);
+}
+
+static bool operand_signed(amddwarf_operand_kind kind)
+{
+  return kind == AMDDWARF_OPERAND_S8 || kind == AMDDWARF_OPERAND_S16 ||
+         kind == AMDDWARF_OPERAND_S32 || kind == AMDDWARF_OPERAND_S64 ||
+         kind == AMDDWARF_OPERAND_SLEB || kind == AMDDWARF_OPERAND_BRANCH;
+}
+
+/* [{"op": name, "operands": [...]}]: numbers as decoded (signed kinds
+   signed); the register of DW_OP_reg<n>/breg<n> first. */
+static json_t *ops_json(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
+{
+  json_t *list = json_array();
+  size_t count = 0;
+  amddwarf_op *ops = size ? calloc(size, sizeof *ops) : NULL;
+  if (ops == NULL)
+    return list;
+  amddwarf_expr_decode(bytes, size, &cu->format, ops, size, &count, NULL);
+  for (size_t i = 0; i < count; ++i) {
+    const amddwarf_op_info *info = amddwarf_op_info_get(ops[i].kind);
+    json_t *o = json_object();
+    json_t *operands = json_array();
+    json_object_set_new(o, "op", json_string(info ? info->name : "?"));
+    bool family = (ops[i].kind >= AMDDWARF_OP_reg0 && ops[i].kind <= AMDDWARF_OP_reg31) ||
+                  (ops[i].kind >= AMDDWARF_OP_breg0 && ops[i].kind <= AMDDWARF_OP_breg31);
+    if (family)
+      json_array_append_new(operands, json_integer((json_int_t)ops[i].operands[1]));
+    for (int k = 0; info != NULL && k < 2; ++k) {
+      if (info->operands[k] == AMDDWARF_OPERAND_NONE)
+        continue;
+      if (family && k == 1)
+        continue;
+      json_int_t v = operand_signed(info->operands[k]) ? (json_int_t)(int64_t)ops[i].operands[k]
+                                                       : (json_int_t)ops[i].operands[k];
+      json_array_append_new(operands, json_integer(v));
+    }
+    json_object_set_new(o, "operands", operands);
+    json_array_append_new(list, o);
+  }
+  free(ops);
+  return list;
+}
+
+json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
+{
+  cli_buf b = {0};
+  json_t *o = json_object();
+  amddwarf_status st = cli_buf_expr(&b, cu, bytes, size);
+  json_object_set_new(o, "expr", json_string(b.data ? b.data : ""));
+  json_object_set_new(o, "hex", cli_json_hex(bytes, size));
+  json_object_set_new(o, "ops", ops_json(cu, bytes, size));
+  if (st != AMDDWARF_OK)
+    json_object_set_new(o, "status", json_string(amddwarf_status_name(st)));
+  cli_buf_free(&b);
+  return o;
+}
+
+json_t *cli_json_location(const amddwarf_cu *cu, const amddwarf_attr_value *value)
+{
+  if (value->kind == AMDDWARF_ATTR_EXPR)
+    return cli_json_expr(cu, value->bytes, value->size);
+  json_t *o = json_object();
+  if (value->kind != AMDDWARF_ATTR_LIST) {
+    json_object_set_new(o, "constant", json_integer((json_int_t)value->u));
+    return o;
+  }
+  json_t *list = json_array();
+  for (size_t i = 0; i < value->count; ++i) {
+    const amddwarf_loc_entry *e = &value->entries[i];
+    json_t *entry = cli_json_expr(cu, e->expr, e->size);
+    json_object_set_new(entry, "entry_offset", cli_json_addr(e->offset));
+    json_object_set_new(entry, "kind", json_integer(e->kind));
+    if (e->is_default) {
+      json_object_set_new(entry, "default", json_true());
+    } else {
+      json_object_set_new(entry, "low", cli_json_addr(e->low));
+      json_object_set_new(entry, "high", cli_json_addr(e->high));
+    }
+    json_array_append_new(list, entry);
+  }
+  json_object_set_new(o, "offset", cli_json_addr(value->offset));
+  json_object_set_new(o, "list", list);
+  return o;
+}
+
+/* ---- the target: the snapshot's, plus the object's frame base and .debug_addr ---- */
+
+
+static amddwarf_status t_read_register(void *u, uint32_t r, uint64_t o, uint64_t s, void *b)
+{
+  cli_eval_ctx *c = u;
+  return c->snap.read_register(c->snap.user, r, o, s, b);
+}
+static amddwarf_status t_read_memory(void *u, uint32_t a, uint32_t l, uint64_t ad, uint64_t s, void *b)
+{
+  cli_eval_ctx *c = u;
+  return c->snap.read_memory(c->snap.user, a, l, ad, s, b);
+}
+static amddwarf_status t_focused_lane(void *u, uint32_t *l)
+{
+  cli_eval_ctx *c = u;
+  return c->snap.focused_lane(c->snap.user, l);
+}
+static amddwarf_status t_wave_size(void *u, uint32_t *w)
+{
+  cli_eval_ctx *c = u;
+  return c->snap.wave_size(c->snap.user, w);
+}
+static amddwarf_status t_exec_mask(void *u, uint64_t *m)
+{
+  cli_eval_ctx *c = u;
+  return c->snap.exec_mask(c->snap.user, m);
+}
+static amddwarf_status t_apertures(void *u, uint64_t *sh, uint64_t *pr)
+{
+  cli_eval_ctx *c = u;
+  return c->snap.apertures(c->snap.user, sh, pr);
+}
+static amddwarf_status t_frame_base(void *u, const uint8_t **e, size_t *s)
+{
+  cli_eval_ctx *c = u;
+  if (!c->has_frame_base)
+    return AMDDWARF_E_UNSUPPORTED;
+  *e = c->frame_base;
+  *s = c->frame_base_size;
+  return AMDDWARF_OK;
+}
+static amddwarf_status t_address_index(void *u, uint64_t i, uint64_t *v)
+{
+  cli_eval_ctx *c = u;
+  return amddwarf_object_address_index(c->object, c->cu, i, v, NULL);
+}
+
+void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t)
+{
+  memset(t, 0, sizeof *t);
+  t->struct_size = sizeof *t;
+  t->user = c;
+  /* Forward what the snapshot provides; NULL stays NULL ("not provided"). */
+  t->read_register = c->snap.read_register ? t_read_register : NULL;
+  t->register_size = NULL; /* the AMDGPU register map */
+  t->read_memory = c->snap.read_memory ? t_read_memory : NULL;
+  t->focused_lane = c->snap.focused_lane ? t_focused_lane : NULL;
+  t->wave_size = c->snap.wave_size ? t_wave_size : NULL;
+  t->exec_mask = c->snap.exec_mask ? t_exec_mask : NULL;
+  t->apertures = c->snap.apertures ? t_apertures : NULL;
+  t->frame_base = t_frame_base;
+  t->address_index = t_address_index;
+}
+

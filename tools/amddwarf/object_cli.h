@@ -1,0 +1,72 @@
+/* Helpers shared by the subcommands that read code objects (dump, vars,
+ * lines, check, eval, lanes): opening with the common options, and printing
+ * expressions, locations and DIE names in text and JSON. */
+#ifndef AMDDWARF_OBJECT_CLI_H
+#define AMDDWARF_OBJECT_CLI_H
+
+#include "cli.h"
+
+/* Options every object command accepts. */
+typedef struct cli_object_args {
+  const char *path;
+  const char *convention;   /* --convention auto|legacy|extension */
+  const char *dialect;      /* --dialect auto|draft|vendor|user */
+  bool json;
+  uint32_t flags;           /* amddwarf_object_options.flags */
+} cli_object_args;
+
+/* If argv[*i] is --convention or --dialect, stores it and returns 1; 0 when
+   it is neither; -1 after a usage error. */
+int cli_object_option(const char *command, int argc, char **argv, int *i,
+                      cli_object_args *args);
+
+/* Opens ARGS->path; on failure reports the error and returns the exit status
+   (non-zero), else 0. */
+int cli_object_open(const char *command, const cli_object_args *args, amddwarf_object **out);
+
+/* A growable string. */
+typedef struct cli_buf {
+  char *data;
+  size_t len, cap;
+} cli_buf;
+void cli_buf_printf(cli_buf *b, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void cli_buf_free(cli_buf *b);
+
+/* Appends the decoded expression in llvm-dwarfdump spelling; a decoding
+   error is appended as "<error: MESSAGE>" after what decoded. Returns the
+   decoding status. */
+amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
+                             size_t size);
+
+/* Appends a location attribute value: an expression, or a list as
+   "[0xLOW, 0xHIGH): EXPR" entries separated by ", ". */
+void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value);
+
+/* JSON of a location value: {"expr": "...", "hex": "..."} or
+   {"list": [{"low","high","expr","hex"}...], "offset"}. */
+json_t *cli_json_location(const amddwarf_cu *cu, const amddwarf_attr_value *value);
+json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size);
+
+/* "0x%llx" as a JSON string (addresses keep their full 64 bits). */
+json_t *cli_json_addr(uint64_t address);
+
+/* A target for evaluating a code object's expressions against a snapshot:
+   the snapshot's registers, memory and wave, the frame base (normalized,
+   set by the caller) and the unit's .debug_addr. */
+typedef struct cli_eval_ctx {
+  amddwarf_target snap; /* the snapshot's callbacks */
+  const amddwarf_object *object;
+  const amddwarf_cu *cu;
+  uint8_t frame_base[64];
+  size_t frame_base_size;
+  int has_frame_base;
+} cli_eval_ctx;
+
+/* Fills *T with callbacks over C (C must outlive T's use). */
+void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t);
+
+#endif
