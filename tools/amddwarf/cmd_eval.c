@@ -680,6 +680,7 @@ int cli_eval_main(int argc, char **argv)
     }
   }
   amddwarf_target target;
+  ctx.pc = pc;
   cli_eval_target_init(&ctx, &target);
   if ((st = amddwarf_eval_new(NULL, &ev, &err)) != AMDDWARF_OK) {
     rc = cli_report_error("eval", args.json, st, &err);

@@ -35,8 +35,8 @@ typedef struct lane_info {
    bytes through the location it gives. */
 static amddwarf_status read_attr(const amddwarf_object *o, const amddwarf_cu *cu,
                                  const amddwarf_attr_value *value, uint64_t pc, uint32_t lane,
-                                 amddwarf_eval *ev, const amddwarf_target *target, void *buf,
-                                 size_t size)
+                                 amddwarf_eval *ev, const amddwarf_target *target,
+                                 uint64_t bit_offset, void *buf, size_t size)
 {
   const uint8_t *bytes = NULL;
   size_t n = 0, out = 0;
@@ -61,7 +61,7 @@ static amddwarf_status read_attr(const amddwarf_object *o, const amddwarf_cu *cu
     return st;
   if (result.kind != AMDDWARF_ENTRY_LOCATION)
     return AMDDWARF_E_EVAL_NOT_LOCATION;
-  return amddwarf_location_read(ev, &req, &result.location, 0, size * 8, buf, &err);
+  return amddwarf_location_read(ev, &req, &result.location, bit_offset, size * 8, buf, &err);
 }
 
 static void line_text(const amddwarf_object *o, uint64_t pc, char *buf, size_t size)
@@ -169,6 +169,9 @@ int cli_lanes_main(int argc, char **argv)
     }
   }
   amddwarf_target target;
+  ctx.pc = pc;
+  if (ctx.cu == NULL && with_lane_pc != NULL)
+    ctx.cu = amddwarf_object_cu(object, with_lane_pc->cu_index);
   cli_eval_target_init(&ctx, &target);
   if ((st = amddwarf_eval_new(NULL, &ev, &err)) != AMDDWARF_OK) {
     rc = cli_report_error("lanes", args.json, st, &err);
@@ -178,7 +181,7 @@ int cli_lanes_main(int argc, char **argv)
   if (with_active != NULL) {
     uint8_t mask[8] = {0};
     const amddwarf_cu *cu = amddwarf_object_cu(object, with_active->cu_index);
-    if (read_attr(object, cu, with_active->active_lane, pc, 0, ev, &target, mask, wave / 8) ==
+    if (read_attr(object, cu, with_active->active_lane, pc, 0, ev, &target, 0, mask, wave / 8) ==
         AMDDWARF_OK) {
       exec = 0;
       for (unsigned b = 0; b < wave / 8; ++b)
@@ -193,7 +196,10 @@ int cli_lanes_main(int argc, char **argv)
     if (with_lane_pc != NULL) {
       uint8_t b[8] = {0};
       const amddwarf_cu *cu = amddwarf_object_cu(object, with_lane_pc->cu_index);
-      if (read_attr(object, cu, with_lane_pc->lane_pc, pc, l, ev, &target, b, 8) == AMDDWARF_OK) {
+      /* DW_AT_LLVM_lane_pc is a vector of generic-type PCs, one per lane. */
+      uint64_t lane_bits = (uint64_t)cu->address_size * 8;
+      if (read_attr(object, cu, with_lane_pc->lane_pc, pc, l, ev, &target, l * lane_bits, b,
+                    cu->address_size) == AMDDWARF_OK) {
         lanes[l].known = 1;
         for (int i = 0; i < 8; ++i)
           lanes[l].pc |= (uint64_t)b[i] << (8 * i);
@@ -264,9 +270,10 @@ int cli_lanes_main(int argc, char **argv)
         cli_buf_printf(&list, "%s%u-%u", list.len ? "," : "", m, e);
     }
     if (lanes[l].known) {
+      char where[24];
       line_text(object, lanes[l].pc, text, sizeof text);
-      printf("  0x%llx  %-28s %2u lane%s: %s\n", (unsigned long long)lanes[l].pc, text, n,
-             n == 1 ? " " : "s", list.data);
+      snprintf(where, sizeof where, "0x%llx", (unsigned long long)lanes[l].pc);
+      printf("  %-8s %-28s %2u lane%s: %s\n", where, text, n, n == 1 ? " " : "s", list.data);
     } else {
       printf("  %-36s %2u lane%s: %s\n", "- (inactive, PC unknown)", n, n == 1 ? " " : "s",
              list.data);

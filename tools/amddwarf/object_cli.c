@@ -5,6 +5,8 @@
 
 #include "object_cli.h"
 
+enum { DW_TAG_BASE_TYPE = 0x24, DW_TAG_DWARF_PROCEDURE = 0x36 };
+
 int cli_object_option(const char *command, int argc, char **argv, int *i,
                       cli_object_args *args)
 {
@@ -262,6 +264,55 @@ static amddwarf_status t_address_index(void *u, uint64_t i, uint64_t *v)
   return amddwarf_object_address_index(c->object, c->cu, i, v, NULL);
 }
 
+/* DW_OP_call* and implicit pointers: the DIE's location for the current PC
+   (a location list with no entry there gives the empty expression), or its
+   DW_AT_const_value block. */
+static amddwarf_status t_die(void *u, amddwarf_die_ref_kind kind, uint64_t ref,
+                             amddwarf_die *out)
+{
+  cli_eval_ctx *c = u;
+  uint64_t offset = ref;
+  if (kind == AMDDWARF_DIE_REF_UNIT) {
+    if (c->cu == NULL)
+      return AMDDWARF_NOT_FOUND;
+    offset = c->cu->offset + ref;
+  }
+  const amddwarf_die_info *die = amddwarf_object_die_at(c->object, offset);
+  if (die == NULL)
+    return AMDDWARF_NOT_FOUND;
+  memset(out, 0, sizeof *out);
+  out->is_dwarf_procedure = die->tag == DW_TAG_DWARF_PROCEDURE;
+  if (die->location != NULL) {
+    out->value = AMDDWARF_DIE_LOCATION;
+    if (amddwarf_attr_value_expr_at(die->location, c->pc, &out->bytes, &out->size, NULL) !=
+        AMDDWARF_OK) {
+      out->bytes = NULL;
+      out->size = 0;
+    }
+  } else if (die->const_value != NULL && die->const_value->kind == AMDDWARF_ATTR_BLOCK) {
+    out->value = AMDDWARF_DIE_CONST_VALUE;
+    out->bytes = die->const_value->bytes;
+    out->size = die->const_value->size;
+  }
+  return AMDDWARF_OK;
+}
+
+/* Typed operations: the DW_TAG_base_type DIE at unit offset DIE. */
+static amddwarf_status t_base_type(void *u, uint64_t die_offset, amddwarf_base_type *out)
+{
+  cli_eval_ctx *c = u;
+  if (c->cu == NULL)
+    return AMDDWARF_NOT_FOUND;
+  const amddwarf_die_info *die = amddwarf_object_die_at(c->object, c->cu->offset + die_offset);
+  if (die == NULL || die->tag != DW_TAG_BASE_TYPE)
+    return AMDDWARF_NOT_FOUND;
+  out->die = die_offset;
+  out->bit_size = (uint32_t)(die->bit_size ? die->bit_size : die->byte_size * 8);
+  out->count = die->vector_size ? die->vector_size : 1;
+  out->encoding = (uint8_t)die->encoding;
+  return AMDDWARF_OK;
+}
+
 void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t)
 {
   memset(t, 0, sizeof *t);
@@ -277,5 +328,7 @@ void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t)
   t->apertures = c->snap.apertures ? t_apertures : NULL;
   t->frame_base = t_frame_base;
   t->address_index = t_address_index;
+  t->die = t_die;
+  t->base_type = t_base_type;
 }
 

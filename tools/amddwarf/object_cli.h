@@ -61,6 +61,7 @@ typedef struct cli_eval_ctx {
   amddwarf_target snap; /* the snapshot's callbacks */
   const amddwarf_object *object;
   const amddwarf_cu *cu;
+  uint64_t pc; /* selects the entry of location lists reached by DW_OP_call* */
   uint8_t frame_base[64];
   size_t frame_base_size;
   int has_frame_base;
