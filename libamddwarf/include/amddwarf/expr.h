@@ -1,8 +1,11 @@
 /* DWARF expressions: decoding, encoding (assembler) and printing, including
  * the AMDGPU extension operations in each of their encodings ("dialects").
+ * The tables, the text syntax and the printed spelling are specified in
+ * specs/encodings.md.
  *
  * A decoded operation points into the bytes it was decoded from (BLOCK
- * operands): keep those bytes alive as long as the operations. */
+ * operands): keep those bytes alive as long as the operations. None of these
+ * functions keeps state between calls; all are safe to call concurrently. */
 #ifndef AMDDWARF_EXPR_H
 #define AMDDWARF_EXPR_H
 
@@ -84,7 +87,8 @@ typedef struct amddwarf_expr_format {
   uint16_t version;         /* DWARF version 2-5 of the containing unit */
 } amddwarf_expr_format;
 
-/* Defaults: auto dialect, 8-byte addresses, 32-bit DWARF, version 5. */
+/* Defaults: auto dialect, 8-byte addresses, 32-bit DWARF, version 5. Every
+   function taking a format also accepts NULL for these defaults. */
 AMDDWARF_API void amddwarf_expr_format_init(amddwarf_expr_format *format);
 
 /* One decoded operation. */
@@ -107,9 +111,11 @@ typedef struct amddwarf_op {
 /* Decodes the SIZE bytes at BYTES into OPS (CAPACITY entries; an expression
    of SIZE bytes has at most SIZE operations, so CAPACITY >= SIZE always
    suffices). *COUNT receives the number of operations decoded.
-   Branch targets are resolved and must land on an operation boundary.
+   Branch targets are resolved and must land on an operation boundary or the
+   end. LEB128 operands may be padded (common/reader.h rules).
    On error, *COUNT operations decoded before the failure are valid and ERR
-   names the byte offset and opcode of the failing operation.
+   names the byte offset and opcode of the failing operation (for a bad
+   branch, *COUNT is the branch's index). No allocation.
    Errors: AMDDWARF_E_TRUNCATED, E_EXPR_UNKNOWN_OPCODE, E_EXPR_BAD_SUBOP,
    E_EXPR_BAD_BRANCH, E_LEB_OVERFLOW, E_LEB_OVERLONG, E_NO_SPACE,
    E_INVALID_ARGUMENT (bad format). */
@@ -118,11 +124,18 @@ AMDDWARF_API amddwarf_status amddwarf_expr_decode(const uint8_t *bytes, size_t s
                                                   amddwarf_op *ops, size_t capacity,
                                                   size_t *count, amddwarf_error *err);
 
-/* Encodes COUNT operations (kind and operands; offset, size and opcode are
-   ignored, BRANCH operands are taken from TARGET) into OUT (CAPACITY bytes).
+/* Encodes COUNT operations (kind, subop and operands; offset and size are
+   ignored, BRANCH operands are taken from TARGET, the register of
+   reg0-31/breg0-31 from the kind) into OUT (CAPACITY bytes), with minimal
+   LEB128s. Extension operations use the dialect's encoding; in the auto
+   dialect DW_OP_LLVM_user, unless OPCODE holds the operation's vendor code
+   (as decoded from vendor bytes), which is kept.
    *SIZE receives the encoded length, also when AMDDWARF_E_NO_SPACE says
-   CAPACITY was too small. Errors: AMDDWARF_E_EXPR_NOT_IN_DIALECT (ERR names
-   the operation and the dialect), E_EXPR_BAD_OPERAND, E_EXPR_BAD_BRANCH. */
+   CAPACITY was too small (OUT then holds the first CAPACITY bytes).
+   Errors (ERR.offset is the operation's index): AMDDWARF_E_EXPR_NOT_IN_DIALECT
+   (ERR names the operation and the dialect), E_EXPR_BAD_OPERAND (a value
+   does not fit its operand), E_EXPR_BAD_BRANCH (target past the end or
+   displacement beyond 16 bits), E_INVALID_ARGUMENT, E_NO_MEMORY. */
 AMDDWARF_API amddwarf_status amddwarf_expr_encode(const amddwarf_op *ops, size_t count,
                                                   const amddwarf_expr_format *format,
                                                   uint8_t *out, size_t capacity, size_t *size,
@@ -130,9 +143,10 @@ AMDDWARF_API amddwarf_status amddwarf_expr_encode(const amddwarf_op *ops, size_t
 
 /* Assembles TEXT (syntax in specs/encodings.md: operations separated by ';'
    or ',', operands after the name, registers by number or AMDGPU name,
-   branch targets as labels) into OUT like amddwarf_expr_encode. WAVE_SIZE
-   (32 or 64) resolves vector register names. Errors additionally:
-   AMDDWARF_E_EXPR_SYNTAX with ERR.offset the character offset in TEXT. */
+   branch targets as labels, blocks as hex bytes or "(sub-expression)") into
+   OUT like amddwarf_expr_encode. WAVE_SIZE (32 or 64) resolves vector
+   register names and "exec". Errors additionally: AMDDWARF_E_EXPR_SYNTAX;
+   for every error ERR.offset is the character offset in TEXT. */
 AMDDWARF_API amddwarf_status amddwarf_expr_assemble(const char *text,
                                                     const amddwarf_expr_format *format,
                                                     unsigned wave_size, uint8_t *out,
@@ -144,10 +158,18 @@ typedef enum amddwarf_print_flags {
   AMDDWARF_PRINT_ASM_REGISTERS = 1, /* s32, v3 instead of SGPR32, VGPR3 */
 } amddwarf_print_flags;
 
-/* Prints COUNT operations on one line in the spelling of llvm-dwarfdump-19
-   ("DW_OP_regx SGPR33, DW_OP_deref"), into BUF (SIZE bytes, NUL-terminated
-   when SIZE > 0). *LENGTH (may be NULL) receives the full length without the
-   NUL, also when AMDDWARF_E_NO_SPACE reports truncation. */
+/* Prints COUNT decoded operations on one line in the spelling of
+   llvm-dwarfdump-19 ("DW_OP_regx SGPR33, DW_OP_deref"; "<empty>" for none),
+   into BUF (SIZE bytes, NUL-terminated when SIZE > 0). AMDGPU registers are
+   named by the whole register the DWARF number means (SGPR33 where
+   llvm-dwarfdump-19 prints SGPR33_LO16; VGPR3_W32 for wave32 vector
+   registers; EXEC, EXEC_LO, PC, PC_32); extension operations written as
+   DW_OP_LLVM_user print as "DW_OP_LLVM_user DW_OP_LLVM_push_lane".
+   An entry value's block is decoded with FORMAT and printed inline; each
+   operation's SIZE is used for llvm-dwarfdump-19's parenthesis rule.
+   *LENGTH (may be NULL) receives the full length without the NUL, also when
+   AMDDWARF_E_NO_SPACE reports truncation. Errors: E_NO_SPACE,
+   E_INVALID_ARGUMENT (bad kind or format). No allocation. */
 AMDDWARF_API amddwarf_status amddwarf_expr_print(const amddwarf_op *ops, size_t count,
                                                  const amddwarf_expr_format *format,
                                                  unsigned flags, char *buf, size_t size,

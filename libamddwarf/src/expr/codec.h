@@ -1,0 +1,81 @@
+/* Internals shared by the expression decoder, encoder, assembler and printer:
+ * the opcode lookup tables generated from ops.def and the operand sizes that
+ * depend on the format. */
+#ifndef AMDDWARF_EXPR_CODEC_H
+#define AMDDWARF_EXPR_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <amddwarf/expr.h>
+
+#include "common/reader.h"
+
+/* Largest encoded extension sub-opcode, and the extension opcode range of
+   every dialect (0xe1-0xec; draft uses 0xe7, 0xe9, 0xea of it). */
+enum {
+  AMDDWARF_EXPR_EXT_FIRST = 0xe1,
+  AMDDWARF_EXPR_EXT_LAST = 0xec,
+};
+
+/* The table rows, indexed by kind (static storage). */
+extern const amddwarf_op_info amddwarf_expr_op_table[AMDDWARF_OP_KIND_COUNT];
+
+/* Kind + 1 of the standard (DWARF 5 and GNU) operation with opcode CODE, or 0:
+   the same in every dialect. */
+extern const uint16_t amddwarf_expr_std_opcode[256];
+
+/* The extension operation that opcode CODE (not DW_OP_LLVM_user) means in
+   DIALECT; false when it means nothing there. */
+bool amddwarf_expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwarf_op_kind *kind);
+
+/* The extension operation of DW_OP_LLVM_user sub-opcode SUBOP; false if none. */
+bool amddwarf_expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind);
+
+/* True when DIALECT decodes 0xe9 as DW_OP_LLVM_user. */
+static inline bool amddwarf_expr_dialect_has_user(amddwarf_dialect dialect)
+{
+  return dialect == AMDDWARF_DIALECT_AUTO || dialect == AMDDWARF_DIALECT_USER;
+}
+
+/* Checks FORMAT (NULL means the defaults, stored in *STORAGE); returns the
+   format to use, or NULL when a field is out of range. */
+const amddwarf_expr_format *amddwarf_expr_format_check_slow(const amddwarf_expr_format *format,
+                                                            amddwarf_expr_format *storage);
+
+/* The same, with the common valid case inline: address size 2/4/8
+   (bits 2, 4, 8 of 0x114), offset size 4/8, version 2-5. */
+static inline const amddwarf_expr_format *
+amddwarf_expr_format_check(const amddwarf_expr_format *format, amddwarf_expr_format *storage)
+{
+  if (format && format->struct_size >= sizeof *format &&
+      (unsigned)format->dialect < AMDDWARF_DIALECT_COUNT && format->address_size < 16 &&
+      ((0x114u >> format->address_size) & 1) && format->offset_size < 16 &&
+      ((0x110u >> format->offset_size) & 1) && format->version >= 2 && format->version <= 5)
+    return format;
+  return amddwarf_expr_format_check_slow(format, storage);
+}
+
+/* Size in bytes of a DIE_REF operand: the address size in DWARF 2, the offset
+   size after. */
+static inline unsigned amddwarf_expr_ref_size(const amddwarf_expr_format *format)
+{
+  return format->version <= 2 ? format->address_size : format->offset_size;
+}
+
+/* Short name of an operand kind ("ULEB"), for messages and JSON. */
+const char *amddwarf_expr_operand_kind_name(amddwarf_operand_kind kind);
+
+/* Size of the value of a DW_EH_PE pointer ENCODING (low nibble) for
+   DW_OP_GNU_encoded_addr: 1 for LEB128 forms (variable), 0 when unsupported.
+   *IS_LEB and *IS_SIGNED describe the form. */
+unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
+                                  bool *is_leb, bool *is_signed);
+
+/* Decodes the one operation at R's position into *OP (branch targets are not
+   resolved: OP->target is 0) and advances R past it. Errors as
+   amddwarf_expr_decode; AMDDWARF_E_TRUNCATED at the end of R. */
+amddwarf_status amddwarf_expr_decode_one(amddwarf_reader *r, const amddwarf_expr_format *format,
+                                         amddwarf_op *op, amddwarf_error *err);
+
+#endif

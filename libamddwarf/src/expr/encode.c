@@ -1,0 +1,308 @@
+/* Encoding operations into DWARF expression bytes in a chosen dialect.
+ *
+ * Two passes: the first computes every operation's encoded size (branch
+ * operands are always two bytes, so sizes do not depend on targets), the
+ * second writes the bytes with branch displacements computed from the
+ * offsets. Output past CAPACITY is not written but still counted. */
+#include "expr/codec.h"
+
+#include <string.h>
+
+#include "common/error.h"
+#include "common/mem.h"
+#include "common/reader.h"
+
+typedef struct writer {
+  uint8_t *out;
+  size_t capacity;
+  size_t pos;
+} writer;
+
+static void put_bytes(writer *w, const void *data, size_t n)
+{
+  if (w->pos < w->capacity) {
+    size_t room = w->capacity - w->pos;
+    memcpy(w->out + w->pos, data, n < room ? n : room);
+  }
+  w->pos += n;
+}
+
+static void put_u8(writer *w, uint8_t v)
+{
+  put_bytes(w, &v, 1);
+}
+
+static void put_uint(writer *w, uint64_t v, unsigned size)
+{
+  uint8_t buf[8];
+  for (unsigned i = 0; i < size; i++)
+    buf[i] = (uint8_t)(v >> (8 * i));
+  put_bytes(w, buf, size);
+}
+
+static void put_uleb(writer *w, uint64_t v)
+{
+  uint8_t buf[AMDDWARF_LEB128_MAX_BYTES];
+  put_bytes(w, buf, amddwarf_encode_uleb(v, buf));
+}
+
+static void put_sleb(writer *w, int64_t v)
+{
+  uint8_t buf[AMDDWARF_LEB128_MAX_BYTES];
+  put_bytes(w, buf, amddwarf_encode_sleb(v, buf));
+}
+
+static int64_t as_signed(uint64_t v)
+{
+  return v > INT64_MAX ? -(int64_t)(~v) - 1 : (int64_t)v;
+}
+
+/* True when V (a two's-complement pattern) fits SIZE bytes as unsigned, or
+   as signed when SIGNED_. */
+static bool fits(uint64_t v, unsigned size, bool signed_)
+{
+  if (size >= 8)
+    return true;
+  if (!signed_)
+    return v >> (8 * size) == 0;
+  int64_t s = as_signed(v);
+  int64_t lim = (int64_t)1 << (8 * size - 1);
+  return s >= -lim && s < lim;
+}
+
+static amddwarf_status bad_operand(amddwarf_error *err, size_t index, const amddwarf_op *op,
+                                   unsigned which, const char *why)
+{
+  const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
+  return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_OPERAND, index, AMDDWARF_NO_OPCODE,
+                          AMDDWARF_NO_OPCODE, "operation %llu (%s): operand %u (%s) %s",
+                          (unsigned long long)index, info->name, which + 1,
+                          amddwarf_expr_operand_kind_name(info->operands[which]), why);
+}
+
+/* Writes operand WHICH of OP; OFFSETS (may be NULL in the sizing pass) gives
+   each operation's start, for branch displacements. */
+static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t index,
+                                   unsigned which, const amddwarf_expr_format *format,
+                                   const uint64_t *offsets, size_t count, amddwarf_error *err)
+{
+  const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
+  amddwarf_operand_kind kind = info->operands[which];
+  uint64_t v = op->operands[which];
+  switch (kind) {
+  case AMDDWARF_OPERAND_NONE:
+    return AMDDWARF_OK;
+  case AMDDWARF_OPERAND_U8:
+  case AMDDWARF_OPERAND_U16:
+  case AMDDWARF_OPERAND_U32:
+  case AMDDWARF_OPERAND_U64:
+  case AMDDWARF_OPERAND_S8:
+  case AMDDWARF_OPERAND_S16:
+  case AMDDWARF_OPERAND_S32:
+  case AMDDWARF_OPERAND_S64:
+  case AMDDWARF_OPERAND_ADDR:
+  case AMDDWARF_OPERAND_DIE_REF: {
+    static const uint8_t sizes[] = {
+        [AMDDWARF_OPERAND_U8] = 1, [AMDDWARF_OPERAND_U16] = 2, [AMDDWARF_OPERAND_U32] = 4,
+        [AMDDWARF_OPERAND_U64] = 8, [AMDDWARF_OPERAND_S8] = 1, [AMDDWARF_OPERAND_S16] = 2,
+        [AMDDWARF_OPERAND_S32] = 4, [AMDDWARF_OPERAND_S64] = 8};
+    bool is_signed = kind == AMDDWARF_OPERAND_S8 || kind == AMDDWARF_OPERAND_S16 ||
+                     kind == AMDDWARF_OPERAND_S32 || kind == AMDDWARF_OPERAND_S64;
+    unsigned size = kind == AMDDWARF_OPERAND_ADDR      ? format->address_size
+                    : kind == AMDDWARF_OPERAND_DIE_REF ? amddwarf_expr_ref_size(format)
+                                                       : sizes[kind];
+    if (!fits(v, size, is_signed))
+      return bad_operand(err, index, op, which, "does not fit its size");
+    put_uint(w, v, size);
+    return AMDDWARF_OK;
+  }
+  case AMDDWARF_OPERAND_ULEB:
+  case AMDDWARF_OPERAND_REG:
+  case AMDDWARF_OPERAND_TYPE:
+    put_uleb(w, v);
+    return AMDDWARF_OK;
+  case AMDDWARF_OPERAND_SLEB:
+    put_sleb(w, as_signed(v));
+    return AMDDWARF_OK;
+  case AMDDWARF_OPERAND_BRANCH: {
+    if (op->target > count)
+      return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, index, AMDDWARF_NO_OPCODE,
+                              AMDDWARF_NO_OPCODE,
+                              "operation %llu (%s): target %u is beyond the %llu operations",
+                              (unsigned long long)index, info->name, op->target,
+                              (unsigned long long)count);
+    int64_t disp = 0;
+    if (offsets) {
+      disp = (int64_t)offsets[op->target] - (int64_t)(offsets[index] + 3);
+      if (disp < INT16_MIN || disp > INT16_MAX)
+        return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, index, AMDDWARF_NO_OPCODE,
+                                AMDDWARF_NO_OPCODE,
+                                "operation %llu (%s): displacement %lld to operation %u does "
+                                "not fit 16 bits",
+                                (unsigned long long)index, info->name, (long long)disp,
+                                op->target);
+    }
+    put_uint(w, (uint64_t)disp & 0xffff, 2);
+    return AMDDWARF_OK;
+  }
+  case AMDDWARF_OPERAND_BLOCK:
+  case AMDDWARF_OPERAND_BLOCK_U8:
+    if (kind == AMDDWARF_OPERAND_BLOCK_U8) {
+      if (v > 0xff)
+        return bad_operand(err, index, op, which, "block is longer than 255 bytes");
+      put_u8(w, (uint8_t)v);
+    } else {
+      put_uleb(w, v);
+    }
+    if (v && !op->block)
+      return bad_operand(err, index, op, which, "block has a length but no bytes");
+    if (v)
+      put_bytes(w, op->block, (size_t)v);
+    return AMDDWARF_OK;
+  case AMDDWARF_OPERAND_ENCODED_ADDR: {
+    bool is_leb, is_signed;
+    if (v > 0xff)
+      return bad_operand(err, index, op, which, "pointer encoding is not one byte");
+    unsigned size = amddwarf_expr_eh_pe_size((uint8_t)v, format, &is_leb, &is_signed);
+    if (size == 0)
+      return bad_operand(err, index, op, which, "pointer encoding is not supported");
+    put_u8(w, (uint8_t)v);
+    if (is_leb && is_signed)
+      put_sleb(w, as_signed(op->operands[1]));
+    else if (is_leb)
+      put_uleb(w, op->operands[1]);
+    else if (!fits(op->operands[1], size, is_signed))
+      return bad_operand(err, index, op, which, "pointer does not fit its encoding");
+    else
+      put_uint(w, op->operands[1], size);
+    return AMDDWARF_OK;
+  }
+  case AMDDWARF_OPERAND_KIND_COUNT:
+    break;
+  }
+  return bad_operand(err, index, op, which, "has an unknown kind");
+}
+
+/* Writes the opcode (and sub-opcode) of OP in FORMAT's dialect. */
+static amddwarf_status put_opcode(writer *w, const amddwarf_op *op, size_t index,
+                                  amddwarf_dialect dialect, amddwarf_error *err)
+{
+  const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
+  if (info->code >= 0) {
+    put_u8(w, (uint8_t)info->code);
+    return AMDDWARF_OK;
+  }
+  int16_t code = -1;
+  int16_t subop = -1;
+  switch (dialect) {
+  case AMDDWARF_DIALECT_DRAFT:
+    code = info->draft_code;
+    break;
+  case AMDDWARF_DIALECT_VENDOR:
+    code = info->vendor_code;
+    break;
+  case AMDDWARF_DIALECT_USER:
+    subop = info->user_subop;
+    break;
+  case AMDDWARF_DIALECT_AUTO:
+    /* Vendor bytes decoded in auto keep their vendor opcode; everything else
+       is written as DW_OP_LLVM_user. 0xe9 is DW_OP_LLVM_user here, so the
+       vendor DW_OP_LLVM_aspace_implicit_pointer has no encoding. */
+    if (op->subop == 0 && info->vendor_code >= 0 && op->opcode == info->vendor_code &&
+        info->vendor_code != AMDDWARF_DW_OP_LLVM_USER)
+      code = info->vendor_code;
+    else
+      subop = info->user_subop;
+    break;
+  case AMDDWARF_DIALECT_COUNT:
+    break;
+  }
+  if (code >= 0) {
+    put_u8(w, (uint8_t)code);
+    return AMDDWARF_OK;
+  }
+  if (subop > 0) {
+    put_u8(w, AMDDWARF_DW_OP_LLVM_USER);
+    put_uleb(w, (uint64_t)subop);
+    return AMDDWARF_OK;
+  }
+  return amddwarf_fail_op(err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, index, AMDDWARF_NO_OPCODE,
+                          AMDDWARF_NO_OPCODE,
+                          "operation %llu (%s) has no encoding in the %s dialect",
+                          (unsigned long long)index, info->name,
+                          amddwarf_dialect_name(dialect));
+}
+
+static amddwarf_status put_op(writer *w, const amddwarf_op *ops, size_t index, size_t count,
+                              const amddwarf_expr_format *format, const uint64_t *offsets,
+                              amddwarf_error *err)
+{
+  const amddwarf_op *op = &ops[index];
+  amddwarf_status st = put_opcode(w, op, index, format->dialect, err);
+  for (unsigned i = 0; st == AMDDWARF_OK && i < 2; i++)
+    st = put_operand(w, op, index, i, format, offsets, count, err);
+  return st;
+}
+
+amddwarf_status amddwarf_expr_encode(const amddwarf_op *ops, size_t count,
+                                     const amddwarf_expr_format *format, uint8_t *out,
+                                     size_t capacity, size_t *size, amddwarf_error *err)
+{
+  amddwarf_expr_format defaults;
+  amddwarf_status st = AMDDWARF_OK;
+  uint64_t small[64];
+  uint64_t *offsets = small;
+  if (size)
+    *size = 0;
+  if (!size || (!ops && count) || (!out && capacity))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_expr_encode: null argument");
+  format = amddwarf_expr_format_check(format, &defaults);
+  if (!format)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_expr_encode: bad format");
+  for (size_t i = 0; i < count; i++)
+    if ((unsigned)ops[i].kind >= AMDDWARF_OP_KIND_COUNT)
+      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, i,
+                           "operation %llu has an invalid kind %d", (unsigned long long)i,
+                           (int)ops[i].kind);
+
+  /* Pass 1, only when there are branches: the offset of every operation. */
+  bool has_branch = false;
+  for (size_t i = 0; i < count; i++)
+    if (amddwarf_expr_op_table[ops[i].kind].operands[0] == AMDDWARF_OPERAND_BRANCH)
+      has_branch = true;
+  if (has_branch) {
+    if (count + 1 > sizeof small / sizeof small[0]) {
+      offsets = amddwarf_mem_calloc(NULL, count + 1, sizeof *offsets);
+      if (!offsets)
+        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                             "amddwarf_expr_encode: no memory for %llu offsets",
+                             (unsigned long long)count);
+    }
+    writer sizing = {NULL, 0, 0};
+    for (size_t i = 0; i < count && st == AMDDWARF_OK; i++) {
+      offsets[i] = sizing.pos;
+      st = put_op(&sizing, ops, i, count, format, NULL, err);
+    }
+    offsets[count] = sizing.pos;
+    if (st != AMDDWARF_OK)
+      goto done;
+  }
+
+  /* Pass 2: the bytes. */
+  writer w = {out, capacity, 0};
+  for (size_t i = 0; i < count && st == AMDDWARF_OK; i++)
+    st = put_op(&w, ops, i, count, format, has_branch ? offsets : NULL, err);
+  if (st == AMDDWARF_OK) {
+    *size = w.pos;
+    if (w.pos > capacity)
+      st = amddwarf_fail(err, AMDDWARF_E_NO_SPACE, capacity,
+                         "encoded expression needs %llu bytes, buffer has %llu",
+                         (unsigned long long)w.pos, (unsigned long long)capacity);
+  }
+done:
+  if (offsets != small)
+    amddwarf_mem_free(NULL, offsets, (count + 1) * sizeof *offsets);
+  return st;
+}

@@ -1,0 +1,238 @@
+/* The operation table (ops.def) expanded into static arrays, lookups by kind,
+ * name, opcode and sub-opcode, dialect names and format checks. */
+#include "expr/codec.h"
+
+#include <string.h>
+
+#include "common/error.h"
+
+const amddwarf_op_info amddwarf_expr_op_table[AMDDWARF_OP_KIND_COUNT] = {
+#define AMDDWARF_OP(kind, name, code, a, b)                                                 \
+  {AMDDWARF_OP_##kind, name, {AMDDWARF_OPERAND_##a, AMDDWARF_OPERAND_##b}, code, -1, -1, -1},
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+  {AMDDWARF_OP_##kind,      name,   {AMDDWARF_OPERAND_##a, AMDDWARF_OPERAND_##b}, -1, draft, \
+   vendor, user},
+#include <amddwarf/ops.def>
+#undef AMDDWARF_OP
+#undef AMDDWARF_LLVM_OP
+};
+
+/* Every row is one kind: the enum and the table are expanded from the same
+   file, so their sizes agree. The families below are consecutive. */
+_Static_assert(sizeof amddwarf_expr_op_table / sizeof amddwarf_expr_op_table[0] ==
+                   AMDDWARF_OP_KIND_COUNT,
+               "one table row per operation kind");
+_Static_assert(AMDDWARF_OP_KIND_COUNT < UINT16_MAX, "kinds fit the opcode map");
+_Static_assert(AMDDWARF_OP_lit31 - AMDDWARF_OP_lit0 == 31, "lit0-31 are consecutive");
+_Static_assert(AMDDWARF_OP_reg31 - AMDDWARF_OP_reg0 == 31, "reg0-31 are consecutive");
+_Static_assert(AMDDWARF_OP_breg31 - AMDDWARF_OP_breg0 == 31, "breg0-31 are consecutive");
+_Static_assert(AMDDWARF_OP_reg0 == AMDDWARF_OP_lit31 + 1 && AMDDWARF_OP_breg0 == AMDDWARF_OP_reg31 + 1,
+               "lit, reg and breg families follow each other like their opcodes");
+
+/* Standard opcodes: a duplicate code in ops.def is a compile error
+   (-Woverride-init under -Werror). */
+const uint16_t amddwarf_expr_std_opcode[256] = {
+#define AMDDWARF_OP(kind, name, code, a, b) [code] = AMDDWARF_OP_##kind + 1,
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)
+#include <amddwarf/ops.def>
+#undef AMDDWARF_OP
+#undef AMDDWARF_LLVM_OP
+};
+
+/* Extension opcodes and sub-opcodes map to kinds through direct tables.
+   A row without a code in some encoding (-1) lands in a slot of its own past
+   the real codes (EXT_SPARE + its row number), so a duplicate real code is a
+   compile error (-Woverride-init) and a missing one is harmless. */
+enum ext_row {
+#define AMDDWARF_OP(kind, name, code, a, b)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b) EXT_ROW_##kind,
+#include <amddwarf/ops.def>
+#undef AMDDWARF_OP
+#undef AMDDWARF_LLVM_OP
+  EXT_ROWS
+};
+
+enum { EXT_SPARE = 32 }; /* sub-opcodes and extension opcodes - 0xe0 are below */
+
+#define EXT_SLOT(code, base, kind) [(code) >= 0 ? (code) - (base) : EXT_SPARE + EXT_ROW_##kind]
+#define EXT_VALUE(code, kind) (code) >= 0 ? AMDDWARF_OP_##kind + 1 : 0
+
+static const uint16_t subop_kind[EXT_SPARE + EXT_ROWS] = {
+#define AMDDWARF_OP(kind, name, code, a, b)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+  EXT_SLOT(user, 0, kind) = EXT_VALUE(user, kind),
+#include <amddwarf/ops.def>
+#undef AMDDWARF_OP
+#undef AMDDWARF_LLVM_OP
+};
+
+static const uint16_t vendor_kind[EXT_SPARE + EXT_ROWS] = {
+#define AMDDWARF_OP(kind, name, code, a, b)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+  EXT_SLOT(vendor, 0xe0, kind) = EXT_VALUE(vendor, kind),
+#include <amddwarf/ops.def>
+#undef AMDDWARF_OP
+#undef AMDDWARF_LLVM_OP
+};
+
+static const uint16_t draft_kind[EXT_SPARE + EXT_ROWS] = {
+#define AMDDWARF_OP(kind, name, code, a, b)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+  EXT_SLOT(draft, 0xe0, kind) = EXT_VALUE(draft, kind),
+#include <amddwarf/ops.def>
+#undef AMDDWARF_OP
+#undef AMDDWARF_LLVM_OP
+};
+
+#define AMDDWARF_OP(kind, name, code, a, b)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+  _Static_assert((user) < EXT_SPARE, name " sub-opcode fits the table");
+#include <amddwarf/ops.def>
+#undef AMDDWARF_OP
+#undef AMDDWARF_LLVM_OP
+
+const amddwarf_op_info *amddwarf_op_info_get(amddwarf_op_kind kind)
+{
+  if ((unsigned)kind >= AMDDWARF_OP_KIND_COUNT)
+    return NULL;
+  return &amddwarf_expr_op_table[kind];
+}
+
+const amddwarf_op_info *amddwarf_op_info_by_name(const char *name)
+{
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < AMDDWARF_OP_KIND_COUNT; i++)
+    if (strcmp(amddwarf_expr_op_table[i].name, name) == 0)
+      return &amddwarf_expr_op_table[i];
+  return NULL;
+}
+
+bool amddwarf_expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwarf_op_kind *kind)
+{
+  if (dialect == AMDDWARF_DIALECT_USER || code < AMDDWARF_EXPR_EXT_FIRST ||
+      code > AMDDWARF_EXPR_EXT_LAST)
+    return false;
+  if (dialect == AMDDWARF_DIALECT_AUTO && code == AMDDWARF_DW_OP_LLVM_USER)
+    return false;
+  const uint16_t *table = dialect == AMDDWARF_DIALECT_DRAFT ? draft_kind : vendor_kind;
+  unsigned kind1 = table[code - 0xe0];
+  if (kind1 == 0)
+    return false;
+  *kind = (amddwarf_op_kind)(kind1 - 1);
+  return true;
+}
+
+bool amddwarf_expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind)
+{
+  if (subop == 0 || subop >= EXT_SPARE || subop_kind[subop] == 0)
+    return false;
+  *kind = (amddwarf_op_kind)(subop_kind[subop] - 1);
+  return true;
+}
+
+static const char *const dialect_names[AMDDWARF_DIALECT_COUNT] = {
+    [AMDDWARF_DIALECT_AUTO] = "auto",
+    [AMDDWARF_DIALECT_DRAFT] = "draft",
+    [AMDDWARF_DIALECT_VENDOR] = "vendor",
+    [AMDDWARF_DIALECT_USER] = "user",
+};
+
+const char *amddwarf_dialect_name(amddwarf_dialect dialect)
+{
+  if ((unsigned)dialect >= AMDDWARF_DIALECT_COUNT)
+    return "unknown";
+  return dialect_names[dialect];
+}
+
+amddwarf_status amddwarf_dialect_from_name(const char *name, amddwarf_dialect *dialect)
+{
+  if (!name || !dialect)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  for (unsigned i = 0; i < AMDDWARF_DIALECT_COUNT; i++) {
+    if (strcmp(dialect_names[i], name) == 0) {
+      *dialect = (amddwarf_dialect)i;
+      return AMDDWARF_OK;
+    }
+  }
+  return AMDDWARF_NOT_FOUND;
+}
+
+void amddwarf_expr_format_init(amddwarf_expr_format *format)
+{
+  if (!format)
+    return;
+  memset(format, 0, sizeof *format);
+  format->struct_size = sizeof *format;
+  format->dialect = AMDDWARF_DIALECT_AUTO;
+  format->address_size = 8;
+  format->offset_size = 4;
+  format->version = 5;
+}
+
+const amddwarf_expr_format *amddwarf_expr_format_check_slow(const amddwarf_expr_format *format,
+                                                            amddwarf_expr_format *storage)
+{
+  if (!format) {
+    amddwarf_expr_format_init(storage);
+    return storage;
+  }
+  if (format->struct_size < sizeof *format)
+    return NULL;
+  if ((unsigned)format->dialect >= AMDDWARF_DIALECT_COUNT)
+    return NULL;
+  if (format->address_size != 2 && format->address_size != 4 && format->address_size != 8)
+    return NULL;
+  if (format->offset_size != 4 && format->offset_size != 8)
+    return NULL;
+  if (format->version < 2 || format->version > 5)
+    return NULL;
+  return format;
+}
+
+static const char *const operand_kind_names[AMDDWARF_OPERAND_KIND_COUNT] = {
+    [AMDDWARF_OPERAND_NONE] = "none",         [AMDDWARF_OPERAND_U8] = "u8",
+    [AMDDWARF_OPERAND_S8] = "s8",             [AMDDWARF_OPERAND_U16] = "u16",
+    [AMDDWARF_OPERAND_S16] = "s16",           [AMDDWARF_OPERAND_U32] = "u32",
+    [AMDDWARF_OPERAND_S32] = "s32",           [AMDDWARF_OPERAND_U64] = "u64",
+    [AMDDWARF_OPERAND_S64] = "s64",           [AMDDWARF_OPERAND_ULEB] = "uleb",
+    [AMDDWARF_OPERAND_SLEB] = "sleb",         [AMDDWARF_OPERAND_ADDR] = "addr",
+    [AMDDWARF_OPERAND_DIE_REF] = "die_ref",   [AMDDWARF_OPERAND_BRANCH] = "branch",
+    [AMDDWARF_OPERAND_BLOCK] = "block",       [AMDDWARF_OPERAND_BLOCK_U8] = "block_u8",
+    [AMDDWARF_OPERAND_TYPE] = "type",         [AMDDWARF_OPERAND_REG] = "reg",
+    [AMDDWARF_OPERAND_ENCODED_ADDR] = "encoded_addr",
+};
+
+const char *amddwarf_expr_operand_kind_name(amddwarf_operand_kind kind)
+{
+  if ((unsigned)kind >= AMDDWARF_OPERAND_KIND_COUNT || !operand_kind_names[kind])
+    return "unknown";
+  return operand_kind_names[kind];
+}
+
+unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
+                                  bool *is_leb, bool *is_signed)
+{
+  *is_leb = false;
+  *is_signed = (encoding & 0x08) != 0;
+  switch (encoding & 0x0f) {
+  case 0x00: /* DW_EH_PE_absptr */
+  case 0x08: /* DW_EH_PE_signed */
+    return format->address_size;
+  case 0x01: /* DW_EH_PE_uleb128 */
+  case 0x09: /* DW_EH_PE_sleb128 */
+    *is_leb = true;
+    return 1;
+  case 0x02: /* DW_EH_PE_udata2 */
+  case 0x0a: /* DW_EH_PE_sdata2 */
+    return 2;
+  case 0x03: /* DW_EH_PE_udata4 */
+  case 0x0b: /* DW_EH_PE_sdata4 */
+    return 4;
+  case 0x04: /* DW_EH_PE_udata8 */
+  case 0x0c: /* DW_EH_PE_sdata8 */
+    return 8;
+  default:
+    return 0;
+  }
+}
