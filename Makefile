@@ -16,9 +16,15 @@ CLI := build/tools/amddwarf/amddwarf
 
 .PHONY: run check deps build build-asan test test-asan bench clean
 
+EXAMPLE := examples/seed-nest
+
 run: deps build
-	$(CLI) expr decode --json 91 7c
-	$(CLI) expr decode 90 a0 14 e9 03 30 1e 22 9d 20 00
+	$(CLI) build $(EXAMPLE)/nest.json -o build/nest.elf
+	$(CLI) lanes build/nest.elf --state $(EXAMPLE)/wave.json
+	$(CLI) eval build/nest.elf --state $(EXAMPLE)/wave.json --lanes 0-7 i
+	$(CLI) eval build/nest.elf --state $(EXAMPLE)/wave.json --lane 2 --explain i
+	$(CLI) unwind build/nest.elf --state $(EXAMPLE)/wave.json
+	$(CLI) expr decode 90 81 14 e9 03
 
 check: deps test test-asan
 
