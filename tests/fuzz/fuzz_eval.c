@@ -1,7 +1,8 @@
 /* Fuzz target: random expression bytes evaluated against a small random wave.
  *
  * Input layout: byte 0 picks the wave size, the dialect, the result kind and
- * the xderef numbering; byte 1 is the lane; bytes 2-3 seed the register and
+ * the xderef numbering; byte 1 is the lane (its bit 7 also installs a trace
+ * callback that reads every event's stack and bytes); bytes 2-3 seed the register and
  * memory contents; the rest is the expression. DIEs named by DW_OP_call* and
  * implicit pointers, and the frame base, are slices of the input itself, so
  * procedures, recursion and nested evaluation are reachable. After a location
@@ -149,6 +150,31 @@ static amddwarf_status cfa_like(void *user, uint32_t *aspace, uint64_t *address)
   return AMDDWARF_OK;
 }
 
+/* Trace callback: touches every byte the event exposes, so out-of-bounds
+   stack views or access buffers show up under ASan. */
+static void trace_event(void *user, const amddwarf_trace_event *e)
+{
+  unsigned *sum = user;
+  if (e->kind == AMDDWARF_TRACE_OP) {
+    *sum += e->op->opcode;
+    for (uint32_t i = 0; i < e->stack_size; i++) {
+      const amddwarf_entry *x = &e->stack[i];
+      if (x->kind == AMDDWARF_ENTRY_VALUE) {
+        const uint8_t *b = amddwarf_value_bytes(&x->value);
+        size_t n = amddwarf_value_size(&x->value);
+        for (size_t j = 0; b && j < n; j++)
+          *sum += b[j];
+      } else if (x->location.kind == AMDDWARF_LOCATION_COMPOSITE) {
+        for (uint32_t j = 0; j < x->location.u.composite.count; j++)
+          *sum += (unsigned)x->location.u.composite.parts[j].bit_size;
+      }
+    }
+  } else if (e->bytes) {
+    for (uint64_t i = 0; i < e->size; i++)
+      *sum += e->bytes[i];
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -203,6 +229,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   req.xderef = data[0] & 16 ? AMDDWARF_XDEREF_LEGACY : AMDDWARF_XDEREF_DWARF;
   req.format.address_size = data[0] & 64 ? 4 : 8;
   req.lane = data[0] & 128 ? AMDDWARF_NO_LANE : w.lane;
+  unsigned trace_sum = 0;
+  if (data[1] & 128) { /* lane bit 7: with a trace callback */
+    req.trace = trace_event;
+    req.trace_user = &trace_sum;
+  }
   amddwarf_entry result;
   amddwarf_error err;
   amddwarf_status st = amddwarf_eval_expr(ev, &req, w.data, w.size, &result, &err);

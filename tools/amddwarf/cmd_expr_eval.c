@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "trace_print.h"
 
 static const char eval_help[] =
     "usage: amddwarf expr eval [options] 'TEXT'\n"
@@ -30,6 +31,12 @@ static const char eval_help[] =
     "  --xderef N        address-space numbering of DW_OP_xderef*: dwarf (DW_ASPACE_*,\n"
     "                    default) or legacy (clang: 1 = private, 2 = local)\n"
     "  --json            print {\"result\": ...} or {\"error\": ...} (specs/eval-json.md)\n"
+    "  --trace           print on stderr every operation with the stack after it\n"
+    "                    (values with their types, locations with storage, address\n"
+    "                    space and bit offset, composites with their parts) and every\n"
+    "                    register and memory access; AMDDWARF_TRACE=1 does the same\n"
+    "  --stats           print on stderr counts (operations, accesses, bytes) and the\n"
+    "                    time of each phase (load, assemble, evaluate, read)\n"
     "\n"
     "Exit status: 0 evaluated, 1 the expression or snapshot is bad or the location\n"
     "cannot be read (status names: optimized_out, unavailable, ...), 2 usage.\n"
@@ -207,7 +214,8 @@ int cli_expr_eval_main(int argc, char **argv)
   const char *command = "expr eval";
   const char *dialect = NULL, *state = NULL, *lane_text = NULL, *result_text = NULL;
   const char *read_text = NULL, *xderef_text = NULL, *text = NULL;
-  bool json = false, hex = false;
+  bool json = false, hex = false, trace = trace_env_enabled(), stats = false;
+  trace_printer tp;
   uint8_t *hex_bytes = NULL, *state_data = NULL;
   size_t hex_size = 0, state_size = 0;
   amddwarf_snapshot *snap = NULL;
@@ -217,6 +225,7 @@ int cli_expr_eval_main(int argc, char **argv)
   amddwarf_status st;
   int rc = CLI_EXIT_OK;
   amddwarf_error_clear(&err);
+  trace_printer_init(&tp, stderr, NULL, false);
 
   for (int i = 1; i < argc; i++) {
     int r;
@@ -231,6 +240,14 @@ int cli_expr_eval_main(int argc, char **argv)
     }
     if (cli_is_flag(argv[i], "--hex")) {
       hex = true;
+      continue;
+    }
+    if (cli_is_flag(argv[i], "--trace")) {
+      trace = true;
+      continue;
+    }
+    if (cli_is_flag(argv[i], "--stats")) {
+      stats = true;
       continue;
     }
     if ((r = cli_option_value(command, argc, argv, &i, "--dialect", &dialect)) != 0 ||
@@ -266,6 +283,8 @@ int cli_expr_eval_main(int argc, char **argv)
     goto done;
   }
 
+  tp.print = trace;
+  trace_phase_begin(&tp, "load");
   if (state) {
     if (cli_read_file(command, state, &state_data, &state_size) != 0) {
       rc = CLI_EXIT_USAGE;
@@ -279,6 +298,7 @@ int cli_expr_eval_main(int argc, char **argv)
     rc = cli_report_error(command, json, st, &err);
     goto done;
   }
+  trace_phase_end(&tp);
   amddwarf_target target;
   amddwarf_snapshot_target(snap, &target);
   amddwarf_eval_request req;
@@ -332,6 +352,10 @@ int cli_expr_eval_main(int argc, char **argv)
   uint8_t assembled[4096];
   const uint8_t *bytes = hex_bytes;
   size_t size = hex_size;
+  tp.format = req.format;
+  if (trace || stats)
+    trace_printer_attach(&tp, &req);
+  trace_phase_begin(&tp, "assemble");
   if (!hex) {
     st = amddwarf_expr_assemble(text, &req.format, amddwarf_snapshot_wave_size(snap), assembled,
                                 sizeof assembled, &size, &err);
@@ -341,10 +365,12 @@ int cli_expr_eval_main(int argc, char **argv)
     }
     bytes = assembled;
   }
+  trace_phase_begin(&tp, "evaluate");
   st = amddwarf_eval_new(NULL, &ev, &err);
   amddwarf_entry result;
   if (st == AMDDWARF_OK)
     st = amddwarf_eval_expr(ev, &req, bytes, size, &result, &err);
+  trace_phase_end(&tp);
   if (st != AMDDWARF_OK) {
     rc = cli_report_error(command, json, st, &err);
     goto done;
@@ -355,7 +381,9 @@ int cli_expr_eval_main(int argc, char **argv)
       rc = cli_report_error(command, json, AMDDWARF_E_NO_MEMORY, NULL);
       goto done;
     }
+    trace_phase_begin(&tp, "read");
     st = amddwarf_location_read(ev, &req, &result.location, 0, read_bytes * 8, read_buf, &err);
+    trace_phase_end(&tp);
     if (st != AMDDWARF_OK) {
       err.offset = AMDDWARF_NO_OFFSET;
       err.opcode = AMDDWARF_NO_OPCODE;
@@ -391,6 +419,10 @@ int cli_expr_eval_main(int argc, char **argv)
     }
   }
 done:
+  if (stats && rc != CLI_EXIT_USAGE) {
+    trace_phase_end(&tp);
+    trace_print_stats(&tp, stderr);
+  }
   amddwarf_eval_free(ev);
   amddwarf_snapshot_free(snap);
   free(read_buf);

@@ -51,6 +51,78 @@ AMDDWARF_API amddwarf_status amddwarf_amdgpu_register_lookup(const char *name,
                                                              unsigned wave_size,
                                                              uint32_t *dwarf);
 
+/* ---- Architectures: what a debugger backend needs per processor ---------- */
+
+/* A target feature of a code object or target ID (xnack, sramecc). */
+typedef enum amddwarf_arch_feature {
+  AMDDWARF_ARCH_FEATURE_UNSUPPORTED = 0, /* the processor has no such feature */
+  AMDDWARF_ARCH_FEATURE_ANY = 1,         /* code runs with it on or off */
+  AMDDWARF_ARCH_FEATURE_OFF = 2,         /* "feature-" */
+  AMDDWARF_ARCH_FEATURE_ON = 3,          /* "feature+" */
+} amddwarf_arch_feature;
+
+/* One processor as a debugger sees it: the values amd-dbgapi's
+   amd_dbgapi_architecture_get_info reports for it, plus the wave sizes and
+   target features (specs/architectures.md). Strings are static. */
+typedef struct amddwarf_arch {
+  const char *processor;          /* "gfx90a" */
+  const char *family;             /* "gfx9", "gfx10", "gfx11", "gfx12" */
+  uint32_t mach;                  /* EF_AMDGPU_MACH_AMDGCN_* */
+  uint32_t major;                 /* 9 .. 12 */
+  amddwarf_arch_feature xnack;    /* UNSUPPORTED, or the setting (ANY when not given) */
+  amddwarf_arch_feature sramecc;
+  uint32_t wave_size;             /* the chosen wave size, 0 when none was chosen */
+  uint32_t default_wave_size;     /* 64 on gfx9, 32 on gfx10 and later */
+  uint8_t wave32;                 /* supports wave32 */
+  uint8_t wave64;                 /* supports wave64 */
+  uint8_t has_agprs;              /* accumulation VGPRs (gfx908, gfx90a, gfx942, gfx950) */
+  uint8_t breakpoint[8];          /* INFO_BREAKPOINT_INSTRUCTION, little-endian bytes */
+  uint32_t breakpoint_size;       /* INFO_BREAKPOINT_INSTRUCTION_SIZE */
+  const char *breakpoint_text;    /* "s_trap 7" */
+  uint32_t breakpoint_pc_adjust;  /* INFO_BREAKPOINT_INSTRUCTION_PC_ADJUST: subtract
+                                     from a stopped wave's PC to get the breakpoint */
+  uint32_t pc_regno;              /* INFO_PC_REGISTER as a DWARF number (PC_64 = 16) */
+  uint32_t pc_size;               /* its size in bytes (8) */
+  uint32_t largest_instruction_size;      /* INFO_LARGEST_INSTRUCTION_SIZE */
+  uint32_t minimum_instruction_alignment; /* INFO_MINIMUM_INSTRUCTION_ALIGNMENT */
+} amddwarf_arch;
+
+/* Number of processors amd-dbgapi-style queries describe (gfx9 .. gfx12). */
+AMDDWARF_API size_t amddwarf_arch_count(void);
+
+/* Describes processor INDEX (0 .. amddwarf_arch_count() - 1, ordered by
+   family, then name) with no target feature or wave size chosen.
+   Returns AMDDWARF_OK or AMDDWARF_NOT_FOUND past the end. */
+AMDDWARF_API amddwarf_status amddwarf_arch_get(size_t index, amddwarf_arch *out);
+
+/* Describes a target ID: "gfx90a", "gfx90a:sramecc+:xnack-", the full
+   "amdgcn-amd-amdhsa--gfx90a:xnack+", plus this library's own suffixes
+   ":wave32" / ":wave64" choosing the wave size. Case-insensitive.
+   Errors: E_AMDGPU_UNKNOWN_PROCESSOR (no such processor), E_UNSUPPORTED (a
+   gfx8 processor, which amd-dbgapi does not support),
+   E_AMDGPU_BAD_TARGET_FEATURE (a feature the processor lacks, a feature
+   given twice, a malformed feature, a wave size it does not support). */
+AMDDWARF_API amddwarf_status amddwarf_arch_from_name(const char *target_id, amddwarf_arch *out,
+                                                     amddwarf_error *err);
+
+/* Describes the processor and features of an AMDGPU ELF header: E_FLAGS and
+   e_ident[EI_ABIVERSION] ABI_VERSION (0: code object v2, 1: v3, 2..: v4 and
+   later; the xnack/sramecc bits differ between v3 and v4+). Errors:
+   E_AMDGPU_UNKNOWN_PROCESSOR, E_UNSUPPORTED (gfx8). */
+AMDDWARF_API amddwarf_status amddwarf_arch_from_e_flags(uint32_t e_flags, uint8_t abi_version,
+                                                        amddwarf_arch *out,
+                                                        amddwarf_error *err);
+
+/* Writes ARCH's target ID into BUF: "gfx90a", "gfx90a:sramecc+:xnack-"
+   (features in LLVM's alphabetical order, ANY omitted), then ":wave32" or
+   ":wave64" when a wave size was chosen. Returns OK or E_NO_SPACE (BUF is
+   then truncated, NUL-terminated when SIZE > 0). */
+AMDDWARF_API amddwarf_status amddwarf_arch_target_id(const amddwarf_arch *arch, char *buf,
+                                                     size_t size);
+
+/* "unsupported", "any", "off", "on"; NULL when out of range. */
+AMDDWARF_API const char *amddwarf_arch_feature_name(amddwarf_arch_feature feature);
+
 AMDDWARF_END_DECLS
 
 #endif

@@ -146,6 +146,46 @@ AMDDWARF_API amddwarf_status amddwarf_eval_new(const amddwarf_eval_options *opti
 /* Releases EV and everything its results point to. EV may be NULL. */
 AMDDWARF_API void amddwarf_eval_free(amddwarf_eval *ev);
 
+/* ---- Tracing ------------------------------------------------------------- */
+
+/* What a trace event reports. */
+typedef enum amddwarf_trace_kind {
+  AMDDWARF_TRACE_OP = 0,              /* an operation was executed (OP, STACK) */
+  AMDDWARF_TRACE_READ_REGISTER = 1,   /* target->read_register (REGNO, ADDRESS, SIZE) */
+  AMDDWARF_TRACE_WRITE_REGISTER = 2,  /* target->write_register */
+  AMDDWARF_TRACE_READ_ENTRY_REGISTER = 3, /* target->read_entry_register */
+  AMDDWARF_TRACE_READ_MEMORY = 4,     /* target->read_memory (ASPACE, LANE, ADDRESS, SIZE) */
+  AMDDWARF_TRACE_WRITE_MEMORY = 5,    /* target->write_memory */
+} amddwarf_trace_kind;
+
+/* One trace event. Everything it points to is owned by the evaluator and is
+   valid only during the trace callback: copy what you keep. */
+typedef struct amddwarf_trace_event {
+  amddwarf_trace_kind kind;
+  uint32_t depth;               /* 0: the expression itself; N: inside the Nth nested
+                                   DW_OP_call*, frame base or entry value */
+  /* AMDDWARF_TRACE_OP */
+  const amddwarf_op *op;        /* the operation just executed */
+  const amddwarf_entry *stack;  /* the whole stack after it, bottom first (all frames) */
+  uint32_t stack_size;
+  /* Target accesses (they arrive before the OP event of their operation) */
+  uint64_t op_offset;           /* byte offset of the operation making the access, in
+                                   its own expression; AMDDWARF_NO_OFFSET for reads and
+                                   writes through a location outside an evaluation */
+  uint32_t regno;               /* registers: the DWARF number */
+  uint32_t aspace;              /* memory: the address space the target was asked for
+                                   (DW_ASPACE_*, after normalization) */
+  uint32_t lane;                /* memory: the lane, or AMDDWARF_NO_LANE */
+  uint64_t address;             /* memory: the address; registers: the byte offset */
+  uint64_t size;                /* bytes */
+  const uint8_t *bytes;         /* the bytes read or written; NULL when STATUS != OK */
+  amddwarf_status status;       /* what the callback returned */
+} amddwarf_trace_event;
+
+/* Called for every event of an evaluation, a read or a write that uses the
+   request. Must not call back into the library. */
+typedef void (*amddwarf_trace_fn)(void *user, const amddwarf_trace_event *event);
+
 /* One evaluation's parameters. */
 typedef struct amddwarf_eval_request {
   uint32_t struct_size;             /* sizeof(amddwarf_eval_request) */
@@ -157,6 +197,12 @@ typedef struct amddwarf_eval_request {
   amddwarf_xderef_numbering xderef; /* numbering of DW_OP_xderef* address spaces */
   const amddwarf_entry *initial;    /* entries pushed before evaluation, bottom first */
   size_t initial_count;
+  /* Optional tracing: TRACE (NULL: none, and no cost beyond one test per
+     operation) is called with TRACE_USER after every operation and every
+     register and memory access of the target. Requests whose struct_size
+     ends before these fields are not traced. */
+  amddwarf_trace_fn trace;
+  void *trace_user;
 } amddwarf_eval_request;
 
 /* Defaults: auto dialect, 8-byte addresses, 32-bit DWARF, version 5, focused

@@ -35,7 +35,7 @@ static const amddwarf_address_class_info class_rows[] = {
 _Static_assert(sizeof class_rows / sizeof class_rows[0] == 6, "address_classes.def rows");
 
 static const amddwarf_isa_info isa_rows[] = {
-#define AMDDWARF_ISA(mach, name, major, wave, w32, w64, agprs) \
+#define AMDDWARF_ISA(mach, name, major, wave, w32, w64, agprs, xnack, sramecc) \
   {mach, name, major, wave, w32, w64, agprs},
 #include "amdgpu/isa.def"
 #undef AMDDWARF_ISA

@@ -88,9 +88,16 @@ static amddwarf_status raw_bytes(machine *m, const amddwarf_location *loc, uint6
       if (!TARGET_HAS(t, read_entry_register))
         return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target has no entry register values");
       st = t->read_entry_register(t->user, loc->u.reg.regno, byte, size, buf);
+      if (m->trace)
+        machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, loc->u.reg.regno, 0,
+                             AMDDWARF_NO_LANE, byte, size, buf, st);
     } else {
       st = wbuf ? t->write_register(t->user, loc->u.reg.regno, byte, size, wbuf)
                 : t->read_register(t->user, loc->u.reg.regno, byte, size, buf);
+      if (m->trace)
+        machine_trace_access(m, wbuf ? AMDDWARF_TRACE_WRITE_REGISTER : AMDDWARF_TRACE_READ_REGISTER,
+                             loc->u.reg.regno, 0, AMDDWARF_NO_LANE, byte, size,
+                             wbuf ? wbuf : buf, st);
     }
     if (st != AMDDWARF_OK)
       return machine_fail(m, st, "%s register %u, bytes %llu-%llu: %s", wbuf ? "writing" : "reading",
@@ -108,6 +115,9 @@ static amddwarf_status raw_bytes(machine *m, const amddwarf_location *loc, uint6
                         wbuf ? "write" : "read");
   st = wbuf ? t->write_memory(t->user, aspace, lane, address, size, wbuf)
             : t->read_memory(t->user, aspace, lane, address, size, buf);
+  if (m->trace)
+    machine_trace_access(m, wbuf ? AMDDWARF_TRACE_WRITE_MEMORY : AMDDWARF_TRACE_READ_MEMORY, 0,
+                         aspace, lane, address, size, wbuf ? wbuf : buf, st);
   if (st != AMDDWARF_OK)
     return machine_fail(m, st, "%s %llu bytes at 0x%llx of address space %u%s: %s",
                         wbuf ? "writing" : "reading", (unsigned long long)size,

@@ -821,6 +821,9 @@ static amddwarf_status entry_value(machine *m, const uint8_t *bytes, size_t size
       return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target has no entry register values");
     uint8_t buf[8] = {0};
     st = m->t->read_entry_register(m->t->user, regno, 0, rbytes, buf);
+    if (m->trace)
+      machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, regno, 0, AMDDWARF_NO_LANE, 0,
+                           rbytes, buf, st);
     if (st != AMDDWARF_OK)
       return machine_fail(m, st, "entry value of register %u: %s", (unsigned)regno,
                           amddwarf_status_message(st));
@@ -1231,6 +1234,9 @@ static amddwarf_status step(machine *m, const program *p, const amddwarf_op *op,
     if (!copy)
       return AMDDWARF_E_LIMIT;
     st = m->t->read_entry_register(m->t->user, regno, 0, rbytes, copy);
+    if (m->trace)
+      machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, regno, 0, AMDDWARF_NO_LANE, 0,
+                           rbytes, copy, st);
     if (st != AMDDWARF_OK)
       return machine_fail(m, st, "entry value of register %u: %s", (unsigned)regno,
                           amddwarf_status_message(st));
@@ -1308,6 +1314,39 @@ static amddwarf_status step(machine *m, const program *p, const amddwarf_op *op,
   return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "operation kind %d is not evaluated", (int)kind);
 }
 
+static void trace_op(machine *m, const amddwarf_op *op)
+{
+  amddwarf_trace_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = AMDDWARF_TRACE_OP;
+  e.depth = m->depth;
+  e.op = op;
+  e.stack = m->ev->stack;
+  e.stack_size = m->sp;
+  e.op_offset = op->offset;
+  e.lane = AMDDWARF_NO_LANE;
+  m->trace(m->req->trace_user, &e);
+}
+
+void machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
+                          uint32_t lane, uint64_t address, uint64_t size, const uint8_t *bytes,
+                          amddwarf_status status)
+{
+  amddwarf_trace_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = kind;
+  e.depth = m->depth;
+  e.op_offset = m->op_offset;
+  e.regno = regno;
+  e.aspace = aspace;
+  e.lane = lane;
+  e.address = address;
+  e.size = size;
+  e.bytes = status == AMDDWARF_OK ? bytes : NULL;
+  e.status = status;
+  m->trace(m->req->trace_user, &e);
+}
+
 static amddwarf_status run(machine *m, const program *p, uint32_t base)
 {
   size_t pc = 0;
@@ -1321,6 +1360,8 @@ static amddwarf_status run(machine *m, const program *p, uint32_t base)
       return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u operations executed",
                           (unsigned)m->ev->max_steps);
     amddwarf_status st = step(m, p, op, base, &next);
+    if (m->trace && st == AMDDWARF_OK)
+      trace_op(m, op);
     if (st != AMDDWARF_OK) {
       if (m->err && m->err->message[0] == '\0')
         machine_fail(m, st, "%s", amddwarf_status_message(st));
@@ -1350,7 +1391,8 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
     err->status = AMDDWARF_OK;
     err->message[0] = '\0';
   }
-  if (!ev || !req || !req->target || req->struct_size < sizeof *req)
+  if (!ev || !req || !req->target ||
+      req->struct_size < offsetof(amddwarf_eval_request, trace))
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "evaluation needs a context, a request and a target");
   if (req->format.address_size != 4 && req->format.address_size != 8)
@@ -1362,6 +1404,10 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
   m->req = req;
   m->t = req->target;
   m->err = err;
+  m->trace = req->struct_size >= offsetof(amddwarf_eval_request, trace_user) +
+                                     sizeof req->trace_user
+                 ? req->trace
+                 : NULL;
   m->op_offset = AMDDWARF_NO_OFFSET;
   m->op_code = AMDDWARF_NO_OPCODE;
   m->op_subop = AMDDWARF_NO_OPCODE;

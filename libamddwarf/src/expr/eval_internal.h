@@ -66,6 +66,7 @@ typedef struct machine {
   uint64_t steps;
   uint32_t depth;
   bool in_entry_value;
+  amddwarf_trace_fn trace; /* request's trace callback, NULL when not tracing */
   /* The operation being executed, for error messages. */
   uint64_t op_offset;
   int32_t op_code;
@@ -99,6 +100,11 @@ static inline uint64_t bits_mask(uint32_t bits)
 {
   return bits >= 64 ? UINT64_MAX : ((UINT64_C(1) << bits) - 1);
 }
+
+/* Reports a target access to the trace callback (call only when m->trace). */
+void machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
+                          uint32_t lane, uint64_t address, uint64_t size, const uint8_t *bytes,
+                          amddwarf_status status);
 
 /* ---- location.c --------------------------------------------------------- */
 

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""The example backend (examples/backend/) against the installed library.
+
+1. `cmake --install BUILD --prefix TMP` installs the library, headers and
+   CMake package; the example is configured with find_package(amddwarf)
+   (CMAKE_PREFIX_PATH=TMP) and built with -Wall -Wextra -Werror.
+2. A -O0 OpenCL kernel is built with clang-19 for gfx900 (wave64) and
+   gfx1030 (wave32). Each variable's frame offset and type come from
+   llvm-dwarfdump-19, the PC of line 10 from its line table; a wave snapshot
+   puts chosen values for a few active lanes into their private memory
+   (SGPR33 holds the wave-scaled frame offset, the MUBUF convention).
+3. The seed's IF/THEN/ELSE nest (written by `amddwarf build` from
+   tests/golden/produce/seed_nest.json, with DW_AT_LLVM_lane_pc procedures):
+   lanes grouped by the lane PCs the seed's example gives, i per lane from
+   VGPR1.
+4. The example's whole output must equal the text this script derives from
+   those inputs: wave line, breakpoint facts (s_trap 7, 4 bytes, adjust 4),
+   the one-frame backtrace of a kernel, the lanes grouped by PC, each lane's
+   locals formatted by type, and the number of inactive lanes.
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+KERNEL = r"""__kernel void k(__global int *out, int n)
+{
+  int priv[4];
+  int id = __builtin_amdgcn_workitem_id_x();
+  float f = n * 0.5f;
+  priv[0] = id;
+  priv[1] = n;
+  priv[2] = id + n;
+  priv[3] = 7;
+  out[id] = priv[id & 3] + (int)f;
+}
+"""
+STMT_LINE = 10
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, capture_output=True, text=True, **kw)
+
+
+def variables(path):
+    """[(name, fbreg offset, type name)] of the kernel in DIE order."""
+    out, cur = [], None
+    dump = run(["llvm-dwarfdump-19", "--debug-info", str(path)]).stdout
+    for line in dump.splitlines() + ["0x0: DW_TAG_end"]:
+        if re.match(r"^0x[0-9a-f]+:", line):
+            if cur and cur.get("loc") is not None:
+                out.append((cur["name"], cur["loc"], cur["type"]))
+            cur = {"loc": None, "name": None, "type": None} if (
+                "DW_TAG_variable" in line or "DW_TAG_formal_parameter" in line) else None
+            continue
+        if cur is None:
+            continue
+        m = re.search(r"DW_AT_name\s+\(\"(\w+)\"\)", line)
+        if m:
+            cur["name"] = m.group(1)
+        m = re.search(r"DW_AT_location\s+\(DW_OP_fbreg ([+-]\d+)", line)
+        if m:
+            cur["loc"] = int(m.group(1))
+        m = re.search(r"DW_AT_type\s+\(0x[0-9a-f]+ \"([^\"]+)\"\)", line)
+        if m:
+            cur["type"] = m.group(1)
+    return out
+
+
+def line_pc(path, line):
+    dump = run(["llvm-dwarfdump-19", "--debug-line", str(path)]).stdout
+    for row in dump.splitlines():
+        m = re.match(r"^0x([0-9a-f]{16})\s+(\d+)\s+\d+\s+.*is_stmt", row)
+        if m and int(m.group(2)) == line:
+            return int(m.group(1), 16)
+    return None
+
+
+def fmt_bytes(b):
+    return "{" + " ".join("%02x" % x for x in b) + "}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--amddwarf", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--build", required=True)
+    args = ap.parse_args()
+    work = pathlib.Path(args.work) / "example_backend"
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    passed = failed = 0
+
+    def check(ok, what):
+        nonlocal passed, failed
+        passed += bool(ok)
+        failed += not ok
+        if not ok:
+            print(f"FAIL: {what}")
+
+    source_dir = pathlib.Path(__file__).resolve().parents[2]
+    prefix = work / "prefix"
+    r = run(["cmake", "--install", args.build, "--prefix", str(prefix)])
+    check(r.returncode == 0, f"cmake --install: {r.stderr[-500:]}")
+    check((prefix / "include" / "amddwarf" / "amddwarf.h").exists(), "headers installed")
+    build = work / "build"
+    # Build the example like the library was built: same compiler, and the
+    # sanitizer runtime when the library is instrumented (a clang ASan shared
+    # library leaves the runtime to the executable).
+    cache = (pathlib.Path(args.build) / "CMakeCache.txt").read_text()
+    compiler = re.search(r"^CMAKE_C_COMPILER:\w+=(.*)$", cache, re.M)
+    flags = "-Wall -Wextra -Werror"
+    if re.search(r"^AMDDWARF_SANITIZE:BOOL=ON$", cache, re.M):
+        flags += " -fsanitize=address,undefined"
+    configure = ["cmake", "-S", str(source_dir / "examples" / "backend"), "-B", str(build),
+                 f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_C_FLAGS={flags}"]
+    if compiler:
+        configure.append(f"-DCMAKE_C_COMPILER={compiler.group(1)}")
+    r = run(configure)
+    check(r.returncode == 0, f"configure example: {r.stdout[-500:]}{r.stderr[-800:]}")
+    r = run(["cmake", "--build", str(build)])
+    check(r.returncode == 0, f"build example: {r.stdout[-1500:]}{r.stderr[-500:]}")
+    exe = build / "amddwarf-backend-example"
+    if not exe.exists():
+        print(f"{passed} passed, {failed + 1} failed")
+        return 1
+    # The example must use the installed library, not the build tree's.
+    ldd = run(["ldd", str(exe)]).stdout
+    check(str(prefix) in ldd, f"example links the installed library: {ldd}")
+
+    src = work / "k.cl"
+    src.write_text(KERNEL)
+    for cpu, wave, exec_mask in (("gfx900", 64, 0xb), ("gfx1030", 32, 0x15)):
+        obj = work / f"k-{cpu}.o"
+        r = run(["clang-19", "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-nogpulib", "-g",
+                 "-O0", "-c", str(src), "-o", str(obj)])
+        check(r.returncode == 0, f"clang {cpu}: {r.stderr}")
+        if r.returncode != 0:
+            continue
+        vs = variables(obj)
+        check([v[0] for v in vs] == ["out", "n", "priv", "id", "f"], f"{cpu}: variables {vs}")
+        pc = line_pc(obj, STMT_LINE)
+        check(pc is not None, f"{cpu}: PC of line {STMT_LINE}")
+        offs = {name: off for name, off, _ in vs}
+        lo = min(offs.values())
+        size = max(offs.values()) + 16 - lo
+        lane_addr = 0x800
+        memory, expected_lanes = [], []
+        lanes = [l for l in range(wave) if exec_mask >> l & 1]
+        for lane in lanes:
+            buf = bytearray(size)
+            vals = {"out": struct.pack("<Q", 0x10000 + 16 * lane),
+                    "n": struct.pack("<i", 40 + lane),
+                    "priv": b"".join(struct.pack("<i", 10 * j + lane) for j in range(4)),
+                    "id": struct.pack("<i", -100 - lane),
+                    "f": struct.pack("<f", 0.5 + lane)}
+            for name, b in vals.items():
+                buf[offs[name] - lo:offs[name] - lo + len(b)] = b
+            memory.append({"address_space": "private_lane", "lane": lane,
+                           "address": lane_addr + lo, "bytes": buf.hex()})
+            shown = {"out": fmt_bytes(vals["out"]), "n": str(40 + lane),
+                     "priv": fmt_bytes(vals["priv"]), "id": str(-100 - lane),
+                     "f": "%g" % (0.5 + lane)}
+            expected_lanes.append(f"    lane {lane}: " +
+                                  ", ".join(f"{n} = {shown[n]}" for n, _, _ in vs))
+        snap = {"architecture": cpu, "wave_size": wave, "pc": pc, "exec": hex(exec_mask),
+                "registers": {"s33": lane_addr * wave}, "memory": memory}
+        snap_path = work / f"wave-{cpu}.json"
+        snap_path.write_text(json.dumps(snap, indent=1))
+        expected = "\n".join([
+            f"wave: {cpu}, {wave} lanes, pc {pc:#x}, exec {exec_mask:#x}",
+            "breakpoint instruction: 4 bytes, pc adjust 4",
+            "backtrace:",
+            f"  #0 0x{pc:016x} in k () at k.cl:{STMT_LINE}",
+            "  (frame #0 is a kernel: the outermost frame)",
+            "lanes " + " ".join(map(str, lanes)) + f" at pc {pc:#x} in k at k.cl:{STMT_LINE}:",
+        ] + expected_lanes + [f"lanes without a PC (inactive): {wave - len(lanes)}"]) + "\n"
+        r = run([str(exe), str(obj), str(snap_path)])
+        check(r.returncode == 0, f"{cpu}: example exit {r.returncode}: {r.stderr}")
+        if r.stdout != expected:
+            check(False, f"{cpu}: output differs\n--- expected\n{expected}--- got\n{r.stdout}")
+        else:
+            check(True, "")
+    # The seed's IF/THEN/ELSE nest, written by `amddwarf build` with
+    # DW_AT_LLVM_lane_pc procedures: stopped in the inner THEN (EXEC = lanes
+    # 0-1), lanes 2-3 wait at the inner region start (0x1c, line 6), lanes 4-5
+    # at the outer one (0x0c, line 4), as the seed's DW_AT_LLVM_lane_pc
+    # example says (s[4:5] and s[6:7] hold EXEC saved at each region start).
+    # The variable i lives in VGPR1, one dword per lane.
+    nest = work / "seed_nest.elf"
+    r = run([args.amddwarf, "build", str(source_dir / "tests" / "golden" / "produce" /
+                                         "seed_nest.json"), "-o", str(nest)])
+    check(r.returncode == 0, f"amddwarf build seed_nest: {r.stderr}")
+    nest_wave = work / "seed_nest_wave.json"
+    nest_wave.write_text(json.dumps({
+        "architecture": "gfx900", "pc": "0x24", "exec": "0x3",
+        "registers": {"s4": "0x3f", "s5": "0", "s6": "0xf", "s7": "0",
+                      "v1": [10, 11, 12, 13, 14, 15]}}))
+    locals_ = "__lex_1_save_exec = 63, __lex_1_1_save_exec = 15"
+    expected = "\n".join([
+        "wave: gfx900, 64 lanes, pc 0x24, exec 0x3",
+        "breakpoint instruction: 4 bytes, pc adjust 4",
+        "backtrace:",
+        "  #0 0x0000000000000024 in X () at x.cl:7",
+        "lanes 0 1 at pc 0x24 in X at x.cl:7:",
+        f"    lane 0: i = 10, {locals_}",
+        f"    lane 1: i = 11, {locals_}",
+        "lanes 2 3 at pc 0x1c in X at x.cl:6:",
+        f"    lane 2 (waiting, not in EXEC): i = 12, {locals_}",
+        f"    lane 3 (waiting, not in EXEC): i = 13, {locals_}",
+        "lanes 4 5 at pc 0xc in X at x.cl:4:",
+        f"    lane 4 (waiting, not in EXEC): i = 14, {locals_}",
+        f"    lane 5 (waiting, not in EXEC): i = 15, {locals_}",
+        "lanes without a PC (inactive): 58"]) + "\n"
+    r = run([str(exe), str(nest), str(nest_wave)])
+    check(r.returncode == 0 and r.stdout == expected,
+          f"seed nest: output differs\n--- expected\n{expected}--- got\n{r.stdout}{r.stderr}")
+
+    usage = run([str(exe)])
+    check(usage.returncode == 2 and "usage:" in usage.stderr, "example usage message")
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
