@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "object_cli.h"
+#include "trace_print.h"
 
 static const char *const usage =
     "usage: amddwarf eval OBJECT --state SNAPSHOT [--pc ADDR] [--lane N | --lanes all|LIST]\n"
-    "                     [--json] [--explain] [--convention C] EXPR\n"
+    "                     [--json] [--explain] [--convention C] [--trace] [--stats] EXPR\n"
     "\n"
     "Finds the variable or parameter EXPR names in the scopes containing the PC\n"
     "(innermost first), evaluates its location for each lane of the wave in\n"
@@ -28,6 +29,9 @@ static const char *const usage =
     "  --explain      also print each lane's location description: address\n"
     "                 space and address, or register, and the bit offset\n"
     "  --json         JSON output\n"
+    "  --trace        print on stderr, per lane, every operation with the stack\n"
+    "                 after it and every target access (also AMDDWARF_TRACE=1)\n"
+    "  --stats        print counts and times per phase on stderr\n"
     "\n"
     "Locations are read under the unit's convention (specs/conventions.md):\n"
     "for upstream clang output the frame base is SGPR33 divided by the wave\n"
@@ -565,7 +569,7 @@ int cli_eval_main(int argc, char **argv)
 {
   cli_object_args args = {0};
   const char *state = NULL, *pc_text = NULL, *lane_text = NULL, *lanes_text = NULL, *expr = NULL;
-  bool explain = false;
+  bool explain = false, trace = trace_env_enabled(), stats = false;
   for (int i = 1; i < argc; ++i) {
     int rc;
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
@@ -578,6 +582,10 @@ int cli_eval_main(int argc, char **argv)
     }
     if (cli_is_flag(argv[i], "--explain")) {
       explain = true;
+      continue;
+    }
+    if (cli_is_flag(argv[i], "--trace") || cli_is_flag(argv[i], "--stats")) {
+      *(cli_is_flag(argv[i], "--trace") ? &trace : &stats) = true;
       continue;
     }
     if ((rc = cli_option_value("eval", argc, argv, &i, "--state", &state)) != 0 ||
@@ -714,14 +722,24 @@ int cli_eval_main(int argc, char **argv)
                                                                          : ctx.cu->format.dialect;
   req.required = AMDDWARF_RESULT_LOCATION;
   req.xderef = AMDDWARF_XDEREF_DWARF;
+  trace_printer tp;
+  trace_printer_init(&tp, stderr, &req.format, trace);
+  if (trace || stats)
+    trace_printer_attach(&tp, &req);
   char type_name[256];
   amddwarf_type_name(object, var->die->type, type_name, sizeof type_name, NULL);
   for (unsigned lane = 0; lane < 64; ++lane) {
     if (!(mask >> lane & 1))
       continue;
     req.lane = lane;
+    if (trace)
+      fprintf(stderr, "lane %u:\n", lane);
+    trace_phase_begin(&tp, "evaluate and read");
     eval_lane(object, var, &path, ev, &req, &ctx, &results[lane]);
+    trace_phase_end(&tp);
   }
+  if (stats)
+    trace_print_stats(&tp, stderr);
   json_t *root = args.json ? json_object() : NULL;
   json_t *jl = args.json ? json_array() : NULL;
   bool multi = (mask & (mask - 1)) != 0;

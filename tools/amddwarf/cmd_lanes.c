@@ -5,9 +5,11 @@
 #include <string.h>
 
 #include "object_cli.h"
+#include "trace_print.h"
 
 static const char *const usage =
     "usage: amddwarf lanes OBJECT --state SNAPSHOT [--pc ADDR] [--json] [--convention C]\n"
+    "                      [--trace] [--stats]\n"
     "\n"
     "Prints a picture of the wave in SNAPSHOT (specs/snapshot.md): one character\n"
     "per lane ('#' active, '.' inactive), then the lanes grouped by the PC they\n"
@@ -22,6 +24,10 @@ static const char *const usage =
     "\n"
     "  --pc ADDR   the wave's PC (default: the snapshot's pc)\n"
     "  --json      JSON output\n"
+    "  --trace     print on stderr, per lane, every operation of the lane-PC and\n"
+    "              active-lane evaluations and every target access (also\n"
+    "              AMDDWARF_TRACE=1)\n"
+    "  --stats     print counts and times per phase on stderr\n"
     "\n"
     "example: amddwarf lanes kernel.o --state wave.json\n";
 
@@ -36,7 +42,7 @@ typedef struct lane_info {
 static amddwarf_status read_attr(const amddwarf_object *o, const amddwarf_cu *cu,
                                  const amddwarf_attr_value *value, uint64_t pc, uint32_t lane,
                                  amddwarf_eval *ev, const amddwarf_target *target,
-                                 uint64_t bit_offset, void *buf, size_t size)
+                                 trace_printer *tp, uint64_t bit_offset, void *buf, size_t size)
 {
   const uint8_t *bytes = NULL;
   size_t n = 0, out = 0;
@@ -56,6 +62,8 @@ static amddwarf_status read_attr(const amddwarf_object *o, const amddwarf_cu *cu
   if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
     req.format.dialect = AMDDWARF_DIALECT_USER;
   req.lane = lane;
+  if (tp != NULL)
+    trace_printer_attach(tp, &req);
   st = amddwarf_eval_expr(ev, &req, expr, out, &result, &err);
   if (st != AMDDWARF_OK)
     return st;
@@ -89,6 +97,7 @@ int cli_lanes_main(int argc, char **argv)
 {
   cli_object_args args = {0};
   const char *state = NULL, *pc_text = NULL;
+  bool trace = trace_env_enabled(), stats = false;
   for (int i = 1; i < argc; ++i) {
     int rc;
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
@@ -97,6 +106,10 @@ int cli_lanes_main(int argc, char **argv)
     }
     if (cli_is_flag(argv[i], "--json")) {
       args.json = true;
+      continue;
+    }
+    if (cli_is_flag(argv[i], "--trace") || cli_is_flag(argv[i], "--stats")) {
+      *(cli_is_flag(argv[i], "--trace") ? &trace : &stats) = true;
       continue;
     }
     if ((rc = cli_option_value("lanes", argc, argv, &i, "--state", &state)) != 0 ||
@@ -173,6 +186,10 @@ int cli_lanes_main(int argc, char **argv)
   if (ctx.cu == NULL && with_lane_pc != NULL)
     ctx.cu = amddwarf_object_cu(object, with_lane_pc->cu_index);
   cli_eval_target_init(&ctx, &target);
+  trace_printer tp;
+  trace_printer_init(&tp, stderr, NULL, trace);
+  trace_printer *tracing = trace || stats ? &tp : NULL;
+  trace_phase_begin(&tp, "evaluate lanes");
   if ((st = amddwarf_eval_new(NULL, &ev, &err)) != AMDDWARF_OK) {
     rc = cli_report_error("lanes", args.json, st, &err);
     goto cleanup;
@@ -181,7 +198,8 @@ int cli_lanes_main(int argc, char **argv)
   if (with_active != NULL) {
     uint8_t mask[8] = {0};
     const amddwarf_cu *cu = amddwarf_object_cu(object, with_active->cu_index);
-    if (read_attr(object, cu, with_active->active_lane, pc, 0, ev, &target, 0, mask, wave / 8) ==
+    if (read_attr(object, cu, with_active->active_lane, pc, 0, ev, &target, tracing, 0, mask,
+                  wave / 8) ==
         AMDDWARF_OK) {
       exec = 0;
       for (unsigned b = 0; b < wave / 8; ++b)
@@ -198,8 +216,10 @@ int cli_lanes_main(int argc, char **argv)
       const amddwarf_cu *cu = amddwarf_object_cu(object, with_lane_pc->cu_index);
       /* DW_AT_LLVM_lane_pc is a vector of generic-type PCs, one per lane. */
       uint64_t lane_bits = (uint64_t)cu->address_size * 8;
-      if (read_attr(object, cu, with_lane_pc->lane_pc, pc, l, ev, &target, l * lane_bits, b,
-                    cu->address_size) == AMDDWARF_OK) {
+      if (trace)
+        fprintf(stderr, "lane %u:\n", l);
+      if (read_attr(object, cu, with_lane_pc->lane_pc, pc, l, ev, &target, tracing,
+                    l * lane_bits, b, cu->address_size) == AMDDWARF_OK) {
         lanes[l].known = 1;
         for (int i = 0; i < 8; ++i)
           lanes[l].pc |= (uint64_t)b[i] << (8 * i);
@@ -209,6 +229,9 @@ int cli_lanes_main(int argc, char **argv)
       lanes[l].pc = pc;
     }
   }
+  trace_phase_end(&tp);
+  if (stats)
+    trace_print_stats(&tp, stderr);
   const char *pc_source = with_lane_pc ? "DW_AT_LLVM_lane_pc" : "the wave PC";
   char text[512];
   if (args.json) {

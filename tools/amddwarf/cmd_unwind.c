@@ -1,6 +1,7 @@
 /* amddwarf unwind: the backtrace of a wave snapshot, by virtual unwinding
  * with the call frame information of a code object. */
 #include "cli.h"
+#include "trace_print.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 static const char unwind_help[] =
     "usage: amddwarf unwind OBJECT --state SNAPSHOT [--eh-frame] [--max-frames N] [--json]\n"
+    "                       [--trace] [--stats]\n"
     "\n"
     "Unwinds the wave in SNAPSHOT (a JSON wave state: registers, per-lane and\n"
     "global memory, EXEC; see specs/snapshot.md) with the call frame information\n"
@@ -20,6 +22,10 @@ static const char unwind_help[] =
     "The walk ends when a frame's return address rule is undefined (exit 0), or\n"
     "with a status saying why it stopped: cfi_no_fde, cfi_unwind_loop,\n"
     "cfi_unevaluable, limit (exit 1).\n"
+    "\n"
+    "--trace (or AMDDWARF_TRACE=1) prints on stderr every operation of the rule\n"
+    "evaluations with the stack after it and every register and memory access;\n"
+    "--stats prints counts and times per phase on stderr.\n"
     "\n"
     "Example: amddwarf unwind kernel.o --state wave.json\n";
 
@@ -98,7 +104,7 @@ static void register_value(amddwarf_unwinder *u, size_t index, uint32_t regno,
 int cli_unwind_main(int argc, char **argv)
 {
   const char *path = NULL, *state = NULL, *value = NULL;
-  bool json = false, eh = false;
+  bool json = false, eh = false, trace = trace_env_enabled(), stats = false;
   uint64_t max_frames = 64;
   for (int i = 1; i < argc; i++) {
     int r;
@@ -107,6 +113,10 @@ int cli_unwind_main(int argc, char **argv)
       return CLI_EXIT_OK;
     } else if (cli_is_flag(argv[i], "--json")) {
       json = true;
+    } else if (cli_is_flag(argv[i], "--trace")) {
+      trace = true;
+    } else if (cli_is_flag(argv[i], "--stats")) {
+      stats = true;
     } else if (cli_is_flag(argv[i], "--eh-frame")) {
       eh = true;
     } else if ((r = cli_option_value("unwind", argc, argv, &i, "--state", &value)) != 0) {
@@ -172,6 +182,12 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_unwinder_options uo;
   amddwarf_unwinder_options_init(&uo);
   uo.max_frames = (uint32_t)max_frames;
+  trace_printer tp;
+  trace_printer_init(&tp, stderr, NULL, trace);
+  if (trace || stats) {
+    uo.trace = trace_print_event;
+    uo.trace_user = &tp;
+  }
   if ((st = amddwarf_unwinder_new(cfi, &target, &uo, &u, &err)) != AMDDWARF_OK) {
     cli_report_error("unwind", json, st, &err);
     goto done;
@@ -179,8 +195,11 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_error end_err;
   amddwarf_error_clear(&end_err);
   amddwarf_status end;
+  trace_phase_begin(&tp, "unwind");
   while ((end = amddwarf_unwinder_step(u, &end_err)) == AMDDWARF_OK) {
   }
+  trace_phase_end(&tp);
+  trace_phase_begin(&tp, "registers");
   const amddwarf_cfi_target *ct = amddwarf_cfi_get_target(cfi);
   json_t *root = json ? json_object() : NULL, *frames = json ? json_array() : NULL;
   for (size_t i = 0; i < amddwarf_unwinder_frame_count(u); i++) {
@@ -242,6 +261,9 @@ int cli_unwind_main(int argc, char **argv)
   } else {
     printf("%s (%s)\n", end_err.message, amddwarf_status_name(end));
   }
+  trace_phase_end(&tp);
+  if (stats)
+    trace_print_stats(&tp, stderr);
   status = end == AMDDWARF_END ? CLI_EXIT_OK : CLI_EXIT_BAD_INPUT;
 done:
   amddwarf_unwinder_free(u);

@@ -405,6 +405,10 @@ typedef struct amddwarf_unwinder_options {
   uint32_t max_rule_depth;      /* rules evaluated inside one another [16] */
   amddwarf_xderef_numbering xderef;
   const amddwarf_allocator *allocator; /* NULL: malloc */
+  /* Optional: receives every operation and target access of the rule
+     evaluations (eval.h); TRACE_USER is passed back, not owned. */
+  amddwarf_trace_fn trace;
+  void *trace_user;
 } amddwarf_unwinder_options;
 
 AMDDWARF_API void amddwarf_unwinder_options_init(amddwarf_unwinder_options *options);

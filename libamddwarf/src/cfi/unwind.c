@@ -19,6 +19,7 @@
  * bounds it, which also stops cycles such as a rule that reads the register
  * it defines through call_frame_entry_reg. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <amddwarf/amdgpu.h>
@@ -102,6 +103,8 @@ static void request_for(uframe *f, amddwarf_eval_request *req)
   req->format.address_size = cie ? cie->address_size : f->u->cfi->target->address_size;
   req->format.offset_size = cie && cie->dwarf64 ? 8 : 4;
   req->xderef = f->u->options.xderef;
+  req->trace = f->u->options.trace;
+  req->trace_user = f->u->options.trace_user;
 }
 
 /* The evaluation context of the current depth (created on first use). */
@@ -525,6 +528,11 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
       o.max_rule_depth = options->max_rule_depth;
     o.xderef = options->xderef;
     o.allocator = options->allocator;
+    /* Options structs of older callers end before the trace members. */
+    if (options->struct_size >= offsetof(amddwarf_unwinder_options, trace_user) + sizeof(void *)) {
+      o.trace = options->trace;
+      o.trace_user = options->trace_user;
+    }
   }
   amddwarf_allocator a = amddwarf_allocator_resolve(o.allocator);
   amddwarf_unwinder *u = amddwarf_mem_calloc(&a, 1, sizeof *u);
