@@ -173,6 +173,49 @@ static amddwarf_status read_leaf(machine *m, const amddwarf_location *loc, uint6
   return AMDDWARF_OK;
 }
 
+/* Calls VISIT(m, part, start, take, at, ctx) for each part of composite LOC
+   that the BIT_SIZE bits starting BIT_OFFSET bits after LOC's own offset
+   cross, in order: START and TAKE select the bits of the part, AT counts up
+   from FIRST_BIT by the bits already visited. Reads and writes share it. */
+typedef amddwarf_status (*part_visitor)(machine *m, const amddwarf_location *part,
+                                        uint64_t start, uint64_t take, uint64_t at, void *ctx);
+
+static amddwarf_status walk_composite(machine *m, const amddwarf_location *loc,
+                                      uint64_t bit_offset, uint64_t bit_size, uint64_t first_bit,
+                                      part_visitor visit, void *ctx)
+{
+  uint64_t off, total = loc->u.composite.bit_size;
+  if (!loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
+      off > total || bit_size > total - off)
+    return machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
+                        "%llu bits at bit %llu of a %llu-bit composite run past its end",
+                        (unsigned long long)bit_size, (unsigned long long)off,
+                        (unsigned long long)total);
+  uint64_t pos = 0, at = first_bit;
+  for (uint32_t i = 0; i < loc->u.composite.count && bit_size > 0; i++) {
+    const amddwarf_composite_part *p = &loc->u.composite.parts[i];
+    if (pos + p->bit_size <= off) {
+      pos += p->bit_size;
+      continue;
+    }
+    uint64_t start = off > pos ? off - pos : 0;
+    uint64_t take = p->bit_size - start < bit_size ? p->bit_size - start : bit_size;
+    amddwarf_status st = visit(m, &p->location, start, take, at, ctx);
+    if (st != AMDDWARF_OK)
+      return st;
+    at += take;
+    bit_size -= take;
+    pos += p->bit_size;
+  }
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status read_part(machine *m, const amddwarf_location *part, uint64_t start,
+                                 uint64_t take, uint64_t at, void *dst)
+{
+  return access_read(m, part, start, take, dst, at);
+}
+
 amddwarf_status access_read(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                             uint64_t bit_size, uint8_t *dst, uint64_t dst_bit)
 {
@@ -190,30 +233,7 @@ amddwarf_status access_read(machine *m, const amddwarf_location *loc, uint64_t b
     }
     return read_leaf(m, &at, bit_size, dst, dst_bit);
   }
-  uint64_t off, total = loc->u.composite.bit_size;
-  if (!loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
-      off > total || bit_size > total - off)
-    return machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
-                        "%llu bits at bit %llu of a %llu-bit composite run past its end",
-                        (unsigned long long)bit_size, (unsigned long long)off,
-                        (unsigned long long)total);
-  uint64_t pos = 0;
-  for (uint32_t i = 0; i < loc->u.composite.count && bit_size > 0; i++) {
-    const amddwarf_composite_part *p = &loc->u.composite.parts[i];
-    if (pos + p->bit_size <= off) {
-      pos += p->bit_size;
-      continue;
-    }
-    uint64_t start = off > pos ? off - pos : 0;
-    uint64_t take = p->bit_size - start < bit_size ? p->bit_size - start : bit_size;
-    amddwarf_status st = access_read(m, &p->location, start, take, dst, dst_bit);
-    if (st != AMDDWARF_OK)
-      return st;
-    dst_bit += take;
-    bit_size -= take;
-    pos += p->bit_size;
-  }
-  return AMDDWARF_OK;
+  return walk_composite(m, loc, bit_offset, bit_size, dst_bit, read_part, dst);
 }
 
 /* ---- writes --------------------------------------------------------------- */
@@ -226,36 +246,21 @@ typedef struct span_list {
 } span_list;
 
 static amddwarf_status collect(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+                               uint64_t bit_size, uint64_t src_bit, span_list *list);
+
+static amddwarf_status collect_part(machine *m, const amddwarf_location *part, uint64_t start,
+                                    uint64_t take, uint64_t at, void *list)
+{
+  return collect(m, part, start, take, at, list);
+}
+
+static amddwarf_status collect(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                                uint64_t bit_size, uint64_t src_bit, span_list *list)
 {
   if (bit_size == 0)
     return AMDDWARF_OK;
-  if (loc->kind == AMDDWARF_LOCATION_COMPOSITE) {
-    uint64_t off, total = loc->u.composite.bit_size;
-    if (!loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
-        off > total || bit_size > total - off)
-      return machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
-                          "%llu bits at bit %llu of a %llu-bit composite run past its end",
-                          (unsigned long long)bit_size, (unsigned long long)off,
-                          (unsigned long long)total);
-    uint64_t pos = 0;
-    for (uint32_t i = 0; i < loc->u.composite.count && bit_size > 0; i++) {
-      const amddwarf_composite_part *p = &loc->u.composite.parts[i];
-      if (pos + p->bit_size <= off) {
-        pos += p->bit_size;
-        continue;
-      }
-      uint64_t start = off > pos ? off - pos : 0;
-      uint64_t take = p->bit_size - start < bit_size ? p->bit_size - start : bit_size;
-      amddwarf_status st = collect(m, &p->location, start, take, src_bit, list);
-      if (st != AMDDWARF_OK)
-        return st;
-      src_bit += take;
-      bit_size -= take;
-      pos += p->bit_size;
-    }
-    return AMDDWARF_OK;
-  }
+  if (loc->kind == AMDDWARF_LOCATION_COMPOSITE)
+    return walk_composite(m, loc, bit_offset, bit_size, src_bit, collect_part, list);
   switch (loc->kind) {
   case AMDDWARF_LOCATION_UNDEFINED:
     return machine_fail(m, AMDDWARF_E_EVAL_WRITE_UNDEFINED,
