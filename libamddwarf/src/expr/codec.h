@@ -32,6 +32,13 @@ bool amddwarf_expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwar
 /* The extension operation of DW_OP_LLVM_user sub-opcode SUBOP; false if none. */
 bool amddwarf_expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind);
 
+/* How INFO's operation is written in DIALECT: *CODE is the opcode byte
+   (AMDDWARF_DW_OP_LLVM_USER for a user-encoded operation) and *SUBOP its
+   sub-opcode (0 when there is none). The auto dialect writes extension
+   operations as DW_OP_LLVM_user. False when DIALECT cannot encode it. */
+bool amddwarf_expr_op_encoding(const amddwarf_op_info *info, amddwarf_dialect dialect,
+                               uint8_t *code, uint32_t *subop);
+
 /* True when DIALECT decodes 0xe9 as DW_OP_LLVM_user. */
 static inline bool amddwarf_expr_dialect_has_user(amddwarf_dialect dialect)
 {

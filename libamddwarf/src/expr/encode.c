@@ -188,42 +188,21 @@ static amddwarf_status put_opcode(writer *w, const amddwarf_op *op, size_t index
                                   amddwarf_dialect dialect, amddwarf_error *err)
 {
   const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
-  if (info->code >= 0) {
-    put_u8(w, (uint8_t)info->code);
+  /* Vendor bytes decoded in auto keep their vendor opcode. 0xe9 is
+     DW_OP_LLVM_user there, so the vendor DW_OP_LLVM_aspace_implicit_pointer
+     has no encoding in auto. */
+  if (dialect == AMDDWARF_DIALECT_AUTO && info->code < 0 && op->subop == 0 &&
+      info->vendor_code >= 0 && op->opcode == info->vendor_code &&
+      info->vendor_code != AMDDWARF_DW_OP_LLVM_USER) {
+    put_u8(w, op->opcode);
     return AMDDWARF_OK;
   }
-  int16_t code = -1;
-  int16_t subop = -1;
-  switch (dialect) {
-  case AMDDWARF_DIALECT_DRAFT:
-    code = info->draft_code;
-    break;
-  case AMDDWARF_DIALECT_VENDOR:
-    code = info->vendor_code;
-    break;
-  case AMDDWARF_DIALECT_USER:
-    subop = info->user_subop;
-    break;
-  case AMDDWARF_DIALECT_AUTO:
-    /* Vendor bytes decoded in auto keep their vendor opcode; everything else
-       is written as DW_OP_LLVM_user. 0xe9 is DW_OP_LLVM_user here, so the
-       vendor DW_OP_LLVM_aspace_implicit_pointer has no encoding. */
-    if (op->subop == 0 && info->vendor_code >= 0 && op->opcode == info->vendor_code &&
-        info->vendor_code != AMDDWARF_DW_OP_LLVM_USER)
-      code = info->vendor_code;
-    else
-      subop = info->user_subop;
-    break;
-  case AMDDWARF_DIALECT_COUNT:
-    break;
-  }
-  if (code >= 0) {
-    put_u8(w, (uint8_t)code);
-    return AMDDWARF_OK;
-  }
-  if (subop > 0) {
-    put_u8(w, AMDDWARF_DW_OP_LLVM_USER);
-    put_uleb(w, (uint64_t)subop);
+  uint8_t code;
+  uint32_t subop;
+  if (amddwarf_expr_op_encoding(info, dialect, &code, &subop)) {
+    put_u8(w, code);
+    if (subop)
+      put_uleb(w, subop);
     return AMDDWARF_OK;
   }
   return amddwarf_fail_op(err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, index, AMDDWARF_NO_OPCODE,

@@ -236,3 +236,27 @@ unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *
     return 0;
   }
 }
+
+bool amddwarf_expr_op_encoding(const amddwarf_op_info *info, amddwarf_dialect dialect,
+                               uint8_t *code, uint32_t *subop)
+{
+  int16_t opcode = info->code, user = -1;
+  if (opcode < 0) {
+    if (dialect == AMDDWARF_DIALECT_DRAFT)
+      opcode = info->draft_code;
+    else if (dialect == AMDDWARF_DIALECT_VENDOR)
+      opcode = info->vendor_code;
+    else if (dialect == AMDDWARF_DIALECT_USER || dialect == AMDDWARF_DIALECT_AUTO)
+      user = info->user_subop;
+  }
+  if (user > 0) {
+    *code = AMDDWARF_DW_OP_LLVM_USER;
+    *subop = (uint32_t)user;
+    return true;
+  }
+  if (opcode < 0)
+    return false;
+  *code = (uint8_t)opcode;
+  *subop = 0;
+  return true;
+}

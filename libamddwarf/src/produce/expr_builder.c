@@ -102,26 +102,9 @@ size_t amddwarf_expr_builder_count(const amddwarf_expr_builder *b)
 static amddwarf_status check_dialect(const amddwarf_expr_builder *b, const amddwarf_op_info *info,
                                      amddwarf_error *err)
 {
-  if (info->code >= 0)
-    return AMDDWARF_OK;
-  int16_t code = -1;
-  switch (b->format.dialect) {
-  case AMDDWARF_DIALECT_DRAFT:
-    code = info->draft_code;
-    break;
-  case AMDDWARF_DIALECT_VENDOR:
-    code = info->vendor_code;
-    break;
-  case AMDDWARF_DIALECT_USER:
-    code = info->user_subop;
-    break;
-  default: /* auto: vendor codes except 0xe9, which is DW_OP_LLVM_user */
-    code = (info->vendor_code >= 0 && info->vendor_code != AMDDWARF_DW_OP_LLVM_USER)
-               ? info->vendor_code
-               : info->user_subop;
-    break;
-  }
-  if (code < 0)
+  uint8_t code;
+  uint32_t subop;
+  if (!amddwarf_expr_op_encoding(info, b->format.dialect, &code, &subop))
     return amddwarf_fail(err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, AMDDWARF_NO_OFFSET,
                          "%s has no encoding in the %s dialect", info->name,
                          amddwarf_dialect_name(b->format.dialect));
