@@ -56,6 +56,28 @@ test-asan: build-asan
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
+# Every unit test and every fuzz replay (seeds and regression inputs) of the
+# plain build under valgrind memcheck; any memory error or leak fails.
+VALGRIND_BUILD ?= build
+VALGRIND := valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+  --track-origins=yes --quiet
+
+.PHONY: valgrind
+valgrind: $(if $(filter build,$(VALGRIND_BUILD)),build)
+	@fail=0; \
+	for t in $(VALGRIND_BUILD)/tests/test_*; do \
+	  [ -f "$$t" ] && [ -x "$$t" ] || continue; \
+	  echo "valgrind $$t"; \
+	  $(VALGRIND) "$$t" > "$$t.valgrind.log" 2>&1 || { fail=1; echo "FAILED: $$t (see $$t.valgrind.log)"; }; \
+	done; \
+	for f in tests/fuzz/fuzz_*.c; do \
+	  n=$$(basename $$f .c | sed 's/^fuzz_//'); r=$(VALGRIND_BUILD)/tests/replay_fuzz_$$n; \
+	  inputs=; for d in tests/fuzz/corpus/$$n tests/fuzz/regressions/$$n; do [ -d $$d ] && inputs="$$inputs $$d"; done; \
+	  echo "valgrind $$r$$inputs"; \
+	  $(VALGRIND) $$r $$inputs > "$$r.valgrind.log" 2>&1 || { fail=1; echo "FAILED: $$r (see $$r.valgrind.log)"; }; \
+	done; \
+	if [ $$fail = 0 ]; then echo "valgrind: no errors"; fi; exit $$fail
+
 bench: deps
 	@missing=$$(for p in $(BENCH_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \

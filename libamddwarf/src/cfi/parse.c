@@ -580,6 +580,7 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
 
   if (raw_count) {
     cfi->fdes = amddwarf_mem_calloc(&cfi->allocator, raw_count, sizeof *cfi->fdes);
+    cfi->fde_capacity = cfi->fdes ? raw_count : 0;
     if (!cfi->fdes) {
       st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE table");
       goto fail;
@@ -630,7 +631,7 @@ void amddwarf_cfi_close(amddwarf_cfi *cfi)
   amddwarf_allocator a = cfi->allocator;
   amddwarf_arena_release(&cfi->arena);
   amddwarf_mem_free(&a, cfi->cies, cfi->cie_capacity * sizeof *cfi->cies);
-  amddwarf_mem_free(&a, cfi->fdes, cfi->fde_count * sizeof *cfi->fdes);
+  amddwarf_mem_free(&a, cfi->fdes, cfi->fde_capacity * sizeof *cfi->fdes);
   amddwarf_mem_free(&a, cfi->index, (cfi->fde_count ? cfi->fde_count : 1) * sizeof *cfi->index);
   amddwarf_mem_free(&a, cfi->starts, (cfi->index_count ? cfi->index_count : 1) *
                                          sizeof *cfi->starts);

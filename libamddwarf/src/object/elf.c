@@ -516,6 +516,21 @@ static amddwarf_status read_sections(amddwarf_object *object, amddwarf_error *er
   if (elf_getshdrnum(object->elf, &count) != 0 || elf_getshdrstrndx(object->elf, &shstrndx) != 0)
     return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
                          "ELF section headers: %s", elf_errmsg(-1));
+  /* libelf reports no sections at all when the header table lies outside
+     the file; a corrupt file must not look like one without debug info. */
+  GElf_Ehdr ehdr;
+  if (gelf_getehdr(object->elf, &ehdr) == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, 0, "ELF header: %s", elf_errmsg(-1));
+  if (ehdr.e_shoff != 0) {
+    uint64_t claimed = count > ehdr.e_shnum ? count : ehdr.e_shnum, table_bytes;
+    if (claimed == 0 || amddwarf_mul_overflow_u64(claimed, ehdr.e_shentsize, &table_bytes) ||
+        !amddwarf_range_fits(ehdr.e_shoff, table_bytes, object->size))
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, ehdr.e_shoff,
+                           "ELF section header table (%llu entries of %u bytes at 0x%llx) "
+                           "is not inside the file (%zu bytes)",
+                           (unsigned long long)claimed, (unsigned)ehdr.e_shentsize,
+                           (unsigned long long)ehdr.e_shoff, object->size);
+  }
   if (count > AMDDWARF_MAX_SECTIONS)
     return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "%zu sections: more than the limit of %u", count,
