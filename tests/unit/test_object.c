@@ -6,6 +6,7 @@
  * every expected value is derived from the bytes written here. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1177,6 +1178,148 @@ static size_t check_bytes(const uint8_t *bytes, size_t size, kinds *k)
   return count;
 }
 
+/* ---- references between DIEs ---- */
+
+/* Two DWARF 4 units. Unit A: a variable whose type is a later DIE (forward
+   reference), one whose type is an earlier DIE (backward), one with only
+   DW_AT_abstract_origin (inherits name and type), and a struct whose two
+   members have DW_AT_data_member_location 0 and 4. Unit B: a variable whose
+   DW_FORM_ref_addr type is in unit A, and a member at offset 4 again.
+   BAD_TARGET, when non-zero, replaces the backward reference's target. */
+typedef struct ref_units {
+  buf abbrev, info;
+  size_t off_fwd, off_int, off_back, off_inherit, off_long, off_m0, off_m1;
+  size_t off_cross, off_n0, unit_b;
+} ref_units;
+
+static void build_ref_units(ref_units *d, uint32_t bad_target)
+{
+  memset(d, 0, sizeof *d);
+  buf *a = &d->abbrev;
+  abbrev(a, 1, 0x11, 1, PAIRS(0x03, 0x08));                   /* compile_unit: name */
+  abbrev(a, 2, 0x24, 0, PAIRS(0x03, 0x08, 0x0b, 0x0b));       /* base_type: name, byte_size */
+  abbrev(a, 3, 0x34, 0, PAIRS(0x03, 0x08, 0x49, 0x13));       /* variable: name, type ref4 */
+  abbrev(a, 4, 0x34, 0, PAIRS(0x03, 0x08, 0x49, 0x10));       /* variable: type ref_addr */
+  abbrev(a, 5, 0x34, 0, PAIRS(0x31, 0x13));                   /* variable: abstract_origin */
+  abbrev(a, 6, 0x13, 1, PAIRS(0x03, 0x08, 0x0b, 0x0b));       /* structure_type */
+  abbrev(a, 7, 0x0d, 0, PAIRS(0x03, 0x08, 0x38, 0x0b));       /* member: data_member_location */
+  b_u8(a, 0);
+  buf *di = &d->info;
+  /* unit A: DWARF 4 header (length, version, abbrev offset, address size) */
+  b_uint(di, 0, 4);
+  b_uint(di, 4, 2);
+  b_uint(di, 0, 4);
+  b_u8(di, 8);
+  b_uleb(di, 1); b_str(di, "a.cl");
+  d->off_fwd = di->len;
+  size_t fwd_type = di->len + 1 + 4; /* after the abbreviation code and "fwd"; patched below */
+  b_uleb(di, 3); b_str(di, "fwd"); b_uint(di, 0, 4);
+  d->off_int = di->len;
+  b_uleb(di, 2); b_str(di, "int"); b_u8(di, 4);
+  d->off_back = di->len;
+  b_uleb(di, 3); b_str(di, "back"); b_uint(di, bad_target ? bad_target : d->off_int, 4);
+  d->off_inherit = di->len;
+  b_uleb(di, 5); b_uint(di, d->off_fwd, 4);
+  d->off_long = di->len;
+  b_uleb(di, 2); b_str(di, "long"); b_u8(di, 8);
+  b_uleb(di, 6); b_str(di, "S"); b_u8(di, 8);
+  d->off_m0 = di->len;
+  b_uleb(di, 7); b_str(di, "m0"); b_u8(di, 0);
+  d->off_m1 = di->len;
+  b_uleb(di, 7); b_str(di, "m1"); b_u8(di, 4);
+  b_u8(di, 0); /* end of struct */
+  b_u8(di, 0); /* end of unit */
+  b_patch32(di, fwd_type, (uint32_t)d->off_long);
+  b_patch32(di, 0, (uint32_t)(di->len - 4));
+  /* unit B */
+  size_t ub = di->len;
+  d->unit_b = ub;
+  b_uint(di, 0, 4);
+  b_uint(di, 4, 2);
+  b_uint(di, 0, 4);
+  b_u8(di, 8);
+  b_uleb(di, 1); b_str(di, "b.cl");
+  d->off_cross = di->len;
+  b_uleb(di, 4); b_str(di, "cross"); b_uint(di, d->off_int, 4); /* .debug_info offset */
+  b_uleb(di, 6); b_str(di, "T"); b_u8(di, 8);
+  d->off_n0 = di->len;
+  b_uleb(di, 7); b_str(di, "n0"); b_u8(di, 4);
+  b_u8(di, 0);
+  b_u8(di, 0);
+  b_patch32(di, ub, (uint32_t)(di->len - ub - 4));
+}
+
+static size_t build_ref_object(ref_units *d, uint32_t bad_target)
+{
+  build_ref_units(d, bad_target);
+  sec s[] = {
+      {".debug_abbrev", 1, d->abbrev.data, d->abbrev.len, 0, 0, 0, 0},
+      {".debug_info", 1, d->info.data, d->info.len, 0, 0, 0, 0},
+  };
+  elf_params p = {3, 224, 3, 0x2c};
+  return build_elf(image, sizeof image, &p, s, sizeof s / sizeof s[0]);
+}
+
+static void test_references(void **state)
+{
+  (void)state;
+  static ref_units d;
+  size_t n = build_ref_object(&d, 0);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_image(n, &o, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_cu_count(o), 2);
+  assert_int_equal(amddwarf_object_die_count(o), 13);
+  for (size_t i = 0; i < amddwarf_object_die_count(o); ++i) {
+    const amddwarf_die_info *die = amddwarf_object_die(o, i);
+    assert_ptr_equal(amddwarf_object_die_at(o, die->offset), die);
+    assert_null(amddwarf_object_die_at(o, die->offset + 1)); /* no DIE is one byte long */
+  }
+  assert_null(amddwarf_object_die_at(o, 0));
+  assert_null(amddwarf_object_die_at(o, d.info.len));
+  const amddwarf_die_info *in = amddwarf_object_die_at(o, d.off_int);
+  const amddwarf_die_info *lg = amddwarf_object_die_at(o, d.off_long);
+  const amddwarf_die_info *fwd = amddwarf_object_die_at(o, d.off_fwd);
+  assert_non_null(in);
+  assert_non_null(lg);
+  assert_non_null(fwd);
+  assert_string_equal(in->name, "int");
+  assert_string_equal(lg->name, "long");
+  assert_int_equal(lg->byte_size, 8);
+  assert_ptr_equal(fwd->type, lg);                                   /* forward */
+  assert_ptr_equal(amddwarf_object_die_at(o, d.off_back)->type, in); /* backward */
+  const amddwarf_die_info *inh = amddwarf_object_die_at(o, d.off_inherit);
+  assert_ptr_equal(inh->origin, fwd);
+  assert_string_equal(inh->name, "fwd");
+  assert_ptr_equal(inh->type, lg);
+  const amddwarf_die_info *cross = amddwarf_object_die_at(o, d.off_cross);
+  assert_int_equal(cross->cu_index, 1);
+  assert_ptr_equal(cross->type, in); /* DW_FORM_ref_addr into unit A */
+  const amddwarf_die_info *m0 = amddwarf_object_die_at(o, d.off_m0);
+  const amddwarf_die_info *m1 = amddwarf_object_die_at(o, d.off_m1);
+  const amddwarf_die_info *n0 = amddwarf_object_die_at(o, d.off_n0);
+  assert_int_equal(m0->data_member_location->kind, AMDDWARF_ATTR_UNSIGNED);
+  assert_int_equal(m0->data_member_location->u, 0);
+  assert_int_equal(m0->data_member_location->form, 0x0b);
+  assert_int_equal(m0->data_member_location->attribute, 0x38);
+  assert_int_equal(m1->data_member_location->u, 4);
+  assert_int_equal(n0->data_member_location->kind, AMDDWARF_ATTR_UNSIGNED);
+  assert_int_equal(n0->data_member_location->u, 4);
+  assert_int_equal(n0->cu_index, 1);
+  amddwarf_object_close(o);
+
+  /* A reference to where no DIE starts (inside "int"'s name) is an error
+     naming the referring DIE and the target. */
+  n = build_ref_object(&d, (uint32_t)(d.off_int + 2));
+  char expect[128];
+  snprintf(expect, sizeof expect, "DIE 0x%zx refers to 0x%zx, where no DIE starts", d.off_back,
+           d.off_int + 2);
+  assert_int_equal(open_image(n, &o, &err), AMDDWARF_E_OBJECT_BAD_REFERENCE);
+  assert_null(o);
+  assert_int_equal(err.offset, d.off_back);
+  assert_non_null(strstr(err.message, expect));
+}
+
 static void test_check_expressions(void **state)
 {
   (void)state;
@@ -1276,6 +1419,7 @@ int main(void)
       cmocka_unit_test(test_bad_loclist_kind),
       cmocka_unit_test(test_normalize_legacy),
       cmocka_unit_test(test_native_and_libdwarf_attributes),
+      cmocka_unit_test(test_references),
       cmocka_unit_test(test_check_expressions),
       cmocka_unit_test(test_check_object_lists),
   };

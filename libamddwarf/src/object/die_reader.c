@@ -20,19 +20,29 @@
 #define AMDDWARF_DEFAULT_MAX_DIES 50000000u
 #define AMDDWARF_MAX_DIE_DEPTH 512u
 #define AMDDWARF_MAX_ABBREV_ATTRS 256u
+/* Units whose DIEs span more bytes use binary searches to resolve. */
+#define AMDDWARF_UNIT_MAP_MAX ((uint64_t)1 << 24)
 
-/* Internal DIE record: the public summary first, then pending references. */
+/* Internal DIE record: the public summary. */
 typedef struct die_node {
   amddwarf_die_info die;
-  uint64_t type_ref;   /* .debug_info offsets, UINT64_MAX when absent */
-  uint64_t origin_ref;
 } die_node;
+
+/* A reference found by the walk: *SLOT gets the DIE at TARGET once every
+   DIE exists. DIE is the referring DIE. */
+typedef struct pending_ref {
+  amddwarf_die_info *die;
+  const amddwarf_die_info **slot;
+  uint64_t target;
+  bool resolved;
+} pending_ref;
 
 /* ---- abbreviations ---- */
 
 typedef struct abbrev_attr {
   uint16_t at;
   uint16_t form;
+  bool loc;            /* amddwarf_object_is_location_attribute(at) */
   int64_t implicit_const;
 } abbrev_attr;
 
@@ -94,6 +104,7 @@ static amddwarf_status read_abbrevs(amddwarf_object *object, uint64_t offset,
                              AMDDWARF_MAX_ABBREV_ATTRS);
       attrs[n].at = (uint16_t)(at > 0xffff ? 0xffff : at);
       attrs[n].form = (uint16_t)(form > 0xffff ? 0xffff : form);
+      attrs[n].loc = amddwarf_object_is_location_attribute(attrs[n].at);
       attrs[n].implicit_const = ic;
       ++n;
     }
@@ -148,9 +159,13 @@ typedef struct walker {
   amddwarf_error *err;
   uint32_t max_dies;
   bool saw_extension; /* an LLVM/AMDGPU extension attribute in this unit */
+  bool saw_extension_op; /* a location or frame base with an extension operation */
   const abbrev_table *abbrevs;
   const amddwarf_section *str_offsets;
   uint64_t unit_end;
+  size_t first_die;     /* index of the unit's first DIE */
+  uint32_t *map;        /* object->unit_map for this unit, or NULL */
+  uint64_t map_base, map_span;
 } walker;
 
 static amddwarf_status read_cstr_at(walker *w, const amddwarf_section *s, uint64_t offset,
@@ -162,7 +177,8 @@ static amddwarf_status read_cstr_at(walker *w, const amddwarf_section *s, uint64
                          (unsigned long long)die_offset, (unsigned long long)offset,
                          s ? s->name : "the string section (absent)");
   const char *p = (const char *)s->data + offset;
-  if (memchr(p, '\0', (size_t)(s->size - offset)) == NULL)
+  /* A section that ends in a NUL terminates every string in it. */
+  if (s->data[s->size - 1] != '\0' && memchr(p, '\0', (size_t)(s->size - offset)) == NULL)
     return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
                          "DIE 0x%llx: unterminated string in %s", (unsigned long long)die_offset,
                          s->name);
@@ -170,11 +186,37 @@ static amddwarf_status read_cstr_at(walker *w, const amddwarf_section *s, uint64
   return AMDDWARF_OK;
 }
 
+/* amddwarf_read_uint inlined for the little-endian 1/2/4/8-byte reads of
+   the attribute forms (the same bounds check; other cases go to it). */
+static inline amddwarf_status read_fixed(amddwarf_reader *r, unsigned size, uint64_t *out)
+{
+  if (r->big_endian || amddwarf_reader_remaining(r) < size)
+    return amddwarf_read_uint(r, size, out);
+  const uint8_t *p = r->data + r->pos;
+  uint64_t v;
+  switch (size) {
+  case 1: v = p[0]; break;
+  case 2: v = (uint64_t)p[0] | (uint64_t)p[1] << 8; break;
+  case 4:
+    v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    break;
+  case 8:
+    v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+        (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+        (uint64_t)p[7] << 56;
+    break;
+  default: return amddwarf_read_uint(r, size, out);
+  }
+  r->pos += size;
+  *out = v;
+  return AMDDWARF_OK;
+}
+
 /* Reads one attribute value of FORM at R into OUT (amddwarf_attribute
    conventions of dwarf.c's libdwarf reader). BASES_ONLY: strings and
    indexed forms that need the unit's bases are skipped, not resolved. */
-static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uint64_t form,
-                                 int64_t implicit_const, amddwarf_attribute *out,
+static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, bool loc,
+                                 uint64_t form, int64_t implicit_const, amddwarf_attribute *out,
                                  uint64_t die_offset, bool bases_only, unsigned depth)
 {
   const amddwarf_cu *cu = w->cu;
@@ -183,11 +225,10 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
   amddwarf_status st = AMDDWARF_OK;
   uint64_t u = 0;
   const uint8_t *bytes = NULL;
-  bool loc = amddwarf_object_is_location_attribute(at);
   v->kind = AMDDWARF_ATTR_UNSIGNED;
   switch (form) {
   case DW_FORM_addr:
-    st = amddwarf_read_uint(r, cu->address_size, &v->u);
+    st = read_fixed(r, cu->address_size, &v->u);
     break;
   case DW_FORM_addrx:
   case DW_FORM_GNU_addr_index:
@@ -198,16 +239,16 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
     if (form == DW_FORM_addrx || form == DW_FORM_GNU_addr_index)
       st = amddwarf_read_uleb(r, &u);
     else
-      st = amddwarf_read_uint(r, form == DW_FORM_addrx1 ? 1 : form == DW_FORM_addrx2 ? 2
+      st = read_fixed(r, form == DW_FORM_addrx1 ? 1 : form == DW_FORM_addrx2 ? 2
                                  : form == DW_FORM_addrx3 ? 3 : 4, &u);
     v->u = u;
     if (st == AMDDWARF_OK && !bases_only)
       st = amddwarf_object_read_addrx(object, cu, u, &v->u, w->err);
     break;
-  case DW_FORM_data1: st = amddwarf_read_uint(r, 1, &v->u); break;
-  case DW_FORM_data2: st = amddwarf_read_uint(r, 2, &v->u); break;
-  case DW_FORM_data4: st = amddwarf_read_uint(r, 4, &v->u); break;
-  case DW_FORM_data8: st = amddwarf_read_uint(r, 8, &v->u); break;
+  case DW_FORM_data1: st = read_fixed(r, 1, &v->u); break;
+  case DW_FORM_data2: st = read_fixed(r, 2, &v->u); break;
+  case DW_FORM_data4: st = read_fixed(r, 4, &v->u); break;
+  case DW_FORM_data8: st = read_fixed(r, 8, &v->u); break;
   case DW_FORM_udata: st = amddwarf_read_uleb(r, &v->u); break;
   case DW_FORM_sdata:
     st = amddwarf_read_sleb(r, &v->s);
@@ -226,7 +267,7 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
     v->size = 16;
     break;
   case DW_FORM_flag:
-    st = amddwarf_read_uint(r, 1, &v->u);
+    st = read_fixed(r, 1, &v->u);
     v->u = v->u != 0;
     break;
   case DW_FORM_flag_present:
@@ -242,7 +283,7 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
   case DW_FORM_line_strp:
   case DW_FORM_strp_sup:
   case DW_FORM_GNU_strp_alt:
-    st = amddwarf_read_uint(r, cu->offset_size, &u);
+    st = read_fixed(r, cu->offset_size, &u);
     v->kind = AMDDWARF_ATTR_STRING;
     if (st == AMDDWARF_OK && !bases_only) {
       const amddwarf_section *s = form == DW_FORM_line_strp ? object->sec_line_str
@@ -262,7 +303,7 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
     if (form == DW_FORM_strx || form == DW_FORM_GNU_str_index)
       st = amddwarf_read_uleb(r, &u);
     else
-      st = amddwarf_read_uint(r, form == DW_FORM_strx1 ? 1 : form == DW_FORM_strx2 ? 2
+      st = read_fixed(r, form == DW_FORM_strx1 ? 1 : form == DW_FORM_strx2 ? 2
                                  : form == DW_FORM_strx3 ? 3 : 4, &u);
     v->kind = AMDDWARF_ATTR_STRING;
     if (st == AMDDWARF_OK && !bases_only) {
@@ -289,23 +330,23 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
     if (form == DW_FORM_ref_udata)
       st = amddwarf_read_uleb(r, &u);
     else
-      st = amddwarf_read_uint(r, form == DW_FORM_ref1 ? 1 : form == DW_FORM_ref2 ? 2
+      st = read_fixed(r, form == DW_FORM_ref1 ? 1 : form == DW_FORM_ref2 ? 2
                                  : form == DW_FORM_ref4 ? 4 : 8, &u);
     v->kind = AMDDWARF_ATTR_REF;
     v->offset = cu->offset + u;
     break;
   case DW_FORM_ref_addr:
-    st = amddwarf_read_uint(r, cu->version <= 2 ? cu->address_size : cu->offset_size, &u);
+    st = read_fixed(r, cu->version <= 2 ? cu->address_size : cu->offset_size, &u);
     v->kind = AMDDWARF_ATTR_REF;
     v->offset = u;
     break;
   case DW_FORM_ref_sig8:
-    st = amddwarf_read_uint(r, 8, &v->u);
+    st = read_fixed(r, 8, &v->u);
     break;
   case DW_FORM_ref_sup4:
   case DW_FORM_ref_sup8:
   case DW_FORM_GNU_ref_alt:
-    st = amddwarf_read_uint(r, form == DW_FORM_ref_sup4 ? 4 : cu->offset_size, &v->u);
+    st = read_fixed(r, form == DW_FORM_ref_sup4 ? 4 : cu->offset_size, &v->u);
     break;
   case DW_FORM_exprloc:
   case DW_FORM_block:
@@ -315,7 +356,7 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
     if (form == DW_FORM_exprloc || form == DW_FORM_block)
       st = amddwarf_read_uleb(r, &u);
     else
-      st = amddwarf_read_uint(r, form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4, &u);
+      st = read_fixed(r, form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4, &u);
     if (st == AMDDWARF_OK)
       st = amddwarf_read_bytes(r, u, &bytes);
     v->kind = (form == DW_FORM_exprloc || loc) ? AMDDWARF_ATTR_EXPR : AMDDWARF_ATTR_BLOCK;
@@ -323,7 +364,7 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
     v->size = (size_t)u;
     break;
   case DW_FORM_sec_offset:
-    st = amddwarf_read_uint(r, cu->offset_size, &v->u);
+    st = read_fixed(r, cu->offset_size, &v->u);
     v->offset = v->u;
     if (loc)
       v->kind = AMDDWARF_ATTR_LIST;
@@ -342,7 +383,8 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
                            "DIE 0x%llx: DW_FORM_indirect chain", (unsigned long long)die_offset);
     st = amddwarf_read_uleb(r, &real);
     if (st == AMDDWARF_OK)
-      return read_form(w, r, at, real, implicit_const, out, die_offset, bases_only, depth + 1);
+      return read_form(w, r, at, loc, real, implicit_const, out, die_offset, bases_only,
+                       depth + 1);
     break;
   }
   default:
@@ -365,9 +407,78 @@ static amddwarf_status read_form(walker *w, amddwarf_reader *r, uint16_t at, uin
   return st;
 }
 
+/* Plain constants (a member's DW_AT_data_member_location, a bound) repeat
+   across DIEs and are never changed after the walk: one shared copy each. */
+static bool is_plain_constant(const amddwarf_attr_value *v)
+{
+  return (v->kind == AMDDWARF_ATTR_UNSIGNED || v->kind == AMDDWARF_ATTR_SIGNED) &&
+         v->bytes == NULL && v->size == 0 && v->entries == NULL && v->count == 0 &&
+         v->ref == NULL && v->string == NULL;
+}
+
+static bool same_constant(const amddwarf_attr_value *x, const amddwarf_attr_value *y)
+{
+  return x->kind == y->kind && x->attribute == y->attribute && x->form == y->form &&
+         x->u == y->u && x->s == y->s && x->offset == y->offset;
+}
+
+static size_t constant_hash(const amddwarf_attr_value *v)
+{
+  uint64_t h = v->u * 0x9e3779b97f4a7c15ull;
+  h ^= ((uint64_t)v->attribute << 32) ^ ((uint64_t)v->form << 16) ^ (uint64_t)v->kind ^
+       (v->offset * 0xc2b2ae3d27d4eb4full) ^ ((uint64_t)v->s << 7);
+  return (size_t)(h ^ (h >> 29));
+}
+
+/* The shared copy of constant V in the object's table (grown at half
+   load), or NULL when out of memory. */
+static const amddwarf_attr_value *intern_constant(walker *w, const amddwarf_attr_value *v)
+{
+  amddwarf_object *object = w->object;
+  if (2 * (object->constant_count + 1) > object->constant_capacity) {
+    size_t cap = object->constant_capacity ? object->constant_capacity * 2 : 256;
+    const amddwarf_attr_value **grown = amddwarf_mem_alloc(&object->allocator, cap * sizeof *grown);
+    if (grown == NULL)
+      return NULL;
+    memset(grown, 0, cap * sizeof *grown);
+    for (size_t i = 0; i < object->constant_capacity; ++i) {
+      const amddwarf_attr_value *c = object->constants[i];
+      if (c == NULL)
+        continue;
+      size_t k = constant_hash(c) & (cap - 1);
+      while (grown[k] != NULL)
+        k = (k + 1) & (cap - 1);
+      grown[k] = c;
+    }
+    if (object->constants != NULL)
+      amddwarf_mem_free(&object->allocator, (void *)object->constants,
+                        object->constant_capacity * sizeof *object->constants);
+    object->constants = grown;
+    object->constant_capacity = cap;
+  }
+  size_t mask = object->constant_capacity - 1, k = constant_hash(v) & mask;
+  for (; object->constants[k] != NULL; k = (k + 1) & mask)
+    if (same_constant(object->constants[k], v))
+      return object->constants[k];
+  amddwarf_attr_value *copy = amddwarf_arena_alloc(&object->arena, sizeof *copy, 8);
+  if (copy == NULL)
+    return NULL;
+  *copy = *v;
+  object->constants[k] = copy;
+  object->constant_count++;
+  return copy;
+}
+
 static amddwarf_status keep_value(walker *w, const amddwarf_attribute *a,
                                   const amddwarf_attr_value **slot, uint64_t die_offset)
 {
+  if (is_plain_constant(&a->value)) {
+    const amddwarf_attr_value *shared = intern_constant(w, &a->value);
+    if (shared == NULL)
+      return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, die_offset, "DIE attribute values");
+    *slot = shared;
+    return AMDDWARF_OK;
+  }
   amddwarf_attr_value *v = amddwarf_arena_alloc(&w->object->arena, sizeof *v, 8);
   if (v == NULL)
     return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, die_offset, "DIE attribute values");
@@ -382,10 +493,16 @@ static amddwarf_status keep_value(walker *w, const amddwarf_attribute *a,
   return AMDDWARF_OK;
 }
 
+/* What one DIE's attributes leave for the end of the DIE. */
 typedef struct pc_attrs {
   uint64_t low, high;
   bool has_low, has_high, high_is_offset;
+  uint64_t type_ref;   /* .debug_info offsets, UINT64_MAX when absent */
+  uint64_t origin_ref;
 } pc_attrs;
+
+static bool value_has_extension_op(const amddwarf_object *object, const amddwarf_cu *cu,
+                                   const amddwarf_attr_value *v);
 
 static amddwarf_status apply_attribute(walker *w, die_node *node, const amddwarf_attribute *ap,
                                        pc_attrs *pc)
@@ -404,9 +521,9 @@ static amddwarf_status apply_attribute(walker *w, die_node *node, const amddwarf
   case DW_AT_name: die->name = v->string; break;
   case DW_AT_linkage_name:
   case DW_AT_MIPS_linkage_name: die->linkage_name = v->string; break;
-  case DW_AT_type: node->type_ref = v->offset; break;
+  case DW_AT_type: pc->type_ref = v->offset; break;
   case DW_AT_abstract_origin:
-  case DW_AT_specification: node->origin_ref = v->offset; break;
+  case DW_AT_specification: pc->origin_ref = v->offset; break;
   case DW_AT_decl_file: die->decl_file = (uint32_t)v->u; break;
   case DW_AT_decl_line: die->decl_line = (uint32_t)v->u; break;
   case DW_AT_call_file: die->call_file = (uint32_t)v->u; break;
@@ -495,8 +612,16 @@ static amddwarf_status apply_attribute(walker *w, die_node *node, const amddwarf
     st = amddwarf_object_read_ranges(object, w->cu, ap->form, v->u, &die->ranges,
                                      &die->range_count, w->err);
     break;
-  case DW_AT_location: st = keep_value(w, ap, &die->location, die->offset); break;
-  case DW_AT_frame_base: st = keep_value(w, ap, &die->frame_base, die->offset); break;
+  case DW_AT_location:
+    st = keep_value(w, ap, &die->location, die->offset);
+    if (st == AMDDWARF_OK && !w->saw_extension && !w->saw_extension_op)
+      w->saw_extension_op = value_has_extension_op(object, w->cu, die->location);
+    break;
+  case DW_AT_frame_base:
+    st = keep_value(w, ap, &die->frame_base, die->offset);
+    if (st == AMDDWARF_OK && !w->saw_extension && !w->saw_extension_op)
+      w->saw_extension_op = value_has_extension_op(object, w->cu, die->frame_base);
+    break;
   case DW_AT_const_value: st = keep_value(w, ap, &die->const_value, die->offset); break;
   case DW_AT_data_member_location:
     st = keep_value(w, ap, &die->data_member_location, die->offset);
@@ -535,7 +660,7 @@ static amddwarf_status read_unit_bases(walker *w, amddwarf_reader r, const abbre
     amddwarf_attribute a;
     memset(&a, 0, sizeof a);
     a.attribute = ab->attrs[i].at;
-    amddwarf_status st = read_form(w, &r, ab->attrs[i].at, ab->attrs[i].form,
+    amddwarf_status st = read_form(w, &r, ab->attrs[i].at, ab->attrs[i].loc, ab->attrs[i].form,
                                    ab->attrs[i].implicit_const, &a, die_offset, true, 0);
     if (st != AMDDWARF_OK)
       return st;
@@ -565,6 +690,83 @@ static amddwarf_status read_unit_bases(walker *w, amddwarf_reader r, const abbre
   if (cu->version >= 5 && cu->str_offsets_base == 0 && w->str_offsets != NULL)
     cu->str_offsets_base = cu->offset_size == 8 ? 16 : 8;
   return AMDDWARF_OK;
+}
+
+/* Member-wise zeroing: a memset of the whole struct per attribute compiles
+   to `rep stos`, which was the single largest cost of the walk. */
+static inline void clear_attribute(amddwarf_attribute *a, uint16_t at)
+{
+  _Static_assert(sizeof(amddwarf_attr_value) ==
+                     offsetof(amddwarf_attr_value, string) + sizeof(const char *),
+                 "clear_attribute zeroes every member of amddwarf_attr_value");
+  a->attribute = at;
+  a->form = 0;
+  a->value.kind = AMDDWARF_ATTR_NONE;
+  a->value.attribute = at;
+  a->value.form = 0;
+  a->value.u = 0;
+  a->value.s = 0;
+  a->value.bytes = NULL;
+  a->value.size = 0;
+  a->value.entries = NULL;
+  a->value.count = 0;
+  a->value.offset = 0;
+  a->value.ref = NULL;
+  a->value.string = NULL;
+}
+
+static amddwarf_status add_pending(walker *w, amddwarf_die_info *die,
+                                   const amddwarf_die_info **slot, uint64_t target)
+{
+  amddwarf_object *object = w->object;
+  bool resolved = false;
+  /* A reference to a DIE already walked in this unit resolves now, while
+     the referring DIE is in the cache. */
+  if (w->map != NULL && target >= w->map_base && target - w->map_base < w->map_span &&
+      w->map[target - w->map_base] != UINT32_MAX) {
+    *slot = object->dies[w->first_die + w->map[target - w->map_base]];
+    if (slot != &die->origin) /* origins are listed for resolve_all's inheritance */
+      return AMDDWARF_OK;
+    resolved = true;
+  }
+  if (object->pending_ref_count >= object->pending_ref_capacity &&
+      amddwarf_mem_reserve(&object->allocator, &object->pending_refs,
+                           &object->pending_ref_capacity, object->pending_ref_count + 1,
+                           sizeof(pending_ref)) != 0)
+    return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, die->offset, "DIE references");
+  pending_ref *p = (pending_ref *)object->pending_refs + object->pending_ref_count++;
+  p->die = die;
+  p->slot = slot;
+  p->target = target;
+  p->resolved = resolved;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status note_value_ref(walker *w, amddwarf_die_info *die,
+                                      const amddwarf_attr_value *v)
+{
+  if (v == NULL || v->kind != AMDDWARF_ATTR_REF)
+    return AMDDWARF_OK;
+  amddwarf_attr_value *mv = (amddwarf_attr_value *)(uintptr_t)v;
+  return add_pending(w, die, &mv->ref, v->offset);
+}
+
+/* Records the references of DIE for resolve_all, in the order they are
+   checked: type, origin, then the bounds. */
+static amddwarf_status note_references(walker *w, amddwarf_die_info *die, const pc_attrs *pc)
+{
+  amddwarf_status st = AMDDWARF_OK;
+  if (pc->type_ref != UINT64_MAX)
+    st = add_pending(w, die, &die->type, pc->type_ref);
+  if (st == AMDDWARF_OK && pc->origin_ref != UINT64_MAX)
+    st = add_pending(w, die, &die->origin, pc->origin_ref);
+  if (st == AMDDWARF_OK)
+    st = note_value_ref(w, die, die->lower_bound);
+  if (st == AMDDWARF_OK)
+    st = note_value_ref(w, die, die->upper_bound);
+  if (st == AMDDWARF_OK)
+    st = note_value_ref(w, die, die->count);
+  return st;
 }
 
 static amddwarf_status walk_unit(walker *w, amddwarf_reader *r, die_node **root)
@@ -605,12 +807,15 @@ static amddwarf_status walk_unit(walker *w, amddwarf_reader *r, die_node **root)
                            w->max_dies);
     die_node *node = amddwarf_arena_alloc(&object->arena, sizeof *node, 8);
     if (node == NULL ||
-        amddwarf_mem_reserve(&object->allocator, (void **)&object->dies, &object->die_capacity,
-                             object->die_count + 1, sizeof *object->dies) != 0)
+        (object->die_count >= object->die_capacity &&
+         amddwarf_mem_reserve(&object->allocator, (void **)&object->dies, &object->die_capacity,
+                              object->die_count + 1, sizeof *object->dies) != 0) ||
+        (object->die_count >= object->die_offset_capacity &&
+         amddwarf_mem_reserve(&object->allocator, (void **)&object->die_offsets,
+                              &object->die_offset_capacity, object->die_count + 1,
+                              sizeof *object->die_offsets) != 0))
       return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, off, "DIE table");
     memset(node, 0, sizeof *node);
-    node->type_ref = UINT64_MAX;
-    node->origin_ref = UINT64_MAX;
     amddwarf_die_info *die = &node->die;
     die->offset = off;
     die->tag = ab->tag;
@@ -628,23 +833,42 @@ static amddwarf_status walk_unit(walker *w, amddwarf_reader *r, die_node **root)
       if ((st = read_unit_bases(w, *r, ab, off)) != AMDDWARF_OK)
         return st;
     }
+    object->die_offsets[object->die_count] = off;
+    if (w->map != NULL && off - w->map_base < w->map_span)
+      w->map[off - w->map_base] = (uint32_t)(object->die_count - w->first_die);
     object->dies[object->die_count++] = die;
     pc_attrs pc;
-    memset(&pc, 0, sizeof pc);
+    pc.low = pc.high = 0;
+    pc.has_low = pc.has_high = pc.high_is_offset = false;
+    pc.type_ref = UINT64_MAX;
+    pc.origin_ref = UINT64_MAX;
     for (uint32_t i = 0; i < ab->count; ++i) {
       amddwarf_attribute a;
-      memset(&a, 0, sizeof a);
-      a.attribute = ab->attrs[i].at;
-      a.value.attribute = ab->attrs[i].at;
-      st = read_form(w, r, ab->attrs[i].at, ab->attrs[i].form, ab->attrs[i].implicit_const, &a,
-                     off, false, 0);
+      clear_attribute(&a, ab->attrs[i].at);
+      st = read_form(w, r, ab->attrs[i].at, ab->attrs[i].loc, ab->attrs[i].form,
+                     ab->attrs[i].implicit_const, &a, off, false, 0);
       if (st == AMDDWARF_OK)
         st = apply_attribute(w, node, &a, &pc);
       if (st != AMDDWARF_OK)
         return st;
     }
-    if ((st = finish_ranges(w, die, &pc)) != AMDDWARF_OK)
+    if ((st = finish_ranges(w, die, &pc)) != AMDDWARF_OK ||
+        (st = note_references(w, die, &pc)) != AMDDWARF_OK)
       return st;
+    if (die->tag == DW_TAG_subprogram) {
+      if (amddwarf_mem_reserve(&object->allocator, (void **)&object->subprograms,
+                               &object->subprogram_capacity, object->subprogram_count + 1,
+                               sizeof *object->subprograms) != 0)
+        return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, off, "subprogram table");
+      object->subprograms[object->subprogram_count++] = die;
+    } else if (die->tag == DW_TAG_variable && depth == 1) {
+      if (amddwarf_mem_reserve(&object->allocator, (void **)&object->globals,
+                               &object->global_capacity, object->global_count + 1,
+                               sizeof *object->globals) != 0)
+        return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, off, "unit variable table");
+      object->globals[object->global_count].die = die;
+      object->globals[object->global_count++].cu_index = w->cu->index;
+    }
     if (ab->children) {
       if (depth >= AMDDWARF_MAX_DIE_DEPTH)
         return amddwarf_fail(w->err, AMDDWARF_E_LIMIT, off,
@@ -711,8 +935,8 @@ static bool value_has_extension_op(const amddwarf_object *object, const amddwarf
   return false;
 }
 
-static void choose_convention(amddwarf_object *object, amddwarf_cu *cu, size_t first_die,
-                              bool saw_extension)
+static void choose_convention(amddwarf_object *object, amddwarf_cu *cu, bool saw_extension,
+                              bool saw_extension_op)
 {
   amddwarf_convention forced = object->options.convention;
   const char *reason = NULL;
@@ -723,15 +947,9 @@ static void choose_convention(amddwarf_object *object, amddwarf_cu *cu, size_t f
   } else if (saw_extension) {
     ext = true;
     reason = "the unit uses DW_AT_LLVM_* extension attributes";
-  } else {
-    for (size_t i = first_die; i < object->die_count && !ext; ++i) {
-      const amddwarf_die_info *d = object->dies[i];
-      if (value_has_extension_op(object, cu, d->location) ||
-          value_has_extension_op(object, cu, d->frame_base)) {
-        ext = true;
-        reason = "a location uses DW_OP_LLVM_* extension operations";
-      }
-    }
+  } else if (saw_extension_op) {
+    ext = true;
+    reason = "a location uses DW_OP_LLVM_* extension operations";
   }
   if (!ext)
     reason = "no extension attribute, operation or augmentation: upstream clang conventions";
@@ -745,64 +963,80 @@ static void choose_convention(amddwarf_object *object, amddwarf_cu *cu, size_t f
     cu->format.dialect = object->options.dialect;
 }
 
-static int die_offset_order(const void *key, const void *elem)
+/* The DIE at OFFSET among dies[first, end), or NULL. A binary search over
+   the compact offset array: no DIE summary is touched until the hit. */
+static const amddwarf_die_info *die_in_range(const amddwarf_object *object, size_t first,
+                                             size_t end, uint64_t offset)
 {
-  uint64_t k = *(const uint64_t *)key;
-  const amddwarf_die_info *d = *(const amddwarf_die_info *const *)elem;
-  return k < d->offset ? -1 : k > d->offset ? 1 : 0;
+  if (first >= end || object->die_offsets == NULL)
+    return NULL;
+  const uint64_t *keys = object->die_offsets;
+  size_t lo = first, n = end - first;
+  while (n > 1) {
+    size_t half = n / 2;
+    if (keys[lo + half] <= offset)
+      lo += half;
+    n -= half;
+  }
+  return keys[lo] == offset ? object->dies[lo] : NULL;
 }
 
 const amddwarf_die_info *amddwarf_object_die_at(const amddwarf_object *object, uint64_t offset)
 {
-  if (object == NULL || object->die_count == 0)
+  if (object == NULL)
     return NULL;
-  amddwarf_die_info **hit = bsearch(&offset, object->dies, object->die_count, sizeof *object->dies,
-                               die_offset_order);
-  return hit ? *hit : NULL;
+  return die_in_range(object, 0, object->die_count, offset);
 }
 
-static amddwarf_status resolve_ref(amddwarf_object *object, uint64_t from, uint64_t ref,
-                                   const amddwarf_die_info **out, amddwarf_error *err)
+/* Resolves the references recorded since FIRST_REF that land in the unit
+   just walked (its DIEs start at FIRST_DIE), while the unit is still in
+   the cache; the others wait for resolve_all. */
+/* Resolves the references recorded since FIRST_REF that land in the unit
+   just walked, while it is still in the cache; the others wait for
+   resolve_all. */
+static void resolve_unit(amddwarf_object *object, size_t first_ref, const walker *w)
 {
-  if (ref == UINT64_MAX)
-    return AMDDWARF_OK;
-  *out = amddwarf_object_die_at(object, ref);
-  if (*out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_REFERENCE, from,
-                         "DIE 0x%llx refers to 0x%llx, where no DIE starts",
-                         (unsigned long long)from, (unsigned long long)ref);
-  return AMDDWARF_OK;
-}
-
-static amddwarf_status resolve_value_ref(amddwarf_object *object, const amddwarf_die_info *die,
-                                         const amddwarf_attr_value *v, amddwarf_error *err)
-{
-  if (v == NULL || v->kind != AMDDWARF_ATTR_REF)
-    return AMDDWARF_OK;
-  amddwarf_attr_value *mv = (amddwarf_attr_value *)(uintptr_t)v;
-  return resolve_ref(object, die->offset, v->offset, &mv->ref, err);
+  pending_ref *refs = object->pending_refs;
+  for (size_t i = first_ref; i < object->pending_ref_count; ++i) {
+    if (refs[i].resolved)
+      continue;
+    const amddwarf_die_info *hit = NULL;
+    uint64_t t = refs[i].target;
+    if (w->map != NULL) {
+      if (t >= w->map_base && t - w->map_base < w->map_span &&
+          w->map[t - w->map_base] != UINT32_MAX)
+        hit = object->dies[w->first_die + w->map[t - w->map_base]];
+    } else {
+      hit = die_in_range(object, w->first_die, object->die_count, t);
+    }
+    if (hit != NULL) {
+      *refs[i].slot = hit;
+      refs[i].resolved = true;
+    }
+  }
 }
 
 static amddwarf_status resolve_all(amddwarf_object *object, amddwarf_error *err)
 {
-  amddwarf_status st;
-  for (size_t i = 0; i < object->die_count; ++i) {
-    die_node *node = (die_node *)object->dies[i];
-    st = resolve_ref(object, node->die.offset, node->type_ref, &node->die.type, err);
-    if (st == AMDDWARF_OK)
-      st = resolve_ref(object, node->die.offset, node->origin_ref, &node->die.origin, err);
-    if (st == AMDDWARF_OK)
-      st = resolve_value_ref(object, &node->die, node->die.lower_bound, err);
-    if (st == AMDDWARF_OK)
-      st = resolve_value_ref(object, &node->die, node->die.upper_bound, err);
-    if (st == AMDDWARF_OK)
-      st = resolve_value_ref(object, &node->die, node->die.count, err);
-    if (st != AMDDWARF_OK)
-      return st;
+  pending_ref *refs = object->pending_refs;
+  size_t count = object->pending_ref_count;
+  for (size_t i = 0; i < count; ++i) {
+    if (refs[i].resolved)
+      continue;
+    const amddwarf_die_info *hit = amddwarf_object_die_at(object, refs[i].target);
+    if (hit == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_REFERENCE, refs[i].die->offset,
+                           "DIE 0x%llx refers to 0x%llx, where no DIE starts",
+                           (unsigned long long)refs[i].die->offset,
+                           (unsigned long long)refs[i].target);
+    *refs[i].slot = hit;
   }
-  /* Inherit the name, type and declaration from the origin chain. */
-  for (size_t i = 0; i < object->die_count; ++i) {
-    amddwarf_die_info *d = object->dies[i];
+  /* Inherit the name, type and declaration from the origin chain (DIEs with
+     an origin, in offset order). */
+  for (size_t i = 0; i < count; ++i) {
+    amddwarf_die_info *d = refs[i].die;
+    if (refs[i].slot != &d->origin)
+      continue;
     const amddwarf_die_info *o = d->origin;
     for (int hops = 0; o != NULL && hops < 8; ++hops, o = o->origin) {
       if (d->name == NULL)
@@ -820,6 +1054,58 @@ static amddwarf_status resolve_all(amddwarf_object *object, amddwarf_error *err)
   return AMDDWARF_OK;
 }
 
+/* Gives back the unused ends of the DIE tables (keeps them on failure). */
+static void trim_die_tables(amddwarf_object *object)
+{
+  size_t n = object->die_count ? object->die_count : 1;
+  if (object->die_capacity > n) {
+    void *p = amddwarf_mem_realloc(&object->allocator, object->dies,
+                                   object->die_capacity * sizeof *object->dies,
+                                   n * sizeof *object->dies);
+    if (p != NULL) {
+      object->dies = p;
+      object->die_capacity = n;
+    }
+  }
+  if (object->die_offset_capacity > n) {
+    void *p = amddwarf_mem_realloc(&object->allocator, object->die_offsets,
+                                   object->die_offset_capacity * sizeof *object->die_offsets,
+                                   n * sizeof *object->die_offsets);
+    if (p != NULL) {
+      object->die_offsets = p;
+      object->die_offset_capacity = n;
+    }
+  }
+}
+
+void amddwarf_object_free_walk_state(amddwarf_object *object)
+{
+  if (object->pending_refs != NULL)
+    amddwarf_mem_free(&object->allocator, object->pending_refs,
+                      object->pending_ref_capacity * sizeof(pending_ref));
+  object->pending_refs = NULL;
+  object->pending_ref_count = object->pending_ref_capacity = 0;
+  if (object->subprograms != NULL)
+    amddwarf_mem_free(&object->allocator, (void *)object->subprograms,
+                      object->subprogram_capacity * sizeof *object->subprograms);
+  object->subprograms = NULL;
+  object->subprogram_count = object->subprogram_capacity = 0;
+  if (object->unit_map != NULL)
+    amddwarf_mem_free(&object->allocator, object->unit_map,
+                      object->unit_map_capacity * sizeof *object->unit_map);
+  object->unit_map = NULL;
+  object->unit_map_capacity = 0;
+  if (object->globals != NULL)
+    amddwarf_mem_free(&object->allocator, object->globals,
+                      object->global_capacity * sizeof *object->globals);
+  object->globals = NULL;
+  object->global_count = object->global_capacity = 0;
+  if (object->constants != NULL)
+    amddwarf_mem_free(&object->allocator, (void *)object->constants,
+                      object->constant_capacity * sizeof *object->constants);
+  object->constants = NULL;
+  object->constant_count = object->constant_capacity = 0;
+}
 
 amddwarf_status amddwarf_object_read_dwarf(amddwarf_object *object, amddwarf_error *err)
 {
@@ -842,6 +1128,24 @@ amddwarf_status amddwarf_object_read_dwarf(amddwarf_object *object, amddwarf_err
       object->options.max_dies ? object->options.max_dies : AMDDWARF_DEFAULT_MAX_DIES;
   amddwarf_reader r;
   amddwarf_reader_init(&r, info->data, (size_t)info->size);
+  /* The DIE tables sized for a DIE per ten bytes of .debug_info (clang
+     averages about thirteen), so they are seldom copied while growing;
+     trimmed to size after the walk. */
+  {
+    size_t estimate = (size_t)(info->size / 10) + 16;
+    if (estimate > ((size_t)1 << 22))
+      estimate = (size_t)1 << 22;
+    if (estimate > max_dies)
+      estimate = max_dies;
+    if (amddwarf_mem_reserve(&object->allocator, (void **)&object->dies, &object->die_capacity,
+                             estimate, sizeof *object->dies) != 0 ||
+        amddwarf_mem_reserve(&object->allocator, (void **)&object->die_offsets,
+                             &object->die_offset_capacity, estimate,
+                             sizeof *object->die_offsets) != 0) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "DIE table");
+      goto done;
+    }
+  }
   for (uint32_t index = 0; r.pos < info->size; ++index) {
     uint64_t unit_offset = r.pos, length = 0, abbrev_offset = 0;
     uint32_t len32 = 0;
@@ -962,20 +1266,31 @@ amddwarf_status amddwarf_object_read_dwarf(amddwarf_object *object, amddwarf_err
     w.abbrevs = abbrevs;
     w.str_offsets = str_offsets;
     w.unit_end = unit_end;
-    size_t first_die = object->die_count;
     die_node *root = NULL;
     amddwarf_reader ur = r;
     ur.size = (size_t)unit_end;
+    size_t first_ref = object->pending_ref_count;
+    w.first_die = object->die_count;
+    w.map_base = r.pos;
+    w.map_span = unit_end - r.pos;
+    if (w.map_span > 0 && w.map_span <= AMDDWARF_UNIT_MAP_MAX &&
+        amddwarf_mem_reserve(&object->allocator, (void **)&object->unit_map,
+                             &object->unit_map_capacity, (size_t)w.map_span,
+                             sizeof *object->unit_map) == 0) {
+      w.map = object->unit_map;
+      memset(w.map, 0xff, (size_t)w.map_span * sizeof *w.map);
+    }
     st = walk_unit(&w, &ur, &root);
     if (st != AMDDWARF_OK)
       goto done;
+    resolve_unit(object, first_ref, &w);
     if (root != NULL) {
       cu->die = &root->die;
       cu->ranges = root->die.ranges;
       cu->range_count = root->die.range_count;
       cu->name = root->die.name;
     }
-    choose_convention(object, cu, first_die, w.saw_extension);
+    choose_convention(object, cu, w.saw_extension, w.saw_extension_op);
     if (cu->line_offset != UINT64_MAX && (st = amddwarf_object_read_lines(object, cu, err)) != AMDDWARF_OK)
       goto done;
     r.pos = (size_t)unit_end;
@@ -983,6 +1298,9 @@ amddwarf_status amddwarf_object_read_dwarf(amddwarf_object *object, amddwarf_err
   st = resolve_all(object, err);
   if (st == AMDDWARF_OK)
     st = amddwarf_object_build_scopes(object, err);
+  amddwarf_object_free_walk_state(object);
+  if (st == AMDDWARF_OK)
+    trim_die_tables(object);
   goto done;
 truncated:
   st = amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, r.pos,
@@ -1043,7 +1361,7 @@ amddwarf_status amddwarf_object_native_attributes(
     memset(&a, 0, sizeof a);
     a.attribute = ab->attrs[i].at;
     a.value.attribute = ab->attrs[i].at;
-    amddwarf_status st = read_form(&w, &r, ab->attrs[i].at, ab->attrs[i].form,
+    amddwarf_status st = read_form(&w, &r, ab->attrs[i].at, ab->attrs[i].loc, ab->attrs[i].form,
                                    ab->attrs[i].implicit_const, &a, die->offset, false, 0);
     if (st != AMDDWARF_OK)
       return st;

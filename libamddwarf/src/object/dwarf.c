@@ -256,6 +256,11 @@ void amddwarf_object_finish_dwarf(amddwarf_object *object)
   }
   amddwarf_mem_free(&object->allocator, object->dies, object->die_capacity * sizeof(void *));
   object->dies = NULL;
+  if (object->die_offsets != NULL)
+    amddwarf_mem_free(&object->allocator, object->die_offsets,
+                      object->die_offset_capacity * sizeof *object->die_offsets);
+  object->die_offsets = NULL;
+  amddwarf_object_free_walk_state(object);
   amddwarf_mem_free(&object->allocator, object->cus, object->cu_capacity * sizeof(amddwarf_cu));
   object->cus = NULL;
 }

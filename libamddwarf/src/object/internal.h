@@ -50,6 +50,12 @@ typedef struct amddwarf_scope_entry {
   const amddwarf_die_info *die;
 } amddwarf_scope_entry;
 
+/* A unit-level variable found by the walk, with its unit's index. */
+typedef struct amddwarf_unit_global {
+  const amddwarf_die_info *die;
+  size_t cu_index;
+} amddwarf_unit_global;
+
 struct amddwarf_object {
   amddwarf_allocator allocator;
   amddwarf_object_options options;
@@ -79,6 +85,24 @@ struct amddwarf_object {
   size_t cu_count, cu_capacity;
   amddwarf_die_info **dies;    /* in offset order */
   size_t die_count, die_capacity;
+  uint64_t *die_offsets;      /* dies[i]->offset, a compact search key */
+  size_t die_offset_capacity;
+  /* References recorded by the walk, resolved once every DIE exists. */
+  void *pending_refs;
+  size_t pending_ref_count, pending_ref_capacity;
+  /* The DW_TAG_subprogram DIEs, in offset order (the scope index's input). */
+  const amddwarf_die_info **subprograms;
+  size_t subprogram_count, subprogram_capacity;
+  /* The DW_TAG_variable children of unit DIEs, in offset order. */
+  amddwarf_unit_global *globals;
+  size_t global_count, global_capacity;
+  /* The walked unit's DIE indexes by offset - its first DIE's offset
+     (UINT32_MAX: no DIE starts there): references resolve in one load. */
+  uint32_t *unit_map;
+  size_t unit_map_capacity;
+  /* Open-addressing set of the shared constant attribute values. */
+  const amddwarf_attr_value **constants;
+  size_t constant_count, constant_capacity;
   void *abbrev_tables;        /* die_reader.c's tables, kept for attribute listing */
   size_t abbrev_table_count, abbrev_table_capacity;
   size_t *cu_abbrev;          /* by unit index: index into abbrev_tables */
@@ -102,6 +126,8 @@ const amddwarf_section *amddwarf_object_find_section(const amddwarf_object *obje
 amddwarf_status amddwarf_object_read_dwarf(amddwarf_object *object, amddwarf_error *err);
 
 void amddwarf_object_free_abbrevs(amddwarf_object *object);
+/* Releases the walk's temporary tables (pending references, subprograms). */
+void amddwarf_object_free_walk_state(amddwarf_object *object);
 amddwarf_status amddwarf_object_native_attributes(
     const amddwarf_object *object, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,

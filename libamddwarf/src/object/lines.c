@@ -189,7 +189,8 @@ static amddwarf_status emit_row(amddwarf_object *object, line_buf *b,
   if (b->count >= 50000000u)
     return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "more than 50000000 line table rows");
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&b->rows, &b->capacity, b->count + 1,
+  if (b->count >= b->capacity &&
+      amddwarf_mem_reserve(&object->allocator, (void **)&b->rows, &b->capacity, b->count + 1,
                            sizeof *b->rows) != 0)
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table rows");
   b->rows[b->count++] = *row;
@@ -495,8 +496,34 @@ amddwarf_status amddwarf_object_read_lines(amddwarf_object *object, amddwarf_cu 
     table->file_count = total;
   }
   r.pos = h.program_start;
+  /* A row takes at least one byte of program (a special opcode), typically
+     three or four: reserve for that, so the rows are rarely copied. */
+  if (h.end > h.program_start) {
+    size_t estimate = (h.end - h.program_start) / 3 + 16;
+    if (estimate > ((size_t)1 << 20))
+      estimate = (size_t)1 << 20; /* beyond this, grow as rows come */
+    if (amddwarf_mem_reserve(&object->allocator, (void **)&b.rows, &b.capacity, estimate,
+                             sizeof *b.rows) != 0) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+      goto done;
+    }
+  }
   st = run_program(object, &r, &h, &b, err);
-  if (st == AMDDWARF_OK) {
+  if (st == AMDDWARF_OK && b.count > 0) {
+    /* Keep the buffer, trimmed: freed by amddwarf_object_close. */
+    amddwarf_line_row *kept = amddwarf_mem_realloc(
+        &object->allocator, b.rows, b.capacity * sizeof *b.rows, b.count * sizeof *b.rows);
+    if (kept == NULL) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+      goto done;
+    }
+    table->rows = kept;
+    table->row_count = b.count;
+    b.rows = NULL;
+    b.capacity = 0;
+    goto done;
+  }
+  if (st == AMDDWARF_OK) { /* no rows: an empty table, still present */
     amddwarf_line_row *rows =
         amddwarf_arena_alloc(&object->arena, (b.count ? b.count : 1) * sizeof *rows, 8);
     if (rows == NULL) {
@@ -512,7 +539,8 @@ amddwarf_status amddwarf_object_read_lines(amddwarf_object *object, amddwarf_cu 
 truncated:
   st = line_fail(err, AMDDWARF_E_OBJECT_DWARF, r.pos, "header runs past the end of the unit");
 done:
-  amddwarf_mem_free(&object->allocator, b.rows, b.capacity * sizeof *b.rows);
+  if (b.rows != NULL)
+    amddwarf_mem_free(&object->allocator, b.rows, b.capacity * sizeof *b.rows);
   amddwarf_mem_free(&object->allocator, b.names, b.name_capacity * sizeof *b.names);
   amddwarf_mem_free(&object->allocator, file_dirs, file_dirs_size);
   return st;

@@ -28,6 +28,10 @@ void amddwarf_object_close(amddwarf_object *object)
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
       amddwarf_mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
+  for (size_t i = 0; i < object->lines_count && object->lines != NULL; ++i)
+    if (object->lines[i].row_count > 0) /* rows kept from the reader's buffer */
+      amddwarf_mem_free(&a, (void *)(uintptr_t)object->lines[i].rows,
+                        object->lines[i].row_count * sizeof *object->lines[i].rows);
   amddwarf_mem_free(&a, object->lines, object->lines_capacity * sizeof *object->lines);
   if (object->elf != NULL)
     elf_end(object->elf);
@@ -171,11 +175,22 @@ const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size
   return object && index < object->die_count ? object->dies[index] : NULL;
 }
 
+static size_t line_row_bytes(const amddwarf_object *object)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < object->lines_count && object->lines != NULL; ++i)
+    n += object->lines[i].row_count * sizeof(amddwarf_line_row);
+  return n;
+}
+
 size_t amddwarf_object_memory_used(const amddwarf_object *object)
 {
   if (object == NULL)
     return 0;
   return object->arena.bytes_reserved + object->owned_bytes +
-         object->die_capacity * sizeof(void *) + object->cu_capacity * sizeof(amddwarf_cu) +
-         object->lines_capacity * sizeof(amddwarf_line_table) + sizeof *object;
+         object->die_capacity * sizeof(void *) +
+         object->die_offset_capacity * sizeof *object->die_offsets +
+         object->cu_capacity * sizeof(amddwarf_cu) +
+         object->lines_capacity * sizeof(amddwarf_line_table) + line_row_bytes(object) +
+         sizeof *object;
 }

@@ -23,21 +23,16 @@ static int scope_order(const void *a, const void *b)
 amddwarf_status amddwarf_object_build_scopes(amddwarf_object *object, amddwarf_error *err)
 {
   size_t n = 0;
-  for (size_t i = 0; i < object->die_count; ++i) {
-    const amddwarf_die_info *d = object->dies[i];
-    if (d->tag == DW_TAG_subprogram)
-      n += d->range_count;
-  }
+  for (size_t i = 0; i < object->subprogram_count; ++i)
+    n += object->subprograms[i]->range_count;
   object->scopes = amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scopes, 8);
   object->scope_max_high =
       amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scope_max_high, 8);
   if (object->scopes == NULL || object->scope_max_high == NULL)
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scope index");
   size_t k = 0;
-  for (size_t i = 0; i < object->die_count; ++i) {
-    const amddwarf_die_info *d = object->dies[i];
-    if (d->tag != DW_TAG_subprogram)
-      continue;
+  for (size_t i = 0; i < object->subprogram_count; ++i) {
+    const amddwarf_die_info *d = object->subprograms[i];
     for (size_t r = 0; r < d->range_count; ++r) {
       if (d->ranges[r].high <= d->ranges[r].low)
         continue;
@@ -63,21 +58,23 @@ amddwarf_status amddwarf_object_build_scopes(amddwarf_object *object, amddwarf_e
                                                   sizeof *object->unit_var_counts);
   if (object->unit_vars == NULL || object->unit_var_counts == NULL)
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unit variables");
+  /* The walk listed them (object->globals), grouped by unit in unit order. */
+  for (size_t g = 0; g < object->global_count; ++g)
+    if (object->globals[g].cu_index < object->cu_count)
+      object->unit_var_counts[object->globals[g].cu_index]++;
   for (size_t u = 0; u < object->cu_count; ++u) {
-    const amddwarf_die_info *root = object->cus[u].die;
-    size_t globals = 0;
-    for (const amddwarf_die_info *c = root ? root->first_child : NULL; c; c = c->next_sibling)
-      globals += c->tag == DW_TAG_variable;
+    size_t globals = object->unit_var_counts[u];
     const amddwarf_die_info **list =
         amddwarf_arena_alloc(&object->arena, (globals ? globals : 1) * sizeof *list, 8);
     if (list == NULL)
       return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unit variables");
-    globals = 0;
-    for (const amddwarf_die_info *c = root ? root->first_child : NULL; c; c = c->next_sibling)
-      if (c->tag == DW_TAG_variable)
-        list[globals++] = c;
     object->unit_vars[u] = list;
-    object->unit_var_counts[u] = globals;
+    object->unit_var_counts[u] = 0;
+  }
+  for (size_t g = 0; g < object->global_count; ++g) {
+    size_t u = object->globals[g].cu_index;
+    if (u < object->cu_count)
+      object->unit_vars[u][object->unit_var_counts[u]++] = object->globals[g].die;
   }
   return AMDDWARF_OK;
 }
