@@ -87,20 +87,11 @@ int cli_check_main(int argc, char **argv)
 {
   cli_object_args args = {0};
   for (int i = 1; i < argc; ++i) {
-    int rc;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      args.json = true;
+    int taken = cli_object_arg("check", usage, argc, argv, &i, &args);
+    if (taken == CLI_ARG_TAKEN)
       continue;
-    }
-    if ((rc = cli_object_option("check", argc, argv, &i, &args)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
+    if (taken != CLI_ARG_NONE)
+      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     if (argv[i][0] == '-' && argv[i][1] != '\0')
       return cli_usage_error("check", "unknown option '%s'", argv[i]);
     if (args.path != NULL)

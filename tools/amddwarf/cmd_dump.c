@@ -353,22 +353,13 @@ int cli_dump_main(int argc, char **argv)
 {
   cli_object_args args = {0};
   for (int i = 1; i < argc; ++i) {
-    int rc;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      args.json = true;
+    int taken = cli_object_arg("dump", usage, argc, argv, &i, &args);
+    if (taken == CLI_ARG_TAKEN)
       continue;
-    }
+    if (taken != CLI_ARG_NONE)
+      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     if (cli_is_flag(argv[i], "--libdwarf")) {
       args.flags |= AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES;
-      continue;
-    }
-    if ((rc = cli_object_option("dump", argc, argv, &i, &args)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
       continue;
     }
     if (argv[i][0] == '-' && argv[i][1] != '\0')

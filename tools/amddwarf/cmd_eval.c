@@ -571,15 +571,11 @@ int cli_eval_main(int argc, char **argv)
   const char *state = NULL, *pc_text = NULL, *lane_text = NULL, *lanes_text = NULL, *expr = NULL;
   bool explain = false, trace = trace_env_enabled(), stats = false;
   for (int i = 1; i < argc; ++i) {
-    int rc;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      args.json = true;
+    int rc, taken = cli_object_arg("eval", usage, argc, argv, &i, &args);
+    if (taken == CLI_ARG_TAKEN)
       continue;
-    }
+    if (taken != CLI_ARG_NONE)
+      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     if (cli_is_flag(argv[i], "--explain")) {
       explain = true;
       continue;
@@ -591,8 +587,7 @@ int cli_eval_main(int argc, char **argv)
     if ((rc = cli_option_value("eval", argc, argv, &i, "--state", &state)) != 0 ||
         (rc = cli_option_value("eval", argc, argv, &i, "--pc", &pc_text)) != 0 ||
         (rc = cli_option_value("eval", argc, argv, &i, "--lane", &lane_text)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--lanes", &lanes_text)) != 0 ||
-        (rc = cli_object_option("eval", argc, argv, &i, &args)) != 0) {
+        (rc = cli_option_value("eval", argc, argv, &i, "--lanes", &lanes_text)) != 0) {
       if (rc < 0)
         return CLI_EXIT_USAGE;
       continue;

@@ -99,22 +99,17 @@ int cli_lanes_main(int argc, char **argv)
   const char *state = NULL, *pc_text = NULL;
   bool trace = trace_env_enabled(), stats = false;
   for (int i = 1; i < argc; ++i) {
-    int rc;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      args.json = true;
+    int rc, taken = cli_object_arg("lanes", usage, argc, argv, &i, &args);
+    if (taken == CLI_ARG_TAKEN)
       continue;
-    }
+    if (taken != CLI_ARG_NONE)
+      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     if (cli_is_flag(argv[i], "--trace") || cli_is_flag(argv[i], "--stats")) {
       *(cli_is_flag(argv[i], "--trace") ? &trace : &stats) = true;
       continue;
     }
     if ((rc = cli_option_value("lanes", argc, argv, &i, "--state", &state)) != 0 ||
-        (rc = cli_option_value("lanes", argc, argv, &i, "--pc", &pc_text)) != 0 ||
-        (rc = cli_object_option("lanes", argc, argv, &i, &args)) != 0) {
+        (rc = cli_option_value("lanes", argc, argv, &i, "--pc", &pc_text)) != 0) {
       if (rc < 0)
         return CLI_EXIT_USAGE;
       continue;

@@ -233,22 +233,13 @@ int cli_lines_main(int argc, char **argv)
   const char *query = NULL;
   bool all = false;
   for (int i = 1; i < argc; ++i) {
-    int rc;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      args.json = true;
+    int taken = cli_object_arg("lines", usage, argc, argv, &i, &args);
+    if (taken == CLI_ARG_TAKEN)
       continue;
-    }
+    if (taken != CLI_ARG_NONE)
+      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     if (cli_is_flag(argv[i], "--all")) {
       all = true;
-      continue;
-    }
-    if ((rc = cli_object_option("lines", argc, argv, &i, &args)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
       continue;
     }
     if (argv[i][0] == '-' && argv[i][1] != '\0')

@@ -202,17 +202,12 @@ int cli_vars_main(int argc, char **argv)
   cli_object_args args = {0};
   const char *pc_text = NULL;
   for (int i = 1; i < argc; ++i) {
-    int rc;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      args.json = true;
+    int rc, taken = cli_object_arg("vars", usage, argc, argv, &i, &args);
+    if (taken == CLI_ARG_TAKEN)
       continue;
-    }
-    if ((rc = cli_option_value("vars", argc, argv, &i, "--pc", &pc_text)) != 0 ||
-        (rc = cli_object_option("vars", argc, argv, &i, &args)) != 0) {
+    if (taken != CLI_ARG_NONE)
+      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    if ((rc = cli_option_value("vars", argc, argv, &i, "--pc", &pc_text)) != 0) {
       if (rc < 0)
         return CLI_EXIT_USAGE;
       continue;

@@ -7,13 +7,21 @@
 
 enum { DW_TAG_BASE_TYPE = 0x24, DW_TAG_DWARF_PROCEDURE = 0x36 };
 
-int cli_object_option(const char *command, int argc, char **argv, int *i,
-                      cli_object_args *args)
+int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
+                   cli_object_args *args)
 {
+  if (cli_is_flag(argv[*i], "--help") || cli_is_flag(argv[*i], "-h")) {
+    fputs(usage, stdout);
+    return CLI_ARG_HELP;
+  }
+  if (cli_is_flag(argv[*i], "--json")) {
+    args->json = true;
+    return CLI_ARG_TAKEN;
+  }
   int rc = cli_option_value(command, argc, argv, i, "--convention", &args->convention);
-  if (rc != 0)
-    return rc;
-  return cli_option_value(command, argc, argv, i, "--dialect", &args->dialect);
+  if (rc == 0)
+    rc = cli_option_value(command, argc, argv, i, "--dialect", &args->dialect);
+  return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
 }
 
 int cli_object_open(const char *command, const cli_object_args *args, amddwarf_object **out)

@@ -15,10 +15,19 @@ typedef struct cli_object_args {
   uint32_t flags;           /* amddwarf_object_options.flags */
 } cli_object_args;
 
-/* If argv[*i] is --convention or --dialect, stores it and returns 1; 0 when
-   it is neither; -1 after a usage error. */
-int cli_object_option(const char *command, int argc, char **argv, int *i,
-                      cli_object_args *args);
+/* What cli_object_arg did with an argument. */
+enum {
+  CLI_ARG_BAD = -1,  /* a usage error was printed: exit CLI_EXIT_USAGE */
+  CLI_ARG_NONE = 0,  /* not an argument every object command takes */
+  CLI_ARG_TAKEN = 1, /* stored in ARGS; go on with the next argument */
+  CLI_ARG_HELP = 2,  /* USAGE was printed: exit CLI_EXIT_OK */
+};
+
+/* Looks at argv[*i] for the options every object command takes: --help
+   (prints USAGE), --json, --convention and --dialect (advancing *i past
+   their values). Returns one of CLI_ARG_*. */
+int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
+                   cli_object_args *args);
 
 /* Opens ARGS->path; on failure reports the error and returns the exit status
    (non-zero), else 0. */
