@@ -1323,6 +1323,29 @@ void amddwarf_object_free_abbrevs(amddwarf_object *object)
 }
 
 /* Lists the attributes of DIE by decoding it again from .debug_info. */
+void amddwarf_object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
+                                    amddwarf_attribute *a)
+{
+  if (a->value.kind == AMDDWARF_ATTR_REF)
+    a->value.ref = amddwarf_object_die_at(object, a->value.offset);
+  if (a->value.kind != AMDDWARF_ATTR_LIST)
+    return;
+  const amddwarf_attr_value *kept = NULL;
+  if (a->attribute == DW_AT_location)
+    kept = die->location;
+  else if (a->attribute == DW_AT_frame_base)
+    kept = die->frame_base;
+  else if (a->attribute == DW_AT_data_member_location)
+    kept = die->data_member_location;
+  else if (a->attribute == AMDDWARF_DW_AT_LLVM_LANE_PC ||
+           a->attribute == AMDDWARF_DW_AT_LLVM_LANE_PC_OLD)
+    kept = die->lane_pc;
+  else if (a->attribute == AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD)
+    kept = die->active_lane;
+  if (kept != NULL && kept->kind == AMDDWARF_ATTR_LIST)
+    a->value = *kept;
+}
+
 amddwarf_status amddwarf_object_native_attributes(
     const amddwarf_object *cobject, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
@@ -1365,19 +1388,7 @@ amddwarf_status amddwarf_object_native_attributes(
                                    ab->attrs[i].implicit_const, &a, die->offset, false, 0);
     if (st != AMDDWARF_OK)
       return st;
-    if (a.value.kind == AMDDWARF_ATTR_REF)
-      a.value.ref = amddwarf_object_die_at(object, a.value.offset);
-    if (a.value.kind == AMDDWARF_ATTR_LIST) {
-      const amddwarf_attr_value *kept = NULL;
-      if (a.attribute == DW_AT_location) kept = die->location;
-      else if (a.attribute == DW_AT_frame_base) kept = die->frame_base;
-      else if (a.attribute == DW_AT_data_member_location) kept = die->data_member_location;
-      else if (a.attribute == AMDDWARF_DW_AT_LLVM_LANE_PC ||
-               a.attribute == AMDDWARF_DW_AT_LLVM_LANE_PC_OLD) kept = die->lane_pc;
-      else if (a.attribute == AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD) kept = die->active_lane;
-      if (kept != NULL && kept->kind == AMDDWARF_ATTR_LIST)
-        a.value = *kept;
-    }
+    amddwarf_object_link_attribute(object, die, &a);
     if (visit(user, &a) != 0)
       return AMDDWARF_END;
   }

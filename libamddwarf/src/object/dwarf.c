@@ -327,19 +327,7 @@ amddwarf_status amddwarf_object_libdwarf_attributes(
     dwarf_dealloc_attribute(attrs[i]);
     if (st != AMDDWARF_OK)
       continue;
-    if (a.value.kind == AMDDWARF_ATTR_REF)
-      a.value.ref = amddwarf_object_die_at(object, a.value.offset);
-    if (a.value.kind == AMDDWARF_ATTR_LIST) {
-      const amddwarf_attr_value *kept = NULL;
-      if (a.attribute == DW_AT_location) kept = die->location;
-      else if (a.attribute == DW_AT_frame_base) kept = die->frame_base;
-      else if (a.attribute == DW_AT_data_member_location) kept = die->data_member_location;
-      else if (a.attribute == AMDDWARF_DW_AT_LLVM_LANE_PC ||
-               a.attribute == AMDDWARF_DW_AT_LLVM_LANE_PC_OLD) kept = die->lane_pc;
-      else if (a.attribute == AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD) kept = die->active_lane;
-      if (kept != NULL && kept->kind == AMDDWARF_ATTR_LIST)
-        a.value = *kept;
-    }
+    amddwarf_object_link_attribute(object, die, &a);
     if (visit(user, &a) != 0) {
       st = AMDDWARF_END;
       for (Dwarf_Signed j = i + 1; j < n; ++j)

@@ -128,6 +128,10 @@ amddwarf_status amddwarf_object_read_dwarf(amddwarf_object *object, amddwarf_err
 void amddwarf_object_free_abbrevs(amddwarf_object *object);
 /* Releases the walk's temporary tables (pending references, subprograms). */
 void amddwarf_object_free_walk_state(amddwarf_object *object);
+/* Completes an attribute read for listing: a reference gets its DIE, a
+   location list the entries already decoded for DIE. */
+void amddwarf_object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
+                                    amddwarf_attribute *a);
 amddwarf_status amddwarf_object_native_attributes(
     const amddwarf_object *object, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
