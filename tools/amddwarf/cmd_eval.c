@@ -644,11 +644,9 @@ int cli_eval_main(int argc, char **argv)
     goto cleanup;
   }
   size_t count = 0;
-  if (amddwarf_object_vars_at(object, pc, NULL, 0, &count) != AMDDWARF_OK) {
-    err.status = AMDDWARF_NOT_FOUND;
-    snprintf(err.message, sizeof err.message, "no subprogram contains pc 0x%llx",
-             (unsigned long long)pc);
-    rc = cli_report_error("eval", args.json, AMDDWARF_NOT_FOUND, &err);
+  amddwarf_status found = amddwarf_object_vars_at(object, pc, NULL, 0, &count);
+  if (found != AMDDWARF_OK) {
+    rc = cli_report_no_scope("eval", args.json, object, args.path, pc, found);
     goto cleanup;
   }
   vars = calloc(count ? count : 1, sizeof *vars);
