@@ -37,15 +37,22 @@ static void explain_register(cli_buf *b, const amddwarf_location *loc, uint64_t 
 }
 
 static void explain_memory(cli_buf *b, const amddwarf_location *loc, uint64_t bit,
-                           uint64_t bits, unsigned lane)
+                           uint64_t bits, const amddwarf_eval_request *request)
 {
   char label[32];
-  uint64_t first = loc->bit + bit;
+  uint64_t first = loc->bit + bit, shared = 0, private_ = 0;
   uint64_t address = loc->byte_offset + first / 8;
-  eval_aspace_label(loc->u.memory.aspace, label, sizeof label);
-  cli_buf_printf(b, "%s memory", label);
-  if (loc->u.memory.aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE)
-    cli_buf_printf(b, " of lane %u", lane);
+  uint32_t aspace = loc->u.memory.aspace;
+  const amddwarf_target *t = request->target;
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && t->apertures != NULL &&
+      t->apertures(t->user, &shared, &private_) == AMDDWARF_OK) {
+    /* Name the space a flat address lands in, as the target will read it. */
+    cli_buf_printf(b, "generic 0x%llx = ", (unsigned long long)address);
+    amddwarf_generic_to_segment(address, shared, private_, &aspace, &address);
+  }
+  cli_buf_printf(b, "%s memory", eval_aspace_label(aspace, label, sizeof label));
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE)
+    cli_buf_printf(b, " of lane %u", request->lane);
   cli_buf_printf(b, " at 0x%llx", (unsigned long long)address);
   if (first % 8 == 0 && bits % 8 == 0)
     cli_buf_printf(b, ", %llu byte%s", (unsigned long long)(bits / 8), bits == 8 ? "" : "s");
@@ -56,11 +63,11 @@ static void explain_memory(cli_buf *b, const amddwarf_location *loc, uint64_t bi
 
 /* Where BITS bits at BIT past LOC's own offset come from, part by part. */
 static void explain_bits(cli_buf *b, const amddwarf_location *loc, uint64_t bit, uint64_t bits,
-                         unsigned lane)
+                         const amddwarf_eval_request *request)
 {
   switch (loc->kind) {
   case AMDDWARF_LOCATION_MEMORY:
-    explain_memory(b, loc, bit, bits, lane);
+    explain_memory(b, loc, bit, bits, request);
     return;
   case AMDDWARF_LOCATION_REGISTER:
     explain_register(b, loc, bit, bits);
@@ -83,7 +90,7 @@ static void explain_bits(cli_buf *b, const amddwarf_location *loc, uint64_t bit,
       if (lo < hi) {
         cli_buf_printf(b, "%sbits %llu-%llu: ", first ? "" : "; ",
                        (unsigned long long)(lo - from), (unsigned long long)(hi - from - 1));
-        explain_bits(b, &part->location, lo - start, hi - lo, lane);
+        explain_bits(b, &part->location, lo - start, hi - lo, request);
         first = 0;
       }
       start = end;
@@ -165,7 +172,7 @@ static amddwarf_status follow_pointer(const eval_lane_input *in, const eval_step
                                               step->pointer_bytes * 8ull, bytes, &err);
   eval_path_spell(in->path, step->op, name, sizeof name);
   if (st != AMDDWARF_OK) {
-    explain_bits(&r->explain, loc, *bit, step->pointer_bytes * 8ull, in->request->lane);
+    explain_bits(&r->explain, loc, *bit, step->pointer_bytes * 8ull, in->request);
     lane_fail(r, st, &err);
     if (st == AMDDWARF_E_EVAL_UNAVAILABLE)
       snprintf(r->message, sizeof r->message, "the pointer '%.200s' is not in the snapshot", name);
@@ -201,7 +208,7 @@ static void print_address(const eval_lane_input *in, const amddwarf_location *lo
   uint64_t address = loc->byte_offset + (loc->bit + bit) / 8;
   eval_print_pointer(&r->text, in->plan->type_name, loc->u.memory.aspace, address);
   explain_bits(&r->explain, loc, bit, in->plan->byte_size ? in->plan->byte_size * 8 : 8,
-               in->request->lane);
+               in->request);
 }
 
 void eval_lane_run(const eval_lane_input *in, eval_lane_result *r)
@@ -229,7 +236,7 @@ void eval_lane_run(const eval_lane_input *in, eval_lane_result *r)
       return;
     }
   }
-  explain_bits(&r->explain, &loc, bit, plan->bit_size, in->request->lane);
+  explain_bits(&r->explain, &loc, bit, plan->bit_size, in->request);
   if (plan->byte_size > MAX_VALUE_BYTES) {
     r->status = AMDDWARF_E_LIMIT;
     snprintf(r->message, sizeof r->message, "the value has %llu bytes, more than the %d printed",

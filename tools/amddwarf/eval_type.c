@@ -131,11 +131,18 @@ void eval_type_spell(const amddwarf_object *object, eval_type type, char *buf, s
 
 /* ---- members ---- */
 
+/* The attribute lives during the call only: its constant is copied. */
+typedef struct bit_offset_search {
+  int found;
+  int64_t value;
+} bit_offset_search;
+
 static int find_bit_offset(void *user, const amddwarf_attribute *attribute)
 {
+  bit_offset_search *search = user;
   if (attribute->attribute != DW_AT_BIT_OFFSET)
     return 0;
-  *(const amddwarf_attr_value **)user = &attribute->value;
+  search->found = constant(&attribute->value, &search->value);
   return 1;
 }
 
@@ -187,11 +194,9 @@ amddwarf_status eval_member_layout_get(const amddwarf_object *object,
   /* DWARF 2/3 bitfields: DW_AT_bit_offset counts from the most significant
      bit of a storage unit of DW_AT_byte_size bytes at the member location;
      on little-endian AMDGPU that is bit (size * 8 - bit_offset - bit_size). */
-  const amddwarf_attr_value *bit_offset = NULL;
-  int64_t from_msb = 0;
-  amddwarf_object_die_attributes(object, member, find_bit_offset, &bit_offset, NULL);
-  if (bit_offset != NULL)
-    constant(bit_offset, &from_msb);
+  bit_offset_search search = {0, 0};
+  amddwarf_object_die_attributes(object, member, find_bit_offset, &search, NULL);
+  int64_t from_msb = search.found ? search.value : 0;
   if (member->flags & AMDDWARF_DIE_HAS_BYTE_SIZE)
     storage = member->byte_size;
   else if (amddwarf_type_byte_size(object, member->type, &storage) != AMDDWARF_OK)
@@ -439,7 +444,10 @@ static amddwarf_status plan_member(planner *p, size_t i)
     static const char *const words[] = {[EVAL_TAG_CLASS] = "class", [EVAL_TAG_STRUCTURE] = "struct",
                                         [EVAL_TAG_UNION] = "union"};
     char type[256];
-    amddwarf_type_name(p->object, t->name ? t : p->type.die, type, sizeof type, NULL);
+    const amddwarf_die_info *named = p->type.die;
+    while (named != NULL && named->name == NULL && named != t)
+      named = named->type; /* past const and volatile to a typedef */
+    amddwarf_type_name(p->object, t->name || named == NULL ? t : named, type, sizeof type, NULL);
     const char *word = words[t->tag];
     size_t n = strlen(word);
     if (strncmp(type, word, n) == 0 && type[n] == ' ')
