@@ -194,10 +194,15 @@ static void print_address(const eval_lane_input *in, const amddwarf_location *lo
                           eval_lane_result *r)
 {
   char name[512];
-  eval_path_spell(in->path, in->path->count, name, sizeof name);
+  size_t operand = in->path->count;
+  uint64_t bits = in->plan->byte_size ? in->plan->byte_size * 8 : 8;
+  while (operand > 0 && in->path->ops[operand - 1].kind != EVAL_OP_ADDRESS)
+    --operand;
+  /* The operand of the last '&' names the object. */
+  eval_path_spell(in->path, operand > 0 ? operand - 1 : 0, name, sizeof name);
+  explain_bits(&r->explain, loc, bit, bits, in->request);
   if (loc->kind != AMDDWARF_LOCATION_MEMORY || (loc->bit + bit) % 8 != 0) {
     r->status = AMDDWARF_E_INVALID_ARGUMENT;
-    cli_buf_printf(&r->explain, "%s", "");
     snprintf(r->message, sizeof r->message, "'%.200s' has no address: it is %s, not memory", name,
              loc->kind == AMDDWARF_LOCATION_REGISTER    ? "in a register"
              : loc->kind == AMDDWARF_LOCATION_COMPOSITE ? "in pieces"
@@ -205,10 +210,8 @@ static void print_address(const eval_lane_input *in, const amddwarf_location *lo
                                                         : "not stored");
     return;
   }
-  uint64_t address = loc->byte_offset + (loc->bit + bit) / 8;
-  eval_print_pointer(&r->text, in->plan->type_name, loc->u.memory.aspace, address);
-  explain_bits(&r->explain, loc, bit, in->plan->byte_size ? in->plan->byte_size * 8 : 8,
-               in->request);
+  eval_print_pointer(&r->text, in->plan->type_name, loc->u.memory.aspace,
+                     loc->byte_offset + (loc->bit + bit) / 8);
 }
 
 void eval_lane_run(const eval_lane_input *in, eval_lane_result *r)
