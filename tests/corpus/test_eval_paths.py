@@ -12,7 +12,8 @@ size + offset), with generic pointers into the snapshot's private aperture,
 and checks that `amddwarf eval` prints exactly those values for
 multi-dimensional arrays and rows, bitfields, nested structs, unions, enums,
 bools, chars, halves, doubles, vectors, arrays of structs, pointer chains,
-pointer arithmetic and address-of; that --explain names the bits; and that
+pointer arithmetic, address-of, anonymous members, base classes and C++
+references; that --explain names the bits; and that
 bad expressions fail with messages naming what and where.
 
 Usage: test_eval_paths.py --amddwarf PATH --work DIR [--build DIR]
@@ -80,6 +81,22 @@ __kernel void k(__global int *out, int n)
 }
 """
 
+CPP = r"""
+#define __global__ __attribute__((global))
+struct A { union { int i; float f; }; struct { short lo, hi; }; int k; };
+struct Base { int b; };
+struct D : Base { int d; };
+__global__ void k(int *out, int n)
+{
+  A a;
+  D dd;
+  int &r = n;
+  a.i = n; a.lo = 1; a.hi = 2; a.k = 3;
+  dd.b = n; dd.d = 2;
+  out[0] = a.i + a.lo + a.hi + a.k + dd.b + dd.d + r;
+}
+"""
+
 FRAME = 0x800          # each lane's private frame address (SGPR33 / 64)
 PRIVATE_BASE = 0x1000000000000  # the private aperture of the snapshot
 SHARED_BASE = 0x2000000000000
@@ -106,8 +123,8 @@ def run(args):
 def build(work, lang, version):
     src = os.path.join(work, "paths." + lang)
     with open(src, "w") as f:
-        f.write(HIP if lang == "hip" else OPENCL)
-    obj = os.path.join(work, "paths-%s-dwarf%d.o" % (lang, version))
+        f.write({"hip": HIP, "cl": OPENCL, "cpp.hip": CPP}[lang])
+    obj = os.path.join(work, "paths-%s-dwarf%d.o" % (lang.replace(".", "-"), version))
     g = ["-g", "-gdwarf-%d" % version]
     common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib", "-O0"] + g
     if lang == "cl":
@@ -386,6 +403,42 @@ def check_opencl(amddwarf, work):
         check(got == values, "%s: %s: %r, expected %r" % (label, expr, got, values))
 
 
+def check_cpp(amddwarf, work):
+    """Anonymous members, base classes and references (HIP is C++)."""
+    obj = build(work, "cpp.hip", 5)
+    label = "hip c++"
+    offsets, _, _ = dwarf(obj)
+    memories = {}
+    for lane in LANES:
+        mem = Memory(offsets)
+        mem.put("n", "<i", 70 + lane)
+        mem.put("a", "<f", 2.5 + lane)
+        mem.put("a", "<h", 1 + lane, 4)
+        mem.put("a", "<h", -2 - lane, 6)
+        mem.put("a", "<i", 3, 8)
+        mem.put("dd", "<i", 11 + lane)
+        mem.put("dd", "<i", 12, 4)
+        mem.put("r", "<Q", PRIVATE_BASE + mem.addr("n"))
+        memories[lane] = mem
+    snap = obj + ".wave.json"
+    snapshot(snap, memories, kernel_pc(amddwarf, obj), [])
+    ints = lambda f: struct.unpack("<i", struct.pack("<f", f))[0]
+    want = {
+        "a": ["{{i = %d, f = %g}, {lo = %d, hi = %d}, k = 3}" % (ints(2.5 + l), 2.5 + l, 1 + l, -2 - l)
+              for l in LANES],
+        "a.f": ["%g" % (2.5 + l) for l in LANES],
+        "a.hi": [str(-2 - l) for l in LANES],
+        "dd": ["{<Base> = {b = %d}, d = 12}" % (11 + l) for l in LANES],
+        "dd.b": [str(11 + l) for l in LANES],
+        "r": [str(70 + l) for l in LANES],
+        "&r": ["(int *) 0x%x" % (PRIVATE_BASE + memories[l].addr("n")) for l in LANES],
+    }
+    for expr, values in want.items():
+        got = eval_lanes(amddwarf, obj, snap, expr)
+        got = got if isinstance(got, str) else [l.get("value") for l in got["lanes"]]
+        check(got == values, "%s: %s: %r, expected %r" % (label, expr, got, values))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--amddwarf", required=True)
@@ -401,6 +454,7 @@ def main():
     for version in (5, 4, 3, 2):
         check_hip(args.amddwarf, work, version)
     check_opencl(args.amddwarf, work)
+    check_cpp(args.amddwarf, work)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

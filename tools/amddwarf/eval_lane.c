@@ -206,6 +206,7 @@ static void print_address(const eval_lane_input *in, const amddwarf_location *lo
     snprintf(r->message, sizeof r->message, "'%.200s' has no address: it is %s, not memory", name,
              loc->kind == AMDDWARF_LOCATION_REGISTER    ? "in a register"
              : loc->kind == AMDDWARF_LOCATION_COMPOSITE ? "in pieces"
+             : loc->kind == AMDDWARF_LOCATION_IMPLICIT  ? "an implicit value"
              : loc->kind == AMDDWARF_LOCATION_MEMORY    ? "not at a byte boundary"
                                                         : "not stored");
     return;

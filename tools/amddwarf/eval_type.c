@@ -368,8 +368,8 @@ static amddwarf_status follow_references(planner *p, size_t op)
   return AMDDWARF_OK;
 }
 
-/* Finds member NAME of aggregate T, looking into anonymous members too;
-   *BITS receives its offset from the start of T. */
+/* Finds member NAME of aggregate T, looking into anonymous members and base
+   classes too; *BITS receives its offset from the start of T. */
 static const amddwarf_die_info *find_member(planner *p, const amddwarf_die_info *t,
                                             const char *name, uint64_t *bits, int depth,
                                             amddwarf_status *st)
@@ -377,17 +377,20 @@ static const amddwarf_die_info *find_member(planner *p, const amddwarf_die_info 
   for (const amddwarf_die_info *m = t->first_child; m && *st == AMDDWARF_OK;
        m = m->next_sibling) {
     eval_member_layout layout;
-    if (m->tag != EVAL_TAG_MEMBER || (m->flags & AMDDWARF_DIE_DECLARATION))
+    /* Anonymous members and base classes are searched like the aggregate. */
+    int nested = m->tag == EVAL_TAG_INHERITANCE || (m->tag == EVAL_TAG_MEMBER && m->name == NULL);
+    if ((m->tag != EVAL_TAG_MEMBER && m->tag != EVAL_TAG_INHERITANCE) ||
+        (m->flags & AMDDWARF_DIE_DECLARATION))
       continue;
-    if (m->name && strcmp(m->name, name) != 0)
+    if (!nested && strcmp(m->name, name) != 0)
       continue;
     const amddwarf_die_info *inner = amddwarf_type_strip(m->type);
-    if (m->name == NULL && (!is_aggregate(inner) || depth >= MAX_ANONYMOUS_DEPTH))
+    if (nested && (!is_aggregate(inner) || depth >= MAX_ANONYMOUS_DEPTH))
       continue;
     if ((*st = eval_member_layout_get(p->object, m, &layout, p->message, p->message_size)) !=
         AMDDWARF_OK)
       return NULL;
-    if (m->name != NULL) {
+    if (!nested) {
       *bits = layout.bit_offset;
       return m;
     }
@@ -557,7 +560,7 @@ amddwarf_status eval_plan_build(const amddwarf_object *object, const amddwarf_di
       st = fail(&p, AMDDWARF_E_INVALID_ARGUMENT, i, "no operator applies to bitfield");
       break;
     }
-    if (path->ops[i].kind != EVAL_OP_ADDRESS && (st = follow_references(&p, i)) != AMDDWARF_OK)
+    if ((st = follow_references(&p, i)) != AMDDWARF_OK)
       break;
     switch (path->ops[i].kind) {
     case EVAL_OP_MEMBER:
@@ -575,6 +578,8 @@ amddwarf_status eval_plan_build(const amddwarf_object *object, const amddwarf_di
       break;
     }
   }
+  if (st == AMDDWARF_OK && !p.is_address)
+    st = follow_references(&p, path->count); /* a reference reads as what it refers to */
   if (st == AMDDWARF_OK && p.is_address)
     st = add_step(&p, (eval_step){EVAL_STEP_ADDRESS, 0, 0, 0, 0, 0}, path->count);
   if (st != AMDDWARF_OK)
