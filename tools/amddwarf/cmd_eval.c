@@ -30,7 +30,7 @@ static const char *const usage =
     "                 INDEX is an integer (decimal, 0x hex, may be negative on\n"
     "                 pointers); members of anonymous structs and unions\n"
     "                 and base classes are found by name; C++ references are\n"
-    "                 followed. Examples:\n"
+    "                 followed; a vector's component is v.x or v.s3. Examples:\n"
     "                   s.x  tile[3]  m[1][2]  m[1]  p->y  **pp  (*p).x  p[2]  &x\n"
     "  --pc ADDR      code address (default: the snapshot's pc)\n"
     "  --lane N       one lane (default: the snapshot's lane)\n"

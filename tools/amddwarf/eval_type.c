@@ -468,9 +468,8 @@ static amddwarf_status plan_member(planner *p, size_t i)
   return add_step(p, (eval_step){EVAL_STEP_ADD_BITS, bits, 0, 0, 0, 0}, i);
 }
 
-static amddwarf_status plan_index(planner *p, size_t i)
+static amddwarf_status plan_index(planner *p, size_t i, int64_t index)
 {
-  const eval_op *op = &p->path->ops[i];
   const amddwarf_die_info *array = eval_type_array(p->type);
   const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
   uint64_t elem = 0;
@@ -481,7 +480,7 @@ static amddwarf_status plan_index(planner *p, size_t i)
     eval_type row = {p->type.die, p->type.dims_used + 1};
     if (p->type.dims_used + 1 >= n)
       row = (eval_type){array->type, 0};
-    if (op->index < d->lower || (d->known && (uint64_t)(op->index - d->lower) >= d->count)) {
+    if (index < d->lower || (d->known && (uint64_t)(index - d->lower) >= d->count)) {
       char msg[128], expr[512], type[256];
       eval_path_spell(p->path, i, expr, sizeof expr);
       eval_type_spell(p->object, p->type, type, sizeof type);
@@ -493,12 +492,12 @@ static amddwarf_status plan_index(planner *p, size_t i)
       else
         snprintf(msg, sizeof msg, "indexes start at %lld", (long long)d->lower);
       snprintf(p->message, p->message_size, "index %lld is out of bounds for '%s' (%s): %s",
-               (long long)op->index, expr, type, msg);
+               (long long)index, expr, type, msg);
       return AMDDWARF_E_INVALID_ARGUMENT;
     }
     if (eval_type_size(p->object, row, &elem) != AMDDWARF_OK)
       return fail(p, AMDDWARF_E_UNSUPPORTED, i, "the element size is not known for");
-    uint64_t k = (uint64_t)(op->index - d->lower);
+    uint64_t k = (uint64_t)(index - d->lower);
     if (elem && k > UINT64_MAX / 8 / elem)
       return fail(p, AMDDWARF_E_OVERFLOW, i, "the index overflows");
     p->type = row;
@@ -509,10 +508,10 @@ static amddwarf_status plan_index(planner *p, size_t i)
     if (t->type == NULL || eval_type_size(p->object, pointee, &elem) != AMDDWARF_OK || elem == 0)
       return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i,
                   "cannot index a pointer to a type of unknown size:");
-    uint64_t magnitude = op->index < 0 ? 0 - (uint64_t)op->index : (uint64_t)op->index;
+    uint64_t magnitude = index < 0 ? 0 - (uint64_t)index : (uint64_t)index;
     if (elem > (uint64_t)INT64_MAX || magnitude > (uint64_t)INT64_MAX / elem)
       return fail(p, AMDDWARF_E_OVERFLOW, i, "the index overflows");
-    return load_pointer(p, i, op->index * (int64_t)elem);
+    return load_pointer(p, i, index * (int64_t)elem);
   }
   return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, "'[]' needs an array or pointer, not");
 }
@@ -548,6 +547,31 @@ static amddwarf_status plan_address(planner *p, size_t i)
   return AMDDWARF_OK;
 }
 
+/* A component of a clang ext_vector_type vector named like a member
+   (v.x, v.a, v.s3, v.sf), as its index; -1 when OP is not one. */
+static int64_t vector_component(planner *p, const eval_op *op)
+{
+  static const char *const sets[] = {"xyzw", "rgba", "0123456789abcdef"};
+  const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
+  const char *name = op->name;
+  int set = 0;
+  if (op->kind != EVAL_OP_MEMBER || p->is_address || t == NULL || t->tag != EVAL_TAG_ARRAY ||
+      !(t->flags & AMDDWARF_DIE_GNU_VECTOR) || p->type.dims_used != 0)
+    return -1;
+  if ((name[0] == 's' || name[0] == 'S') && name[1] != '\0') {
+    set = 2; /* OpenCL's s0-sf */
+    ++name;
+  }
+  if (name[1] != '\0')
+    return -1;
+  for (int s = set; s < (set == 2 ? 3 : 2); ++s) {
+    const char *hit = strchr(sets[s], name[0] | (s == 2 ? 0x20 : 0));
+    if (hit != NULL && name[0] != '\0')
+      return hit - sets[s];
+  }
+  return -1;
+}
+
 amddwarf_status eval_plan_build(const amddwarf_object *object, const amddwarf_die_info *var_type,
                                 const eval_path *path, eval_plan *plan, char *message,
                                 size_t size)
@@ -564,11 +588,13 @@ amddwarf_status eval_plan_build(const amddwarf_object *object, const amddwarf_di
       break;
     switch (path->ops[i].kind) {
     case EVAL_OP_MEMBER:
-    case EVAL_OP_ARROW:
-      st = plan_member(&p, i);
+    case EVAL_OP_ARROW: {
+      int64_t component = vector_component(&p, &path->ops[i]);
+      st = component >= 0 ? plan_index(&p, i, component) : plan_member(&p, i);
       break;
+    }
     case EVAL_OP_INDEX:
-      st = plan_index(&p, i);
+      st = plan_index(&p, i, path->ops[i].index);
       break;
     case EVAL_OP_DEREF:
       st = plan_deref(&p, i);
