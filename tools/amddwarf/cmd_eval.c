@@ -34,7 +34,8 @@ static const char *const usage =
     "                   s.x  tile[3]  m[1][2]  m[1]  p->y  **pp  (*p).x  p[2]  &x\n"
     "  --pc ADDR      code address (default: the snapshot's pc)\n"
     "  --lane N       one lane (default: the snapshot's lane)\n"
-    "  --lanes L      several lanes, printed as a table: all, or 0,2,5-7\n"
+    "  --lanes L      several lanes, printed as a table (one row per run of lanes\n"
+    "                 that print the same): all, or 0,2,5-7\n"
     "  --explain      also print the variable's location description and, per\n"
     "                 lane, the pointers followed and which bits of the value\n"
     "                 come from which register (and lane), or address space,\n"
@@ -60,6 +61,28 @@ static const char *status_text(amddwarf_status st)
   if (st == AMDDWARF_E_EVAL_UNAVAILABLE)
     return "<unavailable>";
   return NULL;
+}
+
+static const char *buf_text(const cli_buf *b)
+{
+  return b->data ? b->data : "";
+}
+
+/* A lane's value as text: the value, or what stands for it, with the
+   reason when there is one, and where its bits are with --explain. */
+static void format_lane(cli_buf *b, const eval_lane_result *r, bool explain)
+{
+  const char *special = r->status != AMDDWARF_OK ? status_text(r->status) : NULL;
+  if (r->status == AMDDWARF_OK)
+    cli_buf_printf(b, "%s", r->text.data ? r->text.data : "");
+  else if (special == NULL)
+    cli_buf_printf(b, "%s (%s)", r->message, amddwarf_status_name(r->status));
+  else if (r->show_message)
+    cli_buf_printf(b, "%s (%s)", special, r->message);
+  else
+    cli_buf_printf(b, "%s", special);
+  if (explain && r->explain.data)
+    cli_buf_printf(b, "    [%s]", r->explain.data);
 }
 
 static int parse_lanes(const char *text, unsigned wave, uint64_t *mask)
@@ -157,6 +180,7 @@ int cli_eval_main(int argc, char **argv)
   amddwarf_var *vars = NULL;
   cli_buf where = {NULL, 0, 0};
   eval_lane_result *results = NULL;
+  cli_buf *lines = NULL; /* each lane's text line */
   if (rc != 0)
     goto cleanup;
   cli_eval_ctx ctx;
@@ -249,7 +273,8 @@ int cli_eval_main(int argc, char **argv)
     mask = 1ull << lane;
   }
   results = calloc(64, sizeof *results);
-  if (results == NULL) {
+  lines = calloc(64, sizeof *lines);
+  if (results == NULL || lines == NULL) {
     rc = cli_report_error("eval", args.json, AMDDWARF_E_NO_MEMORY, NULL);
     goto cleanup;
   }
@@ -292,7 +317,7 @@ int cli_eval_main(int argc, char **argv)
     if (explain)
       printf("%s: %s\n", var->die->name, where.data ? where.data : "");
     if (multi)
-      printf("%s (%s) at pc 0x%llx\nlane  value\n", expr, plan.type_name,
+      printf("%s (%s) at pc 0x%llx\nlanes  value\n", expr, plan.type_name,
              (unsigned long long)pc);
   }
   for (unsigned lane = 0; lane < 64; ++lane) {
@@ -315,20 +340,25 @@ int cli_eval_main(int argc, char **argv)
         json_object_set_new(o, "location", json_string(r->explain.data));
       json_array_append_new(jl, o);
     } else {
-      const char *shown = r->status == AMDDWARF_OK ? (r->text.data ? r->text.data : "")
-                          : special ? special : r->message;
-      if (multi)
-        printf("%4u  %s", lane, shown);
-      else
-        printf("%s = %s", expr, shown);
-      if (r->status != AMDDWARF_OK && special == NULL)
-        printf(" (%s)", amddwarf_status_name(r->status));
-      else if (special != NULL && r->show_message)
-        printf(" (%s)", r->message);
-      if (explain && r->explain.data)
-        printf("    [%s]", r->explain.data);
-      printf("\n");
+      format_lane(&lines[lane], r, explain);
     }
+  }
+  /* Text: one line per run of consecutive lanes that print the same. */
+  for (unsigned lane = 0; !root && lane < 64; ++lane) {
+    unsigned last = lane;
+    if (!(mask >> lane & 1))
+      continue;
+    while (multi && last + 1 < 64 && (mask >> (last + 1) & 1) &&
+           strcmp(buf_text(&lines[last + 1]), buf_text(&lines[lane])) == 0)
+      ++last;
+    if (!multi) {
+      printf("%s = %s\n", expr, buf_text(&lines[lane]));
+    } else {
+      char label[16];
+      snprintf(label, sizeof label, last > lane ? "%u-%u" : "%u", lane, last);
+      printf("%5s  %s\n", label, buf_text(&lines[lane]));
+    }
+    lane = last;
   }
   if (root) {
     json_object_set_new(root, "lanes", jl);
@@ -340,6 +370,11 @@ cleanup:
     for (unsigned l = 0; l < 64; ++l)
       eval_lane_result_free(&results[l]);
     free(results);
+  }
+  if (lines != NULL) {
+    for (unsigned l = 0; l < 64; ++l)
+      cli_buf_free(&lines[l]);
+    free(lines);
   }
   cli_buf_free(&where);
   free(vars);

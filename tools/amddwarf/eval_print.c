@@ -287,6 +287,10 @@ static void print_array(printer *p, eval_type type, const uint8_t *b, size_t siz
   const amddwarf_die_info *array = eval_type_array(type);
   eval_dim dims[EVAL_MAX_DIMS];
   uint64_t elem = 0;
+  if (array == NULL) {
+    cli_buf_printf(p->out, "<array without dimensions>");
+    return;
+  }
   size_t n = eval_array_dims(p->object, array, dims);
   eval_type row = {type.die, type.dims_used + 1};
   if (type.dims_used + 1 >= n)
