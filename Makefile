@@ -7,7 +7,7 @@ DEBIAN_PACKAGES := build-essential cmake pkg-config python3 \
   clang-19 llvm-19 llvm-19-dev lld-19 libclang-rt-19-dev \
   libelf-dev libdw-dev libdwarf-dev dwarfdump libcmocka-dev libmsgpack-dev \
   libjansson-dev glslang-tools spirv-tools valgrind \
-  cargo librust-gimli-dev
+  cargo librust-gimli-dev hipcc
 BENCH_PACKAGES := hyperfine
 
 JOBS ?= $(shell nproc)

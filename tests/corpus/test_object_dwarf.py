@@ -5,7 +5,9 @@ Builds OpenCL and HIP kernels with Debian's clang-19 and ld.lld-19 (gfx900,
 gfx90a, gfx1030 in wave32 and wave64; -O0 and -O2; DWARF 4 and 5; a noinline
 call, __local/__shared__ arrays, private arrays, a struct, a divergent loop,
 a kernel that spills at -O2), as relocatable .o files and linked .so files,
-and checks for every object:
+and the same HIP kernel with Debian's hipcc (clang-15, the HIP runtime
+headers and device libraries) as linked device code objects, and checks for
+every object:
 
   * ISA and metadata: processor, kernels, register and spill counts equal
     what llvm-readelf-19 prints (-h flags, --notes);
@@ -103,6 +105,30 @@ __global__ void hk(int *out, P p, int n)
 }
 """
 
+HIPCC_SOURCE = r"""
+#include <hip/hip_runtime.h>
+
+struct P { int a; float b; };
+
+__device__ __attribute__((noinline)) int twice(int v) { return v * 2; }
+
+__global__ void hk(int *out, P p, int n)
+{
+  __shared__ int sh[32];
+  int loc[4];
+  int tid = threadIdx.x;
+  for (int i = 0; i < 4; ++i)
+    loc[i] = tid + i * p.a;
+  sh[tid & 31] = loc[tid & 3];
+  __syncthreads();
+  int sum = 0;
+  for (int i = 0; i < (tid & 7); ++i)
+    sum += twice(sh[(tid + i) & 31]);
+  out[tid] = sum + (int)p.b + n;
+}
+"""
+HIPCC = "hipcc"
+
 # (name, -mcpu, extra flags, wave size)
 TARGETS = [
     ("gfx900", "gfx900", [], 64),
@@ -177,6 +203,29 @@ def build(work):
                     if r.returncode != 0:
                         raise RuntimeError("ld.lld " + obj + "\n" + r.stderr)
                     out.append((label, obj, so, wave))
+    return out
+
+
+def build_hipcc(work):
+    """Device code objects from hipcc (clang-15): [(label, None, co, wave)]."""
+    src = os.path.join(work, "kernels-hipcc.hip")
+    with open(src, "w") as f:
+        f.write(HIPCC_SOURCE)
+    out = []
+    for tname, cpu, extra, wave in TARGETS:
+        if cpu.startswith("gfx10") and wave == 64:
+            continue  # hip_runtime.h: "HIP is not supported on GFX10 with wavefront size 64"
+        for opt in OPTS:
+            for dw in DWARF:
+                label = "hipcc-%s-%s-dwarf%d" % (tname, opt[1:], dw)
+                co = os.path.join(work, label + ".co")
+                cmd = [HIPCC, "--offload-arch=" + cpu, "--cuda-device-only",
+                       "--no-gpu-bundle-output", "-g", "-gdwarf-%d" % dw, opt, "-c", src,
+                       "-o", co] + extra
+                r = run(cmd)
+                if r.returncode != 0:
+                    raise RuntimeError(" ".join(cmd) + "\n" + r.stderr)
+                out.append((label, None, co, wave))
     return out
 
 
@@ -627,11 +676,13 @@ def main():
     work = os.path.join(args.work, "object_dwarf")
     os.makedirs(work, exist_ok=True)
     objects = build(work)
+    hipcc_objects = build_hipcc(work) if shutil.which(HIPCC) else []
+    check(len(hipcc_objects) > 0, "hipcc (Debian's hipcc package) is installed")
     compared = 0
-    for label, obj, so, wave in objects:
+    for label, obj, so, wave in objects + hipcc_objects:
         cpu = next(c for n, c, _, _ in TARGETS if label.split("-")[1] == n)
         dumps = {}
-        for path in (obj, so):
+        for path in (p for p in (obj, so) if p is not None):
             dump = run_json(args.amddwarf, ["dump", path, "--json"])
             dumps[path] = dump
             # The library's own reader and libdwarf list the same attributes.
@@ -649,10 +700,12 @@ def main():
             r = run([args.amddwarf, "check", path])
             check(r.returncode == 0, "%s %s: check reports problems: %s"
                   % (label, os.path.basename(path), r.stdout.strip()[-600:]))
-        compare_o_so(args.amddwarf, label, obj, so, dumps[obj], dumps[so])
+        if obj is not None:
+            compare_o_so(args.amddwarf, label, obj, so, dumps[obj], dumps[so])
     check(compared > 500, "compared %d locations with llvm-dwarfdump (expected > 500)" % compared)
     broken_objects(args.amddwarf, work, objects)
-    print("%d objects, %d locations compared with llvm-dwarfdump" % (2 * len(objects), compared))
+    print("%d objects (%d from hipcc), %d locations compared with llvm-dwarfdump"
+          % (2 * len(objects) + len(hipcc_objects), len(hipcc_objects), compared))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

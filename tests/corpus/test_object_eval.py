@@ -2,7 +2,9 @@
 """`amddwarf eval` on real code objects and wave snapshots built for them.
 
 Builds -O0 OpenCL and HIP kernels with clang-19 (gfx900 wave64, gfx1030
-wave32 and wave64, .o and linked .so), takes each private variable's frame
+wave32 and wave64, .o and linked .so) and the HIP kernel with hipcc
+(clang-15 and the HIP runtime headers; gfx900 wave64, gfx1030 wave32, a
+linked device code object), takes each private variable's frame
 offset from llvm-dwarfdump-19 (`DW_OP_fbreg +N`, with or without the
 `lit1, swap, xderef` private suffix), writes chosen values for lanes 0-3 into
 the private memory of a snapshot at SGPR33 / wave_size + N (the MUBUF frame
@@ -50,6 +52,21 @@ __global__ void k(int *out, S in, int n)
 }
 """
 
+HIPCC = r"""
+#include <hip/hip_runtime.h>
+struct S { int x; float y; };
+__global__ void k(int *out, S in, int n)
+{
+  int priv[4];
+  S s = in;
+  int id = threadIdx.x;
+  float f = s.y * 2.0f;
+  for (int j = 0; j < 4; ++j)
+    priv[j] = j + id + n;
+  out[id] = priv[id & 3] + s.x + (int)f;
+}
+"""
+
 passed = failed = 0
 
 
@@ -68,11 +85,20 @@ def run(args):
 
 
 def build(work, lang, cpu, wave, extra):
-    src = os.path.join(work, "k." + lang)
+    src = os.path.join(work, "k." + ("hip" if lang == "hipcc" else lang))
+    if lang == "hipcc":
+        src = os.path.join(work, "k-hipcc.hip")
     with open(src, "w") as f:
-        f.write(OPENCL if lang == "cl" else HIP)
+        f.write({"cl": OPENCL, "hip": HIP, "hipcc": HIPCC}[lang])
     base = os.path.join(work, "%s-%s-w%d" % (lang, cpu, wave))
     obj, so = base + ".o", base + ".so"
+    if lang == "hipcc":  # a linked device code object, no relocatable one
+        co = base + ".co"
+        r = run(["hipcc", "--offload-arch=" + cpu, "--cuda-device-only",
+                 "--no-gpu-bundle-output", "-g", "-O0", "-c", src, "-o", co] + extra)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        return None, co
     common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", "-g", "-O0"] + extra
     if lang == "cl":
         r = run(["clang-19"] + common + ["-c", src, "-o", obj])
@@ -137,11 +163,14 @@ def main():
             return 0
     work = os.path.join(args.work, "object_eval")
     os.makedirs(work, exist_ok=True)
-    for lang in ("cl", "hip"):
+    check(shutil.which("hipcc") is not None, "hipcc (Debian's hipcc package) is installed")
+    for lang in ("cl", "hip", "hipcc"):
         for cpu, wave, extra in (("gfx900", 64, []), ("gfx1030", 32, []),
                                  ("gfx1030", 64, ["-mwavefrontsize64"])):
+            if lang == "hipcc" and (shutil.which("hipcc") is None or wave == 64 and cpu == "gfx1030"):
+                continue  # HIP does not support gfx10 in wave64
             obj, so = build(work, lang, cpu, wave, extra)
-            for path in (obj, so):
+            for path in (p for p in (obj, so) if p is not None):
                 label = "%s %s wave%d %s" % (lang, cpu, wave, os.path.basename(path))
                 offs = frame_offsets(path)
                 check(all(v in offs for v in ("priv", "s", "id", "f")),

@@ -855,8 +855,10 @@ static void test_types(void **state)
   assert_int_equal(ptr->address_class, 2);
   assert_int_equal(amddwarf_type_name(o, ptr, name, sizeof name, NULL), AMDDWARF_OK);
   assert_string_equal(name, "const S *");
+  /* Address class 2 of a legacy unit is local (LDS): 4-byte pointers. */
+  assert_int_equal(amddwarf_type_pointer_aspace(o, ptr), AMDDWARF_ASPACE_AMDGPU_LOCAL);
   assert_int_equal(amddwarf_type_byte_size(o, ptr, &size), AMDDWARF_OK);
-  assert_int_equal(size, 8);
+  assert_int_equal(size, 4);
   const amddwarf_die_info *st = amddwarf_object_die_at(o, d.off_struct);
   assert_int_equal(amddwarf_type_byte_size(o, st, &size), AMDDWARF_OK);
   assert_int_equal(size, 8);

@@ -216,7 +216,7 @@ static void print_pointer_tag(printer *p, eval_type type, const uint8_t *b, size
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   (void)depth;
   eval_type_spell(p->object, type, name, sizeof name);
-  eval_print_pointer(p->out, name, eval_pointer_aspace(p->object, t), eval_load_uint(b, size));
+  eval_print_pointer(p->out, name, amddwarf_type_pointer_aspace(p->object, t), eval_load_uint(b, size));
 }
 
 /* A bitfield: its bits, extended by its type's signedness, as a value of

@@ -72,17 +72,11 @@ const amddwarf_die_info *eval_type_array(eval_type type)
 static amddwarf_status type_size(const amddwarf_object *object, eval_type type, uint64_t *size,
                                  int depth)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   const amddwarf_die_info *array = eval_type_array(type);
   eval_dim dims[EVAL_MAX_DIMS];
   uint64_t total = 0;
-  /* Pointers are sized by their address space, and arrays by their
-     elements, so that a private pointer takes 4 bytes wherever it is. */
-  if (t != NULL && (t->tag == EVAL_TAG_POINTER || t->tag == EVAL_TAG_REFERENCE ||
-                    t->tag == EVAL_TAG_RVALUE_REFERENCE)) {
-    *size = eval_pointer_size(object, t);
-    return AMDDWARF_OK;
-  }
+  /* Arrays are sized by their elements, so that a private pointer (4 bytes,
+     amddwarf_type_byte_size) takes 4 bytes wherever it is. */
   if (array == NULL)
     return amddwarf_type_byte_size(object, type.die, size);
   if (type.dims_used == 0 && ((array->flags | type.die->flags) & AMDDWARF_DIE_HAS_BYTE_SIZE))
@@ -215,40 +209,6 @@ amddwarf_status eval_member_layout_get(const amddwarf_object *object,
 
 /* ---- pointers and scalars ---- */
 
-uint32_t eval_pointer_aspace(const amddwarf_object *object, const amddwarf_die_info *pointer)
-{
-  const amddwarf_cu *cu = amddwarf_object_cu(object, pointer->cu_index);
-  uint32_t aspace = AMDDWARF_ASPACE_AMDGPU_GENERIC;
-  if (pointer->flags & AMDDWARF_DIE_HAS_ADDRESS_SPACE)
-    return pointer->address_space;
-  if (!(pointer->flags & AMDDWARF_DIE_HAS_ADDRESS_CLASS) || cu == NULL)
-    return AMDDWARF_ASPACE_AMDGPU_GENERIC;
-  if (cu->convention == AMDDWARF_CONVENTION_LEGACY) {
-    /* Legacy units number address classes like their xderef operands. */
-    if (amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_LEGACY, pointer->address_class, &aspace) !=
-            AMDDWARF_OK ||
-        aspace == AMDDWARF_ASPACE_NONE)
-      return AMDDWARF_ASPACE_AMDGPU_GENERIC;
-    return aspace;
-  }
-  amddwarf_address_class_info info;
-  if (amddwarf_address_class_info_get(pointer->address_class, &info) == AMDDWARF_OK)
-    return info.aspace;
-  return AMDDWARF_ASPACE_AMDGPU_GENERIC;
-}
-
-uint32_t eval_pointer_size(const amddwarf_object *object, const amddwarf_die_info *pointer)
-{
-  const amddwarf_cu *cu = amddwarf_object_cu(object, pointer->cu_index);
-  amddwarf_aspace_info info;
-  unsigned address_size = cu ? cu->address_size : 8;
-  if (pointer->flags & AMDDWARF_DIE_HAS_BYTE_SIZE)
-    return (uint32_t)pointer->byte_size;
-  if (amddwarf_aspace_info_get(eval_pointer_aspace(object, pointer), &info) != AMDDWARF_OK)
-    return address_size;
-  return address_size == 4 ? info.address_size_32 : info.address_size_64;
-}
-
 uint64_t eval_extend_bits(uint64_t v, uint64_t bits, int signed_)
 {
   if (bits == 0 || bits >= 64)
@@ -343,8 +303,10 @@ static amddwarf_status load_pointer(planner *p, size_t op, int64_t displacement)
 {
   const amddwarf_die_info *ptr = amddwarf_type_strip(p->type.die);
   eval_step step = {EVAL_STEP_LOAD_POINTER, 0, 0, 0, 0, 0};
-  step.pointer_bytes = eval_pointer_size(p->object, ptr);
-  step.aspace = eval_pointer_aspace(p->object, ptr);
+  uint64_t pointer_bytes = 8;
+  amddwarf_type_byte_size(p->object, ptr, &pointer_bytes);
+  step.pointer_bytes = (uint32_t)pointer_bytes;
+  step.aspace = amddwarf_type_pointer_aspace(p->object, ptr);
   step.displacement = displacement;
   if (step.pointer_bytes == 0 || step.pointer_bytes > 8)
     return fail(p, AMDDWARF_E_UNSUPPORTED, op, "pointers of this size cannot be followed:");

@@ -71,12 +71,6 @@ amddwarf_status eval_member_layout_get(const amddwarf_object *object,
                                        const amddwarf_die_info *member,
                                        eval_member_layout *layout, char *message, size_t size);
 
-/* The address space a pointer type (stripped) points into, and the size of
-   its values in bytes: DW_AT_byte_size, else the size of an address of that
-   space (private and local pointers are 4 bytes on AMDGPU). */
-uint32_t eval_pointer_aspace(const amddwarf_object *object, const amddwarf_die_info *pointer);
-uint32_t eval_pointer_size(const amddwarf_object *object, const amddwarf_die_info *pointer);
-
 /* Sign-extends the low BITS bits of V when SIGNED_ is nonzero, else masks them. */
 uint64_t eval_extend_bits(uint64_t v, uint64_t bits, int signed_);
 

@@ -403,9 +403,19 @@ AMDDWARF_API amddwarf_status amddwarf_attr_value_expr_at(const amddwarf_attr_val
    NULL stays NULL. */
 AMDDWARF_API const amddwarf_die_info *amddwarf_type_strip(const amddwarf_die_info *type);
 
+/* The DW_ASPACE_* a pointer or reference type POINTER points into: its
+   DW_AT_LLVM_address_space, else its DW_AT_address_class read under its
+   unit's convention (legacy units number classes like their xderef
+   operands), else generic. */
+AMDDWARF_API uint32_t amddwarf_type_pointer_aspace(const amddwarf_object *object,
+                                                   const amddwarf_die_info *pointer);
+
 /* The size in bytes of TYPE (arrays: element size times the constant counts;
-   pointers: the unit's address size). AMDDWARF_OK, or AMDDWARF_NOT_FOUND
-   when a dimension is not constant or the size is not known. */
+   pointers: their DW_AT_byte_size, else the size of an address in the
+   address space they point into: 4 bytes for private and local pointers of
+   64-bit code objects, as clang lays them out). AMDDWARF_OK, or
+   AMDDWARF_NOT_FOUND when a dimension is not constant or the size is not
+   known. */
 AMDDWARF_API amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object,
                                                      const amddwarf_die_info *type, uint64_t *size);
 

@@ -7,6 +7,7 @@
 #include "common/checked.h"
 #include "common/mem.h"
 #include "object/internal.h"
+#include <amddwarf/target.h>
 
 #define AMDDWARF_MAX_TYPE_DEPTH 32
 
@@ -282,6 +283,44 @@ static bool subrange_count(const amddwarf_object *object, const amddwarf_die_inf
   return false;
 }
 
+uint32_t amddwarf_type_pointer_aspace(const amddwarf_object *object,
+                                      const amddwarf_die_info *pointer)
+{
+  const amddwarf_cu *cu = amddwarf_object_cu(object, pointer->cu_index);
+  uint32_t aspace = AMDDWARF_ASPACE_AMDGPU_GENERIC;
+  if (pointer->flags & AMDDWARF_DIE_HAS_ADDRESS_SPACE)
+    return pointer->address_space;
+  if (!(pointer->flags & AMDDWARF_DIE_HAS_ADDRESS_CLASS) || cu == NULL)
+    return AMDDWARF_ASPACE_AMDGPU_GENERIC;
+  if (cu->convention == AMDDWARF_CONVENTION_LEGACY) {
+    /* Legacy units number address classes like their xderef operands. */
+    if (amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_LEGACY, pointer->address_class, &aspace) !=
+            AMDDWARF_OK ||
+        aspace == AMDDWARF_ASPACE_NONE)
+      return AMDDWARF_ASPACE_AMDGPU_GENERIC;
+    return aspace;
+  }
+  amddwarf_address_class_info info;
+  if (amddwarf_address_class_info_get(pointer->address_class, &info) == AMDDWARF_OK)
+    return info.aspace;
+  return AMDDWARF_ASPACE_AMDGPU_GENERIC;
+}
+
+/* A pointer's own DW_AT_byte_size, else the size of an address in its
+   address space (4 bytes for private and local in 64-bit code objects). */
+static uint64_t pointer_byte_size(const amddwarf_object *object, const amddwarf_die_info *pointer)
+{
+  const amddwarf_cu *cu = amddwarf_object_cu(object, pointer->cu_index);
+  unsigned address_size = cu ? cu->address_size : 8;
+  amddwarf_aspace_info info;
+  if (pointer->flags & AMDDWARF_DIE_HAS_BYTE_SIZE)
+    return pointer->byte_size;
+  if (amddwarf_aspace_info_get(amddwarf_type_pointer_aspace(object, pointer), &info) !=
+      AMDDWARF_OK)
+    return address_size;
+  return address_size == 4 ? info.address_size_32 : info.address_size_64;
+}
+
 amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object, const amddwarf_die_info *type,
                                         uint64_t *size)
 {
@@ -301,11 +340,9 @@ amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object, const amd
     case DW_TAG_pointer_type:
     case DW_TAG_reference_type:
     case DW_TAG_rvalue_reference_type:
-    case DW_TAG_ptr_to_member_type: {
-      const amddwarf_cu *cu = amddwarf_object_cu(object, type->cu_index);
-      *size = cu ? cu->address_size : 8;
+    case DW_TAG_ptr_to_member_type:
+      *size = pointer_byte_size(object, type);
       return AMDDWARF_OK;
-    }
     case DW_TAG_array_type: {
       uint64_t elem = 0, total;
       if (amddwarf_type_byte_size(object, type->type, &elem) != AMDDWARF_OK)
