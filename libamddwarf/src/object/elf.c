@@ -239,10 +239,9 @@ static amddwarf_status read_kernel(amddwarf_object *object, const msgpack_object
 /* Checks that the msgpack document at BYTES is well-formed and that every
    container's element count fits in the bytes that follow (each element takes
    at least one byte), before msgpack-c allocates for the counts it reads. */
-static bool msgpack_plausible(const uint8_t *bytes, size_t size)
+static bool msgpack_skip(const uint8_t *bytes, size_t size, size_t pos, size_t *end)
 {
   uint64_t pending = 1; /* elements still to read */
-  size_t pos = 0;
   while (pending > 0) {
     if (pos >= size || pending > size - pos)
       return false;
@@ -301,60 +300,122 @@ static bool msgpack_plausible(const uint8_t *bytes, size_t size)
     pos += (size_t)skip;
     pending += add;
   }
+  *end = pos;
   return true;
 }
 
+/* The element count and first element of the array (or map: MAP) at POS. */
+static bool msgpack_container(const uint8_t *bytes, size_t size, size_t pos, bool map,
+                              uint64_t *count, size_t *first)
+{
+  if (pos >= size)
+    return false;
+  uint8_t t = bytes[pos];
+  unsigned len_bytes = 0;
+  if (map ? (t >= 0x80 && t <= 0x8f) : (t >= 0x90 && t <= 0x9f)) {
+    *count = t & 0x0fu;
+  } else if (t == (map ? 0xde : 0xdc)) {
+    len_bytes = 2;
+  } else if (t == (map ? 0xdf : 0xdd)) {
+    len_bytes = 4;
+  } else {
+    return false;
+  }
+  if (len_bytes > size - pos - 1)
+    return false;
+  if (len_bytes) {
+    *count = 0;
+    for (unsigned i = 0; i < len_bytes; ++i)
+      *count = *count << 8 | bytes[pos + 1 + i];
+  }
+  *first = pos + 1 + len_bytes;
+  return true;
+}
+
+/* Unpacks the one object in [BEGIN, END) of BYTES with msgpack-c into MSG
+   (which releases what it held). */
+static bool msgpack_unpack_range(msgpack_unpacked *msg, const uint8_t *bytes, size_t begin,
+                                 size_t end)
+{
+  size_t off = 0;
+  return msgpack_unpack_next(msg, (const char *)bytes + begin, end - begin, &off) ==
+         MSGPACK_UNPACK_SUCCESS;
+}
+
+/* The document is walked with msgpack_skip, which checks every count
+   against the bytes left before msgpack-c sees them (msgpack-c allocates
+   whatever a count asks for), and each kernel is unpacked alone by
+   msgpack-c, so a note of many kernels is never held as one object tree. */
 static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *desc, size_t size,
                                      uint64_t note_offset, amddwarf_error *err)
 {
   amddwarf_status status = AMDDWARF_OK;
   msgpack_unpacked msg;
-  size_t off = 0;
-  if (!msgpack_plausible(desc, size))
+  uint64_t pairs = 0;
+  size_t pos = 0;
+  if (!msgpack_container(desc, size, 0, true, &pairs, &pos))
     return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
-                         "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack (or "
-                         "declares more elements than it has bytes)",
+                         "NT_AMDGPU_METADATA at file offset 0x%llx is not a msgpack map",
                          (unsigned long long)note_offset);
   msgpack_unpacked_init(&msg);
-  if (msgpack_unpack_next(&msg, (const char *)desc, size, &off) != MSGPACK_UNPACK_SUCCESS ||
-      msg.data.type != MSGPACK_OBJECT_MAP) {
-    status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
-                           "NT_AMDGPU_METADATA at file offset 0x%llx is not a msgpack map",
-                           (unsigned long long)note_offset);
-    goto cleanup;
-  }
-  for (uint32_t i = 0; i < msg.data.via.map.size; ++i) {
-    const msgpack_object *key = &msg.data.via.map.ptr[i].key;
-    const msgpack_object *v = &msg.data.via.map.ptr[i].val;
-    if (mp_key_is(key, "amdhsa.target")) {
-      object->info.target = mp_strdup(object, v);
-    } else if (mp_key_is(key, "amdhsa.version") && v->type == MSGPACK_OBJECT_ARRAY &&
-               v->via.array.size == 2) {
-      object->info.metadata_version[0] = mp_u32(&v->via.array.ptr[0]);
-      object->info.metadata_version[1] = mp_u32(&v->via.array.ptr[1]);
-    } else if (mp_key_is(key, "amdhsa.kernels")) {
-      if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size > AMDDWARF_MAX_NOTE_KERNELS) {
+  for (uint64_t i = 0; i < pairs && status == AMDDWARF_OK; ++i) {
+    size_t key_end = 0, value_end = 0;
+    if (!msgpack_skip(desc, size, pos, &key_end) || !msgpack_skip(desc, size, key_end, &value_end) ||
+        !msgpack_unpack_range(&msg, desc, pos, key_end)) {
+      status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+                             "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack (or "
+                             "declares more elements than it has bytes): map entry %llu at byte "
+                             "%zu",
+                             (unsigned long long)note_offset, (unsigned long long)i, pos);
+      break;
+    }
+    size_t value = key_end;
+    pos = value_end;
+    if (mp_key_is(&msg.data, "amdhsa.kernels")) {
+      uint64_t n = 0;
+      size_t element = 0;
+      if (!msgpack_container(desc, size, value, false, &n, &element) ||
+          n > AMDDWARF_MAX_NOTE_KERNELS) {
         status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
                                "NT_AMDGPU_METADATA: amdhsa.kernels is not an array (or has "
                                "more than %u entries)",
                                AMDDWARF_MAX_NOTE_KERNELS);
-        goto cleanup;
+        break;
       }
-      size_t n = v->via.array.size;
-      object->kernels = amddwarf_arena_calloc(&object->arena, n ? n : 1, sizeof(amddwarf_kernel));
+      object->kernels = amddwarf_arena_calloc(&object->arena, n ? (size_t)n : 1,
+                                              sizeof(amddwarf_kernel));
       if (object->kernels == NULL) {
         status = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "kernel table");
-        goto cleanup;
+        break;
       }
-      for (size_t k = 0; k < n; ++k) {
-        status = read_kernel(object, &v->via.array.ptr[k], &object->kernels[k], err);
-        if (status != AMDDWARF_OK)
-          goto cleanup;
+      for (uint64_t k = 0; k < n && status == AMDDWARF_OK; ++k) {
+        size_t element_end = 0;
+        if (!msgpack_skip(desc, size, element, &element_end) ||
+            !msgpack_unpack_range(&msg, desc, element, element_end)) {
+          status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+                                 "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack "
+                                 "(or declares more elements than it has bytes): kernel %llu at "
+                                 "byte %zu",
+                                 (unsigned long long)note_offset, (unsigned long long)k, element);
+          break;
+        }
+        status = read_kernel(object, &msg.data, &object->kernels[k], err);
+        element = element_end;
+        if (status == AMDDWARF_OK)
+          object->kernel_count = (size_t)k + 1;
       }
-      object->kernel_count = n;
+    } else if (mp_key_is(&msg.data, "amdhsa.target")) {
+      if (msgpack_unpack_range(&msg, desc, value, value_end))
+        object->info.target = mp_strdup(object, &msg.data);
+    } else if (mp_key_is(&msg.data, "amdhsa.version")) {
+      const msgpack_object *v = &msg.data;
+      if (msgpack_unpack_range(&msg, desc, value, value_end) && v->type == MSGPACK_OBJECT_ARRAY &&
+          v->via.array.size == 2) {
+        object->info.metadata_version[0] = mp_u32(&v->via.array.ptr[0]);
+        object->info.metadata_version[1] = mp_u32(&v->via.array.ptr[1]);
+      }
     }
   }
-cleanup:
   msgpack_unpacked_destroy(&msg);
   return status;
 }

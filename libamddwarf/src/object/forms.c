@@ -533,7 +533,7 @@ bool amddwarf_pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_r
 /* ---- skipping ---- */
 
 /* The size of FORM in units shaped like CU, or -1 when it varies. */
-static int form_fixed_size(unsigned form, const amddwarf_cu *cu)
+int amddwarf_form_fixed_size(unsigned form, const amddwarf_cu *cu)
 {
   switch (form) {
   case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
@@ -568,7 +568,7 @@ void amddwarf_abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_
     amddwarf_abbrev *a = &table->all[i];
     int64_t total = 0;
     for (uint32_t k = 0; k < a->count && total >= 0; ++k) {
-      int size = form_fixed_size(a->attrs[k].form, cu);
+      int size = amddwarf_form_fixed_size(a->attrs[k].form, cu);
       total = size < 0 ? -1 : total + size;
     }
     a->fixed_size = total >= 0 && total <= INT32_MAX ? (int32_t)total : -1;
@@ -588,7 +588,7 @@ amddwarf_status amddwarf_form_skip_die(const amddwarf_form_reader *fr, amddwarf_
     return AMDDWARF_OK;
   }
   for (uint32_t i = 0; i < ab->count; ++i) {
-    int size = form_fixed_size(ab->attrs[i].form, fr->cu);
+    int size = amddwarf_form_fixed_size(ab->attrs[i].form, fr->cu);
     if (size >= 0 && amddwarf_reader_remaining(r) >= (size_t)size) {
       r->pos += (size_t)size;
       continue;

@@ -232,6 +232,11 @@ static amddwarf_status read_scanned_die(scan *s, amddwarf_reader *r, const amddw
     bool wanted = spec->at == DW_AT_location || spec->at == DW_AT_frame_base ||
                   (subprogram && (spec->at == DW_AT_low_pc || spec->at == DW_AT_high_pc ||
                                   spec->at == DW_AT_ranges));
+    int fixed = wanted ? -1 : amddwarf_form_fixed_size(spec->form, s->cu);
+    if (fixed >= 0 && amddwarf_reader_remaining(r) >= (size_t)fixed) {
+      r->pos += (size_t)fixed;
+      continue;
+    }
     amddwarf_attribute a;
     amddwarf_attribute_clear(&a, spec->at);
     /* Other attributes are stepped over: no string or address is resolved. */
