@@ -233,16 +233,24 @@ static amddwarf_status list_start(const amddwarf_object *object, const amddwarf_
   return AMDDWARF_OK;
 }
 
+/* Reads the list of FORM/VALUE (a range list when RANGES) into BUF, which
+   the caller frees; *OFFSET gets where it starts. */
+static amddwarf_status read_list_of(amddwarf_object *object, const amddwarf_cu *cu, bool ranges,
+                                    uint16_t form, uint64_t value, entry_buf *buf,
+                                    uint64_t *offset, amddwarf_error *err)
+{
+  const amddwarf_section *s = NULL;
+  amddwarf_status st = list_start(object, cu, ranges, form, value, &s, offset, err);
+  return st == AMDDWARF_OK ? read_list(object, cu, s, *offset, ranges, buf, err) : st;
+}
+
 amddwarf_status amddwarf_object_read_loclist(amddwarf_object *object, const amddwarf_cu *cu,
                                              uint16_t form, uint64_t value,
                                              amddwarf_attr_value *out, amddwarf_error *err)
 {
-  const amddwarf_section *s = NULL;
   uint64_t offset = 0;
   entry_buf buf = {NULL, 0, 0};
-  amddwarf_status st = list_start(object, cu, false, form, value, &s, &offset, err);
-  if (st == AMDDWARF_OK)
-    st = read_list(object, cu, s, offset, false, &buf, err);
+  amddwarf_status st = read_list_of(object, cu, false, form, value, &buf, &offset, err);
   if (st == AMDDWARF_OK) {
     amddwarf_loc_entry *kept = amddwarf_arena_alloc(
         &object->arena, (buf.count ? buf.count : 1) * sizeof *kept, 8);
@@ -266,12 +274,9 @@ amddwarf_status amddwarf_object_read_ranges(amddwarf_object *object, const amddw
                                             const amddwarf_range **ranges, size_t *count,
                                             amddwarf_error *err)
 {
-  const amddwarf_section *s = NULL;
   uint64_t offset = 0;
   entry_buf buf = {NULL, 0, 0};
-  amddwarf_status st = list_start(object, cu, true, form, value, &s, &offset, err);
-  if (st == AMDDWARF_OK)
-    st = read_list(object, cu, s, offset, true, &buf, err);
+  amddwarf_status st = read_list_of(object, cu, true, form, value, &buf, &offset, err);
   if (st == AMDDWARF_OK) {
     amddwarf_range *kept =
         amddwarf_arena_alloc(&object->arena, (buf.count ? buf.count : 1) * sizeof *kept, 8);
@@ -296,12 +301,9 @@ amddwarf_status amddwarf_object_visit_loclist(amddwarf_object *object, const amd
                                                             const amddwarf_loc_entry *entry),
                                               void *user, amddwarf_error *err)
 {
-  const amddwarf_section *s = NULL;
   uint64_t offset = 0;
   entry_buf buf = {NULL, 0, 0};
-  amddwarf_status st = list_start(object, cu, false, form, value, &s, &offset, err);
-  if (st == AMDDWARF_OK)
-    st = read_list(object, cu, s, offset, false, &buf, err);
+  amddwarf_status st = read_list_of(object, cu, false, form, value, &buf, &offset, err);
   for (size_t i = 0; st == AMDDWARF_OK && i < buf.count; ++i)
     if (!visit(user, &buf.items[i]))
       break;
