@@ -67,6 +67,22 @@ __global__ void k(int *out, S in, int n)
 }
 """
 
+# -O2: clang-19 describes values kept in VGPRs as "DW_OP_bregx VGPRn+0, lit1,
+# swap, xderef" (the lane's private address is in its dword of VGPR n; see
+# specs/conventions.md) in location lists; tile is __local (lit2 ... xderef).
+OPENCL_O2 = r"""
+__kernel void k(__global int *out, int n)
+{
+  __local int tile[16];
+  int id = __builtin_amdgcn_workitem_id_x();
+  int v = id * 3 + n;
+  tile[id & 15] = v;
+  __builtin_amdgcn_s_barrier();
+  int w = tile[(id + 1) & 15] + v;
+  out[id] = w;
+}
+"""
+
 passed = failed = 0
 
 
@@ -151,6 +167,90 @@ def kernel_pc(amddwarf, path):
     return rows[len(rows) // 2]
 
 
+LIST_ENTRY_RE = re.compile(r"\[(0x[0-9a-f]+), (0x[0-9a-f]+)\): DW_OP_bregx "
+                           r"(?:VGPR(\d+)_LO16|0x([0-9a-f]+)) ?\+0, "
+                           r"DW_OP_lit1, DW_OP_swap, DW_OP_xderef")
+
+
+def vgpr_entries(path):
+    """{name: [(low, high, vgpr)]} of location list entries naming a VGPR
+    (llvm-dwarfdump names wave64 VGPRs; wave32 ones, DWARF 1536 + n, are
+    printed as numbers)."""
+    r = run(["llvm-dwarfdump-19", "--debug-info", path])
+    out, name, found = {}, None, []
+    for line in r.stdout.splitlines() + ["0x0: DW_TAG_end"]:
+        if re.match(r"^0x[0-9a-f]+:", line):
+            if name and found:
+                out.setdefault(name, []).extend(found)
+            name, found = None, []
+            continue
+        m = re.search(r"DW_AT_name\s+\(\"(\w+)\"\)", line)
+        if m:
+            name = m.group(1)
+        m = LIST_ENTRY_RE.search(line)
+        if m:
+            vgpr = int(m.group(3)) if m.group(3) else int(m.group(4), 16) - 1536
+            found.append((int(m.group(1), 16), int(m.group(2), 16), vgpr))
+    return out
+
+
+def check_o2(amddwarf, work):
+    """id and v at a PC where both live in VGPRs (values in private memory at
+    the lanes' addresses), and tile[] in local memory, for lanes 0-3."""
+    src = os.path.join(work, "k-o2.cl")
+    with open(src, "w") as f:
+        f.write(OPENCL_O2)
+    for cpu, wave, extra in (("gfx900", 64, []), ("gfx1030", 32, [])):
+        base = os.path.join(work, "o2-%s-w%d" % (cpu, wave))
+        r = run(["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", "-g",
+                 "-O2", "-c", src, "-o", base + ".o"] + extra)
+        if r.returncode == 0:
+            r = run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".so"])
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        for path in (base + ".o", base + ".so"):
+            label = "-O2 %s wave%d %s" % (cpu, wave, os.path.basename(path))
+            entries = vgpr_entries(path)
+            both = [(max(a[0], b[0]), min(a[1], b[1]), a[2], b[2])
+                    for a in entries.get("id", []) for b in entries.get("v", [])
+                    if max(a[0], b[0]) < min(a[1], b[1])]
+            check(len(both) > 0, "%s: a PC where id and v are both in VGPRs: %r" % (label, entries))
+            if not both:
+                continue
+            pc, _, id_vgpr, v_vgpr = both[0]
+            memory, registers = [], {}
+            # Lane L's private addresses: id at 0x100 + 16 L, v at 0x104 + 16 L.
+            registers["v%d" % id_vgpr] = [0x100 + 16 * lane for lane in range(4)]
+            registers["v%d" % v_vgpr] = [0x104 + 16 * lane for lane in range(4)]
+            for lane in range(4):
+                memory.append({"address_space": "private_lane", "lane": lane,
+                               "address": 0x100 + 16 * lane,
+                               "bytes": struct.pack("<ii", 40 + lane, -300 - lane).hex()})
+            tile = b"".join(struct.pack("<i", 1000 + i) for i in range(16))
+            memory.append({"address_space": "local", "address": 0, "bytes": tile.hex()})
+            snap = {"architecture": cpu, "wave_size": wave, "lane": 0, "pc": pc, "exec": "0xf",
+                    "registers": registers, "memory": memory}
+            snap_path = path + ".o2.json"
+            with open(snap_path, "w") as f:
+                json.dump(snap, f)
+
+            def lanes(expr):
+                r = run([amddwarf, "eval", path, "--state", snap_path, "--lanes", "0-3", "--json",
+                         expr])
+                if r.returncode != 0:
+                    return "exit %d: %s%s" % (r.returncode, r.stdout[-300:], r.stderr[-300:])
+                return [l.get("value") for l in json.loads(r.stdout)["lanes"]]
+
+            check(lanes("id") == [str(40 + l) for l in range(4)], "%s: id %r" % (label, lanes("id")))
+            check(lanes("v") == [str(-300 - l) for l in range(4)], "%s: v %r" % (label, lanes("v")))
+            check(lanes("tile[3]") == ["1003"] * 4, "%s: tile[3] %r" % (label, lanes("tile[3]")))
+            # Past the entries' end, v has no location.
+            r = run([amddwarf, "eval", path, "--state", snap_path, "--pc", hex(both[0][1] + 0x1000),
+                     "v"])
+            check(r.returncode != 0 or "optimized out" in r.stdout or "unavailable" in r.stdout,
+                  "%s: v outside its list entries: %r" % (label, r.stdout + r.stderr))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--amddwarf", required=True)
@@ -232,6 +332,7 @@ def main():
                 r = run([args.amddwarf, "eval", path, "--state", snap_path, "--lane", "5", "id"])
                 check(r.returncode == 0 and r.stdout.strip() == "id = <unavailable>",
                       "%s: lane 5: %r" % (label, r.stdout + r.stderr))
+    check_o2(args.amddwarf, work)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

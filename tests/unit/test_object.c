@@ -1080,6 +1080,21 @@ static void test_normalize_legacy(void **state)
   /* HIP's bare DW_OP_fbreg is private */
   const uint8_t bare[] = {0x91, 0x08};
   normalized(o, 0, AMDDWARF_ROLE_LOCATION, bare, sizeof bare, priv_n, sizeof priv_n);
+  /* -O2 "bregx VGPR40+8, lit1, swap, xderef": the focused lane's dword of
+     VGPR40 (DWARF 2600) plus 8 is a private address. */
+  const uint8_t vgpr[] = {0x92, 0xa8, 0x14, 0x08, 0x31, 0x16, 0x18};
+  const uint8_t vgpr_n[] = {0x90, 0xa8, 0x14, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04, 0x94,
+                            0x04, 0x23, 0x08, 0x35, 0xe9, 0x02};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, vgpr, sizeof vgpr, vgpr_n, sizeof vgpr_n);
+  const uint8_t vgpr_neg[] = {0x92, 0xa8, 0x14, 0x78, 0x31, 0x16, 0x18}; /* -8 */
+  const uint8_t vgpr_neg_n[] = {0x90, 0xa8, 0x14, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04, 0x94,
+                                0x04, 0x11, 0x78, 0x22, 0x35, 0xe9, 0x02};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, vgpr_neg, sizeof vgpr_neg, vgpr_neg_n,
+             sizeof vgpr_neg_n);
+  /* A scalar base register is read whole, as written. */
+  const uint8_t sgpr[] = {0x92, 0x21, 0x00, 0x31, 0x16, 0x18};
+  const uint8_t sgpr_n[] = {0x92, 0x21, 0x00, 0x35, 0xe9, 0x02};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, sgpr, sizeof sgpr, sgpr_n, sizeof sgpr_n);
   /* The frame base register's value divided by the wave size (gfx900: 64). */
   const uint8_t fb[] = {0x90, 0x41};
   const uint8_t fb_n[] = {0x92, 0x41, 0x00, 0x36, 0x25};

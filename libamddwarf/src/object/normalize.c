@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <amddwarf/amdgpu.h>
 #include <amddwarf/target.h>
 
 #include "common/mem.h"
@@ -51,6 +52,39 @@ static amddwarf_op make_lit(uint64_t v)
   return make_op(AMDDWARF_OP_constu, v, 0);
 }
 
+/* Room for the rewrite of COUNT operations: a VGPR base register takes
+   eight operations (lane_dword), every other at most three. */
+#define NORMALIZED_CAPACITY(count) (8 * (count) + 3)
+
+/* Whether DWARF register R holds one dword per lane. */
+static bool is_vector_register(uint64_t r)
+{
+  amddwarf_amdgpu_register info;
+  return r <= UINT32_MAX && amddwarf_amdgpu_register_info((uint32_t)r, &info) == AMDDWARF_OK &&
+         info.lanes > 0;
+}
+
+/* "DW_OP_bregx VGPRn OFFSET" of a legacy unit: the focused lane's dword of
+   the register plus OFFSET (the generic-type value of the whole register
+   would be lane 0's). Writes the operations at RES and returns how many. */
+static size_t lane_dword(uint64_t regno, int64_t offset, amddwarf_op *res)
+{
+  size_t n = 0;
+  res[n++] = make_op(AMDDWARF_OP_regx, regno, 0);
+  res[n++] = make_op(AMDDWARF_OP_LLVM_push_lane, 0, 0);
+  res[n++] = make_lit(4);
+  res[n++] = make_op(AMDDWARF_OP_mul, 0, 0);
+  res[n++] = make_op(AMDDWARF_OP_LLVM_offset, 0, 0);
+  res[n++] = make_op(AMDDWARF_OP_deref_size, 4, 0);
+  if (offset > 0) {
+    res[n++] = make_op(AMDDWARF_OP_plus_uconst, (uint64_t)offset, 0);
+  } else if (offset < 0) {
+    res[n++] = make_op(AMDDWARF_OP_consts, (uint64_t)offset, 0);
+    res[n++] = make_op(AMDDWARF_OP_plus, 0, 0);
+  }
+  return n;
+}
+
 amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
                                                const amddwarf_cu *cu, amddwarf_expr_role role,
                                                const uint8_t *bytes, size_t size, uint8_t *out,
@@ -73,8 +107,7 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
     return AMDDWARF_OK;
   }
   ops = amddwarf_mem_alloc(&object->allocator, size * sizeof *ops);
-  /* Rewriting adds at most two operations per operation, plus three. */
-  res = amddwarf_mem_alloc(&object->allocator, (3 * size + 3) * sizeof *res);
+  res = amddwarf_mem_alloc(&object->allocator, NORMALIZED_CAPACITY(size) * sizeof *res);
   if (ops == NULL || res == NULL) {
     st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "normalizing");
     goto cleanup;
@@ -122,6 +155,10 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
         i += 2;
         continue;
       }
+      if (ops[i].kind == AMDDWARF_OP_bregx && is_vector_register(ops[i].operands[0])) {
+        n += lane_dword(ops[i].operands[0], (int64_t)ops[i].operands[1], &res[n]);
+        continue;
+      }
       res[n++] = ops[i];
       res[n - 1].target = ops[i].target;
     }
@@ -149,6 +186,6 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
   st = amddwarf_expr_encode(res, n, &f, out, capacity, out_size, err);
 cleanup:
   amddwarf_mem_free(&object->allocator, ops, size * sizeof *ops);
-  amddwarf_mem_free(&object->allocator, res, (3 * size + 3) * sizeof *res);
+  amddwarf_mem_free(&object->allocator, res, NORMALIZED_CAPACITY(size) * sizeof *res);
   return st;
 }
