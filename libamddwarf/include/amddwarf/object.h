@@ -5,7 +5,9 @@
  * the symbol table, relocations applied to the debug sections of relocatable
  * objects, and one pass over .debug_info that reads every unit header and
  * unit DIE, checks the structure of every DIE, detects each unit's
- * convention and indexes the subprograms' PC ranges. The DIE summaries
+ * convention and indexes the subprograms' PC ranges. A malformed unit does
+ * not fail open: it keeps its error (amddwarf_object_load_unit) and the
+ * other units stay readable (specs/code-objects.md). The DIE summaries
  * (amddwarf_die_info) and the line table of a unit are made the first time
  * something of that unit is asked for ("loading" the unit), so opening is
  * fast and holds little memory; amddwarf_object_load_all (or the
@@ -82,9 +84,10 @@ AMDDWARF_API void amddwarf_object_options_init(amddwarf_object_options *options)
    they must stay unchanged until amddwarf_object_close, and are never written.
    OPTIONS may be NULL. On success *OUT owns everything the object returns.
    Errors: E_INVALID_ARGUMENT, E_OBJECT_NOT_ELF, E_OBJECT_NOT_AMDGPU,
-   E_OBJECT_BAD_ELF, E_OBJECT_BAD_NOTE, E_OBJECT_BAD_RELOCATION,
-   E_OBJECT_DWARF (libdwarf refused a section; the message says which and
-   why), E_MALFORMED, E_TRUNCATED, E_LIMIT, E_NO_MEMORY. */
+   E_OBJECT_BAD_ELF, E_OBJECT_BAD_NOTE, E_OBJECT_BAD_RELOCATION, E_LIMIT
+   (options.max_dies), E_NO_MEMORY; with AMDDWARF_OBJECT_LOAD_ALL also the
+   errors of amddwarf_object_load_all (E_OBJECT_DWARF, E_OBJECT_BAD_LIST,
+   E_OBJECT_BAD_REFERENCE, ...). */
 AMDDWARF_API amddwarf_status amddwarf_object_open_memory(const void *data, size_t size,
                                                          const amddwarf_object_options *options,
                                                          amddwarf_object **out,

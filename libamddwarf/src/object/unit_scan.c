@@ -437,8 +437,28 @@ static amddwarf_status add_unit(amddwarf_object *object, uint64_t offset, amddwa
   memset(*cu, 0, sizeof **cu);
   memset(*unit, 0, sizeof **unit);
   (*cu)->index = (uint32_t)n;
+  /* What a unit whose header cannot be read still says of itself. */
+  (*cu)->offset = offset;
+  (*cu)->die_offset = offset;
+  (*cu)->line_offset = UINT64_MAX;
+  amddwarf_expr_format_init(&(*cu)->format);
   object->cu_count = n + 1;
   return AMDDWARF_OK;
+}
+
+/* A unit whose header or DIEs are malformed: no DIE of it can be read; its
+   line table still can when its unit DIE gave DW_AT_stmt_list. */
+static void fail_unit_at_open(amddwarf_object *object, amddwarf_cu *cu, amddwarf_unit *unit,
+                              const amddwarf_error *why)
+{
+  unit->failure = *why;
+  unit->die_count = 0;
+  unit->first_die = object->die_count;
+  cu->die_count = 0;
+  cu->first_die = object->die_count;
+  if (cu->convention == AMDDWARF_CONVENTION_AUTO)
+    choose_convention(object, cu, false, false);
+  atomic_store_explicit(&unit->state, AMDDWARF_UNIT_FAILED, memory_order_relaxed);
 }
 
 amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_error *err)
@@ -473,30 +493,43 @@ amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_err
     amddwarf_cu *cu = NULL;
     amddwarf_unit *unit = NULL;
     uint64_t abbrev_offset = 0;
+    amddwarf_error unit_err;
+    amddwarf_error_clear(&unit_err);
     amddwarf_status st = add_unit(object, r.pos, &cu, &unit, err);
-    if (st == AMDDWARF_OK)
-      st = read_unit_header(object, &r, cu, unit, &abbrev_offset, err);
-    if (st == AMDDWARF_OK)
-      st = amddwarf_abbrev_table_get(object, abbrev_offset, &unit->abbrev_table, err);
     if (st != AMDDWARF_OK)
       return st;
-    amddwarf_abbrev_table *abbrevs = &object->abbrev_tables[unit->abbrev_table];
-    amddwarf_abbrev_table_prepare(abbrevs, cu);
-    scan s;
-    memset(&s, 0, sizeof s);
-    s.object = object;
-    s.cu = cu;
-    s.unit = unit;
-    s.abbrevs = abbrevs;
-    s.err = err;
-    s.max_dies = max_dies;
-    s.fr = amddwarf_form_reader_make(object, cu, err);
-    amddwarf_reader ur = r;
-    ur.size = (size_t)unit->end;
-    st = scan_unit_dies(&s, &ur);
-    if (st != AMDDWARF_OK)
-      return st;
-    choose_convention(object, cu, s.saw_extension, s.saw_extension_op);
+    st = read_unit_header(object, &r, cu, unit, &abbrev_offset, &unit_err);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_abbrev_table_get(object, abbrev_offset, &unit->abbrev_table, &unit_err);
+    if (st == AMDDWARF_OK) {
+      amddwarf_abbrev_table *abbrevs = &object->abbrev_tables[unit->abbrev_table];
+      amddwarf_abbrev_table_prepare(abbrevs, cu);
+      scan s;
+      memset(&s, 0, sizeof s);
+      s.object = object;
+      s.cu = cu;
+      s.unit = unit;
+      s.abbrevs = abbrevs;
+      s.err = &unit_err;
+      s.max_dies = max_dies;
+      s.fr = amddwarf_form_reader_make(object, cu, &unit_err);
+      amddwarf_reader ur = r;
+      ur.size = (size_t)unit->end;
+      st = scan_unit_dies(&s, &ur);
+      choose_convention(object, cu, s.saw_extension, s.saw_extension_op);
+    }
+    if (st == AMDDWARF_E_NO_MEMORY || st == AMDDWARF_E_LIMIT) {
+      if (err != NULL)
+        *err = unit_err;
+      return st; /* the object as a whole is too large */
+    }
+    if (st != AMDDWARF_OK) {
+      /* The other units stay readable: this one keeps its error. */
+      unit_err.status = st;
+      fail_unit_at_open(object, cu, unit, &unit_err);
+      if (unit->end <= r.pos || unit->end > info->size)
+        break; /* its length is unusable: the units after it cannot be found */
+    }
     r.pos = (size_t)unit->end;
   }
   return amddwarf_object_build_scopes(object, err);
