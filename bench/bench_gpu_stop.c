@@ -147,8 +147,11 @@ int main(int argc, char **argv)
     char name[64];
     for (int r = 0; r < REPEATS; r++)
       samples[r] = runs[r].per_variable[v];
+    snprintf(name, sizeof name, "gpu_stop_%s", gpu_stop_variable_name(v));
+    double peer = peer_time(peer_path, name);
     snprintf(name, sizeof name, "  %s, one lane", gpu_stop_variable_name(v));
-    bench_print_row(name, median(samples, REPEATS) / (waves * GPU_STOP_LANES), "-", -1, "eval");
+    bench_print_row(name, median(samples, REPEATS) / (waves * GPU_STOP_LANES), peer_name, peer,
+                    "eval");
   }
   printf("\nwhole GPU stop: %.0f ms on one core (target < 1000 ms): state load %.0f ms, "
          "backtraces %.0f ms, variables %.0f ms (medians of %d stops)\n",
