@@ -73,23 +73,21 @@ static void record_row(const char *workload, double ours, const char *peer_name,
     fprintf(stderr, "bench: cannot append to %s (AMDDWARF_BENCH_RESULTS)\n", path);
     return;
   }
-  fprintf(f, "%s\t%s\t%.3f\t%s\t%s\t%.3f\n", current_table, workload, ours, unit, peer_name,
-          peer >= 0 ? peer : -1.0);
+  fprintf(f, "%s\t%s\t%.3f\t%s\t%s\t%.3f\n", current_table, workload, ours >= 0 ? ours : -1.0,
+          unit, peer_name, peer >= 0 ? peer : -1.0);
   fclose(f);
 }
 
 void bench_print_row(const char *workload, double ours, const char *peer_name, double peer,
                      const char *unit)
 {
-  char ours_text[32], peer_text[32], ratio_text[16];
-  format_time(ours_text, sizeof ours_text, ours, unit);
-  if (peer >= 0) {
+  char ours_text[32] = "-", peer_text[32] = "-", ratio_text[16] = "-";
+  if (ours >= 0)
+    format_time(ours_text, sizeof ours_text, ours, unit);
+  if (peer >= 0)
     format_time(peer_text, sizeof peer_text, peer, unit);
+  if (peer >= 0 && ours > 0)
     snprintf(ratio_text, sizeof ratio_text, "%.2fx", peer / ours);
-  } else {
-    snprintf(peer_text, sizeof peer_text, "-");
-    snprintf(ratio_text, sizeof ratio_text, "-");
-  }
   printf("| %-44s | %14s | %-28s | %14s | %7s |\n", workload, ours_text, peer_name, peer_text,
          ratio_text);
   fflush(stdout);
