@@ -330,6 +330,12 @@ void gpu_stop_free(gpu_stop *stop)
   free(stop);
 }
 
+const uint8_t *gpu_stop_code_object(const gpu_stop *stop, size_t *size)
+{
+  *size = stop->image_size;
+  return stop->image;
+}
+
 /* ---- One wave's state ---------------------------------------------------------- */
 
 static uint64_t frame_pointer(uint32_t wave, int level)

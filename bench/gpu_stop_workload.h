@@ -68,6 +68,9 @@ typedef struct gpu_stop_frame {
 amddwarf_status gpu_stop_new(gpu_stop **out, amddwarf_error *err);
 void gpu_stop_free(gpu_stop *stop);
 
+/* The program's code object (valid until gpu_stop_free). */
+const uint8_t *gpu_stop_code_object(const gpu_stop *stop, size_t *size);
+
 /* Makes the snapshot hold wave WAVE's state. */
 amddwarf_status gpu_stop_load_wave(gpu_stop *stop, uint32_t wave, amddwarf_error *err);
 

@@ -43,6 +43,16 @@ static void test_variable_names(void **state)
   assert_null(gpu_stop_variable_name(GPU_STOP_VARIABLES));
 }
 
+/* The code object is an AMDGPU ELF (EM_AMDGPU 224, ELFCLASS64). */
+static void test_code_object(void **state)
+{
+  size_t size = 0;
+  const uint8_t *image = gpu_stop_code_object(*state, &size);
+  assert_true(size > 64);
+  assert_memory_equal(image, "\177ELF\2\1", 6);
+  assert_int_equal(image[18] | image[19] << 8, 224);
+}
+
 static void test_backtrace(void **state)
 {
   gpu_stop *stop = *state;
@@ -121,6 +131,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_variable_names),
+      cmocka_unit_test(test_code_object),
       cmocka_unit_test(test_backtrace),
       cmocka_unit_test(test_variables_every_lane),
       cmocka_unit_test(test_waves_are_independent),
