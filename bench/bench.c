@@ -50,11 +50,13 @@ void bench_print_header(const char *title)
          "----------------", "------------------------------", "----------------", "---------");
 }
 
-/* NS per UNIT in the largest of ns, us and ms that keeps 2-4 digits. */
+/* NS per UNIT in ns, us or ms, with 2-4 significant digits. */
 static void format_time(char *buf, size_t size, double ns, const char *unit)
 {
   if (ns >= 1e7)
     snprintf(buf, size, "%.1f ms/%s", ns / 1e6, unit);
+  else if (ns >= 1e6)
+    snprintf(buf, size, "%.2f ms/%s", ns / 1e6, unit);
   else if (ns >= 1e4)
     snprintf(buf, size, "%.1f us/%s", ns / 1e3, unit);
   else

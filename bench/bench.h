@@ -28,8 +28,9 @@ double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats);
 void bench_print_header(const char *title);
 
 /* One row: OURS and PEER are per-unit times in ns (PEER < 0: peer not
-   measured; OURS < 0: ours not measured by this program); UNIT names what was timed ("op", "lookup", "MB"). Times of
-   10 us and more are printed in us, of 10 ms and more in ms. */
+   measured; OURS < 0: ours not measured by this program); UNIT names what
+   was timed ("op", "lookup", "MB"). Times of 10 us and more are printed in
+   us, of 1 ms and more in ms. */
 void bench_print_row(const char *workload, double ours, const char *peer_name, double peer,
                      const char *unit);
 
