@@ -13,8 +13,9 @@
  * standard-subset equivalent of each variable's location for one lane
  * (bench/gimli/src/main.rs: it has no lane, address-space or
  * select_bit_piece operations, so it does less); its per-lane time is scaled
- * to the stop. No peer unwinds this CFI: elfutils and gimli stop at
- * DW_CFA_LLVM_def_aspace_cfa; bench_cfi compares unwind steps on x86-64. */
+ * to the stop. No peer unwinds this CFI (elfutils' dwarf_cfi_addrframe
+ * fails at every PC of it, gimli 0.27 has no DW_CFA_LLVM_* instruction);
+ * bench_cfi compares unwind steps with elfutils on x86-64. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
