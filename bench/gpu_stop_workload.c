@@ -445,17 +445,19 @@ static amddwarf_status write_vectors(gpu_stop *stop, uint32_t wave, amddwarf_err
    its CFA), and the leaf's locals at its frame base. */
 static amddwarf_status write_scratch(gpu_stop *stop, uint32_t wave, amddwarf_error *err)
 {
+  /* REGION holds lane addresses [LOW, LOW + sizeof REGION). */
   uint64_t low = frame_pointer(wave, 1) / 64;
-  uint64_t leaf_base = frame_pointer(wave, LEAF) / 64;
   uint8_t region[FRAME_SIZE / 64 * LEAF];
+  uint8_t *leaf_frame = region + (frame_pointer(wave, LEAF) / 64 - low);
   for (uint32_t lane = 0; lane < GPU_STOP_LANES; lane++) {
     uint32_t id = wave * 64 + lane;
     memset(region, 0, sizeof region);
     for (int level = 1; level < LEAF; level++)
-      put32(region + frame_pointer(wave, level) / 64 - low, saved_v40_lane(wave, level - 1, lane));
-    put32(region + leaf_base - low + 16, wave * 0x10000u + lane * 0x100u + 3);
-    put32(region + leaf_base - low + 20, 0x50000000u + id);
-    put32(region + leaf_base - low + 0x20, 0x60000000u + id);
+      put32(region + (frame_pointer(wave, level) / 64 - low),
+            saved_v40_lane(wave, level - 1, lane));
+    put32(leaf_frame + 16, wave * 0x10000u + lane * 0x100u + 3);
+    put32(leaf_frame + 20, 0x50000000u + id);
+    put32(leaf_frame + 0x20, 0x60000000u + id);
     amddwarf_status st = stop->target.write_memory(
         stop->target.user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, lane, low, sizeof region, region);
     if (st != AMDDWARF_OK)
