@@ -24,3 +24,6 @@ if(LLVM_CONFIG)
 endif()
 option(AMDDWARF_DISASM "Build `amddwarf disasm` with LLVM's C disassembler API"
        ${AMDDWARF_HAVE_LLVM_DISASM})
+
+# Loading a code object's units on first use is serialized with a mutex.
+find_package(Threads REQUIRED)

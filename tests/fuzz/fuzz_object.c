@@ -1,7 +1,7 @@
 /* Fuzz target: opening a code object from memory (ELF, relocations, notes,
- * every DIE, lists, line tables) and walking what was read: attributes of
- * every DIE, variables in scope at every line-table address, and the static
- * checker. */
+ * the open-time pass over every DIE) and loading and walking what it holds:
+ * each unit's DIE summaries, lists and line table, attributes of every DIE,
+ * variables in scope at every line-table address, and the static checker. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +41,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
   }
   size_t sink = 0;
+  /* Units are loaded in a data-dependent order: the last one first, so
+     references between units are resolved from both sides. */
+  size_t units = amddwarf_object_cu_count(object);
+  if (units > 0)
+    sink += (size_t)amddwarf_object_load_unit(object, units - 1, &err);
   size_t dies = amddwarf_object_die_count(object);
   for (size_t i = 0; i < dies && i < 5000; ++i) {
     const amddwarf_die_info *d = amddwarf_object_die(object, i);
     char name[128];
+    if (d == NULL) /* its unit cannot be loaded */
+      continue;
     amddwarf_object_die_attributes(object, d, count_attribute, &sink, &err);
     amddwarf_type_name(object, d->type, name, sizeof name, NULL);
     uint64_t bytes = 0;

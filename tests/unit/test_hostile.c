@@ -627,6 +627,7 @@ static amddwarf_status open_object(const elf_image *im, size_t size, amddwarf_er
   amddwarf_object_options o;
   amddwarf_object_options_init(&o);
   o.allocator = &a;
+  o.flags = AMDDWARF_OBJECT_LOAD_ALL; /* every unit's errors are open's */
   amddwarf_object *obj = NULL;
   amddwarf_status st = amddwarf_object_open_memory(im->bytes, size, &o, &obj, err);
   if (st == AMDDWARF_OK) {

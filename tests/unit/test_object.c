@@ -4,6 +4,7 @@
  *
  * Objects are assembled in memory by the small ELF and DWARF writer below;
  * every expected value is derived from the bytes written here. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -456,7 +457,7 @@ static void test_relocations_applied(void **state)
   assert_int_equal(cu->version, 4);
   assert_string_equal(cu->name, "u.cl");
   assert_int_equal(cu->convention, AMDDWARF_CONVENTION_LEGACY);
-  const amddwarf_die_info *f = cu->die->first_child;
+  const amddwarf_die_info *f = amddwarf_object_die_at(o, cu->die_offset)->first_child;
   assert_non_null(f);
   assert_string_equal(f->name, "f");
   assert_int_equal(f->range_count, 1);
@@ -495,7 +496,8 @@ static void test_relocation_rel32_and_halves(void **state)
   amddwarf_object *o = NULL;
   amddwarf_error err;
   assert_int_equal(open_image(n, &o, &err), AMDDWARF_OK);
-  const amddwarf_die_info *f = amddwarf_object_cu(o, 0)->die->first_child;
+  const amddwarf_die_info *f =
+      amddwarf_object_die_at(o, amddwarf_object_cu(o, 0)->die_offset)->first_child;
   assert_int_equal(f->ranges[0].low, 0x100000040);
   assert_int_equal(f->ranges[0].high, 0x100000040 + (0x40 + 0x200 - hi));
   amddwarf_object_close(o);
@@ -1309,15 +1311,107 @@ static void test_references(void **state)
   amddwarf_object_close(o);
 
   /* A reference to where no DIE starts (inside "int"'s name) is an error
-     naming the referring DIE and the target. */
+     naming the referring DIE and the target: when the unit is loaded, and
+     again each time it is asked for. */
   n = build_ref_object(&d, (uint32_t)(d.off_int + 2));
   char expect[128];
   snprintf(expect, sizeof expect, "DIE 0x%zx refers to 0x%zx, where no DIE starts", d.off_back,
            d.off_int + 2);
-  assert_int_equal(open_image(n, &o, &err), AMDDWARF_E_OBJECT_BAD_REFERENCE);
+  assert_int_equal(open_image(n, &o, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_count(o), 9 + 4); /* counted at open */
+  assert_null(amddwarf_object_die_at(o, d.off_back));
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    amddwarf_error_clear(&err);
+    assert_int_equal(amddwarf_object_load_unit(o, 0, &err), AMDDWARF_E_OBJECT_BAD_REFERENCE);
+    assert_int_equal(err.offset, d.off_back);
+    assert_non_null(strstr(err.message, expect));
+  }
+  /* Unit B refers into unit A: it cannot be loaded either, and says why. */
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_object_load_unit(o, 1, &err), AMDDWARF_E_OBJECT_BAD_REFERENCE);
+  assert_non_null(strstr(err.message, "in a unit that cannot be read"));
+  assert_non_null(strstr(err.message, expect));
+  assert_null(amddwarf_object_die_at(o, d.off_cross));
+  amddwarf_object_close(o);
+
+  /* With AMDDWARF_OBJECT_LOAD_ALL, open reports it. */
+  amddwarf_object_options opts;
+  amddwarf_object_options_init(&opts);
+  opts.flags = AMDDWARF_OBJECT_LOAD_ALL;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_object_open_memory(image, n, &opts, &o, &err),
+                   AMDDWARF_E_OBJECT_BAD_REFERENCE);
   assert_null(o);
   assert_int_equal(err.offset, d.off_back);
   assert_non_null(strstr(err.message, expect));
+}
+
+/* Units are summarized on first use: open counts DIEs per unit, and a
+   reference from unit B into unit A loads A along with B. */
+static void test_units_load_on_first_use(void **state)
+{
+  (void)state;
+  static ref_units d;
+  size_t n = build_ref_object(&d, 0);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_image(n, &o, &err), AMDDWARF_OK);
+  size_t at_open = amddwarf_object_memory_used(o);
+  const amddwarf_cu *a = amddwarf_object_cu(o, 0), *b = amddwarf_object_cu(o, 1);
+  assert_int_equal(a->first_die, 0);
+  assert_int_equal(a->die_count, 9);
+  assert_int_equal(b->first_die, 9);
+  assert_int_equal(b->die_count, 4);
+  assert_string_equal(b->name, "b.cl"); /* from the unit DIE, read at open */
+  const amddwarf_die_info *cross = amddwarf_object_die_at(o, d.off_cross);
+  assert_non_null(cross);
+  assert_true(amddwarf_object_memory_used(o) > at_open);
+  assert_ptr_equal(cross->type, amddwarf_object_die_at(o, d.off_int));
+  assert_string_equal(cross->type->name, "int");
+  assert_ptr_equal(amddwarf_object_die(o, b->first_die), amddwarf_object_die_at(o, b->die_offset));
+  assert_null(amddwarf_object_die(o, 13));
+  assert_int_equal(amddwarf_object_load_all(o, &err), AMDDWARF_OK);
+  amddwarf_object_close(o);
+}
+
+typedef struct die_walk {
+  const amddwarf_object *object;
+  const amddwarf_die_info *seen[13];
+} die_walk;
+
+static void *walk_dies_backwards(void *arg)
+{
+  die_walk *w = arg;
+  for (size_t i = 13; i-- > 0;)
+    w->seen[i] = amddwarf_object_die(w->object, i);
+  return NULL;
+}
+
+/* Threads asking for DIEs of units not loaded yet all get the same
+   summaries. */
+static void test_units_load_from_threads(void **state)
+{
+  (void)state;
+  static ref_units d;
+  size_t n = build_ref_object(&d, 0);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_image(n, &o, &err), AMDDWARF_OK);
+  static die_walk walks[4];
+  pthread_t threads[4];
+  for (int t = 0; t < 4; ++t) {
+    walks[t].object = o;
+    assert_int_equal(pthread_create(&threads[t], NULL, walk_dies_backwards, &walks[t]), 0);
+  }
+  for (int t = 0; t < 4; ++t)
+    assert_int_equal(pthread_join(threads[t], NULL), 0);
+  for (size_t i = 0; i < 13; ++i) {
+    const amddwarf_die_info *die = amddwarf_object_die(o, i);
+    assert_non_null(die);
+    for (int t = 0; t < 4; ++t)
+      assert_ptr_equal(walks[t].seen[i], die);
+  }
+  amddwarf_object_close(o);
 }
 
 static void test_check_expressions(void **state)
@@ -1420,6 +1514,8 @@ int main(void)
       cmocka_unit_test(test_normalize_legacy),
       cmocka_unit_test(test_native_and_libdwarf_attributes),
       cmocka_unit_test(test_references),
+      cmocka_unit_test(test_units_load_on_first_use),
+      cmocka_unit_test(test_units_load_from_threads),
       cmocka_unit_test(test_check_expressions),
       cmocka_unit_test(test_check_object_lists),
   };

@@ -44,22 +44,29 @@ int cli_usage_error(const char *command, const char *format, ...)
   return CLI_EXIT_USAGE;
 }
 
+json_t *cli_json_error(amddwarf_status status, const amddwarf_error *err)
+{
+  const char *message =
+      err && err->message[0] ? err->message : amddwarf_status_message(status);
+  uint64_t offset = err ? err->offset : AMDDWARF_NO_OFFSET;
+  json_t *detail = json_object();
+  json_object_set_new(detail, "status", json_string(amddwarf_status_name(status)));
+  json_object_set_new(detail, "message", json_string(message));
+  if (offset != AMDDWARF_NO_OFFSET)
+    json_object_set_new(detail, "offset", json_integer((json_int_t)offset));
+  if (err && err->opcode != AMDDWARF_NO_OPCODE)
+    json_object_set_new(detail, "opcode", json_integer(err->opcode));
+  return detail;
+}
+
 int cli_report_error(const char *command, bool json, amddwarf_status status,
                      const amddwarf_error *err)
 {
   const char *message =
       err && err->message[0] ? err->message : amddwarf_status_message(status);
-  uint64_t offset = err ? err->offset : AMDDWARF_NO_OFFSET;
   if (json) {
-    json_t *detail = json_object();
-    json_object_set_new(detail, "status", json_string(amddwarf_status_name(status)));
-    json_object_set_new(detail, "message", json_string(message));
-    if (offset != AMDDWARF_NO_OFFSET)
-      json_object_set_new(detail, "offset", json_integer((json_int_t)offset));
-    if (err && err->opcode != AMDDWARF_NO_OPCODE)
-      json_object_set_new(detail, "opcode", json_integer(err->opcode));
     json_t *root = json_object();
-    json_object_set_new(root, "error", detail);
+    json_object_set_new(root, "error", cli_json_error(status, err));
     cli_print_json(root);
   } else {
     fprintf(stderr, "amddwarf %s: error: %s (%s)\n", command, message,

@@ -44,6 +44,8 @@ int cli_usage_error(const char *command, const char *format, ...)
    stderr, or as {"error": {...}} on stdout when JSON is set. Returns CLI_EXIT_BAD_INPUT. */
 int cli_report_error(const char *command, bool json, amddwarf_status status,
                      const amddwarf_error *err);
+/* {"status", "message", "offset", "opcode"} of an error, for embedding. */
+json_t *cli_json_error(amddwarf_status status, const amddwarf_error *err);
 
 /* Parses unsigned integers: decimal, 0x hex, 0b binary, 0o octal. Returns 0 or -1. */
 int cli_parse_u64(const char *text, uint64_t *out);

@@ -154,7 +154,6 @@ static int dump_text(const amddwarf_object *object, const char *path)
   }
   text_ctx t = {object, NULL, NULL, {0}};
   int rc = CLI_EXIT_OK;
-  size_t die_index = 0;
   for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {
     const amddwarf_cu *cu = amddwarf_object_cu(object, c);
     const char *lang = amddwarf_dw_lang_name(cu->language);
@@ -167,10 +166,17 @@ static int dump_text(const amddwarf_object *object, const char *path)
            cu->convention_reason, amddwarf_dialect_name(cu->format.dialect),
            cu->augmentation ? "; augmentation " : "", cu->augmentation ? cu->augmentation : "");
     t.cu = cu;
-    for (; die_index < amddwarf_object_die_count(object); ++die_index) {
+    amddwarf_error load_err;
+    amddwarf_error_clear(&load_err);
+    amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
+    if (loaded != AMDDWARF_OK) { /* the other units are still shown */
+      printf("  cannot be read: %s\n", load_err.message);
+      rc = cli_report_error("dump", false, loaded, &load_err);
+      continue;
+    }
+    for (size_t die_index = cu->first_die; die_index < cu->first_die + cu->die_count;
+         ++die_index) {
       const amddwarf_die_info *d = amddwarf_object_die(object, die_index);
-      if (d->cu_index != c)
-        break;
       const char *tag = amddwarf_dw_tag_name(d->tag);
       printf("\n0x%08llx: %*s%s\n", (unsigned long long)d->offset, 2 * (int)d->depth, "",
              tag ? tag : "DW_TAG_?");
@@ -298,7 +304,6 @@ static int dump_json(const amddwarf_object *object, const char *path)
   }
   json_object_set_new(root, "symbols", symbols);
   json_t *units = json_array();
-  size_t die_index = 0;
   int rc = CLI_EXIT_OK;
   for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {
     const amddwarf_cu *cu = amddwarf_object_cu(object, c);
@@ -318,10 +323,16 @@ static int dump_json(const amddwarf_object *object, const char *path)
     json_object_set_new(u, "dialect", json_string(amddwarf_dialect_name(cu->format.dialect)));
     json_t *dies = json_array();
     json_ctx j = {object, cu, NULL};
-    for (; die_index < amddwarf_object_die_count(object); ++die_index) {
+    amddwarf_error load_err;
+    amddwarf_error_clear(&load_err);
+    amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
+    if (loaded != AMDDWARF_OK) { /* the other units are still shown */
+      json_object_set_new(u, "error", cli_json_error(loaded, &load_err));
+      rc = CLI_EXIT_BAD_INPUT;
+    }
+    for (size_t die_index = cu->first_die;
+         loaded == AMDDWARF_OK && die_index < cu->first_die + cu->die_count; ++die_index) {
       const amddwarf_die_info *d = amddwarf_object_die(object, die_index);
-      if (d->cu_index != c)
-        break;
       const char *tag = amddwarf_dw_tag_name(d->tag);
       json_t *o = json_object();
       json_object_set_new(o, "offset", cli_json_addr(d->offset));

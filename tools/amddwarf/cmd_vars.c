@@ -233,13 +233,9 @@ int cli_vars_main(int argc, char **argv)
   size_t depth = 0, count = 0;
   amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, MAX_SCOPES, &depth);
   if (st != AMDDWARF_OK) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_NOT_FOUND;
-    snprintf(err.message, sizeof err.message, "no subprogram of %s contains pc 0x%llx",
-             args.path, (unsigned long long)pc);
+    rc = cli_report_no_scope("vars", args.json, object, args.path, pc, st);
     amddwarf_object_close(object);
-    return cli_report_error("vars", args.json, AMDDWARF_NOT_FOUND, &err);
+    return rc;
   }
   if (depth > MAX_SCOPES)
     depth = MAX_SCOPES;

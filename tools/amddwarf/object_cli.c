@@ -340,3 +340,20 @@ void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t)
   t->base_type = t_base_type;
 }
 
+
+int cli_report_no_scope(const char *command, bool json, const amddwarf_object *object,
+                        const char *path, uint64_t pc, amddwarf_status status)
+{
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  size_t unit = 0;
+  if (status != AMDDWARF_NOT_FOUND && amddwarf_object_pc_unit(object, pc, &unit) == AMDDWARF_OK) {
+    status = amddwarf_object_load_unit(object, unit, &err);
+    if (status != AMDDWARF_OK)
+      return cli_report_error(command, json, status, &err);
+  }
+  err.status = AMDDWARF_NOT_FOUND;
+  snprintf(err.message, sizeof err.message, "no subprogram of %s contains pc 0x%llx", path,
+           (unsigned long long)pc);
+  return cli_report_error(command, json, AMDDWARF_NOT_FOUND, &err);
+}

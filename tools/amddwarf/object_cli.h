@@ -79,4 +79,11 @@ typedef struct cli_eval_ctx {
 /* Fills *T with callbacks over C (C must outlive T's use). */
 void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t);
 
+/* Reports why the scopes at PC are unknown (STATUS from
+   amddwarf_object_scopes_at or amddwarf_object_vars_at): no subprogram of
+   PATH contains PC, or the unit holding it cannot be read. Returns
+   CLI_EXIT_BAD_INPUT. */
+int cli_report_no_scope(const char *command, bool json, const amddwarf_object *object,
+                        const char *path, uint64_t pc, amddwarf_status status);
+
 #endif

@@ -1,12 +1,20 @@
 /* Code objects: ELF, DWARF DIEs, types, variables and line tables.
  *
  * amddwarf_object_open_* reads an AMDGPU code object (relocatable .o or
- * linked shared object) once: the ELF header and ISA, the NT_AMDGPU_METADATA
- * note, the symbol table, and the whole DWARF tree (every unit, every DIE, the
- * line tables), with relocations applied to the debug sections of relocatable
- * objects. Everything returned by the query functions is `const`, lives in
- * the handle and stays valid until amddwarf_object_close, unless said
- * otherwise.
+ * linked shared object): the ELF header and ISA, the NT_AMDGPU_METADATA note,
+ * the symbol table, relocations applied to the debug sections of relocatable
+ * objects, and one pass over .debug_info that reads every unit header and
+ * unit DIE, checks the structure of every DIE, detects each unit's
+ * convention and indexes the subprograms' PC ranges. The DIE summaries
+ * (amddwarf_die_info) and the line table of a unit are made the first time
+ * something of that unit is asked for ("loading" the unit), so opening is
+ * fast and holds little memory; amddwarf_object_load_all (or the
+ * AMDDWARF_OBJECT_LOAD_ALL flag) loads everything at once.
+ *
+ * Everything returned by the query functions is `const`, lives in the handle
+ * and stays valid until amddwarf_object_close, unless said otherwise. The
+ * query functions may be called from several threads at once: loading is
+ * serialized inside the handle.
  *
  * Expression bytes (DW_AT_location, DW_AT_frame_base, location list entries,
  * DW_AT_LLVM_lane_pc, ...) are returned raw; decode them with
@@ -62,6 +70,9 @@ enum {
      input (it double-frees on some bad .debug_rnglists): do not use this on
      untrusted objects. */
   AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES = 1u << 0,
+  /* Load every unit's DIEs and line table at open (amddwarf_object_load_all):
+     open then fails on anything a unit's loading would report. */
+  AMDDWARF_OBJECT_LOAD_ALL = 1u << 1,
 };
 
 /* Defaults: malloc, detected conventions, auto dialect. */
@@ -233,10 +244,11 @@ typedef struct amddwarf_cu {
   amddwarf_expr_format format;   /* how to decode this unit's expressions */
   uint64_t low_pc;               /* DW_AT_low_pc or 0: base of its lists */
   uint64_t addr_base, loclists_base, rnglists_base, str_offsets_base;
-  const struct amddwarf_die_info *die;/* the unit DIE */
   const amddwarf_range *ranges;  /* the unit's PC ranges */
   size_t range_count;
   uint64_t line_offset;          /* DW_AT_stmt_list, UINT64_MAX when absent */
+  size_t first_die;              /* index of the unit DIE for amddwarf_object_die */
+  size_t die_count;              /* the unit's DIEs, counted at open */
 } amddwarf_cu;
 
 AMDDWARF_API size_t amddwarf_object_cu_count(const amddwarf_object *object);
@@ -290,11 +302,27 @@ typedef struct amddwarf_die_info {
   const amddwarf_attr_value *lane_pc, *active_lane;
 } amddwarf_die_info;
 
-/* The DIE at .debug_info OFFSET, or NULL. */
+/* Loads unit CU_INDEX now: the summaries of its DIEs (and of the units its
+   references lead into) and its line table. Every accessor below loads what
+   it needs by itself; this call is for knowing why a unit cannot be read
+   (an accessor returns NULL then). A unit that failed keeps failing with
+   the same error. Errors: E_OBJECT_DWARF, E_OBJECT_BAD_REFERENCE,
+   E_OBJECT_BAD_LIST, E_LIMIT, E_NO_MEMORY, E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_load_unit(const amddwarf_object *object,
+                                                       size_t cu_index, amddwarf_error *err);
+
+/* Loads every unit; stops at the first that fails. */
+AMDDWARF_API amddwarf_status amddwarf_object_load_all(const amddwarf_object *object,
+                                                      amddwarf_error *err);
+
+/* The DIE at .debug_info OFFSET, or NULL (none starts there, or its unit
+   cannot be loaded). The unit DIE of unit C is at
+   amddwarf_object_cu(object, C)->die_offset. */
 AMDDWARF_API const amddwarf_die_info *amddwarf_object_die_at(const amddwarf_object *object,
                                                         uint64_t offset);
 
-/* Every DIE in .debug_info order (unit DIEs included). */
+/* Every DIE in .debug_info order (unit DIEs included); the count is known
+   at open, a DIE is NULL when its unit cannot be loaded. */
 AMDDWARF_API size_t amddwarf_object_die_count(const amddwarf_object *object);
 AMDDWARF_API const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size_t index);
 
@@ -333,10 +361,16 @@ AMDDWARF_API const char *amddwarf_dw_ate_name(unsigned encoding);
 /* The scopes containing PC, innermost first: lexical blocks, inlined
    subroutines, the subprogram, then the unit DIE. Writes at most CAPACITY
    into SCOPES and the full depth to *COUNT. AMDDWARF_NOT_FOUND when no
-   subprogram contains PC (*COUNT is 0). */
+   subprogram contains PC (*COUNT is 0); the unit's loading error when the
+   unit holding PC cannot be loaded (amddwarf_object_load_unit says why). */
 AMDDWARF_API amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_t pc,
                                                        const amddwarf_die_info **scopes,
                                                        size_t capacity, size_t *count);
+
+/* The unit of the subprogram containing PC (known without loading it):
+   AMDDWARF_OK with *CU_INDEX, or AMDDWARF_NOT_FOUND. */
+AMDDWARF_API amddwarf_status amddwarf_object_pc_unit(const amddwarf_object *object, uint64_t pc,
+                                                     size_t *cu_index);
 
 typedef struct amddwarf_var {
   const amddwarf_die_info *die;       /* DW_TAG_variable or DW_TAG_formal_parameter */
@@ -413,12 +447,15 @@ typedef struct amddwarf_line_table {
   size_t file_count;
 } amddwarf_line_table;
 
-/* The line table of unit CU_INDEX, or NULL when it has none. */
+/* The line table of unit CU_INDEX (read on first use), or NULL when it has
+   none or it cannot be read (amddwarf_object_load_unit says why). */
 AMDDWARF_API const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *object,
                                                                    size_t cu_index);
 
 /* The row covering PC (the last row at or before PC in a sequence whose end
-   is after PC): AMDDWARF_OK with *TABLE and *ROW, or AMDDWARF_NOT_FOUND. */
+   is after PC): AMDDWARF_OK with *TABLE and *ROW, or AMDDWARF_NOT_FOUND.
+   The table of the unit whose subprogram holds PC is searched first, then
+   every table (reading those not read yet). */
 AMDDWARF_API amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
                                                      const amddwarf_line_table **table,
                                                      const amddwarf_line_row **row);
@@ -486,7 +523,8 @@ typedef struct amddwarf_check_problem {
    is called once per problem; the problem is valid during the call; a
    non-zero return stops the check early. *COUNT (may be NULL) receives the
    number of problems. Returns AMDDWARF_OK whether or not problems were
-   found; errors only for E_NO_MEMORY and E_INVALID_ARGUMENT. */
+   found; errors: those of amddwarf_object_load_all (a unit that cannot be
+   read at all), E_NO_MEMORY and E_INVALID_ARGUMENT. */
 AMDDWARF_API amddwarf_status amddwarf_object_check(
     const amddwarf_object *object,
     int (*report)(void *user, const amddwarf_check_problem *problem), void *user,
@@ -503,7 +541,7 @@ AMDDWARF_API amddwarf_status amddwarf_object_check_expr(
 /* ---- memory ---- */
 
 /* Bytes held by OBJECT beyond the borrowed input (arenas, relocated section
-   copies, libdwarf's tables not counted). */
+   copies, the units loaded so far; libdwarf's tables not counted). */
 AMDDWARF_API size_t amddwarf_object_memory_used(const amddwarf_object *object);
 
 AMDDWARF_END_DECLS

@@ -1360,8 +1360,10 @@ static amddwarf_status run(machine *m, const program *p, uint32_t base)
       return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u operations executed",
                           (unsigned)m->ev->max_steps);
     amddwarf_status st = step(m, p, op, base, &next);
+    /* A DW_OP_call* or frame base may have grown the operation buffer that
+       OP points into: trace the operation fetched again. */
     if (m->trace && st == AMDDWARF_OK)
-      trace_op(m, op);
+      trace_op(m, program_op(m, p, pc));
     if (st != AMDDWARF_OK) {
       if (m->err && m->err->message[0] == '\0')
         machine_fail(m, st, "%s", amddwarf_status_message(st));

@@ -564,11 +564,14 @@ amddwarf_status amddwarf_object_check(
   if (object == NULL)
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_check: NULL object");
+  amddwarf_status st = amddwarf_object_load_all(object, err);
+  if (st != AMDDWARF_OK)
+    return st;
   memset(&c, 0, sizeof c);
   c.report = report;
   c.user = user;
   for (size_t i = 0; i < object->die_count && !c.stop; ++i) {
-    const amddwarf_die_info *d = object->dies[i];
+    const amddwarf_die_info *d = amddwarf_object_die(object, i);
     checker_init(&c, object, &object->cus[d->cu_index]);
     check_value(&c, d, DW_AT_location, d->location);
     check_value(&c, d, DW_AT_frame_base, d->frame_base);

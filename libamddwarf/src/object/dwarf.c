@@ -254,13 +254,7 @@ void amddwarf_object_finish_dwarf(amddwarf_object *object)
     dwarf_object_finish(object->dbg, NULL);
     object->dbg = NULL;
   }
-  amddwarf_mem_free(&object->allocator, object->dies, object->die_capacity * sizeof(void *));
-  object->dies = NULL;
-  if (object->die_offsets != NULL)
-    amddwarf_mem_free(&object->allocator, object->die_offsets,
-                      object->die_offset_capacity * sizeof *object->die_offsets);
-  object->die_offsets = NULL;
-  amddwarf_object_free_walk_state(object);
+  amddwarf_object_free_units(object);
   amddwarf_mem_free(&object->allocator, object->cus, object->cu_capacity * sizeof(amddwarf_cu));
   object->cus = NULL;
 }

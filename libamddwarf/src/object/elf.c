@@ -396,31 +396,79 @@ static int symbol_order(const void *a, const void *b)
   return strcmp(x->name, y->name);
 }
 
-static int symbol_name_order(const void *a, const void *b)
+/* Symbols by name: an open-addressing table of indexes into the symbols,
+   for joining descriptors and metadata kernels with their functions. */
+typedef struct name_index {
+  uint32_t *slots;      /* symbol index + 1, 0 when empty */
+  size_t mask;
+} name_index;
+
+static uint64_t name_hash(const char *name, size_t len)
 {
-  const amddwarf_symbol *x = a, *y = b;
-  int c = strcmp(x->name, y->name);
-  if (c != 0)
-    return c;
-  return x->address < y->address ? -1 : x->address > y->address;
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+  for (size_t i = 0; i < len; ++i)
+    h = (h ^ (uint8_t)name[i]) * 0x100000001b3ull;
+  return h;
 }
 
-/* Index of the first symbol of the name-sorted OUT whose name is at least
-   the LEN bytes of NAME (followed by nothing). */
-static size_t find_name(const amddwarf_symbol *out, size_t count, const char *name, size_t len)
+static bool name_equals(const char *symbol, const char *name, size_t len)
 {
-  size_t lo = 0, hi = count;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strncmp(out[mid].name, name, len);
-    if (c == 0 && out[mid].name[len] != '\0')
-      c = 1;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
+  return strncmp(symbol, name, len) == 0 && symbol[len] == '\0';
+}
+
+static bool name_index_build(amddwarf_object *object, const amddwarf_symbol *symbols, size_t count,
+                             name_index *index)
+{
+  size_t cap = 16;
+  while (cap < 2 * count)
+    cap *= 2;
+  index->slots = amddwarf_mem_calloc(&object->allocator, cap, sizeof *index->slots);
+  index->mask = cap - 1;
+  if (index->slots == NULL)
+    return false;
+  for (size_t i = 0; i < count; ++i) {
+    size_t k = (size_t)name_hash(symbols[i].name, strlen(symbols[i].name)) & index->mask;
+    while (index->slots[k] != 0)
+      k = (k + 1) & index->mask;
+    index->slots[k] = (uint32_t)i + 1;
   }
-  return lo;
+  return true;
+}
+
+/* Calls VISIT for every symbol named by the LEN bytes of NAME. */
+static void name_index_each(const name_index *index, amddwarf_symbol *symbols, const char *name,
+                            size_t len, void (*visit)(amddwarf_symbol *symbol, void *user),
+                            void *user)
+{
+  for (size_t k = (size_t)name_hash(name, len) & index->mask; index->slots[k] != 0;
+       k = (k + 1) & index->mask)
+    if (name_equals(symbols[index->slots[k] - 1].name, name, len))
+      visit(&symbols[index->slots[k] - 1], user);
+}
+
+static void mark_kernel_entry(amddwarf_symbol *symbol, void *user)
+{
+  (void)user;
+  if (symbol->kind == AMDDWARF_SYMBOL_FUNCTION)
+    symbol->kind = AMDDWARF_SYMBOL_KERNEL;
+}
+
+static void join_descriptor(amddwarf_symbol *symbol, void *user)
+{
+  amddwarf_kernel *kernel = user;
+  if (kernel->descriptor_address == UINT64_MAX || symbol->address < kernel->descriptor_address)
+    kernel->descriptor_address = symbol->address;
+}
+
+static void join_code(amddwarf_symbol *symbol, void *user)
+{
+  amddwarf_kernel *kernel = user;
+  /* Of several, the highest address, as in the address-sorted listing. */
+  if (symbol->kind != AMDDWARF_SYMBOL_DESCRIPTOR &&
+      (kernel->code_address == UINT64_MAX || symbol->address >= kernel->code_address)) {
+    kernel->code_address = symbol->address;
+    kernel->code_size = symbol->size;
+  }
 }
 
 static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_section *symtab,
@@ -450,7 +498,9 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
     const char *nul = memchr(name, '\0', (size_t)(strtab->size - sym.st_name));
     size_t len = nul ? (size_t)(nul - name) : (size_t)(strtab->size - sym.st_name);
     amddwarf_symbol *s = &out[count++];
-    s->name = amddwarf_arena_strndup(&object->arena, name, len);
+    /* Names are used in place; only one running into the end of an
+       unterminated string table is copied. */
+    s->name = nul != NULL ? name : amddwarf_arena_strndup(&object->arena, name, len);
     if (s->name == NULL)
       return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
     s->address = sym.st_value;
@@ -464,35 +514,21 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
       s->kind = AMDDWARF_SYMBOL_DESCRIPTOR;
   }
   /* A function with a NAME.kd descriptor is a kernel entry; metadata kernels
-     join their symbols by name. Both look names up in the name-sorted table. */
-  qsort(out, count, sizeof *out, symbol_name_order);
-  for (size_t i = 0; i < count; ++i) {
-    if (out[i].kind != AMDDWARF_SYMBOL_DESCRIPTOR)
-      continue;
-    size_t len = strlen(out[i].name) - 3;
-    for (size_t j = find_name(out, count, out[i].name, len); j < count; ++j) {
-      if (strncmp(out[j].name, out[i].name, len) != 0 || out[j].name[len] != '\0')
-        break;
-      if (out[j].kind == AMDDWARF_SYMBOL_FUNCTION)
-        out[j].kind = AMDDWARF_SYMBOL_KERNEL;
-    }
-  }
+     join their symbols by name. */
+  name_index index;
+  if (!name_index_build(object, out, count, &index))
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
+  for (size_t i = 0; i < count; ++i)
+    if (out[i].kind == AMDDWARF_SYMBOL_DESCRIPTOR)
+      name_index_each(&index, out, out[i].name, strlen(out[i].name) - 3, mark_kernel_entry, NULL);
   for (size_t k = 0; k < object->kernel_count; ++k) {
     amddwarf_kernel *kernel = &object->kernels[k];
-    if (kernel->symbol != NULL) {
-      size_t j = find_name(out, count, kernel->symbol, strlen(kernel->symbol));
-      if (j < count && strcmp(out[j].name, kernel->symbol) == 0)
-        kernel->descriptor_address = out[j].address;
-    }
-    size_t len = strlen(kernel->name);
-    for (size_t j = find_name(out, count, kernel->name, len);
-         j < count && strcmp(out[j].name, kernel->name) == 0; ++j) {
-      if (out[j].kind != AMDDWARF_SYMBOL_DESCRIPTOR) {
-        kernel->code_address = out[j].address;
-        kernel->code_size = out[j].size;
-      }
-    }
+    if (kernel->symbol != NULL)
+      name_index_each(&index, out, kernel->symbol, strlen(kernel->symbol), join_descriptor,
+                      kernel);
+    name_index_each(&index, out, kernel->name, strlen(kernel->name), join_code, kernel);
   }
+  amddwarf_mem_free(&object->allocator, index.slots, (index.mask + 1) * sizeof *index.slots);
   qsort(out, count, sizeof *out, symbol_order);
   object->symbols = out;
   object->symbol_count = count;

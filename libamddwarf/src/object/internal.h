@@ -3,6 +3,8 @@
 #ifndef AMDDWARF_OBJECT_INTERNAL_H
 #define AMDDWARF_OBJECT_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 
 #include "common/arena.h"
 #include "common/error.h"
+#include "common/reader.h"
 
 /* LLVM/AMDGPU DWARF extension constants (DESIGN.md section 6). */
 #define AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD 0x3e08
@@ -44,22 +47,101 @@ typedef struct amddwarf_section {
   bool is_debug;
 } amddwarf_section;
 
-/* Scope index entry: a subprogram's range (top-level scopes only). */
+/* ---- abbreviations and forms (forms.c) ---- */
+
+typedef struct amddwarf_abbrev_attr {
+  uint16_t at;
+  uint16_t form;
+  bool loc;            /* amddwarf_object_is_location_attribute(at) */
+  int64_t implicit_const;
+} amddwarf_abbrev_attr;
+
+/* What the open-time scan must look at in a DIE of an abbreviation. */
+enum {
+  AMDDWARF_ABBREV_EXTENSION_ATTR = 1u << 0, /* an LLVM/AMDGPU extension attribute */
+  AMDDWARF_ABBREV_FRAME_OR_LOCATION = 1u << 1, /* DW_AT_location or DW_AT_frame_base */
+};
+
+typedef struct amddwarf_abbrev {
+  uint64_t code;
+  uint16_t tag;
+  uint8_t children;
+  uint8_t scan_flags;  /* AMDDWARF_ABBREV_* */
+  int32_t fixed_size;  /* the attributes' bytes when every form has a fixed
+                          size under the table's size_key, else -1 */
+  uint32_t count;
+  const amddwarf_abbrev_attr *attrs;
+} amddwarf_abbrev;
+
+/* The abbreviations of one .debug_abbrev offset; codes 1..N are usually
+   dense, so DENSE[code] finds them; others are searched in ALL. */
+typedef struct amddwarf_abbrev_table {
+  uint64_t offset;
+  amddwarf_abbrev *all;
+  size_t count;
+  size_t capacity;
+  amddwarf_abbrev **dense;
+  size_t dense_count;
+  uint32_t size_key;   /* the unit shape fixed_size was computed for */
+} amddwarf_abbrev_table;
+
+/* What attribute values are read against. */
+typedef struct amddwarf_form_reader {
+  amddwarf_object *object;
+  const amddwarf_cu *cu;
+  const amddwarf_section *str_offsets;
+  amddwarf_error *err;
+} amddwarf_form_reader;
+
+/* ---- units ---- */
+
+typedef enum amddwarf_unit_state {
+  AMDDWARF_UNIT_UNLOADED = 0, /* scanned at open: counts, ranges, convention */
+  AMDDWARF_UNIT_WALKED,       /* DIEs summarized, references being resolved */
+  AMDDWARF_UNIT_READY,
+  AMDDWARF_UNIT_FAILED,       /* FAILURE says why */
+} amddwarf_unit_state;
+
+/* A unit's line table with its sequences indexed by address. */
+typedef struct amddwarf_line_sequence {
+  uint64_t low, high;         /* [low, high): first row to end_sequence */
+  uint32_t first_row, end_row;/* rows [first_row, end_row) before the end row */
+} amddwarf_line_sequence;
+
+/* What the object knows of one unit beyond its public amddwarf_cu. The DIE
+   summaries are made the first time the unit is asked for. */
+typedef struct amddwarf_unit {
+  uint64_t end;               /* .debug_info offset after the unit */
+  size_t abbrev_table;        /* index into object->abbrev_tables */
+  size_t first_die;           /* index of its unit DIE among all DIEs */
+  uint32_t die_count;         /* counted by the scan */
+  _Atomic unsigned char state;/* amddwarf_unit_state */
+  _Atomic unsigned char lines_state;
+  amddwarf_die_info *dies;    /* DIE_COUNT summaries in offset order */
+  const amddwarf_die_info **vars; /* the unit DIE's DW_TAG_variable children */
+  size_t var_count;
+  void *pending;              /* references being resolved (die_reader.c) */
+  size_t pending_count, pending_capacity;
+  amddwarf_error failure;
+  amddwarf_line_table lines;
+  amddwarf_error lines_failure;
+  amddwarf_line_sequence *sequences; /* by low address */
+  size_t sequence_count;
+} amddwarf_unit;
+
+/* Scope index entry: a subprogram's range, found by the scan. */
 typedef struct amddwarf_scope_entry {
   uint64_t low, high;
-  const amddwarf_die_info *die;
+  uint64_t die_offset;
+  uint32_t cu_index;
 } amddwarf_scope_entry;
-
-/* A unit-level variable found by the walk, with its unit's index. */
-typedef struct amddwarf_unit_global {
-  const amddwarf_die_info *die;
-  size_t cu_index;
-} amddwarf_unit_global;
 
 struct amddwarf_object {
   amddwarf_allocator allocator;
   amddwarf_object_options options;
   amddwarf_arena arena;
+  pthread_mutex_t load_lock;  /* serializes the loading of units and lines */
+  bool lock_ready;
   const uint8_t *data;
   size_t size;
   uint8_t *owned_data;    /* open_file's copy */
@@ -80,54 +162,89 @@ struct amddwarf_object {
   Dwarf_Obj_Access_Methods dw_methods;
   Dwarf_Debug dbg;
   const amddwarf_section *sec_info, *sec_abbrev, *sec_addr, *sec_loc, *sec_loclists,
-      *sec_ranges, *sec_rnglists, *sec_line, *sec_str, *sec_line_str;
-  amddwarf_cu *cus;
+      *sec_ranges, *sec_rnglists, *sec_line, *sec_str, *sec_line_str, *sec_str_offsets;
+  amddwarf_cu *cus;           /* by unit index, in .debug_info order */
+  amddwarf_unit *units;       /* parallel to cus */
   size_t cu_count, cu_capacity;
-  amddwarf_die_info **dies;    /* in offset order */
-  size_t die_count, die_capacity;
-  uint64_t *die_offsets;      /* dies[i]->offset, a compact search key */
-  size_t die_offset_capacity;
-  /* References recorded by the walk, resolved once every DIE exists. */
-  void *pending_refs;
-  size_t pending_ref_count, pending_ref_capacity;
-  /* The DW_TAG_subprogram DIEs, in offset order (the scope index's input). */
-  const amddwarf_die_info **subprograms;
-  size_t subprogram_count, subprogram_capacity;
-  /* The DW_TAG_variable children of unit DIEs, in offset order. */
-  amddwarf_unit_global *globals;
-  size_t global_count, global_capacity;
-  /* The walked unit's DIE indexes by offset - its first DIE's offset
-     (UINT32_MAX: no DIE starts there): references resolve in one load. */
+  size_t die_count;           /* every DIE of every unit */
+  size_t loaded_die_bytes;    /* summaries made so far */
+  amddwarf_abbrev_table *abbrev_tables;
+  size_t abbrev_table_count, abbrev_table_capacity;
+  size_t *abbrev_slots;       /* open addressing by offset: table index + 1 */
+  size_t abbrev_slot_count;   /* a power of two, or 0 */
+  uint64_t abbrev_bytes_read; /* for the overlap limit (forms.c) */
+  /* A unit's DIE indexes by offset - its first DIE's offset (UINT32_MAX: no
+     DIE starts there), while it is walked: references resolve in one load. */
   uint32_t *unit_map;
   size_t unit_map_capacity;
   /* Open-addressing set of the shared constant attribute values. */
   const amddwarf_attr_value **constants;
   size_t constant_count, constant_capacity;
-  void *abbrev_tables;        /* die_reader.c's tables, kept for attribute listing */
-  size_t abbrev_table_count, abbrev_table_capacity;
-  size_t *cu_abbrev;          /* by unit index: index into abbrev_tables */
-  size_t cu_abbrev_capacity;
-  amddwarf_line_table *lines; /* by unit index (rows NULL when none) */
-  size_t lines_count, lines_capacity;
-  amddwarf_scope_entry *scopes;
-  uint64_t *scope_max_high; /* prefix maximum of scopes[].high */
-  /* Per unit: the variables that are direct children of the unit DIE. */
-  const amddwarf_die_info ***unit_vars;
-  size_t *unit_var_counts;
-  size_t scope_count;
+  amddwarf_scope_entry *scopes;  /* by low address */
+  uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
+  size_t scope_count, scope_capacity;
 };
+
+/* What attribute values of unit CU are read against. */
+static inline amddwarf_form_reader amddwarf_form_reader_make(amddwarf_object *object,
+                                                             const amddwarf_cu *cu,
+                                                             amddwarf_error *err)
+{
+  amddwarf_form_reader fr = {object, cu, object->sec_str_offsets, err};
+  return fr;
+}
 
 /* elf.c */
 amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error *err);
 const amddwarf_section *amddwarf_object_find_section(const amddwarf_object *object,
                                                      const char *name);
 
-/* die_reader.c */
-amddwarf_status amddwarf_object_read_dwarf(amddwarf_object *object, amddwarf_error *err);
-
+/* forms.c */
+/* The table of .debug_abbrev OFFSET, read once and shared by the units
+   that use it: *INDEX into object->abbrev_tables. */
+amddwarf_status amddwarf_abbrev_table_get(amddwarf_object *object, uint64_t offset, size_t *index,
+                                          amddwarf_error *err);
+const amddwarf_abbrev *amddwarf_abbrev_find(const amddwarf_abbrev_table *table, uint64_t code);
+/* Computes the abbreviations' fixed_size for units of CU's shape. */
+void amddwarf_abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_cu *cu);
 void amddwarf_object_free_abbrevs(amddwarf_object *object);
-/* Releases the walk's temporary tables (pending references, subprograms). */
-void amddwarf_object_free_walk_state(amddwarf_object *object);
+/* Reads the value of attribute SPEC at R into OUT. BASES_ONLY: strings and
+   indexed addresses are left unresolved (the unit's bases are not known yet). */
+amddwarf_status amddwarf_form_read(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                   const amddwarf_abbrev_attr *spec, amddwarf_attribute *out,
+                                   uint64_t die_offset, bool bases_only);
+/* Steps R over the attributes of AB without decoding them. */
+amddwarf_status amddwarf_form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                       const amddwarf_abbrev *ab, uint64_t die_offset);
+/* Member-wise zeroing of an attribute before a read. */
+void amddwarf_attribute_clear(amddwarf_attribute *a, uint16_t at);
+
+/* What a DIE's DW_AT_low_pc and DW_AT_high_pc say. */
+typedef struct amddwarf_pc_pair {
+  uint64_t low, high;
+  bool has_low, has_high, high_is_offset;
+} amddwarf_pc_pair;
+/* Notes A when it is DW_AT_low_pc or DW_AT_high_pc. */
+void amddwarf_pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a);
+/* The range [low, high) of a DIE of TAG: false when it has none (a label
+   with only a low_pc covers one byte). */
+bool amddwarf_pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out);
+
+/* unit_scan.c: the open-time pass over .debug_info. */
+amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_error *err);
+/* Whether an expression or list value uses an extension operation. */
+bool amddwarf_object_value_has_extension_op(const amddwarf_object *object, const amddwarf_cu *cu,
+                                            const amddwarf_attr_value *v);
+
+/* die_reader.c: the DIE summaries of a unit, made on first use. */
+amddwarf_status amddwarf_object_ensure_unit(const amddwarf_object *object, size_t cu_index,
+                                            amddwarf_error *err);
+/* The unit whose .debug_info range holds OFFSET, or SIZE_MAX. */
+size_t amddwarf_object_unit_at(const amddwarf_object *object, uint64_t offset);
+/* The DIE at OFFSET of loaded unit CU_INDEX, or NULL. */
+const amddwarf_die_info *amddwarf_object_unit_die_at(const amddwarf_object *object,
+                                                     size_t cu_index, uint64_t offset);
+void amddwarf_object_free_units(amddwarf_object *object);
 /* Completes an attribute read for listing: a reference gets its DIE, a
    location list the entries already decoded for DIE. */
 void amddwarf_object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
@@ -158,15 +275,27 @@ amddwarf_status amddwarf_object_read_ranges(amddwarf_object *object, const amddw
                                             uint16_t form, uint64_t value,
                                             const amddwarf_range **ranges, size_t *count,
                                             amddwarf_error *err);
+/* Reads the location list of FORM/VALUE without keeping it: VISIT sees each
+   entry until it returns false. */
+amddwarf_status amddwarf_object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,
+                                              uint16_t form, uint64_t value,
+                                              bool (*visit)(void *user,
+                                                            const amddwarf_loc_entry *entry),
+                                              void *user, amddwarf_error *err);
 amddwarf_status amddwarf_object_read_addrx(const amddwarf_object *object, const amddwarf_cu *cu,
                                            uint64_t index, uint64_t *address,
                                            amddwarf_error *err);
 
-/* lines.c */
-amddwarf_status amddwarf_object_read_lines(amddwarf_object *object, amddwarf_cu *cu,
-                                           amddwarf_error *err);
+/* lines.c: a unit's line table, read on first use. */
+amddwarf_status amddwarf_object_ensure_lines(const amddwarf_object *object, size_t cu_index,
+                                             amddwarf_error *err);
+void amddwarf_object_free_lines(amddwarf_object *object);
 
 /* scope.c */
+/* Sorts the scan's subprogram ranges into the PC -> scope index. */
 amddwarf_status amddwarf_object_build_scopes(amddwarf_object *object, amddwarf_error *err);
+/* The scope entry of the innermost subprogram range holding PC, or NULL. */
+const amddwarf_scope_entry *amddwarf_object_scope_entry_at(const amddwarf_object *object,
+                                                           uint64_t pc);
 
 #endif

@@ -321,8 +321,8 @@ out:
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_object_read_lines(amddwarf_object *object, amddwarf_cu *cu,
-                                           amddwarf_error *err)
+static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu,
+                                  amddwarf_line_table *table, amddwarf_error *err)
 {
   const amddwarf_section *s = object->sec_line;
   amddwarf_reader r;
@@ -336,12 +336,6 @@ amddwarf_status amddwarf_object_read_lines(amddwarf_object *object, amddwarf_cu 
   size_t file_dirs_size = 0;
   memset(&b, 0, sizeof b);
   memset(&h, 0, sizeof h);
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&object->lines, &object->lines_capacity,
-                           (size_t)cu->index + 1, sizeof *object->lines) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line tables");
-  while (object->lines_count <= cu->index)
-    memset(&object->lines[object->lines_count++], 0, sizeof *object->lines);
-  amddwarf_line_table *table = &object->lines[cu->index];
   table->cu_index = cu->index;
   table->offset = cu->line_offset;
   if (s == NULL || cu->line_offset >= s->size)
@@ -546,13 +540,137 @@ done:
   return st;
 }
 
+/* The sequences of TABLE by address, for amddwarf_object_line_at. */
+static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *unit,
+                                       amddwarf_error *err)
+{
+  const amddwarf_line_table *t = &unit->lines;
+  size_t n = 0;
+  for (size_t i = 0; i < t->row_count; ++i)
+    n += (t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE) != 0;
+  unit->sequences = amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *unit->sequences, 8);
+  if (unit->sequences == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, t->offset, "line sequences");
+  size_t k = 0, start = 0;
+  for (size_t i = 0; i < t->row_count; ++i) {
+    if (!(t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE))
+      continue;
+    if (i > start) {
+      amddwarf_line_sequence *q = &unit->sequences[k++];
+      q->low = t->rows[start].address;
+      q->high = t->rows[i].address;
+      q->first_row = (uint32_t)start;
+      q->end_row = (uint32_t)i;
+    }
+    start = i + 1;
+  }
+  /* Sequences are seldom out of order: insertion sort keeps this linear then. */
+  for (size_t i = 1; i < k; ++i) {
+    amddwarf_line_sequence q = unit->sequences[i];
+    size_t j = i;
+    for (; j > 0 && unit->sequences[j - 1].low > q.low; --j)
+      unit->sequences[j] = unit->sequences[j - 1];
+    unit->sequences[j] = q;
+  }
+  unit->sequence_count = k;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_object_ensure_lines(const amddwarf_object *cobject, size_t cu_index,
+                                             amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  if (object == NULL || cu_index >= object->cu_count)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "unit %zu does not exist", cu_index);
+  amddwarf_unit *unit = &object->units[cu_index];
+  const amddwarf_cu *cu = &object->cus[cu_index];
+  if (atomic_load_explicit(&unit->lines_state, memory_order_acquire) == AMDDWARF_UNIT_READY)
+    return AMDDWARF_OK;
+  if (cu->line_offset == UINT64_MAX)
+    return AMDDWARF_OK; /* no line table */
+  amddwarf_status st = AMDDWARF_OK;
+  pthread_mutex_lock(&object->load_lock);
+  unsigned state = atomic_load_explicit(&unit->lines_state, memory_order_acquire);
+  if (state == AMDDWARF_UNIT_FAILED) {
+    if (err != NULL)
+      *err = unit->lines_failure;
+    st = unit->lines_failure.status;
+  } else if (state != AMDDWARF_UNIT_READY) {
+    amddwarf_error local;
+    amddwarf_error *e = err != NULL ? err : &local;
+    memset(&unit->lines, 0, sizeof unit->lines);
+    unit->lines.cu_index = (uint32_t)cu_index;
+    unit->lines.offset = cu->line_offset;
+    st = read_lines(object, cu, &unit->lines, e);
+    if (st == AMDDWARF_OK)
+      st = index_sequences(object, unit, e);
+    if (st == AMDDWARF_OK) {
+      atomic_store_explicit(&unit->lines_state, AMDDWARF_UNIT_READY, memory_order_release);
+    } else {
+      unit->lines_failure = *e;
+      unit->lines_failure.status = st;
+      atomic_store_explicit(&unit->lines_state, AMDDWARF_UNIT_FAILED, memory_order_release);
+    }
+  }
+  pthread_mutex_unlock(&object->load_lock);
+  return st;
+}
+
+void amddwarf_object_free_lines(amddwarf_object *object)
+{
+  for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i) {
+    amddwarf_line_table *t = &object->units[i].lines;
+    if (t->row_count > 0) /* rows kept from the reader's buffer */
+      amddwarf_mem_free(&object->allocator, (void *)(uintptr_t)t->rows,
+                        t->row_count * sizeof *t->rows);
+    t->rows = NULL;
+    t->row_count = 0;
+  }
+}
+
 const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *object,
                                                       size_t cu_index)
 {
-  if (object == NULL || object->lines == NULL || cu_index >= object->lines_count)
+  if (amddwarf_object_ensure_lines(object, cu_index, NULL) != AMDDWARF_OK)
     return NULL;
-  const amddwarf_line_table *t = &object->lines[cu_index];
+  const amddwarf_line_table *t = &object->units[cu_index].lines;
   return t->rows != NULL ? t : NULL;
+}
+
+/* The row of unit CU_INDEX covering PC, or NULL. */
+static const amddwarf_line_row *unit_row_at(const amddwarf_object *object, size_t cu_index,
+                                            uint64_t pc)
+{
+  const amddwarf_line_table *t = amddwarf_object_line_table(object, cu_index);
+  if (t == NULL)
+    return NULL;
+  const amddwarf_unit *unit = &object->units[cu_index];
+  /* Sequences may overlap (folded or discarded code): the one starting last
+     at or before PC is tried first, then the earlier ones. */
+  size_t lo = 0, hi = unit->sequence_count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (unit->sequences[mid].low <= pc)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (size_t i = lo; i-- > 0;) {
+    const amddwarf_line_sequence *q = &unit->sequences[i];
+    if (pc >= q->high)
+      continue;
+    size_t a = q->first_row, b = q->end_row; /* last row with address <= pc */
+    while (b - a > 1) {
+      size_t mid = a + (b - a) / 2;
+      if (t->rows[mid].address <= pc)
+        a = mid;
+      else
+        b = mid;
+    }
+    return &t->rows[a];
+  }
+  return NULL;
 }
 
 amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
@@ -561,41 +679,15 @@ amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t 
 {
   if (object == NULL)
     return AMDDWARF_NOT_FOUND;
-  /* Prefer the unit whose scope contains PC, then any table. */
-  const amddwarf_die_info *scope = NULL;
-  size_t depth = 0;
-  if (amddwarf_object_scopes_at(object, pc, &scope, 1, &depth) == AMDDWARF_OK && scope) {
-    (void)depth;
-  }
-  for (size_t pass = 0; pass < 2; ++pass) {
-    for (size_t c = 0; c < object->cu_count; ++c) {
-      if (pass == 0 && scope != NULL && scope->cu_index != c)
-        continue;
-      const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
-      if (t == NULL)
-        continue;
-      /* Rows of a sequence are in address order; sequences may be in any order. */
-      const amddwarf_line_row *best = NULL;
-      size_t seq_start = 0;
-      for (size_t i = 0; i < t->row_count; ++i) {
-        const amddwarf_line_row *r = &t->rows[i];
-        if (r->flags & AMDDWARF_LINE_END_SEQUENCE) {
-          if (best == NULL && pc < r->address) {
-            for (size_t j = seq_start; j < i; ++j)
-              if (t->rows[j].address <= pc)
-                best = &t->rows[j];
-            if (best != NULL) {
-              *table = t;
-              *row = best;
-              return AMDDWARF_OK;
-            }
-          }
-          seq_start = i + 1;
-        }
-      }
-    }
-    if (scope == NULL)
-      break;
-  }
-  return AMDDWARF_NOT_FOUND;
+  const amddwarf_scope_entry *scope = amddwarf_object_scope_entry_at(object, pc);
+  size_t first = scope != NULL ? scope->cu_index : SIZE_MAX;
+  const amddwarf_line_row *hit = first != SIZE_MAX ? unit_row_at(object, first, pc) : NULL;
+  for (size_t c = 0; hit == NULL && c < object->cu_count; ++c)
+    if (c != first && (hit = unit_row_at(object, c, pc)) != NULL)
+      first = c;
+  if (hit == NULL)
+    return AMDDWARF_NOT_FOUND;
+  *table = &object->units[first].lines;
+  *row = hit;
+  return AMDDWARF_OK;
 }

@@ -289,3 +289,22 @@ amddwarf_status amddwarf_object_read_ranges(amddwarf_object *object, const amddw
   amddwarf_mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
   return st;
 }
+
+amddwarf_status amddwarf_object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,
+                                              uint16_t form, uint64_t value,
+                                              bool (*visit)(void *user,
+                                                            const amddwarf_loc_entry *entry),
+                                              void *user, amddwarf_error *err)
+{
+  const amddwarf_section *s = NULL;
+  uint64_t offset = 0;
+  entry_buf buf = {NULL, 0, 0};
+  amddwarf_status st = list_start(object, cu, false, form, value, &s, &offset, err);
+  if (st == AMDDWARF_OK)
+    st = read_list(object, cu, s, offset, false, &buf, err);
+  for (size_t i = 0; st == AMDDWARF_OK && i < buf.count; ++i)
+    if (!visit(user, &buf.items[i]))
+      break;
+  amddwarf_mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
+  return st;
+}

@@ -23,16 +23,15 @@ void amddwarf_object_close(amddwarf_object *object)
   if (object == NULL)
     return;
   amddwarf_allocator a = object->allocator;
+  amddwarf_object_free_lines(object);
   amddwarf_object_finish_dwarf(object);
   amddwarf_object_free_abbrevs(object);
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
       amddwarf_mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
-  for (size_t i = 0; i < object->lines_count && object->lines != NULL; ++i)
-    if (object->lines[i].row_count > 0) /* rows kept from the reader's buffer */
-      amddwarf_mem_free(&a, (void *)(uintptr_t)object->lines[i].rows,
-                        object->lines[i].row_count * sizeof *object->lines[i].rows);
-  amddwarf_mem_free(&a, object->lines, object->lines_capacity * sizeof *object->lines);
+  amddwarf_mem_free(&a, object->scopes, object->scope_capacity * sizeof *object->scopes);
+  if (object->lock_ready)
+    pthread_mutex_destroy(&object->load_lock);
   if (object->elf != NULL)
     elf_end(object->elf);
   amddwarf_arena_release(&object->arena);
@@ -74,9 +73,16 @@ amddwarf_status amddwarf_object_open_memory(const void *data, size_t size,
   amddwarf_arena_init(&object->arena, &object->allocator);
   object->data = data;
   object->size = size;
-  amddwarf_status st = amddwarf_object_read_elf(object, err);
+  amddwarf_status st = AMDDWARF_OK;
+  if (pthread_mutex_init(&object->load_lock, NULL) != 0)
+    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "object lock");
+  object->lock_ready = st == AMDDWARF_OK;
   if (st == AMDDWARF_OK)
-    st = amddwarf_object_read_dwarf(object, err);
+    st = amddwarf_object_read_elf(object, err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_object_scan_dwarf(object, err);
+  if (st == AMDDWARF_OK && (opts.flags & AMDDWARF_OBJECT_LOAD_ALL))
+    st = amddwarf_object_load_all(object, err);
   if (st != AMDDWARF_OK) {
     amddwarf_object_close(object);
     return st;
@@ -165,32 +171,17 @@ const amddwarf_cu *amddwarf_object_cu(const amddwarf_object *object, size_t inde
   return object && index < object->cu_count ? &object->cus[index] : NULL;
 }
 
-size_t amddwarf_object_die_count(const amddwarf_object *object)
-{
-  return object ? object->die_count : 0;
-}
-
-const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size_t index)
-{
-  return object && index < object->die_count ? object->dies[index] : NULL;
-}
-
-static size_t line_row_bytes(const amddwarf_object *object)
-{
-  size_t n = 0;
-  for (size_t i = 0; i < object->lines_count && object->lines != NULL; ++i)
-    n += object->lines[i].row_count * sizeof(amddwarf_line_row);
-  return n;
-}
-
 size_t amddwarf_object_memory_used(const amddwarf_object *object)
 {
   if (object == NULL)
     return 0;
-  return object->arena.bytes_reserved + object->owned_bytes +
-         object->die_capacity * sizeof(void *) +
-         object->die_offset_capacity * sizeof *object->die_offsets +
-         object->cu_capacity * sizeof(amddwarf_cu) +
-         object->lines_capacity * sizeof(amddwarf_line_table) + line_row_bytes(object) +
-         sizeof *object;
+  size_t lines = 0;
+  for (size_t i = 0; i < object->cu_count; ++i)
+    lines += object->units[i].lines.row_count * sizeof(amddwarf_line_row);
+  return object->arena.bytes_reserved + object->owned_bytes + object->loaded_die_bytes + lines +
+         object->cu_capacity * (sizeof(amddwarf_cu) + sizeof(amddwarf_unit)) +
+         object->scope_capacity * sizeof *object->scopes +
+         object->abbrev_table_capacity * sizeof *object->abbrev_tables +
+         object->unit_map_capacity * sizeof *object->unit_map +
+         object->constant_capacity * sizeof *object->constants + sizeof *object;
 }

@@ -1,4 +1,4 @@
-/* Code objects: the PC -> scope index (built once at open), variables in
+/* Code objects: the PC -> scope index (built at open), variables in
  * scope at a PC, and the type helpers (strip, size, C spelling). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,66 +15,25 @@ static int scope_order(const void *a, const void *b)
   const amddwarf_scope_entry *x = a, *y = b;
   if (x->low != y->low)
     return x->low < y->low ? -1 : 1;
-  if (x->die->offset != y->die->offset)
-    return x->die->offset < y->die->offset ? -1 : 1;
+  if (x->die_offset != y->die_offset)
+    return x->die_offset < y->die_offset ? -1 : 1;
   return 0;
 }
 
 amddwarf_status amddwarf_object_build_scopes(amddwarf_object *object, amddwarf_error *err)
 {
-  size_t n = 0;
-  for (size_t i = 0; i < object->subprogram_count; ++i)
-    n += object->subprograms[i]->range_count;
-  object->scopes = amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scopes, 8);
+  size_t n = object->scope_count;
+  if (n > 1)
+    qsort(object->scopes, n, sizeof *object->scopes, scope_order);
   object->scope_max_high =
       amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scope_max_high, 8);
-  if (object->scopes == NULL || object->scope_max_high == NULL)
+  if (object->scope_max_high == NULL)
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scope index");
-  size_t k = 0;
-  for (size_t i = 0; i < object->subprogram_count; ++i) {
-    const amddwarf_die_info *d = object->subprograms[i];
-    for (size_t r = 0; r < d->range_count; ++r) {
-      if (d->ranges[r].high <= d->ranges[r].low)
-        continue;
-      object->scopes[k].low = d->ranges[r].low;
-      object->scopes[k].high = d->ranges[r].high;
-      object->scopes[k].die = d;
-      ++k;
-    }
-  }
-  qsort(object->scopes, k, sizeof *object->scopes, scope_order);
   uint64_t max = 0;
-  for (size_t i = 0; i < k; ++i) {
+  for (size_t i = 0; i < n; ++i) {
     if (object->scopes[i].high > max)
       max = object->scopes[i].high;
     object->scope_max_high[i] = max;
-  }
-  object->scope_count = k;
-  /* The unit-level variables of each unit, so that a lookup does not walk
-     every type and subprogram DIE of the unit. */
-  object->unit_vars = amddwarf_arena_calloc(&object->arena, object->cu_count + 1,
-                                            sizeof *object->unit_vars);
-  object->unit_var_counts = amddwarf_arena_calloc(&object->arena, object->cu_count + 1,
-                                                  sizeof *object->unit_var_counts);
-  if (object->unit_vars == NULL || object->unit_var_counts == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unit variables");
-  /* The walk listed them (object->globals), grouped by unit in unit order. */
-  for (size_t g = 0; g < object->global_count; ++g)
-    if (object->globals[g].cu_index < object->cu_count)
-      object->unit_var_counts[object->globals[g].cu_index]++;
-  for (size_t u = 0; u < object->cu_count; ++u) {
-    size_t globals = object->unit_var_counts[u];
-    const amddwarf_die_info **list =
-        amddwarf_arena_alloc(&object->arena, (globals ? globals : 1) * sizeof *list, 8);
-    if (list == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unit variables");
-    object->unit_vars[u] = list;
-    object->unit_var_counts[u] = 0;
-  }
-  for (size_t g = 0; g < object->global_count; ++g) {
-    size_t u = object->globals[g].cu_index;
-    if (u < object->cu_count)
-      object->unit_vars[u][object->unit_var_counts[u]++] = object->globals[g].die;
   }
   return AMDDWARF_OK;
 }
@@ -87,7 +46,8 @@ static bool die_contains(const amddwarf_die_info *d, uint64_t pc)
   return false;
 }
 
-static const amddwarf_die_info *subprogram_at(const amddwarf_object *object, uint64_t pc)
+const amddwarf_scope_entry *amddwarf_object_scope_entry_at(const amddwarf_object *object,
+                                                           uint64_t pc)
 {
   size_t lo = 0, hi = object->scope_count;
   while (lo < hi) { /* first entry with low > pc */
@@ -97,17 +57,23 @@ static const amddwarf_die_info *subprogram_at(const amddwarf_object *object, uin
     else
       hi = mid;
   }
-  const amddwarf_die_info *best = NULL;
   for (size_t i = lo; i-- > 0;) {
     if (object->scope_max_high[i] <= pc)
       break;
-    if (pc < object->scopes[i].high) {
-      /* Of overlapping subprograms, the one starting last is innermost. */
-      best = object->scopes[i].die;
-      break;
-    }
+    if (pc < object->scopes[i].high) /* of overlapping ones, the one starting last */
+      return &object->scopes[i];
   }
-  return best;
+  return NULL;
+}
+
+amddwarf_status amddwarf_object_pc_unit(const amddwarf_object *object, uint64_t pc,
+                                        size_t *cu_index)
+{
+  const amddwarf_scope_entry *entry = object ? amddwarf_object_scope_entry_at(object, pc) : NULL;
+  if (entry == NULL)
+    return AMDDWARF_NOT_FOUND;
+  *cu_index = entry->cu_index;
+  return AMDDWARF_OK;
 }
 
 amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_t pc,
@@ -119,7 +85,14 @@ amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_
   *count = 0;
   if (object == NULL)
     return AMDDWARF_NOT_FOUND;
-  const amddwarf_die_info *sub = subprogram_at(object, pc);
+  const amddwarf_scope_entry *entry = amddwarf_object_scope_entry_at(object, pc);
+  if (entry == NULL)
+    return AMDDWARF_NOT_FOUND;
+  amddwarf_status st = amddwarf_object_ensure_unit(object, entry->cu_index, NULL);
+  if (st != AMDDWARF_OK)
+    return st;
+  const amddwarf_die_info *sub =
+      amddwarf_object_unit_die_at(object, entry->cu_index, entry->die_offset);
   if (sub == NULL)
     return AMDDWARF_NOT_FOUND;
   chain[depth++] = sub;
@@ -200,9 +173,10 @@ static size_t add_var(const amddwarf_die_info *scope, const amddwarf_die_info *c
 static size_t add_vars(const amddwarf_object *object, const amddwarf_die_info *scope,
                        uint32_t depth, uint64_t pc, amddwarf_var *vars, size_t capacity, size_t n)
 {
-  if (scope->depth == 0 && object->unit_vars != NULL && scope->cu_index < object->cu_count) {
-    for (size_t i = 0; i < object->unit_var_counts[scope->cu_index]; ++i)
-      n = add_var(scope, object->unit_vars[scope->cu_index][i], depth, pc, vars, capacity, n);
+  if (scope->depth == 0 && scope->cu_index < object->cu_count) {
+    const amddwarf_unit *unit = &object->units[scope->cu_index];
+    for (size_t i = 0; i < unit->var_count; ++i)
+      n = add_var(scope, unit->vars[i], depth, pc, vars, capacity, n);
     return n;
   }
   for (const amddwarf_die_info *c = scope->first_child; c != NULL; c = c->next_sibling)

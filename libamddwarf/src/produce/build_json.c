@@ -33,6 +33,7 @@ enum {
   DW_AT_upper_bound = 0x2f,
   DW_AT_address_class = 0x33,
   DW_AT_artificial = 0x34,
+  DW_AT_lower_bound = 0x22,
   DW_AT_count = 0x37,
   DW_AT_data_member_location = 0x38,
   DW_AT_decl_file = 0x3a,
@@ -238,6 +239,45 @@ static const struct {
     {"signed_char", 0x06}, {"unsigned", 0x07}, {"unsigned_char", 0x08},
 };
 
+
+/* An array's dimensions: "count" is one number or an array of them (one
+   DW_TAG_subrange_type each, outermost first); "lower_bound", when given, is
+   one signed number or an array of the same length (DW_AT_lower_bound). */
+static amddwarf_status build_subranges(ctx *c, amddwarf_die_id array, json_t *t)
+{
+  json_t *counts = json_object_get(t, "count"), *lowers = json_object_get(t, "lower_bound");
+  size_t n = json_is_array(counts) ? json_array_size(counts) : 1;
+  if (n == 0 || n > 16)
+    return bad(c, "count", "1 to 16 dimensions expected", NULL);
+  if (lowers && (json_is_array(lowers) != json_is_array(counts) ||
+                 (json_is_array(lowers) && json_array_size(lowers) != n)))
+    return bad(c, "lower_bound", "one per dimension of count expected", NULL);
+  for (size_t i = 0; i < n; i++) {
+    json_t *one = json_object();
+    uint64_t count = 0;
+    int64_t lower = 0;
+    amddwarf_die_id sub;
+    /* Each dimension read as a {"count", "lower_bound"} of its own. */
+    if (one == NULL)
+      return bad(c, "count", "out of memory", NULL);
+    json_object_set(one, "count", json_is_array(counts) ? json_array_get(counts, i) : counts);
+    if (lowers)
+      json_object_set(one, "lower_bound", json_is_array(lowers) ? json_array_get(lowers, i) : lowers);
+    amddwarf_status st = get_u64(c, one, "count", 1, 0, &count);
+    if (st == AMDDWARF_OK && lowers)
+      st = get_i64(c, one, "lower_bound", &lower);
+    json_decref(one);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_die_new(c->b, array, DW_TAG_subrange_type, &sub, c->err);
+    if (st == AMDDWARF_OK && lowers)
+      st = amddwarf_dwarf_attr_sdata(c->b, sub, DW_AT_lower_bound, lower, c->err);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_attr_udata(c->b, sub, DW_AT_count, count, c->err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
 static amddwarf_status build_types(ctx *c, const char *base)
 {
   amddwarf_dwarf_builder *b = c->b;
@@ -320,14 +360,8 @@ static amddwarf_status build_types(ctx *c, const char *base)
                 c->err);
         }
       }
-      if (st == AMDDWARF_OK && strcmp(kind, "array") == 0) {
-        amddwarf_die_id sub;
-        st = get_u64(c, t, "count", 1, 0, &v);
-        if (st == AMDDWARF_OK)
-          st = amddwarf_dwarf_die_new(b, die, DW_TAG_subrange_type, &sub, c->err);
-        if (st == AMDDWARF_OK)
-          st = amddwarf_dwarf_attr_udata(b, sub, DW_AT_count, v, c->err);
-      }
+      if (st == AMDDWARF_OK && strcmp(kind, "array") == 0)
+        st = build_subranges(c, die, t);
       if (st == AMDDWARF_OK && strcmp(kind, "struct") == 0) {
         size_t k;
         json_t *m;
