@@ -8,8 +8,8 @@
  * wave-scaled scratch offset), save their caller's v40 at their CFA in
  * private_wave memory, and keep their return address (s30:s31) and their
  * caller's s33 in lanes 0-2 of v40: their CFI reads the caller's PC as a
- * composite of two lanes of a VGPR that itself was spilled to the caller's
- * frame. level7 is a leaf: CFA = s32, return address in s30:s31. The kernel's
+ * composite of two lanes of a VGPR that their own callee spilled at its CFA.
+ * level7 is a leaf: CFA = s32, return address in s30:s31. The kernel's
  * return address is undefined, so a backtrace has 8 frames.
  *
  * level7 has 8 variables, one per kind of location (type, in brackets):
