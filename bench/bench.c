@@ -37,8 +37,12 @@ double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats)
   return median;
 }
 
+/* The title of the current table, for the results file. */
+static char current_table[128];
+
 void bench_print_header(const char *title)
 {
+  snprintf(current_table, sizeof current_table, "%s", title);
   printf("\n## %s\n\n", title);
   printf("| %-44s | %14s | %-28s | %14s | %7s |\n", "workload", "ours", "peer", "peer time",
          "ratio");
@@ -46,21 +50,50 @@ void bench_print_header(const char *title)
          "----------------", "------------------------------", "----------------", "---------");
 }
 
+/* NS per UNIT in ns, us or ms, with 2-4 significant digits. */
+static void format_time(char *buf, size_t size, double ns, const char *unit)
+{
+  if (ns >= 1e7)
+    snprintf(buf, size, "%.1f ms/%s", ns / 1e6, unit);
+  else if (ns >= 1e6)
+    snprintf(buf, size, "%.2f ms/%s", ns / 1e6, unit);
+  else if (ns >= 1e4)
+    snprintf(buf, size, "%.1f us/%s", ns / 1e3, unit);
+  else
+    snprintf(buf, size, "%.1f ns/%s", ns, unit);
+}
+
+/* Appends the row to the file AMDDWARF_BENCH_RESULTS names, if any. */
+static void record_row(const char *workload, double ours, const char *peer_name, double peer,
+                       const char *unit)
+{
+  const char *path = getenv("AMDDWARF_BENCH_RESULTS");
+  if (!path || !*path)
+    return;
+  FILE *f = fopen(path, "a");
+  if (!f) {
+    fprintf(stderr, "bench: cannot append to %s (AMDDWARF_BENCH_RESULTS)\n", path);
+    return;
+  }
+  fprintf(f, "%s\t%s\t%.3f\t%s\t%s\t%.3f\n", current_table, workload, ours >= 0 ? ours : -1.0,
+          unit, peer_name, peer >= 0 ? peer : -1.0);
+  fclose(f);
+}
+
 void bench_print_row(const char *workload, double ours, const char *peer_name, double peer,
                      const char *unit)
 {
-  char ours_text[32], peer_text[32], ratio_text[16];
-  snprintf(ours_text, sizeof ours_text, "%.1f ns/%s", ours, unit);
-  if (peer >= 0) {
-    snprintf(peer_text, sizeof peer_text, "%.1f ns/%s", peer, unit);
+  char ours_text[32] = "-", peer_text[32] = "-", ratio_text[16] = "-";
+  if (ours >= 0)
+    format_time(ours_text, sizeof ours_text, ours, unit);
+  if (peer >= 0)
+    format_time(peer_text, sizeof peer_text, peer, unit);
+  if (peer >= 0 && ours > 0)
     snprintf(ratio_text, sizeof ratio_text, "%.2fx", peer / ours);
-  } else {
-    snprintf(peer_text, sizeof peer_text, "-");
-    snprintf(ratio_text, sizeof ratio_text, "-");
-  }
   printf("| %-44s | %14s | %-28s | %14s | %7s |\n", workload, ours_text, peer_name, peer_text,
          ratio_text);
   fflush(stdout);
+  record_row(workload, ours, peer_name, peer, unit);
 }
 
 void bench_consume(uint64_t value)

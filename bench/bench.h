@@ -3,7 +3,15 @@
  *
  *   workload                      ours         peer (name)        ratio
  *
- * where ratio = peer time / our time (above 1: we are faster). */
+ * where ratio = peer time / our time (above 1: we are faster).
+ *
+ * When the environment variable AMDDWARF_BENCH_RESULTS names a file, every
+ * row is also appended to it as one tab-separated line
+ *
+ *   TABLE  WORKLOAD  OURS_NS  UNIT  PEER_NAME  PEER_NS
+ *
+ * (TABLE is the title of the last header, PEER_NS is -1 when the peer was
+ * not measured); bench/run gathers those lines into its summary table. */
 #ifndef AMDDWARF_BENCH_H
 #define AMDDWARF_BENCH_H
 
@@ -16,11 +24,13 @@ uint64_t bench_now_ns(void);
 /* Runs FN(ARG) REPEATS times and returns the median duration in ns. */
 double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats);
 
-/* Prints the table header once per benchmark program. */
+/* Prints the table header once per benchmark program (or per table). */
 void bench_print_header(const char *title);
 
 /* One row: OURS and PEER are per-unit times in ns (PEER < 0: peer not
-   measured); UNIT names what was timed ("op", "lookup", "MB"). */
+   measured; OURS < 0: ours not measured by this program); UNIT names what
+   was timed ("op", "lookup", "MB"). Times of 10 us and more are printed in
+   us, of 1 ms and more in ms. */
 void bench_print_row(const char *workload, double ours, const char *peer_name, double peer,
                      const char *unit);
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the gimli peer of bench_eval (bench/gimli, offline from Debian's
-# librust-gimli-dev: apt-get install librust-gimli-dev cargo) in the build
-# directory, runs it on one core and prints the evaluator table with both
-# columns through bench_eval --peer. Usage: bench/peer_gimli.sh BUILD_DIR
+# Builds the gimli peer of bench_eval and bench_gpu_stop (bench/gimli,
+# offline from Debian's librust-gimli-dev: apt-get install librust-gimli-dev
+# cargo) in the build directory, runs it on one core and prints their tables
+# with both columns through --peer. Usage: bench/peer_gimli.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "${1:-build-bench}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,3 +17,4 @@ cp -r "$here/gimli" "$work/src-copy"
 (cd "$work/src-copy" && CARGO_TARGET_DIR="$work/target" cargo build --release --quiet)
 taskset -c 0 "$work/target/release/amddwarf-peer-gimli" > "$work/results.txt"
 taskset -c 0 "$build/bench/bench_eval" --peer "$work/results.txt"
+taskset -c 0 "$build/bench/bench_gpu_stop" --peer "$work/results.txt"

@@ -1,6 +1,9 @@
 /* Fuzz target: CIE/FDE parsing, instruction decoding and printing, row
  * computation and look-up, over .debug_frame and .eh_frame bytes (and whole
- * ELF files).
+ * ELF files), and virtual unwinding with the fuzzed rules: from a PC inside
+ * each of the first FDEs, amddwarf_unwinder_step (at most 16 frames) over a
+ * synthetic wave whose registers and memory are the input's bytes, reading
+ * every frame's CFA and a few registers through the frames.
  *
  * Input: one selector byte, then the section bytes (or an ELF image).
  *   bit 0    .eh_frame instead of .debug_frame
@@ -21,6 +24,110 @@ static amddwarf_status no_memory(void *user, uint64_t address, void *buf, size_t
     return AMDDWARF_E_IO;
   memset(buf, 0x5a, size);
   return AMDDWARF_OK;
+}
+
+/* The synthetic wave (or thread): every register and memory byte comes
+   from the input, cyclically, so the fuzzer controls saved return addresses
+   and frame pointers; frame 0's PC is inside the FDE being unwound. */
+typedef struct synthetic_wave {
+  const uint8_t *bytes;
+  size_t size;
+  uint32_t pc_column;
+  uint64_t pc;
+} synthetic_wave;
+
+static void fill_from_input(const synthetic_wave *w, uint64_t start, void *buf, uint64_t size)
+{
+  uint8_t *out = buf;
+  for (uint64_t i = 0; i < size; i++)
+    out[i] = w->size ? w->bytes[(start + i) % w->size] : 0;
+}
+
+static amddwarf_status w_read_register(void *user, uint32_t regno, uint64_t offset,
+                                       uint64_t size, void *buf)
+{
+  const synthetic_wave *w = user;
+  if (offset > 256 || size > 256 - offset)
+    return AMDDWARF_E_EVAL_OUT_OF_BOUNDS;
+  if (regno == w->pc_column && offset + size <= 8) {
+    memcpy(buf, (const uint8_t *)&w->pc + offset, (size_t)size);
+    return AMDDWARF_OK;
+  }
+  if (regno % 97 == 96) /* some registers are not saved anywhere */
+    return AMDDWARF_E_EVAL_UNAVAILABLE;
+  fill_from_input(w, regno * 13u + offset, buf, size);
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status w_read_memory(void *user, uint32_t aspace, uint32_t lane,
+                                     uint64_t address, uint64_t size, void *buf)
+{
+  const synthetic_wave *w = user;
+  if ((address & 0xfff) == 0xfff || size > 4096) /* unmapped */
+    return AMDDWARF_E_EVAL_UNAVAILABLE;
+  fill_from_input(w, address + aspace * 7u + (lane == AMDDWARF_NO_LANE ? 0 : lane), buf, size);
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status w_wave_size(void *user, uint32_t *wave_size)
+{
+  (void)user;
+  *wave_size = 64;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status w_exec_mask(void *user, uint64_t *mask)
+{
+  const synthetic_wave *w = user;
+  fill_from_input(w, 0, mask, sizeof *mask);
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status w_focused_lane(void *user, uint32_t *lane)
+{
+  (void)user;
+  *lane = 0;
+  return AMDDWARF_OK;
+}
+
+enum { UNWIND_FDES = 4, UNWIND_FRAMES = 16 };
+
+/* Unwinds from a PC inside FDE, reading what a debugger reads per frame. */
+static void unwind_from(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde, const uint8_t *data,
+                        size_t size)
+{
+  synthetic_wave w = {data, size, amddwarf_cfi_get_target(cfi)->return_address_column,
+                      fde->initial_location + (fde->address_range ? size % fde->address_range : 0)};
+  amddwarf_target t;
+  memset(&t, 0, sizeof t);
+  t.struct_size = sizeof t;
+  t.user = &w;
+  t.read_register = w_read_register;
+  t.read_memory = w_read_memory;
+  t.wave_size = w_wave_size;
+  t.exec_mask = w_exec_mask;
+  t.focused_lane = w_focused_lane;
+  amddwarf_unwinder_options options;
+  amddwarf_unwinder_options_init(&options);
+  options.max_frames = UNWIND_FRAMES;
+  amddwarf_unwinder *unwinder;
+  amddwarf_error err;
+  if (amddwarf_unwinder_new(cfi, &t, &options, &unwinder, &err) != AMDDWARF_OK)
+    return;
+  for (int step = 0; step < UNWIND_FRAMES; step++)
+    if (amddwarf_unwinder_step(unwinder, &err) != AMDDWARF_OK)
+      break;
+  size_t frames = amddwarf_unwinder_frame_count(unwinder);
+  for (size_t k = 0; k < frames; k++) {
+    amddwarf_frame_info info;
+    uint8_t value[16];
+    amddwarf_unwinder_frame(unwinder, k, &info);
+    /* x86-64 RBP and RSP; AMDGPU SGPR32, SGPR33 and 4 lanes of VGPR40. */
+    static const uint32_t registers[] = {6, 7, 64, 65, 2600};
+    for (size_t r = 0; r < sizeof registers / sizeof registers[0]; r++)
+      amddwarf_unwinder_read_register(unwinder, k, registers[r], 0, sizeof value, value, &err);
+  }
+  amddwarf_unwinder_free(unwinder);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -98,6 +205,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     amddwarf_cfi_find_row(cfi, fde->initial_location, &row, &err);
     amddwarf_cfi_find_row(cfi, fde->initial_location + fde->address_range / 2, &row, &err);
   }
+  for (size_t i = 0; i < fdes && i < UNWIND_FDES; i++)
+    unwind_from(cfi, amddwarf_cfi_fde_at(cfi, i), data, size);
   amddwarf_cfi_close(cfi);
   return 0;
 }

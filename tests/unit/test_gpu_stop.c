@@ -1,0 +1,140 @@
+/* The whole-GPU-stop workload of bench/bench_gpu_stop.c gives the right
+ * answers: for a sample of waves, the backtrace's PCs and CFAs and every
+ * variable's value in every lane are the ones bench/gpu_stop_workload.h
+ * specifies for that wave's state (written here from the specification, not
+ * from the workload's code). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpu_stop_workload.h"
+
+enum { VAR_LANE_ID, VAR_COUNT, VAR_SLOT, VAR_TILE, VAR_SUM, VAR_IDX, VAR_BASE, VAR_SPILLED };
+
+static const uint32_t sample_waves[] = {0, 1, 2, 7, 8, 31, 32, 33, 1279, 2558, 2559};
+
+static int setup(void **state)
+{
+  gpu_stop *stop;
+  amddwarf_error err;
+  if (gpu_stop_new(&stop, &err) != AMDDWARF_OK) {
+    print_error("gpu_stop_new: %s\n", err.message);
+    return -1;
+  }
+  *state = stop;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  gpu_stop_free(*state);
+  return 0;
+}
+
+static void test_variable_names(void **state)
+{
+  (void)state;
+  assert_string_equal(gpu_stop_variable_name(VAR_LANE_ID), "lane_id");
+  assert_string_equal(gpu_stop_variable_name(VAR_SPILLED), "spilled");
+  assert_null(gpu_stop_variable_name(GPU_STOP_VARIABLES));
+}
+
+/* The code object is an AMDGPU ELF (EM_AMDGPU 224, ELFCLASS64). */
+static void test_code_object(void **state)
+{
+  size_t size = 0;
+  const uint8_t *image = gpu_stop_code_object(*state, &size);
+  assert_true(size > 64);
+  assert_memory_equal(image, "\177ELF\2\1", 6);
+  assert_int_equal(image[18] | image[19] << 8, 224);
+}
+
+static void test_backtrace(void **state)
+{
+  gpu_stop *stop = *state;
+  for (size_t i = 0; i < sizeof sample_waves / sizeof sample_waves[0]; i++) {
+    uint32_t wave = sample_waves[i];
+    uint64_t scratch_base = (wave % 8) * 0x1000u;
+    amddwarf_error err;
+    gpu_stop_frame frames[GPU_STOP_FRAMES];
+    size_t count = 0;
+    assert_int_equal(gpu_stop_load_wave(stop, wave, &err), AMDDWARF_OK);
+    assert_int_equal(gpu_stop_backtrace(stop, frames, &count, &err), AMDDWARF_OK);
+    assert_int_equal(count, 8);
+    /* Frame 0: the stop in level7; frame k: the return into level(7-k). */
+    assert_int_equal(frames[0].pc, (wave & 1) ? 0x17a0 : 0x1720);
+    for (size_t k = 1; k < count; k++)
+      assert_int_equal(frames[k].pc, 0x1000 + 0x100 * (7 - k) + 0x84);
+    for (size_t k = 0; k < count; k++) {
+      assert_int_equal(frames[k].cfa_aspace, 6); /* private_wave */
+      assert_int_equal(frames[k].cfa, scratch_base + 0x1000 * (7 - k));
+    }
+  }
+}
+
+static uint64_t double_bits(double value)
+{
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+static void test_variables_every_lane(void **state)
+{
+  gpu_stop *stop = *state;
+  static uint64_t values[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+  for (size_t i = 0; i < sizeof sample_waves / sizeof sample_waves[0]; i++) {
+    uint32_t wave = sample_waves[i];
+    uint64_t exec = UINT64_MAX >> (wave % 32);
+    amddwarf_error err;
+    assert_int_equal(gpu_stop_load_wave(stop, wave, &err), AMDDWARF_OK);
+    assert_int_equal(gpu_stop_variables(stop, values, &err), AMDDWARF_OK);
+    for (uint32_t lane = 0; lane < GPU_STOP_LANES; lane++) {
+      uint32_t id = wave * 64 + lane;
+      assert_int_equal(values[VAR_LANE_ID][lane], id);
+      assert_int_equal(values[VAR_COUNT][lane], 1000 + wave);
+      assert_int_equal(values[VAR_SLOT][lane], wave * 0x10000u + lane * 0x100u + 3);
+      assert_int_equal(values[VAR_TILE][lane], 0x70000000u + wave / 4);
+      assert_int_equal(values[VAR_SUM][lane], double_bits(id * 0.5));
+      assert_int_equal(values[VAR_IDX][lane],
+                       (wave & 1) ? 0x50000000u + id : (uint64_t)wave + 2 * lane);
+      assert_int_equal(values[VAR_BASE][lane], 0x7f0000000000ull + wave * 0x1000ull);
+      assert_int_equal(values[VAR_SPILLED][lane],
+                       ((exec >> lane) & 1) ? 0x60000000u + id : 0x41000000u + id);
+    }
+  }
+}
+
+/* The state is rewritten per wave: going back to an earlier wave gives its
+   values again, not those of the wave loaded last. */
+static void test_waves_are_independent(void **state)
+{
+  gpu_stop *stop = *state;
+  static uint64_t first[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+  static uint64_t again[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+  amddwarf_error err;
+  assert_int_equal(gpu_stop_load_wave(stop, 5, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_variables(stop, first, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_load_wave(stop, 2000, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_variables(stop, again, &err), AMDDWARF_OK);
+  assert_int_not_equal(again[VAR_COUNT][0], first[VAR_COUNT][0]);
+  assert_int_equal(gpu_stop_load_wave(stop, 5, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_variables(stop, again, &err), AMDDWARF_OK);
+  assert_memory_equal(first, again, sizeof first);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_variable_names),
+      cmocka_unit_test(test_code_object),
+      cmocka_unit_test(test_backtrace),
+      cmocka_unit_test(test_variables_every_lane),
+      cmocka_unit_test(test_waves_are_independent),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
