@@ -14,8 +14,10 @@
 3. The messages `amddwarf printf --json` prints are compared with Python's
    own %-formatting (C printf semantics) of the same values: an oracle that
    shares no code with the library.
-4. A 3 GiB sparse buffer file is decoded by the CLI with a peak RSS below
-   64 MiB (measured by a separate interpreter around the CLI alone).
+4. A 3 GiB sparse buffer file is decoded by the CLI with a peak RSS at most
+   32 MiB above the CLI's own on the small buffer (measured by a separate
+   interpreter around the CLI alone; the difference, not the total, so that
+   a sanitizer's fixed overhead does not count).
 """
 import argparse
 import json
@@ -202,15 +204,19 @@ def main():
              "print(done.stdout, end='')\n"
              "print('exit', done.returncode)\n"
              "print('peak', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
-    done = run([sys.executable, "-c", probe, args.amddwarf, "printf", "--elf", str(ours),
-                "--buffer", str(big)], timeout=600)
-    peak_kib = int(re.search(r"^peak (\d+)$", done.stdout, re.M).group(1))
+    def peak_kib_of(buffer):
+        done = run([sys.executable, "-c", probe, args.amddwarf, "printf", "--elf", str(ours),
+                    "--buffer", str(buffer)], timeout=600)
+        return done, int(re.search(r"^peak (\d+)$", done.stdout, re.M).group(1))
+
+    _, base_kib = peak_kib_of(buf)
+    done, peak_kib = peak_kib_of(big)
     big.unlink()
     want = f"summary: {len(STRINGS)} messages, {1 << 31} bytes, {1 << 29} lost, 1 errors"
     check(results, "3 GiB sparse buffer: streamed", "exit 1" in done.stdout and want in done.stdout
           and "zero bytes" in done.stderr, done.stdout + done.stderr)
-    check(results, "3 GiB sparse buffer: peak memory below 64 MiB",
-          peak_kib < 64 * 1024, f"{peak_kib} KiB")
+    check(results, "3 GiB sparse buffer: peak memory at most 32 MiB above the small buffer's",
+          peak_kib - base_kib <= 32 * 1024, f"{peak_kib} KiB against {base_kib} KiB")
 
     passed = sum(results)
     failed = len(results) - passed
