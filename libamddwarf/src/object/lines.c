@@ -411,8 +411,10 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
         goto truncated;
     if ((st = amddwarf_read_uleb(&r, &n)) != AMDDWARF_OK)
       goto truncated;
-    if (n > 1000000)
-      return line_fail(err, AMDDWARF_E_LIMIT, cu->line_offset, "more than 1000000 files");
+    if (n > 1000000) { /* the directories' names are held: through the cleanup */
+      st = line_fail(err, AMDDWARF_E_LIMIT, cu->line_offset, "more than 1000000 files");
+      goto done;
+    }
     r.pos = mark;
     file_dirs_size = (size_t)(n ? n : 1) * sizeof *file_dirs;
     file_dirs = amddwarf_mem_alloc(&object->allocator, file_dirs_size);
