@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static volatile uint64_t bench_sink;
@@ -99,4 +100,18 @@ void bench_print_row(const char *workload, double ours, const char *peer_name, d
 void bench_consume(uint64_t value)
 {
   bench_sink += value;
+}
+
+double bench_peer_time(const char *path, const char *key)
+{
+  FILE *f = path ? fopen(path, "r") : NULL;
+  if (!f)
+    return -1;
+  char name[64];
+  double ns, found = -1;
+  while (fscanf(f, "%63s %lf", name, &ns) == 2)
+    if (strcmp(name, key) == 0)
+      found = ns;
+  fclose(f);
+  return found;
 }

@@ -37,4 +37,8 @@ void bench_print_row(const char *workload, double ours, const char *peer_name, d
 /* Keeps VALUE alive so the optimizer cannot drop the work producing it. */
 void bench_consume(uint64_t value);
 
+/* A peer's time for KEY in the "name ns" lines a peer program wrote to PATH
+   (the last such line), or -1 when PATH is NULL, unreadable or has none. */
+double bench_peer_time(const char *path, const char *key);
+
 #endif

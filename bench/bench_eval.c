@@ -117,23 +117,6 @@ static void run_workload(void *arg)
   bench_consume(sum);
 }
 
-static double peer_time(const char *path, const char *key)
-{
-  if (!path)
-    return -1;
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return -1;
-  char name[64];
-  double ns;
-  double found = -1;
-  while (fscanf(f, "%63s %lf", name, &ns) == 2)
-    if (strcmp(name, key) == 0)
-      found = ns;
-  fclose(f);
-  return found;
-}
-
 int main(int argc, char **argv)
 {
   const char *peer_path = NULL;
@@ -202,7 +185,7 @@ int main(int argc, char **argv)
     wl->req = &req;
     wl->w = &w;
     double ns = bench_median_ns(run_workload, wl, REPEATS) / ITERATIONS;
-    double peer = wl->key[0] ? peer_time(peer_path, wl->key) : -1;
+    double peer = wl->key[0] ? bench_peer_time(peer_path, wl->key) : -1;
     bench_print_row(wl->name, ns, peer >= 0 ? "gimli 0.27 Evaluation" : "-", peer, "op");
     if (wl->failures) {
       fprintf(stderr, "bench_eval: %s: %llu evaluations failed\n", wl->name,

@@ -80,21 +80,6 @@ static double median(double *samples, size_t count)
   return samples[count / 2];
 }
 
-/* The peer's time for KEY in the `name ns` lines of PATH, or -1. */
-static double peer_time(const char *path, const char *key)
-{
-  FILE *f = path ? fopen(path, "r") : NULL;
-  if (!f)
-    return -1;
-  char name[64];
-  double ns, found = -1;
-  while (fscanf(f, "%63s %lf", name, &ns) == 2)
-    if (strcmp(name, key) == 0)
-      found = ns;
-  fclose(f);
-  return found;
-}
-
 int main(int argc, char **argv)
 {
   const char *peer_path = NULL;
@@ -129,7 +114,7 @@ int main(int argc, char **argv)
   double load_ns = median(load, REPEATS);
   double backtrace_ns = median(backtrace, REPEATS);
   double variables_ns = median(variables, REPEATS);
-  double peer_lane = peer_time(peer_path, "gpu_stop_lane_eval");
+  double peer_lane = bench_peer_time(peer_path, "gpu_stop_lane_eval");
   const char *peer_name = peer_lane >= 0 ? "gimli 0.27, standard subset" : "-";
 
   bench_print_header("whole GPU stop: 2560 waves x 64 lanes, 8 variables, 8 frames");
@@ -149,7 +134,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < REPEATS; r++)
       samples[r] = runs[r].per_variable[v];
     snprintf(name, sizeof name, "gpu_stop_%s", gpu_stop_variable_name(v));
-    double peer = peer_time(peer_path, name);
+    double peer = bench_peer_time(peer_path, name);
     snprintf(name, sizeof name, "  %s, one lane", gpu_stop_variable_name(v));
     bench_print_row(name, median(samples, REPEATS) / (waves * GPU_STOP_LANES), peer_name, peer,
                     "eval");

@@ -20,11 +20,12 @@ fn encoding() -> Encoding {
     Encoding { format: Format::Dwarf32, version: 5, address_size: 8 }
 }
 
-/// Evaluates BYTES; registers read from the wave (SGPRs: DWARF 32-95), the
-/// frame base is FRAME_BASE. Returns the pieces' locations.
-fn evaluate<'a>(
+/// Evaluates BYTES; SGPR reads DWARF register N (32-95 and up: the SGPRs) as
+/// SGPR((N - 32) % 128), the frame base is FRAME_BASE. Returns the pieces'
+/// locations.
+fn evaluate_with<'a>(
     bytes: &'a [u8],
-    wave: &Wave,
+    sgpr: &dyn Fn(usize) -> u64,
     frame_base: u64,
 ) -> Vec<gimli::Piece<EndianSlice<'a, LittleEndian>>> {
     let expr = Expression(EndianSlice::new(bytes, LittleEndian));
@@ -34,7 +35,7 @@ fn evaluate<'a>(
         match result {
             EvaluationResult::Complete => break,
             EvaluationResult::RequiresRegister { register, .. } => {
-                let v = wave.sgpr[(register.0 as usize - 32) % 128] as u64;
+                let v = sgpr((register.0 as usize - 32) % 128);
                 result = eval.resume_with_register(Value::Generic(v)).unwrap();
             }
             EvaluationResult::RequiresFrameBase => {
@@ -44,6 +45,15 @@ fn evaluate<'a>(
         }
     }
     eval.result()
+}
+
+/// Evaluates BYTES with registers from WAVE's SGPRs.
+fn evaluate<'a>(
+    bytes: &'a [u8],
+    wave: &Wave,
+    frame_base: u64,
+) -> Vec<gimli::Piece<EndianSlice<'a, LittleEndian>>> {
+    evaluate_with(bytes, &|i| wave.sgpr[i] as u64, frame_base)
 }
 
 fn time<F: FnMut(usize) -> u64>(mut f: F) -> f64 {
@@ -82,29 +92,13 @@ fn lane_dword(wave: &StopWave, register: u16, lane: usize) -> u64 {
     wave.vgpr[index][lane] as u64
 }
 
-/// Evaluates BYTES with registers from WAVE's SGPRs and returns the pieces.
+/// Evaluates BYTES with registers from the stopped WAVE's SGPRs.
 fn evaluate_stop<'a>(
     bytes: &'a [u8],
     wave: &StopWave,
     frame_base: u64,
 ) -> Vec<gimli::Piece<EndianSlice<'a, LittleEndian>>> {
-    let expr = Expression(EndianSlice::new(bytes, LittleEndian));
-    let mut eval = expr.evaluation(encoding());
-    let mut result = eval.evaluate().unwrap();
-    loop {
-        match result {
-            EvaluationResult::Complete => break,
-            EvaluationResult::RequiresRegister { register, .. } => {
-                let v = wave.sgpr[(register.0 as usize - 32) % 128] as u64;
-                result = eval.resume_with_register(Value::Generic(v)).unwrap();
-            }
-            EvaluationResult::RequiresFrameBase => {
-                result = eval.resume_with_frame_base(frame_base).unwrap();
-            }
-            _ => panic!("unexpected request"),
-        }
-    }
-    eval.result()
+    evaluate_with(bytes, &|i| wave.sgpr[i] as u64, frame_base)
 }
 
 /// Reads one lane's value of a variable from the pieces gimli computed:
