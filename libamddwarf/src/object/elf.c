@@ -360,8 +360,10 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
   msgpack_unpacked_init(&msg);
   for (uint64_t i = 0; i < pairs && status == AMDDWARF_OK; ++i) {
     size_t key_end = 0, value_end = 0;
-    if (!msgpack_skip(desc, size, pos, &key_end) || !msgpack_skip(desc, size, key_end, &value_end) ||
-        !msgpack_unpack_range(&msg, desc, pos, key_end)) {
+    if (!msgpack_skip(desc, size, pos, &key_end) || !msgpack_unpack_range(&msg, desc, pos, key_end) ||
+        /* The kernels are stepped over one by one below: not twice. */
+        (!mp_key_is(&msg.data, "amdhsa.kernels") &&
+         !msgpack_skip(desc, size, key_end, &value_end))) {
       status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
                              "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack (or "
                              "declares more elements than it has bytes): map entry %llu at byte "
@@ -374,8 +376,10 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
     if (mp_key_is(&msg.data, "amdhsa.kernels")) {
       uint64_t n = 0;
       size_t element = 0;
+      /* Every kernel takes at least a byte: a count beyond the bytes left is
+         refused before the table is allocated. */
       if (!msgpack_container(desc, size, value, false, &n, &element) ||
-          n > AMDDWARF_MAX_NOTE_KERNELS) {
+          n > AMDDWARF_MAX_NOTE_KERNELS || n > size - element) {
         status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
                                "NT_AMDGPU_METADATA: amdhsa.kernels is not an array (or has "
                                "more than %u entries)",
@@ -404,6 +408,7 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
         if (status == AMDDWARF_OK)
           object->kernel_count = (size_t)k + 1;
       }
+      pos = element; /* the next map entry follows the last kernel */
     } else if (mp_key_is(&msg.data, "amdhsa.target")) {
       if (msgpack_unpack_range(&msg, desc, value, value_end))
         object->info.target = mp_strdup(object, &msg.data);

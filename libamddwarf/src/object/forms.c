@@ -533,7 +533,7 @@ bool amddwarf_pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_r
 /* ---- skipping ---- */
 
 /* The size of FORM in units shaped like CU, or -1 when it varies. */
-int amddwarf_form_fixed_size(unsigned form, const amddwarf_cu *cu)
+static int form_fixed_size(unsigned form, const amddwarf_cu *cu)
 {
   switch (form) {
   case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
@@ -568,12 +568,26 @@ void amddwarf_abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_
     amddwarf_abbrev *a = &table->all[i];
     int64_t total = 0;
     for (uint32_t k = 0; k < a->count && total >= 0; ++k) {
-      int size = amddwarf_form_fixed_size(a->attrs[k].form, cu);
+      int size = form_fixed_size(a->attrs[k].form, cu);
       total = size < 0 ? -1 : total + size;
     }
     a->fixed_size = total >= 0 && total <= INT32_MAX ? (int32_t)total : -1;
   }
   table->size_key = key;
+}
+
+amddwarf_status amddwarf_form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                   const amddwarf_abbrev_attr *spec, uint64_t die_offset)
+{
+  int size = form_fixed_size(spec->form, fr->cu);
+  if (size >= 0 && amddwarf_reader_remaining(r) >= (size_t)size) {
+    r->pos += (size_t)size;
+    return AMDDWARF_OK;
+  }
+  /* A variable size, or too few bytes left: the reader says where. */
+  amddwarf_attribute a;
+  amddwarf_attribute_clear(&a, spec->at);
+  return amddwarf_form_read(fr, r, spec, &a, die_offset, true);
 }
 
 amddwarf_status amddwarf_form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
@@ -588,14 +602,7 @@ amddwarf_status amddwarf_form_skip_die(const amddwarf_form_reader *fr, amddwarf_
     return AMDDWARF_OK;
   }
   for (uint32_t i = 0; i < ab->count; ++i) {
-    int size = amddwarf_form_fixed_size(ab->attrs[i].form, fr->cu);
-    if (size >= 0 && amddwarf_reader_remaining(r) >= (size_t)size) {
-      r->pos += (size_t)size;
-      continue;
-    }
-    amddwarf_attribute a;
-    amddwarf_attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf_form_read(fr, r, &ab->attrs[i], &a, die_offset, true);
+    amddwarf_status st = amddwarf_form_skip(fr, r, &ab->attrs[i], die_offset);
     if (st != AMDDWARF_OK)
       return st;
   }

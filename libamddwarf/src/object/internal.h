@@ -213,8 +213,9 @@ void amddwarf_object_free_abbrevs(amddwarf_object *object);
 amddwarf_status amddwarf_form_read(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                    const amddwarf_abbrev_attr *spec, amddwarf_attribute *out,
                                    uint64_t die_offset, bool bases_only);
-/* The size of FORM in units shaped like CU, or -1 when it varies. */
-int amddwarf_form_fixed_size(unsigned form, const amddwarf_cu *cu);
+/* Steps R over attribute SPEC without resolving it (fixed sizes in one step). */
+amddwarf_status amddwarf_form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                   const amddwarf_abbrev_attr *spec, uint64_t die_offset);
 /* Steps R over the attributes of AB without decoding them. */
 amddwarf_status amddwarf_form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                        const amddwarf_abbrev *ab, uint64_t die_offset);

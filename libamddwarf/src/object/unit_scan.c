@@ -232,19 +232,16 @@ static amddwarf_status read_scanned_die(scan *s, amddwarf_reader *r, const amddw
     bool wanted = spec->at == DW_AT_location || spec->at == DW_AT_frame_base ||
                   (subprogram && (spec->at == DW_AT_low_pc || spec->at == DW_AT_high_pc ||
                                   spec->at == DW_AT_ranges));
-    int fixed = wanted ? -1 : amddwarf_form_fixed_size(spec->form, s->cu);
-    if (fixed >= 0 && amddwarf_reader_remaining(r) >= (size_t)fixed) {
-      r->pos += (size_t)fixed;
+    amddwarf_status st;
+    if (!wanted) { /* stepped over: no string or address is resolved */
+      if ((st = amddwarf_form_skip(&s->fr, r, spec, die_offset)) != AMDDWARF_OK)
+        return st;
       continue;
     }
     amddwarf_attribute a;
     amddwarf_attribute_clear(&a, spec->at);
-    /* Other attributes are stepped over: no string or address is resolved. */
-    amddwarf_status st = amddwarf_form_read(&s->fr, r, spec, &a, die_offset, !wanted);
-    if (st != AMDDWARF_OK)
+    if ((st = amddwarf_form_read(&s->fr, r, spec, &a, die_offset, false)) != AMDDWARF_OK)
       return st;
-    if (!wanted)
-      continue;
     amddwarf_pc_pair_note(&pc, &a);
     if (subprogram && a.attribute == DW_AT_ranges) {
       st = amddwarf_object_read_ranges(s->object, s->cu, a.form, a.value.u, &ranges,
