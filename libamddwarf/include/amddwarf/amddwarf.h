@@ -14,6 +14,7 @@
 #include <amddwarf/snapshot.h>
 #include <amddwarf/cfi.h>
 #include <amddwarf/object.h>
+#include <amddwarf/debug.h>
 #include <amddwarf/spirv.h>
 #include <amddwarf/gpuav.h>
 #include <amddwarf/printf.h>

@@ -551,6 +551,20 @@ AMDDWARF_API amddwarf_status amddwarf_object_check_expr(
     int (*report)(void *user, const amddwarf_check_problem *problem), void *user,
     size_t *count, amddwarf_error *err);
 
+/* ---- call frame information ---- */
+
+struct amddwarf_cfi;
+
+/* The call frame information of OBJECT: its .debug_frame (relocated), else
+   its .eh_frame, opened on first use with the AMDGPU target of the object's
+   wave size, and owned by OBJECT (valid until amddwarf_object_close). The
+   handle may be shared by threads that unwind at once (its rows are
+   computed under a lock). AMDDWARF_NOT_FOUND when the object has neither
+   section; otherwise amddwarf_cfi_open's errors, kept and returned again by
+   every later call. */
+AMDDWARF_API amddwarf_status amddwarf_object_cfi(const amddwarf_object *object,
+                                                 struct amddwarf_cfi **out, amddwarf_error *err);
+
 /* ---- memory ---- */
 
 /* Bytes held by OBJECT beyond the borrowed input (arenas, relocated section

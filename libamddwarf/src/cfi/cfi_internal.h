@@ -4,6 +4,8 @@
 #ifndef AMDDWARF_CFI_INTERNAL_H
 #define AMDDWARF_CFI_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,7 +103,9 @@ extern const amddwarf_cfa_desc amddwarf_cfa_table[AMDDWARF_CFA_KIND_COUNT];
 typedef struct amddwarf_cfi_rows {
   const amddwarf_cfi_row *rows;
   uint32_t count;
-  bool done;                /* computed (successfully or not) */
+  atomic_bool done;         /* computed (successfully or not); set last, with
+                               release order, so a reader that sees it set
+                               sees the rest */
   amddwarf_status status;   /* outcome once done */
   amddwarf_error *error;    /* in the arena, when status is an error */
 } amddwarf_cfi_rows;
@@ -133,7 +137,11 @@ struct amddwarf_cfi {
   size_t top_count;
   amddwarf_cfi_rows *fde_rows;   /* fde_count slots */
   amddwarf_cfi_rows *cie_rows;   /* cie_count slots */
-  const amddwarf_cfi_row *last_row;
+  /* Rows are computed under ROWS_LOCK (recursive: an FDE's rows compute
+     its CIE's), so threads unwinding at once may share the handle. */
+  pthread_mutex_t rows_lock;
+  bool rows_lock_ready;
+  _Atomic(const amddwarf_cfi_row *) last_row;
 };
 
 enum { AMDDWARF_CFI_INDEX_BLOCK = 64 };

@@ -11,6 +11,8 @@
  * where each FDE starts, the second resolves every FDE's CIE (a pointer that
  * does not land on a CIE, including one to an FDE or to itself, is an error,
  * so CIE chains cannot loop) and decodes its header. */
+/* pthread_mutexattr_settype and PTHREAD_MUTEX_RECURSIVE are X/Open. */
+#define _XOPEN_SOURCE 700
 #include <string.h>
 
 #include "cfi/cfi_internal.h"
@@ -512,6 +514,13 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   cfi->target = options->target ? options->target : amddwarf_cfi_target_amdgpu(64);
   cfi->options.target = cfi->target;
   amddwarf_arena_init(&cfi->arena, &cfi->allocator);
+  pthread_mutexattr_t lock_attr;
+  if (pthread_mutexattr_init(&lock_attr) == 0) {
+    cfi->rows_lock_ready =
+        pthread_mutexattr_settype(&lock_attr, PTHREAD_MUTEX_RECURSIVE) == 0 &&
+        pthread_mutex_init(&cfi->rows_lock, &lock_attr) == 0;
+    pthread_mutexattr_destroy(&lock_attr);
+  }
   bool eh = options->kind == AMDDWARF_CFI_EH_FRAME;
 
   amddwarf_reader r;
@@ -641,6 +650,8 @@ void amddwarf_cfi_close(amddwarf_cfi *cfi)
   amddwarf_mem_free(&a, cfi->cie_rows, (cfi->cie_count ? cfi->cie_count : 1) *
                                            sizeof *cfi->cie_rows);
   amddwarf_mem_free(&a, cfi->owned_data, cfi->owned_size);
+  if (cfi->rows_lock_ready)
+    pthread_mutex_destroy(&cfi->rows_lock);
   amddwarf_mem_free(&a, cfi, sizeof *cfi);
 }
 

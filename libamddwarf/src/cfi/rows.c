@@ -488,7 +488,6 @@ static amddwarf_status finish(machine *m, amddwarf_cfi_rows *slot, amddwarf_stat
       slot->count = (uint32_t)m->row_count;
     }
   }
-  slot->done = true;
   slot->status = st;
   if (st != AMDDWARF_OK) {
     slot->error = amddwarf_arena_alloc(&m->cfi->arena, sizeof *slot->error,
@@ -500,8 +499,28 @@ static amddwarf_status finish(machine *m, amddwarf_cfi_rows *slot, amddwarf_stat
         amddwarf_fail(slot->error, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
     }
   }
+  atomic_store_explicit(&slot->done, true, memory_order_release);
   machine_free(m);
   return st;
+}
+
+static bool slot_done(const amddwarf_cfi_rows *slot)
+{
+  return atomic_load_explicit(&slot->done, memory_order_acquire);
+}
+
+/* Serializes the computing of rows; a no-op for a handle whose lock could
+   not be made (amddwarf_cfi_open then failed anyway). */
+static void rows_lock(amddwarf_cfi *cfi)
+{
+  if (cfi->rows_lock_ready)
+    pthread_mutex_lock(&cfi->rows_lock);
+}
+
+static void rows_unlock(amddwarf_cfi *cfi)
+{
+  if (cfi->rows_lock_ready)
+    pthread_mutex_unlock(&cfi->rows_lock);
 }
 
 static amddwarf_status cached(const amddwarf_cfi_rows *slot, amddwarf_error *err)
@@ -518,37 +537,84 @@ static amddwarf_status unknown_augmentation(const amddwarf_cfi_cie *cie, amddwar
                        "instructions cannot be interpreted", cie->offset, cie->augmentation);
 }
 
+/* Runs CIE's initial instructions into SLOT (under the rows lock). */
+static void compute_cie_row(amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
+                            amddwarf_cfi_rows *slot, amddwarf_error *err)
+{
+  machine m;
+  memset(&m, 0, sizeof m);
+  m.cfi = cfi;
+  m.cie = cie;
+  amddwarf_status st = cie->augmentation_known
+                           ? run(&m, cie->instructions, cie->instructions_size,
+                                 cie->instructions_offset, err)
+                           : unknown_augmentation(cie, err);
+  if (st == AMDDWARF_OK) {
+    /* One row, kept even though it covers no addresses. */
+    m.loc = 0;
+    m.dirty = true;
+    if (amddwarf_mem_reserve(&cfi->allocator, (void **)&m.rows, &m.row_capacity, 1,
+                             sizeof *m.rows) != 0) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row");
+    } else {
+      st = emit_row(&m, 1, err);
+      if (st == AMDDWARF_OK)
+        m.rows[0].end = 0;
+    }
+  }
+  finish(&m, slot, st, err);
+}
+
 amddwarf_status amddwarf_cfi_cie_row(amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
                                      const amddwarf_cfi_row **out, amddwarf_error *err)
 {
   amddwarf_cfi_rows *slot = &cfi->cie_rows[cie - cfi->cies];
-  if (!slot->done) {
-    machine m;
-    memset(&m, 0, sizeof m);
-    m.cfi = cfi;
-    m.cie = cie;
-    amddwarf_status st = cie->augmentation_known
-                             ? run(&m, cie->instructions, cie->instructions_size,
-                                   cie->instructions_offset, err)
-                             : unknown_augmentation(cie, err);
-    if (st == AMDDWARF_OK) {
-      /* One row, kept even though it covers no addresses. */
-      m.loc = 0;
-      m.dirty = true;
-      if (amddwarf_mem_reserve(&cfi->allocator, (void **)&m.rows, &m.row_capacity, 1,
-                               sizeof *m.rows) != 0) {
-        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row");
-      } else {
-        st = emit_row(&m, 1, err);
-        if (st == AMDDWARF_OK)
-          m.rows[0].end = 0;
-      }
-    }
-    finish(&m, slot, st, err);
+  if (!slot_done(slot)) {
+    rows_lock(cfi);
+    if (!slot_done(slot))
+      compute_cie_row(cfi, cie, slot, err);
+    rows_unlock(cfi);
   }
   if (slot->status == AMDDWARF_OK)
     *out = &slot->rows[0];
   return cached(slot, err);
+}
+
+/* Runs FDE's instructions from its CIE's row into SLOT (under the rows lock). */
+static void compute_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde,
+                             amddwarf_cfi_rows *slot, amddwarf_error *err)
+{
+  machine m;
+  memset(&m, 0, sizeof m);
+  m.cfi = cfi;
+  m.cie = fde->cie;
+  m.fde = fde;
+  const amddwarf_cfi_row *initial = NULL;
+  amddwarf_status st = amddwarf_cfi_cie_row(cfi, fde->cie, &initial, err);
+  if (st == AMDDWARF_OK) {
+    m.initial = initial;
+    m.state.cfa = initial->cfa;
+    m.state.args_size_set = initial->args_size_set;
+    m.state.args_size = initial->args_size;
+    if (initial->rule_count &&
+        amddwarf_mem_reserve(&cfi->allocator, (void **)&m.state.rules, &m.state.capacity,
+                             initial->rule_count, sizeof *m.state.rules) != 0) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "rule table");
+    } else {
+      if (initial->rule_count)
+        memcpy(m.state.rules, initial->rules, initial->rule_count * sizeof *m.state.rules);
+      m.state.count = initial->rule_count;
+      m.dirty = true;
+      m.loc = fde->initial_location;
+      if (amddwarf_add_overflow_u64(fde->initial_location, fde->address_range, &m.end))
+        m.end = UINT64_MAX;
+      st = run(&m, fde->instructions, fde->instructions_size, fde->instructions_offset,
+               err);
+      if (st == AMDDWARF_OK)
+        st = emit_row(&m, m.end, err);
+    }
+  }
+  finish(&m, slot, st, err);
 }
 
 amddwarf_status amddwarf_cfi_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde,
@@ -556,38 +622,11 @@ amddwarf_status amddwarf_cfi_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde 
                                       amddwarf_error *err)
 {
   amddwarf_cfi_rows *slot = &cfi->fde_rows[fde - cfi->fdes];
-  if (!slot->done) {
-    machine m;
-    memset(&m, 0, sizeof m);
-    m.cfi = cfi;
-    m.cie = fde->cie;
-    m.fde = fde;
-    const amddwarf_cfi_row *initial = NULL;
-    amddwarf_status st = amddwarf_cfi_cie_row(cfi, fde->cie, &initial, err);
-    if (st == AMDDWARF_OK) {
-      m.initial = initial;
-      m.state.cfa = initial->cfa;
-      m.state.args_size_set = initial->args_size_set;
-      m.state.args_size = initial->args_size;
-      if (initial->rule_count &&
-          amddwarf_mem_reserve(&cfi->allocator, (void **)&m.state.rules, &m.state.capacity,
-                               initial->rule_count, sizeof *m.state.rules) != 0) {
-        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "rule table");
-      } else {
-        if (initial->rule_count)
-          memcpy(m.state.rules, initial->rules, initial->rule_count * sizeof *m.state.rules);
-        m.state.count = initial->rule_count;
-        m.dirty = true;
-        m.loc = fde->initial_location;
-        if (amddwarf_add_overflow_u64(fde->initial_location, fde->address_range, &m.end))
-          m.end = UINT64_MAX;
-        st = run(&m, fde->instructions, fde->instructions_size, fde->instructions_offset,
-                 err);
-        if (st == AMDDWARF_OK)
-          st = emit_row(&m, m.end, err);
-      }
-    }
-    finish(&m, slot, st, err);
+  if (!slot_done(slot)) {
+    rows_lock(cfi);
+    if (!slot_done(slot))
+      compute_fde_rows(cfi, fde, slot, err);
+    rows_unlock(cfi);
   }
   if (slot->status == AMDDWARF_OK) {
     *rows = slot->rows;
@@ -599,7 +638,7 @@ amddwarf_status amddwarf_cfi_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde 
 amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
                                       const amddwarf_cfi_row **out, amddwarf_error *err)
 {
-  const amddwarf_cfi_row *last = cfi->last_row;
+  const amddwarf_cfi_row *last = atomic_load_explicit(&cfi->last_row, memory_order_acquire);
   if (last && pc >= last->start && pc < last->end) {
     *out = last;
     return AMDDWARF_OK;
@@ -611,7 +650,7 @@ amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
   const amddwarf_cfi_rows *slot = &cfi->fde_rows[fde];
   const amddwarf_cfi_row *rows = slot->rows;
   size_t count = slot->count;
-  if (!slot->done || slot->status != AMDDWARF_OK) {
+  if (!slot_done(slot) || slot->status != AMDDWARF_OK) {
     amddwarf_status st = amddwarf_cfi_fde_rows(cfi, &cfi->fdes[fde], &rows, &count, err);
     if (st != AMDDWARF_OK)
       return st;
@@ -632,7 +671,7 @@ amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
   }
   if (lo == 0 || pc >= rows[lo - 1].end)
     return AMDDWARF_NOT_FOUND;
-  cfi->last_row = &rows[lo - 1];
+  atomic_store_explicit(&cfi->last_row, &rows[lo - 1], memory_order_release);
   *out = &rows[lo - 1];
   return AMDDWARF_OK;
 }

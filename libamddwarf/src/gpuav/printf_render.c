@@ -81,7 +81,7 @@ static double float_from_bits(uint64_t bits, bool wide)
   return (double)f;
 }
 
-static void render_value(amddwarf_text *t, const conversion *c, uint64_t bits)
+static void render_value(amddwarf_gpuav_text *t, const conversion *c, uint64_t bits)
 {
   char spec[48];
   bool is_float = strchr("fFeEgGaA", c->conv) != NULL;
@@ -99,14 +99,14 @@ static void render_value(amddwarf_text *t, const conversion *c, uint64_t bits)
     uint64_t v = c->wide ? bits : (uint32_t)bits;
     snprintf(buffer, sizeof(buffer), spec, (unsigned long long)v);
   }
-  amddwarf_text_puts(t, buffer);
+  amddwarf_gpuav_text_puts(t, buffer);
 }
 
 size_t amddwarf_gpuav_printf_render(const char *format, const amddwarf_gpuav_record *record,
                                     char *out, size_t out_size, amddwarf_status *problem)
 {
-  amddwarf_text t;
-  amddwarf_text_init(&t, out, out_size);
+  amddwarf_gpuav_text t;
+  amddwarf_gpuav_text_init(&t, out, out_size);
   if (problem)
     *problem = AMDDWARF_OK;
   if (!format || !record)
@@ -116,13 +116,13 @@ size_t amddwarf_gpuav_printf_render(const char *format, const amddwarf_gpuav_rec
   while (*p) {
     const char *pct = strchr(p, '%');
     if (!pct) {
-      amddwarf_text_puts(&t, p);
+      amddwarf_gpuav_text_puts(&t, p);
       break;
     }
-    amddwarf_text_append(&t, p, (size_t)(pct - p));
+    amddwarf_gpuav_text_append(&t, p, (size_t)(pct - p));
     p = pct + 1;
     if (*p == '%') {
-      amddwarf_text_append(&t, "%", 1);
+      amddwarf_gpuav_text_append(&t, "%", 1);
       p++;
       continue;
     }
@@ -130,17 +130,17 @@ size_t amddwarf_gpuav_printf_render(const char *format, const amddwarf_gpuav_rec
     const char *start = p;
     if (!parse_conversion(&p, &c)) {
       /* Not a conversion we know: print it as written. */
-      amddwarf_text_append(&t, "%", 1);
+      amddwarf_gpuav_text_append(&t, "%", 1);
       p = start;
       continue;
     }
     unsigned components = c.vector ? c.vector : 1;
     for (unsigned k = 0; k < components; k++) {
       if (k)
-        amddwarf_text_puts(&t, ", ");
+        amddwarf_gpuav_text_puts(&t, ", ");
       uint32_t need = c.wide ? 2 : 1;
       if (next + need > record->payload_words) {
-        amddwarf_text_puts(&t, "<missing>");
+        amddwarf_gpuav_text_puts(&t, "<missing>");
         if (problem)
           *problem = AMDDWARF_E_GPUAV_BAD_RECORD;
         next = record->payload_words;

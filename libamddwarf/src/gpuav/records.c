@@ -12,7 +12,7 @@
 
 /* ---- bounded text (text.h) ------------------------------------------------- */
 
-void amddwarf_text_init(amddwarf_text *t, char *out, size_t size)
+void amddwarf_gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size)
 {
   t->out = size ? out : NULL;
   t->size = out ? size : 0;
@@ -21,7 +21,7 @@ void amddwarf_text_init(amddwarf_text *t, char *out, size_t size)
     t->out[0] = '\0';
 }
 
-void amddwarf_text_append(amddwarf_text *t, const char *s, size_t n)
+void amddwarf_gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n)
 {
   if (t->length < t->size) {
     size_t room = t->size - 1 - t->length;
@@ -32,12 +32,12 @@ void amddwarf_text_append(amddwarf_text *t, const char *s, size_t n)
   t->length += n;
 }
 
-void amddwarf_text_puts(amddwarf_text *t, const char *s)
+void amddwarf_gpuav_text_puts(amddwarf_gpuav_text *t, const char *s)
 {
-  amddwarf_text_append(t, s, strlen(s));
+  amddwarf_gpuav_text_append(t, s, strlen(s));
 }
 
-void amddwarf_text_printf(amddwarf_text *t, const char *format, ...)
+void amddwarf_gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...)
 {
   char buffer[512];
   va_list args;
@@ -46,7 +46,7 @@ void amddwarf_text_printf(amddwarf_text *t, const char *format, ...)
   va_end(args);
   if (n < 0)
     return;
-  amddwarf_text_append(t, buffer, (size_t)n < sizeof(buffer) ? (size_t)n : sizeof(buffer) - 1);
+  amddwarf_gpuav_text_append(t, buffer, (size_t)n < sizeof(buffer) ? (size_t)n : sizeof(buffer) - 1);
 }
 
 
@@ -316,25 +316,25 @@ static float word_as_float(uint32_t w)
 }
 
 /* Expands a template of errors.def or stages.def over WORDS (COUNT of them). */
-static void expand(amddwarf_text *t, const char *tmpl, const uint32_t *words, uint32_t count)
+static void expand(amddwarf_gpuav_text *t, const char *tmpl, const uint32_t *words, uint32_t count)
 {
   const char *p = tmpl;
   while (*p) {
     const char *pct = strchr(p, '%');
     if (!pct) {
-      amddwarf_text_puts(t, p);
+      amddwarf_gpuav_text_puts(t, p);
       return;
     }
-    amddwarf_text_append(t, p, (size_t)(pct - p));
+    amddwarf_gpuav_text_append(t, p, (size_t)(pct - p));
     uint32_t n = (uint32_t)(pct[1] - '0');
     char conv = pct[2];
     uint32_t w = n < count ? words[n] : 0;
     if (conv == 'u')
-      amddwarf_text_printf(t, "%u", w);
+      amddwarf_gpuav_text_printf(t, "%u", w);
     else if (conv == 'f')
-      amddwarf_text_printf(t, "%g", (double)word_as_float(w));
+      amddwarf_gpuav_text_printf(t, "%g", (double)word_as_float(w));
     else if (conv == 'L')
-      amddwarf_text_printf(t, "%llx",
+      amddwarf_gpuav_text_printf(t, "%llx",
                            (unsigned long long)(((uint64_t)(n + 1 < count ? words[n + 1] : 0)
                                                  << 32) |
                                                 w));
@@ -347,8 +347,8 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
                                const amddwarf_spirv_location *location, char *out,
                                size_t out_size)
 {
-  amddwarf_text t;
-  amddwarf_text_init(&t, out, out_size);
+  amddwarf_gpuav_text t;
+  amddwarf_gpuav_text_init(&t, out, out_size);
   if (!buffer || !record)
     return 0;
   uint32_t payload[8] = {0};
@@ -358,52 +358,52 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
   const amddwarf_gpuav_error_info *info =
       count ? amddwarf_gpuav_error_lookup(buffer->format, payload[0]) : NULL;
   if (count == 0) {
-    amddwarf_text_puts(&t, "Record without an error code.");
+    amddwarf_gpuav_text_puts(&t, "Record without an error code.");
   } else if (info && count >= 1 + info->param_count) {
     size_t row = (size_t)((const error_row *)(const void *)info - error_rows);
     expand(&t, error_rows[row].template_text, payload + 1, count - 1);
   } else {
-    amddwarf_text_printf(&t, "Error code %u", payload[0]);
+    amddwarf_gpuav_text_printf(&t, "Error code %u", payload[0]);
     if (info)
-      amddwarf_text_printf(&t, " (%s) with %u of its %u parameter words", info->name,
+      amddwarf_gpuav_text_printf(&t, " (%s) with %u of its %u parameter words", info->name,
                            count - 1, info->param_count);
-    amddwarf_text_puts(&t, ", parameters (");
+    amddwarf_gpuav_text_puts(&t, ", parameters (");
     for (uint32_t i = 1; i < count; i++)
-      amddwarf_text_printf(&t, "%s%u", i > 1 ? ", " : "", payload[i]);
-    amddwarf_text_puts(&t, ").");
+      amddwarf_gpuav_text_printf(&t, "%s%u", i > 1 ? ", " : "", payload[i]);
+    amddwarf_gpuav_text_puts(&t, ").");
   }
   if (shader_name)
-    amddwarf_text_printf(&t, "  Shader Module (%s, shader ID %u).", shader_name,
+    amddwarf_gpuav_text_printf(&t, "  Shader Module (%s, shader ID %u).", shader_name,
                          record->shader_id);
   else
-    amddwarf_text_printf(&t, "  Shader ID = %u.", record->shader_id);
-  amddwarf_text_printf(&t, " Shader Instruction Index = %u.  ", record->instruction_index);
+    amddwarf_gpuav_text_printf(&t, "  Shader ID = %u.", record->shader_id);
+  amddwarf_gpuav_text_printf(&t, " Shader Instruction Index = %u.  ", record->instruction_index);
   const stage_row *stage = stage_find(record->stage);
   if (stage) {
-    amddwarf_text_printf(&t, "Stage = %s.  ", stage->name);
+    amddwarf_gpuav_text_printf(&t, "Stage = %s.  ", stage->name);
     expand(&t, buffer->format == AMDDWARF_GPUAV_FORMAT_SEED ? stage->seed_words : stage->v2_words,
            record->stage_words, record->stage_word_count);
   } else {
-    amddwarf_text_printf(&t, "Stage = %u.  Stage words = (", record->stage);
+    amddwarf_gpuav_text_printf(&t, "Stage = %u.  Stage words = (", record->stage);
     for (uint32_t i = 0; i < record->stage_word_count; i++)
-      amddwarf_text_printf(&t, "%s%u", i ? ", " : "", record->stage_words[i]);
-    amddwarf_text_puts(&t, ").");
+      amddwarf_gpuav_text_printf(&t, "%s%u", i ? ", " : "", record->stage_words[i]);
+    amddwarf_gpuav_text_puts(&t, ").");
   }
   if (location && location->has_line) {
     if (location->file)
-      amddwarf_text_printf(&t, " Shader validation error occurred in file: %s at line %u",
+      amddwarf_gpuav_text_printf(&t, " Shader validation error occurred in file: %s at line %u",
                            location->file, location->line);
     else
-      amddwarf_text_printf(&t, " Shader validation error occurred at line %u", location->line);
+      amddwarf_gpuav_text_printf(&t, " Shader validation error occurred at line %u", location->line);
     if (location->column)
-      amddwarf_text_printf(&t, ", column %u", location->column);
-    amddwarf_text_puts(&t, ".");
+      amddwarf_gpuav_text_printf(&t, ", column %u", location->column);
+    amddwarf_gpuav_text_puts(&t, ".");
     if (location->source_line) {
-      amddwarf_text_printf(&t, "\n%u: ", location->line);
-      amddwarf_text_append(&t, location->source_line, location->source_line_length);
+      amddwarf_gpuav_text_printf(&t, "\n%u: ", location->line);
+      amddwarf_gpuav_text_append(&t, location->source_line, location->source_line_length);
     }
   } else if (location) {
-    amddwarf_text_puts(&t, " Unable to find SPIR-V OpLine for source information.  Build shader "
+    amddwarf_gpuav_text_puts(&t, " Unable to find SPIR-V OpLine for source information.  Build shader "
                            "with debug info to get source information.");
   }
   return t.length;

@@ -8,15 +8,15 @@
 #include <stddef.h>
 #include "common/error.h"
 
-typedef struct amddwarf_text {
+typedef struct amddwarf_gpuav_text {
   char *out;
   size_t size;   /* capacity of OUT including the NUL */
   size_t length; /* length the text needs so far */
-} amddwarf_text;
+} amddwarf_gpuav_text;
 
-void amddwarf_text_init(amddwarf_text *t, char *out, size_t size);
-void amddwarf_text_append(amddwarf_text *t, const char *s, size_t n);
-void amddwarf_text_puts(amddwarf_text *t, const char *s);
-void amddwarf_text_printf(amddwarf_text *t, const char *format, ...) AMDDWARF_PRINTF_LIKE(2, 3);
+void amddwarf_gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size);
+void amddwarf_gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n);
+void amddwarf_gpuav_text_puts(amddwarf_gpuav_text *t, const char *s);
+void amddwarf_gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...) AMDDWARF_PRINTF_LIKE(2, 3);
 
 #endif

@@ -180,6 +180,11 @@ struct amddwarf_object {
   /* Open-addressing set of the shared constant attribute values. */
   const amddwarf_attr_value **constants;
   size_t constant_count, constant_capacity;
+  /* Call frame information (cfi.c), opened on first use under load_lock. */
+  struct amddwarf_cfi *cfi;
+  bool cfi_done;
+  amddwarf_status cfi_status;
+  amddwarf_error cfi_error;
   amddwarf_scope_entry *scopes;  /* by low address */
   uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
   size_t scope_count, scope_capacity;
@@ -193,6 +198,9 @@ static inline amddwarf_form_reader amddwarf_form_reader_make(amddwarf_object *ob
   amddwarf_form_reader fr = {object, cu, object->sec_str_offsets, err};
   return fr;
 }
+
+/* cfi.c */
+void amddwarf_object_free_cfi(amddwarf_object *object);
 
 /* elf.c */
 amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error *err);

@@ -24,6 +24,7 @@ void amddwarf_object_close(amddwarf_object *object)
     return;
   amddwarf_allocator a = object->allocator;
   amddwarf_object_free_lines(object);
+  amddwarf_object_free_cfi(object);
   amddwarf_object_finish_dwarf(object);
   amddwarf_object_free_abbrevs(object);
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)

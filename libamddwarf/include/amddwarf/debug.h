@@ -1,0 +1,314 @@
+/* The debugger layer: a stopped wave over one or more code objects and the
+ * raw target of the stop; its lanes; its frames, inlined subroutines
+ * included, each an evaluation context; the variables of a frame; and typed
+ * values of C-subset paths per lane, with their children, text, structure,
+ * explanation and writes (specs/debug-api.md).
+ *
+ * It is to <amddwarf/object.h>, <amddwarf/eval.h> and <amddwarf/cfi.h> what
+ * libdwfl is to libdw: a debugger backend gives it registers and memory
+ * (through an amddwarf_target holding only the "raw" callbacks: registers,
+ * memory, focused lane, wave size, EXEC, apertures) and the code objects; the
+ * layer supplies the rest of the target itself (DIEs, base types,
+ * .debug_addr, the frame base, the CFA and entry values of each frame).
+ *
+ * Threads: an amddwarf_object may be shared by any number of waves on any
+ * number of threads. An amddwarf_wave, and every value made from it, belongs
+ * to one thread at a time; separate waves are independent.
+ *
+ * Lifetimes: the objects and the raw target (and what its user pointer
+ * reaches) are borrowed and must outlive the wave. Frames, variables and
+ * lane tables returned by the wave live until amddwarf_wave_close. Texts and
+ * bytes of a value read stay valid until the next read of the same value or
+ * amddwarf_valobj_free. */
+#ifndef AMDDWARF_DEBUG_H
+#define AMDDWARF_DEBUG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <amddwarf/eval.h>
+#include <amddwarf/export.h>
+#include <amddwarf/object.h>
+#include <amddwarf/status.h>
+#include <amddwarf/target.h>
+
+AMDDWARF_BEGIN_DECLS
+
+enum { AMDDWARF_MAX_LANES = 64 };
+
+/* ---- A stopped wave ------------------------------------------------------ */
+
+typedef struct amddwarf_wave amddwarf_wave;
+
+typedef struct amddwarf_wave_options {
+  uint32_t struct_size;      /* sizeof(amddwarf_wave_options) */
+  uint32_t max_frames;       /* physical frames unwound at most [256] */
+  int has_pc;                /* nonzero: PC below is frame 0's PC, not the target's PC_64 */
+  uint64_t pc;
+  const amddwarf_allocator *allocator; /* NULL: malloc */
+} amddwarf_wave_options;
+
+AMDDWARF_API void amddwarf_wave_options_init(amddwarf_wave_options *options);
+
+/* Opens the wave that RAW describes, in the code objects OBJECTS[0..COUNT)
+   (borrowed; COUNT >= 1). The object whose subprograms contain the wave's
+   PC is the wave's object (the first one when none does). RAW's DIE,
+   frame-base, CFA, base-type, address-index and entry-register callbacks
+   are ignored: the layer provides them. OPTIONS may be NULL. Errors:
+   E_INVALID_ARGUMENT, E_NO_MEMORY, the target's error reading the PC
+   (E_UNSUPPORTED when it has no read_register). */
+AMDDWARF_API amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects,
+                                                size_t count, const amddwarf_target *raw,
+                                                const amddwarf_wave_options *options,
+                                                amddwarf_wave **out, amddwarf_error *err);
+/* Releases WAVE and everything obtained from it but values (free those
+   first). NULL is allowed. */
+AMDDWARF_API void amddwarf_wave_close(amddwarf_wave *wave);
+
+typedef struct amddwarf_wave_info {
+  uint64_t pc;                   /* frame 0's PC */
+  uint32_t wave_size;            /* 32 or 64 */
+  uint64_t exec;                 /* EXEC (all lanes when the target has none) */
+  const amddwarf_object *object; /* the object holding the PC */
+  size_t object_index;           /* its index in OBJECTS */
+} amddwarf_wave_info;
+
+AMDDWARF_API const amddwarf_wave_info *amddwarf_wave_get_info(const amddwarf_wave *wave);
+
+/* The lane in focus (the target's focused lane at open, 0 without one), and
+   changing it: E_INVALID_ARGUMENT for a lane at or past the wave size. */
+AMDDWARF_API uint32_t amddwarf_wave_focus(const amddwarf_wave *wave);
+AMDDWARF_API amddwarf_status amddwarf_wave_set_focus(amddwarf_wave *wave, uint32_t lane);
+
+/* Sends every operation and target access of the evaluations the wave makes
+   from now on (lanes, frames' rules, values) to TRACE (NULL: none), as
+   amddwarf_eval_request.trace does. */
+AMDDWARF_API void amddwarf_wave_set_trace(amddwarf_wave *wave, amddwarf_trace_fn trace,
+                                          void *user);
+
+/* ---- Lanes --------------------------------------------------------------- */
+
+typedef struct amddwarf_lane {
+  uint8_t active;                /* in the active mask */
+  uint8_t pc_known;              /* PC below is known */
+  uint64_t pc;
+  amddwarf_status pc_status;     /* why the PC is not known: E_EVAL_OPTIMIZED_OUT
+                                    (inactive and no lane_pc), or the evaluation's error */
+} amddwarf_lane;
+
+typedef struct amddwarf_lanes {
+  uint32_t wave_size;
+  uint64_t active_mask;
+  const char *active_source;     /* "EXEC" or "DW_AT_LLVM_active_lane" (static) */
+  const char *pc_source;         /* "the wave PC" or "DW_AT_LLVM_lane_pc" (static) */
+  amddwarf_lane lanes[AMDDWARF_MAX_LANES];
+} amddwarf_lanes;
+
+/* Where every lane is: the DW_AT_LLVM_lane_pc (under its old or new code)
+   of the innermost scope at the PC that has one, evaluated per lane, else
+   the wave PC for active lanes; active lanes from the innermost
+   DW_AT_LLVM_active_lane, else EXEC. Computed once (the lanes of a stopped
+   wave do not change), valid until close. Errors: E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_wave_lanes(amddwarf_wave *wave,
+                                                 const amddwarf_lanes **out,
+                                                 amddwarf_error *err);
+
+/* Lanes that share a PC: MASK holds them; PC_KNOWN 0 groups the lanes whose
+   PC is unknown. */
+typedef struct amddwarf_lane_group {
+  uint64_t mask;
+  uint8_t pc_known;
+  uint64_t pc;
+} amddwarf_lane_group;
+
+/* Groups LANES by PC in the order of each group's lowest lane. Writes at
+   most CAPACITY groups, the number of groups to *COUNT (at most 64). */
+AMDDWARF_API void amddwarf_lanes_group_by_pc(const amddwarf_lanes *lanes,
+                                             amddwarf_lane_group *groups, size_t capacity,
+                                             size_t *count);
+
+/* ---- Frames -------------------------------------------------------------- */
+
+/* A frame as a debugger shows it: a physical frame of the CFI unwind, or
+   one of the inlined subroutines it is executing (those come first, the
+   innermost inline first, and share the physical frame's registers). */
+typedef struct amddwarf_frame {
+  size_t index;                  /* 0 = innermost */
+  size_t physical;               /* index of the physical (CFI) frame */
+  uint32_t inline_depth;         /* 0: the physical frame's function; N: the Nth
+                                    inlined subroutine counted from the function */
+  uint64_t pc;                   /* frame 0: its PC; callers: the return address */
+  uint64_t lookup_pc;            /* PC for locations and lines: pc, or pc - 1 for
+                                    callers (the call site) */
+  int has_cfa;
+  uint32_t cfa_aspace;           /* DW_ASPACE_* */
+  uint64_t cfa;
+  const amddwarf_object *object; /* the object holding lookup_pc, or NULL */
+  const amddwarf_die_info *function; /* DW_TAG_subprogram or DW_TAG_inlined_subroutine,
+                                        NULL when no DWARF covers the PC */
+  const char *function_name;     /* its name (the origin's for inlines), or NULL */
+  /* The source position: for the innermost frame of a physical frame, the
+     line row at lookup_pc; for an outer frame of the inline chain, the call
+     site of the inlined subroutine it called. FILE is NULL when unknown. */
+  const char *file;
+  uint32_t line, column;
+  /* The scopes of this frame in amddwarf_object_scopes_at order:
+     SCOPES[0..SCOPE_COUNT), innermost first, ending at FUNCTION. */
+  const amddwarf_die_info *const *scopes;
+  size_t scope_count;
+} amddwarf_frame;
+
+/* Frame INDEX, unwinding as far as needed. AMDDWARF_OK with *OUT;
+   AMDDWARF_END when the wave has fewer frames (the walk ended normally: the
+   outermost return address is undefined); an unwinding error (ERR says why:
+   E_CFI_NO_FDE, E_CFI_UNWIND_LOOP, E_CFI_UNEVALUABLE, E_LIMIT) when the walk
+   stopped before INDEX. *OUT is valid until close. */
+AMDDWARF_API amddwarf_status amddwarf_wave_frame(amddwarf_wave *wave, size_t index,
+                                                 const amddwarf_frame **out,
+                                                 amddwarf_error *err);
+
+/* Reads SIZE bytes at byte OFFSET of register REGNO as frame INDEX sees it
+   (frame 0 and its inlines: the target's; callers: unwound). Errors:
+   E_EVAL_UNAVAILABLE (the CFI does not restore the register: it never reads
+   as the inner frame's value), NOT_FOUND (no such frame), the unwinder's. */
+AMDDWARF_API amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, size_t frame,
+                                                         uint32_t regno, uint64_t offset,
+                                                         uint64_t size, void *buf,
+                                                         amddwarf_error *err);
+
+/* The full target of frame INDEX (raw callbacks, unwound registers, the
+   frame's DIEs, frame base, CFA and entry values), for evaluating its
+   expressions with amddwarf_eval_expr; its location lists apply at the
+   frame's lookup_pc. NULL when there is no such frame. Valid until close. */
+AMDDWARF_API const amddwarf_target *amddwarf_wave_frame_target(amddwarf_wave *wave,
+                                                               size_t frame);
+
+/* ---- Variables ----------------------------------------------------------- */
+
+/* The variables and parameters visible in frame INDEX at its lookup_pc:
+   those of its own scopes, innermost first, then the unit's globals (as
+   amddwarf_object_vars_at, whose depth indexes the frame's own scopes).
+   *VARS is valid until close. Errors: as amddwarf_wave_frame, and the
+   unit's loading error. A frame without DWARF has no variables (OK, 0). */
+AMDDWARF_API amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,
+                                                     const amddwarf_var **vars, size_t *count,
+                                                     amddwarf_error *err);
+
+/* The innermost variable named NAME of frame INDEX: OK with *OUT, or
+   NOT_FOUND with ERR naming the PC. */
+AMDDWARF_API amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, size_t frame,
+                                                         const char *name,
+                                                         const amddwarf_var **out,
+                                                         amddwarf_error *err);
+
+/* ---- Values -------------------------------------------------------------- */
+
+typedef struct amddwarf_valobj amddwarf_valobj;
+
+/* What a value is, by its type (typedefs and qualifiers stripped). */
+typedef enum amddwarf_value_kind {
+  AMDDWARF_VALUE_KIND_SCALAR = 0,   /* base type */
+  AMDDWARF_VALUE_KIND_ENUM,
+  AMDDWARF_VALUE_KIND_POINTER,      /* pointers, and "&E" results */
+  AMDDWARF_VALUE_KIND_STRUCT,       /* struct, class */
+  AMDDWARF_VALUE_KIND_UNION,
+  AMDDWARF_VALUE_KIND_ARRAY,
+  AMDDWARF_VALUE_KIND_VECTOR,       /* an ext_vector_type array */
+  AMDDWARF_VALUE_KIND_OTHER,
+} amddwarf_value_kind;
+
+typedef struct amddwarf_valobj_info {
+  const char *path;              /* the path, normalized ("s.x", "a[3]") */
+  const char *type_name;         /* C spelling ("int *", "float4") */
+  amddwarf_value_kind kind;
+  uint64_t byte_size;            /* of the value read */
+  uint64_t bit_size;             /* bits read: byte_size * 8, or a bitfield's width */
+  const amddwarf_var *variable;  /* the variable the path starts from */
+  const char *location;          /* the variable's location as the unit spells it
+                                    ("DW_OP_regx VGPR1, ..."), "DW_AT_const_value" or
+                                    "no location at pc 0x..." */
+  /* Children: struct members (NAMED_CHILDREN), array elements
+     (INDEXED_CHILDREN, the count of the outer dimension; 0 for an array of
+     unknown extent), the pointee of a pointer (1 named child "*"). */
+  size_t named_children;
+  size_t indexed_children;
+  int assignable;                /* a scalar, enum, pointer or bitfield */
+} amddwarf_valobj_info;
+
+/* The value of PATH (specs/eval-paths.md: NAME, .M, ->M, [I], *, &, (),
+   vector components) in frame FRAME of WAVE. Its types are checked now,
+   before any lane is read. Errors: E_INVALID_ARGUMENT (PATH does not parse,
+   or an operator its operand's type does not allow, or an index out of
+   bounds; ERR says where), NOT_FOUND (no such variable or member),
+   E_UNSUPPORTED, the errors of amddwarf_wave_variables. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t frame,
+                                                 const char *path, amddwarf_valobj **out,
+                                                 amddwarf_error *err);
+AMDDWARF_API void amddwarf_valobj_free(amddwarf_valobj *value);
+/* Valid until amddwarf_valobj_free. */
+AMDDWARF_API const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value);
+
+/* What one lane's read gave. OPTIMIZED_OUT and UNAVAILABLE are results, not
+   failures of the call. */
+typedef enum amddwarf_lane_state {
+  AMDDWARF_LANE_VALUE = 0,          /* TEXT and BYTES hold the value */
+  AMDDWARF_LANE_OPTIMIZED_OUT = 1,  /* no location at the PC, or undefined storage */
+  AMDDWARF_LANE_UNAVAILABLE = 2,    /* the target cannot read the storage */
+  AMDDWARF_LANE_ERROR = 3,          /* STATUS and MESSAGE say why */
+} amddwarf_lane_state;
+
+typedef struct amddwarf_lane_value {
+  uint32_t lane;
+  amddwarf_lane_state state;
+  amddwarf_status status;           /* OK, or the status behind STATE */
+  const char *text;                 /* the value printed as `amddwarf eval` does
+                                       ("{x = 1, y = <optimized out>}"), or "" */
+  const char *message;              /* why, when STATE is not VALUE ("" if nothing
+                                       more than the state itself) */
+  const char *explain;              /* where each bit came from */
+  const uint8_t *bytes;             /* BYTE_SIZE bytes read (NULL unless VALUE) */
+  size_t size;
+} amddwarf_lane_value;
+
+/* Reads the value for LANE (AMDDWARF_NO_LANE: the focused lane). Returns OK
+   with *OUT (also for OPTIMIZED_OUT, UNAVAILABLE and per-lane ERROR), or
+   E_INVALID_ARGUMENT (no such lane), E_NO_MEMORY. *OUT's strings and bytes
+   are valid until the next read of VALUE. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_read(amddwarf_valobj *value, uint32_t lane,
+                                                  amddwarf_lane_value *out,
+                                                  amddwarf_error *err);
+
+/* A set of lanes whose reads agree (same state, text and message). */
+typedef struct amddwarf_value_group {
+  uint64_t mask;
+  amddwarf_lane_value value;        /* the lowest lane's */
+} amddwarf_value_group;
+
+/* Reads every lane of LANES and groups equal results, in the order of each
+   group's lowest lane. Writes at most CAPACITY groups and the count to
+   *COUNT (at most 64). Valid until the next read of VALUE. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lanes,
+                                                        amddwarf_value_group *groups,
+                                                        size_t capacity, size_t *count,
+                                                        amddwarf_error *err);
+
+/* Child INDEX of VALUE: named children first (in declaration order), then
+   indexed ones. *OUT is a new value (free it); its path is VALUE's with the
+   member, index or "*" applied ("s.x", "a[3]", "*p"): a debugger's
+   evaluate-name. Errors: E_INVALID_ARGUMENT (no such child), those of
+   amddwarf_valobj_new. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_t index,
+                                                   amddwarf_valobj **out, amddwarf_error *err);
+
+/* Assigns TEXT to VALUE for every lane of LANES: an integer (decimal, 0x,
+   negative), a float for float types, true/false, an enumerator's name, or
+   a pointer's address. All-or-nothing: every lane's location is evaluated
+   and checked first, and a failed target write restores what was written.
+   Errors: E_INVALID_ARGUMENT (TEXT does not fit the type, the value is not
+   assignable), E_EVAL_WRITE_UNDEFINED / E_EVAL_WRITE_READONLY (the location
+   cannot be written), E_EVAL_OPTIMIZED_OUT, the target's write errors. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
+                                                    const char *text, amddwarf_error *err);
+
+AMDDWARF_END_DECLS
+
+#endif
