@@ -9,6 +9,7 @@
 #include <amddwarf/eval.h>
 
 #include "common/text.h"
+#include "debug/dwarf_codes.h"
 
 /* One frame of the wave: the public description and what evaluating in it
    needs. Frames are allocated one by one, so pointers to them (the target's
@@ -16,16 +17,26 @@
 typedef struct amddwarf_debug_frame {
   amddwarf_frame pub;
   amddwarf_wave *wave;
-  const amddwarf_die_info **scopes;   /* pub.scopes points here */
+  const amddwarf_die_info **scopes;   /* owned by the first frame of a physical
+                                         frame; pub.scopes points into it */
+  size_t scope_capacity;
   const amddwarf_cu *cu;              /* unit of the frame's function, or NULL */
   const amddwarf_target *registers;   /* the unwinder's frame target, or the raw one */
   amddwarf_target target;             /* the full target (user = this frame) */
   uint8_t frame_base[64];             /* the function's frame base, normalized */
   size_t frame_base_size;
   int has_frame_base;
+  /* The last location expression normalized in this frame: the same
+     variable is evaluated for every lane. */
+  const uint8_t *normalized_from;
+  size_t normalized_from_size;
+  const amddwarf_cu *normalized_cu;
+  uint8_t normalized[512];
+  size_t normalized_size;
   amddwarf_var *vars;                 /* amddwarf_wave_variables, on first use */
-  size_t var_count;
+  size_t var_count, var_capacity;
   int vars_done;
+  amddwarf_status vars_status;
 } amddwarf_debug_frame;
 
 struct amddwarf_wave {
@@ -33,6 +44,10 @@ struct amddwarf_wave {
   const amddwarf_object **objects;    /* copy of the caller's array */
   size_t object_count;
   amddwarf_target raw;                /* copy of the caller's raw target */
+  amddwarf_target base;               /* RAW with the wave's PC and focus (user = wave):
+                                         what the unwinder and frame 0 read */
+  int has_pc;
+  uint64_t pc;
   amddwarf_wave_info info;
   uint32_t focus;
   uint32_t max_frames;
@@ -52,6 +67,12 @@ struct amddwarf_wave {
   amddwarf_debug_frame **frames;
   size_t frame_count, frame_capacity;
 };
+
+/* The object whose subprograms contain PC, or NULL. */
+const amddwarf_object *amddwarf_debug_object_at(const amddwarf_wave *wave, uint64_t pc);
+
+/* Releases the frames and the unwinder (frames.c). */
+void amddwarf_debug_free_frames(amddwarf_wave *wave);
 
 /* Frame INDEX (unwinding as needed), as amddwarf_wave_frame. */
 amddwarf_status amddwarf_debug_frame_get(amddwarf_wave *wave, size_t index,

@@ -1,0 +1,494 @@
+/* Frames of a wave (debug.h): physical frames from the CFI unwinder,
+ * expanded into the inlined subroutines they execute, each with its
+ * function, source position, scopes and a full evaluation target: the
+ * frame's unwound registers, its CFA and entry values from the unwinder,
+ * and the DIEs, base types, .debug_addr and frame base of its code object. */
+#include <string.h>
+
+#include <amddwarf/amdgpu.h>
+
+#include "common/error.h"
+#include "common/mem.h"
+#include "debug/debug_internal.h"
+
+enum { MAX_SCOPES = 1024 };
+
+/* ---- the frame's target ---- */
+
+static amddwarf_status frame_read_register(void *user, uint32_t regno, uint64_t offset,
+                                           uint64_t size, void *buf)
+{
+  const amddwarf_debug_frame *f = user;
+  amddwarf_status st = f->registers->read_register(f->registers->user, regno, offset, size, buf);
+  /* A register the CFI leaves undefined is not the inner frame's value. */
+  return st == AMDDWARF_E_EVAL_OPTIMIZED_OUT ? AMDDWARF_E_EVAL_UNAVAILABLE : st;
+}
+
+static amddwarf_status frame_write_register(void *user, uint32_t regno, uint64_t offset,
+                                            uint64_t size, const void *buf)
+{
+  const amddwarf_debug_frame *f = user;
+  if (f->pub.physical != 0 || f->registers->write_register == NULL)
+    return AMDDWARF_E_UNSUPPORTED;
+  return f->registers->write_register(f->registers->user, regno, offset, size, buf);
+}
+
+static amddwarf_status frame_cfa(void *user, uint32_t *aspace, uint64_t *address)
+{
+  const amddwarf_debug_frame *f = user;
+  if (!f->pub.has_cfa)
+    return AMDDWARF_E_EVAL_UNAVAILABLE;
+  *aspace = f->pub.cfa_aspace;
+  *address = f->pub.cfa;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status frame_entry_register(void *user, uint32_t regno, uint64_t offset,
+                                            uint64_t size, void *buf)
+{
+  const amddwarf_debug_frame *f = user;
+  if (f->registers->read_entry_register == NULL)
+    return AMDDWARF_E_EVAL_UNAVAILABLE;
+  amddwarf_status st =
+      f->registers->read_entry_register(f->registers->user, regno, offset, size, buf);
+  return st == AMDDWARF_E_EVAL_OPTIMIZED_OUT ? AMDDWARF_E_EVAL_UNAVAILABLE : st;
+}
+
+static amddwarf_status frame_frame_base(void *user, const uint8_t **expr, size_t *size)
+{
+  const amddwarf_debug_frame *f = user;
+  if (!f->has_frame_base)
+    return AMDDWARF_E_UNSUPPORTED;
+  *expr = f->frame_base;
+  *size = f->frame_base_size;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status frame_address_index(void *user, uint64_t index, uint64_t *value)
+{
+  const amddwarf_debug_frame *f = user;
+  if (f->cu == NULL)
+    return AMDDWARF_NOT_FOUND;
+  return amddwarf_object_address_index(f->pub.object, f->cu, index, value, NULL);
+}
+
+/* DW_OP_call* and implicit pointers: the DIE's location at the frame's PC
+   (a list with no entry there gives the empty expression), or its
+   DW_AT_const_value block. */
+static amddwarf_status frame_die(void *user, amddwarf_die_ref_kind kind, uint64_t ref,
+                                 amddwarf_die *out)
+{
+  const amddwarf_debug_frame *f = user;
+  uint64_t offset = ref;
+  if (f->pub.object == NULL)
+    return AMDDWARF_NOT_FOUND;
+  if (kind == AMDDWARF_DIE_REF_UNIT) {
+    if (f->cu == NULL)
+      return AMDDWARF_NOT_FOUND;
+    offset = f->cu->offset + ref;
+  }
+  const amddwarf_die_info *die = amddwarf_object_die_at(f->pub.object, offset);
+  if (die == NULL)
+    return AMDDWARF_NOT_FOUND;
+  memset(out, 0, sizeof *out);
+  out->is_dwarf_procedure = die->tag == AMDDWARF_DEBUG_TAG_DWARF_PROCEDURE;
+  if (die->location != NULL) {
+    out->value = AMDDWARF_DIE_LOCATION;
+    if (amddwarf_attr_value_expr_at(die->location, f->pub.lookup_pc, &out->bytes, &out->size,
+                                    NULL) != AMDDWARF_OK) {
+      out->bytes = NULL;
+      out->size = 0;
+    }
+  } else if (die->const_value != NULL && die->const_value->kind == AMDDWARF_ATTR_BLOCK) {
+    out->value = AMDDWARF_DIE_CONST_VALUE;
+    out->bytes = die->const_value->bytes;
+    out->size = die->const_value->size;
+  }
+  return AMDDWARF_OK;
+}
+
+/* Typed operations: the DW_TAG_base_type DIE at unit offset DIE. */
+static amddwarf_status frame_base_type(void *user, uint64_t die_offset, amddwarf_base_type *out)
+{
+  const amddwarf_debug_frame *f = user;
+  if (f->cu == NULL)
+    return AMDDWARF_NOT_FOUND;
+  const amddwarf_die_info *die = amddwarf_object_die_at(f->pub.object, f->cu->offset + die_offset);
+  if (die == NULL || die->tag != AMDDWARF_DEBUG_TAG_BASE_TYPE)
+    return AMDDWARF_NOT_FOUND;
+  out->die = die_offset;
+  out->bit_size = (uint32_t)(die->bit_size ? die->bit_size : die->byte_size * 8);
+  out->count = die->vector_size ? die->vector_size : 1;
+  out->encoding = (uint8_t)die->encoding;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status frame_register_size(void *user, uint32_t regno, uint64_t *size)
+{
+  const amddwarf_debug_frame *f = user;
+  return f->registers->register_size(f->registers->user, regno, size);
+}
+
+/* Memory, lanes and the wave's facts go to the base target with its own
+   user pointer. */
+#define PASS(name, params, args)                                                              \
+  static amddwarf_status frame_##name params                                                  \
+  {                                                                                           \
+    const amddwarf_target *b = &((const amddwarf_debug_frame *)user)->wave->base;             \
+    return b->name args;                                                                      \
+  }
+PASS(read_memory, (void *user, uint32_t aspace, uint32_t lane, uint64_t address, uint64_t size,
+                   void *buf), (b->user, aspace, lane, address, size, buf))
+PASS(write_memory, (void *user, uint32_t aspace, uint32_t lane, uint64_t address,
+                    uint64_t size, const void *buf), (b->user, aspace, lane, address, size, buf))
+PASS(focused_lane, (void *user, uint32_t *lane), (b->user, lane))
+PASS(wave_size, (void *user, uint32_t *wave_size), (b->user, wave_size))
+PASS(exec_mask, (void *user, uint64_t *mask), (b->user, mask))
+PASS(apertures, (void *user, uint64_t *shared_base, uint64_t *private_base),
+     (b->user, shared_base, private_base))
+#undef PASS
+
+/* The frame's target: registers, CFA and entry values from REGISTERS (the
+   unwinder's frame target, or the wave's base target without CFI), memory
+   and the wave's facts from the base target, DWARF from the object; what
+   neither provides stays NULL. */
+static void init_frame_target(amddwarf_debug_frame *f)
+{
+  const amddwarf_target *b = &f->wave->base, *r = f->registers;
+  amddwarf_target *t = &f->target;
+  memset(t, 0, sizeof *t);
+  t->struct_size = sizeof *t;
+  t->user = f;
+  t->read_register = r->read_register ? frame_read_register : NULL;
+  t->write_register = frame_write_register;
+  t->register_size = r->register_size ? frame_register_size : NULL;
+  t->read_memory = b->read_memory ? frame_read_memory : NULL;
+  t->write_memory = b->write_memory ? frame_write_memory : NULL;
+  t->focused_lane = frame_focused_lane;
+  t->wave_size = frame_wave_size;
+  t->exec_mask = b->exec_mask ? frame_exec_mask : NULL;
+  t->apertures = b->apertures ? frame_apertures : NULL;
+  t->frame_base = frame_frame_base;
+  t->cfa = frame_cfa;
+  t->address_index = frame_address_index;
+  t->base_type = frame_base_type;
+  t->die = frame_die;
+  t->read_entry_register = frame_entry_register;
+}
+
+/* ---- building frames ---- */
+
+/* What one physical frame is: PC, lookup PC, CFA, register source. */
+typedef struct physical_frame {
+  size_t index;
+  uint64_t pc, lookup_pc;
+  int has_cfa;
+  uint32_t cfa_aspace;
+  uint64_t cfa;
+  const amddwarf_target *registers;
+} physical_frame;
+
+/* The source file name of index FILE in unit CU_INDEX's line table, or NULL. */
+static const char *file_name(const amddwarf_object *object, uint32_t cu_index, uint32_t file)
+{
+  const amddwarf_line_table *t = amddwarf_object_line_table(object, cu_index);
+  return t != NULL && file < t->file_count ? t->files[file] : NULL;
+}
+
+static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p)
+{
+  amddwarf_debug_frame *f = amddwarf_mem_calloc(&w->allocator, 1, sizeof *f);
+  if (f == NULL)
+    return NULL;
+  if (amddwarf_mem_reserve(&w->allocator, (void **)&w->frames, &w->frame_capacity,
+                           w->frame_count + 1, sizeof *w->frames) != 0) {
+    amddwarf_mem_free(&w->allocator, f, sizeof *f);
+    return NULL;
+  }
+  f->wave = w;
+  f->registers = p->registers;
+  f->pub.index = w->frame_count;
+  f->pub.physical = p->index;
+  f->pub.pc = p->pc;
+  f->pub.lookup_pc = p->lookup_pc;
+  f->pub.has_cfa = p->has_cfa;
+  f->pub.cfa_aspace = p->cfa_aspace;
+  f->pub.cfa = p->cfa;
+  init_frame_target(f);
+  w->frames[w->frame_count++] = f;
+  return f;
+}
+
+/* The normalized DW_AT_frame_base of SUBPROGRAM at the frame's PC. */
+static void set_frame_base(amddwarf_debug_frame *f, const amddwarf_die_info *subprogram)
+{
+  const uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (subprogram == NULL || subprogram->frame_base == NULL || f->cu == NULL ||
+      amddwarf_attr_value_expr_at(subprogram->frame_base, f->pub.lookup_pc, &bytes, &size,
+                                  NULL) != AMDDWARF_OK)
+    return;
+  f->has_frame_base =
+      amddwarf_object_normalize_expr(f->pub.object, f->cu, AMDDWARF_ROLE_FRAME_BASE, bytes, size,
+                                     f->frame_base, sizeof f->frame_base, &f->frame_base_size,
+                                     NULL) == AMDDWARF_OK;
+}
+
+/* Adds a frame of physical frame P for FUNCTION (NULL: no DWARF covers the
+   PC) with scopes SCOPES[0..COUNT). */
+static amddwarf_debug_frame *add_frame(amddwarf_wave *w, const physical_frame *p,
+                                       const amddwarf_object *object,
+                                       const amddwarf_die_info *function,
+                                       const amddwarf_die_info **scopes, size_t count)
+{
+  amddwarf_debug_frame *f = frame_new(w, p);
+  if (f == NULL)
+    return NULL;
+  f->pub.object = object;
+  f->pub.function = function;
+  f->pub.function_name = function ? function->name : NULL;
+  f->pub.scopes = scopes;
+  f->pub.scope_count = count;
+  if (function != NULL)
+    f->cu = amddwarf_object_cu(object, function->cu_index);
+  return f;
+}
+
+/* Source positions of the frames FIRST.. of one physical frame: the line
+   row at the PC for the innermost, the call site of the inline below for
+   the others. */
+static void set_positions(amddwarf_wave *w, size_t first, const physical_frame *p)
+{
+  for (size_t k = first; k < w->frame_count; ++k) {
+    amddwarf_debug_frame *f = w->frames[k];
+    const amddwarf_object *object = f->pub.object;
+    if (object == NULL)
+      continue;
+    if (k == first) {
+      const amddwarf_line_table *t = NULL;
+      const amddwarf_line_row *r = NULL;
+      if (amddwarf_object_line_at(object, p->lookup_pc, &t, &r) == AMDDWARF_OK) {
+        f->pub.file = r->file < t->file_count ? t->files[r->file] : NULL;
+        f->pub.line = r->line;
+        f->pub.column = r->column;
+      }
+      continue;
+    }
+    const amddwarf_die_info *callee = w->frames[k - 1]->pub.function;
+    if (callee != NULL && callee->call_line) {
+      f->pub.file = file_name(object, callee->cu_index, callee->call_file);
+      f->pub.line = callee->call_line;
+      f->pub.column = callee->call_column;
+    }
+  }
+}
+
+static int is_function(const amddwarf_die_info *scope)
+{
+  return scope->tag == AMDDWARF_DEBUG_TAG_INLINED_SUBROUTINE ||
+         scope->tag == AMDDWARF_DEBUG_TAG_SUBPROGRAM;
+}
+
+/* Turns physical frame P into frames: one per inlined subroutine at its
+   lookup PC, innermost first, then its function (whose scopes run on to the
+   unit DIE). A PC without DWARF gives one frame without a function. */
+static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p,
+                                       amddwarf_error *err)
+{
+  const amddwarf_object *object = amddwarf_debug_object_at(w, p->lookup_pc);
+  const amddwarf_die_info **scopes = NULL;
+  size_t depth = 0, first = w->frame_count, start = 0;
+  if (object != NULL &&
+      amddwarf_object_scopes_at(object, p->lookup_pc, NULL, 0, &depth) == AMDDWARF_OK &&
+      depth > 0) {
+    if (depth > MAX_SCOPES)
+      depth = MAX_SCOPES;
+    scopes = amddwarf_mem_calloc(&w->allocator, depth, sizeof *scopes);
+    if (scopes == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scopes");
+    amddwarf_object_scopes_at(object, p->lookup_pc, scopes, depth, &depth);
+  }
+  uint32_t inlines = 0;
+  for (size_t i = 0; i < depth; ++i)
+    inlines += scopes[i]->tag == AMDDWARF_DEBUG_TAG_INLINED_SUBROUTINE;
+  const amddwarf_die_info *subprogram = NULL;
+  for (size_t i = 0; i < depth && subprogram == NULL; ++i) {
+    if (!is_function(scopes[i]))
+      continue;
+    if (scopes[i]->tag == AMDDWARF_DEBUG_TAG_SUBPROGRAM)
+      subprogram = scopes[i];
+    size_t end = subprogram != NULL ? depth : i + 1;
+    amddwarf_debug_frame *f = add_frame(w, p, object, scopes[i], scopes + start, end - start);
+    if (f == NULL)
+      goto no_memory;
+    f->pub.inline_depth = subprogram != NULL ? 0 : inlines--;
+    start = i + 1;
+  }
+  if (w->frame_count == first && add_frame(w, p, object, NULL, scopes, depth) == NULL)
+    goto no_memory;
+  /* The first frame of the physical frame owns the scope array. */
+  w->frames[first]->scopes = scopes;
+  w->frames[first]->scope_capacity = depth;
+  set_positions(w, first, p);
+  for (size_t k = first; k < w->frame_count; ++k) {
+    amddwarf_debug_frame *f = w->frames[k];
+    if (f->cu == NULL && subprogram != NULL)
+      f->cu = amddwarf_object_cu(object, subprogram->cu_index);
+    set_frame_base(f, subprogram);
+  }
+  return AMDDWARF_OK;
+no_memory:
+  if (w->frame_count > first) {
+    w->frames[first]->scopes = scopes; /* freed with the frames */
+    w->frames[first]->scope_capacity = depth;
+  } else {
+    amddwarf_mem_free(&w->allocator, scopes, depth * sizeof *scopes);
+  }
+  return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
+}
+
+/* Records why the walk ended (END or an error) for every later request. */
+static amddwarf_status end_walk(amddwarf_wave *w, amddwarf_status st, const amddwarf_error *e)
+{
+  w->unwind_ended = 1;
+  w->unwind_status = st;
+  if (e != NULL)
+    w->unwind_error = *e;
+  else
+    amddwarf_fail(&w->unwind_error, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
+  return st;
+}
+
+/* Frame 0 of a wave whose object has no CFI: the base target's registers. */
+static amddwarf_status first_frame_without_cfi(amddwarf_wave *w, amddwarf_error *err)
+{
+  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, &w->base};
+  amddwarf_status st = expand_physical(w, &p, err);
+  w->physical_count = 1;
+  return st;
+}
+
+/* Adds the frames of the next physical frame. OK, END, or the walk's error. */
+static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
+{
+  if (w->unwind_ended) {
+    if (err != NULL)
+      *err = w->unwind_error;
+    return w->unwind_status;
+  }
+  if (w->physical_count == 0 && w->unwinder == NULL) {
+    amddwarf_cfi *cfi = NULL;
+    amddwarf_error e;
+    amddwarf_error_clear(&e);
+    amddwarf_status st = amddwarf_object_cfi(w->info.object, &cfi, &e);
+    amddwarf_unwinder_options options;
+    amddwarf_unwinder_options_init(&options);
+    options.max_frames = w->max_frames;
+    options.trace = w->trace;
+    options.trace_user = w->trace_user;
+    if (st == AMDDWARF_OK)
+      st = amddwarf_unwinder_new(cfi, &w->base, &options, &w->unwinder, &e);
+    if (st != AMDDWARF_OK) {
+      /* Without CFI the wave still has its innermost frame. */
+      amddwarf_status first = first_frame_without_cfi(w, err);
+      end_walk(w, st == AMDDWARF_NOT_FOUND ? AMDDWARF_E_CFI_NO_FDE : st, &e);
+      return first;
+    }
+  }
+  if (w->physical_count > 0) {
+    amddwarf_error e;
+    amddwarf_error_clear(&e);
+    amddwarf_status st = amddwarf_unwinder_step(w->unwinder, &e);
+    if (st != AMDDWARF_OK) {
+      end_walk(w, st, &e);
+      if (err != NULL)
+        *err = e;
+      return st;
+    }
+  }
+  amddwarf_frame_info info;
+  size_t index = w->physical_count;
+  if (amddwarf_unwinder_frame(w->unwinder, index, &info) != AMDDWARF_OK)
+    return end_walk(w, AMDDWARF_END, NULL);
+  physical_frame p = {index,         info.pc,        info.lookup_pc,
+                      info.has_cfa,  info.cfa_aspace, info.cfa,
+                      amddwarf_unwinder_frame_target(w->unwinder, index)};
+  w->physical_count++;
+  return expand_physical(w, &p, err);
+}
+
+amddwarf_status amddwarf_debug_frame_get(amddwarf_wave *wave, size_t index,
+                                         amddwarf_debug_frame **out, amddwarf_error *err)
+{
+  while (index >= wave->frame_count) {
+    amddwarf_status st = next_physical(wave, err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  *out = wave->frames[index];
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_wave_frame(amddwarf_wave *wave, size_t index,
+                                    const amddwarf_frame **out, amddwarf_error *err)
+{
+  amddwarf_debug_frame *f = NULL;
+  if (wave == NULL || out == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_wave_frame: NULL argument");
+  amddwarf_status st = amddwarf_debug_frame_get(wave, index, &f, err);
+  if (st == AMDDWARF_OK)
+    *out = &f->pub;
+  return st;
+}
+
+const amddwarf_target *amddwarf_wave_frame_target(amddwarf_wave *wave, size_t index)
+{
+  amddwarf_debug_frame *f = NULL;
+  return amddwarf_debug_frame_get(wave, index, &f, NULL) == AMDDWARF_OK ? &f->target : NULL;
+}
+
+amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, size_t index, uint32_t regno,
+                                            uint64_t offset, uint64_t size, void *buf,
+                                            amddwarf_error *err)
+{
+  amddwarf_debug_frame *f = NULL;
+  amddwarf_status st = amddwarf_debug_frame_get(wave, index, &f, err);
+  if (st == AMDDWARF_END)
+    return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "no frame %zu", index);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (f->target.read_register == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "the target has no read_register callback");
+  st = f->target.read_register(f, regno, offset, size, buf);
+  if (st == AMDDWARF_E_EVAL_UNAVAILABLE && f->pub.physical > 0) {
+    char name[32];
+    amddwarf_amdgpu_register_name(regno, AMDDWARF_REGISTER_DWARF_NAME, name, sizeof name);
+    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET,
+                         "frame %zu: the call frame information does not say where the "
+                         "caller's %s is", index, name);
+  }
+  if (st != AMDDWARF_OK)
+    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "frame %zu: %s", index,
+                         amddwarf_status_message(st));
+  return AMDDWARF_OK;
+}
+
+void amddwarf_debug_free_frames(amddwarf_wave *w)
+{
+  for (size_t i = 0; i < w->frame_count; ++i) {
+    amddwarf_debug_frame *f = w->frames[i];
+    /* Only the first frame of a physical frame owns its scope array. */
+    if (f->scopes != NULL)
+      amddwarf_mem_free(&w->allocator, (void *)f->scopes,
+                        f->scope_capacity * sizeof *f->scopes);
+    amddwarf_mem_free(&w->allocator, f->vars, f->var_capacity * sizeof *f->vars);
+    amddwarf_mem_free(&w->allocator, f, sizeof *f);
+  }
+  amddwarf_mem_free(&w->allocator, w->frames, w->frame_capacity * sizeof *w->frames);
+  w->frames = NULL;
+  w->frame_count = w->frame_capacity = 0;
+  amddwarf_unwinder_free(w->unwinder);
+  w->unwinder = NULL;
+}

@@ -1,0 +1,303 @@
+/* A stopped wave (debug.h): opening it over code objects and the raw target
+ * of the stop, the wave's own facts (PC, wave size, EXEC, focus), and the
+ * evaluation helpers every frame, lane and value of the wave shares. */
+#include <string.h>
+
+#include "common/error.h"
+#include "common/mem.h"
+#include "debug/debug_internal.h"
+
+enum { PC_REGISTER = 16 /* PC_64 */ };
+
+void amddwarf_wave_options_init(amddwarf_wave_options *options)
+{
+  memset(options, 0, sizeof *options);
+  options->struct_size = sizeof *options;
+  options->max_frames = 256;
+}
+
+/* ---- the base target: the raw one with the wave's PC and focus ---- */
+
+static amddwarf_status base_read_register(void *user, uint32_t regno, uint64_t offset,
+                                          uint64_t size, void *buf)
+{
+  const amddwarf_wave *w = user;
+  if (regno == PC_REGISTER && w->has_pc && offset + size <= 8) {
+    uint8_t pc[8];
+    for (int i = 0; i < 8; ++i)
+      pc[i] = (uint8_t)(w->pc >> (8 * i));
+    memcpy(buf, pc + offset, (size_t)size);
+    return AMDDWARF_OK;
+  }
+  return w->raw.read_register(w->raw.user, regno, offset, size, buf);
+}
+
+static amddwarf_status base_write_register(void *user, uint32_t regno, uint64_t offset,
+                                           uint64_t size, const void *buf)
+{
+  const amddwarf_wave *w = user;
+  return w->raw.write_register(w->raw.user, regno, offset, size, buf);
+}
+
+static amddwarf_status base_register_size(void *user, uint32_t regno, uint64_t *size)
+{
+  const amddwarf_wave *w = user;
+  return w->raw.register_size(w->raw.user, regno, size);
+}
+
+static amddwarf_status base_read_memory(void *user, uint32_t aspace, uint32_t lane,
+                                        uint64_t address, uint64_t size, void *buf)
+{
+  const amddwarf_wave *w = user;
+  return w->raw.read_memory(w->raw.user, aspace, lane, address, size, buf);
+}
+
+static amddwarf_status base_write_memory(void *user, uint32_t aspace, uint32_t lane,
+                                         uint64_t address, uint64_t size, const void *buf)
+{
+  const amddwarf_wave *w = user;
+  return w->raw.write_memory(w->raw.user, aspace, lane, address, size, buf);
+}
+
+static amddwarf_status base_focused_lane(void *user, uint32_t *lane)
+{
+  const amddwarf_wave *w = user;
+  *lane = w->focus;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status base_wave_size(void *user, uint32_t *wave_size)
+{
+  const amddwarf_wave *w = user;
+  *wave_size = w->info.wave_size;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status base_exec_mask(void *user, uint64_t *mask)
+{
+  const amddwarf_wave *w = user;
+  return w->raw.exec_mask(w->raw.user, mask);
+}
+
+static amddwarf_status base_apertures(void *user, uint64_t *shared_base, uint64_t *private_base)
+{
+  const amddwarf_wave *w = user;
+  return w->raw.apertures(w->raw.user, shared_base, private_base);
+}
+
+/* Copies the raw callbacks the layer uses (a short struct leaves the rest
+   NULL) and makes the base target over them; NULL stays NULL. */
+static void init_targets(amddwarf_wave *w, const amddwarf_target *raw)
+{
+  size_t size = raw->struct_size < sizeof w->raw ? raw->struct_size : sizeof w->raw;
+  memset(&w->raw, 0, sizeof w->raw);
+  memcpy(&w->raw, raw, size);
+  amddwarf_target *b = &w->base;
+  memset(b, 0, sizeof *b);
+  b->struct_size = sizeof *b;
+  b->user = w;
+  b->read_register = w->raw.read_register ? base_read_register : NULL;
+  b->write_register = w->raw.write_register ? base_write_register : NULL;
+  b->register_size = w->raw.register_size ? base_register_size : NULL;
+  b->read_memory = w->raw.read_memory ? base_read_memory : NULL;
+  b->write_memory = w->raw.write_memory ? base_write_memory : NULL;
+  b->focused_lane = base_focused_lane;
+  b->wave_size = base_wave_size;
+  b->exec_mask = w->raw.exec_mask ? base_exec_mask : NULL;
+  b->apertures = w->raw.apertures ? base_apertures : NULL;
+}
+
+/* The wave size, EXEC and focus the target reports, with the defaults the
+   header documents. */
+static void read_wave_facts(amddwarf_wave *w)
+{
+  uint32_t size = 0, lane = 0;
+  if (w->raw.wave_size == NULL || w->raw.wave_size(w->raw.user, &size) != AMDDWARF_OK ||
+      (size != 32 && size != 64))
+    size = amddwarf_object_get_info(w->objects[0])->wave_size == 32 ? 32 : 64;
+  w->info.wave_size = size;
+  uint64_t all = size == 64 ? ~0ull : (1ull << size) - 1;
+  if (w->raw.exec_mask == NULL || w->raw.exec_mask(w->raw.user, &w->info.exec) != AMDDWARF_OK)
+    w->info.exec = all;
+  w->info.exec &= all;
+  if (w->raw.focused_lane != NULL && w->raw.focused_lane(w->raw.user, &lane) == AMDDWARF_OK &&
+      lane < size)
+    w->focus = lane;
+}
+
+/* The object whose subprograms contain PC: its index, or COUNT. */
+static size_t object_at(const amddwarf_wave *w, uint64_t pc)
+{
+  size_t unit = 0;
+  for (size_t i = 0; i < w->object_count; ++i)
+    if (amddwarf_object_pc_unit(w->objects[i], pc, &unit) == AMDDWARF_OK)
+      return i;
+  return w->object_count;
+}
+
+const amddwarf_object *amddwarf_debug_object_at(const amddwarf_wave *wave, uint64_t pc)
+{
+  size_t i = object_at(wave, pc);
+  return i < wave->object_count ? wave->objects[i] : NULL;
+}
+
+amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t count,
+                                   const amddwarf_target *raw,
+                                   const amddwarf_wave_options *options, amddwarf_wave **out,
+                                   amddwarf_error *err)
+{
+  amddwarf_wave_options defaults;
+  amddwarf_wave_options_init(&defaults);
+  if (options == NULL)
+    options = &defaults;
+  if (out == NULL || objects == NULL || count == 0 || raw == NULL ||
+      options->struct_size < sizeof *options)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_wave_open: no objects, target or result");
+  for (size_t i = 0; i < count; ++i)
+    if (objects[i] == NULL)
+      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                           "amddwarf_wave_open: object %zu is NULL", i);
+  *out = NULL;
+  amddwarf_allocator a = amddwarf_allocator_resolve(options->allocator);
+  amddwarf_wave *w = amddwarf_mem_calloc(&a, 1, sizeof *w);
+  amddwarf_status st = AMDDWARF_OK;
+  if (w == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "wave");
+  w->allocator = a;
+  w->objects = amddwarf_mem_calloc(&a, count, sizeof *w->objects);
+  if (w->objects == NULL) {
+    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "wave objects");
+    goto fail;
+  }
+  memcpy(w->objects, objects, count * sizeof *objects);
+  w->object_count = count;
+  w->max_frames = options->max_frames ? options->max_frames : 256;
+  w->has_pc = options->has_pc;
+  w->pc = options->pc;
+  init_targets(w, raw);
+  read_wave_facts(w);
+  if (!w->has_pc) {
+    uint8_t pc[8] = {0};
+    if (w->raw.read_register == NULL) {
+      st = amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "the target has no read_register callback to read the PC");
+      goto fail;
+    }
+    if ((st = w->raw.read_register(w->raw.user, PC_REGISTER, 0, 8, pc)) != AMDDWARF_OK) {
+      amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "the target cannot read the PC (%s)",
+                    amddwarf_status_name(st));
+      goto fail;
+    }
+    for (int i = 0; i < 8; ++i)
+      w->pc |= (uint64_t)pc[i] << (8 * i);
+    w->has_pc = 1;
+  }
+  w->info.pc = w->pc;
+  w->info.object_index = object_at(w, w->pc);
+  if (w->info.object_index == count)
+    w->info.object_index = 0;
+  w->info.object = w->objects[w->info.object_index];
+  if ((st = amddwarf_eval_new(NULL, &w->ev, err)) != AMDDWARF_OK)
+    goto fail;
+  *out = w;
+  return AMDDWARF_OK;
+fail:
+  amddwarf_wave_close(w);
+  return st;
+}
+
+const amddwarf_wave_info *amddwarf_wave_get_info(const amddwarf_wave *wave)
+{
+  return &wave->info;
+}
+
+uint32_t amddwarf_wave_focus(const amddwarf_wave *wave)
+{
+  return wave->focus;
+}
+
+amddwarf_status amddwarf_wave_set_focus(amddwarf_wave *wave, uint32_t lane)
+{
+  if (lane >= wave->info.wave_size)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  wave->focus = lane;
+  return AMDDWARF_OK;
+}
+
+void amddwarf_wave_set_trace(amddwarf_wave *wave, amddwarf_trace_fn trace, void *user)
+{
+  wave->trace = trace;
+  wave->trace_user = user;
+}
+
+/* ---- evaluation in a frame ---- */
+
+void amddwarf_debug_request_init(const amddwarf_debug_frame *frame, const amddwarf_cu *cu,
+                                 uint32_t lane, amddwarf_eval_request *request)
+{
+  amddwarf_eval_request_init(request, &frame->target);
+  if (cu == NULL)
+    cu = frame->cu;
+  if (cu != NULL) {
+    request->format = cu->format;
+    /* Legacy expressions are normalized into the DW_OP_LLVM_user dialect. */
+    if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
+      request->format.dialect = AMDDWARF_DIALECT_USER;
+  }
+  request->lane = lane == AMDDWARF_NO_LANE ? frame->wave->focus : lane;
+  request->required = AMDDWARF_RESULT_LOCATION;
+  request->xderef = AMDDWARF_XDEREF_DWARF;
+  request->trace = frame->wave->trace;
+  request->trace_user = frame->wave->trace_user;
+}
+
+amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *cframe,
+                                             const amddwarf_cu *cu, const uint8_t *bytes,
+                                             size_t size, uint32_t lane,
+                                             amddwarf_location *out, amddwarf_error *err)
+{
+  /* The normalization cache is the frame's own; frames belong to one thread. */
+  amddwarf_debug_frame *frame = (amddwarf_debug_frame *)cframe;
+  const amddwarf_object *object = frame->pub.object;
+  if (cu == NULL)
+    cu = frame->cu;
+  if (object == NULL || cu == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "frame %zu has no debugging information", frame->pub.index);
+  if (frame->normalized_from != bytes || frame->normalized_from_size != size ||
+      frame->normalized_cu != cu) {
+    frame->normalized_from = NULL;
+    amddwarf_status st = amddwarf_object_normalize_expr(
+        object, cu, AMDDWARF_ROLE_LOCATION, bytes, size, frame->normalized,
+        sizeof frame->normalized, &frame->normalized_size, err);
+    if (st != AMDDWARF_OK)
+      return st;
+    frame->normalized_from = bytes;
+    frame->normalized_from_size = size;
+    frame->normalized_cu = cu;
+  }
+  amddwarf_eval_request request;
+  amddwarf_entry result;
+  amddwarf_debug_request_init(frame, cu, lane, &request);
+  amddwarf_status st = amddwarf_eval_expr(frame->wave->ev, &request, frame->normalized,
+                                          frame->normalized_size, &result, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (result.kind != AMDDWARF_ENTRY_LOCATION)
+    return amddwarf_fail(err, AMDDWARF_E_EVAL_NOT_LOCATION, AMDDWARF_NO_OFFSET,
+                         "the expression gives a value, not a location");
+  *out = result.location;
+  return AMDDWARF_OK;
+}
+
+void amddwarf_wave_close(amddwarf_wave *wave)
+{
+  if (wave == NULL)
+    return;
+  amddwarf_allocator a = wave->allocator;
+  amddwarf_debug_free_frames(wave);
+  amddwarf_eval_free(wave->ev);
+  amddwarf_mem_free(&a, wave->objects, wave->object_count * sizeof *wave->objects);
+  amddwarf_mem_free(&a, wave, sizeof *wave);
+}
