@@ -1,6 +1,6 @@
 /* amddwarf unwind: the backtrace of a wave snapshot, by virtual unwinding
  * with the call frame information of a code object. */
-#include "cli.h"
+#include "object_cli.h"
 #include "trace_print.h"
 
 #include <inttypes.h>
@@ -29,22 +29,28 @@ static const char unwind_help[] =
     "\n"
     "Example: amddwarf unwind kernel.o --state wave.json\n";
 
-/* The registers to show for frame INDEX: those the callee's row names. */
-static size_t shown_registers(amddwarf_unwinder *u, size_t index, uint32_t *out, size_t cap,
+/* The registers to show for a frame: the PC, then those whose rules the
+   callee's row (CALLEE, NULL for the innermost frame) names. */
+static size_t shown_registers(const amddwarf_cfi_row *callee, uint32_t *out, size_t cap,
                               uint32_t pc_reg)
 {
   size_t n = 0;
   out[n++] = pc_reg;
-  amddwarf_frame_info callee;
-  if (index == 0 || amddwarf_unwinder_frame(u, index - 1, &callee) != AMDDWARF_OK || !callee.row)
-    return n;
-  for (uint32_t i = 0; i < callee.row->rule_count && n < cap; i++)
-    if (callee.row->rules[i].column != pc_reg)
-      out[n++] = callee.row->rules[i].column;
+  for (uint32_t i = 0; callee != NULL && i < callee->rule_count && n < cap; i++)
+    if (callee->rules[i].column != pc_reg)
+      out[n++] = callee->rules[i].column;
   return n;
 }
 
-static void register_value(amddwarf_unwinder *u, size_t index, uint32_t regno,
+/* Whether the callee's row leaves REGNO undefined. */
+static bool undefined_in(amddwarf_cfi *cfi, const amddwarf_cfi_row *callee, uint32_t regno)
+{
+  amddwarf_cfi_rule rule;
+  return callee != NULL && amddwarf_cfi_row_rule(cfi, callee, regno, &rule) &&
+         rule.kind == AMDDWARF_CFI_RULE_UNDEFINED;
+}
+
+static void register_value(amddwarf_wave *w, size_t frame, uint32_t regno, bool undefined,
                            const amddwarf_cfi_target *target, json_t *jregs, char *text,
                            size_t text_size)
 {
@@ -65,15 +71,14 @@ static void register_value(amddwarf_unwinder *u, size_t index, uint32_t regno,
     bytes = sizeof buf;
   amddwarf_error err;
   amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_unwinder_read_register(u, index, regno, 0, bytes, buf, &err);
+  amddwarf_status st = amddwarf_wave_read_register(w, frame, regno, 0, bytes, buf, &err);
   json_t *value = NULL;
   size_t len = 0;
   len += (size_t)snprintf(text + len, text_size - len, "%s=", name);
-  if (st == AMDDWARF_E_EVAL_OPTIMIZED_OUT) {
+  if (undefined && st != AMDDWARF_OK) {
     snprintf(text + len, text_size - len, "<undefined>");
     value = json_string("undefined");
-  } else if (st != AMDDWARF_OK) {
-    snprintf(text + len, text_size - len, "<%s>", amddwarf_status_name(st));
+  } else if (st != AMDDWARF_OK) {    snprintf(text + len, text_size - len, "<%s>", amddwarf_status_name(st));
     value = json_pack("{s:s,s:s}", "status", amddwarf_status_name(st), "message", err.message);
   } else if (lanes) {
     value = json_array();
@@ -140,36 +145,41 @@ int cli_unwind_main(int argc, char **argv)
     return cli_usage_error("unwind", "missing OBJECT");
   if (!state)
     return cli_usage_error("unwind", "missing --state SNAPSHOT");
-  uint8_t *image = NULL, *snap_text = NULL;
-  size_t image_size = 0, snap_size = 0;
+  uint8_t *snap_text = NULL;
+  size_t snap_size = 0;
   amddwarf_snapshot *snap = NULL;
-  amddwarf_cfi *cfi = NULL;
-  amddwarf_unwinder *u = NULL;
+  amddwarf_object *object = NULL;
+  amddwarf_cfi *eh_cfi = NULL;
+  amddwarf_wave *wave = NULL;
   int status = CLI_EXIT_BAD_INPUT;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st;
-  if (cli_read_file("unwind", path, &image, &image_size) != 0 ||
-      cli_read_file("unwind", state, &snap_text, &snap_size) != 0)
+  cli_object_args args = {path, NULL, NULL, json, 0};
+  if (cli_read_file("unwind", state, &snap_text, &snap_size) != 0 ||
+      (status = cli_object_open("unwind", &args, &object)) != 0)
     goto done;
+  status = CLI_EXIT_BAD_INPUT;
   if ((st = amddwarf_snapshot_load((const char *)snap_text, snap_size, NULL, &snap, &err)) !=
       AMDDWARF_OK) {
     cli_report_error("unwind", json, st, &err);
     goto done;
   }
-  amddwarf_cfi_options o;
-  amddwarf_cfi_options_init(&o);
-  st = AMDDWARF_NOT_FOUND;
-  if (!eh)
-    st = amddwarf_cfi_open_elf(image, image_size, AMDDWARF_CFI_DEBUG_FRAME, &o, &cfi, &err);
-  if (st == AMDDWARF_NOT_FOUND) {
-    amddwarf_error_clear(&err);
-    st = amddwarf_cfi_open_elf(image, image_size, AMDDWARF_CFI_EH_FRAME, &o, &cfi, &err);
+  /* The object's CFI: .debug_frame, else .eh_frame; or .eh_frame when asked. */
+  amddwarf_cfi *cfi = NULL;
+  if (eh) {
+    size_t image_size = 0;
+    const uint8_t *image = amddwarf_object_image(object, &image_size);
+    st = amddwarf_cfi_open_elf(image, image_size, AMDDWARF_CFI_EH_FRAME, NULL, &eh_cfi, &err);
+    cfi = eh_cfi;
+  } else {
+    st = amddwarf_object_cfi(object, &cfi, &err);
   }
   if (st == AMDDWARF_NOT_FOUND) {
     amddwarf_error_clear(&err);
     err.status = AMDDWARF_E_CFI_NO_FDE;
-    snprintf(err.message, sizeof err.message, "%s has no .debug_frame or .eh_frame", path);
+    snprintf(err.message, sizeof err.message, "%s has no %s", path,
+             eh ? ".eh_frame" : ".debug_frame or .eh_frame");
     cli_report_error("unwind", json, AMDDWARF_E_CFI_NO_FDE, &err);
     goto done;
   }
@@ -179,75 +189,84 @@ int cli_unwind_main(int argc, char **argv)
   }
   amddwarf_target target;
   amddwarf_snapshot_target(snap, &target);
-  amddwarf_unwinder_options uo;
-  amddwarf_unwinder_options_init(&uo);
-  uo.max_frames = (uint32_t)max_frames;
+  amddwarf_wave_options wo;
+  amddwarf_wave_options_init(&wo);
+  wo.max_frames = (uint32_t)max_frames;
+  wo.cfi = cfi;
+  const amddwarf_object *objects[1] = {object};
   trace_printer tp;
   trace_printer_init(&tp, stderr, NULL, trace);
-  if (trace || stats) {
-    uo.trace = trace_print_event;
-    uo.trace_user = &tp;
-  }
-  if ((st = amddwarf_unwinder_new(cfi, &target, &uo, &u, &err)) != AMDDWARF_OK) {
+  if ((st = amddwarf_wave_open(objects, 1, &target, &wo, &wave, &err)) != AMDDWARF_OK) {
     cli_report_error("unwind", json, st, &err);
     goto done;
   }
+  if (trace || stats)
+    amddwarf_wave_set_trace(wave, trace_print_event, &tp);
+  /* Every frame first (the walk), then the registers of each. */
   amddwarf_error end_err;
   amddwarf_error_clear(&end_err);
   amddwarf_status end;
+  const amddwarf_frame *frame = NULL;
+  size_t frame_count = 0;
   trace_phase_begin(&tp, "unwind");
-  while ((end = amddwarf_unwinder_step(u, &end_err)) == AMDDWARF_OK) {
-  }
+  while ((end = amddwarf_wave_frame(wave, frame_count, &frame, &end_err)) == AMDDWARF_OK)
+    ++frame_count;
   trace_phase_end(&tp);
   trace_phase_begin(&tp, "registers");
   const amddwarf_cfi_target *ct = amddwarf_cfi_get_target(cfi);
+  const amddwarf_cfi_row *callee = NULL;
   json_t *root = json ? json_object() : NULL, *frames = json ? json_array() : NULL;
-  for (size_t i = 0; i < amddwarf_unwinder_frame_count(u); i++) {
-    amddwarf_frame_info fi;
-    amddwarf_unwinder_frame(u, i, &fi);
+  for (size_t i = 0; i < frame_count; i++) {
+    amddwarf_wave_frame(wave, i, &frame, NULL);
+    /* One entry per physical frame: its function's frame, after its inlines. */
+    if (frame->inline_depth != 0)
+      continue;
+    const amddwarf_frame *fi = frame;
     char aspace[64] = "";
-    if (fi.has_cfa && amddwarf_aspace_name(fi.cfa_aspace, aspace, sizeof aspace) != AMDDWARF_OK)
-      snprintf(aspace, sizeof aspace, "addrspace%u", (unsigned)fi.cfa_aspace);
+    if (fi->has_cfa && amddwarf_aspace_name(fi->cfa_aspace, aspace, sizeof aspace) != AMDDWARF_OK)
+      snprintf(aspace, sizeof aspace, "addrspace%u", (unsigned)fi->cfa_aspace);
     json_t *jf = json ? json_object() : NULL, *jregs = json ? json_object() : NULL;
     if (jf) {
       char hex[32];
-      json_object_set_new(jf, "index", json_integer((json_int_t)i));
-      snprintf(hex, sizeof hex, "0x%" PRIx64, fi.pc);
+      json_object_set_new(jf, "index", json_integer((json_int_t)fi->physical));
+      snprintf(hex, sizeof hex, "0x%" PRIx64, fi->pc);
       json_object_set_new(jf, "pc", json_string(hex));
-      snprintf(hex, sizeof hex, "0x%" PRIx64, fi.lookup_pc);
+      snprintf(hex, sizeof hex, "0x%" PRIx64, fi->lookup_pc);
       json_object_set_new(jf, "lookup_pc", json_string(hex));
-      if (fi.has_cfa) {
-        snprintf(hex, sizeof hex, "0x%" PRIx64, fi.cfa);
+      if (fi->has_cfa) {
+        snprintf(hex, sizeof hex, "0x%" PRIx64, fi->cfa);
         json_object_set_new(jf, "cfa", json_pack("{s:s,s:s,s:i}", "address", hex,
                                                  "address_space", aspace, "address_space_id",
-                                                 (int)fi.cfa_aspace));
+                                                 (int)fi->cfa_aspace));
       }
-      if (fi.row) {
-        snprintf(hex, sizeof hex, "0x%" PRIx64, fi.row->fde->offset);
+      if (fi->row) {
+        snprintf(hex, sizeof hex, "0x%" PRIx64, fi->row->fde->offset);
         json_object_set_new(jf, "fde", json_string(hex));
       }
     } else {
-      printf("#%zu pc 0x%" PRIx64, i, fi.pc);
-      if (fi.has_cfa)
-        printf(" cfa 0x%" PRIx64 " (%s)", fi.cfa, aspace);
+      printf("#%zu pc 0x%" PRIx64, fi->physical, fi->pc);
+      if (fi->has_cfa)
+        printf(" cfa 0x%" PRIx64 " (%s)", fi->cfa, aspace);
       else
         printf(" cfa <none>");
-      if (fi.row)
-        printf(" fde 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")", fi.row->fde->offset,
-               fi.row->fde->initial_location,
-               fi.row->fde->initial_location + fi.row->fde->address_range);
+      if (fi->row)
+        printf(" fde 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")", fi->row->fde->offset,
+               fi->row->fde->initial_location,
+               fi->row->fde->initial_location + fi->row->fde->address_range);
       else
-        printf(" no FDE covers 0x%" PRIx64, fi.lookup_pc);
+        printf(" no FDE covers 0x%" PRIx64, fi->lookup_pc);
       printf("\n");
     }
     uint32_t regs[64];
-    size_t n = shown_registers(u, i, regs, 64, ct->return_address_column);
+    size_t n = shown_registers(callee, regs, 64, ct->return_address_column);
     for (size_t k = 0; k < n; k++) {
       char text[160];
-      register_value(u, i, regs[k], ct, jregs, text, sizeof text);
+      register_value(wave, i, regs[k], undefined_in(cfi, callee, regs[k]), ct, jregs, text,
+                     sizeof text);
       if (!json)
         printf("    %s\n", text);
     }
+    callee = fi->row;
     if (jf) {
       json_object_set_new(jf, "registers", jregs);
       json_array_append_new(frames, jf);
@@ -266,10 +285,10 @@ int cli_unwind_main(int argc, char **argv)
     trace_print_stats(&tp, stderr);
   status = end == AMDDWARF_END ? CLI_EXIT_OK : CLI_EXIT_BAD_INPUT;
 done:
-  amddwarf_unwinder_free(u);
-  amddwarf_cfi_close(cfi);
+  amddwarf_wave_close(wave);
+  amddwarf_cfi_close(eh_cfi);
+  amddwarf_object_close(object);
   amddwarf_snapshot_free(snap);
-  free(image);
   free(snap_text);
   return status;
 }

@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <amddwarf/cfi.h>
 #include <amddwarf/eval.h>
 #include <amddwarf/export.h>
 #include <amddwarf/object.h>
@@ -44,6 +45,9 @@ typedef struct amddwarf_wave_options {
   uint32_t max_frames;       /* physical frames unwound at most [256] */
   int has_pc;                /* nonzero: PC below is frame 0's PC, not the target's PC_64 */
   uint64_t pc;
+  /* The call frame information to unwind with (borrowed, outlives the
+     wave); NULL: that of the object holding the PC (amddwarf_object_cfi). */
+  amddwarf_cfi *cfi;
   const amddwarf_allocator *allocator; /* NULL: malloc */
 } amddwarf_wave_options;
 
@@ -142,6 +146,7 @@ typedef struct amddwarf_frame {
   int has_cfa;
   uint32_t cfa_aspace;           /* DW_ASPACE_* */
   uint64_t cfa;
+  const amddwarf_cfi_row *row;   /* the CFI row at lookup_pc, or NULL */
   const amddwarf_object *object; /* the object holding lookup_pc, or NULL */
   const amddwarf_die_info *function; /* DW_TAG_subprogram or DW_TAG_inlined_subroutine,
                                         NULL when no DWARF covers the PC */
@@ -236,10 +241,12 @@ typedef struct amddwarf_valobj_info {
 
 /* The value of PATH (specs/eval-paths.md: NAME, .M, ->M, [I], *, &, (),
    vector components) in frame FRAME of WAVE. Its types are checked now,
-   before any lane is read. Errors: E_INVALID_ARGUMENT (PATH does not parse,
-   or an operator its operand's type does not allow, or an index out of
-   bounds; ERR says where), NOT_FOUND (no such variable or member),
-   E_UNSUPPORTED, the errors of amddwarf_wave_variables. */
+   before any lane is read. Errors: E_INVALID_ARGUMENT (PATH does not parse:
+   ERR.offset is the byte offset in PATH where it stops; or an operator its
+   operand's type does not allow, or an index out of bounds: ERR.offset is
+   AMDDWARF_NO_OFFSET and the message names the subexpression), NOT_FOUND
+   (no such frame, variable or member), E_UNSUPPORTED, the errors of
+   amddwarf_wave_variables. */
 AMDDWARF_API amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t frame,
                                                  const char *path, amddwarf_valobj **out,
                                                  amddwarf_error *err);
@@ -262,8 +269,10 @@ typedef struct amddwarf_lane_value {
   amddwarf_status status;           /* OK, or the status behind STATE */
   const char *text;                 /* the value printed as `amddwarf eval` does
                                        ("{x = 1, y = <optimized out>}"), or "" */
-  const char *message;              /* why, when STATE is not VALUE ("" if nothing
-                                       more than the state itself) */
+  const char *message;              /* why, when STATE is not VALUE ("" for VALUE) */
+  int detailed;                     /* nonzero: MESSAGE says more than STATE itself
+                                       (a debugger shows "<unavailable> (MESSAGE)");
+                                       zero: STATE alone is what to show */
   const char *explain;              /* where each bit came from */
   const uint8_t *bytes;             /* BYTE_SIZE bytes read (NULL unless VALUE) */
   size_t size;
@@ -308,6 +317,17 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_
    cannot be written), E_EVAL_OPTIMIZED_OUT, the target's write errors. */
 AMDDWARF_API amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
                                                     const char *text, amddwarf_error *err);
+
+/* The spelling of a location expression that amddwarf_valobj_info.location
+   uses: BYTES (SIZE) decoded under FORMAT (a unit's amddwarf_cu.format) and
+   printed as llvm-dwarfdump does ("DW_OP_regx VGPR1, DW_OP_piece 0x4"), an
+   undecodable rest appended as "<error: MESSAGE>" after what decoded.
+   Writes at most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0)
+   and the full length to *LENGTH (may be NULL). Returns the decoding
+   status, or E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_expr_spell(const amddwarf_expr_format *format,
+                                                 const uint8_t *bytes, size_t size, char *buf,
+                                                 size_t buf_size, size_t *length);
 
 AMDDWARF_END_DECLS
 

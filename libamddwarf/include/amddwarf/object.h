@@ -143,6 +143,10 @@ typedef struct amddwarf_object_info {
 /* Valid until amddwarf_object_close. */
 AMDDWARF_API const amddwarf_object_info *amddwarf_object_get_info(const amddwarf_object *object);
 
+/* The ELF file's bytes as opened (not relocated) and their size: valid
+   until amddwarf_object_close. */
+AMDDWARF_API const uint8_t *amddwarf_object_image(const amddwarf_object *object, size_t *size);
+
 /* A kernel from the metadata note, joined with its symbols. Fields the note
    does not carry are UINT32_MAX. */
 typedef struct amddwarf_kernel {

@@ -58,6 +58,7 @@ struct amddwarf_wave {
   int lanes_done;
   amddwarf_lanes lanes;
 
+  struct amddwarf_cfi *cfi;           /* options.cfi, or NULL: the object's */
   amddwarf_unwinder *unwinder;        /* NULL when the object has no CFI */
   int unwind_ended;                   /* no more physical frames */
   amddwarf_status unwind_status;      /* END, or the error that ended the walk */

@@ -185,6 +185,7 @@ typedef struct physical_frame {
   int has_cfa;
   uint32_t cfa_aspace;
   uint64_t cfa;
+  const amddwarf_cfi_row *row;
   const amddwarf_target *registers;
 } physical_frame;
 
@@ -214,6 +215,7 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
   f->pub.has_cfa = p->has_cfa;
   f->pub.cfa_aspace = p->cfa_aspace;
   f->pub.cfa = p->cfa;
+  f->pub.row = p->row;
   init_frame_target(f);
   w->frames[w->frame_count++] = f;
   return f;
@@ -362,7 +364,7 @@ static amddwarf_status end_walk(amddwarf_wave *w, amddwarf_status st, const amdd
 /* Frame 0 of a wave whose object has no CFI: the base target's registers. */
 static amddwarf_status first_frame_without_cfi(amddwarf_wave *w, amddwarf_error *err)
 {
-  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, &w->base};
+  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, NULL, &w->base};
   amddwarf_status st = expand_physical(w, &p, err);
   w->physical_count = 1;
   return st;
@@ -377,10 +379,10 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     return w->unwind_status;
   }
   if (w->physical_count == 0 && w->unwinder == NULL) {
-    amddwarf_cfi *cfi = NULL;
+    amddwarf_cfi *cfi = w->cfi;
     amddwarf_error e;
     amddwarf_error_clear(&e);
-    amddwarf_status st = amddwarf_object_cfi(w->info.object, &cfi, &e);
+    amddwarf_status st = cfi != NULL ? AMDDWARF_OK : amddwarf_object_cfi(w->info.object, &cfi, &e);
     amddwarf_unwinder_options options;
     amddwarf_unwinder_options_init(&options);
     options.max_frames = w->max_frames;
@@ -410,9 +412,9 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
   size_t index = w->physical_count;
   if (amddwarf_unwinder_frame(w->unwinder, index, &info) != AMDDWARF_OK)
     return end_walk(w, AMDDWARF_END, NULL);
-  physical_frame p = {index,         info.pc,        info.lookup_pc,
-                      info.has_cfa,  info.cfa_aspace, info.cfa,
-                      amddwarf_unwinder_frame_target(w->unwinder, index)};
+  physical_frame p = {index,        info.pc,        info.lookup_pc,
+                      info.has_cfa, info.cfa_aspace, info.cfa,
+                      info.row,     amddwarf_unwinder_frame_target(w->unwinder, index)};
   w->physical_count++;
   return expand_physical(w, &p, err);
 }

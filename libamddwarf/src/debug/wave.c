@@ -173,6 +173,7 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
   memcpy(w->objects, objects, count * sizeof *objects);
   w->object_count = count;
   w->max_frames = options->max_frames ? options->max_frames : 256;
+  w->cfi = options->cfi;
   w->has_pc = options->has_pc;
   w->pc = options->pc;
   init_targets(w, raw);

@@ -186,3 +186,9 @@ size_t amddwarf_object_memory_used(const amddwarf_object *object)
          object->unit_map_capacity * sizeof *object->unit_map +
          object->constant_capacity * sizeof *object->constants + sizeof *object;
 }
+
+const uint8_t *amddwarf_object_image(const amddwarf_object *object, size_t *size)
+{
+  *size = object->size;
+  return object->data;
+}
