@@ -7,6 +7,7 @@
 
 static const char *const usage =
     "usage: amddwarf vars OBJECT --pc ADDR [--json] [--convention C] [--dialect D]\n"
+    "       amddwarf vars OBJECT --state SNAPSHOT [--frame N] [--pc ADDR] [--json]\n"
     "\n"
     "Lists the variables and parameters visible at the code address ADDR of\n"
     "an AMDGPU code object, innermost scope first (lexical blocks, inlined\n"
@@ -18,6 +19,12 @@ static const char *const usage =
     "Addresses are those of the object (section-relative in a .o file).\n"
     "\n"
     "  --pc ADDR        code address (decimal or 0x hex)\n"
+    "  --state SNAPSHOT a wave snapshot (specs/snapshot.md): list the variables\n"
+    "                   of one of its frames, at the PC of that frame (the call\n"
+    "                   site, PC - 1, in callers); inlined subroutines are frames\n"
+    "                   of their own, as in a debugger's backtrace\n"
+    "  --frame N        the frame (default 0, the innermost), unwound with the\n"
+    "                   object's call frame information\n"
     "  --json           JSON output\n"
     "  --convention C   auto, legacy or extension (see amddwarf dump)\n"
     "  --dialect D      auto, draft, vendor or user\n"
@@ -65,8 +72,9 @@ static void const_value_text(cli_buf *b, const amddwarf_attr_value *v)
     cli_buf_printf(b, "\"%s\"", v->string ? v->string : "");
 }
 
-static int vars_text(const amddwarf_object *object, uint64_t pc, const amddwarf_die_info **scopes,
-                     size_t depth, const amddwarf_var *vars, size_t count)
+static int vars_text(const amddwarf_object *object, uint64_t pc,
+                     const amddwarf_die_info *const *scopes, size_t depth, size_t base,
+                     const amddwarf_var *vars, size_t count)
 {
   cli_buf b = {0};
   const amddwarf_line_table *table = NULL;
@@ -92,7 +100,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc, const amddwarf_
         cli_buf_expr(&b, cu, bytes, size);
       printf("  frame base: %s\n", b.len ? b.data : "<unavailable>");
     }
-    for (; v < count && vars[v].depth == s; ++v) {
+    for (; v < count && vars[v].depth == base + s; ++v) {
       const amddwarf_var *var = &vars[v];
       char type[256];
       amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
@@ -122,8 +130,9 @@ static int vars_text(const amddwarf_object *object, uint64_t pc, const amddwarf_
   return CLI_EXIT_OK;
 }
 
-static int vars_json(const amddwarf_object *object, uint64_t pc, const amddwarf_die_info **scopes,
-                     size_t depth, const amddwarf_var *vars, size_t count)
+static int vars_json(const amddwarf_object *object, uint64_t pc,
+                     const amddwarf_die_info *const *scopes, size_t depth, size_t base,
+                     const amddwarf_var *vars, size_t count)
 {
   json_t *root = json_object();
   const amddwarf_line_table *table = NULL;
@@ -173,7 +182,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc, const amddwarf_
     json_object_set_new(o, "kind", json_string(var_kind(var->die)));
     json_object_set_new(o, "type", json_string(type));
     json_object_set_new(o, "offset", cli_json_addr(var->die->offset));
-    json_object_set_new(o, "scope", json_integer(var->depth));
+    json_object_set_new(o, "scope", json_integer((json_int_t)(var->depth - base)));
     json_object_set_new(o, "decl_line", json_integer(var->die->decl_line));
     if (var->die->const_value != NULL) {
       cli_buf b = {0};
@@ -197,17 +206,83 @@ static int vars_json(const amddwarf_object *object, uint64_t pc, const amddwarf_
   return CLI_EXIT_OK;
 }
 
+/* vars --state: the variables of one frame of the wave in SNAPSHOT. */
+static int frame_vars(const cli_object_args *args, const char *state, const char *pc_text,
+                      uint64_t frame_index)
+{
+  uint8_t *text = NULL;
+  size_t size = 0;
+  amddwarf_snapshot *snap = NULL;
+  amddwarf_object *object = NULL;
+  amddwarf_wave *wave = NULL;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st;
+  int rc = CLI_EXIT_BAD_INPUT;
+  if (cli_read_file("vars", state, &text, &size) != 0)
+    goto done;
+  if ((st = amddwarf_snapshot_load((const char *)text, size, NULL, &snap, &err)) != AMDDWARF_OK) {
+    rc = cli_report_error("vars", args->json, st, &err);
+    goto done;
+  }
+  if ((rc = cli_object_open("vars", args, &object)) != 0)
+    goto done;
+  amddwarf_target raw;
+  amddwarf_snapshot_target(snap, &raw);
+  amddwarf_wave_options options;
+  amddwarf_wave_options_init(&options);
+  if (pc_text != NULL && cli_parse_u64(pc_text, &options.pc) != 0) {
+    rc = cli_usage_error("vars", "--pc '%s' is not a number", pc_text);
+    goto done;
+  }
+  options.has_pc = pc_text != NULL;
+  const amddwarf_object *objects[1] = {object};
+  const amddwarf_frame *frame = NULL;
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  if ((st = amddwarf_wave_open(objects, 1, &raw, &options, &wave, &err)) != AMDDWARF_OK ||
+      (st = amddwarf_wave_frame(wave, (size_t)frame_index, &frame, &err)) != AMDDWARF_OK ||
+      (st = amddwarf_wave_variables(wave, (size_t)frame_index, &vars, &count, &err)) !=
+          AMDDWARF_OK) {
+    if (st == AMDDWARF_END) {
+      amddwarf_error_clear(&err);
+      st = err.status = AMDDWARF_NOT_FOUND;
+      snprintf(err.message, sizeof err.message, "the wave has no frame %llu",
+               (unsigned long long)frame_index);
+    }
+    rc = cli_report_error("vars", args->json, st, &err);
+    goto done;
+  }
+  if (frame->function == NULL) {
+    rc = cli_report_no_scope("vars", args->json, object, args->path, frame->lookup_pc,
+                             AMDDWARF_NOT_FOUND);
+    goto done;
+  }
+  rc = args->json ? vars_json(object, frame->lookup_pc, frame->scopes, frame->scope_count,
+                              frame->scope_base, vars, count)
+                  : vars_text(object, frame->lookup_pc, frame->scopes, frame->scope_count,
+                              frame->scope_base, vars, count);
+done:
+  amddwarf_wave_close(wave);
+  amddwarf_object_close(object);
+  amddwarf_snapshot_free(snap);
+  free(text);
+  return rc;
+}
+
 int cli_vars_main(int argc, char **argv)
 {
   cli_object_args args = {0};
-  const char *pc_text = NULL;
+  const char *pc_text = NULL, *state = NULL, *frame_text = NULL;
   for (int i = 1; i < argc; ++i) {
     int rc, taken = cli_object_arg("vars", usage, argc, argv, &i, &args);
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
       return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if ((rc = cli_option_value("vars", argc, argv, &i, "--pc", &pc_text)) != 0) {
+    if ((rc = cli_option_value("vars", argc, argv, &i, "--pc", &pc_text)) != 0 ||
+        (rc = cli_option_value("vars", argc, argv, &i, "--state", &state)) != 0 ||
+        (rc = cli_option_value("vars", argc, argv, &i, "--frame", &frame_text)) != 0) {
       if (rc < 0)
         return CLI_EXIT_USAGE;
       continue;
@@ -218,11 +293,17 @@ int cli_vars_main(int argc, char **argv)
       return cli_usage_error("vars", "more than one OBJECT");
     args.path = argv[i];
   }
-  uint64_t pc = 0;
+  uint64_t pc = 0, frame = 0;
   if (args.path == NULL)
     return cli_usage_error("vars", "missing OBJECT");
+  if (frame_text != NULL && (cli_parse_u64(frame_text, &frame) != 0 || frame > 100000))
+    return cli_usage_error("vars", "--frame '%s' is not a frame number", frame_text);
+  if (frame_text != NULL && state == NULL)
+    return cli_usage_error("vars", "--frame needs --state SNAPSHOT (outer frames are unwound)");
+  if (state != NULL)
+    return frame_vars(&args, state, pc_text, frame);
   if (pc_text == NULL)
-    return cli_usage_error("vars", "missing --pc ADDR");
+    return cli_usage_error("vars", "missing --pc ADDR (or --state SNAPSHOT)");
   if (cli_parse_u64(pc_text, &pc) != 0)
     return cli_usage_error("vars", "--pc '%s' is not a number", pc_text);
   amddwarf_object *object = NULL;
@@ -246,8 +327,8 @@ int cli_vars_main(int argc, char **argv)
     return cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
   }
   amddwarf_object_vars_at(object, pc, vars, count, &count);
-  rc = args.json ? vars_json(object, pc, scopes, depth, vars, count)
-                 : vars_text(object, pc, scopes, depth, vars, count);
+  rc = args.json ? vars_json(object, pc, scopes, depth, 0, vars, count)
+                 : vars_text(object, pc, scopes, depth, 0, vars, count);
   free(vars);
   amddwarf_object_close(object);
   return rc;

@@ -160,6 +160,8 @@ typedef struct amddwarf_frame {
      SCOPES[0..SCOPE_COUNT), innermost first, ending at FUNCTION. */
   const amddwarf_die_info *const *scopes;
   size_t scope_count;
+  size_t scope_base;             /* the index of SCOPES[0] among the physical frame's
+                                    scopes: amddwarf_var.depth counts from there */
 } amddwarf_frame;
 
 /* Frame INDEX, unwinding as far as needed. AMDDWARF_OK with *OUT;

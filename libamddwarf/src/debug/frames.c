@@ -323,6 +323,7 @@ static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p
     amddwarf_debug_frame *f = add_frame(w, p, object, scopes[i], scopes + start, end - start);
     if (f == NULL)
       goto no_memory;
+    f->pub.scope_base = start;
     f->pub.inline_depth = subprogram != NULL ? 0 : inlines--;
     start = i + 1;
   }
@@ -391,9 +392,14 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     if (st == AMDDWARF_OK)
       st = amddwarf_unwinder_new(cfi, &w->base, &options, &w->unwinder, &e);
     if (st != AMDDWARF_OK) {
-      /* Without CFI the wave still has its innermost frame. */
+      /* Without CFI the wave still has its innermost frame; its caller is
+         an error whose details say the same as its status. */
+      if (st == AMDDWARF_NOT_FOUND)
+        st = amddwarf_fail(&e, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
+                           "the object has no call frame information (.debug_frame or "
+                           ".eh_frame)");
       amddwarf_status first = first_frame_without_cfi(w, err);
-      end_walk(w, st == AMDDWARF_NOT_FOUND ? AMDDWARF_E_CFI_NO_FDE : st, &e);
+      end_walk(w, st, &e);
       return first;
     }
   }

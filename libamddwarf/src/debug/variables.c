@@ -6,26 +6,15 @@
 #include "common/mem.h"
 #include "debug/debug_internal.h"
 
-/* Whether VAR (from amddwarf_object_vars_at over the physical frame's
-   scopes) belongs to FRAME: declared in one of the frame's own scopes, or a
-   global of the unit. */
-static int belongs(const amddwarf_debug_frame *frame, const amddwarf_die_info *const *all,
-                   const amddwarf_var *var)
+/* Whether VAR (from amddwarf_object_vars_at, its depth counting the
+   physical frame's scopes) belongs to FRAME: declared in one of the frame's
+   own scopes, or a global of the unit. */
+static int belongs(const amddwarf_debug_frame *frame, const amddwarf_var *var)
 {
   if (var->scope->tag == AMDDWARF_DEBUG_TAG_COMPILE_UNIT)
     return 1;
-  size_t first = (size_t)(frame->pub.scopes - all);
+  size_t first = frame->pub.scope_base;
   return var->depth >= first && var->depth < first + frame->pub.scope_count;
-}
-
-/* The physical frame's scope array: owned by its first frame. */
-static const amddwarf_die_info *const *physical_scopes(const amddwarf_debug_frame *frame)
-{
-  const amddwarf_wave *w = frame->wave;
-  for (size_t i = frame->pub.index + 1; i-- > 0;)
-    if (w->frames[i]->scopes != NULL && w->frames[i]->pub.physical == frame->pub.physical)
-      return w->frames[i]->scopes;
-  return frame->pub.scopes;
 }
 
 static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *err)
@@ -53,10 +42,9 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
     goto done;
   }
   amddwarf_object_vars_at(object, f->pub.lookup_pc, all, count, &count);
-  const amddwarf_die_info *const *scopes = physical_scopes(f);
   size_t kept = 0;
   for (size_t i = 0; i < count; ++i)
-    if (belongs(f, scopes, &all[i]))
+    if (belongs(f, &all[i]))
       all[kept++] = all[i];
   f->vars = all;
   f->var_count = kept;
