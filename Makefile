@@ -1,7 +1,8 @@
 # The README's two commands, and little else: the build itself is CMake.
 #   make run    install what is missing, build, run amddwarf on a bundled example
 #   make check  install what is missing, build, run every test plainly and
-#               under ASan+UBSan (with the fuzz targets for a short time)
+#               under ASan+UBSan (with the fuzz targets for a short time), and
+#               the tests that share objects between threads under TSan
 
 DEBIAN_PACKAGES := build-essential cmake pkg-config python3 \
   clang-19 llvm-19 llvm-19-dev lld-19 libclang-rt-19-dev \
@@ -14,7 +15,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
 CLI := build/tools/amddwarf/amddwarf
 
-.PHONY: run check deps build build-asan test test-asan bench clean
+.PHONY: run check deps build build-asan test test-asan build-tsan test-tsan bench clean
 
 EXAMPLE := examples/seed-nest
 
@@ -26,7 +27,7 @@ run: deps build
 	$(CLI) unwind build/nest.elf --state $(EXAMPLE)/wave.json
 	$(CLI) expr decode 90 81 14 e9 03
 
-check: deps test test-asan
+check: deps test test-asan test-tsan
 
 # Installs only when a package is missing, so repeated runs need no network.
 deps:
@@ -55,6 +56,21 @@ test-asan: build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+
+# The unit tests whose threads share one code object (its units, line tables
+# and CFI made on first use by whichever thread comes first), under
+# ThreadSanitizer; only their executables are built.
+TSAN_TESTS := test_debug_frames test_object
+
+build-tsan:
+	CC=clang-19 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_FLAGS=-fsanitize=thread
+	cmake --build build-tsan -j $(JOBS) $(addprefix --target ,$(TSAN_TESTS))
+
+test-tsan: build-tsan
+	for t in $(TSAN_TESTS); do \
+	  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/tests/$$t || exit 1; \
+	done
 
 # Every unit test and every fuzz replay (seeds and regression inputs) of the
 # plain build under valgrind memcheck; any memory error or leak fails.
@@ -88,4 +104,4 @@ bench: deps
 	bench/run build-bench
 
 clean:
-	rm -rf build build-asan build-bench
+	rm -rf build build-asan build-tsan build-bench
