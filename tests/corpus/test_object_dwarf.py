@@ -222,7 +222,8 @@ def build_hipcc(work):
                 cmd = [HIPCC, "--offload-arch=" + cpu, "--cuda-device-only",
                        "--no-gpu-bundle-output", "-g", "-gdwarf-%d" % dw, opt, "-c", src,
                        "-o", co] + extra
-                r = run(cmd)
+                # hipcc leaves its temporary directories behind: keep them in WORK.
+                r = run(cmd, env=dict(os.environ, TMPDIR=work))
                 if r.returncode != 0:
                     raise RuntimeError(" ".join(cmd) + "\n" + r.stderr)
                 out.append((label, None, co, wave))

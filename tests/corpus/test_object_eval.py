@@ -95,9 +95,9 @@ def check(ok, what):
         print("FAIL: " + what)
 
 
-def run(args):
+def run(args, **kw):
     return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
+                          universal_newlines=True, **kw)
 
 
 def build(work, lang, cpu, wave, extra):
@@ -111,7 +111,8 @@ def build(work, lang, cpu, wave, extra):
     if lang == "hipcc":  # a linked device code object, no relocatable one
         co = base + ".co"
         r = run(["hipcc", "--offload-arch=" + cpu, "--cuda-device-only",
-                 "--no-gpu-bundle-output", "-g", "-O0", "-c", src, "-o", co] + extra)
+                 "--no-gpu-bundle-output", "-g", "-O0", "-c", src, "-o", co] + extra,
+                env=dict(os.environ, TMPDIR=work))  # hipcc leaves temporary directories
         if r.returncode != 0:
             raise RuntimeError(r.stderr)
         return None, co
