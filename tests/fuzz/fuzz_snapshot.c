@@ -7,7 +7,9 @@
  * the CFA, TLS, .debug_addr, DIEs through DW_OP_call4, entry values) are
  * evaluated for the focused lane and for the last lane of the wave, and up to
  * 64 bits are read (and written back) through each location result. The
- * bytes after the NUL, if any, are evaluated the same way. */
+ * bytes after the NUL, if any, are evaluated the same way. Last, the state
+ * (with those writes) is saved; the saved document must load, and saving
+ * that load must give the same bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,25 @@ static void evaluate(amddwarf_eval *ev, amddwarf_eval_request *request, const ui
   }
 }
 
+/* save(load(save(S))) == save(S), and the saved document loads. */
+static void save_round_trip(const amddwarf_snapshot *snapshot)
+{
+  char *first = NULL, *second = NULL;
+  size_t first_size, second_size;
+  amddwarf_snapshot *again = NULL;
+  amddwarf_error err;
+  if (amddwarf_snapshot_save(snapshot, &first, &first_size, &err) != AMDDWARF_OK)
+    return; /* out of memory */
+  if (amddwarf_snapshot_load(first, first_size, NULL, &again, &err) != AMDDWARF_OK)
+    abort();
+  if (amddwarf_snapshot_save(again, &second, &second_size, &err) == AMDDWARF_OK &&
+      (second_size != first_size || memcmp(first, second, first_size) != 0))
+    abort();
+  free(first);
+  free(second);
+  amddwarf_snapshot_free(again);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static const struct {
@@ -111,6 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
 done:
   amddwarf_eval_free(ev);
+  save_round_trip(snapshot);
   amddwarf_snapshot_free(snapshot);
   return 0;
 }

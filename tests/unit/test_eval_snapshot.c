@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -153,6 +154,218 @@ static void test_32bit_process(void **state)
   fx_free(&fx);
 }
 
+static const char save_source[] =
+    "{\"architecture\": \"gfx90a\", \"dialect\": \"vendor\", \"lane\": 5, \"exec\": \"0x55\","
+    " \"pc\": \"0x4000\","
+    " \"registers\": {\"v1\": [256, 257, 258, 259, 260, 261], \"s33\": \"0x40\","
+    "                 \"SGPR34\": 7, \"1000000\": {\"bytes\": \"0102\"},"
+    "                 \"1000001\": 5},"
+    " \"entry_registers\": {\"s30\": \"0xffffffff\"},"
+    " \"memory\": [{\"address\": \"0x1000\", \"bytes\": \"00112233\"},"
+    "            {\"address_space\": \"private_lane\", \"lane\": 5, \"address\": \"0x40\", \"bytes\": \"efbeadde\"},"
+    "            {\"address_space\": \"private_lane2\", \"address\": 0, \"bytes\": \"\"},"
+    "            {\"address_space\": \"local\", \"address\": 8, \"bytes\": \"aa\"}],"
+    " \"apertures\": {\"shared\": \"0x1000000000000\", \"private\": \"0x2000000000000\"},"
+    " \"frame_base\": \"DW_OP_regx s33; DW_OP_deref_size 4; DW_OP_lit5; DW_OP_LLVM_form_aspace_address\","
+    " \"cfa\": {\"address_space\": \"private_wave\", \"address\": \"0x100\"},"
+    " \"object_address\": {\"address\": \"0xffffffffffffff00\"},"
+    " \"tls_base\": 64, \"debug_addr\": [1, \"0xfedcba9876543210\"], \"unit_offset\": \"0x20\","
+    " \"base_types\": [{\"die\": \"0x30\", \"encoding\": \"unsigned\", \"bit_size\": 64},"
+    "                  {\"die\": \"0x38\", \"encoding\": \"float\", \"bit_size\": 32, \"count\": 4}],"
+    " \"dies\": [{\"offset\": \"0x110\", \"procedure\": true, \"location\": \"DW_OP_LLVM_undefined\"},"
+    "            {\"offset\": \"0x120\", \"const_value\": \"0506\"}, {\"offset\": \"0x130\"}]}";
+
+static char *save(const amddwarf_snapshot *s, size_t *size)
+{
+  char *text = NULL;
+  amddwarf_error err;
+  assert_int_equal(amddwarf_snapshot_save(s, &text, size, &err), AMDDWARF_OK);
+  assert_non_null(text);
+  assert_int_equal(strlen(text), *size);
+  return text;
+}
+
+/* Saving: writes through the target are in the document, the document loads
+   back to the same answers, and saving that load reproduces it byte for byte. */
+static void test_save_round_trip(void **state)
+{
+  (void)state;
+  amddwarf_snapshot *a = NULL, *b = NULL, *c = NULL;
+  amddwarf_error err;
+  amddwarf_target t;
+  uint8_t buf[8];
+  assert_int_equal(amddwarf_snapshot_load(save_source, strlen(save_source), NULL, &a, &err),
+                   AMDDWARF_OK);
+  amddwarf_snapshot_target(a, &t);
+  /* v1 (DWARF 2561 in wave64) lane 40, beyond the lanes the file gave, and
+     global memory 0x1002. */
+  assert_int_equal(t.write_register(t.user, 2561, 160, 4, "\x78\x56\x34\x12"), AMDDWARF_OK);
+  assert_int_equal(t.write_memory(t.user, AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE, 0x1002, 2,
+                                  "\xc0\xde"), AMDDWARF_OK);
+  assert_int_equal(t.write_memory(t.user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 5, 0x41, 1, "\x01"),
+                   AMDDWARF_OK);
+  size_t size1, size2;
+  char *text1 = save(a, &size1);
+  assert_int_equal(amddwarf_snapshot_load(text1, size1, NULL, &b, &err), AMDDWARF_OK);
+  amddwarf_snapshot_target(b, &t);
+  assert_int_equal(t.read_register(t.user, 2561, 160, 4, buf), AMDDWARF_OK);
+  assert_memory_equal(buf, "\x78\x56\x34\x12", 4);
+  assert_int_equal(t.read_register(t.user, 2561, 20, 4, buf), AMDDWARF_OK);
+  assert_memory_equal(buf, "\x05\x01\x00\x00", 4);
+  assert_int_equal(t.read_memory(t.user, AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE, 0x1000, 4, buf),
+                   AMDDWARF_OK);
+  assert_memory_equal(buf, "\x00\x11\xc0\xde", 4);
+  assert_int_equal(t.read_memory(t.user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 5, 0x40, 4, buf),
+                   AMDDWARF_OK);
+  assert_memory_equal(buf, "\xef\x01\xad\xde", 4);
+  assert_int_equal(t.read_memory(t.user, AMDDWARF_ASPACE_AMDGPU_LOCAL, AMDDWARF_NO_LANE, 8, 1, buf),
+                   AMDDWARF_OK);
+  assert_memory_equal(buf, "\xaa", 1);
+  /* The members that are not registers or memory. */
+  assert_string_equal(amddwarf_snapshot_architecture(b), "gfx90a");
+  assert_int_equal(amddwarf_snapshot_wave_size(b), 64);
+  assert_int_equal(amddwarf_snapshot_lane(b), 5);
+  uint64_t v64;
+  uint32_t aspace;
+  assert_int_equal(t.exec_mask(t.user, &v64), AMDDWARF_OK);
+  assert_int_equal(v64, 0x55);
+  assert_int_equal(t.read_register(t.user, 16, 0, 8, buf), AMDDWARF_OK); /* pc */
+  assert_memory_equal(buf, "\x00\x40\x00\x00\x00\x00\x00\x00", 8);
+  assert_int_equal(t.read_register(t.user, 1000000, 0, 2, buf), AMDDWARF_OK);
+  assert_memory_equal(buf, "\x01\x02", 2);
+  assert_int_equal(t.read_register(t.user, 1000001, 0, 8, buf), AMDDWARF_OK);
+  assert_memory_equal(buf, "\x05\x00\x00\x00\x00\x00\x00\x00", 8);
+  assert_int_equal(t.read_entry_register(t.user, 62, 0, 4, buf), AMDDWARF_OK); /* s30 */
+  assert_memory_equal(buf, "\xff\xff\xff\xff", 4);
+  assert_non_null(t.apertures);
+  uint64_t shared, private_base;
+  assert_int_equal(t.apertures(t.user, &shared, &private_base), AMDDWARF_OK);
+  assert_int_equal(shared, 0x1000000000000ull);
+  assert_int_equal(private_base, 0x2000000000000ull);
+  const uint8_t *fb;
+  size_t fb_size;
+  assert_int_equal(t.frame_base(t.user, &fb, &fb_size), AMDDWARF_OK);
+  /* vendor dialect: regx 65, deref_size 4, lit5, form_aspace_address 0xe1 */
+  assert_int_equal(fb_size, 6);
+  assert_memory_equal(fb, "\x90\x41\x94\x04\x35\xe1", 6);
+  assert_int_equal(t.cfa(t.user, &aspace, &v64), AMDDWARF_OK);
+  assert_int_equal(aspace, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE);
+  assert_int_equal(v64, 0x100);
+  assert_int_equal(t.object_address(t.user, &aspace, &v64), AMDDWARF_OK);
+  assert_int_equal(aspace, AMDDWARF_ASPACE_NONE);
+  assert_int_equal(v64, 0xffffffffffffff00ull);
+  assert_int_equal(t.tls_address(t.user, 1, &v64), AMDDWARF_OK);
+  assert_int_equal(v64, 65);
+  assert_int_equal(t.address_index(t.user, 1, &v64), AMDDWARF_OK);
+  assert_int_equal(v64, 0xfedcba9876543210ull);
+  amddwarf_base_type bt;
+  assert_int_equal(t.base_type(t.user, 0x38, &bt), AMDDWARF_OK);
+  assert_int_equal(bt.encoding, AMDDWARF_ATE_FLOAT);
+  assert_int_equal(bt.bit_size, 32);
+  assert_int_equal(bt.count, 4);
+  amddwarf_die die;
+  assert_int_equal(t.die(t.user, AMDDWARF_DIE_REF_UNIT, 0xf0, &die), AMDDWARF_OK); /* 0x20 + 0xf0 */
+  assert_true(die.is_dwarf_procedure);
+  assert_int_equal(die.value, AMDDWARF_DIE_LOCATION);
+  assert_int_equal(die.size, 1);
+  assert_int_equal(die.bytes[0], 0xe7); /* DW_OP_LLVM_undefined, vendor */
+  assert_int_equal(t.die(t.user, AMDDWARF_DIE_REF_SECTION, 0x120, &die), AMDDWARF_OK);
+  assert_false(die.is_dwarf_procedure);
+  assert_int_equal(die.value, AMDDWARF_DIE_CONST_VALUE);
+  assert_int_equal(die.size, 2);
+  assert_memory_equal(die.bytes, "\x05\x06", 2);
+  assert_int_equal(t.die(t.user, AMDDWARF_DIE_REF_SECTION, 0x130, &die), AMDDWARF_OK);
+  assert_int_equal(die.value, AMDDWARF_DIE_NO_VALUE);
+  /* save(load(save(x))) == save(x), and once more. */
+  char *text2 = save(b, &size2);
+  assert_int_equal(size2, size1);
+  assert_memory_equal(text2, text1, size1);
+  assert_int_equal(amddwarf_snapshot_load(text2, size2, NULL, &c, &err), AMDDWARF_OK);
+  free(text2);
+  text2 = save(c, &size2);
+  assert_int_equal(size2, size1);
+  assert_memory_equal(text2, text1, size1);
+  free(text1);
+  free(text2);
+  amddwarf_snapshot_free(a);
+  amddwarf_snapshot_free(b);
+  amddwarf_snapshot_free(c);
+}
+
+/* The empty wave saves its defaults; a wave32 snapshot names its wave32
+   vector registers so that they load as the same DWARF numbers. */
+static void test_save_small(void **state)
+{
+  (void)state;
+  amddwarf_snapshot *s = NULL;
+  amddwarf_error err;
+  size_t size;
+  assert_int_equal(amddwarf_snapshot_load("{}", 2, NULL, &s, &err), AMDDWARF_OK);
+  char *text = save(s, &size);
+  assert_string_equal(text, "{\n  \"wave_size\": 64,\n  \"address_size\": 8,\n  \"lane\": 0,\n"
+                            "  \"registers\": {}\n}\n");
+  free(text);
+  amddwarf_snapshot_free(s);
+  const char *w32 = "{\"wave_size\": 32, \"address_size\": 4, \"registers\": {\"v3\": [0, 9], \"2563\": [4]}}";
+  assert_int_equal(amddwarf_snapshot_load(w32, strlen(w32), NULL, &s, &err), AMDDWARF_OK);
+  text = save(s, &size);
+  assert_string_equal(text, "{\n  \"wave_size\": 32,\n  \"address_size\": 4,\n  \"lane\": 0,\n"
+                            "  \"registers\": {\n    \"v3\": [0, 9],\n    \"2563\": [4]\n  }\n}\n");
+  free(text);
+  amddwarf_snapshot_free(s);
+  assert_int_equal(amddwarf_snapshot_save(NULL, &text, &size, &err), AMDDWARF_E_INVALID_ARGUMENT);
+}
+
+typedef struct counting_allocator {
+  size_t live_bytes;
+  unsigned allocations;
+} counting_allocator;
+
+static void *count_alloc(void *user, size_t size)
+{
+  counting_allocator *c = user;
+  c->live_bytes += size;
+  c->allocations++;
+  return malloc(size);
+}
+
+static void *count_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+  counting_allocator *c = user;
+  c->live_bytes += new_size - old_size;
+  return realloc(ptr, new_size);
+}
+
+static void count_free(void *user, void *ptr, size_t size)
+{
+  counting_allocator *c = user;
+  if (ptr)
+    c->live_bytes -= size;
+  free(ptr);
+}
+
+/* The document comes from the snapshot's allocator and is released with its
+   size plus the NUL. */
+static void test_save_allocator(void **state)
+{
+  (void)state;
+  counting_allocator counts = {0, 0};
+  amddwarf_allocator a = {count_alloc, count_realloc, count_free, &counts};
+  amddwarf_snapshot *s = NULL;
+  amddwarf_error err;
+  size_t size;
+  assert_int_equal(amddwarf_snapshot_load(save_source, strlen(save_source), &a, &s, &err),
+                   AMDDWARF_OK);
+  size_t before = counts.live_bytes;
+  unsigned allocations = counts.allocations;
+  char *text = save(s, &size);
+  assert_int_equal(counts.allocations, allocations + 1);
+  assert_int_equal(counts.live_bytes, before + size + 1);
+  count_free(&counts, text, size + 1);
+  amddwarf_snapshot_free(s);
+  assert_int_equal(counts.live_bytes, 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -160,6 +373,9 @@ int main(void)
       cmocka_unit_test(test_target_answers),
       cmocka_unit_test(test_initial_entries),
       cmocka_unit_test(test_32bit_process),
+      cmocka_unit_test(test_save_round_trip),
+      cmocka_unit_test(test_save_small),
+      cmocka_unit_test(test_save_allocator),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

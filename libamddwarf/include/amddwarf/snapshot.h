@@ -39,6 +39,21 @@ AMDDWARF_API void amddwarf_snapshot_free(amddwarf_snapshot *snapshot);
 AMDDWARF_API void amddwarf_snapshot_target(amddwarf_snapshot *snapshot,
                                            amddwarf_target *target);
 
+/* Writes SNAPSHOT as a JSON document (specs/snapshot.md, "Saving") holding
+   its current state, writes through its target included, which
+   amddwarf_snapshot_load reads back to the same state; saving what that load
+   gives reproduces the document byte for byte. Expressions are written as
+   {"hex": ...}. *TEXT receives the NUL-terminated document and *SIZE its
+   length without the NUL. *TEXT is allocated with the allocator given to
+   amddwarf_snapshot_load: with none (NULL), release it with free(); with
+   one, with that allocator's free(user, *TEXT, *SIZE + 1). It is the
+   caller's and outlives SNAPSHOT. On error *TEXT is NULL and *SIZE 0.
+   Errors: E_INVALID_ARGUMENT (a NULL argument), E_NO_MEMORY, E_LIMIT (the
+   document would not fit in a size_t). */
+AMDDWARF_API amddwarf_status amddwarf_snapshot_save(const amddwarf_snapshot *snapshot,
+                                                    char **text, size_t *size,
+                                                    amddwarf_error *err);
+
 /* Facts of the snapshot. */
 AMDDWARF_API uint32_t amddwarf_snapshot_wave_size(const amddwarf_snapshot *snapshot);
 AMDDWARF_API uint32_t amddwarf_snapshot_lane(const amddwarf_snapshot *snapshot);

@@ -6,6 +6,7 @@
 #include <amddwarf/snapshot.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -880,4 +881,261 @@ void amddwarf_snapshot_target(amddwarf_snapshot *snapshot, amddwarf_target *t)
   t->base_type = cb_base_type;
   t->die = cb_die;
   t->read_entry_register = cb_read_entry_register;
+}
+
+/* ---- saving ------------------------------------------------------------------ */
+
+/* The saved document is written twice by one writer: a first pass with no
+   buffer counts the bytes, the second fills an allocation of exactly that
+   size. Every string it writes comes from the library's tables or is hex, so
+   nothing needs escaping. */
+typedef struct writer {
+  char *buf;       /* NULL: count only */
+  size_t len;
+  int overflow;    /* the length does not fit size_t */
+} writer;
+
+static void w_put(writer *w, const char *s, size_t n)
+{
+  if (w->overflow || n > SIZE_MAX - 1 - w->len) {
+    w->overflow = 1;
+    return;
+  }
+  if (w->buf)
+    memcpy(w->buf + w->len, s, n);
+  w->len += n;
+}
+
+static void w_str(writer *w, const char *s) { w_put(w, s, strlen(s)); }
+
+static void w_fmt(writer *w, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Short items only (names, numbers): 128 bytes is more than any of them. */
+static void w_fmt(writer *w, const char *format, ...)
+{
+  char item[128];
+  va_list ap;
+  va_start(ap, format);
+  int n = vsnprintf(item, sizeof item, format, ap);
+  va_end(ap);
+  if (n > 0)
+    w_put(w, item, (size_t)n < sizeof item ? (size_t)n : sizeof item - 1);
+}
+
+static void w_u64(writer *w, uint64_t v) { w_fmt(w, "\"0x%llx\"", (unsigned long long)v); }
+
+static void w_hex(writer *w, const uint8_t *bytes, uint64_t size)
+{
+  static const char digits[] = "0123456789abcdef";
+  w_str(w, "\"");
+  for (uint64_t i = 0; i < size; i++) {
+    char pair[2] = {digits[bytes[i] >> 4], digits[bytes[i] & 15]};
+    w_put(w, pair, 2);
+  }
+  w_str(w, "\"");
+}
+
+/* An address space as its short name when the name reads back as the same
+   value, else as its DW_ASPACE_* number. */
+static void w_aspace(writer *w, uint32_t aspace)
+{
+  char name[64];
+  uint32_t back;
+  if (amddwarf_aspace_name(aspace, name, sizeof name) == AMDDWARF_OK &&
+      amddwarf_aspace_lookup(name, &back) == AMDDWARF_OK && back == aspace)
+    w_fmt(w, "\"%s\"", name);
+  else
+    w_fmt(w, "%u", (unsigned)aspace);
+}
+
+/* One register: the assembler name when it reads back as the same number
+   under the wave size, else the DWARF number. Vector registers of 32-bit
+   lanes are lane arrays (trailing zero lanes left out, they load as 0),
+   other registers of at most 8 bytes integers (as are registers outside the
+   map of 8 bytes, the size an integer gives them), the rest {"bytes": hex}. */
+static void w_register(const amddwarf_snapshot *s, writer *w, const snap_register *r)
+{
+  char name[64];
+  uint32_t back;
+  amddwarf_amdgpu_register info;
+  int known = amddwarf_amdgpu_register_info(r->regno, &info) == AMDDWARF_OK &&
+              info.bit_size / 8 == r->size;
+  if (known &&
+      amddwarf_amdgpu_register_name(r->regno, AMDDWARF_REGISTER_ASM_NAME, name, sizeof name) ==
+          AMDDWARF_OK &&
+      amddwarf_amdgpu_register_lookup(name, s->wave_size, &back) == AMDDWARF_OK &&
+      back == r->regno)
+    w_fmt(w, "\"%s\": ", name);
+  else
+    w_fmt(w, "\"%u\": ", (unsigned)r->regno);
+  if (known && info.lanes && info.lane_bits == 32) {
+    uint64_t lanes = r->size / 4;
+    while (lanes > 1 && !memcmp(r->bytes + (lanes - 1) * 4, "\0\0\0\0", 4))
+      lanes--;
+    w_str(w, "[");
+    for (uint64_t k = 0; k < lanes; k++) {
+      const uint8_t *b = r->bytes + k * 4;
+      w_fmt(w, "%s%lu", k ? ", " : "",
+            (unsigned long)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                            (uint32_t)b[3] << 24));
+    }
+    w_str(w, "]");
+  } else if (r->size <= 8 && (known || r->size == 8)) {
+    uint64_t v = 0;
+    for (uint64_t b = 0; b < r->size; b++)
+      v |= (uint64_t)r->bytes[b] << (8 * b);
+    w_u64(w, v);
+  } else {
+    w_str(w, "{\"bytes\": ");
+    w_hex(w, r->bytes, r->size);
+    w_str(w, "}");
+  }
+}
+
+static void w_registers(const amddwarf_snapshot *s, writer *w, const char *member,
+                        const snap_register *regs, size_t count)
+{
+  w_fmt(w, ",\n  \"%s\": {", member);
+  for (size_t i = 0; i < count; i++) {
+    w_str(w, i ? ",\n    " : "\n    ");
+    w_register(s, w, &regs[i]);
+  }
+  w_str(w, count ? "\n  }" : "}");
+}
+
+static void w_addr(writer *w, const char *member, const snap_addr *a)
+{
+  if (!a->present)
+    return;
+  w_fmt(w, ",\n  \"%s\": {\"address_space\": ", member);
+  w_aspace(w, a->aspace);
+  w_str(w, ", \"address\": ");
+  w_u64(w, a->address);
+  w_str(w, "}");
+}
+
+static void w_snapshot(const amddwarf_snapshot *s, writer *w)
+{
+  w_str(w, "{\n");
+  if (s->architecture[0])
+    w_fmt(w, "  \"architecture\": \"%s\",\n", s->architecture);
+  w_fmt(w, "  \"wave_size\": %u,\n  \"address_size\": %u", (unsigned)s->wave_size,
+        (unsigned)s->address_size);
+  if (s->format.dialect != AMDDWARF_DIALECT_AUTO)
+    w_fmt(w, ",\n  \"dialect\": \"%s\"", amddwarf_dialect_name(s->format.dialect));
+  w_fmt(w, ",\n  \"lane\": %u", (unsigned)s->lane);
+  if (s->has_exec) {
+    w_str(w, ",\n  \"exec\": ");
+    w_u64(w, s->exec);
+  }
+  w_registers(s, w, "registers", s->regs, s->reg_count);
+  if (s->entry_regs)
+    w_registers(s, w, "entry_registers", s->entry_regs, s->entry_reg_count);
+  if (s->region_count) {
+    w_str(w, ",\n  \"memory\": [");
+    for (size_t i = 0; i < s->region_count; i++) {
+      const snap_region *r = &s->regions[i];
+      w_str(w, i ? ",\n    {\"address_space\": " : "\n    {\"address_space\": ");
+      w_aspace(w, r->aspace);
+      if (r->lane != AMDDWARF_NO_LANE)
+        w_fmt(w, ", \"lane\": %u", (unsigned)r->lane);
+      w_str(w, ", \"address\": ");
+      w_u64(w, r->address);
+      w_str(w, ", \"bytes\": ");
+      w_hex(w, r->bytes, r->size);
+      w_str(w, "}");
+    }
+    w_str(w, "\n  ]");
+  }
+  if (s->has_apertures) {
+    w_str(w, ",\n  \"apertures\": {\"shared\": ");
+    w_u64(w, s->shared_base);
+    w_str(w, ", \"private\": ");
+    w_u64(w, s->private_base);
+    w_str(w, "}");
+  }
+  if (s->has_frame_base) {
+    w_str(w, ",\n  \"frame_base\": {\"hex\": ");
+    w_hex(w, s->frame_base, s->frame_base_size);
+    w_str(w, "}");
+  }
+  w_addr(w, "cfa", &s->cfa);
+  w_addr(w, "object_address", &s->object);
+  if (s->has_tls) {
+    w_str(w, ",\n  \"tls_base\": ");
+    w_u64(w, s->tls_base);
+  }
+  if (s->debug_addr) {
+    w_str(w, ",\n  \"debug_addr\": [");
+    for (size_t i = 0; i < s->debug_addr_count; i++) {
+      w_str(w, i ? ", " : "");
+      w_u64(w, s->debug_addr[i]);
+    }
+    w_str(w, "]");
+  }
+  if (s->unit_offset) {
+    w_str(w, ",\n  \"unit_offset\": ");
+    w_u64(w, s->unit_offset);
+  }
+  if (s->type_count) {
+    w_str(w, ",\n  \"base_types\": [");
+    for (size_t i = 0; i < s->type_count; i++) {
+      const amddwarf_base_type *t = &s->types[i];
+      w_str(w, i ? ",\n    {\"die\": " : "\n    {\"die\": ");
+      w_u64(w, t->die);
+      w_fmt(w, ", \"encoding\": \"%s\", \"bit_size\": %u, \"count\": %u}",
+            amddwarf_encoding_name(t->encoding), (unsigned)t->bit_size, (unsigned)t->count);
+    }
+    w_str(w, "\n  ]");
+  }
+  if (s->die_count) {
+    w_str(w, ",\n  \"dies\": [");
+    for (size_t i = 0; i < s->die_count; i++) {
+      const snap_die *d = &s->dies[i];
+      w_str(w, i ? ",\n    {\"offset\": " : "\n    {\"offset\": ");
+      w_u64(w, d->offset);
+      w_str(w, d->procedure ? ", \"procedure\": true" : ", \"procedure\": false");
+      if (d->value == AMDDWARF_DIE_LOCATION) {
+        w_str(w, ", \"location\": {\"hex\": ");
+        w_hex(w, d->bytes, d->size);
+        w_str(w, "}");
+      } else if (d->value == AMDDWARF_DIE_CONST_VALUE) {
+        w_str(w, ", \"const_value\": ");
+        w_hex(w, d->bytes, d->size);
+      }
+      w_str(w, "}");
+    }
+    w_str(w, "\n  ]");
+  }
+  w_str(w, "\n}\n");
+}
+
+amddwarf_status amddwarf_snapshot_save(const amddwarf_snapshot *snapshot, char **text,
+                                       size_t *size, amddwarf_error *err)
+{
+  if (!snapshot || !text || !size)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "no snapshot or output");
+  *text = NULL;
+  *size = 0;
+  writer w = {NULL, 0, 0};
+  w_snapshot(snapshot, &w);
+  if (w.overflow)
+    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "the saved snapshot does not fit in memory");
+  size_t length = w.len;
+  char *buf = amddwarf_mem_alloc(&snapshot->alloc, length + 1);
+  if (!buf)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  w.buf = buf;
+  w.len = 0;
+  w_snapshot(snapshot, &w);
+  buf[length] = '\0';
+  *text = buf;
+  *size = length;
+  return AMDDWARF_OK;
 }
