@@ -8,8 +8,9 @@ llvm-mc-19 -triple amdgcn-amd-amdhsa (a relocatable .o, whose .debug_frame and
 which .cfi_llvm_def_aspace_cfa puts at SGPR33 + 16 in private_wave, and
 leaves VGPR5 and SGPR4 undefined; `caller` has its CFA at SGPR33 in
 private_lane and an undefined return address. A hand-written DWARF 5 unit
-gives `caller` a frame base (SGPR33, wave-scaled, as clang writes it) and
-three variables: in SGPR33, at the frame base + 4, and in VGPR5.
+gives both functions a frame base (SGPR33, wave-scaled, as clang writes it),
+`callee` a variable in VGPR5 and `caller` three: in SGPR33, at the frame
+base + 4, and in VGPR5.
 
 A snapshot stops the wave in `callee` (SGPR33 = 0x1000, so the CFA is 0x1010:
 the return address is in lanes 4-5 and the caller's SGPR33 in lane 6 of
@@ -26,7 +27,8 @@ private_lane dword 0x40). Checks, for both objects:
   * when `amddwarf eval` has --frame: the caller's variables in frame 1 read
     the restored SGPR33 (2048), the word at the restored frame base
     (0x12345678, not the callee's 0xdeadbeef) and <unavailable> for VGPR5;
-    frame 0's VGPR5 is the snapshot's.
+    frame 0's VGPR5 variable is the snapshot's register, and each frame
+    sees only its own function's variables.
 
 Usage: test_unwind_aspace_cfa.py --amddwarf PATH --work DIR [--build DIR]
 """
@@ -98,6 +100,10 @@ caller:
   .quad callee
   .long .Lcallee_end - callee
   .byte 2, 0x90, 0x41         // frame base: DW_OP_regx SGPR33
+  .byte 3
+  .asciz "here"
+  .long .Lint - .Linfo_start
+  .byte 3, 0x90, 0x85, 0x14   // DW_OP_regx VGPR5
   .byte 0
   .byte 2
   .asciz "caller"
@@ -323,13 +329,14 @@ def eval_lane0(amddwarf, obj, snap, frame, expr):
 
 def check_eval(amddwarf, obj, snap, label):
     expect = [(1, "saved_fp", str(CALLER_FP)), (1, "slot", str(SLOT)),
-              (1, "lost", "unavailable"), (0, "lost", None)]
+              (1, "lost", "unavailable"), (0, "here", str(V5_LANE0)),
+              (0, "lost", None), (1, "here", None)]
     for frame, expr, wanted in expect:
         got = eval_lane0(amddwarf, obj, snap, frame, expr)
         if wanted is None:
-            # Frame 0 (callee) has no variables: its "lost" is not visible.
-            check(isinstance(got, str) and got.startswith("exit 1"),
-                  "%s: eval --frame 0 lost: %r, expected not found" % (label, got))
+            # Not a variable of that frame's function.
+            check(isinstance(got, str) and got.startswith("exit 1") and "not_found" in got,
+                  "%s: eval --frame %d %s: %r, expected not found" % (label, frame, expr, got))
         else:
             check(got == wanted, "%s: eval --frame %d %s: %r, expected %r" %
                   (label, frame, expr, got, wanted))
