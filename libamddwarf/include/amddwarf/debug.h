@@ -157,7 +157,8 @@ typedef struct amddwarf_frame {
   const char *file;
   uint32_t line, column;
   /* The scopes of this frame in amddwarf_object_scopes_at order:
-     SCOPES[0..SCOPE_COUNT), innermost first, ending at FUNCTION. */
+     SCOPES[0..SCOPE_COUNT), innermost first, ending at FUNCTION for an
+     inline's frame and at the unit DIE for the function's own frame. */
   const amddwarf_die_info *const *scopes;
   size_t scope_count;
   size_t scope_base;             /* the index of SCOPES[0] among the physical frame's
