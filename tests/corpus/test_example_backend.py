@@ -8,15 +8,19 @@
    gfx1030 (wave32). Each variable's frame offset and type come from
    llvm-dwarfdump-19, the PC of line 10 from its line table; a wave snapshot
    puts chosen values for a few active lanes into their private memory
-   (SGPR33 holds the wave-scaled frame offset, the MUBUF convention).
+   (SGPR33 holds the wave-scaled frame offset, the MUBUF convention): the
+   kernel arguments are the same in every lane, the other locals differ.
 3. The seed's IF/THEN/ELSE nest (written by `amddwarf build` from
    tests/golden/produce/seed_nest.json, with DW_AT_LLVM_lane_pc procedures):
    lanes grouped by the lane PCs the seed's example gives, i per lane from
    VGPR1.
 4. The example's whole output must equal the text this script derives from
    those inputs: wave line, breakpoint facts (s_trap 7, 4 bytes, adjust 4),
-   the one-frame backtrace of a kernel, the lanes grouped by PC, each lane's
-   locals formatted by type, and the number of inactive lanes.
+   the one-frame backtrace of a kernel (its FDE has no CFA rule, as
+   llvm-dwarfdump-19 --debug-frame shows, so the walk stops after it), then
+   per group of lanes at one PC its frames, each local printed by its
+   DWARF type as specs/eval-paths.md says, one line per set of lanes whose
+   values agree, and the lanes without a PC.
 """
 import argparse
 import json
@@ -81,8 +85,43 @@ def line_pc(path, line):
     return None
 
 
-def fmt_bytes(b):
-    return "{" + " ".join("%02x" % x for x in b) + "}"
+def lane_set(lanes):
+    """"lanes 0-1,3" / "lane 5", as the example labels a set of lanes."""
+    runs, out = [], []
+    for lane in sorted(lanes):
+        if runs and runs[-1][1] == lane - 1:
+            runs[-1][1] = lane
+        else:
+            runs.append([lane, lane])
+    for a, b in runs:
+        out.append(f"{a}-{b}" if b > a else str(a))
+    return ("lanes " if len(lanes) > 1 else "lane ") + ",".join(out)
+
+
+def local_lines(names, shown, lanes):
+    """A line per variable and set of lanes whose texts agree, in order of
+    each set's lowest lane. SHOWN[lane][name] is the text of one lane."""
+    lines = []
+    for name in names:
+        groups = {}
+        for lane in lanes:
+            groups.setdefault(shown[lane][name], []).append(lane)
+        for text, group in groups.items():
+            lines.append(f"    {name} = {text}  [{lane_set(group)}]")
+    return lines
+
+
+def show(type_name, raw):
+    """RAW bytes printed by their C type as specs/eval-paths.md says."""
+    if type_name.endswith("*"):      # a generic pointer: no address space suffix
+        return f"({type_name}) {struct.unpack('<Q', raw)[0]:#x}"
+    m = re.fullmatch(r"int\[(\d+)\]", type_name)
+    if m:
+        return "{" + ", ".join(str(v) for v in struct.unpack(f"<{m.group(1)}i", raw)) + "}"
+    if type_name == "float":
+        return "%.9g" % struct.unpack("<f", raw)[0]
+    assert type_name == "int", type_name
+    return str(struct.unpack("<i", raw)[0])
 
 
 def main():
@@ -151,12 +190,13 @@ def main():
         lo = min(offs.values())
         size = max(offs.values()) + 16 - lo
         lane_addr = 0x800
-        memory, expected_lanes = [], []
+        types = {name: t for name, _, t in vs}
+        memory, shown = [], {}
         lanes = [l for l in range(wave) if exec_mask >> l & 1]
         for lane in lanes:
             buf = bytearray(size)
-            vals = {"out": struct.pack("<Q", 0x10000 + 16 * lane),
-                    "n": struct.pack("<i", 40 + lane),
+            vals = {"out": struct.pack("<Q", 0x10000),
+                    "n": struct.pack("<i", 40),
                     "priv": b"".join(struct.pack("<i", 10 * j + lane) for j in range(4)),
                     "id": struct.pack("<i", -100 - lane),
                     "f": struct.pack("<f", 0.5 + lane)}
@@ -164,23 +204,24 @@ def main():
                 buf[offs[name] - lo:offs[name] - lo + len(b)] = b
             memory.append({"address_space": "private_lane", "lane": lane,
                            "address": lane_addr + lo, "bytes": buf.hex()})
-            shown = {"out": fmt_bytes(vals["out"]), "n": str(40 + lane),
-                     "priv": fmt_bytes(vals["priv"]), "id": str(-100 - lane),
-                     "f": "%g" % (0.5 + lane)}
-            expected_lanes.append(f"    lane {lane}: " +
-                                  ", ".join(f"{n} = {shown[n]}" for n, _, _ in vs))
+            shown[lane] = {name: show(types[name], b) for name, b in vals.items()}
         snap = {"architecture": cpu, "wave_size": wave, "pc": pc, "exec": hex(exec_mask),
                 "registers": {"s33": lane_addr * wave}, "memory": memory}
         snap_path = work / f"wave-{cpu}.json"
         snap_path.write_text(json.dumps(snap, indent=1))
-        expected = "\n".join([
-            f"wave: {cpu}, {wave} lanes, pc {pc:#x}, exec {exec_mask:#x}",
-            "breakpoint instruction: 4 bytes, pc adjust 4",
-            "backtrace:",
-            f"  #0 0x{pc:016x} in k () at k.cl:{STMT_LINE}",
-            "  (frame #0 is a kernel: the outermost frame)",
-            "lanes " + " ".join(map(str, lanes)) + f" at pc {pc:#x} in k at k.cl:{STMT_LINE}:",
-        ] + expected_lanes + [f"lanes without a PC (inactive): {wave - len(lanes)}"]) + "\n"
+        frames = run(["llvm-dwarfdump-19", "--debug-frame", str(obj)]).stdout
+        check(" FDE " in frames and "DW_CFA_def_cfa" not in frames,
+              f"{cpu}: the kernel's FDE has no CFA rule\n{frames}")
+        frame0 = f"  #0 0x{pc:016x} in k () at k.cl:{STMT_LINE}"
+        stopped = "  (unwinding stopped at frame #1: frame 0: no CFA)"
+        inactive = [l for l in range(wave) if l not in lanes]
+        expected = "\n".join(
+            [f"wave: {cpu}, {wave} lanes, pc {pc:#x}, exec {exec_mask:#x}",
+             "breakpoint instruction: 4 bytes, pc adjust 4",
+             "backtrace:", frame0, stopped,
+             f"{lane_set(lanes)} at pc {pc:#x}:", frame0]
+            + local_lines([n for n, _, _ in vs], shown, lanes)
+            + [stopped, f"{lane_set(inactive)}: no PC (inactive)"]) + "\n"
         r = run([str(exe), str(obj), str(snap_path)])
         check(r.returncode == 0, f"{cpu}: example exit {r.returncode}: {r.stderr}")
         if r.stdout != expected:
@@ -202,22 +243,19 @@ def main():
         "architecture": "gfx900", "pc": "0x24", "exec": "0x3",
         "registers": {"s4": "0x3f", "s5": "0", "s6": "0xf", "s7": "0",
                       "v1": [10, 11, 12, 13, 14, 15]}}))
-    locals_ = "__lex_1_save_exec = 63, __lex_1_1_save_exec = 15"
-    expected = "\n".join([
-        "wave: gfx900, 64 lanes, pc 0x24, exec 0x3",
-        "breakpoint instruction: 4 bytes, pc adjust 4",
-        "backtrace:",
-        "  #0 0x0000000000000024 in X () at x.cl:7",
-        "lanes 0 1 at pc 0x24 in X at x.cl:7:",
-        f"    lane 0: i = 10, {locals_}",
-        f"    lane 1: i = 11, {locals_}",
-        "lanes 2 3 at pc 0x1c in X at x.cl:6:",
-        f"    lane 2 (waiting, not in EXEC): i = 12, {locals_}",
-        f"    lane 3 (waiting, not in EXEC): i = 13, {locals_}",
-        "lanes 4 5 at pc 0xc in X at x.cl:4:",
-        f"    lane 4 (waiting, not in EXEC): i = 14, {locals_}",
-        f"    lane 5 (waiting, not in EXEC): i = 15, {locals_}",
-        "lanes without a PC (inactive): 58"]) + "\n"
+    # Every lane reads the same s[4:5] and s[6:7]: one line for the group.
+    nest_lines = ["wave: gfx900, 64 lanes, pc 0x24, exec 0x3",
+                  "breakpoint instruction: 4 bytes, pc adjust 4",
+                  "backtrace:", "  #0 0x0000000000000024 in X () at x.cl:7"]
+    for group, pc, line, waiting in (([0, 1], 0x24, 7, ""),
+                                     ([2, 3], 0x1c, 6, " (waiting, not in EXEC)"),
+                                     ([4, 5], 0xc, 4, " (waiting, not in EXEC)")):
+        nest_lines += [f"{lane_set(group)} at pc {pc:#x}{waiting}:",
+                       f"  #0 0x{pc:016x} in X () at x.cl:{line}"]
+        nest_lines += [f"    i = {10 + l}  [lane {l}]" for l in group]
+        nest_lines += [f"    __lex_1_save_exec = {0x3f}  [{lane_set(group)}]",
+                       f"    __lex_1_1_save_exec = {0xf}  [{lane_set(group)}]"]
+    expected = "\n".join(nest_lines + ["lanes 6-63: no PC (inactive)"]) + "\n"
     r = run([str(exe), str(nest), str(nest_wave)])
     check(r.returncode == 0 and r.stdout == expected,
           f"seed nest: output differs\n--- expected\n{expected}--- got\n{r.stdout}{r.stderr}")
