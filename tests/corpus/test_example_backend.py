@@ -17,7 +17,7 @@
 4. The example's whole output must equal the text this script derives from
    those inputs: wave line, breakpoint facts (s_trap 7, 4 bytes, adjust 4),
    the one-frame backtrace of a kernel (its FDE has no CFA rule, as
-   llvm-dwarfdump-19 --debug-frame shows, so the walk stops after it), then
+   llvm-dwarfdump-19 --debug-frame shows; a kernel is the outermost frame), then
    per group of lanes at one PC its frames, each local printed by its
    DWARF type as specs/eval-paths.md says, one line per set of lanes whose
    values agree, and the lanes without a PC.
@@ -213,15 +213,14 @@ def main():
         check(" FDE " in frames and "DW_CFA_def_cfa" not in frames,
               f"{cpu}: the kernel's FDE has no CFA rule\n{frames}")
         frame0 = f"  #0 0x{pc:016x} in k () at k.cl:{STMT_LINE}"
-        stopped = "  (unwinding stopped at frame #1: frame 0: no CFA)"
         inactive = [l for l in range(wave) if l not in lanes]
         expected = "\n".join(
             [f"wave: {cpu}, {wave} lanes, pc {pc:#x}, exec {exec_mask:#x}",
              "breakpoint instruction: 4 bytes, pc adjust 4",
-             "backtrace:", frame0, stopped,
+             "backtrace:", frame0,
              f"{lane_set(lanes)} at pc {pc:#x}:", frame0]
             + local_lines([n for n, _, _ in vs], shown, lanes)
-            + [stopped, f"{lane_set(inactive)}: no PC (inactive)"]) + "\n"
+            + [f"{lane_set(inactive)}: no PC (inactive)"]) + "\n"
         r = run([str(exe), str(obj), str(snap_path)])
         check(r.returncode == 0, f"{cpu}: example exit {r.returncode}: {r.stderr}")
         if r.stdout != expected:

@@ -371,6 +371,26 @@ static amddwarf_status first_frame_without_cfi(amddwarf_wave *w, amddwarf_error 
   return st;
 }
 
+/* Whether physical frame INDEX (already made) runs a kernel's code: its PC
+   lies in a symbol the object's metadata names as a kernel. */
+static int is_kernel_entry(const amddwarf_wave *w, size_t index)
+{
+  for (size_t i = w->frame_count; i-- > 0;) {
+    const amddwarf_frame *f = &w->frames[i]->pub;
+    if (f->physical != index)
+      continue;
+    const amddwarf_object *object = f->object ? f->object : w->info.object;
+    for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
+      const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
+      if (s->kind == AMDDWARF_SYMBOL_KERNEL && f->lookup_pc >= s->address &&
+          f->lookup_pc - s->address < s->size)
+        return 1;
+    }
+    return 0;
+  }
+  return 0;
+}
+
 /* Adds the frames of the next physical frame. OK, END, or the walk's error. */
 static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
 {
@@ -407,6 +427,13 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     amddwarf_error e;
     amddwarf_error_clear(&e);
     amddwarf_status st = amddwarf_unwinder_step(w->unwinder, &e);
+    size_t outermost = w->physical_count - 1;
+    if (st != AMDDWARF_OK && st != AMDDWARF_END && is_kernel_entry(w, outermost)) {
+      /* A kernel has no caller: compilers give its FDE no CFA rule. */
+      amddwarf_error_clear(&e);
+      st = amddwarf_fail(&e, AMDDWARF_END, AMDDWARF_NO_OFFSET,
+                         "frame %zu is a kernel: the outermost frame", outermost);
+    }
     if (st != AMDDWARF_OK) {
       end_walk(w, st, &e);
       if (err != NULL)
