@@ -1,0 +1,482 @@
+/* Text of values (format.h). Scalars go through a table by DW_ATE_*
+ * encoding, everything else through a table by DW_TAG_*. */
+#include "debug/format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <amddwarf/debug.h>
+#include <amddwarf/expr.h>
+
+#include "common/mem.h"
+#include "debug/dwarf_codes.h"
+
+enum {
+  MAX_DEPTH = 16,    /* nested aggregates printed before "{...}" */
+  MAX_ELEMENTS = 64, /* array elements printed per dimension before "..." */
+};
+
+static const char optimized_out[] = "<optimized out>";
+
+int amddwarf_debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bits)
+{
+  for (uint64_t i = first; valid != NULL && i < first + bits; ++i)
+    if (!((valid[i / 8] >> (i % 8)) & 1))
+      return 0;
+  return 1;
+}
+
+const char *amddwarf_debug_aspace_label(uint32_t aspace, char *buf, size_t size)
+{
+  if (amddwarf_aspace_name(aspace, buf, size) != AMDDWARF_OK)
+    snprintf(buf, size, "aspace%u", aspace);
+  return buf;
+}
+
+void amddwarf_debug_format_pointer(amddwarf_text *out, const char *type_name, uint32_t aspace,
+                                   uint64_t address)
+{
+  char label[32];
+  amddwarf_text_printf(out, "(%s) 0x%llx", type_name, (unsigned long long)address);
+  if (aspace != AMDDWARF_ASPACE_AMDGPU_GENERIC)
+    amddwarf_text_printf(out, " [%s]", amddwarf_debug_aspace_label(aspace, label, sizeof label));
+}
+
+/* ---- scalars by encoding ---- */
+
+static void print_hex(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  amddwarf_text_printf(out, "0x");
+  for (size_t i = size; i-- > 0;)
+    amddwarf_text_printf(out, "%02x", b[i]);
+}
+
+/* IEEE binary16 to double. */
+static double half_to_double(uint16_t h)
+{
+  int exponent = (h >> 10) & 0x1f;
+  double mantissa = h & 0x3ff;
+  double v = exponent == 0    ? ldexp(mantissa, -24)
+             : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                              : ldexp(mantissa + 1024, exponent - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+static void print_float(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  if (size == 4) {
+    float f;
+    memcpy(&f, b, 4);
+    amddwarf_text_printf(out, "%.9g", (double)f);
+  } else if (size == 8) {
+    double d;
+    memcpy(&d, b, 8);
+    amddwarf_text_printf(out, "%.17g", d);
+  } else if (size == 2) {
+    amddwarf_text_printf(out, "%.5g", half_to_double((uint16_t)amddwarf_debug_load_uint(b, 2)));
+  } else {
+    print_hex(out, b, size);
+  }
+}
+
+static void print_signed(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  if (size > 8) {
+    print_hex(out, b, size);
+    return;
+  }
+  amddwarf_text_printf(
+      out, "%lld",
+      (long long)amddwarf_debug_extend_bits(amddwarf_debug_load_uint(b, size), size * 8, 1));
+}
+
+static void print_unsigned(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  if (size > 8) {
+    print_hex(out, b, size);
+    return;
+  }
+  amddwarf_text_printf(out, "%llu", (unsigned long long)amddwarf_debug_load_uint(b, size));
+}
+
+static void print_bool(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  uint64_t v = amddwarf_debug_load_uint(b, size);
+  if (v <= 1)
+    amddwarf_text_printf(out, "%s", v ? "true" : "false");
+  else
+    amddwarf_text_printf(out, "%llu", (unsigned long long)v);
+}
+
+/* A character as C writes it: 'A', '\n', '\0', '\377'. */
+static void print_char_literal(amddwarf_text *out, uint64_t c)
+{
+  static const char escapes[][2] = {{'\a', 'a'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'},
+                                    {'\r', 'r'}, {'\t', 't'}, {'\v', 'v'}, {'\\', '\\'},
+                                    {'\'', '\''}};
+  for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; ++i)
+    if (c == (unsigned char)escapes[i][0]) {
+      amddwarf_text_printf(out, "'\\%c'", escapes[i][1]);
+      return;
+    }
+  if (c >= 0x20 && c < 0x7f)
+    amddwarf_text_printf(out, "'%c'", (int)c);
+  else
+    amddwarf_text_printf(out, "'\\%o'", (unsigned)(c & 0xff));
+}
+
+static void print_signed_char(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  print_signed(out, b, size);
+  if (size == 1) {
+    amddwarf_text_printf(out, " ");
+    print_char_literal(out, b[0]);
+  }
+}
+
+static void print_unsigned_char(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  print_unsigned(out, b, size);
+  if (size == 1) {
+    amddwarf_text_printf(out, " ");
+    print_char_literal(out, b[0]);
+  }
+}
+
+static void print_address(amddwarf_text *out, const uint8_t *b, size_t size)
+{
+  amddwarf_text_printf(out, "0x%llx", (unsigned long long)amddwarf_debug_load_uint(b, size));
+}
+
+typedef void (*scalar_printer)(amddwarf_text *out, const uint8_t *b, size_t size);
+
+/* DW_ATE_* -> printer; encodings not listed print in hex. */
+static const struct {
+  uint32_t encoding;
+  scalar_printer print;
+} scalar_printers[] = {
+    {AMDDWARF_ATE_ADDRESS, print_address},
+    {AMDDWARF_ATE_BOOLEAN, print_bool},
+    {AMDDWARF_ATE_FLOAT, print_float},
+    {AMDDWARF_ATE_SIGNED, print_signed},
+    {AMDDWARF_ATE_SIGNED_CHAR, print_signed_char},
+    {AMDDWARF_ATE_UNSIGNED, print_unsigned},
+    {AMDDWARF_ATE_UNSIGNED_CHAR, print_unsigned_char},
+    {AMDDWARF_DEBUG_ATE_SIGNED_FIXED, print_signed},
+    {AMDDWARF_DEBUG_ATE_UNSIGNED_FIXED, print_unsigned},
+    {AMDDWARF_ATE_UTF, print_unsigned},
+};
+
+/* ---- by tag ---- */
+
+typedef struct printer {
+  amddwarf_text *out;
+  const amddwarf_object *object;
+} printer;
+
+/* A value of SIZE bytes at B, whose bit i is known when bit FIRST_VALID + i
+   of VALID is set. */
+typedef struct piece {
+  const uint8_t *b;
+  size_t size;
+  const uint8_t *valid;
+  uint64_t first_valid;
+} piece;
+
+static piece sub_piece(piece v, uint64_t byte_offset, size_t size)
+{
+  piece s = {v.b + byte_offset, size, v.valid, v.first_valid + byte_offset * 8};
+  return s;
+}
+
+static int piece_valid(piece v)
+{
+  return amddwarf_debug_bits_valid(v.valid, v.first_valid, (uint64_t)v.size * 8);
+}
+
+static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth);
+
+static void print_base_tag(printer *p, amddwarf_debug_type type, piece v, int depth)
+{
+  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  scalar_printer print = print_hex;
+  unsigned count = t->vector_size > 1 ? t->vector_size : 1; /* DW_AT_LLVM_vector_size */
+  size_t elem = v.size / count;
+  (void)depth;
+  for (size_t i = 0; i < sizeof scalar_printers / sizeof scalar_printers[0]; ++i)
+    if (scalar_printers[i].encoding == t->encoding)
+      print = scalar_printers[i].print;
+  if (count > 1)
+    amddwarf_text_printf(p->out, "{");
+  for (unsigned i = 0; i < count; ++i) {
+    piece e = sub_piece(v, i * elem, elem);
+    if (i)
+      amddwarf_text_printf(p->out, ", ");
+    if (piece_valid(e))
+      print(p->out, e.b, e.size);
+    else
+      amddwarf_text_printf(p->out, "%s", optimized_out);
+  }
+  if (count > 1)
+    amddwarf_text_printf(p->out, "}");
+}
+
+/* The enumerator whose value equals the value's low bytes, else the number. */
+static void print_enum(printer *p, amddwarf_debug_type type, piece v, int depth)
+{
+  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  uint64_t bits = v.size >= 8 ? 64 : v.size * 8;
+  uint64_t n = amddwarf_debug_load_uint(v.b, v.size);
+  (void)depth;
+  for (const amddwarf_die_info *e = t->first_child; e; e = e->next_sibling)
+    if (e->const_value && e->name && amddwarf_debug_extend_bits(e->const_value->u, bits, 0) == n) {
+      amddwarf_text_printf(p->out, "%s", e->name);
+      return;
+    }
+  if (amddwarf_debug_type_is_signed(t))
+    amddwarf_text_printf(p->out, "%lld", (long long)amddwarf_debug_extend_bits(n, bits, 1));
+  else
+    amddwarf_text_printf(p->out, "%llu", (unsigned long long)n);
+}
+
+static void print_pointer_tag(printer *p, amddwarf_debug_type type, piece v, int depth)
+{
+  char name[256];
+  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  (void)depth;
+  amddwarf_debug_type_spell(p->object, type, name, sizeof name);
+  amddwarf_debug_format_pointer(p->out, name, amddwarf_type_pointer_aspace(p->object, t),
+                                amddwarf_debug_load_uint(v.b, v.size));
+}
+
+/* A bitfield: its bits, extended by its type's signedness, as a value of
+   its type's size. */
+static void print_bitfield(printer *p, const amddwarf_die_info *m,
+                           amddwarf_debug_member_layout layout, piece v, int depth)
+{
+  uint8_t bytes[8];
+  uint64_t n = 0, type_size = 0;
+  amddwarf_debug_type type = {m->type, 0};
+  if (amddwarf_debug_type_size(p->object, type, &type_size) != AMDDWARF_OK || type_size > 8 ||
+      layout.bit_size > 64 || layout.bit_offset + layout.bit_size > v.size * 8) {
+    amddwarf_text_printf(p->out, "<bitfield outside its struct>");
+    return;
+  }
+  if (!amddwarf_debug_bits_valid(v.valid, v.first_valid + layout.bit_offset, layout.bit_size)) {
+    amddwarf_text_printf(p->out, "%s", optimized_out);
+    return;
+  }
+  for (uint64_t i = 0; i < layout.bit_size; ++i) {
+    uint64_t bit = layout.bit_offset + i;
+    n |= (uint64_t)((v.b[bit / 8] >> (bit % 8)) & 1) << i;
+  }
+  n = amddwarf_debug_extend_bits(n, layout.bit_size, amddwarf_debug_type_is_signed(m->type));
+  for (size_t i = 0; i < 8; ++i)
+    bytes[i] = (uint8_t)(n >> (8 * i));
+  piece whole = {bytes, (size_t)type_size, NULL, 0};
+  print_typed(p, type, whole, depth + 1);
+}
+
+static void print_aggregate(printer *p, amddwarf_debug_type type, piece v, int depth)
+{
+  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  int first = 1;
+  amddwarf_text_printf(p->out, "{");
+  for (const amddwarf_die_info *m = t->first_child; m; m = m->next_sibling) {
+    amddwarf_debug_member_layout layout;
+    char message[256];
+    uint64_t msize = 0;
+    if (!amddwarf_debug_is_data_member(m))
+      continue;
+    amddwarf_text_printf(p->out, "%s", first ? "" : ", ");
+    first = 0;
+    if (m->tag == AMDDWARF_DEBUG_TAG_INHERITANCE) {
+      char base[256];
+      amddwarf_type_name(p->object, m->type, base, sizeof base, NULL);
+      amddwarf_text_printf(p->out, "<%s> = ", base);
+    } else if (m->name) {
+      amddwarf_text_printf(p->out, "%s = ", m->name);
+    }
+    if (amddwarf_debug_member_layout_get(p->object, m, &layout, message, sizeof message) !=
+        AMDDWARF_OK) {
+      amddwarf_text_printf(p->out, "<%s>", message);
+      continue;
+    }
+    if (layout.bit_size) {
+      print_bitfield(p, m, layout, v, depth);
+      continue;
+    }
+    if (amddwarf_debug_type_size(p->object, (amddwarf_debug_type){m->type, 0}, &msize) !=
+            AMDDWARF_OK ||
+        layout.bit_offset % 8 || layout.bit_offset / 8 > v.size ||
+        msize > v.size - layout.bit_offset / 8) {
+      amddwarf_text_printf(p->out, "<outside its struct>");
+      continue;
+    }
+    print_typed(p, (amddwarf_debug_type){m->type, 0},
+                sub_piece(v, layout.bit_offset / 8, (size_t)msize), depth + 1);
+  }
+  amddwarf_text_printf(p->out, "}");
+}
+
+/* Dimension TYPE.dims_used of an array, each element a row of the
+   dimensions after it. */
+static void print_array(printer *p, amddwarf_debug_type type, piece v, int depth)
+{
+  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+  uint64_t elem = 0;
+  if (array == NULL) {
+    amddwarf_text_printf(p->out, "<array without dimensions>");
+    return;
+  }
+  amddwarf_debug_array_dims(p->object, array, dims);
+  amddwarf_debug_type row = amddwarf_debug_type_element(p->object, type);
+  if (amddwarf_debug_type_size(p->object, row, &elem) != AMDDWARF_OK || elem == 0) {
+    amddwarf_text_printf(p->out, "<array of elements of unknown size>");
+    return;
+  }
+  uint64_t count = dims[type.dims_used].known ? dims[type.dims_used].count : v.size / elem;
+  amddwarf_text_printf(p->out, "{");
+  for (uint64_t i = 0; i < count && (i + 1) * elem <= v.size; ++i) {
+    if (i)
+      amddwarf_text_printf(p->out, ", ");
+    if (i >= MAX_ELEMENTS) {
+      amddwarf_text_printf(p->out, "...");
+      break;
+    }
+    print_typed(p, row, sub_piece(v, i * elem, (size_t)elem), depth + 1);
+  }
+  amddwarf_text_printf(p->out, "}");
+}
+
+static void print_hex_tag(printer *p, amddwarf_debug_type type, piece v, int depth)
+{
+  (void)type;
+  (void)depth;
+  print_hex(p->out, v.b, v.size);
+}
+
+typedef void (*typed_printer)(printer *p, amddwarf_debug_type type, piece v, int depth);
+
+/* DW_TAG_* of the stripped type -> printer, and whether the value prints
+   part by part (else one unknown bit makes it <optimized out>); other tags
+   print in hex. */
+static const struct {
+  amddwarf_debug_tag tag;
+  typed_printer print;
+  int has_parts;
+} typed_printers[] = {
+    {AMDDWARF_DEBUG_TAG_BASE_TYPE, print_base_tag, 1},
+    {AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE, print_enum, 0},
+    {AMDDWARF_DEBUG_TAG_POINTER_TYPE, print_pointer_tag, 0},
+    {AMDDWARF_DEBUG_TAG_REFERENCE_TYPE, print_pointer_tag, 0},
+    {AMDDWARF_DEBUG_TAG_RVALUE_REFERENCE_TYPE, print_pointer_tag, 0},
+    {AMDDWARF_DEBUG_TAG_STRUCTURE_TYPE, print_aggregate, 1},
+    {AMDDWARF_DEBUG_TAG_UNION_TYPE, print_aggregate, 1},
+    {AMDDWARF_DEBUG_TAG_CLASS_TYPE, print_aggregate, 1},
+    {AMDDWARF_DEBUG_TAG_ARRAY_TYPE, print_array, 1},
+};
+
+static size_t printer_index(const amddwarf_die_info *t)
+{
+  size_t n = sizeof typed_printers / sizeof typed_printers[0];
+  for (size_t i = 0; t != NULL && i < n; ++i)
+    if ((uint32_t)typed_printers[i].tag == t->tag)
+      return i;
+  return n;
+}
+
+int amddwarf_debug_type_has_parts(amddwarf_debug_type type)
+{
+  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  size_t i = printer_index(t);
+  if (i == sizeof typed_printers / sizeof typed_printers[0] || !typed_printers[i].has_parts)
+    return 0;
+  /* A base type has parts only as a DW_AT_LLVM_vector_size vector. */
+  return t->tag != AMDDWARF_DEBUG_TAG_BASE_TYPE || t->vector_size > 1;
+}
+
+static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth)
+{
+  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  size_t i = printer_index(t);
+  if (t == NULL) {
+    amddwarf_text_printf(p->out, "<no type>");
+    return;
+  }
+  if (depth > MAX_DEPTH) {
+    amddwarf_text_printf(p->out, "{...}");
+    return;
+  }
+  if (!amddwarf_debug_type_has_parts(type) && !piece_valid(v)) {
+    amddwarf_text_printf(p->out, "%s", optimized_out);
+    return;
+  }
+  if (i == sizeof typed_printers / sizeof typed_printers[0])
+    print_hex_tag(p, type, v, depth);
+  else
+    typed_printers[i].print(p, type, v, depth);
+}
+
+void amddwarf_debug_format_value(amddwarf_text *out, const amddwarf_object *object,
+                                 amddwarf_debug_type type, const uint8_t *bytes,
+                                 const uint8_t *valid, size_t size)
+{
+  printer p = {out, object};
+  piece v = {bytes, size, valid, 0};
+  print_typed(&p, type, v, 0);
+}
+
+/* ---- expressions ---- */
+
+amddwarf_status amddwarf_debug_format_expr(amddwarf_text *out,
+                                           const amddwarf_expr_format *format,
+                                           const uint8_t *bytes, size_t size)
+{
+  amddwarf_allocator a = amddwarf_allocator_resolve(out->allocator);
+  amddwarf_error err;
+  size_t count = 0, length = 0;
+  char small[1];
+  amddwarf_error_clear(&err);
+  if (size == 0)
+    return AMDDWARF_OK;
+  amddwarf_op *ops = amddwarf_mem_calloc(&a, size, sizeof *ops);
+  char *text = NULL;
+  if (ops == NULL)
+    return AMDDWARF_E_NO_MEMORY;
+  amddwarf_status st = amddwarf_expr_decode(bytes, size, format, ops, size, &count, &err);
+  if (count > 0) {
+    amddwarf_expr_print(ops, count, format, AMDDWARF_PRINT_DEFAULT, small, 1, &length);
+    text = amddwarf_mem_alloc(&a, length + 1);
+    if (text != NULL) {
+      amddwarf_expr_print(ops, count, format, AMDDWARF_PRINT_DEFAULT, text, length + 1, &length);
+      amddwarf_text_append(out, text, length);
+      amddwarf_mem_free(&a, text, length + 1);
+    }
+  }
+  if (st != AMDDWARF_OK)
+    amddwarf_text_printf(out, "%s<error: %s>", count ? ", " : "",
+                         err.message[0] ? err.message : amddwarf_status_message(st));
+  amddwarf_mem_free(&a, ops, size * sizeof *ops);
+  return st;
+}
+
+amddwarf_status amddwarf_expr_spell(const amddwarf_expr_format *format, const uint8_t *bytes,
+                                    size_t size, char *buf, size_t buf_size, size_t *length)
+{
+  amddwarf_text t;
+  amddwarf_text_init(&t, NULL);
+  amddwarf_status st = amddwarf_debug_format_expr(&t, format, bytes, size);
+  if (amddwarf_text_status(&t) != AMDDWARF_OK)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (length != NULL)
+    *length = t.len;
+  if (buf_size > 0) {
+    size_t n = t.len < buf_size - 1 ? t.len : buf_size - 1;
+    memcpy(buf, amddwarf_text_str(&t), n);
+    buf[n] = '\0';
+  }
+  amddwarf_text_free(&t);
+  return st;
+}

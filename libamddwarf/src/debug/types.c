@@ -1,0 +1,282 @@
+/* Types as a C debugger sees them (types.h). */
+#include "debug/types.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <amddwarf/expr.h>
+#include <amddwarf/target.h>
+
+#include "debug/dwarf_codes.h"
+
+enum { MAX_TYPE_DEPTH = 16 };
+
+static const amddwarf_debug_language one_based_languages[] = {
+    AMDDWARF_DEBUG_LANG_ADA83,     AMDDWARF_DEBUG_LANG_COBOL74,   AMDDWARF_DEBUG_LANG_COBOL85,
+    AMDDWARF_DEBUG_LANG_FORTRAN77, AMDDWARF_DEBUG_LANG_FORTRAN90, AMDDWARF_DEBUG_LANG_PASCAL83,
+    AMDDWARF_DEBUG_LANG_MODULA2,   AMDDWARF_DEBUG_LANG_ADA95,     AMDDWARF_DEBUG_LANG_FORTRAN95,
+    AMDDWARF_DEBUG_LANG_PLI,       AMDDWARF_DEBUG_LANG_FORTRAN03, AMDDWARF_DEBUG_LANG_FORTRAN08,
+};
+
+static int64_t default_lower_bound(const amddwarf_object *object, const amddwarf_die_info *die)
+{
+  const amddwarf_cu *cu = object ? amddwarf_object_cu(object, die->cu_index) : NULL;
+  for (size_t i = 0; cu && i < sizeof one_based_languages / sizeof one_based_languages[0]; ++i)
+    if (cu->language == (uint32_t)one_based_languages[i])
+      return 1;
+  return 0;
+}
+
+static int constant(const amddwarf_attr_value *v, int64_t *out)
+{
+  if (v == NULL || (v->kind != AMDDWARF_ATTR_UNSIGNED && v->kind != AMDDWARF_ATTR_SIGNED))
+    return 0;
+  *out = (int64_t)v->u;
+  return 1;
+}
+
+size_t amddwarf_debug_array_dims(const amddwarf_object *object, const amddwarf_die_info *array,
+                                 amddwarf_debug_dim *dims)
+{
+  size_t n = 0;
+  for (const amddwarf_die_info *s = array->first_child; s && n < AMDDWARF_DEBUG_MAX_DIMS;
+       s = s->next_sibling) {
+    int64_t count = 0, upper = 0;
+    amddwarf_debug_dim *d = &dims[n];
+    if (s->tag != AMDDWARF_DEBUG_TAG_SUBRANGE_TYPE)
+      continue;
+    memset(d, 0, sizeof *d);
+    if (!constant(s->lower_bound, &d->lower))
+      d->lower = default_lower_bound(object, s);
+    if (constant(s->count, &count)) {
+      d->count = count < 0 ? 0 : (uint64_t)count;
+      d->known = 1;
+    } else if (constant(s->upper_bound, &upper) &&
+               !(s->upper_bound->kind == AMDDWARF_ATTR_UNSIGNED &&
+                 s->upper_bound->u == 0xffffffffu)) {
+      /* An unsigned 0xffffffff upper bound is how old producers say "unknown". */
+      d->count = upper < d->lower ? 0 : (uint64_t)(upper - d->lower) + 1;
+      d->known = 1;
+    }
+    ++n;
+  }
+  return n;
+}
+
+const amddwarf_die_info *amddwarf_debug_type_array(amddwarf_debug_type type)
+{
+  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+  if (t == NULL || t->tag != AMDDWARF_DEBUG_TAG_ARRAY_TYPE)
+    return NULL;
+  return type.dims_used < amddwarf_debug_array_dims(NULL, t, dims) ? t : NULL;
+}
+
+amddwarf_debug_type amddwarf_debug_type_element(const amddwarf_object *object,
+                                                amddwarf_debug_type type)
+{
+  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+  amddwarf_debug_type row = {type.die, type.dims_used + 1};
+  if (array == NULL || type.dims_used + 1 >= amddwarf_debug_array_dims(object, array, dims))
+    row = (amddwarf_debug_type){array ? array->type : NULL, 0};
+  return row;
+}
+
+static amddwarf_status type_size(const amddwarf_object *object, amddwarf_debug_type type,
+                                 uint64_t *size, int depth)
+{
+  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+  uint64_t total = 0;
+  /* Arrays are sized by their elements, so that a private pointer (4 bytes,
+     amddwarf_type_byte_size) takes 4 bytes wherever it is. */
+  if (array == NULL)
+    return amddwarf_type_byte_size(object, type.die, size);
+  if (type.dims_used == 0 && ((array->flags | type.die->flags) & AMDDWARF_DIE_HAS_BYTE_SIZE))
+    return amddwarf_type_byte_size(object, type.die, size);
+  if (depth >= MAX_TYPE_DEPTH ||
+      type_size(object, (amddwarf_debug_type){array->type, 0}, &total, depth + 1) != AMDDWARF_OK)
+    return AMDDWARF_NOT_FOUND;
+  size_t n = amddwarf_debug_array_dims(object, array, dims);
+  for (size_t i = type.dims_used; i < n; ++i) {
+    if (!dims[i].known || (dims[i].count && total > UINT64_MAX / dims[i].count))
+      return AMDDWARF_NOT_FOUND;
+    total *= dims[i].count;
+  }
+  *size = total;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_debug_type_size(const amddwarf_object *object, amddwarf_debug_type type,
+                                         uint64_t *size)
+{
+  return type_size(object, type, size, 0);
+}
+
+void amddwarf_debug_type_spell(const amddwarf_object *object, amddwarf_debug_type type,
+                               char *buf, size_t size)
+{
+  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+  size_t len;
+  if (type.die == NULL) {
+    snprintf(buf, size, "void");
+    return;
+  }
+  if (array == NULL || type.dims_used == 0) {
+    amddwarf_type_name(object, type.die, buf, size, NULL);
+    return;
+  }
+  amddwarf_type_name(object, array->type, buf, size, NULL);
+  size_t n = amddwarf_debug_array_dims(object, array, dims);
+  for (size_t i = type.dims_used; i < n; ++i) {
+    len = strlen(buf);
+    if (dims[i].known)
+      snprintf(buf + len, size - len, "[%llu]", (unsigned long long)dims[i].count);
+    else
+      snprintf(buf + len, size - len, "[]");
+  }
+}
+
+int amddwarf_debug_is_aggregate(const amddwarf_die_info *t)
+{
+  return t && (t->tag == AMDDWARF_DEBUG_TAG_STRUCTURE_TYPE ||
+               t->tag == AMDDWARF_DEBUG_TAG_UNION_TYPE || t->tag == AMDDWARF_DEBUG_TAG_CLASS_TYPE);
+}
+
+int amddwarf_debug_is_data_member(const amddwarf_die_info *m)
+{
+  return (m->tag == AMDDWARF_DEBUG_TAG_MEMBER || m->tag == AMDDWARF_DEBUG_TAG_INHERITANCE) &&
+         !(m->flags & AMDDWARF_DIE_DECLARATION);
+}
+
+/* ---- members ---- */
+
+/* The attribute lives during the call only: its constant is copied. */
+typedef struct bit_offset_search {
+  int found;
+  int64_t value;
+} bit_offset_search;
+
+static int find_bit_offset(void *user, const amddwarf_attribute *attribute)
+{
+  bit_offset_search *search = user;
+  if (attribute->attribute != AMDDWARF_DEBUG_AT_BIT_OFFSET)
+    return 0;
+  search->found = constant(&attribute->value, &search->value);
+  return 1;
+}
+
+/* DW_AT_data_member_location: a constant, or (DWARF 2) DW_OP_plus_uconst. */
+static amddwarf_status member_byte_offset(const amddwarf_object *object,
+                                          const amddwarf_die_info *member, uint64_t *offset,
+                                          char *message, size_t size)
+{
+  const amddwarf_attr_value *v = member->data_member_location;
+  amddwarf_op op;
+  size_t count = 0;
+  *offset = 0;
+  if (v == NULL || v->kind == AMDDWARF_ATTR_UNSIGNED || v->kind == AMDDWARF_ATTR_SIGNED) {
+    *offset = v ? v->u : 0;
+    return AMDDWARF_OK;
+  }
+  if (v->kind == AMDDWARF_ATTR_EXPR) {
+    const amddwarf_cu *cu = amddwarf_object_cu(object, member->cu_index);
+    if (amddwarf_expr_decode(v->bytes, v->size, cu ? &cu->format : NULL, &op, 1, &count,
+                             NULL) == AMDDWARF_OK &&
+        count == 1 && op.size == v->size && op.kind == AMDDWARF_OP_plus_uconst) {
+      *offset = op.operands[0];
+      return AMDDWARF_OK;
+    }
+  }
+  snprintf(message, size, "member '%s' (DIE 0x%llx) has a location that is not a constant",
+           member->name ? member->name : "?", (unsigned long long)member->offset);
+  return AMDDWARF_E_UNSUPPORTED;
+}
+
+amddwarf_status amddwarf_debug_member_layout_get(const amddwarf_object *object,
+                                                 const amddwarf_die_info *member,
+                                                 amddwarf_debug_member_layout *layout,
+                                                 char *message, size_t size)
+{
+  uint64_t byte_offset = 0, storage = 0;
+  memset(layout, 0, sizeof *layout);
+  if (member->flags & AMDDWARF_DIE_HAS_BIT_SIZE)
+    layout->bit_size = member->bit_size;
+  if (member->flags & AMDDWARF_DIE_HAS_DATA_BIT_OFFSET) {
+    layout->bit_offset = member->data_bit_offset; /* DWARF 4 and later */
+    return AMDDWARF_OK;
+  }
+  amddwarf_status st = member_byte_offset(object, member, &byte_offset, message, size);
+  if (st != AMDDWARF_OK)
+    return st;
+  layout->bit_offset = byte_offset * 8;
+  if (layout->bit_size == 0)
+    return AMDDWARF_OK;
+  /* DWARF 2/3 bitfields: DW_AT_bit_offset counts from the most significant
+     bit of a storage unit of DW_AT_byte_size bytes at the member location;
+     on little-endian AMDGPU that is bit (size * 8 - bit_offset - bit_size). */
+  bit_offset_search search = {0, 0};
+  amddwarf_object_die_attributes(object, member, find_bit_offset, &search, NULL);
+  int64_t from_msb = search.found ? search.value : 0;
+  if (member->flags & AMDDWARF_DIE_HAS_BYTE_SIZE)
+    storage = member->byte_size;
+  else if (amddwarf_type_byte_size(object, member->type, &storage) != AMDDWARF_OK)
+    storage = 0;
+  if (from_msb < 0 || (uint64_t)from_msb + layout->bit_size > storage * 8) {
+    snprintf(message, size,
+             "bitfield '%s' (DIE 0x%llx): DW_AT_bit_offset %lld and "
+             "DW_AT_bit_size %llu do not fit its %llu-byte storage",
+             member->name ? member->name : "?", (unsigned long long)member->offset,
+             (long long)from_msb, (unsigned long long)layout->bit_size,
+             (unsigned long long)storage);
+    return AMDDWARF_E_MALFORMED;
+  }
+  layout->bit_offset += storage * 8 - (uint64_t)from_msb - layout->bit_size;
+  return AMDDWARF_OK;
+}
+
+/* ---- scalars ---- */
+
+uint64_t amddwarf_debug_extend_bits(uint64_t v, uint64_t bits, int signed_)
+{
+  if (bits == 0 || bits >= 64)
+    return v;
+  v &= (1ull << bits) - 1;
+  if (signed_ && (v >> (bits - 1)) & 1)
+    v |= ~0ull << bits;
+  return v;
+}
+
+int amddwarf_debug_type_is_signed(const amddwarf_die_info *type)
+{
+  for (int i = 0; type != NULL && i < 8; ++i) {
+    type = amddwarf_type_strip(type);
+    if (type == NULL)
+      return 0;
+    if (type->tag == AMDDWARF_DEBUG_TAG_BASE_TYPE)
+      return type->encoding == AMDDWARF_ATE_SIGNED ||
+             type->encoding == AMDDWARF_ATE_SIGNED_CHAR ||
+             type->encoding == AMDDWARF_DEBUG_ATE_SIGNED_FIXED;
+    if (type->tag != AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE)
+      return 0;
+    if (type->type == NULL) {
+      /* No underlying type (DWARF 2-4): signed when an enumerator is negative. */
+      for (const amddwarf_die_info *e = type->first_child; e; e = e->next_sibling)
+        if (e->const_value && e->const_value->kind == AMDDWARF_ATTR_SIGNED &&
+            e->const_value->s < 0)
+          return 1;
+      return 0;
+    }
+    type = type->type;
+  }
+  return 0;
+}
+
+uint64_t amddwarf_debug_load_uint(const uint8_t *bytes, size_t size)
+{
+  uint64_t v = 0;
+  for (size_t i = 0; i < size && i < 8; ++i)
+    v |= (uint64_t)bytes[i] << (8 * i);
+  return v;
+}

@@ -1,0 +1,364 @@
+/* Values of paths (debug.h): making one (parse, find the variable, plan),
+ * what it is (type, kind, sizes, location, children), reading it for one
+ * lane or a set of lanes grouped by result, and its children. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/mem.h"
+#include "debug/value.h"
+
+/* ---- making a value ---- */
+
+static amddwarf_value_kind kind_of(const amddwarf_debug_plan *plan)
+{
+  static const struct {
+    amddwarf_debug_tag tag;
+    amddwarf_value_kind kind;
+  } kinds[] = {
+      {AMDDWARF_DEBUG_TAG_BASE_TYPE, AMDDWARF_VALUE_KIND_SCALAR},
+      {AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE, AMDDWARF_VALUE_KIND_ENUM},
+      {AMDDWARF_DEBUG_TAG_POINTER_TYPE, AMDDWARF_VALUE_KIND_POINTER},
+      {AMDDWARF_DEBUG_TAG_REFERENCE_TYPE, AMDDWARF_VALUE_KIND_POINTER},
+      {AMDDWARF_DEBUG_TAG_RVALUE_REFERENCE_TYPE, AMDDWARF_VALUE_KIND_POINTER},
+      {AMDDWARF_DEBUG_TAG_STRUCTURE_TYPE, AMDDWARF_VALUE_KIND_STRUCT},
+      {AMDDWARF_DEBUG_TAG_CLASS_TYPE, AMDDWARF_VALUE_KIND_STRUCT},
+      {AMDDWARF_DEBUG_TAG_UNION_TYPE, AMDDWARF_VALUE_KIND_UNION},
+  };
+  const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
+  const amddwarf_die_info *array = amddwarf_debug_type_array(plan->result);
+  if (plan->is_address)
+    return AMDDWARF_VALUE_KIND_POINTER;
+  if (array != NULL)
+    return array->flags & AMDDWARF_DIE_GNU_VECTOR ? AMDDWARF_VALUE_KIND_VECTOR
+                                                  : AMDDWARF_VALUE_KIND_ARRAY;
+  for (size_t i = 0; t != NULL && i < sizeof kinds / sizeof kinds[0]; ++i)
+    if ((uint32_t)kinds[i].tag == t->tag)
+      return kinds[i].kind;
+  return AMDDWARF_VALUE_KIND_OTHER;
+}
+
+/* Base types the assignment parser knows: integers, chars, bools and
+   floats of 1, 2, 4 or 8 bytes, one element. */
+static int scalar_assignable(const amddwarf_die_info *t, uint64_t size)
+{
+  return t->vector_size <= 1 && (size == 1 || size == 2 || size == 4 || size == 8) &&
+         t->encoding != AMDDWARF_ATE_ADDRESS && t->encoding < AMDDWARF_ATE_LO_USER;
+}
+
+/* Children, and whether the value can be assigned. */
+static amddwarf_status describe_children(amddwarf_valobj *v)
+{
+  amddwarf_valobj_info *info = &v->info;
+  const amddwarf_debug_plan *plan = &v->plan;
+  const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
+  const amddwarf_die_info *array = amddwarf_debug_type_array(plan->result);
+  uint64_t size = 0;
+  if (info->kind == AMDDWARF_VALUE_KIND_STRUCT || info->kind == AMDDWARF_VALUE_KIND_UNION) {
+    size_t count = amddwarf_debug_named_members(t, NULL, 0);
+    v->members = amddwarf_mem_calloc(&v->wave->allocator, count ? count : 1, sizeof *v->members);
+    if (v->members == NULL)
+      return AMDDWARF_E_NO_MEMORY;
+    v->member_count = amddwarf_debug_named_members(t, v->members, count);
+    info->named_children = v->member_count;
+  } else if (plan->is_address) {
+    info->named_children = 1; /* *&x */
+  } else if (info->kind == AMDDWARF_VALUE_KIND_POINTER) {
+    amddwarf_debug_type pointee = {t->type, 0};
+    info->named_children = t->type != NULL &&
+                           amddwarf_debug_type_size(v->object, pointee, &size) == AMDDWARF_OK;
+  } else if (array != NULL) {
+    amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+    amddwarf_debug_array_dims(v->object, array, dims);
+    info->indexed_children = dims[plan->result.dims_used].known
+                                 ? (size_t)dims[plan->result.dims_used].count
+                                 : 0;
+  }
+  info->assignable =
+      !plan->is_address &&
+      (plan->bit_size < plan->byte_size * 8 || info->kind == AMDDWARF_VALUE_KIND_ENUM ||
+       (info->kind == AMDDWARF_VALUE_KIND_POINTER && t->tag == AMDDWARF_DEBUG_TAG_POINTER_TYPE) ||
+       (info->kind == AMDDWARF_VALUE_KIND_SCALAR && scalar_assignable(t, plan->byte_size)));
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status describe(amddwarf_valobj *v)
+{
+  amddwarf_valobj_info *info = &v->info;
+  const amddwarf_var *var = v->var;
+  amddwarf_debug_path_spell(&v->path, v->path.count, v->path_text, sizeof v->path_text);
+  info->path = v->path_text;
+  info->type_name = v->plan.type_name;
+  info->kind = kind_of(&v->plan);
+  info->byte_size = v->plan.is_address ? 8 : v->plan.byte_size;
+  info->bit_size = v->plan.is_address ? 64 : v->plan.bit_size;
+  info->variable = var;
+  /* The location description, as the unit spells it. */
+  if (var->die->const_value != NULL)
+    amddwarf_text_printf(&v->location_text, "DW_AT_const_value");
+  else if (!var->available || var->size == 0)
+    amddwarf_text_printf(&v->location_text, "no location at pc 0x%llx",
+                         (unsigned long long)v->frame->pub.lookup_pc);
+  else
+    amddwarf_debug_format_expr(&v->location_text, &v->cu->format, var->expr, var->size);
+  amddwarf_status st = describe_children(v);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_text_status(&v->location_text);
+  info->location = amddwarf_text_str(&v->location_text);
+  return st;
+}
+
+/* A value of PATH (parsed) in frame FRAME. */
+static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
+                                  const amddwarf_debug_path *path, amddwarf_valobj **out,
+                                  amddwarf_error *err)
+{
+  amddwarf_debug_frame *f = NULL;
+  const amddwarf_var *var = NULL;
+  char message[AMDDWARF_ERROR_MESSAGE_SIZE];
+  amddwarf_valobj *v = NULL;
+  amddwarf_status st = amddwarf_debug_frame_get(wave, frame, &f, err);
+  if (st == AMDDWARF_END)
+    st = amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "the wave has no frame %zu",
+                       frame);
+  if (st != AMDDWARF_OK)
+    goto done;
+  if ((st = amddwarf_wave_find_variable(wave, frame, path->name, &var, err)) != AMDDWARF_OK)
+    goto done;
+  v = amddwarf_mem_calloc(&wave->allocator, 1, sizeof *v);
+  if (v == NULL) {
+    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "value of '%s'",
+                       path->name);
+    goto done;
+  }
+  v->wave = wave;
+  v->frame = f;
+  v->frame_index = frame;
+  v->object = f->pub.object;
+  v->cu = amddwarf_object_cu(v->object, var->die->cu_index);
+  v->var = var;
+  v->path = *path;
+  amddwarf_text_init(&v->location_text, &wave->allocator);
+  if (v->cu == NULL) {
+    st = amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                       "the unit of '%s' cannot be read", path->name);
+    goto done;
+  }
+  message[0] = '\0';
+  st = amddwarf_debug_plan_build(v->object, var->die->type, path, &v->plan, message,
+                                 sizeof message);
+  if (st != AMDDWARF_OK) {
+    st = amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "%s", message);
+    goto done;
+  }
+  if ((st = describe(v)) != AMDDWARF_OK)
+    st = amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "value of '%s'", v->path_text);
+done:
+  if (st != AMDDWARF_OK) {
+    amddwarf_valobj_free(v);
+    v = NULL;
+  }
+  *out = v;
+  return st;
+}
+
+amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t frame, const char *path,
+                                    amddwarf_valobj **out, amddwarf_error *err)
+{
+  amddwarf_debug_path parsed;
+  char message[AMDDWARF_ERROR_MESSAGE_SIZE];
+  size_t offset = 0;
+  if (out != NULL)
+    *out = NULL;
+  if (wave == NULL || path == NULL || out == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_valobj_new: NULL argument");
+  if (amddwarf_debug_path_parse(path, &parsed, message, sizeof message, &offset) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset, "%s", message);
+  return make_value(wave, frame, &parsed, out, err);
+}
+
+void amddwarf_valobj_free(amddwarf_valobj *value)
+{
+  if (value == NULL)
+    return;
+  amddwarf_allocator *a = &value->wave->allocator;
+  for (size_t i = 0; value->reads != NULL && i < AMDDWARF_MAX_LANES; ++i) {
+    amddwarf_debug_lane_read *r = &value->reads[i];
+    amddwarf_text_free(&r->text);
+    amddwarf_text_free(&r->message);
+    amddwarf_text_free(&r->explain);
+    amddwarf_mem_free(a, r->bytes, r->capacity);
+    amddwarf_mem_free(a, r->valid, r->capacity);
+  }
+  amddwarf_mem_free(a, value->reads, AMDDWARF_MAX_LANES * sizeof *value->reads);
+  amddwarf_mem_free(a, value->members, (value->member_count ? value->member_count : 1) *
+                                           sizeof *value->members);
+  amddwarf_mem_free(a, value->scratch, value->scratch_size);
+  amddwarf_text_free(&value->location_text);
+  amddwarf_mem_free(a, value, sizeof *value);
+}
+
+const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value)
+{
+  return value ? &value->info : NULL;
+}
+
+/* ---- reading ---- */
+
+static amddwarf_status ensure_reads(amddwarf_valobj *v, amddwarf_error *err)
+{
+  if (v->reads != NULL)
+    return AMDDWARF_OK;
+  v->reads = amddwarf_mem_calloc(&v->wave->allocator, AMDDWARF_MAX_LANES, sizeof *v->reads);
+  if (v->reads == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "reading '%s'",
+                         v->path_text);
+  for (size_t i = 0; i < AMDDWARF_MAX_LANES; ++i) {
+    amddwarf_text_init(&v->reads[i].text, &v->wave->allocator);
+    amddwarf_text_init(&v->reads[i].message, &v->wave->allocator);
+    amddwarf_text_init(&v->reads[i].explain, &v->wave->allocator);
+  }
+  return AMDDWARF_OK;
+}
+
+/* A read whose text could not be held is a failure of the call. */
+static amddwarf_status read_status(const amddwarf_valobj *v, const amddwarf_debug_lane_read *r,
+                                   amddwarf_error *err)
+{
+  if (amddwarf_text_status(&r->text) != AMDDWARF_OK ||
+      amddwarf_text_status(&r->message) != AMDDWARF_OK ||
+      amddwarf_text_status(&r->explain) != AMDDWARF_OK)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                         "the text of '%s' for lane %u", v->path_text, r->lane);
+  return AMDDWARF_OK;
+}
+
+static void lane_value(const amddwarf_debug_lane_read *r, amddwarf_lane_value *out)
+{
+  memset(out, 0, sizeof *out);
+  out->lane = r->lane;
+  out->state = r->state;
+  out->status = r->status;
+  out->text = amddwarf_text_str(&r->text);
+  out->message = amddwarf_text_str(&r->message);
+  out->detailed = r->detailed;
+  out->explain = amddwarf_text_str(&r->explain);
+  out->bytes = r->state == AMDDWARF_LANE_VALUE ? r->bytes : NULL;
+  out->size = r->state == AMDDWARF_LANE_VALUE ? r->size : 0;
+}
+
+static amddwarf_status check_lanes(const amddwarf_valobj *v, uint64_t lanes, amddwarf_error *err)
+{
+  uint32_t size = v->wave->info.wave_size;
+  uint64_t all = size >= 64 ? ~0ull : (1ull << size) - 1;
+  if (lanes & ~all)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "lane mask 0x%llx names lanes past the wave's %u",
+                         (unsigned long long)lanes, size);
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_valobj_read(amddwarf_valobj *value, uint32_t lane,
+                                     amddwarf_lane_value *out, amddwarf_error *err)
+{
+  if (value == NULL || out == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_valobj_read: NULL argument");
+  if (lane == AMDDWARF_NO_LANE)
+    lane = amddwarf_wave_focus(value->wave);
+  if (lane >= value->wave->info.wave_size)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "lane %u is not below the wave size %u", lane,
+                         value->wave->info.wave_size);
+  amddwarf_status st = ensure_reads(value, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  amddwarf_debug_value_read(value, lane, &value->reads[0]);
+  if ((st = read_status(value, &value->reads[0], err)) != AMDDWARF_OK)
+    return st;
+  lane_value(&value->reads[0], out);
+  return AMDDWARF_OK;
+}
+
+static int same_result(const amddwarf_debug_lane_read *a, const amddwarf_debug_lane_read *b)
+{
+  return a->state == b->state && a->status == b->status && a->detailed == b->detailed &&
+         strcmp(amddwarf_text_str(&a->text), amddwarf_text_str(&b->text)) == 0 &&
+         strcmp(amddwarf_text_str(&a->message), amddwarf_text_str(&b->message)) == 0;
+}
+
+amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lanes,
+                                           amddwarf_value_group *groups, size_t capacity,
+                                           size_t *count, amddwarf_error *err)
+{
+  uint64_t masks[AMDDWARF_MAX_LANES];
+  size_t n = 0;
+  if (value == NULL || count == NULL || (groups == NULL && capacity > 0))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_valobj_read_lanes: NULL argument");
+  amddwarf_status st = check_lanes(value, lanes, err);
+  if (st == AMDDWARF_OK)
+    st = ensure_reads(value, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  /* Each lane is read into the first free slot and kept there only when no
+     earlier group has the same result. */
+  for (uint32_t lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
+    size_t g = 0;
+    if (!(lanes >> lane & 1))
+      continue;
+    amddwarf_debug_value_read(value, lane, &value->reads[n]);
+    if ((st = read_status(value, &value->reads[n], err)) != AMDDWARF_OK)
+      return st;
+    while (g < n && !same_result(&value->reads[g], &value->reads[n]))
+      ++g;
+    if (g == n)
+      masks[n++] = 0;
+    masks[g] |= 1ull << lane;
+  }
+  for (size_t g = 0; g < n && g < capacity; ++g) {
+    groups[g].mask = masks[g];
+    lane_value(&value->reads[g], &groups[g].value);
+  }
+  *count = n;
+  return AMDDWARF_OK;
+}
+
+/* ---- children ---- */
+
+amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_t index,
+                                      amddwarf_valobj **out, amddwarf_error *err)
+{
+  amddwarf_debug_path path;
+  const amddwarf_valobj_info *info = value ? &value->info : NULL;
+  int pushed = -1;
+  if (out != NULL)
+    *out = NULL;
+  if (value == NULL || out == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_valobj_child: NULL argument");
+  if (index >= info->named_children + info->indexed_children)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "'%s' has no child %zu: it has %zu", value->path_text, index,
+                         info->named_children + info->indexed_children);
+  path = value->path;
+  if (index < info->named_children && value->members != NULL) {
+    pushed = amddwarf_debug_path_push(&path, AMDDWARF_DEBUG_PATH_MEMBER,
+                                      value->members[index]->name, 0);
+  } else if (index < info->named_children) {
+    pushed = amddwarf_debug_path_push(&path, AMDDWARF_DEBUG_PATH_DEREF, NULL, 0);
+  } else {
+    /* Elements are numbered from 0; their paths use the array's own bounds. */
+    amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+    amddwarf_debug_array_dims(value->object, amddwarf_debug_type_array(value->plan.result), dims);
+    int64_t lower = dims[value->plan.result.dims_used].lower;
+    pushed = amddwarf_debug_path_push(&path, AMDDWARF_DEBUG_PATH_INDEX, NULL,
+                                      lower + (int64_t)(index - info->named_children));
+  }
+  if (pushed != 0)
+    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "the path of a child of '%s' needs more than %d operators",
+                         value->path_text, AMDDWARF_DEBUG_PATH_MAX_OPS);
+  return make_value(value->wave, value->frame_index, &path, out, err);
+}

@@ -1,0 +1,73 @@
+/* Internals of values (amddwarf_valobj of <amddwarf/debug.h>): the value
+ * object, what one lane's read keeps, and the per-lane walk from the
+ * variable's location along the plan that reads (value_read.c) and writes
+ * (assign.c) share. */
+#ifndef AMDDWARF_DEBUG_VALUE_H
+#define AMDDWARF_DEBUG_VALUE_H
+
+#include "debug/debug_internal.h"
+#include "debug/format.h"
+#include "debug/plan.h"
+
+/* One lane's read: the state and texts amddwarf_lane_value points to. */
+typedef struct amddwarf_debug_lane_read {
+  uint32_t lane;
+  amddwarf_lane_state state;
+  amddwarf_status status;
+  int detailed;              /* MESSAGE says more than the state alone */
+  amddwarf_text text, message, explain;
+  uint8_t *bytes;            /* CAPACITY bytes: the value, */
+  uint8_t *valid;            /* and which of its bits are known */
+  size_t capacity;
+  size_t size;               /* bytes of the value in BYTES */
+} amddwarf_debug_lane_read;
+
+struct amddwarf_valobj {
+  amddwarf_wave *wave;
+  amddwarf_debug_frame *frame;
+  size_t frame_index;
+  const amddwarf_object *object; /* the frame's object, holding the variable */
+  const amddwarf_cu *cu;         /* the variable's unit */
+  const amddwarf_var *var;
+  amddwarf_debug_path path;
+  amddwarf_debug_plan plan;
+  amddwarf_valobj_info info;
+  char path_text[AMDDWARF_DEBUG_PATH_TEXT_SIZE];
+  amddwarf_text location_text;
+  uint8_t const_bytes[16];       /* a DW_AT_const_value constant as implicit bytes */
+  /* The named children (struct members as paths reach them); NULL otherwise. */
+  const amddwarf_die_info **members;
+  size_t member_count;
+  /* Reads: one per group of amddwarf_valobj_read_lanes, allocated on first use. */
+  amddwarf_debug_lane_read *reads;
+  size_t read_count;
+  uint8_t *scratch;              /* one composite part's bits */
+  size_t scratch_size;
+};
+
+/* Where VALUE's bits are for lane R->lane: the variable's location walked
+   along the plan up to its read (or to the '&' of an address): OK with
+   *LOC, *BIT (past LOC's own offset) and *LAST_LOAD (the last pointer
+   followed, or NULL), else R holds the failure (and the explanation so
+   far). A composite *LOC points into the wave's evaluator (valid until its
+   next evaluation); an implicit location of a constant into VALUE. */
+amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *value, amddwarf_location *loc,
+                                            uint64_t *bit,
+                                            const amddwarf_debug_step **last_load,
+                                            amddwarf_debug_lane_read *r);
+
+/* Reads LANE into R (its texts emptied first). */
+void amddwarf_debug_value_read(amddwarf_valobj *value, uint32_t lane,
+                               amddwarf_debug_lane_read *r);
+
+/* Marks R failed with STATUS and ERR's message (else the status's). */
+void amddwarf_debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
+                              const amddwarf_error *err);
+
+/* Where BITS bits at BIT past LOC's own offset come from, appended to OUT
+   ("private_lane memory of lane 1 at 0xb8, 8 bytes"). */
+void amddwarf_debug_explain_bits(amddwarf_text *out, const amddwarf_location *loc,
+                                 uint64_t bit, uint64_t bits,
+                                 const amddwarf_eval_request *request);
+
+#endif

@@ -1,0 +1,446 @@
+/* Reading a value for one lane (value.h): the variable's location, the
+ * plan's steps over it (members, indexes, pointers), the read, whose bits
+ * a composite may describe only in part, the text, and where each bit came
+ * from. */
+#include <stdio.h>
+#include <string.h>
+#include <amddwarf/amdgpu.h>
+
+#include "common/error.h"
+#include "common/mem.h"
+#include "debug/value.h"
+
+enum { MAX_VALUE_BYTES = 65536 };
+
+void amddwarf_debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
+                              const amddwarf_error *err)
+{
+  r->status = status;
+  r->state = status == AMDDWARF_E_EVAL_OPTIMIZED_OUT ? AMDDWARF_LANE_OPTIMIZED_OUT
+             : status == AMDDWARF_E_EVAL_UNAVAILABLE ? AMDDWARF_LANE_UNAVAILABLE
+                                                     : AMDDWARF_LANE_ERROR;
+  amddwarf_text_reset(&r->message);
+  amddwarf_text_printf(&r->message, "%s",
+                       err && err->message[0] ? err->message : amddwarf_status_message(status));
+}
+
+/* ---- explaining ---- */
+
+static void explain_register(amddwarf_text *b, const amddwarf_location *loc, uint64_t bit,
+                             uint64_t bits)
+{
+  char name[32];
+  amddwarf_amdgpu_register info;
+  uint64_t first = loc->byte_offset * 8 + loc->bit + bit, last = first + bits - 1;
+  amddwarf_amdgpu_register_name(loc->u.reg.regno, AMDDWARF_REGISTER_DWARF_NAME, name,
+                                sizeof name);
+  if (amddwarf_amdgpu_register_info(loc->u.reg.regno, &info) == AMDDWARF_OK && info.lanes &&
+      info.lane_bits && first / info.lane_bits == last / info.lane_bits) {
+    /* A vector register: one dword per lane. */
+    amddwarf_text_printf(b, "register %s lane %llu bits %llu-%llu", name,
+                         (unsigned long long)(first / info.lane_bits),
+                         (unsigned long long)(first % info.lane_bits),
+                         (unsigned long long)(last % info.lane_bits));
+    return;
+  }
+  amddwarf_text_printf(b, "register %s bits %llu-%llu", name, (unsigned long long)first,
+                       (unsigned long long)last);
+}
+
+static void explain_memory(amddwarf_text *b, const amddwarf_location *loc, uint64_t bit,
+                           uint64_t bits, const amddwarf_eval_request *request)
+{
+  char label[32];
+  uint64_t first = loc->bit + bit, shared = 0, private_ = 0;
+  uint64_t address = loc->byte_offset + first / 8;
+  uint32_t aspace = loc->u.memory.aspace;
+  const amddwarf_target *t = request->target;
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && t->apertures != NULL &&
+      t->apertures(t->user, &shared, &private_) == AMDDWARF_OK) {
+    /* Name the space a flat address lands in, as the target will read it. */
+    amddwarf_text_printf(b, "generic 0x%llx = ", (unsigned long long)address);
+    amddwarf_generic_to_segment(address, shared, private_, &aspace, &address);
+  }
+  amddwarf_text_printf(b, "%s memory", amddwarf_debug_aspace_label(aspace, label, sizeof label));
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE)
+    amddwarf_text_printf(b, " of lane %u", request->lane);
+  amddwarf_text_printf(b, " at 0x%llx", (unsigned long long)address);
+  if (first % 8 == 0 && bits % 8 == 0)
+    amddwarf_text_printf(b, ", %llu byte%s", (unsigned long long)(bits / 8),
+                         bits == 8 ? "" : "s");
+  else
+    amddwarf_text_printf(b, " bits %llu-%llu", (unsigned long long)(first % 8),
+                         (unsigned long long)(first % 8 + bits - 1));
+}
+
+static void explain_composite(amddwarf_text *b, const amddwarf_location *loc, uint64_t bit,
+                              uint64_t bits, const amddwarf_eval_request *request)
+{
+  uint64_t start = 0, from = loc->byte_offset * 8 + loc->bit + bit, to = from + bits;
+  const char *separator = "";
+  for (uint32_t i = 0; i < loc->u.composite.count; ++i) {
+    const amddwarf_composite_part *part = &loc->u.composite.parts[i];
+    uint64_t end = start + part->bit_size;
+    uint64_t lo = from > start ? from : start, hi = to < end ? to : end;
+    if (lo < hi) {
+      amddwarf_text_printf(b, "%sbits %llu-%llu: ", separator, (unsigned long long)(lo - from),
+                           (unsigned long long)(hi - from - 1));
+      amddwarf_debug_explain_bits(b, &part->location, lo - start, hi - lo, request);
+      separator = "; ";
+    }
+    start = end;
+  }
+  /* Bits past the last piece are described by nothing. */
+  if (to > start) {
+    uint64_t lo = from > start ? from : start;
+    amddwarf_text_printf(b, "%sbits %llu-%llu: past the last piece", separator,
+                         (unsigned long long)(lo - from), (unsigned long long)(to - from - 1));
+  }
+}
+
+void amddwarf_debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc, uint64_t bit,
+                                 uint64_t bits, const amddwarf_eval_request *request)
+{
+  switch (loc->kind) {
+  case AMDDWARF_LOCATION_MEMORY:
+    explain_memory(b, loc, bit, bits, request);
+    return;
+  case AMDDWARF_LOCATION_REGISTER:
+    explain_register(b, loc, bit, bits);
+    return;
+  case AMDDWARF_LOCATION_IMPLICIT:
+    amddwarf_text_printf(b, "implicit value bits %llu-%llu",
+                         (unsigned long long)(loc->byte_offset * 8 + loc->bit + bit),
+                         (unsigned long long)(loc->byte_offset * 8 + loc->bit + bit + bits - 1));
+    return;
+  case AMDDWARF_LOCATION_UNDEFINED:
+    amddwarf_text_printf(b, "undefined");
+    return;
+  case AMDDWARF_LOCATION_COMPOSITE:
+    explain_composite(b, loc, bit, bits, request);
+    return;
+  case AMDDWARF_LOCATION_IMPLICIT_POINTER:
+    break;
+  }
+  amddwarf_text_printf(b, "%s", amddwarf_location_kind_name(loc->kind));
+}
+
+/* ---- walking ---- */
+
+/* The variable's location for the lane: its expression evaluated, or its
+   DW_AT_const_value as implicit storage. */
+static amddwarf_status variable_location(amddwarf_valobj *v, amddwarf_location *loc,
+                                         amddwarf_debug_lane_read *r)
+{
+  const amddwarf_var *var = v->var;
+  const amddwarf_attr_value *cv = var->die->const_value;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  memset(loc, 0, sizeof *loc);
+  if (cv != NULL) {
+    uint64_t size = 0;
+    if (cv->kind == AMDDWARF_ATTR_BLOCK && cv->bytes != NULL) {
+      loc->u.implicit.bytes = cv->bytes;
+      size = cv->size;
+    } else {
+      amddwarf_debug_type type = {var->die->type, 0};
+      if (amddwarf_debug_type_size(v->object, type, &size) != AMDDWARF_OK ||
+          size > sizeof v->const_bytes)
+        size = sizeof v->const_bytes;
+      for (size_t i = 0; i < sizeof v->const_bytes; ++i)
+        v->const_bytes[i] = (uint8_t)(i < 8 ? cv->u >> (8 * i) : 0);
+      loc->u.implicit.bytes = v->const_bytes;
+    }
+    loc->kind = AMDDWARF_LOCATION_IMPLICIT;
+    loc->u.implicit.bit_size = size * 8;
+    return AMDDWARF_OK;
+  }
+  if (!var->available || var->size == 0) {
+    r->status = AMDDWARF_E_EVAL_OPTIMIZED_OUT;
+    r->state = AMDDWARF_LANE_OPTIMIZED_OUT;
+    amddwarf_text_printf(&r->message, "no location at this pc");
+    return r->status;
+  }
+  amddwarf_status st = amddwarf_debug_eval_location(v->frame, v->cu, var->expr, var->size,
+                                                    r->lane, loc, &err);
+  if (st != AMDDWARF_OK)
+    amddwarf_debug_lane_fail(r, st, &err);
+  return st;
+}
+
+/* Reads the pointer at (LOC, BIT) and moves there. */
+static amddwarf_status follow_pointer(amddwarf_valobj *v, const amddwarf_eval_request *req,
+                                      const amddwarf_debug_step *step, amddwarf_location *loc,
+                                      uint64_t *bit, amddwarf_debug_lane_read *r)
+{
+  uint8_t bytes[8] = {0};
+  char name[512], label[32];
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_location_read(v->wave->ev, req, loc, *bit,
+                                              step->pointer_bytes * 8ull, bytes, &err);
+  amddwarf_debug_path_spell(&v->path, step->op, name, sizeof name);
+  if (st != AMDDWARF_OK) {
+    amddwarf_debug_explain_bits(&r->explain, loc, *bit, step->pointer_bytes * 8ull, req);
+    amddwarf_debug_lane_fail(r, st, &err);
+    if (st == AMDDWARF_E_EVAL_UNAVAILABLE) {
+      amddwarf_text_reset(&r->message);
+      amddwarf_text_printf(&r->message, "the pointer '%.200s' is not in the snapshot", name);
+      r->detailed = 1;
+    }
+    return st;
+  }
+  uint64_t value = amddwarf_debug_load_uint(bytes, step->pointer_bytes);
+  amddwarf_text_printf(&r->explain, "through %s = 0x%llx [%s]: ", name, (unsigned long long)value,
+                       amddwarf_debug_aspace_label(step->aspace, label, sizeof label));
+  memset(loc, 0, sizeof *loc);
+  loc->kind = AMDDWARF_LOCATION_MEMORY;
+  loc->byte_offset = value + (uint64_t)step->displacement;
+  loc->u.memory.aspace = step->aspace;
+  *bit = 0;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *v, amddwarf_location *loc,
+                                            uint64_t *bit,
+                                            const amddwarf_debug_step **last_load,
+                                            amddwarf_debug_lane_read *r)
+{
+  amddwarf_eval_request req;
+  amddwarf_status st = variable_location(v, loc, r);
+  amddwarf_debug_request_init(v->frame, v->cu, r->lane, &req);
+  *bit = 0;
+  *last_load = NULL;
+  for (size_t i = 0; i < v->plan.count && st == AMDDWARF_OK; ++i) {
+    const amddwarf_debug_step *step = &v->plan.steps[i];
+    if (step->kind == AMDDWARF_DEBUG_STEP_ADD_BITS) {
+      *bit += step->bits;
+    } else if (step->kind == AMDDWARF_DEBUG_STEP_LOAD_POINTER) {
+      st = follow_pointer(v, &req, step, loc, bit, r);
+      *last_load = step;
+    }
+  }
+  return st;
+}
+
+/* ---- reading ---- */
+
+static int reserve(amddwarf_valobj *v, amddwarf_debug_lane_read *r, size_t size)
+{
+  amddwarf_allocator *a = &v->wave->allocator;
+  if (size <= r->capacity)
+    return 0;
+  uint8_t *bytes = amddwarf_mem_alloc(a, size), *valid = amddwarf_mem_alloc(a, size);
+  if (bytes == NULL || valid == NULL) {
+    amddwarf_mem_free(a, bytes, size);
+    amddwarf_mem_free(a, valid, size);
+    return -1;
+  }
+  amddwarf_mem_free(a, r->bytes, r->capacity);
+  amddwarf_mem_free(a, r->valid, r->capacity);
+  r->bytes = bytes;
+  r->valid = valid;
+  r->capacity = size;
+  return 0;
+}
+
+static void copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t bits,
+                      uint8_t *valid)
+{
+  for (uint64_t i = 0; i < bits; ++i) {
+    uint64_t d = dst_bit + i;
+    uint8_t one = (uint8_t)(1u << (d % 8));
+    dst[d / 8] = (uint8_t)((dst[d / 8] & ~one) | (((src[i / 8] >> (i % 8)) & 1) << (d % 8)));
+    valid[d / 8] |= one;
+  }
+}
+
+/* Reads the BITS bits at BIT of composite LOC part by part into R: an
+   undefined part, or bits past the last part, stay unknown. Returns OK, or
+   the first error of a part other than E_EVAL_OPTIMIZED_OUT. */
+static amddwarf_status read_parts(amddwarf_valobj *v, const amddwarf_eval_request *req,
+                                  const amddwarf_location *loc, uint64_t bit, uint64_t bits,
+                                  amddwarf_debug_lane_read *r, amddwarf_error *err)
+{
+  uint64_t start = 0, from = loc->byte_offset * 8 + loc->bit + bit, to = from + bits;
+  memset(r->valid, 0, (size_t)((bits + 7) / 8));
+  for (uint32_t i = 0; i < loc->u.composite.count; ++i) {
+    const amddwarf_composite_part *part = &loc->u.composite.parts[i];
+    uint64_t end = start + part->bit_size;
+    uint64_t lo = from > start ? from : start, hi = to < end ? to : end;
+    start = end;
+    if (lo >= hi || part->location.kind == AMDDWARF_LOCATION_UNDEFINED)
+      continue;
+    size_t need = (size_t)((hi - lo + 7) / 8);
+    if (need > v->scratch_size) {
+      uint8_t *grown = amddwarf_mem_realloc(&v->wave->allocator, v->scratch, v->scratch_size,
+                                            need);
+      if (grown == NULL)
+        return AMDDWARF_E_NO_MEMORY;
+      v->scratch = grown;
+      v->scratch_size = need;
+    }
+    amddwarf_status st = amddwarf_location_read(v->wave->ev, req, &part->location,
+                                                lo - (end - part->bit_size), hi - lo,
+                                                v->scratch, err);
+    if (st == AMDDWARF_E_EVAL_OPTIMIZED_OUT)
+      continue;
+    if (st != AMDDWARF_OK)
+      return st;
+    copy_bits(r->bytes, lo - from, v->scratch, hi - lo, r->valid);
+  }
+  return AMDDWARF_OK;
+}
+
+/* Reads the plan's bits at (LOC, BIT) into R->bytes, marking the known
+   ones in R->valid. OK when some are known. */
+static amddwarf_status read_bits(amddwarf_valobj *v, const amddwarf_eval_request *req,
+                                 const amddwarf_location *loc, uint64_t bit,
+                                 amddwarf_debug_lane_read *r, amddwarf_error *err)
+{
+  uint64_t bits = v->plan.bit_size;
+  amddwarf_error part_err;
+  amddwarf_status st = amddwarf_location_read(v->wave->ev, req, loc, bit, bits, r->bytes, err);
+  if (st == AMDDWARF_OK) {
+    memset(r->valid, 0xff, (size_t)v->plan.byte_size);
+    return AMDDWARF_OK;
+  }
+  /* A composite may describe some of the bits: those are read, the rest
+     are optimized out. */
+  if (loc->kind != AMDDWARF_LOCATION_COMPOSITE ||
+      (st != AMDDWARF_E_EVAL_OPTIMIZED_OUT && st != AMDDWARF_E_EVAL_OUT_OF_BOUNDS))
+    return st;
+  amddwarf_error_clear(&part_err);
+  memset(r->bytes, 0, (size_t)v->plan.byte_size);
+  amddwarf_status part_st = read_parts(v, req, loc, bit, bits, r, &part_err);
+  if (part_st != AMDDWARF_OK) {
+    *err = part_err;
+    return part_st;
+  }
+  for (uint64_t i = 0; i < (bits + 7) / 8; ++i)
+    if (r->valid[i] != 0)
+      return AMDDWARF_OK;
+  if (st == AMDDWARF_E_EVAL_OUT_OF_BOUNDS)
+    return amddwarf_fail(err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
+                         "no piece of the location describes these bits");
+  return st;
+}
+
+static void read_address(amddwarf_valobj *v, const amddwarf_eval_request *req,
+                         const amddwarf_location *loc, uint64_t bit, amddwarf_debug_lane_read *r)
+{
+  char name[512];
+  size_t operand = v->path.count;
+  uint64_t bits = v->plan.byte_size ? v->plan.byte_size * 8 : 8;
+  while (operand > 0 && v->path.ops[operand - 1].kind != AMDDWARF_DEBUG_PATH_ADDRESS)
+    --operand;
+  /* The operand of the last '&' names the object. */
+  amddwarf_debug_path_spell(&v->path, operand > 0 ? operand - 1 : 0, name, sizeof name);
+  amddwarf_debug_explain_bits(&r->explain, loc, bit, bits, req);
+  if (loc->kind != AMDDWARF_LOCATION_MEMORY || (loc->bit + bit) % 8 != 0) {
+    r->status = AMDDWARF_E_INVALID_ARGUMENT;
+    r->state = AMDDWARF_LANE_ERROR;
+    amddwarf_text_printf(&r->message, "'%.200s' has no address: it is %s, not memory", name,
+                         loc->kind == AMDDWARF_LOCATION_REGISTER    ? "in a register"
+                         : loc->kind == AMDDWARF_LOCATION_COMPOSITE ? "in pieces"
+                         : loc->kind == AMDDWARF_LOCATION_IMPLICIT  ? "an implicit value"
+                         : loc->kind == AMDDWARF_LOCATION_MEMORY    ? "not at a byte boundary"
+                                                                    : "not stored");
+    return;
+  }
+  uint64_t address = loc->byte_offset + (loc->bit + bit) / 8;
+  if (reserve(v, r, 8) != 0) {
+    amddwarf_debug_lane_fail(r, AMDDWARF_E_NO_MEMORY, NULL);
+    return;
+  }
+  for (size_t i = 0; i < 8; ++i)
+    r->bytes[i] = (uint8_t)(address >> (8 * i));
+  memset(r->valid, 0xff, 8);
+  r->size = 8;
+  amddwarf_debug_format_pointer(&r->text, v->plan.type_name, loc->u.memory.aspace, address);
+}
+
+/* The unavailable memory a pointer of the path leads to, named. */
+static void unavailable_pointee(amddwarf_valobj *v, const amddwarf_location *loc, uint64_t bit,
+                                const amddwarf_debug_step *last_load,
+                                amddwarf_debug_lane_read *r)
+{
+  char name[512], label[32];
+  amddwarf_debug_path_spell(&v->path, last_load->op, name, sizeof name);
+  amddwarf_text_reset(&r->message);
+  amddwarf_text_printf(&r->message, "the snapshot has no %s memory at 0x%llx, where '%.200s' points",
+                       amddwarf_debug_aspace_label(loc->u.memory.aspace, label, sizeof label),
+                       (unsigned long long)(loc->byte_offset + (loc->bit + bit) / 8), name);
+  r->detailed = 1;
+}
+
+/* A bitfield read: its bits extended to its type's size. */
+static void extend_bitfield(const amddwarf_debug_plan *plan, uint8_t *bytes)
+{
+  uint64_t n = amddwarf_debug_extend_bits(amddwarf_debug_load_uint(bytes, (size_t)plan->byte_size),
+                                          plan->bit_size,
+                                          amddwarf_debug_type_is_signed(plan->result.die));
+  for (size_t i = 0; i < plan->byte_size; ++i)
+    bytes[i] = (uint8_t)(n >> (8 * i));
+}
+
+void amddwarf_debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug_lane_read *r)
+{
+  const amddwarf_debug_plan *plan = &v->plan;
+  const amddwarf_debug_step *last_load = NULL;
+  amddwarf_eval_request req;
+  amddwarf_location loc;
+  amddwarf_error err;
+  uint64_t bit = 0;
+  r->lane = lane;
+  r->state = AMDDWARF_LANE_VALUE;
+  r->status = AMDDWARF_OK;
+  r->detailed = 0;
+  r->size = 0;
+  amddwarf_text_reset(&r->text);
+  amddwarf_text_reset(&r->message);
+  amddwarf_text_reset(&r->explain);
+  amddwarf_error_clear(&err);
+  amddwarf_debug_request_init(v->frame, v->cu, lane, &req);
+  if (amddwarf_debug_value_locate(v, &loc, &bit, &last_load, r) != AMDDWARF_OK)
+    return;
+  if (plan->is_address) {
+    read_address(v, &req, &loc, bit, r);
+    return;
+  }
+  amddwarf_debug_explain_bits(&r->explain, &loc, bit, plan->bit_size, &req);
+  if (plan->byte_size > MAX_VALUE_BYTES) {
+    r->status = AMDDWARF_E_LIMIT;
+    r->state = AMDDWARF_LANE_ERROR;
+    amddwarf_text_printf(&r->message, "the value has %llu bytes, more than the %d printed",
+                         (unsigned long long)plan->byte_size, MAX_VALUE_BYTES);
+    return;
+  }
+  if (reserve(v, r, (size_t)plan->byte_size) != 0) {
+    amddwarf_debug_lane_fail(r, AMDDWARF_E_NO_MEMORY, NULL);
+    return;
+  }
+  memset(r->bytes, 0, (size_t)plan->byte_size);
+  amddwarf_status st = read_bits(v, &req, &loc, bit, r, &err);
+  if (st != AMDDWARF_OK) {
+    amddwarf_debug_lane_fail(r, st, &err);
+    if (st == AMDDWARF_E_EVAL_UNAVAILABLE && last_load != NULL)
+      unavailable_pointee(v, &loc, bit, last_load, r);
+    return;
+  }
+  int whole = amddwarf_debug_bits_valid(r->valid, 0, plan->bit_size);
+  if (!whole && !amddwarf_debug_type_has_parts(plan->result)) {
+    /* A scalar is known whole or not at all. */
+    amddwarf_fail(&err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
+                  "the location's pieces describe only some of its bits");
+    amddwarf_debug_lane_fail(r, AMDDWARF_E_EVAL_OPTIMIZED_OUT, &err);
+    return;
+  }
+  if (plan->bit_size < plan->byte_size * 8 && plan->byte_size <= 8) {
+    extend_bitfield(plan, r->bytes);
+    memset(r->valid, 0xff, (size_t)plan->byte_size);
+  }
+  r->size = (size_t)plan->byte_size;
+  amddwarf_debug_format_value(&r->text, v->object, plan->result, r->bytes,
+                              whole ? NULL : r->valid, r->size);
+}
