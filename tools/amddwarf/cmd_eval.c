@@ -1,29 +1,30 @@
 /* amddwarf eval: evaluates a source variable (with member, index,
  * dereference and address-of operators) of a code object against a wave
- * snapshot, for one lane or several, and prints it the way a debugger does.
- * The expression is parsed by eval_path.c, resolved against the types by
- * eval_type.c, walked per lane by eval_lane.c and printed by eval_print.c. */
+ * snapshot, for one lane or several, and prints it the way a debugger does;
+ * with --set, assigns to it first and may save the changed snapshot. A
+ * client of the debugger layer (<amddwarf/debug.h>): the wave, the frame,
+ * the value and its text per lane come from the library. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval_lane.h"
-#include "eval_path.h"
-#include "eval_type.h"
 #include "object_cli.h"
 #include "trace_print.h"
 
 static const char *const usage =
-    "usage: amddwarf eval OBJECT --state SNAPSHOT [--pc ADDR] [--lane N | --lanes all|LIST]\n"
-    "                     [--json] [--explain] [--convention C] [--trace] [--stats] EXPR\n"
+    "usage: amddwarf eval OBJECT --state SNAPSHOT [--pc ADDR] [--frame N]\n"
+    "                     [--lane N | --lanes all|LIST] [--json] [--explain]\n"
+    "                     [--convention C] [--trace] [--stats]\n"
+    "                     [--set PATH=VALUE [--save-state OUT]] EXPR\n"
     "\n"
-    "Finds the variable or parameter EXPR names in the scopes containing the PC\n"
-    "(innermost first), evaluates its location for each lane of the wave in\n"
-    "SNAPSHOT (a JSON wave state, specs/snapshot.md), follows EXPR's operators,\n"
-    "reads the result and prints it by its type: integers, floats, bools, chars\n"
-    "(65 'A'), enums (the enumerator, else the number), pointers with their\n"
-    "address space, arrays, structs, unions, bitfields and vectors.\n"
-    "<optimized out> means no location applies at the PC; <unavailable> that\n"
-    "the snapshot lacks the register or memory.\n"
+    "Finds the variable or parameter EXPR names in the scopes of the frame at\n"
+    "the PC (innermost first), evaluates its location for each lane of the wave\n"
+    "in SNAPSHOT (a JSON wave state, specs/snapshot.md), follows EXPR's\n"
+    "operators, reads the result and prints it by its type: integers, floats,\n"
+    "bools, chars (65 'A'), enums (the enumerator, else the number), pointers\n"
+    "with their address space, arrays, structs, unions, bitfields and vectors.\n"
+    "<optimized out> means no location applies at the PC, or (inside a struct\n"
+    "or array) that the location's pieces do not describe those bits;\n"
+    "<unavailable> that the snapshot lacks the register or memory.\n"
     "\n"
     "  EXPR           a C expression of one variable (specs/eval-paths.md):\n"
     "                   NAME  E.MEMBER  E->MEMBER  E[INDEX]  *E  &E  (E)\n"
@@ -33,6 +34,9 @@ static const char *const usage =
     "                 followed; a vector's component is v.x or v.s3. Examples:\n"
     "                   s.x  tile[3]  m[1][2]  m[1]  p->y  **pp  (*p).x  p[2]  &x\n"
     "  --pc ADDR      code address (default: the snapshot's pc)\n"
+    "  --frame N      the frame whose variables EXPR names: 0 (the default) is\n"
+    "                 the innermost, inlined subroutines counting as frames;\n"
+    "                 callers are found by unwinding with the CFI\n"
     "  --lane N       one lane (default: the snapshot's lane)\n"
     "  --lanes L      several lanes, printed as a table (one row per run of lanes\n"
     "                 that print the same): all, or 0,2,5-7\n"
@@ -40,6 +44,12 @@ static const char *const usage =
     "                 lane, the pointers followed and which bits of the value\n"
     "                 come from which register (and lane), or address space,\n"
     "                 lane and address\n"
+    "  --set P=V      first assign V to the scalar, enum, pointer or bitfield P\n"
+    "                 in every lane of --lane/--lanes: an integer (decimal, 0x,\n"
+    "                 negative), a float, true/false, a character 'c', an\n"
+    "                 enumerator's name, or an address; all lanes or none are\n"
+    "                 written. EXPR defaults to P\n"
+    "  --save-state OUT  write the snapshot, with what --set changed, to OUT\n"
     "  --json         JSON output\n"
     "  --trace        print on stderr, per lane, every operation with the stack\n"
     "                 after it and every target access (also AMDDWARF_TRACE=1)\n"
@@ -51,14 +61,30 @@ static const char *const usage =
     "(lane) address space. Errors in EXPR's types (no such member, an index\n"
     "out of bounds, '*' on a non-pointer) are reported before any lane is read.\n"
     "\n"
-    "example: amddwarf eval k.o --state wave.json --lanes 0-3 s.x\n";
+    "examples: amddwarf eval k.o --state wave.json --lanes 0-3 s.x\n"
+    "          amddwarf eval k.o --state wave.json --lanes all --set s.x=7 \\\n"
+    "              --save-state wave2.json\n";
+
+typedef struct eval_args {
+  cli_object_args object;
+  const char *state, *pc, *lane, *lanes, *frame, *expr, *set, *save;
+  bool explain, trace, stats;
+} eval_args;
+
+/* One lane's read, copied out of the value (its texts change with the next read). */
+typedef struct lane_line {
+  amddwarf_lane_state state;
+  amddwarf_status status;
+  cli_buf text, message, explain;
+  cli_buf line; /* as the text table prints it */
+} lane_line;
 
 /* <optimized out> and <unavailable> are values a debugger shows, not errors. */
-static const char *status_text(amddwarf_status st)
+static const char *state_text(amddwarf_lane_state state)
 {
-  if (st == AMDDWARF_E_EVAL_OPTIMIZED_OUT)
+  if (state == AMDDWARF_LANE_OPTIMIZED_OUT)
     return "<optimized out>";
-  if (st == AMDDWARF_E_EVAL_UNAVAILABLE)
+  if (state == AMDDWARF_LANE_UNAVAILABLE)
     return "<unavailable>";
   return NULL;
 }
@@ -70,19 +96,40 @@ static const char *buf_text(const cli_buf *b)
 
 /* A lane's value as text: the value, or what stands for it, with the
    reason when there is one, and where its bits are with --explain. */
-static void format_lane(cli_buf *b, const eval_lane_result *r, bool explain)
+static void format_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
 {
-  const char *special = r->status != AMDDWARF_OK ? status_text(r->status) : NULL;
-  if (r->status == AMDDWARF_OK)
-    cli_buf_printf(b, "%s", r->text.data ? r->text.data : "");
+  const char *special = state_text(v->state);
+  if (v->state == AMDDWARF_LANE_VALUE)
+    cli_buf_printf(&l->line, "%s", v->text);
   else if (special == NULL)
-    cli_buf_printf(b, "%s (%s)", r->message, amddwarf_status_name(r->status));
-  else if (r->show_message)
-    cli_buf_printf(b, "%s (%s)", special, r->message);
+    cli_buf_printf(&l->line, "%s (%s)", v->message, amddwarf_status_name(v->status));
+  else if (v->detailed)
+    cli_buf_printf(&l->line, "%s (%s)", special, v->message);
   else
-    cli_buf_printf(b, "%s", special);
-  if (explain && r->explain.data)
-    cli_buf_printf(b, "    [%s]", r->explain.data);
+    cli_buf_printf(&l->line, "%s", special);
+  if (explain && v->explain[0])
+    cli_buf_printf(&l->line, "    [%s]", v->explain);
+}
+
+static void keep_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
+{
+  l->state = v->state;
+  l->status = v->status;
+  cli_buf_printf(&l->text, "%s", v->text);
+  cli_buf_printf(&l->message, "%s", v->message);
+  cli_buf_printf(&l->explain, "%s", v->explain);
+  format_lane(l, v, explain);
+}
+
+static void free_lines(lane_line *lines)
+{
+  for (unsigned l = 0; lines != NULL && l < AMDDWARF_MAX_LANES; ++l) {
+    cli_buf_free(&lines[l].text);
+    cli_buf_free(&lines[l].message);
+    cli_buf_free(&lines[l].explain);
+    cli_buf_free(&lines[l].line);
+  }
+  free(lines);
 }
 
 static int parse_lanes(const char *text, unsigned wave, uint64_t *mask)
@@ -116,245 +163,197 @@ static int parse_lanes(const char *text, unsigned wave, uint64_t *mask)
   return *mask ? 0 : -1;
 }
 
-int cli_eval_main(int argc, char **argv)
+/* Scans the command line; returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, eval_args *a)
 {
-  cli_object_args args = {0};
-  const char *state = NULL, *pc_text = NULL, *lane_text = NULL, *lanes_text = NULL, *expr = NULL;
-  bool explain = false, trace = trace_env_enabled(), stats = false;
+  a->trace = trace_env_enabled();
   for (int i = 1; i < argc; ++i) {
-    int rc, taken = cli_object_arg("eval", usage, argc, argv, &i, &args);
+    int rc, taken = cli_object_arg("eval", usage, argc, argv, &i, &a->object);
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
       return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_is_flag(argv[i], "--explain")) {
-      explain = true;
+    if (cli_is_flag(argv[i], "--explain") || cli_is_flag(argv[i], "--trace") ||
+        cli_is_flag(argv[i], "--stats")) {
+      *(cli_is_flag(argv[i], "--explain") ? &a->explain
+        : cli_is_flag(argv[i], "--trace") ? &a->trace
+                                          : &a->stats) = true;
       continue;
     }
-    if (cli_is_flag(argv[i], "--trace") || cli_is_flag(argv[i], "--stats")) {
-      *(cli_is_flag(argv[i], "--trace") ? &trace : &stats) = true;
-      continue;
-    }
-    if ((rc = cli_option_value("eval", argc, argv, &i, "--state", &state)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--pc", &pc_text)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--lane", &lane_text)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--lanes", &lanes_text)) != 0) {
+    if ((rc = cli_option_value("eval", argc, argv, &i, "--state", &a->state)) != 0 ||
+        (rc = cli_option_value("eval", argc, argv, &i, "--pc", &a->pc)) != 0 ||
+        (rc = cli_option_value("eval", argc, argv, &i, "--frame", &a->frame)) != 0 ||
+        (rc = cli_option_value("eval", argc, argv, &i, "--lane", &a->lane)) != 0 ||
+        (rc = cli_option_value("eval", argc, argv, &i, "--lanes", &a->lanes)) != 0 ||
+        (rc = cli_option_value("eval", argc, argv, &i, "--set", &a->set)) != 0 ||
+        (rc = cli_option_value("eval", argc, argv, &i, "--save-state", &a->save)) != 0) {
       if (rc < 0)
         return CLI_EXIT_USAGE;
       continue;
     }
     if (argv[i][0] == '-' && argv[i][1] != '\0' && argv[i][1] != '>')
       return cli_usage_error("eval", "unknown option '%s'", argv[i]);
-    if (args.path == NULL)
-      args.path = argv[i];
-    else if (expr == NULL)
-      expr = argv[i];
+    if (a->object.path == NULL)
+      a->object.path = argv[i];
+    else if (a->expr == NULL)
+      a->expr = argv[i];
     else
       return cli_usage_error("eval", "unexpected argument '%s'", argv[i]);
   }
-  eval_path path;
-  eval_plan plan;
-  char message[512];
-  if (args.path == NULL || expr == NULL)
+  if (a->object.path == NULL || (a->expr == NULL && a->set == NULL))
     return cli_usage_error("eval", "missing OBJECT or EXPR");
-  if (state == NULL)
+  if (a->state == NULL)
     return cli_usage_error("eval", "missing --state SNAPSHOT");
-  if (lane_text && lanes_text)
+  if (a->lane && a->lanes)
     return cli_usage_error("eval", "--lane and --lanes exclude each other");
-  if (eval_path_parse(expr, &path, message, sizeof message) != 0)
-    return cli_usage_error("eval", "cannot parse '%s': %s", expr, message);
-  uint8_t *state_data = NULL;
-  size_t state_size = 0;
-  if (cli_read_file("eval", state, &state_data, &state_size) != 0)
-    return CLI_EXIT_BAD_INPUT;
+  if (a->set != NULL && (strchr(a->set, '=') == NULL || a->set[0] == '='))
+    return cli_usage_error("eval", "--set '%s' is not PATH=VALUE", a->set);
+  return -1;
+}
+
+/* The lanes asked for: --lanes, --lane, or the snapshot's lane. */
+static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, uint64_t *mask)
+{
+  unsigned wave = amddwarf_snapshot_wave_size(snap);
+  uint64_t lane = amddwarf_snapshot_lane(snap);
+  if (a->lanes != NULL) {
+    if (parse_lanes(a->lanes, wave, mask) != 0)
+      return cli_usage_error("eval", "--lanes '%s': all, or lanes below %u like 0,2,5-7",
+                             a->lanes, wave);
+    return 0;
+  }
+  if (a->lane != NULL && (cli_parse_u64(a->lane, &lane) != 0 || lane >= wave))
+    return cli_usage_error("eval", "--lane '%s' is not a lane below %u", a->lane, wave);
+  *mask = 1ull << lane;
+  return 0;
+}
+
+/* A value of PATH: a syntax error is a usage error, others are reported. */
+static int open_value(const eval_args *a, amddwarf_wave *wave, size_t frame, const char *path,
+                      amddwarf_valobj **value)
+{
   amddwarf_error err;
   amddwarf_error_clear(&err);
-  amddwarf_snapshot *snap = NULL;
-  amddwarf_status st = amddwarf_snapshot_load((const char *)state_data, state_size, NULL, &snap, &err);
-  free(state_data);
+  amddwarf_status st = amddwarf_valobj_new(wave, frame, path, value, &err);
+  if (st == AMDDWARF_E_INVALID_ARGUMENT && err.offset != AMDDWARF_NO_OFFSET)
+    return cli_usage_error("eval", "cannot parse '%s': %s", path, err.message);
   if (st != AMDDWARF_OK)
-    return cli_report_error("eval", args.json, st, &err);
-  amddwarf_object *object = NULL;
-  int rc = cli_object_open("eval", &args, &object);
-  amddwarf_eval *ev = NULL;
-  amddwarf_var *vars = NULL;
-  cli_buf where = {NULL, 0, 0};
-  eval_lane_result *results = NULL;
-  cli_buf *lines = NULL; /* each lane's text line */
-  if (rc != 0)
-    goto cleanup;
-  cli_eval_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  amddwarf_snapshot_target(snap, &ctx.snap);
-  ctx.object = object;
-  uint64_t pc = 0;
-  if (pc_text != NULL) {
-    if (cli_parse_u64(pc_text, &pc) != 0) {
-      rc = cli_usage_error("eval", "--pc '%s' is not a number", pc_text);
-      goto cleanup;
-    }
-  } else if (ctx.snap.read_register(ctx.snap.user, 16, 0, 8, &pc) != AMDDWARF_OK) {
-    rc = cli_usage_error("eval", "the snapshot has no pc: give --pc");
-    goto cleanup;
+    return cli_report_error("eval", a->object.json, st, &err);
+  return 0;
+}
+
+/* The PATH of --set PATH=VALUE, as a new string (NULL: no memory). */
+static char *set_path(const char *set)
+{
+  size_t n = strcspn(set, "=");
+  char *path = malloc(n + 1);
+  if (path != NULL) {
+    memcpy(path, set, n);
+    path[n] = '\0';
   }
-  size_t count = 0;
-  amddwarf_status found = amddwarf_object_vars_at(object, pc, NULL, 0, &count);
-  if (found != AMDDWARF_OK) {
-    rc = cli_report_no_scope("eval", args.json, object, args.path, pc, found);
-    goto cleanup;
+  return path;
+}
+
+/* --set PATH=VALUE for the lanes of MASK, then --save-state. */
+static int assign(const eval_args *a, amddwarf_wave *wave, size_t frame,
+                  amddwarf_snapshot *snap, uint64_t mask)
+{
+  amddwarf_valobj *value = NULL;
+  amddwarf_error err;
+  const char *equals = strchr(a->set, '=');
+  char *path = set_path(a->set);
+  int rc = path == NULL ? cli_report_error("eval", a->object.json, AMDDWARF_E_NO_MEMORY, NULL)
+                        : open_value(a, wave, frame, path, &value);
+  amddwarf_error_clear(&err);
+  if (rc == 0) {
+    amddwarf_status st = amddwarf_valobj_assign(value, mask, equals + 1, &err);
+    if (st != AMDDWARF_OK)
+      rc = cli_report_error("eval", a->object.json, st, &err);
   }
-  vars = calloc(count ? count : 1, sizeof *vars);
-  if (vars == NULL) {
-    rc = cli_report_error("eval", args.json, AMDDWARF_E_NO_MEMORY, NULL);
-    goto cleanup;
+  amddwarf_valobj_free(value);
+  free(path);
+  if (rc != 0 || a->save == NULL)
+    return rc;
+  char *text = NULL;
+  size_t size = 0;
+  amddwarf_status st = amddwarf_snapshot_save(snap, &text, &size, &err);
+  if (st != AMDDWARF_OK)
+    return cli_report_error("eval", a->object.json, st, &err);
+  FILE *out = fopen(a->save, "w");
+  if (out == NULL || fwrite(text, 1, size, out) != size || fclose(out) != 0) {
+    fprintf(stderr, "amddwarf eval: %s: cannot write the snapshot\n", a->save);
+    rc = CLI_EXIT_BAD_INPUT;
   }
-  amddwarf_object_vars_at(object, pc, vars, count, &count);
-  const amddwarf_var *var = NULL;
-  for (size_t i = 0; i < count && var == NULL; ++i)
-    if (vars[i].die->name && strcmp(vars[i].die->name, path.name) == 0)
-      var = &vars[i];
-  if (var == NULL) {
-    err.status = AMDDWARF_NOT_FOUND;
-    snprintf(err.message, sizeof err.message, "no variable '%s' in scope at pc 0x%llx",
-             path.name, (unsigned long long)pc);
-    rc = cli_report_error("eval", args.json, AMDDWARF_NOT_FOUND, &err);
-    goto cleanup;
-  }
-  ctx.cu = amddwarf_object_cu(object, var->die->cu_index);
-  if ((st = eval_plan_build(object, var->die->type, &path, &plan, err.message,
-                            sizeof err.message)) != AMDDWARF_OK) {
-    err.status = st;
-    rc = cli_report_error("eval", args.json, st, &err);
-    goto cleanup;
-  }
-  /* The location description, as the unit spells it. */
-  if (var->die->const_value != NULL)
-    cli_buf_printf(&where, "DW_AT_const_value");
-  else if (!var->available || var->size == 0)
-    cli_buf_printf(&where, "no location at pc 0x%llx", (unsigned long long)pc);
-  else
-    cli_buf_expr(&where, ctx.cu, var->expr, var->size);
-  /* The frame base of the subprogram that contains the variable. */
-  for (const amddwarf_die_info *s = var->scope; s != NULL; s = s->parent) {
-    const uint8_t *fb = NULL;
-    size_t fbs = 0;
-    if (s->tag == 0x2e && s->frame_base != NULL &&
-        amddwarf_attr_value_expr_at(s->frame_base, pc, &fb, &fbs, NULL) == AMDDWARF_OK &&
-        amddwarf_object_normalize_expr(object, ctx.cu, AMDDWARF_ROLE_FRAME_BASE, fb, fbs,
-                                       ctx.frame_base, sizeof ctx.frame_base,
-                                       &ctx.frame_base_size, NULL) == AMDDWARF_OK) {
-      ctx.has_frame_base = 1;
-      break;
-    }
-  }
-  amddwarf_target target;
-  ctx.pc = pc;
-  cli_eval_target_init(&ctx, &target);
-  if ((st = amddwarf_eval_new(NULL, &ev, &err)) != AMDDWARF_OK) {
-    rc = cli_report_error("eval", args.json, st, &err);
-    goto cleanup;
-  }
-  unsigned wave = amddwarf_snapshot_wave_size(snap);
-  uint64_t mask = 0;
-  if (lanes_text != NULL) {
-    if (parse_lanes(lanes_text, wave, &mask) != 0) {
-      rc = cli_usage_error("eval", "--lanes '%s': all, or lanes below %u like 0,2,5-7",
-                           lanes_text, wave);
-      goto cleanup;
-    }
-  } else {
-    uint64_t lane = amddwarf_snapshot_lane(snap);
-    if (lane_text != NULL && (cli_parse_u64(lane_text, &lane) != 0 || lane >= wave)) {
-      rc = cli_usage_error("eval", "--lane '%s' is not a lane below %u", lane_text, wave);
-      goto cleanup;
-    }
-    mask = 1ull << lane;
-  }
-  results = calloc(64, sizeof *results);
-  lines = calloc(64, sizeof *lines);
-  if (results == NULL || lines == NULL) {
-    rc = cli_report_error("eval", args.json, AMDDWARF_E_NO_MEMORY, NULL);
-    goto cleanup;
-  }
-  amddwarf_eval_request req;
-  amddwarf_eval_request_init(&req, &target);
-  req.format = ctx.cu->format;
-  req.format.dialect = ctx.cu->convention == AMDDWARF_CONVENTION_LEGACY ? AMDDWARF_DIALECT_USER
-                                                                         : ctx.cu->format.dialect;
-  req.required = AMDDWARF_RESULT_LOCATION;
-  req.xderef = AMDDWARF_XDEREF_DWARF;
-  trace_printer tp;
-  trace_printer_init(&tp, stderr, &req.format, trace);
-  if (trace || stats)
-    trace_printer_attach(&tp, &req);
-  eval_lane_input input = {object, var, &path, &plan, ev, &req};
-  for (unsigned lane = 0; lane < 64; ++lane) {
-    if (!(mask >> lane & 1))
-      continue;
-    req.lane = lane;
-    if (trace)
-      fprintf(stderr, "lane %u:\n", lane);
-    trace_phase_begin(&tp, "evaluate and read");
-    eval_lane_run(&input, &results[lane]);
-    trace_phase_end(&tp);
-  }
-  if (stats)
-    trace_print_stats(&tp, stderr);
-  json_t *root = args.json ? json_object() : NULL;
-  json_t *jl = args.json ? json_array() : NULL;
+  free(text);
+  return rc;
+}
+
+/* The expression format of the variable's unit, for printing traced operations. */
+static amddwarf_expr_format trace_format(const amddwarf_object *object, const amddwarf_var *var)
+{
+  const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
+  amddwarf_expr_format format = cu->format;
+  if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
+    format.dialect = AMDDWARF_DIALECT_USER; /* legacy expressions are normalized into it */
+  return format;
+}
+
+/* Prints the lanes of MASK: one line per run of lanes that print the same,
+   or JSON. Returns the exit status. */
+static int print_lanes(const eval_args *a, const char *expr, uint64_t pc,
+                       const amddwarf_valobj_info *info, const lane_line *lines, uint64_t mask)
+{
+  json_t *root = a->object.json ? json_object() : NULL;
+  json_t *jl = root ? json_array() : NULL;
   bool multi = (mask & (mask - 1)) != 0;
   int failures = 0;
   if (root) {
     json_object_set_new(root, "pc", cli_json_addr(pc));
     json_object_set_new(root, "expression", json_string(expr));
-    json_object_set_new(root, "variable", cli_json_addr(var->die->offset));
-    json_object_set_new(root, "type", json_string(plan.type_name));
-    if (explain)
-      json_object_set_new(root, "location_expression", json_string(where.data ? where.data : ""));
+    json_object_set_new(root, "variable", cli_json_addr(info->variable->die->offset));
+    json_object_set_new(root, "type", json_string(info->type_name));
+    if (a->explain)
+      json_object_set_new(root, "location_expression", json_string(info->location));
   } else {
-    if (explain)
-      printf("%s: %s\n", var->die->name, where.data ? where.data : "");
+    if (a->explain)
+      printf("%s: %s\n", info->variable->die->name, info->location);
     if (multi)
-      printf("%s (%s) at pc 0x%llx\nlanes  value\n", expr, plan.type_name,
+      printf("%s (%s) at pc 0x%llx\nlanes  value\n", expr, info->type_name,
              (unsigned long long)pc);
   }
-  for (unsigned lane = 0; lane < 64; ++lane) {
+  for (unsigned lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
+    const lane_line *l = &lines[lane];
     if (!(mask >> lane & 1))
       continue;
-    eval_lane_result *r = &results[lane];
-    const char *special = r->status != AMDDWARF_OK ? status_text(r->status) : NULL;
-    if (r->status != AMDDWARF_OK && special == NULL)
-      ++failures;
-    if (root) {
-      json_t *o = json_object();
-      json_object_set_new(o, "lane", json_integer(lane));
-      if (r->status == AMDDWARF_OK)
-        json_object_set_new(o, "value", json_string(r->text.data ? r->text.data : ""));
-      else
-        json_object_set_new(o, "status", json_string(amddwarf_status_name(r->status)));
-      if (r->status != AMDDWARF_OK)
-        json_object_set_new(o, "message", json_string(r->message));
-      if (r->explain.data)
-        json_object_set_new(o, "location", json_string(r->explain.data));
-      json_array_append_new(jl, o);
+    failures += l->state == AMDDWARF_LANE_ERROR;
+    if (root == NULL)
+      continue;
+    json_t *o = json_object();
+    json_object_set_new(o, "lane", json_integer(lane));
+    if (l->state == AMDDWARF_LANE_VALUE) {
+      json_object_set_new(o, "value", json_string(buf_text(&l->text)));
     } else {
-      format_lane(&lines[lane], r, explain);
+      json_object_set_new(o, "status", json_string(amddwarf_status_name(l->status)));
+      json_object_set_new(o, "message", json_string(buf_text(&l->message)));
     }
+    if (l->explain.len)
+      json_object_set_new(o, "location", json_string(buf_text(&l->explain)));
+    json_array_append_new(jl, o);
   }
   /* Text: one line per run of consecutive lanes that print the same. */
-  for (unsigned lane = 0; !root && lane < 64; ++lane) {
+  for (unsigned lane = 0; !root && lane < AMDDWARF_MAX_LANES; ++lane) {
     unsigned last = lane;
     if (!(mask >> lane & 1))
       continue;
-    while (multi && last + 1 < 64 && (mask >> (last + 1) & 1) &&
-           strcmp(buf_text(&lines[last + 1]), buf_text(&lines[lane])) == 0)
+    while (multi && last + 1 < AMDDWARF_MAX_LANES && (mask >> (last + 1) & 1) &&
+           strcmp(buf_text(&lines[last + 1].line), buf_text(&lines[lane].line)) == 0)
       ++last;
     if (!multi) {
-      printf("%s = %s\n", expr, buf_text(&lines[lane]));
+      printf("%s = %s\n", expr, buf_text(&lines[lane].line));
     } else {
       char label[16];
       snprintf(label, sizeof label, last > lane ? "%u-%u" : "%u", lane, last);
-      printf("%5s  %s\n", label, buf_text(&lines[lane]));
+      printf("%5s  %s\n", label, buf_text(&lines[lane].line));
     }
     lane = last;
   }
@@ -362,21 +361,139 @@ int cli_eval_main(int argc, char **argv)
     json_object_set_new(root, "lanes", jl);
     cli_print_json(root);
   }
-  rc = failures ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
+  return failures ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
+}
+
+/* Reads every lane of MASK (tracing each when asked) and prints them. */
+static int evaluate(const eval_args *a, amddwarf_wave *wave, const amddwarf_object *object,
+                    size_t frame, uint64_t mask)
+{
+  const char *expr = a->expr;
+  char *path = NULL;
+  amddwarf_valobj *value = NULL;
+  lane_line *lines = NULL;
+  amddwarf_error err;
+  int rc;
+  if (expr == NULL)
+    expr = path = set_path(a->set);
+  if (expr == NULL)
+    return cli_report_error("eval", a->object.json, AMDDWARF_E_NO_MEMORY, NULL);
+  if ((rc = open_value(a, wave, frame, expr, &value)) != 0)
+    goto cleanup;
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
+  lines = calloc(AMDDWARF_MAX_LANES, sizeof *lines);
+  if (lines == NULL) {
+    rc = cli_report_error("eval", a->object.json, AMDDWARF_E_NO_MEMORY, NULL);
+    goto cleanup;
+  }
+  amddwarf_expr_format format = trace_format(object, info->variable);
+  trace_printer tp;
+  trace_printer_init(&tp, stderr, &format, a->trace);
+  if (a->trace || a->stats)
+    amddwarf_wave_set_trace(wave, trace_print_event, &tp);
+  for (unsigned lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
+    amddwarf_lane_value v;
+    amddwarf_status st;
+    if (!(mask >> lane & 1))
+      continue;
+    if (a->trace)
+      fprintf(stderr, "lane %u:\n", lane);
+    trace_phase_begin(&tp, "evaluate and read");
+    amddwarf_error_clear(&err);
+    st = amddwarf_valobj_read(value, lane, &v, &err);
+    trace_phase_end(&tp);
+    if (st != AMDDWARF_OK) {
+      rc = cli_report_error("eval", a->object.json, st, &err);
+      goto cleanup;
+    }
+    keep_lane(&lines[lane], &v, a->explain);
+  }
+  amddwarf_wave_set_trace(wave, NULL, NULL);
+  if (a->stats)
+    trace_print_stats(&tp, stderr);
+  const amddwarf_frame *f = NULL;
+  amddwarf_wave_frame(wave, frame, &f, NULL);
+  rc = print_lanes(a, expr, f->pc, info, lines, mask);
 cleanup:
-  if (results != NULL) {
-    for (unsigned l = 0; l < 64; ++l)
-      eval_lane_result_free(&results[l]);
-    free(results);
+  free_lines(lines);
+  amddwarf_valobj_free(value);
+  free(path);
+  return rc;
+}
+
+/* The snapshot of STATE, loaded. */
+static int load_snapshot(const eval_args *a, amddwarf_snapshot **snap)
+{
+  uint8_t *data = NULL;
+  size_t size = 0;
+  amddwarf_error err;
+  if (cli_read_file("eval", a->state, &data, &size) != 0)
+    return CLI_EXIT_BAD_INPUT;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_snapshot_load((const char *)data, size, NULL, snap, &err);
+  free(data);
+  return st == AMDDWARF_OK ? 0 : cli_report_error("eval", a->object.json, st, &err);
+}
+
+/* The wave of SNAP in OBJECT at --pc or the snapshot's PC, and frame FRAME
+   with DWARF for it. */
+static int open_wave(const eval_args *a, const amddwarf_object *object, amddwarf_snapshot *snap,
+                     size_t frame, amddwarf_target *raw, amddwarf_wave **wave)
+{
+  amddwarf_wave_options options;
+  amddwarf_error err;
+  uint64_t pc = 0;
+  amddwarf_wave_options_init(&options);
+  amddwarf_error_clear(&err);
+  amddwarf_snapshot_target(snap, raw);
+  if (a->pc != NULL) {
+    if (cli_parse_u64(a->pc, &pc) != 0)
+      return cli_usage_error("eval", "--pc '%s' is not a number", a->pc);
+    options.has_pc = 1;
+    options.pc = pc;
+  } else if (raw->read_register(raw->user, 16, 0, 8, &pc) != AMDDWARF_OK) {
+    return cli_usage_error("eval", "the snapshot has no pc: give --pc");
   }
-  if (lines != NULL) {
-    for (unsigned l = 0; l < 64; ++l)
-      cli_buf_free(&lines[l]);
-    free(lines);
+  const amddwarf_object *objects[1] = {object};
+  amddwarf_status st = amddwarf_wave_open(objects, 1, raw, &options, wave, &err);
+  if (st != AMDDWARF_OK)
+    return cli_report_error("eval", a->object.json, st, &err);
+  /* A PC no subprogram holds: say so as the other object commands do. */
+  const amddwarf_frame *f = NULL;
+  if (amddwarf_wave_frame(*wave, frame, &f, NULL) == AMDDWARF_OK && f->function == NULL) {
+    size_t count = 0;
+    st = amddwarf_object_scopes_at(object, f->lookup_pc, NULL, 0, &count);
+    return cli_report_no_scope("eval", a->object.json, object, a->object.path, f->lookup_pc,
+                               st == AMDDWARF_OK ? AMDDWARF_NOT_FOUND : st);
   }
-  cli_buf_free(&where);
-  free(vars);
-  amddwarf_eval_free(ev);
+  return 0;
+}
+
+int cli_eval_main(int argc, char **argv)
+{
+  eval_args a;
+  memset(&a, 0, sizeof a);
+  int rc = parse_args(argc, argv, &a);
+  uint64_t frame = 0, mask = 0;
+  amddwarf_snapshot *snap = NULL;
+  amddwarf_object *object = NULL;
+  amddwarf_wave *wave = NULL;
+  amddwarf_target raw;
+  if (rc >= 0)
+    return rc;
+  if (a.frame != NULL && cli_parse_u64(a.frame, &frame) != 0)
+    return cli_usage_error("eval", "--frame '%s' is not a number", a.frame);
+  if ((rc = load_snapshot(&a, &snap)) != 0)
+    return rc;
+  if ((rc = cli_object_open("eval", &a.object, &object)) != 0 ||
+      (rc = open_wave(&a, object, snap, (size_t)frame, &raw, &wave)) != 0 ||
+      (rc = lane_mask(&a, snap, &mask)) != 0)
+    goto cleanup;
+  if (a.set != NULL && (rc = assign(&a, wave, (size_t)frame, snap, mask)) != 0)
+    goto cleanup;
+  rc = evaluate(&a, wave, object, (size_t)frame, mask);
+cleanup:
+  amddwarf_wave_close(wave);
   amddwarf_object_close(object);
   amddwarf_snapshot_free(snap);
   return rc;

@@ -5,8 +5,6 @@
 
 #include "object_cli.h"
 
-enum { DW_TAG_BASE_TYPE = 0x24, DW_TAG_DWARF_PROCEDURE = 0x36 };
-
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args)
 {
@@ -80,32 +78,15 @@ void cli_buf_free(cli_buf *b)
 amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
                              size_t size)
 {
-  amddwarf_error err;
-  size_t count = 0, length = 0;
-  amddwarf_error_clear(&err);
-  if (size == 0) {
-    cli_buf_printf(b, "%s", "");
-    return AMDDWARF_OK;
-  }
-  amddwarf_op *ops = calloc(size, sizeof *ops);
-  if (ops == NULL)
+  size_t length = 0;
+  char small[1];
+  amddwarf_status st = amddwarf_expr_spell(&cu->format, bytes, size, small, 1, &length);
+  char *text = st == AMDDWARF_E_NO_MEMORY ? NULL : malloc(length + 1);
+  if (text == NULL)
     return AMDDWARF_E_NO_MEMORY;
-  amddwarf_status st = amddwarf_expr_decode(bytes, size, &cu->format, ops, size, &count, &err);
-  if (count > 0) {
-    char small[1];
-    amddwarf_expr_print(ops, count, &cu->format, AMDDWARF_PRINT_DEFAULT, small, 1, &length);
-    char *text = malloc(length + 1);
-    if (text != NULL) {
-      amddwarf_expr_print(ops, count, &cu->format, AMDDWARF_PRINT_DEFAULT, text, length + 1,
-                          &length);
-      cli_buf_printf(b, "%s", text);
-      free(text);
-    }
-  }
-  if (st != AMDDWARF_OK)
-    cli_buf_printf(b, "%s<error: %s>", count ? ", " : "",
-                   err.message[0] ? err.message : amddwarf_status_message(st));
-  free(ops);
+  st = amddwarf_expr_spell(&cu->format, bytes, size, text, length + 1, &length);
+  cli_buf_printf(b, "%s", text);
+  free(text);
   return st;
 }
 
@@ -223,123 +204,6 @@ json_t *cli_json_location(const amddwarf_cu *cu, const amddwarf_attr_value *valu
   json_object_set_new(o, "list", list);
   return o;
 }
-
-/* ---- the target: the snapshot's, plus the object's frame base and .debug_addr ---- */
-
-
-static amddwarf_status t_read_register(void *u, uint32_t r, uint64_t o, uint64_t s, void *b)
-{
-  cli_eval_ctx *c = u;
-  return c->snap.read_register(c->snap.user, r, o, s, b);
-}
-static amddwarf_status t_read_memory(void *u, uint32_t a, uint32_t l, uint64_t ad, uint64_t s, void *b)
-{
-  cli_eval_ctx *c = u;
-  return c->snap.read_memory(c->snap.user, a, l, ad, s, b);
-}
-static amddwarf_status t_focused_lane(void *u, uint32_t *l)
-{
-  cli_eval_ctx *c = u;
-  return c->snap.focused_lane(c->snap.user, l);
-}
-static amddwarf_status t_wave_size(void *u, uint32_t *w)
-{
-  cli_eval_ctx *c = u;
-  return c->snap.wave_size(c->snap.user, w);
-}
-static amddwarf_status t_exec_mask(void *u, uint64_t *m)
-{
-  cli_eval_ctx *c = u;
-  return c->snap.exec_mask(c->snap.user, m);
-}
-static amddwarf_status t_apertures(void *u, uint64_t *sh, uint64_t *pr)
-{
-  cli_eval_ctx *c = u;
-  return c->snap.apertures(c->snap.user, sh, pr);
-}
-static amddwarf_status t_frame_base(void *u, const uint8_t **e, size_t *s)
-{
-  cli_eval_ctx *c = u;
-  if (!c->has_frame_base)
-    return AMDDWARF_E_UNSUPPORTED;
-  *e = c->frame_base;
-  *s = c->frame_base_size;
-  return AMDDWARF_OK;
-}
-static amddwarf_status t_address_index(void *u, uint64_t i, uint64_t *v)
-{
-  cli_eval_ctx *c = u;
-  return amddwarf_object_address_index(c->object, c->cu, i, v, NULL);
-}
-
-/* DW_OP_call* and implicit pointers: the DIE's location for the current PC
-   (a location list with no entry there gives the empty expression), or its
-   DW_AT_const_value block. */
-static amddwarf_status t_die(void *u, amddwarf_die_ref_kind kind, uint64_t ref,
-                             amddwarf_die *out)
-{
-  cli_eval_ctx *c = u;
-  uint64_t offset = ref;
-  if (kind == AMDDWARF_DIE_REF_UNIT) {
-    if (c->cu == NULL)
-      return AMDDWARF_NOT_FOUND;
-    offset = c->cu->offset + ref;
-  }
-  const amddwarf_die_info *die = amddwarf_object_die_at(c->object, offset);
-  if (die == NULL)
-    return AMDDWARF_NOT_FOUND;
-  memset(out, 0, sizeof *out);
-  out->is_dwarf_procedure = die->tag == DW_TAG_DWARF_PROCEDURE;
-  if (die->location != NULL) {
-    out->value = AMDDWARF_DIE_LOCATION;
-    if (amddwarf_attr_value_expr_at(die->location, c->pc, &out->bytes, &out->size, NULL) !=
-        AMDDWARF_OK) {
-      out->bytes = NULL;
-      out->size = 0;
-    }
-  } else if (die->const_value != NULL && die->const_value->kind == AMDDWARF_ATTR_BLOCK) {
-    out->value = AMDDWARF_DIE_CONST_VALUE;
-    out->bytes = die->const_value->bytes;
-    out->size = die->const_value->size;
-  }
-  return AMDDWARF_OK;
-}
-
-/* Typed operations: the DW_TAG_base_type DIE at unit offset DIE. */
-static amddwarf_status t_base_type(void *u, uint64_t die_offset, amddwarf_base_type *out)
-{
-  cli_eval_ctx *c = u;
-  if (c->cu == NULL)
-    return AMDDWARF_NOT_FOUND;
-  const amddwarf_die_info *die = amddwarf_object_die_at(c->object, c->cu->offset + die_offset);
-  if (die == NULL || die->tag != DW_TAG_BASE_TYPE)
-    return AMDDWARF_NOT_FOUND;
-  out->die = die_offset;
-  out->bit_size = (uint32_t)(die->bit_size ? die->bit_size : die->byte_size * 8);
-  out->count = die->vector_size ? die->vector_size : 1;
-  out->encoding = (uint8_t)die->encoding;
-  return AMDDWARF_OK;
-}
-
-void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t)
-{
-  memset(t, 0, sizeof *t);
-  t->struct_size = sizeof *t;
-  t->user = c;
-  /* Forward what the snapshot provides; NULL stays NULL ("not provided"). */
-  t->read_register = c->snap.read_register ? t_read_register : NULL;
-  t->register_size = NULL; /* the AMDGPU register map */
-  t->read_memory = c->snap.read_memory ? t_read_memory : NULL;
-  t->focused_lane = c->snap.focused_lane ? t_focused_lane : NULL;
-  t->wave_size = c->snap.wave_size ? t_wave_size : NULL;
-  t->exec_mask = c->snap.exec_mask ? t_exec_mask : NULL;
-  t->apertures = c->snap.apertures ? t_apertures : NULL;
-  t->frame_base = t_frame_base;
-  t->address_index = t_address_index;
-  t->die = t_die;
-  t->base_type = t_base_type;
-}
-
 
 int cli_report_no_scope(const char *command, bool json, const amddwarf_object *object,
                         const char *path, uint64_t pc, amddwarf_status status)

@@ -45,9 +45,9 @@ void cli_buf_printf(cli_buf *b, const char *format, ...)
     ;
 void cli_buf_free(cli_buf *b);
 
-/* Appends the decoded expression in llvm-dwarfdump spelling; a decoding
-   error is appended as "<error: MESSAGE>" after what decoded. Returns the
-   decoding status. */
+/* Appends the decoded expression in llvm-dwarfdump spelling
+   (amddwarf_expr_spell); a decoding error is appended as "<error: MESSAGE>"
+   after what decoded. Returns the decoding status. */
 amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
                              size_t size);
 
@@ -62,22 +62,6 @@ json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size);
 
 /* "0x%llx" as a JSON string (addresses keep their full 64 bits). */
 json_t *cli_json_addr(uint64_t address);
-
-/* A target for evaluating a code object's expressions against a snapshot:
-   the snapshot's registers, memory and wave, the frame base (normalized,
-   set by the caller) and the unit's .debug_addr. */
-typedef struct cli_eval_ctx {
-  amddwarf_target snap; /* the snapshot's callbacks */
-  const amddwarf_object *object;
-  const amddwarf_cu *cu;
-  uint64_t pc; /* selects the entry of location lists reached by DW_OP_call* */
-  uint8_t frame_base[64];
-  size_t frame_base_size;
-  int has_frame_base;
-} cli_eval_ctx;
-
-/* Fills *T with callbacks over C (C must outlive T's use). */
-void cli_eval_target_init(cli_eval_ctx *c, amddwarf_target *t);
 
 /* Reports why the scopes at PC are unknown (STATUS from
    amddwarf_object_scopes_at or amddwarf_object_vars_at): no subprogram of
