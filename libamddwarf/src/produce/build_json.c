@@ -14,13 +14,16 @@
 
 enum {
   DW_TAG_array_type = 0x01,
+  DW_TAG_enumeration_type = 0x04,
   DW_TAG_formal_parameter = 0x05,
   DW_TAG_lexical_block = 0x0b,
   DW_TAG_member = 0x0d,
   DW_TAG_pointer_type = 0x0f,
   DW_TAG_structure_type = 0x13,
   DW_TAG_typedef = 0x16,
+  DW_TAG_union_type = 0x17,
   DW_TAG_subrange_type = 0x21,
+  DW_TAG_enumerator = 0x28,
   DW_TAG_base_type = 0x24,
   DW_TAG_const_type = 0x26,
   DW_TAG_subprogram = 0x2e,
@@ -29,6 +32,7 @@ enum {
   DW_AT_location = 0x02,
   DW_AT_name = 0x03,
   DW_AT_byte_size = 0x0b,
+  DW_AT_bit_size = 0x0d,
   DW_AT_const_value = 0x1c,
   DW_AT_upper_bound = 0x2f,
   DW_AT_address_class = 0x33,
@@ -42,6 +46,7 @@ enum {
   DW_AT_external = 0x3f,
   DW_AT_frame_base = 0x40,
   DW_AT_type = 0x49,
+  DW_AT_data_bit_offset = 0x6b,
   MAX_DEPTH = 32,
   MAX_REGION_NODES = 4096,
 };
@@ -229,6 +234,7 @@ static const struct {
     {"base", DW_TAG_base_type},       {"pointer", DW_TAG_pointer_type},
     {"struct", DW_TAG_structure_type}, {"array", DW_TAG_array_type},
     {"typedef", DW_TAG_typedef},       {"const", DW_TAG_const_type},
+    {"union", DW_TAG_union_type},      {"enum", DW_TAG_enumeration_type},
 };
 
 static const struct {
@@ -278,6 +284,69 @@ static amddwarf_status build_subranges(ctx *c, amddwarf_die_id array, json_t *t)
   }
   return AMDDWARF_OK;
 }
+/* The members of a struct or union: "offset" in bytes
+   (DW_AT_data_member_location), or a bitfield's "bit_size" with its
+   "data_bit_offset" in bits. */
+static amddwarf_status build_members(ctx *c, amddwarf_die_id aggregate, json_t *t)
+{
+  size_t k;
+  json_t *m;
+  json_array_foreach(json_object_get(t, "members"), k, m)
+  {
+    amddwarf_die_id md, mt;
+    uint64_t v = 0, bits = 0;
+    const char *mname = get_str(m, "name");
+    int bitfield = json_object_get(m, "bit_size") != NULL;
+    if (!mname)
+      return bad(c, "members", "a member without a name", NULL);
+    amddwarf_status st = amddwarf_dwarf_die_new(c->b, aggregate, DW_TAG_member, &md, c->err);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_attr_string(c->b, md, DW_AT_name, mname, c->err);
+    if (st == AMDDWARF_OK)
+      st = type_ref(c, m, "type", &mt);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_attr_ref(c->b, md, DW_AT_type, mt, c->err);
+    if (st == AMDDWARF_OK && bitfield)
+      st = get_u64(c, m, "bit_size", 1, 0, &bits);
+    if (st == AMDDWARF_OK && bitfield)
+      st = amddwarf_dwarf_attr_udata(c->b, md, DW_AT_bit_size, bits, c->err);
+    if (st == AMDDWARF_OK)
+      st = get_u64(c, m, bitfield ? "data_bit_offset" : "offset", 1, 0, &v);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_attr_udata(c->b, md,
+                                     bitfield ? DW_AT_data_bit_offset : DW_AT_data_member_location,
+                                     v, c->err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
+/* The enumerators of an enumeration: [{"name", "value" (signed)}]. */
+static amddwarf_status build_enumerators(ctx *c, amddwarf_die_id enumeration, json_t *t)
+{
+  size_t k;
+  json_t *e;
+  json_array_foreach(json_object_get(t, "enumerators"), k, e)
+  {
+    amddwarf_die_id ed;
+    int64_t value = 0;
+    const char *ename = get_str(e, "name");
+    if (!ename)
+      return bad(c, "enumerators", "an enumerator without a name", NULL);
+    amddwarf_status st = get_i64(c, e, "value", &value);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_die_new(c->b, enumeration, DW_TAG_enumerator, &ed, c->err);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_attr_string(c->b, ed, DW_AT_name, ename, c->err);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_dwarf_attr_sdata(c->b, ed, DW_AT_const_value, value, c->err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status build_types(ctx *c, const char *base)
 {
   amddwarf_dwarf_builder *b = c->b;
@@ -341,7 +410,9 @@ static amddwarf_status build_types(ctx *c, const char *base)
       }
     } else {
       amddwarf_die_id target = 0;
-      if (json_object_get(t, "type") || strcmp(kind, "struct") != 0) {
+      int aggregate = strcmp(kind, "struct") == 0 || strcmp(kind, "union") == 0;
+      /* An enumeration's underlying type is optional (DWARF 2-4 have none). */
+      if (json_object_get(t, "type") || (!aggregate && strcmp(kind, "enum") != 0)) {
         st = type_ref(c, t, "type", &target);
         if (st == AMDDWARF_OK)
           st = amddwarf_dwarf_attr_ref(b, die, DW_AT_type, target, c->err);
@@ -362,30 +433,10 @@ static amddwarf_status build_types(ctx *c, const char *base)
       }
       if (st == AMDDWARF_OK && strcmp(kind, "array") == 0)
         st = build_subranges(c, die, t);
-      if (st == AMDDWARF_OK && strcmp(kind, "struct") == 0) {
-        size_t k;
-        json_t *m;
-        json_array_foreach(json_object_get(t, "members"), k, m)
-        {
-          amddwarf_die_id md, mt;
-          const char *mname = get_str(m, "name");
-          if (!mname)
-            return bad(c, "members", "a member without a name", NULL);
-          st = amddwarf_dwarf_die_new(b, die, DW_TAG_member, &md, c->err);
-          if (st == AMDDWARF_OK)
-            st = amddwarf_dwarf_attr_string(b, md, DW_AT_name, mname, c->err);
-          if (st == AMDDWARF_OK)
-            st = type_ref(c, m, "type", &mt);
-          if (st == AMDDWARF_OK)
-            st = amddwarf_dwarf_attr_ref(b, md, DW_AT_type, mt, c->err);
-          if (st == AMDDWARF_OK)
-            st = get_u64(c, m, "offset", 1, 0, &v);
-          if (st == AMDDWARF_OK)
-            st = amddwarf_dwarf_attr_udata(b, md, DW_AT_data_member_location, v, c->err);
-          if (st != AMDDWARF_OK)
-            return st;
-        }
-      }
+      if (st == AMDDWARF_OK && aggregate)
+        st = build_members(c, die, t);
+      if (st == AMDDWARF_OK && strcmp(kind, "enum") == 0)
+        st = build_enumerators(c, die, t);
     }
     if (st != AMDDWARF_OK)
       return st;
