@@ -51,80 +51,7 @@ int cli_disasm_main(int argc, char **argv)
 
 #else
 
-#include <llvm-c/Disassembler.h>
-#include <llvm-c/Target.h>
-
-#include "common/reader.h"
-
-enum { SHT_PROGBITS = 1, SHF_EXECINSTR = 0x4, DISASM_MAX_SECTIONS = 64 };
-
-typedef struct exec_section {
-  uint32_t index;
-  char name[64];
-  uint64_t address;
-  uint64_t offset;
-  uint64_t size;
-} exec_section;
-
-/* Positions R at OFFSET; false when OFFSET is past the end. */
-static bool seek(amddwarf_reader *r, uint64_t offset)
-{
-  if (offset > r->size)
-    return false;
-  r->pos = (size_t)offset;
-  return true;
-}
-
-/* Finds the executable PROGBITS sections of the ELF64 file DATA. Returns the
-   count (at most CAP), or -1 for a malformed header (message printed). */
-static int find_exec_sections(const uint8_t *data, size_t size, exec_section *out, int cap)
-{
-  amddwarf_reader r;
-  uint64_t shoff, shentsize, shnum, shstrndx;
-  amddwarf_reader_init(&r, data, size);
-  if (!seek(&r, 0x28) || amddwarf_read_uint(&r, 8, &shoff) != AMDDWARF_OK || !seek(&r, 0x3a) ||
-      amddwarf_read_uint(&r, 2, &shentsize) != AMDDWARF_OK ||
-      amddwarf_read_uint(&r, 2, &shnum) != AMDDWARF_OK ||
-      amddwarf_read_uint(&r, 2, &shstrndx) != AMDDWARF_OK || shentsize < 64 ||
-      shstrndx >= shnum || shoff > size || shnum * shentsize > size - shoff)
-    goto bad;
-  uint64_t strtab_off = 0, strtab_size = 0;
-  if (!seek(&r, shoff + shstrndx * shentsize + 0x18) || amddwarf_read_uint(&r, 8, &strtab_off) != AMDDWARF_OK ||
-      amddwarf_read_uint(&r, 8, &strtab_size) != AMDDWARF_OK || strtab_off > size ||
-      strtab_size > size - strtab_off)
-    goto bad;
-  int n = 0;
-  for (uint64_t i = 0; i < shnum && n < cap; i++) {
-    uint64_t name, type, flags, addr, off, sz;
-    if (!seek(&r, shoff + i * shentsize) || amddwarf_read_uint(&r, 4, &name) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 4, &type) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &flags) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &addr) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &off) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &sz) != AMDDWARF_OK)
-      goto bad;
-    if (type != SHT_PROGBITS || !(flags & SHF_EXECINSTR))
-      continue;
-    if (off > size || sz > size - off || name >= strtab_size)
-      goto bad;
-    exec_section *s = &out[n++];
-    s->index = (uint32_t)i;
-    s->address = addr;
-    s->offset = off;
-    s->size = sz;
-    const char *nm = (const char *)data + strtab_off + name;
-    const void *nul = memchr(nm, '\0', (size_t)(strtab_size - name));
-    size_t len = nul ? (size_t)((const char *)nul - nm) : (size_t)(strtab_size - name);
-    if (len >= sizeof s->name)
-      len = sizeof s->name - 1;
-    memcpy(s->name, nm, len);
-    s->name[len] = '\0';
-  }
-  return n;
-bad:
-  fprintf(stderr, "amddwarf disasm: malformed ELF section headers\n");
-  return -1;
-}
+#include "disasm_llvm.h"
 
 /* ---- source lines ---------------------------------------------------------------- */
 
@@ -298,10 +225,10 @@ static const amddwarf_symbol *function_symbol_at(const amddwarf_object *obj, uin
   return NULL;
 }
 
-static int disassemble(const uint8_t *data, const amddwarf_object *obj,
-                       const exec_section *sections, int nsections, LLVMDisasmContextRef dc,
-                       const disasm_opts *o)
+static int disassemble(const amddwarf_object *obj, disasm_context *dc, const disasm_opts *o)
 {
+  int nsections = 0;
+  const exec_section *sections = disasm_sections(dc, &nsections);
   source_cache cache;
   memset(&cache, 0, sizeof cache);
   var_tracker *vars = o->locations ? calloc(1, sizeof *vars) : NULL;
@@ -368,18 +295,15 @@ static int disassemble(const uint8_t *data, const amddwarf_object *obj,
       if (vars)
         report_locations(obj, vars, pc);
       char text[256];
-      uint8_t *bytes = (uint8_t *)(uintptr_t)(data + sec->offset + (pc - sec->address));
-      size_t len = LLVMDisasmInstruction(dc, bytes, hi - pc, pc, text, sizeof text);
+      const uint8_t *bytes = disasm_bytes(dc, sec, pc);
+      size_t len = disasm_one(dc, bytes, hi - pc, pc, text, sizeof text);
       if (len == 0) {
         printf("  %8" PRIx64 ":  <unknown>                  // %02x%02x%02x%02x\n", pc,
                bytes[3 < hi - pc ? 3 : 0], bytes[2 < hi - pc ? 2 : 0],
                bytes[1 < hi - pc ? 1 : 0], bytes[0]);
         len = hi - pc < 4 ? (size_t)(hi - pc) : 4;
       } else {
-        const char *t = text;
-        while (*t == ' ' || *t == '\t')
-          t++;
-        printf("  %8" PRIx64 ":  %-50s //", pc, t);
+        printf("  %8" PRIx64 ":  %-50s //", pc, text);
         for (size_t i = 0; i + 4 <= len; i += 4)
           printf(" %02x%02x%02x%02x", bytes[i + 3], bytes[i + 2], bytes[i + 1], bytes[i]);
         printf("\n");
@@ -455,7 +379,7 @@ int cli_disasm_main(int argc, char **argv)
   uint8_t *data = NULL;
   size_t size = 0;
   amddwarf_object *obj = NULL;
-  LLVMDisasmContextRef dc = NULL;
+  disasm_context *dc = NULL;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   int rc = CLI_EXIT_OK;
@@ -473,34 +397,16 @@ int cli_disasm_main(int argc, char **argv)
     rc = cli_report_error(command, false, st, &err);
     goto done;
   }
-  exec_section sections[DISASM_MAX_SECTIONS];
-  int nsections = find_exec_sections(data, size, sections, DISASM_MAX_SECTIONS);
-  if (nsections < 0) {
+  char error[256];
+  if (!(dc = disasm_open(obj, error, sizeof error))) {
+    fprintf(stderr, "amddwarf disasm: %s\n", error);
     rc = CLI_EXIT_BAD_INPUT;
     goto done;
   }
-  LLVMInitializeAMDGPUTargetInfo();
-  LLVMInitializeAMDGPUTargetMC();
-  LLVMInitializeAMDGPUDisassembler();
-  char features[64];
-  snprintf(features, sizeof features, "%s%s%s",
-           arch.xnack == AMDDWARF_ARCH_FEATURE_ON ? "+xnack" : "",
-           arch.xnack == AMDDWARF_ARCH_FEATURE_ON && arch.sramecc == AMDDWARF_ARCH_FEATURE_ON
-               ? ","
-               : "",
-           arch.sramecc == AMDDWARF_ARCH_FEATURE_ON ? "+sramecc" : "");
-  dc = LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", arch.processor, features, NULL, 0, NULL,
-                                   NULL);
-  if (!dc) {
-    fprintf(stderr, "amddwarf disasm: LLVM has no disassembler for %s\n", arch.processor);
-    rc = CLI_EXIT_BAD_INPUT;
-    goto done;
-  }
-  printf("%s:\tfile format elf64-amdgpu (%s)\n", path, arch.processor);
-  rc = disassemble(data, obj, sections, nsections, dc, &o);
+  printf("%s:\tfile format elf64-amdgpu (%s)\n", path, disasm_processor(dc));
+  rc = disassemble(obj, dc, &o);
 done:
-  if (dc)
-    LLVMDisasmDispose(dc);
+  disasm_close(dc);
   amddwarf_object_close(obj);
   free(data);
   return rc;

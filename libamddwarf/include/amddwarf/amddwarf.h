@@ -12,6 +12,7 @@
 #include <amddwarf/target.h>
 #include <amddwarf/eval.h>
 #include <amddwarf/snapshot.h>
+#include <amddwarf/stop.h>
 #include <amddwarf/cfi.h>
 #include <amddwarf/object.h>
 #include <amddwarf/debug.h>

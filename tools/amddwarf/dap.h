@@ -1,0 +1,123 @@
+/* `amddwarf dap`: a Debug Adapter Protocol server over a stop (specs/dap.md).
+ * The session is split by concern: cmd_dap.c (the loop and dispatch),
+ * dap_protocol.c (framing), dap_stop.c (launch, threads, frames, lanes),
+ * dap_vars.c (scopes, variables, evaluate, writes, the REPL) and
+ * dap_memory.c (memory and disassembly). Every debugger rule is the
+ * library's (<amddwarf/debug.h>, <amddwarf/stop.h>): these files translate. */
+#ifndef AMDDWARF_DAP_H
+#define AMDDWARF_DAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+#include <amddwarf/amddwarf.h>
+
+/* One thread of the protocol: a wave of the stop. */
+typedef struct dap_thread {
+  const amddwarf_stop_wave *place;
+  amddwarf_target raw;           /* the wave's snapshot target */
+  amddwarf_wave *wave;           /* NULL when it did not open (OPEN_ERROR says why) */
+  char open_error[1024];
+} dap_thread;
+
+typedef enum dap_handle_kind {
+  DAP_HANDLE_LOCALS,
+  DAP_HANDLE_ARGUMENTS,
+  DAP_HANDLE_REGISTERS,
+  DAP_HANDLE_LANES_SCOPE,
+  DAP_HANDLE_VALUE,              /* PATH's children */
+  DAP_HANDLE_VALUE_LANES,        /* PATH's value per lane group */
+} dap_handle_kind;
+
+/* What a variablesReference stands for. */
+typedef struct dap_handle {
+  dap_handle_kind kind;
+  size_t thread;                 /* index into the threads */
+  size_t frame;
+  char *path;                    /* VALUE, VALUE_LANES */
+} dap_handle;
+
+typedef struct dap_session {
+  FILE *out;
+  int64_t seq;                   /* of the last message sent */
+  bool launched, configured, stopped_sent, done;
+  amddwarf_object **objects;
+  size_t object_count;
+  char **object_paths;
+  amddwarf_stop *stop;
+  char *stop_path;
+  dap_thread *threads;
+  size_t thread_count;
+  size_t current_thread;         /* the thread memory requests read (specs/dap.md) */
+  dap_handle *handles;           /* variablesReference N is handles[N - 1] */
+  size_t handle_count, handle_capacity;
+  void *disasm;                  /* dap_memory.c's disassembler state, or NULL */
+} dap_session;
+
+/* The result of a request handler: BODY (may be NULL) on success, or a
+   message (the caller's error response). */
+typedef struct dap_reply {
+  json_t *body;
+  char message[1024];
+  bool failed;
+} dap_reply;
+
+/* Fills REPLY as failed with a formatted message; returns false. */
+bool dap_fail(dap_reply *reply, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* An error of the library, ERR's message or STATUS's, after WHAT. */
+bool dap_fail_status(dap_reply *reply, const char *what, amddwarf_status status,
+                     const amddwarf_error *err);
+
+/* Sends event EVENT with BODY (stolen; may be NULL). */
+void dap_send_event(dap_session *s, const char *event, json_t *body);
+
+/* Arguments: ARGS's member NAME as an integer in [0, MAX], or the default. */
+bool dap_arg_index(dap_reply *reply, const json_t *args, const char *name, bool required,
+                   uint64_t max, uint64_t *out);
+
+/* ---- dap_stop.c ---- */
+bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply);
+void dap_session_release(dap_session *s);
+bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply);
+/* The thread of a threadId argument (1-based) that opened; sets current_thread. */
+bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t *thread);
+/* frameId = thread * DAP_FRAME_STRIDE + frame + 1. */
+enum { DAP_FRAME_STRIDE = 4096 };
+bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply *reply,
+                   size_t *thread, size_t *frame);
+/* "file.cl:12" for PC in THREAD's objects, or "" (BUF of SIZE bytes). */
+void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size);
+/* The text `amddwarf lanes` prints for THREAD's wave, as a new string. */
+char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply);
+/* Lane set text "0-3,8" of MASK's lanes below WAVE_SIZE into BUF. */
+void dap_lane_list(uint64_t mask, uint32_t wave_size, char *buf, size_t size);
+/* Parses "0-7", "3", "0-3,8", "all" into *MASK (lanes below WAVE_SIZE). */
+int dap_parse_lane_list(const char *text, uint32_t wave_size, uint64_t *mask);
+
+/* ---- dap_vars.c ---- */
+bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_variables(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_set_expression(dap_session *s, const json_t *args, dap_reply *reply);
+/* Forgets every variablesReference and tells the client to read again. */
+void dap_invalidate(dap_session *s, size_t thread);
+void dap_handles_clear(dap_session *s);
+
+/* ---- dap_memory.c ---- */
+bool dap_read_memory(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_write_memory(dap_session *s, const json_t *args, dap_reply *reply);
+bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply);
+void dap_disasm_release(dap_session *s);
+bool dap_disasm_available(void);
+
+#endif

@@ -1,0 +1,385 @@
+/* amddwarf dap: memory and code. readMemory and writeMemory through the
+ * wave's target, with memory references naming an address space and, for a
+ * per-lane space, a lane (specs/dap.md, "Memory references"); disassemble
+ * through LLVM's disassembler (disasm_llvm.c, as `amddwarf disasm`), each
+ * instruction with its source line. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dap.h"
+#include "dap_protocol.h"
+#include "disasm_llvm.h"
+
+enum { MAX_MEMORY_REQUEST = 1 << 20, MAX_INSTRUCTIONS = 10000 };
+
+/* ---- Memory references: [SPACE:[LANE:]]ADDRESS ---- */
+
+typedef struct memory_ref {
+  uint32_t aspace;               /* DW_ASPACE_* (private_lane<N> folded into private_lane) */
+  uint32_t lane;                 /* AMDDWARF_NO_LANE for a space without lanes */
+  uint64_t address;
+} memory_ref;
+
+static int parse_u64(const char *text, uint64_t *out)
+{
+  char *end;
+  if (!*text || *text == '-')
+    return -1;
+  *out = strtoull(text, &end, 0);
+  return *end ? -1 : 0;
+}
+
+static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, dap_reply *reply)
+{
+  char copy[256];
+  if (strlen(text) >= sizeof copy)
+    return dap_fail(reply, "memoryReference '%.40s...' is too long", text);
+  snprintf(copy, sizeof copy, "%s", text);
+  char *parts[3];
+  size_t n = 0;
+  for (char *p = copy; n < 3;) {
+    parts[n++] = p;
+    char *colon = strchr(p, ':');
+    if (!colon)
+      break;
+    *colon = '\0';
+    p = colon + 1;
+    if (n == 3)
+      return dap_fail(reply, "memoryReference '%s' has more than three parts: "
+                             "use SPACE:LANE:ADDRESS, SPACE:ADDRESS or ADDRESS", text);
+  }
+  const char *space = n > 1 ? parts[0] : "global";
+  if (parse_u64(parts[n - 1], &out->address) != 0)
+    return dap_fail(reply, "memoryReference '%s': '%s' is not an address", text, parts[n - 1]);
+  uint32_t value;
+  amddwarf_aspace_info info;
+  if (amddwarf_aspace_lookup(space, &value) != AMDDWARF_OK ||
+      amddwarf_aspace_info_get(value, &info) != AMDDWARF_OK)
+    return dap_fail(reply, "memoryReference '%s': no address space '%s' (global, generic, "
+                           "region, local, private_lane, private_wave, private_lane<N>)", text,
+                    space);
+  uint32_t wave_size =
+      amddwarf_wave_get_info(s->threads[s->current_thread].wave)->wave_size;
+  out->aspace = value;
+  out->lane = AMDDWARF_NO_LANE;
+  if (value >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+      value <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
+    out->aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+    out->lane = value - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
+    if (n == 3)
+      return dap_fail(reply, "memoryReference '%s': %s names its lane already", text, space);
+  } else if (info.per_lane) {
+    uint64_t lane;
+    if (n != 3)
+      return dap_fail(reply, "memoryReference '%s': %s memory needs a lane: %s:LANE:ADDRESS",
+                      text, space, space);
+    if (parse_u64(parts[1], &lane) != 0 || lane >= wave_size)
+      return dap_fail(reply, "memoryReference '%s': lane '%s' is not a lane of the wave (0-%u)",
+                      text, parts[1], wave_size - 1);
+    out->lane = (uint32_t)lane;
+  } else if (n == 3) {
+    return dap_fail(reply, "memoryReference '%s': %s memory has no lanes: %s:ADDRESS", text,
+                    space, space);
+  }
+  if (out->lane != AMDDWARF_NO_LANE && out->lane >= wave_size)
+    return dap_fail(reply, "memoryReference '%s': lane %u is not a lane of the wave (0-%u)", text,
+                    out->lane, wave_size - 1);
+  return true;
+}
+
+/* The reference REF moved by OFFSET bytes; false when it wraps. */
+static bool offset_ref(memory_ref *ref, const json_t *args, dap_reply *reply)
+{
+  const json_t *o = json_object_get(args, "offset");
+  if (!o)
+    return true;
+  if (!json_is_integer(o))
+    return dap_fail(reply, "'offset' must be an integer");
+  json_int_t d = json_integer_value(o);
+  if ((d < 0 && ref->address < (uint64_t)-(d + 1) + 1) ||
+      (d > 0 && ref->address > UINT64_MAX - (uint64_t)d))
+    return dap_fail(reply, "'offset' %lld moves the address out of the address space",
+                    (long long)d);
+  ref->address += (uint64_t)d;
+  return true;
+}
+
+bool dap_read_memory(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  const json_t *r = json_object_get(args, "memoryReference");
+  uint64_t count = 0;
+  memory_ref ref;
+  if (!json_is_string(r))
+    return dap_fail(reply, "readMemory: missing 'memoryReference'");
+  if (!s->threads[s->current_thread].wave)
+    return dap_fail(reply, "readMemory: thread %zu has no wave", s->current_thread + 1);
+  if (!parse_memory_ref(s, json_string_value(r), &ref, reply) || !offset_ref(&ref, args, reply) ||
+      !dap_arg_index(reply, args, "count", true, MAX_MEMORY_REQUEST, &count))
+    return false;
+  const amddwarf_target *t = &s->threads[s->current_thread].raw;
+  uint8_t *buf = malloc(count ? count : 1);
+  if (!buf)
+    return dap_fail(reply, "readMemory: out of memory");
+  /* The readable prefix: the whole range, else byte by byte up to the first
+     byte the stop does not have. */
+  uint64_t got = count;
+  if (count > 0 && t->read_memory(t->user, ref.aspace, ref.lane, ref.address, count, buf) !=
+                       AMDDWARF_OK) {
+    got = 0;
+    while (got < count && ref.address + got >= ref.address &&
+           t->read_memory(t->user, ref.aspace, ref.lane, ref.address + got, 1, buf + got) ==
+               AMDDWARF_OK)
+      got++;
+  }
+  reply->body = json_object();
+  char address[32];
+  snprintf(address, sizeof address, "0x%" PRIx64, ref.address);
+  json_object_set_new(reply->body, "address", json_string(address));
+  json_object_set_new(reply->body, "data", dap_base64_encode(buf, (size_t)got));
+  if (got < count)
+    json_object_set_new(reply->body, "unreadableBytes", json_integer((json_int_t)(count - got)));
+  free(buf);
+  return true;
+}
+
+bool dap_write_memory(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  const json_t *r = json_object_get(args, "memoryReference"), *d = json_object_get(args, "data");
+  memory_ref ref;
+  if (!json_is_string(r) || !json_is_string(d))
+    return dap_fail(reply, "writeMemory: 'memoryReference' and 'data' must be strings");
+  if (!s->threads[s->current_thread].wave)
+    return dap_fail(reply, "writeMemory: thread %zu has no wave", s->current_thread + 1);
+  if (!parse_memory_ref(s, json_string_value(r), &ref, reply) || !offset_ref(&ref, args, reply))
+    return false;
+  uint8_t *data = NULL;
+  size_t size = 0;
+  if (dap_base64_decode(json_string_value(d), &data, &size) != 0)
+    return dap_fail(reply, "writeMemory: 'data' is not base64");
+  const amddwarf_target *t = &s->threads[s->current_thread].raw;
+  amddwarf_status st =
+      size ? t->write_memory(t->user, ref.aspace, ref.lane, ref.address, size, data) : AMDDWARF_OK;
+  free(data);
+  if (st != AMDDWARF_OK)
+    return dap_fail(reply, "writeMemory: the stop has no %zu bytes at %s (%s)", size,
+                    json_string_value(r), amddwarf_status_name(st));
+  reply->body = json_object();
+  json_object_set_new(reply->body, "bytesWritten", json_integer((json_int_t)size));
+  json_t *ev = json_object();
+  json_object_set_new(ev, "memoryReference", json_string(json_string_value(r)));
+  json_object_set_new(ev, "offset", json_integer(json_integer_value(json_object_get(args, "offset"))));
+  json_object_set_new(ev, "count", json_integer((json_int_t)size));
+  dap_send_event(s, "memory", ev);
+  dap_invalidate(s, s->current_thread);
+  return true;
+}
+
+/* ---- Disassembly ---- */
+
+/* The instruction boundaries of one executable section, decoded once. */
+typedef struct section_code {
+  const amddwarf_object *object;
+  disasm_context *dc;
+  const exec_section *section;
+  uint64_t *starts;              /* instruction addresses in order */
+  size_t count;
+} section_code;
+
+typedef struct disasm_state {
+  disasm_context **contexts;     /* per object; NULL when it did not open */
+  section_code *sections;
+  size_t section_count;
+} disasm_state;
+
+bool dap_disasm_available(void)
+{
+  return disasm_built();
+}
+
+void dap_disasm_release(dap_session *s)
+{
+  disasm_state *d = s->disasm;
+  if (!d)
+    return;
+  for (size_t i = 0; i < s->object_count; i++)
+    disasm_close(d->contexts[i]);
+  for (size_t i = 0; i < d->section_count; i++)
+    free(d->sections[i].starts);
+  free(d->contexts);
+  free(d->sections);
+  free(d);
+  s->disasm = NULL;
+}
+
+static bool disasm_setup(dap_session *s, dap_reply *reply)
+{
+  if (s->disasm)
+    return true;
+  disasm_state *d = calloc(1, sizeof *d);
+  if (!d || !(d->contexts = calloc(s->object_count, sizeof *d->contexts))) {
+    free(d);
+    return dap_fail(reply, "disassemble: out of memory");
+  }
+  char error[256] = "";
+  for (size_t i = 0; i < s->object_count; i++) {
+    d->contexts[i] = disasm_open(s->objects[i], error, sizeof error);
+    int n = 0;
+    const exec_section *sec = d->contexts[i] ? disasm_sections(d->contexts[i], &n) : NULL;
+    for (int k = 0; k < n; k++) {
+      section_code *grown = realloc(d->sections, (d->section_count + 1) * sizeof *grown);
+      if (!grown)
+        break;
+      d->sections = grown;
+      d->sections[d->section_count++] = (section_code){s->objects[i], d->contexts[i], &sec[k],
+                                                        NULL, 0};
+    }
+  }
+  s->disasm = d;
+  if (d->section_count == 0) {
+    dap_disasm_release(s);
+    return dap_fail(reply, "disassemble: %s", error[0] ? error : "no executable section");
+  }
+  return true;
+}
+
+/* Decodes SC's instruction starts once: undecodable bytes advance by 4. */
+static bool section_starts(section_code *sc)
+{
+  if (sc->starts)
+    return true;
+  uint64_t lo = sc->section->address, hi = lo + sc->section->size;
+  size_t cap = (size_t)(sc->section->size / 4) + 1;
+  sc->starts = malloc(cap * sizeof *sc->starts);
+  if (!sc->starts)
+    return false;
+  char text[256];
+  for (uint64_t pc = lo; pc < hi && sc->count < cap;) {
+    sc->starts[sc->count++] = pc;
+    size_t len = disasm_one(sc->dc, disasm_bytes(sc->dc, sc->section, pc), (size_t)(hi - pc), pc,
+                            text, sizeof text);
+    pc += len ? len : (hi - pc < 4 ? hi - pc : 4);
+  }
+  return true;
+}
+
+static json_t *invalid_instruction(uint64_t address)
+{
+  char a[32];
+  snprintf(a, sizeof a, "0x%" PRIx64, address);
+  return json_pack("{s:s,s:s,s:b}", "address", a, "instruction", "<no code>",
+                   "presentationHint", "invalid");
+}
+
+static const char *symbol_at(const amddwarf_object *o, uint64_t address)
+{
+  size_t n = amddwarf_object_symbol_count(o);
+  for (size_t i = 0; i < n; i++) {
+    const amddwarf_symbol *sym = amddwarf_object_symbol(o, i);
+    if (sym->address == address &&
+        (sym->kind == AMDDWARF_SYMBOL_FUNCTION || sym->kind == AMDDWARF_SYMBOL_KERNEL))
+      return sym->name;
+  }
+  return NULL;
+}
+
+bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  const json_t *r = json_object_get(args, "memoryReference");
+  const json_t *io = json_object_get(args, "instructionOffset");
+  uint64_t count = 0, address;
+  if (!json_is_string(r))
+    return dap_fail(reply, "disassemble: missing 'memoryReference'");
+  if (parse_u64(json_string_value(r), &address) != 0)
+    return dap_fail(reply, "disassemble: memoryReference '%s' is not a code address",
+                    json_string_value(r));
+  memory_ref ref = {0, AMDDWARF_NO_LANE, address};
+  if (!offset_ref(&ref, args, reply) ||
+      !dap_arg_index(reply, args, "instructionCount", true, MAX_INSTRUCTIONS, &count))
+    return false;
+  if (io && !json_is_integer(io))
+    return dap_fail(reply, "disassemble: 'instructionOffset' must be an integer");
+  json_int_t offset = io ? json_integer_value(io) : 0;
+  if (offset < -MAX_INSTRUCTIONS || offset > MAX_INSTRUCTIONS)
+    return dap_fail(reply, "disassemble: 'instructionOffset' is beyond %d instructions",
+                    MAX_INSTRUCTIONS);
+  if (!disasm_setup(s, reply))
+    return false;
+  disasm_state *d = s->disasm;
+  section_code *sc = NULL;
+  for (size_t i = 0; i < d->section_count && !sc; i++) {
+    const exec_section *sec = d->sections[i].section;
+    if (ref.address >= sec->address && ref.address - sec->address < sec->size)
+      sc = &d->sections[i];
+  }
+  json_t *list = json_array();
+  reply->body = json_object();
+  json_object_set_new(reply->body, "instructions", list);
+  if (!sc) {
+    /* Outside every section: addresses with no code, as the protocol asks
+       for exactly instructionCount entries. */
+    for (uint64_t k = 0; k < count; k++)
+      json_array_append_new(list, invalid_instruction(ref.address + 4 * (uint64_t)(offset + (json_int_t)k)));
+    return true;
+  }
+  if (!section_starts(sc))
+    return dap_fail(reply, "disassemble: out of memory");
+  /* The instruction holding the address, then OFFSET instructions away. */
+  size_t lo = 0, hi = sc->count;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sc->starts[mid] <= ref.address)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  int64_t first = (int64_t)lo + offset;
+  const amddwarf_line_table *last_table = NULL;
+  const amddwarf_line_row *last_row = NULL;
+  for (uint64_t k = 0; k < count; k++) {
+    int64_t index = first + (int64_t)k;
+    uint64_t end = sc->section->address + sc->section->size;
+    if (index < 0 || (uint64_t)index >= sc->count) {
+      uint64_t a = index < 0 ? sc->section->address - 4 * (uint64_t)(-index)
+                             : end + 4 * ((uint64_t)index - sc->count);
+      json_array_append_new(list, invalid_instruction(a));
+      continue;
+    }
+    uint64_t pc = sc->starts[index];
+    uint64_t next = (uint64_t)index + 1 < sc->count ? sc->starts[index + 1] : end;
+    const uint8_t *bytes = disasm_bytes(sc->dc, sc->section, pc);
+    char text[256], a[32], hex[64] = "";
+    if (disasm_one(sc->dc, bytes, (size_t)(end - pc), pc, text, sizeof text) == 0)
+      snprintf(text, sizeof text, "<unknown>");
+    for (uint64_t b = 0; b < next - pc && b < 24; b++)
+      snprintf(hex + 2 * b, sizeof hex - 2 * b, "%02x", bytes[b]);
+    snprintf(a, sizeof a, "0x%" PRIx64, pc);
+    json_t *j = json_object();
+    json_object_set_new(j, "address", json_string(a));
+    json_object_set_new(j, "instructionBytes", json_string(hex));
+    json_object_set_new(j, "instruction", json_string(text));
+    const char *sym = symbol_at(sc->object, pc);
+    if (sym)
+      json_object_set_new(j, "symbol", json_string(sym));
+    const amddwarf_line_table *table = NULL;
+    const amddwarf_line_row *row = NULL;
+    if (amddwarf_object_line_at(sc->object, pc, &table, &row) == AMDDWARF_OK) {
+      /* The location is given where the source line changes. */
+      if (table != last_table || !last_row || row->file != last_row->file ||
+          row->line != last_row->line || k == 0) {
+        if (row->file < table->file_count && table->files[row->file]) {
+          const char *file = table->files[row->file];
+          const char *base = strrchr(file, '/');
+          json_object_set_new(j, "location", json_pack("{s:s,s:s}", "name", base ? base + 1 : file,
+                                                       "path", file));
+        }
+      }
+      json_object_set_new(j, "line", json_integer(row->line));
+      json_object_set_new(j, "column", json_integer(row->column));
+      last_table = table;
+      last_row = row;
+    }
+    json_array_append_new(list, j);
+  }
+  return true;
+}

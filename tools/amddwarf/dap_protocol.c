@@ -1,0 +1,262 @@
+/* The DAP base protocol: framing, reading and writing messages, base64. */
+#include "dap_protocol.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dap_reader_init(dap_reader *r)
+{
+  memset(r, 0, sizeof *r);
+}
+
+void dap_reader_free(dap_reader *r)
+{
+  free(r->data);
+  memset(r, 0, sizeof *r);
+}
+
+int dap_reader_feed(dap_reader *r, const void *data, size_t n)
+{
+  if (r->skip > 0) {
+    size_t drop = n < r->skip ? n : r->skip;
+    r->skip -= drop;
+    data = (const char *)data + drop;
+    n -= drop;
+  }
+  if (n == 0)
+    return 0;
+  if (n > r->cap - r->len) {
+    size_t cap = r->cap ? r->cap : 4096;
+    while (n > cap - r->len) {
+      if (cap > SIZE_MAX / 2)
+        return -1;
+      cap *= 2;
+    }
+    char *grown = realloc(r->data, cap);
+    if (!grown)
+      return -1;
+    r->data = grown;
+    r->cap = cap;
+  }
+  memcpy(r->data + r->len, data, n);
+  r->len += n;
+  return 0;
+}
+
+static void consume(dap_reader *r, size_t n)
+{
+  memmove(r->data, r->data + n, r->len - n);
+  r->len -= n;
+}
+
+/* The end of the header block (the index just past "\r\n\r\n"), or 0. */
+static size_t header_end(const dap_reader *r)
+{
+  for (size_t i = 0; i + 4 <= r->len; i++)
+    if (memcmp(r->data + i, "\r\n\r\n", 4) == 0)
+      return i + 4;
+  return 0;
+}
+
+static int same_name(const char *a, const char *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+      return 0;
+  return 1;
+}
+
+/* Finds "Content-Length: N" among the header lines of DATA[0..SIZE).
+   Returns 0 with *LENGTH, or -1 with ERROR filled. */
+static int content_length(const char *data, size_t size, size_t *length, char *error,
+                          size_t error_size)
+{
+  int found = 0;
+  size_t i = 0;
+  while (i < size) {
+    const char *line = data + i;
+    const char *end = memchr(line, '\r', size - i);
+    size_t n = end ? (size_t)(end - line) : size - i;
+    i += n + 2;
+    if (n == 0)
+      break;
+    const char *colon = memchr(line, ':', n);
+    if (!colon) {
+      snprintf(error, error_size, "malformed header line '%.*s': expected 'Name: value'",
+               (int)(n > 60 ? 60 : n), line);
+      return -1;
+    }
+    size_t name_len = (size_t)(colon - line);
+    if (name_len != 14 || !same_name(line, "Content-Length", 14))
+      continue; /* other headers (Content-Type) are allowed and ignored */
+    const char *v = colon + 1;
+    const char *v_end = line + n;
+    while (v < v_end && *v == ' ')
+      v++;
+    uint64_t value = 0;
+    if (v == v_end) {
+      snprintf(error, error_size, "Content-Length has no value");
+      return -1;
+    }
+    for (; v < v_end; v++) {
+      if (!isdigit((unsigned char)*v)) {
+        snprintf(error, error_size, "Content-Length '%.*s' is not a decimal number",
+                 (int)(v_end - colon - 1 > 40 ? 40 : v_end - colon - 1), colon + 1);
+        return -1;
+      }
+      if (value <= UINT64_MAX / 16)
+        value = value * 10 + (uint64_t)(*v - '0');
+    }
+    *length = value > SIZE_MAX ? SIZE_MAX : (size_t)value;
+    found = 1;
+  }
+  if (!found) {
+    snprintf(error, error_size, "the header block has no Content-Length");
+    return -1;
+  }
+  return 0;
+}
+
+dap_read_result dap_reader_next(dap_reader *r, json_t **message, int64_t *seq, char *error,
+                                size_t error_size)
+{
+  *message = NULL;
+  *seq = 0;
+  if (error_size > 0)
+    error[0] = '\0';
+  /* Bytes before a header (blank lines between messages) are skipped. */
+  size_t lead = 0;
+  while (lead < r->len && (r->data[lead] == '\r' || r->data[lead] == '\n'))
+    lead++;
+  if (lead > 0)
+    consume(r, lead);
+  if (r->len == 0)
+    return DAP_READ_NEED_MORE;
+  size_t head = header_end(r);
+  if (head == 0) {
+    if (r->len <= DAP_MAX_HEADER)
+      return DAP_READ_NEED_MORE;
+    snprintf(error, error_size, "a header block longer than %d bytes without a blank line",
+             DAP_MAX_HEADER);
+    r->len = 0;
+    return DAP_READ_ERROR;
+  }
+  if (head > DAP_MAX_HEADER) {
+    snprintf(error, error_size, "a header block longer than %d bytes", DAP_MAX_HEADER);
+    consume(r, head);
+    return DAP_READ_ERROR;
+  }
+  size_t length = 0;
+  if (content_length(r->data, head, &length, error, error_size) != 0) {
+    consume(r, head);
+    return DAP_READ_ERROR;
+  }
+  if (length > DAP_MAX_BODY) {
+    snprintf(error, error_size, "Content-Length %zu is larger than %d bytes", length,
+             DAP_MAX_BODY);
+    consume(r, head);
+    size_t drop = r->len < length ? r->len : length;
+    consume(r, drop);
+    r->skip = length - drop;
+    return DAP_READ_ERROR;
+  }
+  if (r->len - head < length)
+    return DAP_READ_NEED_MORE;
+  json_error_t jerr;
+  json_t *body = json_loadb(r->data + head, length, JSON_REJECT_DUPLICATES, &jerr);
+  consume(r, head + length);
+  if (!body) {
+    snprintf(error, error_size, "the message body is not JSON: line %d column %d: %s",
+             jerr.line, jerr.column, jerr.text);
+    return DAP_READ_ERROR;
+  }
+  if (!json_is_object(body)) {
+    json_decref(body);
+    snprintf(error, error_size, "the message body is not a JSON object");
+    return DAP_READ_ERROR;
+  }
+  json_t *s = json_object_get(body, "seq");
+  if (json_is_integer(s))
+    *seq = json_integer_value(s);
+  *message = body;
+  return DAP_READ_MESSAGE;
+}
+
+int dap_write_message(FILE *out, const json_t *message)
+{
+  char *text = json_dumps(message, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  if (!text)
+    return -1;
+  size_t n = strlen(text);
+  int rc = fprintf(out, "Content-Length: %zu\r\n\r\n", n) < 0 || fwrite(text, 1, n, out) != n ||
+                   fflush(out) != 0
+               ? -1
+               : 0;
+  free(text);
+  return rc;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+json_t *dap_base64_encode(const uint8_t *data, size_t size)
+{
+  char *text = malloc((size + 2) / 3 * 4 + 1);
+  if (!text)
+    return NULL;
+  size_t o = 0;
+  for (size_t i = 0; i < size; i += 3) {
+    uint32_t v = (uint32_t)data[i] << 16;
+    if (i + 1 < size)
+      v |= (uint32_t)data[i + 1] << 8;
+    if (i + 2 < size)
+      v |= data[i + 2];
+    text[o++] = b64[v >> 18 & 63];
+    text[o++] = b64[v >> 12 & 63];
+    text[o++] = i + 1 < size ? b64[v >> 6 & 63] : '=';
+    text[o++] = i + 2 < size ? b64[v & 63] : '=';
+  }
+  text[o] = '\0';
+  json_t *s = json_string(text);
+  free(text);
+  return s;
+}
+
+int dap_base64_decode(const char *text, uint8_t **data, size_t *size)
+{
+  size_t n = strlen(text);
+  *data = NULL;
+  *size = 0;
+  if (n % 4 != 0)
+    return -1;
+  uint8_t *out = malloc(n / 4 * 3 + 1);
+  if (!out)
+    return -1;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i += 4) {
+    uint32_t v = 0;
+    int pad = 0;
+    for (int k = 0; k < 4; k++) {
+      char c = text[i + (size_t)k];
+      const char *p = c ? strchr(b64, c) : NULL;
+      if (c == '=' && i + 4 == n && k >= 2) {
+        pad++;
+        v <<= 6;
+        continue;
+      }
+      if (!p || pad) {
+        free(out);
+        return -1;
+      }
+      v = v << 6 | (uint32_t)(p - b64);
+    }
+    out[o++] = (uint8_t)(v >> 16);
+    if (pad < 2)
+      out[o++] = (uint8_t)(v >> 8);
+    if (pad < 1)
+      out[o++] = (uint8_t)v;
+  }
+  *data = out;
+  *size = o;
+  return 0;
+}

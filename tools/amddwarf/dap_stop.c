@@ -1,0 +1,533 @@
+/* amddwarf dap: the stop. launch (code objects and a stop file or directory),
+ * threads (one per wave), stackTrace (the debugger layer's frames, inlined
+ * subroutines included) and the lanes of a wave (the amdgpu/lanes request and
+ * the REPL's `lanes` table). */
+#define _POSIX_C_SOURCE 200809L /* opendir */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dap.h"
+#include "object_cli.h"
+
+/* ---- Lane sets ---- */
+
+void dap_lane_list(uint64_t mask, uint32_t wave_size, char *buf, size_t size)
+{
+  size_t n = 0;
+  buf[0] = '\0';
+  for (uint32_t m = 0; m < wave_size && n < size; m++) {
+    if (!(mask >> m & 1) || (m > 0 && (mask >> (m - 1) & 1)))
+      continue;
+    uint32_t e = m;
+    while (e + 1 < wave_size && (mask >> (e + 1) & 1))
+      e++;
+    int w = e == m ? snprintf(buf + n, size - n, "%s%u", n ? "," : "", m)
+                   : snprintf(buf + n, size - n, "%s%u-%u", n ? "," : "", m, e);
+    n += w > 0 ? (size_t)w : 0;
+  }
+}
+
+int dap_parse_lane_list(const char *text, uint32_t wave_size, uint64_t *mask)
+{
+  uint64_t all = wave_size >= 64 ? UINT64_MAX : (UINT64_C(1) << wave_size) - 1;
+  *mask = 0;
+  while (*text == ' ')
+    text++;
+  if (strcmp(text, "all") == 0) {
+    *mask = all;
+    return 0;
+  }
+  const char *p = text;
+  while (*p) {
+    char *end;
+    unsigned long lo = strtoul(p, &end, 10), hi = lo;
+    if (end == p)
+      return -1;
+    p = end;
+    if (*p == '-') {
+      const char *q = p + 1;
+      hi = strtoul(q, &end, 10);
+      if (end == q)
+        return -1;
+      p = end;
+    }
+    if (lo > hi || hi >= wave_size)
+      return -1;
+    for (unsigned long l = lo; l <= hi; l++)
+      *mask |= UINT64_C(1) << l;
+    while (*p == ' ')
+      p++;
+    if (*p == ',')
+      p++;
+    else if (*p)
+      return -1;
+  }
+  return *mask ? 0 : -1;
+}
+
+/* ---- Launch ---- */
+
+void dap_session_release(dap_session *s)
+{
+  dap_handles_clear(s);
+  free(s->handles);
+  dap_disasm_release(s);
+  for (size_t i = 0; i < s->thread_count; i++)
+    amddwarf_wave_close(s->threads[i].wave);
+  free(s->threads);
+  amddwarf_stop_free(s->stop);
+  for (size_t i = 0; i < s->object_count; i++) {
+    amddwarf_object_close(s->objects[i]);
+    free(s->object_paths[i]);
+  }
+  free(s->objects);
+  free(s->object_paths);
+  free(s->stop_path);
+  s->threads = NULL;
+  s->thread_count = 0;
+  s->stop = NULL;
+  s->objects = NULL;
+  s->object_paths = NULL;
+  s->object_count = 0;
+  s->stop_path = NULL;
+  s->launched = false;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool add_file(dap_session *s, const char *path, dap_reply *reply)
+{
+  uint8_t *data = NULL;
+  size_t size = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return dap_fail(reply, "launch: cannot read stop file '%s'", path);
+  char chunk[65536];
+  size_t got;
+  bool ok = true;
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    uint8_t *grown = realloc(data, size + got);
+    if (!grown) {
+      ok = false;
+      break;
+    }
+    data = grown;
+    memcpy(data + size, chunk, got);
+    size += got;
+  }
+  fclose(f);
+  if (!ok) {
+    free(data);
+    return dap_fail(reply, "launch: out of memory reading '%s'", path);
+  }
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_stop_add(s->stop, (const char *)data, size, path, &err);
+  free(data);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "launch: the stop does not load", st, &err);
+  return true;
+}
+
+/* Adds STOP: a stop or snapshot file, or a directory whose *.json files are
+   added in name order. */
+static bool load_stop(dap_session *s, const char *path, dap_reply *reply)
+{
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return dap_fail(reply, "launch: the stop '%s' does not exist", path);
+  if (!S_ISDIR(st.st_mode))
+    return add_file(s, path, reply);
+  DIR *dir = opendir(path);
+  if (!dir)
+    return dap_fail(reply, "launch: cannot read the stop directory '%s'", path);
+  char **names = NULL;
+  size_t count = 0;
+  struct dirent *e;
+  bool ok = true;
+  while ((e = readdir(dir)) != NULL && ok) {
+    size_t n = strlen(e->d_name);
+    if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || e->d_name[0] == '.')
+      continue;
+    char **grown = realloc(names, (count + 1) * sizeof *names);
+    size_t len = strlen(path) + n + 2;
+    char *full = grown ? malloc(len) : NULL;
+    if (!full) {
+      names = grown ? grown : names;
+      ok = false;
+      break;
+    }
+    names = grown;
+    snprintf(full, len, "%s/%s", path, e->d_name);
+    names[count++] = full;
+  }
+  closedir(dir);
+  if (ok && count == 0)
+    ok = dap_fail(reply, "launch: the stop directory '%s' has no .json file", path);
+  else if (!ok)
+    dap_fail(reply, "launch: out of memory listing '%s'", path);
+  if (ok)
+    qsort(names, count, sizeof *names, compare_names);
+  for (size_t i = 0; i < count; i++) {
+    if (ok)
+      ok = add_file(s, names[i], reply);
+    free(names[i]);
+  }
+  free(names);
+  return ok;
+}
+
+static bool open_object(dap_session *s, const json_t *j, dap_reply *reply)
+{
+  if (!json_is_string(j))
+    return dap_fail(reply, "launch: 'program' must be a code object path or an array of them");
+  const char *path = json_string_value(j);
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_object *object = NULL;
+  amddwarf_status st = amddwarf_object_open_file(path, NULL, &object, &err);
+  if (st != AMDDWARF_OK) {
+    char what[600];
+    snprintf(what, sizeof what, "launch: the code object '%s' does not open", path);
+    return dap_fail_status(reply, what, st, &err);
+  }
+  s->objects[s->object_count] = object;
+  s->object_paths[s->object_count++] = strdup(path);
+  return true;
+}
+
+bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  if (s->launched)
+    return dap_fail(reply, "launch: a stop is already loaded");
+  const json_t *program = json_object_get(args, "program");
+  const json_t *stop = json_object_get(args, "stop");
+  if (!program)
+    return dap_fail(reply, "launch: missing 'program' (a code object or an array of them)");
+  if (!json_is_string(stop))
+    return dap_fail(reply, "launch: missing 'stop' (a stop file or a directory of snapshots)");
+  size_t n = json_is_array(program) ? json_array_size(program) : 1;
+  if (n == 0)
+    return dap_fail(reply, "launch: 'program' is an empty array");
+  s->objects = calloc(n, sizeof *s->objects);
+  s->object_paths = calloc(n, sizeof *s->object_paths);
+  bool ok = s->objects && s->object_paths;
+  if (!ok)
+    dap_fail(reply, "launch: out of memory");
+  for (size_t i = 0; i < n && ok; i++)
+    ok = open_object(s, json_is_array(program) ? json_array_get(program, i) : program, reply);
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st;
+  if (ok && (st = amddwarf_stop_new(NULL, &s->stop, &err)) != AMDDWARF_OK)
+    ok = dap_fail_status(reply, "launch", st, &err);
+  if (ok)
+    ok = load_stop(s, json_string_value(stop), reply);
+  if (ok && amddwarf_stop_wave_count(s->stop) == 0)
+    ok = dap_fail(reply, "launch: the stop '%s' has no wave", json_string_value(stop));
+  if (ok) {
+    s->thread_count = amddwarf_stop_wave_count(s->stop);
+    s->threads = calloc(s->thread_count, sizeof *s->threads);
+    if (!s->threads) {
+      s->thread_count = 0;
+      ok = dap_fail(reply, "launch: out of memory");
+    }
+  }
+  for (size_t i = 0; ok && i < s->thread_count; i++) {
+    dap_thread *t = &s->threads[i];
+    t->place = amddwarf_stop_wave_get(s->stop, i);
+    amddwarf_snapshot_target(t->place->snapshot, &t->raw);
+    amddwarf_error_clear(&err);
+    st = amddwarf_wave_open((const amddwarf_object *const *)s->objects, s->object_count,
+                            &t->raw, NULL, &t->wave, &err);
+    if (st != AMDDWARF_OK) {
+      /* The thread stays, and says why it has no frames. */
+      t->wave = NULL;
+      snprintf(t->open_error, sizeof t->open_error, "%s: %s (%s)", t->place->origin,
+               err.message[0] ? err.message : amddwarf_status_message(st),
+               amddwarf_status_name(st));
+    }
+  }
+  if (!ok) {
+    dap_session_release(s);
+    return false;
+  }
+  s->stop_path = strdup(json_string_value(stop));
+  s->launched = true;
+  return true;
+}
+
+/* ---- Threads ---- */
+
+void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size)
+{
+  (void)thread;
+  buf[0] = '\0';
+  for (size_t i = 0; i < s->object_count; i++) {
+    const amddwarf_line_table *t = NULL;
+    const amddwarf_line_row *r = NULL;
+    if (amddwarf_object_line_at(s->objects[i], pc, &t, &r) != AMDDWARF_OK)
+      continue;
+    const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
+    const char *base = strrchr(file, '/');
+    snprintf(buf, size, "%s:%u", base ? base + 1 : file, r->line);
+    return;
+  }
+}
+
+static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
+{
+  const dap_thread *t = &s->threads[i];
+  char place[96] = "";
+  if (t->place->has_work_group && t->place->has_wave_id)
+    snprintf(place, sizeof place, "wg(%u,%u,%u) wave %u", t->place->work_group[0],
+             t->place->work_group[1], t->place->work_group[2], t->place->wave_id);
+  else if (t->place->has_work_group)
+    snprintf(place, sizeof place, "wg(%u,%u,%u)", t->place->work_group[0],
+             t->place->work_group[1], t->place->work_group[2]);
+  else if (t->place->has_wave_id)
+    snprintf(place, sizeof place, "wave %u", t->place->wave_id);
+  else
+    snprintf(place, sizeof place, "wave #%zu", i + 1);
+  const char *isa = amddwarf_snapshot_architecture(t->place->snapshot);
+  if (!t->wave) {
+    snprintf(buf, size, "%s %s (not opened)", place, isa[0] ? isa : "");
+    return;
+  }
+  const amddwarf_wave_info *info = amddwarf_wave_get_info(t->wave);
+  if (!isa[0] && info->object)
+    isa = amddwarf_object_get_info(info->object)->processor;
+  uint64_t exec = info->exec;
+  uint64_t all = info->wave_size >= 64 ? UINT64_MAX : (UINT64_C(1) << info->wave_size) - 1;
+  unsigned active = (unsigned)__builtin_popcountll(exec & all);
+  char where[256];
+  dap_where(s, i, info->pc, where, sizeof where);
+  snprintf(buf, size, "%s %s %u/%u lanes at %s", place, isa, active, info->wave_size,
+           where[0] ? where : "??");
+}
+
+bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  (void)args;
+  json_t *list = json_array();
+  for (size_t i = 0; i < s->thread_count; i++) {
+    char name[512];
+    thread_name(s, i, name, sizeof name);
+    json_t *t = json_object();
+    json_object_set_new(t, "id", json_integer((json_int_t)i + 1));
+    json_object_set_new(t, "name", json_string(name));
+    json_array_append_new(list, t);
+  }
+  reply->body = json_object();
+  json_object_set_new(reply->body, "threads", list);
+  return true;
+}
+
+bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t *thread)
+{
+  uint64_t id = 0;
+  if (!dap_arg_index(reply, args, "threadId", true, s->thread_count, &id))
+    return false;
+  if (id == 0)
+    return dap_fail(reply, "threadId 0 names no thread: threads are 1 to %zu", s->thread_count);
+  *thread = (size_t)id - 1;
+  if (!s->threads[*thread].wave)
+    return dap_fail(reply, "thread %llu has no frames: %s", (unsigned long long)id,
+                    s->threads[*thread].open_error);
+  s->current_thread = *thread;
+  return true;
+}
+
+bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply *reply,
+                   size_t *thread, size_t *frame)
+{
+  uint64_t id = 0;
+  *thread = s->current_thread;
+  *frame = 0;
+  if (!dap_arg_index(reply, args, "frameId", required, (uint64_t)INT64_MAX, &id))
+    return false;
+  if (id != 0) {
+    uint64_t t = (id - 1) / DAP_FRAME_STRIDE;
+    if (t >= s->thread_count)
+      return dap_fail(reply, "frameId %llu names no frame", (unsigned long long)id);
+    *thread = (size_t)t;
+    *frame = (size_t)((id - 1) % DAP_FRAME_STRIDE);
+  } else if (required) {
+    return dap_fail(reply, "frameId 0 names no frame");
+  }
+  if (*thread >= s->thread_count || !s->threads[*thread].wave)
+    return dap_fail(reply, "thread %zu has no frames: %s", *thread + 1,
+                    *thread < s->thread_count ? s->threads[*thread].open_error : "no thread");
+  s->current_thread = *thread;
+  return true;
+}
+
+/* ---- Frames ---- */
+
+static json_t *source_json(const char *file)
+{
+  json_t *src = json_object();
+  const char *base = strrchr(file, '/');
+  json_object_set_new(src, "name", json_string(base ? base + 1 : file));
+  json_object_set_new(src, "path", json_string(file));
+  return src;
+}
+
+bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  size_t thread;
+  uint64_t start = 0, levels = 0;
+  if (!dap_thread_arg(s, args, reply, &thread) ||
+      !dap_arg_index(reply, args, "startFrame", false, DAP_FRAME_STRIDE, &start) ||
+      !dap_arg_index(reply, args, "levels", false, DAP_FRAME_STRIDE, &levels))
+    return false;
+  amddwarf_wave *wave = s->threads[thread].wave;
+  json_t *frames = json_array();
+  size_t total = 0;
+  char stopped[512] = "";
+  for (size_t i = 0; i < DAP_FRAME_STRIDE - 1; i++) {
+    const amddwarf_frame *f = NULL;
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    amddwarf_status st = amddwarf_wave_frame(wave, i, &f, &err);
+    if (st == AMDDWARF_END)
+      break;
+    if (st != AMDDWARF_OK) {
+      snprintf(stopped, sizeof stopped, "<unwinding stopped: %s (%s)>",
+               err.message[0] ? err.message : amddwarf_status_message(st),
+               amddwarf_status_name(st));
+      break;
+    }
+    total = i + 1;
+    if (i < start || (levels > 0 && i >= start + levels))
+      continue;
+    json_t *j = json_object();
+    char name[320], pc[32];
+    snprintf(pc, sizeof pc, "0x%" PRIx64, f->pc);
+    if (f->function_name)
+      snprintf(name, sizeof name, "%s%s", f->function_name,
+               f->inline_depth > 0 ? " [inlined]" : "");
+    else
+      snprintf(name, sizeof name, "?? (%s)", pc);
+    json_object_set_new(j, "id", json_integer((json_int_t)(thread * DAP_FRAME_STRIDE + i + 1)));
+    json_object_set_new(j, "name", json_string(name));
+    if (f->file)
+      json_object_set_new(j, "source", source_json(f->file));
+    json_object_set_new(j, "line", json_integer(f->file ? f->line : 0));
+    json_object_set_new(j, "column", json_integer(f->file ? (f->column ? f->column : 1) : 0));
+    json_object_set_new(j, "instructionPointerReference", json_string(pc));
+    if (f->inline_depth > 0)
+      json_object_set_new(j, "presentationHint", json_string("subtle"));
+    json_array_append_new(frames, j);
+  }
+  if (stopped[0] && (levels == 0 || total < start + levels) && total >= start) {
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_integer((json_int_t)(thread * DAP_FRAME_STRIDE + total + 1)));
+    json_object_set_new(j, "name", json_string(stopped));
+    json_object_set_new(j, "line", json_integer(0));
+    json_object_set_new(j, "column", json_integer(0));
+    json_object_set_new(j, "presentationHint", json_string("label"));
+    json_array_append_new(frames, j);
+  }
+  reply->body = json_object();
+  json_object_set_new(reply->body, "stackFrames", frames);
+  json_object_set_new(reply->body, "totalFrames", json_integer((json_int_t)total));
+  return true;
+}
+
+/* ---- Lanes ---- */
+
+bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  size_t thread;
+  if (!dap_thread_arg(s, args, reply, &thread))
+    return false;
+  const amddwarf_lanes *lanes = NULL;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_lanes(s->threads[thread].wave, &lanes, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "amdgpu/lanes", st, &err);
+  char text[64];
+  json_t *list = json_array();
+  for (uint32_t l = 0; l < lanes->wave_size; l++) {
+    const amddwarf_lane *lane = &lanes->lanes[l];
+    json_t *j = json_object();
+    json_object_set_new(j, "lane", json_integer(l));
+    json_object_set_new(j, "active", json_boolean(lane->active));
+    if (lane->pc_known) {
+      snprintf(text, sizeof text, "0x%" PRIx64, lane->pc);
+      json_object_set_new(j, "pc", json_string(text));
+      for (size_t i = 0; i < s->object_count; i++) {
+        const amddwarf_line_table *t = NULL;
+        const amddwarf_line_row *r = NULL;
+        if (amddwarf_object_line_at(s->objects[i], lane->pc, &t, &r) != AMDDWARF_OK)
+          continue;
+        if (r->file < t->file_count && t->files[r->file])
+          json_object_set_new(j, "source", source_json(t->files[r->file]));
+        json_object_set_new(j, "line", json_integer(r->line));
+        json_object_set_new(j, "column", json_integer(r->column));
+        break;
+      }
+    } else {
+      json_object_set_new(j, "pc", json_null());
+      json_object_set_new(j, "reason", json_string(amddwarf_status_name(lane->pc_status)));
+    }
+    json_array_append_new(list, j);
+  }
+  reply->body = json_object();
+  json_object_set_new(reply->body, "waveSize", json_integer(lanes->wave_size));
+  snprintf(text, sizeof text, "0x%" PRIx64, lanes->active_mask);
+  json_object_set_new(reply->body, "activeMask", json_string(text));
+  json_object_set_new(reply->body, "focusLane",
+                      json_integer(amddwarf_wave_focus(s->threads[thread].wave)));
+  json_object_set_new(reply->body, "activeFrom", json_string(lanes->active_source));
+  json_object_set_new(reply->body, "pcFrom", json_string(lanes->pc_source));
+  json_object_set_new(reply->body, "lanes", list);
+  return true;
+}
+
+char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply)
+{
+  amddwarf_wave *wave = s->threads[thread].wave;
+  const amddwarf_lanes *lanes = NULL;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
+  if (st != AMDDWARF_OK) {
+    dap_fail_status(reply, "lanes", st, &err);
+    return NULL;
+  }
+  cli_buf out = {0};
+  cli_buf_printf(&out, "wave%u at pc 0x%" PRIx64 "; active lanes from %s, lane PCs from %s\n",
+                 lanes->wave_size, amddwarf_wave_get_info(wave)->pc, lanes->active_source,
+                 lanes->pc_source);
+  cli_buf_printf(&out, "lanes 0-%u: ", lanes->wave_size - 1);
+  for (uint32_t l = 0; l < lanes->wave_size; l++)
+    cli_buf_printf(&out, "%c", lanes->lanes[l].active ? '#' : '.');
+  cli_buf_printf(&out, "\n");
+  amddwarf_lane_group groups[AMDDWARF_MAX_LANES];
+  size_t count = 0;
+  amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &count);
+  for (size_t g = 0; g < count; g++) {
+    char list[256], where[256], pc[32];
+    dap_lane_list(groups[g].mask, lanes->wave_size, list, sizeof list);
+    unsigned n = (unsigned)__builtin_popcountll(groups[g].mask);
+    if (groups[g].pc_known) {
+      dap_where(s, thread, groups[g].pc, where, sizeof where);
+      snprintf(pc, sizeof pc, "0x%" PRIx64, groups[g].pc);
+      cli_buf_printf(&out, "  %-8s %-28s %2u lane%s: %s\n", pc, where[0] ? where : "??", n,
+                     n == 1 ? " " : "s", list);
+    } else {
+      cli_buf_printf(&out, "  %-37s %2u lane%s: %s\n", "- (inactive, PC unknown)", n,
+                     n == 1 ? " " : "s", list);
+    }
+  }
+  return out.data;
+}

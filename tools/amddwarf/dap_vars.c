@@ -1,0 +1,680 @@
+/* amddwarf dap: values. scopes (Locals, Arguments, Registers, Lanes),
+ * variables (the value tree of amddwarf_valobj_child, paged, and each value's
+ * lanes grouped by amddwarf_valobj_read_lanes), evaluate (paths and the REPL
+ * commands), setVariable and setExpression (amddwarf_valobj_assign).
+ *
+ * A variablesReference names what to list (a scope of a frame, or a path's
+ * children or lanes), not a value read once: every request reads the stop as
+ * it is, so references stay valid across writes and focus changes, and the
+ * same descriptor always gets the same reference. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dap.h"
+#include "object_cli.h"
+
+enum {
+  TAG_FORMAL_PARAMETER = 0x05,
+  TAG_COMPILE_UNIT = 0x11,
+  TAG_VARIABLE = 0x34,
+  /* Elements listed for a variables request without a start/count. */
+  UNPAGED_ELEMENTS = 1000,
+};
+
+/* ---- References ---- */
+
+void dap_handles_clear(dap_session *s)
+{
+  for (size_t i = 0; i < s->handle_count; i++)
+    free(s->handles[i].path);
+  s->handle_count = 0;
+}
+
+/* The reference of the descriptor, made when new. 0 when out of memory. */
+static json_int_t handle_ref(dap_session *s, dap_handle_kind kind, size_t thread, size_t frame,
+                             const char *path)
+{
+  /* Recent references are the likely ones: search from the end. */
+  for (size_t i = s->handle_count; i-- > 0;) {
+    const dap_handle *h = &s->handles[i];
+    if (h->kind == kind && h->thread == thread && h->frame == frame &&
+        (h->path == path || (h->path && path && strcmp(h->path, path) == 0)))
+      return (json_int_t)i + 1;
+  }
+  if (s->handle_count == s->handle_capacity) {
+    size_t cap = s->handle_capacity ? s->handle_capacity * 2 : 64;
+    dap_handle *grown = realloc(s->handles, cap * sizeof *grown);
+    if (!grown)
+      return 0;
+    s->handles = grown;
+    s->handle_capacity = cap;
+  }
+  char *copy = path ? strdup(path) : NULL;
+  if (path && !copy)
+    return 0;
+  s->handles[s->handle_count] = (dap_handle){kind, thread, frame, copy};
+  return (json_int_t)++s->handle_count;
+}
+
+static bool handle_arg(dap_session *s, const json_t *args, dap_reply *reply, dap_handle **out)
+{
+  uint64_t ref = 0;
+  if (!dap_arg_index(reply, args, "variablesReference", true, (uint64_t)INT64_MAX, &ref))
+    return false;
+  if (ref == 0 || ref > s->handle_count)
+    return dap_fail(reply, "variablesReference %llu names nothing listed",
+                    (unsigned long long)ref);
+  *out = &s->handles[ref - 1];
+  s->current_thread = (*out)->thread;
+  return true;
+}
+
+void dap_invalidate(dap_session *s, size_t thread)
+{
+  json_t *b = json_object();
+  json_t *areas = json_array();
+  json_array_append_new(areas, json_string("variables"));
+  json_object_set_new(b, "areas", areas);
+  json_object_set_new(b, "threadId", json_integer((json_int_t)thread + 1));
+  dap_send_event(s, "invalidated", b);
+}
+
+/* ---- Values ---- */
+
+/* The text a lane's read shows. */
+static void lane_text(const amddwarf_lane_value *v, cli_buf *out)
+{
+  switch (v->state) {
+  case AMDDWARF_LANE_VALUE:
+    cli_buf_printf(out, "%s", v->text);
+    break;
+  case AMDDWARF_LANE_OPTIMIZED_OUT:
+    cli_buf_printf(out, "<optimized out>");
+    break;
+  case AMDDWARF_LANE_UNAVAILABLE:
+    if (v->detailed)
+      cli_buf_printf(out, "<unavailable> (%s)", v->message);
+    else
+      cli_buf_printf(out, "<unavailable>");
+    break;
+  default:
+    cli_buf_printf(out, "<error: %s (%s)>", v->message, amddwarf_status_name(v->status));
+    break;
+  }
+}
+
+static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, const char *path,
+                                  amddwarf_valobj **out, amddwarf_error *err)
+{
+  amddwarf_error_clear(err);
+  return amddwarf_valobj_new(s->threads[thread].wave, frame, path, out, err);
+}
+
+/* Fills J (a Variable or an evaluate body) with VALUE's focused-lane text,
+   type and children. VALUE_KEY is "value" or "result". */
+static void describe(dap_session *s, size_t thread, size_t frame, amddwarf_valobj *value,
+                     json_t *j, const char *value_key)
+{
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
+  amddwarf_lane_value read;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  cli_buf text = {0};
+  amddwarf_status st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &read, &err);
+  if (st == AMDDWARF_OK)
+    lane_text(&read, &text);
+  else
+    cli_buf_printf(&text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
+  json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
+  cli_buf_free(&text);
+  json_object_set_new(j, "type", json_string(info->type_name));
+  json_object_set_new(j, "variablesReference",
+                      json_integer(handle_ref(s, DAP_HANDLE_VALUE, thread, frame, info->path)));
+  json_object_set_new(j, "namedVariables", json_integer((json_int_t)info->named_children + 1));
+  if (info->indexed_children > 0)
+    json_object_set_new(j, "indexedVariables",
+                        json_integer((json_int_t)info->indexed_children));
+}
+
+/* A Variable for PATH named NAME, or one that says why PATH has no value. */
+static json_t *variable_json(dap_session *s, size_t thread, size_t frame, const char *name,
+                             const char *path)
+{
+  json_t *j = json_object();
+  json_object_set_new(j, "name", json_string(name));
+  amddwarf_valobj *value = NULL;
+  amddwarf_error err;
+  amddwarf_status st = value_open(s, thread, frame, path, &value, &err);
+  if (st != AMDDWARF_OK) {
+    char text[600];
+    snprintf(text, sizeof text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
+    json_object_set_new(j, "value", json_string(text));
+    json_object_set_new(j, "variablesReference", json_integer(0));
+  } else {
+    describe(s, thread, frame, value, j, "value");
+    json_object_set_new(j, "evaluateName", json_string(amddwarf_valobj_get_info(value)->path));
+  }
+  amddwarf_valobj_free(value);
+  return j;
+}
+
+/* The name a child shows: its path without the parent's ("x" for "s.x",
+   "[3]" for "a[3]"), else its whole path ("*p"). */
+static const char *child_name(const char *parent, const char *child)
+{
+  size_t n = strlen(parent);
+  if (strncmp(parent, child, n) == 0 && child[n] == '.')
+    return child + n + 1;
+  if (strncmp(parent, child, n) == 0 && child[n] == '[')
+    return child + n;
+  return child;
+}
+
+/* ---- scopes ---- */
+
+bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  size_t thread, frame;
+  if (!dap_frame_arg(s, args, true, reply, &thread, &frame))
+    return false;
+  const amddwarf_frame *f = NULL;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_frame(s->threads[thread].wave, frame, &f, &err);
+  if (st != AMDDWARF_OK)
+    return st == AMDDWARF_END ? dap_fail(reply, "thread %zu has no frame %zu", thread + 1, frame)
+                              : dap_fail_status(reply, "scopes", st, &err);
+  static const struct {
+    const char *name, *hint;
+    dap_handle_kind kind;
+  } scopes[] = {{"Locals", "locals", DAP_HANDLE_LOCALS},
+                {"Arguments", "arguments", DAP_HANDLE_ARGUMENTS},
+                {"Registers", "registers", DAP_HANDLE_REGISTERS},
+                {"Lanes", NULL, DAP_HANDLE_LANES_SCOPE}};
+  json_t *list = json_array();
+  for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++) {
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(scopes[i].name));
+    if (scopes[i].hint)
+      json_object_set_new(j, "presentationHint", json_string(scopes[i].hint));
+    json_object_set_new(j, "variablesReference",
+                        json_integer(handle_ref(s, scopes[i].kind, thread, frame, NULL)));
+    json_object_set_new(j, "expensive", json_boolean(scopes[i].kind == DAP_HANDLE_REGISTERS));
+    json_array_append_new(list, j);
+  }
+  reply->body = json_object();
+  json_object_set_new(reply->body, "scopes", list);
+  return true;
+}
+
+/* ---- variables ---- */
+
+static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *list,
+                                 dap_reply *reply)
+{
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_variables(s->threads[h->thread].wave, h->frame, &vars,
+                                               &count, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "variables", st, &err);
+  unsigned want = h->kind == DAP_HANDLE_ARGUMENTS ? TAG_FORMAL_PARAMETER : TAG_VARIABLE;
+  for (size_t i = 0; i < count; i++) {
+    const amddwarf_die_info *die = vars[i].die;
+    if (!die->name || die->tag != want || (vars[i].scope && vars[i].scope->tag == TAG_COMPILE_UNIT))
+      continue;
+    /* An inner variable shadows outer ones of its name: the path finds it. */
+    bool shadowed = false;
+    for (size_t k = 0; k < i && !shadowed; k++)
+      shadowed = vars[k].die->name && strcmp(vars[k].die->name, die->name) == 0;
+    if (!shadowed)
+      json_array_append_new(list, variable_json(s, h->thread, h->frame, die->name, die->name));
+  }
+  return true;
+}
+
+static json_t *plain_variable(const char *name, const char *value)
+{
+  json_t *j = json_object();
+  json_object_set_new(j, "name", json_string(name));
+  json_object_set_new(j, "value", json_string(value));
+  json_object_set_new(j, "variablesReference", json_integer(0));
+  return j;
+}
+
+static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
+{
+  amddwarf_wave *wave = s->threads[h->thread].wave;
+  const amddwarf_wave_info *info = amddwarf_wave_get_info(wave);
+  uint32_t lane = amddwarf_wave_focus(wave);
+  char name[32], value[64];
+  uint8_t buf[8];
+  struct {
+    uint32_t regno;
+    uint64_t size;
+  } fixed[] = {{16, 8}, {info->wave_size == 32 ? 1u : 17u, info->wave_size == 32 ? 4u : 8u}};
+  for (size_t i = 0; i < 2; i++) {
+    uint64_t v = 0;
+    amddwarf_amdgpu_register_name(fixed[i].regno, AMDDWARF_REGISTER_ASM_NAME, name, sizeof name);
+    if (amddwarf_wave_read_register(wave, h->frame, fixed[i].regno, 0, fixed[i].size, buf,
+                                    NULL) == AMDDWARF_OK) {
+      for (size_t b = fixed[i].size; b-- > 0;)
+        v = v << 8 | buf[b];
+      snprintf(value, sizeof value, "0x%0*" PRIx64, (int)fixed[i].size * 2, v);
+    } else {
+      snprintf(value, sizeof value, "<unavailable>");
+    }
+    json_array_append_new(list, plain_variable(name, value));
+  }
+  /* Scalar registers, then the focused lane's dword of each vector register:
+     those the stop has (a register it lacks is not listed). */
+  for (uint32_t k = 0; k < 106 + 256; k++) {
+    uint32_t regno = k < 64 ? 32 + k : k < 106 ? 1088 + (k - 64)
+                                               : (info->wave_size == 32 ? 1536u : 2560u) + (k - 106);
+    uint64_t offset = k < 106 ? 0 : 4 * (uint64_t)lane;
+    if (amddwarf_wave_read_register(wave, h->frame, regno, offset, 4, buf, NULL) != AMDDWARF_OK)
+      continue;
+    amddwarf_amdgpu_register_name(regno, AMDDWARF_REGISTER_ASM_NAME, name, sizeof name);
+    if (k >= 106)
+      snprintf(name + strlen(name), sizeof name - strlen(name), " [lane %u]", lane);
+    snprintf(value, sizeof value, "0x%08" PRIx32,
+             (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 |
+                 (uint32_t)buf[3] << 24);
+    json_array_append_new(list, plain_variable(name, value));
+  }
+}
+
+static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, dap_reply *reply)
+{
+  amddwarf_wave *wave = s->threads[h->thread].wave;
+  const amddwarf_lanes *lanes = NULL;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "lanes", st, &err);
+  char text[512], lanes_text[256], where[256];
+  dap_lane_list(lanes->active_mask, lanes->wave_size, lanes_text, sizeof lanes_text);
+  snprintf(text, sizeof text, "0x%" PRIx64 " (%u of %u lanes: %s; from %s)", lanes->active_mask,
+           (unsigned)__builtin_popcountll(lanes->active_mask), lanes->wave_size,
+           lanes_text[0] ? lanes_text : "none", lanes->active_source);
+  json_array_append_new(list, plain_variable("active", text));
+  snprintf(text, sizeof text, "%u", amddwarf_wave_focus(wave));
+  json_array_append_new(list, plain_variable("focus", text));
+  amddwarf_lane_group groups[AMDDWARF_MAX_LANES];
+  size_t count = 0;
+  amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &count);
+  for (size_t g = 0; g < count; g++) {
+    char name[280];
+    dap_lane_list(groups[g].mask, lanes->wave_size, lanes_text, sizeof lanes_text);
+    snprintf(name, sizeof name, "[%s]", lanes_text);
+    if (groups[g].pc_known) {
+      dap_where(s, h->thread, groups[g].pc, where, sizeof where);
+      snprintf(text, sizeof text, "0x%" PRIx64 " %s", groups[g].pc, where[0] ? where : "??");
+    } else {
+      snprintf(text, sizeof text, "- (inactive, PC unknown)");
+    }
+    json_array_append_new(list, plain_variable(name, text));
+  }
+  return true;
+}
+
+static uint64_t wave_lanes_mask(amddwarf_wave *wave)
+{
+  uint32_t n = amddwarf_wave_get_info(wave)->wave_size;
+  return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+}
+
+static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, dap_reply *reply)
+{
+  amddwarf_valobj *value = NULL;
+  amddwarf_error err;
+  amddwarf_status st = value_open(s, h->thread, h->frame, h->path, &value, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, h->path, st, &err);
+  amddwarf_wave *wave = s->threads[h->thread].wave;
+  uint32_t wave_size = amddwarf_wave_get_info(wave)->wave_size;
+  amddwarf_value_group groups[AMDDWARF_MAX_LANES];
+  size_t count = 0;
+  st = amddwarf_valobj_read_lanes(value, wave_lanes_mask(wave), groups, AMDDWARF_MAX_LANES,
+                                  &count, &err);
+  if (st != AMDDWARF_OK) {
+    amddwarf_valobj_free(value);
+    return dap_fail_status(reply, h->path, st, &err);
+  }
+  for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; g++) {
+    char lanes[256], name[264];
+    dap_lane_list(groups[g].mask, wave_size, lanes, sizeof lanes);
+    snprintf(name, sizeof name, "[%s]", lanes);
+    cli_buf text = {0}, eval_name = {0};
+    lane_text(&groups[g].value, &text);
+    cli_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
+    json_t *j = plain_variable(name, text.data ? text.data : "");
+    json_object_set_new(j, "evaluateName", json_string(eval_name.data));
+    json_array_append_new(list, j);
+    cli_buf_free(&text);
+    cli_buf_free(&eval_name);
+  }
+  amddwarf_valobj_free(value);
+  return true;
+}
+
+static bool list_children(dap_session *s, const dap_handle *h, const json_t *args, json_t *list,
+                          dap_reply *reply)
+{
+  amddwarf_valobj *value = NULL;
+  amddwarf_error err;
+  amddwarf_status st = value_open(s, h->thread, h->frame, h->path, &value, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, h->path, st, &err);
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
+  const json_t *filter = json_object_get(args, "filter");
+  const char *which = json_is_string(filter) ? json_string_value(filter) : "";
+  bool named = strcmp(which, "indexed") != 0, indexed = strcmp(which, "named") != 0;
+  uint64_t start = 0, count = 0;
+  bool ok = dap_arg_index(reply, args, "start", false, (uint64_t)INT64_MAX, &start) &&
+            dap_arg_index(reply, args, "count", false, (uint64_t)INT64_MAX, &count);
+  /* Paging counts within the filtered kind; without a filter, named first. */
+  size_t first = 0, end = info->named_children + 1 + info->indexed_children;
+  if (!named)
+    first = info->named_children + 1;
+  if (!indexed)
+    end = info->named_children + 1;
+  size_t from = first + (size_t)(start < end - first ? start : end - first);
+  size_t to = count > 0 && count < end - from ? from + (size_t)count : end;
+  if (count == 0 && to - from > UNPAGED_ELEMENTS + info->named_children + 1)
+    to = from + UNPAGED_ELEMENTS + info->named_children + 1;
+  for (size_t i = from; ok && i < to; i++) {
+    if (i == 0) {
+      json_t *j = json_object();
+      char text[64];
+      snprintf(text, sizeof text, "%u lanes", amddwarf_wave_get_info(s->threads[h->thread].wave)->wave_size);
+      json_object_set_new(j, "name", json_string("lanes"));
+      json_object_set_new(j, "value", json_string(text));
+      json_object_set_new(j, "presentationHint", json_pack("{s:s}", "kind", "virtual"));
+      json_object_set_new(
+          j, "variablesReference",
+          json_integer(handle_ref(s, DAP_HANDLE_VALUE_LANES, h->thread, h->frame, h->path)));
+      json_array_append_new(list, j);
+      continue;
+    }
+    amddwarf_valobj *child = NULL;
+    amddwarf_error_clear(&err);
+    st = amddwarf_valobj_child(value, i - 1, &child, &err);
+    if (st != AMDDWARF_OK) {
+      ok = dap_fail_status(reply, h->path, st, &err);
+      break;
+    }
+    const char *path = amddwarf_valobj_get_info(child)->path;
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(child_name(info->path, path)));
+    describe(s, h->thread, h->frame, child, j, "value");
+    json_object_set_new(j, "evaluateName", json_string(path));
+    json_array_append_new(list, j);
+    amddwarf_valobj_free(child);
+  }
+  amddwarf_valobj_free(value);
+  return ok;
+}
+
+bool dap_variables(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  dap_handle *h;
+  if (!handle_arg(s, args, reply, &h))
+    return false;
+  if (!s->threads[h->thread].wave)
+    return dap_fail(reply, "thread %zu has no frames", h->thread + 1);
+  json_t *list = json_array();
+  bool ok = true;
+  switch (h->kind) {
+  case DAP_HANDLE_LOCALS:
+  case DAP_HANDLE_ARGUMENTS:
+    ok = list_frame_variables(s, h, list, reply);
+    break;
+  case DAP_HANDLE_REGISTERS:
+    list_registers(s, h, list);
+    break;
+  case DAP_HANDLE_LANES_SCOPE:
+    ok = list_lanes_scope(s, h, list, reply);
+    break;
+  case DAP_HANDLE_VALUE:
+    ok = list_children(s, h, args, list, reply);
+    break;
+  case DAP_HANDLE_VALUE_LANES:
+    ok = list_value_lanes(s, h, list, reply);
+    break;
+  }
+  if (!ok) {
+    json_decref(list);
+    return false;
+  }
+  reply->body = json_object();
+  json_object_set_new(reply->body, "variables", list);
+  return true;
+}
+
+/* ---- evaluate and the REPL ---- */
+
+/* "PATH @lanes LIST": the value's lanes in LIST, grouped where they agree. */
+static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *expr, char *at,
+                           dap_reply *reply)
+{
+  const char *list = at + strlen("@lanes");
+  *at = '\0';
+  for (char *e = at; e > expr && e[-1] == ' '; e--)
+    e[-1] = '\0';
+  amddwarf_wave *wave = s->threads[thread].wave;
+  uint32_t wave_size = amddwarf_wave_get_info(wave)->wave_size;
+  uint64_t mask = 0;
+  if (dap_parse_lane_list(list, wave_size, &mask) != 0)
+    return dap_fail(reply, "'%s' is not a lane list of the wave (0-%u, e.g. '0-7,9' or 'all')",
+                    list, wave_size - 1);
+  amddwarf_valobj *value = NULL;
+  amddwarf_error err;
+  amddwarf_status st = value_open(s, thread, frame, expr, &value, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, expr, st, &err);
+  amddwarf_value_group groups[AMDDWARF_MAX_LANES];
+  size_t count = 0;
+  st = amddwarf_valobj_read_lanes(value, mask, groups, AMDDWARF_MAX_LANES, &count, &err);
+  if (st != AMDDWARF_OK) {
+    amddwarf_valobj_free(value);
+    return dap_fail_status(reply, expr, st, &err);
+  }
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
+  cli_buf out = {0};
+  cli_buf_printf(&out, "%s (%s) at pc 0x%" PRIx64 "\n", info->path, info->type_name,
+                 amddwarf_wave_get_info(wave)->pc);
+  for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; g++) {
+    char lanes[256];
+    dap_lane_list(groups[g].mask, wave_size, lanes, sizeof lanes);
+    cli_buf_printf(&out, "%s = ", lanes);
+    lane_text(&groups[g].value, &out);
+    cli_buf_printf(&out, "\n");
+  }
+  amddwarf_valobj_free(value);
+  reply->body = json_object();
+  json_object_set_new(reply->body, "result", json_string(out.data));
+  json_object_set_new(reply->body, "variablesReference", json_integer(0));
+  cli_buf_free(&out);
+  return true;
+}
+
+static bool repl_save(dap_session *s, const char *file, dap_reply *reply)
+{
+  while (*file == ' ')
+    file++;
+  if (!*file)
+    return dap_fail(reply, "save: give a file name: save FILE");
+  char *text = NULL;
+  size_t size = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_stop_save(s->stop, &text, &size, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "save", st, &err);
+  FILE *f = fopen(file, "wb");
+  bool ok = f && fwrite(text, 1, size, f) == size;
+  if (f && fclose(f) != 0)
+    ok = false;
+  free(text);
+  if (!ok)
+    return dap_fail(reply, "save: cannot write '%s'", file);
+  char result[1200];
+  snprintf(result, sizeof result, "saved the stop (%zu waves) to %s", s->thread_count, file);
+  reply->body = json_object();
+  json_object_set_new(reply->body, "result", json_string(result));
+  json_object_set_new(reply->body, "variablesReference", json_integer(0));
+  return true;
+}
+
+bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  const json_t *e = json_object_get(args, "expression");
+  if (!json_is_string(e))
+    return dap_fail(reply, "evaluate: missing 'expression'");
+  size_t thread, frame;
+  if (!dap_frame_arg(s, args, false, reply, &thread, &frame))
+    return false;
+  char *expr = strdup(json_string_value(e));
+  if (!expr)
+    return dap_fail(reply, "evaluate: out of memory");
+  char *p = expr;
+  while (*p == ' ')
+    p++;
+  bool ok;
+  char *at = strstr(p, "@lanes");
+  amddwarf_wave *wave = s->threads[thread].wave;
+  if (strncmp(p, "lane ", 5) == 0 || strcmp(p, "lane") == 0) {
+    char *end;
+    unsigned long lane = strtoul(p + 4, &end, 10);
+    while (*end == ' ')
+      end++;
+    if (end == p + 4 || *end)
+      ok = dap_fail(reply, "lane: give a lane number: lane N");
+    else if (amddwarf_wave_set_focus(wave, lane > UINT32_MAX ? UINT32_MAX : (uint32_t)lane) !=
+             AMDDWARF_OK)
+      ok = dap_fail(reply, "lane: the wave has lanes 0 to %u, not %lu",
+                    amddwarf_wave_get_info(wave)->wave_size - 1, lane);
+    else {
+      char result[96];
+      snprintf(result, sizeof result, "focus: lane %lu of thread %zu", lane, thread + 1);
+      reply->body = json_pack("{s:s,s:i}", "result", result, "variablesReference", 0);
+      dap_invalidate(s, thread);
+      ok = true;
+    }
+  } else if (strcmp(p, "lanes") == 0) {
+    char *text = dap_lanes_text(s, thread, reply);
+    ok = text != NULL;
+    if (ok)
+      reply->body = json_pack("{s:s,s:i}", "result", text, "variablesReference", 0);
+    free(text);
+  } else if (strncmp(p, "save ", 5) == 0 || strcmp(p, "save") == 0) {
+    ok = repl_save(s, p + 4, reply);
+  } else if (at) {
+    ok = evaluate_lanes(s, thread, frame, p, at, reply);
+  } else {
+    amddwarf_valobj *value = NULL;
+    amddwarf_error err;
+    amddwarf_status st = value_open(s, thread, frame, p, &value, &err);
+    if (st != AMDDWARF_OK) {
+      ok = dap_fail_status(reply, p, st, &err);
+    } else {
+      reply->body = json_object();
+      describe(s, thread, frame, value, reply->body, "result");
+      ok = true;
+    }
+    amddwarf_valobj_free(value);
+  }
+  free(expr);
+  return ok;
+}
+
+/* ---- writes ---- */
+
+/* Assigns TEXT to PATH for LANES (0: the focused lane), then answers with
+   the focused lane's new value and tells the client to read again. */
+static bool assign(dap_session *s, size_t thread, size_t frame, const char *path, uint64_t lanes,
+                   const char *text, dap_reply *reply)
+{
+  amddwarf_wave *wave = s->threads[thread].wave;
+  if (lanes == 0)
+    lanes = UINT64_C(1) << amddwarf_wave_focus(wave);
+  amddwarf_valobj *value = NULL;
+  amddwarf_error err;
+  amddwarf_status st = value_open(s, thread, frame, path, &value, &err);
+  if (st == AMDDWARF_OK) {
+    amddwarf_error_clear(&err);
+    st = amddwarf_valobj_assign(value, lanes, text, &err);
+  }
+  if (st != AMDDWARF_OK) {
+    amddwarf_valobj_free(value);
+    char what[512];
+    snprintf(what, sizeof what, "cannot assign '%s' to %s", text, path);
+    return dap_fail_status(reply, what, st, &err);
+  }
+  reply->body = json_object();
+  describe(s, thread, frame, value, reply->body, "value");
+  amddwarf_valobj_free(value);
+  dap_invalidate(s, thread);
+  return true;
+}
+
+bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  dap_handle *h;
+  const json_t *name = json_object_get(args, "name"), *value = json_object_get(args, "value");
+  if (!handle_arg(s, args, reply, &h))
+    return false;
+  if (!json_is_string(name) || !json_is_string(value))
+    return dap_fail(reply, "setVariable: 'name' and 'value' must be strings");
+  const char *n = json_string_value(name), *v = json_string_value(value);
+  if (!s->threads[h->thread].wave)
+    return dap_fail(reply, "thread %zu has no frames", h->thread + 1);
+  switch (h->kind) {
+  case DAP_HANDLE_LOCALS:
+  case DAP_HANDLE_ARGUMENTS:
+    return assign(s, h->thread, h->frame, n, 0, v, reply);
+  case DAP_HANDLE_VALUE: {
+    /* A child: "x" of a struct, "[3]" of an array, "*p" of a pointer. */
+    cli_buf path = {0};
+    if (n[0] == '[' || n[0] == '*')
+      cli_buf_printf(&path, n[0] == '[' ? "%s%s" : "%.0s%s", h->path, n);
+    else
+      cli_buf_printf(&path, "%s.%s", h->path, n);
+    bool ok = assign(s, h->thread, h->frame, path.data, 0, v, reply);
+    cli_buf_free(&path);
+    return ok;
+  }
+  case DAP_HANDLE_VALUE_LANES: {
+    uint64_t lanes = 0;
+    size_t len = strlen(n);
+    char list[256];
+    uint32_t wave_size = amddwarf_wave_get_info(s->threads[h->thread].wave)->wave_size;
+    if (len < 3 || n[0] != '[' || n[len - 1] != ']' || len - 2 >= sizeof list)
+      return dap_fail(reply, "setVariable: '%s' is not a lane group '[0-7]'", n);
+    snprintf(list, sizeof list, "%.*s", (int)(len - 2), n + 1);
+    if (dap_parse_lane_list(list, wave_size, &lanes) != 0)
+      return dap_fail(reply, "setVariable: '%s' is not a lane group of the wave", n);
+    return assign(s, h->thread, h->frame, h->path, lanes, v, reply);
+  }
+  default:
+    return dap_fail(reply, "setVariable: %s cannot be written here; write a variable",
+                    h->kind == DAP_HANDLE_REGISTERS ? "registers" : "lanes");
+  }
+}
+
+bool dap_set_expression(dap_session *s, const json_t *args, dap_reply *reply)
+{
+  const json_t *e = json_object_get(args, "expression"), *v = json_object_get(args, "value");
+  if (!json_is_string(e) || !json_is_string(v))
+    return dap_fail(reply, "setExpression: 'expression' and 'value' must be strings");
+  size_t thread, frame;
+  if (!dap_frame_arg(s, args, false, reply, &thread, &frame))
+    return false;
+  return assign(s, thread, frame, json_string_value(e), 0, json_string_value(v), reply);
+}
