@@ -32,9 +32,24 @@ static int parse_u64(const char *text, uint64_t *out)
 
 static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, dap_reply *reply)
 {
+  /* "THREAD/" first names the wave; without it, the current thread. */
+  const char *whole = text, *slash = strchr(text, '/');
+  if (slash) {
+    char id[24];
+    uint64_t thread;
+    if ((size_t)(slash - text) >= sizeof id)
+      return dap_fail(reply, "memoryReference '%s': no thread before '/'", text);
+    snprintf(id, sizeof id, "%.*s", (int)(slash - text), text);
+    if (parse_u64(id, &thread) != 0 || thread == 0 || thread > s->thread_count ||
+        !s->threads[thread - 1].wave)
+      return dap_fail(reply, "memoryReference '%s': '%s' is not a thread (1-%zu)", text, id,
+                      s->thread_count);
+    s->current_thread = (size_t)thread - 1;
+    text = slash + 1;
+  }
   char copy[256];
   if (strlen(text) >= sizeof copy)
-    return dap_fail(reply, "memoryReference '%.40s...' is too long", text);
+    return dap_fail(reply, "memoryReference '%.40s...' is too long", whole);
   snprintf(copy, sizeof copy, "%s", text);
   char *parts[3];
   size_t n = 0;
@@ -47,18 +62,21 @@ static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, 
     p = colon + 1;
     if (n == 3)
       return dap_fail(reply, "memoryReference '%s' has more than three parts: "
-                             "use SPACE:LANE:ADDRESS, SPACE:ADDRESS or ADDRESS", text);
+                             "use SPACE:LANE:ADDRESS, SPACE:ADDRESS or ADDRESS", whole);
   }
   const char *space = n > 1 ? parts[0] : "global";
   if (parse_u64(parts[n - 1], &out->address) != 0)
-    return dap_fail(reply, "memoryReference '%s': '%s' is not an address", text, parts[n - 1]);
+    return dap_fail(reply, "memoryReference '%s': '%s' is not an address", whole, parts[n - 1]);
   uint32_t value;
   amddwarf_aspace_info info;
   if (amddwarf_aspace_lookup(space, &value) != AMDDWARF_OK ||
       amddwarf_aspace_info_get(value, &info) != AMDDWARF_OK)
     return dap_fail(reply, "memoryReference '%s': no address space '%s' (global, generic, "
-                           "region, local, private_lane, private_wave, private_lane<N>)", text,
+                           "region, local, private_lane, private_wave, private_lane<N>)", whole,
                     space);
+  if (!s->threads[s->current_thread].wave)
+    return dap_fail(reply, "memoryReference '%s': thread %zu has no wave: %s", whole,
+                    s->current_thread + 1, s->threads[s->current_thread].open_error);
   uint32_t wave_size =
       amddwarf_wave_get_info(s->threads[s->current_thread].wave)->wave_size;
   out->aspace = value;
@@ -68,22 +86,22 @@ static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, 
     out->aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
     out->lane = value - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
     if (n == 3)
-      return dap_fail(reply, "memoryReference '%s': %s names its lane already", text, space);
+      return dap_fail(reply, "memoryReference '%s': %s names its lane already", whole, space);
   } else if (info.per_lane) {
     uint64_t lane;
     if (n != 3)
       return dap_fail(reply, "memoryReference '%s': %s memory needs a lane: %s:LANE:ADDRESS",
-                      text, space, space);
+                      whole, space, space);
     if (parse_u64(parts[1], &lane) != 0 || lane >= wave_size)
       return dap_fail(reply, "memoryReference '%s': lane '%s' is not a lane of the wave (0-%u)",
-                      text, parts[1], wave_size - 1);
+                      whole, parts[1], wave_size - 1);
     out->lane = (uint32_t)lane;
   } else if (n == 3) {
-    return dap_fail(reply, "memoryReference '%s': %s memory has no lanes: %s:ADDRESS", text,
+    return dap_fail(reply, "memoryReference '%s': %s memory has no lanes: %s:ADDRESS", whole,
                     space, space);
   }
   if (out->lane != AMDDWARF_NO_LANE && out->lane >= wave_size)
-    return dap_fail(reply, "memoryReference '%s': lane %u is not a lane of the wave (0-%u)", text,
+    return dap_fail(reply, "memoryReference '%s': lane %u is not a lane of the wave (0-%u)", whole,
                     out->lane, wave_size - 1);
   return true;
 }
@@ -112,8 +130,6 @@ bool dap_read_memory(dap_session *s, const json_t *args, dap_reply *reply)
   memory_ref ref;
   if (!json_is_string(r))
     return dap_fail(reply, "readMemory: missing 'memoryReference'");
-  if (!s->threads[s->current_thread].wave)
-    return dap_fail(reply, "readMemory: thread %zu has no wave", s->current_thread + 1);
   if (!parse_memory_ref(s, json_string_value(r), &ref, reply) || !offset_ref(&ref, args, reply) ||
       !dap_arg_index(reply, args, "count", true, MAX_MEMORY_REQUEST, &count))
     return false;
@@ -149,8 +165,6 @@ bool dap_write_memory(dap_session *s, const json_t *args, dap_reply *reply)
   memory_ref ref;
   if (!json_is_string(r) || !json_is_string(d))
     return dap_fail(reply, "writeMemory: 'memoryReference' and 'data' must be strings");
-  if (!s->threads[s->current_thread].wave)
-    return dap_fail(reply, "writeMemory: thread %zu has no wave", s->current_thread + 1);
   if (!parse_memory_ref(s, json_string_value(r), &ref, reply) || !offset_ref(&ref, args, reply))
     return false;
   uint8_t *data = NULL;

@@ -1,0 +1,222 @@
+// `amddwarf dap` driven by @vscode/debugadapter-testsupport's DebugClient, the
+// client editors' debug adapters are tested with, on a code object written by
+// `amddwarf build` from program.json (kernel calls leaf at 0x1080, the wave
+// stopped in leaf at 0x1120) and the two-wave stop stop.json. Run by ctest
+// (tests/CMakeLists.txt) as `node --test` with AMDDWARF (the binary) and
+// DAP_WORK (a scratch directory) in the environment.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { DebugClient } = require('@vscode/debugadapter-testsupport');
+
+const amddwarf = process.env.AMDDWARF;
+const work = process.env.DAP_WORK;
+const source = process.env.DAP_SOURCE || __dirname;
+const object = path.join(work, 'dap.elf');
+const stop = path.join(source, 'stop.json');
+
+let dc;
+
+before(async () => {
+  fs.mkdirSync(work, { recursive: true });
+  execFileSync(amddwarf, ['build', path.join(source, 'program.json'), '-o', object]);
+  dc = new DebugClient(amddwarf, 'dap', 'amddwarf');
+  await dc.start();
+});
+
+after(async () => {
+  await dc.stop();
+});
+
+async function variable(ref, name, extra) {
+  const r = await dc.variablesRequest({ variablesReference: ref, ...extra });
+  const v = r.body.variables.find((x) => x.name === name);
+  assert.ok(v, `no variable ${name} in ${JSON.stringify(r.body.variables)}`);
+  return v;
+}
+
+async function scope(frameId, name) {
+  const r = await dc.scopesRequest({ frameId });
+  return r.body.scopes.find((s) => s.name === name).variablesReference;
+}
+
+test('a session over a stop', async (t) => {
+  await t.test('initialize', async () => {
+    const r = await dc.initializeRequest({ adapterID: 'amddwarf', linesStartAt1: true });
+    assert.equal(r.body.supportsSetVariable, true);
+    assert.equal(r.body.supportsReadMemoryRequest, true);
+    assert.equal(r.body.supportsAmdgpuLanesRequest, true);
+  });
+
+  await t.test('launch, then stopped after configurationDone', async () => {
+    const stopped = dc.waitForEvent('stopped');
+    await dc.launchRequest({ program: object, stop });
+    await dc.configurationDoneRequest();
+    const e = await stopped;
+    assert.equal(e.body.allThreadsStopped, true);
+    assert.equal(e.body.threadId, 1);
+  });
+
+  await t.test('threads: one per wave, with place, ISA, active lanes and line', async () => {
+    const r = await dc.threadsRequest();
+    assert.deepEqual(r.body.threads, [
+      { id: 1, name: 'wg(1,0,0) wave 0 gfx900 8/64 lanes at dap.cl:12' },
+      { id: 2, name: 'wg(1,0,0) wave 1 gfx900 4/64 lanes at dap.cl:13' },
+    ]);
+  });
+
+  await t.test('stackTrace: the leaf and its caller', async () => {
+    const r = await dc.stackTraceRequest({ threadId: 1 });
+    assert.equal(r.body.totalFrames, 2);
+    const outer = r.body.stackFrames[1];
+    assert.deepEqual(outer, {
+      id: 2, name: 'kernel', source: { name: 'dap.cl', path: '/src/dap.cl' },
+      line: 5, column: 7, instructionPointerReference: '0x1084',
+    });
+    assert.equal(r.body.stackFrames[0].instructionPointerReference, '0x1120');
+    const paged = await dc.stackTraceRequest({ threadId: 1, startFrame: 1, levels: 1 });
+    assert.deepEqual(paged.body.stackFrames, [outer]);
+  });
+
+  await t.test('scopes and the outer frame\'s variables', async () => {
+    const r = await dc.scopesRequest({ frameId: 1 });
+    assert.deepEqual(r.body.scopes.map((s) => s.name), ['Locals', 'Arguments', 'Registers', 'Lanes']);
+    const total = await variable(await scope(2, 'Locals'), 'total');
+    assert.equal(total.value, '77');
+    const n = await variable(await scope(1, 'Arguments'), 'n');
+    assert.equal(n.value, '10');
+    const regs = await scope(1, 'Registers');
+    assert.equal((await variable(regs, 'pc')).value, '0x0000000000001120');
+    assert.equal((await variable(regs, 'exec')).value, '0x00000000000000ff');
+    assert.equal((await variable(regs, 's33')).value, '0x00002000');
+    assert.equal((await variable(regs, 'v1 [lane 0]')).value, '0x00000064');
+    const lanes = await scope(1, 'Lanes');
+    assert.equal((await variable(lanes, 'active')).value, '0xff (8 of 64 lanes: 0-7; from EXEC)');
+    assert.equal((await variable(lanes, '[0-7]')).value, '0x1120 dap.cl:12');
+  });
+
+  await t.test('variables: a struct\'s members and an array paged', async () => {
+    const locals = await scope(1, 'Locals');
+    const s = await variable(locals, 's');
+    assert.equal(s.value, '{x = 1, y = 2}');
+    assert.equal(s.type, 'S');
+    const members = await dc.variablesRequest({ variablesReference: s.variablesReference, filter: 'named' });
+    assert.deepEqual(members.body.variables.map((v) => [v.name, v.value, v.evaluateName]),
+      [['lanes', '64 lanes', undefined], ['x', '1', 's.x'], ['y', '2', 's.y']]);
+    const arr = await variable(locals, 'arr');
+    assert.equal(arr.indexedVariables, 10);
+    assert.equal(arr.type, 'int[10]');
+    const page = await dc.variablesRequest({
+      variablesReference: arr.variablesReference, filter: 'indexed', start: 7, count: 3,
+    });
+    assert.deepEqual(page.body.variables.map((v) => [v.name, v.value, v.evaluateName]),
+      [['[7]', '70', 'arr[7]'], ['[8]', '80', 'arr[8]'], ['[9]', '90', 'arr[9]']]);
+    // Per-lane values: the lanes node groups lanes whose values agree.
+    const lanesNode = members.body.variables[0];
+    const groups = await dc.variablesRequest({ variablesReference: lanesNode.variablesReference });
+    assert.deepEqual(groups.body.variables.map((v) => [v.name, v.value, v.evaluateName]), [
+      ['[0]', '{x = 1, y = 2}', 's @lanes 0'],
+      ['[1]', '{x = 11, y = 12}', 's @lanes 1'],
+      ['[2-63]', '<unavailable>', 's @lanes 2-63'],
+    ]);
+  });
+
+  await t.test('evaluate: two lanes with different values', async () => {
+    const lane3 = await dc.evaluateRequest({ expression: 'lane 3', frameId: 1, context: 'repl' });
+    assert.equal(lane3.body.result, 'focus: lane 3 of thread 1');
+    const a = await dc.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'watch' });
+    assert.equal(a.body.result, '103');
+    await dc.evaluateRequest({ expression: 'lane 6', frameId: 1, context: 'repl' });
+    const b = await dc.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'hover' });
+    assert.equal(b.body.result, '106');
+    const table = await dc.evaluateRequest({ expression: 'lane_id @lanes 0-2', frameId: 1, context: 'repl' });
+    assert.equal(table.body.result, 'lane_id (int) at pc 0x1120\n0 = 100\n1 = 101\n2 = 102\n');
+    await dc.evaluateRequest({ expression: 'lane 0', frameId: 1, context: 'repl' });
+    const bad = await dc.evaluateRequest({ expression: 's.z', frameId: 1, context: 'repl' })
+      .then(() => null, (e) => e);
+    assert.equal(bad.message, "s.z: no member 'z' in struct S (not_found)");
+  });
+
+  await t.test('amdgpu/lanes', async () => {
+    const r = await dc.customRequest('amdgpu/lanes', { threadId: 2 });
+    assert.equal(r.body.waveSize, 64);
+    assert.equal(r.body.activeMask, '0xf');
+    assert.deepEqual(r.body.lanes[3], {
+      lane: 3, active: true, pc: '0x1140', source: { name: 'dap.cl', path: '/src/dap.cl' },
+      line: 13, column: 3,
+    });
+    assert.deepEqual(r.body.lanes[4], { lane: 4, active: false, pc: null, reason: 'optimized_out' });
+  });
+
+  await t.test('setVariable, then read back', async () => {
+    const locals = await scope(1, 'Locals');
+    const s = await variable(locals, 's');
+    const invalidated = dc.waitForEvent('invalidated');
+    const r = await dc.setVariableRequest({ variablesReference: s.variablesReference, name: 'x', value: '42' });
+    assert.equal(r.body.value, '42');
+    await invalidated;
+    assert.equal((await variable(s.variablesReference, 'x')).value, '42');
+    assert.equal((await variable(locals, 's')).value, '{x = 42, y = 2}');
+    const e = await dc.customRequest('setExpression', { expression: 'arr[1]', value: '-3', frameId: 1 });
+    assert.equal(e.body.value, '-3');
+    const arr = await dc.evaluateRequest({ expression: 'arr', frameId: 1, context: 'watch' });
+    assert.equal(arr.body.result, '{0, -3, 20, 30, 40, 50, 60, 70, 80, 90}');
+  });
+
+  await t.test('disassemble with source locations', async () => {
+    const r = await dc.disassembleRequest({ memoryReference: '0x1120', instructionOffset: -1, instructionCount: 3 });
+    assert.deepEqual(r.body.instructions.map((i) => [i.address, i.instruction, i.instructionBytes, i.line]),
+      [['0x111c', 's_nop 0', '000080bf', 10], ['0x1120', 's_nop 0', '000080bf', 12],
+       ['0x1124', 's_nop 0', '000080bf', 12]]);
+    assert.deepEqual(r.body.instructions[1].location, { name: 'dap.cl', path: '/src/dap.cl' });
+  });
+
+  await t.test('readMemory in private_lane and local', async () => {
+    const p = await dc.customRequest('readMemory', { memoryReference: '1/private_lane:1:0x80', count: 8 });
+    assert.equal(Buffer.from(p.body.data, 'base64').toString('hex'), '0b0000000c000000');
+    assert.equal(p.body.address, '0x80');
+    const l = await dc.customRequest('readMemory', { memoryReference: '1/local:0x100', offset: 8, count: 8 });
+    assert.equal(Buffer.from(l.body.data, 'base64').toString('hex'), '140000001e000000');
+    const partial = await dc.customRequest('readMemory', { memoryReference: '1/local:0x120', count: 16 });
+    assert.equal(Buffer.from(partial.body.data, 'base64').toString('hex'), '500000005a000000'.slice(0, 16));
+    assert.equal(partial.body.unreadableBytes, 8);
+    const noLane = await dc.customRequest('readMemory', { memoryReference: '1/private_lane:0x80', count: 4 })
+      .then(() => null, (e) => e);
+    assert.equal(noLane.message,
+      "memoryReference '1/private_lane:0x80': private_lane memory needs a lane: private_lane:LANE:ADDRESS");
+  });
+
+  await t.test('bad requests get error responses and the adapter keeps serving', async () => {
+    const unknown = await dc.customRequest('frobnicate', {}).then(() => null, (e) => e);
+    assert.equal(unknown.message, "unknown request 'frobnicate'");
+    const badThread = await dc.stackTraceRequest({ threadId: 9 }).then(() => null, (e) => e);
+    assert.equal(badThread.message, "argument 'threadId' must be an integer from 0 to 2");
+    const r = await dc.threadsRequest();
+    assert.equal(r.body.threads.length, 2);
+  });
+
+  await t.test('disconnect', async () => {
+    const r = await dc.disconnectRequest({});
+    assert.equal(r.success, true);
+  });
+});
+
+test('a stop that does not load is an error response', async () => {
+  const bad = path.join(work, 'bad-stop.json');
+  fs.writeFileSync(bad, '{"waves": [{"snapshot": {"wave_size": 48}}]}');
+  const client = new DebugClient(amddwarf, 'dap', 'amddwarf');
+  await client.start();
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    const e = await client.launchRequest({ program: object, stop: bad }).then(() => null, (x) => x);
+    assert.equal(e.message,
+      `launch: the stop does not load: ${bad} waves[0].snapshot: wave_size must be 32 or 64 (snapshot_schema)`);
+    const ok = await client.launchRequest({ program: object, stop });
+    assert.equal(ok.success, true);
+  } finally {
+    await client.stop();
+  }
+});
