@@ -481,6 +481,12 @@ amddwarf_status gpu_stop_load_wave(gpu_stop *stop, uint32_t wave, amddwarf_error
   return st;
 }
 
+amddwarf_status gpu_stop_save_wave(const gpu_stop *stop, char **json, size_t *json_size,
+                                   amddwarf_error *err)
+{
+  return amddwarf_snapshot_save(stop->snapshot, json, json_size, err);
+}
+
 /* ---- Backtrace and variables ---------------------------------------------------- */
 
 amddwarf_status gpu_stop_backtrace(gpu_stop *stop, gpu_stop_frame frames[GPU_STOP_FRAMES],

@@ -74,6 +74,12 @@ const uint8_t *gpu_stop_code_object(const gpu_stop *stop, size_t *size);
 /* Makes the snapshot hold wave WAVE's state. */
 amddwarf_status gpu_stop_load_wave(gpu_stop *stop, uint32_t wave, amddwarf_error *err);
 
+/* The loaded wave's state as a snapshot document (amddwarf_snapshot_save:
+   specs/snapshot.md, writes included); *JSON is malloc'ed, the caller's.
+   bench/gpu_stop_write.c writes the whole stop from these. */
+amddwarf_status gpu_stop_save_wave(const gpu_stop *stop, char **json, size_t *json_size,
+                                   amddwarf_error *err);
+
 /* Unwinds the loaded wave until the return address is undefined: FRAMES
    receives at most GPU_STOP_FRAMES frames, *COUNT their number. */
 amddwarf_status gpu_stop_backtrace(gpu_stop *stop, gpu_stop_frame frames[GPU_STOP_FRAMES],

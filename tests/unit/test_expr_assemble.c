@@ -252,13 +252,163 @@ static void test_decodes_back(void **state)
   assert_int_equal(ops[4].target, 6);
 }
 
+
+/* Bytes -> decode -> print -> assemble gives the same bytes. */
+static void expect_round_trip(const uint8_t *bytes, size_t size, const amddwarf_expr_format *f,
+                              const char *what)
+{
+  amddwarf_op ops[32];
+  size_t count = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  if (amddwarf_expr_decode(bytes, size, f, ops, 32, &count, &err) != AMDDWARF_OK)
+    fail_msg("%s: decode: %s", what, err.message);
+  char text[1024];
+  assert_int_equal(amddwarf_expr_print(ops, count, f, AMDDWARF_PRINT_DEFAULT, text, sizeof text, NULL), 0);
+  uint8_t again[256];
+  size_t again_size = 0;
+  if (amddwarf_expr_assemble(text, f, 64, again, sizeof again, &again_size, &err) != AMDDWARF_OK)
+    fail_msg("%s: '%s' does not assemble: %s", what, text, err.message);
+  if (again_size != size || memcmp(again, bytes, size) != 0)
+    fail_msg("%s: '%s' assembles to %zu bytes, not the %zu decoded", what, text, again_size,
+             size);
+}
+
+/* Operand values that exercise each operand kind's spelling: negative signed
+   values, unsigned values with the top bit set, named registers. */
+static uint64_t sample_operand(amddwarf_operand_kind kind, unsigned which)
+{
+  switch (kind) {
+  case AMDDWARF_OPERAND_U8:
+    return 0xfe;
+  case AMDDWARF_OPERAND_S8:
+    return (uint64_t)-5;
+  case AMDDWARF_OPERAND_U16:
+    return 0xfffe;
+  case AMDDWARF_OPERAND_S16:
+    return (uint64_t)-300;
+  case AMDDWARF_OPERAND_U32:
+    return 0xfffffffe;
+  case AMDDWARF_OPERAND_S32:
+    return (uint64_t)-70000;
+  case AMDDWARF_OPERAND_U64:
+  case AMDDWARF_OPERAND_ADDR:
+    return 0xfedcba9876543210u;
+  case AMDDWARF_OPERAND_S64:
+    return (uint64_t)INT64_MIN;
+  case AMDDWARF_OPERAND_ULEB:
+    return 1000;
+  case AMDDWARF_OPERAND_SLEB:
+    return (uint64_t)-8;
+  case AMDDWARF_OPERAND_DIE_REF:
+  case AMDDWARF_OPERAND_TYPE:
+    return 0x2a;
+  case AMDDWARF_OPERAND_REG:
+    return which == 0 ? 2563 : 65; /* VGPR3, SGPR33 */
+  default:
+    return 0;
+  }
+}
+
+/* Every operation of ops.def, in every dialect that encodes it, with sample
+   operands: encoded, decoded, printed, assembled again. (The assembler
+   register names of AMDDWARF_PRINT_ASM_REGISTERS are not one-to-one: "pc" is
+   PC_32 and PC_64, "v3" a wave32 and a wave64 register.) Branches jump forward and backward; blocks are bytes or, for entry
+   values, a sub-expression. */
+static void test_print_round_trip(void **state)
+{
+  (void)state;
+  static const uint8_t block[] = {0x2a, 0x00, 0x80, 0x3f};
+  static const uint8_t sub_expression[] = {0x90, 0x41}; /* DW_OP_regx SGPR33 */
+  static const amddwarf_dialect dialects[] = {AMDDWARF_DIALECT_AUTO, AMDDWARF_DIALECT_USER,
+                                              AMDDWARF_DIALECT_VENDOR, AMDDWARF_DIALECT_DRAFT};
+  size_t tried = 0;
+  for (int k = 0; k < AMDDWARF_OP_KIND_COUNT; k++) {
+    const amddwarf_op_info *info = amddwarf_op_info_get((amddwarf_op_kind)k);
+    for (size_t d = 0; d < sizeof dialects / sizeof dialects[0]; d++) {
+      amddwarf_expr_format f;
+      amddwarf_expr_format_init(&f);
+      f.dialect = dialects[d];
+      /* lit0, OP, lit1: a backward branch target and a forward one. */
+      amddwarf_op ops[3];
+      memset(ops, 0, sizeof ops);
+      ops[0].kind = AMDDWARF_OP_lit0;
+      ops[2].kind = AMDDWARF_OP_lit1;
+      amddwarf_op *op = &ops[1];
+      op->kind = info->kind;
+      for (unsigned i = 0; i < 2; i++) {
+        switch (info->operands[i]) {
+        case AMDDWARF_OPERAND_BLOCK:
+        case AMDDWARF_OPERAND_BLOCK_U8:
+          if (info->kind == AMDDWARF_OP_entry_value || info->kind == AMDDWARF_OP_GNU_entry_value) {
+            op->block = sub_expression;
+            op->operands[i] = sizeof sub_expression;
+          } else {
+            op->block = block;
+            op->operands[i] = sizeof block;
+          }
+          break;
+        case AMDDWARF_OPERAND_ENCODED_ADDR:
+          op->operands[0] = 0x00; /* DW_EH_PE_absptr: an address */
+          op->operands[1] = 0x1234;
+          i = 2;
+          break;
+        default:
+          op->operands[i] = sample_operand(info->operands[i], i);
+          break;
+        }
+      }
+      if (info->kind >= AMDDWARF_OP_reg0 && info->kind <= AMDDWARF_OP_reg31)
+        op->operands[1] = (uint64_t)(info->kind - AMDDWARF_OP_reg0);
+      for (uint32_t target = 0; target < 4; target += 3) {
+        op->target = target;
+        uint8_t bytes[64];
+        size_t size = 0;
+        if (amddwarf_expr_encode(ops, 3, &f, bytes, sizeof bytes, &size, NULL) != AMDDWARF_OK)
+          break; /* no encoding in this dialect */
+        char what[96];
+        snprintf(what, sizeof what, "%s (%s)", info->name, amddwarf_dialect_name(f.dialect));
+        expect_round_trip(bytes, size, &f, what);
+        tried++;
+        if (info->operands[0] != AMDDWARF_OPERAND_BRANCH)
+          break;
+      }
+    }
+  }
+  assert_true(tried > AMDDWARF_OP_KIND_COUNT);
+  /* The printer's spellings that the cases above do not reach. */
+  static const uint8_t empty_block[] = {0x9e, 0x00};                   /* implicit_value 0x0 */
+  static const uint8_t wave32[] = {0x90, 0x83, 0x0c};                  /* VGPR3_W32 */
+  static const uint8_t reserved_breg[] = {0x92, 0xc0, 0x07, 0x08};     /* bregx 0x3c0 +8 */
+  static const uint8_t to_the_end[] = {0x2f, 0x00, 0x00};              /* skip +0 */
+  expect_round_trip(empty_block, sizeof empty_block, NULL, "empty block");
+  expect_round_trip(wave32, sizeof wave32, NULL, "wave32 register");
+  expect_round_trip(reserved_breg, sizeof reserved_breg, NULL, "register without a name");
+  expect_round_trip(to_the_end, sizeof to_the_end, NULL, "branch to the end");
+  uint8_t out[8];
+  size_t size = 1;
+  amddwarf_error err;
+  assert_int_equal(assemble("<empty>", AMDDWARF_DIALECT_AUTO, 64, out, &size, &err), 0);
+  assert_int_equal(size, 0);
+  /* A displacement into the middle of an operation, or a register the
+     operation does not have, is an error. */
+  expect_error("DW_OP_skip +1; DW_OP_const2u 7", AMDDWARF_DIALECT_AUTO,
+               AMDDWARF_E_EXPR_BAD_BRANCH, 11, "not the start of an operation");
+  expect_error("DW_OP_bra 0x8000", AMDDWARF_DIALECT_AUTO, AMDDWARF_E_EXPR_SYNTAX, 10,
+               "does not fit 16 bits");
+  expect_error("DW_OP_breg1 SGPR1+4", AMDDWARF_DIALECT_AUTO, AMDDWARF_E_EXPR_SYNTAX, 12,
+               "does not match");
+  expect_error("DW_OP_implicit_value 0x3 0x01 0x02", AMDDWARF_DIALECT_AUTO,
+               AMDDWARF_E_EXPR_SYNTAX, 34, "fewer bytes");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_registers),     cmocka_unit_test(test_numbers_and_names),
       cmocka_unit_test(test_dialects),      cmocka_unit_test(test_labels),
       cmocka_unit_test(test_blocks),        cmocka_unit_test(test_syntax_errors),
-      cmocka_unit_test(test_decodes_back),
+      cmocka_unit_test(test_decodes_back),  cmocka_unit_test(test_print_round_trip),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,10 +9,16 @@
  *              a "_W32"/"_W64" suffix picks the wave size (VGPR3_W32);
  *              DW_OP_bregx/DW_OP_LLVM_aspace_bregx also take "REG+N"/"REG-N"
  *   branches   a LABEL defined anywhere in the same text (a label after the
- *              last operation is the end of the expression)
- *   blocks     hex bytes ("0x2a000000", "2a000000"; "0x" is empty) or a
+ *              last operation is the end of the expression), or the signed
+ *              displacement in bytes the printer writes ("+2", "-3")
+ *   blocks     hex bytes ("0x2a000000", "2a000000"; "0x" is empty), the
+ *              printer's length and bytes ("0x2 0x2a 0x00"), or a
  *              parenthesized sub-expression assembled in the same format:
  *              DW_OP_entry_value(DW_OP_regx s33)
+ * DW_OP_reg<n> may name its register and DW_OP_breg<n> prefix its offset
+ * with it ("DW_OP_breg0 PC_32-1"), as the printer does. The text "<empty>"
+ * is the empty expression. What amddwarf_expr_print writes assembles to the
+ * bytes it was decoded from, in the same dialect (LEB128s minimal).
  * Errors are AMDDWARF_E_EXPR_SYNTAX (or the encoder's) with ERR.offset the
  * character offset in the text. */
 #include "expr/codec.h"
@@ -38,6 +44,8 @@ typedef struct label_def {
 typedef struct label_use {
   token name;
   size_t op;
+  bool is_displacement; /* NAME is a displacement in bytes, not a label */
+  int64_t displacement;
 } label_use;
 
 typedef struct block_ref {
@@ -220,6 +228,17 @@ static amddwarf_status register_operand(assembler *a, token t, uint64_t *value)
   return AMDDWARF_OK;
 }
 
+/* The register REG names, which must be NUMBER: DW_OP_reg<n> and
+   DW_OP_breg<n> name their register in the printer's spelling. */
+static amddwarf_status implied_register(assembler *a, token t, uint64_t number)
+{
+  uint64_t named = 0;
+  amddwarf_status st = register_operand(a, t, &named);
+  if (st == AMDDWARF_OK && named != number)
+    return syntax(a, t.start, "the register does not match the operation:", t);
+  return st;
+}
+
 static int hex_digit(char c)
 {
   if (c >= '0' && c <= '9')
@@ -281,9 +300,36 @@ static amddwarf_status block_operand(assembler *a, uint64_t *value)
   } else {
     token t = peek_word(a);
     size_t i = 0;
+    uint64_t length;
+    bool negative;
+    a->pos = t.start + t.length;
+    token next = peek_word(a);
+    a->pos = t.start;
     if (t.length >= 2 && a->text[t.start] == '0' &&
         (a->text[t.start + 1] == 'x' || a->text[t.start + 1] == 'X'))
       i = 2;
+    bool is_length = parse_integer(a->text + t.start, t.length, &length, &negative) && !negative;
+    /* A lone "0x0" (odd digits: not bytes) is the printer's empty block. */
+    if (is_length && (next.length > 0 || (length == 0 && (t.length - i) % 2 != 0))) {
+      /* The printer's spelling: the length, then each byte as an integer. */
+      a->pos = t.start + t.length;
+      for (uint64_t k = 0; k < length; k++) {
+        token b = peek_word(a);
+        uint64_t byte;
+        if (b.length == 0)
+          return syntax(a, b.start, "the block has fewer bytes than its length; got", b);
+        if (!parse_integer(a->text + b.start, b.length, &byte, &negative) || negative ||
+            byte > 0xff)
+          return syntax(a, b.start, "expected a byte of the block, got", b);
+        uint8_t b8 = (uint8_t)byte;
+        st = pool_append(a, &b8, 1);
+        if (st != AMDDWARF_OK)
+          return st;
+        a->pos = b.start + b.length;
+      }
+      *value = length;
+      goto recorded;
+    }
     if (t.length == 0 || (t.length - i) % 2 != 0)
       return syntax(a, t.start, "expected hex bytes or a (sub-expression), got", t);
     for (; i < t.length; i += 2) {
@@ -299,6 +345,7 @@ static amddwarf_status block_operand(assembler *a, uint64_t *value)
     a->pos = t.start + t.length;
     *value = a->pool_size - ref.pool_offset;
   }
+recorded:
   if (amddwarf_mem_reserve(NULL, (void **)&a->blocks, &a->block_capacity, a->block_count + 1,
                            sizeof *a->blocks) != 0)
     return no_memory(a);
@@ -336,9 +383,17 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
     }
     token t = peek_word(a);
     a->pos = t.start + t.length;
+    token reg, offset;
+    if (info->kind >= AMDDWARF_OP_breg0 && info->kind <= AMDDWARF_OP_breg31 &&
+        split_offset(a, t, &reg, &offset)) {
+      /* The printer's "NAME+N" of a named register. */
+      st = implied_register(a, reg, (uint64_t)(info->kind - AMDDWARF_OP_breg0));
+      if (st == AMDDWARF_OK)
+        st = integer_operand(a, offset, kind, &op->operands[i]);
+      continue;
+    }
     switch (kind) {
     case AMDDWARF_OPERAND_REG: {
-      token reg, offset;
       if (i == 0 && info->operands[1] == AMDDWARF_OPERAND_SLEB && split_offset(a, t, &reg, &offset)) {
         st = register_operand(a, reg, &op->operands[0]);
         if (st == AMDDWARF_OK)
@@ -351,10 +406,20 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
     case AMDDWARF_OPERAND_BRANCH: {
       if (t.length == 0)
         return syntax(a, t.start, "missing branch label", t);
+      label_use use = {t, a->op_count, false, 0};
+      uint64_t v;
+      bool negative;
+      if (parse_integer(a->text + t.start, t.length, &v, &negative)) {
+        int64_t d = (int64_t)v;
+        if ((negative && d < INT16_MIN) || (!negative && v > INT16_MAX))
+          return syntax(a, t.start, "branch displacement does not fit 16 bits:", t);
+        use.is_displacement = true;
+        use.displacement = d;
+      }
       if (amddwarf_mem_reserve(NULL, (void **)&a->uses, &a->use_capacity, a->use_count + 1,
                                sizeof *a->uses) != 0)
         return no_memory(a);
-      a->uses[a->use_count++] = (label_use){t, a->op_count};
+      a->uses[a->use_count++] = use;
       break;
     }
     case AMDDWARF_OPERAND_ENCODED_ADDR: {
@@ -449,6 +514,15 @@ static amddwarf_status parse_statement(assembler *a)
     st = parse_operands(a, op, info);
     if (st != AMDDWARF_OK)
       return st;
+    if (info->kind >= AMDDWARF_OP_reg0 && info->kind <= AMDDWARF_OP_reg31) {
+      token name = peek_word(a);
+      if (name.length > 0) {
+        st = implied_register(a, name, op->operands[1]);
+        if (st != AMDDWARF_OK)
+          return st;
+        a->pos = name.start + name.length;
+      }
+    }
     if (info->kind >= AMDDWARF_OP_breg0 && info->kind <= AMDDWARF_OP_breg31)
       op->operands[1] = (uint64_t)(info->kind - AMDDWARF_OP_breg0);
     a->op_text[a->op_count] = op_start;
@@ -464,10 +538,51 @@ static amddwarf_status parse_statement(assembler *a)
   }
 }
 
+/* Turns the displacements of branches into the operations they reach. When
+   the operations cannot be sized (an encoder error), the targets are left
+   alone: encoding reports that error. */
+static amddwarf_status resolve_displacements(assembler *a)
+{
+  bool any = false;
+  for (size_t u = 0; u < a->use_count; u++)
+    any = any || a->uses[u].is_displacement;
+  if (!any)
+    return AMDDWARF_OK;
+  uint64_t *offsets = amddwarf_mem_calloc(NULL, a->op_count + 1, sizeof *offsets);
+  if (!offsets)
+    return no_memory(a);
+  amddwarf_status st = AMDDWARF_OK;
+  if (amddwarf_expr_encode_offsets(a->ops, a->op_count, a->format, offsets, NULL) ==
+      AMDDWARF_OK) {
+    for (size_t u = 0; u < a->use_count && st == AMDDWARF_OK; u++) {
+      const label_use *use = &a->uses[u];
+      if (!use->is_displacement)
+        continue;
+      /* The displacement counts from the end of the 3-byte branch. */
+      int64_t to = (int64_t)offsets[use->op + 1] + use->displacement;
+      size_t k = 0;
+      while (k <= a->op_count && (int64_t)offsets[k] != to)
+        k++;
+      if (k > a->op_count)
+        st = amddwarf_fail(a->err, AMDDWARF_E_EXPR_BAD_BRANCH, a->base + use->name.start,
+                           "at character %llu: displacement %lld reaches offset %lld, which "
+                           "is not the start of an operation or the end",
+                           (unsigned long long)(a->base + use->name.start),
+                           (long long)use->displacement, (long long)to);
+      else
+        a->ops[use->op].target = (uint32_t)k;
+    }
+  }
+  amddwarf_mem_free(NULL, offsets, (a->op_count + 1) * sizeof *offsets);
+  return st;
+}
+
 static amddwarf_status resolve_labels(assembler *a)
 {
   for (size_t u = 0; u < a->use_count; u++) {
     const label_use *use = &a->uses[u];
+    if (use->is_displacement)
+      continue;
     size_t l = 0;
     while (l < a->label_count && !token_equal(a, a->labels[l].name, use->name))
       l++;
@@ -477,7 +592,7 @@ static amddwarf_status resolve_labels(assembler *a)
   }
   for (size_t b = 0; b < a->block_count; b++)
     a->ops[a->blocks[b].op].block = a->pool ? a->pool + a->blocks[b].pool_offset : NULL;
-  return AMDDWARF_OK;
+  return resolve_displacements(a);
 }
 
 static void assembler_free(assembler *a)
@@ -495,6 +610,15 @@ static void assembler_free(assembler *a)
 static amddwarf_status parse_all(assembler *a)
 {
   amddwarf_status st = AMDDWARF_OK;
+  /* The printer's spelling of the empty expression. */
+  skip_blanks(a);
+  if (strncmp(a->text + a->pos, "<empty>", 7) == 0) {
+    size_t end = a->pos + 7;
+    while (a->text[end] && isspace((unsigned char)a->text[end]))
+      end++;
+    if (a->text[end] == '\0')
+      return AMDDWARF_OK;
+  }
   for (;;) {
     st = parse_statement(a);
     if (st != AMDDWARF_OK)

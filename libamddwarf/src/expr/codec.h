@@ -79,6 +79,15 @@ const char *amddwarf_expr_operand_kind_name(amddwarf_operand_kind kind);
 unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
                                   bool *is_leb, bool *is_signed);
 
+/* The byte offset at which each of the COUNT operations starts when
+   amddwarf_expr_encode writes them in FORMAT (FORMAT already checked), and
+   OFFSETS[COUNT] the total size: OFFSETS has COUNT + 1 entries. Branch
+   targets are not looked at (branch operations are always 3 bytes). Errors
+   as amddwarf_expr_encode, ERR.offset the operation's index. */
+amddwarf_status amddwarf_expr_encode_offsets(const amddwarf_op *ops, size_t count,
+                                             const amddwarf_expr_format *format,
+                                             uint64_t *offsets, amddwarf_error *err);
+
 /* Decodes the one operation at R's position into *OP (branch targets are not
    resolved: OP->target is 0) and advances R past it. Errors as
    amddwarf_expr_decode; AMDDWARF_E_TRUNCATED at the end of R. */

@@ -223,6 +223,20 @@ static amddwarf_status put_op(writer *w, const amddwarf_op *ops, size_t index, s
   return st;
 }
 
+amddwarf_status amddwarf_expr_encode_offsets(const amddwarf_op *ops, size_t count,
+                                             const amddwarf_expr_format *format,
+                                             uint64_t *offsets, amddwarf_error *err)
+{
+  amddwarf_status st = AMDDWARF_OK;
+  writer sizing = {NULL, 0, 0};
+  for (size_t i = 0; i < count && st == AMDDWARF_OK; i++) {
+    offsets[i] = sizing.pos;
+    st = put_op(&sizing, ops, i, count, format, NULL, err);
+  }
+  offsets[count] = sizing.pos;
+  return st;
+}
+
 amddwarf_status amddwarf_expr_encode(const amddwarf_op *ops, size_t count,
                                      const amddwarf_expr_format *format, uint8_t *out,
                                      size_t capacity, size_t *size, amddwarf_error *err)
@@ -259,12 +273,7 @@ amddwarf_status amddwarf_expr_encode(const amddwarf_op *ops, size_t count,
                              "amddwarf_expr_encode: no memory for %llu offsets",
                              (unsigned long long)count);
     }
-    writer sizing = {NULL, 0, 0};
-    for (size_t i = 0; i < count && st == AMDDWARF_OK; i++) {
-      offsets[i] = sizing.pos;
-      st = put_op(&sizing, ops, i, count, format, NULL, err);
-    }
-    offsets[count] = sizing.pos;
+    st = amddwarf_expr_encode_offsets(ops, count, format, offsets, err);
     if (st != AMDDWARF_OK)
       goto done;
   }
