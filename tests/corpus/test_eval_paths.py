@@ -14,7 +14,9 @@ multi-dimensional arrays and rows, bitfields, nested structs, unions, enums,
 bools, chars, halves, doubles, vectors, arrays of structs, pointer chains,
 pointer arithmetic, address-of, anonymous members, base classes and C++
 references; that --explain names the bits; and that
-bad expressions fail with messages naming what and where.
+bad expressions fail with messages naming what and where. The same kernels
+built at -O2 for gfx900 and gfx1030: every variable held in VGPRs evaluates
+to each lane's own dwords.
 
 Usage: test_eval_paths.py --amddwarf PATH --work DIR [--build DIR]
 """
@@ -120,18 +122,19 @@ def run(args):
                           universal_newlines=True)
 
 
-def build(work, lang, version):
+def build(work, lang, version, cpu="gfx900", opt="-O0"):
     src = os.path.join(work, "paths." + lang)
     with open(src, "w") as f:
         f.write({"hip": HIP, "cl": OPENCL, "cpp.hip": CPP}[lang])
-    obj = os.path.join(work, "paths-%s-dwarf%d.o" % (lang.replace(".", "-"), version))
+    obj = os.path.join(work, "paths-%s-dwarf%d%s.o" % (
+        lang.replace(".", "-"), version, "" if opt == "-O0" else "-%s%s" % (cpu, opt)))
     g = ["-g", "-gdwarf-%d" % version]
-    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib", "-O0"] + g
+    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", opt] + g
     if lang == "cl":
         r = run(["clang-19"] + common + ["-c", src, "-o", obj])
     else:
         r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib",
-                 "--offload-arch=gfx900", "-O0", "-emit-llvm", "-c", src, "-o",
+                 "--offload-arch=" + cpu, opt, "-emit-llvm", "-c", src, "-o",
                  obj + ".bc"] + g)
         if r.returncode == 0:
             r = run(["clang-19"] + common + ["-c", obj + ".bc", "-o", obj])
@@ -442,6 +445,24 @@ def check_cpp(amddwarf, work):
         check(got == values, "%s: %s: %r, expected %r" % (label, expr, got, values))
 
 
+def check_o2(amddwarf, work):
+    """The same kernels at -O2 (gfx900 wave64, gfx1030 wave32): every variable
+    held in VGPRs reads each lane's own dwords (test_object_eval's check of
+    the -O2 corpus, which owns the rule)."""
+    global passed, failed
+    import test_object_eval as object_eval
+    for lang in ("hip", "cpp.hip", "cl"):
+        for cpu, wave in (("gfx900", 64), ("gfx1030", 32)):
+            obj = build(work, lang, 5, cpu, "-O2")
+            before = (object_eval.passed, object_eval.failed)
+            _, count = object_eval.check_vgpr_held(amddwarf, obj, cpu, wave,
+                                                   "-O2 %s %s" % (lang, cpu))
+            passed += object_eval.passed - before[0]
+            failed += object_eval.failed - before[1]
+            if lang == "hip":
+                check(count > 0, "-O2 hip %s: variables held in VGPRs" % cpu)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--amddwarf", required=True)
@@ -458,6 +479,7 @@ def main():
         check_hip(args.amddwarf, work, version)
     check_opencl(args.amddwarf, work)
     check_cpp(args.amddwarf, work)
+    check_o2(args.amddwarf, work)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

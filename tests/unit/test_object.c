@@ -1107,12 +1107,43 @@ static void test_normalize_legacy(void **state)
   const uint8_t sgpr[] = {0x92, 0x21, 0x00, 0x31, 0x16, 0x18};
   const uint8_t sgpr_n[] = {0x92, 0x21, 0x00, 0x35, 0xe9, 0x02};
   normalized(o, 0, AMDDWARF_ROLE_LOCATION, sgpr, sizeof sgpr, sgpr_n, sizeof sgpr_n);
+  /* -O2 "regx VGPR37" (DWARF 2597): the value is the focused lane's dword,
+     the register location at byte offset lane * 4 (push_lane 0xe9 0x03, lit4,
+     mul, offset 0xe9 0x04) as a 4-byte piece (0x93 0x04); read whole, the
+     register would start with lane 0's dword. */
+  const uint8_t reg_v37[] = {0x90, 0xa5, 0x14};
+  const uint8_t reg_v37_n[] = {0x90, 0xa5, 0x14, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04, 0x93, 0x04};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, reg_v37, sizeof reg_v37, reg_v37_n,
+             sizeof reg_v37_n);
+  /* The wave32 number of VGPR37 (1573) and AGPR5 (wave64, 3077) too. */
+  const uint8_t reg_w32[] = {0x90, 0xa5, 0x0c};
+  const uint8_t reg_w32_n[] = {0x90, 0xa5, 0x0c, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04, 0x93, 0x04};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, reg_w32, sizeof reg_w32, reg_w32_n,
+             sizeof reg_w32_n);
+  const uint8_t reg_a5[] = {0x90, 0x85, 0x18};
+  const uint8_t reg_a5_n[] = {0x90, 0x85, 0x18, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04, 0x93, 0x04};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, reg_a5, sizeof reg_a5, reg_a5_n, sizeof reg_a5_n);
+  /* A 64-bit pointer in a VGPR pair: "regx v0, piece 4, regx v1, piece 4";
+     each piece is its lane's dword. */
+  const uint8_t pair[] = {0x90, 0x80, 0x14, 0x93, 0x04, 0x90, 0x81, 0x14, 0x93, 0x04};
+  const uint8_t pair_n[] = {0x90, 0x80, 0x14, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04, 0x93, 0x04,
+                            0x90, 0x81, 0x14, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04, 0x93, 0x04};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, pair, sizeof pair, pair_n, sizeof pair_n);
+  /* Scalar registers, by regx and by DW_OP_reg1 (DW_OP_reg0-31 name no vector
+     register), are copied. */
+  const uint8_t reg_s33[] = {0x90, 0x41, 0x93, 0x04, 0x51, 0x93, 0x04};
+  normalized(o, 0, AMDDWARF_ROLE_LOCATION, reg_s33, sizeof reg_s33, reg_s33, sizeof reg_s33);
   /* The frame base register's value divided by the wave size (gfx900: 64). */
   const uint8_t fb[] = {0x90, 0x41};
   const uint8_t fb_n[] = {0x92, 0x41, 0x00, 0x36, 0x25};
   normalized(o, 0, AMDDWARF_ROLE_FRAME_BASE, fb, sizeof fb, fb_n, sizeof fb_n);
   /* Unit 1 uses the extension convention: copied as is. */
   normalized(o, 1, AMDDWARF_ROLE_LOCATION, priv, sizeof priv, priv, sizeof priv);
+  /* ... a VGPR location too: there "regx VGPR37" is the whole register, and
+     a lane's dword is selected with DW_OP_LLVM_push_lane where meant. */
+  normalized(o, 1, AMDDWARF_ROLE_LOCATION, reg_v37, sizeof reg_v37, reg_v37, sizeof reg_v37);
+  normalized(o, 1, AMDDWARF_ROLE_LOCATION, pair, sizeof pair, pair, sizeof pair);
+  normalized(o, 1, AMDDWARF_ROLE_LOCATION, vgpr, sizeof vgpr, vgpr, sizeof vgpr);
   /* Too little room says how much is needed. */
   uint8_t small[2];
   size_t size = 0;

@@ -53,7 +53,8 @@ static amddwarf_op make_lit(uint64_t v)
 }
 
 /* Room for the rewrite of COUNT operations: a VGPR base register takes
-   eight operations (lane_dword), every other at most three. */
+   eight operations (lane_dword), a VGPR location six (lane_register and a
+   piece), every other at most three. */
 #define NORMALIZED_CAPACITY(count) (8 * (count) + 3)
 
 /* Whether DWARF register R holds one dword per lane. */
@@ -64,10 +65,26 @@ static bool is_vector_register(uint64_t r)
          info.lanes > 0;
 }
 
-/* "DW_OP_bregx VGPRn OFFSET" of a legacy unit: the focused lane's dword of
-   the register plus OFFSET (the generic-type value of the whole register
-   would be lane 0's). Writes the operations at RES and returns how many. */
-static size_t lane_dword(uint64_t regno, int64_t offset, amddwarf_op *res)
+/* The register a register location operation names: DW_OP_regx's operand,
+   or the number of DW_OP_reg0..31 (which the decoder keeps in operands[1]). */
+static bool register_of(const amddwarf_op *op, uint64_t *regno)
+{
+  if (op->kind == AMDDWARF_OP_regx) {
+    *regno = op->operands[0];
+    return true;
+  }
+  if (op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) {
+    *regno = op->operands[1];
+    return true;
+  }
+  return false;
+}
+
+/* "DW_OP_regx VGPRn" of a legacy unit: the focused lane's dword of the
+   register, as a register location at byte offset lane * 4 (the whole
+   register would start with lane 0's dword). Writes the operations at RES
+   and returns how many. */
+static size_t lane_register(uint64_t regno, amddwarf_op *res)
 {
   size_t n = 0;
   res[n++] = make_op(AMDDWARF_OP_regx, regno, 0);
@@ -75,6 +92,15 @@ static size_t lane_dword(uint64_t regno, int64_t offset, amddwarf_op *res)
   res[n++] = make_lit(4);
   res[n++] = make_op(AMDDWARF_OP_mul, 0, 0);
   res[n++] = make_op(AMDDWARF_OP_LLVM_offset, 0, 0);
+  return n;
+}
+
+/* "DW_OP_bregx VGPRn OFFSET" of a legacy unit: the focused lane's dword of
+   the register plus OFFSET (the generic-type value of the whole register
+   would be lane 0's). Writes the operations at RES and returns how many. */
+static size_t lane_dword(uint64_t regno, int64_t offset, amddwarf_op *res)
+{
+  size_t n = lane_register(regno, res);
   res[n++] = make_op(AMDDWARF_OP_deref_size, 4, 0);
   if (offset > 0) {
     res[n++] = make_op(AMDDWARF_OP_plus_uconst, (uint64_t)offset, 0);
@@ -157,6 +183,16 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
       }
       if (ops[i].kind == AMDDWARF_OP_bregx && is_vector_register(ops[i].operands[0])) {
         n += lane_dword(ops[i].operands[0], (int64_t)ops[i].operands[1], &res[n]);
+        continue;
+      }
+      uint64_t regno = 0;
+      if (register_of(&ops[i], &regno) && is_vector_register(regno)) {
+        /* -O2 "regx VGPRn" as a piece, or alone: the lane's own dword. Alone
+           it becomes a 4-byte piece, so that a type larger than the dword
+           does not read the next lanes' dwords as the rest of its bytes. */
+        n += lane_register(regno, &res[n]);
+        if (count == 1)
+          res[n++] = make_op(AMDDWARF_OP_piece, 4, 0);
         continue;
       }
       res[n++] = ops[i];
