@@ -21,6 +21,12 @@
 /* Nanoseconds from a monotonic clock. */
 uint64_t bench_now_ns(void);
 
+/* Nanoseconds of CPU time the calling thread has used: unlike
+   bench_now_ns, time the scheduler gives other processes does not count
+   (for comparing two paths on a shared machine). A system call: time
+   spans of milliseconds, not single operations. */
+uint64_t bench_thread_cpu_ns(void);
+
 /* Runs FN(ARG) REPEATS times and returns the median duration in ns. */
 double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats);
 

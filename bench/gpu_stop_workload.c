@@ -570,3 +570,78 @@ amddwarf_status gpu_stop_variables(gpu_stop *stop,
     st = gpu_stop_variable(stop, v, values[v], err);
   return st;
 }
+
+/* ---- The same work through the debugger layer ------------------------------------ */
+
+amddwarf_status gpu_stop_api_open(gpu_stop *stop, amddwarf_wave **out, amddwarf_error *err)
+{
+  const amddwarf_object *objects[1] = {stop->object};
+  amddwarf_wave_options options;
+  amddwarf_wave_options_init(&options);
+  options.eval = stop->eval; /* one evaluator for every wave, as the direct path */
+  return amddwarf_wave_open(objects, 1, &stop->target, &options, out, err);
+}
+
+amddwarf_status gpu_stop_api_backtrace(amddwarf_wave *wave,
+                                       gpu_stop_frame frames[GPU_STOP_FRAMES], size_t *count,
+                                       amddwarf_error *err)
+{
+  *count = 0;
+  for (size_t k = 0; k < GPU_STOP_FRAMES; k++) {
+    const amddwarf_frame *frame;
+    amddwarf_status st = amddwarf_wave_frame(wave, k, &frame, err);
+    if (st == AMDDWARF_END)
+      break;
+    if (st != AMDDWARF_OK)
+      return st;
+    if (!frame->has_cfa)
+      return fail(err, AMDDWARF_E_CFI_UNEVALUABLE, "a frame's CFA");
+    frames[k].pc = frame->pc;
+    frames[k].cfa = frame->cfa;
+    frames[k].cfa_aspace = frame->cfa_aspace;
+    *count = k + 1;
+  }
+  return AMDDWARF_OK;
+}
+
+amddwarf_status gpu_stop_api_variable(amddwarf_wave *wave, size_t index,
+                                      uint64_t values[GPU_STOP_LANES], amddwarf_error *err)
+{
+  amddwarf_valobj *value = NULL;
+  uint8_t bytes[GPU_STOP_LANES][8];
+  amddwarf_lane_state states[AMDDWARF_MAX_LANES];
+  /* A value of more than 8 bytes does not fit the stride: E_INVALID_ARGUMENT. */
+  amddwarf_status st = amddwarf_valobj_new(wave, 0, variable_names[index], &value, err);
+  if (st == AMDDWARF_OK) {
+    memset(bytes, 0, sizeof bytes);
+    st = amddwarf_valobj_read_bytes(value, ~0ull >> (64 - GPU_STOP_LANES), bytes,
+                                    sizeof bytes[0], states, err);
+  }
+  for (uint32_t lane = 0; lane < GPU_STOP_LANES && st == AMDDWARF_OK; lane++) {
+    if (states[lane] != AMDDWARF_LANE_VALUE) {
+      /* The lane's own read says why. */
+      amddwarf_lane_value read;
+      st = amddwarf_valobj_read(value, lane, &read, err);
+      if (st == AMDDWARF_OK)
+        st = fail(err, read.status != AMDDWARF_OK ? read.status : AMDDWARF_E_MALFORMED,
+                  read.message);
+      break;
+    }
+    uint64_t bits = 0;
+    for (int i = 7; i >= 0; i--)
+      bits = bits << 8 | bytes[lane][i];
+    values[lane] = bits;
+  }
+  amddwarf_valobj_free(value);
+  return st;
+}
+
+amddwarf_status gpu_stop_api_variables(amddwarf_wave *wave,
+                                       uint64_t values[GPU_STOP_VARIABLES][GPU_STOP_LANES],
+                                       amddwarf_error *err)
+{
+  amddwarf_status st = AMDDWARF_OK;
+  for (size_t v = 0; v < GPU_STOP_VARIABLES && st == AMDDWARF_OK; v++)
+    st = gpu_stop_api_variable(wave, v, values[v], err);
+  return st;
+}

@@ -39,13 +39,21 @@
  *   idx       W + 2 * L (W even), 0x50000000 + W * 64 + L (W odd)
  *   base      0x7f0000000000 + W * 0x1000
  *   spilled   0x60000000 + W * 64 + L (EXEC lane), 0x41000000 + W * 64 + L (other)
- * tests/unit/test_gpu_stop.c checks these values. */
+ * tests/unit/test_gpu_stop.c checks these values.
+ *
+ * The same work has two paths: direct calls to the unwinder and the
+ * evaluator (gpu_stop_backtrace, gpu_stop_variables), as a backend built on
+ * <amddwarf/cfi.h> and <amddwarf/eval.h> makes them, and the debugger layer
+ * <amddwarf/debug.h> (gpu_stop_api_*): a wave opened over the workload's one
+ * code object and the snapshot target, its frames, and the variables of
+ * frame 0 read as values per lane. Both give the same frames and values. */
 #ifndef AMDDWARF_BENCH_GPU_STOP_WORKLOAD_H
 #define AMDDWARF_BENCH_GPU_STOP_WORKLOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include <amddwarf/debug.h>
 #include <amddwarf/status.h>
 
 enum {
@@ -103,5 +111,31 @@ amddwarf_status gpu_stop_variables(gpu_stop *stop,
 
 /* Name of variable INDEX in the order of gpu_stop_variables ("lane_id"). */
 const char *gpu_stop_variable_name(size_t index);
+
+/* ---- The same work through the debugger layer ---- */
+
+/* Opens the loaded wave with amddwarf_wave_open over the workload's code
+   object and snapshot target. *OUT is closed with amddwarf_wave_close before
+   the next gpu_stop_load_wave (the wave reads the snapshot as it is). */
+amddwarf_status gpu_stop_api_open(gpu_stop *stop, amddwarf_wave **out, amddwarf_error *err);
+
+/* Frames 0.. of WAVE by amddwarf_wave_frame until AMDDWARF_END: FRAMES
+   receives at most GPU_STOP_FRAMES frames (PC, CFA), *COUNT their number. */
+amddwarf_status gpu_stop_api_backtrace(amddwarf_wave *wave,
+                                       gpu_stop_frame frames[GPU_STOP_FRAMES], size_t *count,
+                                       amddwarf_error *err);
+
+/* Variable INDEX of frame 0 (in the order of gpu_stop_variable_name) as an
+   amddwarf_valobj, all lanes read at once (amddwarf_valobj_read_bytes):
+   VALUES[lane] receives its bytes
+   (little-endian, zero-extended), as gpu_stop_variable gives them. A lane
+   whose read is not a value is an error. */
+amddwarf_status gpu_stop_api_variable(amddwarf_wave *wave, size_t index,
+                                      uint64_t values[GPU_STOP_LANES], amddwarf_error *err);
+
+/* gpu_stop_api_variable for every variable. */
+amddwarf_status gpu_stop_api_variables(amddwarf_wave *wave,
+                                       uint64_t values[GPU_STOP_VARIABLES][GPU_STOP_LANES],
+                                       amddwarf_error *err);
 
 #endif

@@ -2,7 +2,9 @@
  * answers: for a sample of waves, the backtrace's PCs and CFAs and every
  * variable's value in every lane are the ones bench/gpu_stop_workload.h
  * specifies for that wave's state (written here from the specification, not
- * from the workload's code). */
+ * from the workload's code), and the path through the debugger layer
+ * (<amddwarf/debug.h>) gives exactly the frames and values of the direct
+ * calls for every wave. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -127,6 +129,47 @@ static void test_waves_are_independent(void **state)
   assert_memory_equal(first, again, sizeof first);
 }
 
+/* Every wave: the API path's frames (PC, CFA, address space) and every
+   lane's value of every variable equal the direct path's, and the wave has
+   no ninth frame. */
+static void test_api_matches_direct(void **state)
+{
+  gpu_stop *stop = *state;
+  static uint64_t direct[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+  static uint64_t api[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+  for (uint32_t wave = 0; wave < GPU_STOP_WAVES; wave++) {
+    amddwarf_error err;
+    gpu_stop_frame direct_frames[GPU_STOP_FRAMES], api_frames[GPU_STOP_FRAMES];
+    size_t direct_count = 0, api_count = 0;
+    amddwarf_wave *w = NULL;
+    const amddwarf_frame *beyond = NULL;
+    assert_int_equal(gpu_stop_load_wave(stop, wave, &err), AMDDWARF_OK);
+    assert_int_equal(gpu_stop_backtrace(stop, direct_frames, &direct_count, &err), AMDDWARF_OK);
+    assert_int_equal(gpu_stop_variables(stop, direct, &err), AMDDWARF_OK);
+    memset(api_frames, 0xa5, sizeof api_frames);
+    memset(api, 0xa5, sizeof api);
+    assert_int_equal(gpu_stop_api_open(stop, &w, &err), AMDDWARF_OK);
+    assert_int_equal(gpu_stop_api_backtrace(w, api_frames, &api_count, &err), AMDDWARF_OK);
+    assert_int_equal(amddwarf_wave_frame(w, GPU_STOP_FRAMES, &beyond, &err), AMDDWARF_END);
+    assert_int_equal(gpu_stop_api_variables(w, api, &err), AMDDWARF_OK);
+    amddwarf_wave_close(w);
+    assert_int_equal(api_count, direct_count);
+    assert_int_equal(api_count, GPU_STOP_FRAMES);
+    for (size_t k = 0; k < api_count; k++) {
+      assert_int_equal(api_frames[k].pc, direct_frames[k].pc);
+      assert_int_equal(api_frames[k].cfa, direct_frames[k].cfa);
+      assert_int_equal(api_frames[k].cfa_aspace, direct_frames[k].cfa_aspace);
+    }
+    if (memcmp(api, direct, sizeof api) != 0)
+      for (size_t v = 0; v < GPU_STOP_VARIABLES; v++)
+        for (uint32_t lane = 0; lane < GPU_STOP_LANES; lane++)
+          if (api[v][lane] != direct[v][lane])
+            fail_msg("wave %u, %s, lane %u: API 0x%llx, direct 0x%llx", wave,
+                     gpu_stop_variable_name(v), lane, (unsigned long long)api[v][lane],
+                     (unsigned long long)direct[v][lane]);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -135,6 +178,7 @@ int main(void)
       cmocka_unit_test(test_backtrace),
       cmocka_unit_test(test_variables_every_lane),
       cmocka_unit_test(test_waves_are_independent),
+      cmocka_unit_test(test_api_matches_direct),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

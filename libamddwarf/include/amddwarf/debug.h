@@ -48,6 +48,10 @@ typedef struct amddwarf_wave_options {
   /* The call frame information to unwind with (borrowed, outlives the
      wave); NULL: that of the object holding the PC (amddwarf_object_cfi). */
   amddwarf_cfi *cfi;
+  /* The evaluator of every evaluation the wave makes (borrowed, outlives
+     the wave, used by one thread at a time); NULL: the wave makes its own.
+     A backend visiting many waves in turn saves making one per wave. */
+  amddwarf_eval *eval;
   const amddwarf_allocator *allocator; /* NULL: malloc */
 } amddwarf_wave_options;
 
@@ -288,6 +292,21 @@ typedef struct amddwarf_lane_value {
 AMDDWARF_API amddwarf_status amddwarf_valobj_read(amddwarf_valobj *value, uint32_t lane,
                                                   amddwarf_lane_value *out,
                                                   amddwarf_error *err);
+
+/* The bytes of VALUE for every lane of LANES, read as amddwarf_valobj_read
+   reads them but without making any text: for a backend that wants the raw
+   values of many lanes (a whole-GPU stop, a watch comparing them) and
+   prints few. Lane L's BYTE_SIZE bytes (amddwarf_valobj_info) go to
+   BYTES + L * STRIDE, zeros for a lane that does not read as a value;
+   STATES[L] (STATES NULL: not wanted; else AMDDWARF_MAX_LANES entries)
+   receives the lane's state, and amddwarf_valobj_read of that lane says
+   why. The bits a partly known aggregate lacks read as zeros. Errors:
+   E_INVALID_ARGUMENT (BYTES NULL, STRIDE below BYTE_SIZE, a lane past the
+   wave size), E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_read_bytes(amddwarf_valobj *value, uint64_t lanes,
+                                                        void *bytes, size_t stride,
+                                                        amddwarf_lane_state *states,
+                                                        amddwarf_error *err);
 
 /* A set of lanes whose reads agree (same state, text and message). */
 typedef struct amddwarf_value_group {

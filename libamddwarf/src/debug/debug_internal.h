@@ -23,8 +23,13 @@ typedef struct amddwarf_debug_frame {
   const amddwarf_cu *cu;              /* unit of the frame's function, or NULL */
   const amddwarf_target *registers;   /* the unwinder's frame target, or the raw one */
   amddwarf_target target;             /* the full target (user = this frame) */
-  uint8_t frame_base[64];             /* the function's frame base, normalized */
+  /* The function's frame base, normalized on first use (most frames of a
+     backtrace never evaluate one): SUBPROGRAM's, FRAME_BASE_DONE once tried. */
+  const amddwarf_die_info *subprogram;
+  int frame_base_done;
+  uint8_t frame_base[64];
   size_t frame_base_size;
+  const uint8_t *frame_base_expr;     /* FRAME_BASE, or the object's bytes when the same */
   int has_frame_base;
   /* The last location expression normalized in this frame: the same
      variable is evaluated for every lane. */
@@ -33,6 +38,8 @@ typedef struct amddwarf_debug_frame {
   const amddwarf_cu *normalized_cu;
   uint8_t normalized[512];
   size_t normalized_size;
+  const uint8_t *normalized_expr;     /* NORMALIZED, or the original bytes when the
+                                         same (their address is stable) */
   amddwarf_var *vars;                 /* amddwarf_wave_variables, on first use */
   size_t var_count, var_capacity;
   int vars_done;
@@ -52,6 +59,7 @@ struct amddwarf_wave {
   uint32_t focus;
   uint32_t max_frames;
   amddwarf_eval *ev;                  /* every evaluation of the wave */
+  int owns_ev;                        /* EV is the wave's own (else options.eval) */
   amddwarf_trace_fn trace;
   void *trace_user;
 
@@ -67,7 +75,31 @@ struct amddwarf_wave {
 
   amddwarf_debug_frame **frames;
   size_t frame_count, frame_capacity;
+
+  /* The memory of the value freed last, for the next one (values are made
+     and freed by the thousand, and are large): SPARE_VALUE_SIZE bytes. */
+  void *spare_value;
+  size_t spare_value_size;
 };
+
+enum { AMDDWARF_DEBUG_PC_REGISTER = 16 /* PC_64 */ };
+
+/* Reads a register of the wave's innermost frame, as the base target does:
+   the PC the wave was opened at, any other register from the raw target
+   (which must have read_register). Inline: every evaluation in frame 0
+   reads its registers through it. */
+static inline amddwarf_status amddwarf_debug_read_register(const amddwarf_wave *w,
+                                                           uint32_t regno, uint64_t offset,
+                                                           uint64_t size, void *buf)
+{
+  if (regno == AMDDWARF_DEBUG_PC_REGISTER && w->has_pc && offset + size <= 8) {
+    uint8_t *out = buf;
+    for (uint64_t i = 0; i < size; ++i)
+      out[i] = (uint8_t)(w->pc >> (8 * (offset + i)));
+    return AMDDWARF_OK;
+  }
+  return w->raw.read_register(w->raw.user, regno, offset, size, buf);
+}
 
 /* The object whose subprograms contain PC, or NULL. */
 const amddwarf_object *amddwarf_debug_object_at(const amddwarf_wave *wave, uint64_t pc);
@@ -93,5 +125,24 @@ amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *frame,
                                              const amddwarf_cu *cu, const uint8_t *bytes,
                                              size_t size, uint32_t lane,
                                              amddwarf_location *out, amddwarf_error *err);
+
+/* The location expression BYTES (SIZE) of unit CU (the frame's unit when
+   NULL) normalized under the unit's convention: *EXPR (*EXPR_SIZE bytes),
+   valid until FRAME normalizes another expression (each frame keeps its
+   last one: the same variable is evaluated for every lane). */
+amddwarf_status amddwarf_debug_normalized_location(const amddwarf_debug_frame *frame,
+                                                   const amddwarf_cu *cu, const uint8_t *bytes,
+                                                   size_t size, const uint8_t **expr,
+                                                   size_t *expr_size, amddwarf_error *err);
+
+/* amddwarf_debug_eval_location with REQUEST, made by
+   amddwarf_debug_request_init for FRAME, CU and the lane: a caller that
+   evaluates and then reads with one request makes it once. */
+amddwarf_status amddwarf_debug_eval_location_request(const amddwarf_debug_frame *frame,
+                                                     const amddwarf_cu *cu,
+                                                     const amddwarf_eval_request *request,
+                                                     const uint8_t *bytes, size_t size,
+                                                     amddwarf_location *out,
+                                                     amddwarf_error *err);
 
 #endif

@@ -11,7 +11,7 @@
 #include "common/mem.h"
 #include "debug/debug_internal.h"
 
-enum { MAX_SCOPES = 1024 };
+enum { MAX_SCOPES = 1024, SCOPES_NEARBY = 16 };
 
 /* ---- the frame's target ---- */
 
@@ -19,7 +19,12 @@ static amddwarf_status frame_read_register(void *user, uint32_t regno, uint64_t 
                                            uint64_t size, void *buf)
 {
   const amddwarf_debug_frame *f = user;
-  amddwarf_status st = f->registers->read_register(f->registers->user, regno, offset, size, buf);
+  /* The innermost physical frame's registers are the wave's own, which the
+     unwinder's frame 0 would only pass on. */
+  amddwarf_status st =
+      f->pub.physical == 0 && f->wave->raw.read_register != NULL
+          ? amddwarf_debug_read_register(f->wave, regno, offset, size, buf)
+          : f->registers->read_register(f->registers->user, regno, offset, size, buf);
   /* A register the CFI leaves undefined is not the inner frame's value. */
   return st == AMDDWARF_E_EVAL_OPTIMIZED_OUT ? AMDDWARF_E_EVAL_UNAVAILABLE : st;
 }
@@ -54,12 +59,37 @@ static amddwarf_status frame_entry_register(void *user, uint32_t regno, uint64_t
   return st == AMDDWARF_E_EVAL_OPTIMIZED_OUT ? AMDDWARF_E_EVAL_UNAVAILABLE : st;
 }
 
+/* The normalized DW_AT_frame_base of the frame's subprogram at its PC. */
+static void set_frame_base(amddwarf_debug_frame *f)
+{
+  const amddwarf_die_info *subprogram = f->subprogram;
+  const uint8_t *bytes = NULL;
+  size_t size = 0;
+  f->frame_base_done = 1;
+  if (subprogram == NULL || subprogram->frame_base == NULL || f->cu == NULL ||
+      amddwarf_attr_value_expr_at(subprogram->frame_base, f->pub.lookup_pc, &bytes, &size,
+                                  NULL) != AMDDWARF_OK)
+    return;
+  f->has_frame_base =
+      amddwarf_object_normalize_expr(f->pub.object, f->cu, AMDDWARF_ROLE_FRAME_BASE, bytes, size,
+                                     f->frame_base, sizeof f->frame_base, &f->frame_base_size,
+                                     NULL) == AMDDWARF_OK;
+  /* As for locations (amddwarf_debug_normalized_location): the object's
+     bytes when normalizing leaves them as they are. */
+  f->frame_base_expr = f->frame_base_size == size && memcmp(f->frame_base, bytes, size) == 0
+                           ? bytes
+                           : f->frame_base;
+}
+
 static amddwarf_status frame_frame_base(void *user, const uint8_t **expr, size_t *size)
 {
-  const amddwarf_debug_frame *f = user;
+  /* Frames belong to one thread: the frame base is normalized on first use. */
+  amddwarf_debug_frame *f = user;
+  if (!f->frame_base_done)
+    set_frame_base(f);
   if (!f->has_frame_base)
     return AMDDWARF_E_UNSUPPORTED;
-  *expr = f->frame_base;
+  *expr = f->frame_base_expr;
   *size = f->frame_base_size;
   return AMDDWARF_OK;
 }
@@ -129,24 +159,35 @@ static amddwarf_status frame_register_size(void *user, uint32_t regno, uint64_t 
   return f->registers->register_size(f->registers->user, regno, size);
 }
 
-/* Memory, lanes and the wave's facts go to the base target with its own
-   user pointer. */
+/* Memory, EXEC and the apertures go straight to the raw target (the base
+   target would only pass them on), with its user pointer. */
 #define PASS(name, params, args)                                                              \
   static amddwarf_status frame_##name params                                                  \
   {                                                                                           \
-    const amddwarf_target *b = &((const amddwarf_debug_frame *)user)->wave->base;             \
+    const amddwarf_target *b = &((const amddwarf_debug_frame *)user)->wave->raw;              \
     return b->name args;                                                                      \
   }
 PASS(read_memory, (void *user, uint32_t aspace, uint32_t lane, uint64_t address, uint64_t size,
                    void *buf), (b->user, aspace, lane, address, size, buf))
 PASS(write_memory, (void *user, uint32_t aspace, uint32_t lane, uint64_t address,
                     uint64_t size, const void *buf), (b->user, aspace, lane, address, size, buf))
-PASS(focused_lane, (void *user, uint32_t *lane), (b->user, lane))
-PASS(wave_size, (void *user, uint32_t *wave_size), (b->user, wave_size))
 PASS(exec_mask, (void *user, uint64_t *mask), (b->user, mask))
 PASS(apertures, (void *user, uint64_t *shared_base, uint64_t *private_base),
      (b->user, shared_base, private_base))
 #undef PASS
+
+/* The focus and wave size are the wave's. */
+static amddwarf_status frame_focused_lane(void *user, uint32_t *lane)
+{
+  *lane = ((const amddwarf_debug_frame *)user)->wave->focus;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status frame_wave_size(void *user, uint32_t *wave_size)
+{
+  *wave_size = ((const amddwarf_debug_frame *)user)->wave->info.wave_size;
+  return AMDDWARF_OK;
+}
 
 /* The frame's target: registers, CFA and entry values from REGISTERS (the
    unwinder's frame target, or the wave's base target without CFI), memory
@@ -161,7 +202,11 @@ static void init_frame_target(amddwarf_debug_frame *f)
   t->user = f;
   t->read_register = r->read_register ? frame_read_register : NULL;
   t->write_register = frame_write_register;
-  t->register_size = r->register_size ? frame_register_size : NULL;
+  /* Register sizes are the raw target's, else the evaluator's own AMDGPU
+     map, which it caches (an unwinder's frame target always answers, from
+     the same map, but uncached). */
+  t->register_size = f->wave->raw.register_size && r->register_size ? frame_register_size
+                                                                     : NULL;
   t->read_memory = b->read_memory ? frame_read_memory : NULL;
   t->write_memory = b->write_memory ? frame_write_memory : NULL;
   t->focused_lane = frame_focused_lane;
@@ -221,20 +266,6 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
   return f;
 }
 
-/* The normalized DW_AT_frame_base of SUBPROGRAM at the frame's PC. */
-static void set_frame_base(amddwarf_debug_frame *f, const amddwarf_die_info *subprogram)
-{
-  const uint8_t *bytes = NULL;
-  size_t size = 0;
-  if (subprogram == NULL || subprogram->frame_base == NULL || f->cu == NULL ||
-      amddwarf_attr_value_expr_at(subprogram->frame_base, f->pub.lookup_pc, &bytes, &size,
-                                  NULL) != AMDDWARF_OK)
-    return;
-  f->has_frame_base =
-      amddwarf_object_normalize_expr(f->pub.object, f->cu, AMDDWARF_ROLE_FRAME_BASE, bytes, size,
-                                     f->frame_base, sizeof f->frame_base, &f->frame_base_size,
-                                     NULL) == AMDDWARF_OK;
-}
 
 /* Adds a frame of physical frame P for FUNCTION (NULL: no DWARF covers the
    PC) with scopes SCOPES[0..COUNT). */
@@ -298,17 +329,22 @@ static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p
                                        amddwarf_error *err)
 {
   const amddwarf_object *object = amddwarf_debug_object_at(w, p->lookup_pc);
-  const amddwarf_die_info **scopes = NULL;
-  size_t depth = 0, first = w->frame_count, start = 0;
+  const amddwarf_die_info **scopes = NULL, *nearby[SCOPES_NEARBY];
+  size_t depth = 0, full = 0, first = w->frame_count, start = 0;
+  /* One look-up for the usual few scopes, a second for a deeper nest. */
   if (object != NULL &&
-      amddwarf_object_scopes_at(object, p->lookup_pc, NULL, 0, &depth) == AMDDWARF_OK &&
+      amddwarf_object_scopes_at(object, p->lookup_pc, nearby, SCOPES_NEARBY, &depth) ==
+          AMDDWARF_OK &&
       depth > 0) {
     if (depth > MAX_SCOPES)
       depth = MAX_SCOPES;
-    scopes = amddwarf_mem_calloc(&w->allocator, depth, sizeof *scopes);
+    scopes = amddwarf_mem_alloc(&w->allocator, depth * sizeof *scopes);
     if (scopes == NULL)
       return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scopes");
-    amddwarf_object_scopes_at(object, p->lookup_pc, scopes, depth, &depth);
+    if (depth <= SCOPES_NEARBY)
+      memcpy(scopes, nearby, depth * sizeof *scopes);
+    else
+      amddwarf_object_scopes_at(object, p->lookup_pc, scopes, depth, &full);
   }
   uint32_t inlines = 0;
   for (size_t i = 0; i < depth; ++i)
@@ -337,7 +373,7 @@ static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p
     amddwarf_debug_frame *f = w->frames[k];
     if (f->cu == NULL && subprogram != NULL)
       f->cu = amddwarf_object_cu(object, subprogram->cu_index);
-    set_frame_base(f, subprogram);
+    f->subprogram = subprogram;
   }
   return AMDDWARF_OK;
 no_memory:

@@ -171,7 +171,9 @@ int amddwarf_debug_path_parse(const char *text, amddwarf_debug_path *path, char 
 {
   parser p = {text, text, path, message, size, 0};
   int rc = 0;
-  memset(path, 0, sizeof *path);
+  /* Operators are zeroed as they are added (amddwarf_debug_path_push). */
+  memset(path->name, 0, sizeof path->name);
+  path->count = 0;
   if (parse_unary(&p) != 0)
     rc = -1;
   else if (skip_spaces(&p), *p.at != '\0')
@@ -200,7 +202,14 @@ void amddwarf_debug_path_spell(const amddwarf_debug_path *path, size_t end, char
 {
   char tmp[AMDDWARF_DEBUG_PATH_TEXT_SIZE];
   int prefix_last = 0; /* the spelling so far ends in a prefix operator */
-  snprintf(buf, size, "%s", path->name);
+  const char *nul = memchr(path->name, '\0', sizeof path->name);
+  size_t n = nul != NULL ? (size_t)(nul - path->name) : sizeof path->name;
+  if (size == 0)
+    return;
+  /* The name is copied, not printed: every new value spells its path. */
+  n = n < size ? n : size - 1;
+  memcpy(buf, path->name, n);
+  buf[n] = '\0';
   for (size_t i = 0; i < end && i < path->count; ++i) {
     const amddwarf_debug_path_op *op = &path->ops[i];
     if (op->kind == AMDDWARF_DEBUG_PATH_DEREF || op->kind == AMDDWARF_DEBUG_PATH_ADDRESS) {

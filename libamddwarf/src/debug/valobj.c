@@ -1,6 +1,7 @@
 /* Values of paths (debug.h): making one (parse, find the variable, plan),
  * what it is (type, kind, sizes, location, children), reading it for one
  * lane or a set of lanes grouped by result, and its children. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,7 +94,15 @@ static amddwarf_status describe(amddwarf_valobj *v)
   info->byte_size = v->plan.is_address ? 8 : v->plan.byte_size;
   info->bit_size = v->plan.is_address ? 64 : v->plan.bit_size;
   info->variable = var;
-  /* The location description, as the unit spells it. */
+  /* The location's text is made by amddwarf_valobj_get_info: values read
+     by the thousand are seldom described. */
+  return describe_children(v);
+}
+
+/* The location description, as the unit spells it ("" when out of memory). */
+static void describe_location(amddwarf_valobj *v)
+{
+  const amddwarf_var *var = v->var;
   if (var->die->const_value != NULL)
     amddwarf_text_printf(&v->location_text, "DW_AT_const_value");
   else if (!var->available || var->size == 0)
@@ -101,11 +110,9 @@ static amddwarf_status describe(amddwarf_valobj *v)
                          (unsigned long long)v->frame->pub.lookup_pc);
   else
     amddwarf_debug_format_expr(&v->location_text, &v->cu->format, var->expr, var->size);
-  amddwarf_status st = describe_children(v);
-  if (st == AMDDWARF_OK)
-    st = amddwarf_text_status(&v->location_text);
-  info->location = amddwarf_text_str(&v->location_text);
-  return st;
+  v->info.location = amddwarf_text_status(&v->location_text) == AMDDWARF_OK
+                         ? amddwarf_text_str(&v->location_text)
+                         : "";
 }
 
 /* A value of PATH (parsed) in frame FRAME. */
@@ -125,19 +132,28 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
     goto done;
   if ((st = amddwarf_wave_find_variable(wave, frame, path->name, &var, err)) != AMDDWARF_OK)
     goto done;
-  v = amddwarf_mem_calloc(&wave->allocator, 1, sizeof *v);
+  v = wave->spare_value;
+  wave->spare_value = NULL;
+  if (v == NULL)
+    v = amddwarf_mem_alloc(&wave->allocator, sizeof *v);
   if (v == NULL) {
     st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "value of '%s'",
                        path->name);
     goto done;
   }
+  /* Values are made by the thousand: only the small fields are zeroed, and
+     only the operators the path has are copied. */
+  memset(v, 0, offsetof(amddwarf_valobj, path));
+  v->path_text[0] = '\0';
   v->wave = wave;
   v->frame = f;
   v->frame_index = frame;
   v->object = f->pub.object;
   v->cu = amddwarf_object_cu(v->object, var->die->cu_index);
   v->var = var;
-  v->path = *path;
+  memcpy(v->path.name, path->name, sizeof path->name);
+  memcpy(v->path.ops, path->ops, path->count * sizeof *path->ops);
+  v->path.count = path->count;
   amddwarf_text_init(&v->location_text, &wave->allocator);
   if (v->cu == NULL) {
     st = amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
@@ -183,7 +199,7 @@ void amddwarf_valobj_free(amddwarf_valobj *value)
   if (value == NULL)
     return;
   amddwarf_allocator *a = &value->wave->allocator;
-  for (size_t i = 0; value->reads != NULL && i < AMDDWARF_MAX_LANES; ++i) {
+  for (size_t i = 0; i < value->read_count; ++i) {
     amddwarf_debug_lane_read *r = &value->reads[i];
     amddwarf_text_free(&r->text);
     amddwarf_text_free(&r->message);
@@ -191,34 +207,52 @@ void amddwarf_valobj_free(amddwarf_valobj *value)
     amddwarf_mem_free(a, r->bytes, r->capacity);
     amddwarf_mem_free(a, r->valid, r->capacity);
   }
-  amddwarf_mem_free(a, value->reads, AMDDWARF_MAX_LANES * sizeof *value->reads);
+  amddwarf_mem_free(a, value->reads, value->read_count * sizeof *value->reads);
   amddwarf_mem_free(a, value->members, (value->member_count ? value->member_count : 1) *
                                            sizeof *value->members);
   amddwarf_mem_free(a, value->scratch, value->scratch_size);
   amddwarf_text_free(&value->location_text);
-  amddwarf_mem_free(a, value, sizeof *value);
+  /* The wave keeps one value's memory for the next value. */
+  if (value->wave->spare_value == NULL) {
+    value->wave->spare_value = value;
+    value->wave->spare_value_size = sizeof *value;
+  } else {
+    amddwarf_mem_free(a, value, sizeof *value);
+  }
 }
 
 const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value)
 {
-  return value ? &value->info : NULL;
+  if (value == NULL)
+    return NULL;
+  /* A value belongs to one thread: making its location's text here is safe. */
+  if (value->info.location == NULL)
+    describe_location((amddwarf_valobj *)value);
+  return &value->info;
 }
 
 /* ---- reading ---- */
 
-static amddwarf_status ensure_reads(amddwarf_valobj *v, amddwarf_error *err)
+amddwarf_status amddwarf_debug_value_reads(amddwarf_valobj *v, size_t count,
+                                           amddwarf_error *err)
 {
-  if (v->reads != NULL)
+  if (count <= v->read_count)
     return AMDDWARF_OK;
-  v->reads = amddwarf_mem_calloc(&v->wave->allocator, AMDDWARF_MAX_LANES, sizeof *v->reads);
-  if (v->reads == NULL)
+  amddwarf_debug_lane_read *reads =
+      amddwarf_mem_calloc(&v->wave->allocator, count, sizeof *reads);
+  if (reads == NULL)
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "reading '%s'",
                          v->path_text);
-  for (size_t i = 0; i < AMDDWARF_MAX_LANES; ++i) {
-    amddwarf_text_init(&v->reads[i].text, &v->wave->allocator);
-    amddwarf_text_init(&v->reads[i].message, &v->wave->allocator);
-    amddwarf_text_init(&v->reads[i].explain, &v->wave->allocator);
+  if (v->read_count > 0)
+    memcpy(reads, v->reads, v->read_count * sizeof *reads);
+  for (size_t i = v->read_count; i < count; ++i) {
+    amddwarf_text_init(&reads[i].text, &v->wave->allocator);
+    amddwarf_text_init(&reads[i].message, &v->wave->allocator);
+    amddwarf_text_init(&reads[i].explain, &v->wave->allocator);
   }
+  amddwarf_mem_free(&v->wave->allocator, v->reads, v->read_count * sizeof *v->reads);
+  v->reads = reads;
+  v->read_count = count;
   return AMDDWARF_OK;
 }
 
@@ -271,7 +305,7 @@ amddwarf_status amddwarf_valobj_read(amddwarf_valobj *value, uint32_t lane,
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "lane %u is not below the wave size %u", lane,
                          value->wave->info.wave_size);
-  amddwarf_status st = ensure_reads(value, err);
+  amddwarf_status st = amddwarf_debug_value_reads(value, 1, err);
   if (st != AMDDWARF_OK)
     return st;
   amddwarf_debug_value_read(value, lane, &value->reads[0]);
@@ -279,6 +313,25 @@ amddwarf_status amddwarf_valobj_read(amddwarf_valobj *value, uint32_t lane,
     return st;
   lane_value(&value->reads[0], out);
   return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_valobj_read_bytes(amddwarf_valobj *value, uint64_t lanes, void *bytes,
+                                           size_t stride, amddwarf_lane_state *states,
+                                           amddwarf_error *err)
+{
+  if (value == NULL || bytes == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_valobj_read_bytes: NULL argument");
+  if (stride < value->info.byte_size)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "a stride of %zu bytes holds no value of '%s' (%llu bytes)", stride,
+                         value->path_text, (unsigned long long)value->info.byte_size);
+  amddwarf_status st = check_lanes(value, lanes, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  /* A failed lane's message can run out of memory: it is not returned, the
+     lane's state says enough. */
+  return amddwarf_debug_value_read_bytes(value, lanes, bytes, stride, states, err);
 }
 
 static int same_result(const amddwarf_debug_lane_read *a, const amddwarf_debug_lane_read *b)
@@ -299,7 +352,7 @@ amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lane
                          "amddwarf_valobj_read_lanes: NULL argument");
   amddwarf_status st = check_lanes(value, lanes, err);
   if (st == AMDDWARF_OK)
-    st = ensure_reads(value, err);
+    st = amddwarf_debug_value_reads(value, AMDDWARF_MAX_LANES, err);
   if (st != AMDDWARF_OK)
     return st;
   /* Each lane is read into the first free slot and kept there only when no

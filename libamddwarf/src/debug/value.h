@@ -15,6 +15,7 @@ typedef struct amddwarf_debug_lane_read {
   amddwarf_lane_state state;
   amddwarf_status status;
   int detailed;              /* MESSAGE says more than the state alone */
+  int bytes_only;            /* set by the caller: TEXT and EXPLAIN stay empty */
   amddwarf_text text, message, explain;
   uint8_t *bytes;            /* CAPACITY bytes: the value, */
   uint8_t *valid;            /* and which of its bits are known */
@@ -29,10 +30,7 @@ struct amddwarf_valobj {
   const amddwarf_object *object; /* the frame's object, holding the variable */
   const amddwarf_cu *cu;         /* the variable's unit */
   const amddwarf_var *var;
-  amddwarf_debug_path path;
-  amddwarf_debug_plan plan;
   amddwarf_valobj_info info;
-  char path_text[AMDDWARF_DEBUG_PATH_TEXT_SIZE];
   amddwarf_text location_text;
   uint8_t const_bytes[16];       /* a DW_AT_const_value constant as implicit bytes */
   /* The named children (struct members as paths reach them); NULL otherwise. */
@@ -43,6 +41,11 @@ struct amddwarf_valobj {
   size_t read_count;
   uint8_t *scratch;              /* one composite part's bits */
   size_t scratch_size;
+  /* The large parts, last: a new value zeroes only what comes before PATH
+     (PATH is copied, PLAN built and PATH_TEXT spelled whole). */
+  amddwarf_debug_path path;
+  amddwarf_debug_plan plan;
+  char path_text[AMDDWARF_DEBUG_PATH_TEXT_SIZE];
 };
 
 /* Where VALUE's bits are for lane R->lane: the variable's location walked
@@ -59,6 +62,21 @@ amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *value, amddwarf_loc
 /* Reads LANE into R (its texts emptied first). */
 void amddwarf_debug_value_read(amddwarf_valobj *value, uint32_t lane,
                                amddwarf_debug_lane_read *r);
+
+/* Makes COUNT read slots in VALUE->reads (1 for a read, one per lane for a
+   read of lanes), keeping those there are (valobj.c). E_NO_MEMORY. */
+amddwarf_status amddwarf_debug_value_reads(amddwarf_valobj *value, size_t count,
+                                           amddwarf_error *err);
+
+/* amddwarf_valobj_read_bytes: each lane of LANES read without text, its
+   BYTE_SIZE bytes copied to BYTES + lane * STRIDE (zeros for a lane that is
+   not a value), its state to STATES[lane] (STATES may be NULL). A lane the
+   evaluation and the read give whole needs no read slot; another lane is
+   read into VALUE->reads[0] (made on first need: E_NO_MEMORY). */
+amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *value, uint64_t lanes,
+                                                uint8_t *bytes, size_t stride,
+                                                amddwarf_lane_state *states,
+                                                amddwarf_error *err);
 
 /* Marks R failed with STATUS and ERR's message (else the status's). */
 void amddwarf_debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,

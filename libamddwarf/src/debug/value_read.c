@@ -129,8 +129,8 @@ void amddwarf_debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc,
 
 /* The variable's location for the lane: its expression evaluated, or its
    DW_AT_const_value as implicit storage. */
-static amddwarf_status variable_location(amddwarf_valobj *v, amddwarf_location *loc,
-                                         amddwarf_debug_lane_read *r)
+static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval_request *req,
+                                         amddwarf_location *loc, amddwarf_debug_lane_read *r)
 {
   const amddwarf_var *var = v->var;
   const amddwarf_attr_value *cv = var->die->const_value;
@@ -161,8 +161,8 @@ static amddwarf_status variable_location(amddwarf_valobj *v, amddwarf_location *
     amddwarf_text_printf(&r->message, "no location at this pc");
     return r->status;
   }
-  amddwarf_status st = amddwarf_debug_eval_location(v->frame, v->cu, var->expr, var->size,
-                                                    r->lane, loc, &err);
+  amddwarf_status st =
+      amddwarf_debug_eval_location_request(v->frame, v->cu, req, var->expr, var->size, loc, &err);
   if (st != AMDDWARF_OK)
     amddwarf_debug_lane_fail(r, st, &err);
   return st;
@@ -179,7 +179,8 @@ static amddwarf_status follow_pointer(amddwarf_valobj *v, const amddwarf_eval_re
   amddwarf_error_clear(&err);
   amddwarf_status st = amddwarf_location_read(v->wave->ev, req, loc, *bit,
                                               step->pointer_bytes * 8ull, bytes, &err);
-  amddwarf_debug_path_spell(&v->path, step->op, name, sizeof name);
+  if (st != AMDDWARF_OK || !r->bytes_only)
+    amddwarf_debug_path_spell(&v->path, step->op, name, sizeof name);
   if (st != AMDDWARF_OK) {
     amddwarf_debug_explain_bits(&r->explain, loc, *bit, step->pointer_bytes * 8ull, req);
     amddwarf_debug_lane_fail(r, st, &err);
@@ -191,8 +192,10 @@ static amddwarf_status follow_pointer(amddwarf_valobj *v, const amddwarf_eval_re
     return st;
   }
   uint64_t value = amddwarf_debug_load_uint(bytes, step->pointer_bytes);
-  amddwarf_text_printf(&r->explain, "through %s = 0x%llx [%s]: ", name, (unsigned long long)value,
-                       amddwarf_debug_aspace_label(step->aspace, label, sizeof label));
+  if (!r->bytes_only)
+    amddwarf_text_printf(&r->explain, "through %s = 0x%llx [%s]: ", name,
+                         (unsigned long long)value,
+                         amddwarf_debug_aspace_label(step->aspace, label, sizeof label));
   memset(loc, 0, sizeof *loc);
   loc->kind = AMDDWARF_LOCATION_MEMORY;
   loc->byte_offset = value + (uint64_t)step->displacement;
@@ -201,14 +204,12 @@ static amddwarf_status follow_pointer(amddwarf_valobj *v, const amddwarf_eval_re
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *v, amddwarf_location *loc,
-                                            uint64_t *bit,
-                                            const amddwarf_debug_step **last_load,
-                                            amddwarf_debug_lane_read *r)
+/* amddwarf_debug_value_locate with REQ, the request of R's lane. */
+static amddwarf_status locate(amddwarf_valobj *v, const amddwarf_eval_request *req,
+                              amddwarf_location *loc, uint64_t *bit,
+                              const amddwarf_debug_step **last_load, amddwarf_debug_lane_read *r)
 {
-  amddwarf_eval_request req;
-  amddwarf_status st = variable_location(v, loc, r);
-  amddwarf_debug_request_init(v->frame, v->cu, r->lane, &req);
+  amddwarf_status st = variable_location(v, req, loc, r);
   *bit = 0;
   *last_load = NULL;
   for (size_t i = 0; i < v->plan.count && st == AMDDWARF_OK; ++i) {
@@ -216,11 +217,21 @@ amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *v, amddwarf_locatio
     if (step->kind == AMDDWARF_DEBUG_STEP_ADD_BITS) {
       *bit += step->bits;
     } else if (step->kind == AMDDWARF_DEBUG_STEP_LOAD_POINTER) {
-      st = follow_pointer(v, &req, step, loc, bit, r);
+      st = follow_pointer(v, req, step, loc, bit, r);
       *last_load = step;
     }
   }
   return st;
+}
+
+amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *v, amddwarf_location *loc,
+                                            uint64_t *bit,
+                                            const amddwarf_debug_step **last_load,
+                                            amddwarf_debug_lane_read *r)
+{
+  amddwarf_eval_request req;
+  amddwarf_debug_request_init(v->frame, v->cu, r->lane, &req);
+  return locate(v, &req, loc, bit, last_load, r);
 }
 
 /* ---- reading ---- */
@@ -296,11 +307,12 @@ static amddwarf_status read_parts(amddwarf_valobj *v, const amddwarf_eval_reques
    ones in R->valid. OK when some are known. */
 static amddwarf_status read_bits(amddwarf_valobj *v, const amddwarf_eval_request *req,
                                  const amddwarf_location *loc, uint64_t bit,
-                                 amddwarf_debug_lane_read *r, amddwarf_error *err)
+                                 amddwarf_debug_lane_read *r, int *whole, amddwarf_error *err)
 {
   uint64_t bits = v->plan.bit_size;
   amddwarf_error part_err;
   amddwarf_status st = amddwarf_location_read(v->wave->ev, req, loc, bit, bits, r->bytes, err);
+  *whole = st == AMDDWARF_OK;
   if (st == AMDDWARF_OK) {
     memset(r->valid, 0xff, (size_t)v->plan.byte_size);
     return AMDDWARF_OK;
@@ -317,6 +329,7 @@ static amddwarf_status read_bits(amddwarf_valobj *v, const amddwarf_eval_request
     *err = part_err;
     return part_st;
   }
+  *whole = amddwarf_debug_bits_valid(r->valid, 0, bits);
   for (uint64_t i = 0; i < (bits + 7) / 8; ++i)
     if (r->valid[i] != 0)
       return AMDDWARF_OK;
@@ -335,9 +348,10 @@ static void read_address(amddwarf_valobj *v, const amddwarf_eval_request *req,
   while (operand > 0 && v->path.ops[operand - 1].kind != AMDDWARF_DEBUG_PATH_ADDRESS)
     --operand;
   /* The operand of the last '&' names the object. */
-  amddwarf_debug_path_spell(&v->path, operand > 0 ? operand - 1 : 0, name, sizeof name);
-  amddwarf_debug_explain_bits(&r->explain, loc, bit, bits, req);
+  if (!r->bytes_only)
+    amddwarf_debug_explain_bits(&r->explain, loc, bit, bits, req);
   if (loc->kind != AMDDWARF_LOCATION_MEMORY || (loc->bit + bit) % 8 != 0) {
+    amddwarf_debug_path_spell(&v->path, operand > 0 ? operand - 1 : 0, name, sizeof name);
     r->status = AMDDWARF_E_INVALID_ARGUMENT;
     r->state = AMDDWARF_LANE_ERROR;
     amddwarf_text_printf(&r->message, "'%.200s' has no address: it is %s, not memory", name,
@@ -357,7 +371,8 @@ static void read_address(amddwarf_valobj *v, const amddwarf_eval_request *req,
     r->bytes[i] = (uint8_t)(address >> (8 * i));
   memset(r->valid, 0xff, 8);
   r->size = 8;
-  amddwarf_debug_format_pointer(&r->text, v->plan.type_name, loc->u.memory.aspace, address);
+  if (!r->bytes_only)
+    amddwarf_debug_format_pointer(&r->text, v->plan.type_name, loc->u.memory.aspace, address);
 }
 
 /* The unavailable memory a pointer of the path leads to, named. */
@@ -384,15 +399,16 @@ static void extend_bitfield(const amddwarf_debug_plan *plan, uint8_t *bytes)
     bytes[i] = (uint8_t)(n >> (8 * i));
 }
 
-void amddwarf_debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug_lane_read *r)
+/* Reads lane REQ->lane into R with REQ, the lane's request. */
+static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
+                      amddwarf_debug_lane_read *r)
 {
   const amddwarf_debug_plan *plan = &v->plan;
   const amddwarf_debug_step *last_load = NULL;
-  amddwarf_eval_request req;
   amddwarf_location loc;
   amddwarf_error err;
   uint64_t bit = 0;
-  r->lane = lane;
+  r->lane = req->lane;
   r->state = AMDDWARF_LANE_VALUE;
   r->status = AMDDWARF_OK;
   r->detailed = 0;
@@ -401,14 +417,14 @@ void amddwarf_debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug
   amddwarf_text_reset(&r->message);
   amddwarf_text_reset(&r->explain);
   amddwarf_error_clear(&err);
-  amddwarf_debug_request_init(v->frame, v->cu, lane, &req);
-  if (amddwarf_debug_value_locate(v, &loc, &bit, &last_load, r) != AMDDWARF_OK)
+  if (locate(v, req, &loc, &bit, &last_load, r) != AMDDWARF_OK)
     return;
   if (plan->is_address) {
-    read_address(v, &req, &loc, bit, r);
+    read_address(v, req, &loc, bit, r);
     return;
   }
-  amddwarf_debug_explain_bits(&r->explain, &loc, bit, plan->bit_size, &req);
+  if (!r->bytes_only)
+    amddwarf_debug_explain_bits(&r->explain, &loc, bit, plan->bit_size, req);
   if (plan->byte_size > MAX_VALUE_BYTES) {
     r->status = AMDDWARF_E_LIMIT;
     r->state = AMDDWARF_LANE_ERROR;
@@ -421,14 +437,14 @@ void amddwarf_debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug
     return;
   }
   memset(r->bytes, 0, (size_t)plan->byte_size);
-  amddwarf_status st = read_bits(v, &req, &loc, bit, r, &err);
+  int whole = 0;
+  amddwarf_status st = read_bits(v, req, &loc, bit, r, &whole, &err);
   if (st != AMDDWARF_OK) {
     amddwarf_debug_lane_fail(r, st, &err);
     if (st == AMDDWARF_E_EVAL_UNAVAILABLE && last_load != NULL)
       unavailable_pointee(v, &loc, bit, last_load, r);
     return;
   }
-  int whole = amddwarf_debug_bits_valid(r->valid, 0, plan->bit_size);
   if (!whole && !amddwarf_debug_type_has_parts(plan->result)) {
     /* A scalar is known whole or not at all. */
     amddwarf_fail(&err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
@@ -441,6 +457,92 @@ void amddwarf_debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug
     memset(r->valid, 0xff, (size_t)plan->byte_size);
   }
   r->size = (size_t)plan->byte_size;
-  amddwarf_debug_format_value(&r->text, v->object, plan->result, r->bytes,
-                              whole ? NULL : r->valid, r->size);
+  if (!r->bytes_only)
+    amddwarf_debug_format_value(&r->text, v->object, plan->result, r->bytes,
+                                whole ? NULL : r->valid, r->size);
+}
+
+void amddwarf_debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug_lane_read *r)
+{
+  /* One request serves the lane's evaluation, pointers and read. */
+  amddwarf_eval_request req;
+  amddwarf_debug_request_init(v->frame, v->cu, lane, &req);
+  read_lane(v, &req, r);
+}
+
+/* Whether VALUE's lanes can be read as bytes by evaluating the variable's
+   location and reading the plan's bits there, nothing else: a location
+   expression (not a constant), steps that only move further into the
+   location (members, indexes), no address taken, no bitfield. *BIT: where
+   the bits start. */
+static int plain_read(const amddwarf_valobj *v, uint64_t *bit)
+{
+  const amddwarf_debug_plan *plan = &v->plan;
+  const amddwarf_var *var = v->var;
+  *bit = 0;
+  if (plan->is_address || plan->bit_size != plan->byte_size * 8 ||
+      plan->byte_size > MAX_VALUE_BYTES || var->die->const_value != NULL || !var->available ||
+      var->size == 0)
+    return 0;
+  for (size_t i = 0; i < plan->count; ++i) {
+    if (plan->steps[i].kind != AMDDWARF_DEBUG_STEP_ADD_BITS)
+      return 0;
+    *bit += plan->steps[i].bits;
+  }
+  return 1;
+}
+
+amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *v, uint64_t lanes,
+                                                uint8_t *bytes, size_t stride,
+                                                amddwarf_lane_state *states,
+                                                amddwarf_error *err)
+{
+  amddwarf_debug_lane_read *r = NULL;
+  /* One request for every lane, only its lane changing. */
+  amddwarf_eval_request req;
+  size_t size = (size_t)v->info.byte_size;
+  uint64_t bit = 0;
+  const uint8_t *expr = NULL;
+  size_t expr_size = 0;
+  int plain = plain_read(v, &bit) &&
+              amddwarf_debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
+                                                 &expr, &expr_size, NULL) == AMDDWARF_OK;
+  amddwarf_debug_request_init(v->frame, v->cu, 0, &req);
+  for (uint32_t lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
+    if (!(lanes >> lane & 1))
+      continue;
+    uint8_t *out = bytes + (size_t)lane * stride;
+    req.lane = lane;
+    if (plain) {
+      /* What read_lane does for a lane whose location evaluates and whose
+         bits all read; any other lane goes through read_lane for its state. */
+      amddwarf_entry e;
+      if (amddwarf_eval_expr(v->wave->ev, &req, expr, expr_size, &e, NULL) == AMDDWARF_OK &&
+          e.kind == AMDDWARF_ENTRY_LOCATION &&
+          amddwarf_location_read(v->wave->ev, &req, &e.location, bit, v->plan.bit_size, out,
+                                 NULL) == AMDDWARF_OK) {
+        if (states != NULL)
+          states[lane] = AMDDWARF_LANE_VALUE;
+        continue;
+      }
+    }
+    if (r == NULL) {
+      amddwarf_status st = amddwarf_debug_value_reads(v, 1, err);
+      if (st != AMDDWARF_OK)
+        return st;
+      r = &v->reads[0];
+    }
+    r->bytes_only = 1;
+    read_lane(v, &req, r);
+    r->bytes_only = 0;
+    size_t n = r->state == AMDDWARF_LANE_VALUE && r->size < size ? r->size : size;
+    if (r->state == AMDDWARF_LANE_VALUE)
+      memcpy(out, r->bytes, n);
+    else
+      n = 0;
+    memset(out + n, 0, size - n);
+    if (states != NULL)
+      states[lane] = r->state;
+  }
+  return AMDDWARF_OK;
 }

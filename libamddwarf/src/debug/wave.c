@@ -7,7 +7,6 @@
 #include "common/mem.h"
 #include "debug/debug_internal.h"
 
-enum { PC_REGISTER = 16 /* PC_64 */ };
 
 void amddwarf_wave_options_init(amddwarf_wave_options *options)
 {
@@ -21,15 +20,7 @@ void amddwarf_wave_options_init(amddwarf_wave_options *options)
 static amddwarf_status base_read_register(void *user, uint32_t regno, uint64_t offset,
                                           uint64_t size, void *buf)
 {
-  const amddwarf_wave *w = user;
-  if (regno == PC_REGISTER && w->has_pc && offset + size <= 8) {
-    uint8_t pc[8];
-    for (int i = 0; i < 8; ++i)
-      pc[i] = (uint8_t)(w->pc >> (8 * i));
-    memcpy(buf, pc + offset, (size_t)size);
-    return AMDDWARF_OK;
-  }
-  return w->raw.read_register(w->raw.user, regno, offset, size, buf);
+  return amddwarf_debug_read_register(user, regno, offset, size, buf);
 }
 
 static amddwarf_status base_write_register(void *user, uint32_t regno, uint64_t offset,
@@ -185,7 +176,8 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
                          "the target has no read_register callback to read the PC");
       goto fail;
     }
-    if ((st = w->raw.read_register(w->raw.user, PC_REGISTER, 0, 8, pc)) != AMDDWARF_OK) {
+    st = w->raw.read_register(w->raw.user, AMDDWARF_DEBUG_PC_REGISTER, 0, 8, pc);
+    if (st != AMDDWARF_OK) {
       amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "the target cannot read the PC (%s)",
                     amddwarf_status_name(st));
       goto fail;
@@ -199,8 +191,12 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
   if (w->info.object_index == count)
     w->info.object_index = 0;
   w->info.object = w->objects[w->info.object_index];
-  if ((st = amddwarf_eval_new(NULL, &w->ev, err)) != AMDDWARF_OK)
-    goto fail;
+  w->ev = options->eval;
+  if (w->ev == NULL) {
+    if ((st = amddwarf_eval_new(NULL, &w->ev, err)) != AMDDWARF_OK)
+      goto fail;
+    w->owns_ev = 1;
+  }
   *out = w;
   return AMDDWARF_OK;
 fail:
@@ -253,10 +249,20 @@ void amddwarf_debug_request_init(const amddwarf_debug_frame *frame, const amddwa
   request->trace_user = frame->wave->trace_user;
 }
 
-amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *cframe,
+amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *frame,
                                              const amddwarf_cu *cu, const uint8_t *bytes,
                                              size_t size, uint32_t lane,
                                              amddwarf_location *out, amddwarf_error *err)
+{
+  amddwarf_eval_request request;
+  amddwarf_debug_request_init(frame, cu, lane, &request);
+  return amddwarf_debug_eval_location_request(frame, cu, &request, bytes, size, out, err);
+}
+
+amddwarf_status amddwarf_debug_normalized_location(const amddwarf_debug_frame *cframe,
+                                                   const amddwarf_cu *cu, const uint8_t *bytes,
+                                                   size_t size, const uint8_t **expr,
+                                                   size_t *expr_size, amddwarf_error *err)
 {
   /* The normalization cache is the frame's own; frames belong to one thread. */
   amddwarf_debug_frame *frame = (amddwarf_debug_frame *)cframe;
@@ -277,12 +283,34 @@ amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *cframe,
     frame->normalized_from = bytes;
     frame->normalized_from_size = size;
     frame->normalized_cu = cu;
+    /* An expression normalizing leaves as it is is evaluated from the
+       object's own bytes: the evaluator's decoded-expression cache knows
+       their address from frame to frame and wave to wave, while the
+       frame's copy changes with every variable. */
+    frame->normalized_expr = frame->normalized_size == size &&
+                                     memcmp(frame->normalized, bytes, size) == 0
+                                 ? bytes
+                                 : frame->normalized;
   }
-  amddwarf_eval_request request;
+  *expr = frame->normalized_expr;
+  *expr_size = frame->normalized_size;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_debug_eval_location_request(const amddwarf_debug_frame *frame,
+                                                     const amddwarf_cu *cu,
+                                                     const amddwarf_eval_request *request,
+                                                     const uint8_t *bytes, size_t size,
+                                                     amddwarf_location *out,
+                                                     amddwarf_error *err)
+{
+  const uint8_t *expr = NULL;
+  size_t expr_size = 0;
   amddwarf_entry result;
-  amddwarf_debug_request_init(frame, cu, lane, &request);
-  amddwarf_status st = amddwarf_eval_expr(frame->wave->ev, &request, frame->normalized,
-                                          frame->normalized_size, &result, err);
+  amddwarf_status st =
+      amddwarf_debug_normalized_location(frame, cu, bytes, size, &expr, &expr_size, err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_eval_expr(frame->wave->ev, request, expr, expr_size, &result, err);
   if (st != AMDDWARF_OK)
     return st;
   if (result.kind != AMDDWARF_ENTRY_LOCATION)
@@ -298,7 +326,9 @@ void amddwarf_wave_close(amddwarf_wave *wave)
     return;
   amddwarf_allocator a = wave->allocator;
   amddwarf_debug_free_frames(wave);
-  amddwarf_eval_free(wave->ev);
+  amddwarf_mem_free(&a, wave->spare_value, wave->spare_value_size);
+  if (wave->owns_ev)
+    amddwarf_eval_free(wave->ev);
   amddwarf_mem_free(&a, wave->objects, wave->object_count * sizeof *wave->objects);
   amddwarf_mem_free(&a, wave, sizeof *wave);
 }
