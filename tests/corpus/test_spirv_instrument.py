@@ -27,6 +27,23 @@ do not come from amddwarf:
     checked access carries the marker);
   * when the module embeds source text (-g, -gVS) the source line amddwarf
     reports is exactly that physical line of the original file.
+
+A buffer of one record per index, symbolized with `amddwarf symbolize`,
+names those lines; the instrumented module given with --instrumented gives
+the record format. The same records at the start of a 3 GiB sparse buffer
+are read with bounded memory (peak RSS against the small buffer's, and
+within a 1 GiB address-space limit).
+
+Descriptor input buffers: for every module the descriptor checks
+(--inst-desc-idx-check, --inst-buff-oob-check) instrument, the input buffer
+the validation layer writes for the original module's bindings is built as
+its gpu_validation.cpp does (2019-2023: with the sizes when descriptor
+indexing is on, word 0 = 1 and no sizes when it is off; sets without
+bindings as zeros), decoded with `amddwarf symbolize --descriptors
+--instrumented`, and compared with what the instrumented code itself reads:
+every call of an inst_bindless_direct_read_N function is evaluated on the
+buffer by interpreting that function's SPIR-V (access chains, loads and
+adds on the input buffer), for every element the call can name.
 """
 import argparse
 import json
@@ -300,10 +317,224 @@ def symbolize_check(r, amddwarf, work, spv, inst, facts, locs, pass_flag):
         return
     buf = work / f'{inst.name}.out'
     buf.write_bytes(struct.pack(f'<{len(words) + 4}I', 0, len(words), *words, 0, 0))
-    c = run([amddwarf, 'symbolize', '--spirv', f'{spv.name}=23', '--buffer', buf.name], work)
+    c = run([amddwarf, 'symbolize', '--spirv', f'{spv.name}=23', '--buffer', buf.name,
+             '--instrumented', inst.name], work)
     r.check(c.returncode == 0, f'symbolize {buf.name}: exit {c.returncode} {c.stderr}')
+    r.check(c.stdout.startswith('buffer: format v2,'), f'symbolize {buf.name}: the '
+            f'instrumented module gives format v2:\n{c.stdout}')
     for e in expected:
         r.check(e in c.stdout, f'symbolize {buf.name}: {e!r} in output:\n{c.stdout}')
+    return buf, c.stdout
+
+
+def vvl_input(sets, indexing):
+    """The input buffer the validation layer writes (gpu_validation.cpp,
+    2019-2023). SETS: per set, None (no bindings) or {binding: [flags]}."""
+    count = len(sets)
+    bindings = sum(max(b) + 1 for b in sets if b)
+    elements = sum(len(f) for b in sets if b for f in b.values())
+    if indexing:
+        words = [0] * (1 + 2 * count + 2 * bindings + elements)
+        sizes = 1 + count
+        to_bindings = sizes + bindings
+        words[0] = to_bindings
+    else:
+        words = [0] * (1 + count + bindings + elements)
+        sizes, to_bindings = None, 1
+        words[0] = 1
+    to_written = to_bindings + count
+    written = to_written + bindings
+    for k, b in enumerate(sets):
+        if not b:
+            continue
+        if indexing:
+            words[1 + k] = sizes
+        words[to_bindings + k] = to_written
+        for binding in sorted(b):
+            if indexing:
+                words[sizes + binding] = len(b[binding])
+            words[to_written + binding] = written
+            for flag in b[binding]:
+                words[written] = flag
+                written += 1
+        if indexing:
+            sizes += max(b) + 1
+        to_written += max(b) + 1
+    assert written == len(words)
+    return words
+
+
+def descriptor_bindings(insts):
+    """(set, binding) -> element count of the module's descriptors (runtime
+    arrays get 5 elements)."""
+    decor, types, consts = {}, {}, {}
+    for res, op, ops in insts:
+        if op == 'OpDecorate' and ops[1] in ('DescriptorSet', 'Binding'):
+            decor.setdefault(ops[0], {})[ops[1]] = int(ops[2])
+        elif op == 'OpConstant' and res:
+            try:
+                consts[res] = int(ops[1], 0)
+            except ValueError:
+                pass
+        elif res and op.startswith('OpType'):
+            types[res] = (op, ops)
+    out = {}
+    for res, op, ops in insts:
+        if op != 'OpVariable' or res not in decor or len(decor[res]) != 2:
+            continue
+        pointee = types[ops[0]][1][1]
+        kind, tops = types.get(pointee, ('', []))
+        count = consts[tops[1]] if kind == 'OpTypeArray' else 5 if kind == 'OpTypeRuntimeArray' else 1
+        out[(decor[res]['DescriptorSet'], decor[res]['Binding'])] = count
+    return out
+
+
+def direct_reads(insts):
+    """Calls of inst_bindless_direct_read_N: (arity, [constant or None]), and
+    an evaluator of each such function over a word list."""
+    names = {ops[0]: ops[1].strip('"') for res, op, ops in insts if op == 'OpName'}
+    consts = {}
+    for res, op, ops in insts:
+        if op == 'OpConstant' and res:
+            try:
+                consts[res] = int(ops[1], 0)
+            except ValueError:
+                pass
+    readers = {i for i, n in names.items() if re.match(r'inst_bindless_direct_read_\d+$', n)}
+    bodies, calls, current = {}, [], None
+    for res, op, ops in insts:
+        if op == 'OpFunction':
+            current = res if res in readers else None
+            if current:
+                bodies[current] = []
+        elif op == 'OpFunctionEnd':
+            current = None
+        elif current:
+            bodies[current].append((res, op, ops))
+        elif op == 'OpFunctionCall' and ops[1] in readers:
+            calls.append((ops[1], [consts.get(a) for a in ops[2:]]))
+
+    def evaluate(function, args, data):
+        values, params = {}, iter(args)
+        for res, op, ops in bodies[function]:
+            if op == 'OpFunctionParameter':
+                values[res] = next(params)
+            elif op == 'OpAccessChain':
+                values[res] = values[ops[3]] if ops[3] in values else consts[ops[3]]
+            elif op == 'OpLoad':
+                at = values[ops[1]]
+                values[res] = data[at] if at < len(data) else 0
+            elif op == 'OpIAdd':
+                a, b = (values[x] if x in values else consts[x] for x in ops[1:3])
+                values[res] = (a + b) & 0xffffffff
+            elif op == 'OpReturnValue':
+                return values[ops[0]]
+        raise ValueError('no OpReturnValue')
+    return [(len(a), f, a) for f, a in calls], evaluate
+
+
+def descriptor_check(r, amddwarf, work, spv, inst):
+    """The validation layer's input buffer for SPV's bindings, decoded by
+    amddwarf with the layout INST's reads need, against what INST reads."""
+    calls, evaluate = direct_reads(disassembly(inst, work))
+    if not calls:
+        return
+    bindings = descriptor_bindings(disassembly(spv, work))
+    top = max(s for s, _ in bindings)
+    # Set top + 1 stays empty (zeros) before one more set, as a pipeline
+    # layout with an unused set gives.
+    sets = [None] * (top + 3)
+    for k, ((s, b), n) in enumerate(sorted(bindings.items())):
+        sets[s] = sets[s] or {}
+        sets[s][b] = [(k * 7 + i * 13) % 3 * 32 for i in range(n)]  # 0 (unwritten), 32, 64
+    sets[top + 2] = {1: [1, 1]}
+    reads_sizes = any(a == 2 for a, _, _ in calls)
+    reads_word0 = any(a == 4 and args[0] == 0 for a, _, args in calls)
+    layouts = [True] if reads_sizes else [True, False] if reads_word0 else [False]
+    for indexing in layouts:
+        words = vvl_input(sets, indexing)
+        name = f'{inst.name}.input{"-sizes" if indexing else "-written"}.bin'
+        (work / name).write_bytes(struct.pack(f'<{len(words)}I', *words))
+        c = run([amddwarf, 'symbolize', '--descriptors', name, '--instrumented', inst.name,
+                 '--json'], work)
+        what = f'descriptors {name} with {inst.name}'
+        r.check(c.returncode == 0, f'{what}: exit {c.returncode} {c.stdout} {c.stderr}')
+        if c.returncode != 0:
+            continue
+        got = json.loads(c.stdout)
+        r.check(got['layout'] == ('sizes' if indexing else 'written'), f'{what}: {got["layout"]}')
+        table = {(row['set'], row['binding']): row for row in got['bindings']}
+        want = {(s, b): f for s, bs in enumerate(sets) if bs for b, f in bs.items()}
+        r.check({k for k, v in table.items() if v['array_size']} ==
+                {k for k, v in want.items() if v}, f'{what}: bindings {sorted(table)}')
+        for key, flags in want.items():
+            row = table.get(key, {'array_size': None, 'written': None})
+            r.check(row['array_size'] == len(flags) and row['written'] == flags,
+                    f'{what}: {key} is {row}, want {flags}')
+        # What the instrumented code reads, call by call.
+        for arity, function, args in calls:
+            if arity == 2:
+                s, b = args[0] - 1, args[1]
+                got_value = evaluate(function, args, words)
+                r.check(got_value == table[(s, b)]['array_size'],
+                        f'{what}: direct_read_2{tuple(args)} = {got_value}, amddwarf '
+                        f'{table[(s, b)]}')
+                continue
+            s, b = (args[1], args[2]) if arity == 4 else (args[0] - 1, args[1])
+            row = table[(s, b)]
+            for i in range(row['array_size']) if args[-1] is None else [args[-1]]:
+                value = evaluate(function, args[:-1] + [i], words)
+                r.check(value == row['written'][i],
+                        f'{what}: direct_read_{arity}({args[:-1]}, {i}) = {value}, amddwarf '
+                        f'{row["written"][i]}')
+
+
+PEAK_PROBE = ("import resource, subprocess, sys\n"
+              "limit = int(sys.argv[1])\n"
+              "def cap():\n"
+              "    if limit:\n"
+              "        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))\n"
+              "done = subprocess.run(sys.argv[2:], capture_output=True, text=True,\n"
+              "                      preexec_fn=cap)\n"
+              "sys.stderr.write(done.stderr)\n"
+              "print(done.stdout, end='')\n"
+              "print('exit', done.returncode)\n"
+              "print('peak', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
+def memory_check(r, amddwarf, work, spv, small, small_out):
+    """`amddwarf symbolize` streams the buffer: a 3 GiB sparse buffer (the
+    records of SMALL, then never-written zeros that the check of the words
+    past the records reads to the end) takes at most 32 MiB more peak memory
+    than SMALL itself, and, outside sanitizers, runs with its address space
+    limited to 1 GiB, a third of the buffer."""
+    if not small_out.startswith('buffer: '):
+        r.check(False, f'memory check: {small.name} was not read:\n{small_out}')
+        return
+    big = work / 'big-symbolize.bin'
+    with open(big, 'wb') as f:
+        f.write(small.read_bytes())
+        f.truncate(3 << 30)
+
+    def probe(buffer, limit=0):
+        done = run([sys.executable, '-c', PEAK_PROBE, str(limit), amddwarf, 'symbolize',
+                    '--spirv', f'{spv.name}=23', '--buffer', buffer.name], work)
+        return done, int(re.search(r'^peak (\d+)$', done.stdout, re.M).group(1))
+
+    _, base_kib = probe(small)
+    done, peak_kib = probe(big)
+    words = ((3 << 30) - 8) // 4
+    header = small_out.split('\n', 1)[0].rsplit('room for', 1)[0]
+    r.check('exit 0' in done.stdout and f'{header}room for {words} words' in done.stdout and
+            small_out.split('\n', 1)[1] in done.stdout,
+            f'3 GiB sparse buffer: the records of the small one\n{done.stdout}{done.stderr}')
+    r.check(peak_kib - base_kib <= 32 * 1024,
+            f'3 GiB sparse buffer: peak {peak_kib} KiB against {base_kib} KiB')
+    if b'__asan_init' not in pathlib.Path(amddwarf).read_bytes():
+        done, _ = probe(big, 1 << 30)
+        r.check('exit 0' in done.stdout,
+                f'3 GiB sparse buffer in 1 GiB of address space\n{done.stdout}{done.stderr}')
+    big.unlink()
 
 
 def main():
@@ -316,6 +547,7 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     r = Results()
     seen_continued = False
+    streamed = False
     for name, text, variants, env in SHADERS:
         src = work / name
         src.write_text(text if text is not None else big_source())
@@ -380,8 +612,14 @@ def main():
                     else:
                         r.check(loc.get('source') == physical,
                                 f'{what}: source {loc.get("source")!r} == {physical!r}')
-                symbolize_check(r, args.amddwarf, work, spv, inst, facts, locs, p)
+                checked = symbolize_check(r, args.amddwarf, work, spv, inst, facts, locs, p)
+                if checked and not streamed and name == 'frag.frag':
+                    streamed = True
+                    memory_check(r, args.amddwarf, work, spv, *checked)
+                if p in ('--inst-desc-idx-check', '--inst-buff-oob-check'):
+                    descriptor_check(r, args.amddwarf, work, spv, inst)
     r.check(seen_continued, 'the large source used OpSourceContinued')
+    r.check(streamed, 'the memory check ran')
     print(f'{r.passed} passed, {r.failed} failed')
     return 1 if r.failed else 0
 

@@ -1,7 +1,8 @@
 /* Fuzz target of the debug output record decoder: parse the input as a
  * buffer in every format, scan all records, render each as a validation
- * message and as a printf record, and decode it as a descriptor input
- * buffer. */
+ * message and as a printf record, read it again with the streaming reader
+ * and its end checks, and decode it as a descriptor input buffer in every
+ * layout. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
   }
+  for (int f = 0; f <= 3; f++) {
+    amddwarf_gpuav_reader *reader = NULL;
+    if (amddwarf_gpuav_reader_open_memory(data, size, (amddwarf_gpuav_format)f, NULL, &reader,
+                                          NULL) != AMDDWARF_OK)
+      continue;
+    amddwarf_gpuav_record record;
+    uint32_t previous = 0;
+    int n = 0;
+    while (amddwarf_gpuav_reader_next(reader, &record, NULL) == AMDDWARF_OK) {
+      if (n++ > 0 && amddwarf_gpuav_reader_position(reader) <= previous)
+        abort(); /* the scan always advances */
+      previous = amddwarf_gpuav_reader_position(reader);
+    }
+    (void)amddwarf_gpuav_reader_finish(reader, NULL);
+    amddwarf_gpuav_reader_close(reader);
+  }
   amddwarf_gpuav_descriptor rows[16];
   size_t count;
-  (void)amddwarf_gpuav_input_buffer_decode(data, size, rows, 16, &count, NULL);
+  for (int l = 0; l <= 3; l++)
+    (void)amddwarf_gpuav_input_buffer_decode_layout(data, size, (amddwarf_gpuav_input_layout)l,
+                                                    rows, 16, &count, NULL, NULL);
   return 0;
 }

@@ -1,7 +1,9 @@
 /* Unit tests of src/gpuav: buffer layouts and format detection, the record
  * scan and its robustness rules, every error code and every stage in each
  * format, the seed's worked message, debug-printf rendering, and the seed's
- * descriptor input buffer example (specs/gpuav-records.md).
+ * descriptor input buffer example and the layer's layouts with and without
+ * sizes, the streaming reader and its consistency checks, records against
+ * their module, and what an instrumented module says (specs/gpuav-records.md).
  *
  * Buffers are built word by word from the documented layouts. */
 #include <setjmp.h>
@@ -14,6 +16,8 @@
 #include <cmocka.h>
 
 #include <amddwarf/gpuav.h>
+
+#include "spirv_build.h"
 
 typedef struct buf {
   uint8_t b[4096];
@@ -200,7 +204,20 @@ static void test_every_stage(void **state)
       parse_ok(&b, v2 ? AMDDWARF_GPUAV_FORMAT_V2 : AMDDWARF_GPUAV_FORMAT_SEED, &h);
       uint32_t cursor = 0;
       amddwarf_gpuav_record r;
-      next_ok(&b, &h, &cursor, &r);
+      if (c->stage != 77) {
+        next_ok(&b, &h, &cursor, &r);
+      } else {
+        /* No execution model: reported with the record, which still renders. */
+        amddwarf_error err;
+        assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &h, &cursor, &r, &err), AMDDWARF_OK);
+        assert_int_equal(r.problem, AMDDWARF_E_GPUAV_BAD_RECORD);
+        assert_int_equal(err.offset, 4 * h.data_offset + 12);
+        assert_string_equal(err.message, v2 ? "record at byte offset 8: stage 77 is not an "
+                                              "execution model the instrumentation writes"
+                                            : "record at byte offset 4: stage 77 is not an "
+                                              "execution model the instrumentation writes");
+        assert_int_equal(cursor, v2 ? 11 : 9);
+      }
       char want[400];
       snprintf(want, sizeof(want),
                "Descriptor index 3 is uninitialized.  Shader ID = 23. Shader Instruction Index "
@@ -560,6 +577,515 @@ static void test_input_buffer_seed_example(void **state)
                    AMDDWARF_E_TRUNCATED);
 }
 
+/* ---- format detection of what is no buffer -------------------------------- */
+
+static void test_not_a_buffer(void **state)
+{
+  (void)state;
+  amddwarf_gpuav_buffer h;
+  amddwarf_error err;
+  /* Bytes of no layout: word 0 no flags word, and as a written length, the
+     first record claims more than any record. */
+  buf b = {{0}, 0};
+  words(&b, 8, 0x8c3f1a22u, 0x7a6b5c4du, 0x12345678u, 0x9abcdef0u, 1u, 2u, 3u, 4u);
+  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, &err),
+                   AMDDWARF_E_GPUAV_BAD_FORMAT);
+  assert_string_equal(err.message,
+                      "not a GPU-AV debug output buffer: word 0 (0x8c3f1a22) is no v2 flags "
+                      "word, and read as a written length, the first record (word 1) claims "
+                      "2053856333 words, but a record has at most 524240");
+  /* Flags 0 with a first record whose stage is no execution model. */
+  b.n = 0;
+  words(&b, 12, 0u, 10u, 10u, 23u, 60u, 77u, 0u, 0u, 0u, 0u, 9u, 6u);
+  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, &err),
+                   AMDDWARF_E_GPUAV_BAD_FORMAT);
+  assert_string_equal(err.message,
+                      "not a GPU-AV debug output buffer: read as v2 (word 0 flags, word 1 "
+                      "written length), the first record's stage (word 5) is 77, no execution "
+                      "model the instrumentation writes");
+  /* A written length with no record at Data[0] inside the buffer. */
+  b.n = 0;
+  words(&b, 12, 0u, 10u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, &err),
+                   AMDDWARF_E_GPUAV_BAD_FORMAT);
+  assert_non_null(strstr(err.message, "holds no record"));
+  /* ... which is fine when the first record did not fit (overflow). */
+  b.n = 0;
+  words(&b, 6, 0u, 30u, 0u, 0u, 0u, 0u);
+  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_AUTO, &h);
+  assert_int_equal(h.format, AMDDWARF_GPUAV_FORMAT_V2);
+  assert_true(h.overflow);
+  /* A given format still checks the flags word. */
+  b.n = 0;
+  words(&b, 4, 2u, 0u, 0u, 0u);
+  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_V2, &h, &err),
+                   AMDDWARF_E_GPUAV_BAD_FORMAT);
+  assert_int_equal(err.offset, 0);
+  assert_string_equal(err.message, "not a v2 debug output buffer: word 0 (flags) is 0x2, but "
+                                   "only bit 0 (buffer bounds checks) is defined");
+}
+
+/* ---- the streaming reader ---------------------------------------------------- */
+
+/* A buffer of SIZE bytes that exists only as a rule: WORDS at its start, a
+   word DIRTY (when not 0) at byte DIRTY_AT, zeros elsewhere. Records every
+   read, and fails reads past FAIL_AT. */
+typedef struct virtual_buffer {
+  const buf *head;
+  uint64_t size;
+  uint64_t dirty_at;
+  uint32_t dirty;
+  uint64_t fail_at;
+  size_t largest_read;
+  uint64_t bytes_read;
+} virtual_buffer;
+
+static amddwarf_status virtual_read(void *user, uint64_t offset, void *destination, size_t size)
+{
+  virtual_buffer *v = user;
+  if (offset + size > v->size || offset + size > v->fail_at)
+    return AMDDWARF_E_IO;
+  uint8_t *out = destination;
+  memset(out, 0, size);
+  for (size_t i = 0; i < size; i++) {
+    uint64_t at = offset + i;
+    if (at < v->head->n)
+      out[i] = v->head->b[at];
+    if (v->dirty && at >= v->dirty_at && at < v->dirty_at + 4)
+      out[i] = (uint8_t)(v->dirty >> (8 * (at - v->dirty_at)));
+  }
+  if (size > v->largest_read)
+    v->largest_read = size;
+  v->bytes_read += size;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_gpuav_reader *open_virtual(virtual_buffer *v)
+{
+  amddwarf_gpuav_reader *reader = NULL;
+  amddwarf_error err;
+  amddwarf_status st = amddwarf_gpuav_reader_open_stream(
+      virtual_read, v, v->size, AMDDWARF_GPUAV_FORMAT_AUTO, 0, NULL, &reader, &err);
+  if (st != AMDDWARF_OK)
+    fail_msg("open: %s", err.message);
+  return reader;
+}
+
+/* Records come from a 64 MiB buffer, read in windows of 4 MiB at most,
+   exactly as from memory; finishing reads the rest and finds it clear; a
+   word that is not zero past the records, records that end before the
+   written length and a failed read are each reported. */
+static void test_streaming_reader(void **state)
+{
+  (void)state;
+  buf head = {{0}, 0};
+  words(&head, 2, 0u, 31u);
+  words(&head, 10, 10u, 23u, 60u, 4u, fbits(0.5f), fbits(1.5f), 0u, 0u, 9u, 6u);
+  words(&head, 11, 11u, 23u, 61u, 5u, 1u, 2u, 3u, 5u, 0u, 40u, 32u);
+  words(&head, 10, 10u, 24u, 62u, 4u, 0u, 0u, 0u, 1u, 3u, 0u);
+  virtual_buffer v = {&head, 64u << 20, 0, 0, UINT64_MAX, 0, 0};
+
+  /* From memory: the same records. */
+  amddwarf_gpuav_reader *memory = NULL;
+  assert_int_equal(amddwarf_gpuav_reader_open_memory(head.b, head.n, AMDDWARF_GPUAV_FORMAT_AUTO,
+                                                     NULL, &memory, NULL),
+                   AMDDWARF_OK);
+  amddwarf_gpuav_reader *reader = open_virtual(&v);
+  const amddwarf_gpuav_buffer *h = amddwarf_gpuav_reader_buffer(reader);
+  assert_int_equal(h->format, AMDDWARF_GPUAV_FORMAT_V2);
+  assert_int_equal(h->written_length, 31);
+  assert_int_equal(h->data_words, (64u << 20) / 4 - 2);
+  assert_false(h->overflow);
+  static const uint32_t indexes[] = {60, 61, 62};
+  amddwarf_gpuav_record r, m;
+  amddwarf_error err;
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(amddwarf_gpuav_reader_next(reader, &r, &err), AMDDWARF_OK);
+    assert_int_equal(amddwarf_gpuav_reader_next(memory, &m, &err), AMDDWARF_OK);
+    assert_int_equal(r.problem, AMDDWARF_OK);
+    assert_int_equal(r.instruction_index, indexes[i]);
+    assert_int_equal(r.data_index, m.data_index);
+    assert_int_equal(r.size, m.size);
+    assert_int_equal(r.payload_words, m.payload_words);
+    assert_memory_equal(r.payload, m.payload, (size_t)r.payload_words * 4);
+  }
+  assert_int_equal(amddwarf_gpuav_reader_next(reader, &r, &err), AMDDWARF_END);
+  assert_int_equal(amddwarf_gpuav_reader_next(memory, &m, &err), AMDDWARF_END);
+  assert_int_equal(amddwarf_gpuav_reader_position(reader), 31);
+  assert_int_equal(amddwarf_gpuav_reader_finish(reader, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_gpuav_reader_finish(memory, &err), AMDDWARF_OK);
+  assert_true(v.largest_read <= (4u << 20));
+  assert_true(v.bytes_read >= (64u << 20) - 8);
+  amddwarf_gpuav_reader_close(reader);
+  amddwarf_gpuav_reader_close(memory);
+
+  /* A word past the records that is not zero, at the very end. */
+  v.dirty_at = (64u << 20) - 4;
+  v.dirty = 0xdeadu;
+  reader = open_virtual(&v);
+  while (amddwarf_gpuav_reader_next(reader, &r, NULL) == AMDDWARF_OK)
+    ;
+  assert_int_equal(amddwarf_gpuav_reader_finish(reader, &err), AMDDWARF_E_GPUAV_BAD_LENGTH);
+  assert_int_equal(err.offset, (64u << 20) - 4);
+  assert_non_null(strstr(err.message, "is 0xdead, past the last record at Data[31]"));
+  amddwarf_gpuav_reader_close(reader);
+
+  /* Records that end (a size of 0) before the written length. */
+  v.dirty = 0;
+  buf longer = head;
+  longer.b[4] = 40;
+  v.head = &longer;
+  reader = open_virtual(&v);
+  while (amddwarf_gpuav_reader_next(reader, &r, NULL) == AMDDWARF_OK)
+    ;
+  assert_int_equal(amddwarf_gpuav_reader_finish(reader, &err), AMDDWARF_E_GPUAV_BAD_LENGTH);
+  assert_int_equal(err.offset, 8 + 31 * 4);
+  assert_string_equal(err.message,
+                      "the records end at Data[31] (byte offset 132, a record size of 0) but the "
+                      "written length is 40 words: the buffer holds fewer words than the "
+                      "shaders wrote");
+  /* Finishing before the end is a usage error. */
+  amddwarf_gpuav_reader_close(reader);
+  reader = open_virtual(&v);
+  assert_int_equal(amddwarf_gpuav_reader_finish(reader, NULL), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_gpuav_reader_close(reader);
+
+  /* A read that fails while the records are read. */
+  v.head = &head;
+  v.fail_at = 64;
+  reader = open_virtual(&v);
+  assert_int_equal(amddwarf_gpuav_reader_next(reader, &r, &err), AMDDWARF_E_IO);
+  assert_int_equal(amddwarf_gpuav_reader_next(reader, &r, &err), AMDDWARF_END);
+  assert_int_equal(amddwarf_gpuav_reader_finish(reader, &err), AMDDWARF_OK); /* reported */
+  amddwarf_gpuav_reader_close(reader);
+}
+
+/* ---- records against their module ------------------------------------------ */
+
+enum {
+  OP_CAPABILITY = 17, OP_EXT_INST_IMPORT = 11, OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15,
+  OP_STRING = 7, OP_TYPE_VOID = 19, OP_TYPE_FUNCTION = 33, OP_TYPE_FLOAT = 22,
+  OP_TYPE_VECTOR = 23, OP_FUNCTION = 54, OP_LABEL = 248, OP_LOAD = 61, OP_SAMPLE = 87,
+  OP_EXT_INST = 12, OP_FADD = 129, OP_STORE = 62, OP_RETURN = 253, OP_FUNCTION_END = 56,
+};
+
+/* A fragment shader without line information, so that each instruction
+   index is the instruction's position:
+     9 OpFunction, 10 OpLabel, 11 OpLoad, 12 OpImageSampleImplicitLod,
+     13 OpExtInst NonSemantic.DebugPrintf 1 (format %21), 14 OpFAdd, 15 OpStore. */
+static amddwarf_spirv_module *fragment_module(void)
+{
+  mod m;
+  mod_init(&m);
+  inst(&m, OP_CAPABILITY, 1, 1u);
+  uint32_t import[] = {20u};
+  inst_str(&m, OP_EXT_INST_IMPORT, import, 1, "NonSemantic.DebugPrintf", NULL, 0);
+  inst(&m, OP_MEMORY_MODEL, 2, 0u, 1u);
+  uint32_t entry[] = {4u, 5u};
+  inst_str(&m, OP_ENTRY_POINT, entry, 2, "main", NULL, 0);
+  uint32_t string[] = {21u};
+  inst_str(&m, OP_STRING, string, 1, "x=%u", NULL, 0);
+  inst(&m, OP_TYPE_VOID, 1, 1u);
+  inst(&m, OP_TYPE_FUNCTION, 2, 2u, 1u);
+  inst(&m, OP_TYPE_FLOAT, 2, 3u, 32u);
+  inst(&m, OP_TYPE_VECTOR, 3, 4u, 3u, 4u);
+  inst(&m, OP_FUNCTION, 4, 1u, 5u, 0u, 2u);
+  inst(&m, OP_LABEL, 1, 6u);
+  inst(&m, OP_LOAD, 3, 4u, 8u, 7u);
+  inst(&m, OP_SAMPLE, 4, 4u, 9u, 8u, 8u);
+  inst(&m, OP_EXT_INST, 6, 1u, 22u, 20u, 1u, 21u, 8u);
+  inst(&m, OP_FADD, 4, 4u, 23u, 9u, 9u);
+  inst(&m, OP_STORE, 2, 7u, 23u);
+  inst(&m, OP_RETURN, 0);
+  inst(&m, OP_FUNCTION_END, 0);
+  amddwarf_spirv_module *module = NULL;
+  amddwarf_error err;
+  if (amddwarf_spirv_module_open(m.w, m.n * 4, NULL, &module, &err) != AMDDWARF_OK)
+    fail_msg("module: %s", err.message);
+  return module;
+}
+
+typedef struct check_case {
+  uint32_t index, stage;
+  uint32_t payload[4];
+  uint32_t payload_words;
+  unsigned flags;
+  amddwarf_status want;
+  const char *message; /* exact, or NULL for OK */
+} check_case;
+
+static void test_record_check(void **state)
+{
+  (void)state;
+  amddwarf_spirv_module *module = fragment_module();
+  static const check_case cases[] = {
+      {12, 4, {0, 9, 6}, 3, 0, AMDDWARF_OK, NULL},
+      {11, 4, {5, 0, 16, 16}, 4, 0, AMDDWARF_OK, NULL},
+      {13, 4, {21, 7}, 2, 0, AMDDWARF_OK, NULL},
+      {10, 4, {0, 9, 6}, 3, 0, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "instruction index 10 of shader 23 is an OpLabel, not an instruction the validation "
+       "layer checks: is m.spv the module that produced the buffer?"},
+      {14, 4, {0, 9, 6}, 3, 0, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "instruction index 14 of shader 23 is an OpFAdd, not an instruction the validation layer "
+       "checks: is m.spv the module that produced the buffer?"},
+      {99, 4, {0, 9, 6}, 3, 0, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "instruction index 99 of shader 23 names no instruction of m.spv (instruction index 99 "
+       "is past the last index 17 of the module): is this the module that produced the buffer?"},
+      {12, 5, {0, 9, 6}, 3, 0, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "stage Compute of shader 23 is the execution model of no entry point of m.spv (it has "
+       "main (Fragment)): is this the module that produced the buffer?"},
+      {12, 4, {2, 1, 2}, 3, 0, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "instruction index 12 of shader 23 is an OpImageSampleImplicitLod, but error 2 "
+       "(device_address_unallocated) is reported only at OpLoad and OpStore: is m.spv the "
+       "module that produced the buffer?"},
+      {11, 4, {6, 0, 9, 5}, 4, 0, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "instruction index 11 of shader 23 is an OpLoad, but error 6 "
+       "(uniform_texel_buffer_out_of_bounds) is reported only at image instructions: is m.spv "
+       "the module that produced the buffer?"},
+      {13, 4, {22, 7}, 2, 0, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "the debug-printf record of shader 23 at instruction index 13 names format string %22, "
+       "which is no OpString of m.spv: is this the module that produced the buffer?"},
+      {12, 4, {21, 7}, 2, AMDDWARF_GPUAV_CHECK_PRINTF, AMDDWARF_E_GPUAV_WRONG_MODULE,
+       "instruction index 12 of shader 23 is an OpImageSampleImplicitLod, not the OpExtInst of a "
+       "debug printf: is m.spv the module that produced the buffer?"},
+      {12, 4, {0, 3, 6}, 3, 0, AMDDWARF_E_GPUAV_BAD_RECORD,
+       "record at byte offset 8: error 0 (descriptor_index_out_of_bounds) with index 3 inside "
+       "the array length 6, but the check fails only for an index at or past the length"},
+      {11, 4, {5, 0, 3, 16}, 4, 0, AMDDWARF_E_GPUAV_BAD_RECORD,
+       "record at byte offset 8: error 5 (storage_buffer_out_of_bounds) with highest access 3 "
+       "inside the size 16, but the check fails only for an access at or past the size"},
+      {12, 4, {1, 3, 7}, 3, 0, AMDDWARF_E_GPUAV_BAD_RECORD,
+       "record at byte offset 8: error 1 (descriptor_uninitialized) has 7 in its unused word, "
+       "which the instrumentation writes as 0"},
+      {12, 4, {9, 3, 7}, 3, 0, AMDDWARF_E_GPUAV_BAD_RECORD,
+       "record at byte offset 8: error code 9 is none the v2 format has"},
+      {11, 4, {5, 0}, 2, 0, AMDDWARF_E_GPUAV_BAD_RECORD,
+       "record at byte offset 8: error 5 (storage_buffer_out_of_bounds) has 1 of its 3 "
+       "parameter words"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const check_case *c = &cases[i];
+    buf b = {{0}, 0};
+    uint32_t size = 7 + c->payload_words;
+    words(&b, 2, 0u, size);
+    words(&b, 7, size, 23u, c->index, c->stage, 0u, 0u, 0u);
+    for (uint32_t k = 0; k < c->payload_words; k++)
+      put(&b, c->payload[k]);
+    amddwarf_gpuav_buffer h;
+    parse_ok(&b, AMDDWARF_GPUAV_FORMAT_V2, &h);
+    uint32_t cursor = 0;
+    amddwarf_gpuav_record r;
+    next_ok(&b, &h, &cursor, &r);
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    amddwarf_status st = amddwarf_gpuav_record_check(&h, &r, module, AMDDWARF_SPIRV_INDEX_INSTRUMENT,
+                                                     "m.spv", c->flags, &err);
+    if (st != c->want)
+      fail_msg("case %zu: %d, want %d (%s)", i, (int)st, (int)c->want, err.message);
+    if (c->message)
+      assert_string_equal(err.message, c->message);
+  }
+  amddwarf_spirv_module_close(module);
+}
+
+/* ---- the input buffer's layouts ---------------------------------------------- */
+
+static void expect_rows(const buf *b, amddwarf_gpuav_input_layout layout,
+                        amddwarf_gpuav_input_layout want_layout, const uint32_t (*want)[4],
+                        size_t count)
+{
+  amddwarf_gpuav_descriptor rows[16];
+  size_t n = 0;
+  amddwarf_gpuav_input_layout used;
+  amddwarf_error err;
+  amddwarf_status st =
+      amddwarf_gpuav_input_buffer_decode_layout(b->b, b->n, layout, rows, 16, &n, &used, &err);
+  if (st != AMDDWARF_OK)
+    fail_msg("decode: %s", err.message);
+  assert_int_equal(used, want_layout);
+  assert_int_equal(n, count);
+  for (size_t i = 0; i < count; i++) {
+    assert_int_equal(rows[i].set, want[i][0]);
+    assert_int_equal(rows[i].binding, want[i][1]);
+    assert_int_equal(rows[i].array_size, want[i][2]);
+    assert_int_equal(rows[i].written_index, want[i][3]);
+  }
+}
+
+/* The layer's buffers for sets 0 (no bindings), 1 (binding 0: one buffer of
+   64 bytes, binding 4: one of 16), 2 (no bindings), 3 (binding 1: three
+   elements, the second unwritten): with sizes (descriptor indexing) and
+   without (word 0 = 1); and the first release's lengths-only layout. */
+static void test_input_buffer_layouts(void **state)
+{
+  (void)state;
+  buf sizes = {{0}, 0};
+  words(&sizes, 28, 12u, 0u, 5u, 0u, 10u, /* sets_to_sizes */
+        1u, 0u, 0u, 0u, 1u, 0u, 3u,         /* sizes: set 1 bindings 0-4, set 3 bindings 0-1 */
+        0u, 16u, 0u, 21u,                  /* sets_to_bindings */
+        23u, 0u, 0u, 0u, 24u, 0u, 25u,      /* bindings_to_written */
+        64u, 16u, 1u, 0u, 1u);             /* written */
+  static const uint32_t want_sizes[][4] = {{1, 0, 1, 23}, {1, 1, 0, 0}, {1, 2, 0, 0},
+                                           {1, 3, 0, 0},  {1, 4, 1, 24}, {3, 0, 0, 0},
+                                           {3, 1, 3, 25}};
+  expect_rows(&sizes, AMDDWARF_GPUAV_INPUT_AUTO, AMDDWARF_GPUAV_INPUT_SIZES, want_sizes, 7);
+  buf written = {{0}, 0};
+  words(&written, 17, 1u, 0u, 5u, 0u, 10u, /* word 0, sets_to_bindings */
+        12u, 0u, 0u, 0u, 13u, 0u, 14u,      /* bindings_to_written */
+        64u, 16u, 1u, 0u, 1u);             /* written */
+  static const uint32_t want_written[][4] = {{1, 0, 1, 12}, {1, 1, 0, 0}, {1, 2, 0, 0},
+                                             {1, 3, 0, 0},  {1, 4, 1, 13}, {3, 0, 0, 0},
+                                             {3, 1, 3, 14}};
+  expect_rows(&written, AMDDWARF_GPUAV_INPUT_AUTO, AMDDWARF_GPUAV_INPUT_WRITTEN, want_written, 7);
+  /* The seed-layout decoder of before read neither: word 1 (0) is no sizes
+     start, and word 0 = 1 is no sets_to_bindings start. */
+  buf lengths = {{0}, 0};
+  words(&lengths, 10, 0u, 0u, 3u, 1u, 0u, 0u, 0u, 1u, 0u, 3u);
+  static const uint32_t want_lengths[][4] = {{1, 0, 1, 0}, {1, 1, 0, 0}, {1, 2, 0, 0},
+                                             {1, 3, 0, 0}, {1, 4, 1, 0}, {1, 5, 0, 0},
+                                             {1, 6, 3, 0}};
+  expect_rows(&lengths, AMDDWARF_GPUAV_INPUT_AUTO, AMDDWARF_GPUAV_INPUT_LENGTHS, want_lengths, 7);
+  assert_string_equal(amddwarf_gpuav_input_layout_name(AMDDWARF_GPUAV_INPUT_WRITTEN), "written");
+  assert_null(amddwarf_gpuav_input_layout_name((amddwarf_gpuav_input_layout)9));
+
+  /* Errors name the word. */
+  amddwarf_gpuav_descriptor rows[16];
+  size_t n;
+  amddwarf_error err;
+  buf bad = written;
+  bad.b[4 * 4] = 4; /* set 3's bindings start before set 1's */
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode_layout(bad.b, bad.n,
+                                                             AMDDWARF_GPUAV_INPUT_WRITTEN, rows,
+                                                             16, &n, NULL, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  assert_int_equal(err.offset, 16);
+  assert_string_equal(err.message,
+                      "input buffer word 4: bindings_to_written start 4 is outside [5, 12]");
+  bad = written;
+  bad.b[4 * 11] = 40; /* set 3 binding 1's flags past the end */
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode_layout(bad.b, bad.n,
+                                                             AMDDWARF_GPUAV_INPUT_WRITTEN, rows,
+                                                             16, &n, NULL, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  assert_int_equal(err.offset, 44);
+  bad = sizes;
+  bad.b[4 * 15] = 22; /* set 3's bindings_to_written not after set 1's */
+  assert_int_equal(amddwarf_gpuav_input_buffer_decode(bad.b, bad.n, rows, 16, &n, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  assert_int_equal(err.offset, 60);
+}
+
+/* ---- what an instrumented module says ---------------------------------------- */
+
+enum { OP_NAME = 5, OP_TYPE_INT = 21, OP_TYPE_STRUCT = 30, OP_CONSTANT = 43,
+       OP_FUNCTION_PARAMETER = 55, OP_FUNCTION_CALL = 57, OP_DECORATE = 71 };
+
+/* What spirv-opt 2023.1 adds, reduced to what is read: the named output
+   block of MEMBERS members in set 7, a stream_write_4 storing the record
+   size SIZE and shader id 23 first, and calls of the direct readers with
+   first arguments 1 (sizes: read_2) or 0 (written: read_4) or 1 (read_3). */
+static amddwarf_spirv_module *instrumented_module(uint32_t members, uint32_t size, int reads)
+{
+  mod m;
+  mod_init(&m);
+  uint32_t id;
+  id = 30u;
+  inst_str(&m, OP_NAME, &id, 1, "inst_bindless_OutputBuffer", NULL, 0);
+  id = 31u;
+  inst_str(&m, OP_NAME, &id, 1, "inst_bindless_output_buffer", NULL, 0);
+  id = 32u;
+  inst_str(&m, OP_NAME, &id, 1, "inst_bindless_stream_write_4", NULL, 0);
+  id = 33u;
+  inst_str(&m, OP_NAME, &id, 1, reads == 2 ? "inst_bindless_direct_read_2"
+                                : reads == 4 ? "inst_bindless_direct_read_4"
+                                             : "inst_bindless_direct_read_3", NULL, 0);
+  inst(&m, OP_DECORATE, 3, 31u, 34u, 7u);
+  inst(&m, OP_TYPE_VOID, 1, 1u);
+  inst(&m, OP_TYPE_INT, 3, 2u, 32u, 0u);
+  inst(&m, OP_CONSTANT, 3, 2u, 10u, size);
+  inst(&m, OP_CONSTANT, 3, 2u, 11u, 23u);
+  inst(&m, OP_CONSTANT, 3, 2u, 12u, 0u);
+  inst(&m, OP_CONSTANT, 3, 2u, 13u, 1u);
+  if (members == 3)
+    inst(&m, OP_TYPE_STRUCT, 4, 30u, 2u, 2u, 2u);
+  else
+    inst(&m, OP_TYPE_STRUCT, 3, 30u, 2u, 2u);
+  inst(&m, OP_TYPE_FUNCTION, 2, 3u, 1u);
+  inst(&m, OP_FUNCTION, 4, 1u, 40u, 0u, 3u);
+  inst(&m, OP_LABEL, 1, 41u);
+  inst(&m, OP_FUNCTION_CALL, reads == 2 ? 5 : reads == 4 ? 7 : 6, 2u, 42u, 33u,
+       reads == 4 ? 12u : 13u, 12u, 12u, 12u);
+  inst(&m, OP_RETURN, 0);
+  inst(&m, OP_FUNCTION_END, 0);
+  inst(&m, OP_FUNCTION, 4, 1u, 32u, 0u, 3u);
+  inst(&m, OP_FUNCTION_PARAMETER, 2, 2u, 50u);
+  inst(&m, OP_LABEL, 1, 51u);
+  inst(&m, OP_STORE, 2, 52u, 10u);
+  inst(&m, OP_STORE, 2, 53u, 11u);
+  inst(&m, OP_STORE, 2, 54u, 50u);
+  inst(&m, OP_RETURN, 0);
+  inst(&m, OP_FUNCTION_END, 0);
+  amddwarf_spirv_module *module = NULL;
+  amddwarf_error err;
+  if (amddwarf_spirv_module_open(m.w, m.n * 4, NULL, &module, &err) != AMDDWARF_OK)
+    fail_msg("module: %s", err.message);
+  return module;
+}
+
+static void test_instrumentation(void **state)
+{
+  (void)state;
+  amddwarf_gpuav_instrumentation info;
+  amddwarf_error err;
+  amddwarf_gpuav_input_layout layout;
+  static const uint32_t word0_is_1[] = {1, 0}, word0_is_5[] = {5, 0}, word0_is_0[] = {0, 0};
+  /* 2023.1: flags member, records of 10 words for 3 validation words. */
+  amddwarf_spirv_module *module = instrumented_module(3, 10, 2);
+  assert_int_equal(amddwarf_gpuav_instrumentation_inspect(module, &info, &err), AMDDWARF_OK);
+  assert_int_equal(info.format, AMDDWARF_GPUAV_FORMAT_V2);
+  assert_int_equal(info.shader_id, 23);
+  assert_int_equal(info.descriptor_set, 7);
+  assert_int_equal(info.input_reads, AMDDWARF_GPUAV_READS_SIZES);
+  assert_int_equal(amddwarf_gpuav_input_layout_select(&info, word0_is_5, 8, &layout, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(layout, AMDDWARF_GPUAV_INPUT_SIZES);
+  assert_int_equal(amddwarf_gpuav_input_layout_select(&info, word0_is_0, 8, &layout, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(layout, AMDDWARF_GPUAV_INPUT_LENGTHS);
+  assert_int_equal(amddwarf_gpuav_input_layout_select(&info, word0_is_1, 8, &layout, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  assert_non_null(strstr(err.message, "reads descriptor array sizes"));
+  amddwarf_spirv_module_close(module);
+  /* 2019-2022: no flags member. */
+  module = instrumented_module(2, 10, 4);
+  assert_int_equal(amddwarf_gpuav_instrumentation_inspect(module, &info, &err), AMDDWARF_OK);
+  assert_int_equal(info.format, AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS);
+  assert_int_equal(info.input_reads, AMDDWARF_GPUAV_READS_WRITTEN_WORD0);
+  assert_int_equal(amddwarf_gpuav_input_layout_select(&info, word0_is_1, 8, &layout, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(layout, AMDDWARF_GPUAV_INPUT_WRITTEN);
+  assert_int_equal(amddwarf_gpuav_input_layout_select(&info, word0_is_0, 8, &layout, &err),
+                   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER);
+  amddwarf_spirv_module_close(module);
+  /* The seed's: two stage words (a 9-word record for 3 validation words);
+     written flags read directly: the layout without sizes, whatever word 0. */
+  module = instrumented_module(2, 9, 3);
+  assert_int_equal(amddwarf_gpuav_instrumentation_inspect(module, &info, &err), AMDDWARF_OK);
+  assert_int_equal(info.format, AMDDWARF_GPUAV_FORMAT_SEED);
+  assert_int_equal(info.input_reads, AMDDWARF_GPUAV_READS_WRITTEN_DIRECT);
+  assert_int_equal(info.input_layout, AMDDWARF_GPUAV_INPUT_WRITTEN);
+  assert_int_equal(amddwarf_gpuav_input_layout_select(&info, word0_is_5, 8, &layout, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(layout, AMDDWARF_GPUAV_INPUT_WRITTEN);
+  amddwarf_spirv_module_close(module);
+  /* A module without instrumentation. */
+  module = fragment_module();
+  assert_int_equal(amddwarf_gpuav_instrumentation_inspect(module, &info, &err),
+                   AMDDWARF_NOT_FOUND);
+  assert_int_equal(info.format, AMDDWARF_GPUAV_FORMAT_AUTO);
+  amddwarf_spirv_module_close(module);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -570,6 +1096,11 @@ int main(void)
       cmocka_unit_test(test_scan_robustness),
       cmocka_unit_test(test_printf_rendering),
       cmocka_unit_test(test_input_buffer_seed_example),
+      cmocka_unit_test(test_not_a_buffer),
+      cmocka_unit_test(test_streaming_reader),
+      cmocka_unit_test(test_record_check),
+      cmocka_unit_test(test_input_buffer_layouts),
+      cmocka_unit_test(test_instrumentation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -490,6 +490,43 @@ static void test_render_all(void **state)
   amddwarf_printf_build_free(&b);
 }
 
+/* A PAL header has zero reserved words; the debug output buffer of SPIR-V
+   debug printf (flags, written length, then a record's size and shader id
+   where the reserved words are) does not. The reader itself decodes both. */
+static void test_pal_header_check(void **state)
+{
+  (void)state;
+  amddwarf_printf_build_output b;
+  printf_test_build("{\"buffer\": {\"entries\": [{\"id\": 10, \"args\": [{\"i32\": 1}]}]}}",
+                    &b);
+  amddwarf_printf_reader *reader = open_memory(&b);
+  amddwarf_error err;
+  assert_int_equal(amddwarf_printf_buffer_check(amddwarf_printf_reader_info(reader), &err),
+                   AMDDWARF_OK);
+  amddwarf_printf_reader_close(reader);
+  amddwarf_printf_build_free(&b);
+
+  static const uint32_t spirv_printf[] = {0, 15, 15, 23, 83, 5, 7, 0, 0, 17, 7, 0xfffffffe,
+                                          0x40e00000, 0x40e00000, 0x3f800000, 0, 14, 0, 0};
+  reader = NULL;
+  assert_int_equal(amddwarf_printf_reader_open_memory(spirv_printf, sizeof spirv_printf, NULL,
+                                                      &reader, &err),
+                   AMDDWARF_OK);
+  const amddwarf_printf_buffer_info *info = amddwarf_printf_reader_info(reader);
+  assert_int_equal(info->buffer_offset, UINT64_C(15) << 32); /* "bytes lost" by the billion */
+  assert_int_equal(amddwarf_printf_buffer_check(info, &err), AMDDWARF_E_PRINTF_NOT_PAL_BUFFER);
+  assert_int_equal(err.offset, 8);
+  assert_string_equal(err.message, "not a PAL printf buffer: its reserved header words 0xf and "
+                                   "0x17 (bytes 8 to 15) are not 0");
+  amddwarf_printf_reader_close(reader);
+  amddwarf_printf_buffer_info only_second = {0};
+  only_second.reserved1 = 5;
+  assert_int_equal(amddwarf_printf_buffer_check(&only_second, &err),
+                   AMDDWARF_E_PRINTF_NOT_PAL_BUFFER);
+  assert_int_equal(err.offset, 12);
+  assert_int_equal(amddwarf_printf_buffer_check(NULL, NULL), AMDDWARF_E_INVALID_ARGUMENT);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -501,6 +538,7 @@ int main(void)
       cmocka_unit_test(test_stream_matches_memory),
       cmocka_unit_test(test_stream_bounded_memory),
       cmocka_unit_test(test_render_all),
+      cmocka_unit_test(test_pal_header_check),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

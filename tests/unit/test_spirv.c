@@ -18,50 +18,8 @@
 
 #include <amddwarf/spirv.h>
 
-/* ---- a tiny SPIR-V assembler -------------------------------------------- */
-
-typedef struct mod {
-  uint32_t w[4096];
-  size_t n;
-} mod;
-
-static void mod_init(mod *m)
-{
-  m->n = 0;
-  m->w[m->n++] = 0x07230203;
-  m->w[m->n++] = 0x00010300;
-  m->w[m->n++] = 0;
-  m->w[m->n++] = 100; /* bound */
-  m->w[m->n++] = 0;
-}
-
-/* Instruction OPCODE with COUNT operand words. */
-static void inst(mod *m, uint32_t opcode, size_t count, ...)
-{
-  va_list ap;
-  va_start(ap, count);
-  m->w[m->n++] = (uint32_t)((count + 1) << 16) | opcode;
-  for (size_t i = 0; i < count; i++)
-    m->w[m->n++] = va_arg(ap, uint32_t);
-  va_end(ap);
-}
-
-/* Instruction OPCODE with PRE operand words, a literal string, then POST words. */
-static void inst_str(mod *m, uint32_t opcode, const uint32_t *pre, size_t npre, const char *s,
-                     const uint32_t *post, size_t npost)
-{
-  size_t len = strlen(s) + 1, sw = (len + 3) / 4;
-  m->w[m->n++] = (uint32_t)((1 + npre + sw + npost) << 16) | opcode;
-  for (size_t i = 0; i < npre; i++)
-    m->w[m->n++] = pre[i];
-  uint32_t *dst = &m->w[m->n];
-  memset(dst, 0, sw * 4);
-  for (size_t i = 0; i < len; i++)
-    dst[i / 4] |= (uint32_t)(unsigned char)s[i] << (8 * (i % 4));
-  m->n += sw;
-  for (size_t i = 0; i < npost; i++)
-    m->w[m->n++] = post[i];
-}
+#include "spirv_build.h"
+#include "spirv/module.h"
 
 static amddwarf_spirv_module *open_ok(const mod *m)
 {
@@ -713,7 +671,51 @@ static void test_opcode_names(void **state)
       found++;
     }
   }
-  assert_int_equal(found, 166); /* every row of opcodes.def */
+  assert_int_equal(found, 172); /* every row of opcodes.def */
+}
+
+/* OpEntryPoint is read with the module (execution model, function, name);
+   the GUARD column of opcodes.def marks the seed's 32 image instructions and
+   OpLoad / OpStore, and nothing else. */
+static void test_entry_points_and_guards(void **state)
+{
+  (void)state;
+  mod m;
+  build_module_a(&m);
+  amddwarf_spirv_module *module = open_ok(&m);
+  assert_int_equal(amddwarf_spirv_module_entry_point_count(module), 1);
+  const amddwarf_spirv_entry_point *e = amddwarf_spirv_module_entry_point(module, 0);
+  assert_int_equal(e->execution_model, 5);
+  assert_int_equal(e->function_id, 6);
+  assert_string_equal(e->name, "main");
+  assert_null(amddwarf_spirv_module_entry_point(module, 1));
+  amddwarf_spirv_module_close(module);
+  assert_int_equal(amddwarf_spirv_module_entry_point_count(NULL), 0);
+
+  mod_init(&m);
+  inst(&m, OP_ENTRY_POINT, 3, 4u, 6u, 0x6e69616du); /* "main" without its NUL */
+  amddwarf_error err;
+  assert_int_equal(open_err(m.w, m.n * 4, &err), AMDDWARF_E_SPIRV_BAD_OPERAND);
+  assert_int_equal(err.offset, 20);
+
+  assert_int_equal(amddwarf_spirv_opcode_guard(61), AMDDWARF_SPIRV_GUARD_MEMORY);  /* OpLoad */
+  assert_int_equal(amddwarf_spirv_opcode_guard(62), AMDDWARF_SPIRV_GUARD_MEMORY);  /* OpStore */
+  assert_int_equal(amddwarf_spirv_opcode_guard(87), AMDDWARF_SPIRV_GUARD_IMAGE);
+  assert_int_equal(amddwarf_spirv_opcode_guard(312), AMDDWARF_SPIRV_GUARD_IMAGE);
+  assert_int_equal(amddwarf_spirv_opcode_guard(320), AMDDWARF_SPIRV_GUARD_IMAGE);
+  assert_int_equal(amddwarf_spirv_opcode_guard(60), AMDDWARF_SPIRV_GUARD_NONE); /* TexelPointer */
+  assert_int_equal(amddwarf_spirv_opcode_guard(234), AMDDWARF_SPIRV_GUARD_NONE); /* AtomicIAdd */
+  assert_int_equal(amddwarf_spirv_opcode_guard(248), AMDDWARF_SPIRV_GUARD_NONE); /* OpLabel */
+  assert_int_equal(amddwarf_spirv_opcode_guard(100000), AMDDWARF_SPIRV_GUARD_NONE);
+  unsigned image = 0, memory = 0;
+  for (uint32_t op = 0; op < 6000; op++) {
+    image += amddwarf_spirv_opcode_guard(op) == AMDDWARF_SPIRV_GUARD_IMAGE;
+    memory += amddwarf_spirv_opcode_guard(op) == AMDDWARF_SPIRV_GUARD_MEMORY;
+    if (amddwarf_spirv_opcode_guard(op) != AMDDWARF_SPIRV_GUARD_NONE)
+      assert_non_null(amddwarf_spirv_opcode_name(op));
+  }
+  assert_int_equal(image, 32);
+  assert_int_equal(memory, 2);
 }
 
 int main(void)
@@ -732,6 +734,7 @@ int main(void)
       cmocka_unit_test(test_instruction_errors),
       cmocka_unit_test(test_operand_errors),
       cmocka_unit_test(test_opcode_names),
+      cmocka_unit_test(test_entry_points_and_guards),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

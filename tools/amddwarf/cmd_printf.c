@@ -1,14 +1,9 @@
 /* amddwarf printf: decode a debug-printf buffer with the format strings of
  * one or more pipelines. */
-#define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "cli.h"
+#include "cli_stream.h"
 
 static const char command[] = "printf";
 
@@ -53,27 +48,6 @@ static void print_help(void)
          "\n"
          "Example:\n"
          "  amddwarf printf --elf pipeline.elf --buffer printf.bin --index\n");
-}
-
-typedef struct file_source {
-  int fd;
-} file_source;
-
-static amddwarf_status read_file_at(void *user, uint64_t offset, void *destination, size_t size)
-{
-  file_source *source = user;
-  uint8_t *out = destination;
-  while (size > 0) {
-    ssize_t got = pread(source->fd, out, size, (off_t)offset);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      return AMDDWARF_E_IO;
-    out += got;
-    offset += (uint64_t)got;
-    size -= (size_t)got;
-  }
-  return AMDDWARF_OK;
 }
 
 /* Length of the valid UTF-8 sequence at TEXT (REMAINING bytes), or 0. */
@@ -164,6 +138,30 @@ static json_t *json_text(const char *text, size_t length)
   json = json_stringn(escaped, n);
   free(escaped);
   return json ? json : json_null();
+}
+
+/* ERR says the buffer at PATH is no PAL printf buffer; names the file and,
+   when it reads as the debug output buffer of SPIR-V debug printf (a
+   GPU-assisted-validation buffer), says that `amddwarf symbolize` reads it. */
+static void suggest_symbolize(cli_file *source, const char *path, amddwarf_error *err)
+{
+  amddwarf_gpuav_reader *reader = NULL;
+  if (amddwarf_gpuav_reader_open_stream(cli_file_read_at, source, source->size,
+                                        AMDDWARF_GPUAV_FORMAT_AUTO, 0, NULL, &reader,
+                                        NULL) != AMDDWARF_OK) {
+    cli_error_prefix(err, path);
+    return;
+  }
+  const amddwarf_gpuav_buffer *b = amddwarf_gpuav_reader_buffer(reader);
+  char message[sizeof err->message + 1024];
+  snprintf(message, sizeof message,
+           "%s: not a PAL printf buffer but a GPU-AV debug output buffer (format %s, %u words "
+           "written), as SPIR-V debug printf writes: `amddwarf symbolize --spirv MODULE.spv "
+           "--buffer %s` reads it",
+           path, amddwarf_gpuav_format_name(b->format), b->written_length, path);
+  memcpy(err->message, message, sizeof err->message - 1);
+  err->message[sizeof err->message - 1] = '\0';
+  amddwarf_gpuav_reader_close(reader);
 }
 
 static char *hex_id(uint64_t id, char buffer[24])
@@ -335,7 +333,7 @@ int cli_printf_main(int argc, char **argv)
   int result = CLI_EXIT_OK, found;
   amddwarf_printf_table *table = NULL;
   amddwarf_printf_reader *reader = NULL;
-  file_source source = {.fd = -1};
+  cli_file source = {.fd = -1, .size = 0};
   amddwarf_error err;
   amddwarf_error_clear(&err);
   for (int i = 1; i < argc; i++) {
@@ -368,15 +366,16 @@ int cli_printf_main(int argc, char **argv)
   if (result != CLI_EXIT_OK)
     goto done;
   report_collisions(table, json);
-  struct stat st;
-  source.fd = open(buffer_path, O_RDONLY);
-  if (source.fd < 0 || fstat(source.fd, &st) != 0) {
-    fprintf(stderr, "amddwarf printf: %s: %s\n", buffer_path, strerror(errno));
+  if (cli_file_open(command, buffer_path, &source) != 0) {
     result = CLI_EXIT_BAD_INPUT;
     goto done;
   }
-  amddwarf_status status = amddwarf_printf_reader_open_stream(
-      read_file_at, &source, (uint64_t)st.st_size, 0, NULL, &reader, &err);
+  amddwarf_status status = amddwarf_printf_reader_open_stream(cli_file_read_at, &source,
+                                                              source.size, 0, NULL, &reader, &err);
+  if (status == AMDDWARF_OK)
+    status = amddwarf_printf_buffer_check(amddwarf_printf_reader_info(reader), &err);
+  if (status == AMDDWARF_E_PRINTF_NOT_PAL_BUFFER)
+    suggest_symbolize(&source, buffer_path, &err);
   if (status != AMDDWARF_OK) {
     result = cli_report_error(command, json, status, &err);
     goto done;
@@ -392,8 +391,7 @@ int cli_printf_main(int argc, char **argv)
   if (n.errors > 0 || info->lost_bytes > 0)
     result = CLI_EXIT_BAD_INPUT;
 done:
-  if (source.fd >= 0)
-    close(source.fd);
+  cli_file_close(&source);
   amddwarf_printf_reader_close(reader);
   amddwarf_printf_table_free(table);
   return result;

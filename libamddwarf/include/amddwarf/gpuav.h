@@ -2,10 +2,13 @@
  *
  * Instrumented shaders append records to a debug output buffer; this API
  * splits such a buffer into records (every format that has existed, see
- * specs/gpuav-records.md), renders each as the validation layer words it,
- * with the source location from an indexed SPIR-V module (amddwarf/spirv.h),
- * renders debug-printf records with their format strings, and decodes the
- * descriptor "input buffer" the layer gives bindless checks.
+ * specs/gpuav-records.md), from memory or streamed with bounded memory,
+ * checks each against the SPIR-V module given for its shader, renders each
+ * as the validation layer words it, with the source location from an
+ * indexed SPIR-V module (amddwarf/spirv.h), renders debug-printf records
+ * with their format strings, reads what an instrumented module says about
+ * its buffers, and decodes the descriptor "input buffer" the layer gives
+ * bindless checks, in each of its layouts.
  *
  * Buffers are little-endian arrays of 32-bit words, as the GPU writes them;
  * nothing here keeps a pointer into a caller's buffer past the call unless
@@ -16,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <amddwarf/allocator.h>
 #include <amddwarf/export.h>
 #include <amddwarf/spirv.h>
 #include <amddwarf/status.h>
@@ -38,6 +42,12 @@ typedef enum amddwarf_gpuav_format {
   AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS = 3,
 } amddwarf_gpuav_format;
 
+/* Largest record the instrumentation writes, in words: the 4 common and 3
+   stage words, a debug printf's format-string id and its arguments, at most
+   65529 (an OpExtInst of 65535 words) of at most 8 words each (a vector of
+   four 64-bit values). A record claiming more is malformed. */
+#define AMDDWARF_GPUAV_MAX_RECORD_WORDS (8u + 65529u * 8u)
+
 /* Name of FORMAT: "auto", "seed", "v2", "v2-noflags"; NULL if unknown. */
 AMDDWARF_API const char *amddwarf_gpuav_format_name(amddwarf_gpuav_format format);
 
@@ -52,11 +62,15 @@ typedef struct amddwarf_gpuav_buffer {
 } amddwarf_gpuav_buffer;
 
 /* Reads the header of the buffer DATA of SIZE bytes (trailing bytes beyond
-   whole words are ignored). With AUTO the format is chosen from the content.
+   whole words are ignored). With AUTO the format is chosen from the content,
+   which must look like a debug output buffer: a flags word of 0 or 1 (v2),
+   and, when the written length is not 0, a plausible first record (size,
+   stage) at Data[0] (specs/gpuav-records.md, "Telling the formats apart").
    Returns AMDDWARF_OK, AMDDWARF_E_TRUNCATED (no room for the header) or
-   AMDDWARF_E_GPUAV_BAD_FORMAT (AUTO could not decide). A written length larger
-   than the buffer is not an error: OUT->overflow is set and records are read
-   up to the end of the buffer. */
+   AMDDWARF_E_GPUAV_BAD_FORMAT (AUTO found no plausible format: ERR says why
+   for each layout; or a v2 flags word with undefined bits). A written length
+   larger than the buffer is not an error: OUT->overflow is set and records
+   are read up to the end of the buffer. */
 AMDDWARF_API amddwarf_status amddwarf_gpuav_buffer_parse(const void *data, size_t size,
                                                          amddwarf_gpuav_format format,
                                                          amddwarf_gpuav_buffer *out,
@@ -76,8 +90,11 @@ typedef struct amddwarf_gpuav_record {
   const uint8_t *payload;     /* words after the stage words */
   uint32_t payload_words;
   /* AMDDWARF_OK, or AMDDWARF_E_GPUAV_BAD_RECORD when the record runs past
-     the written length or the buffer, or is shorter than its fixed words; the
-     record is reported with what could be read and then skipped. */
+     the written length or the buffer, claims more than
+     AMDDWARF_GPUAV_MAX_RECORD_WORDS (both end the scan), is shorter than its
+     fixed words, or names a stage that is no execution model the
+     instrumentation writes; the record is reported with what could be read
+     and then skipped. */
   amddwarf_status problem;
 } amddwarf_gpuav_record;
 
@@ -89,12 +106,68 @@ AMDDWARF_API uint32_t amddwarf_gpuav_record_word(const amddwarf_gpuav_record *re
    RECORD->problem; ERR then describes it with the byte offset), or
    AMDDWARF_END at a record size of 0, at the written length or at the end of
    the buffer. A record whose size runs past the written data ends the scan
-   after it is returned; earlier records are unaffected. */
+   after it is returned; earlier records are unaffected. This is the raw scan
+   of a buffer in memory: amddwarf_gpuav_reader_* also streams and checks that
+   the records agree with the written length. */
 AMDDWARF_API amddwarf_status amddwarf_gpuav_buffer_next(const void *data, size_t size,
                                                         const amddwarf_gpuav_buffer *buffer,
                                                         uint32_t *cursor,
                                                         amddwarf_gpuav_record *record,
                                                         amddwarf_error *err);
+
+/* ---- Streaming ------------------------------------------------------------ */
+
+/* Reads SIZE bytes at byte OFFSET of the buffer into DESTINATION; returns
+   AMDDWARF_OK or an error (the reader then stops with that error). */
+typedef amddwarf_status (*amddwarf_gpuav_read_fn)(void *user, uint64_t offset,
+                                                  void *destination, size_t size);
+
+typedef struct amddwarf_gpuav_reader amddwarf_gpuav_reader;
+
+/* Reads the header of the SIZE-byte buffer at DATA (not copied: it must stay
+   valid until amddwarf_gpuav_reader_close), as amddwarf_gpuav_buffer_parse
+   does, with its errors. ALLOCATOR may be NULL (malloc). */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_reader_open_memory(const void *data, size_t size,
+                                                               amddwarf_gpuav_format format,
+                                                               const amddwarf_allocator *allocator,
+                                                               amddwarf_gpuav_reader **out,
+                                                               amddwarf_error *err);
+/* As above, for a buffer of TOTAL_SIZE bytes read through READ(USER, ...):
+   memory stays below WINDOW_SIZE bytes (0: 4 MiB; at least the largest
+   record, AMDDWARF_GPUAV_MAX_RECORD_WORDS * 4 bytes, is used). USER must
+   stay valid until close. */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_reader_open_stream(amddwarf_gpuav_read_fn read,
+                                                               void *user, uint64_t total_size,
+                                                               amddwarf_gpuav_format format,
+                                                               size_t window_size,
+                                                               const amddwarf_allocator *allocator,
+                                                               amddwarf_gpuav_reader **out,
+                                                               amddwarf_error *err);
+AMDDWARF_API void amddwarf_gpuav_reader_close(amddwarf_gpuav_reader *reader);
+/* The header; valid until close. */
+AMDDWARF_API const amddwarf_gpuav_buffer *amddwarf_gpuav_reader_buffer(
+    const amddwarf_gpuav_reader *reader);
+
+/* The next record, as amddwarf_gpuav_buffer_next returns it (RECORD->payload
+   points into the reader's window and is valid until the next call on the
+   reader), or AMDDWARF_END, or the read callback's error (then END). */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_reader_next(amddwarf_gpuav_reader *reader,
+                                                        amddwarf_gpuav_record *record,
+                                                        amddwarf_error *err);
+
+/* Data[] index where the scan stands (after the last record at the end). */
+AMDDWARF_API uint32_t amddwarf_gpuav_reader_position(const amddwarf_gpuav_reader *reader);
+
+/* After amddwarf_gpuav_reader_next returned AMDDWARF_END: checks that the
+   records agree with the buffer. Returns AMDDWARF_OK, or
+   AMDDWARF_E_GPUAV_BAD_LENGTH (ERR names the word) when the records end
+   (a record size of 0) before the written length of a buffer that did not
+   overflow, or when a word of Data[] after the last record is not zero
+   (the layer clears the buffer, shaders write whole records). Reads the rest
+   of the buffer, through the window. A scan cut by a bad record, or a
+   failed read, was reported already: AMDDWARF_OK. */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_reader_finish(amddwarf_gpuav_reader *reader,
+                                                          amddwarf_error *err);
 
 /* Validation error codes (word 6 of a seed record, word 7 of a V2 one). */
 typedef struct amddwarf_gpuav_error_info {
@@ -141,27 +214,133 @@ AMDDWARF_API size_t amddwarf_gpuav_printf_render(const char *format,
                                                  char *out, size_t out_size,
                                                  amddwarf_status *problem);
 
+/* ---- Records against their module ---------------------------------------- */
+
+/* Flags of amddwarf_gpuav_record_check. */
+#define AMDDWARF_GPUAV_CHECK_PRINTF 1u /* the record is a debug-printf record */
+
+/* Checks RECORD (of BUFFER, without a problem of its own) against MODULE,
+   the module given for its shader (before instrumentation), its instruction
+   index counted as MODE. MODULE_NAME names it in messages (may be NULL).
+   Returns AMDDWARF_OK;
+   AMDDWARF_E_GPUAV_WRONG_MODULE when the record cannot come from MODULE: the
+   index names no instruction, or one the instrumentation does not check
+   (checked: image instructions, OpLoad, OpStore, the DebugPrintf OpExtInst;
+   not OpLabel, arithmetic, ...), or one that cannot report the record's
+   error code; the stage is the execution model of none of its entry points;
+   a printf record's format-string id is no OpString of it;
+   AMDDWARF_E_GPUAV_BAD_RECORD when the record is malformed in a way only its
+   instruction reveals: an unknown error code, missing parameter words, or
+   parameters the failed check cannot produce (an index inside the array
+   length, an access inside the size, a non-zero unused word).
+   A record is a printf record when its instruction is a
+   NonSemantic.DebugPrintf OpExtInst, or with AMDDWARF_GPUAV_CHECK_PRINTF.
+   ERR's offset is the byte offset of the offending word in the buffer. */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
+                                                         const amddwarf_gpuav_record *record,
+                                                         const amddwarf_spirv_module *module,
+                                                         amddwarf_spirv_index_mode mode,
+                                                         const char *module_name, unsigned flags,
+                                                         amddwarf_error *err);
+
+/* ---- The descriptor input buffer ------------------------------------------ */
+
+/* Layouts of the input buffer bindless checks read (binding 1 of the debug
+   descriptor set; specs/gpuav-records.md, section 5). Data[] is its words. */
+typedef enum amddwarf_gpuav_input_layout {
+  /* From word 0: 0 LENGTHS, 1 WRITTEN, else SIZES. */
+  AMDDWARF_GPUAV_INPUT_AUTO = 0,
+  /* The seed's layout, written by the layer when descriptor indexing is on:
+     [0] start of sets_to_bindings; sets_to_sizes from [1]; sizes;
+     sets_to_bindings; bindings_to_written; written. SPIRV-Tools 2019-2023
+     reads sizes as Data[Data[1 + set] + binding] and written flags as
+     Data[index + Data[binding + Data[set + Data[0]]]]. */
+  AMDDWARF_GPUAV_INPUT_SIZES = 1,
+  /* Without descriptor indexing: [0] = 1; sets_to_bindings from [1];
+     bindings_to_written; written. No sizes: a binding's element count is the
+     distance to the next binding's flags (the last runs to the end of the
+     buffer). SPIRV-Tools 2023.1's buffer bounds checks alone read
+     Data[index + Data[binding + Data[1 + set]]]. */
+  AMDDWARF_GPUAV_INPUT_WRITTEN = 2,
+  /* SPIRV-Tools' first release (January 2019): [0] reserved (0);
+     sets_to_sizes from [1]; sizes to the end. No written flags. */
+  AMDDWARF_GPUAV_INPUT_LENGTHS = 3,
+} amddwarf_gpuav_input_layout;
+
+/* Name of LAYOUT: "auto", "sizes", "written", "lengths"; NULL if unknown. */
+AMDDWARF_API const char *amddwarf_gpuav_input_layout_name(amddwarf_gpuav_input_layout layout);
+
 /* One (set, binding) of the descriptor input buffer of bindless checks. */
 typedef struct amddwarf_gpuav_descriptor {
   uint32_t set;
   uint32_t binding;
-  uint32_t array_size;      /* from the sizes array: 1 for a non-array, 0 for no descriptor */
+  /* SIZES, LENGTHS: from the sizes array (1 for a non-array, 0 for no
+     descriptor); WRITTEN: the number of written flags (0 for no descriptor). */
+  uint32_t array_size;
   uint32_t written_index;   /* word index of its first written flag, or 0 when none */
 } amddwarf_gpuav_descriptor;
 
-/* Decodes the input buffer DATA (SIZE bytes of words: sets_to_bindings
-   index, sets_to_sizes, sizes, sets_to_bindings, bindings_to_written,
-   written) into one row per (set, binding), in order. Writes up to CAPACITY
-   rows to OUT (may be NULL when CAPACITY is 0) and the number of rows to
-   *COUNT. Returns AMDDWARF_OK, AMDDWARF_E_NO_SPACE (rows did not fit; *COUNT
-   says how many are needed), AMDDWARF_E_TRUNCATED, or
-   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER (an index points outside the buffer or
-   the arrays overlap; ERR names the word). Written flags are read with
-   amddwarf_gpuav_input_word(data, size, row.written_index + i). */
+/* Decodes the input buffer DATA (SIZE bytes of words) in LAYOUT (AUTO: from
+   word 0) into one row per (set, binding) of the sets that have bindings, in
+   order. A set without bindings has start words of 0 and no rows. Writes up
+   to CAPACITY rows to OUT (may be NULL when CAPACITY is 0), the number of
+   rows to *COUNT and, when USED is not NULL, the layout decoded to *USED.
+   Returns AMDDWARF_OK, AMDDWARF_E_NO_SPACE (rows did not fit; *COUNT says
+   how many are needed), AMDDWARF_E_TRUNCATED, or
+   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER (a start points outside its array, the
+   runs are out of order or overlap; ERR names the word). Written flags are
+   read with amddwarf_gpuav_input_word(data, size, row.written_index + i). */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_input_buffer_decode_layout(
+    const void *data, size_t size, amddwarf_gpuav_input_layout layout,
+    amddwarf_gpuav_descriptor *out, size_t capacity, size_t *count,
+    amddwarf_gpuav_input_layout *used, amddwarf_error *err);
+
+/* amddwarf_gpuav_input_buffer_decode_layout with AMDDWARF_GPUAV_INPUT_AUTO. */
 AMDDWARF_API amddwarf_status amddwarf_gpuav_input_buffer_decode(const void *data, size_t size,
                                                                 amddwarf_gpuav_descriptor *out,
                                                                 size_t capacity, size_t *count,
                                                                 amddwarf_error *err);
+
+/* ---- What an instrumented module says ------------------------------------- */
+
+/* Parts of the input buffer an instrumented module reads. */
+#define AMDDWARF_GPUAV_READS_SIZES 1u          /* Data[Data[1 + set] + binding] */
+#define AMDDWARF_GPUAV_READS_WRITTEN_WORD0 2u  /* Data[i + Data[b + Data[s + Data[0]]]] */
+#define AMDDWARF_GPUAV_READS_WRITTEN_DIRECT 4u /* Data[i + Data[b + Data[1 + s]]] */
+#define AMDDWARF_GPUAV_READS_OTHER 8u          /* a read of no known shape */
+
+typedef struct amddwarf_gpuav_instrumentation {
+  /* The output buffer layout its record writer uses (V2: a flags member and
+     three stage words; V2_NOFLAGS; SEED: two stage words); AUTO when the
+     module writes no records or the writer was not recognized. */
+  amddwarf_gpuav_format format;
+  uint32_t shader_id;      /* the shader id its records carry, or UINT32_MAX */
+  uint32_t descriptor_set; /* the debug descriptor set of its output buffer, or UINT32_MAX */
+  unsigned input_reads;    /* AMDDWARF_GPUAV_READS_* */
+  /* The input buffer layout those reads need: WRITTEN for direct reads,
+     AUTO when word 0 of the buffer tells (see amddwarf_gpuav_input_layout_select). */
+  amddwarf_gpuav_input_layout input_layout;
+} amddwarf_gpuav_instrumentation;
+
+/* Reads what MODULE, an instrumented module (AFTER instrumentation, as the
+   driver gets it), says about its buffers: the functions SPIRV-Tools' passes
+   add and name (inst_*_stream_write_N, inst_bindless_direct_read_N), its
+   output buffer block and the constants it passes. Returns AMDDWARF_OK, or
+   AMDDWARF_NOT_FOUND (ERR says so) when the module carries none. */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_instrumentation_inspect(
+    const amddwarf_spirv_module *module, amddwarf_gpuav_instrumentation *out,
+    amddwarf_error *err);
+
+/* The input buffer layout that the reads of INFO need for the buffer DATA
+   (SIZE bytes): direct reads of the written flags need WRITTEN; reads
+   through word 0 follow it (>= 2 SIZES, 1 WRITTEN); sizes alone follow it
+   (>= 2 SIZES, 0 LENGTHS). Returns AMDDWARF_OK with *LAYOUT,
+   AMDDWARF_NOT_FOUND when the module reads no input buffer, or
+   AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER when word 0 contradicts the reads (a
+   buffer without sizes for a module that reads sizes, say). */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_input_layout_select(
+    const amddwarf_gpuav_instrumentation *info, const void *data, size_t size,
+    amddwarf_gpuav_input_layout *layout, amddwarf_error *err);
 
 /* Word INDEX of a little-endian word buffer, 0 past its end. */
 AMDDWARF_API uint32_t amddwarf_gpuav_input_word(const void *data, size_t size, uint32_t index);

@@ -165,6 +165,16 @@ AMDDWARF_API void amddwarf_printf_reader_close(amddwarf_printf_reader *reader);
 AMDDWARF_API const amddwarf_printf_buffer_info *
 amddwarf_printf_reader_info(const amddwarf_printf_reader *reader);
 
+/* Whether INFO (from amddwarf_printf_reader_info) is the header of a PAL
+   printf buffer: the driver zeroes reserved0 and reserved1 and shaders never
+   write them (specs/printf.md). Returns AMDDWARF_OK, or
+   AMDDWARF_E_PRINTF_NOT_PAL_BUFFER (ERR names the word) for a buffer some
+   other producer wrote, such as the debug output buffer of SPIR-V debug
+   printf, whose words 2 and 3 are a record size and a shader id. The reader
+   itself decodes any header. */
+AMDDWARF_API amddwarf_status amddwarf_printf_buffer_check(const amddwarf_printf_buffer_info *info,
+                                                          amddwarf_error *err);
+
 /* Next entry: AMDDWARF_OK with *ENTRY filled, AMDDWARF_END after the last one,
    or an error about one bad entry (ERR names its byte offset, *ENTRY holds what
    its header said): AMDDWARF_E_PRINTF_BAD_ENTRY_SIZE (size 0 or 1; the reader

@@ -79,6 +79,19 @@ AMDDWARF_API void amddwarf_spirv_module_close(amddwarf_spirv_module *module);
 AMDDWARF_API const amddwarf_spirv_header *amddwarf_spirv_module_header(
     const amddwarf_spirv_module *module);
 
+/* An OpEntryPoint of the module. */
+typedef struct amddwarf_spirv_entry_point {
+  uint32_t execution_model; /* SPIR-V ExecutionModel: 4 Fragment, 5 GLCompute, ... */
+  uint32_t function_id;
+  const char *name;         /* valid until the module is closed */
+} amddwarf_spirv_entry_point;
+
+/* The module's entry points, in module order; INDEX past the count gives NULL.
+   Valid until the module is closed. */
+AMDDWARF_API size_t amddwarf_spirv_module_entry_point_count(const amddwarf_spirv_module *module);
+AMDDWARF_API const amddwarf_spirv_entry_point *amddwarf_spirv_module_entry_point(
+    const amddwarf_spirv_module *module, size_t index);
+
 /* Number of instructions after the header (line and scope instructions included). */
 AMDDWARF_API uint32_t amddwarf_spirv_module_instruction_count(const amddwarf_spirv_module *module);
 

@@ -1,6 +1,7 @@
-/* Debug output buffers of GPU-assisted validation: header, record scan,
- * error and stage tables, the validation message, and the descriptor input
- * buffer (specs/gpuav-records.md). */
+/* Debug output buffers of GPU-assisted validation: the layout, error and
+ * stage tables, the header and its format detection, the record rules the
+ * memory scan and the streaming reader (reader.c) share, and the validation
+ * message (specs/gpuav-records.md). */
 #include <amddwarf/gpuav.h>
 
 #include <stdarg.h>
@@ -8,7 +9,9 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "gpuav/gpuav_internal.h"
 #include "gpuav/text.h"
+#include "spirv/module.h"
 
 /* ---- bounded text (text.h) ------------------------------------------------- */
 
@@ -52,15 +55,7 @@ void amddwarf_gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...)
 
 /* ---- tables ---------------------------------------------------------------- */
 
-typedef struct layout_row {
-  amddwarf_gpuav_format format;
-  int flags_word;
-  uint32_t length_word;
-  uint32_t data_word;
-  uint32_t stage_words;
-} layout_row;
-
-static const layout_row layouts[] = {
+static const amddwarf_gpuav_layout layouts[] = {
 #define AMDDWARF_GPUAV_LAYOUT(format, flags, length, data, stage) \
   {AMDDWARF_GPUAV_FORMAT_##format, flags, length, data, stage},
 #include "gpuav/layouts.def"
@@ -73,16 +68,15 @@ enum { FORMAT_SEED_BIT = 1, FORMAT_V2_BIT = 2, FORMAT_V2N_BIT = 4 };
 #define GPUAV_FORMATS_V2 FORMAT_V2_BIT
 #define GPUAV_FORMATS_V2N FORMAT_V2N_BIT
 #define GPUAV_FORMATS_V2_ANY (FORMAT_V2_BIT | FORMAT_V2N_BIT)
+/* GUARDS column: bits indexed by amddwarf_spirv_guard. */
+#define GPUAV_GUARDS_IMAGE (1u << AMDDWARF_SPIRV_GUARD_IMAGE)
+#define GPUAV_GUARDS_MEMORY (1u << AMDDWARF_SPIRV_GUARD_MEMORY)
+#define GPUAV_GUARDS_ANY (GPUAV_GUARDS_IMAGE | GPUAV_GUARDS_MEMORY)
 
-typedef struct error_row {
-  amddwarf_gpuav_error_info info;
-  unsigned formats;
-  const char *template_text;
-} error_row;
-
-static const error_row error_rows[] = {
-#define AMDDWARF_GPUAV_ERROR(code, formats, name, id, params, text) \
-  {{code, name, id, params}, GPUAV_FORMATS_##formats, text},
+static const amddwarf_gpuav_error_row error_rows[] = {
+#define AMDDWARF_GPUAV_ERROR(code, formats, name, id, params, guards, rule, text)       \
+  {{code, name, id, params}, GPUAV_FORMATS_##formats, GPUAV_GUARDS_##guards,            \
+   AMDDWARF_GPUAV_RULE_##rule, text},
 #include "gpuav/errors.def"
 #undef AMDDWARF_GPUAV_ERROR
 };
@@ -102,7 +96,7 @@ static const stage_row stage_rows[] = {
 };
 _Static_assert(sizeof(stage_rows) / sizeof(stage_rows[0]) == 16, "stage table size");
 
-static const layout_row *layout_of(amddwarf_gpuav_format format)
+const amddwarf_gpuav_layout *amddwarf_gpuav_layout_of(amddwarf_gpuav_format format)
 {
   for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
     if (layouts[i].format == format)
@@ -138,6 +132,12 @@ const amddwarf_gpuav_error_info *amddwarf_gpuav_error_lookup(amddwarf_gpuav_form
   return NULL;
 }
 
+const amddwarf_gpuav_error_row *amddwarf_gpuav_error_row_of(const amddwarf_gpuav_error_info *info)
+{
+  /* INFO is the first member of its row. */
+  return info ? (const amddwarf_gpuav_error_row *)(const void *)info : NULL;
+}
+
 static const stage_row *stage_find(uint32_t stage)
 {
   for (size_t i = 0; i < sizeof(stage_rows) / sizeof(stage_rows[0]); i++)
@@ -154,40 +154,148 @@ const char *amddwarf_gpuav_stage_name(uint32_t stage)
 
 /* ---- words ----------------------------------------------------------------- */
 
-static uint32_t le32(const uint8_t *p)
-{
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 uint32_t amddwarf_gpuav_input_word(const void *data, size_t size, uint32_t index)
 {
   if (!data || index >= size / 4)
     return 0;
-  return le32((const uint8_t *)data + (size_t)index * 4);
+  return amddwarf_gpuav_le32((const uint8_t *)data + (size_t)index * 4);
 }
 
 uint32_t amddwarf_gpuav_record_word(const amddwarf_gpuav_record *record, uint32_t i)
 {
   if (!record || !record->payload || i >= record->payload_words)
     return 0;
-  return le32(record->payload + (size_t)i * 4);
+  return amddwarf_gpuav_le32(record->payload + (size_t)i * 4);
 }
 
-/* ---- header and scan ---------------------------------------------------------- */
+/* ---- header and format detection ---------------------------------------------- */
 
-static bool looks_like(const uint8_t *bytes, size_t words, const layout_row *l)
+/* Why the buffer whose first HEAD_WORDS words are at HEAD (of TOTAL_WORDS)
+   cannot have layout L, written into WHY; NULL when it can. The first record
+   of a buffer with records must look like one: its size between the fixed
+   words plus the error code and the largest record, inside the written
+   length and the buffer (a shader writes only records that fit), and its
+   stage a known execution model. A first record that did not fit leaves
+   Data[0] zero and the written length past the buffer. */
+static const char *implausible(const uint8_t *head, size_t head_words, uint64_t total_words,
+                               const amddwarf_gpuav_layout *l, char *why, size_t why_size)
 {
-  if (words <= l->length_word)
-    return false;
-  if (l->flags_word >= 0 && le32(bytes + (size_t)l->flags_word * 4) > 1)
-    return false;
-  uint32_t written = le32(bytes + (size_t)l->length_word * 4);
-  if (written == 0)
-    return true;
-  if (words <= l->data_word)
-    return false;
-  uint32_t first_size = le32(bytes + (size_t)l->data_word * 4);
-  return first_size >= 4 + l->stage_words + 1 && first_size <= written;
+#define WORD(i) amddwarf_gpuav_le32(head + (size_t)(i) * 4)
+  if (head_words <= l->length_word || total_words <= l->data_word)
+    return "no room for the header and a record";
+  if (l->flags_word >= 0 && (WORD(l->flags_word) & ~AMDDWARF_GPUAV_KNOWN_FLAGS)) {
+    snprintf(why, why_size,
+             "word %d (flags) is 0x%x, but only bit 0 (buffer bounds checks) is defined",
+             l->flags_word, WORD(l->flags_word));
+    return why;
+  }
+  uint32_t written = WORD(l->length_word);
+  uint64_t data_words = total_words - l->data_word;
+  uint32_t first = data_words && head_words > l->data_word ? WORD(l->data_word) : 0;
+  if (written == 0) {
+    if (first == 0)
+      return NULL;
+    snprintf(why, why_size, "the written length (word %u) is 0 but Data[0] (word %u) is %u",
+             l->length_word, l->data_word, first);
+    return why;
+  }
+  if (first == 0) {
+    if (written > data_words)
+      return NULL;
+    snprintf(why, why_size,
+             "the written length (word %u) is %u but Data[0] (word %u) holds no record",
+             l->length_word, written, l->data_word);
+    return why;
+  }
+  uint32_t fixed = amddwarf_gpuav_fixed_words(l);
+  if (first <= fixed || first > AMDDWARF_GPUAV_MAX_RECORD_WORDS || first > written ||
+      first > data_words) {
+    snprintf(why, why_size,
+             "the first record (word %u) claims %u words, %s %u", l->data_word, first,
+             first <= fixed                            ? "but a record has at least"
+             : first > AMDDWARF_GPUAV_MAX_RECORD_WORDS ? "but a record has at most"
+             : first > written                         ? "more than the written length"
+                                                       : "more than the buffer's data words",
+             first <= fixed                            ? fixed + 1
+             : first > AMDDWARF_GPUAV_MAX_RECORD_WORDS ? AMDDWARF_GPUAV_MAX_RECORD_WORDS
+             : first > written                         ? written
+                                                       : (uint32_t)data_words);
+    return why;
+  }
+  if (head_words > l->data_word + 3 && !stage_find(WORD(l->data_word + 3))) {
+    snprintf(why, why_size,
+             "the first record's stage (word %u) is %u, no execution model the "
+             "instrumentation writes",
+             l->data_word + 3, WORD(l->data_word + 3));
+    return why;
+  }
+  return NULL;
+#undef WORD
+}
+
+amddwarf_status amddwarf_gpuav_header_parse(const uint8_t *head, size_t head_bytes,
+                                            uint64_t total_bytes, amddwarf_gpuav_format format,
+                                            amddwarf_gpuav_buffer *out, amddwarf_error *err)
+{
+  size_t head_words = head_bytes / 4;
+  uint64_t total_words = total_bytes / 4;
+  char why[3][200];
+  if (format == AMDDWARF_GPUAV_FORMAT_AUTO) {
+    const amddwarf_gpuav_layout *v2 = amddwarf_gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_V2);
+    const amddwarf_gpuav_layout *v2n = amddwarf_gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS);
+    const amddwarf_gpuav_layout *seed = amddwarf_gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_SEED);
+    const char *no_v2 = implausible(head, head_words, total_words, v2, why[0], sizeof why[0]);
+    const char *no_v2n = implausible(head, head_words, total_words, v2n, why[1], sizeof why[1]);
+    const char *no_seed = implausible(head, head_words, total_words, seed, why[2], sizeof why[2]);
+    /* A flags word of 0 or 1 with a plausible first record is V2; a
+       length-first buffer whose first record has more than the seed's
+       largest record (9 words) is V2 without flags, else seed. */
+    if (!no_v2)
+      format = AMDDWARF_GPUAV_FORMAT_V2;
+    else if (!no_v2n && head_words > 1 && amddwarf_gpuav_le32(head + 4) > 9)
+      format = AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS;
+    else if (!no_seed)
+      format = AMDDWARF_GPUAV_FORMAT_SEED;
+    else if (!no_v2n)
+      format = AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS;
+    else if (total_words < 2)
+      return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
+                           "debug output buffer of %llu bytes has no room for a header",
+                           (unsigned long long)total_bytes);
+    else if (head_words > 0 && amddwarf_gpuav_le32(head) <= AMDDWARF_GPUAV_KNOWN_FLAGS)
+      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, 0,
+                           "not a GPU-AV debug output buffer: read as v2 (word 0 flags, word 1 "
+                           "written length), %s",
+                           no_v2);
+    else
+      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, 0,
+                           "not a GPU-AV debug output buffer: word 0 (0x%x) is no v2 flags word, "
+                           "and read as a written length, %s",
+                           head_words > 0 ? amddwarf_gpuav_le32(head) : 0, no_v2n);
+  }
+  const amddwarf_gpuav_layout *l = amddwarf_gpuav_layout_of(format);
+  if (!l)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "unknown debug output format %d", (int)format);
+  if (total_words < l->data_word || head_words < l->data_word)
+    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
+                         "debug output buffer of %llu bytes has no room for the %s header",
+                         (unsigned long long)total_bytes, amddwarf_gpuav_format_name(format));
+  uint32_t flags = l->flags_word >= 0 ? amddwarf_gpuav_le32(head + (size_t)l->flags_word * 4) : 0;
+  if (flags & ~AMDDWARF_GPUAV_KNOWN_FLAGS)
+    return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, (uint64_t)l->flags_word * 4,
+                         "not a %s debug output buffer: word %d (flags) is 0x%x, but only bit 0 "
+                         "(buffer bounds checks) is defined",
+                         amddwarf_gpuav_format_name(format), l->flags_word, flags);
+  memset(out, 0, sizeof(*out));
+  out->format = format;
+  out->flags = flags;
+  out->written_length = amddwarf_gpuav_le32(head + (size_t)l->length_word * 4);
+  out->data_offset = l->data_word;
+  uint64_t data_words = total_words - l->data_word;
+  out->data_words = data_words > UINT32_MAX ? UINT32_MAX : (uint32_t)data_words;
+  out->overflow = out->written_length > out->data_words;
+  return AMDDWARF_OK;
 }
 
 amddwarf_status amddwarf_gpuav_buffer_parse(const void *data, size_t size,
@@ -197,47 +305,75 @@ amddwarf_status amddwarf_gpuav_buffer_parse(const void *data, size_t size,
   if (!out || (!data && size))
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_buffer_parse: NULL argument");
-  const uint8_t *bytes = data;
-  size_t words = size / 4;
-  if (words > UINT32_MAX)
-    words = UINT32_MAX;
-  if (format == AMDDWARF_GPUAV_FORMAT_AUTO) {
-    /* A flags word of 0 or 1 with a plausible first record is V2; a
-       length-first buffer whose first record has more than the seed's
-       largest record (9 words) is V2 without flags, else seed. */
-    if (looks_like(bytes, words, layout_of(AMDDWARF_GPUAV_FORMAT_V2)))
-      format = AMDDWARF_GPUAV_FORMAT_V2;
-    else if (looks_like(bytes, words, layout_of(AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS)) &&
-             words > 1 && le32(bytes + 4) > 9)
-      format = AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS;
-    else if (looks_like(bytes, words, layout_of(AMDDWARF_GPUAV_FORMAT_SEED)))
-      format = AMDDWARF_GPUAV_FORMAT_SEED;
-    else if (words < 2)
-      return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
-                           "debug output buffer of %zu bytes has no room for a header", size);
-    else
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, 0,
-                           "debug output buffer starts with words 0x%x 0x%x: neither a V2 "
-                           "header (flags 0 or 1, written length) nor a seed one (written "
-                           "length, then a record size of at least 7 words)",
-                           le32(bytes), le32(bytes + 4));
+  return amddwarf_gpuav_header_parse(data, size, size, format, out, err);
+}
+
+/* ---- records ------------------------------------------------------------------- */
+
+uint32_t amddwarf_gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const uint8_t *words,
+                                      uint32_t readable, uint32_t at, uint32_t limit,
+                                      amddwarf_gpuav_record *record, bool *stop,
+                                      amddwarf_error *err)
+{
+  const amddwarf_gpuav_layout *l = amddwarf_gpuav_layout_of(buffer->format);
+  uint32_t rsize = amddwarf_gpuav_le32(words);
+  memset(record, 0, sizeof(*record));
+  *stop = false;
+  record->data_index = at;
+  record->size = rsize;
+  record->stage_word_count = l->stage_words;
+  uint32_t fixed = amddwarf_gpuav_fixed_words(l);
+  if (readable > rsize)
+    readable = rsize;
+  uint32_t fields[7] = {0};
+  for (uint32_t i = 0; i < fixed && i < readable; i++)
+    fields[i] = amddwarf_gpuav_le32(words + (size_t)i * 4);
+  record->shader_id = fields[1];
+  record->instruction_index = fields[2];
+  record->stage = fields[3];
+  for (uint32_t i = 0; i < l->stage_words; i++)
+    record->stage_words[i] = fields[4 + i];
+  if (readable > fixed) {
+    record->payload = words + (size_t)fixed * 4;
+    record->payload_words = readable - fixed;
   }
-  const layout_row *l = layout_of(format);
-  if (!l)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "unknown debug output format %d", (int)format);
-  if (words < l->data_word)
-    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
-                         "debug output buffer of %zu bytes has no room for the %s header",
-                         size, amddwarf_gpuav_format_name(format));
-  memset(out, 0, sizeof(*out));
-  out->format = format;
-  out->flags = l->flags_word >= 0 ? le32(bytes + (size_t)l->flags_word * 4) : 0;
-  out->written_length = le32(bytes + (size_t)l->length_word * 4);
-  out->data_offset = l->data_word;
-  out->data_words = (uint32_t)(words - l->data_word);
-  out->overflow = out->written_length > out->data_words;
-  return AMDDWARF_OK;
+  uint64_t byte_offset = ((uint64_t)buffer->data_offset + at) * 4;
+  if ((uint64_t)at + rsize > limit) {
+    record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
+    *stop = true;
+    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
+                  "record at byte offset %llu claims %u words but only %u remain before the "
+                  "end of the %s",
+                  (unsigned long long)byte_offset, rsize, limit - at,
+                  limit == buffer->data_words ? "buffer" : "written data");
+    return limit;
+  }
+  if (rsize > AMDDWARF_GPUAV_MAX_RECORD_WORDS) {
+    record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
+    *stop = true;
+    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
+                  "record at byte offset %llu claims %u words, more than the largest record "
+                  "the instrumentation writes (%u words); the scan stops",
+                  (unsigned long long)byte_offset, rsize, AMDDWARF_GPUAV_MAX_RECORD_WORDS);
+    return limit;
+  }
+  if (rsize <= fixed) {
+    record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
+    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
+                  "record at byte offset %llu has %u words, fewer than the %u common and stage "
+                  "words and the error code of a %s record",
+                  (unsigned long long)byte_offset, rsize, fixed + 1,
+                  amddwarf_gpuav_format_name(buffer->format));
+    return at + rsize;
+  }
+  if (!stage_find(record->stage)) {
+    record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
+    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset + 12,
+                  "record at byte offset %llu: stage %u is not an execution model the "
+                  "instrumentation writes",
+                  (unsigned long long)byte_offset, record->stage);
+  }
+  return at + rsize;
 }
 
 amddwarf_status amddwarf_gpuav_buffer_next(const void *data, size_t size,
@@ -247,63 +383,21 @@ amddwarf_status amddwarf_gpuav_buffer_next(const void *data, size_t size,
   if (!buffer || !cursor || !record || (!data && size))
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_buffer_next: NULL argument");
-  const layout_row *l = layout_of(buffer->format);
+  const amddwarf_gpuav_layout *l = amddwarf_gpuav_layout_of(buffer->format);
   if (!l || (uint64_t)buffer->data_offset + buffer->data_words > size / 4)
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "buffer header does not describe this buffer");
   const uint8_t *base = (const uint8_t *)data + (size_t)buffer->data_offset * 4;
   /* Records end at the written length, or at the end of the buffer when the
      shaders ran out of room (whatever the caller's overflow flag says). */
-  uint32_t limit = buffer->written_length < buffer->data_words ? buffer->written_length
-                                                               : buffer->data_words;
+  uint32_t limit = amddwarf_gpuav_record_limit(buffer);
   uint32_t at = *cursor;
-  if (at >= limit)
+  if (at >= limit || amddwarf_gpuav_le32(base + (size_t)at * 4) == 0)
     return AMDDWARF_END;
-  uint32_t rsize = le32(base + (size_t)at * 4);
-  if (rsize == 0)
-    return AMDDWARF_END;
-  memset(record, 0, sizeof(*record));
-  record->data_index = at;
-  record->size = rsize;
-  record->stage_word_count = l->stage_words;
-  uint32_t fixed = 4 + l->stage_words;
-  uint32_t readable = buffer->data_words - at; /* words of this record inside the buffer */
-  if (readable > rsize)
-    readable = rsize;
-  uint32_t fields[7] = {0};
-  for (uint32_t i = 0; i < fixed && i < readable; i++)
-    fields[i] = le32(base + ((size_t)at + i) * 4);
-  record->shader_id = fields[1];
-  record->instruction_index = fields[2];
-  record->stage = fields[3];
-  for (uint32_t i = 0; i < l->stage_words; i++)
-    record->stage_words[i] = fields[4 + i];
-  if (readable > fixed) {
-    record->payload = base + ((size_t)at + fixed) * 4;
-    record->payload_words = readable - fixed;
-  }
-  uint64_t byte_offset = ((uint64_t)buffer->data_offset + at) * 4;
-  if ((uint64_t)at + rsize > limit) {
-    record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
-    *cursor = limit;
-    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
-                  "record at byte offset %llu claims %u words but only %u remain before the "
-                  "end of the %s",
-                  (unsigned long long)byte_offset, rsize, limit - at,
-                  limit == buffer->data_words ? "buffer" : "written data");
-    return AMDDWARF_OK; /* the record is returned with its problem */
-  }
-  *cursor = at + rsize;
-  if (rsize <= fixed) {
-    record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
-    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
-                  "record at byte offset %llu has %u words, fewer than the %u common and stage "
-                  "words and the error code of a %s record",
-                  (unsigned long long)byte_offset, rsize, fixed + 1,
-                  amddwarf_gpuav_format_name(buffer->format));
-    return AMDDWARF_OK; /* the record is returned with its problem */
-  }
-  return AMDDWARF_OK;
+  bool stop;
+  *cursor = amddwarf_gpuav_record_decode(buffer, base + (size_t)at * 4, buffer->data_words - at,
+                                         at, limit, record, &stop, err);
+  return AMDDWARF_OK; /* a record with a problem is returned with it */
 }
 
 /* ---- messages ----------------------------------------------------------------- */
@@ -360,8 +454,7 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
   if (count == 0) {
     amddwarf_gpuav_text_puts(&t, "Record without an error code.");
   } else if (info && count >= 1 + info->param_count) {
-    size_t row = (size_t)((const error_row *)(const void *)info - error_rows);
-    expand(&t, error_rows[row].template_text, payload + 1, count - 1);
+    expand(&t, amddwarf_gpuav_error_row_of(info)->template_text, payload + 1, count - 1);
   } else {
     amddwarf_gpuav_text_printf(&t, "Error code %u", payload[0]);
     if (info)
@@ -409,71 +502,3 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
   return t.length;
 }
 
-/* ---- the descriptor input buffer ---------------------------------------------- */
-
-static amddwarf_status bad(amddwarf_error *err, uint32_t word, const char *what, uint32_t value,
-                           uint32_t limit)
-{
-  return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER, (uint64_t)word * 4,
-                       "input buffer word %u: %s %u is outside [1, %u)", word, what, value,
-                       limit);
-}
-
-amddwarf_status amddwarf_gpuav_input_buffer_decode(const void *data, size_t size,
-                                                   amddwarf_gpuav_descriptor *out,
-                                                   size_t capacity, size_t *count,
-                                                   amddwarf_error *err)
-{
-  if (!count || (!data && size) || (!out && capacity))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "amddwarf_gpuav_input_buffer_decode: NULL argument");
-  *count = 0;
-  size_t words64 = size / 4;
-  uint32_t words = words64 > UINT32_MAX ? UINT32_MAX : (uint32_t)words64;
-  if (words < 2)
-    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
-                         "input buffer of %zu bytes has no sets_to_bindings index and no "
-                         "sets_to_sizes array",
-                         size);
-#define WORD(i) amddwarf_gpuav_input_word(data, size, (i))
-  uint32_t bindings_base = WORD(0); /* start of sets_to_bindings */
-  uint32_t sizes_base = WORD(1);    /* start of set 0's sizes = end of sets_to_sizes */
-  if (bindings_base >= words || bindings_base < 2)
-    return bad(err, 0, "sets_to_bindings start", bindings_base, words);
-  if (sizes_base < 2 || sizes_base > bindings_base)
-    return bad(err, 1, "first sizes start", sizes_base, bindings_base + 1);
-  uint32_t sets = sizes_base - 1;
-  if ((uint64_t)bindings_base + sets > words)
-    return bad(err, 0, "sets_to_bindings end", bindings_base + sets, words + 1);
-  size_t rows = 0;
-  for (uint32_t s = 0; s < sets; s++) {
-    uint32_t begin = WORD(1 + s);
-    uint32_t end = s + 1 < sets ? WORD(2 + s) : bindings_base;
-    if (begin < sizes_base || end > bindings_base || begin > end)
-      return bad(err, 1 + s, "sizes start", begin, bindings_base);
-    uint32_t bindings = end - begin;
-    uint32_t written_base = WORD(bindings_base + s);
-    if ((uint64_t)written_base + bindings > words || written_base < bindings_base + sets)
-      return bad(err, bindings_base + s, "bindings_to_written start", written_base, words);
-    for (uint32_t b = 0; b < bindings; b++) {
-      uint32_t array_size = WORD(begin + b);
-      uint32_t written = WORD(written_base + b);
-      if (written != 0 && (written < written_base + bindings ||
-                           (uint64_t)written + array_size > words))
-        return bad(err, written_base + b, "written start", written, words);
-      if (rows < capacity) {
-        out[rows].set = s;
-        out[rows].binding = b;
-        out[rows].array_size = array_size;
-        out[rows].written_index = written;
-      }
-      rows++;
-    }
-  }
-#undef WORD
-  *count = rows;
-  if (rows > capacity)
-    return amddwarf_fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
-                         "input buffer describes %zu bindings, room for %zu", rows, capacity);
-  return AMDDWARF_OK;
-}

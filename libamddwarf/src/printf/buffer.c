@@ -18,6 +18,7 @@
 #include "common/checked.h"
 #include "common/error.h"
 #include "common/mem.h"
+#include "common/window.h"
 #include "printf/printf_internal.h"
 
 enum {
@@ -28,13 +29,8 @@ enum {
 struct amddwarf_printf_reader {
   amddwarf_allocator allocator;
   amddwarf_printf_buffer_info info;
-  const uint8_t *memory;       /* memory mode: the whole buffer */
-  amddwarf_printf_read_fn read; /* stream mode */
-  void *user;
-  uint8_t *window;
-  size_t window_capacity;
-  uint64_t window_offset;      /* buffer offset of window[0] */
-  size_t window_length;
+  const uint8_t *memory;       /* memory mode: the whole buffer (window.memory) */
+  amddwarf_window window;      /* memory or stream */
   uint64_t pos;                /* buffer offset of the next entry */
   uint64_t end;                /* end of the decodable region */
   uint64_t index;
@@ -112,6 +108,7 @@ amddwarf_status amddwarf_printf_reader_open_memory(const void *data, size_t size
   if (status != AMDDWARF_OK)
     return status;
   reader->memory = data;
+  amddwarf_window_init_memory(&reader->window, data, size);
   compute_info(&reader->info, data, size);
   reader->pos = AMDDWARF_PRINTF_HEADER_SIZE;
   reader->end = AMDDWARF_PRINTF_HEADER_SIZE + reader->info.data_bytes;
@@ -142,15 +139,12 @@ amddwarf_status amddwarf_printf_reader_open_stream(amddwarf_printf_read_fn read,
     window_size = PRINTF_DEFAULT_WINDOW;
   if (window_size < 2 * (size_t)PRINTF_MAX_ENTRY_BYTES)
     window_size = 2 * (size_t)PRINTF_MAX_ENTRY_BYTES;
-  reader->window = amddwarf_mem_alloc(&reader->allocator, window_size);
-  if (!reader->window) {
+  if (amddwarf_window_init_stream(&reader->window, &reader->allocator, read, user, total_size,
+                                  window_size) != AMDDWARF_OK) {
     amddwarf_printf_reader_close(reader);
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "no memory for a %zu-byte read window", window_size);
   }
-  reader->window_capacity = window_size;
-  reader->read = read;
-  reader->user = user;
   compute_info(&reader->info, header, total_size);
   reader->pos = AMDDWARF_PRINTF_HEADER_SIZE;
   reader->end = AMDDWARF_PRINTF_HEADER_SIZE + reader->info.data_bytes;
@@ -163,7 +157,7 @@ void amddwarf_printf_reader_close(amddwarf_printf_reader *reader)
   if (!reader)
     return;
   amddwarf_allocator a = reader->allocator;
-  amddwarf_mem_free(&a, reader->window, reader->window_capacity);
+  amddwarf_window_fini(&reader->window);
   amddwarf_mem_free(&a, reader, sizeof *reader);
 }
 
@@ -172,30 +166,31 @@ const amddwarf_printf_buffer_info *amddwarf_printf_reader_info(const amddwarf_pr
   return reader ? &reader->info : NULL;
 }
 
+amddwarf_status amddwarf_printf_buffer_check(const amddwarf_printf_buffer_info *info,
+                                             amddwarf_error *err)
+{
+  if (!info)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "printf buffer header is required");
+  if (info->reserved0 == 0 && info->reserved1 == 0)
+    return AMDDWARF_OK;
+  return amddwarf_fail(err, AMDDWARF_E_PRINTF_NOT_PAL_BUFFER, info->reserved0 ? 8 : 12,
+                       "not a PAL printf buffer: its reserved header words 0x%x and 0x%x (bytes 8 "
+                       "to 15) are not 0",
+                       info->reserved0, info->reserved1);
+}
+
 /* Points *OUT at SIZE bytes at buffer offset OFFSET (inside [pos, end)). */
 static amddwarf_status reader_bytes(amddwarf_printf_reader *r, uint64_t offset, size_t size,
                                     const uint8_t **out, amddwarf_error *err)
 {
-  if (r->memory) {
-    *out = r->memory + offset;
-    return AMDDWARF_OK;
+  amddwarf_status status = amddwarf_window_get(&r->window, offset, size, r->end, out);
+  if (status != AMDDWARF_OK) {
+    r->done = true;
+    return amddwarf_fail(err, status, offset,
+                         "reading %zu bytes of the printf buffer at offset %llu failed (%s)",
+                         size, (unsigned long long)offset, amddwarf_status_name(status));
   }
-  if (offset < r->window_offset || offset - r->window_offset > r->window_length ||
-      size > r->window_length - (size_t)(offset - r->window_offset)) {
-    uint64_t remaining = r->end - offset;
-    size_t length = remaining < r->window_capacity ? (size_t)remaining : r->window_capacity;
-    amddwarf_status status = r->read(r->user, offset, r->window, length);
-    if (status != AMDDWARF_OK) {
-      r->done = true;
-      r->window_length = 0;
-      return amddwarf_fail(err, status, offset,
-                           "reading %zu bytes of the printf buffer at offset %llu failed (%s)",
-                           length, (unsigned long long)offset, amddwarf_status_name(status));
-    }
-    r->window_offset = offset;
-    r->window_length = length;
-  }
-  *out = r->window + (offset - r->window_offset);
   return AMDDWARF_OK;
 }
 

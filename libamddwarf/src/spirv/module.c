@@ -18,13 +18,13 @@ typedef struct opcode_row {
 } opcode_row;
 
 static const opcode_row opcode_rows[] = {
-#define AMDDWARF_SPIRV_OP(name, value, kind, result) {"Op" #name, value},
+#define AMDDWARF_SPIRV_OP(name, value, kind, result, guard) {"Op" #name, value},
 #include "spirv/opcodes.def"
 #undef AMDDWARF_SPIRV_OP
 };
 
 enum {
-#define AMDDWARF_SPIRV_OP(name, value, kind, result) OPCODE_ROW_##name,
+#define AMDDWARF_SPIRV_OP(name, value, kind, result, guard) OPCODE_ROW_##name,
 #include "spirv/opcodes.def"
 #undef AMDDWARF_SPIRV_OP
   OPCODE_ROW_COUNT
@@ -33,19 +33,21 @@ _Static_assert(sizeof(opcode_rows) / sizeof(opcode_rows[0]) == OPCODE_ROW_COUNT,
                "opcode table size");
 _Static_assert(OPCODE_ROW_COUNT > 100 && OPCODE_ROW_COUNT < 255, "rows fit a byte");
 
-/* Per listed opcode, by value (0: not listed): kind + 1 in the low nibble
-   and the result layout in the high one; and the row + 1 of its name. The
+/* Per listed opcode, by value (0: not listed): kind + 1 in the low nibble,
+   the result layout in bits 4-5 and the guard in bits 6-7; and the row + 1
+   of its name. The
    designated initializers reject a value past the limit; a value listed
    twice is caught by the unit test that finds every row by its value. */
 enum { OPCODE_DENSE_LIMIT = 5634 };
 static const uint8_t opcode_dense[OPCODE_DENSE_LIMIT] = {
-#define AMDDWARF_SPIRV_OP(name, value, kind, result) \
-  [value] = (uint8_t)((AMDDWARF_SPIRV_KIND_##kind + 1) | (result) << 4),
+#define AMDDWARF_SPIRV_OP(name, value, kind, result, guard) \
+  [value] = (uint8_t)((AMDDWARF_SPIRV_KIND_##kind + 1) | (result) << 4 | \
+                      AMDDWARF_SPIRV_GUARD_##guard << 6),
 #include "spirv/opcodes.def"
 #undef AMDDWARF_SPIRV_OP
 };
 static const uint8_t opcode_row_of[OPCODE_DENSE_LIMIT] = {
-#define AMDDWARF_SPIRV_OP(name, value, kind, result) [value] = OPCODE_ROW_##name + 1,
+#define AMDDWARF_SPIRV_OP(name, value, kind, result, guard) [value] = OPCODE_ROW_##name + 1,
 #include "spirv/opcodes.def"
 #undef AMDDWARF_SPIRV_OP
 };
@@ -60,7 +62,13 @@ static amddwarf_spirv_kind opcode_kind(uint32_t opcode)
 
 unsigned amddwarf_spirv_opcode_result(uint32_t opcode)
 {
-  return opcode < OPCODE_DENSE_LIMIT ? (unsigned)(opcode_dense[opcode] >> 4) : 0;
+  return opcode < OPCODE_DENSE_LIMIT ? (unsigned)(opcode_dense[opcode] >> 4 & 3) : 0;
+}
+
+amddwarf_spirv_guard amddwarf_spirv_opcode_guard(uint32_t opcode)
+{
+  return opcode < OPCODE_DENSE_LIMIT ? (amddwarf_spirv_guard)(opcode_dense[opcode] >> 6)
+                                     : AMDDWARF_SPIRV_GUARD_NONE;
 }
 
 const char *amddwarf_spirv_opcode_name(uint32_t opcode)
@@ -337,6 +345,28 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
                   ((m->string_count - 1) << 8) | (uint32_t)classify_set(text)) != 0)
       return fail_memory(err);
     return AMDDWARF_OK;
+  case 15: /* OpEntryPoint: execution model, function, name, interface */
+    if (wc < 4)
+      return fail_operand(err, at, opcode, "missing execution model, function or name");
+    rc = decode_string(m, at, wc, 3, &text, &length);
+    if (rc == -1)
+      return fail_operand(err, at, opcode, "entry point name has no terminating NUL");
+    if (rc == -2)
+      return fail_memory(err);
+    {
+      void *items = m->entry_points;
+      size_t cap = m->entry_point_capacity;
+      if (amddwarf_mem_reserve(&m->allocator, &items, &cap, (size_t)m->entry_point_count + 1,
+                               sizeof(amddwarf_spirv_entry_point)) != 0)
+        return fail_memory(err);
+      m->entry_points = items;
+      m->entry_point_capacity = cap;
+      amddwarf_spirv_entry_point *e = &m->entry_points[m->entry_point_count++];
+      e->execution_model = w[1];
+      e->function_id = w[2];
+      e->name = text;
+    }
+    return AMDDWARF_OK;
   case 43: /* OpConstant */
     if (wc >= 4 && id_insert(m, w[2], AMDDWARF_SPIRV_ID_CONSTANT, w[3]) != 0)
       return fail_memory(err);
@@ -483,7 +513,7 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
     amddwarf_spirv_kind kind = kind_of(m, &ws, (uint32_t)at, wc, opcode, &set, &skip, err, &st);
     if (st != AMDDWARF_OK)
       return st;
-    if (opcode <= 12 || opcode == 43) {
+    if (opcode <= 12 || opcode == 15 || opcode == 43) {
       st = note_definitions(m, &ws, (uint32_t)at, wc, opcode, set, err);
       if (st != AMDDWARF_OK)
         return st;
@@ -695,6 +725,7 @@ void amddwarf_spirv_module_close(amddwarf_spirv_module *m)
       amddwarf_mem_free(&a, s->text, s->text_length + 1);
   }
   amddwarf_mem_free(&a, m->sources, sizeof(*m->sources) * m->source_capacity);
+  amddwarf_mem_free(&a, m->entry_points, sizeof(*m->entry_points) * m->entry_point_capacity);
   amddwarf_mem_free(&a, m->strings, sizeof(*m->strings) * m->string_capacity);
   amddwarf_mem_free(&a, m->ids, sizeof(*m->ids) * m->id_capacity);
   amddwarf_mem_free(&a, m->slots, sizeof(uint32_t) * m->slot_capacity);
@@ -708,6 +739,17 @@ void amddwarf_spirv_module_close(amddwarf_spirv_module *m)
 const amddwarf_spirv_header *amddwarf_spirv_module_header(const amddwarf_spirv_module *m)
 {
   return &m->header;
+}
+
+size_t amddwarf_spirv_module_entry_point_count(const amddwarf_spirv_module *m)
+{
+  return m ? m->entry_point_count : 0;
+}
+
+const amddwarf_spirv_entry_point *amddwarf_spirv_module_entry_point(
+    const amddwarf_spirv_module *m, size_t index)
+{
+  return m && index < m->entry_point_count ? &m->entry_points[index] : NULL;
 }
 
 uint32_t amddwarf_spirv_module_instruction_count(const amddwarf_spirv_module *m)

@@ -32,6 +32,14 @@ typedef enum amddwarf_spirv_kind {
   AMDDWARF_SPIRV_KIND_TERM,
 } amddwarf_spirv_kind;
 
+/* What GPU-assisted-validation instrumentation checks at an instruction
+   (opcodes.def GUARD column). */
+typedef enum amddwarf_spirv_guard {
+  AMDDWARF_SPIRV_GUARD_NONE = 0,
+  AMDDWARF_SPIRV_GUARD_IMAGE = 1,  /* image instructions */
+  AMDDWARF_SPIRV_GUARD_MEMORY = 2, /* OpLoad / OpStore */
+} amddwarf_spirv_guard;
+
 /* Extended instruction sets the reader distinguishes. */
 typedef enum amddwarf_spirv_set {
   AMDDWARF_SPIRV_SET_OTHER = 0,
@@ -125,6 +133,9 @@ struct amddwarf_spirv_module {
   amddwarf_spirv_source *sources;
   uint32_t source_count;
   uint32_t source_capacity;
+  amddwarf_spirv_entry_point *entry_points; /* names in the arena */
+  uint32_t entry_point_count;
+  size_t entry_point_capacity;
 };
 
 /* Looks ID up; returns the entry or NULL. */
@@ -133,6 +144,9 @@ const amddwarf_spirv_identry *amddwarf_spirv_id_find(const amddwarf_spirv_module
 
 /* Result layout of OPCODE (opcodes.def RESULT column; 0 when not listed). */
 unsigned amddwarf_spirv_opcode_result(uint32_t opcode);
+
+/* GUARD column of OPCODE; NONE when not listed. */
+amddwarf_spirv_guard amddwarf_spirv_opcode_guard(uint32_t opcode);
 
 /* The OpString of ID, or NULL. */
 const struct amddwarf_spirv_string *amddwarf_spirv_string_of(const amddwarf_spirv_module *module,
