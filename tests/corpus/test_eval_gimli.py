@@ -179,7 +179,8 @@ def agree(gimli, mine):
         return False
     r = mine["result"]
     if kind == "address":
-        return r["kind"] == "memory" and r["address_space"] == 0 and r["bit_offset"] == int(arg) * 8
+        return (r["kind"] == "memory" and r["address_space"] == "DW_ASPACE_none"
+                and int(r["address"], 16) == int(arg) and r["bit_offset"] == 0)
     if kind == "register":
         return r["kind"] == "register" and r["register"] == int(arg) and r["bit_offset"] == 0
     if kind == "value":

@@ -175,7 +175,7 @@ def dwarf(path):
 
 def kernel_pc(amddwarf, path):
     """A statement row in the middle of the kernel: every variable is in scope."""
-    tables = json.loads(run([amddwarf, "lines", path, "--all", "--json"]).stdout)
+    tables = json.loads(run([amddwarf, "lines", path, "--all", "--json"]).stdout)["line_tables"]
     rows = [int(r["address"], 16) for t in tables for r in t["rows"] if "is_stmt" in r["flags"]]
     return rows[len(rows) // 2]
 

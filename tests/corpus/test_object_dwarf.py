@@ -331,7 +331,24 @@ def our_constants(dump):
 
 
 def our_ops(loc):
-    return [(o["op"], o["operands"]) for o in loc.get("ops", [])]
+    """[(name, [numbers])] as parse_ops reads llvm-dwarfdump's text: "0x..."
+    operands as numbers, a block as its length and bytes, the register of a
+    reg<n>/breg<n> first."""
+    out = []
+    for o in loc.get("ops", []):
+        operands = []
+        for v in o["operands"]:
+            if isinstance(v, str) and v.startswith("0x"):
+                operands.append(int(v, 16))
+            elif isinstance(v, str):
+                data = bytes.fromhex(v)
+                operands += [len(data)] + list(data)
+            else:
+                operands.append(v)
+        if re.match(r"^DW_OP_b?reg\d+$", o["op"]):
+            operands.insert(0, o["register"])
+        out.append((o["op"], operands))
+    return out
 
 
 def ops_equal(theirs, ours):
@@ -420,11 +437,11 @@ def dwarfdump_rows(path):
 
 def our_rows(amddwarf, path):
     tables = []
-    for t in run_json(amddwarf, ["lines", path, "--all", "--json"]):
+    for t in run_json(amddwarf, ["lines", path, "--all", "--json"])["line_tables"]:
         rows = []
         for r in t["rows"]:
             rows.append((int(r["address"], 16), r["line"], r["column"], r["file"], r["isa"],
-                         r["discriminator"], frozenset(r["flags"].split())))
+                         r["discriminator"], frozenset(r["flags"])))
         tables.append(rows)
     return tables
 

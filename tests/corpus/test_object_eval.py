@@ -191,7 +191,7 @@ def frame_offsets(path):
 def kernel_pc(amddwarf, path):
     """The address of the last statement row of the kernel's line program
     before its end: every variable is in scope there."""
-    tables = json.loads(run([amddwarf, "lines", path, "--all", "--json"]).stdout)
+    tables = json.loads(run([amddwarf, "lines", path, "--all", "--json"]).stdout)["line_tables"]
     dump = json.loads(run([amddwarf, "dump", path, "--json"]).stdout)
     k = [s for s in dump["symbols"] if s["kind"] == "kernel"][0]  # the one kernel (HIP: mangled)
     lo, hi = int(k["address"], 16), int(k["address"], 16) + k["size"]

@@ -463,7 +463,8 @@ def round_trip(obj, tag, desc, amddwarf, work, name):
         try:
             frames = json.loads(done.stdout)["frames"]
             cfa = frames[0]["cfa"]
-            ok = (cfa["address"], cfa["address_space"]) == ("0x38", "private_lane")
+            ok = (cfa["address"], cfa["address_space"]) == ("0x38",
+                                                             "DW_ASPACE_AMDGPU_private_lane")
         except (ValueError, KeyError, IndexError):
             ok = False
         check(ok, f"{tag}: unwind CFA at +8: {done.stdout[:300]} {done.stderr}")
@@ -474,7 +475,8 @@ def round_trip(obj, tag, desc, amddwarf, work, name):
         done = run([amddwarf, "unwind", str(obj), "--state", state, "--json"])
         try:
             cfa = json.loads(done.stdout)["frames"][0]["cfa"]
-            ok = (cfa["address"], cfa["address_space"]) == ("0x100", "private_wave")
+            ok = (cfa["address"], cfa["address_space"]) == ("0x100",
+                                                             "DW_ASPACE_AMDGPU_private_wave")
         except (ValueError, KeyError, IndexError):
             ok = False
         check(ok, f"{tag}: unwind CFA at +0: {done.stdout[:300]} {done.stderr}")

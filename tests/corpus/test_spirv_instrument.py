@@ -578,8 +578,8 @@ def main():
                 r.check(c.returncode == 0, f'amddwarf spirv-line {spv.name} {indexes}: '
                                            f'{c.stdout}{c.stderr}')
                 try:
-                    locs = json.loads(c.stdout)
-                except ValueError:
+                    locs = json.loads(c.stdout)['locations']
+                except (ValueError, KeyError):
                     r.check(False, f'JSON from spirv-line {spv.name}')
                     continue
                 for loc in locs:

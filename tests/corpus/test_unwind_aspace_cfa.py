@@ -275,11 +275,11 @@ def check_unwind(amddwarf, obj, snap, syms, label):
     f0, f1 = frames
     expect = [
         (f0["pc"], hex(callee + STOP_OFFSET)), (f0["lookup_pc"], hex(callee + STOP_OFFSET)),
-        (f0["cfa"], {"address": hex(CALLEE_FP + 16), "address_space": "private_wave",
-                     "address_space_id": 6}),
+        (f0["cfa"], {"address": hex(CALLEE_FP + 16),
+                     "address_space": "DW_ASPACE_AMDGPU_private_wave"}),
         (f1["pc"], hex(caller + RETURN_OFFSET)), (f1["lookup_pc"], hex(caller + RETURN_OFFSET - 1)),
-        (f1["cfa"], {"address": hex(CALLER_FP), "address_space": "private_lane",
-                     "address_space_id": 5}),
+        (f1["cfa"], {"address": hex(CALLER_FP),
+                     "address_space": "DW_ASPACE_AMDGPU_private_lane"}),
         (f0["registers"], {"PC_64": hex(callee + STOP_OFFSET)}),
         (f1["registers"], {"PC_64": hex(caller + RETURN_OFFSET), "SGPR33": hex(CALLER_FP),
                            "SGPR4": "undefined", "VGPR5": "undefined"}),
@@ -298,8 +298,9 @@ def check_unwind(amddwarf, obj, snap, syms, label):
         check(m is not None, "%s: frame %d: llvm-dwarfdump row %r" % (label, i, row))
         if m:
             cfa = regs[i][llvm_register(m.group(1))] + int(m.group(2))
+            aspaces = {"DW_ASPACE_AMDGPU_private_lane": 5, "DW_ASPACE_AMDGPU_private_wave": 6}
             check(frame["cfa"]["address"] == hex(cfa) and
-                  frame["cfa"]["address_space_id"] == int(m.group(3)),
+                  aspaces.get(frame["cfa"]["address_space"]) == int(m.group(3)),
                   "%s: frame %d: CFA %r, llvm-dwarfdump's rule %r gives 0x%x in %s" %
                   (label, i, frame["cfa"], row, cfa, m.group(3)))
     # The callee's row's undefined registers are the caller's undefined ones.

@@ -138,7 +138,7 @@ def build(work, lang, text, dwarf):
 def row_addresses(amddwarf, path):
     """Every address where a line-table row starts, and every 4-byte address
     from the first row to the end of its sequence."""
-    tables = json.loads(run([amddwarf, "lines", path, "--all", "--json"]).stdout)
+    tables = json.loads(run([amddwarf, "lines", path, "--all", "--json"]).stdout)["line_tables"]
     addrs = set()
     for t in tables:
         start = None

@@ -13,8 +13,10 @@ A case file reads like a terminal session:
 
 The command is split like a shell would (no expansion) and runs in the case
 file's directory, so data files sit next to their cases; `amddwarf` is
-replaced by the binary under test. `exit:` defaults to 0. With --update the
-expected sections are rewritten from the actual output (review the diff!).
+replaced by the binary under test. `exit:` defaults to 0. A line
+`requires: disasm` skips the case when `amddwarf --version` says the
+disassembler was not built. With --update the expected sections are
+rewritten from the actual output (review the diff!).
 """
 import argparse
 import pathlib
@@ -24,7 +26,7 @@ import sys
 
 
 def parse_case(path):
-    command, exit_status, sections, current = None, 0, {}, None
+    command, exit_status, sections, current, requires = None, 0, {}, None, []
     for line in path.read_text().splitlines():
         if current is not None and not line.startswith("--- "):
             sections[current].append(line)
@@ -37,17 +39,19 @@ def parse_case(path):
             command = line[2:]
         elif line.startswith("exit:"):
             exit_status = int(line[5:].strip())
+        elif line.startswith("requires:"):
+            requires += line[9:].split()
         elif line.startswith("#") or not line.strip():
             continue
         else:
             raise ValueError(f"{path}: unexpected line '{line}'")
     if command is None:
         raise ValueError(f"{path}: no '$ command' line")
-    return command, exit_status, {k: "\n".join(v) for k, v in sections.items()}
+    return command, exit_status, {k: "\n".join(v) for k, v in sections.items()}, requires
 
 
 def run_case(path, amddwarf):
-    command, exit_status, expected = parse_case(path)
+    command, exit_status, expected, _ = parse_case(path)
     argv = shlex.split(command)
     if argv and argv[0] == "amddwarf":
         argv[0] = amddwarf
@@ -64,7 +68,8 @@ def run_case(path, amddwarf):
 
 
 def write_case(path, command, actual, returncode, expected):
-    lines = [l for l in path.read_text().splitlines() if l.startswith("#")]
+    lines = [l for l in path.read_text().splitlines()
+             if l.startswith("#") or l.startswith("requires:")]
     lines += [f"$ {command}", f"exit: {returncode}", "--- stdout", actual["stdout"]]
     if "stderr" in expected or actual["stderr"]:
         lines += ["--- stderr", actual["stderr"]]
@@ -80,10 +85,15 @@ def main():
     args = parser.parse_args()
 
     cases = sorted(p for p in args.root.rglob("*.test") if args.filter in str(p))
-    passed = failed = 0
+    version = subprocess.run([args.amddwarf, "--version"], capture_output=True, text=True)
+    features = set() if "disassembler: not built" in version.stdout else {"disasm"}
+    passed = failed = skipped = 0
     for path in cases:
         name = path.relative_to(args.root)
         try:
+            if not set(parse_case(path)[3]) <= features:
+                skipped += 1
+                continue
             command, _, expected, actual, returncode, problems = run_case(path, args.amddwarf)
         except (ValueError, subprocess.TimeoutExpired) as error:
             print(f"FAIL {name}: {error}")
@@ -100,7 +110,8 @@ def main():
             failed += 1
         else:
             passed += 1
-    print(f"golden: {passed} passed, {failed} failed")
+    print(f"golden: {passed} passed, {failed} failed" +
+          (f", {skipped} skipped (not built: disasm)" if skipped else ""))
     return 1 if failed or not cases else 0
 
 

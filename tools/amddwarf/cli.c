@@ -1,5 +1,6 @@
 /* Shared helpers of the amddwarf subcommands; see cli.h. */
 #include "cli.h"
+#include "json_out.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -53,9 +54,9 @@ json_t *cli_json_error(amddwarf_status status, const amddwarf_error *err)
   json_object_set_new(detail, "status", json_string(amddwarf_status_name(status)));
   json_object_set_new(detail, "message", json_string(message));
   if (offset != AMDDWARF_NO_OFFSET)
-    json_object_set_new(detail, "offset", json_integer((json_int_t)offset));
+    json_object_set_new(detail, "offset", cli_json_addr(offset));
   if (err && err->opcode != AMDDWARF_NO_OPCODE)
-    json_object_set_new(detail, "opcode", json_integer(err->opcode));
+    json_object_set_new(detail, "opcode", cli_json_addr((uint64_t)err->opcode));
   return detail;
 }
 
@@ -173,11 +174,47 @@ int cli_append_hex(const char *text, uint8_t **bytes, size_t *size)
   return 0;
 }
 
+int cli_file_error(const char *command, bool json, const char *path, const char *reason)
+{
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  err.status = AMDDWARF_E_IO;
+  snprintf(err.message, sizeof err.message, "cannot read %s: %s",
+           strcmp(path, "-") == 0 ? "standard input" : path, reason);
+  return cli_report_error(command, json, AMDDWARF_E_IO, &err);
+}
+
 int cli_read_file(const char *command, const char *path, uint8_t **data, size_t *size)
+{
+  return cli_read_input(command, false, path, data, size);
+}
+
+int cli_write_file(const char *command, bool json, const char *path, const void *data,
+                   size_t size)
+{
+  FILE *file = fopen(path, "wb");
+  bool ok = file != NULL && fwrite(data, 1, size, file) == size;
+  int saved = errno;
+  if (file != NULL && fclose(file) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (ok)
+    return 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  err.status = AMDDWARF_E_IO;
+  snprintf(err.message, sizeof err.message, "cannot write %s: %s", path,
+           strerror(saved ? saved : EIO));
+  return cli_report_error(command, json, AMDDWARF_E_IO, &err);
+}
+
+int cli_read_input(const char *command, bool json, const char *path, uint8_t **data,
+                   size_t *size)
 {
   FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
   if (!file) {
-    fprintf(stderr, "amddwarf %s: %s: %s\n", command, path, strerror(errno));
+    cli_file_error(command, json, path, strerror(errno));
     return -1;
   }
   uint8_t *buffer = NULL;
@@ -188,7 +225,7 @@ int cli_read_file(const char *command, const char *path, uint8_t **data, size_t 
       size_t grown_capacity = capacity ? capacity * 2 : 65536;
       uint8_t *grown = realloc(buffer, grown_capacity);
       if (!grown) {
-        fprintf(stderr, "amddwarf %s: %s: out of memory\n", command, path);
+        cli_file_error(command, json, path, strerror(ENOMEM));
         result = -1;
         break;
       }
@@ -199,7 +236,7 @@ int cli_read_file(const char *command, const char *path, uint8_t **data, size_t 
     length += got;
     if (got == 0) {
       if (ferror(file)) {
-        fprintf(stderr, "amddwarf %s: %s: read error\n", command, path);
+        cli_file_error(command, json, path, strerror(errno));
         result = -1;
       }
       break;

@@ -44,7 +44,8 @@ int cli_usage_error(const char *command, const char *format, ...)
    stderr, or as {"error": {...}} on stdout when JSON is set. Returns CLI_EXIT_BAD_INPUT. */
 int cli_report_error(const char *command, bool json, amddwarf_status status,
                      const amddwarf_error *err);
-/* {"status", "message", "offset", "opcode"} of an error, for embedding. */
+/* {"status", "message", "offset", "opcode"} of an error, for embedding;
+   offset and opcode as "0x..." strings, left out when ERR has none. */
 json_t *cli_json_error(amddwarf_status status, const amddwarf_error *err);
 
 /* Parses unsigned integers: decimal, 0x hex, 0b binary, 0o octal. Returns 0 or -1. */
@@ -56,9 +57,23 @@ int cli_parse_i64(const char *text, int64_t *out);
    an odd number of digits. */
 int cli_append_hex(const char *text, uint8_t **bytes, size_t *size);
 
+/* Reports that PATH cannot be read because of REASON (an strerror text), the
+   one way every command says so (specs/json.md): "cannot read PATH: REASON"
+   with status io, through cli_report_error. Returns CLI_EXIT_BAD_INPUT. */
+int cli_file_error(const char *command, bool json, const char *path, const char *reason);
+
 /* Reads a whole file ("-" is stdin) into a malloc'ed buffer. Returns 0, or
-   -1 after printing "amddwarf COMMAND: PATH: reason" on stderr. */
+   -1 after reporting with cli_file_error (as JSON on stdout when JSON). */
+int cli_read_input(const char *command, bool json, const char *path, uint8_t **data,
+                   size_t *size);
+/* cli_read_input with errors as text on stderr. */
 int cli_read_file(const char *command, const char *path, uint8_t **data, size_t *size);
+
+/* Writes SIZE bytes to the file PATH (created or truncated). Returns 0, or
+   CLI_EXIT_BAD_INPUT after reporting "cannot write PATH: REASON" (status io)
+   through cli_report_error. */
+int cli_write_file(const char *command, bool json, const char *path, const void *data,
+                   size_t size);
 
 /* Prints JSON (compact members, 2-space indent, keys in insertion order)
    followed by a newline on stdout, then releases it. */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "json_out.h"
 
 static const char arch_help[] =
     "usage: amddwarf arch [NAME|OBJECT] [--json]\n"
@@ -65,7 +66,7 @@ static json_t *arch_json(const amddwarf_arch *a)
   json_object_set_new(o, "target_id", json_string(id));
   json_object_set_new(o, "processor", json_string(a->processor));
   json_object_set_new(o, "family", json_string(a->family));
-  json_object_set_new(o, "mach", json_integer(a->mach));
+  json_object_set_new(o, "mach", cli_json_addr(a->mach));
   json_object_set_new(o, "xnack", json_string(amddwarf_arch_feature_name(a->xnack)));
   json_object_set_new(o, "sramecc", json_string(amddwarf_arch_feature_name(a->sramecc)));
   json_t *waves = json_array();
@@ -82,8 +83,7 @@ static json_t *arch_json(const amddwarf_arch *a)
   json_object_set_new(o, "breakpoint_instruction_size", json_integer(a->breakpoint_size));
   json_object_set_new(o, "breakpoint_instruction_pc_adjust", json_integer(a->breakpoint_pc_adjust));
   json_t *pc = json_object();
-  json_object_set_new(pc, "dwarf", json_integer(a->pc_regno));
-  json_object_set_new(pc, "name", json_string(reg));
+  cli_json_set_register(pc, "register", a->pc_regno, reg);
   json_object_set_new(pc, "size", json_integer(a->pc_size));
   json_object_set_new(o, "pc_register", pc);
   json_object_set_new(o, "largest_instruction_size", json_integer(a->largest_instruction_size));
@@ -137,11 +137,12 @@ static void print_table(void)
   }
 }
 
-/* The architecture of the code object at PATH. */
-static amddwarf_status arch_of_object(const char *path, amddwarf_arch *out, amddwarf_error *err)
+/* The architecture of the code object in DATA. */
+static amddwarf_status arch_of_object(const uint8_t *data, size_t size, amddwarf_arch *out,
+                                      amddwarf_error *err)
 {
   amddwarf_object *obj = NULL;
-  amddwarf_status st = amddwarf_object_open_file(path, NULL, &obj, err);
+  amddwarf_status st = amddwarf_object_open_memory(data, size, NULL, &obj, err);
   if (st != AMDDWARF_OK)
     return st;
   const amddwarf_object_info *info = amddwarf_object_get_info(obj);
@@ -192,10 +193,20 @@ int cli_arch_main(int argc, char **argv)
   amddwarf_arch a;
   amddwarf_error err;
   amddwarf_error_clear(&err);
+  amddwarf_status st;
+  /* A path that exists, or that looks like one (target IDs have no '.' or
+     '/'), is an object; anything else a target ID. */
   struct stat sb;
-  amddwarf_status st = stat(what, &sb) == 0 && S_ISREG(sb.st_mode)
-                           ? arch_of_object(what, &a, &err)
-                           : amddwarf_arch_from_name(what, &a, &err);
+  if (stat(what, &sb) == 0 || strchr(what, '/') != NULL || strchr(what, '.') != NULL) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (cli_read_input(command, json, what, &data, &size) != 0)
+      return CLI_EXIT_BAD_INPUT;
+    st = arch_of_object(data, size, &a, &err);
+    free(data);
+  } else {
+    st = amddwarf_arch_from_name(what, &a, &err);
+  }
   if (st != AMDDWARF_OK)
     return cli_report_error(command, json, st, &err);
   if (json) {

@@ -74,7 +74,7 @@ int cli_build_main(int argc, char **argv)
     return cli_usage_error(command, "an output file is required (-o OBJECT)");
   uint8_t *text = NULL;
   size_t size = 0;
-  if (cli_read_file(command, description, &text, &size) != 0)
+  if (cli_read_input(command, json, description, &text, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   uint8_t *object = NULL;
   size_t object_size = 0;
@@ -85,16 +85,7 @@ int cli_build_main(int argc, char **argv)
   free(text);
   if (status != AMDDWARF_OK)
     return cli_report_error(command, json, status, &err);
-  FILE *file = fopen(output, "wb");
-  int result = CLI_EXIT_OK;
-  if (!file || fwrite(object, 1, object_size, file) != object_size) {
-    fprintf(stderr, "amddwarf build: %s: cannot write\n", output);
-    result = CLI_EXIT_BAD_INPUT;
-  }
-  if (file && fclose(file) != 0 && result == CLI_EXIT_OK) {
-    fprintf(stderr, "amddwarf build: %s: cannot write\n", output);
-    result = CLI_EXIT_BAD_INPUT;
-  }
+  int result = cli_write_file(command, json, output, object, object_size);
   amddwarf_produce_free_bytes(NULL, object, object_size);
   if (result == CLI_EXIT_OK)
     printf("wrote %s (%zu bytes)\n", output, object_size);

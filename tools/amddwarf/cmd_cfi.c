@@ -3,6 +3,7 @@
  * --debug-frame/--eh-frame prints them (AMDGPU address spaces shown as
  * "in addrspaceN"), or as JSON. */
 #include "cli.h"
+#include "json_out.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -26,31 +27,27 @@ static const char cfi_help[] =
     "same, undefined.\n"
     "\n"
     "  --pc ADDR        only the FDE covering ADDR, and the row that holds there\n"
+    "                   (none covers it: an error)\n"
     "  --debug-frame, --eh-frame   only these sections (default: both)\n"
     "  --target T       register names and defaults (default: from e_machine)\n"
     "  --dialect NAME   encoding of extension operations and DW_CFA 0x2f:\n"
     "                   auto (default), draft (0x2f = DW_CFA_LLVM_def_cfa_aspace),\n"
     "                   vendor, user\n"
-    "  --json           one JSON document\n"
+    "  --json           one JSON document (specs/json.md)\n"
     "\n"
-    "Exit status: 0 ok, 1 malformed CFI (reported where it occurs), 2 usage.\n"
+    "Exit status: 0 ok, 1 malformed CFI (reported where it occurs) or no FDE\n"
+    "covers --pc, 2 usage.\n"
     "Example: amddwarf cfi kernel.o --pc 0x1c\n";
 
 typedef struct cfi_cli {
   bool json;
   bool have_pc;
   uint64_t pc;
+  bool covered; /* with --pc: an FDE of some section covers it */
   int failures;
   amddwarf_cfi *cfi;
   const char *section;
 } cfi_cli;
-
-static json_t *hex64(uint64_t value)
-{
-  char text[32];
-  snprintf(text, sizeof text, "0x%" PRIx64, value);
-  return json_string(text);
-}
 
 static void report_inline(cfi_cli *c, json_t *into, amddwarf_status st,
                           const amddwarf_error *err)
@@ -58,12 +55,7 @@ static void report_inline(cfi_cli *c, json_t *into, amddwarf_status st,
   c->failures++;
   const char *message = err->message[0] ? err->message : amddwarf_status_message(st);
   if (into) {
-    json_t *e = json_object();
-    json_object_set_new(e, "status", json_string(amddwarf_status_name(st)));
-    json_object_set_new(e, "message", json_string(message));
-    if (err->offset != AMDDWARF_NO_OFFSET)
-      json_object_set_new(e, "offset", json_integer((json_int_t)err->offset));
-    json_object_set_new(into, "error", e);
+    json_object_set_new(into, "error", cli_json_error(st, err));
   } else {
     printf("  error: %s (%s)\n", message, amddwarf_status_name(st));
   }
@@ -91,7 +83,7 @@ static void instructions(cfi_cli *c, const amddwarf_cfi_cie *cie, const uint8_t 
     amddwarf_cfi_insn_print(c->cfi, cie, &insn, &loc, text, sizeof text);
     if (list) {
       json_t *i = json_object();
-      json_object_set_new(i, "offset", json_integer((json_int_t)insn.offset));
+      json_object_set_new(i, "offset", cli_json_addr(insn.offset));
       json_object_set_new(i, "text", json_string(text));
       json_array_append_new(list, i);
     } else {
@@ -104,11 +96,11 @@ static void instructions(cfi_cli *c, const amddwarf_cfi_cie *cie, const uint8_t 
 
 static json_t *row_json(cfi_cli *c, const amddwarf_cfi_row *row)
 {
-  char text[2048], name[64];
+  char text[2048], name[64], in_name[64];
   const amddwarf_cfi_target *target = amddwarf_cfi_get_target(c->cfi);
   json_t *r = json_object();
-  json_object_set_new(r, "start", hex64(row->start));
-  json_object_set_new(r, "end", hex64(row->end));
+  json_object_set_new(r, "start", cli_json_addr(row->start));
+  json_object_set_new(r, "end", cli_json_addr(row->end));
   amddwarf_cfi_row_print(c->cfi, row, text, sizeof text);
   json_object_set_new(r, "text", json_string(text));
   json_t *cfa = json_object();
@@ -116,10 +108,9 @@ static json_t *row_json(cfi_cli *c, const amddwarf_cfi_row *row)
   json_object_set_new(cfa, "kind", json_string(cfa_kinds[row->cfa.kind]));
   if (row->cfa.kind == AMDDWARF_CFA_RULE_REG_OFFSET) {
     amddwarf_cfi_register_name(target, row->cfa.reg, name, sizeof name);
-    json_object_set_new(cfa, "register", json_integer(row->cfa.reg));
-    json_object_set_new(cfa, "register_name", json_string(name));
-    json_object_set_new(cfa, "offset", json_integer(row->cfa.offset));
-    json_object_set_new(cfa, "address_space", json_integer((json_int_t)row->cfa.aspace));
+    cli_json_set_register(cfa, "register", row->cfa.reg, name);
+    json_object_set_new(cfa, "displacement", json_integer(row->cfa.offset));
+    json_object_set_new(cfa, "address_space", cli_json_aspace(row->cfa.aspace));
   } else if (row->cfa.kind == AMDDWARF_CFA_RULE_EXPRESSION) {
     json_object_set_new(cfa, "expression", cli_json_hex(row->cfa.expr, (size_t)row->cfa.expr_size));
   }
@@ -129,13 +120,14 @@ static json_t *row_json(cfi_cli *c, const amddwarf_cfi_row *row)
     const amddwarf_cfi_rule *rule = &row->rules[i];
     json_t *j = json_object();
     amddwarf_cfi_register_name(target, rule->column, name, sizeof name);
-    json_object_set_new(j, "register", json_integer(rule->column));
-    json_object_set_new(j, "name", json_string(name));
+    cli_json_set_register(j, "register", rule->column, name);
     json_object_set_new(j, "rule", json_string(amddwarf_cfi_rule_kind_name(rule->kind)));
     if (rule->kind == AMDDWARF_CFI_RULE_OFFSET || rule->kind == AMDDWARF_CFI_RULE_VAL_OFFSET)
-      json_object_set_new(j, "offset", json_integer(rule->offset));
-    if (rule->kind == AMDDWARF_CFI_RULE_REGISTER)
-      json_object_set_new(j, "in_register", json_integer(rule->reg));
+      json_object_set_new(j, "displacement", json_integer(rule->offset));
+    if (rule->kind == AMDDWARF_CFI_RULE_REGISTER) {
+      amddwarf_cfi_register_name(target, rule->reg, in_name, sizeof in_name);
+      cli_json_set_register(j, "in_register", rule->reg, in_name);
+    }
     if (rule->kind == AMDDWARF_CFI_RULE_EXPRESSION ||
         rule->kind == AMDDWARF_CFI_RULE_VAL_EXPRESSION)
       json_object_set_new(j, "expression", cli_json_hex(rule->expr, (size_t)rule->expr_size));
@@ -151,7 +143,7 @@ static void print_cie(cfi_cli *c, const amddwarf_cfi_cie *cie, json_t *list)
   uint64_t id = eh ? 0 : (cie->dwarf64 ? UINT64_MAX : 0xffffffffu);
   json_t *j = list ? json_object() : NULL;
   if (j) {
-    json_object_set_new(j, "offset", hex64(cie->offset));
+    json_object_set_new(j, "offset", cli_json_addr(cie->offset));
     json_object_set_new(j, "length", json_integer((json_int_t)cie->length));
     json_object_set_new(j, "format", json_string(cie->dwarf64 ? "DWARF64" : "DWARF32"));
     json_object_set_new(j, "version", json_integer(cie->version));
@@ -228,14 +220,14 @@ static void print_fde(cfi_cli *c, const amddwarf_cfi_fde *fde, json_t *list)
   json_t *j = list ? json_object() : NULL;
   uint64_t end = fde->initial_location + fde->address_range;
   if (j) {
-    json_object_set_new(j, "offset", hex64(fde->offset));
+    json_object_set_new(j, "offset", cli_json_addr(fde->offset));
     json_object_set_new(j, "length", json_integer((json_int_t)fde->length));
     json_object_set_new(j, "format", json_string(fde->dwarf64 ? "DWARF64" : "DWARF32"));
-    json_object_set_new(j, "cie", hex64(fde->cie->offset));
-    json_object_set_new(j, "pc_begin", hex64(fde->initial_location));
-    json_object_set_new(j, "pc_end", hex64(end));
+    json_object_set_new(j, "cie", cli_json_addr(fde->cie->offset));
+    json_object_set_new(j, "pc_begin", cli_json_addr(fde->initial_location));
+    json_object_set_new(j, "pc_end", cli_json_addr(end));
     if (fde->has_lsda)
-      json_object_set_new(j, "lsda", hex64(fde->lsda));
+      json_object_set_new(j, "lsda", cli_json_addr(fde->lsda));
     json_array_append_new(list, j);
   } else {
     int w = fde->dwarf64 ? 16 : 8;
@@ -317,8 +309,10 @@ static int dump_section(cfi_cli *c, const uint8_t *image, size_t size,
     if (!root)
       printf("no FDE covers 0x%" PRIx64 "\n\n", c->pc);
     amddwarf_cfi_close(c->cfi);
+    c->cfi = NULL;
     return 0;
   }
+  c->covered = true;
   /* Entries in section order, as llvm-dwarfdump prints them. */
   size_t ci = 0, fi = 0, nc = amddwarf_cfi_cie_count(c->cfi), nf = amddwarf_cfi_fde_count(c->cfi);
   while (ci < nc || fi < nf) {
@@ -398,7 +392,7 @@ int cli_cfi_main(int argc, char **argv)
     debug_frame = eh_frame = true;
   uint8_t *image = NULL;
   size_t size = 0;
-  if (cli_read_file("cfi", path, &image, &size) != 0)
+  if (cli_read_input("cfi", c.json, path, &image, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   json_t *root = c.json ? json_object() : NULL;
   int status = CLI_EXIT_OK;
@@ -430,6 +424,18 @@ int cli_cfi_main(int argc, char **argv)
     }
   }
   free(image);
+  if (status == CLI_EXIT_OK && c.have_pc && !c.covered) {
+    /* Like lines and vars: an address nothing describes is an error. */
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    err.status = AMDDWARF_E_CFI_NO_FDE;
+    snprintf(err.message, sizeof err.message, "no FDE of %s covers 0x%" PRIx64,
+             debug_frame && eh_frame ? ".debug_frame or .eh_frame"
+             : debug_frame           ? ".debug_frame"
+                                     : ".eh_frame",
+             c.pc);
+    status = cli_report_error("cfi", c.json, AMDDWARF_E_CFI_NO_FDE, &err);
+  }
   if (root) {
     if (status == CLI_EXIT_OK)
       cli_print_json(root);

@@ -55,11 +55,10 @@ static int report(void *user, const amddwarf_check_problem *p)
     json_object_set_new(o, "entry", p->entry_offset == UINT64_MAX
                                         ? json_null()
                                         : cli_json_addr(p->entry_offset));
-    json_object_set_new(o, "op_offset", p->op_offset == UINT64_MAX
-                                            ? json_null()
-                                            : json_integer((json_int_t)p->op_offset));
+    json_object_set_new(o, "op_offset",
+                        p->op_offset == UINT64_MAX ? json_null() : cli_json_addr(p->op_offset));
     json_object_set_new(o, "opcode",
-                        p->opcode < 0 ? json_null() : json_integer(p->opcode));
+                        p->opcode < 0 ? json_null() : cli_json_addr((uint64_t)p->opcode));
     json_object_set_new(o, "message", json_string(p->message));
     json_array_append_new(r->list, o);
     return 0;
@@ -111,7 +110,7 @@ int cli_check_main(int argc, char **argv)
   amddwarf_status st = amddwarf_object_check(object, report, &ctx, &count, &err);
   if (st != AMDDWARF_OK) {
     json_decref(ctx.list);
-    amddwarf_object_close(object);
+    cli_object_close(&args, object);
     return cli_report_error("check", args.json, st, &err);
   }
   if (args.json) {
@@ -125,6 +124,6 @@ int cli_check_main(int argc, char **argv)
   } else {
     printf("%s: %zu problem%s\n", args.path, count, count == 1 ? "" : "s");
   }
-  amddwarf_object_close(object);
+  cli_object_close(&args, object);
   return count == 0 ? CLI_EXIT_OK : CLI_EXIT_BAD_INPUT;
 }

@@ -4,22 +4,27 @@
  * places where variables' locations change. Built only when LLVM's
  * development package was found (AMDDWARF_WITH_DISASM). */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "object_cli.h"
 
 static const char disasm_help[] =
     "usage: amddwarf disasm OBJECT [--function NAME | --pc ADDR [--count N]]\n"
-    "                       [--source] [--locations]\n"
+    "                       [--source] [--locations] [--json]\n"
     "\n"
     "Disassembles the executable sections (.text) of an AMDGPU code object for\n"
     "the processor and xnack/sramecc settings its e_flags name, with LLVM's\n"
     "disassembler: the same instructions `llvm-objdump-19 -d --mcpu=PROCESSOR`\n"
-    "prints. Each line is the address, the instruction, and its encoding.\n"
+    "prints. Each line is the address, the instruction, and its encoding; a\n"
+    "branch (s_branch, s_cbranch_*, s_call_b64) is followed by its target as\n"
+    "<FUNCTION+OFFSET>, as llvm-objdump-19 shows it.\n"
     "\n"
     "  --function NAME   only the function or kernel NAME (its symbol's range)\n"
-    "  --pc ADDR         start at ADDR (an instruction boundary of its function)\n"
+    "  --pc ADDR         start at ADDR, an instruction boundary of its function\n"
+    "                    (decoded from the function's start; another address is\n"
+    "                    an error naming the boundaries around it)\n"
     "  --count N         with --pc: N instructions (default 16)\n"
     "  --source          before the instructions of each new source line, print\n"
     "                    '; FILE:LINE:COLUMN' and the line's text when the file\n"
@@ -27,6 +32,10 @@ static const char disasm_help[] =
     "  --locations       print '; NAME: LOCATION' where a variable's location\n"
     "                    changes (its location list enters a new entry, or it\n"
     "                    comes into or goes out of scope)\n"
+    "  --json            one JSON document (specs/json.md): the instructions with\n"
+    "                    their address, bytes, text, function and branch target,\n"
+    "                    and with --source/--locations their line and location\n"
+    "                    changes\n"
     "\n"
     "Exit status: 0 printed, 1 bad object, undecodable bytes or disassembler not\n"
     "built, 2 usage.\n"
@@ -43,10 +52,17 @@ int cli_disasm_main(int argc, char **argv)
       fputs(disasm_help, stdout);
       return CLI_EXIT_OK;
     }
-  fprintf(stderr, "amddwarf disasm: not available: this amddwarf was built without LLVM's C "
-                  "disassembler API (install llvm-19-dev and configure with "
-                  "-DAMDDWARF_DISASM=ON); `amddwarf --version` shows the build's features\n");
-  return CLI_EXIT_BAD_INPUT;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  err.status = AMDDWARF_E_UNSUPPORTED;
+  snprintf(err.message, sizeof err.message,
+           "not available: this amddwarf was built without LLVM's C disassembler API (install "
+           "llvm-19-dev and configure with -DAMDDWARF_DISASM=ON); `amddwarf --version` shows "
+           "the build's features");
+  bool json = false;
+  for (int i = 1; i < argc; i++)
+    json = json || cli_is_flag(argv[i], "--json");
+  return cli_report_error("disasm", json, AMDDWARF_E_UNSUPPORTED, &err);
 }
 
 #else
@@ -128,19 +144,40 @@ static const var_state *find_state(const var_state *list, size_t n,
   return NULL;
 }
 
+/* The variable DIE whose location changed to S (NULL: out of scope): a
+   "; NAME: ..." line, or an element of OUT. */
 static void print_var_location(const amddwarf_object *obj, const amddwarf_die_info *die,
-                               const var_state *s)
+                               const var_state *s, json_t *out)
 {
   const char *name = die->name ? die->name : "(anonymous)";
+  json_t *o = NULL;
+  if (out != NULL) {
+    o = json_object();
+    json_object_set_new(o, "variable", die->name ? json_string(die->name) : json_null());
+    json_object_set_new(o, "offset", cli_json_addr(die->offset));
+    json_array_append_new(out, o);
+  }
   if (!s || !s->available) {
-    printf(";   %s: %s\n", name, s ? "no location here" : "out of scope");
+    if (o != NULL)
+      json_object_set_new(o, "status", json_string(s ? "no_location" : "out_of_scope"));
+    else
+      printf(";   %s: %s\n", name, s ? "no location here" : "out of scope");
     return;
   }
   if (s->size == 0) {
-    printf(";   %s: optimized out\n", name);
+    if (o != NULL)
+      json_object_set_new(o, "status", json_string("optimized_out"));
+    else
+      printf(";   %s: optimized out\n", name);
     return;
   }
   const amddwarf_cu *cu = amddwarf_object_cu(obj, die->cu_index);
+  if (o != NULL) {
+    json_object_set_new(o, "status", json_string("available"));
+    if (cu != NULL)
+      json_object_set_new(o, "location", cli_json_expr(cu, s->expr, s->size));
+    return;
+  }
   amddwarf_op ops[64];
   size_t count = 0;
   char text[512];
@@ -153,8 +190,10 @@ static void print_var_location(const amddwarf_object *obj, const amddwarf_die_in
     printf(";   %s: (undecodable expression of %zu bytes)\n", name, s->size);
 }
 
-/* Prints the variables whose location at PC differs from the previous call. */
-static void report_locations(const amddwarf_object *obj, var_tracker *t, uint64_t pc)
+/* Reports the variables whose location at PC differs from the previous call:
+   printed, or appended to OUT. */
+static void report_locations(const amddwarf_object *obj, var_tracker *t, uint64_t pc,
+                             json_t *out)
 {
   size_t count = 0;
   if (amddwarf_object_vars_at(obj, pc, t->vars, DISASM_MAX_VARS, &count) != AMDDWARF_OK)
@@ -175,7 +214,7 @@ static void report_locations(const amddwarf_object *obj, var_tracker *t, uint64_
     now[n].size = t->vars[i].size;
     n++;
   }
-  bool header = false;
+  bool header = out != NULL;
   for (size_t i = 0; i < n; i++) {
     const var_state *old = find_state(t->prev, t->prev_count, now[i].die);
     bool same = old && old->available == now[i].available && old->size == now[i].size &&
@@ -186,7 +225,7 @@ static void report_locations(const amddwarf_object *obj, var_tracker *t, uint64_
       printf("; locations at 0x%" PRIx64 ":\n", pc);
       header = true;
     }
-    print_var_location(obj, now[i].die, &now[i]);
+    print_var_location(obj, now[i].die, &now[i], out);
   }
   for (size_t i = 0; i < t->prev_count; i++) {
     if (find_state(now, n, t->prev[i].die))
@@ -195,7 +234,7 @@ static void report_locations(const amddwarf_object *obj, var_tracker *t, uint64_
       printf("; locations at 0x%" PRIx64 ":\n", pc);
       header = true;
     }
-    print_var_location(obj, t->prev[i].die, NULL);
+    print_var_location(obj, t->prev[i].die, NULL, out);
   }
   memcpy(t->prev, now, n * sizeof now[0]);
   t->prev_count = n;
@@ -210,7 +249,13 @@ typedef struct disasm_opts {
   uint64_t count;
   bool source;
   bool locations;
+  bool json;
 } disasm_opts;
+
+static bool is_function(const amddwarf_symbol *s)
+{
+  return s->kind == AMDDWARF_SYMBOL_FUNCTION || s->kind == AMDDWARF_SYMBOL_KERNEL;
+}
 
 static const amddwarf_symbol *function_symbol_at(const amddwarf_object *obj, uint32_t section,
                                                  uint64_t address)
@@ -218,14 +263,96 @@ static const amddwarf_symbol *function_symbol_at(const amddwarf_object *obj, uin
   size_t n = amddwarf_object_symbol_count(obj);
   for (size_t i = 0; i < n; i++) {
     const amddwarf_symbol *s = amddwarf_object_symbol(obj, i);
-    if (s->address == address && s->section == section &&
-        (s->kind == AMDDWARF_SYMBOL_FUNCTION || s->kind == AMDDWARF_SYMBOL_KERNEL))
+    if (s->address == address && s->section == section && is_function(s))
       return s;
   }
   return NULL;
 }
 
-static int disassemble(const amddwarf_object *obj, disasm_context *dc, const disasm_opts *o)
+/* The function of SECTION holding ADDRESS: the one whose range covers it,
+   else the nearest one that starts before it (as llvm-objdump names branch
+   targets); NULL when none starts before it. */
+static const amddwarf_symbol *function_containing(const amddwarf_object *obj, uint32_t section,
+                                                  uint64_t address)
+{
+  const amddwarf_symbol *best = NULL;
+  size_t n = amddwarf_object_symbol_count(obj);
+  for (size_t i = 0; i < n; i++) {
+    const amddwarf_symbol *s = amddwarf_object_symbol(obj, i);
+    if (s->section != section || !is_function(s) || s->address > address)
+      continue;
+    if (address - s->address < s->size)
+      return s;
+    if (best == NULL || s->address > best->address)
+      best = s;
+  }
+  return best;
+}
+
+/* "<k+0x10c>", "<k>", or "<0x180c>" outside every function. */
+static void target_text(const amddwarf_symbol *f, uint64_t target, char *buf, size_t size)
+{
+  if (f == NULL)
+    snprintf(buf, size, "<0x%" PRIx64 ">", target);
+  else if (target == f->address)
+    snprintf(buf, size, "<%s>", f->name);
+  else
+    snprintf(buf, size, "<%s+0x%" PRIx64 ">", f->name, target - f->address);
+}
+
+static int disasm_fail(const disasm_opts *o, amddwarf_status status, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int disasm_fail(const disasm_opts *o, amddwarf_status status, const char *format, ...)
+{
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  err.status = status;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(err.message, sizeof err.message, format, args);
+  va_end(args);
+  return cli_report_error("disasm", o->json, status, &err);
+}
+
+/* With --pc: checks that PC is an instruction boundary, decoding from the
+   start of the function holding it (or of the section). */
+static int check_boundary(const amddwarf_object *obj, disasm_context *dc,
+                          const exec_section *sec, const disasm_opts *o)
+{
+  const amddwarf_symbol *f = function_containing(obj, sec->index, o->pc);
+  uint64_t at = f != NULL && f->address >= sec->address ? f->address : sec->address;
+  uint64_t end = sec->address + sec->size;
+  char text[256];
+  while (at < o->pc) {
+    size_t len = disasm_one(dc, disasm_bytes(dc, sec, at), end - at, at, text, sizeof text);
+    if (len == 0)
+      len = end - at < 4 ? (size_t)(end - at) : 4;
+    if (at + len > o->pc)
+      return disasm_fail(o, AMDDWARF_E_INVALID_ARGUMENT,
+                         "0x%" PRIx64 " is not an instruction boundary: it is inside the "
+                         "%zu-byte instruction at 0x%" PRIx64 "; the nearest boundaries are "
+                         "0x%" PRIx64 " and 0x%" PRIx64,
+                         o->pc, len, at, at, at + len);
+    at += len;
+  }
+  return CLI_EXIT_OK;
+}
+
+static json_t *line_json(const amddwarf_line_table *table, const amddwarf_line_row *row)
+{
+  json_t *line = json_object();
+  const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
+  json_object_set_new(line, "file", file ? json_string(file) : json_null());
+  json_object_set_new(line, "line", json_integer(row->line));
+  json_object_set_new(line, "column", json_integer(row->column));
+  return line;
+}
+
+static int disassemble(const amddwarf_object *obj, disasm_context *dc, const disasm_opts *o,
+                       json_t *jsections)
 {
   int nsections = 0;
   const exec_section *sections = disasm_sections(dc, &nsections);
@@ -237,11 +364,9 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
   uint64_t printed = 0;
   int rc = CLI_EXIT_OK;
   bool found = false;
-  if (o->locations && !vars) {
-    fprintf(stderr, "amddwarf disasm: out of memory\n");
-    return CLI_EXIT_BAD_INPUT;
-  }
-  for (int si = 0; si < nsections; si++) {
+  if (o->locations && !vars)
+    return disasm_fail(o, AMDDWARF_E_NO_MEMORY, "out of memory");
+  for (int si = 0; si < nsections && rc == CLI_EXIT_OK; si++) {
     const exec_section *sec = &sections[si];
     uint64_t lo = sec->address, hi = sec->address + sec->size;
     if (o->function) {
@@ -249,8 +374,7 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
       size_t n = amddwarf_object_symbol_count(obj);
       for (size_t i = 0; i < n && !fs; i++) {
         const amddwarf_symbol *s = amddwarf_object_symbol(obj, i);
-        if (s->section == sec->index && strcmp(s->name, o->function) == 0 &&
-            (s->kind == AMDDWARF_SYMBOL_FUNCTION || s->kind == AMDDWARF_SYMBOL_KERNEL))
+        if (s->section == sec->index && strcmp(s->name, o->function) == 0 && is_function(s))
           fs = s;
       }
       if (!fs)
@@ -260,55 +384,95 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
     } else if (o->have_pc) {
       if (o->pc < lo || o->pc >= hi)
         continue;
+      if ((rc = check_boundary(obj, dc, sec, o)) != CLI_EXIT_OK)
+        break;
       lo = o->pc;
     }
     if (lo < sec->address || hi > sec->address + sec->size || lo > hi) {
-      fprintf(stderr, "amddwarf disasm: range 0x%" PRIx64 "-0x%" PRIx64 " is outside %s\n", lo,
-              hi, sec->name);
-      rc = CLI_EXIT_BAD_INPUT;
+      rc = disasm_fail(o, AMDDWARF_E_OBJECT_BAD_ELF,
+                       "range 0x%" PRIx64 "-0x%" PRIx64 " is outside %s", lo, hi, sec->name);
       break;
     }
     found = true;
-    printf("\nDisassembly of section %s:\n", sec->name);
+    json_t *insns = NULL;
+    if (jsections != NULL) {
+      json_t *js = json_object();
+      insns = json_array();
+      json_object_set_new(js, "name", json_string(sec->name));
+      json_object_set_new(js, "address", cli_json_addr(sec->address));
+      json_object_set_new(js, "instructions", insns);
+      json_array_append_new(jsections, js);
+    } else {
+      printf("\nDisassembly of section %s:\n", sec->name);
+    }
     uint64_t pc = lo;
     while (pc < hi) {
       if (o->have_pc && !o->function && printed >= o->count)
         break;
+      json_t *ji = insns != NULL ? json_object() : NULL;
       const amddwarf_symbol *sym = function_symbol_at(obj, sec->index, pc);
-      if (sym)
+      if (sym && !ji)
         printf("\n%016" PRIx64 " <%s>:\n", pc, sym->name);
-      if (o->source) {
-        const amddwarf_line_table *table;
-        const amddwarf_line_row *row;
-        if (amddwarf_object_line_at(obj, pc, &table, &row) == AMDDWARF_OK &&
-            (table != last_table || row->file != last_file || row->line != last_line)) {
-          const char *file = row->file < table->file_count && table->files[row->file]
-                                 ? table->files[row->file]
-                                 : "??";
-          printf("; %s:%u:%u\n", file, (unsigned)row->line, (unsigned)row->column);
-          print_source_line(&cache, file, row->line);
-          last_table = table;
-          last_file = row->file;
-          last_line = row->line;
-        }
+      const amddwarf_line_table *table;
+      const amddwarf_line_row *row;
+      bool has_row = o->source && amddwarf_object_line_at(obj, pc, &table, &row) == AMDDWARF_OK;
+      if (has_row && !ji &&
+          (table != last_table || row->file != last_file || row->line != last_line)) {
+        const char *file = row->file < table->file_count && table->files[row->file]
+                               ? table->files[row->file]
+                               : "??";
+        printf("; %s:%u:%u\n", file, (unsigned)row->line, (unsigned)row->column);
+        print_source_line(&cache, file, row->line);
+        last_table = table;
+        last_file = row->file;
+        last_line = row->line;
       }
+      json_t *changes = ji != NULL && vars != NULL ? json_array() : NULL;
       if (vars)
-        report_locations(obj, vars, pc);
-      char text[256];
+        report_locations(obj, vars, pc, changes);
+      char text[256], target[160] = "";
       const uint8_t *bytes = disasm_bytes(dc, sec, pc);
       size_t len = disasm_one(dc, bytes, hi - pc, pc, text, sizeof text);
-      if (len == 0) {
+      size_t size = len ? len : hi - pc < 4 ? (size_t)(hi - pc) : 4;
+      uint64_t to = 0;
+      bool branch = len != 0 && disasm_branch_target(text, pc, &to);
+      const amddwarf_symbol *to_function =
+          branch ? function_containing(obj, sec->index, to) : NULL;
+      if (branch)
+        target_text(to_function, to, target, sizeof target);
+      if (ji != NULL) {
+        const amddwarf_symbol *f = function_containing(obj, sec->index, pc);
+        json_object_set_new(ji, "address", cli_json_addr(pc));
+        json_object_set_new(ji, "size", json_integer((json_int_t)size));
+        json_object_set_new(ji, "hex", cli_json_hex(bytes, size));
+        json_object_set_new(ji, "text", len ? json_string(text) : json_null());
+        json_object_set_new(ji, "function", f ? json_string(f->name) : json_null());
+        if (branch) {
+          json_t *jt = json_object();
+          json_object_set_new(jt, "address", cli_json_addr(to));
+          json_object_set_new(jt, "function",
+                              to_function ? json_string(to_function->name) : json_null());
+          json_object_set_new(jt, "function_offset",
+                              to_function ? cli_json_addr(to - to_function->address)
+                                          : json_null());
+          json_object_set_new(ji, "target", jt);
+        }
+        if (o->source)
+          json_object_set_new(ji, "line", has_row ? line_json(table, row) : json_null());
+        if (changes != NULL)
+          json_object_set_new(ji, "locations", changes);
+        json_array_append_new(insns, ji);
+      } else if (len == 0) {
         printf("  %8" PRIx64 ":  <unknown>                  // %02x%02x%02x%02x\n", pc,
                bytes[3 < hi - pc ? 3 : 0], bytes[2 < hi - pc ? 2 : 0],
                bytes[1 < hi - pc ? 1 : 0], bytes[0]);
-        len = hi - pc < 4 ? (size_t)(hi - pc) : 4;
       } else {
         printf("  %8" PRIx64 ":  %-50s //", pc, text);
         for (size_t i = 0; i + 4 <= len; i += 4)
           printf(" %02x%02x%02x%02x", bytes[i + 3], bytes[i + 2], bytes[i + 1], bytes[i]);
-        printf("\n");
+        printf("%s%s\n", target[0] ? " " : "", target);
       }
-      pc += len;
+      pc += size;
       printed++;
     }
     if (o->have_pc && !o->function)
@@ -316,12 +480,12 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
   }
   if (rc == CLI_EXIT_OK && !found) {
     if (o->function)
-      fprintf(stderr, "amddwarf disasm: no function named '%s'\n", o->function);
+      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'", o->function);
     else if (o->have_pc)
-      fprintf(stderr, "amddwarf disasm: 0x%" PRIx64 " is not in an executable section\n", o->pc);
+      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "0x%" PRIx64 " is not in an executable section",
+                       o->pc);
     else
-      fprintf(stderr, "amddwarf disasm: the object has no executable section\n");
-    rc = CLI_EXIT_BAD_INPUT;
+      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "the object has no executable section");
   }
   free(cache.text);
   free(vars);
@@ -331,7 +495,8 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
 int cli_disasm_main(int argc, char **argv)
 {
   const char *command = "disasm";
-  const char *path = NULL, *pc_text = NULL, *count_text = NULL;
+  const char *pc_text = NULL, *count_text = NULL;
+  cli_object_args args = {0};
   disasm_opts o;
   memset(&o, 0, sizeof o);
   o.count = 16;
@@ -349,6 +514,10 @@ int cli_disasm_main(int argc, char **argv)
       o.locations = true;
       continue;
     }
+    if (cli_is_flag(argv[i], "--json")) {
+      o.json = true;
+      continue;
+    }
     if ((r = cli_option_value(command, argc, argv, &i, "--function", &o.function)) != 0 ||
         (r = cli_option_value(command, argc, argv, &i, "--pc", &pc_text)) != 0 ||
         (r = cli_option_value(command, argc, argv, &i, "--count", &count_text)) != 0) {
@@ -358,11 +527,11 @@ int cli_disasm_main(int argc, char **argv)
     }
     if (argv[i][0] == '-')
       return cli_usage_error(command, "unknown option '%s'", argv[i]);
-    if (path)
+    if (args.path)
       return cli_usage_error(command, "one object, please");
-    path = argv[i];
+    args.path = argv[i];
   }
-  if (!path)
+  if (!args.path)
     return cli_usage_error(command, "no object given");
   if (o.function && pc_text)
     return cli_usage_error(command, "--function and --pc exclude each other");
@@ -376,39 +545,36 @@ int cli_disasm_main(int argc, char **argv)
   if (count_text && (cli_parse_u64(count_text, &o.count) != 0 || o.count == 0))
     return cli_usage_error(command, "--count '%s' is not a positive number", count_text);
 
-  uint8_t *data = NULL;
-  size_t size = 0;
   amddwarf_object *obj = NULL;
   disasm_context *dc = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  int rc = CLI_EXIT_OK;
-  if (cli_read_file(command, path, &data, &size) != 0)
-    return CLI_EXIT_BAD_INPUT;
-  amddwarf_status st = amddwarf_object_open_memory(data, size, NULL, &obj, &err);
-  if (st != AMDDWARF_OK) {
-    rc = cli_report_error(command, false, st, &err);
-    goto done;
-  }
-  const amddwarf_object_info *info = amddwarf_object_get_info(obj);
-  amddwarf_arch arch;
-  st = amddwarf_arch_from_e_flags(info->e_flags, info->abi_version, &arch, &err);
-  if (st != AMDDWARF_OK) {
-    rc = cli_report_error(command, false, st, &err);
-    goto done;
-  }
+  args.json = o.json;
+  int rc = cli_object_open(command, &args, &obj);
+  if (rc != 0)
+    return rc;
   char error[256];
   if (!(dc = disasm_open(obj, error, sizeof error))) {
-    fprintf(stderr, "amddwarf disasm: %s\n", error);
-    rc = CLI_EXIT_BAD_INPUT;
+    rc = disasm_fail(&o, AMDDWARF_E_UNSUPPORTED, "%s", error);
     goto done;
   }
-  printf("%s:\tfile format elf64-amdgpu (%s)\n", path, disasm_processor(dc));
-  rc = disassemble(obj, dc, &o);
+  if (o.json) {
+    json_t *sections = json_array();
+    rc = disassemble(obj, dc, &o, sections);
+    if (rc == CLI_EXIT_OK) {
+      json_t *root = json_object();
+      json_object_set_new(root, "file", json_string(args.path));
+      json_object_set_new(root, "processor", json_string(disasm_processor(dc)));
+      json_object_set_new(root, "sections", sections);
+      cli_print_json(root);
+    } else {
+      json_decref(sections);
+    }
+  } else {
+    printf("%s:\tfile format elf64-amdgpu (%s)\n", args.path, disasm_processor(dc));
+    rc = disassemble(obj, dc, &o, NULL);
+  }
 done:
   disasm_close(dc);
-  amddwarf_object_close(obj);
-  free(data);
+  cli_object_close(&args, obj);
   return rc;
 }
 

@@ -203,15 +203,29 @@ typedef struct json_ctx {
   json_t *attrs;
 } json_ctx;
 
+/* Forms whose value is an address, and those whose value is a section
+   offset: written as "address" and "offset" (hex strings), not "value". */
+static bool address_form(unsigned form)
+{
+  return form == 0x01 /* addr */ || form == 0x1b /* addrx */ ||
+         (form >= 0x29 && form <= 0x2c) /* addrx1-4 */ || form == 0x1f01 /* GNU_addr_index */;
+}
+
+static bool offset_form(unsigned form)
+{
+  return form == 0x17 /* sec_offset */;
+}
+
+enum { DW_AT_LANGUAGE = 0x13, DW_AT_ENCODING = 0x3e };
+
 static int json_attribute(void *user, const amddwarf_attribute *a)
 {
   json_ctx *j = user;
-  const char *name = amddwarf_dw_at_name(a->attribute);
-  const char *form = amddwarf_dw_form_name(a->form);
   json_t *o = json_object();
   const amddwarf_attr_value *v = &a->value;
-  json_object_set_new(o, "attribute", name ? json_string(name) : json_integer(a->attribute));
-  json_object_set_new(o, "form", form ? json_string(form) : json_integer(a->form));
+  json_object_set_new(o, "attribute", cli_json_code(amddwarf_dw_at_name(a->attribute),
+                                                    a->attribute));
+  json_object_set_new(o, "form", cli_json_code(amddwarf_dw_form_name(a->form), a->form));
   switch (v->kind) {
   case AMDDWARF_ATTR_STRING:
     json_object_set_new(o, "string", json_string(v->string ? v->string : ""));
@@ -220,7 +234,20 @@ static int json_attribute(void *user, const amddwarf_attribute *a)
     json_object_set_new(o, "value", json_integer((json_int_t)v->s));
     break;
   case AMDDWARF_ATTR_UNSIGNED:
-    json_object_set_new(o, "value", json_integer((json_int_t)v->u));
+    if (address_form(a->form)) {
+      json_object_set_new(o, "address", cli_json_addr(v->u));
+      break;
+    }
+    if (offset_form(a->form)) {
+      json_object_set_new(o, "offset", cli_json_addr(v->u));
+      break;
+    }
+    json_object_set_new(o, "value", v->u <= INT64_MAX ? json_integer((json_int_t)v->u)
+                                                      : cli_json_addr(v->u));
+    if (a->attribute == DW_AT_LANGUAGE)
+      json_object_set_new(o, "name", cli_json_code(amddwarf_dw_lang_name((unsigned)v->u), v->u));
+    else if (a->attribute == DW_AT_ENCODING)
+      json_object_set_new(o, "name", cli_json_code(amddwarf_dw_ate_name((unsigned)v->u), v->u));
     break;
   case AMDDWARF_ATTR_REF:
     json_object_set_new(o, "ref", cli_json_addr(v->offset));
@@ -256,16 +283,21 @@ static int dump_json(const amddwarf_object *object, const char *path)
   json_object_set_new(root, "file", json_string(path));
   json_t *elf = json_object();
   json_object_set_new(elf, "type", json_string(elf_type_name(info->elf_type)));
-  json_object_set_new(elf, "os_abi", json_integer(info->os_abi));
+  json_object_set_new(elf, "os_abi",
+                      cli_json_code(info->os_abi == 64   ? "ELFOSABI_AMDGPU_HSA"
+                                    : info->os_abi == 65 ? "ELFOSABI_AMDGPU_PAL"
+                                    : info->os_abi == 66 ? "ELFOSABI_AMDGPU_MESA3D"
+                                                         : NULL,
+                                    info->os_abi));
   json_object_set_new(elf, "abi_version", json_integer(info->abi_version));
   json_object_set_new(elf, "code_object_version", json_integer(info->code_object_version));
-  json_object_set_new(elf, "e_flags", json_integer(info->e_flags));
+  json_object_set_new(elf, "e_flags", cli_json_addr(info->e_flags));
   json_object_set_new(elf, "debug_bytes", json_integer((json_int_t)info->debug_bytes));
   json_object_set_new(elf, "relocations_applied", json_integer(info->relocations_applied));
   json_object_set_new(root, "elf", elf);
   json_t *isa = json_object();
   json_object_set_new(isa, "processor", json_string(info->processor));
-  json_object_set_new(isa, "mach", json_integer(info->mach));
+  json_object_set_new(isa, "mach", cli_json_addr(info->mach));
   json_object_set_new(isa, "xnack", feature_json(info->xnack));
   json_object_set_new(isa, "sramecc", feature_json(info->sramecc));
   json_object_set_new(isa, "wave_size", json_integer(info->wave_size));
@@ -308,14 +340,23 @@ static int dump_json(const amddwarf_object *object, const char *path)
   for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {
     const amddwarf_cu *cu = amddwarf_object_cu(object, c);
     json_t *u = json_object();
-    const char *lang = amddwarf_dw_lang_name(cu->language);
+    static const char *const unit_types[] = {NULL,
+                                             "DW_UT_compile",
+                                             "DW_UT_type",
+                                             "DW_UT_partial",
+                                             "DW_UT_skeleton",
+                                             "DW_UT_split_compile",
+                                             "DW_UT_split_type"};
     json_object_set_new(u, "offset", cli_json_addr(cu->offset));
     json_object_set_new(u, "version", json_integer(cu->version));
-    json_object_set_new(u, "unit_type", json_integer(cu->unit_type));
+    json_object_set_new(u, "unit_type",
+                        cli_json_code(cu->unit_type < 7 ? unit_types[cu->unit_type] : NULL,
+                                      cu->unit_type));
     json_object_set_new(u, "address_size", json_integer(cu->address_size));
     json_object_set_new(u, "name", cu->name ? json_string(cu->name) : json_null());
     json_object_set_new(u, "producer", cu->producer ? json_string(cu->producer) : json_null());
-    json_object_set_new(u, "language", lang ? json_string(lang) : json_integer(cu->language));
+    json_object_set_new(u, "language",
+                        cli_json_code(amddwarf_dw_lang_name(cu->language), cu->language));
     json_object_set_new(u, "augmentation",
                         cu->augmentation ? json_string(cu->augmentation) : json_null());
     json_object_set_new(u, "convention", json_string(amddwarf_convention_name(cu->convention)));
@@ -333,11 +374,10 @@ static int dump_json(const amddwarf_object *object, const char *path)
     for (size_t die_index = cu->first_die;
          loaded == AMDDWARF_OK && die_index < cu->first_die + cu->die_count; ++die_index) {
       const amddwarf_die_info *d = amddwarf_object_die(object, die_index);
-      const char *tag = amddwarf_dw_tag_name(d->tag);
       json_t *o = json_object();
       json_object_set_new(o, "offset", cli_json_addr(d->offset));
       json_object_set_new(o, "depth", json_integer(d->depth));
-      json_object_set_new(o, "tag", tag ? json_string(tag) : json_integer(d->tag));
+      json_object_set_new(o, "tag", cli_json_code(amddwarf_dw_tag_name(d->tag), d->tag));
       j.attrs = json_array();
       amddwarf_error err;
       amddwarf_error_clear(&err);
@@ -386,6 +426,6 @@ int cli_dump_main(int argc, char **argv)
   if (rc != 0)
     return rc;
   rc = args.json ? dump_json(object, args.path) : dump_text(object, args.path);
-  amddwarf_object_close(object);
+  cli_object_close(&args, object);
   return rc;
 }

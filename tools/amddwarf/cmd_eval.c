@@ -279,11 +279,7 @@ static int assign(const eval_args *a, amddwarf_wave *wave, size_t frame,
   amddwarf_status st = amddwarf_snapshot_save(snap, &text, &size, &err);
   if (st != AMDDWARF_OK)
     return cli_report_error("eval", a->object.json, st, &err);
-  FILE *out = fopen(a->save, "w");
-  if (out == NULL || fwrite(text, 1, size, out) != size || fclose(out) != 0) {
-    fprintf(stderr, "amddwarf eval: %s: cannot write the snapshot\n", a->save);
-    rc = CLI_EXIT_BAD_INPUT;
-  }
+  rc = cli_write_file("eval", a->object.json, a->save, text, size);
   free(text);
   return rc;
 }
@@ -427,7 +423,7 @@ static int load_snapshot(const eval_args *a, amddwarf_snapshot **snap)
   uint8_t *data = NULL;
   size_t size = 0;
   amddwarf_error err;
-  if (cli_read_file("eval", a->state, &data, &size) != 0)
+  if (cli_read_input("eval", a->object.json, a->state, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_error_clear(&err);
   amddwarf_status st = amddwarf_snapshot_load((const char *)data, size, NULL, snap, &err);
@@ -494,7 +490,7 @@ int cli_eval_main(int argc, char **argv)
   rc = evaluate(&a, wave, object, (size_t)frame, mask);
 cleanup:
   amddwarf_wave_close(wave);
-  amddwarf_object_close(object);
+  cli_object_close(&a.object, object);
   amddwarf_snapshot_free(snap);
   return rc;
 }

@@ -1,5 +1,6 @@
 /* amddwarf expr: decode, encode (assemble) and evaluate DWARF expressions. */
 #include "cli.h"
+#include "json_out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,8 @@ static const char decode_help[] =
     "  --dwarf64           64-bit DWARF: 8-byte DW_OP_call_ref/implicit_pointer refs\n"
     "  --dwarf-version N   version of the containing unit, 2-5 (default 5)\n"
     "  --asm-names         print registers as s33, v3, exec, pc\n"
-    "  --json              print {\"ops\": [{offset, size, opcode, subop, name,\n"
-    "                      operands, ...}], \"text\": ...} instead\n"
+    "  --json              print {\"ops\": [{offset, size, opcode, subop, op,\n"
+    "                      operands, ...}], \"text\": ...} instead (specs/json.md)\n"
     "\n"
     "Errors name the byte offset and the opcode of the operation that failed;\n"
     "exit status 1 for undecodable bytes, 2 for a bad command line.\n"
@@ -174,66 +175,6 @@ static int common_option(const char *command, int argc, char **argv, int *i, exp
   return 0;
 }
 
-static json_t *json_u64(uint64_t v)
-{
-  if (v <= (uint64_t)INT64_MAX)
-    return json_integer((json_int_t)v);
-  char text[24];
-  snprintf(text, sizeof text, "0x%llx", (unsigned long long)v);
-  return json_string(text);
-}
-
-static json_t *json_s64(uint64_t v)
-{
-  int64_t s = v > INT64_MAX ? -(int64_t)(~v) - 1 : (int64_t)v;
-  return json_integer((json_int_t)s);
-}
-
-static json_t *op_json(const amddwarf_op *op)
-{
-  const amddwarf_op_info *info = amddwarf_op_info_get(op->kind);
-  json_t *o = json_object();
-  json_object_set_new(o, "offset", json_integer((json_int_t)op->offset));
-  json_object_set_new(o, "size", json_integer(op->size));
-  json_object_set_new(o, "opcode", json_integer(op->opcode));
-  json_object_set_new(o, "subop", json_integer(op->subop));
-  json_object_set_new(o, "name", json_string(info->name));
-  json_t *operands = json_array();
-  for (unsigned i = 0; i < 2; i++) {
-    uint64_t v = op->operands[i];
-    switch (info->operands[i]) {
-    case AMDDWARF_OPERAND_NONE:
-      break;
-    case AMDDWARF_OPERAND_S8:
-    case AMDDWARF_OPERAND_S16:
-    case AMDDWARF_OPERAND_S32:
-    case AMDDWARF_OPERAND_S64:
-    case AMDDWARF_OPERAND_SLEB:
-    case AMDDWARF_OPERAND_BRANCH:
-      json_array_append_new(operands, json_s64(v));
-      break;
-    case AMDDWARF_OPERAND_BLOCK:
-    case AMDDWARF_OPERAND_BLOCK_U8:
-      json_array_append_new(operands, cli_json_hex(op->block, (size_t)v));
-      break;
-    case AMDDWARF_OPERAND_ENCODED_ADDR:
-      json_array_append_new(operands, json_u64(v));
-      json_array_append_new(operands, json_u64(op->operands[1]));
-      i = 2;
-      break;
-    default:
-      json_array_append_new(operands, json_u64(v));
-      break;
-    }
-  }
-  if (op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_breg31)
-    json_object_set_new(o, "register", json_integer((json_int_t)op->operands[1]));
-  json_object_set_new(o, "operands", operands);
-  if (info->operands[0] == AMDDWARF_OPERAND_BRANCH)
-    json_object_set_new(o, "target", json_integer(op->target));
-  return o;
-}
-
 /* Decodes and prints one expression. Returns the status; on failure ERR is
    filled. *TEXT_OUT receives the printed line (malloc'ed) when not NULL. */
 static amddwarf_status decode_one(const uint8_t *bytes, size_t size, const expr_options *o,
@@ -261,7 +202,7 @@ static amddwarf_status decode_one(const uint8_t *bytes, size_t size, const expr_
   if (json_out) {
     json_t *list = json_array();
     for (size_t i = 0; i < count; i++)
-      json_array_append_new(list, op_json(&ops[i]));
+      json_array_append_new(list, cli_json_op(&ops[i], true));
     json_t *root = json_object();
     json_object_set_new(root, "dialect", json_string(amddwarf_dialect_name(o->format.dialect)));
     json_object_set_new(root, "size", json_integer((json_int_t)size));
@@ -284,7 +225,7 @@ static int decode_lines(const char *command, const expr_options *o)
 {
   uint8_t *data = NULL;
   size_t size = 0;
-  if (cli_read_file(command, o->lines, &data, &size) != 0)
+  if (cli_read_input(command, o->json, o->lines, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   int exit_status = CLI_EXIT_OK;
   json_t *all = o->json ? json_array() : NULL;
@@ -302,8 +243,7 @@ static int decode_lines(const char *command, const expr_options *o)
     amddwarf_error err;
     amddwarf_error_clear(&err);
     if (!line) {
-      fprintf(stderr, "amddwarf %s: out of memory\n", command);
-      exit_status = CLI_EXIT_BAD_INPUT;
+      exit_status = cli_report_error(command, o->json, AMDDWARF_E_NO_MEMORY, NULL);
       break;
     }
     memcpy(line, data + start, end - start);
@@ -311,15 +251,14 @@ static int decode_lines(const char *command, const expr_options *o)
     start = end + 1;
     if (cli_append_hex(line, &bytes, &nbytes) != 0) {
       exit_status = CLI_EXIT_BAD_INPUT;
+      amddwarf_status st = AMDDWARF_E_INVALID_ARGUMENT;
+      err.status = st;
+      snprintf(err.message, sizeof err.message, "line %zu: bad hex digits", number);
       if (all) {
-        json_t *e = json_object();
-        json_object_set_new(e, "status", json_string("invalid_argument"));
-        json_object_set_new(e, "message", json_string("bad hex digits"));
-        json_t *wrap = json_object();
-        json_object_set_new(wrap, "error", e);
-        json_array_append_new(all, wrap);
+        json = json_object();
+        json_object_set_new(json, "error", cli_json_error(st, &err));
       } else {
-        printf("error: line %zu: bad hex digits\n", number);
+        printf("error: %s (%s)\n", err.message, amddwarf_status_name(st));
       }
     } else {
       amddwarf_status st = decode_one(bytes, nbytes, o, all ? &json : NULL, &text, &err);
@@ -327,24 +266,17 @@ static int decode_lines(const char *command, const expr_options *o)
         exit_status = CLI_EXIT_BAD_INPUT;
         const char *message = err.message[0] ? err.message : amddwarf_status_message(st);
         if (all) {
-          json_t *e = json_object();
-          json_object_set_new(e, "status", json_string(amddwarf_status_name(st)));
-          json_object_set_new(e, "message", json_string(message));
-          if (err.offset != AMDDWARF_NO_OFFSET)
-            json_object_set_new(e, "offset", json_integer((json_int_t)err.offset));
-          if (err.opcode != AMDDWARF_NO_OPCODE)
-            json_object_set_new(e, "opcode", json_integer(err.opcode));
           json = json_object();
-          json_object_set_new(json, "error", e);
+          json_object_set_new(json, "error", cli_json_error(st, &err));
         } else {
           printf("error: %s (%s)\n", message, amddwarf_status_name(st));
         }
       } else if (!all) {
         printf("%s\n", text);
       }
-      if (all && json)
-        json_array_append_new(all, json);
     }
+    if (all && json)
+      json_array_append_new(all, json);
     free(text);
     free(bytes);
     free(line);
@@ -453,8 +385,7 @@ static int expr_encode_main(int argc, char **argv)
     char *grown = realloc(text, text_length + n + 2);
     if (!grown) {
       free(text);
-      fprintf(stderr, "amddwarf %s: out of memory\n", command);
-      return CLI_EXIT_BAD_INPUT;
+      return cli_report_error(command, o.json, AMDDWARF_E_NO_MEMORY, NULL);
     }
     text = grown;
     if (text_length)

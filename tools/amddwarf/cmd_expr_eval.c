@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_out.h"
 #include "trace_print.h"
 
 static const char eval_help[] =
@@ -96,21 +97,17 @@ static json_t *bit_offset_json(const amddwarf_location *loc)
 static json_t *location_json(const amddwarf_location *loc)
 {
   json_t *o = json_object();
-  char name[64];
   json_object_set_new(o, "kind", json_string(amddwarf_location_kind_name(loc->kind)));
   switch (loc->kind) {
   case AMDDWARF_LOCATION_UNDEFINED:
     break;
   case AMDDWARF_LOCATION_MEMORY:
-    amddwarf_aspace_name(loc->u.memory.aspace, name, sizeof name);
-    json_object_set_new(o, "address_space", json_integer(loc->u.memory.aspace));
-    json_object_set_new(o, "address_space_name", json_string(name));
-    json_object_set_new(o, "bit_offset", bit_offset_json(loc));
+    json_object_set_new(o, "address_space", cli_json_aspace(loc->u.memory.aspace));
+    json_object_set_new(o, "address", cli_json_addr(loc->byte_offset));
+    json_object_set_new(o, "bit_offset", json_integer(loc->bit));
     break;
   case AMDDWARF_LOCATION_REGISTER:
-    amddwarf_amdgpu_register_name(loc->u.reg.regno, AMDDWARF_REGISTER_DWARF_NAME, name, sizeof name);
-    json_object_set_new(o, "register", json_integer(loc->u.reg.regno));
-    json_object_set_new(o, "name", json_string(name));
+    cli_json_set_register(o, "register", loc->u.reg.regno, NULL);
     json_object_set_new(o, "bit_offset", bit_offset_json(loc));
     break;
   case AMDDWARF_LOCATION_IMPLICIT:
@@ -119,9 +116,9 @@ static json_t *location_json(const amddwarf_location *loc)
     json_object_set_new(o, "bit_offset", bit_offset_json(loc));
     break;
   case AMDDWARF_LOCATION_IMPLICIT_POINTER:
-    json_object_set_new(o, "die", json_u64(loc->u.implicit_pointer.die));
+    json_object_set_new(o, "die", cli_json_addr(loc->u.implicit_pointer.die));
     json_object_set_new(o, "displacement", json_integer(loc->u.implicit_pointer.displacement));
-    json_object_set_new(o, "address_space", json_integer(loc->u.implicit_pointer.aspace));
+    json_object_set_new(o, "address_space", cli_json_aspace(loc->u.implicit_pointer.aspace));
     break;
   case AMDDWARF_LOCATION_COMPOSITE: {
     json_object_set_new(o, "bit_offset", bit_offset_json(loc));
@@ -144,14 +141,18 @@ static json_t *value_json(const amddwarf_value *v)
   json_t *o = json_object();
   if (v->is_implicit_pointer) {
     json_object_set_new(o, "kind", json_string("implicit_pointer_value"));
-    json_object_set_new(o, "die", json_u64(v->pointer.u.implicit_pointer.die));
+    json_object_set_new(o, "die", cli_json_addr(v->pointer.u.implicit_pointer.die));
     json_object_set_new(o, "displacement", json_integer(v->pointer.u.implicit_pointer.displacement));
-    json_object_set_new(o, "address_space", json_integer(v->pointer.u.implicit_pointer.aspace));
+    json_object_set_new(o, "address_space", cli_json_aspace(v->pointer.u.implicit_pointer.aspace));
     return o;
   }
   json_object_set_new(o, "kind", json_string("value"));
   json_t *type = json_object();
-  json_object_set_new(type, "encoding", json_string(amddwarf_encoding_name(v->type.encoding)));
+  json_object_set_new(type, "encoding",
+                      v->type.encoding == 0
+                          ? json_string("generic")
+                          : cli_json_code(amddwarf_dw_ate_name(v->type.encoding),
+                                          v->type.encoding));
   json_object_set_new(type, "bit_size", json_integer(v->type.bit_size));
   json_object_set_new(type, "vector", json_integer(v->type.count));
   json_object_set_new(o, "type", type);
@@ -286,8 +287,8 @@ int cli_expr_eval_main(int argc, char **argv)
   tp.print = trace;
   trace_phase_begin(&tp, "load");
   if (state) {
-    if (cli_read_file(command, state, &state_data, &state_size) != 0) {
-      rc = CLI_EXIT_USAGE;
+    if (cli_read_input(command, json, state, &state_data, &state_size) != 0) {
+      rc = CLI_EXIT_BAD_INPUT;
       goto done;
     }
     st = amddwarf_snapshot_load((const char *)state_data, state_size, NULL, &snap, &err);

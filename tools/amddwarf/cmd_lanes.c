@@ -23,7 +23,7 @@ static const char *const usage =
     "holding a mask of wave-size bits), otherwise from the EXEC mask.\n"
     "\n"
     "  --pc ADDR   the wave's PC (default: the snapshot's pc)\n"
-    "  --json      JSON output\n"
+    "  --json      one JSON document (specs/json.md)\n"
     "  --trace     print on stderr, per lane, every operation of the lane-PC and\n"
     "              active-lane evaluations and every target access (also\n"
     "              AMDDWARF_TRACE=1)\n"
@@ -31,25 +31,55 @@ static const char *const usage =
     "\n"
     "example: amddwarf lanes kernel.o --state wave.json\n";
 
-static void line_text(const amddwarf_object *o, uint64_t pc, char *buf, size_t size)
+typedef struct source_place {
+  const char *function; /* NULL: unknown */
+  const char *file;     /* NULL: unknown */
+  uint32_t line, column;
+  bool has_row;         /* a line table row covers the PC */
+} source_place;
+
+/* The innermost function and the line table row at PC. */
+static source_place where_at(const amddwarf_object *o, uint64_t pc)
 {
   const amddwarf_line_table *t = NULL;
   const amddwarf_line_row *r = NULL;
   const amddwarf_die_info *scopes[64];
   size_t depth = 0;
-  const char *fn = NULL;
+  source_place w = {NULL, NULL, 0, 0, false};
   if (amddwarf_object_scopes_at(o, pc, scopes, 64, &depth) == AMDDWARF_OK && depth > 0)
-    for (size_t i = 0; i < depth && i < 64 && fn == NULL; ++i)
+    for (size_t i = 0; i < depth && i < 64 && w.function == NULL; ++i)
       if (scopes[i]->tag == 0x2e || scopes[i]->tag == 0x1d)
-        fn = scopes[i]->name;
+        w.function = scopes[i]->name;
   if (amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK) {
-    const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
-    const char *base = strrchr(file, '/');
-    snprintf(buf, size, "%s:%u:%u in %s", base ? base + 1 : file, r->line, r->column,
-             fn ? fn : "??");
-  } else {
-    snprintf(buf, size, "?? in %s", fn ? fn : "??");
+    w.file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : NULL;
+    w.line = r->line;
+    w.column = r->column;
+    w.has_row = true;
   }
+  return w;
+}
+
+static void line_text(const amddwarf_object *o, uint64_t pc, char *buf, size_t size)
+{
+  source_place w = where_at(o, pc);
+  const char *fn = w.function ? w.function : "??";
+  if (w.has_row) {
+    const char *file = w.file ? w.file : "?";
+    const char *base = strrchr(file, '/');
+    snprintf(buf, size, "%s:%u:%u in %s", base ? base + 1 : file, w.line, w.column, fn);
+  } else {
+    snprintf(buf, size, "?? in %s", fn);
+  }
+}
+
+/* The enumeration names of the JSON output for the library's sources. */
+static const char *source_name(const char *source)
+{
+  if (strcmp(source, "EXEC") == 0)
+    return "exec";
+  if (strcmp(source, "the wave PC") == 0)
+    return "wave_pc";
+  return source; /* DW_AT_LLVM_active_lane, DW_AT_LLVM_lane_pc */
 }
 
 int cli_lanes_main(int argc, char **argv)
@@ -83,7 +113,7 @@ int cli_lanes_main(int argc, char **argv)
     return cli_usage_error("lanes", "missing OBJECT or --state SNAPSHOT");
   uint8_t *data = NULL;
   size_t size = 0;
-  if (cli_read_file("lanes", state, &data, &size) != 0)
+  if (cli_read_input("lanes", args.json, state, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_error err;
   amddwarf_error_clear(&err);
@@ -138,20 +168,21 @@ int cli_lanes_main(int argc, char **argv)
     json_t *root = json_object();
     json_object_set_new(root, "pc", cli_json_addr(pc));
     json_object_set_new(root, "wave_size", json_integer(wave_size));
-    json_object_set_new(root, "active_from", json_string(active_source));
-    json_object_set_new(root, "pc_from", json_string(pc_source));
+    json_object_set_new(root, "active_from", json_string(source_name(active_source)));
+    json_object_set_new(root, "pc_from", json_string(source_name(pc_source)));
     json_t *jl = json_array();
     for (unsigned l = 0; l < wave_size; ++l) {
       json_t *o = json_object();
+      source_place w = {NULL, NULL, 0, 0, false};
+      if (lane[l].pc_known)
+        w = where_at(object, lane[l].pc);
       json_object_set_new(o, "lane", json_integer(l));
       json_object_set_new(o, "active", json_boolean(lane[l].active));
-      if (lane[l].pc_known) {
-        line_text(object, lane[l].pc, text, sizeof text);
-        json_object_set_new(o, "pc", cli_json_addr(lane[l].pc));
-        json_object_set_new(o, "where", json_string(text));
-      } else {
-        json_object_set_new(o, "pc", json_null());
-      }
+      json_object_set_new(o, "pc", lane[l].pc_known ? cli_json_addr(lane[l].pc) : json_null());
+      json_object_set_new(o, "function", w.function ? json_string(w.function) : json_null());
+      json_object_set_new(o, "file", w.file ? json_string(w.file) : json_null());
+      json_object_set_new(o, "line", w.has_row ? json_integer(w.line) : json_null());
+      json_object_set_new(o, "column", w.has_row ? json_integer(w.column) : json_null());
       json_array_append_new(jl, o);
     }
     json_object_set_new(root, "lanes", jl);
@@ -198,7 +229,7 @@ int cli_lanes_main(int argc, char **argv)
   }
 cleanup:
   amddwarf_wave_close(wave);
-  amddwarf_object_close(object);
+  cli_object_close(&args, object);
   amddwarf_snapshot_free(snap);
   return rc;
 }

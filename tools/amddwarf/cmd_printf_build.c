@@ -33,21 +33,15 @@ static void print_help(void)
 static int write_output(const char *path, const uint8_t *data, size_t size, const char *what)
 {
   if (!data) {
-    fprintf(stderr, "amddwarf printf-build: the description has no \"%s\" to write to %s\n",
-            what, path);
-    return CLI_EXIT_BAD_INPUT;
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    err.status = AMDDWARF_E_INVALID_ARGUMENT;
+    snprintf(err.message, sizeof err.message,
+             "the description has no \"%s\" to write to %s", what, path);
+    return cli_report_error(command, false, err.status, &err);
   }
-  FILE *file = fopen(path, "wb");
-  if (!file || fwrite(data, 1, size, file) != size) {
-    fprintf(stderr, "amddwarf printf-build: %s: cannot write\n", path);
-    if (file)
-      fclose(file);
+  if (cli_write_file(command, false, path, data, size) != 0)
     return CLI_EXIT_BAD_INPUT;
-  }
-  if (fclose(file) != 0) {
-    fprintf(stderr, "amddwarf printf-build: %s: cannot write\n", path);
-    return CLI_EXIT_BAD_INPUT;
-  }
   printf("wrote %s (%zu bytes)\n", path, size);
   return CLI_EXIT_OK;
 }

@@ -22,7 +22,8 @@ static void usage(FILE *out)
         "DebugScope does not count); see specs/spirv-instruction-index.md.\n"
         "\n"
         "  --position  count INDEX as the plain ordinal of the instruction\n"
-        "  --json      print a JSON array of locations\n"
+        "  --json      one JSON document: {\"module\", \"locations\": [...]}\n"
+        "              (specs/json.md)\n"
         "\n"
         "Example:\n"
         "  amddwarf spirv-line shader.spv 60\n"
@@ -89,10 +90,7 @@ int cli_spirv_line_main(int argc, char **argv)
       if (json) {
         json_t *o = json_object();
         json_object_set_new(o, "index", json_integer(indexes[k]));
-        json_t *e = json_object();
-        json_object_set_new(e, "status", json_string(amddwarf_status_name(st)));
-        json_object_set_new(e, "message", json_string(err.message));
-        json_object_set_new(o, "error", e);
+        json_object_set_new(o, "error", cli_json_error(st, &err));
         json_array_append_new(array, o);
       } else {
         printf("%u: %s\n", indexes[k], err.message);
@@ -114,8 +112,12 @@ int cli_spirv_line_main(int argc, char **argv)
     if (loc.source_line)
       printf("%u: %.*s\n", loc.line, (int)loc.source_line_length, loc.source_line);
   }
-  if (json)
-    cli_print_json(array);
+  if (json) {
+    json_t *root = json_object();
+    json_object_set_new(root, "module", json_string(path));
+    json_object_set_new(root, "locations", array);
+    cli_print_json(root);
+  }
   amddwarf_spirv_module_close(module);
   free(indexes);
   return status;

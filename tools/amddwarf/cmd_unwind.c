@@ -85,7 +85,7 @@ static void register_value(amddwarf_wave *w, size_t frame, uint32_t regno, bool 
     for (uint32_t l = 0; l < lanes && 4 * l + 3 < bytes; l++) {
       uint32_t v = (uint32_t)buf[4 * l] | (uint32_t)buf[4 * l + 1] << 8 |
                    (uint32_t)buf[4 * l + 2] << 16 | (uint32_t)buf[4 * l + 3] << 24;
-      json_array_append_new(value, json_integer(v));
+      json_array_append_new(value, cli_json_addr(v));
       if (l < 4 && len < text_size)
         len += (size_t)snprintf(text + len, text_size - len, "%s0x%x", l ? "," : "[", v);
     }
@@ -155,8 +155,8 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st;
-  cli_object_args args = {path, NULL, NULL, json, 0};
-  if (cli_read_file("unwind", state, &snap_text, &snap_size) != 0 ||
+  cli_object_args args = {path, NULL, NULL, json, 0, NULL};
+  if (cli_read_input("unwind", json, state, &snap_text, &snap_size) != 0 ||
       (status = cli_object_open("unwind", &args, &object)) != 0)
     goto done;
   status = CLI_EXIT_BAD_INPUT;
@@ -234,15 +234,14 @@ int cli_unwind_main(int argc, char **argv)
       snprintf(hex, sizeof hex, "0x%" PRIx64, fi->lookup_pc);
       json_object_set_new(jf, "lookup_pc", json_string(hex));
       if (fi->has_cfa) {
-        snprintf(hex, sizeof hex, "0x%" PRIx64, fi->cfa);
-        json_object_set_new(jf, "cfa", json_pack("{s:s,s:s,s:i}", "address", hex,
-                                                 "address_space", aspace, "address_space_id",
-                                                 (int)fi->cfa_aspace));
+        json_t *cfa = json_object();
+        json_object_set_new(cfa, "address", cli_json_addr(fi->cfa));
+        json_object_set_new(cfa, "address_space", cli_json_aspace(fi->cfa_aspace));
+        json_object_set_new(jf, "cfa", cfa);
+      } else {
+        json_object_set_new(jf, "cfa", json_null());
       }
-      if (fi->row) {
-        snprintf(hex, sizeof hex, "0x%" PRIx64, fi->row->fde->offset);
-        json_object_set_new(jf, "fde", json_string(hex));
-      }
+      json_object_set_new(jf, "fde", fi->row ? cli_json_addr(fi->row->fde->offset) : json_null());
     } else {
       printf("#%zu pc 0x%" PRIx64, fi->physical, fi->pc);
       if (fi->has_cfa)
@@ -287,7 +286,7 @@ int cli_unwind_main(int argc, char **argv)
 done:
   amddwarf_wave_close(wave);
   amddwarf_cfi_close(eh_cfi);
-  amddwarf_object_close(object);
+  cli_object_close(&args, object);
   amddwarf_snapshot_free(snap);
   free(snap_text);
   return status;

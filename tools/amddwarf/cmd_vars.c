@@ -145,15 +145,16 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     json_object_set_new(line, "line", json_integer(row->line));
     json_object_set_new(line, "column", json_integer(row->column));
     json_object_set_new(root, "line", line);
+  } else {
+    json_object_set_new(root, "line", json_null());
   }
   json_t *js = json_array();
   for (size_t s = 0; s < depth; ++s) {
     const amddwarf_die_info *scope = scopes[s];
     const amddwarf_cu *cu = amddwarf_object_cu(object, scope->cu_index);
-    const char *tag = amddwarf_dw_tag_name(scope->tag);
     json_t *o = json_object();
     json_object_set_new(o, "offset", cli_json_addr(scope->offset));
-    json_object_set_new(o, "tag", json_string(tag ? tag : "?"));
+    json_object_set_new(o, "tag", cli_json_code(amddwarf_dw_tag_name(scope->tag), scope->tag));
     json_object_set_new(o, "name", scope->name ? json_string(scope->name) : json_null());
     json_t *ranges = json_array();
     for (size_t r = 0; r < scope->range_count; ++r) {
@@ -207,7 +208,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
 }
 
 /* vars --state: the variables of one frame of the wave in SNAPSHOT. */
-static int frame_vars(const cli_object_args *args, const char *state, const char *pc_text,
+static int frame_vars(cli_object_args *args, const char *state, const char *pc_text,
                       uint64_t frame_index)
 {
   uint8_t *text = NULL;
@@ -219,7 +220,7 @@ static int frame_vars(const cli_object_args *args, const char *state, const char
   amddwarf_error_clear(&err);
   amddwarf_status st;
   int rc = CLI_EXIT_BAD_INPUT;
-  if (cli_read_file("vars", state, &text, &size) != 0)
+  if (cli_read_input("vars", args->json, state, &text, &size) != 0)
     goto done;
   if ((st = amddwarf_snapshot_load((const char *)text, size, NULL, &snap, &err)) != AMDDWARF_OK) {
     rc = cli_report_error("vars", args->json, st, &err);
@@ -264,7 +265,7 @@ static int frame_vars(const cli_object_args *args, const char *state, const char
                               frame->scope_base, vars, count);
 done:
   amddwarf_wave_close(wave);
-  amddwarf_object_close(object);
+  cli_object_close(args, object);
   amddwarf_snapshot_free(snap);
   free(text);
   return rc;
@@ -315,7 +316,7 @@ int cli_vars_main(int argc, char **argv)
   amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, MAX_SCOPES, &depth);
   if (st != AMDDWARF_OK) {
     rc = cli_report_no_scope("vars", args.json, object, args.path, pc, st);
-    amddwarf_object_close(object);
+    cli_object_close(&args, object);
     return rc;
   }
   if (depth > MAX_SCOPES)
@@ -323,13 +324,13 @@ int cli_vars_main(int argc, char **argv)
   amddwarf_object_vars_at(object, pc, NULL, 0, &count);
   amddwarf_var *vars = calloc(count ? count : 1, sizeof *vars);
   if (vars == NULL) {
-    amddwarf_object_close(object);
+    cli_object_close(&args, object);
     return cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
   }
   amddwarf_object_vars_at(object, pc, vars, count, &count);
   rc = args.json ? vars_json(object, pc, scopes, depth, 0, vars, count)
                  : vars_text(object, pc, scopes, depth, 0, vars, count);
   free(vars);
-  amddwarf_object_close(object);
+  cli_object_close(&args, object);
   return rc;
 }

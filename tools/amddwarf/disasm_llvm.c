@@ -192,3 +192,26 @@ size_t disasm_one(disasm_context *c, const uint8_t *bytes, size_t size, uint64_t
   return 0;
 #endif
 }
+
+bool disasm_branch_target(const char *text, uint64_t pc, uint64_t *target)
+{
+  size_t name = strcspn(text, " \t");
+  bool branch = (name == 8 && strncmp(text, "s_branch", 8) == 0) ||
+                (name > 10 && strncmp(text, "s_cbranch_", 10) == 0) ||
+                (name == 10 && strncmp(text, "s_call_b64", 10) == 0);
+  if (!branch || text[name] == '\0')
+    return false;
+  /* The immediate is the last operand. */
+  const char *last = strrchr(text, ' ');
+  const char *comma = strrchr(text, ',');
+  if (comma != NULL && comma > last)
+    last = comma;
+  last++;
+  char *end = NULL;
+  unsigned long long v = strtoull(last, &end, 0);
+  if (end == last || *end != '\0' || v > 0xffff)
+    return false;
+  int16_t simm = (int16_t)(uint16_t)v;
+  *target = pc + 4 + (uint64_t)((int64_t)simm * 4);
+  return true;
+}

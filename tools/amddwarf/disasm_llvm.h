@@ -45,4 +45,11 @@ size_t disasm_one(disasm_context *c, const uint8_t *bytes, size_t size, uint64_t
                   size_t text_size);
 bool disasm_built(void);
 
+/* The address a branch reaches: for the instruction TEXT (as disasm_one
+   writes it) at PC, when it is s_branch, an s_cbranch_* or s_call_b64 with
+   an immediate, PC + 4 + 4 * SIMM16 (SOPP/SOPK; the immediate printed as
+   its unsigned 16 bits). False for other instructions and register
+   targets (s_setpc_b64, s_cbranch_join). */
+bool disasm_branch_target(const char *text, uint64_t pc, uint64_t *target);
+
 #endif

@@ -22,7 +22,7 @@ int cli_object_arg(const char *command, const char *usage, int argc, char **argv
   return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
 }
 
-int cli_object_open(const char *command, const cli_object_args *args, amddwarf_object **out)
+int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out)
 {
   amddwarf_object_options options;
   amddwarf_error err;
@@ -37,10 +37,23 @@ int cli_object_open(const char *command, const cli_object_args *args, amddwarf_o
     return cli_usage_error(command, "unknown --dialect '%s' (auto, draft, vendor, user)",
                            args->dialect);
   options.flags = args->flags;
-  amddwarf_status st = amddwarf_object_open_file(args->path, &options, out, &err);
-  if (st != AMDDWARF_OK)
+  size_t size = 0;
+  if (cli_read_input(command, args->json, args->path, &args->data, &size) != 0)
+    return CLI_EXIT_BAD_INPUT;
+  amddwarf_status st = amddwarf_object_open_memory(args->data, size, &options, out, &err);
+  if (st != AMDDWARF_OK) {
+    free(args->data);
+    args->data = NULL;
     return cli_report_error(command, args->json, st, &err);
+  }
   return 0;
+}
+
+void cli_object_close(cli_object_args *args, amddwarf_object *object)
+{
+  amddwarf_object_close(object);
+  free(args->data);
+  args->data = NULL;
 }
 
 void cli_buf_printf(cli_buf *b, const char *format, ...)
@@ -114,22 +127,7 @@ void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_val
   }
 }
 
-json_t *cli_json_addr(uint64_t address)
-{
-  char text[24];
-  snprintf(text, sizeof text, "0x%llx", (unsigned long long)address);
-  return json_string(text);
-}
-
-static bool operand_signed(amddwarf_operand_kind kind)
-{
-  return kind == AMDDWARF_OPERAND_S8 || kind == AMDDWARF_OPERAND_S16 ||
-         kind == AMDDWARF_OPERAND_S32 || kind == AMDDWARF_OPERAND_S64 ||
-         kind == AMDDWARF_OPERAND_SLEB || kind == AMDDWARF_OPERAND_BRANCH;
-}
-
-/* [{"op": name, "operands": [...]}]: numbers as decoded (signed kinds
-   signed); the register of DW_OP_reg<n>/breg<n> first. */
+/* [{"op", "operands"}...] of the operations that decode. */
 static json_t *ops_json(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
 {
   json_t *list = json_array();
@@ -138,29 +136,23 @@ static json_t *ops_json(const amddwarf_cu *cu, const uint8_t *bytes, size_t size
   if (ops == NULL)
     return list;
   amddwarf_expr_decode(bytes, size, &cu->format, ops, size, &count, NULL);
-  for (size_t i = 0; i < count; ++i) {
-    const amddwarf_op_info *info = amddwarf_op_info_get(ops[i].kind);
-    json_t *o = json_object();
-    json_t *operands = json_array();
-    json_object_set_new(o, "op", json_string(info ? info->name : "?"));
-    bool family = (ops[i].kind >= AMDDWARF_OP_reg0 && ops[i].kind <= AMDDWARF_OP_reg31) ||
-                  (ops[i].kind >= AMDDWARF_OP_breg0 && ops[i].kind <= AMDDWARF_OP_breg31);
-    if (family)
-      json_array_append_new(operands, json_integer((json_int_t)ops[i].operands[1]));
-    for (int k = 0; info != NULL && k < 2; ++k) {
-      if (info->operands[k] == AMDDWARF_OPERAND_NONE)
-        continue;
-      if (family && k == 1)
-        continue;
-      json_int_t v = operand_signed(info->operands[k]) ? (json_int_t)(int64_t)ops[i].operands[k]
-                                                       : (json_int_t)ops[i].operands[k];
-      json_array_append_new(operands, json_integer(v));
-    }
-    json_object_set_new(o, "operands", operands);
-    json_array_append_new(list, o);
-  }
+  for (size_t i = 0; i < count; ++i)
+    json_array_append_new(list, cli_json_op(&ops[i], false));
   free(ops);
   return list;
+}
+
+/* The DW_LLE_* name of a location list entry's KIND. */
+static json_t *entry_kind_json(uint8_t kind)
+{
+  static const char *const names[] = {
+      "DW_LLE_end_of_list",   "DW_LLE_base_addressx", "DW_LLE_startx_endx",
+      "DW_LLE_startx_length", "DW_LLE_offset_pair",   "DW_LLE_default_location",
+      "DW_LLE_base_address",  "DW_LLE_start_end",     "DW_LLE_start_length",
+  };
+  if (kind == 0xff) /* a DWARF 4 .debug_loc (begin, end) pair */
+    return json_string("dwarf4_pair");
+  return cli_json_code(kind < sizeof names / sizeof names[0] ? names[kind] : NULL, kind);
 }
 
 json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
@@ -191,7 +183,7 @@ json_t *cli_json_location(const amddwarf_cu *cu, const amddwarf_attr_value *valu
     const amddwarf_loc_entry *e = &value->entries[i];
     json_t *entry = cli_json_expr(cu, e->expr, e->size);
     json_object_set_new(entry, "entry_offset", cli_json_addr(e->offset));
-    json_object_set_new(entry, "kind", json_integer(e->kind));
+    json_object_set_new(entry, "kind", entry_kind_json(e->kind));
     if (e->is_default) {
       json_object_set_new(entry, "default", json_true());
     } else {

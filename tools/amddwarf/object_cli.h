@@ -5,6 +5,7 @@
 #define AMDDWARF_OBJECT_CLI_H
 
 #include "cli.h"
+#include "json_out.h"
 
 /* Options every object command accepts. */
 typedef struct cli_object_args {
@@ -13,6 +14,7 @@ typedef struct cli_object_args {
   const char *dialect;      /* --dialect auto|draft|vendor|user */
   bool json;
   uint32_t flags;           /* amddwarf_object_options.flags */
+  uint8_t *data;            /* the file's bytes, owned: set by cli_object_open */
 } cli_object_args;
 
 /* What cli_object_arg did with an argument. */
@@ -29,9 +31,12 @@ enum {
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args);
 
-/* Opens ARGS->path; on failure reports the error and returns the exit status
-   (non-zero), else 0. */
-int cli_object_open(const char *command, const cli_object_args *args, amddwarf_object **out);
+/* Reads ARGS->path with cli_read_input (ARGS->data keeps the bytes) and opens
+   it; on failure reports the error and returns the exit status (non-zero),
+   else 0. Close with cli_object_close. */
+int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out);
+/* Closes OBJECT (NULL is allowed) and releases ARGS->data. */
+void cli_object_close(cli_object_args *args, amddwarf_object *object);
 
 /* A growable string. */
 typedef struct cli_buf {
@@ -55,13 +60,11 @@ amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *b
    "[0xLOW, 0xHIGH): EXPR" entries separated by ", ". */
 void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value);
 
-/* JSON of a location value: {"expr": "...", "hex": "..."} or
-   {"list": [{"low","high","expr","hex"}...], "offset"}. */
+/* JSON of a location value (specs/json.md): {"expr", "hex", "ops"} or
+   {"offset", "list": [{"expr", "hex", "ops", "entry_offset", "kind", "low",
+   "high"} or {..., "default": true}]}; a constant {"constant": N}. */
 json_t *cli_json_location(const amddwarf_cu *cu, const amddwarf_attr_value *value);
 json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size);
-
-/* "0x%llx" as a JSON string (addresses keep their full 64 bits). */
-json_t *cli_json_addr(uint64_t address);
 
 /* Reports why the scopes at PC are unknown (STATUS from
    amddwarf_object_scopes_at or amddwarf_object_vars_at): no subprogram of

@@ -1,5 +1,6 @@
 /* Printing SPIR-V locations; see spirv_print.h. */
 #include "spirv_print.h"
+#include "json_out.h"
 
 #include <stdlib.h>
 
@@ -8,7 +9,7 @@ int spirv_print_open(const char *command, const char *path, bool json,
 {
   uint8_t *data = NULL;
   size_t size = 0;
-  if (cli_read_file(command, path, &data, &size) != 0)
+  if (cli_read_input(command, json, path, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_error err;
   amddwarf_error_clear(&err);
@@ -38,8 +39,8 @@ json_t *spirv_print_location_json(const amddwarf_spirv_location *loc)
   json_t *o = json_object();
   json_object_set_new(o, "index", json_integer(loc->index));
   json_object_set_new(o, "position", json_integer(loc->position));
-  json_object_set_new(o, "word_offset", json_integer(loc->word_offset));
-  json_object_set_new(o, "opcode", json_integer(loc->opcode));
+  json_object_set_new(o, "word_offset", cli_json_addr(loc->word_offset));
+  json_object_set_new(o, "opcode", cli_json_addr(loc->opcode));
   spirv_print_instruction(loc, text, sizeof(text));
   json_object_set_new(o, "instruction", json_string(text));
   if (loc->result_id)
