@@ -597,7 +597,10 @@ def check_kinds(amddwarf, path, expected, what):
         check(False, "%s: check failed to run: %s" % (what, r.stderr.strip()))
         return
     j = json.loads(r.stdout)
-    kinds = {p["kind"] for p in j.get("problems", [])}
+    # tile's address comes from an undefined symbol in every object: not the
+    # patched problem.
+    kinds = {p["kind"] for p in j.get("problems", [])
+             if p["kind"] != "undefined_address" or expected == "undefined_address"}
     check(r.returncode == 1 and kinds == {expected},
           "%s: expected exactly {%s}, exit 1; got %r exit %d" % (what, expected, sorted(kinds),
                                                               r.returncode))
@@ -715,9 +718,14 @@ def main():
             check(len(theirs) == len(ours) and all(a == b for a, b in zip(theirs, ours)),
                   "%s %s: line rows differ from llvm-dwarfdump (%d vs %d tables)"
                   % (label, os.path.basename(path), len(ours), len(theirs)))
-            r = run([args.amddwarf, "check", path])
-            check(r.returncode == 0, "%s %s: check reports problems: %s"
-                  % (label, os.path.basename(path), r.stdout.strip()[-600:]))
+            # clang's only problem: __local / __shared__ variables whose symbols
+            # it leaves undefined (specs/code-objects.md).
+            r = run([args.amddwarf, "check", path, "--json"])
+            problems = json.loads(r.stdout)["problems"] if r.stdout.startswith("{") else None
+            others = [p for p in problems or []
+                      if p["kind"] != "undefined_address" or "local (LDS) variable" not in p["message"]]
+            check(problems is not None and not others, "%s %s: check reports problems: %s"
+                  % (label, os.path.basename(path), (others or r.stderr.strip())[:3]))
         if obj is not None:
             compare_o_so(args.amddwarf, label, obj, so, dumps[obj], dumps[so])
     check(compared > 500, "compared %d locations with llvm-dwarfdump (expected > 500)" % compared)

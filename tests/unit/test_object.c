@@ -534,6 +534,172 @@ static void test_relocation_errors(void **state)
   assert_null(o);
 }
 
+/* ---- addresses from symbols without an address ---- */
+
+/* A DWARF 4 unit: subprogram "k" with variables "a" (DW_OP_addr, lit2, swap,
+   xderef: a __local array) and "g" (DW_OP_addr), and the symbols func (in
+   .text) and k.a, whose section index is A_SHNDX (0: undefined). TYPE 1
+   relocates a's address against k.a and g's against func + 0x10; TYPE 3 is
+   the linked form: no relocations, the addresses hold 0 and 0x50. */
+typedef struct unknown_obj {
+  size_t a_loc, g_loc; /* .debug_info offsets of the two expressions */
+} unknown_obj;
+
+static size_t build_unknown_object(uint16_t type, uint16_t a_shndx, unknown_obj *out)
+{
+  static buf abbrev, info, rela, symtab;
+  static const uint8_t strtab[] = "\0func\0k.a\0";
+  static uint8_t text[0x200];
+  abbrev.len = 0;
+  b_uleb(&abbrev, 1); b_uleb(&abbrev, 0x11); b_u8(&abbrev, 1);
+  b_uleb(&abbrev, 0x03); b_uleb(&abbrev, 0x08); b_u8(&abbrev, 0); b_u8(&abbrev, 0);
+  b_uleb(&abbrev, 2); b_uleb(&abbrev, 0x2e); b_u8(&abbrev, 1);
+  b_uleb(&abbrev, 0x03); b_uleb(&abbrev, 0x08); b_u8(&abbrev, 0); b_u8(&abbrev, 0);
+  b_uleb(&abbrev, 3); b_uleb(&abbrev, 0x34); b_u8(&abbrev, 0);
+  b_uleb(&abbrev, 0x03); b_uleb(&abbrev, 0x08);
+  b_uleb(&abbrev, 0x02); b_uleb(&abbrev, 0x18);
+  b_u8(&abbrev, 0); b_u8(&abbrev, 0);
+  b_u8(&abbrev, 0);
+  info.len = 0;
+  b_uint(&info, 0, 4);
+  b_uint(&info, 4, 2);
+  b_uint(&info, 0, 4);
+  b_u8(&info, 8);
+  b_uleb(&info, 1);
+  b_str(&info, "u.cl");
+  b_uleb(&info, 2);
+  b_str(&info, "k");
+  b_uleb(&info, 3);
+  b_str(&info, "a");
+  b_uleb(&info, 12);
+  out->a_loc = info.len;
+  b_u8(&info, 0x03);
+  b_uint(&info, 0, 8);
+  b_u8(&info, 0x32); /* lit2 */
+  b_u8(&info, 0x16); /* swap */
+  b_u8(&info, 0x18); /* xderef */
+  b_uleb(&info, 3);
+  b_str(&info, "g");
+  b_uleb(&info, 9);
+  out->g_loc = info.len;
+  b_u8(&info, 0x03);
+  b_uint(&info, type == 1 ? 0 : 0x50, 8);
+  b_u8(&info, 0);
+  b_u8(&info, 0);
+  b_patch32(&info, 0, (uint32_t)(info.len - 4));
+  symtab.len = 0;
+  b_uint(&symtab, 0, 24);
+  b_uint(&symtab, 1, 4); /* func */
+  b_u8(&symtab, 0x12);
+  b_u8(&symtab, 0);
+  b_uint(&symtab, 1, 2);
+  b_uint(&symtab, 0x40, 8);
+  b_uint(&symtab, 0x30, 8);
+  b_uint(&symtab, 6, 4); /* k.a: STB_GLOBAL, STT_NOTYPE */
+  b_u8(&symtab, 0x10);
+  b_u8(&symtab, 0);
+  b_uint(&symtab, a_shndx, 2);
+  b_uint(&symtab, a_shndx == 0xff00 ? 4 : 0, 8); /* an LDS symbol's value is its alignment */
+  b_uint(&symtab, 64, 8);
+  rela.len = 0;
+  b_uint(&rela, out->a_loc + 1, 8);
+  b_uint(&rela, ((uint64_t)2 << 32) | 3, 8); /* R_AMDGPU_ABS64 k.a */
+  b_uint(&rela, 0, 8);
+  b_uint(&rela, out->g_loc + 1, 8);
+  b_uint(&rela, ((uint64_t)1 << 32) | 3, 8); /* R_AMDGPU_ABS64 func + 0x10 */
+  b_uint(&rela, 0x10, 8);
+  sec s[] = {
+      {".text", 1, text, sizeof text, 0, 0, 0, 0},
+      {".debug_abbrev", 1, abbrev.data, abbrev.len, 0, 0, 0, 0},
+      {".debug_info", 1, info.data, info.len, 0, 0, 0, 0},
+      {type == 1 ? ".rela.debug_info" : ".comment", type == 1 ? 4 : 1, rela.data,
+       type == 1 ? rela.len : 0, type == 1 ? 5 : 0, type == 1 ? 3 : 0, 24, 0},
+      {".symtab", 2, symtab.data, symtab.len, 6, 1, 24, 0},
+      {".strtab", 3, strtab, sizeof strtab, 0, 0, 0, 0},
+  };
+  elf_params p = {type, 224, 2, 0x2c};
+  return build_elf(image, sizeof image, &p, s, sizeof s / sizeof s[0]);
+}
+
+typedef struct problems {
+  amddwarf_check_problem items[8];
+  size_t count;
+} problems;
+
+static int keep_problem(void *user, const amddwarf_check_problem *p)
+{
+  problems *ps = user;
+  if (ps->count < 8)
+    ps->items[ps->count++] = *p;
+  return 0;
+}
+
+/* Opens the object of TYPE and A_SHNDX and checks that a's address is
+   unknown, for the reason WHY, and g's is known. */
+static void expect_unknown(uint16_t type, uint16_t a_shndx, const char *why)
+{
+  unknown_obj u;
+  size_t n = build_unknown_object(type, a_shndx, &u);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_image(n, &o, &err), AMDDWARF_OK);
+  const amddwarf_cu *cu = amddwarf_object_cu(o, 0);
+  const amddwarf_die_info *k = amddwarf_object_die_at(o, cu->die_offset)->first_child;
+  const amddwarf_die_info *a = k->first_child, *g = a->next_sibling;
+  assert_string_equal(a->name, "a");
+  assert_string_equal(g->name, "g");
+  /* a's address is the field's value as written (0), which is no address. */
+  assert_int_equal(a->location->kind, AMDDWARF_ATTR_EXPR);
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_object_expr_addresses_known(o, cu, a->location->bytes,
+                                                        a->location->size, &err),
+                   AMDDWARF_E_EVAL_UNAVAILABLE);
+  assert_int_equal(err.offset, 0);
+  assert_int_equal(err.opcode, 0x03);
+  assert_non_null(strstr(err.message, "the address operand of DW_OP_addr comes from the symbol k.a, "));
+  assert_non_null(strstr(err.message, why));
+  assert_non_null(strstr(err.message, "this local (LDS) variable"));
+  /* g's symbol is defined: the relocated value is right. */
+  assert_int_equal(amddwarf_object_expr_addresses_known(o, cu, g->location->bytes,
+                                                        g->location->size, &err),
+                   AMDDWARF_OK);
+  /* A copy of the bytes is no place in a section: nothing to say of it. */
+  uint8_t copy[16];
+  memcpy(copy, a->location->bytes, a->location->size);
+  assert_int_equal(amddwarf_object_expr_addresses_known(o, cu, copy, a->location->size, &err),
+                   AMDDWARF_OK);
+  problems ps = {.count = 0};
+  size_t count = 0;
+  assert_int_equal(amddwarf_object_check(o, keep_problem, &ps, &count, &err), AMDDWARF_OK);
+  assert_int_equal(count, 1);
+  assert_int_equal(ps.items[0].kind, AMDDWARF_CHECK_UNDEFINED_ADDRESS);
+  assert_int_equal(ps.items[0].die_offset, a->offset);
+  assert_int_equal(ps.items[0].op_offset, 0);
+  assert_non_null(strstr(ps.items[0].message, why));
+  amddwarf_object_close(o);
+}
+
+static void test_unknown_addresses(void **state)
+{
+  (void)state;
+  expect_unknown(1, 0, "which is undefined in this relocatable object");
+  expect_unknown(1, 0xff00, "an LDS symbol (SHN_AMDGPU_LDS) that the loader places");
+  expect_unknown(1, 0xfff2, "a common symbol");
+  /* Linked: the symbol table still lists k.a as undefined, and "k.a" is
+     clang's name for a in k. */
+  expect_unknown(3, 0, "which the link left undefined");
+  /* A defined k.a says nothing against a's address. */
+  unknown_obj u;
+  size_t n = build_unknown_object(1, 1, &u);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_image(n, &o, &err), AMDDWARF_OK);
+  size_t count = 99;
+  assert_int_equal(amddwarf_object_check(o, NULL, NULL, &count, &err), AMDDWARF_OK);
+  assert_int_equal(count, 0);
+  amddwarf_object_close(o);
+}
+
 /* ---- a DWARF 5 object: lists, types, scopes, lines, conventions ---- */
 
 typedef struct dwarf5 {
@@ -1565,6 +1731,7 @@ int main(void)
       cmocka_unit_test(test_relocations_applied),
       cmocka_unit_test(test_relocation_rel32_and_halves),
       cmocka_unit_test(test_relocation_errors),
+      cmocka_unit_test(test_unknown_addresses),
       cmocka_unit_test(test_loclists_every_kind),
       cmocka_unit_test(test_types),
       cmocka_unit_test(test_scopes_ranges_and_vars),

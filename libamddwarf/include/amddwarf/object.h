@@ -501,11 +501,34 @@ AMDDWARF_API amddwarf_status amddwarf_object_normalize_expr(
     amddwarf_error *err);
 
 /* Entry INDEX of unit CU's .debug_addr table (DW_OP_addrx, DW_OP_constx).
-   Errors: E_OBJECT_BAD_LIST when the index is outside the table. */
+   Errors: E_OBJECT_BAD_LIST when the index is outside the table;
+   E_EVAL_UNAVAILABLE when the object does not know the entry's value: it
+   comes from a symbol without an address (undefined in a relocatable
+   object, left undefined by the link, an LDS symbol the loader places, a
+   common symbol; specs/code-objects.md, "Addresses the object does not
+   know"). ERR then names the symbol, and *ADDRESS holds what the field
+   holds (0 for an undefined symbol), which is no address. */
 AMDDWARF_API amddwarf_status amddwarf_object_address_index(const amddwarf_object *object,
                                                            const amddwarf_cu *cu, uint64_t index,
                                                            uint64_t *address,
                                                            amddwarf_error *err);
+
+/* Whether every address expression BYTES (SIZE) of unit CU takes from the
+   object is known: the operand of each DW_OP_addr and the .debug_addr entry
+   of each DW_OP_addrx / DW_OP_constx (and their GNU forms), as
+   amddwarf_object_address_index decides. BYTES must be bytes the object
+   returned (a DIE's attribute, a location list entry), not a copy: a
+   DW_OP_addr operand is known by its place in its section. Operations after
+   one that does not decode are not looked at (evaluating reports it).
+   AMDDWARF_OK, or E_EVAL_UNAVAILABLE with ERR naming the operation (its
+   offset and opcode) and the symbol; E_INVALID_ARGUMENT, E_NO_MEMORY. A
+   debugger calls this before evaluating a variable's location, so that the
+   value shown is "<unavailable>" with the reason, not what the field holds. */
+AMDDWARF_API amddwarf_status amddwarf_object_expr_addresses_known(const amddwarf_object *object,
+                                                                  const amddwarf_cu *cu,
+                                                                  const uint8_t *bytes,
+                                                                  size_t size,
+                                                                  amddwarf_error *err);
 
 /* ---- static checks ---- */
 

@@ -141,6 +141,13 @@ typedef struct amddwarf_target {
      DW_OP_LLVM_call_frame_entry_reg), typically from virtual unwinding. */
   amddwarf_status (*read_entry_register)(void *user, uint32_t regno, uint64_t offset,
                                          uint64_t size, void *buf);
+
+  /* Optional, used instead of address_index when set: the same, and when it
+     fails, ERR (never NULL, cleared) may say why; the evaluator reports that
+     message as is. E_EVAL_UNAVAILABLE for an entry whose value the object
+     does not know (amddwarf_object_address_index). */
+  amddwarf_status (*address_index_err)(void *user, uint64_t index, uint64_t *value,
+                                       amddwarf_error *err);
 } amddwarf_target;
 
 /* ---- AMDGPU address spaces (src/amdgpu/aspaces.def) ---------------------- */

@@ -94,12 +94,19 @@ static amddwarf_status frame_frame_base(void *user, const uint8_t **expr, size_t
   return AMDDWARF_OK;
 }
 
-static amddwarf_status frame_address_index(void *user, uint64_t index, uint64_t *value)
+/* An entry the object does not know fails with the reason in ERR. */
+static amddwarf_status frame_address_index_err(void *user, uint64_t index, uint64_t *value,
+                                               amddwarf_error *err)
 {
   const amddwarf_debug_frame *f = user;
   if (f->cu == NULL)
     return AMDDWARF_NOT_FOUND;
-  return amddwarf_object_address_index(f->pub.object, f->cu, index, value, NULL);
+  return amddwarf_object_address_index(f->pub.object, f->cu, index, value, err);
+}
+
+static amddwarf_status frame_address_index(void *user, uint64_t index, uint64_t *value)
+{
+  return frame_address_index_err(user, index, value, NULL);
 }
 
 /* DW_OP_call* and implicit pointers: the DIE's location at the frame's PC
@@ -216,6 +223,7 @@ static void init_frame_target(amddwarf_debug_frame *f)
   t->frame_base = frame_frame_base;
   t->cfa = frame_cfa;
   t->address_index = frame_address_index;
+  t->address_index_err = frame_address_index_err;
   t->base_type = frame_base_type;
   t->die = frame_die;
   t->read_entry_register = frame_entry_register;

@@ -161,8 +161,19 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
     amddwarf_text_printf(&r->message, "no location at this pc");
     return r->status;
   }
+  /* An address the object leaves undefined is unavailable, with the reason:
+     evaluating would read whatever the field holds. */
+  const amddwarf_cu *cu = v->cu != NULL ? v->cu : v->frame->cu;
   amddwarf_status st =
-      amddwarf_debug_eval_location_request(v->frame, v->cu, req, var->expr, var->size, loc, &err);
+      v->object != NULL && cu != NULL
+          ? amddwarf_object_expr_addresses_known(v->object, cu, var->expr, var->size, &err)
+          : AMDDWARF_OK;
+  if (st != AMDDWARF_OK) {
+    amddwarf_debug_lane_fail(r, st, &err);
+    r->detailed = 1;
+    return st;
+  }
+  st = amddwarf_debug_eval_location_request(v->frame, v->cu, req, var->expr, var->size, loc, &err);
   if (st != AMDDWARF_OK)
     amddwarf_debug_lane_fail(r, st, &err);
   return st;

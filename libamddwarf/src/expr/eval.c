@@ -926,9 +926,16 @@ static amddwarf_status step(machine *m, const program *p, const amddwarf_op *op,
   case AMDDWARF_OP_addrx: case AMDDWARF_OP_GNU_addr_index:
   case AMDDWARF_OP_constx: case AMDDWARF_OP_GNU_const_index: {
     uint64_t x;
-    if (!TARGET_HAS(m->t, address_index))
+    amddwarf_error why;
+    amddwarf_error_clear(&why);
+    if (TARGET_HAS(m->t, address_index_err))
+      st = m->t->address_index_err(m->t->user, op->operands[0], &x, &why);
+    else if (TARGET_HAS(m->t, address_index))
+      st = m->t->address_index(m->t->user, op->operands[0], &x);
+    else
       return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target has no .debug_addr");
-    st = m->t->address_index(m->t->user, op->operands[0], &x);
+    if (st != AMDDWARF_OK && why.message[0] != '\0')
+      return machine_fail(m, st, "%s", why.message);
     if (st != AMDDWARF_OK)
       return machine_fail(m, st, ".debug_addr entry %llu: %s", (unsigned long long)op->operands[0],
                           amddwarf_status_message(st));

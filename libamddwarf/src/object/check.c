@@ -415,6 +415,15 @@ static void check_bytes(checker *c, const uint8_t *bytes, size_t size)
   }
   amddwarf_error_clear(&err);
   amddwarf_status st = amddwarf_expr_decode(bytes, size, &c->format, ops, size, &count, &err);
+  for (size_t i = 0; i < count && c->object != NULL; ++i) {
+    const amddwarf_unknown_addr *u = amddwarf_object_unknown_of_op(c->object, c->cu, bytes, &ops[i]);
+    if (u != NULL) {
+      char message[AMDDWARF_ERROR_MESSAGE_SIZE];
+      amddwarf_object_describe_unknown_op(c->object, u, &ops[i], message, sizeof message);
+      problem(c, AMDDWARF_CHECK_UNDEFINED_ADDRESS, 0, ops[i].offset, ops[i].opcode, "%s",
+              message);
+    }
+  }
   if (st != AMDDWARF_OK) {
     problem(c, AMDDWARF_CHECK_DECODE, st, err.offset, err.opcode, "%s",
             err.message[0] ? err.message : amddwarf_status_message(st));

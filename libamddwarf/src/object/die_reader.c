@@ -589,6 +589,8 @@ static void unwalk(amddwarf_object *object, amddwarf_unit *unit)
   unit->dies = NULL;
   unit->vars = NULL;
   unit->var_count = 0;
+  unit->unknown = NULL;
+  unit->unknown_count = 0;
 }
 
 static void fail_unit(amddwarf_object *object, size_t u, const amddwarf_error *why)
@@ -619,6 +621,12 @@ static amddwarf_status load_units(amddwarf_object *object, size_t cu_index, amdd
   if (st == AMDDWARF_OK) {
     for (size_t i = 0; i < walked.count; ++i)
       inherit_from_origins(&object->units[walked.items[i]]);
+    /* Names are inherited: variables can be matched with symbols. */
+    for (size_t i = 0; st == AMDDWARF_OK && i < walked.count; ++i)
+      if ((st = amddwarf_object_mark_unknown(object, walked.items[i], e)) != AMDDWARF_OK)
+        culprit = walked.items[i];
+  }
+  if (st == AMDDWARF_OK) {
     for (size_t i = 0; i < walked.count; ++i) {
       amddwarf_unit *unit = &object->units[walked.items[i]];
       release_pending(object, unit);

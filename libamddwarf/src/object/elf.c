@@ -22,6 +22,7 @@
 #define AMDDWARF_EF_SRAMECC_V4_MASK 0xc00u
 #define AMDDWARF_MAX_SECTIONS 65535u
 #define AMDDWARF_MAX_NOTE_KERNELS 100000u
+#define AMDDWARF_SHN_AMDGPU_LDS 0xff00u /* LDS variables the loader allocates */
 
 /* ---- ISA ---- */
 
@@ -95,6 +96,48 @@ static const reloc_row *reloc_find(uint32_t type)
   return NULL;
 }
 
+/* The string at NAME of string table section STRTAB, or NULL when it is not
+   inside the table or runs into its end. */
+static const char *elf_string(const amddwarf_object *object, uint64_t strtab, uint32_t name)
+{
+  if (strtab == 0 || strtab >= object->section_count)
+    return NULL;
+  const amddwarf_section *t = &object->sections[strtab];
+  if (t->data == NULL || name >= t->size ||
+      memchr(t->data + name, '\0', (size_t)(t->size - name)) == NULL)
+    return NULL;
+  return (const char *)t->data + name;
+}
+
+/* Whether SYM has no address in this object, and why: undefined, an LDS
+   variable the loader allocates (SHN_AMDGPU_LDS), or a common symbol. */
+static bool symbol_has_no_address(const amddwarf_object *object, const Elf64_Sym *sym,
+                                  amddwarf_unknown_reason *reason)
+{
+  if (sym->st_shndx == SHN_UNDEF)
+    *reason = object->info.elf_type == ET_REL ? AMDDWARF_UNKNOWN_UNDEFINED
+                                              : AMDDWARF_UNKNOWN_LINK_UNDEFINED;
+  else if (sym->st_shndx == AMDDWARF_SHN_AMDGPU_LDS)
+    *reason = AMDDWARF_UNKNOWN_LDS;
+  else if (sym->st_shndx == SHN_COMMON)
+    *reason = AMDDWARF_UNKNOWN_COMMON;
+  else
+    return false;
+  return true;
+}
+
+/* The name of symbol INDEX of SYMTAB for messages: its own, else "#INDEX". */
+static const char *symbol_label(amddwarf_object *object, const amddwarf_section *symtab,
+                                const Elf64_Sym *sym, size_t index)
+{
+  const char *name = elf_string(object, symtab->link, sym->st_name);
+  if (name != NULL && name[0] != '\0')
+    return name;
+  char label[32];
+  int n = snprintf(label, sizeof label, "#%zu", index);
+  return amddwarf_arena_strndup(&object->arena, label, (size_t)n);
+}
+
 static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
                                   amddwarf_error *err)
 {
@@ -157,6 +200,18 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
                            rela->name, i, row->name, (unsigned long long)r.r_offset,
                            target->name, (unsigned long long)target->size);
     memcpy(&sym, symtab->data + (size_t)symbol * sizeof sym, sizeof sym);
+    amddwarf_unknown_reason reason;
+    if (symbol != 0 && symbol_has_no_address(object, &sym, &reason)) {
+      /* The field is still written (S is the symbol's value, 0 when
+         undefined) but it is no address: the table says so. */
+      const char *name = symbol_label(object, symtab, &sym, symbol);
+      amddwarf_status st =
+          name == NULL ? amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, at, "symbol name")
+                       : amddwarf_object_note_unknown_reloc(object, (uint32_t)rela->info,
+                                                            r.r_offset, name, reason, err);
+      if (st != AMDDWARF_OK)
+        return st;
+    }
     uint64_t s = sym.st_value;
     if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < object->section_count)
       s += object->sections[sym.st_shndx].address;
@@ -601,6 +656,30 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
   return AMDDWARF_OK;
 }
 
+/* The symbols of a linked object that have no address (undefined ones,
+   SHN_AMDGPU_LDS, common), from every symbol table: a stripped object keeps
+   only .dynsym. */
+static amddwarf_status read_unresolved(amddwarf_object *object, const amddwarf_section *symtab,
+                                       amddwarf_error *err)
+{
+  size_t n = (size_t)(symtab->size / sizeof(Elf64_Sym));
+  for (size_t i = 1; i < n; ++i) {
+    Elf64_Sym sym;
+    amddwarf_unknown_reason reason;
+    memcpy(&sym, symtab->data + i * sizeof sym, sizeof sym);
+    unsigned kind = ELF64_ST_TYPE(sym.st_info);
+    if (kind == STT_SECTION || kind == STT_FILE || !symbol_has_no_address(object, &sym, &reason))
+      continue;
+    const char *name = elf_string(object, symtab->link, sym.st_name);
+    if (name == NULL || name[0] == '\0')
+      continue;
+    amddwarf_status st = amddwarf_object_note_unresolved(object, name, reason, err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
 /* ---- sections ---- */
 
 const amddwarf_section *amddwarf_object_find_section(const amddwarf_object *object,
@@ -728,6 +807,14 @@ amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error
       break;
     }
   }
+  if (object->info.elf_type != ET_REL) {
+    for (size_t i = 1; i < object->section_count; ++i) {
+      const amddwarf_section *s = &object->sections[i];
+      if ((s->type == SHT_SYMTAB || s->type == SHT_DYNSYM) && s->data != NULL &&
+          (st = read_unresolved(object, s, err)) != AMDDWARF_OK)
+        return st;
+    }
+  }
   if (object->info.elf_type == ET_REL) {
     for (size_t i = 1; i < object->section_count; ++i) {
       if (object->sections[i].type == SHT_RELA) {
@@ -744,6 +831,8 @@ amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error
       }
     }
   }
+  if ((st = amddwarf_object_index_unknown(object, err)) != AMDDWARF_OK)
+    return st;
   /* The object's wave size: the kernels' when they all agree. */
   unsigned wave = 0;
   for (size_t k = 0; k < object->kernel_count; ++k) {

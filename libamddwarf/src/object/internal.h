@@ -93,6 +93,34 @@ typedef struct amddwarf_form_reader {
   amddwarf_error *err;
 } amddwarf_form_reader;
 
+/* ---- addresses the object does not know (unknown_addr.c) ---- */
+
+/* Why a symbol gives no address (specs/code-objects.md, "Addresses the
+   object does not know"). */
+typedef enum amddwarf_unknown_reason {
+  AMDDWARF_UNKNOWN_UNDEFINED = 0,  /* SHN_UNDEF in a relocatable object */
+  AMDDWARF_UNKNOWN_LINK_UNDEFINED, /* SHN_UNDEF in a linked object */
+  AMDDWARF_UNKNOWN_LDS,            /* SHN_AMDGPU_LDS: the loader allocates it */
+  AMDDWARF_UNKNOWN_COMMON,         /* SHN_COMMON: no address before the link */
+} amddwarf_unknown_reason;
+
+/* An address field of a debug section (a .debug_addr entry, a DW_OP_addr
+   operand) whose value comes from a symbol without an address. */
+typedef struct amddwarf_unknown_addr {
+  uint32_t section;            /* index into object->sections */
+  uint8_t reason;              /* amddwarf_unknown_reason */
+  uint8_t local;               /* the variable using it is in the local (LDS) space */
+  uint64_t offset;             /* of the field in the section */
+  const char *symbol;          /* the symbol's name */
+  const struct amddwarf_die_info *die; /* the variable using it, or NULL */
+} amddwarf_unknown_addr;
+
+/* A symbol of a linked object without an address, by name. */
+typedef struct amddwarf_unresolved_symbol {
+  const char *name;
+  uint8_t reason;              /* amddwarf_unknown_reason */
+} amddwarf_unresolved_symbol;
+
 /* ---- units ---- */
 
 typedef enum amddwarf_unit_state {
@@ -127,6 +155,10 @@ typedef struct amddwarf_unit {
   amddwarf_error lines_failure;
   amddwarf_line_sequence *sequences; /* by low address */
   size_t sequence_count;
+  /* The unit's variables' address fields the object does not know, by
+     (section, offset); found when the unit is loaded. */
+  const amddwarf_unknown_addr *unknown;
+  size_t unknown_count;
 } amddwarf_unit;
 
 /* Scope index entry: a subprogram's range, found by the scan. */
@@ -156,6 +188,15 @@ struct amddwarf_object {
   size_t kernel_count;
   amddwarf_symbol *symbols;
   size_t symbol_count;
+  /* Relocatable objects: the debug-section fields relocated against a symbol
+     without an address, by (section, offset). Linked objects: the names of
+     the symbols without an address (open addressing, index + 1, 0 empty). */
+  amddwarf_unknown_addr *unknown_relocs;
+  size_t unknown_reloc_count, unknown_reloc_capacity;
+  amddwarf_unresolved_symbol *unresolved;
+  size_t unresolved_count, unresolved_capacity;
+  uint32_t *unresolved_slots;
+  size_t unresolved_mask;
 
   /* DWARF */
   Dwarf_Obj_Access_Interface dw_interface;
@@ -240,6 +281,44 @@ void amddwarf_pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a);
 /* The range [low, high) of a DIE of TAG: false when it has none (a label
    with only a low_pc covers one byte). */
 bool amddwarf_pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out);
+
+/* unknown_addr.c */
+/* Notes that field OFFSET of section SECTION is relocated against the
+   symbol NAME, which has no address for REASON (elf.c, while relocating). */
+amddwarf_status amddwarf_object_note_unknown_reloc(amddwarf_object *object, uint32_t section,
+                                                   uint64_t offset, const char *name,
+                                                   amddwarf_unknown_reason reason,
+                                                   amddwarf_error *err);
+/* Notes the symbol NAME of a linked object, which has no address for REASON. */
+amddwarf_status amddwarf_object_note_unresolved(amddwarf_object *object, const char *name,
+                                                amddwarf_unknown_reason reason,
+                                                amddwarf_error *err);
+/* Sorts and indexes what the two calls above noted (end of amddwarf_object_read_elf). */
+amddwarf_status amddwarf_object_index_unknown(amddwarf_object *object, amddwarf_error *err);
+/* Finds the variables of walked unit CU_INDEX whose location starts with an
+   address the object does not know (called before the unit is published). */
+amddwarf_status amddwarf_object_mark_unknown(amddwarf_object *object, size_t cu_index,
+                                             amddwarf_error *err);
+/* The unknown address field of unit CU at OFFSET of SECTION, or NULL. */
+const amddwarf_unknown_addr *amddwarf_object_unknown_at(const amddwarf_object *object,
+                                                        const amddwarf_cu *cu, uint32_t section,
+                                                        uint64_t offset);
+/* The unknown address that operation OP of expression BYTES of unit CU
+   uses (DW_OP_addr, DW_OP_addrx, DW_OP_constx and their GNU forms), or
+   NULL. BYTES must point into a section of OBJECT for DW_OP_addr. */
+const amddwarf_unknown_addr *amddwarf_object_unknown_of_op(const amddwarf_object *object,
+                                                           const amddwarf_cu *cu,
+                                                           const uint8_t *bytes,
+                                                           const amddwarf_op *op);
+/* Writes why U is not known into BUF: "WHAT comes from the symbol ..." */
+void amddwarf_object_describe_unknown(const amddwarf_object *object,
+                                      const amddwarf_unknown_addr *u, const char *what, char *buf,
+                                      size_t size);
+/* The same with WHAT naming the field operation OP uses. */
+void amddwarf_object_describe_unknown_op(const amddwarf_object *object,
+                                         const amddwarf_unknown_addr *u, const amddwarf_op *op,
+                                         char *buf, size_t size);
+void amddwarf_object_free_unknown(amddwarf_object *object);
 
 /* unit_scan.c: the open-time pass over .debug_info. */
 amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_error *err);

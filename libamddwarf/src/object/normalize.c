@@ -10,16 +10,6 @@
 #include "common/mem.h"
 #include "object/internal.h"
 
-amddwarf_status amddwarf_object_address_index(const amddwarf_object *object,
-                                              const amddwarf_cu *cu, uint64_t index,
-                                              uint64_t *address, amddwarf_error *err)
-{
-  if (object == NULL || cu == NULL || address == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "amddwarf_object_address_index: NULL argument");
-  return amddwarf_object_read_addrx(object, cu, index, address, err);
-}
-
 static bool is_constant(const amddwarf_op *op, uint64_t *value)
 {
   if (op->kind >= AMDDWARF_OP_lit0 && op->kind <= AMDDWARF_OP_lit31) {

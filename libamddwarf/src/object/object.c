@@ -27,6 +27,7 @@ void amddwarf_object_close(amddwarf_object *object)
   amddwarf_object_free_cfi(object);
   amddwarf_object_finish_dwarf(object);
   amddwarf_object_free_abbrevs(object);
+  amddwarf_object_free_unknown(object);
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
       amddwarf_mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
@@ -184,7 +185,9 @@ size_t amddwarf_object_memory_used(const amddwarf_object *object)
          object->scope_capacity * sizeof *object->scopes +
          object->abbrev_table_capacity * sizeof *object->abbrev_tables +
          object->unit_map_capacity * sizeof *object->unit_map +
-         object->constant_capacity * sizeof *object->constants + sizeof *object;
+         object->constant_capacity * sizeof *object->constants +
+         object->unknown_reloc_capacity * sizeof *object->unknown_relocs +
+         object->unresolved_capacity * sizeof *object->unresolved + sizeof *object;
 }
 
 const uint8_t *amddwarf_object_image(const amddwarf_object *object, size_t *size)
