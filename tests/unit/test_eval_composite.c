@@ -1,8 +1,9 @@
 /* Composite properties over many random cases (fixed seeds, reproducible):
  * canonicalization is idempotent and preserves every bit; what is written
  * through any composite reads back, bits outside the write are untouched, and
- * a failing write leaves nothing half-written. Also the address-space, swizzle
- * and processor tables. */
+ * a failing write leaves nothing half-written; an incomplete composite moved by
+ * DW_OP_swap, DW_OP_rot and DW_OP_drop. Also the address-space, swizzle and
+ * processor tables. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -298,6 +299,63 @@ static void test_sub_byte_writes_keep_neighbours(void **state)
   assert_memory_equal(back, "\xf8\x01\x02\x03", 4);
 }
 
+/* Stack operations that copy nothing move an incomplete composite
+   (specs/evaluator.md): ROCgdb's gdb.dwarf2/dw2-llvm-piece-end.exp builds an
+   8-byte array from three levels of composites with "DW_OP_piece 1;
+   DW_OP_swap" and expects {<optimized out>, the register's 4 bytes,
+   <optimized out>, the first 2 bytes of memory}. */
+static void test_incomplete_composite_moved(void **state)
+{
+  eval_fixture *fx = *state;
+  assert_int_equal(fx_eval(fx, "DW_OP_addr 0x1000; DW_OP_piece 2; DW_OP_LLVM_piece_end;"
+                               " DW_OP_LLVM_undefined; DW_OP_piece 1; DW_OP_LLVM_piece_end;"
+                               " DW_OP_piece 1; DW_OP_swap; DW_OP_piece 2; DW_OP_LLVM_piece_end;"
+                               " DW_OP_regx s0; DW_OP_piece 4; DW_OP_LLVM_piece_end;"
+                               " DW_OP_LLVM_undefined; DW_OP_piece 1; DW_OP_LLVM_piece_end;"
+                               " DW_OP_piece 1; DW_OP_swap; DW_OP_piece 4; DW_OP_LLVM_piece_end;"
+                               " DW_OP_piece 5; DW_OP_swap; DW_OP_piece 3; DW_OP_LLVM_piece_end"),
+                   AMDDWARF_OK);
+  const amddwarf_location *c = &fx->result.location;
+  assert_int_equal(c->kind, AMDDWARF_LOCATION_COMPOSITE);
+  assert_int_equal(c->u.composite.bit_size, 64);
+  assert_int_equal(c->u.composite.count, 4);
+  const amddwarf_composite_part *parts = c->u.composite.parts;
+  assert_int_equal(parts[0].location.kind, AMDDWARF_LOCATION_UNDEFINED);
+  assert_int_equal(parts[0].bit_size, 8);
+  assert_int_equal(parts[1].location.kind, AMDDWARF_LOCATION_REGISTER);
+  assert_int_equal(parts[1].location.u.reg.regno, 32);
+  assert_int_equal(parts[1].bit_size, 32);
+  assert_int_equal(parts[2].location.kind, AMDDWARF_LOCATION_UNDEFINED);
+  assert_int_equal(parts[2].bit_size, 8);
+  assert_int_equal(parts[3].location.kind, AMDDWARF_LOCATION_MEMORY);
+  assert_int_equal(parts[3].location.byte_offset, 0x1000);
+  assert_int_equal(parts[3].bit_size, 16);
+  uint8_t buf[4];
+  assert_int_equal(fx_read(fx, 8, 32, buf), AMDDWARF_OK);
+  assert_memory_equal(buf, "\x00\x01\x02\x03", 4);
+  assert_int_equal(fx_read(fx, 48, 16, buf), AMDDWARF_OK);
+  assert_memory_equal(buf, "\x00\x01", 2);
+  assert_int_equal(fx_read(fx, 0, 8, buf), AMDDWARF_E_EVAL_OPTIMIZED_OUT);
+  assert_int_equal(fx_read(fx, 40, 8, buf), AMDDWARF_E_EVAL_OPTIMIZED_OUT);
+  /* rot moves it down and drop discards the entries above it: the
+     composite left on top is completed at the end. */
+  assert_int_equal(fx_eval(fx, "DW_OP_regx s1; DW_OP_piece 4; DW_OP_lit1; DW_OP_lit2; DW_OP_rot;"
+                               " DW_OP_drop"), AMDDWARF_OK);
+  assert_int_equal(fx->result.location.kind, AMDDWARF_LOCATION_COMPOSITE);
+  assert_int_equal(fx->result.location.u.composite.count, 1);
+  assert_int_equal(fx->result.location.u.composite.parts[0].location.u.reg.regno, 33);
+  /* A piece under a moved incomplete composite extends it, not a new one. */
+  assert_int_equal(fx_eval(fx, "DW_OP_regx s1; DW_OP_piece 4; DW_OP_regx s2; DW_OP_swap;"
+                               " DW_OP_swap; DW_OP_piece 2"), AMDDWARF_OK);
+  assert_int_equal(fx->result.location.u.composite.count, 2);
+  assert_int_equal(fx->result.location.u.composite.bit_size, 48);
+  /* drop discards an incomplete composite like any entry. */
+  assert_int_equal(fx_eval(fx, "DW_OP_regx s3; DW_OP_regx s1; DW_OP_piece 4; DW_OP_drop"),
+                   AMDDWARF_OK);
+  assert_int_equal(fx->result.location.kind, AMDDWARF_LOCATION_REGISTER);
+  assert_int_equal(fx->result.location.u.reg.regno, 35);
+}
+
 static void test_address_space_tables(void **state)
 {
   (void)state;
@@ -415,6 +473,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_read_after_write_through_composites, setup, teardown),
       cmocka_unit_test_setup_teardown(test_failed_write_rolls_back, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sub_byte_writes_keep_neighbours, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_incomplete_composite_moved, setup, teardown),
       cmocka_unit_test(test_address_space_tables),
       cmocka_unit_test(test_swizzle),
       cmocka_unit_test(test_isa_table),

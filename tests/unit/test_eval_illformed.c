@@ -107,9 +107,22 @@ static void test_kind_mismatches(void **state)
 static void test_incomplete_composites(void **state)
 {
   eval_fixture *fx = *state;
+  /* The stack operations that copy an entry may not copy an incomplete
+     composite (specs/evaluator.md); swap, rot and drop move or discard it
+     (test_eval_composite.c). */
   expect_error(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_dup", AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE, 2);
-  expect_error(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_lit1; DW_OP_swap",
+  expect_error(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_lit1; DW_OP_over",
                AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE, 3);
+  expect_error(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_lit1; DW_OP_pick 1",
+               AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE, 3);
+  expect_error(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_pick 0",
+               AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE, 2);
+  /* Copying a complete entry above one is fine; consuming the moved
+     composite as a value or location is not. */
+  assert_int_equal(fx_eval(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_lit1; DW_OP_dup; DW_OP_drop;"
+                               " DW_OP_drop"), AMDDWARF_OK);
+  expect_error(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_lit1; DW_OP_swap; DW_OP_LLVM_offset",
+               AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE, 4);
   expect_error(fx, "DW_OP_regx s33; DW_OP_piece 4; DW_OP_lit1; DW_OP_LLVM_offset",
                AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE, 3);
   expect_error(fx, "DW_OP_piece 4; DW_OP_deref", AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE, 1);

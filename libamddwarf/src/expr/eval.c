@@ -872,15 +872,24 @@ static amddwarf_status target_address(machine *m, const char *what,
   return push_location(m, &loc);
 }
 
-static amddwarf_status stack_access_ok(machine *m, uint32_t base, uint32_t n)
+/* DW_OP_dup, DW_OP_over and DW_OP_pick push a copy of the entry I down the
+   stack: a copy of an incomplete composite is ill-formed (the seed's "Stack
+   Operations": both copies would specify one composite storage that either
+   could extend). DW_OP_swap, DW_OP_rot and DW_OP_drop copy nothing and accept
+   one (specs/evaluator.md). */
+static amddwarf_status push_copy(machine *m, uint32_t base, uint32_t i)
 {
-  amddwarf_status st = need(m, base, n);
+  amddwarf_status st = need(m, base, i + 1);
   if (st != AMDDWARF_OK)
     return st;
-  for (uint32_t i = 0; i < n; i++)
-    if (top(m, i)->incomplete)
-      return machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
-                          "a stack operation accesses an incomplete composite");
+  if (top(m, i)->incomplete)
+    return machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
+                        "a stack operation copies an incomplete composite");
+  amddwarf_entry e = *top(m, i);
+  amddwarf_entry *n = push(m);
+  if (!n)
+    return AMDDWARF_E_LIMIT;
+  *n = e;
   return AMDDWARF_OK;
 }
 
@@ -946,38 +955,18 @@ static amddwarf_status step(machine *m, const program *p, const amddwarf_op *op,
   }
   /* Stack operations. */
   case AMDDWARF_OP_dup:
-    if ((st = stack_access_ok(m, base, 1)) != AMDDWARF_OK)
-      return st;
-    {
-      amddwarf_entry e = *top(m, 0);
-      amddwarf_entry *n = push(m);
-      if (!n)
-        return AMDDWARF_E_LIMIT;
-      *n = e;
-    }
-    return AMDDWARF_OK;
+    return push_copy(m, base, 0);
+  case AMDDWARF_OP_over:
+    return push_copy(m, base, 1);
+  case AMDDWARF_OP_pick: /* a 1-byte index */
+    return push_copy(m, base, (uint32_t)op->operands[0]);
   case AMDDWARF_OP_drop:
-    if ((st = stack_access_ok(m, base, 1)) != AMDDWARF_OK)
+    if ((st = need(m, base, 1)) != AMDDWARF_OK)
       return st;
     m->sp--;
     return AMDDWARF_OK;
-  case AMDDWARF_OP_over:
-  case AMDDWARF_OP_pick: {
-    uint32_t i = kind == AMDDWARF_OP_over ? 1 : (uint32_t)op->operands[0];
-    if ((st = need(m, base, i + 1)) != AMDDWARF_OK)
-      return st;
-    if (top(m, i)->incomplete)
-      return machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
-                          "a stack operation accesses an incomplete composite");
-    amddwarf_entry e = *top(m, i);
-    amddwarf_entry *n = push(m);
-    if (!n)
-      return AMDDWARF_E_LIMIT;
-    *n = e;
-    return AMDDWARF_OK;
-  }
   case AMDDWARF_OP_swap: {
-    if ((st = stack_access_ok(m, base, 2)) != AMDDWARF_OK)
+    if ((st = need(m, base, 2)) != AMDDWARF_OK)
       return st;
     amddwarf_entry t = *top(m, 0);
     *top(m, 0) = *top(m, 1);
@@ -985,7 +974,7 @@ static amddwarf_status step(machine *m, const program *p, const amddwarf_op *op,
     return AMDDWARF_OK;
   }
   case AMDDWARF_OP_rot: {
-    if ((st = stack_access_ok(m, base, 3)) != AMDDWARF_OK)
+    if ((st = need(m, base, 3)) != AMDDWARF_OK)
       return st;
     amddwarf_entry t = *top(m, 0);
     *top(m, 0) = *top(m, 1);
