@@ -180,6 +180,14 @@ static void test_memory_locations(void **state)
   loc = location_of(fx, "DW_OP_lit5; DW_OP_LLVM_aspace_bregx s34 32");
   assert_int_equal(loc->u.memory.aspace, 5);
   assert_int_equal(loc->byte_offset, 0x10);
+  /* Its displacement is unsigned; 2^64 - 16 (written "s33-16") is 16 bytes
+     below, as with the signed DW_OP_bregx above. */
+  loc = location_of(fx, "DW_OP_lit0; DW_OP_LLVM_aspace_bregx s33-16");
+  assert_int_equal(loc->u.memory.aspace, 0);
+  assert_int_equal(loc->byte_offset, 0xf0);
+  loc = location_of(fx, "DW_OP_lit5; DW_OP_LLVM_aspace_bregx s33 0xfffffffffffffff0");
+  assert_int_equal(loc->u.memory.aspace, 5);
+  assert_int_equal(loc->byte_offset, 0xf0);
   /* A generic value converts to a memory location when one is required. */
   loc = location_of(fx, "DW_OP_const2u 0x2004");
   assert_int_equal(loc->kind, AMDDWARF_LOCATION_MEMORY);

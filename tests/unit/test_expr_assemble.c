@@ -72,6 +72,14 @@ static void test_registers(void **state)
                AMDDWARF_DIALECT_AUTO, 64, 0x92, 0x41, 0x78, 0x92, 0x41, 0x10, 0x92, 0x80, 0x14,
                0x7f);
   EXPECT_BYTES("DW_OP_LLVM_aspace_bregx s32+4", AMDDWARF_DIALECT_VENDOR, 64, 0xe8, 0x40, 0x04);
+  /* aspace_bregx's displacement is a ULEB: "REG-N" (the printer's spelling)
+     is the two's complement 2^64 - N; a separate operand is unsigned. */
+  EXPECT_BYTES("DW_OP_LLVM_aspace_bregx s32-4", AMDDWARF_DIALECT_VENDOR, 64, 0xe8, 0x40, 0xfc,
+               0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
+  EXPECT_BYTES("DW_OP_LLVM_aspace_bregx s32 124", AMDDWARF_DIALECT_USER, 64, 0xe9, 0x09, 0x40,
+               0x7c);
+  expect_error("DW_OP_LLVM_aspace_bregx s32 -4", AMDDWARF_DIALECT_USER, AMDDWARF_E_EXPR_SYNTAX,
+               28, "negative value for an unsigned operand");
 }
 
 static void test_numbers_and_names(void **state)

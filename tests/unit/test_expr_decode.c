@@ -326,6 +326,30 @@ static void test_operand_kinds(void **state)
   assert_int_equal(
       amddwarf_expr_decode(call_ref64, sizeof call_ref64, &f3, ops, 16, &count, &err),
       AMDDWARF_E_EXPR_UNKNOWN_OPCODE);
+
+  /* DW_OP_LLVM_aspace_bregx's displacement is a ULEB (specs/encodings.md), as
+     LLVM writes DW_CFA_LLVM_def_aspace_cfa's and LLVM and libdwarf read it:
+     7c is 124, not -4; -4 is its 10-byte two's complement. Encoding gives the
+     same bytes back. */
+  static const uint8_t bregx[] = {0xe9, 0x09, 0x40, 0x7c, 0xe8, 0x40, 0xfc, 0xff, 0xff,
+                                  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+  assert_int_equal(decode(bregx, sizeof bregx, AMDDWARF_DIALECT_AUTO, ops, &count, &err), 0);
+  assert_int_equal(count, 2);
+  assert_int_equal(ops[0].kind, AMDDWARF_OP_LLVM_aspace_bregx);
+  assert_int_equal(ops[0].operands[0], 64);
+  assert_int_equal(ops[0].operands[1], 124);
+  assert_int_equal(ops[0].size, 4);
+  assert_int_equal(ops[1].kind, AMDDWARF_OP_LLVM_aspace_bregx);
+  assert_int_equal(ops[1].operands[1], UINT64_MAX - 3);
+  assert_int_equal(ops[1].size, 12);
+  assert_int_equal(amddwarf_op_info_get(AMDDWARF_OP_LLVM_aspace_bregx)->operands[1],
+                   AMDDWARF_OPERAND_ULEB);
+  uint8_t out[32];
+  size_t n = 0;
+  amddwarf_expr_format fa = fmt(AMDDWARF_DIALECT_AUTO, 8, 4, 5);
+  assert_int_equal(amddwarf_expr_encode(ops, count, &fa, out, sizeof out, &n, &err), 0);
+  assert_int_equal(n, sizeof bregx);
+  assert_memory_equal(out, bregx, sizeof bregx);
 }
 
 

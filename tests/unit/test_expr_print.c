@@ -135,11 +135,13 @@ static void test_extension_ops(void **state)
               "DW_OP_LLVM_user DW_OP_LLVM_form_aspace_address, DW_OP_LLVM_user "
               "DW_OP_LLVM_push_lane, DW_OP_LLVM_user DW_OP_LLVM_offset, DW_OP_lit24, "
               "DW_OP_LLVM_user DW_OP_LLVM_offset_uconst 0x8, DW_OP_piece 0x0");
-  check_print("e1e2e3e40ae5e641e7e8407cea", AMDDWARF_DIALECT_VENDOR, 0,
+  check_print("e1e2e3e40ae5e641e7e840fcffffffffffffffff01ea", AMDDWARF_DIALECT_VENDOR, 0,
               "DW_OP_LLVM_form_aspace_address, DW_OP_LLVM_push_lane, DW_OP_LLVM_offset, "
               "DW_OP_LLVM_offset_uconst 0xa, DW_OP_LLVM_bit_offset, "
               "DW_OP_LLVM_call_frame_entry_reg SGPR33, DW_OP_LLVM_undefined, "
               "DW_OP_LLVM_aspace_bregx SGPR32-4, DW_OP_LLVM_piece_end");
+  /* aspace_bregx's displacement is a ULEB: 7c is +124 (a SLEB would be -4). */
+  check_print("e8407c", AMDDWARF_DIALECT_VENDOR, 0, "DW_OP_LLVM_aspace_bregx SGPR32+124");
   check_print("eb2040ec2040e90403020102", AMDDWARF_DIALECT_VENDOR, 0,
               "DW_OP_LLVM_extend 0x20 0x40, DW_OP_LLVM_select_bit_piece 0x20 0x40, "
               "DW_OP_LLVM_aspace_implicit_pointer 0x1020304 +2");

@@ -8,6 +8,8 @@
  *   registers  a number or an AMDGPU name (v3, VGPR3, s33, exec, pc), where
  *              a "_W32"/"_W64" suffix picks the wave size (VGPR3_W32);
  *              DW_OP_bregx/DW_OP_LLVM_aspace_bregx also take "REG+N"/"REG-N"
+ *              (aspace_bregx's ULEB displacement: "REG-N" is 2^64 - N, what
+ *              the printer shows as REG-N)
  *   branches   a LABEL defined anywhere in the same text (a label after the
  *              last operation is the end of the expression), or the signed
  *              displacement in bytes the printer writes ("+2", "-3")
@@ -394,8 +396,12 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
     }
     switch (kind) {
     case AMDDWARF_OPERAND_REG: {
-      if (i == 0 && info->operands[1] == AMDDWARF_OPERAND_SLEB && split_offset(a, t, &reg, &offset)) {
+      bool joined = info->operands[1] == AMDDWARF_OPERAND_SLEB ||
+                    info->kind == AMDDWARF_OP_LLVM_aspace_bregx;
+      if (i == 0 && joined && split_offset(a, t, &reg, &offset)) {
         st = register_operand(a, reg, &op->operands[0]);
+        /* Signed either way: a negative displacement of aspace_bregx is
+           its two's complement. */
         if (st == AMDDWARF_OK)
           st = integer_operand(a, offset, AMDDWARF_OPERAND_SLEB, &op->operands[1]);
         return st;

@@ -1121,6 +1121,8 @@ static amddwarf_status step(machine *m, const program *p, const amddwarf_op *op,
       return machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE,
                           "%llu is not one of the DW_ASPACE_* values",
                           (unsigned long long)value_u64(&a));
+    /* The displacement is unsigned (specs/encodings.md); added modulo the
+       address size, 2^64 - N gives the address N bytes below. */
     return breg(m, (uint32_t)op->operands[0], (int64_t)op->operands[1], aspace);
   }
   case AMDDWARF_OP_LLVM_form_aspace_address: {

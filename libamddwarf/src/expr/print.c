@@ -122,7 +122,10 @@ static void put_block(printer *p, uint64_t length, const uint8_t *block)
 
 /* A register operand NUMBER; with HAS_OFFSET, the signed OFFSET follows the
    name without a space ("VGPR3+8"), or, for a number without a name, as a
-   separate signed operand ("0x3c0 +8"). */
+   separate signed operand ("0x3c0 +8"). DW_OP_LLVM_aspace_bregx's unsigned
+   displacement prints the same way, as LLVM's printer does: one of 2^63 or
+   more is the two's complement of a negative one ("SGPR32-4"), which is the
+   address it gives (specs/encodings.md). */
 static void put_register(printer *p, uint64_t number, int has_offset, uint64_t offset)
 {
   char name[32];
@@ -166,7 +169,8 @@ static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_in
     case AMDDWARF_OPERAND_NONE:
       return;
     case AMDDWARF_OPERAND_REG:
-      if (i == 0 && info->operands[1] == AMDDWARF_OPERAND_SLEB) {
+      if (i == 0 && (info->operands[1] == AMDDWARF_OPERAND_SLEB ||
+                     kind == AMDDWARF_OP_LLVM_aspace_bregx)) {
         put_register(p, v, 1, op->operands[1]);
         return;
       }
