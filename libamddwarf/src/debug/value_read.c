@@ -515,7 +515,12 @@ amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *v, uint64_t lan
   uint64_t bit = 0;
   const uint8_t *expr = NULL;
   size_t expr_size = 0;
-  int plain = plain_read(v, &bit) &&
+  const amddwarf_cu *cu = v->cu != NULL ? v->cu : v->frame->cu;
+  /* A location whose address the object leaves undefined takes the slow
+     path, which reports it unavailable with the reason. */
+  int plain = plain_read(v, &bit) && v->object != NULL && cu != NULL &&
+              amddwarf_object_expr_addresses_known(v->object, cu, v->var->expr, v->var->size,
+                                                   NULL) == AMDDWARF_OK &&
               amddwarf_debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
                                                  &expr, &expr_size, NULL) == AMDDWARF_OK;
   amddwarf_debug_request_init(v->frame, v->cu, 0, &req);
