@@ -153,8 +153,8 @@ def main():
           notes.count("NT_AMDGPU_METADATA") == 2 and "amdhsa.version" in notes
           and "amdpal.format_strings" in notes, notes[:2000])
     done = run([args.amddwarf, "printf", "--elf", str(combined), "--buffer", str(buf), "--json"])
-    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    messages = [line["message"] for line in lines if "message" in line]
+    entries = json.loads(done.stdout)["entries"] if done.stdout.strip() else []
+    messages = [entry["message"] for entry in entries if "message" in entry]
     check(results, "amddwarf printf on the clang object", done.returncode == 0, done.stderr)
     # The clang object alone has metadata but no format strings.
     done = run([args.amddwarf, "printf", "--elf", str(obj), "--buffer", str(buf)])

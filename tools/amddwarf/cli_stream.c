@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int cli_file_open(const char *command, const char *path, cli_file *file)
+int cli_file_open(const char *command, bool json, const char *path, cli_file *file)
 {
   struct stat st;
   const char *problem = NULL;
@@ -16,10 +16,12 @@ int cli_file_open(const char *command, const char *path, cli_file *file)
   file->fd = open(path, O_RDONLY);
   if (file->fd < 0 || fstat(file->fd, &st) != 0)
     problem = strerror(errno);
+  else if (S_ISDIR(st.st_mode))
+    problem = strerror(EISDIR);
   else if (!S_ISREG(st.st_mode))
     problem = "not a regular file";
   if (problem) {
-    fprintf(stderr, "amddwarf %s: %s: %s\n", command, path, problem);
+    cli_file_error(command, json, path, problem);
     cli_file_close(file);
     return -1;
   }

@@ -12,9 +12,9 @@ typedef struct cli_file {
   uint64_t size;
 } cli_file;
 
-/* Opens PATH, a regular file. Returns 0, or -1 after printing
-   "amddwarf COMMAND: PATH: reason" on stderr (FILE->fd is then -1). */
-int cli_file_open(const char *command, const char *path, cli_file *file);
+/* Opens PATH, a regular file. Returns 0, or -1 after reporting it with
+   cli_file_error (JSON on stdout when JSON; FILE->fd is then -1). */
+int cli_file_open(const char *command, bool json, const char *path, cli_file *file);
 /* Closes FILE; safe on one that did not open. */
 void cli_file_close(cli_file *file);
 /* The read callback of the stream readers; USER is a cli_file. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli_stream.h"
+#include "json_out.h"
 
 static const char command[] = "printf";
 
@@ -13,7 +14,7 @@ enum { MAX_MESSAGE = 16 << 20 };
 static void print_help(void)
 {
   printf("Usage: amddwarf printf [--elf PIPELINE.elf]... [--strings FILE]... --buffer BUF.bin\n"
-         "                       [--index] [--json]\n"
+         "                       [--index] [--json | --json-lines]\n"
          "\n"
          "Prints every message a shader's DebugPrintf wrote into a printf buffer.\n"
          "\n"
@@ -33,15 +34,19 @@ static void print_help(void)
          "  --strings FILE  a MessagePack or JSON metadata document (repeatable)\n"
          "  --buffer FILE   the printf buffer, header included\n"
          "  --index         prefix each message with its entry index: \"#3: ...\"\n"
-         "  --json          one JSON object per line: messages, errors, collisions,\n"
-         "                  then the summary (format in specs/printf.md)\n"
+         "  --json          one JSON document: the collisions, every entry (its message\n"
+         "                  or its error), then the summary; written as it is decoded\n"
+         "                  (specs/printf.md, specs/json.md)\n"
+         "  --json-lines    the same as one JSON object per line, for streams:\n"
+         "                  {\"collision\": ...}, {\"entry\": ...}, {\"summary\": ...}\n"
          "\n"
          "Output: one line per message (a final newline of the message is dropped;\n"
          "other control characters and bytes that are not UTF-8 are written as\n"
          "\\n, \\t, \\xNN), then\n"
          "  summary: N messages, B bytes, L lost, E errors\n"
          "Bad entries (size 0 or 1, past the written data, unknown id, short payload,\n"
-         "bad format string) are reported on stderr at their byte offset and skipped.\n"
+         "bad format string) are reported on stderr at their byte offset and skipped\n"
+         "(in JSON, as the entry's \"error\").\n"
          "\n"
          "Exit status: 0 all entries decoded, 1 bad input, bad entries or lost data,\n"
          "2 bad usage.\n"
@@ -99,16 +104,6 @@ static void print_message_line(const char *text, size_t length)
     length--;
   print_escaped(stdout, text, length);
   putchar('\n');
-}
-
-static void print_json_line(json_t *json)
-{
-  char *text = json_dumps(json, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  if (text) {
-    puts(text);
-    free(text);
-  }
-  json_decref(json);
 }
 
 /* TEXT as a JSON string; bytes that are not valid UTF-8 become "\\xNN" so
@@ -175,7 +170,7 @@ static int load_metadata(amddwarf_printf_table *table, const char *path, bool el
   uint8_t *data = NULL;
   size_t size = 0;
   amddwarf_error err;
-  if (cli_read_file(command, path, &data, &size) != 0)
+  if (cli_read_input(command, json, path, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_error_clear(&err);
   amddwarf_status status = elf ? amddwarf_printf_table_add_elf(table, data, size, path, &err)
@@ -195,20 +190,24 @@ static int load_metadata(amddwarf_printf_table *table, const char *path, bool el
   return CLI_EXIT_OK;
 }
 
-static void report_collisions(const amddwarf_printf_table *table, bool json)
+/* The collisions: warnings on stderr, or the "collisions" of the JSON
+   document JSON. */
+static void report_collisions(const amddwarf_printf_table *table, cli_json_stream *json)
 {
   char id[24];
+  if (json)
+    cli_json_stream_array_begin(json, "collisions", "collision");
   for (size_t i = 0; i < amddwarf_printf_table_collision_count(table); i++) {
     const amddwarf_printf_collision *c = amddwarf_printf_table_collision(table, i);
     if (json) {
-      print_json_line(json_pack(
-          "{s:{s:s,s:{s:o,s:o,s:I},s:{s:o,s:o,s:I}}}", "collision", "id", hex_id(c->id, id),
-          "kept", "origin", json_text(c->kept->origin, strlen(c->kept->origin)), "format",
-          json_text(c->kept->format, c->kept->format_length), "argument_count",
-          (json_int_t)c->kept->argument_count, "other", "origin",
-          json_text(c->other_origin, strlen(c->other_origin)), "format",
-          json_text(c->other_format, strlen(c->other_format)), "argument_count",
-          (json_int_t)c->other_argument_count));
+      cli_json_stream_element(
+          json, json_pack("{s:o,s:{s:o,s:o,s:I},s:{s:o,s:o,s:I}}", "id", cli_json_addr(c->id),
+                          "kept", "origin", json_text(c->kept->origin, strlen(c->kept->origin)),
+                          "format", json_text(c->kept->format, c->kept->format_length),
+                          "argument_count", (json_int_t)c->kept->argument_count, "other",
+                          "origin", json_text(c->other_origin, strlen(c->other_origin)),
+                          "format", json_text(c->other_format, strlen(c->other_format)),
+                          "argument_count", (json_int_t)c->other_argument_count));
     } else {
       fprintf(stderr, "amddwarf printf: warning: format-string id %s is \"", hex_id(c->id, id));
       print_escaped(stderr, c->kept->format, c->kept->format_length);
@@ -219,30 +218,38 @@ static void report_collisions(const amddwarf_printf_table *table, bool json)
               c->other_origin);
     }
   }
+  if (json)
+    cli_json_stream_array_end(json);
 }
 
 typedef struct counts {
   uint64_t messages, errors;
 } counts;
 
-static void report_entry_error(const amddwarf_printf_entry *entry, amddwarf_status status,
-                               const amddwarf_error *err, bool json)
+/* An entry that cannot be printed: an error on stderr, or an element of the
+   JSON document's "entries" with the entry's INDEX and OFFSET. */
+static void report_entry_error(uint64_t index, uint64_t offset, amddwarf_status status,
+                               amddwarf_error *err, cli_json_stream *json)
 {
-  if (json)
-    print_json_line(json_pack("{s:I,s:I,s:{s:s,s:o}}", "entry", (json_int_t)entry->index,
-                              "offset", (json_int_t)entry->offset, "error", "status",
-                              amddwarf_status_name(status), "message",
-                              json_text(err->message, strlen(err->message))));
-  else
-    fprintf(stderr, "amddwarf printf: error: %s\n", err->message);
+  if (!json) {
+    cli_report_error(command, false, status, err);
+    return;
+  }
+  err->offset = AMDDWARF_NO_OFFSET; /* the entry's offset says where */
+  json_t *o = json_object();
+  json_object_set_new(o, "index", json_integer((json_int_t)index));
+  json_object_set_new(o, "offset", cli_json_addr(offset));
+  json_object_set_new(o, "error", cli_json_error(status, err));
+  cli_json_stream_element(json, o);
 }
 
-static int decode(amddwarf_printf_reader *reader, const amddwarf_printf_table *table, bool json,
-                  bool index, counts *n)
+static int decode(amddwarf_printf_reader *reader, const amddwarf_printf_table *table,
+                  cli_json_stream *json, bool index, counts *n)
 {
   size_t capacity = 4096;
-  char *text = malloc(capacity);
-  char id[24];
+  if (json)
+    cli_json_stream_array_begin(json, "entries", "entry");
+  char *text = malloc(capacity); /* on failure the array stays open */
   if (!text)
     return -1;
   for (;;) {
@@ -252,7 +259,8 @@ static int decode(amddwarf_printf_reader *reader, const amddwarf_printf_table *t
     if (status == AMDDWARF_END)
       break;
     if (status == AMDDWARF_E_IO) {
-      fprintf(stderr, "amddwarf printf: %s\n", err.message);
+      /* The buffer cannot be read on: the last "entry" says where. */
+      report_entry_error(n->messages + n->errors, err.offset, status, &err, json);
       n->errors++;
       break;
     }
@@ -277,15 +285,16 @@ static int decode(amddwarf_printf_reader *reader, const amddwarf_printf_table *t
       }
     }
     if (status != AMDDWARF_OK) {
-      report_entry_error(&entry, status, &err, json);
+      report_entry_error(entry.index, entry.offset, status, &err, json);
       n->errors++;
       continue;
     }
     n->messages++;
     if (json) {
-      print_json_line(json_pack("{s:I,s:I,s:s,s:o}", "entry", (json_int_t)entry.index,
-                                "offset", (json_int_t)entry.offset, "id",
-                                hex_id(entry.id, id), "message", json_text(text, length)));
+      cli_json_stream_element(
+          json, json_pack("{s:I,s:o,s:o,s:o}", "index", (json_int_t)entry.index, "offset",
+                          cli_json_addr(entry.offset), "id", cli_json_addr(entry.id),
+                          "message", json_text(text, length)));
     } else {
       if (index)
         printf("#%llu: ", (unsigned long long)entry.index);
@@ -293,15 +302,18 @@ static int decode(amddwarf_printf_reader *reader, const amddwarf_printf_table *t
     }
   }
   free(text);
+  if (json)
+    cli_json_stream_array_end(json);
   return 0;
 }
 
 static void report_summary(const amddwarf_printf_buffer_info *info,
-                           const amddwarf_printf_table *table, const counts *n, bool json)
+                           const amddwarf_printf_table *table, const counts *n,
+                           cli_json_stream *json)
 {
   if (json) {
-    print_json_line(json_pack(
-        "{s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}}", "summary", "messages",
+    cli_json_stream_member(json, "summary", json_pack(
+        "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b}", "messages",
         (json_int_t)n->messages, "bytes", (json_int_t)info->data_bytes, "lost",
         (json_int_t)(info->lost_bytes > INT64_MAX ? INT64_MAX : info->lost_bytes), "errors",
         (json_int_t)n->errors, "collisions",
@@ -329,7 +341,7 @@ static void report_summary(const amddwarf_printf_buffer_info *info,
 int cli_printf_main(int argc, char **argv)
 {
   const char *buffer_path = NULL, *value;
-  bool json = false, index = false;
+  bool json = false, lines = false, index = false;
   int result = CLI_EXIT_OK, found;
   amddwarf_printf_table *table = NULL;
   amddwarf_printf_reader *reader = NULL;
@@ -341,13 +353,16 @@ int cli_printf_main(int argc, char **argv)
       print_help();
       return CLI_EXIT_OK;
     }
-    if (cli_is_flag(argv[i], "--json"))
+    if (cli_is_flag(argv[i], "--json") || cli_is_flag(argv[i], "--json-lines")) {
       json = true;
+      lines = lines || cli_is_flag(argv[i], "--json-lines");
+    }
   }
   if (amddwarf_printf_table_new(NULL, &table, &err) != AMDDWARF_OK)
     return cli_report_error(command, json, err.status, &err);
   for (int i = 1; i < argc && result == CLI_EXIT_OK; i++) {
-    if (cli_is_flag(argv[i], "--json") || cli_is_flag(argv[i], "--index")) {
+    if (cli_is_flag(argv[i], "--json") || cli_is_flag(argv[i], "--json-lines") ||
+        cli_is_flag(argv[i], "--index")) {
       index = index || cli_is_flag(argv[i], "--index");
     } else if ((found = cli_option_value(command, argc, argv, &i, "--elf", &value)) != 0) {
       result = found < 0 ? CLI_EXIT_USAGE : load_metadata(table, value, true, json);
@@ -365,8 +380,7 @@ int cli_printf_main(int argc, char **argv)
     result = cli_usage_error(command, "--buffer is required");
   if (result != CLI_EXIT_OK)
     goto done;
-  report_collisions(table, json);
-  if (cli_file_open(command, buffer_path, &source) != 0) {
+  if (cli_file_open(command, json, buffer_path, &source) != 0) {
     result = CLI_EXIT_BAD_INPUT;
     goto done;
   }
@@ -380,14 +394,24 @@ int cli_printf_main(int argc, char **argv)
     result = cli_report_error(command, json, status, &err);
     goto done;
   }
+  /* The document starts once the buffer reads: from here on it is streamed. */
+  cli_json_stream stream;
+  if (json)
+    cli_json_stream_begin(&stream, lines);
+  report_collisions(table, json ? &stream : NULL);
   counts n = {0, 0};
-  if (decode(reader, table, json, index, &n) != 0) {
-    fprintf(stderr, "amddwarf printf: out of memory\n");
-    result = CLI_EXIT_BAD_INPUT;
+  if (decode(reader, table, json ? &stream : NULL, index, &n) != 0) {
+    if (json) {
+      cli_json_stream_array_end(&stream);
+      cli_json_stream_end(&stream);
+    }
+    result = cli_report_error(command, false, AMDDWARF_E_NO_MEMORY, NULL);
     goto done;
   }
   const amddwarf_printf_buffer_info *info = amddwarf_printf_reader_info(reader);
-  report_summary(info, table, &n, json);
+  report_summary(info, table, &n, json ? &stream : NULL);
+  if (json)
+    cli_json_stream_end(&stream);
   if (n.errors > 0 || info->lost_bytes > 0)
     result = CLI_EXIT_BAD_INPUT;
 done:

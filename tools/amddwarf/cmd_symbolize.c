@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_stream.h"
+#include "json_out.h"
 #include "spirv_print.h"
 
 static const char *const command = "symbolize";
@@ -245,16 +246,16 @@ static json_t *record_json(const amddwarf_gpuav_record *r)
   json_object_set_new(o, "size", json_integer(r->size));
   json_object_set_new(o, "shader_id", json_integer(r->shader_id));
   json_object_set_new(o, "instruction_index", json_integer(r->instruction_index));
-  json_object_set_new(o, "stage", json_integer(r->stage));
+  json_object_set_new(o, "stage", cli_json_addr(r->stage));
   const char *stage = amddwarf_gpuav_stage_name(r->stage);
   json_object_set_new(o, "stage_name", stage ? json_string(stage) : json_null());
   json_t *words = json_array();
   for (uint32_t i = 0; i < r->stage_word_count; i++)
-    json_array_append_new(words, json_integer(r->stage_words[i]));
+    json_array_append_new(words, cli_json_addr(r->stage_words[i]));
   json_object_set_new(o, "stage_words", words);
   json_t *payload = json_array();
   for (uint32_t i = 0; i < r->payload_words; i++)
-    json_array_append_new(payload, json_integer(amddwarf_gpuav_record_word(r, i)));
+    json_array_append_new(payload, cli_json_addr(amddwarf_gpuav_record_word(r, i)));
   json_object_set_new(o, "payload", payload);
   return o;
 }
@@ -373,13 +374,13 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
     json_object_set_new(r, "module", sh ? json_string(sh->path) : json_null());
     if (is_printf) {
       json_object_set_new(r, "format_string_id",
-                          json_integer(amddwarf_gpuav_record_word(rec, 0)));
+                          cli_json_addr(amddwarf_gpuav_record_word(rec, 0)));
       json_object_set_new(r, "format_string", fmt ? json_string(fmt) : json_null());
       json_object_set_new(r, "text", json_string(text));
     } else {
       uint32_t code = amddwarf_gpuav_record_word(rec, 0);
       const amddwarf_gpuav_error_info *info = amddwarf_gpuav_error_lookup(buf->format, code);
-      json_object_set_new(r, "error_code", json_integer(code));
+      json_object_set_new(r, "error_code", cli_json_addr(code));
       json_object_set_new(r, "error", info ? json_string(info->name) : json_null());
       json_object_set_new(r, "message_id", info ? json_string(info->message_id) : json_null());
       json_object_set_new(r, "message", json_string(text));
@@ -413,7 +414,7 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
 static int symbolize_buffer(const options *o)
 {
   cli_file file = {.fd = -1, .size = 0};
-  if (cli_file_open(command, o->buffer_path, &file) != 0)
+  if (cli_file_open(command, o->json, o->buffer_path, &file) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_gpuav_reader *reader = NULL;
   int status = check_modules(o, &file);
@@ -428,7 +429,7 @@ static int symbolize_buffer(const options *o)
   if (o->json) {
     root = json_object();
     json_object_set_new(root, "format", json_string(amddwarf_gpuav_format_name(buf->format)));
-    json_object_set_new(root, "flags", json_integer(buf->flags));
+    json_object_set_new(root, "flags", cli_json_addr(buf->flags));
     json_object_set_new(root, "written_length", json_integer(buf->written_length));
     json_object_set_new(root, "data_words", json_integer(buf->data_words));
     json_object_set_new(root, "overflow", json_boolean(buf->overflow));
