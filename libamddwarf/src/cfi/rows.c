@@ -648,9 +648,14 @@ amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
     return AMDDWARF_NOT_FOUND;
   uint32_t fde = cfi->index[at].fde;
   const amddwarf_cfi_rows *slot = &cfi->fde_rows[fde];
-  const amddwarf_cfi_row *rows = slot->rows;
-  size_t count = slot->count;
-  if (!slot_done(slot) || slot->status != AMDDWARF_OK) {
+  const amddwarf_cfi_row *rows = NULL;
+  size_t count = 0;
+  /* The rows are read only after DONE is seen set (acquire): another thread
+     may be computing them. */
+  if (slot_done(slot) && slot->status == AMDDWARF_OK) {
+    rows = slot->rows;
+    count = slot->count;
+  } else {
     amddwarf_status st = amddwarf_cfi_fde_rows(cfi, &cfi->fdes[fde], &rows, &count, err);
     if (st != AMDDWARF_OK)
       return st;
