@@ -186,12 +186,38 @@ static void test_buffer_handling(void **state)
                    AMDDWARF_E_INVALID_ARGUMENT);
 }
 
+/* amddwarf_expr_spell decodes and prints in one call; an undecodable rest
+   follows what decoded, and a short buffer still reports the full length. */
+static void test_spell_bytes(void **state)
+{
+  (void)state;
+  amddwarf_expr_format f;
+  amddwarf_expr_format_init(&f);
+  const uint8_t pieces[] = {0x90, 0x81, 0x14, 0x93, 0x04, 0x90, 0x82, 0x14, 0x93, 0x04};
+  char buf[128];
+  size_t length = 0;
+  assert_int_equal(amddwarf_expr_spell(&f, pieces, sizeof pieces, buf, sizeof buf, &length),
+                   AMDDWARF_OK);
+  assert_string_equal(buf, "DW_OP_regx VGPR1, DW_OP_piece 0x4, DW_OP_regx VGPR2, DW_OP_piece 0x4");
+  assert_int_equal(length, strlen(buf));
+  char small[10];
+  assert_int_equal(amddwarf_expr_spell(&f, pieces, sizeof pieces, small, sizeof small, &length),
+                   AMDDWARF_OK);
+  assert_string_equal(small, "DW_OP_reg");
+  assert_int_equal(length, strlen(buf));
+  const uint8_t cut[] = {0x91, 0x10, 0x0c, 0x01}; /* fbreg +16, then const4u missing 3 bytes */
+  assert_int_not_equal(amddwarf_expr_spell(&f, cut, sizeof cut, buf, sizeof buf, NULL),
+                       AMDDWARF_OK);
+  assert_true(strncmp(buf, "DW_OP_fbreg +16, <error: ", 25) == 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_matches_llvm_dwarfdump), cmocka_unit_test(test_registers),
       cmocka_unit_test(test_entry_values),           cmocka_unit_test(test_extension_ops),
       cmocka_unit_test(test_buffer_handling),
+      cmocka_unit_test(test_spell_bytes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -340,17 +340,6 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_
 AMDDWARF_API amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
                                                     const char *text, amddwarf_error *err);
 
-/* The spelling of a location expression that amddwarf_valobj_info.location
-   uses: BYTES (SIZE) decoded under FORMAT (a unit's amddwarf_cu.format) and
-   printed as llvm-dwarfdump does ("DW_OP_regx VGPR1, DW_OP_piece 0x4"), an
-   undecodable rest appended as "<error: MESSAGE>" after what decoded.
-   Writes at most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0)
-   and the full length to *LENGTH (may be NULL). Returns the decoding
-   status, or E_NO_MEMORY. */
-AMDDWARF_API amddwarf_status amddwarf_expr_spell(const amddwarf_expr_format *format,
-                                                 const uint8_t *bytes, size_t size, char *buf,
-                                                 size_t buf_size, size_t *length);
-
 AMDDWARF_END_DECLS
 
 #endif

@@ -175,6 +175,17 @@ AMDDWARF_API amddwarf_status amddwarf_expr_print(const amddwarf_op *ops, size_t 
                                                  unsigned flags, char *buf, size_t size,
                                                  size_t *length);
 
+/* Spells expression BYTES (SIZE), decoded under FORMAT, on one line as
+   amddwarf_expr_print does ("DW_OP_regx VGPR1, DW_OP_piece 0x4"), an
+   undecodable rest appended as "<error: MESSAGE>" after what decoded: the
+   spelling of a location that amddwarf_valobj_info.location and the CLI use.
+   Writes at most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0)
+   and the full length to *LENGTH (may be NULL). Returns the decoding
+   status, or E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_expr_spell(const amddwarf_expr_format *format,
+                                                 const uint8_t *bytes, size_t size, char *buf,
+                                                 size_t buf_size, size_t *length);
+
 /* Name of DIALECT ("auto", "draft", "vendor", "user") and the reverse. */
 AMDDWARF_API const char *amddwarf_dialect_name(amddwarf_dialect dialect);
 AMDDWARF_API amddwarf_status amddwarf_dialect_from_name(const char *name,

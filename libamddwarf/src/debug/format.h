@@ -1,7 +1,6 @@
 /* Text of values: bytes read from a location printed by their DWARF type
  * the way a debugger does (specs/eval-paths.md), bits no location describes
- * as <optimized out>; pointer values; and location expressions as the unit
- * spells them. */
+ * as <optimized out>; and pointer values. */
 #ifndef AMDDWARF_DEBUG_FORMAT_H
 #define AMDDWARF_DEBUG_FORMAT_H
 
@@ -31,12 +30,5 @@ void amddwarf_debug_format_pointer(amddwarf_text *out, const char *type_name, ui
 
 /* The short name of DW_ASPACE ASPACE into BUF ("aspace<N>" when unknown). */
 const char *amddwarf_debug_aspace_label(uint32_t aspace, char *buf, size_t size);
-
-/* Appends expression BYTES (SIZE), decoded under FORMAT, in llvm-dwarfdump
-   spelling; a decoding error is appended as "<error: MESSAGE>" after what
-   decoded. Returns the decoding status (amddwarf_expr_spell). */
-amddwarf_status amddwarf_debug_format_expr(amddwarf_text *out,
-                                           const amddwarf_expr_format *format,
-                                           const uint8_t *bytes, size_t size);
 
 #endif

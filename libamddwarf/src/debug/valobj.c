@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/mem.h"
 #include "debug/value.h"
+#include "expr/spell.h"
 
 /* ---- making a value ---- */
 
@@ -109,7 +110,7 @@ static void describe_location(amddwarf_valobj *v)
     amddwarf_text_printf(&v->location_text, "no location at pc 0x%llx",
                          (unsigned long long)v->frame->pub.lookup_pc);
   else
-    amddwarf_debug_format_expr(&v->location_text, &v->cu->format, var->expr, var->size);
+    amddwarf_expr_spell_append(&v->location_text, &v->cu->format, var->expr, var->size);
   v->info.location = amddwarf_text_status(&v->location_text) == AMDDWARF_OK
                          ? amddwarf_text_str(&v->location_text)
                          : "";
