@@ -26,8 +26,8 @@ static amddwarf_status open_sec(const cfi_sec *s, amddwarf_cfi_section_kind kind
   amddwarf_cfi_options o;
   amddwarf_cfi_options_init(&o);
   o.kind = kind;
-  o.data = s->b;
-  o.size = s->n;
+  o.data = s->data;
+  o.size = s->len;
   o.target = target;
   amddwarf_error_clear(err);
   return amddwarf_cfi_open(&o, cfi, err);
@@ -492,43 +492,43 @@ static void test_header_fields_versions_and_formats(void **state)
   cfi_sec s;
   memset(&s, 0, sizeof s);
   /* CIE version 1: u8 return address register, target address size. */
-  size_t v1 = s.n;
-  cfi_uN(&s, 0, 4);
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_u8(&s, 1);
-  cfi_u8(&s, 0);
-  cfi_uleb(&s, 1);
-  cfi_sleb(&s, -8);
-  cfi_u8(&s, 16);
-  cfi_patch32(&s, v1, (uint32_t)(s.n - v1 - 4));
+  size_t v1 = s.len;
+  bb_uint(&s, 0, 4);
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_u8(&s, 1);
+  bb_u8(&s, 0);
+  bb_uleb(&s, 1);
+  bb_sleb(&s, -8);
+  bb_u8(&s, 16);
+  bb_patch32(&s, v1, (uint32_t)(s.len - v1 - 4));
   /* CIE version 3 in 64-bit DWARF with the AMD augmentation... version 4 for
      address size 4 and a 2-byte segment selector. */
-  size_t v4 = s.n;
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_uN(&s, 0, 8);
-  cfi_uN(&s, UINT64_MAX, 8);
-  cfi_u8(&s, 4);
-  cfi_put(&s, (const uint8_t *)"[amd:v0.12]", 12);
-  cfi_u8(&s, 4);
-  cfi_u8(&s, 2);
-  cfi_uleb(&s, 4);
-  cfi_sleb(&s, 4);
-  cfi_uleb(&s, 16);
-  cfi_u8(&s, 0x00);
-  uint64_t len = s.n - v4 - 12;
+  size_t v4 = s.len;
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_uint(&s, 0, 8);
+  bb_uint(&s, UINT64_MAX, 8);
+  bb_u8(&s, 4);
+  bb_bytes(&s, (const uint8_t *)"[amd:v0.12]", 12);
+  bb_u8(&s, 4);
+  bb_u8(&s, 2);
+  bb_uleb(&s, 4);
+  bb_sleb(&s, 4);
+  bb_uleb(&s, 16);
+  bb_u8(&s, 0x00);
+  uint64_t len = s.len - v4 - 12;
   for (int i = 0; i < 8; i++)
-    s.b[v4 + 4 + i] = (uint8_t)(len >> (8 * i));
+    s.data[v4 + 4 + i] = (uint8_t)(len >> (8 * i));
   /* 64-bit FDE of the v4 CIE: segment 0x0102, start 0x2000, range 0x40. */
-  size_t f = s.n;
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_uN(&s, 0, 8);
-  cfi_uN(&s, v4, 8);
-  cfi_uN(&s, 0x0102, 2);
-  cfi_uN(&s, 0x2000, 4);
-  cfi_uN(&s, 0x40, 4);
-  len = s.n - f - 12;
+  size_t f = s.len;
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_uint(&s, 0, 8);
+  bb_uint(&s, v4, 8);
+  bb_uint(&s, 0x0102, 2);
+  bb_uint(&s, 0x2000, 4);
+  bb_uint(&s, 0x40, 4);
+  len = s.len - f - 12;
   for (int i = 0; i < 8; i++)
-    s.b[f + 4 + i] = (uint8_t)(len >> (8 * i));
+    s.data[f + 4 + i] = (uint8_t)(len >> (8 * i));
   amddwarf_cfi *cfi;
   amddwarf_error err;
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err), AMDDWARF_OK);
@@ -562,15 +562,15 @@ static void test_unknown_augmentation_keeps_header(void **state)
   (void)state;
   cfi_sec s;
   memset(&s, 0, sizeof s);
-  size_t c = s.n;
-  cfi_uN(&s, 0, 4);
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_u8(&s, 4);
-  cfi_put(&s, (const uint8_t *)"[xyz]", 6);
-  cfi_u8(&s, 8);
-  cfi_u8(&s, 0);
-  cfi_u8(&s, 0xee); /* unreadable */
-  cfi_patch32(&s, c, (uint32_t)(s.n - c - 4));
+  size_t c = s.len;
+  bb_uint(&s, 0, 4);
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_u8(&s, 4);
+  bb_bytes(&s, (const uint8_t *)"[xyz]", 6);
+  bb_u8(&s, 8);
+  bb_u8(&s, 0);
+  bb_u8(&s, 0xee); /* unreadable */
+  bb_patch32(&s, c, (uint32_t)(s.len - c - 4));
   cfi_fde8(&s, c, 0x10, 0x10, NULL, 0);
   amddwarf_cfi *cfi;
   amddwarf_error err;
@@ -594,49 +594,49 @@ static void test_hostile_sections(void **state)
   /* Length running past the end. */
   memset(&s, 0, sizeof s);
   cfi_cie4(&s, 4, 4, 16, NULL, 0);
-  s.n -= 1;
+  s.len -= 1;
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_TRUNCATED);
   assert_int_equal(err.offset, 0);
 
   /* Huge 64-bit length. */
   memset(&s, 0, sizeof s);
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_uN(&s, UINT64_MAX - 4, 8);
-  cfi_uN(&s, 0, 8);
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_uint(&s, UINT64_MAX - 4, 8);
+  bb_uint(&s, 0, 8);
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_TRUNCATED);
 
   /* Reserved initial length. */
   memset(&s, 0, sizeof s);
-  cfi_uN(&s, 0xfffffff0u, 4);
-  cfi_uN(&s, 0, 8);
+  bb_uint(&s, 0xfffffff0u, 4);
+  bb_uint(&s, 0, 8);
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_MALFORMED);
 
   /* Truncated length field. */
   memset(&s, 0, sizeof s);
-  cfi_uN(&s, 0, 2);
+  bb_uint(&s, 0, 2);
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_TRUNCATED);
 
   /* Bad CIE version. */
   memset(&s, 0, sizeof s);
   cfi_cie4(&s, 4, 4, 16, NULL, 0);
-  s.b[8] = 2;
+  s.data[8] = 2;
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_CFI_BAD_VERSION);
   assert_int_equal(err.offset, 8);
 
   /* CIE fields cut short by the entry length: code alignment missing. */
   memset(&s, 0, sizeof s);
-  cfi_uN(&s, 8, 4);
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_u8(&s, 4);
-  cfi_u8(&s, 0);
-  cfi_u8(&s, 8);
-  cfi_u8(&s, 0);
-  cfi_uN(&s, 0x04040404, 4); /* outside the entry */
+  bb_uint(&s, 8, 4);
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_u8(&s, 4);
+  bb_u8(&s, 0);
+  bb_u8(&s, 8);
+  bb_u8(&s, 0);
+  bb_uint(&s, 0x04040404, 4); /* outside the entry */
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_TRUNCATED);
 
@@ -645,8 +645,8 @@ static void test_hostile_sections(void **state)
     memset(&s, 0, sizeof s);
     size_t f1 = cfi_fde8(&s, 0, 0, 4, NULL, 0);
     size_t f2 = cfi_fde8(&s, 0, 4, 4, NULL, 0);
-    cfi_patch32(&s, f1 + 4, variant == 0 ? (uint32_t)f1 : variant == 1 ? (uint32_t)f2 : 0x7777);
-    cfi_patch32(&s, f2 + 4, (uint32_t)f1);
+    bb_patch32(&s, f1 + 4, variant == 0 ? (uint32_t)f1 : variant == 1 ? (uint32_t)f2 : 0x7777);
+    bb_patch32(&s, f2 + 4, (uint32_t)f1);
     assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                      AMDDWARF_E_CFI_BAD_CIE_POINTER);
     if (err.offset != f1 + 4)
@@ -656,23 +656,23 @@ static void test_hostile_sections(void **state)
   /* Address size 3 in a version 4 CIE. */
   memset(&s, 0, sizeof s);
   cfi_cie4(&s, 4, 4, 16, NULL, 0);
-  s.b[10] = 3;
+  s.data[10] = 3;
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_MALFORMED);
 
   /* Overlong LEB in the code alignment factor. */
   memset(&s, 0, sizeof s);
-  size_t c = s.n;
-  cfi_uN(&s, 0, 4);
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_u8(&s, 4);
-  cfi_u8(&s, 0);
-  cfi_u8(&s, 8);
-  cfi_u8(&s, 0);
+  size_t c = s.len;
+  bb_uint(&s, 0, 4);
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_u8(&s, 4);
+  bb_u8(&s, 0);
+  bb_u8(&s, 8);
+  bb_u8(&s, 0);
   for (int i = 0; i < 11; i++)
-    cfi_u8(&s, 0x80);
-  cfi_u8(&s, 0);
-  cfi_patch32(&s, c, (uint32_t)(s.n - c - 4));
+    bb_u8(&s, 0x80);
+  bb_u8(&s, 0);
+  bb_patch32(&s, c, (uint32_t)(s.len - c - 4));
   assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err),
                    AMDDWARF_E_LEB_OVERLONG);
   assert_int_equal(err.offset, 12);
@@ -696,47 +696,47 @@ static void test_eh_frame_augmentations_and_encodings(void **state)
   cfi_sec s;
   memset(&s, 0, sizeof s);
   /* CIE "zPLRS": personality indirect|pcrel|sdata4, LSDA udata4, FDE pcrel|sdata4. */
-  size_t c = s.n;
-  cfi_uN(&s, 0, 4);
-  cfi_uN(&s, 0, 4);
-  cfi_u8(&s, 1);
-  cfi_put(&s, (const uint8_t *)"zPLRS", 6);
-  cfi_uleb(&s, 1);
-  cfi_sleb(&s, -8);
-  cfi_u8(&s, 16);
-  cfi_uleb(&s, 7); /* augmentation data size */
-  cfi_u8(&s, 0x9b);
-  size_t p_field = s.n;
-  cfi_uN(&s, 0, 4); /* patched below: 0x5000 - (section_address + p_field) */
-  cfi_u8(&s, 0x03);
-  cfi_u8(&s, 0x1b);
-  cfi_u8(&s, 0x0c); /* def_cfa RSP 8 */
-  cfi_u8(&s, 0x07);
-  cfi_u8(&s, 0x08);
-  cfi_patch32(&s, c, (uint32_t)(s.n - c - 4));
+  size_t c = s.len;
+  bb_uint(&s, 0, 4);
+  bb_uint(&s, 0, 4);
+  bb_u8(&s, 1);
+  bb_bytes(&s, (const uint8_t *)"zPLRS", 6);
+  bb_uleb(&s, 1);
+  bb_sleb(&s, -8);
+  bb_u8(&s, 16);
+  bb_uleb(&s, 7); /* augmentation data size */
+  bb_u8(&s, 0x9b);
+  size_t p_field = s.len;
+  bb_uint(&s, 0, 4); /* patched below: 0x5000 - (section_address + p_field) */
+  bb_u8(&s, 0x03);
+  bb_u8(&s, 0x1b);
+  bb_u8(&s, 0x0c); /* def_cfa RSP 8 */
+  bb_u8(&s, 0x07);
+  bb_u8(&s, 0x08);
+  bb_patch32(&s, c, (uint32_t)(s.len - c - 4));
   /* FDE: pcrel start -> 0x401000, range 0x20, LSDA 0x600000. */
-  size_t f = s.n;
-  cfi_uN(&s, 0, 4);
-  cfi_uN(&s, f + 4 - c, 4);
-  size_t start_field = s.n;
-  cfi_uN(&s, 0, 4);
-  cfi_uN(&s, 0x20, 4);
-  cfi_uleb(&s, 4);
-  cfi_uN(&s, 0x600000, 4);
-  cfi_u8(&s, 0x44); /* advance 4 */
-  cfi_u8(&s, 0x0e); /* def_cfa_offset 16 */
-  cfi_u8(&s, 0x10);
-  cfi_patch32(&s, f, (uint32_t)(s.n - f - 4));
-  cfi_uN(&s, 0, 4); /* terminator */
+  size_t f = s.len;
+  bb_uint(&s, 0, 4);
+  bb_uint(&s, f + 4 - c, 4);
+  size_t start_field = s.len;
+  bb_uint(&s, 0, 4);
+  bb_uint(&s, 0x20, 4);
+  bb_uleb(&s, 4);
+  bb_uint(&s, 0x600000, 4);
+  bb_u8(&s, 0x44); /* advance 4 */
+  bb_u8(&s, 0x0e); /* def_cfa_offset 16 */
+  bb_u8(&s, 0x10);
+  bb_patch32(&s, f, (uint32_t)(s.len - f - 4));
+  bb_uint(&s, 0, 4); /* terminator */
   uint64_t base = 0x400000;
-  cfi_patch32(&s, p_field, (uint32_t)(0x5000 - (base + p_field)));
-  cfi_patch32(&s, start_field, (uint32_t)(0x401000 - (base + start_field)));
+  bb_patch32(&s, p_field, (uint32_t)(0x5000 - (base + p_field)));
+  bb_patch32(&s, start_field, (uint32_t)(0x401000 - (base + start_field)));
 
   amddwarf_cfi_options o;
   amddwarf_cfi_options_init(&o);
   o.kind = AMDDWARF_CFI_EH_FRAME;
-  o.data = s.b;
-  o.size = s.n;
+  o.data = s.data;
+  o.size = s.len;
   o.section_address = base;
   o.target = X86;
   amddwarf_cfi *cfi;
@@ -781,15 +781,15 @@ static void test_eh_frame_augmentations_and_encodings(void **state)
   amddwarf_cfi_close(cfi);
 
   /* datarel without a data base is unsupported; an invalid encoding is an error. */
-  s.b[p_field - 1 - 0] = 0x9b;
+  s.data[p_field - 1 - 0] = 0x9b;
   size_t r_at = p_field + 5;
-  s.b[r_at] = 0x3b;
+  s.data[r_at] = 0x3b;
   assert_int_equal(amddwarf_cfi_open(&o, &cfi, &err), AMDDWARF_E_UNSUPPORTED);
-  s.b[r_at] = 0x0e;
+  s.data[r_at] = 0x0e;
   assert_int_equal(amddwarf_cfi_open(&o, &cfi, &err), AMDDWARF_E_CFI_BAD_POINTER_ENCODING);
-  s.b[r_at] = 0x1b;
+  s.data[r_at] = 0x1b;
   /* An unknown augmentation without "z" cannot be skipped. */
-  memcpy(&s.b[9], "qPLRS", 5);
+  memcpy(&s.data[9], "qPLRS", 5);
   assert_int_equal(amddwarf_cfi_open(&o, &cfi, &err), AMDDWARF_E_CFI_BAD_AUGMENTATION);
 }
 
@@ -801,29 +801,29 @@ static void test_eh_frame_pointer_formats(void **state)
   for (size_t e = 0; e < sizeof encodings; e++) {
     cfi_sec s;
     memset(&s, 0, sizeof s);
-    size_t c = s.n;
-    cfi_uN(&s, 0, 4);
-    cfi_uN(&s, 0, 4);
-    cfi_u8(&s, 3);
-    cfi_put(&s, (const uint8_t *)"zR", 3);
-    cfi_uleb(&s, 1);
-    cfi_sleb(&s, -8);
-    cfi_uleb(&s, 16);
-    cfi_uleb(&s, 1);
-    cfi_u8(&s, encodings[e]);
-    cfi_patch32(&s, c, (uint32_t)(s.n - c - 4));
-    size_t f = s.n;
-    cfi_uN(&s, 0, 4);
-    cfi_uN(&s, f + 4 - c, 4);
+    size_t c = s.len;
+    bb_uint(&s, 0, 4);
+    bb_uint(&s, 0, 4);
+    bb_u8(&s, 3);
+    bb_bytes(&s, (const uint8_t *)"zR", 3);
+    bb_uleb(&s, 1);
+    bb_sleb(&s, -8);
+    bb_uleb(&s, 16);
+    bb_uleb(&s, 1);
+    bb_u8(&s, encodings[e]);
+    bb_patch32(&s, c, (uint32_t)(s.len - c - 4));
+    size_t f = s.len;
+    bb_uint(&s, 0, 4);
+    bb_uint(&s, f + 4 - c, 4);
     switch (encodings[e]) {
-    case 0x02: cfi_uN(&s, 0x1234, 2); cfi_uN(&s, 0x10, 2); break;
-    case 0x01: cfi_uleb(&s, 0x1234); cfi_uleb(&s, 0x10); break;
-    case 0x0c: cfi_uN(&s, 0x1234, 8); cfi_uN(&s, 0x10, 8); break;
-    case 0x00: cfi_uN(&s, 0x1234, 8); cfi_uN(&s, 0x10, 8); break;
-    case 0x09: cfi_sleb(&s, 0x1234); cfi_sleb(&s, 0x10); break;
+    case 0x02: bb_uint(&s, 0x1234, 2); bb_uint(&s, 0x10, 2); break;
+    case 0x01: bb_uleb(&s, 0x1234); bb_uleb(&s, 0x10); break;
+    case 0x0c: bb_uint(&s, 0x1234, 8); bb_uint(&s, 0x10, 8); break;
+    case 0x00: bb_uint(&s, 0x1234, 8); bb_uint(&s, 0x10, 8); break;
+    case 0x09: bb_sleb(&s, 0x1234); bb_sleb(&s, 0x10); break;
     }
-    cfi_uleb(&s, 0);
-    cfi_patch32(&s, f, (uint32_t)(s.n - f - 4));
+    bb_uleb(&s, 0);
+    bb_patch32(&s, f, (uint32_t)(s.len - f - 4));
     amddwarf_cfi *cfi;
     amddwarf_error err;
     assert_int_equal(open_sec(&s, AMDDWARF_CFI_EH_FRAME, X86, &cfi, &err), AMDDWARF_OK);

@@ -182,8 +182,8 @@ static void start(fixture *fx, uint64_t pc)
   build(&fx->s);
   amddwarf_cfi_options o;
   amddwarf_cfi_options_init(&o);
-  o.data = fx->s.b;
-  o.size = fx->s.n;
+  o.data = fx->s.data;
+  o.size = fx->s.len;
   o.target = amddwarf_cfi_target_amdgpu(64);
   amddwarf_error_clear(&fx->err);
   assert_int_equal(amddwarf_cfi_open(&o, &fx->cfi, &fx->err), AMDDWARF_OK);
@@ -401,8 +401,8 @@ static void test_x86_stack_pointer_is_the_cfa(void **state)
   memcpy(x86_stack + 0x10, &ra1, 8);
   amddwarf_cfi_options o;
   amddwarf_cfi_options_init(&o);
-  o.data = s.b;
-  o.size = s.n;
+  o.data = s.data;
+  o.size = s.len;
   o.target = amddwarf_cfi_target_x86_64();
   amddwarf_cfi *cfi;
   amddwarf_error err;

@@ -40,17 +40,7 @@ static const char WAVE[] =
 
 static int setup(void **state)
 {
-  eval_fixture *fx = test_malloc(sizeof *fx);
-  fx_init(fx, WAVE);
-  *state = fx;
-  return 0;
-}
-
-static int teardown(void **state)
-{
-  fx_free(*state);
-  test_free(*state);
-  return 0;
+  return fx_setup(state, WAVE);
 }
 
 /* A random readable leaf (register, memory, implicit) of at most 32 bits. */
@@ -468,12 +458,12 @@ static void test_isa_table(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_canonical_form_idempotent_and_bit_exact, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_canonicalize_reports_room_needed, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_read_after_write_through_composites, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_failed_write_rolls_back, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_sub_byte_writes_keep_neighbours, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_incomplete_composite_moved, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_canonical_form_idempotent_and_bit_exact, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_canonicalize_reports_room_needed, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_read_after_write_through_composites, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_failed_write_rolls_back, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_sub_byte_writes_keep_neighbours, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_incomplete_composite_moved, setup, fx_teardown),
       cmocka_unit_test(test_address_space_tables),
       cmocka_unit_test(test_swizzle),
       cmocka_unit_test(test_isa_table),

@@ -26,17 +26,7 @@ static const char WAVE[] =
 
 static int setup(void **state)
 {
-  eval_fixture *fx = test_malloc(sizeof *fx);
-  fx_init(fx, WAVE);
-  *state = fx;
-  return 0;
-}
-
-static int teardown(void **state)
-{
-  fx_free(*state);
-  test_free(*state);
-  return 0;
+  return fx_setup(state, WAVE);
 }
 
 /* Evaluates TEXT, expecting STATUS at the operation with index INDEX (its
@@ -332,22 +322,22 @@ static void test_decode_errors_pass_through(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_stack_underflow, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_kind_mismatches, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_incomplete_composites, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_offsets_out_of_range, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_address_spaces, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_sizes_and_types, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_implicit_pointer_misuse, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_entry_values, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_composites, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_composite_larger_than_32bit_space, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_results, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_writes, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_missing_callbacks, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_decode_errors_pass_through, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_stack_underflow, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_kind_mismatches, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_incomplete_composites, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_offsets_out_of_range, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_reads, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_address_spaces, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_sizes_and_types, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_implicit_pointer_misuse, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_entry_values, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_composites, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_composite_larger_than_32bit_space, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_results, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_writes, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_limits, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_missing_callbacks, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_decode_errors_pass_through, setup, fx_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,17 +37,7 @@ static const char WAVE[] =
 
 static int setup(void **state)
 {
-  eval_fixture *fx = test_malloc(sizeof *fx);
-  fx_init(fx, WAVE);
-  *state = fx;
-  return 0;
-}
-
-static int teardown(void **state)
-{
-  fx_free(*state);
-  test_free(*state);
-  return 0;
+  return fx_setup(state, WAVE);
 }
 
 static uint64_t value_of(eval_fixture *fx, const char *text)
@@ -458,22 +448,22 @@ static void test_gnu_spellings(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_literals, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_stack_operations, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_arithmetic, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_comparisons_are_signed_for_generic, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_control_flow, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_memory_locations, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_deref_family, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_registers_and_lanes, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_typed_operations, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_frame_base_register_rule, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_implicit_locations, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_undefined_and_offsets, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_calls, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_entry_values, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_pieces, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_gnu_spellings, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_literals, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_stack_operations, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_arithmetic, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_comparisons_are_signed_for_generic, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_control_flow, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_memory_locations, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_deref_family, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_registers_and_lanes, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_typed_operations, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_frame_base_register_rule, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_implicit_locations, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_undefined_and_offsets, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_calls, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_entry_values, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_pieces, setup, fx_teardown),
+      cmocka_unit_test_setup_teardown(test_gnu_spellings, setup, fx_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -281,8 +281,8 @@ static amddwarf_status cfi_open_counted(const cfi_sec *s, amddwarf_cfi_section_k
   amddwarf_cfi_options o;
   amddwarf_cfi_options_init(&o);
   o.kind = kind;
-  o.data = s->b;
-  o.size = s->n;
+  o.data = s->data;
+  o.size = s->len;
   o.allocator = a;
   *out = NULL;
   return amddwarf_cfi_open(&o, out, err);
@@ -298,33 +298,33 @@ static void test_cfi_cyclic_cie_pointers(void **state)
   amddwarf_cfi *cfi;
   amddwarf_error err;
   /* .debug_frame: an FDE whose CIE pointer is its own offset. */
-  cfi_sec s = {.n = 0};
+  cfi_sec s = {.len = 0};
   size_t cie = cfi_cie4(&s, 4, -4, 16, cie_insns, sizeof cie_insns);
   size_t fde = cfi_fde8(&s, cie, 0x1000, 0x10, NULL, 0);
-  cfi_patch32(&s, fde + 4, (uint32_t)fde);
+  bb_patch32(&s, fde + 4, (uint32_t)fde);
   assert_int_equal(cfi_open_counted(&s, AMDDWARF_CFI_DEBUG_FRAME, &c, &a, &cfi, &err),
                    AMDDWARF_E_CFI_BAD_CIE_POINTER);
   assert_int_equal(err.offset, fde + 4); /* the CIE pointer field */
   assert_null(cfi);
   assert_int_equal(c.live, 0);
   /* Two FDEs pointing at each other. */
-  s.n = 0;
+  s.len = 0;
   cie = cfi_cie4(&s, 4, -4, 16, cie_insns, sizeof cie_insns);
   size_t f1 = cfi_fde8(&s, cie, 0x1000, 0x10, NULL, 0);
   size_t f2 = cfi_fde8(&s, cie, 0x2000, 0x10, NULL, 0);
-  cfi_patch32(&s, f1 + 4, (uint32_t)f2);
-  cfi_patch32(&s, f2 + 4, (uint32_t)f1);
+  bb_patch32(&s, f1 + 4, (uint32_t)f2);
+  bb_patch32(&s, f2 + 4, (uint32_t)f1);
   assert_int_equal(cfi_open_counted(&s, AMDDWARF_CFI_DEBUG_FRAME, &c, &a, &cfi, &err),
                    AMDDWARF_E_CFI_BAD_CIE_POINTER);
   assert_int_equal(c.live, 0);
   /* .eh_frame: a CIE pointer (relative to its own field) pointing back at
      the FDE's start. */
-  s.n = 0;
-  cfi_uN(&s, 20, 4);       /* length */
-  cfi_uN(&s, 4, 4);        /* CIE pointer: field offset 4 - 4 = 0, the FDE itself */
-  cfi_uN(&s, 0x1000, 8);
-  cfi_uN(&s, 0x10, 8);
-  cfi_uN(&s, 0, 4);        /* terminator */
+  s.len = 0;
+  bb_uint(&s, 20, 4);       /* length */
+  bb_uint(&s, 4, 4);        /* CIE pointer: field offset 4 - 4 = 0, the FDE itself */
+  bb_uint(&s, 0x1000, 8);
+  bb_uint(&s, 0x10, 8);
+  bb_uint(&s, 0, 4);        /* terminator */
   assert_int_equal(cfi_open_counted(&s, AMDDWARF_CFI_EH_FRAME, &c, &a, &cfi, &err),
                    AMDDWARF_E_CFI_BAD_CIE_POINTER);
   assert_null(cfi);
@@ -338,34 +338,34 @@ static void test_cfi_length_claims(void **state)
   amddwarf_allocator a;
   amddwarf_cfi *cfi;
   amddwarf_error err;
-  cfi_sec s = {.n = 0};
+  cfi_sec s = {.len = 0};
   /* 32-bit length of 2^32 - 17 in a 16-byte section. */
-  cfi_uN(&s, 0xffffffefu, 4);
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_uN(&s, 0, 8);
+  bb_uint(&s, 0xffffffefu, 4);
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_uint(&s, 0, 8);
   assert_int_equal(cfi_open_counted(&s, AMDDWARF_CFI_DEBUG_FRAME, &c, &a, &cfi, &err),
                    AMDDWARF_E_TRUNCATED);
   assert_int_equal(err.offset, 0);
   /* Reserved initial length. */
-  s.n = 0;
-  cfi_uN(&s, 0xfffffff0u, 4);
-  cfi_uN(&s, 0, 8);
-  cfi_uN(&s, 0, 4);
+  s.len = 0;
+  bb_uint(&s, 0xfffffff0u, 4);
+  bb_uint(&s, 0, 8);
+  bb_uint(&s, 0, 4);
   assert_int_equal(cfi_open_counted(&s, AMDDWARF_CFI_DEBUG_FRAME, &c, &a, &cfi, &err),
                    AMDDWARF_E_MALFORMED);
   /* 64-bit DWARF length of 2^63. */
-  s.n = 0;
-  cfi_uN(&s, 0xffffffffu, 4);
-  cfi_uN(&s, UINT64_C(1) << 63, 8);
-  cfi_uN(&s, 0, 8);
+  s.len = 0;
+  bb_uint(&s, 0xffffffffu, 4);
+  bb_uint(&s, UINT64_C(1) << 63, 8);
+  bb_uint(&s, 0, 8);
   assert_int_equal(cfi_open_counted(&s, AMDDWARF_CFI_DEBUG_FRAME, &c, &a, &cfi, &err),
                    AMDDWARF_E_TRUNCATED);
   /* A valid CIE followed by a truncated FDE (cut in its address range). */
-  s.n = 0;
+  s.len = 0;
   size_t cie = cfi_cie4(&s, 4, -4, 16, cie_insns, sizeof cie_insns);
   size_t fde = cfi_fde8(&s, cie, 0x1000, 0x10, NULL, 0);
-  s.n -= 4;
-  cfi_patch32(&s, fde, (uint32_t)(s.n - fde - 4));
+  s.len -= 4;
+  bb_patch32(&s, fde, (uint32_t)(s.len - fde - 4));
   assert_int_equal(cfi_open_counted(&s, AMDDWARF_CFI_DEBUG_FRAME, &c, &a, &cfi, &err),
                    AMDDWARF_E_TRUNCATED);
   assert_null(cfi);
@@ -380,7 +380,7 @@ static void test_cfi_rule_limits(void **state)
   amddwarf_cfi *cfi;
   amddwarf_error err;
   /* 65 nested DW_CFA_remember_state: max_remember_depth is 64. */
-  cfi_sec s = {.n = 0};
+  cfi_sec s = {.len = 0};
   uint8_t insns[1024];
   memset(insns, 0x0a, 65);
   size_t cie = cfi_cie4(&s, 4, -4, 16, cie_insns, sizeof cie_insns);
@@ -393,7 +393,7 @@ static void test_cfi_rule_limits(void **state)
   assert_int_equal(c.live, 0);
 
   /* 300 rows of 3 rules each in an FDE limited to 100 rules. */
-  s.n = 0;
+  s.len = 0;
   size_t n = 0;
   for (int i = 0; i < 300; i++) {
     insns[n++] = 0x41;                      /* DW_CFA_advance_loc 1 */
@@ -405,8 +405,8 @@ static void test_cfi_rule_limits(void **state)
   a = counting_allocator(&c);
   amddwarf_cfi_options o;
   amddwarf_cfi_options_init(&o);
-  o.data = s.b;
-  o.size = s.n;
+  o.data = s.data;
+  o.size = s.len;
   o.allocator = &a;
   o.max_rules_per_fde = 100;
   assert_int_equal(amddwarf_cfi_open(&o, &cfi, &err), AMDDWARF_OK);
@@ -415,7 +415,7 @@ static void test_cfi_rule_limits(void **state)
   assert_int_equal(c.live, 0);
 
   /* A register number of 2^32 - 1 in DW_CFA_offset_extended. */
-  s.n = 0;
+  s.len = 0;
   static const uint8_t big_reg[] = {0x05, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01};
   cie = cfi_cie4(&s, 4, -4, 16, cie_insns, sizeof cie_insns);
   (void)cfi_fde8(&s, cie, 0x1000, 0x10, big_reg, sizeof big_reg);

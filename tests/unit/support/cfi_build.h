@@ -5,18 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct cfi_sec {
-  uint8_t b[4096];
-  size_t n;
-} cfi_sec;
+#include "byte_buf.h"
 
-void cfi_put(cfi_sec *s, const uint8_t *bytes, size_t n);
-void cfi_u8(cfi_sec *s, unsigned v);
-/* Little-endian N-byte integer. */
-void cfi_uN(cfi_sec *s, uint64_t v, unsigned n);
-void cfi_uleb(cfi_sec *s, uint64_t v);
-void cfi_sleb(cfi_sec *s, int64_t v);
-void cfi_patch32(cfi_sec *s, size_t at, uint32_t v);
+/* A section being written; byte_buf.h writes its bytes. */
+typedef byte_buf cfi_sec;
+
 /* .debug_frame CIE version 4 (32-bit DWARF, address size 8, augmentation "")
    with INSNS (N bytes); returns its offset. */
 size_t cfi_cie4(cfi_sec *s, uint64_t caf, int64_t daf, uint64_t ra, const uint8_t *insns, size_t n);

@@ -47,6 +47,21 @@ void fx_free(eval_fixture *fx)
   memset(fx, 0, sizeof *fx);
 }
 
+int fx_setup(void **state, const char *json)
+{
+  eval_fixture *fx = test_malloc(sizeof *fx);
+  fx_init(fx, json);
+  *state = fx;
+  return 0;
+}
+
+int fx_teardown(void **state)
+{
+  fx_free(*state);
+  test_free(*state);
+  return 0;
+}
+
 static amddwarf_status fx_read_register(void *user, uint32_t regno, uint64_t offset,
                                         uint64_t size, void *buf)
 {

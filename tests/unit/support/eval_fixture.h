@@ -27,6 +27,10 @@ typedef struct eval_fixture {
 /* Loads JSON (a snapshot document; "{}" for an empty wave); asserts success. */
 void fx_init(eval_fixture *fx, const char *json);
 void fx_free(eval_fixture *fx);
+/* A cmocka setup: *STATE becomes a fixture of JSON (fx_init); fx_teardown
+   frees it. */
+int fx_setup(void **state, const char *json);
+int fx_teardown(void **state);
 /* Switches the evaluations to a wrapper of the snapshot with only register,
    memory and wave-size callbacks, whose writes can be made to fail. */
 void fx_inject_faults(eval_fixture *fx);
