@@ -27,10 +27,7 @@ static void test_loclists_every_kind(void **state)
 {
   (void)state;
   static dwarf5_sample d;
-  size_t n = dwarf5_sample_object(&d, image, sizeof image);
-  amddwarf_object *o = NULL;
-  amddwarf_error err;
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  amddwarf_object *o = dwarf5_sample_open(&d, image, sizeof image);
   const amddwarf_die_info *x = amddwarf_object_die_at(o, d.off_x);
   assert_non_null(x);
   assert_string_equal(x->name, "x");
@@ -141,10 +138,7 @@ static void test_scopes_ranges_and_vars(void **state)
 {
   (void)state;
   static dwarf5_sample d;
-  size_t n = dwarf5_sample_object(&d, image, sizeof image);
-  amddwarf_object *o = NULL;
-  amddwarf_error err;
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  amddwarf_object *o = dwarf5_sample_open(&d, image, sizeof image);
   const amddwarf_die_info *sub = amddwarf_object_die_at(o, d.off_sub);
   assert_int_equal(sub->ranges[0].low, 0x1000); /* low_pc addrx 0 */
   assert_int_equal(sub->ranges[0].high, 0x1200);
@@ -192,10 +186,7 @@ static void test_line_program(void **state)
 {
   (void)state;
   static dwarf5_sample d;
-  size_t n = dwarf5_sample_object(&d, image, sizeof image);
-  amddwarf_object *o = NULL;
-  amddwarf_error err;
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  amddwarf_object *o = dwarf5_sample_open(&d, image, sizeof image);
   const amddwarf_line_table *t = amddwarf_object_line_table(o, 0);
   assert_non_null(t);
   assert_int_equal(t->version, 5);
@@ -228,10 +219,8 @@ static void test_extension_unit_old_codes(void **state)
 {
   (void)state;
   static dwarf5_sample d;
-  size_t n = dwarf5_sample_object(&d, image, sizeof image);
-  amddwarf_object *o = NULL;
+  amddwarf_object *o = dwarf5_sample_open(&d, image, sizeof image);
   amddwarf_error err;
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
   assert_int_equal(amddwarf_object_cu_count(o), 2);
   const amddwarf_cu *cu = amddwarf_object_cu(o, 1);
   assert_int_equal(cu->language, 0x30);
@@ -249,7 +238,7 @@ static void test_extension_unit_old_codes(void **state)
   amddwarf_object_options opts;
   amddwarf_object_options_init(&opts);
   opts.convention = AMDDWARF_CONVENTION_LEGACY;
-  assert_int_equal(amddwarf_object_open_memory(image, n, &opts, &o, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_open_memory(image, d.image_size, &opts, &o, &err), AMDDWARF_OK);
   assert_int_equal(amddwarf_object_cu(o, 1)->convention, AMDDWARF_CONVENTION_LEGACY);
   assert_string_equal(amddwarf_object_cu(o, 1)->convention_reason, "chosen by the caller");
   amddwarf_object_close(o);
@@ -308,10 +297,8 @@ static void test_normalize_legacy(void **state)
 {
   (void)state;
   static dwarf5_sample d;
-  size_t n = dwarf5_sample_object(&d, image, sizeof image);
-  amddwarf_object *o = NULL;
+  amddwarf_object *o = dwarf5_sample_open(&d, image, sizeof image);
   amddwarf_error err;
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
   /* Unit 0 is legacy: "lit1, swap, xderef" (private) becomes DW_ASPACE 5 and
      DW_OP_LLVM_form_aspace_address (DW_OP_LLVM_user 0xe9, sub-op 0x02). */
   const uint8_t priv[] = {0x91, 0x08, 0x31, 0x16, 0x18};

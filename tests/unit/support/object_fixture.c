@@ -333,5 +333,15 @@ size_t dwarf5_sample_image(const dwarf5_sample *d, uint8_t *image, size_t cap)
 size_t dwarf5_sample_object(dwarf5_sample *d, uint8_t *image, size_t cap)
 {
   dwarf5_sample_build(d);
-  return dwarf5_sample_image(d, image, cap);
+  d->image_size = dwarf5_sample_image(d, image, cap);
+  return d->image_size;
+}
+
+amddwarf_object *dwarf5_sample_open(dwarf5_sample *d, uint8_t *image, size_t cap)
+{
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  size_t size = dwarf5_sample_object(d, image, cap);
+  assert_int_equal(open_test_object(image, size, &o, &err), AMDDWARF_OK);
+  return o;
 }

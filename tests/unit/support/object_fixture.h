@@ -50,6 +50,7 @@ typedef struct dwarf5_sample {
   size_t off_int, off_struct, off_ptr, off_arr, off_arr_expr, off_typedef, off_const, off_vec;
   size_t off_sub, off_block, off_x, off_y, off_z, off_ext_var;
   size_t list_x, list_y; /* offsets of the lists in .debug_loclists */
+  size_t image_size;     /* of the object dwarf5_sample_object wrote */
 } dwarf5_sample;
 
 /* Writes the sections of the sample into D. */
@@ -58,5 +59,7 @@ void dwarf5_sample_build(dwarf5_sample *d);
 size_t dwarf5_sample_image(const dwarf5_sample *d, uint8_t *image, size_t cap);
 /* Both: builds D and writes the object into IMAGE. */
 size_t dwarf5_sample_object(dwarf5_sample *d, uint8_t *image, size_t cap);
+/* dwarf5_sample_object, then the object opened from IMAGE (asserting success). */
+amddwarf_object *dwarf5_sample_open(dwarf5_sample *d, uint8_t *image, size_t cap);
 
 #endif
