@@ -41,7 +41,8 @@ static const char *const usage =
     "                 callers are found by unwinding with the CFI\n"
     "  --lane N       one lane (default: the snapshot's lane)\n"
     "  --lanes L      several lanes, printed as a table (one row per run of lanes\n"
-    "                 that print the same): all, or 0,2,5-7\n"
+    "                 that print the same): a list of lanes, ranges, all (every\n"
+    "                 lane) and active (the active lanes), like 0,2,5-7,active\n"
     "  --explain      also print the variable's location description and, per\n"
     "                 lane, the pointers followed and which bits of the value\n"
     "                 come from which register (and lane), or address space,\n"
@@ -134,37 +135,6 @@ static void free_lines(lane_line *lines)
   free(lines);
 }
 
-static int parse_lanes(const char *text, unsigned wave, uint64_t *mask)
-{
-  *mask = 0;
-  if (strcmp(text, "all") == 0) {
-    *mask = wave >= 64 ? ~0ull : ((1ull << wave) - 1);
-    return 0;
-  }
-  while (*text) {
-    char *end = NULL;
-    unsigned long a = strtoul(text, &end, 10), b = a;
-    if (end == text)
-      return -1;
-    if (*end == '-') {
-      const char *t2 = end + 1;
-      b = strtoul(t2, &end, 10);
-      if (end == t2)
-        return -1;
-    }
-    if (a > b || b >= wave)
-      return -1;
-    for (unsigned long l = a; l <= b; ++l)
-      *mask |= 1ull << l;
-    if (*end == ',')
-      ++end;
-    else if (*end)
-      return -1;
-    text = end;
-  }
-  return *mask ? 0 : -1;
-}
-
 /* Scans the command line; returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, eval_args *a)
 {
@@ -213,19 +183,26 @@ static int parse_args(int argc, char **argv, eval_args *a)
   return -1;
 }
 
-/* The lanes asked for: --lanes, --lane, or the snapshot's lane. */
-static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, uint64_t *mask)
+/* The lanes asked for: --lanes (a lane list of the wave, amddwarf_lanes_parse),
+   --lane, or the snapshot's lane. */
+static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, amddwarf_wave *wave,
+                     uint64_t *mask)
 {
-  unsigned wave = amddwarf_snapshot_wave_size(snap);
+  unsigned wave_size = amddwarf_wave_get_info(wave)->wave_size;
   uint64_t lane = amddwarf_snapshot_lane(snap);
   if (a->lanes != NULL) {
-    if (parse_lanes(a->lanes, wave, mask) != 0)
-      return cli_usage_error("eval", "--lanes '%s': all, or lanes below %u like 0,2,5-7",
-                             a->lanes, wave);
+    const amddwarf_lanes *lanes = NULL;
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
+    if (st != AMDDWARF_OK)
+      return cli_report_error("eval", a->object.json, st, &err);
+    if (amddwarf_lanes_parse(lanes, a->lanes, mask, &err) != AMDDWARF_OK)
+      return cli_usage_error("eval", "--lanes: %s", err.message);
     return 0;
   }
-  if (a->lane != NULL && (cli_parse_u64(a->lane, &lane) != 0 || lane >= wave))
-    return cli_usage_error("eval", "--lane '%s' is not a lane below %u", a->lane, wave);
+  if (a->lane != NULL && (cli_parse_u64(a->lane, &lane) != 0 || lane >= wave_size))
+    return cli_usage_error("eval", "--lane '%s' is not a lane below %u", a->lane, wave_size);
   *mask = 1ull << lane;
   return 0;
 }
@@ -485,7 +462,7 @@ int cli_eval_main(int argc, char **argv)
     return rc;
   if ((rc = cli_object_open("eval", &a.object, &object)) != 0 ||
       (rc = open_wave(&a, object, snap, (size_t)frame, &raw, &wave)) != 0 ||
-      (rc = lane_mask(&a, snap, &mask)) != 0)
+      (rc = lane_mask(&a, snap, wave, &mask)) != 0)
     goto cleanup;
   if (a.set != NULL && (rc = assign(&a, wave, (size_t)frame, snap, mask)) != 0)
     goto cleanup;

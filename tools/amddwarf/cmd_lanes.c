@@ -59,19 +59,6 @@ static source_place where_at(const amddwarf_object *o, uint64_t pc)
   return w;
 }
 
-static void line_text(const amddwarf_object *o, uint64_t pc, char *buf, size_t size)
-{
-  source_place w = where_at(o, pc);
-  const char *fn = w.function ? w.function : "??";
-  if (w.has_row) {
-    const char *file = w.file ? w.file : "?";
-    const char *base = strrchr(file, '/');
-    snprintf(buf, size, "%s:%u:%u in %s", base ? base + 1 : file, w.line, w.column, fn);
-  } else {
-    snprintf(buf, size, "?? in %s", fn);
-  }
-}
-
 /* The enumeration names of the JSON output for the library's sources. */
 static const char *source_name(const char *source)
 {
@@ -162,7 +149,6 @@ int cli_lanes_main(int argc, char **argv)
   uint64_t pc = amddwarf_wave_get_info(wave)->pc;
   unsigned wave_size = lanes->wave_size;
   const char *active_source = lanes->active_source, *pc_source = lanes->pc_source;
-  char text[512];
   const amddwarf_lane *lane = lanes->lanes;
   if (args.json) {
     json_t *root = json_object();
@@ -189,44 +175,19 @@ int cli_lanes_main(int argc, char **argv)
     cli_print_json(root);
     goto cleanup;
   }
-  printf("wave%u at pc 0x%llx; active lanes from %s, lane PCs from %s\n", wave_size,
-         (unsigned long long)pc, active_source, pc_source);
-  printf("lanes 0-%u: ", wave_size - 1);
-  for (unsigned l = 0; l < wave_size; ++l)
-    putchar(lane[l].active ? '#' : '.');
-  printf("\n");
-  amddwarf_lane_group groups[AMDDWARF_MAX_LANES];
-  size_t group_count = 0;
-  amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &group_count);
-  for (size_t g = 0; g < group_count; ++g) {
-    cli_buf list = {0};
-    unsigned n = 0;
-    /* "0-3,8,10-12" */
-    for (unsigned m = 0; m < wave_size; ++m) {
-      if (!(groups[g].mask >> m & 1))
-        continue;
-      ++n;
-      if (m > 0 && (groups[g].mask >> (m - 1) & 1))
-        continue;
-      unsigned e = m;
-      while (e + 1 < wave_size && (groups[g].mask >> (e + 1) & 1))
-        ++e;
-      if (e == m)
-        cli_buf_printf(&list, "%s%u", list.len ? "," : "", m);
-      else
-        cli_buf_printf(&list, "%s%u-%u", list.len ? "," : "", m, e);
-    }
-    if (groups[g].pc_known) {
-      char where[24];
-      line_text(object, groups[g].pc, text, sizeof text);
-      snprintf(where, sizeof where, "0x%llx", (unsigned long long)groups[g].pc);
-      printf("  %-8s %-28s %2u lane%s: %s\n", where, text, n, n == 1 ? " " : "s", list.data);
-    } else {
-      printf("  %-36s %2u lane%s: %s\n", "- (inactive, PC unknown)", n, n == 1 ? " " : "s",
-             list.data);
-    }
-    cli_buf_free(&list);
-  }
+  size_t length = 0;
+  char probe[1];
+  char *table = NULL;
+  st = amddwarf_wave_lanes_table(wave, probe, sizeof probe, &length, &err);
+  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_wave_lanes_table(wave, table, length + 1, NULL, &err);
+  if (st == AMDDWARF_OK)
+    fputs(table, stdout);
+  else
+    rc = cli_report_error("lanes", args.json, st, &err);
+  free(table);
 cleanup:
   amddwarf_wave_close(wave);
   cli_object_close(&args, object);

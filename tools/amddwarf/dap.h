@@ -98,10 +98,6 @@ bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply 
 void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size);
 /* The text `amddwarf lanes` prints for THREAD's wave, as a new string. */
 char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply);
-/* Lane set text "0-3,8" of MASK's lanes below WAVE_SIZE into BUF. */
-void dap_lane_list(uint64_t mask, uint32_t wave_size, char *buf, size_t size);
-/* Parses "0-7", "3", "0-3,8", "all" into *MASK (lanes below WAVE_SIZE). */
-int dap_parse_lane_list(const char *text, uint32_t wave_size, uint64_t *mask);
 
 /* ---- dap_vars.c ---- */
 bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply);

@@ -1,7 +1,7 @@
 /* amddwarf dap: the stop. launch (code objects and a stop file or directory),
  * threads (one per wave), stackTrace (the debugger layer's frames, inlined
  * subroutines included) and the lanes of a wave (the amdgpu/lanes request and
- * the REPL's `lanes` table). */
+ * the REPL's `lanes` table, amddwarf_wave_lanes_table). */
 #define _POSIX_C_SOURCE 200809L /* opendir */
 #include <dirent.h>
 #include <inttypes.h>
@@ -11,62 +11,6 @@
 
 #include "dap.h"
 #include "object_cli.h"
-
-/* ---- Lane sets ---- */
-
-void dap_lane_list(uint64_t mask, uint32_t wave_size, char *buf, size_t size)
-{
-  size_t n = 0;
-  buf[0] = '\0';
-  for (uint32_t m = 0; m < wave_size && n < size; m++) {
-    if (!(mask >> m & 1) || (m > 0 && (mask >> (m - 1) & 1)))
-      continue;
-    uint32_t e = m;
-    while (e + 1 < wave_size && (mask >> (e + 1) & 1))
-      e++;
-    int w = e == m ? snprintf(buf + n, size - n, "%s%u", n ? "," : "", m)
-                   : snprintf(buf + n, size - n, "%s%u-%u", n ? "," : "", m, e);
-    n += w > 0 ? (size_t)w : 0;
-  }
-}
-
-int dap_parse_lane_list(const char *text, uint32_t wave_size, uint64_t *mask)
-{
-  uint64_t all = wave_size >= 64 ? UINT64_MAX : (UINT64_C(1) << wave_size) - 1;
-  *mask = 0;
-  while (*text == ' ')
-    text++;
-  if (strcmp(text, "all") == 0) {
-    *mask = all;
-    return 0;
-  }
-  const char *p = text;
-  while (*p) {
-    char *end;
-    unsigned long lo = strtoul(p, &end, 10), hi = lo;
-    if (end == p)
-      return -1;
-    p = end;
-    if (*p == '-') {
-      const char *q = p + 1;
-      hi = strtoul(q, &end, 10);
-      if (end == q)
-        return -1;
-      p = end;
-    }
-    if (lo > hi || hi >= wave_size)
-      return -1;
-    for (unsigned long l = lo; l <= hi; l++)
-      *mask |= UINT64_C(1) << l;
-    while (*p == ' ')
-      p++;
-    if (*p == ',')
-      p++;
-    else if (*p)
-      return -1;
-  }
-  return *mask ? 0 : -1;
-}
 
 /* ---- Launch ---- */
 
@@ -496,38 +440,20 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
 char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply)
 {
   amddwarf_wave *wave = s->threads[thread].wave;
-  const amddwarf_lanes *lanes = NULL;
   amddwarf_error err;
+  size_t length = 0;
+  char probe[1];
   amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
+  amddwarf_status st = amddwarf_wave_lanes_table(wave, probe, sizeof probe, &length, &err);
+  char *text = st == AMDDWARF_OK ? malloc(length + 1) : NULL;
+  if (st == AMDDWARF_OK && text == NULL)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_wave_lanes_table(wave, text, length + 1, NULL, &err);
   if (st != AMDDWARF_OK) {
+    free(text);
     dap_fail_status(reply, "lanes", st, &err);
     return NULL;
   }
-  cli_buf out = {0};
-  cli_buf_printf(&out, "wave%u at pc 0x%" PRIx64 "; active lanes from %s, lane PCs from %s\n",
-                 lanes->wave_size, amddwarf_wave_get_info(wave)->pc, lanes->active_source,
-                 lanes->pc_source);
-  cli_buf_printf(&out, "lanes 0-%u: ", lanes->wave_size - 1);
-  for (uint32_t l = 0; l < lanes->wave_size; l++)
-    cli_buf_printf(&out, "%c", lanes->lanes[l].active ? '#' : '.');
-  cli_buf_printf(&out, "\n");
-  amddwarf_lane_group groups[AMDDWARF_MAX_LANES];
-  size_t count = 0;
-  amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &count);
-  for (size_t g = 0; g < count; g++) {
-    char list[256], where[256], pc[32];
-    dap_lane_list(groups[g].mask, lanes->wave_size, list, sizeof list);
-    unsigned n = (unsigned)__builtin_popcountll(groups[g].mask);
-    if (groups[g].pc_known) {
-      dap_where(s, thread, groups[g].pc, where, sizeof where);
-      snprintf(pc, sizeof pc, "0x%" PRIx64, groups[g].pc);
-      cli_buf_printf(&out, "  %-8s %-28s %2u lane%s: %s\n", pc, where[0] ? where : "??", n,
-                     n == 1 ? " " : "s", list);
-    } else {
-      cli_buf_printf(&out, "  %-37s %2u lane%s: %s\n", "- (inactive, PC unknown)", n,
-                     n == 1 ? " " : "s", list);
-    }
-  }
-  return out.data;
+  return text;
 }

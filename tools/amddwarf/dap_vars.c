@@ -298,7 +298,7 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "lanes", st, &err);
   char text[512], lanes_text[256], where[256];
-  dap_lane_list(lanes->active_mask, lanes->wave_size, lanes_text, sizeof lanes_text);
+  amddwarf_lanes_spell(lanes->active_mask, lanes->wave_size, lanes_text, sizeof lanes_text);
   snprintf(text, sizeof text, "0x%" PRIx64 " (%u of %u lanes: %s; from %s)", lanes->active_mask,
            (unsigned)__builtin_popcountll(lanes->active_mask), lanes->wave_size,
            lanes_text[0] ? lanes_text : "none", lanes->active_source);
@@ -310,7 +310,7 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
   amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &count);
   for (size_t g = 0; g < count; g++) {
     char name[280];
-    dap_lane_list(groups[g].mask, lanes->wave_size, lanes_text, sizeof lanes_text);
+    amddwarf_lanes_spell(groups[g].mask, lanes->wave_size, lanes_text, sizeof lanes_text);
     snprintf(name, sizeof name, "[%s]", lanes_text);
     if (groups[g].pc_known) {
       dap_where(s, h->thread, groups[g].pc, where, sizeof where);
@@ -321,6 +321,16 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
     json_array_append_new(list, plain_variable(name, text));
   }
   return true;
+}
+
+/* A lane list of WAVE ("0-7,9", "all", "active"): amddwarf_lanes_parse. */
+static amddwarf_status parse_lanes(amddwarf_wave *wave, const char *list, uint64_t *mask,
+                                   amddwarf_error *err)
+{
+  const amddwarf_lanes *lanes = NULL;
+  amddwarf_error_clear(err);
+  amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, err);
+  return st != AMDDWARF_OK ? st : amddwarf_lanes_parse(lanes, list, mask, err);
 }
 
 static uint64_t wave_lanes_mask(amddwarf_wave *wave)
@@ -348,7 +358,7 @@ static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, 
   }
   for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; g++) {
     char lanes[256], name[264];
-    dap_lane_list(groups[g].mask, wave_size, lanes, sizeof lanes);
+    amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
     snprintf(name, sizeof name, "[%s]", lanes);
     cli_buf text = {0}, eval_name = {0};
     lane_text(&groups[g].value, &text);
@@ -470,12 +480,12 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
   amddwarf_wave *wave = s->threads[thread].wave;
   uint32_t wave_size = amddwarf_wave_get_info(wave)->wave_size;
   uint64_t mask = 0;
-  if (dap_parse_lane_list(list, wave_size, &mask) != 0)
-    return dap_fail(reply, "'%s' is not a lane list of the wave (0-%u, e.g. '0-7,9' or 'all')",
-                    list, wave_size - 1);
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  amddwarf_status st = value_open(s, thread, frame, expr, &value, &err);
+  amddwarf_status st = parse_lanes(wave, list, &mask, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail(reply, "%s", err.message);
+  st = value_open(s, thread, frame, expr, &value, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, expr, st, &err);
   amddwarf_value_group groups[AMDDWARF_MAX_LANES];
@@ -491,7 +501,7 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
                  amddwarf_wave_get_info(wave)->pc);
   for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; g++) {
     char lanes[256];
-    dap_lane_list(groups[g].mask, wave_size, lanes, sizeof lanes);
+    amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
     cli_buf_printf(&out, "%s = ", lanes);
     lane_text(&groups[g].value, &out);
     cli_buf_printf(&out, "\n");
@@ -654,12 +664,12 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
     uint64_t lanes = 0;
     size_t len = strlen(n);
     char list[256];
-    uint32_t wave_size = amddwarf_wave_get_info(s->threads[h->thread].wave)->wave_size;
+    amddwarf_error err;
     if (len < 3 || n[0] != '[' || n[len - 1] != ']' || len - 2 >= sizeof list)
       return dap_fail(reply, "setVariable: '%s' is not a lane group '[0-7]'", n);
     snprintf(list, sizeof list, "%.*s", (int)(len - 2), n + 1);
-    if (dap_parse_lane_list(list, wave_size, &lanes) != 0)
-      return dap_fail(reply, "setVariable: '%s' is not a lane group of the wave", n);
+    if (parse_lanes(s->threads[h->thread].wave, list, &lanes, &err) != AMDDWARF_OK)
+      return dap_fail(reply, "setVariable: %s", err.message);
     return assign(s, h->thread, h->frame, h->path, lanes, v, reply);
   }
   default:

@@ -134,6 +134,37 @@ AMDDWARF_API void amddwarf_lanes_group_by_pc(const amddwarf_lanes *lanes,
                                              amddwarf_lane_group *groups, size_t capacity,
                                              size_t *count);
 
+/* Parses a lane list as a user writes it: comma-separated items, each a
+   lane ("7"), a range ("0-3"), "all" (every lane of the wave) or "active"
+   (LANES->active_mask), spaces allowed around items ("0-3, 7, active").
+   Sets *MASK to the union. Errors: E_INVALID_ARGUMENT with ERR naming the
+   item and ERR.offset its byte offset in TEXT: an item that is none of
+   these, a lane at or past the wave size, a backwards range, or a list
+   that names no lane (AMDDWARF_NO_OFFSET; "active" when none is). */
+AMDDWARF_API amddwarf_status amddwarf_lanes_parse(const amddwarf_lanes *lanes, const char *text,
+                                                  uint64_t *mask, amddwarf_error *err);
+
+/* Spells the lanes of MASK below WAVE_SIZE as amddwarf_lanes_parse reads
+   them: runs as ranges, in lane order ("0-3,8,10-12"; "" for none). Writes
+   at most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0; 256
+   always suffice) and returns the full length. */
+AMDDWARF_API size_t amddwarf_lanes_spell(uint64_t mask, uint32_t wave_size, char *buf,
+                                         size_t buf_size);
+
+/* The lanes of WAVE as a debugger's `lanes` command prints them: a header
+   naming the wave size, PC and the sources of amddwarf_wave_lanes, one
+   character per lane ('#' active, '.' inactive), then one line per group
+   of amddwarf_lanes_group_by_pc with the PC, "FILE:LINE:COLUMN in
+   FUNCTION" (from the first of the wave's objects whose line table covers
+   the PC), the lane count and the lanes (amddwarf_lanes_spell); lanes
+   whose PC is unknown last as "- (inactive, PC unknown)". Writes at most
+   BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0) and the full
+   length to *LENGTH (may be NULL). Errors: those of amddwarf_wave_lanes,
+   E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_wave_lanes_table(amddwarf_wave *wave, char *buf,
+                                                       size_t buf_size, size_t *length,
+                                                       amddwarf_error *err);
+
 /* ---- Frames -------------------------------------------------------------- */
 
 /* A frame as a debugger shows it: a physical frame of the CFI unwind, or

@@ -1,0 +1,100 @@
+/* The lanes of a wave as a debugger's `lanes` command shows them
+ * (debug.h): which lanes are active, then the lanes grouped by PC with the
+ * source line and function of each PC. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "debug/debug_internal.h"
+
+/* "FILE:LINE:COLUMN in FUNCTION" of PC in the first of the wave's objects
+   whose line table covers it; "?? in FUNCTION" without a row. */
+static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc)
+{
+  for (size_t i = 0; i < w->object_count; ++i) {
+    const amddwarf_object *o = w->objects[i];
+    const amddwarf_line_table *t = NULL;
+    const amddwarf_line_row *r = NULL;
+    const amddwarf_die_info *scopes[64];
+    size_t depth = 0;
+    const char *function = NULL;
+    if (amddwarf_object_scopes_at(o, pc, scopes, 64, &depth) == AMDDWARF_OK)
+      for (size_t k = 0; k < depth && k < 64 && function == NULL; ++k)
+        if (scopes[k]->tag == AMDDWARF_DEBUG_TAG_SUBPROGRAM ||
+            scopes[k]->tag == AMDDWARF_DEBUG_TAG_INLINED_SUBROUTINE)
+          function = scopes[k]->name;
+    int has_row = amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK;
+    if (!has_row && function == NULL && i + 1 < w->object_count)
+      continue;
+    if (has_row) {
+      const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
+      const char *base = strrchr(file, '/');
+      amddwarf_text_printf(out, "%s:%u:%u", base ? base + 1 : file, r->line, r->column);
+    } else {
+      amddwarf_text_printf(out, "??");
+    }
+    amddwarf_text_printf(out, " in %s", function ? function : "??");
+    return;
+  }
+}
+
+static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amddwarf_text *out)
+{
+  amddwarf_text_printf(out, "wave%u at pc 0x%llx; active lanes from %s, lane PCs from %s\n",
+                       lanes->wave_size, (unsigned long long)w->info.pc, lanes->active_source,
+                       lanes->pc_source);
+  amddwarf_text_printf(out, "lanes 0-%u: ", lanes->wave_size - 1);
+  for (uint32_t l = 0; l < lanes->wave_size; ++l)
+    amddwarf_text_append(out, lanes->lanes[l].active ? "#" : ".", 1);
+  amddwarf_text_append(out, "\n", 1);
+  amddwarf_lane_group groups[AMDDWARF_MAX_LANES];
+  size_t count = 0;
+  amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &count);
+  amddwarf_text place;
+  amddwarf_text_init(&place, out->allocator);
+  for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; ++g) {
+    char list[AMDDWARF_MAX_LANES * 4];
+    unsigned n = (unsigned)__builtin_popcountll(groups[g].mask);
+    const char *plural = n == 1 ? " " : "s";
+    amddwarf_lanes_spell(groups[g].mask, lanes->wave_size, list, sizeof list);
+    if (groups[g].pc_known) {
+      char pc[24];
+      snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)groups[g].pc);
+      amddwarf_text_reset(&place);
+      append_place(&place, w, groups[g].pc);
+      amddwarf_text_printf(out, "  %-8s %-28s %2u lane%s: %s\n", pc, amddwarf_text_str(&place),
+                           n, plural, list);
+    } else {
+      amddwarf_text_printf(out, "  %-36s %2u lane%s: %s\n", "- (inactive, PC unknown)", n,
+                           plural, list);
+    }
+  }
+  amddwarf_status st = amddwarf_text_status(&place);
+  amddwarf_text_free(&place);
+  return st != AMDDWARF_OK ? st : amddwarf_text_status(out);
+}
+
+amddwarf_status amddwarf_wave_lanes_table(amddwarf_wave *wave, char *buf, size_t buf_size,
+                                          size_t *length, amddwarf_error *err)
+{
+  const amddwarf_lanes *lanes = NULL;
+  amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  amddwarf_text t;
+  amddwarf_text_init(&t, &wave->allocator);
+  st = render(wave, lanes, &t);
+  if (st != AMDDWARF_OK) {
+    amddwarf_text_free(&t);
+    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "lanes table: out of memory");
+  }
+  if (length != NULL)
+    *length = t.len;
+  if (buf_size > 0) {
+    size_t n = t.len < buf_size - 1 ? t.len : buf_size - 1;
+    memcpy(buf, amddwarf_text_str(&t), n);
+    buf[n] = '\0';
+  }
+  amddwarf_text_free(&t);
+  return AMDDWARF_OK;
+}

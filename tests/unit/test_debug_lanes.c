@@ -1,0 +1,164 @@
+/* Lane lists and the lanes table of the debugger layer (src/debug/lane_list.c,
+ * lanes_table.c, <amddwarf/debug.h>) on the seed's nest example
+ * (examples/seed-nest): wave64 at 0x24 with EXEC 0x3 and a
+ * DW_AT_LLVM_lane_pc that puts lanes 2-3 at 0x1c and lanes 4-5 at 0xc. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <amddwarf/debug.h>
+#include <amddwarf/object.h>
+#include <amddwarf/produce.h>
+#include <amddwarf/snapshot.h>
+
+typedef struct fixture {
+  uint8_t *image;
+  size_t size;
+  amddwarf_object *object;
+  amddwarf_snapshot *snap;
+  amddwarf_target raw;
+  amddwarf_wave *wave;
+  const amddwarf_lanes *lanes;
+} fixture;
+
+static char *read_example(const char *name, size_t *size)
+{
+  char path[1024];
+  snprintf(path, sizeof path, "%s/examples/seed-nest/%s", AMDDWARF_SOURCE_DIR, name);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  char *data = malloc(1 << 16);
+  assert_non_null(data);
+  *size = fread(data, 1, 1 << 16, f);
+  fclose(f);
+  return data;
+}
+
+static int setup(void **state)
+{
+  fixture *fx = calloc(1, sizeof *fx);
+  amddwarf_error err;
+  size_t size = 0;
+  assert_non_null(fx);
+  char *json = read_example("nest.json", &size);
+  assert_int_equal(amddwarf_build_json(json, size, NULL, &fx->image, &fx->size, &err),
+                   AMDDWARF_OK);
+  free(json);
+  assert_int_equal(amddwarf_object_open_memory(fx->image, fx->size, NULL, &fx->object, &err),
+                   AMDDWARF_OK);
+  json = read_example("wave.json", &size);
+  assert_int_equal(amddwarf_snapshot_load(json, size, NULL, &fx->snap, &err), AMDDWARF_OK);
+  free(json);
+  amddwarf_snapshot_target(fx->snap, &fx->raw);
+  const amddwarf_object *objects[1] = {fx->object};
+  assert_int_equal(amddwarf_wave_open(objects, 1, &fx->raw, NULL, &fx->wave, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_lanes(fx->wave, &fx->lanes, &err), AMDDWARF_OK);
+  *state = fx;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_wave_close(fx->wave);
+  amddwarf_snapshot_free(fx->snap);
+  amddwarf_object_close(fx->object);
+  amddwarf_produce_free_bytes(NULL, fx->image, fx->size);
+  free(fx);
+  return 0;
+}
+
+static uint64_t parse_ok(const fixture *fx, const char *text)
+{
+  uint64_t mask = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  if (amddwarf_lanes_parse(fx->lanes, text, &mask, &err) != AMDDWARF_OK)
+    fail_msg("'%s': %s", text, err.message);
+  return mask;
+}
+
+/* The error's message and offset for TEXT, which must not parse. */
+static void parse_fails(const fixture *fx, const char *text, uint64_t offset, const char *message)
+{
+  uint64_t mask = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_lanes_parse(fx->lanes, text, &mask, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message, message);
+  assert_int_equal(err.offset, offset);
+}
+
+static void test_parse(void **state)
+{
+  const fixture *fx = *state;
+  assert_int_equal(parse_ok(fx, "3"), 0x8);
+  assert_int_equal(parse_ok(fx, "0-3,7"), 0x8f);
+  assert_int_equal(parse_ok(fx, " 5 , 8-9 "), 0x320);
+  assert_int_equal(parse_ok(fx, "all"), UINT64_MAX);
+  assert_int_equal(parse_ok(fx, "active"), 0x3); /* EXEC */
+  assert_int_equal(parse_ok(fx, "active,4-5"), 0x33);
+  assert_int_equal(parse_ok(fx, "63"), UINT64_C(1) << 63);
+  parse_fails(fx, "0-64", 0, "lane list '0-64': lane 64 is not below the wave size 64");
+  parse_fails(fx, "1,7-3", 2, "lane list '1,7-3': range 7-3 is backwards");
+  parse_fails(fx, "0,x", 2, "lane list '0,x': 'x' is not a lane, a range like 5-7, all or active");
+  parse_fails(fx, "4-", 0, "lane list '4-': '4-' is not a range like 5-7");
+  parse_fails(fx, "-1", 0, "lane list '-1': '-1' is not a lane, a range like 5-7, all or active");
+  parse_fails(fx, "1 2", 2, "lane list '1 2': expected ',' after '1 '");
+  parse_fails(fx, "allx", 0,
+              "lane list 'allx': 'allx' is not a lane, a range like 5-7, all or active");
+  parse_fails(fx, "", 0, "lane list '': '' is not a lane, a range like 5-7, all or active");
+}
+
+static void test_spell(void **state)
+{
+  (void)state;
+  char buf[256];
+  assert_int_equal(amddwarf_lanes_spell(0x8f, 64, buf, sizeof buf), 5);
+  assert_string_equal(buf, "0-3,7");
+  assert_int_equal(amddwarf_lanes_spell(0, 64, buf, sizeof buf), 0);
+  assert_string_equal(buf, "");
+  amddwarf_lanes_spell(UINT64_MAX, 32, buf, sizeof buf);
+  assert_string_equal(buf, "0-31"); /* lanes past the wave size are not spelled */
+  amddwarf_lanes_spell(UINT64_C(0x5555555555555555), 64, buf, sizeof buf);
+  assert_int_equal(strlen(buf), 5 * 1 + 27 * 2 + 31); /* 0,2,...,62 */
+  char small[4];
+  assert_int_equal(amddwarf_lanes_spell(0x8f, 64, small, sizeof small), 5);
+  assert_string_equal(small, "0-3");
+}
+
+static void test_table(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_error err;
+  size_t length = 0;
+  char buf[1024];
+  assert_int_equal(amddwarf_wave_lanes_table(fx->wave, buf, 1, &length, &err), AMDDWARF_OK);
+  assert_string_equal(buf, "");
+  assert_int_equal(amddwarf_wave_lanes_table(fx->wave, buf, sizeof buf, NULL, &err), AMDDWARF_OK);
+  assert_string_equal(
+      buf, "wave64 at pc 0x24; active lanes from EXEC, lane PCs from DW_AT_LLVM_lane_pc\n"
+           "lanes 0-63: ##..............................................................\n"
+           "  0x24     x.cl:7:0 in X                 2 lanes: 0-1\n"
+           "  0x1c     x.cl:6:0 in X                 2 lanes: 2-3\n"
+           "  0xc      x.cl:4:0 in X                 2 lanes: 4-5\n"
+           "  - (inactive, PC unknown)             58 lanes: 6-63\n");
+  assert_int_equal(length, strlen(buf));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_parse, setup, teardown),
+      cmocka_unit_test(test_spell),
+      cmocka_unit_test_setup_teardown(test_table, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
