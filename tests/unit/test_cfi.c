@@ -969,6 +969,58 @@ static void test_open_elf_applies_relocations(void **state)
                    AMDDWARF_E_MALFORMED);
 }
 
+/* kernel.o's .rela.debug_frame (file offset 0xf8) starts with the CIE
+   pointer's entry: r_offset 0x14, R_AMDGPU_ABS32 against .debug_frame,
+   addend 0. The ELF reader takes every relocs.def type, the PC-relative
+   halves and NONE included. */
+enum { CIE_RELA = 0xf8, CIE_RELA_TYPE = CIE_RELA + 8, CIE_RELA_ADDEND = CIE_RELA + 16,
+       CIE_FIELD = 0x14 };
+
+static void set_addend(uint8_t *image, uint64_t addend)
+{
+  for (int b = 0; b < 8; b++)
+    image[CIE_RELA_ADDEND + b] = (uint8_t)(addend >> (8 * b));
+}
+
+static void test_open_elf_relocation_types_of_relocs_def(void **state)
+{
+  (void)state;
+  size_t size;
+  uint8_t *image = load("kernel.o", &size);
+  amddwarf_cfi *cfi;
+  amddwarf_error err;
+  assert_int_equal(image[CIE_RELA_TYPE], 6); /* R_AMDGPU_ABS32 */
+  /* R_AMDGPU_REL32_LO: S + A - P, with A = P the CIE at 0 again. */
+  image[CIE_RELA_TYPE] = 10;
+  set_addend(image, CIE_FIELD);
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_cfi_open_elf(image, size, AMDDWARF_CFI_DEBUG_FRAME, NULL, &cfi, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_cfi_fde_count(cfi), 1);
+  assert_int_equal(amddwarf_cfi_fde_at(cfi, 0)->cie->offset, 0);
+  assert_int_equal(amddwarf_cfi_fde_at(cfi, 0)->address_range, 0x14);
+  amddwarf_cfi_close(cfi);
+  /* A = P + 0x10 points the FDE at itself: the value was written. */
+  set_addend(image, CIE_FIELD + 0x10);
+  assert_int_equal(amddwarf_cfi_open_elf(image, size, AMDDWARF_CFI_DEBUG_FRAME, NULL, &cfi, &err),
+                   AMDDWARF_E_CFI_BAD_CIE_POINTER);
+  /* R_AMDGPU_REL32_HI of the same: the high half of 0x10 is 0. */
+  image[CIE_RELA_TYPE] = 11;
+  assert_int_equal(amddwarf_cfi_open_elf(image, size, AMDDWARF_CFI_DEBUG_FRAME, NULL, &cfi, &err),
+                   AMDDWARF_OK);
+  amddwarf_cfi_close(cfi);
+  /* R_AMDGPU_NONE leaves the field as written in the file. */
+  image[CIE_RELA_TYPE] = 0;
+  assert_int_equal(amddwarf_cfi_open_elf(image, size, AMDDWARF_CFI_DEBUG_FRAME, NULL, &cfi, &err),
+                   AMDDWARF_OK);
+  amddwarf_cfi_close(cfi);
+  /* The GOT types have no meaning in a frame section. */
+  image[CIE_RELA_TYPE] = 7;
+  assert_int_equal(amddwarf_cfi_open_elf(image, size, AMDDWARF_CFI_DEBUG_FRAME, NULL, &cfi, &err),
+                   AMDDWARF_E_UNSUPPORTED);
+  assert_non_null(strstr(err.message, "relocation type 7"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -988,6 +1040,7 @@ int main(void)
       cmocka_unit_test(test_index_over_unsorted_fdes),
       cmocka_unit_test(test_instruction_printing),
       cmocka_unit_test(test_open_elf_applies_relocations),
+      cmocka_unit_test(test_open_elf_relocation_types_of_relocs_def),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

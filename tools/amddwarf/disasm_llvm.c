@@ -6,79 +6,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reader.h"
-
-enum { SHT_PROGBITS = 1, SHF_EXECINSTR = 0x4 };
-
-
-/* Positions R at OFFSET; false when OFFSET is past the end. */
-static bool seek(amddwarf_reader *r, uint64_t offset)
-{
-  if (offset > r->size)
-    return false;
-  r->pos = (size_t)offset;
-  return true;
-}
-
-/* Finds the executable PROGBITS sections of the ELF64 file DATA. Returns the
-   count (at most CAP), or -1 for a malformed header (message printed). */
-int disasm_exec_sections(const uint8_t *data, size_t size, exec_section *out, int cap)
-{
-  amddwarf_reader r;
-  uint64_t shoff, shentsize, shnum, shstrndx;
-  amddwarf_reader_init(&r, data, size);
-  if (!seek(&r, 0x28) || amddwarf_read_uint(&r, 8, &shoff) != AMDDWARF_OK || !seek(&r, 0x3a) ||
-      amddwarf_read_uint(&r, 2, &shentsize) != AMDDWARF_OK ||
-      amddwarf_read_uint(&r, 2, &shnum) != AMDDWARF_OK ||
-      amddwarf_read_uint(&r, 2, &shstrndx) != AMDDWARF_OK || shentsize < 64 ||
-      shstrndx >= shnum || shoff > size || shnum * shentsize > size - shoff)
-    goto bad;
-  uint64_t strtab_off = 0, strtab_size = 0;
-  if (!seek(&r, shoff + shstrndx * shentsize + 0x18) || amddwarf_read_uint(&r, 8, &strtab_off) != AMDDWARF_OK ||
-      amddwarf_read_uint(&r, 8, &strtab_size) != AMDDWARF_OK || strtab_off > size ||
-      strtab_size > size - strtab_off)
-    goto bad;
-  int n = 0;
-  for (uint64_t i = 0; i < shnum && n < cap; i++) {
-    uint64_t name, type, flags, addr, off, sz;
-    if (!seek(&r, shoff + i * shentsize) || amddwarf_read_uint(&r, 4, &name) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 4, &type) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &flags) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &addr) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &off) != AMDDWARF_OK ||
-        amddwarf_read_uint(&r, 8, &sz) != AMDDWARF_OK)
-      goto bad;
-    if (type != SHT_PROGBITS || !(flags & SHF_EXECINSTR))
-      continue;
-    if (off > size || sz > size - off || name >= strtab_size)
-      goto bad;
-    exec_section *s = &out[n++];
-    s->index = (uint32_t)i;
-    s->address = addr;
-    s->offset = off;
-    s->size = sz;
-    const char *nm = (const char *)data + strtab_off + name;
-    const void *nul = memchr(nm, '\0', (size_t)(strtab_size - name));
-    size_t len = nul ? (size_t)((const char *)nul - nm) : (size_t)(strtab_size - name);
-    if (len >= sizeof s->name)
-      len = sizeof s->name - 1;
-    memcpy(s->name, nm, len);
-    s->name[len] = '\0';
-  }
-  return n;
-bad:
-  return -1;
-}
-
-
 #ifdef AMDDWARF_WITH_DISASM
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
+
+enum { SHT_PROGBITS = 1, SHF_EXECINSTR = 0x4 };
+
+/* The executable PROGBITS sections of OBJECT, at most CAP; returns the count. */
+static int exec_sections(const amddwarf_object *object, exec_section *out, int cap)
+{
+  int n = 0;
+  size_t count = amddwarf_object_section_count(object);
+  for (size_t i = 1; i < count && n < cap; i++) {
+    amddwarf_object_section sec;
+    if (amddwarf_object_section_at(object, i, &sec, NULL) != AMDDWARF_OK ||
+        sec.type != SHT_PROGBITS || !(sec.flags & SHF_EXECINSTR) || sec.data == NULL)
+      continue;
+    exec_section *s = &out[n++];
+    s->index = sec.index;
+    s->address = sec.address;
+    s->offset = sec.file_offset;
+    s->size = sec.size;
+    s->data = sec.data;
+    snprintf(s->name, sizeof s->name, "%s", sec.name);
+  }
+  return n;
+}
 #endif
 
 struct disasm_context {
-  const uint8_t *image;
-  size_t size;
   exec_section sections[DISASM_MAX_SECTIONS];
   int section_count;
   const char *processor;
@@ -116,14 +72,8 @@ disasm_context *disasm_open(const amddwarf_object *object, char *error, size_t e
     snprintf(error, error_size, "out of memory");
     return NULL;
   }
-  c->image = amddwarf_object_image(object, &c->size);
   c->processor = arch.processor;
-  c->section_count = disasm_exec_sections(c->image, c->size, c->sections, DISASM_MAX_SECTIONS);
-  if (c->section_count < 0) {
-    snprintf(error, error_size, "malformed ELF section headers");
-    free(c);
-    return NULL;
-  }
+  c->section_count = exec_sections(object, c->sections, DISASM_MAX_SECTIONS);
   LLVMInitializeAMDGPUTargetInfo();
   LLVMInitializeAMDGPUTargetMC();
   LLVMInitializeAMDGPUDisassembler();
@@ -168,7 +118,8 @@ const exec_section *disasm_sections(const disasm_context *c, int *count)
 
 const uint8_t *disasm_bytes(const disasm_context *c, const exec_section *s, uint64_t address)
 {
-  return c->image + s->offset + (address - s->address);
+  (void)c;
+  return s->data + (address - s->address);
 }
 
 size_t disasm_one(disasm_context *c, const uint8_t *bytes, size_t size, uint64_t pc, char *text,

@@ -1,6 +1,6 @@
 /* LLVM's C disassembler for AMDGPU code objects, shared by `amddwarf disasm`
  * and `amddwarf dap`'s disassemble request: the executable sections of the
- * ELF image and a disassembler for the object's processor and features.
+ * code object and a disassembler for the object's processor and features.
  * Without LLVM (AMDDWARF_WITH_DISASM unset) disasm_open says so. */
 #ifndef AMDDWARF_DISASM_LLVM_H
 #define AMDDWARF_DISASM_LLVM_H
@@ -17,13 +17,10 @@ typedef struct exec_section {
   uint32_t index;
   char name[64];
   uint64_t address;
-  uint64_t offset;
+  uint64_t offset;               /* in the file */
   uint64_t size;
+  const uint8_t *data;           /* the section's bytes (the object's) */
 } exec_section;
-
-/* Finds the executable PROGBITS sections of the ELF64 file DATA. Returns the
-   count (at most CAP), or -1 for malformed section headers. */
-int disasm_exec_sections(const uint8_t *data, size_t size, exec_section *out, int cap);
 
 typedef struct disasm_context disasm_context;
 

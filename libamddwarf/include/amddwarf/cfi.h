@@ -167,6 +167,9 @@ typedef struct amddwarf_cfi_options {
   uint32_t max_rules_per_fde;
   uint32_t max_register;
   const amddwarf_allocator *allocator; /* NULL: malloc */
+  /* true: the handle copies DATA (with ALLOCATOR) and frees the copy on
+     close, so DATA need only live during amddwarf_cfi_open. */
+  bool copy_data;
 } amddwarf_cfi_options;
 
 /* Defaults: .debug_frame, no data, AMDGPU wave64, the limits above. */
@@ -187,9 +190,11 @@ AMDDWARF_API amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *optio
                                                amddwarf_cfi **out, amddwarf_error *err);
 
 /* Opens the ".debug_frame" (KIND = AMDDWARF_CFI_DEBUG_FRAME) or ".eh_frame"
-   section of the ELF file IMAGE (SIZE bytes, 32- or 64-bit, either byte
+   section of the ELF file IMAGE, as read by the code object module's ELF
+   reader (a program with the section bytes alone uses amddwarf_cfi_open) (SIZE bytes, 32- or 64-bit, either byte
    order). The section is copied and the REL/RELA relocations of relocatable
-   files applied to the copy (AMDGPU and x86-64 types), so IMAGE need only
+   files applied to the copy (every AMDGPU type but the GOT ones, and the
+   x86-64 types producers use in frame sections), so IMAGE need only
    live during the call. OPTIONS may be NULL; its kind, data, size,
    big_endian and section_address are replaced; when its target is NULL the
    target follows e_machine (EM_AMDGPU: AMDGPU wave64, EM_X86_64: x86-64).
@@ -203,6 +208,13 @@ AMDDWARF_API amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t 
                                                    amddwarf_cfi_section_kind kind,
                                                    const amddwarf_cfi_options *options,
                                                    amddwarf_cfi **out, amddwarf_error *err);
+
+/* Replaces the DW_EH_PE_indirect callback of options.read_memory for later
+   reads (DW_CFA_set_loc); NULL makes them AMDDWARF_E_UNSUPPORTED. Not while
+   other threads use CFI. */
+AMDDWARF_API void amddwarf_cfi_set_read_memory(amddwarf_cfi *cfi,
+                                              amddwarf_cfi_read_memory_fn read_memory,
+                                              void *user);
 
 /* Frees CFI and everything obtained from it. NULL is allowed. */
 AMDDWARF_API void amddwarf_cfi_close(amddwarf_cfi *cfi);

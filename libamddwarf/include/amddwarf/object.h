@@ -147,6 +147,30 @@ AMDDWARF_API const amddwarf_object_info *amddwarf_object_get_info(const amddwarf
    until amddwarf_object_close. */
 AMDDWARF_API const uint8_t *amddwarf_object_image(const amddwarf_object *object, size_t *size);
 
+/* One ELF section of a code object, as the object reads it. */
+typedef struct amddwarf_object_section {
+  uint32_t index;                /* section header index (1 and up) */
+  const char *name;              /* "" when the name table has none */
+  uint32_t type;                 /* sh_type */
+  uint64_t flags;                /* sh_flags */
+  uint64_t address;              /* sh_addr */
+  uint64_t file_offset;          /* sh_offset */
+  uint64_t size;                 /* bytes at DATA: 0 for SHT_NOBITS and SHT_NULL */
+  /* The contents: the relocated copy for the debug sections of a
+     relocatable object, else the image's bytes; NULL when SIZE is 0 */
+  const uint8_t *data;
+} amddwarf_object_section;
+
+/* The number of section headers, the null section 0 included. */
+AMDDWARF_API size_t amddwarf_object_section_count(const amddwarf_object *object);
+
+/* Section INDEX (1 to count - 1) in *OUT, valid until amddwarf_object_close.
+   AMDDWARF_E_INVALID_ARGUMENT for index 0 or one past the table. */
+AMDDWARF_API amddwarf_status amddwarf_object_section_at(const amddwarf_object *object,
+                                                        size_t index,
+                                                        amddwarf_object_section *out,
+                                                        amddwarf_error *err);
+
 /* A kernel from the metadata note, joined with its symbols. Fields the note
    does not carry are UINT32_MAX. */
 typedef struct amddwarf_kernel {

@@ -121,7 +121,7 @@ struct amddwarf_cfi {
   amddwarf_arena arena;          /* rows and rules */
   amddwarf_cfi_options options;  /* copy; options.target resolved */
   const amddwarf_cfi_target *target;
-  uint8_t *owned_data;           /* section copy owned by the handle (ELF path) */
+  uint8_t *owned_data;           /* the section copy of options.copy_data */
   size_t owned_size;
   amddwarf_cfi_cie *cies;
   size_t cie_count, cie_capacity;

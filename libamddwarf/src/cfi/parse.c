@@ -522,9 +522,19 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
     pthread_mutexattr_destroy(&lock_attr);
   }
   bool eh = options->kind == AMDDWARF_CFI_EH_FRAME;
+  if (options->copy_data && options->size > 0) {
+    cfi->owned_data = amddwarf_mem_alloc(&cfi->allocator, options->size);
+    if (!cfi->owned_data) {
+      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "CFI section copy");
+      goto fail;
+    }
+    cfi->owned_size = options->size;
+    memcpy(cfi->owned_data, options->data, options->size);
+    cfi->options.data = cfi->owned_data;
+  }
 
   amddwarf_reader r;
-  amddwarf_reader_init(&r, options->data, options->size);
+  amddwarf_reader_init(&r, cfi->options.data, options->size);
   r.big_endian = options->big_endian;
   while (!amddwarf_reader_at_end(&r)) {
     uint64_t offset = r.pos, length, id;
@@ -653,6 +663,13 @@ void amddwarf_cfi_close(amddwarf_cfi *cfi)
   if (cfi->rows_lock_ready)
     pthread_mutex_destroy(&cfi->rows_lock);
   amddwarf_mem_free(&a, cfi, sizeof *cfi);
+}
+
+void amddwarf_cfi_set_read_memory(amddwarf_cfi *cfi, amddwarf_cfi_read_memory_fn read_memory,
+                                  void *user)
+{
+  cfi->options.read_memory = read_memory;
+  cfi->options.read_memory_user = read_memory ? user : NULL;
 }
 
 const amddwarf_cfi_target *amddwarf_cfi_get_target(const amddwarf_cfi *cfi)

@@ -500,21 +500,19 @@ static void checker_init(checker *c, const amddwarf_object *object, const amddwa
   }
 }
 
+/* The rows of .debug_frame, from the object's own CFI handle (the section
+   as relocated when the object was opened). */
 static void check_cfi(checker *c, const amddwarf_object *object)
 {
-  amddwarf_cfi_options options;
   amddwarf_cfi *cfi = NULL;
   amddwarf_error err;
-  amddwarf_cfi_options_init(&options);
-  options.target = amddwarf_cfi_target_amdgpu(object->info.wave_size);
   amddwarf_error_clear(&err);
   c->die_offset = UINT64_MAX;
   c->attribute = 0;
   c->entry_offset = UINT64_MAX;
-  amddwarf_status st = amddwarf_cfi_open_elf(object->data, object->size, AMDDWARF_CFI_DEBUG_FRAME,
-                                             &options, &cfi, &err);
-  if (st == AMDDWARF_NOT_FOUND)
+  if (amddwarf_object_find_section(object, ".debug_frame") == NULL)
     return;
+  amddwarf_status st = amddwarf_object_cfi(object, &cfi, &err);
   if (st != AMDDWARF_OK) {
     problem(c, AMDDWARF_CHECK_CFI, st, err.offset, err.opcode, ".debug_frame: %s", err.message);
     return;
@@ -540,7 +538,6 @@ static void check_cfi(checker *c, const amddwarf_object *object)
           check_bytes(c, rows[r].rules[k].expr, (size_t)rows[r].rules[k].expr_size);
     }
   }
-  amddwarf_cfi_close(cfi);
 }
 
 amddwarf_status amddwarf_object_check_expr(

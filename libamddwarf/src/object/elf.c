@@ -1,6 +1,7 @@
-/* Code objects: the ELF layer. Header and ISA (e_flags), sections, the
- * NT_AMDGPU_METADATA note, symbols, and RELA relocations applied to the debug
- * sections of relocatable objects. */
+/* Code objects: the ELF layer. Header and ISA (e_flags), sections (read
+ * through elf_image.c), the NT_AMDGPU_METADATA note, symbols, and RELA
+ * relocations (the rules of relocs.def) applied to the debug sections of
+ * relocatable objects. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "common/checked.h"
 #include "common/mem.h"
+#include "object/elf_image.h"
 #include "object/internal.h"
 
 #define AMDDWARF_EM_AMDGPU 224
@@ -61,40 +63,6 @@ static void decode_isa(amddwarf_object_info *info)
 }
 
 /* ---- relocations ---- */
-
-typedef enum reloc_how {
-  RELOC_NONE,
-  RELOC_ABS,
-  RELOC_ABS_LO,
-  RELOC_ABS_HI,
-  RELOC_REL,
-  RELOC_REL_LO,
-  RELOC_REL_HI,
-  RELOC_RELATIVE,
-  RELOC_GOT,
-} reloc_how;
-
-typedef struct reloc_row {
-  const char *name;
-  uint32_t type;
-  uint32_t bytes;
-  reloc_how how;
-} reloc_row;
-
-static const reloc_row reloc_table[] = {
-#define AMDDWARF_RELOC(name, type, bytes, how) {#name, type, bytes, RELOC_##how},
-#include "object/relocs.def"
-#undef AMDDWARF_RELOC
-};
-_Static_assert(sizeof reloc_table / sizeof reloc_table[0] == 14, "relocs.def row count");
-
-static const reloc_row *reloc_find(uint32_t type)
-{
-  for (size_t i = 0; i < sizeof reloc_table / sizeof reloc_table[0]; ++i)
-    if (reloc_table[i].type == type)
-      return &reloc_table[i];
-  return NULL;
-}
 
 /* The string at NAME of string table section STRTAB, or NULL when it is not
    inside the table or runs into its end. */
@@ -179,14 +147,14 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
     memcpy(&r, rela->data + at, sizeof r);
     uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info);
     uint32_t symbol = (uint32_t)ELF64_R_SYM(r.r_info);
-    const reloc_row *row = reloc_find(type);
+    const amddwarf_elf_reloc_rule *row = amddwarf_elf_reloc_find(AMDDWARF_ELF_EM_AMDGPU, type);
     if (row == NULL)
       return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
                            "%s: entry %zu: unknown AMDGPU relocation type %u", rela->name, i,
                            type);
-    if (row->how == RELOC_NONE)
+    if (row->how == AMDDWARF_RELOC_NONE)
       continue;
-    if (row->how == RELOC_GOT)
+    if (row->how == AMDDWARF_RELOC_GOT)
       return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
                            "%s: entry %zu: %s needs a global offset table", rela->name, i,
                            row->name);
@@ -217,19 +185,8 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
       s += object->sections[sym.st_shndx].address;
     uint64_t a = (uint64_t)r.r_addend;
     uint64_t p = target->address + r.r_offset;
-    uint64_t v = s + a;
-    switch (row->how) {
-    case RELOC_ABS: break;
-    case RELOC_ABS_LO: v &= 0xffffffffu; break;
-    case RELOC_ABS_HI: v >>= 32; break;
-    case RELOC_REL: v -= p; break;
-    case RELOC_REL_LO: v = (v - p) & 0xffffffffu; break;
-    case RELOC_REL_HI: v = (v - p) >> 32; break;
-    case RELOC_RELATIVE: v = a; break;
-    default: break;
-    }
-    for (uint32_t b = 0; b < row->bytes; ++b)
-      target->owned[r.r_offset + b] = (uint8_t)(v >> (8 * b));
+    amddwarf_elf_reloc_write(row, target->owned + r.r_offset,
+                             amddwarf_elf_reloc_value(row, s, a, p), false);
     object->info.relocations_applied++;
   }
   return AMDDWARF_OK;
@@ -691,26 +648,44 @@ const amddwarf_section *amddwarf_object_find_section(const amddwarf_object *obje
   return NULL;
 }
 
-static amddwarf_status read_sections(amddwarf_object *object, amddwarf_error *err)
+size_t amddwarf_object_section_count(const amddwarf_object *object)
 {
-  size_t count = 0, shstrndx = 0;
-  if (elf_getshdrnum(object->elf, &count) != 0 || elf_getshdrstrndx(object->elf, &shstrndx) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
-                         "ELF section headers: %s", elf_errmsg(-1));
-  /* libelf reports no sections at all when the header table lies outside
-     the file; a corrupt file must not look like one without debug info. */
-  GElf_Ehdr ehdr;
-  if (gelf_getehdr(object->elf, &ehdr) == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, 0, "ELF header: %s", elf_errmsg(-1));
-  if (ehdr.e_shoff != 0) {
-    uint64_t claimed = count > ehdr.e_shnum ? count : ehdr.e_shnum, table_bytes;
-    if (claimed == 0 || amddwarf_mul_overflow_u64(claimed, ehdr.e_shentsize, &table_bytes) ||
-        !amddwarf_range_fits(ehdr.e_shoff, table_bytes, object->size))
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, ehdr.e_shoff,
-                           "ELF section header table (%llu entries of %u bytes at 0x%llx) "
+  return object->section_count;
+}
+
+amddwarf_status amddwarf_object_section_at(const amddwarf_object *object, size_t index,
+                                           amddwarf_object_section *out, amddwarf_error *err)
+{
+  if (object == NULL || out == NULL || index == 0 || index >= object->section_count)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_object_section_at: no section %zu", index);
+  const amddwarf_section *s = &object->sections[index];
+  out->index = (uint32_t)index;
+  out->name = s->name;
+  out->type = (uint32_t)s->type;
+  out->flags = s->flags;
+  out->address = s->address;
+  out->file_offset = s->file_offset;
+  out->size = s->size;
+  out->data = s->size != 0 ? s->data : NULL;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status read_sections(amddwarf_object *object, const amddwarf_elf_image *elf,
+                                     amddwarf_error *err)
+{
+  size_t count = elf->shoff != 0 ? elf->shnum : 0;
+  /* A corrupt header table must not look like an object without debug
+     information. */
+  if (elf->shoff != 0) {
+    uint64_t table_bytes;
+    if (count == 0 || amddwarf_mul_overflow_u64(count, elf->shentsize, &table_bytes) ||
+        !amddwarf_range_fits(elf->shoff, table_bytes, object->size))
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, elf->shoff,
+                           "ELF section header table (%zu entries of %u bytes at 0x%llx) "
                            "is not inside the file (%zu bytes)",
-                           (unsigned long long)claimed, (unsigned)ehdr.e_shentsize,
-                           (unsigned long long)ehdr.e_shoff, object->size);
+                           count, (unsigned)elf->shentsize, (unsigned long long)elf->shoff,
+                           object->size);
   }
   if (count > AMDDWARF_MAX_SECTIONS)
     return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
@@ -722,36 +697,38 @@ static amddwarf_status read_sections(amddwarf_object *object, amddwarf_error *er
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "section table");
   object->section_count = count ? count : 1;
   for (size_t i = 1; i < count; ++i) {
-    Elf_Scn *scn = elf_getscn(object->elf, i);
-    GElf_Shdr shdr;
+    amddwarf_elf_section shdr;
     amddwarf_section *s = &object->sections[i];
-    if (scn == NULL || gelf_getshdr(scn, &shdr) == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
-                           "section %zu header: %s", i, elf_errmsg(-1));
-    const char *name = elf_strptr(object->elf, shstrndx, shdr.sh_name);
+    amddwarf_error why;
+    if (amddwarf_elf_section_at(elf, (uint32_t)i, &shdr, &why) != AMDDWARF_OK)
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, why.offset, "section %zu header: %s",
+                           i, why.message);
+    const char *name = amddwarf_elf_section_name(elf, &shdr);
     s->name = name ? name : "";
-    s->address = shdr.sh_addr;
-    s->type = shdr.sh_type;
-    s->link = shdr.sh_link;
-    s->info = shdr.sh_info;
-    s->entsize = shdr.sh_entsize;
+    s->address = shdr.addr;
+    s->type = shdr.type;
+    s->flags = shdr.flags;
+    s->file_offset = shdr.offset;
+    s->link = shdr.link;
+    s->info = shdr.info;
+    s->entsize = shdr.entsize;
     s->is_debug = strncmp(s->name, ".debug_", 7) == 0;
-    if (shdr.sh_type == SHT_NOBITS || shdr.sh_type == SHT_NULL) {
+    if (shdr.type == SHT_NOBITS || shdr.type == SHT_NULL) {
       s->size = 0;
       continue;
     }
-    if (!amddwarf_range_fits(shdr.sh_offset, shdr.sh_size, object->size))
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, shdr.sh_offset,
+    if (!amddwarf_range_fits(shdr.offset, shdr.size, object->size))
+      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, shdr.offset,
                            "section %s: bytes 0x%llx+0x%llx are outside the file (%zu bytes)",
-                           s->name, (unsigned long long)shdr.sh_offset,
-                           (unsigned long long)shdr.sh_size, object->size);
-    if ((shdr.sh_flags & SHF_COMPRESSED) != 0 && s->is_debug)
-      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, shdr.sh_offset,
+                           s->name, (unsigned long long)shdr.offset,
+                           (unsigned long long)shdr.size, object->size);
+    if ((shdr.flags & SHF_COMPRESSED) != 0 && s->is_debug)
+      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, shdr.offset,
                            "section %s is compressed; decompress it first (llvm-objcopy "
                            "--decompress-debug-sections)",
                            s->name);
-    s->data = object->data + shdr.sh_offset;
-    s->size = shdr.sh_size;
+    s->data = object->data + shdr.offset;
+    s->size = shdr.size;
     if (s->is_debug)
       object->info.debug_bytes += s->size;
   }
@@ -772,23 +749,17 @@ amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error
   if (machine != AMDDWARF_EM_AMDGPU)
     return amddwarf_fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, 18,
                          "e_machine is %u, not EM_AMDGPU (224)", machine);
-  elf_version(EV_CURRENT);
-  /* ELF_C_READ_MMAP_PRIVATE would allow in-place conversion; for a 64-bit
-     little-endian file on a little-endian host libelf reads in place and
-     never writes the image. */
-  object->elf = elf_memory((char *)(uintptr_t)object->data, object->size);
-  if (object->elf == NULL || elf_kind(object->elf) != ELF_K_ELF)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, 0, "libelf: %s", elf_errmsg(-1));
-  GElf_Ehdr ehdr;
-  if (gelf_getehdr(object->elf, &ehdr) == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, 0, "ELF header: %s", elf_errmsg(-1));
-  object->info.elf_type = ehdr.e_type;
-  object->info.os_abi = ehdr.e_ident[EI_OSABI];
-  object->info.abi_version = ehdr.e_ident[EI_ABIVERSION];
-  object->info.e_flags = ehdr.e_flags;
+  amddwarf_elf_image elf;
+  amddwarf_error why;
+  if (amddwarf_elf_image_open(&elf, object->data, object->size, &why) != AMDDWARF_OK)
+    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, why.offset, "%s", why.message);
+  object->info.elf_type = elf.type;
+  object->info.os_abi = elf.os_abi;
+  object->info.abi_version = elf.abi_version;
+  object->info.e_flags = elf.e_flags;
   decode_isa(&object->info);
 
-  amddwarf_status st = read_sections(object, err);
+  amddwarf_status st = read_sections(object, &elf, err);
   if (st != AMDDWARF_OK)
     return st;
   for (size_t i = 1; i < object->section_count; ++i) {

@@ -1,5 +1,5 @@
 /* Internal state of an opened code object, shared by the files of src/object.
- * Only src/object includes libelf and libdwarf. */
+ * Only src/object includes libdwarf; ELF is read by elf_image.c. */
 #ifndef AMDDWARF_OBJECT_INTERNAL_H
 #define AMDDWARF_OBJECT_INTERNAL_H
 
@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gelf.h>
-#include <libelf.h>
+#include <elf.h>
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 
@@ -40,7 +39,8 @@ typedef struct amddwarf_section {
   const char *name;
   uint64_t address;
   uint64_t size;
-  uint64_t type;
+  uint64_t type, flags;
+  uint64_t file_offset;   /* sh_offset */
   uint64_t link, info, entsize;
   const uint8_t *data;    /* file bytes, or the relocated copy */
   uint8_t *owned;         /* the relocated copy (object allocator), or NULL */
@@ -177,7 +177,6 @@ struct amddwarf_object {
   const uint8_t *data;
   size_t size;
   uint8_t *owned_data;    /* open_file's copy */
-  Elf *elf;
   amddwarf_object_info info;
 
   amddwarf_section *sections;

@@ -34,8 +34,6 @@ void amddwarf_object_close(amddwarf_object *object)
   amddwarf_mem_free(&a, object->scopes, object->scope_capacity * sizeof *object->scopes);
   if (object->lock_ready)
     pthread_mutex_destroy(&object->load_lock);
-  if (object->elf != NULL)
-    elf_end(object->elf);
   amddwarf_arena_release(&object->arena);
   amddwarf_mem_free(&a, object->owned_data, object->size);
   amddwarf_mem_free(&a, object, sizeof *object);
