@@ -10,6 +10,9 @@
 
 #include <amddwarf/expr.h>
 
+#include "common/mem.h"
+#include "expr/codec.h"
+
 static amddwarf_status assemble(const char *text, amddwarf_dialect dialect, unsigned wave,
                                 uint8_t *out, size_t *size, amddwarf_error *err)
 {
@@ -410,6 +413,136 @@ static void test_print_round_trip(void **state)
                AMDDWARF_E_EXPR_SYNTAX, 34, "fewer bytes");
 }
 
+/* ---- references ("@NAME") ---- */
+
+typedef struct symbol_value {
+  const char *name;
+  uint64_t value;
+} symbol_value;
+
+static const symbol_value symbols[] = {{"a", 300}, {"b", (uint64_t)-100}, {"c", 0x10000},
+                                       {"d.x$1", 0x1234}};
+
+static amddwarf_status known_symbol(void *user, const amddwarf_expr_fixup *f,
+                                    amddwarf_error *err)
+{
+  (void)user;
+  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+    if (strlen(symbols[i].name) == f->name_length &&
+        memcmp(symbols[i].name, f->name, f->name_length) == 0)
+      return AMDDWARF_OK;
+  return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset, "unknown '%.*s'",
+                       (int)f->name_length, f->name);
+}
+
+static uint64_t symbol(const amddwarf_expr_fixup *f)
+{
+  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+    if (strlen(symbols[i].name) == f->name_length &&
+        memcmp(symbols[i].name, f->name, f->name_length) == 0)
+      return symbols[i].value;
+  fail_msg("no symbol %.*s", (int)f->name_length, f->name);
+  return 0;
+}
+
+static void test_references_record_fixups(void **state)
+{
+  (void)state;
+  amddwarf_expr_format format;
+  amddwarf_expr_format_init(&format);
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_expr_references refs = {known_symbol, NULL, NULL, 0, 0};
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  assert_int_equal(amddwarf_expr_assemble_references(
+                       "DW_OP_constu @a; DW_OP_consts @b-3; DW_OP_const4u @c+1; "
+                       "DW_OP_call_ref @d.x$1",
+                       &format, 64, &refs, &bytes, &size, &err),
+                   AMDDWARF_OK);
+  /* Each reference is encoded as 0: 10 00 | 11 00 | 0c 00000000 | 9a 00000000 */
+  assert_int_equal(size, 14);
+  assert_int_equal(refs.fixup_count, 4);
+  static const struct {
+    size_t op;
+    amddwarf_operand_kind encoding;
+    uint64_t byte_offset;
+    size_t text_offset;
+    int64_t addend;
+  } want[] = {{0, AMDDWARF_OPERAND_ULEB, 1, 13, 0},
+              {1, AMDDWARF_OPERAND_SLEB, 3, 30, -3},
+              {2, AMDDWARF_OPERAND_U32, 5, 50, 1},
+              {3, AMDDWARF_OPERAND_DIE_REF, 10, 71, 0}};
+  for (size_t i = 0; i < 4; i++) {
+    const amddwarf_expr_fixup *f = &refs.fixups[i];
+    assert_int_equal(f->op_index, want[i].op);
+    assert_int_equal(f->operand, 0);
+    assert_int_equal(f->encoding, want[i].encoding);
+    assert_int_equal(f->byte_offset, want[i].byte_offset);
+    assert_int_equal(f->text_offset, want[i].text_offset);
+    assert_int_equal(f->addend, want[i].addend);
+    assert_int_equal(bytes[f->byte_offset], 0);
+  }
+  /* Resolving the fixups gives what the values written out assemble to,
+     LEB128s growing as needed. */
+  amddwarf_op ops[8];
+  size_t count = 0;
+  assert_int_equal(amddwarf_expr_decode(bytes, size, &format, ops, 8, &count, &err), AMDDWARF_OK);
+  for (size_t i = 0; i < refs.fixup_count; i++) {
+    const amddwarf_expr_fixup *f = &refs.fixups[i];
+    ops[f->op_index].operands[f->operand] = symbol(f) + (uint64_t)f->addend;
+  }
+  uint8_t resolved[32], expected[32];
+  size_t resolved_size = 0, expected_size = 0;
+  assert_int_equal(amddwarf_expr_encode(ops, count, &format, resolved, sizeof resolved,
+                                        &resolved_size, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_expr_assemble("DW_OP_constu 300; DW_OP_consts -103; "
+                                          "DW_OP_const4u 0x10001; DW_OP_call_ref 0x1234",
+                                          &format, 64, expected, sizeof expected,
+                                          &expected_size, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(resolved_size, expected_size);
+  assert_memory_equal(resolved, expected, expected_size);
+  amddwarf_mem_free(NULL, bytes, size);
+  amddwarf_mem_free(NULL, refs.fixups, refs.fixup_capacity * sizeof *refs.fixups);
+}
+
+static void test_reference_errors_name_their_character(void **state)
+{
+  (void)state;
+  amddwarf_expr_format format;
+  amddwarf_expr_format_init(&format);
+  amddwarf_error err;
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  amddwarf_expr_references refs = {known_symbol, NULL, NULL, 0, 0};
+  /* An error after a reference: the offset is the text's own. */
+  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @a; DW_OP_frobnicate",
+                                                     &format, 64, &refs, &bytes, &size, &err),
+                   AMDDWARF_E_EXPR_SYNTAX);
+  assert_int_equal(err.offset, 17);
+  assert_null(bytes);
+  /* The hook's error, at the '@'. */
+  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_lit0; DW_OP_constu @zz",
+                                                     &format, 64, &refs, &bytes, &size, &err),
+                   AMDDWARF_E_PRODUCE_UNKNOWN_NAME);
+  assert_int_equal(err.offset, 25);
+  /* A malformed addend and a bare '@'. */
+  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @a*2", &format, 64, &refs,
+                                                     &bytes, &size, &err),
+                   AMDDWARF_E_EXPR_SYNTAX);
+  assert_int_equal(err.offset, 15);
+  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @", &format, 64, &refs,
+                                                     &bytes, &size, &err),
+                   AMDDWARF_E_EXPR_SYNTAX);
+  assert_int_equal(err.offset, 13);
+  /* Without references "@a" is no integer. */
+  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @a", &format, 64, NULL,
+                                                     &bytes, &size, &err),
+                   AMDDWARF_E_EXPR_SYNTAX);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -417,6 +550,8 @@ int main(void)
       cmocka_unit_test(test_dialects),      cmocka_unit_test(test_labels),
       cmocka_unit_test(test_blocks),        cmocka_unit_test(test_syntax_errors),
       cmocka_unit_test(test_decodes_back),  cmocka_unit_test(test_print_round_trip),
+      cmocka_unit_test(test_references_record_fixups),
+      cmocka_unit_test(test_reference_errors_name_their_character),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

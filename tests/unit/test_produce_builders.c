@@ -346,6 +346,22 @@ static void test_assemble(void **state)
                    AMDDWARF_E_EXPR_SYNTAX);
   assert_int_equal(amddwarf_expr_builder_assemble(b, "DW_OP_frobnicate", 64, names, NULL, &err),
                    AMDDWARF_E_EXPR_SYNTAX);
+  /* Errors after and at a reference name the text's own characters. */
+  assert_int_equal(amddwarf_expr_builder_assemble(
+                       b, "DW_OP_call_ref @__active_lane_pc; DW_OP_frobnicate", 64, names, NULL,
+                       &err),
+                   AMDDWARF_E_EXPR_SYNTAX);
+  assert_int_equal(err.offset, 34);
+  assert_int_equal(amddwarf_expr_builder_assemble(
+                       b, "DW_OP_deref_type 8 @__uint64; DW_OP_call_ref @nobody", 64, names,
+                       NULL, &err),
+                   AMDDWARF_E_PRODUCE_UNKNOWN_NAME);
+  assert_int_equal(err.offset, 45);
+  /* A DIE name only in a DIE operand. */
+  assert_int_equal(amddwarf_expr_builder_assemble(b, "DW_OP_deref_type @__uint64 8", 64, names,
+                                                  NULL, &err),
+                   AMDDWARF_E_EXPR_BAD_OPERAND);
+  assert_int_equal(err.offset, 17);
   assert_int_equal(amddwarf_expr_builder_count(b), before);
   amddwarf_expr_builder_free(b);
 }

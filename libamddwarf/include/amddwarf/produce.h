@@ -131,10 +131,10 @@ typedef int (*amddwarf_expr_name_resolver)(void *user, const char *name, amddwar
    operations (labels stay local to TEXT). "@NAME" may replace the operand of
    a DIE_REF or TYPE operand when RESOLVE is given (USER is passed to it);
    "@text+N" as the operand of DW_OP_addr is the address N bytes into .text.
-   Errors: the assembler's (E_EXPR_SYNTAX, ERR.offset a character offset of
-   the text with each "@NAME" replaced by a 10-character number),
-   E_PRODUCE_UNKNOWN_NAME for a name RESOLVE does not know (or any name when
-   RESOLVE is NULL), E_EXPR_BAD_OPERAND for "@text" elsewhere than DW_OP_addr.
+   Errors (ERR.offset a character offset of TEXT): the assembler's
+   (E_EXPR_SYNTAX), E_PRODUCE_UNKNOWN_NAME for a name RESOLVE does not know
+   (or any name when RESOLVE is NULL), E_EXPR_BAD_OPERAND for "@text"
+   elsewhere than DW_OP_addr or a DIE name in another operand.
    On error nothing of TEXT stays appended. */
 AMDDWARF_API amddwarf_status amddwarf_expr_builder_assemble(amddwarf_expr_builder *b,
                                                             const char *text, unsigned wave_size,

@@ -21,6 +21,8 @@
  * with it ("DW_OP_breg0 PC_32-1"), as the printer does. The text "<empty>"
  * is the empty expression. What amddwarf_expr_print writes assembles to the
  * bytes it was decoded from, in the same dialect (LEB128s minimal).
+ * With references (amddwarf_expr_assemble_references), an integer operand
+ * may also be "@NAME[+N|-N]": it is encoded as 0 and recorded as a fixup.
  * Errors are AMDDWARF_E_EXPR_SYNTAX (or the encoder's) with ERR.offset the
  * character offset in the text. */
 #include "expr/codec.h"
@@ -74,6 +76,9 @@ typedef struct assembler {
   uint8_t *pool;
   size_t pool_size, pool_capacity;
   unsigned depth;
+  amddwarf_expr_references *refs; /* NULL: "@NAME" is not an operand */
+  amddwarf_expr_fixup *fixups;
+  size_t fixup_count, fixup_capacity;
 } assembler;
 
 enum { MAX_NESTING = 8 };
@@ -371,6 +376,54 @@ static bool split_offset(const assembler *a, token t, token *reg, token *offset)
   return false;
 }
 
+static bool is_name_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '.' || c == '$';
+}
+
+/* "@NAME", "@NAME+N" or "@NAME-N" in token T for OPERAND of INFO: a fixup
+   (the operand stays 0). */
+static amddwarf_status reference_operand(assembler *a, token t, const amddwarf_op_info *info,
+                                         unsigned operand)
+{
+  const char *at = a->text + t.start;
+  size_t name_length = 0;
+  while (name_length + 1 < t.length && is_name_char(at[1 + name_length]))
+    name_length++;
+  if (name_length == 0)
+    return syntax(a, t.start, "'@' without a name:", t);
+  amddwarf_expr_fixup f;
+  memset(&f, 0, sizeof f);
+  f.op_index = a->op_count;
+  f.op_kind = info->kind;
+  f.operand = operand;
+  f.encoding = info->operands[operand];
+  f.text_offset = a->base + t.start;
+  f.name = at + 1;
+  f.name_length = name_length;
+  token addend = {t.start + 1 + name_length, t.length - 1 - name_length};
+  if (addend.length > 0) {
+    uint64_t v;
+    bool negative;
+    char sign = a->text[addend.start];
+    if ((sign != '+' && sign != '-') ||
+        !parse_integer(a->text + addend.start, addend.length, &v, &negative))
+      return syntax(a, addend.start, "expected +N or -N after the name, got", addend);
+    f.addend = (int64_t)v;
+  }
+  if (a->refs->check != NULL) {
+    amddwarf_status st = a->refs->check(a->refs->user, &f, a->err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  if (amddwarf_mem_reserve(NULL, (void **)&a->fixups, &a->fixup_capacity, a->fixup_count + 1,
+                           sizeof *a->fixups) != 0)
+    return no_memory(a);
+  a->fixups[a->fixup_count++] = f;
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
                                       const amddwarf_op_info *info)
 {
@@ -438,7 +491,10 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
       return st;
     }
     default:
-      st = integer_operand(a, t, kind, &op->operands[i]);
+      if (a->refs != NULL && t.length > 0 && a->text[t.start] == '@')
+        st = reference_operand(a, t, info, i);
+      else
+        st = integer_operand(a, t, kind, &op->operands[i]);
       break;
     }
   }
@@ -609,6 +665,7 @@ static void assembler_free(assembler *a)
   amddwarf_mem_free(NULL, a->uses, a->use_capacity * sizeof *a->uses);
   amddwarf_mem_free(NULL, a->blocks, a->block_capacity * sizeof *a->blocks);
   amddwarf_mem_free(NULL, a->pool, a->pool_capacity);
+  amddwarf_mem_free(NULL, a->fixups, a->fixup_capacity * sizeof *a->fixups);
 }
 
 /* Parses TEXT into A's operations (labels resolved, blocks pointing into the
@@ -735,6 +792,75 @@ amddwarf_status amddwarf_expr_assemble(const char *text, const amddwarf_expr_for
   st = parse_all(&a);
   if (st == AMDDWARF_OK)
     st = encode_all(&a, out, capacity, size);
+  assembler_free(&a);
+  return st;
+}
+
+/* The byte offset of every fixup's operand in the encoded operations. */
+static amddwarf_status place_fixups(assembler *a)
+{
+  if (a->fixup_count == 0)
+    return AMDDWARF_OK;
+  uint64_t *starts = amddwarf_mem_alloc(NULL, (a->op_count + 1) * sizeof *starts);
+  if (!starts)
+    return no_memory(a);
+  amddwarf_status st = amddwarf_expr_encode_offsets(a->ops, a->op_count, a->format, starts,
+                                                    a->err);
+  for (size_t i = 0; i < a->fixup_count && st == AMDDWARF_OK; i++) {
+    amddwarf_expr_fixup *f = &a->fixups[i];
+    uint64_t within = 0;
+    st = amddwarf_expr_operand_offset(&a->ops[f->op_index], f->operand, a->format, &within,
+                                      a->err);
+    f->byte_offset = starts[f->op_index] + within;
+  }
+  amddwarf_mem_free(NULL, starts, (a->op_count + 1) * sizeof *starts);
+  return st;
+}
+
+amddwarf_status amddwarf_expr_assemble_references(const char *text,
+                                                  const amddwarf_expr_format *format,
+                                                  unsigned wave_size,
+                                                  amddwarf_expr_references *refs, uint8_t **out,
+                                                  size_t *size, amddwarf_error *err)
+{
+  amddwarf_expr_format defaults;
+  assembler a;
+  if (!text || !out || !size)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_expr_assemble_references: null argument");
+  *out = NULL;
+  *size = 0;
+  format = amddwarf_expr_format_check(format, &defaults);
+  if (!format || (wave_size != 32 && wave_size != 64))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_expr_assemble_references: bad format or wave size");
+  memset(&a, 0, sizeof a);
+  a.text = text;
+  a.format = format;
+  a.wave_size = wave_size;
+  a.err = err;
+  a.refs = refs;
+  size_t needed = 0;
+  amddwarf_status st = parse_all(&a);
+  if (st == AMDDWARF_OK)
+    st = encode_all(&a, NULL, 0, &needed);
+  if (st == AMDDWARF_E_NO_SPACE || st == AMDDWARF_OK) {
+    *out = amddwarf_mem_alloc(NULL, needed ? needed : 1);
+    st = *out ? encode_all(&a, *out, needed, size) : no_memory(&a);
+  }
+  if (st == AMDDWARF_OK)
+    st = place_fixups(&a);
+  if (st != AMDDWARF_OK) {
+    amddwarf_mem_free(NULL, *out, needed ? needed : 1);
+    *out = NULL;
+    *size = 0;
+  } else if (refs != NULL) {
+    refs->fixups = a.fixups;
+    refs->fixup_count = a.fixup_count;
+    refs->fixup_capacity = a.fixup_capacity;
+    a.fixups = NULL;
+    a.fixup_capacity = 0;
+  }
   assembler_free(&a);
   return st;
 }

@@ -94,4 +94,50 @@ amddwarf_status amddwarf_expr_encode_offsets(const amddwarf_op *ops, size_t coun
 amddwarf_status amddwarf_expr_decode_one(amddwarf_reader *r, const amddwarf_expr_format *format,
                                          amddwarf_op *op, amddwarf_error *err);
 
+/* The byte offset of operand OPERAND (0 or 1) within OP as
+   amddwarf_expr_encode writes it in FORMAT (checked). Errors as
+   amddwarf_expr_encode. */
+amddwarf_status amddwarf_expr_operand_offset(const amddwarf_op *op, unsigned operand,
+                                             const amddwarf_expr_format *format,
+                                             uint64_t *offset, amddwarf_error *err);
+
+/* ---- references in assembler text (assemble.c) ---- */
+
+/* An integer operand written "@NAME", "@NAME+N" or "@NAME-N": the assembler
+   encodes it as 0 and records where it is, like an ELF relocation, for the
+   caller to resolve. NAME is letters, digits, '_', '.' and '$'. */
+typedef struct amddwarf_expr_fixup {
+  size_t op_index;                 /* the operation, counted from 0 */
+  amddwarf_op_kind op_kind;
+  unsigned operand;                /* 0 or 1 */
+  amddwarf_operand_kind encoding;  /* fixed size, ULEB, SLEB, ADDR, DIE_REF or TYPE */
+  uint64_t byte_offset;            /* of the operand in the encoded bytes */
+  size_t text_offset;              /* of the '@' */
+  const char *name;                /* NAME, in the text (not terminated) */
+  size_t name_length;
+  int64_t addend;                  /* N; 0 when absent */
+} amddwarf_expr_fixup;
+
+typedef struct amddwarf_expr_references {
+  /* Called as each reference is parsed, in text order, before its
+     byte_offset is known; an error (ERR.offset the character offset) stops
+     the assembly. NULL accepts every reference. */
+  amddwarf_status (*check)(void *user, const amddwarf_expr_fixup *fixup, amddwarf_error *err);
+  void *user;
+  /* Output on success: the references in text order, with byte offsets
+     (FIXUP_CAPACITY entries allocated with the default allocator; the caller
+     frees them). */
+  amddwarf_expr_fixup *fixups;
+  size_t fixup_count, fixup_capacity;
+} amddwarf_expr_references;
+
+/* Assembles TEXT as amddwarf_expr_assemble does, in one pass, into a new
+   buffer *OUT of *SIZE bytes (default allocator; the caller frees it),
+   taking "@NAME" operands as references when REFS is not NULL. */
+amddwarf_status amddwarf_expr_assemble_references(const char *text,
+                                                  const amddwarf_expr_format *format,
+                                                  unsigned wave_size,
+                                                  amddwarf_expr_references *refs, uint8_t **out,
+                                                  size_t *size, amddwarf_error *err);
+
 #endif

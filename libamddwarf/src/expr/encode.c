@@ -223,6 +223,18 @@ static amddwarf_status put_op(writer *w, const amddwarf_op *ops, size_t index, s
   return st;
 }
 
+amddwarf_status amddwarf_expr_operand_offset(const amddwarf_op *op, unsigned operand,
+                                             const amddwarf_expr_format *format,
+                                             uint64_t *offset, amddwarf_error *err)
+{
+  writer sizing = {NULL, 0, 0};
+  amddwarf_status st = put_opcode(&sizing, op, 0, format->dialect, err);
+  for (unsigned i = 0; st == AMDDWARF_OK && i < operand; i++)
+    st = put_operand(&sizing, op, 0, i, format, NULL, 1, err);
+  *offset = sizing.pos;
+  return st;
+}
+
 amddwarf_status amddwarf_expr_encode_offsets(const amddwarf_op *ops, size_t count,
                                              const amddwarf_expr_format *format,
                                              uint64_t *offsets, amddwarf_error *err)

@@ -351,21 +351,78 @@ amddwarf_status amddwarf_expr_builder_text_addr(amddwarf_expr_builder *b, uint64
 
 /* ---- assembling text with @names ---------------------------------------- */
 
-/* Placeholder operand values standing for the K-th "@name" of a text: they
-   fit every DIE_REF and TYPE encoding and are recognized after decoding. */
-#define NAME_MAGIC 0x7ead0000u
-#define NAME_MAX_PER_TEXT 0xffffu
+typedef struct name_lookup {
+  amddwarf_expr_name_resolver resolve;
+  void *user;
+  const amddwarf_allocator *alloc;
+  amddwarf_die_id *dies; /* per reference in text order; 0 for "@text" */
+  size_t die_count, die_capacity;
+} name_lookup;
 
-typedef struct name_use {
-  size_t start, length; /* of NAME after '@' */
-  int is_text;          /* "@text+N" */
-  uint64_t text_offset;
-} name_use;
-
-static int is_ident(char c)
+/* The DIE "@NAME" of F names. */
+static amddwarf_status resolve_name(const name_lookup *names, const amddwarf_expr_fixup *f,
+                                    amddwarf_die_id *die, amddwarf_error *err)
 {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '.' || c == '$';
+  char name[256];
+  if (f->name_length >= sizeof name)
+    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset + 1,
+                         "name too long");
+  memcpy(name, f->name, f->name_length);
+  name[f->name_length] = '\0';
+  *die = 0;
+  if (names->resolve(names->user, name, die) != 0 || *die == 0)
+    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset,
+                         "'@%s' names no DIE", name);
+  return AMDDWARF_OK;
+}
+
+/* Whether operand F of its operation may be "@NAME" (see check_reference). */
+static amddwarf_status check_operand(const name_lookup *names, const amddwarf_expr_fixup *f,
+                                     amddwarf_error *err)
+{
+  const amddwarf_op_info *info = amddwarf_op_info_get(f->op_kind);
+  bool text = f->name_length == 4 && memcmp(f->name, "text", 4) == 0;
+  if (text && f->op_kind != AMDDWARF_OP_addr)
+    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+                         "'@text' is only an operand of DW_OP_addr");
+  if (text)
+    return f->addend >= 0 ? AMDDWARF_OK
+                          : amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+                                          "'@text%lld' is before .text", (long long)f->addend);
+  if (f->op_kind == AMDDWARF_OP_addr)
+    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+                         "DW_OP_addr takes '@text+N', not a DIE name");
+  if (!names->resolve)
+    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset,
+                         "'@%.*s': no names can be resolved here", (int)f->name_length, f->name);
+  if (ref_operand_index(info) != (int)f->operand || f->addend != 0)
+    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+                         "'@%.*s': %s takes a DIE name only as its DIE operand, without an "
+                         "offset",
+                         (int)f->name_length, f->name, info->name);
+  return AMDDWARF_OK;
+}
+
+/* What an "@NAME" of builder text may be: "@text+N", the address N bytes
+   into .text, as the operand of DW_OP_addr; any other name a DIE the
+   resolver knows, as a DIE reference or base type operand. Called by the
+   assembler as it reads each one, so errors name its own character; the DIE
+   is recorded in NAMES. */
+static amddwarf_status check_reference(void *user, const amddwarf_expr_fixup *f,
+                                       amddwarf_error *err)
+{
+  name_lookup *names = user;
+  amddwarf_die_id die = 0;
+  amddwarf_status st = check_operand(names, f, err);
+  if (st == AMDDWARF_OK && f->op_kind != AMDDWARF_OP_addr)
+    st = resolve_name(names, f, &die, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (amddwarf_mem_reserve(names->alloc, (void **)&names->dies, &names->die_capacity,
+                           names->die_count + 1, sizeof *names->dies) != 0)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, f->text_offset, "out of memory");
+  names->dies[names->die_count++] = die;
+  return AMDDWARF_OK;
 }
 
 amddwarf_status amddwarf_expr_builder_assemble(amddwarf_expr_builder *b, const char *text,
@@ -375,83 +432,29 @@ amddwarf_status amddwarf_expr_builder_assemble(amddwarf_expr_builder *b, const c
 {
   if (!b || !text)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  amddwarf_status st = AMDDWARF_OK;
   size_t base_count = b->count;
-  size_t needed = 0;
-  size_t length = strlen(text);
-  char *rewritten = NULL;
-  name_use *uses = NULL;
-  size_t use_count = 0, use_capacity = 0;
+  name_lookup names = {resolve, user, &b->alloc, NULL, 0, 0};
+  amddwarf_expr_references refs = {check_reference, &names, NULL, 0, 0};
   uint8_t *bytes = NULL;
   size_t byte_size = 0;
   amddwarf_op *ops = NULL;
-  size_t op_count = 0;
-  /* Each "@name" becomes a 10-character hex placeholder. */
-  size_t rewritten_capacity = length * 11 + 1;
-  rewritten = amddwarf_mem_alloc(&b->alloc, rewritten_capacity);
-  if (!rewritten) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    goto cleanup;
-  }
-  size_t w = 0;
-  for (size_t i = 0; i < length;) {
-    if (text[i] != '@') {
-      rewritten[w++] = text[i++];
-      continue;
-    }
-    size_t start = ++i;
-    while (i < length && is_ident(text[i]))
-      i++;
-    if (i == start) {
-      st = amddwarf_fail(err, AMDDWARF_E_EXPR_SYNTAX, start - 1, "'@' without a name");
-      goto cleanup;
-    }
-    if (use_count >= NAME_MAX_PER_TEXT ||
-        amddwarf_mem_reserve(&b->alloc, (void **)&uses, &use_capacity, use_count + 1,
-                             sizeof *uses) != 0) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, start, "too many names");
-      goto cleanup;
-    }
-    name_use u = {start, i - start, 0, 0};
-    if (u.length == 4 && memcmp(text + start, "text", 4) == 0) {
-      u.is_text = 1;
-      if (i < length && text[i] == '+') {
-        char *end = NULL;
-        u.text_offset = strtoull(text + i + 1, &end, 0);
-        if (end == text + i + 1) {
-          st = amddwarf_fail(err, AMDDWARF_E_EXPR_SYNTAX, i, "'@text+' without a number");
-          goto cleanup;
-        }
-        i = (size_t)(end - text);
-      }
-    } else if (!resolve) {
-      st = amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, start - 1,
-                         "'@%.*s': no names can be resolved here", (int)u.length, text + start);
-      goto cleanup;
-    }
-    uses[use_count] = u;
-    w += (size_t)snprintf(rewritten + w, rewritten_capacity - w, "0x%08x",
-                          (unsigned)(NAME_MAGIC + use_count));
-    use_count++;
-  }
-  rewritten[w] = '\0';
-  st = amddwarf_expr_assemble(rewritten, &b->format, wave_size, NULL, 0, &needed, err);
-  if (st != AMDDWARF_OK && st != AMDDWARF_E_NO_SPACE)
-    goto cleanup; /* offsets past an "@name" are shifted: the message names the text */
-  bytes = amddwarf_mem_alloc(&b->alloc, needed ? needed : 1);
-  ops = amddwarf_mem_calloc(&b->alloc, needed ? needed : 1, sizeof *ops);
-  if (!bytes || !ops) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    goto cleanup;
-  }
-  st = amddwarf_expr_assemble(rewritten, &b->format, wave_size, bytes, needed, &byte_size, err);
+  size_t op_count = 0, op_capacity = 0;
+  amddwarf_status st =
+      amddwarf_expr_assemble_references(text, &b->format, wave_size, &refs, &bytes, &byte_size,
+                                        err);
   if (st != AMDDWARF_OK)
     goto cleanup;
-  st = amddwarf_expr_decode(bytes, byte_size, &b->format, ops, needed ? needed : 1, &op_count,
-                            err);
+  op_capacity = byte_size ? byte_size : 1; /* every operation takes a byte */
+  ops = amddwarf_mem_calloc(&b->alloc, op_capacity, sizeof *ops);
+  if (!ops) {
+    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    goto cleanup;
+  }
+  st = amddwarf_expr_decode(bytes, byte_size, &b->format, ops, op_capacity, &op_count, err);
   if (st != AMDDWARF_OK)
     goto cleanup;
   size_t base = b->count;
+  size_t next_fixup = 0;
   /* Text labels become builder labels so branches survive the append. */
   for (size_t k = 0; k < op_count; k++) {
     amddwarf_op op = ops[k];
@@ -474,40 +477,15 @@ amddwarf_status amddwarf_expr_builder_assemble(amddwarf_expr_builder *b, const c
       b->labels[label - 1] = (uint32_t)(base + op.target);
       fix = (op_fix){FIX_LABEL, 0, label};
     }
-    int index = ref_operand_index(info);
-    if (op.kind == AMDDWARF_OP_addr)
-      index = 0;
-    if (index >= 0 && op.operands[index] >= NAME_MAGIC &&
-        op.operands[index] < NAME_MAGIC + use_count) {
-      const name_use *u = &uses[op.operands[index] - NAME_MAGIC];
-      if (u->is_text) {
-        if (op.kind != AMDDWARF_OP_addr) {
-          st = amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, u->start - 1,
-                             "'@text' is only an operand of DW_OP_addr");
-          goto cleanup;
-        }
-        op.operands[0] = u->text_offset;
+    /* Each operation has at most one reference (check_reference). */
+    if (next_fixup < refs.fixup_count && refs.fixups[next_fixup].op_index == k) {
+      const amddwarf_expr_fixup *f = &refs.fixups[next_fixup++];
+      if (op.kind == AMDDWARF_OP_addr) {
+        op.operands[0] = (uint64_t)f->addend;
         fix = (op_fix){FIX_TEXT, 0, 0};
-      } else if (op.kind == AMDDWARF_OP_addr) {
-        st = amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, u->start - 1,
-                           "DW_OP_addr takes '@text+N', not a DIE name");
-        goto cleanup;
       } else {
-        char name[256];
-        if (u->length >= sizeof name) {
-          st = amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, u->start, "name too long");
-          goto cleanup;
-        }
-        memcpy(name, text + u->start, u->length);
-        name[u->length] = '\0';
-        amddwarf_die_id die = 0;
-        if (resolve(user, name, &die) != 0 || die == 0) {
-          st = amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, u->start - 1,
-                             "'@%s' names no DIE", name);
-          goto cleanup;
-        }
-        op.operands[index] = 0;
-        fix = (op_fix){FIX_DIE, (uint8_t)index, die};
+        op.operands[f->operand] = 0;
+        fix = (op_fix){FIX_DIE, (uint8_t)f->operand, names.dies[next_fixup - 1]};
       }
     }
     st = push_op(b, &op, fix, err);
@@ -517,10 +495,10 @@ amddwarf_status amddwarf_expr_builder_assemble(amddwarf_expr_builder *b, const c
 cleanup:
   if (st != AMDDWARF_OK)
     b->count = base_count; /* nothing of a failed text stays */
-  amddwarf_mem_free(&b->alloc, rewritten, rewritten_capacity);
-  amddwarf_mem_free(&b->alloc, uses, use_capacity * sizeof *uses);
-  amddwarf_mem_free(&b->alloc, bytes, needed ? needed : 1);
-  amddwarf_mem_free(&b->alloc, ops, (needed ? needed : 1) * sizeof *ops);
+  amddwarf_mem_free(NULL, bytes, byte_size ? byte_size : 1);
+  amddwarf_mem_free(NULL, refs.fixups, refs.fixup_capacity * sizeof *refs.fixups);
+  amddwarf_mem_free(&b->alloc, ops, op_capacity * sizeof *ops);
+  amddwarf_mem_free(&b->alloc, names.dies, names.die_capacity * sizeof *names.dies);
   return st;
 }
 
