@@ -10,6 +10,7 @@
 
 #include <amddwarf/expr.h>
 
+#include "common/error.h"
 #include "common/mem.h"
 #include "expr/codec.h"
 
