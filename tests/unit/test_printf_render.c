@@ -407,8 +407,9 @@ static void test_entry_rendering(void **state)
   amddwarf_printf_table *table = printf_test_table(
       "{\"strings\": ["
       "{\"id\": 1, \"format\": \"v=%d w=%lld\\n\", \"args\": [\"i32\", \"i64\"]},"
-      "{\"id\": 2, \"format\": \"str %s\", \"args\": [\"i32\"]},"
-      "{\"id\": 3, \"format\": \"%d %d\", \"args\": [\"i32\"]},"
+      /* Bad metadata is described by its layout: printf-build checks formats given "args". */
+      "{\"id\": 2, \"format\": \"str %s\", \"argument_count\": 1, \"64bit_arguments\": [0]},"
+      "{\"id\": 3, \"format\": \"%d %d\", \"argument_count\": 1, \"64bit_arguments\": [0]},"
       "{\"id\": 4, \"format\": \"nul\\u0000byte %c\", \"args\": [\"i32\"]}]}",
       "p.elf");
   uint32_t payload[4] = {7, 0xffffffffu, 0xffffffffu, 99};

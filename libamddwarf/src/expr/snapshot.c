@@ -5,7 +5,6 @@
  * whose expressions are written as assembler text or hex. */
 #include <amddwarf/snapshot.h>
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 
 #include "common/arena.h"
 #include "common/error.h"
+#include "common/json_int.h"
 #include "common/mem.h"
 
 typedef struct snap_register {
@@ -97,29 +97,11 @@ static amddwarf_status schema(loader *l, const char *format, const char *member)
   return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET, format, member);
 }
 
-/* Integer: a JSON integer >= 0 or a string "0x..."/decimal. */
-static int json_u64(const json_t *j, uint64_t *out)
+/* An integer member in [0, MAX] (common/json_int.h); PATH names it. */
+static amddwarf_status integer(loader *l, const json_t *j, uint64_t max, const char *path,
+                               uint64_t *out)
 {
-  if (json_is_integer(j)) {
-    json_int_t v = json_integer_value(j);
-    if (v < 0)
-      return -1;
-    *out = (uint64_t)v;
-    return 0;
-  }
-  if (json_is_string(j)) {
-    const char *text = json_string_value(j);
-    char *end;
-    if (!*text || *text == '-')
-      return -1;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno || *end)
-      return -1;
-    *out = v;
-    return 0;
-  }
-  return -1;
+  return amddwarf_json_uint(j, max, path, AMDDWARF_E_SNAPSHOT_SCHEMA, l->err, out);
 }
 
 static int hex_digit(char c)
@@ -211,7 +193,8 @@ static amddwarf_status parse_aspace(loader *l, const json_t *j, const char *memb
   amddwarf_aspace_info info;
   if (json_is_string(j) && amddwarf_aspace_lookup(json_string_value(j), aspace) == AMDDWARF_OK)
     return AMDDWARF_OK;
-  if (json_u64(j, &v) == 0 && v <= UINT32_MAX &&
+  if (amddwarf_json_uint(j, UINT32_MAX, member, AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &v) ==
+          AMDDWARF_OK &&
       amddwarf_aspace_info_get((uint32_t)v, &info) == AMDDWARF_OK) {
     *aspace = (uint32_t)v;
     return AMDDWARF_OK;
@@ -222,10 +205,8 @@ static amddwarf_status parse_aspace(loader *l, const json_t *j, const char *memb
 static amddwarf_status parse_register_name(loader *l, const char *key, uint32_t *regno)
 {
   uint64_t v;
-  char *end;
-  errno = 0;
-  v = strtoull(key, &end, 0);
-  if (*key >= '0' && *key <= '9' && !*end && !errno && v <= UINT32_MAX) {
+  if (amddwarf_json_uint_text(key, UINT32_MAX, key, AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &v) ==
+      AMDDWARF_OK) {
     *regno = (uint32_t)v;
     return AMDDWARF_OK;
   }
@@ -286,20 +267,22 @@ static amddwarf_status parse_registers(loader *l, const json_t *obj, const char 
                                (unsigned long long)(size / 4));
         for (size_t k = 0; k < lanes; k++) {
           uint64_t v;
-          if (json_u64(json_array_get(value, k), &v) != 0 || v > UINT32_MAX)
-            return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                                 "register %s lane %zu is not a 32-bit unsigned integer", key, k);
+          char path[96];
+          snprintf(path, sizeof path, "%s.%s[%zu]", member, key, k);
+          if ((st = integer(l, json_array_get(value, k), UINT32_MAX, path, &v)) != AMDDWARF_OK)
+            return st;
           for (unsigned b = 0; b < 4; b++)
             r->bytes[k * 4 + b] = (uint8_t)(v >> (8 * b));
         }
       } else {
         uint64_t v;
-        if (json_u64(value, &v) != 0)
+        char path[96];
+        snprintf(path, sizeof path, "%s.%s", member, key);
+        if (!json_is_integer(value) && !json_is_string(value))
           return schema(l, "register %s must be an integer, a lane array or {\"bytes\": hex}", key);
-        if (size < 8 && (v >> (size * 8)) != 0)
-          return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                               "register %s: 0x%llx does not fit %llu bytes", key,
-                               (unsigned long long)v, (unsigned long long)size);
+        if ((st = integer(l, value, size < 8 ? (UINT64_C(1) << (size * 8)) - 1 : UINT64_MAX, path,
+                          &v)) != AMDDWARF_OK)
+          return st;
         for (unsigned b = 0; b < size && b < 8; b++)
           r->bytes[b] = (uint8_t)(v >> (8 * b));
       }
@@ -334,13 +317,17 @@ static amddwarf_status parse_memory(loader *l, const json_t *arr)
     uint32_t aspace = 0;
     size_t size;
     amddwarf_status st;
+    char path[64];
     if (!json_is_object(item))
       return schema(l, "%s entries must be objects", "memory");
+    snprintf(path, sizeof path, "memory[%zu].address_space", i);
     const json_t *as = json_object_get(item, "address_space");
-    if (as && (st = parse_aspace(l, as, "memory[].address_space", &aspace)) != AMDDWARF_OK)
+    if (as && (st = parse_aspace(l, as, path, &aspace)) != AMDDWARF_OK)
       return st;
-    if (json_u64(json_object_get(item, "address"), &r->address) != 0)
-      return schema(l, "%s needs an integer \"address\"", "memory[]");
+    snprintf(path, sizeof path, "memory[%zu].address", i);
+    if ((st = integer(l, json_object_get(item, "address"), UINT64_MAX, path, &r->address)) !=
+        AMDDWARF_OK)
+      return st;
     st = parse_hex(l, json_object_get(item, "bytes"), "memory[].bytes", &r->bytes, &size);
     if (st != AMDDWARF_OK)
       return st;
@@ -354,8 +341,10 @@ static amddwarf_status parse_memory(loader *l, const json_t *arr)
       aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
     } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
       uint64_t lane;
-      if (json_u64(json_object_get(item, "lane"), &lane) != 0 || lane >= s->wave_size)
-        return schema(l, "%s needs a \"lane\" below the wave size", "private_lane memory");
+      snprintf(path, sizeof path, "memory[%zu].lane", i);
+      if ((st = integer(l, json_object_get(item, "lane"), s->wave_size - 1, path, &lane)) !=
+          AMDDWARF_OK)
+        return st;
       r->lane = (uint32_t)lane;
     } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
       return schema(l, "%s: give private memory per lane (private_lane); private_wave is derived",
@@ -379,8 +368,11 @@ static amddwarf_status parse_addr(loader *l, const json_t *j, const char *member
     if (st != AMDDWARF_OK)
       return st;
   }
-  if (json_u64(json_object_get(j, "address"), &out->address) != 0)
-    return schema(l, "%s needs an integer \"address\"", member);
+  char path[64];
+  snprintf(path, sizeof path, "%s.address", member);
+  amddwarf_status st = integer(l, json_object_get(j, "address"), UINT64_MAX, path, &out->address);
+  if (st != AMDDWARF_OK)
+    return st;
   out->present = 1;
   return AMDDWARF_OK;
 }
@@ -412,11 +404,19 @@ static amddwarf_status parse_types(loader *l, const json_t *arr)
     const json_t *t = json_array_get(arr, i);
     amddwarf_base_type *bt = &s->types[i];
     uint64_t die, bits, count = 1;
+    char die_path[48], bits_path[48], count_path[48];
+    snprintf(die_path, sizeof die_path, "base_types[%zu].die", i);
+    snprintf(bits_path, sizeof bits_path, "base_types[%zu].bit_size", i);
+    snprintf(count_path, sizeof count_path, "base_types[%zu].count", i);
     const json_t *enc = json_object_get(t, "encoding");
-    if (!json_is_object(t) || json_u64(json_object_get(t, "die"), &die) != 0 || die == 0 ||
-        json_u64(json_object_get(t, "bit_size"), &bits) != 0 || bits == 0 || bits > 512 ||
-        (json_object_get(t, "count") && json_u64(json_object_get(t, "count"), &count) != 0) ||
-        count == 0 || count > 64 || !json_is_string(enc) ||
+    amddwarf_status st;
+    if (json_is_object(t) &&
+        ((st = integer(l, json_object_get(t, "die"), UINT64_MAX, die_path, &die)) != AMDDWARF_OK ||
+         (st = integer(l, json_object_get(t, "bit_size"), 512, bits_path, &bits)) != AMDDWARF_OK ||
+         (json_object_get(t, "count") &&
+          (st = integer(l, json_object_get(t, "count"), 64, count_path, &count)) != AMDDWARF_OK)))
+      return st;
+    if (!json_is_object(t) || die == 0 || bits == 0 || count == 0 || !json_is_string(enc) ||
         encoding_by_name(json_string_value(enc)) == 0)
       return schema(l, "%s entries need \"die\" (> 0), \"encoding\" (a DW_ATE name without "
                        "prefix), \"bit_size\" and an optional \"count\"", "base_types");
@@ -443,8 +443,13 @@ static amddwarf_status parse_dies(loader *l, const json_t *arr)
     const json_t *d = json_array_get(arr, i);
     snap_die *die = &s->dies[i];
     amddwarf_status st;
-    if (!json_is_object(d) || json_u64(json_object_get(d, "offset"), &die->offset) != 0)
-      return schema(l, "%s entries need an integer \"offset\"", "dies");
+    char path[48];
+    snprintf(path, sizeof path, "dies[%zu].offset", i);
+    if (!json_is_object(d))
+      return schema(l, "%s entries must be objects", "dies");
+    if ((st = integer(l, json_object_get(d, "offset"), UINT64_MAX, path, &die->offset)) !=
+        AMDDWARF_OK)
+      return st;
     die->procedure = json_is_true(json_object_get(d, "procedure"));
     const json_t *loc = json_object_get(d, "location");
     const json_t *cv = json_object_get(d, "const_value");
@@ -508,13 +513,17 @@ static amddwarf_status load(loader *l, const json_t *root)
   }
   const json_t *ws = json_object_get(root, "wave_size");
   if (ws) {
-    if (json_u64(ws, &v) != 0 || (v != 32 && v != 64))
+    if ((st = integer(l, ws, 64, "wave_size", &v)) != AMDDWARF_OK)
+      return st;
+    if (v != 32 && v != 64)
       return schema(l, "%s must be 32 or 64", "wave_size");
     s->wave_size = (uint32_t)v;
   }
   const json_t *as = json_object_get(root, "address_size");
   if (as) {
-    if (json_u64(as, &v) != 0 || (v != 4 && v != 8))
+    if ((st = integer(l, as, 8, "address_size", &v)) != AMDDWARF_OK)
+      return st;
+    if (v != 4 && v != 8)
       return schema(l, "%s must be 4 or 8", "address_size");
     s->address_size = (uint32_t)v;
   }
@@ -525,8 +534,8 @@ static amddwarf_status load(loader *l, const json_t *root)
     return schema(l, "%s must be auto, draft, vendor or user", "dialect");
   const json_t *lane = json_object_get(root, "lane");
   if (lane) {
-    if (json_u64(lane, &v) != 0 || v >= s->wave_size)
-      return schema(l, "%s must be below the wave size", "lane");
+    if ((st = integer(l, lane, s->wave_size - 1, "lane", &v)) != AMDDWARF_OK)
+      return st;
     s->lane = (uint32_t)v;
   }
   if ((st = parse_registers(l, json_object_get(root, "registers"), "registers", &s->regs,
@@ -537,16 +546,17 @@ static amddwarf_status load(loader *l, const json_t *root)
     return st;
   const json_t *exec = json_object_get(root, "exec");
   if (exec) {
-    if (json_u64(exec, &s->exec) != 0 || (s->wave_size == 32 && s->exec > UINT32_MAX))
-      return schema(l, "%s must be an integer mask of the wave's lanes", "exec");
+    if ((st = integer(l, exec, s->wave_size == 32 ? UINT32_MAX : UINT64_MAX, "exec",
+                      &s->exec)) != AMDDWARF_OK)
+      return st;
     s->has_exec = 1;
     if ((st = default_register(l, s->wave_size == 32 ? 1 : 17, s->exec)) != AMDDWARF_OK)
       return st;
   }
   const json_t *pc = json_object_get(root, "pc");
   if (pc) {
-    if (json_u64(pc, &v) != 0)
-      return schema(l, "%s must be an integer", "pc");
+    if ((st = integer(l, pc, UINT64_MAX, "pc", &v)) != AMDDWARF_OK)
+      return st;
     if ((st = default_register(l, 16, v)) != AMDDWARF_OK)
       return st;
   }
@@ -554,9 +564,13 @@ static amddwarf_status load(loader *l, const json_t *root)
     return st;
   const json_t *ap = json_object_get(root, "apertures");
   if (ap) {
-    if (!json_is_object(ap) || json_u64(json_object_get(ap, "shared"), &s->shared_base) != 0 ||
-        json_u64(json_object_get(ap, "private"), &s->private_base) != 0)
+    if (!json_is_object(ap))
       return schema(l, "%s must be {\"shared\": base, \"private\": base}", "apertures");
+    if ((st = integer(l, json_object_get(ap, "shared"), UINT64_MAX, "apertures.shared",
+                      &s->shared_base)) != AMDDWARF_OK ||
+        (st = integer(l, json_object_get(ap, "private"), UINT64_MAX, "apertures.private",
+                      &s->private_base)) != AMDDWARF_OK)
+      return st;
     s->has_apertures = 1;
   }
   const json_t *fb = json_object_get(root, "frame_base");
@@ -571,8 +585,8 @@ static amddwarf_status load(loader *l, const json_t *root)
     return st;
   const json_t *tls = json_object_get(root, "tls_base");
   if (tls) {
-    if (json_u64(tls, &s->tls_base) != 0)
-      return schema(l, "%s must be an integer", "tls_base");
+    if ((st = integer(l, tls, UINT64_MAX, "tls_base", &s->tls_base)) != AMDDWARF_OK)
+      return st;
     s->has_tls = 1;
   }
   const json_t *da = json_object_get(root, "debug_addr");
@@ -583,13 +597,17 @@ static amddwarf_status load(loader *l, const json_t *root)
     s->debug_addr = amddwarf_arena_calloc(&s->arena, s->debug_addr_count + 1, sizeof *s->debug_addr);
     if (!s->debug_addr)
       return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    for (size_t i = 0; i < s->debug_addr_count; i++)
-      if (json_u64(json_array_get(da, i), &s->debug_addr[i]) != 0)
-        return schema(l, "%s must be an array of integers", "debug_addr");
+    for (size_t i = 0; i < s->debug_addr_count; i++) {
+      char path[48];
+      snprintf(path, sizeof path, "debug_addr[%zu]", i);
+      if ((st = integer(l, json_array_get(da, i), UINT64_MAX, path, &s->debug_addr[i])) !=
+          AMDDWARF_OK)
+        return st;
+    }
   }
   const json_t *uo = json_object_get(root, "unit_offset");
-  if (uo && json_u64(uo, &s->unit_offset) != 0)
-    return schema(l, "%s must be an integer", "unit_offset");
+  if (uo && (st = integer(l, uo, UINT64_MAX, "unit_offset", &s->unit_offset)) != AMDDWARF_OK)
+    return st;
   if ((st = parse_types(l, json_object_get(root, "base_types"))) != AMDDWARF_OK)
     return st;
   return parse_dies(l, json_object_get(root, "dies"));

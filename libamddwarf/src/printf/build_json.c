@@ -9,9 +9,12 @@
 
 #include <jansson.h>
 
+#include "common/arena.h"
 #include "common/error.h"
+#include "common/json_int.h"
 #include "common/mem.h"
 #include "printf/build_internal.h"
+#include "printf/printf_internal.h"
 
 typedef struct arg_kind_desc {
   const char *name;
@@ -83,6 +86,7 @@ static uint16_t float_to_half(float f)
 
 typedef struct builder {
   amddwarf_error *err;
+  json_t *strings; /* the description's "strings", NULL when it has none */
   char path[128];
 } builder;
 
@@ -91,24 +95,10 @@ static amddwarf_status bad(builder *b, const char *what)
   return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET, "%s: %s", b->path, what);
 }
 
-/* An integer: a JSON integer (negative ones as two's complement) or a string
-   "0x..."/decimal. */
-static amddwarf_status json_u64(builder *b, json_t *value, uint64_t *out)
+/* An integer in [0, MAX] at the current path (common/json_int.h). */
+static amddwarf_status json_uint(builder *b, json_t *value, uint64_t max, uint64_t *out)
 {
-  if (json_is_integer(value)) {
-    *out = (uint64_t)json_integer_value(value);
-    return AMDDWARF_OK;
-  }
-  if (json_is_string(value)) {
-    const char *text = json_string_value(value);
-    char *end = NULL;
-    if (text[0] != '\0' && text[0] != '-' && text[0] != '+' && text[0] != ' ') {
-      *out = strtoull(text, &end, 0);
-      if (end && *end == '\0')
-        return AMDDWARF_OK;
-    }
-  }
-  return bad(b, "expected an integer or a string holding one");
+  return amddwarf_json_uint(value, max, b->path, AMDDWARF_E_BAD_JSON, b->err, out);
 }
 
 /* The bit pattern of VALUE as an argument of KIND. */
@@ -122,7 +112,7 @@ static amddwarf_status arg_bits(builder *b, const arg_kind_desc *kind, json_t *v
                      : strcmp(text, "-inf") == 0 ? -INFINITY
                                                  : 0.0;
     if (strcmp(text, "nan") != 0 && strcmp(text, "inf") != 0 && strcmp(text, "-inf") != 0)
-      return json_u64(b, value, bits); /* a bit pattern */
+      return json_uint(b, value, UINT64_MAX >> (64 - kind->bits), bits); /* a bit pattern */
     if (kind->bits == 64) {
       memcpy(bits, &special, sizeof special);
     } else {
@@ -147,10 +137,8 @@ static amddwarf_status arg_bits(builder *b, const arg_kind_desc *kind, json_t *v
     }
     return AMDDWARF_OK;
   }
-  amddwarf_status status = json_u64(b, value, bits);
-  if (status == AMDDWARF_OK && kind->bits < 64)
-    *bits &= (UINT64_C(1) << kind->bits) - 1;
-  return status;
+  /* Either reading of the kind's bits: an i8 may be -128 or 255. */
+  return amddwarf_json_bits(value, kind->bits, b->path, AMDDWARF_E_BAD_JSON, b->err, bits);
 }
 
 /* Appends one argument {"kind": value-or-array} to DWORDS. */
@@ -184,6 +172,86 @@ static amddwarf_status build_arg(builder *b, json_t *arg, printf_bytes *dwords)
   return AMDDWARF_OK;
 }
 
+/* Arguments in a list of kinds, read one at a time: a string's "args"
+   ("f32x3" is three) or an entry's ({"f32": [1, 2, 3]} is three). The lists
+   have been checked when the cursor walks them. */
+typedef struct kind_cursor {
+  json_t *list;
+  int entry; /* the list is an entry's */
+  size_t item;
+  unsigned component;
+} kind_cursor;
+
+/* The next argument's kind, or NULL at the end of the list. */
+static const arg_kind_desc *next_kind(kind_cursor *c)
+{
+  while (c->item < json_array_size(c->list)) {
+    json_t *item = json_array_get(c->list, c->item);
+    const arg_kind_desc *kind;
+    unsigned components;
+    if (c->entry) {
+      json_t *value = json_object_iter_value(json_object_iter(item));
+      kind = find_kind(json_object_iter_key(json_object_iter(item)), NULL);
+      components = json_is_array(value) ? (unsigned)json_array_size(value) : 1;
+    } else {
+      kind = find_kind(json_string_value(item), &components);
+    }
+    if (c->component < components) {
+      c->component++;
+      return kind;
+    }
+    c->item++;
+    c->component = 0;
+  }
+  return NULL;
+}
+
+/* The "strings" member with ID; NULL when none has it. */
+static json_t *described_string(const builder *b, uint64_t id)
+{
+  size_t i;
+  json_t *desc;
+  json_array_foreach(b->strings, i, desc)
+  {
+    uint64_t other;
+    if (amddwarf_json_uint(json_object_get(desc, "id"), AMDDWARF_PRINTF_ID_MAX, "", 0, NULL,
+                           &other) == AMDDWARF_OK &&
+        other == id)
+      return desc;
+  }
+  return NULL;
+}
+
+/* An entry's ARGS against the arguments its string declares with "args":
+   the same number, each of the same width. */
+static amddwarf_status check_entry_args(builder *b, json_t *args, json_t *desc, uint64_t id)
+{
+  kind_cursor want = {json_object_get(desc, "args"), 0, 0, 0};
+  kind_cursor got = {args, 1, 0, 0};
+  size_t index = 0, wanted = 0, given = 0;
+  const arg_kind_desc *w, *g;
+  for (;; index++) {
+    w = next_kind(&want);
+    g = next_kind(&got);
+    if (!w || !g)
+      break;
+    if ((w->bits == 64) != (g->bits == 64))
+      return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+                           "%s: argument %zu is %s, the string with id 0x%llx declares %s", b->path,
+                           index, g->bits == 64 ? "64-bit" : "32-bit", (unsigned long long)id,
+                           w->bits == 64 ? "a 64-bit one" : "a 32-bit one");
+  }
+  for (wanted = given = index; w; w = next_kind(&want))
+    wanted++;
+  for (; g; g = next_kind(&got))
+    given++;
+  if (wanted != given)
+    return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+                         "%s: the entry has %zu argument%s, the string with id 0x%llx takes %zu",
+                         b->path, given, given == 1 ? "" : "s", (unsigned long long)id, wanted);
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
                                    const amddwarf_allocator *allocator)
 {
@@ -199,9 +267,7 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
     for (size_t i = 0; i < json_array_size(raw) && status == AMDDWARF_OK; i++) {
       uint64_t dword;
       snprintf(b->path + path_length, sizeof b->path - path_length, ".raw[%zu]", i);
-      status = json_u64(b, json_array_get(raw, i), &dword);
-      if (status == AMDDWARF_OK && dword > UINT32_MAX)
-        status = bad(b, "a raw dword exceeds 32 bits");
+      status = json_uint(b, json_array_get(raw, i), UINT32_MAX, &dword);
       if (status == AMDDWARF_OK && printf_bytes_le(out, dword, 4) != AMDDWARF_OK)
         status = amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
     }
@@ -210,10 +276,16 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
   uint64_t id = 0, size = 0, pad = 0;
   json_t *args = json_object_get(entry, "args");
   snprintf(b->path + path_length, sizeof b->path - path_length, ".id");
-  if ((status = json_u64(b, json_object_get(entry, "id"), &id)) != AMDDWARF_OK)
+  if ((status = json_uint(b, json_object_get(entry, "id"), AMDDWARF_PRINTF_ID_MAX, &id)) !=
+      AMDDWARF_OK)
     goto done;
-  if (id > AMDDWARF_PRINTF_ID_MAX) {
-    status = bad(b, "an entry's id must fit in 48 bits");
+  /* With the strings in the same description, an entry must match one; a
+     buffer described alone may hold anything (bad entries are described so). */
+  json_t *string = b->strings ? described_string(b, id) : NULL;
+  if (b->strings && !string) {
+    status = amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+                           "%s: no member of \"strings\" has the id 0x%llx", b->path,
+                           (unsigned long long)id);
     goto done;
   }
   if (args && !json_is_array(args)) {
@@ -226,10 +298,20 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
     if ((status = build_arg(b, json_array_get(args, i), &payload)) != AMDDWARF_OK)
       goto done;
   }
+  /* "size" describes a bad entry on purpose; so does a string given by its
+     argument_count. */
+  snprintf(b->path + path_length, sizeof b->path - path_length, ".args");
+  if (string && json_object_get(string, "args") && !json_object_get(entry, "size")) {
+    json_t *none = json_array();
+    status = check_entry_args(b, args ? args : none, string, id);
+    json_decref(none);
+    if (status != AMDDWARF_OK)
+      goto done;
+  }
   snprintf(b->path + path_length, sizeof b->path - path_length, ".pad");
   if (json_object_get(entry, "pad") &&
-      ((status = json_u64(b, json_object_get(entry, "pad"), &pad)) != AMDDWARF_OK ||
-       (pad > AMDDWARF_PRINTF_MAX_ENTRY_DWORDS && (status = bad(b, "pad is too large")))))
+      (status = json_uint(b, json_object_get(entry, "pad"), AMDDWARF_PRINTF_MAX_ENTRY_DWORDS,
+                          &pad)) != AMDDWARF_OK)
     goto done;
   if (printf_bytes_zeros(&payload, (size_t)pad * 4) != AMDDWARF_OK) {
     status = amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
@@ -238,12 +320,9 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
   size = 2 + payload.size / 4;
   snprintf(b->path + path_length, sizeof b->path - path_length, ".size");
   if (json_object_get(entry, "size")) {
-    if ((status = json_u64(b, json_object_get(entry, "size"), &size)) != AMDDWARF_OK)
+    if ((status = json_uint(b, json_object_get(entry, "size"), AMDDWARF_PRINTF_MAX_ENTRY_DWORDS,
+                            &size)) != AMDDWARF_OK)
       goto done;
-    if (size > AMDDWARF_PRINTF_MAX_ENTRY_DWORDS) {
-      status = bad(b, "size exceeds 65535 dwords");
-      goto done;
-    }
   } else if (size > AMDDWARF_PRINTF_MAX_ENTRY_DWORDS) {
     status = bad(b, "the entry's payload exceeds 65533 dwords");
     goto done;
@@ -277,22 +356,20 @@ static amddwarf_status build_buffer(builder *b, json_t *desc, const amddwarf_all
   json_t *value;
   if (status == AMDDWARF_OK && (value = json_object_get(desc, "buffer_offset"))) {
     snprintf(b->path, sizeof b->path, "buffer.buffer_offset");
-    status = json_u64(b, value, &offset);
+    status = json_uint(b, value, UINT64_MAX, &offset);
   }
   if (status == AMDDWARF_OK && (value = json_object_get(desc, "capacity"))) {
     snprintf(b->path, sizeof b->path, "buffer.capacity");
-    status = json_u64(b, value, &capacity);
-    if (status == AMDDWARF_OK && (capacity < data.size || capacity > (UINT64_C(1) << 30)))
-      status = bad(b, "capacity must hold the entries and stay within 1 GiB");
+    status = json_uint(b, value, UINT64_C(1) << 30, &capacity);
+    if (status == AMDDWARF_OK && capacity < data.size)
+      status = bad(b, "capacity must hold the entries");
   }
   if (status == AMDDWARF_OK && (value = json_object_get(desc, "reserved"))) {
     snprintf(b->path, sizeof b->path, "buffer.reserved");
     if (!json_is_array(value) || json_array_size(value) != 2)
       status = bad(b, "reserved is an array of two dwords");
     for (size_t i = 0; i < 2 && status == AMDDWARF_OK; i++)
-      if ((status = json_u64(b, json_array_get(value, i), &reserved[i])) == AMDDWARF_OK &&
-          reserved[i] > UINT32_MAX)
-        status = bad(b, "a reserved dword exceeds 32 bits");
+      status = json_uint(b, json_array_get(value, i), UINT32_MAX, &reserved[i]);
   }
   if (status == AMDDWARF_OK &&
       (printf_bytes_le(&buffer, offset, 8) != AMDDWARF_OK ||
@@ -308,6 +385,31 @@ static amddwarf_status build_buffer(builder *b, json_t *desc, const amddwarf_all
   return status;
 }
 
+/* A string described with "args" is one the renderer accepts, consuming
+   exactly those arguments (bad metadata is described with argument_count). */
+static amddwarf_status check_format(builder *b, const amddwarf_printf_string *s, uint64_t count,
+                                    const amddwarf_allocator *allocator, size_t path_length)
+{
+  amddwarf_arena arena;
+  amddwarf_error why;
+  printf_compiled compiled;
+  amddwarf_error_clear(&why);
+  amddwarf_arena_init(&arena, allocator);
+  amddwarf_status status = printf_compile(&arena, s->format, s->format_length, &compiled, &why);
+  amddwarf_arena_release(&arena);
+  snprintf(b->path + path_length, sizeof b->path - path_length, ".format");
+  if (status == AMDDWARF_E_NO_MEMORY)
+    return amddwarf_fail(b->err, status, AMDDWARF_NO_OFFSET, "no memory");
+  if (status != AMDDWARF_OK)
+    return bad(b, why.message);
+  if (compiled.arguments != count)
+    return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+                         "%s: the format consumes %u arguments, args lists %llu", b->path,
+                         compiled.arguments, (unsigned long long)count);
+  snprintf(b->path + path_length, sizeof b->path - path_length, ".args");
+  return AMDDWARF_OK;
+}
+
 /* Reads one string description into S; MASK has room for the words. */
 static amddwarf_status build_string(builder *b, json_t *desc, amddwarf_printf_string *s,
                                     uint64_t **mask, const amddwarf_allocator *allocator)
@@ -319,7 +421,8 @@ static amddwarf_status build_string(builder *b, json_t *desc, amddwarf_printf_st
   if (!json_is_object(desc))
     return bad(b, "a string is an object");
   snprintf(b->path + path_length, sizeof b->path - path_length, ".id");
-  if ((status = json_u64(b, json_object_get(desc, "id"), &s->id)) != AMDDWARF_OK)
+  if ((status = json_uint(b, json_object_get(desc, "id"), AMDDWARF_PRINTF_ID_MAX, &s->id)) !=
+      AMDDWARF_OK)
     return status;
   snprintf(b->path + path_length, sizeof b->path - path_length, ".format");
   if (!json_is_string(format))
@@ -344,14 +447,15 @@ static amddwarf_status build_string(builder *b, json_t *desc, amddwarf_printf_st
     }
     if (count > AMDDWARF_PRINTF_MAX_ARGUMENTS)
       return bad(b, "too many arguments");
+    if ((status = check_format(b, s, count, allocator, path_length)) != AMDDWARF_OK)
+      return status;
     words = (size_t)(count + 63) / 64;
   } else {
     json_t *mask_json = json_object_get(desc, "64bit_arguments");
     snprintf(b->path + path_length, sizeof b->path - path_length, ".argument_count");
-    if ((status = json_u64(b, json_object_get(desc, "argument_count"), &count)) != AMDDWARF_OK)
+    if ((status = json_uint(b, json_object_get(desc, "argument_count"), UINT32_MAX, &count)) !=
+        AMDDWARF_OK)
       return status;
-    if (count > UINT32_MAX)
-      return bad(b, "argument_count exceeds 32 bits");
     snprintf(b->path + path_length, sizeof b->path - path_length, ".64bit_arguments");
     if (!json_is_array(mask_json))
       return bad(b, "without args, argument_count and 64bit_arguments are required");
@@ -373,7 +477,8 @@ static amddwarf_status build_string(builder *b, json_t *desc, amddwarf_printf_st
     json_t *mask_json = json_object_get(desc, "64bit_arguments");
     for (size_t w = 0; w < words; w++) {
       snprintf(b->path + path_length, sizeof b->path - path_length, ".64bit_arguments[%zu]", w);
-      if ((status = json_u64(b, json_array_get(mask_json, w), &(*mask)[w])) != AMDDWARF_OK)
+      if ((status = json_uint(b, json_array_get(mask_json, w), UINT64_MAX, &(*mask)[w])) !=
+          AMDDWARF_OK)
         return status;
     }
   }
@@ -432,6 +537,8 @@ amddwarf_status amddwarf_printf_build_json(const char *text, size_t size,
                          "description line %d column %d: %s", json_error.line,
                          json_error.column, json_error.text);
   builder b = {.err = err};
+  if (json_is_object(root) && json_is_array(json_object_get(root, "strings")))
+    b.strings = json_object_get(root, "strings");
   amddwarf_status status = AMDDWARF_OK;
   if (!json_is_object(root)) {
     snprintf(b.path, sizeof b.path, "(root)");

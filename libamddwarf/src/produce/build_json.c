@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/json_int.h"
 #include "common/mem.h"
 #include "produce/produce_internal.h"
 
@@ -80,42 +81,33 @@ static void path_index(ctx *c, const char *base, const char *member, size_t inde
   memcpy(c->path, tmp, sizeof tmp);
 }
 
-/* Reads an unsigned number: a JSON integer >= 0, or a string "0x..."/decimal. */
-static amddwarf_status get_u64(ctx *c, json_t *obj, const char *key, int required,
-                               uint64_t def, uint64_t *out)
+/* The JSON path of member KEY of the current item. */
+static void member_path(const ctx *c, const char *key, char path[256])
 {
-  json_t *v = json_object_get(obj, key);
-  *out = def;
-  if (!v) {
-    if (required)
-      return bad(c, key, "missing", NULL);
-    return AMDDWARF_OK;
-  }
-  if (json_is_integer(v) && json_integer_value(v) >= 0) {
-    *out = (uint64_t)json_integer_value(v);
-    return AMDDWARF_OK;
-  }
-  if (json_is_string(v)) {
-    const char *s = json_string_value(v);
-    char *end = NULL;
-    if (s[0] != '-' && s[0] != '\0') {
-      unsigned long long x = strtoull(s, &end, 0);
-      if (*end == '\0') {
-        *out = x;
-        return AMDDWARF_OK;
-      }
-    }
-  }
-  return bad(c, key, "not an unsigned number", NULL);
+  snprintf(path, 256, "%s%s%s", c->path, c->path[0] ? "." : "", key);
 }
 
-static amddwarf_status get_i64(ctx *c, json_t *obj, const char *key, int64_t *out)
+/* An unsigned member in [0, MAX] (common/json_int.h); DEF when it is absent
+   and not REQUIRED. */
+static amddwarf_status get_u64(ctx *c, json_t *obj, const char *key, int required,
+                               uint64_t def, uint64_t max, uint64_t *out)
 {
   json_t *v = json_object_get(obj, key);
-  if (!json_is_integer(v))
-    return bad(c, key, "missing or not an integer", NULL);
-  *out = (int64_t)json_integer_value(v);
-  return AMDDWARF_OK;
+  char path[256];
+  *out = def;
+  if (!v && !required)
+    return AMDDWARF_OK;
+  member_path(c, key, path);
+  return amddwarf_json_uint(v, max, path, AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, out);
+}
+
+/* A signed member (required). */
+static amddwarf_status get_i64(ctx *c, json_t *obj, const char *key, int64_t *out)
+{
+  char path[256];
+  member_path(c, key, path);
+  return amddwarf_json_int(json_object_get(obj, key), INT64_MIN, INT64_MAX, path,
+                           AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, out);
 }
 
 static const char *get_str(json_t *obj, const char *key)
@@ -189,9 +181,9 @@ static amddwarf_status location_attr(ctx *c, amddwarf_die_id die, uint16_t at,
       break;
     uint64_t low, high;
     const char *text = get_str(entry, "expr");
-    st = get_u64(c, entry, "low", 1, 0, &low);
+    st = get_u64(c, entry, "low", 1, 0, UINT64_MAX, &low);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, entry, "high", 1, 0, &high);
+      st = get_u64(c, entry, "high", 1, 0, UINT64_MAX, &high);
     if (st == AMDDWARF_OK && !text)
       st = bad(c, member, "entry without an \"expr\" string", NULL);
     if (st == AMDDWARF_OK)
@@ -269,7 +261,7 @@ static amddwarf_status build_subranges(ctx *c, amddwarf_die_id array, json_t *t)
     json_object_set(one, "count", json_is_array(counts) ? json_array_get(counts, i) : counts);
     if (lowers)
       json_object_set(one, "lower_bound", json_is_array(lowers) ? json_array_get(lowers, i) : lowers);
-    amddwarf_status st = get_u64(c, one, "count", 1, 0, &count);
+    amddwarf_status st = get_u64(c, one, "count", 1, 0, UINT64_MAX, &count);
     if (st == AMDDWARF_OK && lowers)
       st = get_i64(c, one, "lower_bound", &lower);
     json_decref(one);
@@ -307,11 +299,11 @@ static amddwarf_status build_members(ctx *c, amddwarf_die_id aggregate, json_t *
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_ref(c->b, md, DW_AT_type, mt, c->err);
     if (st == AMDDWARF_OK && bitfield)
-      st = get_u64(c, m, "bit_size", 1, 0, &bits);
+      st = get_u64(c, m, "bit_size", 1, 0, UINT64_MAX, &bits);
     if (st == AMDDWARF_OK && bitfield)
       st = amddwarf_dwarf_attr_udata(c->b, md, DW_AT_bit_size, bits, c->err);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, m, bitfield ? "data_bit_offset" : "offset", 1, 0, &v);
+      st = get_u64(c, m, bitfield ? "data_bit_offset" : "offset", 1, 0, UINT64_MAX, &v);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(c->b, md,
                                      bitfield ? DW_AT_data_bit_offset : DW_AT_data_member_location,
@@ -383,7 +375,7 @@ static amddwarf_status build_types(ctx *c, const char *base)
     if (name)
       st = amddwarf_dwarf_attr_string(b, die, DW_AT_name, name, c->err);
     if (st == AMDDWARF_OK && json_object_get(t, "byte_size")) {
-      st = get_u64(c, t, "byte_size", 1, 0, &v);
+      st = get_u64(c, t, "byte_size", 1, 0, UINT64_MAX, &v);
       if (st == AMDDWARF_OK)
         st = amddwarf_dwarf_attr_udata(b, die, DW_AT_byte_size, v, c->err);
     }
@@ -398,12 +390,12 @@ static amddwarf_status build_types(ctx *c, const char *base)
             code = encodings[k].value;
         if (!code)
           return bad(c, "encoding", "unknown encoding '%s'", json_string_value(enc));
-      } else if ((st = get_u64(c, t, "encoding", 1, 0, &code)) != AMDDWARF_OK) {
+      } else if ((st = get_u64(c, t, "encoding", 1, 0, 0xff, &code)) != AMDDWARF_OK) {
         return st;
       }
       st = amddwarf_dwarf_attr_udata(b, die, DW_AT_encoding, code, c->err);
       if (st == AMDDWARF_OK && json_object_get(t, "vector_size")) {
-        st = get_u64(c, t, "vector_size", 1, 0, &v);
+        st = get_u64(c, t, "vector_size", 1, 0, UINT64_MAX, &v);
         if (st == AMDDWARF_OK)
           st = amddwarf_dwarf_attr_udata(
               b, die, amddwarf_dwarf_ext_attr_code(b, AMDDWARF_EXT_AT_VECTOR_SIZE), v, c->err);
@@ -419,12 +411,12 @@ static amddwarf_status build_types(ctx *c, const char *base)
       }
       if (st == AMDDWARF_OK && strcmp(kind, "pointer") == 0) {
         if (json_object_get(t, "address_class")) {
-          st = get_u64(c, t, "address_class", 1, 0, &v);
+          st = get_u64(c, t, "address_class", 1, 0, UINT32_MAX, &v);
           if (st == AMDDWARF_OK)
             st = amddwarf_dwarf_attr_udata(b, die, DW_AT_address_class, v, c->err);
         }
         if (st == AMDDWARF_OK && json_object_get(t, "address_space")) {
-          st = get_u64(c, t, "address_space", 1, 0, &v);
+          st = get_u64(c, t, "address_space", 1, 0, UINT32_MAX, &v);
           if (st == AMDDWARF_OK)
             st = amddwarf_dwarf_attr_udata(
                 b, die, amddwarf_dwarf_ext_attr_code(b, AMDDWARF_EXT_AT_ADDRESS_SPACE), v,
@@ -462,9 +454,9 @@ static amddwarf_status build_variable(ctx *c, amddwarf_die_id parent, json_t *v,
   }
   if (st == AMDDWARF_OK && json_object_get(v, "line")) {
     uint64_t line, file;
-    st = get_u64(c, v, "line", 1, 0, &line);
+    st = get_u64(c, v, "line", 1, 0, UINT32_MAX, &line);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, v, "file", 0, 1, &file);
+      st = get_u64(c, v, "file", 0, 1, UINT32_MAX, &file);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(c->b, die, DW_AT_decl_file, file, c->err);
     if (st == AMDDWARF_OK)
@@ -498,17 +490,25 @@ static amddwarf_status build_ranges(ctx *c, amddwarf_die_id die, json_t *obj, ui
       return bad(c, "ranges", "1-64 [low, high] pairs expected", NULL);
     json_array_foreach(ranges, i, r)
     {
-      json_t *a = json_array_get(r, 0), *z = json_array_get(r, 1);
-      if (!json_is_integer(a) || !json_is_integer(z) || json_integer_value(a) < 0 ||
-          json_integer_value(z) < 0)
-        return bad(c, "ranges", "each range is [low, high] with non-negative integers", NULL);
-      starts[n] = (uint64_t)json_integer_value(a);
-      ends[n++] = (uint64_t)json_integer_value(z);
+      char path[256], low_path[280], high_path[280];
+      if (!json_is_array(r) || json_array_size(r) != 2)
+        return bad(c, "ranges", "each range is [low, high]", NULL);
+      member_path(c, "ranges", path);
+      snprintf(low_path, sizeof low_path, "%s[%zu][0]", path, i);
+      snprintf(high_path, sizeof high_path, "%s[%zu][1]", path, i);
+      if ((st = amddwarf_json_uint(json_array_get(r, 0), UINT64_MAX, low_path,
+                                   AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, &starts[n])) !=
+              AMDDWARF_OK ||
+          (st = amddwarf_json_uint(json_array_get(r, 1), UINT64_MAX, high_path,
+                                   AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, &ends[n])) !=
+              AMDDWARF_OK)
+        return st;
+      n++;
     }
   } else {
-    st = get_u64(c, obj, "low", 1, 0, &starts[0]);
+    st = get_u64(c, obj, "low", 1, 0, UINT64_MAX, &starts[0]);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, obj, "high", 1, 0, &ends[0]);
+      st = get_u64(c, obj, "high", 1, 0, UINT64_MAX, &ends[0]);
     n = 1;
   }
   if (st != AMDDWARF_OK)
@@ -610,13 +610,13 @@ static amddwarf_status parse_regions(ctx *c, json_t *list, region_pool *pool, si
     node->name = get_str(r, "name");
     if (!node->name)
       return bad(c, "regions", "a region without a \"name\"", NULL);
-    amddwarf_status st = get_u64(c, r, "start", 1, 0, &node->start);
+    amddwarf_status st = get_u64(c, r, "start", 1, 0, UINT64_MAX, &node->start);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, r, "body", 1, 0, &node->body);
+      st = get_u64(c, r, "body", 1, 0, UINT64_MAX, &node->body);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, r, "end", 1, 0, &node->end);
+      st = get_u64(c, r, "end", 1, 0, UINT64_MAX, &node->end);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, r, "else", 0, node->end, &node->else_start);
+      st = get_u64(c, r, "else", 0, node->end, UINT64_MAX, &node->else_start);
     const char *save = get_str(r, "save_exec");
     if (st == AMDDWARF_OK && !save)
       st = bad(c, "regions", "region '%s' has no \"save_exec\" location", node->name);
@@ -685,7 +685,7 @@ static amddwarf_status build_function(ctx *c, json_t *f)
   if (st == AMDDWARF_OK && json_object_get(f, "frame_base"))
     st = location_attr(c, fn, DW_AT_frame_base, "frame_base", json_object_get(f, "frame_base"));
   if (st == AMDDWARF_OK && json_object_get(f, "lanes")) {
-    st = get_u64(c, f, "lanes", 1, 0, &v);
+    st = get_u64(c, f, "lanes", 1, 0, UINT32_MAX, &v);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(b, fn, amddwarf_dwarf_ext_attr_code(b, AMDDWARF_EXT_AT_LANES),
                                      v, c->err);
@@ -710,7 +710,8 @@ static amddwarf_status build_unit(ctx *c, json_t *u, size_t index)
   char base[200];
   memcpy(base, c->path, sizeof base);
   uint64_t language;
-  amddwarf_status st = get_u64(c, u, "language", 0, 0x0015 /* DW_LANG_OpenCL */, &language);
+  amddwarf_status st =
+      get_u64(c, u, "language", 0, 0x0015 /* DW_LANG_OpenCL */, 0xffff, &language);
   if (st != AMDDWARF_OK)
     return st;
   json_t *aug = json_object_get(u, "augmentation");
@@ -740,15 +741,13 @@ static amddwarf_status build_unit(ctx *c, json_t *u, size_t index)
   {
     path_index(c, base, "lines", i);
     uint64_t offset, file, line, column;
-    st = get_u64(c, item, "offset", 1, 0, &offset);
+    st = get_u64(c, item, "offset", 1, 0, UINT64_MAX, &offset);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, item, "file", 0, 1, &file);
+      st = get_u64(c, item, "file", 0, 1, UINT32_MAX, &file);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, item, "line", 1, 0, &line);
+      st = get_u64(c, item, "line", 1, 0, UINT32_MAX, &line);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, item, "column", 0, 0, &column);
-    if (st == AMDDWARF_OK && (file > UINT32_MAX || line > UINT32_MAX || column > UINT32_MAX))
-      st = bad(c, NULL, "file, line and column fit 32 bits", NULL);
+      st = get_u64(c, item, "column", 0, 0, UINT32_MAX, &column);
     json_t *is_stmt = json_object_get(item, "is_stmt");
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_line_row(b, c->unit, offset, (uint32_t)file, (uint32_t)line,
@@ -814,9 +813,16 @@ static amddwarf_status build_insns(ctx *c, int is_cie, uint32_t index, json_t *l
     json_t *o;
     json_array_foreach(ops, k, o)
     {
-      if (k >= 3 || !json_is_integer(o))
+      char path[256], item[280];
+      if (k >= 3)
         return bad(c, "operands", "up to three integers", NULL);
-      operands[k] = (uint64_t)json_integer_value(o);
+      /* A signed operand (DW_CFA_*_sf) is given negative and kept as its bits. */
+      member_path(c, "operands", path);
+      snprintf(item, sizeof item, "%s[%zu]", path, k);
+      amddwarf_status st = amddwarf_json_bits(o, 64, item, AMDDWARF_E_PRODUCE_DESCRIPTION,
+                                              c->err, &operands[k]);
+      if (st != AMDDWARF_OK)
+        return st;
     }
     uint8_t *bytes = NULL;
     size_t size = 0;
@@ -854,7 +860,7 @@ static amddwarf_status build_cfi(ctx *c, json_t *cfi, const amddwarf_dwarf_optio
   o.draft_dialect = dopts->dialect == AMDDWARF_DIALECT_DRAFT;
   uint64_t version;
   snprintf(c->path, sizeof c->path, "cfi");
-  amddwarf_status st = get_u64(c, cfi, "version", 0, 4, &version);
+  amddwarf_status st = get_u64(c, cfi, "version", 0, 4, 0xffff, &version);
   if (st != AMDDWARF_OK)
     return st;
   o.version = (uint8_t)version;
@@ -871,11 +877,11 @@ static amddwarf_status build_cfi(ctx *c, json_t *cfi, const amddwarf_dwarf_optio
     uint64_t code_align, ra;
     int64_t data_align = 4;
     uint32_t index;
-    st = get_u64(c, item, "code_align", 0, 4, &code_align);
+    st = get_u64(c, item, "code_align", 0, 4, UINT64_MAX, &code_align);
     if (st == AMDDWARF_OK && json_object_get(item, "data_align"))
       st = get_i64(c, item, "data_align", &data_align);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, item, "ra_column", 0, 16, &ra);
+      st = get_u64(c, item, "ra_column", 0, 16, UINT32_MAX, &ra);
     json_t *aug = json_object_get(item, "augmentation");
     if (st == AMDDWARF_OK)
       st = amddwarf_cfi_builder_cie(c->cfi, json_is_string(aug) ? json_string_value(aug) : "",
@@ -890,14 +896,13 @@ static amddwarf_status build_cfi(ctx *c, json_t *cfi, const amddwarf_dwarf_optio
     path_index(c, "cfi", "fdes", i);
     uint64_t cie, start, length;
     uint32_t index;
-    st = get_u64(c, item, "cie", 0, 0, &cie);
+    st = get_u64(c, item, "cie", 0, 0, UINT32_MAX, &cie);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, item, "start", 1, 0, &start);
+      st = get_u64(c, item, "start", 1, 0, UINT64_MAX, &start);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, item, "length", 1, 0, &length);
+      st = get_u64(c, item, "length", 1, 0, UINT64_MAX, &length);
     if (st == AMDDWARF_OK)
-      st = amddwarf_cfi_builder_fde(c->cfi, (uint32_t)(cie > UINT32_MAX ? UINT32_MAX : cie),
-                                    start, length, &index, c->err);
+      st = amddwarf_cfi_builder_fde(c->cfi, (uint32_t)cie, start, length, &index, c->err);
     if (st == AMDDWARF_OK)
       st = build_insns(c, 0, index, json_object_get(item, "instructions"));
     if (st != AMDDWARF_OK)
@@ -918,7 +923,7 @@ static amddwarf_status read_options(ctx *c, json_t *root, amddwarf_dwarf_options
   if (!json_is_object(d))
     return bad(c, NULL, "an object expected", NULL);
   uint64_t v;
-  amddwarf_status st = get_u64(c, d, "version", 0, 5, &v);
+  amddwarf_status st = get_u64(c, d, "version", 0, 5, 0xffff, &v);
   if (st != AMDDWARF_OK)
     return st;
   if (v != 4 && v != 5)
@@ -937,7 +942,7 @@ static amddwarf_status read_options(ctx *c, json_t *root, amddwarf_dwarf_options
     o->old_attribute_codes = 1;
   else if (codes && strcmp(codes, "current") != 0)
     return bad(c, "attribute_codes", "\"old\" or \"current\"", NULL);
-  st = get_u64(c, d, "wave_size", 0, 64, &v);
+  st = get_u64(c, d, "wave_size", 0, 64, 64, &v);
   if (st == AMDDWARF_OK && v != 32 && v != 64)
     st = bad(c, "wave_size", "32 or 64", NULL);
   o->wave_size = (unsigned)v;
@@ -985,7 +990,7 @@ static amddwarf_status read_object(ctx *c, json_t *root, amddwarf_write_options 
       digits += *p != ' ';
     size = digits / 2;
   } else {
-    st = get_u64(c, obj, "text_size", 1, 0, &size);
+    st = get_u64(c, obj, "text_size", 1, 0, 64u << 20, &size);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -1037,9 +1042,9 @@ static amddwarf_status read_object(ctx *c, json_t *root, amddwarf_write_options 
     d->name = get_str(s, "name");
     if (!d->name)
       return bad(c, "name", "missing", NULL);
-    st = get_u64(c, s, "offset", 1, 0, &d->text_offset);
+    st = get_u64(c, s, "offset", 1, 0, UINT64_MAX, &d->text_offset);
     if (st == AMDDWARF_OK)
-      st = get_u64(c, s, "size", 0, 0, &d->size);
+      st = get_u64(c, s, "size", 0, 0, UINT64_MAX, &d->size);
     if (st != AMDDWARF_OK)
       return st;
     const char *kind = get_str(s, "kind");
