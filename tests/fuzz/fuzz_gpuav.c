@@ -40,9 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       for (; k + 1 < sizeof(format) && k < record.payload_words * 4 && k < 40; k++)
         format[k] = (char)(record.payload[k] ? record.payload[k] : '%');
       format[k] = '\0';
-      amddwarf_status problem;
-      need = amddwarf_gpuav_printf_render(format, &record, text, sizeof(text), &problem);
-      if (strlen(text) != (need < sizeof(text) ? need : sizeof(text) - 1))
+      amddwarf_status rendered =
+          amddwarf_gpuav_printf_render(format, &record, text, sizeof(text), &need, NULL);
+      if ((rendered == AMDDWARF_OK && need >= sizeof(text)) ||
+          (rendered == AMDDWARF_E_NO_SPACE && need < sizeof(text)))
         abort();
     }
   }

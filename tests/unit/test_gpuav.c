@@ -454,8 +454,10 @@ static void test_scan_robustness(void **state)
   assert_int_equal(amddwarf_gpuav_buffer_next(b.b, b.n, &lying, &cursor, &r, NULL), AMDDWARF_END);
 }
 
+/* FORMAT rendered with ARGS: WANT exactly, or for an error status a part of
+   its message. */
 static void printf_is(const char *format, const uint32_t *args, uint32_t count, const char *want,
-                      amddwarf_status want_problem)
+                      amddwarf_status want_status)
 {
   buf b = {{0}, 0};
   words(&b, 2, 0u, 8 + count);
@@ -469,11 +471,25 @@ static void printf_is(const char *format, const uint32_t *args, uint32_t count, 
   next_ok(&b, &h, &cursor, &r);
   assert_int_equal(amddwarf_gpuav_record_word(&r, 0), 99);
   char out[512];
-  amddwarf_status problem = AMDDWARF_E_IO;
-  size_t n = amddwarf_gpuav_printf_render(format, &r, out, sizeof(out), &problem);
+  size_t n = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_gpuav_printf_render(format, &r, out, sizeof(out), &n, &err);
+  if (st != want_status)
+    fail_msg("'%s': %d (%s), want %d", format, (int)st, err.message, (int)want_status);
+  if (want_status != AMDDWARF_OK) {
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err.message, want));
+    return;
+  }
   assert_string_equal(out, want);
   assert_int_equal(n, strlen(want));
-  assert_int_equal(problem, want_problem);
+  /* A short output is truncated, terminated, and tells the full length. */
+  char small[4];
+  assert_int_equal(amddwarf_gpuav_printf_render(format, &r, small, sizeof(small), &n, NULL),
+                   AMDDWARF_E_NO_SPACE);
+  assert_int_equal(n, strlen(want));
+  assert_memory_equal(small, want, strlen(want) < 3 ? strlen(want) + 1 : 3);
 }
 
 static void test_printf_rendering(void **state)
@@ -502,11 +518,21 @@ static void test_printf_rendering(void **state)
     printf_is("(%v3u) %05d", a, 4, "(1, 2, 3) 00004", AMDDWARF_OK);
   }
   {
-    uint32_t a[] = {1};
-    printf_is("%d %d %lu", a, 1, "1 <missing> <missing>", AMDDWARF_E_GPUAV_BAD_RECORD);
+    /* '*' takes a 32-bit argument, 'hh' truncates as C does. */
+    uint32_t a[] = {6, 0x1ff, 0x1ff, 3, 0, 0x40000000};
+    printf_is("[%*d] %hhu %.*lf", a, 6, "[   511] 255 2.000", AMDDWARF_OK);
   }
-  /* An unknown conversion prints as written; no arguments are consumed. */
-  printf_is("50%q done %", NULL, 0, "50%q done %", AMDDWARF_OK);
+  {
+    /* The record ends before the arguments the format consumes. */
+    uint32_t a[] = {1};
+    printf_is("%d %d %lu", a, 1, "shorter than the 16 bytes the 3 arguments",
+              AMDDWARF_E_PRINTF_SHORT_PAYLOAD);
+  }
+  /* Formats the renderer rejects are errors, never printed as written. */
+  printf_is("50%q done", NULL, 0, "unknown conversion 'q'", AMDDWARF_E_PRINTF_BAD_FORMAT);
+  printf_is("name %s", NULL, 0, "conversion '%s' at format offset 5 is not supported",
+            AMDDWARF_E_PRINTF_BAD_FORMAT);
+  printf_is("done %", NULL, 0, "ends with the format string", AMDDWARF_E_PRINTF_BAD_FORMAT);
 }
 
 /* The seed's worked input buffer: set 0 bindings 0 (array of 3), 1

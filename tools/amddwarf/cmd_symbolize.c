@@ -332,9 +332,11 @@ static void report_problem(const options *o, json_t *problems, amddwarf_status s
   }
 }
 
-/* Prints one good record. Returns false when out of memory. */
+/* Prints one good record; *UNRENDERED is set when its printf format could not
+   render it. Returns false when out of memory. */
 static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
-                         const amddwarf_gpuav_record *rec, uint32_t n, json_t *records)
+                         const amddwarf_gpuav_record *rec, uint32_t n, json_t *records,
+                         bool *unrendered)
 {
   const shader *sh = find_shader(o, rec->shader_id);
   amddwarf_spirv_location loc;
@@ -347,18 +349,23 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
   bool is_printf = o->force_printf ||
                    (locp && locp->ext_set && strcmp(locp->ext_set, "NonSemantic.DebugPrintf") == 0);
   char *text = NULL;
-  size_t needed;
+  size_t needed = 0;
   const char *fmt = NULL;
+  amddwarf_status pst = AMDDWARF_OK;
+  amddwarf_error perr;
+  amddwarf_error_clear(&perr);
   if (is_printf) {
     uint32_t string_id = amddwarf_gpuav_record_word(rec, 0);
     fmt = sh ? amddwarf_spirv_module_string(sh->module, string_id) : NULL;
-    amddwarf_status pst = AMDDWARF_OK;
-    needed = fmt ? amddwarf_gpuav_printf_render(fmt, rec, NULL, 0, &pst) : 0;
+    if (fmt)
+      pst = amddwarf_gpuav_printf_render(fmt, rec, NULL, 0, &needed, &perr);
     text = malloc(needed + 1);
-    if (text && fmt)
-      amddwarf_gpuav_printf_render(fmt, rec, text, needed + 1, &pst);
+    if (text && fmt && pst == AMDDWARF_E_NO_SPACE)
+      pst = amddwarf_gpuav_printf_render(fmt, rec, text, needed + 1, &needed, &perr);
     else if (text)
       text[0] = '\0';
+    if (pst != AMDDWARF_OK)
+      *unrendered = true;
   } else {
     needed = amddwarf_gpuav_describe(buf, rec, sh ? sh->path : NULL, sh ? locp : NULL, NULL, 0);
     text = malloc(needed + 1);
@@ -376,7 +383,9 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
       json_object_set_new(r, "format_string_id",
                           cli_json_addr(amddwarf_gpuav_record_word(rec, 0)));
       json_object_set_new(r, "format_string", fmt ? json_string(fmt) : json_null());
-      json_object_set_new(r, "text", json_string(text));
+      json_object_set_new(r, "text", pst == AMDDWARF_OK ? json_string(text) : json_null());
+      if (pst != AMDDWARF_OK)
+        json_object_set_new(r, "error", cli_json_error(pst, &perr));
     } else {
       uint32_t code = amddwarf_gpuav_record_word(rec, 0);
       const amddwarf_gpuav_error_info *info = amddwarf_gpuav_error_lookup(buf->format, code);
@@ -391,10 +400,15 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
       json_object_set_new(r, "location_error", json_string(lerr.message));
     json_array_append_new(records, r);
   } else if (is_printf) {
-    printf("[record %u, word %u] printf: %s", n, buf->data_offset + rec->data_index,
-           fmt ? text : "(format string not found)");
-    if (fmt && (needed == 0 || text[needed - 1] != '\n'))
-      printf("\n");
+    if (pst != AMDDWARF_OK) {
+      printf("[record %u, word %u] printf: error: %s (%s)\n", n,
+             buf->data_offset + rec->data_index, perr.message, amddwarf_status_name(pst));
+    } else {
+      printf("[record %u, word %u] printf: %s", n, buf->data_offset + rec->data_index,
+             fmt ? text : "(format string not found)");
+      if (fmt && (needed == 0 || text[needed - 1] != '\n'))
+        printf("\n");
+    }
     if (locp && locp->has_line)
       printf("  from %s at line %u\n", locp->file ? locp->file : "<no file>", locp->line);
   } else {
@@ -475,11 +489,14 @@ static int symbolize_buffer(const options *o)
       }
       continue;
     }
-    if (!print_record(o, buf, &rec, n, records)) {
+    bool unrendered = false;
+    if (!print_record(o, buf, &rec, n, records, &unrendered)) {
       fprintf(stderr, "amddwarf %s: out of memory\n", command);
       status = CLI_EXIT_BAD_INPUT;
       break;
     }
+    if (unrendered)
+      status = CLI_EXIT_BAD_INPUT;
   }
   if (st == AMDDWARF_END) {
     amddwarf_error_clear(&err);

@@ -202,17 +202,19 @@ AMDDWARF_API size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
 
 /* Renders a debug-printf record: FORMAT (the OpString named by payload word
    0) applied to the argument words that follow, as SPIRV-Tools packs them
-   (one word per 32-bit scalar, two words low first for 64-bit ones (%l...),
-   vectors component by component (%v2f ... %v4u)). Conversions: d i u x X
-   o c f F e E g G a A %% with flags, width and precision (up to 999; a
-   conversion that is not understood, or wider, prints as written and takes
-   no argument). Missing argument words render as "<missing>"; *PROBLEM (may be NULL) is then set to
-   AMDDWARF_E_GPUAV_BAD_RECORD, else AMDDWARF_OK. Return value and OUT as for
-   amddwarf_gpuav_describe. */
-AMDDWARF_API size_t amddwarf_gpuav_printf_render(const char *format,
-                                                 const amddwarf_gpuav_record *record,
-                                                 char *out, size_t out_size,
-                                                 amddwarf_status *problem);
+   (one word per 32-bit scalar, two words low first for a conversion with
+   'l' or "ll", vectors component by component: %v2f ... %v4u). The printf
+   renderer does the work (amddwarf_printf_render_by_length, specs/printf.md
+   section 4): output, *LENGTH and errors are its own; among them
+   AMDDWARF_E_PRINTF_BAD_FORMAT for a format it rejects (%s, an unknown
+   conversion, ...), AMDDWARF_E_PRINTF_SHORT_PAYLOAD when the record has
+   fewer argument words than the format consumes, and AMDDWARF_E_NO_SPACE
+   when OUT is too small (*LENGTH is then the full length: call with
+   OUT_SIZE 0 to measure). */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_printf_render(const char *format,
+                                                          const amddwarf_gpuav_record *record,
+                                                          char *out, size_t out_size,
+                                                          size_t *length, amddwarf_error *err);
 
 /* ---- Records against their module ---------------------------------------- */
 

@@ -223,6 +223,17 @@ AMDDWARF_API amddwarf_status amddwarf_printf_render(const char *format, size_t f
                                                     char *out, size_t out_size, size_t *length,
                                                     amddwarf_error *err);
 
+/* As amddwarf_printf_render, with the arguments' widths given by the length
+   modifiers instead of a mask, as SPIR-V NonSemantic.DebugPrintf packs them:
+   a conversion written with 'l' or "ll" takes 64-bit arguments (two words,
+   low first), a '*' and every other conversion 32-bit ones. */
+AMDDWARF_API amddwarf_status amddwarf_printf_render_by_length(const char *format,
+                                                              size_t format_length,
+                                                              const void *payload,
+                                                              size_t payload_size, char *out,
+                                                              size_t out_size, size_t *length,
+                                                              amddwarf_error *err);
+
 /* ---- Producers ------------------------------------------------------------ */
 
 /* Scalar kinds of DebugPrintf arguments, packed as the seed says. */

@@ -553,6 +553,55 @@ amddwarf_status amddwarf_printf_render(const char *format, size_t format_length,
   return status;
 }
 
+/* The 64-bit arguments of COMPILED when the length modifiers decide: a
+   conversion written with 'l' or "ll" takes 64-bit arguments, a '*' and
+   every other conversion 32-bit ones (SPIR-V NonSemantic.DebugPrintf). */
+static void mask_from_lengths(const printf_compiled *compiled, uint64_t *mask64)
+{
+  uint32_t index = 0;
+  for (size_t i = 0; i < compiled->count && compiled->specs[i].conversion; i++) {
+    const printf_spec *spec = &compiled->specs[i];
+    if (class_of(spec->conversion) == PRINTF_CLASS_PERCENT)
+      continue;
+    index += (spec->width == PRINTF_FROM_ARGUMENT) + (spec->precision == PRINTF_FROM_ARGUMENT);
+    bool wide = spec->length == PRINTF_LENGTH_L || spec->length == PRINTF_LENGTH_LL;
+    for (unsigned k = 0; k < (spec->vector ? spec->vector : 1u); k++, index++)
+      if (wide)
+        mask64[index / 64] |= UINT64_C(1) << (index % 64);
+  }
+}
+
+amddwarf_status amddwarf_printf_render_by_length(const char *format, size_t format_length,
+                                                 const void *payload, size_t payload_size,
+                                                 char *out, size_t out_size, size_t *length,
+                                                 amddwarf_error *err)
+{
+  if ((!format && format_length) || (!payload && payload_size) || (!out && out_size))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "format, payload and output must not be NULL");
+  amddwarf_arena arena;
+  printf_compiled compiled;
+  amddwarf_arena_init(&arena, NULL);
+  amddwarf_status status = printf_compile(&arena, format ? format : "", format_length,
+                                          &compiled, err);
+  size_t mask_words = compiled.arguments / 64 + 1;
+  uint64_t *mask64 = status == AMDDWARF_OK
+                         ? amddwarf_arena_calloc(&arena, mask_words, sizeof *mask64)
+                         : NULL;
+  if (status == AMDDWARF_OK && !mask64)
+    status = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                           "no memory for the argument layout");
+  if (status == AMDDWARF_OK) {
+    mask_from_lengths(&compiled, mask64);
+    status = printf_render_compiled(&compiled, format, mask64, mask_words, payload,
+                                    payload_size, false, 0, out, out_size, length, err);
+  }
+  if (status != AMDDWARF_OK && status != AMDDWARF_E_NO_SPACE && out_size)
+    out[0] = '\0';
+  amddwarf_arena_release(&arena);
+  return status;
+}
+
 amddwarf_status amddwarf_printf_render_entry(const amddwarf_printf_table *table,
                                              const amddwarf_printf_entry *entry, char *out,
                                              size_t out_size, size_t *length, amddwarf_error *err)
