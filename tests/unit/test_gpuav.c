@@ -605,50 +605,71 @@ static void test_input_buffer_seed_example(void **state)
 
 /* ---- format detection of what is no buffer -------------------------------- */
 
+/* A buffer's words read as FORMAT: the status, and the message exactly (or,
+   for STATUS OK, the format found and whether it overflowed). */
+typedef struct parse_case {
+  uint32_t words[12];
+  size_t count;
+  amddwarf_gpuav_format format;
+  amddwarf_status status;
+  const char *message;       /* exact, or a part of it when PARTIAL */
+  bool partial;
+  amddwarf_gpuav_format found; /* status OK */
+  bool overflow;
+} parse_case;
+
 static void test_not_a_buffer(void **state)
 {
   (void)state;
-  amddwarf_gpuav_buffer h;
-  amddwarf_error err;
-  /* Bytes of no layout: word 0 no flags word, and as a written length, the
-     first record claims more than any record. */
-  buf b = {{0}, 0};
-  words(&b, 8, 0x8c3f1a22u, 0x7a6b5c4du, 0x12345678u, 0x9abcdef0u, 1u, 2u, 3u, 4u);
-  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, &err),
-                   AMDDWARF_E_GPUAV_BAD_FORMAT);
-  assert_string_equal(err.message,
-                      "not a GPU-AV debug output buffer: word 0 (0x8c3f1a22) is no v2 flags "
-                      "word, and read as a written length, the first record (word 1) claims "
-                      "2053856333 words, but a record has at most 524240");
-  /* Flags 0 with a first record whose stage is no execution model. */
-  b.n = 0;
-  words(&b, 12, 0u, 10u, 10u, 23u, 60u, 77u, 0u, 0u, 0u, 0u, 9u, 6u);
-  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, &err),
-                   AMDDWARF_E_GPUAV_BAD_FORMAT);
-  assert_string_equal(err.message,
-                      "not a GPU-AV debug output buffer: read as v2 (word 0 flags, word 1 "
-                      "written length), the first record's stage (word 5) is 77, no execution "
-                      "model the instrumentation writes");
-  /* A written length with no record at Data[0] inside the buffer. */
-  b.n = 0;
-  words(&b, 12, 0u, 10u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
-  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_AUTO, &h, &err),
-                   AMDDWARF_E_GPUAV_BAD_FORMAT);
-  assert_non_null(strstr(err.message, "holds no record"));
-  /* ... which is fine when the first record did not fit (overflow). */
-  b.n = 0;
-  words(&b, 6, 0u, 30u, 0u, 0u, 0u, 0u);
-  parse_ok(&b, AMDDWARF_GPUAV_FORMAT_AUTO, &h);
-  assert_int_equal(h.format, AMDDWARF_GPUAV_FORMAT_V2);
-  assert_true(h.overflow);
-  /* A given format still checks the flags word. */
-  b.n = 0;
-  words(&b, 4, 2u, 0u, 0u, 0u);
-  assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_V2, &h, &err),
-                   AMDDWARF_E_GPUAV_BAD_FORMAT);
-  assert_int_equal(err.offset, 0);
-  assert_string_equal(err.message, "not a v2 debug output buffer: word 0 (flags) is 0x2, but "
-                                   "only bit 0 (buffer bounds checks) is defined");
+  static const parse_case cases[] = {
+      /* Bytes of no layout: word 0 no flags word, and as a written length, the
+         first record claims more than any record. */
+      {{0x8c3f1a22u, 0x7a6b5c4du, 0x12345678u, 0x9abcdef0u, 1u, 2u, 3u, 4u}, 8,
+       AMDDWARF_GPUAV_FORMAT_AUTO, AMDDWARF_E_GPUAV_BAD_FORMAT,
+       "not a GPU-AV debug output buffer: word 0 (0x8c3f1a22) is no v2 flags word, and read as "
+       "a written length, the first record (word 1) claims 2053856333 words, but a record has "
+       "at most 524240",
+       false, 0, false},
+      /* Flags 0 with a first record whose stage is no execution model. */
+      {{0u, 10u, 10u, 23u, 60u, 77u, 0u, 0u, 0u, 0u, 9u, 6u}, 12, AMDDWARF_GPUAV_FORMAT_AUTO,
+       AMDDWARF_E_GPUAV_BAD_FORMAT,
+       "not a GPU-AV debug output buffer: read as v2 (word 0 flags, word 1 written length), the "
+       "first record's stage (word 5) is 77, no execution model the instrumentation writes",
+       false, 0, false},
+      /* A written length with no record at Data[0] inside the buffer. */
+      {{0u, 10u}, 12, AMDDWARF_GPUAV_FORMAT_AUTO, AMDDWARF_E_GPUAV_BAD_FORMAT, "holds no record",
+       true, 0, false},
+      /* ... which is fine when the first record did not fit (overflow). */
+      {{0u, 30u}, 6, AMDDWARF_GPUAV_FORMAT_AUTO, AMDDWARF_OK, NULL, false,
+       AMDDWARF_GPUAV_FORMAT_V2, true},
+      /* A given format still checks the flags word. */
+      {{2u}, 4, AMDDWARF_GPUAV_FORMAT_V2, AMDDWARF_E_GPUAV_BAD_FORMAT,
+       "not a v2 debug output buffer: word 0 (flags) is 0x2, but only bit 0 (buffer bounds "
+       "checks) is defined",
+       false, 0, false},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const parse_case *c = &cases[i];
+    buf b = {{0}, 0};
+    for (size_t k = 0; k < c->count; k++)
+      put(&b, c->words[k]);
+    amddwarf_gpuav_buffer h;
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    amddwarf_status st = amddwarf_gpuav_buffer_parse(b.b, b.n, c->format, &h, &err);
+    if (st != c->status)
+      fail_msg("case %zu: %d, want %d (%s)", i, (int)st, (int)c->status, err.message);
+    if (c->status == AMDDWARF_OK) {
+      assert_int_equal(h.format, c->found);
+      assert_int_equal(h.overflow, c->overflow);
+    } else {
+      assert_int_equal(err.offset, 0);
+      if (c->partial)
+        assert_non_null(strstr(err.message, c->message));
+      else
+        assert_string_equal(err.message, c->message);
+    }
+  }
 }
 
 /* ---- the streaming reader ---------------------------------------------------- */
