@@ -258,7 +258,7 @@ static const amddwarf_die_info *leaf_function(const amddwarf_object *object)
       AMDDWARF_OK)
     return NULL;
   for (size_t i = 0; i < count && i < 8; i++)
-    if (scopes[i]->tag == 0x2e) /* DW_TAG_subprogram */
+    if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram)
       return scopes[i];
   return NULL;
 }

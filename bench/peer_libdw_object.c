@@ -16,6 +16,7 @@
  *
  *   peer_libdw_object BENCH_DIR [OBJECT] */
 #define _POSIX_C_SOURCE 200809L
+#include <dwarf.h> /* elfutils: the peer's own constants */
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -27,11 +28,6 @@
 #include "bench.h"
 
 enum { PC_COUNT = 2000 };
-
-enum {
-  TAG_FORMAL_PARAMETER = 0x05, /* DW_TAG_formal_parameter */
-  TAG_VARIABLE = 0x34,         /* DW_TAG_variable */
-};
 
 typedef struct unit_range {
   Dwarf_Addr low, high;
@@ -156,7 +152,7 @@ static void run_vars(void *arg)
         continue;
       do {
         int tag = dwarf_tag(&child);
-        variables += tag == TAG_VARIABLE || tag == TAG_FORMAL_PARAMETER;
+        variables += tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
       } while (dwarf_siblingof(&child, &child) == 0);
     }
   }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <amddwarf/dwarf.h>
 #include <amddwarf/eval.h>
 #include <amddwarf/produce.h>
 
@@ -73,7 +74,7 @@ static amddwarf_status exec_mask(void *user, uint64_t *mask)
 static const dw_die *die_at(const amddwarf_dwarf_builder *b, uint64_t offset)
 {
   for (size_t i = 0; i < b->die_count; i++)
-    if (b->dies[i].offset == offset && b->dies[i].tag != 0x11)
+    if (b->dies[i].offset == offset && b->dies[i].tag != AMDDWARF_DW_TAG_compile_unit)
       return &b->dies[i];
   return NULL;
 }
@@ -89,7 +90,7 @@ static amddwarf_status die(void *user, amddwarf_die_ref_kind kind, uint64_t ref,
     return AMDDWARF_NOT_FOUND;
   const dw_attr *loc = amddwarf_dwarf_die_attr(d, 0x02);
   memset(out, 0, sizeof *out);
-  out->is_dwarf_procedure = d->tag == 0x36;
+  out->is_dwarf_procedure = d->tag == AMDDWARF_DW_TAG_dwarf_procedure;
   if (loc && loc->kind == VALUE_EXPR) {
     out->value = AMDDWARF_DIE_LOCATION;
     out->bytes = loc->bytes;

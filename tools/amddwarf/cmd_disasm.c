@@ -206,7 +206,7 @@ static void report_locations(const amddwarf_object *obj, var_tracker *t, uint64_
     const amddwarf_die_info *die = t->vars[i].die;
     if (!die->location && !die->const_value)
       continue;
-    if (t->vars[i].scope && t->vars[i].scope->tag == 0x11) /* DW_TAG_compile_unit: globals */
+    if (t->vars[i].scope && t->vars[i].scope->tag == AMDDWARF_DW_TAG_compile_unit) /* globals */
       continue;
     now[n].die = die;
     now[n].available = t->vars[i].available;

@@ -48,7 +48,8 @@ static source_place where_at(const amddwarf_object *o, uint64_t pc)
   source_place w = {NULL, NULL, 0, 0, false};
   if (amddwarf_object_scopes_at(o, pc, scopes, 64, &depth) == AMDDWARF_OK && depth > 0)
     for (size_t i = 0; i < depth && i < 64 && w.function == NULL; ++i)
-      if (scopes[i]->tag == 0x2e || scopes[i]->tag == 0x1d)
+      if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram ||
+          scopes[i]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
         w.function = scopes[i]->name;
   if (amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK) {
     w.file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : NULL;

@@ -80,12 +80,12 @@ static size_t frames_at(const amddwarf_object *object, uint64_t pc, frame *frame
     depth = MAX_SCOPES;
   for (size_t i = 0; i < depth && n < capacity; ++i) {
     const amddwarf_die_info *s = scopes[i];
-    if (s->tag == 0x1d /* DW_TAG_inlined_subroutine */) {
+    if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine) {
       frames[n++] = (frame){s->name, file, line, column, true};
       file = decl_file(object, s, s->call_file);
       line = s->call_line;
       column = s->call_column;
-    } else if (s->tag == 0x2e /* DW_TAG_subprogram */) {
+    } else if (s->tag == AMDDWARF_DW_TAG_subprogram) {
       frames[n++] = (frame){s->name, file, line, column, false};
       break;
     }

@@ -35,7 +35,7 @@ static const char *const usage =
 
 static const char *var_kind(const amddwarf_die_info *d)
 {
-  return d->tag == 0x05 /* DW_TAG_formal_parameter */ ? "parameter" : "variable";
+  return d->tag == AMDDWARF_DW_TAG_formal_parameter ? "parameter" : "variable";
 }
 
 static void describe_scope(cli_buf *b, const amddwarf_die_info *s)
@@ -47,7 +47,7 @@ static void describe_scope(cli_buf *b, const amddwarf_die_info *s)
   for (size_t r = 0; r < s->range_count; ++r)
     cli_buf_printf(b, "%s[0x%llx, 0x%llx)", r ? " " : " ", (unsigned long long)s->ranges[r].low,
                    (unsigned long long)s->ranges[r].high);
-  if (s->tag == 0x1d /* DW_TAG_inlined_subroutine */ && s->call_line)
+  if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine && s->call_line)
     cli_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
 }
 

@@ -8,6 +8,7 @@
 #include <amddwarf/allocator.h>
 #include <amddwarf/version.h>
 #include <amddwarf/amdgpu.h>
+#include <amddwarf/dwarf.h>
 #include <amddwarf/expr.h>
 #include <amddwarf/target.h>
 #include <amddwarf/eval.h>

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <amddwarf/allocator.h>
+#include <amddwarf/dwarf.h>
 #include <amddwarf/export.h>
 #include <amddwarf/expr.h>
 #include <amddwarf/status.h>
@@ -378,14 +379,15 @@ AMDDWARF_API amddwarf_status amddwarf_object_die_attributes(
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
 
-/* Names of DWARF constants ("DW_TAG_variable", "DW_AT_LLVM_lane_pc",
-   "DW_FORM_exprloc", "DW_LANG_LLVM_HIP", "DW_ATE_float"), including the
-   LLVM/AMDGPU extension codes; NULL when unknown. Static strings. */
-AMDDWARF_API const char *amddwarf_dw_tag_name(unsigned tag);
-AMDDWARF_API const char *amddwarf_dw_at_name(unsigned attribute);
-AMDDWARF_API const char *amddwarf_dw_form_name(unsigned form);
-AMDDWARF_API const char *amddwarf_dw_lang_name(unsigned language);
-AMDDWARF_API const char *amddwarf_dw_ate_name(unsigned encoding);
+/* Where the range list of a DW_AT_ranges attribute of unit CU_INDEX with
+   FORM and raw VALUE starts: the .debug_rnglists (.debug_ranges for DWARF 4)
+   offset, through the unit's offsets table for DW_FORM_rnglistx. The
+   ranges themselves are the DIE's `ranges`. Errors: E_OBJECT_BAD_LIST,
+   E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_range_list_offset(const amddwarf_object *object,
+                                                               size_t cu_index, unsigned form,
+                                                               uint64_t value, uint64_t *offset,
+                                                               amddwarf_error *err);
 
 /* ---- scopes, variables ---- */
 

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <amddwarf/dwarf.h>
 #include <amddwarf/export.h>
 #include <amddwarf/status.h>
 
@@ -37,14 +38,14 @@ AMDDWARF_BEGIN_DECLS
    generic type (integral, address-sized, unspecified signedness). */
 enum {
   AMDDWARF_ATE_GENERIC = 0x00,
-  AMDDWARF_ATE_ADDRESS = 0x01,
-  AMDDWARF_ATE_BOOLEAN = 0x02,
-  AMDDWARF_ATE_FLOAT = 0x04,
-  AMDDWARF_ATE_SIGNED = 0x05,
-  AMDDWARF_ATE_SIGNED_CHAR = 0x06,
-  AMDDWARF_ATE_UNSIGNED = 0x07,
-  AMDDWARF_ATE_UNSIGNED_CHAR = 0x08,
-  AMDDWARF_ATE_UTF = 0x10,
+  AMDDWARF_ATE_ADDRESS = AMDDWARF_DW_ATE_address,
+  AMDDWARF_ATE_BOOLEAN = AMDDWARF_DW_ATE_boolean,
+  AMDDWARF_ATE_FLOAT = AMDDWARF_DW_ATE_float,
+  AMDDWARF_ATE_SIGNED = AMDDWARF_DW_ATE_signed,
+  AMDDWARF_ATE_SIGNED_CHAR = AMDDWARF_DW_ATE_signed_char,
+  AMDDWARF_ATE_UNSIGNED = AMDDWARF_DW_ATE_unsigned,
+  AMDDWARF_ATE_UNSIGNED_CHAR = AMDDWARF_DW_ATE_unsigned_char,
+  AMDDWARF_ATE_UTF = AMDDWARF_DW_ATE_UTF,
   AMDDWARF_ATE_LO_USER = 0x80,
   AMDDWARF_ATE_HI_USER = 0xff
 };

@@ -182,13 +182,13 @@ static amddwarf_status parse_text(amddwarf_valobj *v, const char *text, new_bits
 {
   const amddwarf_debug_plan *plan = &v->plan;
   const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
-  int is_bool = t->tag == AMDDWARF_DEBUG_TAG_BASE_TYPE && t->encoding == AMDDWARF_ATE_BOOLEAN;
+  int is_bool = t->tag == AMDDWARF_DW_TAG_base_type && t->encoding == AMDDWARF_ATE_BOOLEAN;
   int signed_ = amddwarf_debug_type_is_signed(t);
   uint64_t n = 0, width = plan->bit_size;
   int rc = 0;
   memset(nb, 0, sizeof *nb);
   nb->bits = width;
-  if (t->tag == AMDDWARF_DEBUG_TAG_BASE_TYPE && t->encoding == AMDDWARF_ATE_FLOAT &&
+  if (t->tag == AMDDWARF_DW_TAG_base_type && t->encoding == AMDDWARF_ATE_FLOAT &&
       width == plan->byte_size * 8) {
     rc = parse_float(text, plan->byte_size, nb);
     return rc == 0    ? AMDDWARF_OK
@@ -199,7 +199,7 @@ static amddwarf_status parse_text(amddwarf_valobj *v, const char *text, new_bits
     nb->bytes[0] = text[0] == 't';
     return AMDDWARF_OK;
   }
-  if (t->tag == AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE &&
+  if (t->tag == AMDDWARF_DW_TAG_enumeration_type &&
       (rc = enumerator(t, text, width, &n)) != -1) {
     if (rc != 0)
       return bad_text(v, err, text, "the enumerator's value does not fit the bitfield");
@@ -207,7 +207,7 @@ static amddwarf_status parse_text(amddwarf_valobj *v, const char *text, new_bits
     rc = integer_bits(text, width, signed_, &n);
     if (rc == -1)
       return bad_text(v, err, text,
-                      t->tag == AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE
+                      t->tag == AMDDWARF_DW_TAG_enumeration_type
                           ? "neither an enumerator nor an integer"
                       : is_bool ? "not true, false or an integer"
                                 : "not an integer");

@@ -9,7 +9,7 @@
 #include <amddwarf/eval.h>
 
 #include "common/text.h"
-#include "debug/dwarf_codes.h"
+#include <amddwarf/dwarf.h>
 
 /* One frame of the wave: the public description and what evaluating in it
    needs. Frames are allocated one by one, so pointers to them (the target's

@@ -8,7 +8,7 @@
 #include <amddwarf/debug.h>
 #include <amddwarf/expr.h>
 
-#include "debug/dwarf_codes.h"
+#include <amddwarf/dwarf.h>
 
 enum {
   MAX_DEPTH = 16,    /* nested aggregates printed before "{...}" */
@@ -161,8 +161,8 @@ static const struct {
     {AMDDWARF_ATE_SIGNED_CHAR, print_signed_char},
     {AMDDWARF_ATE_UNSIGNED, print_unsigned},
     {AMDDWARF_ATE_UNSIGNED_CHAR, print_unsigned_char},
-    {AMDDWARF_DEBUG_ATE_SIGNED_FIXED, print_signed},
-    {AMDDWARF_DEBUG_ATE_UNSIGNED_FIXED, print_unsigned},
+    {AMDDWARF_DW_ATE_signed_fixed, print_signed},
+    {AMDDWARF_DW_ATE_unsigned_fixed, print_unsigned},
     {AMDDWARF_ATE_UTF, print_unsigned},
 };
 
@@ -289,7 +289,7 @@ static void print_aggregate(printer *p, amddwarf_debug_type type, piece v, int d
       continue;
     amddwarf_text_printf(p->out, "%s", first ? "" : ", ");
     first = 0;
-    if (m->tag == AMDDWARF_DEBUG_TAG_INHERITANCE) {
+    if (m->tag == AMDDWARF_DW_TAG_inheritance) {
       char base[256];
       amddwarf_type_name(p->object, m->type, base, sizeof base, NULL);
       amddwarf_text_printf(p->out, "<%s> = ", base);
@@ -362,19 +362,19 @@ typedef void (*typed_printer)(printer *p, amddwarf_debug_type type, piece v, int
    part by part (else one unknown bit makes it <optimized out>); other tags
    print in hex. */
 static const struct {
-  amddwarf_debug_tag tag;
+  amddwarf_dw_tag tag;
   typed_printer print;
   int has_parts;
 } typed_printers[] = {
-    {AMDDWARF_DEBUG_TAG_BASE_TYPE, print_base_tag, 1},
-    {AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE, print_enum, 0},
-    {AMDDWARF_DEBUG_TAG_POINTER_TYPE, print_pointer_tag, 0},
-    {AMDDWARF_DEBUG_TAG_REFERENCE_TYPE, print_pointer_tag, 0},
-    {AMDDWARF_DEBUG_TAG_RVALUE_REFERENCE_TYPE, print_pointer_tag, 0},
-    {AMDDWARF_DEBUG_TAG_STRUCTURE_TYPE, print_aggregate, 1},
-    {AMDDWARF_DEBUG_TAG_UNION_TYPE, print_aggregate, 1},
-    {AMDDWARF_DEBUG_TAG_CLASS_TYPE, print_aggregate, 1},
-    {AMDDWARF_DEBUG_TAG_ARRAY_TYPE, print_array, 1},
+    {AMDDWARF_DW_TAG_base_type, print_base_tag, 1},
+    {AMDDWARF_DW_TAG_enumeration_type, print_enum, 0},
+    {AMDDWARF_DW_TAG_pointer_type, print_pointer_tag, 0},
+    {AMDDWARF_DW_TAG_reference_type, print_pointer_tag, 0},
+    {AMDDWARF_DW_TAG_rvalue_reference_type, print_pointer_tag, 0},
+    {AMDDWARF_DW_TAG_structure_type, print_aggregate, 1},
+    {AMDDWARF_DW_TAG_union_type, print_aggregate, 1},
+    {AMDDWARF_DW_TAG_class_type, print_aggregate, 1},
+    {AMDDWARF_DW_TAG_array_type, print_array, 1},
 };
 
 static size_t printer_index(const amddwarf_die_info *t)
@@ -393,7 +393,7 @@ int amddwarf_debug_type_has_parts(amddwarf_debug_type type)
   if (i == sizeof typed_printers / sizeof typed_printers[0] || !typed_printers[i].has_parts)
     return 0;
   /* A base type has parts only as a DW_AT_LLVM_vector_size vector. */
-  return t->tag != AMDDWARF_DEBUG_TAG_BASE_TYPE || t->vector_size > 1;
+  return t->tag != AMDDWARF_DW_TAG_base_type || t->vector_size > 1;
 }
 
 static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth)

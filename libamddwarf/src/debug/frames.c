@@ -128,7 +128,7 @@ static amddwarf_status frame_die(void *user, amddwarf_die_ref_kind kind, uint64_
   if (die == NULL)
     return AMDDWARF_NOT_FOUND;
   memset(out, 0, sizeof *out);
-  out->is_dwarf_procedure = die->tag == AMDDWARF_DEBUG_TAG_DWARF_PROCEDURE;
+  out->is_dwarf_procedure = die->tag == AMDDWARF_DW_TAG_dwarf_procedure;
   if (die->location != NULL) {
     out->value = AMDDWARF_DIE_LOCATION;
     if (amddwarf_attr_value_expr_at(die->location, f->pub.lookup_pc, &out->bytes, &out->size,
@@ -151,7 +151,7 @@ static amddwarf_status frame_base_type(void *user, uint64_t die_offset, amddwarf
   if (f->cu == NULL)
     return AMDDWARF_NOT_FOUND;
   const amddwarf_die_info *die = amddwarf_object_die_at(f->pub.object, f->cu->offset + die_offset);
-  if (die == NULL || die->tag != AMDDWARF_DEBUG_TAG_BASE_TYPE)
+  if (die == NULL || die->tag != AMDDWARF_DW_TAG_base_type)
     return AMDDWARF_NOT_FOUND;
   out->die = die_offset;
   out->bit_size = (uint32_t)(die->bit_size ? die->bit_size : die->byte_size * 8);
@@ -326,8 +326,8 @@ static void set_positions(amddwarf_wave *w, size_t first, const physical_frame *
 
 static int is_function(const amddwarf_die_info *scope)
 {
-  return scope->tag == AMDDWARF_DEBUG_TAG_INLINED_SUBROUTINE ||
-         scope->tag == AMDDWARF_DEBUG_TAG_SUBPROGRAM;
+  return scope->tag == AMDDWARF_DW_TAG_inlined_subroutine ||
+         scope->tag == AMDDWARF_DW_TAG_subprogram;
 }
 
 /* Turns physical frame P into frames: one per inlined subroutine at its
@@ -356,12 +356,12 @@ static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p
   }
   uint32_t inlines = 0;
   for (size_t i = 0; i < depth; ++i)
-    inlines += scopes[i]->tag == AMDDWARF_DEBUG_TAG_INLINED_SUBROUTINE;
+    inlines += scopes[i]->tag == AMDDWARF_DW_TAG_inlined_subroutine;
   const amddwarf_die_info *subprogram = NULL;
   for (size_t i = 0; i < depth && subprogram == NULL; ++i) {
     if (!is_function(scopes[i]))
       continue;
-    if (scopes[i]->tag == AMDDWARF_DEBUG_TAG_SUBPROGRAM)
+    if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram)
       subprogram = scopes[i];
     size_t end = subprogram != NULL ? depth : i + 1;
     amddwarf_debug_frame *f = add_frame(w, p, object, scopes[i], scopes + start, end - start);

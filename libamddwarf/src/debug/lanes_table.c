@@ -20,8 +20,8 @@ static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc
     const char *function = NULL;
     if (amddwarf_object_scopes_at(o, pc, scopes, 64, &depth) == AMDDWARF_OK)
       for (size_t k = 0; k < depth && k < 64 && function == NULL; ++k)
-        if (scopes[k]->tag == AMDDWARF_DEBUG_TAG_SUBPROGRAM ||
-            scopes[k]->tag == AMDDWARF_DEBUG_TAG_INLINED_SUBROUTINE)
+        if (scopes[k]->tag == AMDDWARF_DW_TAG_subprogram ||
+            scopes[k]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
           function = scopes[k]->name;
     int has_row = amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK;
     if (!has_row && function == NULL && i + 1 < w->object_count)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "debug/dwarf_codes.h"
+#include <amddwarf/dwarf.h>
 
 enum { MAX_ANONYMOUS_DEPTH = 8, MAX_REFERENCES = 8 };
 
@@ -21,8 +21,8 @@ typedef struct planner {
 
 static int is_reference(const amddwarf_die_info *t)
 {
-  return t && (t->tag == AMDDWARF_DEBUG_TAG_REFERENCE_TYPE ||
-               t->tag == AMDDWARF_DEBUG_TAG_RVALUE_REFERENCE_TYPE);
+  return t && (t->tag == AMDDWARF_DW_TAG_reference_type ||
+               t->tag == AMDDWARF_DW_TAG_rvalue_reference_type);
 }
 
 static amddwarf_status add_step(planner *p, amddwarf_debug_step step, size_t op)
@@ -93,8 +93,8 @@ static amddwarf_status follow_references(planner *p, size_t op)
 /* Anonymous members and base classes are searched like their aggregate. */
 static int is_nested(const amddwarf_die_info *m)
 {
-  return m->tag == AMDDWARF_DEBUG_TAG_INHERITANCE ||
-         (m->tag == AMDDWARF_DEBUG_TAG_MEMBER && m->name == NULL);
+  return m->tag == AMDDWARF_DW_TAG_inheritance ||
+         (m->tag == AMDDWARF_DW_TAG_member && m->name == NULL);
 }
 
 /* The aggregate a nested member M opens, or NULL (M is not nested, is not
@@ -176,11 +176,11 @@ static amddwarf_status no_member(planner *p, const amddwarf_die_info *t, const c
 {
   /* "struct S": the aggregate's own name, else the typedef's. */
   static const struct {
-    amddwarf_debug_tag tag;
+    amddwarf_dw_tag tag;
     const char *word;
-  } words[] = {{AMDDWARF_DEBUG_TAG_CLASS_TYPE, "class"},
-               {AMDDWARF_DEBUG_TAG_STRUCTURE_TYPE, "struct"},
-               {AMDDWARF_DEBUG_TAG_UNION_TYPE, "union"}};
+  } words[] = {{AMDDWARF_DW_TAG_class_type, "class"},
+               {AMDDWARF_DW_TAG_structure_type, "struct"},
+               {AMDDWARF_DW_TAG_union_type, "union"}};
   const char *word = "struct";
   char type[256];
   const amddwarf_die_info *named = p->type.die;
@@ -210,7 +210,7 @@ static amddwarf_status plan_member(planner *p, size_t i)
       p->is_address = 0; /* (&s)->x is s.x */
     } else if (amddwarf_debug_type_array(p->type) != NULL) {
       p->type = amddwarf_debug_type_element(p->object, p->type); /* arr->x is arr[0].x */
-    } else if (t && t->tag == AMDDWARF_DEBUG_TAG_POINTER_TYPE) {
+    } else if (t && t->tag == AMDDWARF_DW_TAG_pointer_type) {
       if ((st = load_pointer(p, i, 0)) != AMDDWARF_OK)
         return st;
     } else {
@@ -220,7 +220,7 @@ static amddwarf_status plan_member(planner *p, size_t i)
     if ((st = follow_references(p, i)) != AMDDWARF_OK)
       return st;
     t = amddwarf_type_strip(p->type.die);
-  } else if (p->is_address || (t && t->tag == AMDDWARF_DEBUG_TAG_POINTER_TYPE)) {
+  } else if (p->is_address || (t && t->tag == AMDDWARF_DW_TAG_pointer_type)) {
     snprintf(what, sizeof what, "'.%s' needs a struct or union; use '->%s' on the pointer",
              op->name, op->name);
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, what);
@@ -282,7 +282,7 @@ static amddwarf_status plan_index(planner *p, size_t i, int64_t index)
     p->type = row;
     return add_step(p, bits_step(k * elem * 8), i);
   }
-  if (!p->is_address && t && t->tag == AMDDWARF_DEBUG_TAG_POINTER_TYPE) {
+  if (!p->is_address && t && t->tag == AMDDWARF_DW_TAG_pointer_type) {
     amddwarf_debug_type pointee = {t->type, 0};
     if (t->type == NULL || amddwarf_debug_type_size(p->object, pointee, &elem) != AMDDWARF_OK ||
         elem == 0)
@@ -307,7 +307,7 @@ static amddwarf_status plan_deref(planner *p, size_t i)
     p->type = amddwarf_debug_type_element(p->object, p->type); /* *arr is arr[0] */
     return AMDDWARF_OK;
   }
-  if (t == NULL || t->tag != AMDDWARF_DEBUG_TAG_POINTER_TYPE)
+  if (t == NULL || t->tag != AMDDWARF_DW_TAG_pointer_type)
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, "'*' needs a pointer, not");
   if (t->type == NULL)
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, "cannot dereference");
@@ -348,7 +348,7 @@ static int64_t vector_component(planner *p, const amddwarf_debug_path_op *op)
 {
   const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
   if (op->kind != AMDDWARF_DEBUG_PATH_MEMBER || p->is_address || t == NULL ||
-      t->tag != AMDDWARF_DEBUG_TAG_ARRAY_TYPE || !(t->flags & AMDDWARF_DIE_GNU_VECTOR) ||
+      t->tag != AMDDWARF_DW_TAG_array_type || !(t->flags & AMDDWARF_DIE_GNU_VECTOR) ||
       p->type.dims_used != 0)
     return -1;
   return amddwarf_debug_vector_component(op->name);

@@ -6,15 +6,15 @@
 #include <amddwarf/expr.h>
 #include <amddwarf/target.h>
 
-#include "debug/dwarf_codes.h"
+#include <amddwarf/dwarf.h>
 
 enum { MAX_TYPE_DEPTH = 16 };
 
-static const amddwarf_debug_language one_based_languages[] = {
-    AMDDWARF_DEBUG_LANG_ADA83,     AMDDWARF_DEBUG_LANG_COBOL74,   AMDDWARF_DEBUG_LANG_COBOL85,
-    AMDDWARF_DEBUG_LANG_FORTRAN77, AMDDWARF_DEBUG_LANG_FORTRAN90, AMDDWARF_DEBUG_LANG_PASCAL83,
-    AMDDWARF_DEBUG_LANG_MODULA2,   AMDDWARF_DEBUG_LANG_ADA95,     AMDDWARF_DEBUG_LANG_FORTRAN95,
-    AMDDWARF_DEBUG_LANG_PLI,       AMDDWARF_DEBUG_LANG_FORTRAN03, AMDDWARF_DEBUG_LANG_FORTRAN08,
+static const amddwarf_dw_lang one_based_languages[] = {
+    AMDDWARF_DW_LANG_Ada83,     AMDDWARF_DW_LANG_Cobol74,   AMDDWARF_DW_LANG_Cobol85,
+    AMDDWARF_DW_LANG_Fortran77, AMDDWARF_DW_LANG_Fortran90, AMDDWARF_DW_LANG_Pascal83,
+    AMDDWARF_DW_LANG_Modula2,   AMDDWARF_DW_LANG_Ada95,     AMDDWARF_DW_LANG_Fortran95,
+    AMDDWARF_DW_LANG_PLI,       AMDDWARF_DW_LANG_Fortran03, AMDDWARF_DW_LANG_Fortran08,
 };
 
 static int64_t default_lower_bound(const amddwarf_object *object, const amddwarf_die_info *die)
@@ -42,7 +42,7 @@ size_t amddwarf_debug_array_dims(const amddwarf_object *object, const amddwarf_d
        s = s->next_sibling) {
     int64_t count = 0, upper = 0;
     amddwarf_debug_dim *d = &dims[n];
-    if (s->tag != AMDDWARF_DEBUG_TAG_SUBRANGE_TYPE)
+    if (s->tag != AMDDWARF_DW_TAG_subrange_type)
       continue;
     memset(d, 0, sizeof *d);
     if (!constant(s->lower_bound, &d->lower))
@@ -66,7 +66,7 @@ const amddwarf_die_info *amddwarf_debug_type_array(amddwarf_debug_type type)
 {
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
-  if (t == NULL || t->tag != AMDDWARF_DEBUG_TAG_ARRAY_TYPE)
+  if (t == NULL || t->tag != AMDDWARF_DW_TAG_array_type)
     return NULL;
   return type.dims_used < amddwarf_debug_array_dims(NULL, t, dims) ? t : NULL;
 }
@@ -140,13 +140,13 @@ void amddwarf_debug_type_spell(const amddwarf_object *object, amddwarf_debug_typ
 
 int amddwarf_debug_is_aggregate(const amddwarf_die_info *t)
 {
-  return t && (t->tag == AMDDWARF_DEBUG_TAG_STRUCTURE_TYPE ||
-               t->tag == AMDDWARF_DEBUG_TAG_UNION_TYPE || t->tag == AMDDWARF_DEBUG_TAG_CLASS_TYPE);
+  return t && (t->tag == AMDDWARF_DW_TAG_structure_type ||
+               t->tag == AMDDWARF_DW_TAG_union_type || t->tag == AMDDWARF_DW_TAG_class_type);
 }
 
 int amddwarf_debug_is_data_member(const amddwarf_die_info *m)
 {
-  return (m->tag == AMDDWARF_DEBUG_TAG_MEMBER || m->tag == AMDDWARF_DEBUG_TAG_INHERITANCE) &&
+  return (m->tag == AMDDWARF_DW_TAG_member || m->tag == AMDDWARF_DW_TAG_inheritance) &&
          !(m->flags & AMDDWARF_DIE_DECLARATION);
 }
 
@@ -161,7 +161,7 @@ typedef struct bit_offset_search {
 static int find_bit_offset(void *user, const amddwarf_attribute *attribute)
 {
   bit_offset_search *search = user;
-  if (attribute->attribute != AMDDWARF_DEBUG_AT_BIT_OFFSET)
+  if (attribute->attribute != AMDDWARF_DW_AT_bit_offset)
     return 0;
   search->found = constant(&attribute->value, &search->value);
   return 1;
@@ -254,11 +254,11 @@ int amddwarf_debug_type_is_signed(const amddwarf_die_info *type)
     type = amddwarf_type_strip(type);
     if (type == NULL)
       return 0;
-    if (type->tag == AMDDWARF_DEBUG_TAG_BASE_TYPE)
+    if (type->tag == AMDDWARF_DW_TAG_base_type)
       return type->encoding == AMDDWARF_ATE_SIGNED ||
              type->encoding == AMDDWARF_ATE_SIGNED_CHAR ||
-             type->encoding == AMDDWARF_DEBUG_ATE_SIGNED_FIXED;
-    if (type->tag != AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE)
+             type->encoding == AMDDWARF_DW_ATE_signed_fixed;
+    if (type->tag != AMDDWARF_DW_TAG_enumeration_type)
       return 0;
     if (type->type == NULL) {
       /* No underlying type (DWARF 2-4): signed when an enumerator is negative. */

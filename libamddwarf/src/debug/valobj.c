@@ -15,17 +15,17 @@
 static amddwarf_value_kind kind_of(const amddwarf_debug_plan *plan)
 {
   static const struct {
-    amddwarf_debug_tag tag;
+    amddwarf_dw_tag tag;
     amddwarf_value_kind kind;
   } kinds[] = {
-      {AMDDWARF_DEBUG_TAG_BASE_TYPE, AMDDWARF_VALUE_KIND_SCALAR},
-      {AMDDWARF_DEBUG_TAG_ENUMERATION_TYPE, AMDDWARF_VALUE_KIND_ENUM},
-      {AMDDWARF_DEBUG_TAG_POINTER_TYPE, AMDDWARF_VALUE_KIND_POINTER},
-      {AMDDWARF_DEBUG_TAG_REFERENCE_TYPE, AMDDWARF_VALUE_KIND_POINTER},
-      {AMDDWARF_DEBUG_TAG_RVALUE_REFERENCE_TYPE, AMDDWARF_VALUE_KIND_POINTER},
-      {AMDDWARF_DEBUG_TAG_STRUCTURE_TYPE, AMDDWARF_VALUE_KIND_STRUCT},
-      {AMDDWARF_DEBUG_TAG_CLASS_TYPE, AMDDWARF_VALUE_KIND_STRUCT},
-      {AMDDWARF_DEBUG_TAG_UNION_TYPE, AMDDWARF_VALUE_KIND_UNION},
+      {AMDDWARF_DW_TAG_base_type, AMDDWARF_VALUE_KIND_SCALAR},
+      {AMDDWARF_DW_TAG_enumeration_type, AMDDWARF_VALUE_KIND_ENUM},
+      {AMDDWARF_DW_TAG_pointer_type, AMDDWARF_VALUE_KIND_POINTER},
+      {AMDDWARF_DW_TAG_reference_type, AMDDWARF_VALUE_KIND_POINTER},
+      {AMDDWARF_DW_TAG_rvalue_reference_type, AMDDWARF_VALUE_KIND_POINTER},
+      {AMDDWARF_DW_TAG_structure_type, AMDDWARF_VALUE_KIND_STRUCT},
+      {AMDDWARF_DW_TAG_class_type, AMDDWARF_VALUE_KIND_STRUCT},
+      {AMDDWARF_DW_TAG_union_type, AMDDWARF_VALUE_KIND_UNION},
   };
   const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
   const amddwarf_die_info *array = amddwarf_debug_type_array(plan->result);
@@ -79,7 +79,7 @@ static amddwarf_status describe_children(amddwarf_valobj *v)
   info->assignable =
       !plan->is_address &&
       (plan->bit_size < plan->byte_size * 8 || info->kind == AMDDWARF_VALUE_KIND_ENUM ||
-       (info->kind == AMDDWARF_VALUE_KIND_POINTER && t->tag == AMDDWARF_DEBUG_TAG_POINTER_TYPE) ||
+       (info->kind == AMDDWARF_VALUE_KIND_POINTER && t->tag == AMDDWARF_DW_TAG_pointer_type) ||
        (info->kind == AMDDWARF_VALUE_KIND_SCALAR && scalar_assignable(t, plan->byte_size)));
   return AMDDWARF_OK;
 }

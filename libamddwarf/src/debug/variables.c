@@ -11,7 +11,7 @@
    own scopes, or a global of the unit. */
 static int belongs(const amddwarf_debug_frame *frame, const amddwarf_var *var)
 {
-  if (var->scope->tag == AMDDWARF_DEBUG_TAG_COMPILE_UNIT)
+  if (var->scope->tag == AMDDWARF_DW_TAG_compile_unit)
     return 1;
   size_t first = frame->pub.scope_base;
   return var->depth >= first && var->depth < first + frame->pub.scope_count;

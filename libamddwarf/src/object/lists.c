@@ -233,6 +233,18 @@ static amddwarf_status list_start(const amddwarf_object *object, const amddwarf_
   return AMDDWARF_OK;
 }
 
+amddwarf_status amddwarf_object_range_list_offset(const amddwarf_object *object,
+                                                  size_t cu_index, unsigned form,
+                                                  uint64_t value, uint64_t *offset,
+                                                  amddwarf_error *err)
+{
+  if (object == NULL || offset == NULL || cu_index >= object->cu_count)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, 0, "range list: no such unit");
+  const amddwarf_section *s = NULL;
+  return list_start(object, &object->cus[cu_index], true, (uint16_t)form, value, &s, offset,
+                    err);
+}
+
 /* Reads the list of FORM/VALUE (a range list when RANGES) into BUF, which
    the caller frees; *OFFSET gets where it starts. */
 static amddwarf_status read_list_of(amddwarf_object *object, const amddwarf_cu *cu, bool ranges,

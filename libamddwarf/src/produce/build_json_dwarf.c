@@ -1,6 +1,7 @@
 /* The build description's units (specs/build.md): files, lines, types,
  * procedures, variables and functions with their scopes and lane-PC regions,
  * through the DWARF builder. */
+#include <amddwarf/dwarf.h>
 #include "produce/build_json.h"
 
 #include <stdio.h>
@@ -11,40 +12,6 @@
 #include "common/mem.h"
 
 enum {
-  DW_TAG_array_type = 0x01,
-  DW_TAG_enumeration_type = 0x04,
-  DW_TAG_formal_parameter = 0x05,
-  DW_TAG_lexical_block = 0x0b,
-  DW_TAG_member = 0x0d,
-  DW_TAG_pointer_type = 0x0f,
-  DW_TAG_structure_type = 0x13,
-  DW_TAG_typedef = 0x16,
-  DW_TAG_union_type = 0x17,
-  DW_TAG_subrange_type = 0x21,
-  DW_TAG_enumerator = 0x28,
-  DW_TAG_base_type = 0x24,
-  DW_TAG_const_type = 0x26,
-  DW_TAG_subprogram = 0x2e,
-  DW_TAG_variable = 0x34,
-  DW_TAG_dwarf_procedure = 0x36,
-  DW_AT_location = 0x02,
-  DW_AT_name = 0x03,
-  DW_AT_byte_size = 0x0b,
-  DW_AT_bit_size = 0x0d,
-  DW_AT_const_value = 0x1c,
-  DW_AT_upper_bound = 0x2f,
-  DW_AT_address_class = 0x33,
-  DW_AT_artificial = 0x34,
-  DW_AT_lower_bound = 0x22,
-  DW_AT_count = 0x37,
-  DW_AT_data_member_location = 0x38,
-  DW_AT_decl_file = 0x3a,
-  DW_AT_decl_line = 0x3b,
-  DW_AT_encoding = 0x3e,
-  DW_AT_external = 0x3f,
-  DW_AT_frame_base = 0x40,
-  DW_AT_type = 0x49,
-  DW_AT_data_bit_offset = 0x6b,
   MAX_DEPTH = 32,
   MAX_REGION_NODES = 4096,
 };
@@ -115,10 +82,10 @@ static const struct {
   const char *name;
   uint8_t tag;
 } type_kinds[] = {
-    {"base", DW_TAG_base_type},       {"pointer", DW_TAG_pointer_type},
-    {"struct", DW_TAG_structure_type}, {"array", DW_TAG_array_type},
-    {"typedef", DW_TAG_typedef},       {"const", DW_TAG_const_type},
-    {"union", DW_TAG_union_type},      {"enum", DW_TAG_enumeration_type},
+    {"base", AMDDWARF_DW_TAG_base_type},       {"pointer", AMDDWARF_DW_TAG_pointer_type},
+    {"struct", AMDDWARF_DW_TAG_structure_type}, {"array", AMDDWARF_DW_TAG_array_type},
+    {"typedef", AMDDWARF_DW_TAG_typedef},       {"const", AMDDWARF_DW_TAG_const_type},
+    {"union", AMDDWARF_DW_TAG_union_type},      {"enum", AMDDWARF_DW_TAG_enumeration_type},
 };
 
 static const struct {
@@ -157,11 +124,11 @@ static amddwarf_status build_subranges(desc_ctx *c, amddwarf_die_id array, json_
       st = desc_i64(c, one, "lower_bound", &lower);
     json_decref(one);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_die_new(c->b, array, DW_TAG_subrange_type, &sub, c->err);
+      st = amddwarf_dwarf_die_new(c->b, array, AMDDWARF_DW_TAG_subrange_type, &sub, c->err);
     if (st == AMDDWARF_OK && lowers)
-      st = amddwarf_dwarf_attr_sdata(c->b, sub, DW_AT_lower_bound, lower, c->err);
+      st = amddwarf_dwarf_attr_sdata(c->b, sub, AMDDWARF_DW_AT_lower_bound, lower, c->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_udata(c->b, sub, DW_AT_count, count, c->err);
+      st = amddwarf_dwarf_attr_udata(c->b, sub, AMDDWARF_DW_AT_count, count, c->err);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -182,22 +149,22 @@ static amddwarf_status build_members(desc_ctx *c, amddwarf_die_id aggregate, jso
     int bitfield = json_object_get(m, "bit_size") != NULL;
     if (!mname)
       return desc_fail(c, "members", "a member without a name", NULL);
-    amddwarf_status st = amddwarf_dwarf_die_new(c->b, aggregate, DW_TAG_member, &md, c->err);
+    amddwarf_status st = amddwarf_dwarf_die_new(c->b, aggregate, AMDDWARF_DW_TAG_member, &md, c->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_string(c->b, md, DW_AT_name, mname, c->err);
+      st = amddwarf_dwarf_attr_string(c->b, md, AMDDWARF_DW_AT_name, mname, c->err);
     if (st == AMDDWARF_OK)
       st = type_ref(c, m, "type", &mt);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_ref(c->b, md, DW_AT_type, mt, c->err);
+      st = amddwarf_dwarf_attr_ref(c->b, md, AMDDWARF_DW_AT_type, mt, c->err);
     if (st == AMDDWARF_OK && bitfield)
       st = desc_u64(c, m, "bit_size", 1, 0, UINT64_MAX, &bits);
     if (st == AMDDWARF_OK && bitfield)
-      st = amddwarf_dwarf_attr_udata(c->b, md, DW_AT_bit_size, bits, c->err);
+      st = amddwarf_dwarf_attr_udata(c->b, md, AMDDWARF_DW_AT_bit_size, bits, c->err);
     if (st == AMDDWARF_OK)
       st = desc_u64(c, m, bitfield ? "data_bit_offset" : "offset", 1, 0, UINT64_MAX, &v);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(c->b, md,
-                                     bitfield ? DW_AT_data_bit_offset : DW_AT_data_member_location,
+                                     bitfield ? AMDDWARF_DW_AT_data_bit_offset : AMDDWARF_DW_AT_data_member_location,
                                      v, c->err);
     if (st != AMDDWARF_OK)
       return st;
@@ -219,11 +186,11 @@ static amddwarf_status build_enumerators(desc_ctx *c, amddwarf_die_id enumeratio
       return desc_fail(c, "enumerators", "an enumerator without a name", NULL);
     amddwarf_status st = desc_i64(c, e, "value", &value);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_die_new(c->b, enumeration, DW_TAG_enumerator, &ed, c->err);
+      st = amddwarf_dwarf_die_new(c->b, enumeration, AMDDWARF_DW_TAG_enumerator, &ed, c->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_string(c->b, ed, DW_AT_name, ename, c->err);
+      st = amddwarf_dwarf_attr_string(c->b, ed, AMDDWARF_DW_AT_name, ename, c->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_sdata(c->b, ed, DW_AT_const_value, value, c->err);
+      st = amddwarf_dwarf_attr_sdata(c->b, ed, AMDDWARF_DW_AT_const_value, value, c->err);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -264,11 +231,11 @@ static amddwarf_status build_types(desc_ctx *c, const char *base)
     const char *name = desc_str(t, "name");
     uint64_t v;
     if (name)
-      st = amddwarf_dwarf_attr_string(b, die, DW_AT_name, name, c->err);
+      st = amddwarf_dwarf_attr_string(b, die, AMDDWARF_DW_AT_name, name, c->err);
     if (st == AMDDWARF_OK && json_object_get(t, "byte_size")) {
       st = desc_u64(c, t, "byte_size", 1, 0, UINT64_MAX, &v);
       if (st == AMDDWARF_OK)
-        st = amddwarf_dwarf_attr_udata(b, die, DW_AT_byte_size, v, c->err);
+        st = amddwarf_dwarf_attr_udata(b, die, AMDDWARF_DW_AT_byte_size, v, c->err);
     }
     if (st != AMDDWARF_OK)
       return st;
@@ -284,7 +251,7 @@ static amddwarf_status build_types(desc_ctx *c, const char *base)
       } else if ((st = desc_u64(c, t, "encoding", 1, 0, 0xff, &code)) != AMDDWARF_OK) {
         return st;
       }
-      st = amddwarf_dwarf_attr_udata(b, die, DW_AT_encoding, code, c->err);
+      st = amddwarf_dwarf_attr_udata(b, die, AMDDWARF_DW_AT_encoding, code, c->err);
       if (st == AMDDWARF_OK && json_object_get(t, "vector_size")) {
         st = desc_u64(c, t, "vector_size", 1, 0, UINT64_MAX, &v);
         if (st == AMDDWARF_OK)
@@ -298,13 +265,13 @@ static amddwarf_status build_types(desc_ctx *c, const char *base)
       if (json_object_get(t, "type") || (!aggregate && strcmp(kind, "enum") != 0)) {
         st = type_ref(c, t, "type", &target);
         if (st == AMDDWARF_OK)
-          st = amddwarf_dwarf_attr_ref(b, die, DW_AT_type, target, c->err);
+          st = amddwarf_dwarf_attr_ref(b, die, AMDDWARF_DW_AT_type, target, c->err);
       }
       if (st == AMDDWARF_OK && strcmp(kind, "pointer") == 0) {
         if (json_object_get(t, "address_class")) {
           st = desc_u64(c, t, "address_class", 1, 0, UINT32_MAX, &v);
           if (st == AMDDWARF_OK)
-            st = amddwarf_dwarf_attr_udata(b, die, DW_AT_address_class, v, c->err);
+            st = amddwarf_dwarf_attr_udata(b, die, AMDDWARF_DW_AT_address_class, v, c->err);
         }
         if (st == AMDDWARF_OK && json_object_get(t, "address_space")) {
           st = desc_u64(c, t, "address_space", 1, 0, UINT32_MAX, &v);
@@ -337,11 +304,11 @@ static amddwarf_status build_variable(desc_ctx *c, amddwarf_die_id parent, json_
   amddwarf_die_id die, type;
   amddwarf_status st = amddwarf_dwarf_die_new(c->b, parent, tag, &die, c->err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_dwarf_attr_string(c->b, die, DW_AT_name, name, c->err);
+    st = amddwarf_dwarf_attr_string(c->b, die, AMDDWARF_DW_AT_name, name, c->err);
   if (st == AMDDWARF_OK && json_object_get(v, "type")) {
     st = type_ref(c, v, "type", &type);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_ref(c->b, die, DW_AT_type, type, c->err);
+      st = amddwarf_dwarf_attr_ref(c->b, die, AMDDWARF_DW_AT_type, type, c->err);
   }
   if (st == AMDDWARF_OK && json_object_get(v, "line")) {
     uint64_t line, file;
@@ -349,19 +316,19 @@ static amddwarf_status build_variable(desc_ctx *c, amddwarf_die_id parent, json_
     if (st == AMDDWARF_OK)
       st = desc_u64(c, v, "file", 0, 1, UINT32_MAX, &file);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_udata(c->b, die, DW_AT_decl_file, file, c->err);
+      st = amddwarf_dwarf_attr_udata(c->b, die, AMDDWARF_DW_AT_decl_file, file, c->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_udata(c->b, die, DW_AT_decl_line, line, c->err);
+      st = amddwarf_dwarf_attr_udata(c->b, die, AMDDWARF_DW_AT_decl_line, line, c->err);
   }
   if (st == AMDDWARF_OK && desc_bool(v, "artificial"))
-    st = amddwarf_dwarf_attr_flag(c->b, die, DW_AT_artificial, c->err);
+    st = amddwarf_dwarf_attr_flag(c->b, die, AMDDWARF_DW_AT_artificial, c->err);
   if (st == AMDDWARF_OK && json_object_get(v, "location"))
-    st = location_attr(c, die, DW_AT_location, "location", json_object_get(v, "location"));
+    st = location_attr(c, die, AMDDWARF_DW_AT_location, "location", json_object_get(v, "location"));
   if (st == AMDDWARF_OK && json_object_get(v, "const_value")) {
     int64_t value = 0;
     st = desc_i64(c, v, "const_value", &value);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_sdata(c->b, die, DW_AT_const_value, value, c->err);
+      st = amddwarf_dwarf_attr_sdata(c->b, die, AMDDWARF_DW_AT_const_value, value, c->err);
   }
   return st;
 }
@@ -425,7 +392,7 @@ static amddwarf_status build_children(desc_ctx *c, amddwarf_die_id die, json_t *
   static const struct {
     const char *member;
     uint16_t tag;
-  } lists[] = {{"parameters", DW_TAG_formal_parameter}, {"variables", DW_TAG_variable}};
+  } lists[] = {{"parameters", AMDDWARF_DW_TAG_formal_parameter}, {"variables", AMDDWARF_DW_TAG_variable}};
   for (size_t l = 0; l < 2 && st == AMDDWARF_OK; l++) {
     size_t i;
     json_t *v;
@@ -445,7 +412,7 @@ static amddwarf_status build_children(desc_ctx *c, amddwarf_die_id die, json_t *
       break;
     desc_path_index(c, saved, "blocks", i);
     amddwarf_die_id bd;
-    st = amddwarf_dwarf_die_new(c->b, die, DW_TAG_lexical_block, &bd, c->err);
+    st = amddwarf_dwarf_die_new(c->b, die, AMDDWARF_DW_TAG_lexical_block, &bd, c->err);
     if (st == AMDDWARF_OK)
       st = build_scope(c, bd, blk, depth + 1);
   }
@@ -566,15 +533,15 @@ static amddwarf_status build_function(desc_ctx *c, json_t *f)
   amddwarf_die_id fn;
   amddwarf_dwarf_builder *b = c->b;
   uint64_t low = 0, high = 0, v;
-  amddwarf_status st = amddwarf_dwarf_die_new(b, c->unit, DW_TAG_subprogram, &fn, c->err);
+  amddwarf_status st = amddwarf_dwarf_die_new(b, c->unit, AMDDWARF_DW_TAG_subprogram, &fn, c->err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_dwarf_attr_string(b, fn, DW_AT_name, name, c->err);
+    st = amddwarf_dwarf_attr_string(b, fn, AMDDWARF_DW_AT_name, name, c->err);
   if (st == AMDDWARF_OK && desc_bool(f, "external"))
-    st = amddwarf_dwarf_attr_flag(b, fn, DW_AT_external, c->err);
+    st = amddwarf_dwarf_attr_flag(b, fn, AMDDWARF_DW_AT_external, c->err);
   if (st == AMDDWARF_OK)
     st = build_ranges(c, fn, f, &low, &high);
   if (st == AMDDWARF_OK && json_object_get(f, "frame_base"))
-    st = location_attr(c, fn, DW_AT_frame_base, "frame_base", json_object_get(f, "frame_base"));
+    st = location_attr(c, fn, AMDDWARF_DW_AT_frame_base, "frame_base", json_object_get(f, "frame_base"));
   if (st == AMDDWARF_OK && json_object_get(f, "lanes")) {
     st = desc_u64(c, f, "lanes", 1, 0, UINT32_MAX, &v);
     if (st == AMDDWARF_OK)
@@ -602,7 +569,7 @@ amddwarf_status desc_build_unit(desc_ctx *c, json_t *u, size_t index)
   memcpy(base, c->path, sizeof base);
   uint64_t language;
   amddwarf_status st =
-      desc_u64(c, u, "language", 0, 0x0015 /* DW_LANG_OpenCL */, 0xffff, &language);
+      desc_u64(c, u, "language", 0, AMDDWARF_DW_LANG_OpenCL, 0xffff, &language);
   if (st != AMDDWARF_OK)
     return st;
   json_t *aug = json_object_get(u, "augmentation");
@@ -658,18 +625,18 @@ amddwarf_status desc_build_unit(desc_ctx *c, json_t *u, size_t index)
     json_t *loc = json_object_get(item, "location");
     if (!name || !loc)
       return desc_fail(c, NULL, "a procedure has a \"name\" and a \"location\"", NULL);
-    st = amddwarf_dwarf_die_new(b, c->unit, DW_TAG_dwarf_procedure, &p, c->err);
+    st = amddwarf_dwarf_die_new(b, c->unit, AMDDWARF_DW_TAG_dwarf_procedure, &p, c->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_string(b, p, DW_AT_name, name, c->err);
+      st = amddwarf_dwarf_attr_string(b, p, AMDDWARF_DW_AT_name, name, c->err);
     if (st == AMDDWARF_OK)
-      st = location_attr(c, p, DW_AT_location, "location", loc);
+      st = location_attr(c, p, AMDDWARF_DW_AT_location, "location", loc);
   }
   json_array_foreach(json_object_get(u, "variables"), i, item)
   {
     if (st != AMDDWARF_OK)
       break;
     desc_path_index(c, base, "variables", i);
-    st = build_variable(c, c->unit, item, DW_TAG_variable);
+    st = build_variable(c, c->unit, item, AMDDWARF_DW_TAG_variable);
   }
   json_array_foreach(json_object_get(u, "functions"), i, item)
   {

@@ -1,5 +1,6 @@
 /* The DWARF builder API: units, DIEs and their attributes, location and range
  * lists, line rows. The section bytes are made by dwarf_writer.c. */
+#include <amddwarf/dwarf.h>
 #include <amddwarf/produce.h>
 
 #include <string.h>
@@ -9,16 +10,6 @@
 #include "produce/dwarf_model.h"
 #include "produce/produce_internal.h"
 
-enum {
-  DW_TAG_compile_unit = 0x11,
-  DW_AT_name = 0x03,
-  DW_AT_language = 0x13,
-  DW_AT_comp_dir = 0x1b,
-  DW_AT_producer = 0x25,
-  DW_AT_low_pc = 0x11,
-  DW_AT_high_pc = 0x12,
-  DW_AT_ranges = 0x55,
-};
 
 void amddwarf_dwarf_options_init(amddwarf_dwarf_options *options)
 {
@@ -135,19 +126,19 @@ uint16_t amddwarf_dwarf_ext_attr_code(const amddwarf_dwarf_builder *b, amddwarf_
   int old = b && b->options.old_attribute_codes;
   switch (attr) {
   case AMDDWARF_EXT_AT_LANES:
-    return old ? 0x3e0a : 0x3e11;
+    return old ? AMDDWARF_DW_AT_LLVM_lanes_old : AMDDWARF_DW_AT_LLVM_lanes;
   case AMDDWARF_EXT_AT_LANE_PC:
-    return old ? 0x3e0b : 0x3e12;
+    return old ? AMDDWARF_DW_AT_LLVM_lane_pc_old : AMDDWARF_DW_AT_LLVM_lane_pc;
   case AMDDWARF_EXT_AT_VECTOR_SIZE:
-    return old ? 0x3e0c : 0x3e13;
+    return old ? AMDDWARF_DW_AT_LLVM_vector_size_old : AMDDWARF_DW_AT_LLVM_vector_size;
   case AMDDWARF_EXT_AT_ACTIVE_LANE:
-    return 0x3e08; /* never renumbered: no newer code exists */
+    return AMDDWARF_DW_AT_LLVM_active_lane; /* never renumbered: no newer code exists */
   case AMDDWARF_EXT_AT_AUGMENTATION:
-    return 0x3e09;
+    return AMDDWARF_DW_AT_LLVM_augmentation;
   case AMDDWARF_EXT_AT_ADDRESS_SPACE:
-    return 0x3e10;
+    return AMDDWARF_DW_AT_LLVM_address_space;
   case AMDDWARF_EXT_AT_MEMORY_SPACE:
-    return 0x3e0f;
+    return AMDDWARF_DW_AT_LLVM_memory_space;
   }
   return 0;
 }
@@ -212,7 +203,7 @@ amddwarf_status amddwarf_dwarf_die_new(amddwarf_dwarf_builder *b, amddwarf_die_i
   if (!p)
     return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "parent DIE %u does not exist", (unsigned)parent);
-  if (tag == 0 || tag == DW_TAG_compile_unit)
+  if (tag == 0 || tag == AMDDWARF_DW_TAG_compile_unit)
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "tag 0x%x cannot be a child DIE (use amddwarf_dwarf_unit_new)",
                          (unsigned)tag);
@@ -371,11 +362,11 @@ amddwarf_status amddwarf_dwarf_attr_ranges(amddwarf_dwarf_builder *b, amddwarf_d
   dw_attr *a = NULL;
   amddwarf_status st;
   if (count == 1) {
-    st = amddwarf_dwarf_attr_add(b, die, DW_AT_low_pc, VALUE_ADDR, &a, err);
+    st = amddwarf_dwarf_attr_add(b, die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, err);
     if (st != AMDDWARF_OK)
       return st;
     a->u = starts[0];
-    st = amddwarf_dwarf_attr_add(b, die, DW_AT_high_pc, VALUE_UDATA, &a, err);
+    st = amddwarf_dwarf_attr_add(b, die, AMDDWARF_DW_AT_high_pc, VALUE_UDATA, &a, err);
     if (st == AMDDWARF_OK)
       a->u = ends[0] - starts[0];
     return st;
@@ -397,7 +388,7 @@ amddwarf_status amddwarf_dwarf_attr_ranges(amddwarf_dwarf_builder *b, amddwarf_d
   memcpy(r->ends, ends, count * sizeof *ends);
   r->count = count;
   b->rangelist_count++;
-  st = amddwarf_dwarf_attr_add(b, die, DW_AT_ranges, VALUE_RANGES, &a, err);
+  st = amddwarf_dwarf_attr_add(b, die, AMDDWARF_DW_AT_ranges, VALUE_RANGES, &a, err);
   if (st == AMDDWARF_OK)
     a->u = b->rangelist_count - 1;
   return st;
@@ -484,7 +475,7 @@ amddwarf_status amddwarf_dwarf_unit_new(amddwarf_dwarf_builder *b, const char *n
   dw_unit *u = &b->units[b->unit_count];
   memset(u, 0, sizeof *u);
   amddwarf_die_id die = 0;
-  amddwarf_status st = new_die(b, 0, (uint32_t)b->unit_count, DW_TAG_compile_unit, &die, err);
+  amddwarf_status st = new_die(b, 0, (uint32_t)b->unit_count, AMDDWARF_DW_TAG_compile_unit, &die, err);
   if (st != AMDDWARF_OK)
     return st;
   u->die = die;
@@ -494,13 +485,13 @@ amddwarf_status amddwarf_dwarf_unit_new(amddwarf_dwarf_builder *b, const char *n
   if (!u->name || !u->comp_dir)
     return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (producer)
-    st = amddwarf_dwarf_attr_string(b, die, DW_AT_producer, producer, err);
+    st = amddwarf_dwarf_attr_string(b, die, AMDDWARF_DW_AT_producer, producer, err);
   if (st == AMDDWARF_OK && language)
-    st = amddwarf_dwarf_attr_udata(b, die, DW_AT_language, language, err);
+    st = amddwarf_dwarf_attr_udata(b, die, AMDDWARF_DW_AT_language, language, err);
   if (st == AMDDWARF_OK && name)
-    st = amddwarf_dwarf_attr_string(b, die, DW_AT_name, name, err);
+    st = amddwarf_dwarf_attr_string(b, die, AMDDWARF_DW_AT_name, name, err);
   if (st == AMDDWARF_OK && comp_dir)
-    st = amddwarf_dwarf_attr_string(b, die, DW_AT_comp_dir, comp_dir, err);
+    st = amddwarf_dwarf_attr_string(b, die, AMDDWARF_DW_AT_comp_dir, comp_dir, err);
   if (st == AMDDWARF_OK && augmentation)
     st = amddwarf_dwarf_attr_string(
         b, die, amddwarf_dwarf_ext_attr_code(b, AMDDWARF_EXT_AT_AUGMENTATION), augmentation, err);
@@ -513,7 +504,7 @@ static dw_unit *unit_of(amddwarf_dwarf_builder *b, amddwarf_die_id unit, amddwar
                         amddwarf_status *st)
 {
   dw_die *d = amddwarf_dwarf_die_get(b, unit);
-  if (!d || d->tag != DW_TAG_compile_unit || d->parent) {
+  if (!d || d->tag != AMDDWARF_DW_TAG_compile_unit || d->parent) {
     *st = amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                         "DIE %u is not a compilation unit", (unsigned)unit);
     return NULL;
@@ -579,7 +570,7 @@ amddwarf_die_id amddwarf_dwarf_find_named(const amddwarf_dwarf_builder *b, amddw
     const dw_die *d = &b->dies[i];
     if (d->unit != u->unit)
       continue;
-    const dw_attr *a = amddwarf_dwarf_die_attr(d, DW_AT_name);
+    const dw_attr *a = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_name);
     if (a && a->kind == VALUE_STRING && strcmp(a->str, name) == 0)
       return (amddwarf_die_id)(i + 1);
   }

@@ -4,6 +4,7 @@
  * and range lists (.debug_loc/.debug_ranges in DWARF 4, .debug_loclists/
  * .debug_rnglists in DWARF 5) and .debug_addr (DWARF 5). Addresses are
  * written as TEXT_BASE + text offset. */
+#include <amddwarf/dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,37 +14,6 @@
 #include "produce/produce_internal.h"
 
 enum {
-  DW_FORM_addr = 0x01,
-  DW_FORM_udata = 0x0f,
-  DW_FORM_sdata = 0x0d,
-  DW_FORM_strp = 0x0e,
-  DW_FORM_ref_addr = 0x10,
-  DW_FORM_ref4 = 0x13,
-  DW_FORM_sec_offset = 0x17,
-  DW_FORM_exprloc = 0x18,
-  DW_FORM_flag_present = 0x19,
-  DW_FORM_addrx = 0x1b,
-  DW_FORM_string = 0x08,
-  DW_AT_low_pc = 0x11,
-  DW_AT_high_pc = 0x12,
-  DW_AT_ranges = 0x55,
-  DW_AT_stmt_list = 0x10,
-  DW_AT_addr_base = 0x73,
-  DW_UT_compile = 0x01,
-  DW_LLE_end_of_list = 0x00,
-  DW_LLE_startx_length = 0x03,
-  DW_RLE_end_of_list = 0x00,
-  DW_RLE_startx_length = 0x03,
-  DW_LNS_copy = 1,
-  DW_LNS_advance_pc = 2,
-  DW_LNS_advance_line = 3,
-  DW_LNS_set_file = 4,
-  DW_LNS_set_column = 5,
-  DW_LNS_negate_stmt = 6,
-  DW_LNE_end_sequence = 1,
-  DW_LNE_set_address = 2,
-  DW_LNCT_path = 1,
-  DW_LNCT_directory_index = 2,
   LAYOUT_ROUNDS = 16,
 };
 
@@ -112,15 +82,15 @@ static void unit_extent(const amddwarf_dwarf_builder *b, uint32_t unit_index, ui
     const dw_die *d = &b->dies[i];
     if (d->unit != unit_index || d->parent == 0)
       continue;
-    const dw_attr *l = amddwarf_dwarf_die_attr(d, DW_AT_low_pc);
-    const dw_attr *h = amddwarf_dwarf_die_attr(d, DW_AT_high_pc);
+    const dw_attr *l = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_low_pc);
+    const dw_attr *h = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_high_pc);
     if (l && h && l->kind == VALUE_ADDR && h->kind == VALUE_UDATA) {
       if (l->u < lo)
         lo = l->u;
       if (l->u + h->u > hi)
         hi = l->u + h->u;
     }
-    const dw_attr *r = amddwarf_dwarf_die_attr(d, DW_AT_ranges);
+    const dw_attr *r = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_ranges);
     if (r && r->kind == VALUE_RANGES) {
       const dw_rangelist *rl = &b->rangelists[r->u];
       for (size_t k = 0; k < rl->count; k++) {
@@ -157,8 +127,8 @@ static amddwarf_status check_addresses(writer *w)
     const dw_die *d = &b->dies[i];
     if ((n < b->die_count) == (d->parent == 0))
       continue;
-    const dw_attr *l = amddwarf_dwarf_die_attr(d, DW_AT_low_pc);
-    const dw_attr *h = amddwarf_dwarf_die_attr(d, DW_AT_high_pc);
+    const dw_attr *l = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_low_pc);
+    const dw_attr *h = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_high_pc);
     uint64_t end = l && l->kind == VALUE_ADDR ? l->u : 0;
     if (l && h && l->kind == VALUE_ADDR && h->kind == VALUE_UDATA)
       end = l->u + h->u;
@@ -204,22 +174,22 @@ static amddwarf_status prepare(writer *w)
     dw_unit *u = &b->units[ui];
     dw_die *cu = amddwarf_dwarf_die_get(b, u->die);
     u->addr_count = 0;
-    const dw_attr *l = amddwarf_dwarf_die_attr(cu, DW_AT_low_pc);
-    const dw_attr *h = amddwarf_dwarf_die_attr(cu, DW_AT_high_pc);
+    const dw_attr *l = amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_low_pc);
+    const dw_attr *h = amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_high_pc);
     if (l && l->kind == VALUE_ADDR) {
       u->low = l->u;
       u->high = h && h->kind == VALUE_UDATA ? l->u + h->u : l->u;
-    } else if (!amddwarf_dwarf_die_attr(cu, DW_AT_ranges)) {
+    } else if (!amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_ranges)) {
       unit_extent(b, (uint32_t)ui, &u->low, &u->high);
       if (u->low >= u->high) {
         u->low = 0;
         u->high = w->text_size;
       }
-      st = amddwarf_dwarf_attr_add(b, u->die, DW_AT_low_pc, VALUE_ADDR, &a, w->err);
+      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, w->err);
       if (st == AMDDWARF_OK)
         a->u = u->low;
       if (st == AMDDWARF_OK)
-        st = amddwarf_dwarf_attr_add(b, u->die, DW_AT_high_pc, VALUE_UDATA, &a, w->err);
+        st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_high_pc, VALUE_UDATA, &a, w->err);
       if (st == AMDDWARF_OK)
         a->u = u->high - u->low;
     } else {
@@ -227,15 +197,15 @@ static amddwarf_status prepare(writer *w)
          lists, the start of .text */
       u->low = 0;
       u->high = w->text_size;
-      st = amddwarf_dwarf_attr_add(b, u->die, DW_AT_low_pc, VALUE_ADDR, &a, w->err);
+      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, w->err);
       if (st == AMDDWARF_OK)
         a->u = 0;
     }
     if (st == AMDDWARF_OK && (u->file_count || u->row_count) &&
-        !amddwarf_dwarf_die_attr(cu, DW_AT_stmt_list))
-      st = amddwarf_dwarf_attr_add(b, u->die, DW_AT_stmt_list, VALUE_LINE, &a, w->err);
-    if (st == AMDDWARF_OK && w->version >= 5 && !amddwarf_dwarf_die_attr(cu, DW_AT_addr_base))
-      st = amddwarf_dwarf_attr_add(b, u->die, DW_AT_addr_base, VALUE_ADDR_BASE, &a, w->err);
+        !amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_stmt_list))
+      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_stmt_list, VALUE_LINE, &a, w->err);
+    if (st == AMDDWARF_OK && w->version >= 5 && !amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_addr_base))
+      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_addr_base, VALUE_ADDR_BASE, &a, w->err);
   }
   /* Address indices (DWARF 5): attributes in DIE order, then lists. */
   if (w->version >= 5) {
@@ -264,23 +234,23 @@ static uint16_t choose_form(const writer *w, const dw_die *d, const dw_attr *a)
 {
   switch (a->kind) {
   case VALUE_UDATA:
-    return DW_FORM_udata;
+    return AMDDWARF_DW_FORM_udata;
   case VALUE_SDATA:
-    return DW_FORM_sdata;
+    return AMDDWARF_DW_FORM_sdata;
   case VALUE_STRING:
-    return DW_FORM_strp;
+    return AMDDWARF_DW_FORM_strp;
   case VALUE_FLAG:
-    return DW_FORM_flag_present;
+    return AMDDWARF_DW_FORM_flag_present;
   case VALUE_REF: {
     const dw_die *t = amddwarf_dwarf_die_get(w->b, (amddwarf_die_id)a->u);
-    return t && t->unit == d->unit ? DW_FORM_ref4 : DW_FORM_ref_addr;
+    return t && t->unit == d->unit ? AMDDWARF_DW_FORM_ref4 : AMDDWARF_DW_FORM_ref_addr;
   }
   case VALUE_ADDR:
-    return w->version >= 5 ? DW_FORM_addrx : DW_FORM_addr;
+    return w->version >= 5 ? AMDDWARF_DW_FORM_addrx : AMDDWARF_DW_FORM_addr;
   case VALUE_EXPR:
-    return DW_FORM_exprloc;
+    return AMDDWARF_DW_FORM_exprloc;
   default: /* lists, line, addr_base */
-    return DW_FORM_sec_offset;
+    return AMDDWARF_DW_FORM_sec_offset;
   }
 }
 
@@ -369,19 +339,19 @@ static unsigned header_size(const writer *w)
 static uint64_t attr_size(const writer *w, const dw_attr *a)
 {
   switch (a->form) {
-  case DW_FORM_addr:
+  case AMDDWARF_DW_FORM_addr:
     return 8;
-  case DW_FORM_addrx:
+  case AMDDWARF_DW_FORM_addrx:
     return uleb_size(a->index);
-  case DW_FORM_udata:
+  case AMDDWARF_DW_FORM_udata:
     return uleb_size(a->u);
-  case DW_FORM_sdata:
+  case AMDDWARF_DW_FORM_sdata:
     return sleb_size((int64_t)a->u);
-  case DW_FORM_flag_present:
+  case AMDDWARF_DW_FORM_flag_present:
     return 0;
-  case DW_FORM_ref4:
+  case AMDDWARF_DW_FORM_ref4:
     return 4;
-  case DW_FORM_exprloc:
+  case AMDDWARF_DW_FORM_exprloc:
     return uleb_size(a->byte_size) + a->byte_size;
   default: /* strp, ref_addr, sec_offset */
     return w->osz;
@@ -495,33 +465,33 @@ static amddwarf_status emit_visit(writer *w, dw_die *d, int leaving, void *state
   for (size_t k = 0; k < d->attr_count; k++) {
     const dw_attr *a = &d->attrs[k];
     switch (a->form) {
-    case DW_FORM_addr:
+    case AMDDWARF_DW_FORM_addr:
       amddwarf_buf_uint(out, w->text_base + a->u, 8);
       break;
-    case DW_FORM_addrx:
+    case AMDDWARF_DW_FORM_addrx:
       amddwarf_buf_uleb(out, a->index);
       break;
-    case DW_FORM_udata:
+    case AMDDWARF_DW_FORM_udata:
       amddwarf_buf_uleb(out, a->u);
       break;
-    case DW_FORM_sdata:
+    case AMDDWARF_DW_FORM_sdata:
       amddwarf_buf_sleb(out, (int64_t)a->u);
       break;
-    case DW_FORM_strp:
+    case AMDDWARF_DW_FORM_strp:
       amddwarf_buf_uint(out, s->str->size, w->osz);
       amddwarf_buf_cstr(s->str, a->str);
       break;
-    case DW_FORM_flag_present:
+    case AMDDWARF_DW_FORM_flag_present:
       break;
-    case DW_FORM_ref4: {
+    case AMDDWARF_DW_FORM_ref4: {
       const dw_die *t = amddwarf_dwarf_die_get(b, (amddwarf_die_id)a->u);
       amddwarf_buf_uint(out, t->offset - u->offset, 4);
       break;
     }
-    case DW_FORM_ref_addr:
+    case AMDDWARF_DW_FORM_ref_addr:
       amddwarf_buf_uint(out, amddwarf_dwarf_die_get(b, (amddwarf_die_id)a->u)->offset, w->osz);
       break;
-    case DW_FORM_exprloc:
+    case AMDDWARF_DW_FORM_exprloc:
       amddwarf_buf_uleb(out, a->byte_size);
       amddwarf_buf_bytes(out, a->bytes, a->byte_size);
       break;
@@ -588,7 +558,7 @@ static amddwarf_status write_loclists(writer *w, amddwarf_buf *out)
         if (st != AMDDWARF_OK)
           return st;
         if (w->version >= 5) {
-          amddwarf_buf_u8(out, DW_LLE_startx_length);
+          amddwarf_buf_u8(out, AMDDWARF_DW_LLE_startx_length);
           amddwarf_buf_uleb(out, find_addr_index(u, w->text_base + e->start));
           amddwarf_buf_uleb(out, e->end - e->start);
           amddwarf_buf_uleb(out, size);
@@ -606,7 +576,7 @@ static amddwarf_status write_loclists(writer *w, amddwarf_buf *out)
         amddwarf_mem_free(w->alloc, bytes, size);
       }
       if (w->version >= 5)
-        amddwarf_buf_u8(out, DW_LLE_end_of_list);
+        amddwarf_buf_u8(out, AMDDWARF_DW_LLE_end_of_list);
       else
         amddwarf_buf_bytes(out, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
     }
@@ -633,7 +603,7 @@ static void write_rangelists(writer *w, amddwarf_buf *out)
       r->offset = out->size;
       for (size_t k = 0; k < r->count; k++) {
         if (w->version >= 5) {
-          amddwarf_buf_u8(out, DW_RLE_startx_length);
+          amddwarf_buf_u8(out, AMDDWARF_DW_RLE_startx_length);
           amddwarf_buf_uleb(out, find_addr_index(u, w->text_base + r->starts[k]));
           amddwarf_buf_uleb(out, r->ends[k] - r->starts[k]);
         } else {
@@ -642,7 +612,7 @@ static void write_rangelists(writer *w, amddwarf_buf *out)
         }
       }
       if (w->version >= 5)
-        amddwarf_buf_u8(out, DW_RLE_end_of_list);
+        amddwarf_buf_u8(out, AMDDWARF_DW_RLE_end_of_list);
       else
         amddwarf_buf_bytes(out, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
     }
@@ -748,16 +718,16 @@ static amddwarf_status write_line(writer *w, dw_unit *u, amddwarf_buf *out)
   amddwarf_buf_bytes(out, std_lengths, sizeof std_lengths);
   if (w->version >= 5) {
     amddwarf_buf_u8(out, 1);
-    amddwarf_buf_uleb(out, DW_LNCT_path);
-    amddwarf_buf_uleb(out, DW_FORM_string);
+    amddwarf_buf_uleb(out, AMDDWARF_DW_LNCT_path);
+    amddwarf_buf_uleb(out, AMDDWARF_DW_FORM_string);
     amddwarf_buf_uleb(out, 1 + dir_count(u));
     amddwarf_buf_cstr(out, u->comp_dir);
     write_dirs(u, out);
     amddwarf_buf_u8(out, 2);
-    amddwarf_buf_uleb(out, DW_LNCT_path);
-    amddwarf_buf_uleb(out, DW_FORM_string);
-    amddwarf_buf_uleb(out, DW_LNCT_directory_index);
-    amddwarf_buf_uleb(out, DW_FORM_udata);
+    amddwarf_buf_uleb(out, AMDDWARF_DW_LNCT_path);
+    amddwarf_buf_uleb(out, AMDDWARF_DW_FORM_string);
+    amddwarf_buf_uleb(out, AMDDWARF_DW_LNCT_directory_index);
+    amddwarf_buf_uleb(out, AMDDWARF_DW_FORM_udata);
     amddwarf_buf_uleb(out, 1 + u->file_count);
     amddwarf_buf_cstr(out, u->name);
     amddwarf_buf_uleb(out, 0);
@@ -792,44 +762,44 @@ static amddwarf_status write_line(writer *w, dw_unit *u, amddwarf_buf *out)
     int is_stmt = 1;
     amddwarf_buf_u8(out, 0);
     amddwarf_buf_uleb(out, 9);
-    amddwarf_buf_u8(out, DW_LNE_set_address);
+    amddwarf_buf_u8(out, AMDDWARF_DW_LNE_set_address);
     amddwarf_buf_uint(out, w->text_base + address, 8);
     for (size_t i = 0; i < u->row_count; i++) {
       const dw_row *r = &u->rows[i];
       if (r->file != file) {
-        amddwarf_buf_u8(out, DW_LNS_set_file);
+        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_set_file);
         amddwarf_buf_uleb(out, r->file);
         file = r->file;
       }
       if (r->column != column) {
-        amddwarf_buf_u8(out, DW_LNS_set_column);
+        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_set_column);
         amddwarf_buf_uleb(out, r->column);
         column = r->column;
       }
       if (r->line != line) {
-        amddwarf_buf_u8(out, DW_LNS_advance_line);
+        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_advance_line);
         amddwarf_buf_sleb(out, (int64_t)r->line - (int64_t)line);
         line = r->line;
       }
       if (r->address != address) {
-        amddwarf_buf_u8(out, DW_LNS_advance_pc);
+        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_advance_pc);
         amddwarf_buf_uleb(out, r->address - address);
         address = r->address;
       }
       if (r->is_stmt != is_stmt) {
-        amddwarf_buf_u8(out, DW_LNS_negate_stmt);
+        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_negate_stmt);
         is_stmt = r->is_stmt;
       }
-      amddwarf_buf_u8(out, DW_LNS_copy);
+      amddwarf_buf_u8(out, AMDDWARF_DW_LNS_copy);
     }
     uint64_t end = u->high > address ? u->high : w->text_size;
     if (end > address) {
-      amddwarf_buf_u8(out, DW_LNS_advance_pc);
+      amddwarf_buf_u8(out, AMDDWARF_DW_LNS_advance_pc);
       amddwarf_buf_uleb(out, end - address);
     }
     amddwarf_buf_u8(out, 0);
     amddwarf_buf_uleb(out, 1);
-    amddwarf_buf_u8(out, DW_LNE_end_sequence);
+    amddwarf_buf_u8(out, AMDDWARF_DW_LNE_end_sequence);
   }
   amddwarf_buf_end_length(out, after, w->osz);
   return AMDDWARF_OK;
@@ -889,7 +859,7 @@ amddwarf_status amddwarf_dwarf_write_sections(amddwarf_dwarf_builder *b, uint64_
     size_t after = amddwarf_buf_begin_length(&out->info, w.osz);
     amddwarf_buf_uint(&out->info, w.version, 2);
     if (w.version >= 5) {
-      amddwarf_buf_u8(&out->info, DW_UT_compile);
+      amddwarf_buf_u8(&out->info, AMDDWARF_DW_UT_compile);
       amddwarf_buf_u8(&out->info, 8);
       amddwarf_buf_uint(&out->info, 0, w.osz);
     } else {

@@ -19,6 +19,7 @@
  * DW_OP_call_ref __active_lane_pc"; inside a whole-wave region the active
  * lanes come from the saved mask instead of EXEC, and DW_AT_LLVM_active_lane
  * says so (EXEC elsewhere). */
+#include <amddwarf/dwarf.h>
 #include <amddwarf/produce.h>
 
 #include <stdio.h>
@@ -31,16 +32,6 @@
 #include "produce/produce_internal.h"
 
 enum {
-  DW_TAG_base_type = 0x24,
-  DW_TAG_variable = 0x34,
-  DW_TAG_dwarf_procedure = 0x36,
-  DW_AT_name = 0x03,
-  DW_AT_byte_size = 0x0b,
-  DW_AT_encoding = 0x3e,
-  DW_AT_location = 0x02,
-  DW_AT_type = 0x49,
-  DW_AT_artificial = 0x34,
-  DW_ATE_unsigned = 0x07,
   REG_PC_64 = 16,
   REG_EXEC_MASK_32 = 1,
   REG_EXEC_MASK_64 = 17,
@@ -127,9 +118,9 @@ static amddwarf_status located_die(gen *g, amddwarf_die_id parent, uint16_t tag,
 {
   amddwarf_status st = amddwarf_dwarf_die_new(g->b, parent, tag, out, g->err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_dwarf_attr_string(g->b, *out, DW_AT_name, name, g->err);
+    st = amddwarf_dwarf_attr_string(g->b, *out, AMDDWARF_DW_AT_name, name, g->err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_dwarf_attr_expr(g->b, *out, DW_AT_location, e, g->err);
+    st = amddwarf_dwarf_attr_expr(g->b, *out, AMDDWARF_DW_AT_location, e, g->err);
   return st;
 }
 
@@ -157,14 +148,14 @@ static amddwarf_status unit_procedures(gen *g)
   amddwarf_expr_builder *e = NULL;
   if (!u->lane_types[slot]) {
     amddwarf_die_id t;
-    st = amddwarf_dwarf_die_new(g->b, g->unit, DW_TAG_base_type, &t, g->err);
+    st = amddwarf_dwarf_die_new(g->b, g->unit, AMDDWARF_DW_TAG_base_type, &t, g->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_string(g->b, t, DW_AT_name, slot ? "__uint64" : "__uint32",
+      st = amddwarf_dwarf_attr_string(g->b, t, AMDDWARF_DW_AT_name, slot ? "__uint64" : "__uint32",
                                       g->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_udata(g->b, t, DW_AT_byte_size, g->wave / 8, g->err);
+      st = amddwarf_dwarf_attr_udata(g->b, t, AMDDWARF_DW_AT_byte_size, g->wave / 8, g->err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_dwarf_attr_udata(g->b, t, DW_AT_encoding, DW_ATE_unsigned, g->err);
+      st = amddwarf_dwarf_attr_udata(g->b, t, AMDDWARF_DW_AT_encoding, AMDDWARF_DW_ATE_unsigned, g->err);
     if (st != AMDDWARF_OK)
       return st;
     u->lane_types[slot] = t;
@@ -182,7 +173,7 @@ static amddwarf_status unit_procedures(gen *g)
   if (st == AMDDWARF_OK)
     st = amddwarf_expr_builder_op(e, AMDDWARF_OP_LLVM_select_bit_piece, 64, g->wave, g->err);
   if (st == AMDDWARF_OK)
-    st = located_die(g, g->unit, DW_TAG_dwarf_procedure, "__active_lane_pc", e,
+    st = located_die(g, g->unit, AMDDWARF_DW_TAG_dwarf_procedure, "__active_lane_pc", e,
                      &u->active_lane_pc);
   if (st == AMDDWARF_OK) {
     amddwarf_expr_builder_reset(e);
@@ -191,7 +182,7 @@ static amddwarf_status unit_procedures(gen *g)
   if (st == AMDDWARF_OK)
     st = amddwarf_expr_builder_op(e, AMDDWARF_OP_LLVM_extend, 64, g->wave, g->err);
   if (st == AMDDWARF_OK)
-    st = located_die(g, g->unit, DW_TAG_dwarf_procedure, "__divergent_lane_pc", e,
+    st = located_die(g, g->unit, AMDDWARF_DW_TAG_dwarf_procedure, "__divergent_lane_pc", e,
                      &u->divergent_lane_pc);
   amddwarf_expr_builder_free(e);
   return st;
@@ -220,7 +211,7 @@ static amddwarf_status region_procedure(gen *g, const char *name, const char *su
   if (st == AMDDWARF_OK)
     st = amddwarf_expr_builder_op(e, AMDDWARF_OP_LLVM_select_bit_piece, 64, g->wave, g->err);
   if (st == AMDDWARF_OK)
-    st = located_die(g, g->unit, DW_TAG_dwarf_procedure, full, e, out);
+    st = located_die(g, g->unit, AMDDWARF_DW_TAG_dwarf_procedure, full, e, out);
   amddwarf_expr_builder_free(e);
   return st;
 }
@@ -245,12 +236,12 @@ static amddwarf_status generate(gen *g, const amddwarf_region *r, amddwarf_die_i
   g->dies[index] = rd;
   char name[128];
   snprintf(name, sizeof name, "__lex_%s_save_exec", r->name);
-  amddwarf_status st = located_die(g, g->subprogram, DW_TAG_variable, name, r->save_exec,
+  amddwarf_status st = located_die(g, g->subprogram, AMDDWARF_DW_TAG_variable, name, r->save_exec,
                                    &rd.save);
   if (st == AMDDWARF_OK)
-    st = amddwarf_dwarf_attr_flag(g->b, rd.save, DW_AT_artificial, g->err);
+    st = amddwarf_dwarf_attr_flag(g->b, rd.save, AMDDWARF_DW_AT_artificial, g->err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_dwarf_attr_ref(g->b, rd.save, DW_AT_type, g->type, g->err);
+    st = amddwarf_dwarf_attr_ref(g->b, rd.save, AMDDWARF_DW_AT_type, g->type, g->err);
   if (st != AMDDWARF_OK)
     return st;
   if (r->kind == AMDDWARF_REGION_IF) {
