@@ -43,7 +43,9 @@ static const char *symbol_kind_name(amddwarf_symbol_kind kind)
   return (unsigned)kind < 4 ? names[kind] : "?";
 }
 
-/* ---- text ---- */
+/* ---- text ----
+ * Attribute values print as llvm-dwarfdump-19 --debug-info prints them;
+ * specs/code-objects.md ("amddwarf dump") lists where the two differ. */
 
 typedef struct text_ctx {
   const amddwarf_object *object;
@@ -52,65 +54,203 @@ typedef struct text_ctx {
   cli_buf line;
 } text_ctx;
 
-static void format_attribute(cli_buf *b, const amddwarf_object *object, const amddwarf_cu *cu,
-                             const amddwarf_die_info *die, const amddwarf_attribute *a)
+/* A constant as its form writes it: fixed-size data in hex of that size,
+   ULEB data in decimal. */
+static void format_constant(cli_buf *b, unsigned form, uint64_t u)
+{
+  switch (form) {
+  case AMDDWARF_DW_FORM_flag_present: cli_buf_printf(b, "true"); break;
+  case AMDDWARF_DW_FORM_flag:
+  case AMDDWARF_DW_FORM_data1: cli_buf_printf(b, "0x%02llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_data2: cli_buf_printf(b, "0x%04llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_data4: cli_buf_printf(b, "0x%08llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_data8: cli_buf_printf(b, "0x%016llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_udata: cli_buf_printf(b, "%llu", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_sdata:
+  case AMDDWARF_DW_FORM_implicit_const: cli_buf_printf(b, "%lld", (long long)u); break;
+  default: cli_buf_printf(b, "0x%llx", (unsigned long long)u); break;
+  }
+}
+
+/* Forms whose value is an address, and those whose value is a section
+   offset. */
+static bool address_form(unsigned form)
+{
+  return form == AMDDWARF_DW_FORM_addr || form == AMDDWARF_DW_FORM_addrx ||
+         (form >= AMDDWARF_DW_FORM_addrx1 && form <= AMDDWARF_DW_FORM_addrx4) ||
+         form == AMDDWARF_DW_FORM_GNU_addr_index;
+}
+
+static bool offset_form(unsigned form)
+{
+  return form == AMDDWARF_DW_FORM_sec_offset;
+}
+
+static bool line_number_attribute(unsigned attribute)
+{
+  return attribute == AMDDWARF_DW_AT_decl_line || attribute == AMDDWARF_DW_AT_decl_column ||
+         attribute == AMDDWARF_DW_AT_call_line || attribute == AMDDWARF_DW_AT_call_column;
+}
+
+/* The path of file INDEX of the unit's line table, or NULL. */
+static const char *unit_file(const amddwarf_object *object, const amddwarf_cu *cu,
+                             uint64_t index)
+{
+  const amddwarf_line_table *table = amddwarf_object_line_table(object, cu->index);
+  return table != NULL && index < table->file_count ? table->files[index] : NULL;
+}
+
+static void format_section_offset(cli_buf *b, const amddwarf_cu *cu, uint64_t offset)
+{
+  cli_buf_printf(b, cu->offset_size == 8 ? "0x%016llx" : "0x%08llx", (unsigned long long)offset);
+}
+
+/* "indexed (0xI) NOUN = " before the offset of a list reached by index. */
+static void format_list_head(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attribute *a,
+                             const char *noun, uint64_t offset)
+{
+  if (a->form == AMDDWARF_DW_FORM_loclistx || a->form == AMDDWARF_DW_FORM_rnglistx)
+    cli_buf_printf(b, "indexed (0x%llx) %s = ", (unsigned long long)a->value.u, noun);
+  format_section_offset(b, cu, offset);
+}
+
+/* A location list: its offset, then one entry a line, INDENT deep. */
+static void format_location_list(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attribute *a,
+                                 int indent)
+{
+  const amddwarf_attr_value *v = &a->value;
+  format_list_head(b, cu, a, "loclist", v->offset);
+  cli_buf_printf(b, ": ");
+  for (size_t i = 0; i < v->count; ++i) {
+    const amddwarf_loc_entry *e = &v->entries[i];
+    cli_buf_printf(b, "\n%*s", indent, "");
+    if (e->is_default)
+      cli_buf_printf(b, "<default>: ");
+    else
+      cli_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)e->low,
+                     (unsigned long long)e->high);
+    cli_buf_expr(b, cu, e->expr, e->size);
+  }
+}
+
+/* DW_AT_ranges: the list's offset, then the DIE's ranges one a line. */
+static void format_ranges(cli_buf *b, const text_ctx *t, const amddwarf_attribute *a, int indent)
+{
+  uint64_t offset = a->value.u;
+  if (amddwarf_object_range_list_offset(t->object, t->cu->index, a->form, a->value.u, &offset,
+                                        NULL) != AMDDWARF_OK) {
+    format_constant(b, a->form, a->value.u);
+    return;
+  }
+  format_list_head(b, t->cu, a, "rangelist", offset);
+  for (size_t i = 0; i < t->die->range_count; ++i)
+    cli_buf_printf(b, "\n%*s[0x%016llx, 0x%016llx)", indent, "",
+                   (unsigned long long)t->die->ranges[i].low,
+                   (unsigned long long)t->die->ranges[i].high);
+}
+
+static void format_reference(cli_buf *b, const amddwarf_object *object,
+                             const amddwarf_attribute *a)
+{
+  const amddwarf_attr_value *v = &a->value;
+  cli_buf_printf(b, "0x%08llx", (unsigned long long)v->offset);
+  if (v->ref == NULL)
+    return;
+  if (a->attribute == AMDDWARF_DW_AT_type || a->attribute == AMDDWARF_DW_AT_containing_type) {
+    char name[256];
+    amddwarf_type_name(object, v->ref, name, sizeof name, NULL);
+    cli_buf_printf(b, " \"%s\"", name);
+    return;
+  }
+  /* The DIE a declaration or a call refers to, by its linkage name when it
+     has one; other references are offsets only. */
+  if (a->attribute != AMDDWARF_DW_AT_specification &&
+      a->attribute != AMDDWARF_DW_AT_abstract_origin && a->attribute != AMDDWARF_DW_AT_call_origin)
+    return;
+  const char *name = v->ref->linkage_name ? v->ref->linkage_name : v->ref->name;
+  if (name != NULL)
+    cli_buf_printf(b, " \"%s\"", name);
+}
+
+/* A constant U of attribute A (unsigned, or signed and not negative). */
+static void format_unsigned(cli_buf *b, const text_ctx *t, const amddwarf_attribute *a,
+                            int indent, uint64_t u)
+{
+  const char *name = amddwarf_dw_value_name(a->attribute, u);
+  if (a->attribute == AMDDWARF_DW_AT_ranges) {
+    format_ranges(b, t, a, indent);
+  } else if (a->attribute == AMDDWARF_DW_AT_high_pc && !address_form(a->form) &&
+             t->die->range_count == 1) {
+    /* An offset from low_pc: the address it ends at. */
+    cli_buf_printf(b, "0x%016llx", (unsigned long long)t->die->ranges[0].high);
+  } else if (address_form(a->form)) {
+    cli_buf_printf(b, "0x%016llx", (unsigned long long)u);
+  } else if (offset_form(a->form)) {
+    format_section_offset(b, t->cu, u);
+  } else if (name != NULL) {
+    cli_buf_printf(b, "%s", name);
+  } else if ((a->attribute == AMDDWARF_DW_AT_decl_file ||
+              a->attribute == AMDDWARF_DW_AT_call_file) &&
+             (name = unit_file(t->object, t->cu, u)) != NULL) {
+    cli_buf_printf(b, "\"%s\"", name);
+  } else if (line_number_attribute(a->attribute)) {
+    cli_buf_printf(b, "%llu", (unsigned long long)u);
+  } else {
+    format_constant(b, a->form, u);
+  }
+}
+
+/* The value of attribute A, whose continuation lines are INDENT deep. */
+static void format_attribute(cli_buf *b, const text_ctx *t, const amddwarf_attribute *a,
+                             int indent)
 {
   const amddwarf_attr_value *v = &a->value;
   switch (v->kind) {
   case AMDDWARF_ATTR_STRING:
     cli_buf_printf(b, "\"%s\"", v->string ? v->string : "");
     break;
-  case AMDDWARF_ATTR_SIGNED:
-    cli_buf_printf(b, "%lld", (long long)v->s);
+  case AMDDWARF_ATTR_SIGNED: /* sdata, implicit_const: names and files too */
+    if (v->s >= 0)
+      format_unsigned(b, t, a, indent, (uint64_t)v->s);
+    else
+      cli_buf_printf(b, "%lld", (long long)v->s);
     break;
   case AMDDWARF_ATTR_EXPR:
+    cli_buf_expr(b, t->cu, v->bytes, v->size);
+    break;
   case AMDDWARF_ATTR_LIST:
-    cli_buf_location(b, cu, v);
+    format_location_list(b, t->cu, a, indent);
     break;
-  case AMDDWARF_ATTR_REF: {
-    char name[256];
-    cli_buf_printf(b, "0x%08llx", (unsigned long long)v->offset);
-    if (v->ref != NULL && a->attribute == 0x49 /* DW_AT_type */) {
-      amddwarf_type_name(object, v->ref, name, sizeof name, NULL);
-      cli_buf_printf(b, " \"%s\"", name);
-    } else if (v->ref != NULL && v->ref->name != NULL) {
-      cli_buf_printf(b, " \"%s\"", v->ref->name);
-    }
+  case AMDDWARF_ATTR_REF:
+    format_reference(b, t->object, a);
     break;
-  }
   case AMDDWARF_ATTR_BLOCK:
-    cli_buf_printf(b, "<%zu-byte block>", v->size);
+    cli_buf_printf(b, "<0x%02zx>", v->size);
+    for (size_t i = 0; i < v->size; ++i)
+      cli_buf_printf(b, " %02x", v->bytes[i]);
     break;
-  case AMDDWARF_ATTR_UNSIGNED: {
-    const char *name = NULL;
-    if (a->attribute == 0x12 /* DW_AT_high_pc */ && a->form != 0x01 /* DW_FORM_addr */ &&
-        die != NULL && die->range_count == 1) {
-      cli_buf_printf(b, "0x%llx", (unsigned long long)die->ranges[0].high);
-      break;
-    }
-    if (a->attribute == 0x13) /* DW_AT_language */
-      name = amddwarf_dw_lang_name((unsigned)v->u);
-    else if (a->attribute == 0x3e) /* DW_AT_encoding */
-      name = amddwarf_dw_ate_name((unsigned)v->u);
-    if (name != NULL)
-      cli_buf_printf(b, "%s", name);
-    else
-      cli_buf_printf(b, "0x%llx", (unsigned long long)v->u);
+  case AMDDWARF_ATTR_UNSIGNED:
+    format_unsigned(b, t, a, indent, v->u);
     break;
-  }
   default:
     cli_buf_printf(b, "<none>");
     break;
   }
 }
 
+/* Columns as llvm-dwarfdump's: the DIE's tag after its 12-character
+   offset, two more per level; attributes two further in; list entries
+   three further than their attribute. */
+enum { TAG_COLUMN = 12, ATTRIBUTE_INDENT = 2, ENTRY_INDENT = 3 };
+
 static int text_attribute(void *user, const amddwarf_attribute *a)
 {
   text_ctx *t = user;
   const char *name = amddwarf_dw_at_name(a->attribute);
+  int indent = TAG_COLUMN + 2 * (int)t->die->depth + ATTRIBUTE_INDENT;
   t->line.len = 0;
-  format_attribute(&t->line, t->object, t->cu, t->die, a);
-  printf("%*s  %s", 2 * (int)t->die->depth, "", name ? name : "DW_AT_?");
+  format_attribute(&t->line, t, a, indent + ENTRY_INDENT);
+  printf("%*s%s", indent, "", name ? name : "DW_AT_?");
   if (name == NULL)
     printf("<0x%04x>", a->attribute);
   printf("\t(%s)\n", t->line.data ? t->line.data : "");
@@ -200,23 +340,42 @@ done:
 typedef struct json_ctx {
   const amddwarf_object *object;
   const amddwarf_cu *cu;
+  const amddwarf_die_info *die;
   json_t *attrs;
 } json_ctx;
 
-/* Forms whose value is an address, and those whose value is a section
-   offset: written as "address" and "offset" (hex strings), not "value". */
-static bool address_form(unsigned form)
+/* DW_AT_ranges: {"offset", "list": [{"low", "high"}]}, null when the list
+   cannot be found. */
+static json_t *ranges_json(const json_ctx *j, const amddwarf_attribute *a)
 {
-  return form == 0x01 /* addr */ || form == 0x1b /* addrx */ ||
-         (form >= 0x29 && form <= 0x2c) /* addrx1-4 */ || form == 0x1f01 /* GNU_addr_index */;
+  uint64_t offset = 0;
+  if (amddwarf_object_range_list_offset(j->object, j->cu->index, a->form, a->value.u, &offset,
+                                        NULL) != AMDDWARF_OK)
+    return json_null();
+  json_t *o = json_object(), *list = json_array();
+  json_object_set_new(o, "offset", cli_json_addr(offset));
+  for (size_t i = 0; i < j->die->range_count; ++i) {
+    json_t *r = json_object();
+    json_object_set_new(r, "low", cli_json_addr(j->die->ranges[i].low));
+    json_object_set_new(r, "high", cli_json_addr(j->die->ranges[i].high));
+    json_array_append_new(list, r);
+  }
+  json_object_set_new(o, "list", list);
+  return o;
 }
 
-static bool offset_form(unsigned form)
+/* What a constant U means: its "name" for an attribute whose values are
+   named, the "file" of DW_AT_decl_file and call_file. */
+static void constant_extras_json(const json_ctx *j, const amddwarf_attribute *a, uint64_t u,
+                                 json_t *o)
 {
-  return form == 0x17 /* sec_offset */;
+  if (amddwarf_dw_value_family(a->attribute, NULL))
+    json_object_set_new(o, "name", cli_json_code(amddwarf_dw_value_name(a->attribute, u), u));
+  if (a->attribute == AMDDWARF_DW_AT_decl_file || a->attribute == AMDDWARF_DW_AT_call_file) {
+    const char *file = unit_file(j->object, j->cu, u);
+    json_object_set_new(o, "file", file ? json_string(file) : json_null());
+  }
 }
-
-enum { DW_AT_LANGUAGE = 0x13, DW_AT_ENCODING = 0x3e };
 
 static int json_attribute(void *user, const amddwarf_attribute *a)
 {
@@ -232,6 +391,8 @@ static int json_attribute(void *user, const amddwarf_attribute *a)
     break;
   case AMDDWARF_ATTR_SIGNED:
     json_object_set_new(o, "value", json_integer((json_int_t)v->s));
+    if (v->s >= 0)
+      constant_extras_json(j, a, (uint64_t)v->s, o);
     break;
   case AMDDWARF_ATTR_UNSIGNED:
     if (address_form(a->form)) {
@@ -240,14 +401,15 @@ static int json_attribute(void *user, const amddwarf_attribute *a)
     }
     if (offset_form(a->form)) {
       json_object_set_new(o, "offset", cli_json_addr(v->u));
+      if (a->attribute == AMDDWARF_DW_AT_ranges)
+        json_object_set_new(o, "ranges", ranges_json(j, a));
       break;
     }
     json_object_set_new(o, "value", v->u <= INT64_MAX ? json_integer((json_int_t)v->u)
                                                       : cli_json_addr(v->u));
-    if (a->attribute == DW_AT_LANGUAGE)
-      json_object_set_new(o, "name", cli_json_code(amddwarf_dw_lang_name((unsigned)v->u), v->u));
-    else if (a->attribute == DW_AT_ENCODING)
-      json_object_set_new(o, "name", cli_json_code(amddwarf_dw_ate_name((unsigned)v->u), v->u));
+    constant_extras_json(j, a, v->u, o);
+    if (a->attribute == AMDDWARF_DW_AT_ranges)
+      json_object_set_new(o, "ranges", ranges_json(j, a));
     break;
   case AMDDWARF_ATTR_REF:
     json_object_set_new(o, "ref", cli_json_addr(v->offset));
@@ -363,7 +525,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
     json_object_set_new(u, "convention_reason", json_string(cu->convention_reason));
     json_object_set_new(u, "dialect", json_string(amddwarf_dialect_name(cu->format.dialect)));
     json_t *dies = json_array();
-    json_ctx j = {object, cu, NULL};
+    json_ctx j = {object, cu, NULL, NULL};
     amddwarf_error load_err;
     amddwarf_error_clear(&load_err);
     amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
@@ -378,6 +540,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
       json_object_set_new(o, "offset", cli_json_addr(d->offset));
       json_object_set_new(o, "depth", json_integer(d->depth));
       json_object_set_new(o, "tag", cli_json_code(amddwarf_dw_tag_name(d->tag), d->tag));
+      j.die = d;
       j.attrs = json_array();
       amddwarf_error err;
       amddwarf_error_clear(&err);
