@@ -10,15 +10,13 @@
    must name the processor and feature settings that llvm-readelf-19 -h
    prints for the same e_flags, and the wave size clang compiled for.
 """
-import argparse
 import json
 import pathlib
 import re
-import subprocess
 import sys
 
-LLVM_MC = "llvm-mc-19"
-CLANG = "clang-19"
+from corpus_util import LLVM_MC, arguments, check, compile_opencl, run, summary
+
 READELF = "llvm-readelf-19"
 
 # (target ID given to clang, extra clang flags, expected wave size)
@@ -35,13 +33,9 @@ OBJECTS = [
 KERNEL = "__kernel void k(__global int *p) { p[get_global_id(0)] *= 2; }\n"
 
 
-def run(argv, **kw):
-    return subprocess.run(argv, capture_output=True, text=True, **kw)
-
-
 def mc_encoding(processor, text):
     done = run([LLVM_MC, "-arch=amdgcn", f"-mcpu={processor}", "-show-encoding"],
-               input=text + "\n")
+               stdin=text + "\n")
     if "not a recognized processor" in done.stderr:
         return "unknown"
     m = re.search(r"encoding: \[([^\]]*)\]", done.stdout)
@@ -65,22 +59,9 @@ def readelf_features(path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build")
-    args = ap.parse_args()
+    args = arguments(__doc__)
     work = pathlib.Path(args.work) / "arch"
     work.mkdir(parents=True, exist_ok=True)
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL: {what}")
 
     listing = json.loads(run([args.amddwarf, "arch", "--json"]).stdout)["architectures"]
     check(len(listing) == 31, f"31 processors listed, got {len(listing)}")
@@ -100,10 +81,10 @@ def main():
     src.write_text(KERNEL)
     for i, (target, flags, wave) in enumerate(OBJECTS):
         obj = work / f"k{i}.o"
-        done = run([CLANG, "-target", "amdgcn-amd-amdhsa", f"-mcpu={target}", "-nogpulib",
-                    "-O1", "-g", "-c", str(src), "-o", str(obj)] + flags)
-        if done.returncode != 0:
-            check(False, f"clang {target}: {done.stderr.strip()}")
+        try:
+            compile_opencl(str(src), str(obj), target, ["-O1", "-g"] + flags)
+        except RuntimeError as e:
+            check(False, f"clang {target}: {e}")
             continue
         processor, feats = readelf_features(obj)
         out = run([args.amddwarf, "arch", str(obj), "--json"])
@@ -118,8 +99,7 @@ def main():
                   f"{target}: {feature} {a[feature]} vs llvm-readelf {expected}")
         check(a["wave_size"] == wave, f"{target} {flags}: wave size {a['wave_size']} vs {wave}")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -20,18 +20,17 @@ each number; rows are compared after mapping names to numbers. Operations
 llvm-dwarfdump-19 cannot decode (DW_OP_LLVM_user) are compared up to where
 it stops, and their bytes are checked against the bytes the test encoded.
 """
-import argparse
 import json
 import os
 import pathlib
 import re
-import subprocess
 import sys
 import time
 
-LLVM_MC = "llvm-mc-19"
+from corpus_util import (LLVM_MC, argument_parser, arguments, assemble, compile_opencl,
+                         link_shared, run)
+
 DWARFDUMP = "llvm-dwarfdump-19"
-LLD = "ld.lld-19"
 
 AMDGPU_REGS = (list(range(0, 100)) + list(range(1088, 1130)) +
                [2560, 2561, 2600, 2815, 3072, 3100])
@@ -126,10 +125,6 @@ f_long:
 {long_body}
   .cfi_endproc
 """
-
-
-def run(argv, **kw):
-    return subprocess.run(argv, capture_output=True, text=True, **kw)
 
 
 def probe_names(amddwarf, work, triple, regs, extra):
@@ -307,14 +302,11 @@ def amdgpu_part(amddwarf, work, failures, stats):
         obj = work / f"amdgpu-{tag}.o"
         so = work / f"amdgpu-{tag}.so"
         src.write_text(AMDGPU_SOURCE.format(sections=sections, long_body=long_body, **ESCAPES))
-        done = run([LLVM_MC, "-triple", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-filetype=obj",
-                    str(src), "-o", str(obj)])
-        if done.returncode:
-            failures.append(f"llvm-mc: {done.stderr}")
-            return
-        done = run([LLD, "-shared", str(obj), "-o", str(so)])
-        if done.returncode:
-            failures.append(f"ld.lld: {done.stderr}")
+        try:
+            assemble(str(src), str(obj))
+            link_shared(str(obj), str(so))
+        except RuntimeError as e:
+            failures.append(str(e))
             return
         targets = [(obj, ["--debug-frame"])] if tag == "df" else [(so, ["--debug-frame", "--eh-frame"])]
         if tag == "df":
@@ -353,10 +345,10 @@ def clang_part(amddwarf, work, names, failures, stats):
     src.write_text(CLANG_SOURCE)
     for opt in ("-O0", "-O2"):
         obj = work / f"calls{opt}.o"
-        done = run(["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib",
-                    "-g", opt, "-c", str(src), "-o", str(obj)])
-        if done.returncode:
-            failures.append(f"clang-19 {opt}: {done.stderr.strip()}")
+        try:
+            compile_opencl(str(src), str(obj), "gfx900", ["-g", opt])
+        except RuntimeError as e:
+            failures.append(str(e))
             continue
         ours = run([amddwarf, "cfi", "--debug-frame", str(obj)])
         llvm = run([DWARFDUMP, "--debug-frame", str(obj)])
@@ -435,14 +427,10 @@ def lookup_part(amddwarf, failures, stats):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build")
+    ap = argument_parser(__doc__)
     ap.add_argument("--x86-seconds", type=float, default=60.0)
-    args = ap.parse_args()
+    args = arguments(__doc__, parser=ap)
     work = pathlib.Path(args.work)
-    work.mkdir(parents=True, exist_ok=True)
     failures = []
     stats = {"fdes": 0, "rows": 0, "partial": 0, "escapes": 0, "x86_rows": 0, "x86_binaries": 0,
              "lookups": 0}

@@ -14,15 +14,13 @@ clang-19 -target amdgcn-amd-amdhsa for gfx900, gfx90a (xnack+) and gfx1030 at
    llvm-symbolizer-19 gives for that address (first instruction of each run);
 4. when the build has no disassembler the command says so and exits 1.
 """
-import argparse
 import pathlib
 import re
-import subprocess
 import sys
 
-CLANG = "clang-19"
+from corpus_util import arguments, check, compile_opencl, link_shared, run, summary
+
 OBJDUMP = "llvm-objdump-19"
-LLD = "ld.lld-19"
 SYMBOLIZER = "llvm-symbolizer-19"
 
 KERNEL = r"""
@@ -51,10 +49,6 @@ OURS_INSN = re.compile(r"^\s+([0-9a-f]+):\s+(.*?)\s+//")
 OURS_LABEL = re.compile(r"^([0-9a-f]{16}) <(.*)>:$")
 OBJDUMP_INSN = re.compile(r"^\t(.*?)\s*// ([0-9A-Fa-f]+):")
 OBJDUMP_LABEL = re.compile(r"^([0-9a-f]{16}) <(.*)>:$")
-
-
-def run(argv, **kw):
-    return subprocess.run(argv, capture_output=True, text=True, **kw)
 
 
 def norm(text):
@@ -93,28 +87,15 @@ def parse_objdump(out):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build")
-    args = ap.parse_args()
+    args = arguments(__doc__)
     work = pathlib.Path(args.work) / "disasm"
     work.mkdir(parents=True, exist_ok=True)
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        passed += bool(ok)
-        failed += not ok
-        if not ok:
-            print(f"FAIL: {what}")
 
     probe = run([args.amddwarf, "--version"])
     if "disassembler: not built" in probe.stdout:
         out = run([args.amddwarf, "disasm", "x.o"])
         check(out.returncode == 1 and "not available" in out.stderr, "unbuilt disasm says so")
-        print(f"{passed} passed, {failed} failed")
-        return 1 if failed else 0
+        return summary()
 
     src = work / "k.cl"
     src.write_text(KERNEL)
@@ -123,18 +104,18 @@ def main():
         processor = target.split(":")[0]
         for opt in ("-O0", "-O2"):
             obj = work / f"k-{processor}{opt}.o"
-            done = run([CLANG, "-target", "amdgcn-amd-amdhsa", f"-mcpu={target}", "-nogpulib",
-                        opt, "-g", "-c", str(src), "-o", str(obj)])
-            if done.returncode != 0:
-                check(False, f"clang {target} {opt}: {done.stderr.strip()}")
+            try:
+                compile_opencl(str(src), str(obj), target, [opt, "-g"])
+            except RuntimeError as e:
+                check(False, f"clang {target} {opt}: {e}")
                 continue
             objects.append((processor, obj))
             so = obj.with_suffix(".so")
-            done = run([LLD, "-shared", str(obj), "-o", str(so)])
-            if done.returncode == 0:
+            try:
+                link_shared(str(obj), str(so))
                 objects.append((processor, so))
-            else:
-                check(False, f"ld.lld {obj.name}: {done.stderr.strip()}")
+            except RuntimeError as e:
+                check(False, f"ld.lld {obj.name}: {e}")
 
     for processor, obj in objects:
         name = obj.name
@@ -194,8 +175,7 @@ def main():
     usage = run([args.amddwarf, "disasm", str(objects[0][1]), "--count", "3"])
     check(usage.returncode == 2, "--count without --pc is a usage error")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

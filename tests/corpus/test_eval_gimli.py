@@ -9,14 +9,14 @@ Hand-written cases cover every standard operation family; random arithmetic
 expressions (fixed seed) cover the value semantics (signedness, wrapping,
 shifts, comparisons). Prints `N passed, N failed`.
 """
-import argparse
 import json
 import os
 import pathlib
 import random
 import shutil
-import subprocess
 import sys
+
+from corpus_util import arguments, check, run, run_ok, summary
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -167,7 +167,7 @@ def ours(amddwarf, state, hexcode, read_bytes):
     argv = [amddwarf, "expr", "eval", "--state", str(state), "--json", "--hex", hexcode]
     if read_bytes:
         argv[3:3] = ["--read", str(read_bytes)]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    done = run(argv, timeout=60)
     return json.loads(done.stdout) if done.stdout.strip() else {"error": done.stderr}
 
 
@@ -193,13 +193,8 @@ def agree(gimli, mine):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--amddwarf", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--build", required=True)
-    args = parser.parse_args()
+    args = arguments(__doc__, build_required=True)
     work = pathlib.Path(args.work)
-    work.mkdir(parents=True, exist_ok=True)
     registry = pathlib.Path("/usr/share/cargo/registry")
     if not shutil.which("cargo") or not list(registry.glob("gimli-*")):
         print("skipped: needs cargo and librust-gimli-dev (Debian)")
@@ -210,7 +205,7 @@ def main():
         shutil.rmtree(crate)
     shutil.copytree(HERE / "gimli_eval", crate)
     env = dict(os.environ, CARGO_TARGET_DIR=str(work / "target"))
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=crate, env=env, check=True)
+    run_ok(["cargo", "build", "--release", "--quiet"], cwd=crate, env=env)
     gimli_bin = work / "target" / "release" / "amddwarf-gimli-eval"
 
     # The environment of main.rs as a snapshot.
@@ -224,21 +219,14 @@ def main():
     rng = random.Random(20261122)
     cases = hand_cases() + [random_arith(rng) for _ in range(300)]
     hexes = [bytes(c).hex() for c in cases]
-    done = subprocess.run([str(gimli_bin)], input="\n".join(hexes) + "\n", capture_output=True,
-                          text=True, check=True)
+    done = run_ok([str(gimli_bin)], stdin="\n".join(hexes) + "\n")
     answers = done.stdout.splitlines()
     assert len(answers) == len(hexes)
-    passed = failed = 0
     for hexcode, answer in zip(hexes, answers):
         read = len(answer.split(" ", 1)[1]) // 2 if answer.startswith("pieces ") else 0
         mine = ours(args.amddwarf, work / "env.json", hexcode, read)
-        if agree(answer, mine):
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {hexcode}: gimli: {answer}; amddwarf: {json.dumps(mine)}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        check(agree(answer, mine), f"{hexcode}: gimli: {answer}; amddwarf: {json.dumps(mine)}")
+    return summary()
 
 
 if __name__ == "__main__":

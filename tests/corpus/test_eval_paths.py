@@ -20,14 +20,13 @@ to each lane's own dwords.
 
 Usage: test_eval_paths.py --amddwarf PATH --work DIR [--build DIR]
 """
-import argparse
 import json
 import os
 import re
-import shutil
 import struct
-import subprocess
 import sys
+
+from corpus_util import arguments, check, compile_device, missing_tool, run, summary, write
 
 HIP = r"""
 #define __global__ __attribute__((global))
@@ -105,41 +104,12 @@ SHARED_BASE = 0x2000000000000
 GLOBAL_OUT, GLOBAL_IN = 0x10000, 0x20000
 LANES = range(4)
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
-
-
 def build(work, lang, version, cpu="gfx900", opt="-O0"):
-    src = os.path.join(work, "paths." + lang)
-    with open(src, "w") as f:
-        f.write({"hip": HIP, "cl": OPENCL, "cpp.hip": CPP}[lang])
+    src = write(os.path.join(work, "paths." + lang), {"hip": HIP, "cl": OPENCL, "cpp.hip": CPP}[lang])
     obj = os.path.join(work, "paths-%s-dwarf%d%s.o" % (
         lang.replace(".", "-"), version, "" if opt == "-O0" else "-%s%s" % (cpu, opt)))
-    g = ["-g", "-gdwarf-%d" % version]
-    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", opt] + g
-    if lang == "cl":
-        r = run(["clang-19"] + common + ["-c", src, "-o", obj])
-    else:
-        r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib",
-                 "--offload-arch=" + cpu, opt, "-emit-llvm", "-c", src, "-o",
-                 obj + ".bc"] + g)
-        if r.returncode == 0:
-            r = run(["clang-19"] + common + ["-c", obj + ".bc", "-o", obj])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
+    compile_device("cl" if lang == "cl" else "hip", src, obj, cpu,
+                   [opt, "-g", "-gdwarf-%d" % version])
     return obj
 
 
@@ -449,30 +419,20 @@ def check_o2(amddwarf, work):
     """The same kernels at -O2 (gfx900 wave64, gfx1030 wave32): every variable
     held in VGPRs reads each lane's own dwords (test_object_eval's check of
     the -O2 corpus, which owns the rule)."""
-    global passed, failed
-    import test_object_eval as object_eval
+    import test_object_eval as object_eval  # its checks count in this test's totals
     for lang in ("hip", "cpp.hip", "cl"):
         for cpu, wave in (("gfx900", 64), ("gfx1030", 32)):
             obj = build(work, lang, 5, cpu, "-O2")
-            before = (object_eval.passed, object_eval.failed)
             _, count = object_eval.check_vgpr_held(amddwarf, obj, cpu, wave,
                                                    "-O2 %s %s" % (lang, cpu))
-            passed += object_eval.passed - before[0]
-            failed += object_eval.failed - before[1]
             if lang == "hip":
                 check(count > 0, "-O2 hip %s: variables held in VGPRs" % cpu)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", default=None)
-    args = ap.parse_args()
-    for tool in ("clang-19", "llvm-dwarfdump-19"):
-        if shutil.which(tool) is None:
-            print("skipped: %s not found\n0 passed, 0 failed" % tool)
-            return 0
+    args = arguments(__doc__)
+    if missing_tool("clang-19", "llvm-dwarfdump-19"):
+        return 0
     work = os.path.join(args.work, "eval_paths")
     os.makedirs(work, exist_ok=True)
     for version in (5, 4, 3, 2):
@@ -480,8 +440,7 @@ def main():
     check_opencl(args.amddwarf, work)
     check_cpp(args.amddwarf, work)
     check_o2(args.amddwarf, work)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

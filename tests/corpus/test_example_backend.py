@@ -22,15 +22,14 @@
    DWARF type as specs/eval-paths.md says, one line per set of lanes whose
    values agree, and the lanes without a PC.
 """
-import argparse
 import json
-import os
 import pathlib
 import re
 import shutil
 import struct
-import subprocess
 import sys
+
+from corpus_util import arguments, check, compile_opencl, run, summary
 
 KERNEL = r"""__kernel void k(__global int *out, int n)
 {
@@ -45,10 +44,6 @@ KERNEL = r"""__kernel void k(__global int *out, int n)
 }
 """
 STMT_LINE = 10
-
-
-def run(argv, **kw):
-    return subprocess.run(argv, capture_output=True, text=True, **kw)
 
 
 def variables(path):
@@ -125,23 +120,11 @@ def show(type_name, raw):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", required=True)
-    args = ap.parse_args()
+    args = arguments(__doc__, build_required=True)
     work = pathlib.Path(args.work) / "example_backend"
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        passed += bool(ok)
-        failed += not ok
-        if not ok:
-            print(f"FAIL: {what}")
 
     source_dir = pathlib.Path(__file__).resolve().parents[2]
     prefix = work / "prefix"
@@ -166,9 +149,8 @@ def main():
     r = run(["cmake", "--build", str(build)])
     check(r.returncode == 0, f"build example: {r.stdout[-1500:]}{r.stderr[-500:]}")
     exe = build / "amddwarf-backend-example"
-    if not exe.exists():
-        print(f"{passed} passed, {failed + 1} failed")
-        return 1
+    if not check(exe.exists(), f"{exe} was built"):
+        return summary()
     # The example must use the installed library, not the build tree's.
     ldd = run(["ldd", str(exe)]).stdout
     check(str(prefix) in ldd, f"example links the installed library: {ldd}")
@@ -177,11 +159,12 @@ def main():
     src.write_text(KERNEL)
     for cpu, wave, exec_mask in (("gfx900", 64, 0xb), ("gfx1030", 32, 0x15)):
         obj = work / f"k-{cpu}.o"
-        r = run(["clang-19", "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-nogpulib", "-g",
-                 "-O0", "-c", str(src), "-o", str(obj)])
-        check(r.returncode == 0, f"clang {cpu}: {r.stderr}")
-        if r.returncode != 0:
+        try:
+            compile_opencl(str(src), str(obj), cpu, ["-g", "-O0"])
+        except RuntimeError as e:
+            check(False, f"clang {cpu}: {e}")
             continue
+        check(True, f"clang {cpu}")
         vs = variables(obj)
         check([v[0] for v in vs] == ["out", "n", "priv", "id", "f"], f"{cpu}: variables {vs}")
         pc = line_pc(obj, STMT_LINE)
@@ -262,8 +245,7 @@ def main():
     usage = run([str(exe)])
     check(usage.returncode == 2 and "usage:" in usage.stderr, "example usage message")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -24,12 +24,12 @@ those the same way (skipping the operations llvm-dwarfdump-19 cannot decode).
 
 Prints how many expressions were compared and `N passed, N failed`.
 """
-import argparse
 import pathlib
 import re
 import struct
-import subprocess
 import sys
+
+from corpus_util import arguments, assemble, check, compile_opencl, run, run_ok, summary
 
 OPENCL = r"""
 struct pair { int a; float b; };
@@ -315,15 +315,13 @@ def unit_exprs(contents):
 
 def llvm_texts(obj):
     out = {"exprloc": [], "loclists": [], "loc": []}
-    info = subprocess.run(["llvm-dwarfdump-19", "-v", "--debug-info", str(obj)],
-                          capture_output=True, text=True, check=True).stdout
+    info = run_ok(["llvm-dwarfdump-19", "-v", "--debug-info", str(obj)]).stdout
     for line in info.splitlines():
         if "[DW_FORM_exprloc]" in line:
             text = line.split("[DW_FORM_exprloc]", 1)[1].strip()
             assert text.startswith("(") and text.endswith(")"), line
             out["exprloc"].append(text[1:-1])
-    lists = subprocess.run(["llvm-dwarfdump-19", "--debug-loclists", "--debug-loc", str(obj)],
-                           capture_output=True, text=True, check=True).stdout
+    lists = run_ok(["llvm-dwarfdump-19", "--debug-loclists", "--debug-loc", str(obj)]).stdout
     section = None
     for line in lists.splitlines():
         if line.startswith(".debug_loclists contents"):
@@ -420,36 +418,34 @@ def synthetic_object(work, exprs):
     lines += [".byte 0", ".Lend:"]
     (work / "synthetic.s").write_text("\n".join(lines) + "\n")
     obj = work / "synthetic.o"
-    subprocess.run(["llvm-mc-19", "-triple", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-filetype=obj",
-                    str(work / "synthetic.s"), "-o", str(obj)], check=True)
+    assemble(str(work / "synthetic.s"), str(obj))
     return obj
 
 
 def check_synthetic(args, work):
-    """Returns (passed, failed, llvm_cannot_decode)."""
+    """Checks every synthetic expression; returns how many were identical,
+    how many differed, and how many llvm-dwarfdump-19 cannot decode."""
     ops_def = pathlib.Path(__file__).resolve().parents[2] / "libamddwarf/include/amddwarf/ops.def"
     exprs = synthetic_expressions(ops_def)
     obj = synthetic_object(work, exprs)
     theirs = llvm_texts(obj)["exprloc"]
-    done = subprocess.run([args.amddwarf, "expr", "decode", "--lines", "-"],
-                          input="".join(e.hex() + "\n" for e in exprs), capture_output=True,
-                          text=True)
+    done = run([args.amddwarf, "expr", "decode", "--lines", "-"],
+               stdin="".join(e.hex() + "\n" for e in exprs))
     ours = done.stdout.splitlines()
-    if len(theirs) != len(exprs) or len(ours) != len(exprs):
-        print(f"FAIL synthetic: {len(exprs)} expressions, llvm-dwarfdump-19 printed "
-              f"{len(theirs)}, amddwarf {len(ours)}")
+    if not check(len(theirs) == len(exprs) and len(ours) == len(exprs),
+                 f"synthetic: {len(exprs)} expressions, llvm-dwarfdump-19 printed "
+                 f"{len(theirs)}, amddwarf {len(ours)}"):
         return 0, 1, 0
     passed = failed = skipped = 0
     for e, mine, text in zip(exprs, ours, theirs):
         if text.startswith("<decoding error>"):
             skipped += 1
             continue
-        if mine == normalize_llvm(text):
+        if check(mine == normalize_llvm(text), f"synthetic {e.hex()}:\n  amddwarf:          "
+                 f"{mine}\n  llvm-dwarfdump-19: {text}"):
             passed += 1
         else:
             failed += 1
-            print(f"FAIL synthetic {e.hex()}:\n  amddwarf:          {mine}\n"
-                  f"  llvm-dwarfdump-19: {text}")
     return passed, failed, skipped
 
 
@@ -463,17 +459,15 @@ def build(work):
         for opt in OPTS:
             for version in VERSIONS:
                 obj = work / f"cl-{cpu}{opt}-dwarf{version}.o"
-                subprocess.run(["clang-19", "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}",
-                                "-nogpulib", "-g", f"-gdwarf-{version}", opt, "-x", "cl",
-                                "-cl-std=CL2.0", "-Xclang", "-finclude-default-header", "-c",
-                                str(work / "k.cl"), "-o", str(obj)], check=True)
+                compile_opencl(str(work / "k.cl"), str(obj), cpu,
+                               ["-g", f"-gdwarf-{version}", opt, "-x", "cl", "-cl-std=CL2.0",
+                                "-Xclang", "-finclude-default-header"])
                 objects.append(obj)
                 hobj = work / f"hip-{cpu}{opt}-dwarf{version}.o"
-                done = subprocess.run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpulib",
-                                       "-nogpuinc", f"--offload-arch={cpu}", "-g",
-                                       f"-gdwarf-{version}", opt, "-c",
-                                       "--no-gpu-bundle-output", str(work / "k.hip"), "-o",
-                                       str(hobj)], capture_output=True, text=True)
+                done = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpulib",
+                            "-nogpuinc", f"--offload-arch={cpu}", "-g", f"-gdwarf-{version}", opt,
+                            "-c", "--no-gpu-bundle-output", str(work / "k.hip"), "-o",
+                            str(hobj)])
                 if done.returncode == 0:
                     objects.append(hobj)
                 else:
@@ -483,24 +477,17 @@ def build(work):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--amddwarf", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--build")
-    args = parser.parse_args()
+    args = arguments(__doc__)
     work = pathlib.Path(args.work)
-    work.mkdir(parents=True, exist_ok=True)
-    passed = failed = 0
     compared = {"exprloc": 0, "loclists": 0, "loc": 0}
     for obj in build(work):
         exprs = list(unit_exprs(read_elf(obj)))
         expected = llvm_texts(obj)
         for kind in ("exprloc", "loclists", "loc"):
             mine = [e for e in exprs if e[0] == kind]
-            if len(mine) != len(expected[kind]):
-                print(f"FAIL {obj.name}: {len(mine)} {kind} expressions read, "
-                      f"llvm-dwarfdump-19 printed {len(expected[kind])}")
-                failed += 1
+            if not check(len(mine) == len(expected[kind]),
+                         f"{obj.name}: {len(mine)} {kind} expressions read, "
+                         f"llvm-dwarfdump-19 printed {len(expected[kind])}"):
                 continue
             for fmt in sorted({e[1] for e in mine}):
                 indexes = [i for i, e in enumerate(mine) if e[1] == fmt]
@@ -510,37 +497,28 @@ def main():
                        str(addr_size), "--dwarf-version", str(version)]
                 if offset_size == 8:
                     cmd.append("--dwarf64")
-                done = subprocess.run(cmd, input=lines, capture_output=True, text=True)
+                done = run(cmd, stdin=lines)
                 got = done.stdout.splitlines()
-                if done.returncode != 0 or len(got) != len(indexes):
-                    print(f"FAIL {obj.name}: amddwarf exited {done.returncode}: "
-                          f"{done.stderr.strip()} {[g for g in got if g.startswith('error')][:3]}")
-                    failed += 1
+                if not check(done.returncode == 0 and len(got) == len(indexes),
+                             f"{obj.name}: amddwarf exited {done.returncode}: "
+                             f"{done.stderr.strip()} "
+                             f"{[g for g in got if g.startswith('error')][:3]}"):
                     continue
                 for i, ours in zip(indexes, got):
                     theirs = normalize_llvm(expected[kind][i])
                     compared[kind] += 1
-                    if ours == theirs:
-                        passed += 1
-                    else:
-                        failed += 1
-                        print(f"FAIL {obj.name} {kind} #{i} bytes {mine[i][2].hex()}:\n"
-                              f"  amddwarf:         {ours}\n"
-                              f"  llvm-dwarfdump-19: {expected[kind][i]}")
+                    check(ours == theirs, f"{obj.name} {kind} #{i} bytes {mine[i][2].hex()}:\n"
+                          f"  amddwarf:         {ours}\n"
+                          f"  llvm-dwarfdump-19: {expected[kind][i]}")
     s_passed, s_failed, s_skipped = check_synthetic(args, work)
-    passed += s_passed
-    failed += s_failed
     print(f"synthetic: every standard operation and AMDGPU register range: {s_passed} identical, "
           f"{s_failed} different, {s_skipped} that llvm-dwarfdump-19 cannot decode")
     total = sum(compared.values())
     print(f"compared {total} expressions with llvm-dwarfdump-19 "
           f"({compared['exprloc']} DW_FORM_exprloc, {compared['loclists']} .debug_loclists "
           f"entries, {compared['loc']} .debug_loc entries)")
-    if total < 100:
-        print(f"FAIL: only {total} expressions compared; the corpus is too small")
-        failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    check(total >= 100, f"only {total} expressions compared; the corpus is too small")
+    return summary()
 
 
 if __name__ == "__main__":

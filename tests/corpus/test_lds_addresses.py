@@ -19,12 +19,12 @@ checks against llvm-dwarfdump-19 and llvm-readelf-19 that:
 
 Usage: test_lds_addresses.py --amddwarf PATH --work DIR [--build DIR]
 """
-import argparse
 import json
 import os
 import re
-import subprocess
 import sys
+
+from corpus_util import arguments, check, compile_device, link_shared, run, summary, write
 
 OPENCL = r"""
 __kernel void k(__global int *out, int n)
@@ -55,43 +55,12 @@ __global__ void kern(int *out, int n)
 }
 """
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args, **kw):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, **kw)
-
-
 def build(work, lang, opt, dwarf):
     """The .o and linked .so of LANG at OPT with DWARF version DWARF."""
     base = os.path.join(work, "%s-%s-dwarf%d" % (lang, opt[1:], dwarf))
-    src = base + (".cl" if lang == "cl" else ".hip")
-    with open(src, "w") as f:
-        f.write(OPENCL if lang == "cl" else HIP)
-    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib", "-g",
-              "-gdwarf-%d" % dwarf, opt]
-    if lang == "cl":
-        r = run(["clang-19"] + common + ["-c", src, "-o", base + ".o"])
-    else:
-        r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib",
-                 "--offload-arch=gfx900", "-g", "-gdwarf-%d" % dwarf, opt, "-emit-llvm",
-                 "-c", src, "-o", base + ".bc"])
-        if r.returncode == 0:
-            r = run(["clang-19"] + common + ["-c", base + ".bc", "-o", base + ".o"])
-    if r.returncode == 0:
-        r = run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".so"])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
+    src = write(base + (".cl" if lang == "cl" else ".hip"), OPENCL if lang == "cl" else HIP)
+    compile_device(lang, src, base + ".o", flags=["-g", "-gdwarf-%d" % dwarf, opt])
+    link_shared(base + ".o", base + ".so")
     return base + ".o", base + ".so"
 
 
@@ -257,11 +226,7 @@ def check_object(amddwarf, work, label, path, kernel, variables, facts, linked):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build")
-    args = ap.parse_args()
+    args = arguments(__doc__)
     work = os.path.join(args.work, "lds")
     os.makedirs(work, exist_ok=True)
     seen = 0
@@ -296,8 +261,7 @@ def main():
                 seen += len(variables)
     check(seen >= 24, "%d LDS variables looked at (expected 24)" % seen)
     print("%d LDS variables in %d objects" % (seen, 16))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -23,14 +23,15 @@ undescribed bytes must be optimized out (a struct's member likewise), and
 
 Usage: test_object_eval.py --amddwarf PATH --work DIR [--build DIR]
 """
-import argparse
 import json
 import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
+
+from corpus_util import (arguments, check, compile_device, compile_hip, compile_opencl, hipcc,
+                         link_shared, missing_tool, run, summary, write)
 
 OPENCL = r"""
 typedef struct { int x; float y; } S;
@@ -115,53 +116,20 @@ __global__ void k(int *out, const S *in, int n)
 }
 """
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args, **kw):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, **kw)
-
-
 def build(work, lang, cpu, wave, extra):
-    src = os.path.join(work, "k." + ("hip" if lang == "hipcc" else lang))
-    if lang == "hipcc":
-        src = os.path.join(work, "k-hipcc.hip")
-    with open(src, "w") as f:
-        f.write({"cl": OPENCL, "hip": HIP, "hipcc": HIPCC}[lang])
+    """The relocatable and linked objects of LANG (cl, hip or hipcc) for CPU;
+    hipcc makes a linked device code object only (None for the .o)."""
+    name = "k-hipcc.hip" if lang == "hipcc" else "k." + lang
+    src = write(os.path.join(work, name), {"cl": OPENCL, "hip": HIP, "hipcc": HIPCC}[lang])
     base = os.path.join(work, "%s-%s-w%d" % (lang, cpu, wave))
     obj, so = base + ".o", base + ".so"
-    if lang == "hipcc":  # a linked device code object, no relocatable one
+    if lang == "hipcc":
         co = base + ".co"
-        r = run(["hipcc", "--offload-arch=" + cpu, "--cuda-device-only",
-                 "--no-gpu-bundle-output", "-g", "-O0", "-c", src, "-o", co] + extra,
-                env=dict(os.environ, TMPDIR=work))  # hipcc leaves temporary directories
-        if r.returncode != 0:
-            raise RuntimeError(r.stderr)
+        hipcc(["--offload-arch=" + cpu, "--cuda-device-only", "--no-gpu-bundle-output", "-g",
+               "-O0", "-c", src, "-o", co] + extra, work)
         return None, co
-    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", "-g", "-O0"] + extra
-    if lang == "cl":
-        r = run(["clang-19"] + common + ["-c", src, "-o", obj])
-    else:
-        r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib",
-                 "--offload-arch=" + cpu, "-g", "-O0", "-emit-llvm", "-c", src, "-o",
-                 obj + ".bc"] + extra)
-        if r.returncode == 0:
-            r = run(["clang-19"] + common + ["-c", obj + ".bc", "-o", obj])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
-    r = run(["ld.lld-19", "-shared", obj, "-o", so])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
+    compile_device(lang, src, obj, cpu, ["-g", "-O0"] + extra)
+    link_shared(obj, so)
     return obj, so
 
 
@@ -231,17 +199,11 @@ def check_o2(amddwarf, work):
     """id and v at a PC where both live in VGPRs (values in private memory at
     the lanes' addresses), for lanes 0-3, and tile[], whose address the object
     does not know."""
-    src = os.path.join(work, "k-o2.cl")
-    with open(src, "w") as f:
-        f.write(OPENCL_O2)
+    src = write(os.path.join(work, "k-o2.cl"), OPENCL_O2)
     for cpu, wave, extra in (("gfx900", 64, []), ("gfx1030", 32, [])):
         base = os.path.join(work, "o2-%s-w%d" % (cpu, wave))
-        r = run(["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", "-g",
-                 "-O2", "-c", src, "-o", base + ".o"] + extra)
-        if r.returncode == 0:
-            r = run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".so"])
-        if r.returncode != 0:
-            raise RuntimeError(r.stderr)
+        compile_opencl(src, base + ".o", cpu, ["-g", "-O2"] + extra)
+        link_shared(base + ".o", base + ".so")
         for path in (base + ".o", base + ".so"):
             label = "-O2 %s wave%d %s" % (cpu, wave, os.path.basename(path))
             check_vgpr_held(amddwarf, path, cpu, wave, label)
@@ -534,21 +496,11 @@ def check_vgpr_held(amddwarf, path, cpu, wave, label):
 def check_hip_o2(amddwarf, work):
     """The -O2 HIP kernel: its VGPR-held variables, alone, in pieces and in
     pieces with an undefined part, for gfx900 wave64 and gfx1030 wave32."""
-    src = os.path.join(work, "k-o2.hip")
-    with open(src, "w") as f:
-        f.write(HIP_O2)
+    src = write(os.path.join(work, "k-o2.hip"), HIP_O2)
     for cpu, wave in (("gfx900", 64), ("gfx1030", 32)):
         base = os.path.join(work, "hip-o2-%s-w%d" % (cpu, wave))
-        common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", "-g", "-O2"]
-        r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib",
-                 "--offload-arch=" + cpu, "-g", "-O2", "-emit-llvm", "-c", src, "-o",
-                 base + ".bc"])
-        if r.returncode == 0:
-            r = run(["clang-19"] + common + ["-c", base + ".bc", "-o", base + ".o"])
-        if r.returncode == 0:
-            r = run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".so"])
-        if r.returncode != 0:
-            raise RuntimeError(r.stderr)
+        compile_hip(src, base + ".o", cpu, ["-g", "-O2"])
+        link_shared(base + ".o", base + ".so")
         for path in (base + ".o", base + ".so"):
             label = "-O2 hip %s wave%d %s" % (cpu, wave, os.path.basename(path))
             shapes, count = check_vgpr_held(amddwarf, path, cpu, wave, label)
@@ -558,15 +510,9 @@ def check_hip_o2(amddwarf, work):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", default=None)
-    args = ap.parse_args()
-    for tool in ("clang-19", "ld.lld-19", "llvm-dwarfdump-19"):
-        if shutil.which(tool) is None:
-            print("skipped: %s not found\n0 passed, 0 failed" % tool)
-            return 0
+    args = arguments(__doc__)
+    if missing_tool("clang-19", "ld.lld-19", "llvm-dwarfdump-19"):
+        return 0
     work = os.path.join(args.work, "object_eval")
     os.makedirs(work, exist_ok=True)
     check(shutil.which("hipcc") is not None, "hipcc (Debian's hipcc package) is installed")
@@ -640,8 +586,7 @@ def main():
                       "%s: lane 5: %r" % (label, r.stdout + r.stderr))
     check_o2(args.amddwarf, work)
     check_hip_o2(args.amddwarf, work)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ in its entry of the JSON document.
 
 Usage: test_object_lines.py --amddwarf PATH --work DIR [--build DIR]
 """
-import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
+
+from corpus_util import (arguments, check, compile_device, link_shared, missing_tool, run,
+                         summary, write)
 
 OPENCL = r"""
 static inline __attribute__((always_inline)) int sq(int v) { return v * v + 1; }
@@ -56,23 +56,6 @@ __global__ void k(int *out, int n)
 }
 """
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args, stdin=None):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, input=stdin,
-                          universal_newlines=True)
-
-
 def symbolizer_frames(path, addresses):
     """{address: [(function, file, line, column)]} from llvm-symbolizer."""
     r = run(["llvm-symbolizer-19", "--obj=" + path, "--inlining", "--functions=short"],
@@ -90,42 +73,21 @@ def symbolizer_frames(path, addresses):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", default=None)
-    args = ap.parse_args()
-    for tool in ("clang-19", "ld.lld-19", "llvm-symbolizer-19"):
-        if shutil.which(tool) is None:
-            print("skipped: %s not found\n0 passed, 0 failed" % tool)
-            return 0
+    args = arguments(__doc__)
+    if missing_tool("clang-19", "ld.lld-19", "llvm-symbolizer-19"):
+        return 0
     work = os.path.join(args.work, "object_lines")
     os.makedirs(work, exist_ok=True)
     compared = 0
     inlined = 0
     for lang, text in (("cl", OPENCL), ("hip", HIP)):
-        src = os.path.join(work, "inl." + lang)
-        with open(src, "w") as f:
-            f.write(text)
+        src = write(os.path.join(work, "inl." + lang), text)
         for cpu in ("gfx900", "gfx1030"):
             for opt in ("-O1", "-O2"):
                 for dw in (4, 5):
                     base = os.path.join(work, "%s-%s%s-dwarf%d" % (lang, cpu, opt, dw))
-                    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib", "-g",
-                              "-gdwarf-%d" % dw, opt]
-                    if lang == "cl":
-                        r = run(["clang-19"] + common + ["-c", src, "-o", base + ".o"])
-                    else:
-                        r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc",
-                                 "-nogpulib", "--offload-arch=" + cpu, "-g", "-gdwarf-%d" % dw,
-                                 opt, "-emit-llvm", "-c", src, "-o", base + ".bc"])
-                        if r.returncode == 0:
-                            r = run(["clang-19"] + common + ["-c", base + ".bc", "-o", base + ".o"])
-                    if r.returncode != 0:
-                        raise RuntimeError(r.stderr)
-                    r = run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".so"])
-                    if r.returncode != 0:
-                        raise RuntimeError(r.stderr)
+                    compile_device(lang, src, base + ".o", cpu, ["-g", "-gdwarf-%d" % dw, opt])
+                    link_shared(base + ".o", base + ".so")
                     for path in (base + ".o", base + ".so"):
                         tables = json.loads(run([args.amddwarf, "lines", path, "--all",
                                                  "--json"]).stdout)["line_tables"]
@@ -165,8 +127,7 @@ def main():
           "compared %d addresses (%d with inlined frames)" % (compared, inlined))
     print("%d addresses compared with llvm-symbolizer-19, %d with inlined frames"
           % (compared, inlined))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -19,18 +19,17 @@
    interpreter around the CLI alone; the difference, not the total, so that
    a sanitizer's fixed overhead does not count).
 """
-import argparse
 import json
 import pathlib
 import re
 import struct
-import subprocess
 import sys
+
+import corpus_util
+from corpus_util import CLANG, LLD, arguments, run, summary
 
 READELF = "llvm-readelf-19"
 OBJCOPY = "llvm-objcopy-19"
-CLANG = "clang-19"
-LLD = "ld.lld-19"
 
 # (id, format, kinds, values); Python's % operator is the oracle, so only
 # directives it shares with C are used (it has no %a and no ll).
@@ -42,10 +41,6 @@ STRINGS = [
     (0xFFFFFFFFFFFF, "wide %ld %lu %lX", ["i64", "u64", "u64"], [-9000000000, 2**64 - 1, 0xDEADBEEFCAFE]),
     (7, "bytes %u %d halves %.4f", ["i8", "i16", "f16"], [200, 65535, 0.5]),
 ]
-
-
-def run(argv, **kwargs):
-    return subprocess.run(argv, capture_output=True, text=True, **kwargs)
 
 
 def c_value(kind, value):
@@ -94,44 +89,38 @@ def description():
     return {"strings": strings, "buffer": {"entries": entries}}
 
 
-def check(results, name, ok, detail=""):
-    results.append(ok)
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
+def check(name, ok, detail=""):
+    """One check named NAME; DETAIL says what was seen when it fails."""
+    corpus_util.check(ok, name + ": " + detail)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--amddwarf", required=True)
-    parser.add_argument("--work", required=True, type=pathlib.Path)
-    parser.add_argument("--build")
-    args = parser.parse_args()
-    work = args.work
-    work.mkdir(parents=True, exist_ok=True)
-    results = []
+    args = arguments(__doc__)
+    work = pathlib.Path(args.work)
 
     desc = work / "desc.json"
     desc.write_text(json.dumps(description()))
     ours, meta, buf = work / "ours.elf", work / "meta.msgpack", work / "buffer.bin"
     done = run([args.amddwarf, "printf-build", str(desc), "--elf", str(ours), "--metadata",
                 str(meta), "--buffer", str(buf)])
-    check(results, "printf-build", done.returncode == 0, done.stderr)
+    check("printf-build", done.returncode == 0, done.stderr)
 
     # 1. llvm-readelf decodes our note.
     notes = run([READELF, "--notes", str(ours)]).stdout
-    check(results, "readelf sees NT_AMDGPU_METADATA", "NT_AMDGPU_METADATA" in notes, notes)
+    check("readelf sees NT_AMDGPU_METADATA", "NT_AMDGPU_METADATA" in notes, notes)
     indexes = [int(x) for x in re.findall(r"\.index:\s*(\d+)", notes)]
     for ident, fmt, _, _ in STRINGS:
-        check(results, f"readelf shows .index {ident}", ident in indexes, str(indexes))
+        check(f"readelf shows .index {ident}", ident in indexes, str(indexes))
         # YAML quotes the string with ' (doubling ') or with " (escaping).
-        check(results, f"readelf shows the string of {hex(ident)}",
+        check(f"readelf shows the string of {hex(ident)}",
               f"'{fmt}'" in notes or f'"{fmt}"' in notes, fmt)
     counts = [int(x) for x in re.findall(r"\.argument_count:\s*(\d+)", notes)]
-    check(results, "readelf argument counts", sorted(counts) == sorted(len(k) for _, _, k, _ in STRINGS),
+    check("readelf argument counts", sorted(counts) == sorted(len(k) for _, _, k, _ in STRINGS),
           str(counts))
     masks = re.findall(r"\.64bit_arguments:\s*\n\s*-\s*(\d+)", notes)
     expected_masks = sorted(sum(1 << i for i, k in enumerate(kinds) if k in ("i64", "u64", "f64"))
                             for _, _, kinds, _ in STRINGS)
-    check(results, "readelf 64-bit masks", sorted(int(m) for m in masks) == expected_masks,
+    check("readelf 64-bit masks", sorted(int(m) for m in masks) == expected_masks,
           f"{masks} vs {expected_masks}")
 
     # 2. The note added to a clang-19 object.
@@ -140,25 +129,25 @@ def main():
     obj = work / "kernel.o"
     done = run([CLANG, "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib", "-c", "-O1",
                 "-o", str(obj), str(source)])
-    check(results, "clang-19 compiles the kernel", done.returncode == 0, done.stderr)
+    check("clang-19 compiles the kernel", done.returncode == 0, done.stderr)
     note = work / "note.bin"
     done = run([OBJCOPY, f"--dump-section=.note={note}", str(ours), str(work / "scratch.elf")])
-    check(results, "objcopy extracts .note", done.returncode == 0 and note.stat().st_size > 20,
+    check("objcopy extracts .note", done.returncode == 0 and note.stat().st_size > 20,
           done.stderr)
     combined = work / "combined.o"
     done = run([OBJCOPY, "--add-section", f".note.pal={note}", str(obj), str(combined)])
-    check(results, "objcopy adds .note.pal", done.returncode == 0, done.stderr)
+    check("objcopy adds .note.pal", done.returncode == 0, done.stderr)
     notes = run([READELF, "--notes", str(combined)]).stdout
-    check(results, "readelf: two AMDGPU metadata notes",
+    check("readelf: two AMDGPU metadata notes",
           notes.count("NT_AMDGPU_METADATA") == 2 and "amdhsa.version" in notes
           and "amdpal.format_strings" in notes, notes[:2000])
     done = run([args.amddwarf, "printf", "--elf", str(combined), "--buffer", str(buf), "--json"])
     entries = json.loads(done.stdout)["entries"] if done.stdout.strip() else []
     messages = [entry["message"] for entry in entries if "message" in entry]
-    check(results, "amddwarf printf on the clang object", done.returncode == 0, done.stderr)
+    check("amddwarf printf on the clang object", done.returncode == 0, done.stderr)
     # The clang object alone has metadata but no format strings.
     done = run([args.amddwarf, "printf", "--elf", str(obj), "--buffer", str(buf)])
-    check(results, "clang object alone: no strings, every entry unknown",
+    check("clang object alone: no strings, every entry unknown",
           "has no amdpal.format_strings" in done.stderr and done.returncode == 1
           and "summary: 0 messages" in done.stdout, done.stdout + done.stderr)
 
@@ -172,20 +161,20 @@ def main():
         done = run([LLD, "-shared", str(alloc), "-o", str(shared)])
     if done.returncode == 0:
         done = run([OBJCOPY, "--strip-sections", str(shared), str(stripped)])
-    check(results, "ld.lld + strip-sections", done.returncode == 0, done.stderr)
+    check("ld.lld + strip-sections", done.returncode == 0, done.stderr)
     headers = run([READELF, "-S", "-l", str(stripped)]).stdout
-    check(results, "stripped object: no sections, PT_NOTE segments",
+    check("stripped object: no sections, PT_NOTE segments",
           "There are no sections" in headers and headers.count("NOTE") >= 2, headers)
     done = run([args.amddwarf, "printf", "--elf", str(stripped), "--buffer", str(buf)])
-    check(results, "amddwarf printf finds the strings through PT_NOTE",
+    check("amddwarf printf finds the strings through PT_NOTE",
           done.returncode == 0 and f"summary: {len(STRINGS)} messages" in done.stdout,
           done.stdout + done.stderr)
 
     # 3. Messages against Python's % formatting.
     for (ident, fmt, kinds, values), got in zip(STRINGS, messages):
         want = oracle(fmt, kinds, values)
-        check(results, f"message {hex(ident)}", got == want, f"{got!r} != {want!r}")
-    check(results, "message count", len(messages) == len(STRINGS), str(messages))
+        check(f"message {hex(ident)}", got == want, f"{got!r} != {want!r}")
+    check("message count", len(messages) == len(STRINGS), str(messages))
 
     # 4. A 3 GiB sparse buffer file: the entries, then never-written (zero)
     # space; bufferOffset asks for 2.5 GiB, the clamp allows 2 GiB. The CLI
@@ -213,15 +202,12 @@ def main():
     done, peak_kib = peak_kib_of(big)
     big.unlink()
     want = f"summary: {len(STRINGS)} messages, {1 << 31} bytes, {1 << 29} lost, 1 errors"
-    check(results, "3 GiB sparse buffer: streamed", "exit 1" in done.stdout and want in done.stdout
+    check("3 GiB sparse buffer: streamed", "exit 1" in done.stdout and want in done.stdout
           and "zero bytes" in done.stderr, done.stdout + done.stderr)
-    check(results, "3 GiB sparse buffer: peak memory at most 32 MiB above the small buffer's",
+    check("3 GiB sparse buffer: peak memory at most 32 MiB above the small buffer's",
           peak_kib - base_kib <= 32 * 1024, f"{peak_kib} KiB against {base_kib} KiB")
 
-    passed = sum(results)
-    failed = len(results) - passed
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -45,13 +45,14 @@ every call of an inst_bindless_direct_read_N function is evaluated on the
 buffer by interpreting that function's SPIR-V (access chains, loads and
 adds on the input buffer), for every element the call can name.
 """
-import argparse
 import json
 import pathlib
 import re
 import struct
-import subprocess
 import sys
+
+import corpus_util
+from corpus_util import Checks, arguments
 
 FRAG = r'''#version 450
 #extension GL_EXT_nonuniform_qualifier : require
@@ -160,21 +161,9 @@ PASSES = ['--inst-desc-idx-check', '--inst-buff-oob-check', '--inst-buff-addr-ch
           '--inst-debug-printf']
 
 
-class Results:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print('FAIL:', what)
-
-
 def run(cmd, cwd):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    """CMD run in the folder CWD."""
+    return corpus_util.run(cmd, cwd=cwd)
 
 
 def logical_lines(path, main_name):
@@ -538,14 +527,9 @@ def memory_check(r, amddwarf, work, spv, small, small_out):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--amddwarf', required=True)
-    parser.add_argument('--work', required=True)
-    parser.add_argument('--build')
-    args = parser.parse_args()
+    args = arguments(__doc__)
     work = pathlib.Path(args.work)
-    work.mkdir(parents=True, exist_ok=True)
-    r = Results()
+    r = Checks()
     seen_continued = False
     streamed = False
     for name, text, variants, env in SHADERS:
@@ -620,8 +604,7 @@ def main():
                     descriptor_check(r, args.amddwarf, work, spv, inst)
     r.check(seen_continued, 'the large source used OpSourceContinued')
     r.check(streamed, 'the memory check ran')
-    print(f'{r.passed} passed, {r.failed} failed')
-    return 1 if r.failed else 0
+    return r.summary()
 
 
 if __name__ == '__main__':

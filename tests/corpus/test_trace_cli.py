@@ -3,12 +3,13 @@
 the AMDDWARF_TRACE environment variable (same output as --trace; "0" and ""
 turn it off) and --stats, whose counts are exact and whose phase times vary.
 The wave snapshot is tests/golden/trace/wave.json."""
-import argparse
 import os
 import pathlib
 import re
-import subprocess
 import sys
+
+import corpus_util
+from corpus_util import arguments, check, summary
 
 HERE = pathlib.Path(__file__).resolve().parent
 WAVE = HERE.parent / "golden" / "trace" / "wave.json"
@@ -16,27 +17,15 @@ EXPR = "DW_OP_regx s40; DW_OP_piece 4; DW_OP_regx s41; DW_OP_piece 4"
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work")
-    ap.add_argument("--build")
-    args = ap.parse_args()
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        passed += ok
-        failed += not ok
-        if not ok:
-            print(f"FAIL: {what}")
+    args = arguments(__doc__)
 
     def run(extra, env_value=None):
         env = dict(os.environ)
         env.pop("AMDDWARF_TRACE", None)
         if env_value is not None:
             env["AMDDWARF_TRACE"] = env_value
-        return subprocess.run([args.amddwarf, "expr", "eval", "--state", str(WAVE), "--read", "8"]
-                              + extra + [EXPR], capture_output=True, text=True, env=env)
+        return corpus_util.run([args.amddwarf, "expr", "eval", "--state", str(WAVE), "--read",
+                                "8"] + extra + [EXPR], env=env)
 
     flag = run(["--trace"])
     check(flag.returncode == 0 and "[0x6] DW_OP_piece 0x4" in flag.stderr, "--trace prints ops")
@@ -57,8 +46,7 @@ def main():
               is not None, f"--stats phase {phase}")
     check("DW_OP_piece" not in stats.stderr, "--stats alone does not trace")
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

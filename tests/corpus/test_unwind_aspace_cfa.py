@@ -32,13 +32,12 @@ private_lane dword 0x40). Checks, for both objects:
 
 Usage: test_unwind_aspace_cfa.py --amddwarf PATH --work DIR [--build DIR]
 """
-import argparse
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
+
+from corpus_util import arguments, assemble, check, link_shared, missing_tool, run, summary, write
 
 SOURCE = r"""
 .cfi_sections .debug_frame
@@ -139,35 +138,10 @@ SLOT = 0x12345678       # caller's slot: private_lane CALLER_FP / 64 + 4 of lane
 DECOY = 0xdeadbeef      # what the callee's frame base + 4 holds
 V5_LANE0 = 0x55000000
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args, **kw):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, **kw)
-
-
 def build(work):
-    src = os.path.join(work, "pair.s")
     obj, so = os.path.join(work, "pair.o"), os.path.join(work, "pair.so")
-    with open(src, "w") as f:
-        f.write(SOURCE)
-    r = run(["llvm-mc-19", "-triple", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-filetype=obj",
-             src, "-o", obj])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
-    r = run(["ld.lld-19", "-shared", obj, "-o", so])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
+    assemble(write(os.path.join(work, "pair.s"), SOURCE), obj)
+    link_shared(obj, so)
     return [obj, so]
 
 
@@ -344,15 +318,9 @@ def check_eval(amddwarf, obj, snap, label):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", default=None)
-    args = ap.parse_args()
-    for tool in ("llvm-mc-19", "ld.lld-19", "llvm-nm-19", "llvm-dwarfdump-19"):
-        if shutil.which(tool) is None:
-            print("skipped: %s not found\n0 passed, 0 failed" % tool)
-            return 0
+    args = arguments(__doc__)
+    if missing_tool("llvm-mc-19", "ld.lld-19", "llvm-nm-19", "llvm-dwarfdump-19"):
+        return 0
     work = os.path.join(args.work, "unwind_aspace_cfa")
     os.makedirs(work, exist_ok=True)
     has_frame = "--frame" in run([args.amddwarf, "eval", "--help"]).stdout
@@ -368,8 +336,7 @@ def main():
             check_eval(args.amddwarf, obj, snap, label)
     if not has_frame:
         print("note: amddwarf eval has no --frame; the variables of frame 1 were not checked")
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -16,12 +16,12 @@ Also checks the layer's own numbering: frame I has index I, physical frame
 
 Usage: test_wave_frames.py --amddwarf PATH --work DIR --build DIR
 """
-import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
+
+from corpus_util import (arguments, check, compile_device, link_shared, missing_tool, run,
+                         run_json, run_ok, summary, write)
 
 OPENCL = r"""
 static inline __attribute__((always_inline)) int leaf(int v)
@@ -95,50 +95,18 @@ __global__ void k(int *out, int n)
 }
 """
 
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args, stdin=None):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, input=stdin,
-                          universal_newlines=True)
-
-
 def build(work, lang, text, dwarf):
-    src = os.path.join(work, "inl." + lang)
-    with open(src, "w") as f:
-        f.write(text)
+    src = write(os.path.join(work, "inl." + lang), text)
     base = os.path.join(work, "%s-O2-dwarf%d" % (lang, dwarf))
-    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib", "-g",
-              "-gdwarf-%d" % dwarf, "-O2"]
-    if lang == "cl":
-        r = run(["clang-19"] + common + ["-c", src, "-o", base + ".o"])
-    else:
-        r = run(["clang-19", "-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib",
-                 "--offload-arch=gfx900", "-g", "-gdwarf-%d" % dwarf, "-O2", "-emit-llvm",
-                 "-c", src, "-o", base + ".bc"])
-        if r.returncode == 0:
-            r = run(["clang-19"] + common + ["-c", base + ".bc", "-o", base + ".o"])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
-    r = run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".so"])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
+    compile_device(lang, src, base + ".o", flags=["-g", "-gdwarf-%d" % dwarf, "-O2"])
+    link_shared(base + ".o", base + ".so")
     return [base + ".o", base + ".so"]
 
 
 def row_addresses(amddwarf, path):
     """Every address where a line-table row starts, and every 4-byte address
     from the first row to the end of its sequence."""
-    tables = json.loads(run([amddwarf, "lines", path, "--all", "--json"]).stdout)["line_tables"]
+    tables = run_json([amddwarf, "lines", path, "--all", "--json"])["line_tables"]
     addrs = set()
     for t in tables:
         start = None
@@ -171,9 +139,7 @@ def symbolizer_frames(path, addresses):
 
 def layer_frames(wave_frames, path, addresses):
     """{address: (frames, end status, [(index, physical, inline_depth)])} from wave_frames."""
-    r = run([wave_frames, path], "\n".join(hex(a) for a in addresses) + "\n")
-    if r.returncode != 0:
-        raise RuntimeError("wave_frames %s: %s" % (path, r.stderr))
+    r = run_ok([wave_frames, path], stdin="\n".join(hex(a) for a in addresses) + "\n")
     out, frames, numbers = {}, [], []
     for line in r.stdout.splitlines():
         fields = line.split("\t")
@@ -190,15 +156,9 @@ def layer_frames(wave_frames, path, addresses):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", required=True)
-    args = ap.parse_args()
-    for tool in ("clang-19", "ld.lld-19", "llvm-symbolizer-19"):
-        if shutil.which(tool) is None:
-            print("skipped: %s not found\n0 passed, 0 failed" % tool)
-            return 0
+    args = arguments(__doc__, build_required=True)
+    if missing_tool("clang-19", "ld.lld-19", "llvm-symbolizer-19"):
+        return 0
     wave_frames = os.path.join(args.build, "tests", "wave_frames")
     work = os.path.join(args.work, "wave_frames")
     os.makedirs(work, exist_ok=True)
@@ -234,8 +194,7 @@ def main():
           % (compared, inlined, deepest))
     print("%d addresses compared with llvm-symbolizer-19, %d with inlined frames, "
           "up to %d frames" % (compared, inlined, deepest))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
