@@ -555,8 +555,9 @@ def main():
                     struct.pack_into("<i", g, 4 * i, 5000 + i)
                 memory.append({"address_space": "global", "address": 0x10000, "bytes": g.hex()})
                 pc = kernel_pc(args.amddwarf, path)
+                # Lanes 0-3 have private memory; lane 5 is active without any.
                 snap = {"architecture": cpu, "wave_size": wave, "lane": 0, "pc": pc,
-                        "exec": "0xf", "registers": {"s33": fp}, "memory": memory}
+                        "exec": "0x2f", "registers": {"s33": fp}, "memory": memory}
                 snap_path = path + ".wave.json"
                 with open(snap_path, "w") as f:
                     json.dump(snap, f)

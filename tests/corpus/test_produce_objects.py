@@ -452,7 +452,7 @@ def round_trip(obj, tag, desc, amddwarf, work, name):
                   f"{tag}: eval {expr}: {done.stdout.strip()!r} {done.stderr.strip()}")
     if name == "seed_nest":
         state = snapshot(work, tag, {
-            "architecture": "gfx900", "pc": hex(base + 8), "exec": "0x3",
+            "architecture": "gfx900", "pc": hex(base + 8), "exec": "0xf",
             "registers": {"s32": "0x100", "s33": "0x40", "v1": [10, 11, 12, 13]}})
         done = run([amddwarf, "eval", str(obj), "--state", state, "--lanes", "0,1,2,3", "i"])
         rows = re.findall(r"^\s+(\d+)\s+(\d+)$", done.stdout, re.M)

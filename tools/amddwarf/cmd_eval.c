@@ -27,6 +27,8 @@ static const char *const usage =
     "<unavailable> that the snapshot lacks the register or memory, or (with\n"
     "the reason) that the object does not know the variable's address: it\n"
     "comes from a symbol the object leaves undefined (amddwarf check).\n"
+    "<inactive> marks a lane that is not active at the PC (not in EXEC, or not\n"
+    "in DW_AT_LLVM_active_lane: amddwarf lanes); it is not read.\n"
     "\n"
     "  EXPR           a C expression of one variable (specs/eval-paths.md):\n"
     "                   NAME  E.MEMBER  E->MEMBER  E[INDEX]  *E  &E  (E)\n"
@@ -76,6 +78,7 @@ typedef struct eval_args {
 
 /* One lane's read, copied out of the value (its texts change with the next read). */
 typedef struct lane_line {
+  bool inactive; /* not active at the PC (amddwarf_wave_lanes): not read */
   amddwarf_lane_state state;
   amddwarf_status status;
   cli_buf text, message, explain;
@@ -305,6 +308,11 @@ static int print_lanes(const eval_args *a, const char *expr, uint64_t pc,
       continue;
     json_t *o = json_object();
     json_object_set_new(o, "lane", json_integer(lane));
+    json_object_set_new(o, "active", json_boolean(!l->inactive));
+    if (l->inactive) {
+      json_array_append_new(jl, o);
+      continue;
+    }
     if (l->state == AMDDWARF_LANE_VALUE) {
       json_object_set_new(o, "value", json_string(buf_text(&l->text)));
     } else {
@@ -364,6 +372,13 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, const amddwarf_obje
   amddwarf_expr_format format = trace_format(object, info->variable);
   trace_printer tp;
   trace_printer_init(&tp, stderr, &format, a->trace);
+  const amddwarf_lanes *lanes = NULL;
+  amddwarf_error_clear(&err);
+  amddwarf_status lanes_status = amddwarf_wave_lanes(wave, &lanes, &err);
+  if (lanes_status != AMDDWARF_OK) {
+    rc = cli_report_error("eval", a->object.json, lanes_status, &err);
+    goto cleanup;
+  }
   if (a->trace || a->stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
   for (unsigned lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
@@ -371,6 +386,12 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, const amddwarf_obje
     amddwarf_status st;
     if (!(mask >> lane & 1))
       continue;
+    if (!lanes->lanes[lane].active) {
+      /* The lane does not run at this PC: its registers hold no value of it. */
+      lines[lane].inactive = true;
+      cli_buf_printf(&lines[lane].line, "<inactive>");
+      continue;
+    }
     if (a->trace)
       fprintf(stderr, "lane %u:\n", lane);
     trace_phase_begin(&tp, "evaluate and read");
