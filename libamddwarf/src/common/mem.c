@@ -44,6 +44,10 @@ void *amddwarf_mem_calloc(const amddwarf_allocator *a, size_t count, size_t size
   size_t bytes;
   if (amddwarf_mul_overflow_size(count, size, &bytes))
     return NULL;
+  /* The C library's calloc knows when fresh pages are already zero: large
+     arrays are then not written twice. */
+  if (a == NULL || a->alloc == default_alloc)
+    return calloc(1, bytes ? bytes : 1);
   void *p = amddwarf_mem_alloc(a, bytes);
   if (p)
     memset(p, 0, bytes);

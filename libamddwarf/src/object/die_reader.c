@@ -42,7 +42,20 @@ typedef struct walker {
   const amddwarf_abbrev_table *abbrevs;
   uint32_t *map;        /* object->unit_map for this unit, or NULL */
   uint64_t map_base, map_span;
+  uint32_t walked;      /* DIEs of unit->dies written so far */
 } walker;
+
+/* The DIE of this unit at TARGET among those walked so far, or NULL. The
+   map is never cleared: an entry counts only when the DIE it names starts at
+   TARGET, so what earlier units left in it is harmless. */
+static amddwarf_die_info *map_find(const walker *w, uint64_t target)
+{
+  if (w->map == NULL || target < w->map_base || target - w->map_base >= w->map_span)
+    return NULL;
+  uint32_t index = w->map[target - w->map_base];
+  return index < w->walked && w->unit->dies[index].offset == target ? &w->unit->dies[index]
+                                                                       : NULL;
+}
 
 
 /* Plain constants (a member's DW_AT_data_member_location, a bound) repeat
@@ -259,9 +272,9 @@ static amddwarf_status add_pending(walker *w, amddwarf_die_info *die,
   bool resolved = false;
   /* A reference to a DIE already walked in this unit resolves now, while
      the referring DIE is in the cache. */
-  if (w->map != NULL && target >= w->map_base && target - w->map_base < w->map_span &&
-      w->map[target - w->map_base] != UINT32_MAX) {
-    *slot = &unit->dies[w->map[target - w->map_base]];
+  const amddwarf_die_info *known = map_find(w, target);
+  if (known != NULL) {
+    *slot = known;
     if (slot != &die->origin) /* origins are listed for the inheritance */
       return AMDDWARF_OK;
     resolved = true;
@@ -373,7 +386,7 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
     }
     if (w->map != NULL && off - w->map_base < w->map_span)
       w->map[off - w->map_base] = n;
-    ++n;
+    w->walked = ++n;
     if ((st = read_die(w, r, ab, die)) != AMDDWARF_OK)
       return st;
     if (die->tag == DW_TAG_variable && depth == 1)
@@ -403,6 +416,23 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
   return AMDDWARF_OK;
 }
 
+/* The object's offset -> DIE index map with room for SPAN offsets, or NULL
+   (then references resolve by binary search). Its entries are only ever
+   trusted after map_find's check, so it is zeroed once and never cleared. */
+static uint32_t *unit_map_reserve(amddwarf_object *object, size_t span)
+{
+  if (span <= object->unit_map_capacity)
+    return object->unit_map;
+  uint32_t *grown = amddwarf_mem_calloc(&object->allocator, span, sizeof *grown);
+  if (grown == NULL)
+    return NULL;
+  amddwarf_mem_free(&object->allocator, object->unit_map,
+                    object->unit_map_capacity * sizeof *object->unit_map);
+  object->unit_map = grown;
+  object->unit_map_capacity = span;
+  return grown;
+}
+
 /* Walks unit CU_INDEX: its summaries exist and the references inside it are
    resolved; the others wait in unit->pending. */
 static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddwarf_error *err)
@@ -429,13 +459,8 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
   r.pos = (size_t)cu->die_offset;
   w.map_base = cu->die_offset;
   w.map_span = unit->end - cu->die_offset;
-  if (w.map_span > 0 && w.map_span <= AMDDWARF_UNIT_MAP_MAX &&
-      amddwarf_mem_reserve(&object->allocator, (void **)&object->unit_map,
-                           &object->unit_map_capacity, (size_t)w.map_span,
-                           sizeof *object->unit_map) == 0) {
-    w.map = object->unit_map;
-    memset(w.map, 0xff, (size_t)w.map_span * sizeof *w.map);
-  }
+  if (w.map_span > 0 && w.map_span <= AMDDWARF_UNIT_MAP_MAX)
+    w.map = unit_map_reserve(object, (size_t)w.map_span);
   amddwarf_status st = walk_dies(&w, &r);
   if (st != AMDDWARF_OK)
     return st;
@@ -446,9 +471,7 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
     if (refs[i].resolved || t < cu->die_offset || t >= unit->end)
       continue;
     const amddwarf_die_info *hit =
-        w.map != NULL ? (w.map[t - w.map_base] != UINT32_MAX ? &unit->dies[w.map[t - w.map_base]]
-                                                             : NULL)
-                      : amddwarf_object_unit_die_at(object, cu_index, t);
+        w.map != NULL ? map_find(&w, t) : amddwarf_object_unit_die_at(object, cu_index, t);
     if (hit != NULL) {
       *refs[i].slot = hit;
       refs[i].resolved = true;
