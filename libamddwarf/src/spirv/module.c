@@ -456,6 +456,17 @@ static amddwarf_spirv_kind kind_of(amddwarf_spirv_module *m, walk_state *ws, uin
   return ws->region == 0 ? AMDDWARF_SPIRV_KIND_TYPEVAL : AMDDWARF_SPIRV_KIND_BLOCK;
 }
 
+/* Whether OPCODE, inside a block, is an instruction of kind BLOCK that
+   note_definitions ignores (kind_of turns HEAD and TYPEVAL into BLOCK there). */
+static bool is_plain_in_block(uint32_t opcode)
+{
+  if (opcode <= 12 || opcode == 15 || opcode == 43)
+    return false;
+  amddwarf_spirv_kind kind = opcode_kind(opcode);
+  return kind == AMDDWARF_SPIRV_KIND_BLOCK || kind == AMDDWARF_SPIRV_KIND_HEAD ||
+         kind == AMDDWARF_SPIRV_KIND_TYPEVAL;
+}
+
 /* Makes room for one more instruction and TWO more slots. */
 static int grow(amddwarf_spirv_module *m, uint32_t count, uint32_t slots)
 {
@@ -507,6 +518,17 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
       return fail_memory(err);
     amddwarf_spirv_inst *in = &m->insts[p];
     in->word_offset = (uint32_t)at;
+    if (ws.region == 2 && ws.pending == 0 && is_plain_in_block(opcode)) {
+      /* Most of a module: an instruction inside a block that defines
+         nothing the index keeps. The rules below give it the line in
+         effect, and the copy of that line the slot before its own. */
+      in->line_ref = ws.active;
+      if (ws.active != AMDDWARF_SPIRV_NONE)
+        m->slots[ws.n++] = AMDDWARF_SPIRV_NONE;
+      m->slots[ws.n++] = p;
+      at += wc;
+      continue;
+    }
     amddwarf_status st = AMDDWARF_OK;
     uint32_t set;
     bool skip;
@@ -522,8 +544,6 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
     if (skip) { /* DebugScope / DebugNoScope: not an instruction to the count */
       in->line_ref = ws.pending ? (ws.pending_is_noline ? AMDDWARF_SPIRV_NONE : ws.pending_last)
                                 : ws.active;
-      in->line_word =
-          in->line_ref != AMDDWARF_SPIRV_NONE ? m->insts[in->line_ref].word_offset : 0;
       continue;
     }
     if (kind == AMDDWARF_SPIRV_KIND_LINE || kind == AMDDWARF_SPIRV_KIND_NOLINE) {
@@ -531,7 +551,6 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
       ws.pending_last = p;
       ws.pending_is_noline = kind == AMDDWARF_SPIRV_KIND_NOLINE;
       in->line_ref = ws.pending_is_noline ? AMDDWARF_SPIRV_NONE : p;
-      in->line_word = in->word_offset;
       continue;
     }
     /* Line instructions attached to this instruction, and the line in effect. */
@@ -546,7 +565,6 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
       effective = ws.active;
     }
     in->line_ref = effective;
-    in->line_word = effective != AMDDWARF_SPIRV_NONE ? m->insts[effective].word_offset : 0;
     bool counts_lines = false, has_slot = true;
     switch (kind) {
     case AMDDWARF_SPIRV_KIND_TYPEVAL:

@@ -100,12 +100,12 @@ typedef struct amddwarf_spirv_source {
   uint32_t directive_count;
 } amddwarf_spirv_source;
 
-/* One instruction, by position. */
+/* One instruction, by position. The line in effect is usually a few
+   positions back, so its entry is in the cache line a look-up has just read:
+   eight bytes per instruction keep the index half the module's size. */
 typedef struct amddwarf_spirv_inst {
   uint32_t word_offset;
   uint32_t line_ref;  /* position of the line instruction in effect, or NONE */
-  uint32_t line_word; /* its word offset: a look-up reads the instruction's and
-                         the line's words in parallel */
 } amddwarf_spirv_inst;
 
 struct amddwarf_spirv_module {

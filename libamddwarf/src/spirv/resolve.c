@@ -244,10 +244,10 @@ static const char *set_name(const amddwarf_spirv_module *m, uint32_t set_id)
   return m->strings[e->value >> 8].text;
 }
 
-static void fill_line(const amddwarf_spirv_module *m, uint32_t line_pos, uint32_t line_word,
+static void fill_line(const amddwarf_spirv_module *m, uint32_t line_pos,
                       amddwarf_spirv_location *out)
 {
-  const uint32_t *w = m->words + line_word;
+  const uint32_t *w = m->words + m->insts[line_pos].word_offset;
   const amddwarf_spirv_source *source = NULL;
   uint32_t file_string = 0;
   bool named_only = false;
@@ -346,7 +346,7 @@ static void fill_location(const amddwarf_spirv_module *m, uint32_t index, uint32
   }
   out->line_position = AMDDWARF_SPIRV_NONE;
   if (in->line_ref != AMDDWARF_SPIRV_NONE)
-    fill_line(m, in->line_ref, in->line_word, out);
+    fill_line(m, in->line_ref, out);
 }
 
 amddwarf_status amddwarf_spirv_module_resolve(const amddwarf_spirv_module *m, uint32_t index,
@@ -385,10 +385,13 @@ size_t amddwarf_spirv_module_resolve_batch(const amddwarf_spirv_module *m,
       pos[k] = position_of(m, indexes[base + k], mode, NULL);
     for (size_t k = 0; k < n; k++)
       if (pos[k] != AMDDWARF_SPIRV_NONE)
-        touch += m->insts[pos[k]].line_word;
+        touch += m->insts[pos[k]].word_offset;
     for (size_t k = 0; k < n; k++)
       if (pos[k] != AMDDWARF_SPIRV_NONE)
-        touch += m->words[m->insts[pos[k]].line_word] + m->words[m->insts[pos[k]].word_offset];
+        touch += m->words[m->insts[pos[k]].word_offset] +
+                 (m->insts[pos[k]].line_ref != AMDDWARF_SPIRV_NONE
+                      ? m->words[m->insts[m->insts[pos[k]].line_ref].word_offset]
+                      : 0);
     /* Keeps the staged loads: without a use the compiler may drop them. */
     volatile uint32_t sink = touch;
     (void)sink;
