@@ -232,6 +232,43 @@ AMDDWARF_API amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev,
                                                const amddwarf_op *ops, size_t count,
                                                amddwarf_entry *result, amddwarf_error *err);
 
+/* ---- Every lane of a wave at once ----------------------------------------- */
+
+enum { AMDDWARF_EVAL_MAX_LANES = 64 };
+
+/* Evaluates the location expression BYTES (SIZE) for every lane of LANES
+   (bit L: lane L) and reads BIT_SIZE bits at BIT_OFFSET of each lane's
+   location. For every lane L the outcome is that of amddwarf_eval_expr with
+   REQUEST's lane set to L, followed by amddwarf_location_read of the
+   result: lane L's (BIT_SIZE + 7) / 8 bytes go to VALUES + L * STRIDE
+   (zeros when the lane fails), and STATUSES[L] (AMDDWARF_EVAL_MAX_LANES
+   entries; lanes outside LANES are left alone) receives OK or the status
+   the one-lane evaluation or read fails with (E_EVAL_OPTIMIZED_OUT,
+   E_EVAL_UNAVAILABLE, any evaluation error). Evaluate that lane with
+   amddwarf_eval_expr for the message.
+
+   The work that does not depend on the lane is done once: the decoding,
+   the operations (a composite such as the EXEC-selected spill of
+   DW_OP_LLVM_select_bit_piece is built once), and the reads, which are
+   batched by storage: one read of a vector register for all lanes, one
+   private_wave row for the private_lane dword of every lane (the target's
+   private_wave is taken to be the swizzled view of its lanes' private_lane
+   memory, as the AMDGPU ABI defines it). specs/evaluator.md says which
+   expressions take that path; the other lanes and expressions are
+   evaluated lane by lane. *BATCHED (may be NULL) receives the lanes the
+   batched path gave.
+
+   REQUEST->required must be AMDDWARF_RESULT_LOCATION. Errors (of the call,
+   no lane read): E_INVALID_ARGUMENT (NULL arguments, a lane past 63, a
+   stride below the value's bytes, a value required), E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev,
+                                                      const amddwarf_eval_request *request,
+                                                      const uint8_t *bytes, size_t size,
+                                                      uint64_t lanes, uint64_t bit_offset,
+                                                      uint64_t bit_size, void *values,
+                                                      size_t stride, amddwarf_status *statuses,
+                                                      uint64_t *batched, amddwarf_error *err);
+
 /* ---- Reading and writing through a location ------------------------------ */
 
 /* Size in bits of the storage LOC specifies: a memory space has

@@ -356,19 +356,38 @@ amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lane
     st = amddwarf_debug_value_reads(value, AMDDWARF_MAX_LANES, err);
   if (st != AMDDWARF_OK)
     return st;
+  /* The lanes a plain location gives whole are evaluated and read together
+     (up to 64 bytes each: a stack buffer); their text is made from the
+     bytes, and the first lane of a new group is read again whole for its
+     explanation. */
+  uint8_t whole_bytes[AMDDWARF_MAX_LANES * 64];
+  size_t size = (size_t)value->info.byte_size;
+  uint64_t whole = size > 0 && size <= 64
+                       ? amddwarf_debug_value_read_whole(value, lanes, whole_bytes, size)
+                       : 0;
   /* Each lane is read into the first free slot and kept there only when no
      earlier group has the same result. */
   for (uint32_t lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
     size_t g = 0;
     if (!(lanes >> lane & 1))
       continue;
-    amddwarf_debug_value_read(value, lane, &value->reads[n]);
+    if (whole >> lane & 1)
+      amddwarf_debug_value_from_bytes(value, lane, whole_bytes + (size_t)lane * size,
+                                      &value->reads[n]);
+    else
+      amddwarf_debug_value_read(value, lane, &value->reads[n]);
     if ((st = read_status(value, &value->reads[n], err)) != AMDDWARF_OK)
       return st;
     while (g < n && !same_result(&value->reads[g], &value->reads[n]))
       ++g;
-    if (g == n)
+    if (g == n) {
+      if (whole >> lane & 1) {
+        amddwarf_debug_value_read(value, lane, &value->reads[n]);
+        if ((st = read_status(value, &value->reads[n], err)) != AMDDWARF_OK)
+          return st;
+      }
       masks[n++] = 0;
+    }
     masks[g] |= 1ull << lane;
   }
   for (size_t g = 0; g < n && g < capacity; ++g) {

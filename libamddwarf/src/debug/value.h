@@ -78,6 +78,18 @@ amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *value, uint64_t
                                                 amddwarf_lane_state *states,
                                                 amddwarf_error *err);
 
+/* The lanes of LANES whose value is a plain location read whole (no
+   constant, pointer, address or bitfield, and every bit read):
+   amddwarf_eval_read_lanes evaluates and reads them together, their bytes
+   at BYTES + lane * STRIDE. 0 for a value that is not plain. */
+uint64_t amddwarf_debug_value_read_whole(amddwarf_valobj *value, uint64_t lanes, uint8_t *bytes,
+                                         size_t stride);
+
+/* R as the read of LANE gives it when its BYTES were read whole: the value,
+   its text, no explanation. */
+void amddwarf_debug_value_from_bytes(amddwarf_valobj *value, uint32_t lane, const uint8_t *bytes,
+                                     amddwarf_debug_lane_read *r);
+
 /* Marks R failed with STATUS and ERR's message (else the status's). */
 void amddwarf_debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
                               const amddwarf_error *err);

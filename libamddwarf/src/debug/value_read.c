@@ -503,6 +503,48 @@ static int plain_read(const amddwarf_valobj *v, uint64_t *bit)
   return 1;
 }
 
+uint64_t amddwarf_debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, uint8_t *bytes,
+                                         size_t stride)
+{
+  uint64_t bit = 0, whole = 0;
+  const uint8_t *expr = NULL;
+  size_t expr_size = 0;
+  const amddwarf_cu *cu = v->cu != NULL ? v->cu : v->frame->cu;
+  amddwarf_eval_request req;
+  amddwarf_status statuses[AMDDWARF_MAX_LANES];
+  /* A location whose address the object leaves undefined takes the slow
+     path, which reports it unavailable with the reason. */
+  int plain = plain_read(v, &bit) && v->object != NULL && cu != NULL &&
+              amddwarf_object_expr_addresses_known(v->object, cu, v->var->expr, v->var->size,
+                                                   NULL) == AMDDWARF_OK &&
+              amddwarf_debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
+                                                 &expr, &expr_size, NULL) == AMDDWARF_OK;
+  if (!plain)
+    return 0;
+  amddwarf_debug_request_init(v->frame, v->cu, 0, &req);
+  if (amddwarf_eval_read_lanes(v->wave->ev, &req, expr, expr_size, lanes, bit, v->plan.bit_size,
+                               bytes, stride, statuses, NULL, NULL) != AMDDWARF_OK)
+    return 0;
+  for (uint32_t lane = 0; lane < AMDDWARF_MAX_LANES; ++lane)
+    if ((lanes >> lane & 1) && statuses[lane] == AMDDWARF_OK)
+      whole |= 1ull << lane;
+  return whole;
+}
+
+void amddwarf_debug_value_from_bytes(amddwarf_valobj *v, uint32_t lane, const uint8_t *bytes,
+                                     amddwarf_debug_lane_read *r)
+{
+  r->lane = lane;
+  r->state = AMDDWARF_LANE_VALUE;
+  r->status = AMDDWARF_OK;
+  r->detailed = 0;
+  r->size = (size_t)v->plan.byte_size;
+  amddwarf_text_reset(&r->text);
+  amddwarf_text_reset(&r->message);
+  amddwarf_text_reset(&r->explain);
+  amddwarf_debug_format_value(&r->text, v->object, v->plan.result, bytes, NULL, r->size);
+}
+
 amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *v, uint64_t lanes,
                                                 uint8_t *bytes, size_t stride,
                                                 amddwarf_lane_state *states,
@@ -512,35 +554,19 @@ amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *v, uint64_t lan
   /* One request for every lane, only its lane changing. */
   amddwarf_eval_request req;
   size_t size = (size_t)v->info.byte_size;
-  uint64_t bit = 0;
-  const uint8_t *expr = NULL;
-  size_t expr_size = 0;
-  const amddwarf_cu *cu = v->cu != NULL ? v->cu : v->frame->cu;
-  /* A location whose address the object leaves undefined takes the slow
-     path, which reports it unavailable with the reason. */
-  int plain = plain_read(v, &bit) && v->object != NULL && cu != NULL &&
-              amddwarf_object_expr_addresses_known(v->object, cu, v->var->expr, v->var->size,
-                                                   NULL) == AMDDWARF_OK &&
-              amddwarf_debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
-                                                 &expr, &expr_size, NULL) == AMDDWARF_OK;
+  /* The lanes the location gives whole, evaluated and read together; any
+     other lane goes through read_lane for its state. */
+  uint64_t whole = amddwarf_debug_value_read_whole(v, lanes, bytes, stride);
   amddwarf_debug_request_init(v->frame, v->cu, 0, &req);
   for (uint32_t lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
     if (!(lanes >> lane & 1))
       continue;
     uint8_t *out = bytes + (size_t)lane * stride;
     req.lane = lane;
-    if (plain) {
-      /* What read_lane does for a lane whose location evaluates and whose
-         bits all read; any other lane goes through read_lane for its state. */
-      amddwarf_entry e;
-      if (amddwarf_eval_expr(v->wave->ev, &req, expr, expr_size, &e, NULL) == AMDDWARF_OK &&
-          e.kind == AMDDWARF_ENTRY_LOCATION &&
-          amddwarf_location_read(v->wave->ev, &req, &e.location, bit, v->plan.bit_size, out,
-                                 NULL) == AMDDWARF_OK) {
-        if (states != NULL)
-          states[lane] = AMDDWARF_LANE_VALUE;
-        continue;
-      }
+    if (whole >> lane & 1) {
+      if (states != NULL)
+        states[lane] = AMDDWARF_LANE_VALUE;
+      continue;
     }
     if (r == NULL) {
       amddwarf_status st = amddwarf_debug_value_reads(v, 1, err);

@@ -61,6 +61,7 @@ void amddwarf_eval_free(amddwarf_eval *ev)
   if (!ev)
     return;
   amddwarf_allocator alloc = ev->alloc;
+  eval_lanes_free(ev);
   amddwarf_mem_free(&alloc, ev->stack, (size_t)ev->stack_cap * sizeof *ev->stack);
   amddwarf_mem_free(&alloc, ev->ops, ev->ops_cap * sizeof *ev->ops);
   amddwarf_mem_free(&alloc, ev->parts, (size_t)ev->parts_cap * sizeof *ev->parts);

@@ -49,6 +49,7 @@ struct amddwarf_eval {
   uint32_t parts_cap;
   uint8_t *pool;
   uint32_t pool_cap;
+  struct eval_lanes *lanes; /* lanes.c: the whole-wave evaluator's buffers, made on first use */
 };
 
 /* One evaluation. */
@@ -105,6 +106,9 @@ static inline uint64_t bits_mask(uint32_t bits)
 void machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
                           uint32_t lane, uint64_t address, uint64_t size, const uint8_t *bytes,
                           amddwarf_status status);
+
+/* Releases EV->lanes (lanes.c). */
+void eval_lanes_free(amddwarf_eval *ev);
 
 /* ---- location.c --------------------------------------------------------- */
 

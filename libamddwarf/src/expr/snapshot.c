@@ -717,7 +717,7 @@ static amddwarf_status cb_read_entry_register(void *user, uint32_t regno, uint64
                          buf, NULL);
 }
 
-/* Byte range access within one region. */
+/* Byte range access within one region (the first that holds it). */
 static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
                                      uint64_t address, uint64_t size, uint8_t *rbuf,
                                      const uint8_t *wbuf)
@@ -741,16 +741,20 @@ static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint
                                      const uint8_t *wbuf)
 {
   if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
-    /* The wave view, byte by byte through the swizzle onto the lanes. */
-    for (uint64_t i = 0; i < size; i++) {
+    /* The wave view through the swizzle onto the lanes: the bytes of one
+       wave dword are contiguous bytes of one lane. */
+    for (uint64_t i = 0; i < size;) {
       uint32_t l;
-      uint64_t la;
+      uint64_t la, run = 4 - (address + i) % 4;
+      if (run > size - i)
+        run = size - i;
       amddwarf_status st = amddwarf_private_wave_to_lane(address + i, s->wave_size, &l, &la);
       if (st == AMDDWARF_OK)
-        st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, 1,
+        st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, run,
                            rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
       if (st != AMDDWARF_OK)
         return st;
+      i += run;
     }
     return AMDDWARF_OK;
   }

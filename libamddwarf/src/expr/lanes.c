@@ -1,0 +1,1030 @@
+/* The whole-wave evaluator (amddwarf_eval_read_lanes): one location
+ * expression evaluated and read for every lane of a wave together.
+ *
+ * The expression runs once with the lane as a symbol. Every value is affine
+ * in the lane, A * lane + B modulo 2^64 (the ring operations commute with
+ * the evaluator's wrap-around arithmetic); a location is a storage at an
+ * affine byte offset; a composite is a list of such parts. An operation
+ * outside that domain (a product of two lane-dependent values, a branch on
+ * one, typed values, dereferences, bit offsets, ...) ends the symbolic run,
+ * and every lane is evaluated by the one-lane evaluator, which stays the
+ * one owner of the semantics. A rule that depends on the lane (an offset
+ * leaving its storage, a part past its storage) is recorded as a check and
+ * made per lane with the one-lane evaluator's arithmetic; a lane failing a
+ * check, or whose read is not plainly successful, is evaluated alone too,
+ * so that its status and message are the evaluator's own.
+ *
+ * The reads of the other lanes are gathered by storage and made once: the
+ * range of a register every lane reads, the span of a memory space, and
+ * for the private_lane dword of every lane the private_wave row that holds
+ * them (specs/evaluator.md, "Every lane at once"). */
+#include <string.h>
+
+#include <amddwarf/amdgpu.h>
+
+#include "common/checked.h"
+#include "common/error.h"
+#include "common/mem.h"
+#include "expr/eval_internal.h"
+
+enum {
+  LANES = AMDDWARF_EVAL_MAX_LANES,
+  CACHE_ENTRIES = 8,
+  CACHE_BYTES = 64,       /* longer expressions are evaluated lane by lane */
+  MAX_STACK = 32,
+  MAX_PARTS = 256,
+  MAX_CHECKS = 32,
+  MAX_SEGMENTS = 8,       /* storage pieces one lane's value reads */
+  MAX_KEYS = 16,          /* storages read once for all lanes */
+  KEY_SPAN = 4096,        /* bytes of one storage read at once */
+  MAX_VALUE_BYTES = 64,
+};
+
+/* ---- the symbolic domain --------------------------------------------------- */
+
+typedef struct affine {
+  uint64_t a, b; /* a * lane + b, modulo 2^64 */
+} affine;
+
+static inline uint64_t affine_at(affine x, uint32_t lane)
+{
+  return x.a * lane + x.b;
+}
+
+static inline affine constant(uint64_t b)
+{
+  affine x = {0, b};
+  return x;
+}
+
+/* Undefined, memory (ID: the address space as written) or register (ID:
+   the DWARF number). */
+typedef struct storage {
+  amddwarf_location_kind kind;
+  uint32_t id;
+} storage;
+
+/* What the offset rules of location.c need of a storage. */
+typedef struct storage_bounds {
+  bool undefined;
+  bool memory;
+  uint64_t last_byte; /* memory */
+  uint64_t bits;      /* register, composite */
+} storage_bounds;
+
+typedef struct part {
+  uint64_t bits;
+  storage where;
+  affine offset;
+  storage_bounds bounds;
+} part;
+
+typedef enum entry_kind { ENTRY_VALUE, ENTRY_STORAGE, ENTRY_COMPOSITE } entry_kind;
+
+typedef struct entry {
+  entry_kind kind;
+  bool incomplete;   /* a composite still being built */
+  affine x;          /* the value, or the location's byte offset */
+  storage where;     /* ENTRY_STORAGE */
+  uint32_t first, count; /* ENTRY_COMPOSITE: parts */
+  uint64_t bit_size;
+} entry;
+
+/* A rule made per lane: an offset moved by DELTA bytes (loc_add_bytes, or
+   loc_add_bits of 8 * DELTA when FROM_BITS) stays in its storage; a part of
+   BITS bits at OFFSET fits its storage; an address fits MASK. */
+typedef enum check_kind { CHECK_ADD, CHECK_PART, CHECK_MASK } check_kind;
+
+typedef struct check {
+  check_kind kind;
+  bool from_bits;
+  affine offset, delta;
+  storage_bounds bounds;
+  uint64_t bits; /* CHECK_PART: the part's bits; CHECK_MASK: the mask */
+} check;
+
+typedef struct cached_ops {
+  const uint8_t *bytes;
+  size_t size;
+  amddwarf_expr_format format;
+  uint8_t copy[CACHE_BYTES];
+  size_t count;
+  amddwarf_op ops[CACHE_BYTES];
+} cached_ops;
+
+/* Where one lane's value comes from: SIZE bytes at ADDRESS of storage KEY,
+   to byte DST of the value. */
+typedef struct segment {
+  uint32_t key;
+  uint32_t size;
+  uint64_t address;
+  uint32_t dst;
+} segment;
+
+typedef enum key_kind { KEY_REGISTER, KEY_MEMORY, KEY_ROW } key_kind;
+
+/* A storage read once for all lanes: a register, a memory space of one
+   lane (or none), or the private_wave row of private_lane dword ROW. */
+typedef struct read_key {
+  key_kind kind;
+  uint32_t id, lane;
+  uint64_t row;
+  uint64_t low, high; /* bytes wanted */
+  bool read;          /* BYTES holds [LOW, HIGH) */
+  uint8_t *bytes;
+} read_key;
+
+struct eval_lanes {
+  cached_ops cache[CACHE_ENTRIES];
+  unsigned cache_next;
+  part parts[MAX_PARTS];
+  segment segments[LANES][MAX_SEGMENTS];
+  uint8_t segment_count[LANES];
+  read_key keys[MAX_KEYS];
+  uint8_t key_bytes[MAX_KEYS][KEY_SPAN];
+};
+
+void eval_lanes_free(amddwarf_eval *ev)
+{
+  if (ev->lanes)
+    amddwarf_mem_free(&ev->alloc, ev->lanes, sizeof *ev->lanes);
+  ev->lanes = NULL;
+}
+
+/* One symbolic run. Every function returns false when the expression
+   leaves the domain: the lanes are then evaluated one by one. */
+typedef struct symbolic {
+  machine *m;
+  struct eval_lanes *w;
+  entry stack[MAX_STACK];
+  uint32_t sp, stack_cap;
+  uint32_t parts_used, parts_cap;
+  check checks[MAX_CHECKS];
+  uint32_t check_count;
+  uint64_t steps;
+  uint32_t depth;
+  size_t bytes_decoded;
+} symbolic;
+
+static const cached_ops *decode(struct eval_lanes *w, const amddwarf_expr_format *format,
+                                const uint8_t *bytes, size_t size)
+{
+  if (size > CACHE_BYTES || (bytes == NULL && size > 0))
+    return NULL;
+  for (unsigned i = 0; i < CACHE_ENTRIES; i++) {
+    const cached_ops *c = &w->cache[i];
+    if (c->bytes == bytes && c->size == size && c->format.dialect == format->dialect &&
+        c->format.address_size == format->address_size &&
+        c->format.offset_size == format->offset_size && c->format.version == format->version &&
+        (size == 0 || memcmp(c->copy, bytes, size) == 0))
+      return c;
+  }
+  cached_ops *c = &w->cache[w->cache_next++ % CACHE_ENTRIES];
+  c->bytes = NULL;
+  if (amddwarf_expr_decode(bytes, size, format, c->ops, CACHE_BYTES, &c->count, NULL) !=
+      AMDDWARF_OK)
+    return NULL;
+  /* Blocks point into the expression's own bytes, which stay valid for the call. */
+  if (size > 0)
+    memcpy(c->copy, bytes, size);
+  c->bytes = bytes;
+  c->size = size;
+  c->format = *format;
+  return c;
+}
+
+static bool bounds_of(symbolic *s, const entry *e, storage_bounds *out)
+{
+  memset(out, 0, sizeof *out);
+  if (e->kind == ENTRY_COMPOSITE) {
+    out->bits = e->bit_size;
+    return true;
+  }
+  if (e->where.kind == AMDDWARF_LOCATION_UNDEFINED) {
+    out->undefined = true;
+    return true;
+  }
+  if (e->where.kind == AMDDWARF_LOCATION_MEMORY) {
+    unsigned n = aspace_address_bytes(s->m, e->where.id);
+    if (n == 0)
+      return false;
+    out->memory = true;
+    out->last_byte = bits_mask(8 * n);
+    return true;
+  }
+  uint64_t bytes;
+  if (register_bytes(s->m, e->where.id, &bytes) != AMDDWARF_OK)
+    return false;
+  out->bits = bytes * 8;
+  return true;
+}
+
+/* ---- the rules of location.c, for one lane --------------------------------- */
+
+/* loc_add_bytes (or loc_add_bits of 8 * DELTA) at byte offset OLD, bit 0. */
+static bool add_ok(const storage_bounds *b, bool from_bits, uint64_t old, int64_t delta,
+                   uint64_t *out)
+{
+  uint64_t n;
+  if (!b->memory && !from_bits && (delta > INT64_MAX / 8 || delta < INT64_MIN / 8))
+    return false;
+  if (b->undefined) {
+    *out = old;
+    return true;
+  }
+  if (delta >= 0) {
+    if (amddwarf_add_overflow_u64(old, (uint64_t)delta, &n))
+      return false;
+  } else {
+    uint64_t down = (uint64_t)(-(delta + 1)) + 1;
+    if (old < down)
+      return false;
+    n = old - down;
+  }
+  if (b->memory ? n > b->last_byte : (n >= b->bits / 8 + 1 || n * 8 >= b->bits))
+    return false;
+  *out = n;
+  return true;
+}
+
+/* BITS bits at byte offset OFFSET lie in the storage (append_leaf and
+   check_bounds). */
+static bool fits(const storage_bounds *b, uint64_t offset, uint64_t bits)
+{
+  if (b->undefined || bits == 0)
+    return true;
+  if (b->memory) {
+    uint64_t end = offset + (bits - 1) / 8;
+    return end >= offset && end <= b->last_byte;
+  }
+  if (offset > (UINT64_MAX >> 3))
+    return false;
+  return offset * 8 <= b->bits && bits <= b->bits - offset * 8;
+}
+
+static bool check_lane(const check *c, uint32_t lane)
+{
+  uint64_t offset = affine_at(c->offset, lane), out;
+  switch (c->kind) {
+  case CHECK_ADD:
+    return add_ok(&c->bounds, c->from_bits, offset, (int64_t)affine_at(c->delta, lane), &out);
+  case CHECK_PART:
+    return fits(&c->bounds, offset, c->bits);
+  case CHECK_MASK:
+    return offset <= c->bits;
+  }
+  return false;
+}
+
+/* Records check C, or makes it now when it does not depend on the lane. */
+static bool require(symbolic *s, const check *c)
+{
+  if (c->offset.a == 0 && c->delta.a == 0)
+    return check_lane(c, 0);
+  if (s->check_count >= MAX_CHECKS)
+    return false;
+  s->checks[s->check_count++] = *c;
+  return true;
+}
+
+/* ---- the stack --------------------------------------------------------------- */
+
+static entry *push(symbolic *s)
+{
+  if (s->sp >= s->stack_cap)
+    return NULL;
+  entry *e = &s->stack[s->sp++];
+  memset(e, 0, sizeof *e);
+  return e;
+}
+
+static bool push_value(symbolic *s, affine x)
+{
+  entry *e = push(s);
+  if (e == NULL)
+    return false;
+  e->kind = ENTRY_VALUE;
+  e->x = x;
+  return true;
+}
+
+static bool push_storage(symbolic *s, amddwarf_location_kind kind, uint32_t id, affine offset)
+{
+  entry *e = push(s);
+  if (e == NULL)
+    return false;
+  e->kind = ENTRY_STORAGE;
+  e->where.kind = kind;
+  e->where.id = id;
+  e->x = offset;
+  return true;
+}
+
+/* pop_value: a value, or a default-space memory location as its address. */
+static bool pop_value(symbolic *s, uint32_t base, affine *out)
+{
+  if (s->sp <= base)
+    return false;
+  entry *e = &s->stack[s->sp - 1];
+  if (e->kind == ENTRY_VALUE ||
+      (e->kind == ENTRY_STORAGE && e->where.kind == AMDDWARF_LOCATION_MEMORY &&
+       e->where.id == AMDDWARF_ASPACE_NONE)) {
+    *out = e->x;
+    s->sp--;
+    return true;
+  }
+  return false;
+}
+
+/* pop_location: a complete location, or a generic value as a default-space
+   memory location. */
+static bool pop_location(symbolic *s, uint32_t base, entry *out)
+{
+  if (s->sp <= base || s->stack[s->sp - 1].incomplete)
+    return false;
+  *out = s->stack[--s->sp];
+  if (out->kind == ENTRY_VALUE) {
+    out->kind = ENTRY_STORAGE;
+    out->where.kind = AMDDWARF_LOCATION_MEMORY;
+    out->where.id = AMDDWARF_ASPACE_NONE;
+  }
+  return true;
+}
+
+static bool any_incomplete(const symbolic *s)
+{
+  for (uint32_t i = 0; i < s->sp; i++)
+    if (s->stack[i].incomplete)
+      return true;
+  return false;
+}
+
+/* ---- locations ----------------------------------------------------------------- */
+
+/* Moves location E by DELTA bytes (or bits / 8 when FROM_BITS). */
+static bool move(symbolic *s, entry *e, affine delta, bool from_bits)
+{
+  check c;
+  memset(&c, 0, sizeof c);
+  c.kind = CHECK_ADD;
+  c.from_bits = from_bits;
+  c.offset = e->x;
+  c.delta = delta;
+  if (!bounds_of(s, e, &c.bounds) || !require(s, &c))
+    return false;
+  if (!c.bounds.undefined) {
+    e->x.a += delta.a;
+    e->x.b += delta.b;
+  }
+  return true;
+}
+
+/* composite_append of BITS bits of the storage location PL to C. */
+static bool append(symbolic *s, entry *c, const entry *pl, uint64_t bits)
+{
+  if (pl->kind != ENTRY_STORAGE)
+    return false;
+  if (bits == 0)
+    return true;
+  check k;
+  memset(&k, 0, sizeof k);
+  k.kind = CHECK_PART;
+  k.offset = pl->x;
+  k.bits = bits;
+  if (!bounds_of(s, pl, &k.bounds) || !require(s, &k))
+    return false;
+  uint64_t total;
+  if (amddwarf_add_overflow_u64(c->bit_size, bits, &total) ||
+      (s->m->req->format.address_size < 8 && total > (UINT64_C(1) << 35)))
+    return false;
+  if (s->parts_used >= s->parts_cap || c->first + c->count != s->parts_used)
+    return false;
+  part *p = &s->w->parts[s->parts_used++];
+  p->bits = bits;
+  p->where = pl->where;
+  p->offset = pl->where.kind == AMDDWARF_LOCATION_UNDEFINED ? constant(0) : pl->x;
+  p->bounds = k.bounds;
+  c->count++;
+  c->bit_size = total;
+  return true;
+}
+
+static void begin_composite(symbolic *s, entry *c)
+{
+  memset(c, 0, sizeof *c);
+  c->kind = ENTRY_COMPOSITE;
+  c->first = s->parts_used;
+}
+
+/* DW_OP_piece of BITS bits. */
+static bool piece(symbolic *s, uint32_t base, uint64_t bits)
+{
+  entry pl;
+  memset(&pl, 0, sizeof pl);
+  pl.kind = ENTRY_STORAGE;
+  pl.where.kind = AMDDWARF_LOCATION_UNDEFINED;
+  if (s->sp > base && !s->stack[s->sp - 1].incomplete && !pop_location(s, base, &pl))
+    return false;
+  entry *c;
+  if (s->sp > base && s->stack[s->sp - 1].incomplete) {
+    c = &s->stack[s->sp - 1];
+  } else {
+    /* A composite starts at the end of the parts: none is being built. */
+    if (any_incomplete(s) || (c = push(s)) == NULL)
+      return false;
+    begin_composite(s, c);
+    c->incomplete = true;
+  }
+  return append(s, c, &pl, bits);
+}
+
+/* DW_OP_LLVM_select_bit_piece BITS COUNT: the EXEC-selected spill. */
+static bool select_bit_piece(symbolic *s, uint32_t base, uint64_t bits, uint64_t count)
+{
+  affine mask;
+  entry l1, l0, c;
+  uint64_t total;
+  if (bits == 0 || count == 0 || bits % 8 != 0 || count > 64 || any_incomplete(s))
+    return false;
+  if (!pop_value(s, base, &mask) || mask.a != 0 || !pop_location(s, base, &l1) ||
+      !pop_location(s, base, &l0) || l1.kind != ENTRY_STORAGE || l0.kind != ENTRY_STORAGE ||
+      s->m->req->format.address_size < 8)
+    return false;
+  if (amddwarf_mul_overflow_u64(bits, count, &total) || total > INT64_MAX)
+    return false;
+  begin_composite(s, &c);
+  for (uint64_t n = 0; n < count; n++) {
+    if (++s->steps > s->m->ev->max_steps)
+      return false;
+    entry pl = (mask.b >> n & 1) ? l1 : l0;
+    if (!move(s, &pl, constant(n * bits / 8), true) || !append(s, &c, &pl, bits))
+      return false;
+  }
+  entry *e = push(s);
+  if (e == NULL)
+    return false;
+  *e = c;
+  return true;
+}
+
+/* DW_OP_LLVM_form_aspace_address: the space on top, the address below. */
+static bool form_aspace_address(symbolic *s, uint32_t base)
+{
+  affine space, address;
+  uint32_t aspace;
+  if (!pop_value(s, base, &space) || space.a != 0 || space.b > UINT32_MAX ||
+      amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, space.b, &aspace) != AMDDWARF_OK ||
+      !pop_value(s, base, &address))
+    return false;
+  uint64_t mask = bits_mask(aspace_address_bytes(s->m, aspace) * 8);
+  address.a &= mask;
+  address.b &= mask;
+  if (address.a != 0 && mask != UINT64_MAX) {
+    /* The masked affine form is exact where it does not pass the mask. */
+    check c;
+    memset(&c, 0, sizeof c);
+    c.kind = CHECK_MASK;
+    c.offset = address;
+    c.bits = mask;
+    if (!require(s, &c))
+      return false;
+  }
+  return push_storage(s, AMDDWARF_LOCATION_MEMORY, aspace, address);
+}
+
+/* breg*: a default-space memory location at the register's number plus DISP. */
+static bool breg(symbolic *s, uint32_t regno, uint64_t disp)
+{
+  uint64_t size;
+  uint8_t buf[8] = {0};
+  amddwarf_location reg;
+  memset(&reg, 0, sizeof reg);
+  reg.kind = AMDDWARF_LOCATION_REGISTER;
+  reg.u.reg.regno = regno;
+  if (register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
+      access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
+    return false;
+  uint64_t x = 0;
+  for (unsigned i = 0; i < 8; i++)
+    x |= (uint64_t)buf[i] << (8 * i);
+  return push_storage(s, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE, constant(x + disp));
+}
+
+static bool run(symbolic *s, const amddwarf_op *ops, size_t count, uint32_t base);
+
+/* DW_OP_fbreg DISP: the frame base evaluated on a frame of its own. */
+static bool frame_base(symbolic *s, int64_t disp)
+{
+  const amddwarf_target *t = s->m->t;
+  const uint8_t *bytes = NULL;
+  size_t size = 0;
+  entry loc;
+  /* A frame base inside a frame base would evict the operations being run. */
+  if (s->depth > 0 || s->depth >= s->m->ev->max_call_depth || !TARGET_HAS(t, frame_base) ||
+      t->frame_base(t->user, &bytes, &size) != AMDDWARF_OK)
+    return false;
+  const cached_ops *fb = decode(s->w, &s->m->req->format, bytes, size);
+  uint32_t base = s->sp;
+  if (fb == NULL || (s->bytes_decoded += size) > s->m->ev->ops_max)
+    return false;
+  /* FB may be evicted by a nested decode: none happens inside a frame base. */
+  s->depth++;
+  bool ok = run(s, fb->ops, fb->count, base);
+  s->depth--;
+  if (!ok || s->sp == base)
+    return false;
+  s->stack[s->sp - 1].incomplete = false;
+  if (!pop_location(s, base, &loc) || loc.kind != ENTRY_STORAGE ||
+      loc.where.kind != AMDDWARF_LOCATION_MEMORY)
+    return false;
+  s->sp = base;
+  if (!move(s, &loc, constant((uint64_t)disp), false))
+    return false;
+  entry *e = push(s);
+  if (e == NULL)
+    return false;
+  *e = loc;
+  return true;
+}
+
+static bool copy_entry(symbolic *s, uint32_t base, uint64_t index)
+{
+  if (s->sp - base <= index || s->stack[s->sp - 1 - index].incomplete)
+    return false;
+  entry e = s->stack[s->sp - 1 - index];
+  entry *n = push(s);
+  if (n == NULL)
+    return false;
+  *n = e;
+  return true;
+}
+
+/* The binary operations of generic values: ring operations on affine
+   values, anything else on constants only. */
+static bool binary(symbolic *s, uint32_t base, amddwarf_op_kind kind)
+{
+  affine x, y, z;
+  if (s->sp < base + 2 || !pop_value(s, base, &y) || !pop_value(s, base, &x))
+    return false;
+  bool constants = x.a == 0 && y.a == 0;
+  switch (kind) {
+  case AMDDWARF_OP_plus:
+    z.a = x.a + y.a, z.b = x.b + y.b;
+    break;
+  case AMDDWARF_OP_minus:
+    z.a = x.a - y.a, z.b = x.b - y.b;
+    break;
+  case AMDDWARF_OP_mul:
+    if (x.a != 0 && y.a != 0)
+      return false;
+    z.a = x.a * y.b + y.a * x.b, z.b = x.b * y.b;
+    break;
+  case AMDDWARF_OP_shl:
+    if (y.a != 0 || y.b >= 64)
+      return false;
+    z.a = x.a << y.b, z.b = x.b << y.b;
+    break;
+  case AMDDWARF_OP_shr:
+    if (!constants || y.b >= 64)
+      return false;
+    z = constant(x.b >> y.b);
+    break;
+  case AMDDWARF_OP_and:
+    if (!constants)
+      return false;
+    z = constant(x.b & y.b);
+    break;
+  case AMDDWARF_OP_or:
+    if (!constants)
+      return false;
+    z = constant(x.b | y.b);
+    break;
+  default:
+    return false;
+  }
+  return push_value(s, z);
+}
+
+static bool step(symbolic *s, const amddwarf_op *op, uint32_t base, size_t *next)
+{
+  amddwarf_op_kind kind = op->kind;
+  affine x;
+  entry loc;
+  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
+    return push_value(s, constant((uint64_t)(kind - AMDDWARF_OP_lit0)));
+  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31)
+    return push_storage(s, AMDDWARF_LOCATION_REGISTER, (uint32_t)(kind - AMDDWARF_OP_reg0),
+                        constant(0));
+  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31)
+    return breg(s, (uint32_t)(kind - AMDDWARF_OP_breg0), op->operands[0]);
+  switch (kind) {
+  case AMDDWARF_OP_nop:
+  case AMDDWARF_OP_LLVM_nop:
+    return true;
+  case AMDDWARF_OP_const1u: case AMDDWARF_OP_const2u: case AMDDWARF_OP_const4u:
+  case AMDDWARF_OP_const8u: case AMDDWARF_OP_constu: case AMDDWARF_OP_const1s:
+  case AMDDWARF_OP_const2s: case AMDDWARF_OP_const4s: case AMDDWARF_OP_const8s:
+  case AMDDWARF_OP_consts:
+    return push_value(s, constant(op->operands[0]));
+  case AMDDWARF_OP_addr:
+    return push_storage(s, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE,
+                        constant(op->operands[0]));
+  case AMDDWARF_OP_regx:
+    return op->operands[0] <= UINT32_MAX &&
+           push_storage(s, AMDDWARF_LOCATION_REGISTER, (uint32_t)op->operands[0], constant(0));
+  case AMDDWARF_OP_bregx:
+    return breg(s, (uint32_t)op->operands[0], op->operands[1]);
+  case AMDDWARF_OP_fbreg:
+    return frame_base(s, (int64_t)op->operands[0]);
+  case AMDDWARF_OP_dup:
+    return copy_entry(s, base, 0);
+  case AMDDWARF_OP_over:
+    return copy_entry(s, base, 1);
+  case AMDDWARF_OP_pick:
+    return copy_entry(s, base, op->operands[0]);
+  case AMDDWARF_OP_drop:
+    if (s->sp <= base)
+      return false;
+    s->sp--;
+    return true;
+  case AMDDWARF_OP_swap: {
+    if (s->sp < base + 2)
+      return false;
+    entry t = s->stack[s->sp - 1];
+    s->stack[s->sp - 1] = s->stack[s->sp - 2];
+    s->stack[s->sp - 2] = t;
+    return true;
+  }
+  case AMDDWARF_OP_rot: {
+    if (s->sp < base + 3)
+      return false;
+    entry t = s->stack[s->sp - 1];
+    s->stack[s->sp - 1] = s->stack[s->sp - 2];
+    s->stack[s->sp - 2] = s->stack[s->sp - 3];
+    s->stack[s->sp - 3] = t;
+    return true;
+  }
+  case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_shl:
+  case AMDDWARF_OP_shr: case AMDDWARF_OP_and: case AMDDWARF_OP_or:
+    return binary(s, base, kind);
+  case AMDDWARF_OP_plus_uconst:
+    if (!pop_value(s, base, &x))
+      return false;
+    x.b += op->operands[0];
+    return push_value(s, x);
+  case AMDDWARF_OP_skip:
+    *next = op->target;
+    return true;
+  case AMDDWARF_OP_bra:
+    if (!pop_value(s, base, &x) || x.a != 0)
+      return false; /* a branch on the lane: lane by lane */
+    if (x.b != 0)
+      *next = op->target;
+    return true;
+  case AMDDWARF_OP_LLVM_push_lane:
+    return push_value(s, (affine){1, 0});
+  case AMDDWARF_OP_LLVM_undefined:
+    return push_storage(s, AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
+  case AMDDWARF_OP_LLVM_form_aspace_address:
+    return form_aspace_address(s, base);
+  case AMDDWARF_OP_LLVM_offset:
+    if (!pop_value(s, base, &x) || !pop_location(s, base, &loc) || !move(s, &loc, x, false))
+      return false;
+    s->stack[s->sp++] = loc;
+    return true;
+  case AMDDWARF_OP_LLVM_offset_uconst:
+    if (op->operands[0] > INT64_MAX || !pop_location(s, base, &loc) ||
+        !move(s, &loc, constant(op->operands[0]), false))
+      return false;
+    s->stack[s->sp++] = loc;
+    return true;
+  case AMDDWARF_OP_piece:
+    return op->operands[0] <= UINT64_MAX / 8 && piece(s, base, op->operands[0] * 8);
+  case AMDDWARF_OP_LLVM_piece_end:
+    if (s->sp <= base || !s->stack[s->sp - 1].incomplete)
+      return false;
+    s->stack[s->sp - 1].incomplete = false;
+    return true;
+  case AMDDWARF_OP_LLVM_select_bit_piece:
+    return select_bit_piece(s, base, op->operands[0], op->operands[1]);
+  default:
+    return false;
+  }
+}
+
+static bool run(symbolic *s, const amddwarf_op *ops, size_t count, uint32_t base)
+{
+  size_t pc = 0;
+  while (pc < count) {
+    size_t next = pc + 1;
+    if (++s->steps > s->m->ev->max_steps || !step(s, &ops[pc], base, &next))
+      return false;
+    pc = next;
+  }
+  return true;
+}
+
+/* ---- reading every lane ------------------------------------------------------ */
+
+typedef struct wave_read {
+  symbolic *s;
+  machine *m;
+  struct eval_lanes *w;
+  uint32_t key_count, last_key;
+  uint32_t wave_size;
+} wave_read;
+
+/* The key of SIZE bytes at ADDRESS of storage WHERE for LANE, or -1 when
+   the lane is read alone (a generic address with apertures, a lane past
+   the wave, too many storages). *ADDRESS becomes the key's. */
+static int find_key(wave_read *r, storage where, uint32_t lane, uint64_t *address,
+                    uint64_t size)
+{
+  read_key k;
+  memset(&k, 0, sizeof k);
+  k.lane = AMDDWARF_NO_LANE;
+  k.id = where.id;
+  if (where.kind == AMDDWARF_LOCATION_REGISTER) {
+    k.kind = KEY_REGISTER;
+  } else {
+    uint32_t aspace = where.id;
+    k.kind = KEY_MEMORY;
+    if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && TARGET_HAS(r->m->t, apertures))
+      return -1;
+    if (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+        aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
+      k.lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
+      k.id = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+      if (k.lane >= r->wave_size)
+        return -1;
+    } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
+      /* A lane's dword is in the private_wave row of that dword. */
+      uint64_t row = *address / 4, row_address = row * r->wave_size * 4;
+      if (*address % 4 + size <= 4 && row_address + r->wave_size * 4 - 1 <= UINT32_MAX) {
+        k.kind = KEY_ROW;
+        k.row = row;
+        k.id = AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE;
+        *address = row_address + lane * 4 + *address % 4;
+      } else {
+        k.lane = lane;
+      }
+    }
+  }
+  /* The storage of the lane before is the likely one. */
+  for (uint32_t n = 0; n < r->key_count; n++) {
+    uint32_t i = (r->last_key + n) % r->key_count;
+    read_key *have = &r->w->keys[i];
+    if (have->kind == k.kind && have->id == k.id && have->lane == k.lane && have->row == k.row) {
+      r->last_key = i;
+      have->low = *address < have->low ? *address : have->low;
+      have->high = *address + size > have->high ? *address + size : have->high;
+      return (int)i;
+    }
+  }
+  if (r->key_count >= MAX_KEYS)
+    return -1;
+  k.low = *address;
+  k.high = *address + size;
+  r->w->keys[r->key_count] = k;
+  r->last_key = r->key_count;
+  return (int)r->key_count++;
+}
+
+/* Adds the segment of SIZE bytes at OFFSET of WHERE to LANE's value at DST. */
+static bool add_segment(wave_read *r, uint32_t lane, storage where,
+                        const storage_bounds *bounds, uint64_t offset, uint64_t size,
+                        uint64_t dst)
+{
+  uint8_t *n = &r->w->segment_count[lane];
+  if (where.kind == AMDDWARF_LOCATION_UNDEFINED || !fits(bounds, offset, size * 8) ||
+      *n >= MAX_SEGMENTS || offset + size < offset)
+    return false;
+  int key = find_key(r, where, lane, &offset, size);
+  if (key < 0)
+    return false;
+  segment *g = &r->w->segments[lane][(*n)++];
+  g->key = (uint32_t)key;
+  g->size = (uint32_t)size;
+  g->address = offset;
+  g->dst = (uint32_t)dst;
+  return true;
+}
+
+/* The segments of LANE's BIT_SIZE bits at BIT_OFFSET of the result E. */
+static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bounds,
+                          uint32_t lane, uint64_t bit_offset, uint64_t bit_size)
+{
+  symbolic *s = r->s;
+  for (uint32_t i = 0; i < s->check_count; i++)
+    if (!check_lane(&s->checks[i], lane))
+      return false;
+  uint64_t offset = affine_at(e->x, lane);
+  if (e->kind == ENTRY_STORAGE)
+    return offset + bit_offset / 8 >= offset &&
+           add_segment(r, lane, e->where, bounds, offset + bit_offset / 8, bit_size / 8, 0);
+  /* A composite: the parts the bits cross (walk_composite). */
+  uint64_t from, pos = 0, dst = 0;
+  if (offset > (UINT64_MAX >> 3) || amddwarf_add_overflow_u64(offset * 8, bit_offset, &from) ||
+      from > e->bit_size || bit_size > e->bit_size - from)
+    return false;
+  for (uint32_t i = 0; i < e->count && bit_size > 0; i++) {
+    const part *p = &s->w->parts[e->first + i];
+    if (pos + p->bits <= from) {
+      pos += p->bits;
+      continue;
+    }
+    uint64_t start = from > pos ? from - pos : 0;
+    uint64_t take = p->bits - start < bit_size ? p->bits - start : bit_size;
+    if (!add_segment(r, lane, p->where, &p->bounds, affine_at(p->offset, lane) + start / 8,
+                     take / 8, dst / 8))
+      return false;
+    dst += take;
+    bit_size -= take;
+    pos += p->bits;
+  }
+  return bit_size == 0;
+}
+
+/* Reads key K's bytes once; false leaves its segments to be read alone. */
+static bool read_key_bytes(wave_read *r, uint32_t k)
+{
+  read_key *key = &r->w->keys[k];
+  const amddwarf_target *t = r->m->t;
+  uint64_t size = key->high - key->low;
+  amddwarf_status st;
+  key->bytes = r->w->key_bytes[k];
+  if (key->kind == KEY_ROW) {
+    key->low = key->row * r->wave_size * 4;
+    size = r->wave_size * 4;
+  }
+  if (size > KEY_SPAN)
+    return false;
+  if (key->kind == KEY_REGISTER)
+    st = TARGET_HAS(t, read_register)
+             ? t->read_register(t->user, key->id, key->low, size, key->bytes)
+             : AMDDWARF_E_UNSUPPORTED;
+  else
+    st = TARGET_HAS(t, read_memory)
+             ? t->read_memory(t->user, key->id, key->lane, key->low, size, key->bytes)
+             : AMDDWARF_E_UNSUPPORTED;
+  return st == AMDDWARF_OK;
+}
+
+/* One segment read by itself, as the one-lane read makes it. */
+static bool read_segment_alone(wave_read *r, uint32_t lane, const segment *g, uint8_t *out)
+{
+  const read_key *key = &r->w->keys[g->key];
+  const amddwarf_target *t = r->m->t;
+  if (key->kind == KEY_REGISTER)
+    return TARGET_HAS(t, read_register) &&
+           t->read_register(t->user, key->id, g->address, g->size, out) == AMDDWARF_OK;
+  if (!TARGET_HAS(t, read_memory))
+    return false;
+  if (key->kind == KEY_ROW) {
+    uint64_t within = g->address - key->row * r->wave_size * 4 - lane * 4;
+    return t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, lane,
+                          key->row * 4 + within, g->size, out) == AMDDWARF_OK;
+  }
+  return t->read_memory(t->user, key->id, key->lane, g->address, g->size, out) == AMDDWARF_OK;
+}
+
+/* Copies N bytes: the common sizes without a library call. */
+static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t n)
+{
+  if (n == 4)
+    memcpy(dst, src, 4);
+  else if (n == 8)
+    memcpy(dst, src, 8);
+  else
+    memcpy(dst, src, n);
+}
+
+/* ---- the entry point ------------------------------------------------------------ */
+
+/* The symbolic run of BYTES: the result in *RESULT, or false. */
+static bool evaluate(symbolic *s, const uint8_t *bytes, size_t size, entry *result)
+{
+  const amddwarf_eval_request *req = s->m->req;
+  if (req->initial_count > 0 || s->m->trace != NULL || req->format.address_size != 8)
+    return false;
+  const cached_ops *c = decode(s->w, &req->format, bytes, size);
+  if (c == NULL || (s->bytes_decoded = size) > s->m->ev->ops_max)
+    return false;
+  /* A frame base decoded later may take the slot: run from a copy. */
+  amddwarf_op ops[CACHE_BYTES];
+  size_t count = c->count;
+  memcpy(ops, c->ops, count * sizeof *ops);
+  if (!run(s, ops, count, 0) || s->sp == 0)
+    return false;
+  *result = s->stack[s->sp - 1];
+  result->incomplete = false;
+  if (result->kind == ENTRY_VALUE) {
+    result->kind = ENTRY_STORAGE;
+    result->where.kind = AMDDWARF_LOCATION_MEMORY;
+    result->where.id = AMDDWARF_ASPACE_NONE;
+  }
+  return true;
+}
+
+/* Lane LANE by the one-lane evaluator and read. */
+static amddwarf_status one_lane(amddwarf_eval *ev, const amddwarf_eval_request *request,
+                                const uint8_t *bytes, size_t size, uint32_t lane,
+                                uint64_t bit_offset, uint64_t bit_size, uint8_t *out)
+{
+  amddwarf_eval_request req = *request;
+  amddwarf_entry result;
+  req.lane = lane;
+  amddwarf_status st = amddwarf_eval_expr(ev, &req, bytes, size, &result, NULL);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_location_read(ev, &req, &result.location, bit_offset, bit_size, out, NULL);
+  if (st != AMDDWARF_OK)
+    memset(out, 0, (size_t)((bit_size + 7) / 8));
+  return st;
+}
+
+amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_request *request,
+                                         const uint8_t *bytes, size_t size, uint64_t lanes,
+                                         uint64_t bit_offset, uint64_t bit_size, void *values,
+                                         size_t stride, amddwarf_status *statuses,
+                                         uint64_t *batched, amddwarf_error *err)
+{
+  uint64_t fast = 0;
+  if (batched != NULL)
+    *batched = 0;
+  if (ev == NULL || request == NULL || values == NULL || statuses == NULL ||
+      (bytes == NULL && size > 0))
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_eval_read_lanes: NULL argument");
+  if (request->required != AMDDWARF_RESULT_LOCATION)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_eval_read_lanes reads through a location: a value is required");
+  if (bit_size > (uint64_t)SIZE_MAX - 7 || stride < (bit_size + 7) / 8)
+    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "a stride of %zu bytes holds no value of %llu bits", stride,
+                         (unsigned long long)bit_size);
+  if (ev->lanes == NULL && (ev->lanes = amddwarf_mem_alloc(&ev->alloc, sizeof *ev->lanes)) != NULL) {
+    memset(ev->lanes->cache, 0, sizeof ev->lanes->cache);
+    ev->lanes->cache_next = 0;
+  }
+  if (ev->lanes == NULL)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                         "the whole-wave evaluator's buffers");
+  uint8_t *out = values;
+  machine m;
+  amddwarf_eval_request first = *request;
+  first.lane = 0;
+  amddwarf_status st = machine_begin(ev, &first, NULL, &m);
+  if (st != AMDDWARF_OK)
+    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "amddwarf_eval_read_lanes: %s",
+                         amddwarf_status_message(st));
+  symbolic s;
+  s.m = &m;
+  s.w = ev->lanes;
+  s.sp = 0;
+  s.stack_cap = ev->stack_cap < MAX_STACK ? ev->stack_cap : MAX_STACK;
+  s.parts_used = 0;
+  s.parts_cap = ev->parts_cap < MAX_PARTS ? ev->parts_cap : MAX_PARTS;
+  s.check_count = 0;
+  s.steps = 0;
+  s.depth = 0;
+  entry result;
+  storage_bounds bounds;
+  wave_read r = {&s, &m, ev->lanes, 0, 0, 0};
+  if (bit_size > 0 && bit_size % 8 == 0 && bit_offset % 8 == 0 &&
+      bit_size <= MAX_VALUE_BYTES * 8 && evaluate(&s, bytes, size, &result) &&
+      bounds_of(&s, &result, &bounds)) {
+    r.wave_size = machine_wave_size(&m);
+    for (uint32_t lane = 0; lane < LANES && lane < r.wave_size; lane++) {
+      ev->lanes->segment_count[lane] = 0;
+      if ((lanes >> lane & 1) &&
+          lane_segments(&r, &result, &bounds, lane, bit_offset, bit_size))
+        fast |= UINT64_C(1) << lane;
+    }
+  }
+  /* The storages read once, then each lane's value cut from them. */
+  bool key_read[MAX_KEYS];
+  for (uint32_t k = 0; k < r.key_count; k++)
+    key_read[k] = read_key_bytes(&r, k);
+  for (uint32_t lane = 0; lane < LANES; lane++) {
+    if (!(lanes >> lane & 1))
+      continue;
+    uint8_t *value = out + (size_t)lane * stride;
+    if (fast >> lane & 1) {
+      for (uint8_t i = 0; i < ev->lanes->segment_count[lane] && (fast >> lane & 1); i++) {
+        const segment *g = &ev->lanes->segments[lane][i];
+        const read_key *key = &ev->lanes->keys[g->key];
+        if (key_read[g->key])
+          copy_small(value + g->dst, key->bytes + (g->address - key->low), g->size);
+        else if (!read_segment_alone(&r, lane, g, value + g->dst))
+          fast &= ~(UINT64_C(1) << lane);
+      }
+    }
+    if (fast >> lane & 1)
+      statuses[lane] = AMDDWARF_OK;
+    else
+      statuses[lane] = one_lane(ev, request, bytes, size, lane, bit_offset, bit_size, value);
+  }
+  if (batched != NULL)
+    *batched = fast;
+  return AMDDWARF_OK;
+}
