@@ -25,34 +25,55 @@
  * (ratio = direct / API); the last line gives API / direct for backtrace +
  * variables, the median of the rounds' ratios in thread CPU time (time the
  * scheduler gives other processes counts for neither path), which must stay
- * <= 1.05, and the same in wall time. */
+ * <= 1.05, and the same in wall time. (amddwarf_valobj_read_bytes reads the
+ * lanes with amddwarf_eval_read_lanes.)
+ *
+ * A third path, alternating with those two, makes the direct calls with
+ * each variable evaluated and read for the whole wave at once
+ * (amddwarf_eval_read_lanes): its table gives the time per lane of each
+ * variable against gimli's per-lane time (with --peer) or the one-lane
+ * direct calls of the same run; target <= 20 ns per lane on average.
+ *
+ * Last, the MI300X-sized stop: 304 CUs x 4 SIMDs x 8 waves = 9,728 waves,
+ * each loaded, unwound 8 frames and its 8 variables read for the whole
+ * wave, on one thread (target: under 250 ms), then on one thread per core
+ * (each pinned to its core), the threads sharing the one code object, DWARF
+ * and CFI, each with its own snapshot and evaluator; wall time from the
+ * start to the last join, medians of 5 stops. */
+#define _GNU_SOURCE /* pthread_setaffinity_np */
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "gpu_stop_workload.h"
 
-enum { REPEATS = 7 };
+enum { REPEATS = 7, MI300X_REPEATS = 5, MAX_THREADS = 16 };
 
 typedef struct phases {
   double load, backtrace, variables; /* ns over all waves */
   double cpu;                        /* thread CPU ns of backtrace + variables */
+  double variables_cpu;              /* thread CPU ns of the variables */
   double per_variable[GPU_STOP_VARIABLES];
 } phases;
 
-/* The two paths of the same work (gpu_stop_workload.h). */
-typedef enum path { DIRECT, API } path;
+/* The paths of the same work (gpu_stop_workload.h): direct calls lane by
+   lane, the debugger layer, direct calls a whole wave at once. */
+typedef enum path { DIRECT, API, WAVE, PATHS } path;
 
 static uint64_t values[GPU_STOP_VARIABLES][GPU_STOP_LANES];
 
 /* The loaded wave's backtrace and variables by direct calls: the
    unwinder, then the scope and each variable with the evaluator. */
 static amddwarf_status direct_wave(gpu_stop *stop, gpu_stop_frame *frames, size_t *frame_count,
-                                   phases *times, uint64_t *t2, amddwarf_error *err)
+                                   phases *times, uint64_t *t2, uint64_t *c2, amddwarf_error *err)
 {
   amddwarf_status st = gpu_stop_backtrace(stop, frames, frame_count, err);
   *t2 = bench_now_ns();
+  *c2 = bench_thread_cpu_ns();
   if (st == AMDDWARF_OK)
     st = gpu_stop_scope(stop, err);
   for (size_t v = 0; v < GPU_STOP_VARIABLES && st == AMDDWARF_OK; v++) {
@@ -63,17 +84,37 @@ static amddwarf_status direct_wave(gpu_stop *stop, gpu_stop_frame *frames, size_
   return st;
 }
 
+/* The direct calls with every variable evaluated and read for the whole
+   wave at once (amddwarf_eval_read_lanes). */
+static amddwarf_status whole_wave(gpu_stop *stop, gpu_stop_frame *frames, size_t *frame_count,
+                                  phases *times, uint64_t *t2, uint64_t *c2, amddwarf_error *err)
+{
+  amddwarf_status st = gpu_stop_backtrace(stop, frames, frame_count, err);
+  *t2 = bench_now_ns();
+  *c2 = bench_thread_cpu_ns();
+  if (st == AMDDWARF_OK)
+    st = gpu_stop_scope(stop, err);
+  for (size_t v = 0; v < GPU_STOP_VARIABLES && st == AMDDWARF_OK; v++) {
+    uint64_t start = times ? bench_now_ns() : 0;
+    st = gpu_stop_wave_variable(stop, v, values[v], err);
+    if (times)
+      times->per_variable[v] += (double)(bench_now_ns() - start);
+  }
+  return st;
+}
+
 /* The same through <amddwarf/debug.h>: the wave opened and its frames
    taken (the backtrace), each variable of frame 0 as a value read per
    lane, the wave closed (the variables). */
 static amddwarf_status api_wave(gpu_stop *stop, gpu_stop_frame *frames, size_t *frame_count,
-                                phases *times, uint64_t *t2, amddwarf_error *err)
+                                phases *times, uint64_t *t2, uint64_t *c2, amddwarf_error *err)
 {
   amddwarf_wave *wave = NULL;
   amddwarf_status st = gpu_stop_api_open(stop, &wave, err);
   if (st == AMDDWARF_OK)
     st = gpu_stop_api_backtrace(wave, frames, frame_count, err);
   *t2 = bench_now_ns();
+  *c2 = bench_thread_cpu_ns();
   for (size_t v = 0; v < GPU_STOP_VARIABLES && st == AMDDWARF_OK; v++) {
     uint64_t start = bench_now_ns();
     st = gpu_stop_api_variable(wave, v, values[v], err);
@@ -91,16 +132,17 @@ static int run_wave(gpu_stop *stop, path which, uint32_t wave, phases *times)
   gpu_stop_frame frames[GPU_STOP_FRAMES];
   size_t frame_count = 0;
   amddwarf_error err;
-  uint64_t t0 = bench_now_ns(), t2 = 0;
+  uint64_t t0 = bench_now_ns(), t2 = 0, c2 = 0;
   amddwarf_status st = gpu_stop_load_wave(stop, wave, &err);
   uint64_t c1 = bench_thread_cpu_ns(), t1 = bench_now_ns();
   if (st == AMDDWARF_OK)
-    st = which == DIRECT ? direct_wave(stop, frames, &frame_count, times, &t2, &err)
-                         : api_wave(stop, frames, &frame_count, times, &t2, &err);
+    st = which == DIRECT ? direct_wave(stop, frames, &frame_count, times, &t2, &c2, &err)
+         : which == API  ? api_wave(stop, frames, &frame_count, times, &t2, &c2, &err)
+                         : whole_wave(stop, frames, &frame_count, times, &t2, &c2, &err);
   uint64_t t3 = bench_now_ns(), c3 = bench_thread_cpu_ns();
   if (st != AMDDWARF_OK || frame_count != GPU_STOP_FRAMES) {
     fprintf(stderr, "bench_gpu_stop: %s path, wave %u: %s (%zu frames)\n",
-            which == DIRECT ? "direct" : "debug.h", wave,
+            which == DIRECT ? "direct" : which == API ? "debug.h" : "whole-wave", wave,
             st != AMDDWARF_OK ? err.message : "short backtrace", frame_count);
     return -1;
   }
@@ -109,29 +151,108 @@ static int run_wave(gpu_stop *stop, path which, uint32_t wave, phases *times)
   times->backtrace += (double)(t2 - t1);
   times->variables += (double)(t3 - t2);
   times->cpu += (double)(c3 - c1);
+  times->variables_cpu += (double)(c3 - c2);
   return 0;
 }
 
 /* One whole stop along each path, in round ROUND: the waves go by blocks
-   of BLOCK, each block along one path and then along the other, the first
-   path alternating from block to block, so that a change of the machine's
-   load falls on both paths alike while each path runs long enough to have
-   its own code and data in the caches. TIMES[path] receives the phases.
-   Returns 0, or -1 after printing the error. */
-static int run_stops(gpu_stop *stop, int round, phases times[2])
+   of BLOCK, each block along every path in turn, the first path rotating
+   from block to block, so that a change of the machine's load falls on
+   every path alike while each path runs long enough to have its own code
+   and data in the caches. TIMES[path] receives the phases. Returns 0, or
+   -1 after printing the error. */
+static int run_stops(gpu_stop *stop, int round, phases times[PATHS])
 {
   enum { BLOCK = 32 };
-  memset(times, 0, 2 * sizeof *times);
+  memset(times, 0, PATHS * sizeof *times);
   for (uint32_t block = 0; block < GPU_STOP_WAVES; block += BLOCK) {
-    path first = (block / BLOCK + (uint32_t)round) % 2 ? API : DIRECT;
-    for (int k = 0; k < 2; k++) {
-      path which = k == 0 ? first : (first == API ? DIRECT : API);
+    for (uint32_t k = 0; k < PATHS; k++) {
+      path which = (path)((block / BLOCK + (uint32_t)round + k) % PATHS);
       for (uint32_t wave = block; wave < block + BLOCK && wave < GPU_STOP_WAVES; wave++)
         if (run_wave(stop, which, wave, &times[which]) != 0)
           return -1;
     }
   }
   return 0;
+}
+
+/* ---- the MI300X-sized stop: 9,728 waves, on one thread or several ---- */
+
+typedef struct worker {
+  gpu_stop *stop;
+  int cpu;             /* the core the thread runs on, or -1: where it was put */
+  uint32_t first, end; /* waves [FIRST, END) */
+  uint64_t cpu_ns;     /* thread CPU time */
+  int failed;
+} worker;
+
+/* Every wave of the worker's range: its state loaded, its backtrace, and
+   its variables for the whole wave at once. */
+static void *run_worker(void *arg)
+{
+  worker *w = arg;
+  if (w->cpu >= 0) {
+    /* One thread per core, past bench/run's taskset of one core. */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(w->cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+  }
+  uint64_t c0 = bench_thread_cpu_ns();
+  for (uint32_t wave = w->first; wave < w->end && !w->failed; wave++) {
+    gpu_stop_frame frames[GPU_STOP_FRAMES];
+    size_t frame_count = 0;
+    uint64_t wave_values[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+    amddwarf_error err;
+    amddwarf_status st = gpu_stop_load_wave(w->stop, wave, &err);
+    if (st == AMDDWARF_OK)
+      st = gpu_stop_backtrace(w->stop, frames, &frame_count, &err);
+    if (st == AMDDWARF_OK)
+      st = gpu_stop_scope(w->stop, &err);
+    for (size_t v = 0; v < GPU_STOP_VARIABLES && st == AMDDWARF_OK; v++)
+      st = gpu_stop_wave_variable(w->stop, v, wave_values[v], &err);
+    if (st != AMDDWARF_OK || frame_count != GPU_STOP_FRAMES) {
+      fprintf(stderr, "bench_gpu_stop: MI300X stop, wave %u: %s\n", wave,
+              st != AMDDWARF_OK ? err.message : "short backtrace");
+      w->failed = 1;
+    }
+    bench_consume(wave_values[GPU_STOP_VARIABLES - 1][wave % 64] + frames[0].pc);
+  }
+  w->cpu_ns = bench_thread_cpu_ns() - c0;
+  return NULL;
+}
+
+/* The MI300X-sized stop on THREADS threads, each with a workload of its
+   own over STOP's code object: the wall time from start to the last join
+   (*CPU: the threads' CPU time added up), or -1 on failure. */
+static double mi300x_stop(gpu_stop *stop, gpu_stop *const *sharers, unsigned threads, double *cpu)
+{
+  worker workers[MAX_THREADS];
+  pthread_t ids[MAX_THREADS];
+  uint64_t start = bench_now_ns();
+  for (unsigned t = 0; t < threads; t++) {
+    workers[t].stop = t == 0 ? stop : sharers[t];
+    workers[t].first = (uint32_t)((uint64_t)GPU_STOP_MI300X_WAVES * t / threads);
+    workers[t].end = (uint32_t)((uint64_t)GPU_STOP_MI300X_WAVES * (t + 1) / threads);
+    workers[t].failed = 0;
+    workers[t].cpu_ns = 0;
+    workers[t].cpu = threads > 1 ? (int)t : -1;
+    if (t > 0 && pthread_create(&ids[t], NULL, run_worker, &workers[t]) != 0)
+      return -1;
+  }
+  cpu_set_t saved;
+  int restore = threads > 1 && pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0;
+  run_worker(&workers[0]);
+  if (restore)
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+  int failed = workers[0].failed;
+  *cpu = (double)workers[0].cpu_ns;
+  for (unsigned t = 1; t < threads; t++) {
+    pthread_join(ids[t], NULL);
+    failed |= workers[t].failed;
+    *cpu += (double)workers[t].cpu_ns;
+  }
+  return failed ? -1 : (double)(bench_now_ns() - start);
 }
 
 static int compare_double(const void *a, const void *b)
@@ -148,7 +269,7 @@ static double median(double *samples, size_t count)
 
 /* Medians of each phase over the REPEATS stops of one path. */
 typedef struct summary {
-  double total, load, backtrace, variables, cpu;
+  double total, load, backtrace, variables, cpu, variables_cpu;
   double per_variable[GPU_STOP_VARIABLES];
 } summary;
 
@@ -156,13 +277,16 @@ static summary summarize(const phases runs[REPEATS])
 {
   summary out;
   double total[REPEATS], load[REPEATS], backtrace[REPEATS], variables[REPEATS], cpu[REPEATS];
+  double variables_cpu[REPEATS];
   for (int r = 0; r < REPEATS; r++) {
     total[r] = runs[r].load + runs[r].backtrace + runs[r].variables;
     load[r] = runs[r].load;
     backtrace[r] = runs[r].backtrace;
     variables[r] = runs[r].variables;
     cpu[r] = runs[r].cpu;
+    variables_cpu[r] = runs[r].variables_cpu;
   }
+  out.variables_cpu = median(variables_cpu, REPEATS);
   out.total = median(total, REPEATS);
   out.load = median(load, REPEATS);
   out.backtrace = median(backtrace, REPEATS);
@@ -190,19 +314,20 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench_gpu_stop: %s\n", err.message);
     return 1;
   }
-  static phases runs[2][REPEATS];
+  static phases runs[PATHS][REPEATS];
   int failed = 0;
   for (int r = 0; r < REPEATS && !failed; r++) {
-    phases round[2];
+    phases round[PATHS];
     failed = run_stops(stop, r, round);
-    runs[DIRECT][r] = round[DIRECT];
-    runs[API][r] = round[API];
+    for (int p = 0; p < PATHS; p++)
+      runs[p][r] = round[p];
   }
   if (failed) {
     gpu_stop_free(stop);
     return 1;
   }
   summary direct = summarize(runs[DIRECT]), api = summarize(runs[API]);
+  summary wave = summarize(runs[WAVE]);
   /* API / direct of each round, in thread CPU time (the requirement) and
      in wall time: their medians, and the CPU ratio's range. */
   double cpu_ratio[REPEATS], wall_ratio[REPEATS], cpu_low = 0, cpu_high = 0;
@@ -261,6 +386,82 @@ int main(int argc, char **argv)
     bench_print_row(name, api.per_variable[v] / (waves * GPU_STOP_LANES), direct_name,
                     direct.per_variable[v] / (waves * GPU_STOP_LANES), "eval");
   }
+
+  /* The whole wave at once against one lane at a time: with --peer, gimli's
+     per-lane time of the standard-subset form; else the one-lane direct
+     calls of the same run. */
+  const char *lane_peer = peer_lane >= 0 ? peer_name : "one lane at a time, same run";
+  double wave_mean = 0, lane_mean = 0;
+  bench_print_header("whole GPU stop, a whole wave at once: amddwarf_eval_read_lanes for the 64 "
+                     "lanes of each variable (time per lane)");
+  for (size_t v = 0; v < GPU_STOP_VARIABLES; v++) {
+    char name[64];
+    snprintf(name, sizeof name, "gpu_stop_%s", gpu_stop_variable_name(v));
+    double per_lane = direct.per_variable[v] / (waves * GPU_STOP_LANES);
+    double peer = peer_lane >= 0 ? bench_peer_time(peer_path, name) : per_lane;
+    wave_mean += wave.per_variable[v] / (waves * GPU_STOP_LANES) / GPU_STOP_VARIABLES;
+    lane_mean += peer / GPU_STOP_VARIABLES;
+    snprintf(name, sizeof name, "  %s, per lane of a wave", gpu_stop_variable_name(v));
+    bench_print_row(name, wave.per_variable[v] / (waves * GPU_STOP_LANES), lane_peer, peer,
+                    "lane");
+  }
+  bench_print_row("one variable per lane, mean of the 8 (target <= 20 ns)", wave_mean, lane_peer,
+                  lane_mean, "lane");
+  bench_print_row("  the same in thread CPU time (one lane at a time: peer)",
+                  wave.variables_cpu / lane_evaluations, "one lane at a time, same run",
+                  direct.variables_cpu / lane_evaluations, "lane");
+  bench_print_row("8 variables x 64 lanes", wave.variables / waves, lane_peer,
+                  lane_mean * GPU_STOP_VARIABLES * GPU_STOP_LANES, "wave");
+  bench_print_row("whole stop (load + backtrace + variables)", wave.total,
+                  "one lane at a time, same run", direct.total, "stop");
+
+  /* The MI300X-sized stop: one thread, then one per core, the threads
+     sharing the one code object. */
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  unsigned max_threads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (unsigned)cores;
+  gpu_stop *sharers[MAX_THREADS] = {NULL};
+  double mi300x_wall[MAX_THREADS + 1] = {0}, mi300x_cpu[MAX_THREADS + 1] = {0};
+  for (unsigned t = 1; t < max_threads && !failed; t++)
+    failed = gpu_stop_new_sharing(stop, &sharers[t], &err) != AMDDWARF_OK;
+  for (unsigned threads = 1; threads <= max_threads && !failed;
+       threads = threads == max_threads ? max_threads + 1 : max_threads) {
+    double wall[MI300X_REPEATS], cpu[MI300X_REPEATS];
+    for (int r = 0; r < MI300X_REPEATS && !failed; r++) {
+      wall[r] = mi300x_stop(stop, sharers, threads, &cpu[r]);
+      failed = wall[r] < 0;
+    }
+    if (!failed) {
+      mi300x_wall[threads] = median(wall, MI300X_REPEATS);
+      mi300x_cpu[threads] = median(cpu, MI300X_REPEATS);
+    }
+  }
+  for (unsigned t = 1; t < max_threads; t++)
+    gpu_stop_free(sharers[t]);
+  if (failed) {
+    gpu_stop_free(stop);
+    return 1;
+  }
+  bench_print_header("MI300X-sized stop: 304 CUs x 4 SIMDs x 8 waves = 9728 waves x 64 lanes, "
+                     "8 frames, 8 variables, whole-wave evaluation");
+  bench_print_row("MI300X stop, 1 thread (wall)", mi300x_wall[1], "-", -1, "stop");
+  bench_print_row("MI300X stop, 1 thread (thread CPU)", mi300x_cpu[1], "-", -1, "stop");
+  if (max_threads > 1) {
+    char name[80];
+    snprintf(name, sizeof name, "MI300X stop, %u threads (wall)", max_threads);
+    bench_print_row(name, mi300x_wall[max_threads], "1 thread, same run", mi300x_wall[1],
+                    "stop");
+  }
+  printf("\nwhole wave at once: %.1f ns per lane, mean of the 8 variables (target <= 20 ns; "
+         "%.1f ns in thread CPU time); "
+         "MI300X-sized stop (9728 waves): %.0f ms wall, %.0f ms thread CPU on one core "
+         "(target < 250 ms)",
+         wave_mean, wave.variables_cpu / lane_evaluations, mi300x_wall[1] / 1e6,
+         mi300x_cpu[1] / 1e6);
+  if (max_threads > 1)
+    printf("; %u threads sharing the code object: %.0f ms wall (%.2fx), %.0f ms CPU in all",
+           max_threads, mi300x_wall[max_threads] / 1e6,
+           mi300x_wall[1] / mi300x_wall[max_threads], mi300x_cpu[max_threads] / 1e6);
+  printf(" (medians of %d stops)\n", MI300X_REPEATS);
 
   printf("\nwhole GPU stop: %.0f ms on one core (target < 1000 ms): state load %.0f ms, "
          "backtraces %.0f ms, variables %.0f ms (medians of %d stops)\n",

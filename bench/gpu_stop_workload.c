@@ -42,6 +42,7 @@ const char *gpu_stop_variable_name(size_t index)
 }
 
 struct gpu_stop {
+  const gpu_stop *code;    /* the workload whose code object this one borrows, or NULL */
   uint8_t *image;          /* the code object; borrowed by OBJECT */
   size_t image_size;
   amddwarf_object *object;
@@ -318,12 +319,37 @@ done:
   return st;
 }
 
+amddwarf_status gpu_stop_new_sharing(const gpu_stop *code, gpu_stop **out, amddwarf_error *err)
+{
+  *out = NULL;
+  gpu_stop *stop = calloc(1, sizeof *stop);
+  if (!stop)
+    return fail(err, AMDDWARF_E_NO_MEMORY, "workload");
+  stop->code = code;
+  stop->image = code->image;
+  stop->image_size = code->image_size;
+  stop->object = code->object;
+  stop->cfi = code->cfi;
+  amddwarf_status st = load_snapshot(stop, err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_eval_new(NULL, &stop->eval, err);
+  if (st == AMDDWARF_OK)
+    *out = stop;
+  else
+    gpu_stop_free(stop);
+  return st;
+}
+
 void gpu_stop_free(gpu_stop *stop)
 {
   if (!stop)
     return;
   amddwarf_eval_free(stop->eval);
   amddwarf_snapshot_free(stop->snapshot);
+  if (stop->code) {
+    free(stop);
+    return;
+  }
   amddwarf_cfi_close(stop->cfi);
   amddwarf_object_close(stop->object);
   amddwarf_produce_free_bytes(NULL, stop->image, stop->image_size);
@@ -556,6 +582,27 @@ amddwarf_status gpu_stop_variable(gpu_stop *stop, size_t index, uint64_t values[
     uint64_t value = 0;
     for (int i = 7; i >= 0; i--)
       value = value << 8 | bytes[i];
+    values[lane] = value;
+  }
+  return st;
+}
+
+amddwarf_status gpu_stop_wave_variable(gpu_stop *stop, size_t index,
+                                       uint64_t values[GPU_STOP_LANES], amddwarf_error *err)
+{
+  const amddwarf_var *var = &stop->vars[index];
+  uint8_t bytes[GPU_STOP_LANES][8];
+  amddwarf_status statuses[AMDDWARF_EVAL_MAX_LANES];
+  memset(bytes, 0, sizeof bytes);
+  amddwarf_status st = amddwarf_eval_read_lanes(
+      stop->eval, &stop->request, var->expr, var->size, ~0ull >> (64 - GPU_STOP_LANES), 0,
+      stop->byte_sizes[index] * 8, bytes, sizeof bytes[0], statuses, NULL, err);
+  for (uint32_t lane = 0; lane < GPU_STOP_LANES && st == AMDDWARF_OK; lane++) {
+    if (statuses[lane] != AMDDWARF_OK)
+      return fail(err, statuses[lane], "a lane of a variable does not read");
+    uint64_t value = 0;
+    for (int i = 7; i >= 0; i--)
+      value = value << 8 | bytes[lane][i];
     values[lane] = value;
   }
   return st;

@@ -58,6 +58,7 @@
 
 enum {
   GPU_STOP_WAVES = 2560,   /* 64 compute units x 40 waves: an MI60 full of waves */
+  GPU_STOP_MI300X_WAVES = 304 * 4 * 8, /* 304 CUs x 4 SIMDs x 8 waves: 9,728 */
   GPU_STOP_LANES = 64,
   GPU_STOP_FRAMES = 8,
   GPU_STOP_VARIABLES = 8,
@@ -76,11 +77,18 @@ typedef struct gpu_stop_frame {
 amddwarf_status gpu_stop_new(gpu_stop **out, amddwarf_error *err);
 void gpu_stop_free(gpu_stop *stop);
 
+/* A workload of its own state (snapshot, evaluator) over CODE's code
+   object, DWARF and CFI, which it borrows: one per thread of a stop read on
+   several cores. Free it before CODE. */
+amddwarf_status gpu_stop_new_sharing(const gpu_stop *code, gpu_stop **out, amddwarf_error *err);
+
 /* The program's code object (valid until gpu_stop_free). */
 const uint8_t *gpu_stop_code_object(const gpu_stop *stop, size_t *size);
 
 /* Makes the snapshot hold wave WAVE's state. */
 amddwarf_status gpu_stop_load_wave(gpu_stop *stop, uint32_t wave, amddwarf_error *err);
+/* (Waves past GPU_STOP_WAVES, up to GPU_STOP_MI300X_WAVES, follow the same
+   formulas.) */
 
 /* The loaded wave's state as a snapshot document (amddwarf_snapshot_save:
    specs/snapshot.md, writes included); *JSON is malloc'ed, the caller's.
@@ -101,6 +109,12 @@ amddwarf_status gpu_stop_scope(gpu_stop *stop, amddwarf_error *err);
    its value into VALUES[lane] (little-endian bytes, zero-extended). */
 amddwarf_status gpu_stop_variable(gpu_stop *stop, size_t index, uint64_t values[GPU_STOP_LANES],
                                   amddwarf_error *err);
+
+/* As gpu_stop_variable, every lane at once by amddwarf_eval_read_lanes
+   (the lane-independent work done once, the reads batched). A lane whose
+   read fails is an error, as in gpu_stop_variable. */
+amddwarf_status gpu_stop_wave_variable(gpu_stop *stop, size_t index,
+                                       uint64_t values[GPU_STOP_LANES], amddwarf_error *err);
 
 /* gpu_stop_scope, then gpu_stop_variable for each variable: every lane
    (active or not) of every variable in scope; VALUES[v][lane] receives

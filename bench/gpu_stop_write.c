@@ -4,7 +4,8 @@
  * of its 2,560 waves (or --waves N), wave W at work-group (W / 4, 0, 0) as
  * wave W % 4 of it: work-groups of 256 work-items. Each wave's snapshot is
  * what amddwarf_snapshot_save gives after gpu_stop_load_wave, with "exec"
- * set to its EXEC register (the template's is 0).
+ * set to its EXEC register (the template's is 0). Each wave is added to an
+ * amddwarf_stop, which writes the document (amddwarf_stop_save).
  *
  * usage: gpu_stop_write DIR [--waves N] */
 #include <jansson.h>
@@ -13,34 +14,9 @@
 #include <string.h>
 
 #include <amddwarf/snapshot.h>
+#include <amddwarf/stop.h>
 
 #include "gpu_stop_workload.h"
-
-typedef struct buffer {
-  char *data;
-  size_t len, cap;
-  int failed;
-} buffer;
-
-static void append(buffer *b, const char *s, size_t n)
-{
-  if (b->failed)
-    return;
-  if (n > b->cap - b->len) {
-    size_t cap = b->cap ? b->cap : 1 << 20;
-    while (n > cap - b->len)
-      cap *= 2;
-    char *grown = realloc(b->data, cap);
-    if (!grown) {
-      b->failed = 1;
-      return;
-    }
-    b->data = grown;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-}
 
 static int write_file(const char *dir, const char *name, const void *data, size_t size)
 {
@@ -82,8 +58,11 @@ int main(int argc, char **argv)
   size_t image_size = 0;
   const uint8_t *image = gpu_stop_code_object(stop, &image_size);
   int rc = write_file(dir, "gpu_stop.elf", image, image_size) == 0 ? 0 : 1;
-  buffer doc = {NULL, 0, 0, 0};
-  append(&doc, "{\"waves\": [\n", 12);
+  amddwarf_stop *doc = NULL;
+  if (rc == 0 && amddwarf_stop_new(NULL, &doc, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "gpu_stop_write: %s\n", err.message);
+    rc = 1;
+  }
   for (unsigned long w = 0; w < waves && rc == 0; w++) {
     char *text = NULL;
     size_t size = 0;
@@ -104,30 +83,31 @@ int main(int argc, char **argv)
       break;
     }
     json_object_set(snapshot, "exec", exec);
-    json_t *entry = json_pack("{s:[i,i,i],s:i,s:o}", "work_group", (json_int_t)(w / 4), 0, 0,
-                              "wave_id", (json_int_t)(w % 4), "snapshot", snapshot);
-    char *line = entry ? json_dumps(entry, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    /* The wave as a stop of one wave, added to the whole stop. */
+    json_t *entry = json_pack("{s:[{s:[i,i,i],s:i,s:o}]}", "waves", "work_group",
+                              (json_int_t)(w / 4), 0, 0, "wave_id", (json_int_t)(w % 4),
+                              "snapshot", snapshot);
+    char *one = entry ? json_dumps(entry, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     json_decref(entry);
-    if (!line) {
+    if (!one || amddwarf_stop_add(doc, one, strlen(one), "gpu_stop_write", &err) != AMDDWARF_OK) {
+      fprintf(stderr, "gpu_stop_write: wave %lu: %s\n", w, one ? err.message : "out of memory");
       rc = 1;
-      break;
     }
-    if (w > 0)
-      append(&doc, ",\n", 2);
-    append(&doc, line, strlen(line));
-    free(line);
+    free(one);
   }
-  append(&doc, "\n]}\n", 4);
-  if (rc == 0 && doc.failed) {
-    fprintf(stderr, "gpu_stop_write: out of memory\n");
+  char *text = NULL;
+  size_t size = 0;
+  if (rc == 0 && amddwarf_stop_save(doc, &text, &size, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "gpu_stop_write: %s\n", err.message);
     rc = 1;
   }
   if (rc == 0)
-    rc = write_file(dir, "gpu_stop.json", doc.data, doc.len) == 0 ? 0 : 1;
+    rc = write_file(dir, "gpu_stop.json", text, size) == 0 ? 0 : 1;
   if (rc == 0)
     printf("wrote %s/gpu_stop.elf and %s/gpu_stop.json (%lu waves, %zu bytes)\n", dir, dir, waves,
-           doc.len);
-  free(doc.data);
+           size);
+  free(text);
+  amddwarf_stop_free(doc);
   gpu_stop_free(stop);
   return rc;
 }

@@ -146,6 +146,12 @@ static void test_api_matches_direct(void **state)
     assert_int_equal(gpu_stop_load_wave(stop, wave, &err), AMDDWARF_OK);
     assert_int_equal(gpu_stop_backtrace(stop, direct_frames, &direct_count, &err), AMDDWARF_OK);
     assert_int_equal(gpu_stop_variables(stop, direct, &err), AMDDWARF_OK);
+    /* The whole-wave evaluation of each variable gives every lane's value. */
+    for (size_t v = 0; v < GPU_STOP_VARIABLES; v++) {
+      memset(api[v], 0xa5, sizeof api[v]);
+      assert_int_equal(gpu_stop_wave_variable(stop, v, api[v], &err), AMDDWARF_OK);
+      assert_memory_equal(api[v], direct[v], sizeof api[v]);
+    }
     memset(api_frames, 0xa5, sizeof api_frames);
     memset(api, 0xa5, sizeof api);
     assert_int_equal(gpu_stop_api_open(stop, &w, &err), AMDDWARF_OK);
@@ -170,6 +176,77 @@ static void test_api_matches_direct(void **state)
   }
 }
 
+/* amddwarf_valobj_read_lanes (whose plain lanes are read together) groups
+   every lane with the lanes whose one-lane read gives the same text and
+   state, and each group's value is its lowest lane's read. */
+static void test_read_lanes_groups(void **state)
+{
+  gpu_stop *stop = *state;
+  static const uint32_t waves[] = {3, 2046};
+  for (size_t i = 0; i < sizeof waves / sizeof waves[0]; i++) {
+    amddwarf_error err;
+    amddwarf_wave *w = NULL;
+    assert_int_equal(gpu_stop_load_wave(stop, waves[i], &err), AMDDWARF_OK);
+    assert_int_equal(gpu_stop_api_open(stop, &w, &err), AMDDWARF_OK);
+    for (size_t v = 0; v < GPU_STOP_VARIABLES; v++) {
+      amddwarf_valobj *value = NULL, *single = NULL;
+      amddwarf_value_group groups[AMDDWARF_MAX_LANES];
+      size_t count = 0;
+      uint64_t seen = 0;
+      assert_int_equal(amddwarf_valobj_new(w, 0, gpu_stop_variable_name(v), &value, &err),
+                       AMDDWARF_OK);
+      assert_int_equal(amddwarf_valobj_new(w, 0, gpu_stop_variable_name(v), &single, &err),
+                       AMDDWARF_OK);
+      assert_int_equal(amddwarf_valobj_read_lanes(value, UINT64_MAX, groups, AMDDWARF_MAX_LANES,
+                                                  &count, &err),
+                       AMDDWARF_OK);
+      assert_true(count >= 1 && count <= AMDDWARF_MAX_LANES);
+      for (size_t g = 0; g < count; g++) {
+        assert_int_equal(seen & groups[g].mask, 0);
+        seen |= groups[g].mask;
+        assert_int_equal(groups[g].value.lane, (uint32_t)__builtin_ctzll(groups[g].mask));
+        for (uint32_t lane = 0; lane < GPU_STOP_LANES; lane++) {
+          if (!(groups[g].mask >> lane & 1))
+            continue;
+          amddwarf_lane_value read;
+          assert_int_equal(amddwarf_valobj_read(single, lane, &read, &err), AMDDWARF_OK);
+          assert_int_equal(read.state, groups[g].value.state);
+          assert_string_equal(read.text, groups[g].value.text);
+          assert_string_equal(read.message, groups[g].value.message);
+          if (lane == groups[g].value.lane)
+            assert_string_equal(read.explain, groups[g].value.explain);
+        }
+      }
+      assert_int_equal(seen, UINT64_MAX);
+      amddwarf_valobj_free(single);
+      amddwarf_valobj_free(value);
+    }
+    amddwarf_wave_close(w);
+  }
+}
+
+/* A workload sharing another's code object (one per thread of the
+   MI300X-sized stop) loads and reads its waves as the owner does. */
+static void test_sharing_code_object(void **state)
+{
+  gpu_stop *stop = *state, *shared = NULL;
+  static uint64_t owner[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+  static uint64_t sharer[GPU_STOP_VARIABLES][GPU_STOP_LANES];
+  amddwarf_error err;
+  size_t owner_size = 0, sharer_size = 0;
+  assert_int_equal(gpu_stop_new_sharing(stop, &shared, &err), AMDDWARF_OK);
+  assert_ptr_equal(gpu_stop_code_object(shared, &sharer_size),
+                   gpu_stop_code_object(stop, &owner_size));
+  assert_int_equal(gpu_stop_load_wave(stop, 9000, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_variables(stop, owner, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_load_wave(shared, 9000, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_load_wave(stop, 1, &err), AMDDWARF_OK);
+  assert_int_equal(gpu_stop_variables(shared, sharer, &err), AMDDWARF_OK);
+  assert_memory_equal(owner, sharer, sizeof owner);
+  assert_int_equal(sharer[VAR_COUNT][0], 1000 + 9000);
+  gpu_stop_free(shared);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -179,6 +256,8 @@ int main(void)
       cmocka_unit_test(test_variables_every_lane),
       cmocka_unit_test(test_waves_are_independent),
       cmocka_unit_test(test_api_matches_direct),
+      cmocka_unit_test(test_read_lanes_groups),
+      cmocka_unit_test(test_sharing_code_object),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
