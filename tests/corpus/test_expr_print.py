@@ -381,7 +381,7 @@ def synthetic_expressions(ops_def):
     register forms for every AMDGPU register range."""
     exprs = []
     for line in ops_def.read_text().splitlines():
-        m = re.match(r'AMDDWARF_OP\((\w+),\s*"(\w+)",\s*(0x[0-9a-f]+),\s*(\w+),\s*(\w+)\)', line)
+        m = re.match(r'AMDDWARF_OP\((\w+),\s*"(\w+)",\s*(0x[0-9a-f]+),\s*(\w+),\s*(\w+),', line)
         if not m:
             continue
         _, name, code, a, b = m.groups()

@@ -207,6 +207,22 @@ static void test_table_lookups(void **state)
   assert_int_equal(amddwarf_op_info_by_name("DW_OP_bregx")->operands[0], AMDDWARF_OPERAND_REG);
   assert_int_equal(amddwarf_op_info_by_name("DW_OP_bregx")->operands[1], AMDDWARF_OPERAND_SLEB);
   assert_int_equal(amddwarf_op_info_by_name("DW_OP_LLVM_push_lane")->user_subop, 3);
+  /* The stack effect column: needs, pops, pushes; -1 for the calls. */
+  static const struct {
+    const char *name;
+    int needs;
+    unsigned pops, pushes;
+  } effects[] = {{"DW_OP_over", 2, 2, 3},          {"DW_OP_rot", 3, 3, 3},
+                 {"DW_OP_lit7", 0, 0, 1},          {"DW_OP_breg31", 0, 0, 1},
+                 {"DW_OP_stack_value", 1, 0, 0},   {"DW_OP_bra", 1, 1, 0},
+                 {"DW_OP_LLVM_form_aspace_address", 2, 2, 1},
+                 {"DW_OP_call_ref", -1, 0, 0}};
+  for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++) {
+    const amddwarf_op_info *info = amddwarf_op_info_by_name(effects[i].name);
+    assert_int_equal(info->stack_needs, effects[i].needs);
+    assert_int_equal(info->stack_pops, effects[i].pops);
+    assert_int_equal(info->stack_pushes, effects[i].pushes);
+  }
 
   amddwarf_dialect d;
   assert_int_equal(amddwarf_dialect_from_name("vendor", &d), AMDDWARF_OK);

@@ -18,8 +18,9 @@ AMDDWARF_BEGIN_DECLS
 
 /* Semantic kind of an operation, one per row of ops.def. */
 typedef enum amddwarf_op_kind {
-#define AMDDWARF_OP(kind, name, code, a, b) AMDDWARF_OP_##kind,
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b) AMDDWARF_OP_##kind,
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes) AMDDWARF_OP_##kind,
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes) \
+  AMDDWARF_OP_##kind,
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
 #undef AMDDWARF_LLVM_OP
@@ -70,6 +71,10 @@ typedef struct amddwarf_op_info {
   int16_t draft_code;                   /* -1 where the dialect has no encoding */
   int16_t vendor_code;
   int16_t user_subop;
+  /* Stack effect: entries needed before (-1: not static, DW_OP_call*),
+     removed, added. */
+  int8_t stack_needs;
+  uint8_t stack_pops, stack_pushes;
 } amddwarf_op_info;
 
 /* The description of KIND, or NULL if KIND is out of range. Static storage. */

@@ -25,14 +25,12 @@ static const aspace_row aspace_rows[] = {
 #undef AMDDWARF_ASPACE
 };
 enum { ASPACE_ROW_COUNT = sizeof aspace_rows / sizeof aspace_rows[0] };
-_Static_assert(ASPACE_ROW_COUNT == 7, "aspaces.def rows");
 
 static const amddwarf_address_class_info class_rows[] = {
 #define AMDDWARF_ADDRESS_CLASS(value, name, aspace) {value, name, aspace},
 #include "amdgpu/address_classes.def"
 #undef AMDDWARF_ADDRESS_CLASS
 };
-_Static_assert(sizeof class_rows / sizeof class_rows[0] == 6, "address_classes.def rows");
 
 static const amddwarf_isa_info isa_rows[] = {
 #define AMDDWARF_ISA(mach, name, major, wave, w32, w64, agprs, xnack, sramecc) \
@@ -40,7 +38,6 @@ static const amddwarf_isa_info isa_rows[] = {
 #include "amdgpu/isa.def"
 #undef AMDDWARF_ISA
 };
-_Static_assert(sizeof isa_rows / sizeof isa_rows[0] == 36, "isa.def rows");
 
 static const aspace_row *aspace_row_of(uint32_t value)
 {

@@ -149,10 +149,12 @@ void amddwarf_cfi_register_name(const amddwarf_cfi_target *target, uint32_t reg,
   snprintf(buf, size, "reg%u", (unsigned)reg);
 }
 
-static const char *const rule_kind_names[AMDDWARF_CFI_RULE_KIND_COUNT] = {
+static const char *const rule_kind_names[] = {
     "undefined", "same_value", "offset", "val_offset",
     "register",  "expression", "val_expression", "architectural",
 };
+_Static_assert(sizeof rule_kind_names / sizeof rule_kind_names[0] == AMDDWARF_CFI_RULE_KIND_COUNT,
+               "one name per rule kind");
 
 const char *amddwarf_cfi_rule_kind_name(amddwarf_cfi_rule_kind kind)
 {

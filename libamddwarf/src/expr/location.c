@@ -500,6 +500,8 @@ const char *amddwarf_location_kind_name(amddwarf_location_kind kind)
 {
   static const char *const names[] = {"undefined", "memory", "register",
                                       "implicit", "implicit_pointer", "composite"};
+  _Static_assert(sizeof names / sizeof names[0] == AMDDWARF_LOCATION_COMPOSITE + 1,
+                 "one name per location kind");
   if ((unsigned)kind < sizeof names / sizeof names[0])
     return names[kind];
   return "unknown";

@@ -7,11 +7,12 @@
 #include "common/error.h"
 
 const amddwarf_op_info amddwarf_expr_op_table[AMDDWARF_OP_KIND_COUNT] = {
-#define AMDDWARF_OP(kind, name, code, a, b)                                                 \
-  {AMDDWARF_OP_##kind, name, {AMDDWARF_OPERAND_##a, AMDDWARF_OPERAND_##b}, code, -1, -1, -1},
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
-  {AMDDWARF_OP_##kind,      name,   {AMDDWARF_OPERAND_##a, AMDDWARF_OPERAND_##b}, -1, draft, \
-   vendor, user},
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes)                            \
+  {AMDDWARF_OP_##kind, name, {AMDDWARF_OPERAND_##a, AMDDWARF_OPERAND_##b}, code, -1, -1, -1, \
+   needs, pops, pushes},
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes) \
+  {AMDDWARF_OP_##kind, name, {AMDDWARF_OPERAND_##a, AMDDWARF_OPERAND_##b}, -1, draft, vendor, \
+   user, needs, pops, pushes},
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
 #undef AMDDWARF_LLVM_OP
@@ -32,8 +33,8 @@ _Static_assert(AMDDWARF_OP_reg0 == AMDDWARF_OP_lit31 + 1 && AMDDWARF_OP_breg0 ==
 /* Standard opcodes: a duplicate code in ops.def is a compile error
    (-Woverride-init under -Werror). */
 const uint16_t amddwarf_expr_std_opcode[256] = {
-#define AMDDWARF_OP(kind, name, code, a, b) [code] = AMDDWARF_OP_##kind + 1,
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes) [code] = AMDDWARF_OP_##kind + 1,
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes)
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
 #undef AMDDWARF_LLVM_OP
@@ -44,8 +45,8 @@ const uint16_t amddwarf_expr_std_opcode[256] = {
    the real codes (EXT_SPARE + its row number), so a duplicate real code is a
    compile error (-Woverride-init) and a missing one is harmless. */
 enum ext_row {
-#define AMDDWARF_OP(kind, name, code, a, b)
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b) EXT_ROW_##kind,
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes) EXT_ROW_##kind,
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
 #undef AMDDWARF_LLVM_OP
@@ -58,8 +59,8 @@ enum { EXT_SPARE = 32 }; /* sub-opcodes and extension opcodes - 0xe0 are below *
 #define EXT_VALUE(code, kind) (code) >= 0 ? AMDDWARF_OP_##kind + 1 : 0
 
 static const uint16_t subop_kind[EXT_SPARE + EXT_ROWS] = {
-#define AMDDWARF_OP(kind, name, code, a, b)
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes) \
   EXT_SLOT(user, 0, kind) = EXT_VALUE(user, kind),
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
@@ -67,8 +68,8 @@ static const uint16_t subop_kind[EXT_SPARE + EXT_ROWS] = {
 };
 
 static const uint16_t vendor_kind[EXT_SPARE + EXT_ROWS] = {
-#define AMDDWARF_OP(kind, name, code, a, b)
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes) \
   EXT_SLOT(vendor, 0xe0, kind) = EXT_VALUE(vendor, kind),
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
@@ -76,16 +77,16 @@ static const uint16_t vendor_kind[EXT_SPARE + EXT_ROWS] = {
 };
 
 static const uint16_t draft_kind[EXT_SPARE + EXT_ROWS] = {
-#define AMDDWARF_OP(kind, name, code, a, b)
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes) \
   EXT_SLOT(draft, 0xe0, kind) = EXT_VALUE(draft, kind),
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
 #undef AMDDWARF_LLVM_OP
 };
 
-#define AMDDWARF_OP(kind, name, code, a, b)
-#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b)                             \
+#define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes)
+#define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes) \
   _Static_assert((user) < EXT_SPARE, name " sub-opcode fits the table");
 #include <amddwarf/ops.def>
 #undef AMDDWARF_OP
@@ -131,12 +132,14 @@ bool amddwarf_expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind)
   return true;
 }
 
-static const char *const dialect_names[AMDDWARF_DIALECT_COUNT] = {
+static const char *const dialect_names[] = {
     [AMDDWARF_DIALECT_AUTO] = "auto",
     [AMDDWARF_DIALECT_DRAFT] = "draft",
     [AMDDWARF_DIALECT_VENDOR] = "vendor",
     [AMDDWARF_DIALECT_USER] = "user",
 };
+_Static_assert(sizeof dialect_names / sizeof dialect_names[0] == AMDDWARF_DIALECT_COUNT,
+               "one name per dialect");
 
 const char *amddwarf_dialect_name(amddwarf_dialect dialect)
 {
@@ -190,7 +193,7 @@ const amddwarf_expr_format *amddwarf_expr_format_check_slow(const amddwarf_expr_
   return format;
 }
 
-static const char *const operand_kind_names[AMDDWARF_OPERAND_KIND_COUNT] = {
+static const char *const operand_kind_names[] = {
     [AMDDWARF_OPERAND_NONE] = "none",         [AMDDWARF_OPERAND_U8] = "u8",
     [AMDDWARF_OPERAND_S8] = "s8",             [AMDDWARF_OPERAND_U16] = "u16",
     [AMDDWARF_OPERAND_S16] = "s16",           [AMDDWARF_OPERAND_U32] = "u32",
@@ -202,6 +205,9 @@ static const char *const operand_kind_names[AMDDWARF_OPERAND_KIND_COUNT] = {
     [AMDDWARF_OPERAND_TYPE] = "type",         [AMDDWARF_OPERAND_REG] = "reg",
     [AMDDWARF_OPERAND_ENCODED_ADDR] = "encoded_addr",
 };
+_Static_assert(sizeof operand_kind_names / sizeof operand_kind_names[0] ==
+                   AMDDWARF_OPERAND_KIND_COUNT,
+               "one name per operand kind");
 
 const char *amddwarf_expr_operand_kind_name(amddwarf_operand_kind kind)
 {

@@ -61,7 +61,8 @@ static const amddwarf_gpuav_layout layouts[] = {
 #include "gpuav/layouts.def"
 #undef AMDDWARF_GPUAV_LAYOUT
 };
-_Static_assert(sizeof(layouts) / sizeof(layouts[0]) == 3, "one layout per record format");
+_Static_assert(sizeof(layouts) / sizeof(layouts[0]) == AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS,
+               "one layout per record format but auto");
 
 enum { FORMAT_SEED_BIT = 1, FORMAT_V2_BIT = 2, FORMAT_V2N_BIT = 4 };
 #define GPUAV_FORMATS_SEED FORMAT_SEED_BIT
@@ -80,7 +81,6 @@ static const amddwarf_gpuav_error_row error_rows[] = {
 #include "gpuav/errors.def"
 #undef AMDDWARF_GPUAV_ERROR
 };
-_Static_assert(sizeof(error_rows) / sizeof(error_rows[0]) == 10, "error code table size");
 
 typedef struct stage_row {
   uint32_t value;
@@ -94,7 +94,6 @@ static const stage_row stage_rows[] = {
 #include "gpuav/stages.def"
 #undef AMDDWARF_GPUAV_STAGE
 };
-_Static_assert(sizeof(stage_rows) / sizeof(stage_rows[0]) == 16, "stage table size");
 
 const amddwarf_gpuav_layout *amddwarf_gpuav_layout_of(amddwarf_gpuav_format format)
 {

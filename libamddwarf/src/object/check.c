@@ -49,28 +49,15 @@ typedef struct effect {
   uint8_t needs, pops, pushes;
 } effect;
 
-static const effect effect_rows[] = {
-#define AMDDWARF_EFFECT(kind, needs, pops, pushes) {AMDDWARF_OP_##kind, needs, pops, pushes},
-#include "object/stack_effects.def"
-#undef AMDDWARF_EFFECT
-};
-_Static_assert(sizeof effect_rows / sizeof effect_rows[0] == 92, "stack_effects.def rows");
-
-/* Stack effect of KIND; false when it is not statically known. */
+/* Stack effect of KIND (a column of ops.def); false when it is not
+   statically known. */
 static bool effect_of(amddwarf_op_kind kind, effect *out)
 {
-  if ((kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) ||
-      (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) ||
-      (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31)) {
-    *out = (effect){kind, 0, 0, 1};
-    return true;
-  }
-  for (size_t i = 0; i < sizeof effect_rows / sizeof effect_rows[0]; ++i)
-    if (effect_rows[i].kind == kind) {
-      *out = effect_rows[i];
-      return true;
-    }
-  return false;
+  const amddwarf_op_info *info = amddwarf_op_info_get(kind);
+  if (info == NULL || info->stack_needs < 0)
+    return false;
+  *out = (effect){kind, (uint8_t)info->stack_needs, info->stack_pops, info->stack_pushes};
+  return true;
 }
 
 /* ---- reporting ---- */

@@ -206,6 +206,8 @@ void amddwarf_object_describe_unknown(const amddwarf_object *object,
       [AMDDWARF_UNKNOWN_LDS] = "an LDS symbol (SHN_AMDGPU_LDS) that the loader places",
       [AMDDWARF_UNKNOWN_COMMON] = "a common symbol, which has no address before the link",
   };
+  _Static_assert(sizeof why / sizeof why[0] == AMDDWARF_UNKNOWN_COMMON + 1,
+                 "one description per reason");
   const char *reason = u->reason < sizeof why / sizeof why[0] ? why[u->reason] : "?";
   const char *subject = u->local ? "this local (LDS) variable"
                         : u->die != NULL ? "this variable"

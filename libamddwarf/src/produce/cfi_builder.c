@@ -1,5 +1,6 @@
 /* The CFI builder: CIEs and FDEs of .debug_frame, instructions encoded from
  * the one table of call frame instructions (cfa.def). */
+#include <amddwarf/cfi.h>
 #include <amddwarf/produce.h>
 
 #include <string.h>
@@ -72,7 +73,7 @@ static const cfa_row cfa_rows[] = {
 #undef AMDDWARF_CFA
 };
 #define CFA_ROW_COUNT (sizeof cfa_rows / sizeof cfa_rows[0])
-_Static_assert(CFA_ROW_COUNT == 33, "cfa.def rows");
+_Static_assert(CFA_ROW_COUNT == AMDDWARF_CFA_KIND_COUNT, "one row per cfa.def instruction");
 
 typedef struct program {
   amddwarf_buf bytes;
