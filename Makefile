@@ -2,9 +2,10 @@
 #   make run    install what is missing, build, run amddwarf on a bundled example
 #   make check  install what is missing, build, run every test plainly and
 #               under ASan+UBSan (with the fuzz targets for a short time), and
-#               the tests that share objects between threads under TSan
+#               the tests that share objects between threads under TSan, and
+#               builds with gcc (Debug) and clang (Release), warnings as errors
 
-DEBIAN_PACKAGES := build-essential cmake pkg-config python3 \
+DEBIAN_PACKAGES := build-essential gcc-12 cmake pkg-config python3 man-db \
   clang-19 llvm-19 llvm-19-dev lld-19 libclang-rt-19-dev \
   libelf-dev libdw-dev libdwarf-dev dwarfdump libcmocka-dev libmsgpack-dev \
   libjansson-dev glslang-tools spirv-tools valgrind \
@@ -15,19 +16,28 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
 CLI := build/tools/amddwarf/amddwarf
 
-.PHONY: run check deps build build-asan test test-asan build-tsan test-tsan bench clean
+.PHONY: run check deps build build-asan test test-asan build-tsan test-tsan build-matrix bench clean
 
 EXAMPLE := examples/seed-nest
 
 run: deps build
 	$(CLI) build $(EXAMPLE)/nest.json -o build/nest.elf
 	$(CLI) lanes build/nest.elf --state $(EXAMPLE)/wave.json
-	$(CLI) eval build/nest.elf --state $(EXAMPLE)/wave.json --lanes 0-7 i
-	$(CLI) eval build/nest.elf --state $(EXAMPLE)/wave.json --lane 2 --explain i
+	$(CLI) eval build/nest.elf --state $(EXAMPLE)/wave.json --lanes 0-3 i
+	$(CLI) eval build/nest.elf --state $(EXAMPLE)/wave.json --lane 1 --explain i
 	$(CLI) unwind build/nest.elf --state $(EXAMPLE)/wave.json
 	$(CLI) expr decode 90 81 14 e9 03
 
-check: deps test test-asan test-tsan
+check: deps test test-asan test-tsan build-matrix
+
+# Build only (no test run: the plain build above tests): gcc in Debug and
+# clang in Release, both with -Werror, so neither compiler's warnings at
+# either optimization level can creep in.
+build-matrix:
+	CC=gcc-12 cmake -S . -B build-gcc-debug -DCMAKE_BUILD_TYPE=Debug -DAMDDWARF_WERROR=ON
+	cmake --build build-gcc-debug -j $(JOBS)
+	CC=clang-19 cmake -S . -B build-clang-release -DCMAKE_BUILD_TYPE=Release -DAMDDWARF_WERROR=ON
+	cmake --build build-clang-release -j $(JOBS)
 
 # Installs only when a package is missing, so repeated runs need no network.
 deps:
@@ -104,4 +114,4 @@ bench: deps
 	bench/run build-bench
 
 clean:
-	rm -rf build build-asan build-tsan build-bench
+	rm -rf build build-asan build-tsan build-bench build-gcc-debug build-clang-release

@@ -41,6 +41,8 @@ static void print_help(void)
          "  -o, --output FILE  where to write the object (required)\n"
          "  --json             report errors as {\"error\": {...}}\n"
          "\n"
+         "example: amddwarf build examples/seed-nest/nest.json -o nest.elf\n"
+         "\n"
          "Exit status: 0 written, 1 bad description or write error, 2 bad usage.\n");
 }
 

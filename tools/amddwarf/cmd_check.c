@@ -35,6 +35,8 @@ static const char *const usage =
     "  --convention C     auto, legacy or extension (see amddwarf dump)\n"
     "  --dialect D        auto, draft, vendor or user\n"
     "\n"
+    "example: amddwarf check kernel.o\n"
+    "\n"
     "Exit status: 0 when nothing is wrong, 1 when problems were found (or the\n"
     "object cannot be read), 2 for a usage error.\n";
 

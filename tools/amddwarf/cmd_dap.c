@@ -24,7 +24,9 @@ static const char usage[] =
     "\n"
     "launch.json:\n"
     "  {\"type\": \"amddwarf\", \"request\": \"launch\", \"name\": \"stop\",\n"
-    "   \"program\": \"kernel.elf\", \"stop\": \"stop.json\"}\n";
+    "   \"program\": \"kernel.elf\", \"stop\": \"stop.json\"}\n"
+    "\n"
+    "example: an editor starts `amddwarf dap` and sends the launch request above\n";
 
 bool dap_fail(dap_reply *reply, const char *format, ...)
 {

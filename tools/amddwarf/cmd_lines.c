@@ -352,8 +352,11 @@ int cli_lines_main(int argc, char **argv)
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE) {
-      rc = taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-      break;
+      /* --help printed the usage: done, whatever else the line holds. */
+      for (size_t q = 0; q < count; ++q)
+        free(queries[q].file);
+      free(queries);
+      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     }
     if (cli_is_flag(argv[i], "--all")) {
       all = true;

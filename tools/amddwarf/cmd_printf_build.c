@@ -27,6 +27,9 @@ static void print_help(void)
          "                   arguments packed as DebugPrintf packs them\n"
          "Each file written is reported as \"wrote FILE (N bytes)\".\n"
          "\n"
+         "example: amddwarf printf-build desc.json --elf meta.elf --buffer buf.bin\n"
+         "         amddwarf printf --elf meta.elf --buffer buf.bin\n"
+         "\n"
          "Exit status: 0 written, 1 bad description or write error, 2 bad usage.\n");
 }
 

@@ -31,6 +31,11 @@ static void print_help(FILE *out)
     fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fprintf(out,
           "\n"
+          "Examples:\n"
+          "  amddwarf eval kernel.o --state wave.json --lanes 0-3 s.x\n"
+          "  amddwarf lanes kernel.o --state wave.json\n"
+          "  amddwarf expr decode 90 81 14 e9 03\n"
+          "\n"
           "'amddwarf COMMAND --help' describes a command and its options.\n"
           "Exit status: 0 success, 1 bad input or problems found, 2 bad usage.\n");
 }
