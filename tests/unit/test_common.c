@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/mem.h"
 #include "common/reader.h"
+#include "common/text.h"
 
 static void test_fixed_size_reads_little_and_big_endian(void **state)
 {
@@ -271,6 +272,43 @@ static void test_arena_uses_allocator_and_releases_everything(void **state)
   assert_int_equal(counter.live_bytes, 0);
 }
 
+static void test_text_limit_and_take(void **state)
+{
+  (void)state;
+  counting_allocator counter = {0, 0};
+  amddwarf_allocator allocator = {counting_alloc, counting_realloc, counting_free, &counter};
+  amddwarf_text t;
+  amddwarf_text_init(&t, &allocator);
+  t.max = 12; /* 11 characters and the NUL */
+  amddwarf_text_printf(&t, "%s-%d", "lane", 7);
+  amddwarf_text_append(&t, "abcd", 4);
+  assert_string_equal(amddwarf_text_str(&t), "lane-7abcd");
+  assert_int_equal(amddwarf_text_status(&t), AMDDWARF_OK);
+  amddwarf_text_append(&t, "xy", 2); /* 12 characters: one past the limit, dropped */
+  assert_int_equal(amddwarf_text_status(&t), AMDDWARF_E_NO_MEMORY);
+  char *out = (char *)1;
+  size_t length = 99;
+  assert_int_equal(amddwarf_text_take(&t, &out, &length), AMDDWARF_E_NO_MEMORY);
+  assert_null(out);
+  assert_int_equal(length, 0);
+  assert_int_equal(counter.live_bytes, 0);
+  /* Handed over trimmed: the caller frees exactly LENGTH + 1 bytes. */
+  amddwarf_text_init(&t, &allocator);
+  amddwarf_text_printf(&t, "{\"pc\": \"0x%x\"}", 0x1000);
+  assert_int_equal(amddwarf_text_take(&t, &out, &length), AMDDWARF_OK);
+  assert_string_equal(out, "{\"pc\": \"0x1000\"}");
+  assert_int_equal(length, 16);
+  assert_int_equal(counter.live_bytes, 17);
+  counting_free(&counter, out, length + 1);
+  assert_int_equal(counter.live_bytes, 0);
+  /* An empty text is handed over as "". */
+  amddwarf_text_init(&t, &allocator);
+  assert_int_equal(amddwarf_text_take(&t, &out, &length), AMDDWARF_OK);
+  assert_string_equal(out, "");
+  counting_free(&counter, out, 1);
+  assert_int_equal(counter.live_bytes, 0);
+}
+
 static void test_mem_reserve_grows_and_refuses_overflow(void **state)
 {
   (void)state;
@@ -327,6 +365,7 @@ int main(void)
       cmocka_unit_test(test_checked_math),
       cmocka_unit_test(test_arena_uses_allocator_and_releases_everything),
       cmocka_unit_test(test_mem_reserve_grows_and_refuses_overflow),
+      cmocka_unit_test(test_text_limit_and_take),
       cmocka_unit_test(test_status_table_and_error_details),
   };
   return cmocka_run_group_tests_name("common", tests, NULL, NULL);

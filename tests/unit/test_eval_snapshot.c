@@ -357,9 +357,8 @@ static void test_save_allocator(void **state)
   assert_int_equal(amddwarf_snapshot_load(save_source, strlen(save_source), &a, &s, &err),
                    AMDDWARF_OK);
   size_t before = counts.live_bytes;
-  unsigned allocations = counts.allocations;
   char *text = save(s, &size);
-  assert_int_equal(counts.allocations, allocations + 1);
+  /* Grown through the allocator, then trimmed: exactly the document is left. */
   assert_int_equal(counts.live_bytes, before + size + 1);
   count_free(&counts, text, size + 1);
   amddwarf_snapshot_free(s);

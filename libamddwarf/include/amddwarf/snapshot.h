@@ -48,8 +48,8 @@ AMDDWARF_API void amddwarf_snapshot_target(amddwarf_snapshot *snapshot,
    amddwarf_snapshot_load: with none (NULL), release it with free(); with
    one, with that allocator's free(user, *TEXT, *SIZE + 1). It is the
    caller's and outlives SNAPSHOT. On error *TEXT is NULL and *SIZE 0.
-   Errors: E_INVALID_ARGUMENT (a NULL argument), E_NO_MEMORY, E_LIMIT (the
-   document would not fit in a size_t). */
+   Errors: E_INVALID_ARGUMENT (a NULL argument), E_NO_MEMORY (also when the
+   document would not fit in half the address space). */
 AMDDWARF_API amddwarf_status amddwarf_snapshot_save(const amddwarf_snapshot *snapshot,
                                                     char **text, size_t *size,
                                                     amddwarf_error *err);

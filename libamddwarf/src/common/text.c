@@ -17,7 +17,8 @@ static int reserve(amddwarf_text *t, size_t n)
 {
   if (t->failed)
     return -1;
-  if (n > AMDDWARF_TEXT_MAX || t->len + n + 1 > AMDDWARF_TEXT_MAX) {
+  size_t max = t->max ? t->max : AMDDWARF_TEXT_MAX;
+  if (n >= max || t->len + n + 1 > max) {
     t->failed = 1;
     return -1;
   }
@@ -25,7 +26,7 @@ static int reserve(amddwarf_text *t, size_t n)
     return 0;
   size_t cap = t->cap ? t->cap : 64;
   while (cap < t->len + n + 1)
-    cap *= 2;
+    cap = cap > max / 2 ? max : cap * 2;
   amddwarf_allocator a = amddwarf_allocator_resolve(t->allocator);
   char *data = amddwarf_mem_realloc(&a, t->data, t->cap, cap);
   if (data == NULL) {
@@ -99,4 +100,24 @@ void amddwarf_text_free(amddwarf_text *t)
   amddwarf_mem_free(&a, t->data, t->cap);
   t->data = NULL;
   t->len = t->cap = 0;
+}
+
+amddwarf_status amddwarf_text_take(amddwarf_text *t, char **out, size_t *length)
+{
+  *out = NULL;
+  *length = 0;
+  amddwarf_allocator a = amddwarf_allocator_resolve(t->allocator);
+  char *data = t->failed ? NULL : amddwarf_mem_realloc(&a, t->data, t->cap, t->len + 1);
+  if (data == NULL && !t->failed && t->data == NULL)
+    data = amddwarf_mem_alloc(&a, 1); /* nothing appended: "" */
+  if (data == NULL) {
+    amddwarf_text_free(t);
+    return AMDDWARF_E_NO_MEMORY;
+  }
+  data[t->len] = '\0';
+  *out = data;
+  *length = t->len;
+  t->data = NULL;
+  t->len = t->cap = 0;
+  return AMDDWARF_OK;
 }

@@ -1,6 +1,7 @@
 /* A growable NUL-terminated text, for the library's renderers (value text,
- * explanations, location spellings). Appending never fails the caller: a
- * failed allocation, or growth past AMDDWARF_TEXT_MAX bytes, marks the text
+ * explanations, location spellings) and writers (saved snapshots).
+ * Appending never fails the caller: a failed allocation, or growth past the
+ * text's limit (AMDDWARF_TEXT_MAX unless the caller sets max), marks the text
  * truncated and later appends are dropped, so a caller checks once at the
  * end (amddwarf_text_status). */
 #ifndef AMDDWARF_COMMON_TEXT_H
@@ -17,6 +18,7 @@ typedef struct amddwarf_text {
   const amddwarf_allocator *allocator; /* NULL: malloc */
   char *data;                          /* NULL until something is appended */
   size_t len, cap;
+  size_t max;                          /* longest text; 0: AMDDWARF_TEXT_MAX */
   int failed;                          /* an append was dropped */
 } amddwarf_text;
 
@@ -36,5 +38,10 @@ const char *amddwarf_text_str(const amddwarf_text *t);
 /* AMDDWARF_OK, or E_NO_MEMORY when an append was dropped. */
 amddwarf_status amddwarf_text_status(const amddwarf_text *t);
 void amddwarf_text_free(amddwarf_text *t);
+/* Hands the text over: *OUT (allocated with T's allocator, exactly *LENGTH
+   + 1 bytes with the NUL) and *LENGTH; T is left empty. E_NO_MEMORY (and
+   nothing handed over, T freed) when an append was dropped or the buffer
+   cannot be trimmed. */
+amddwarf_status amddwarf_text_take(amddwarf_text *t, char **out, size_t *length);
 
 #endif

@@ -5,7 +5,6 @@
  * whose expressions are written as assembler text or hex. */
 #include <amddwarf/snapshot.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "common/json_int.h"
+#include "common/text.h"
 #include "common/mem.h"
 
 typedef struct snap_register {
@@ -907,71 +907,38 @@ void amddwarf_snapshot_target(amddwarf_snapshot *snapshot, amddwarf_target *t)
 
 /* ---- saving ------------------------------------------------------------------ */
 
-/* The saved document is written twice by one writer: a first pass with no
-   buffer counts the bytes, the second fills an allocation of exactly that
-   size. Every string it writes comes from the library's tables or is hex, so
-   nothing needs escaping. */
-typedef struct writer {
-  char *buf;       /* NULL: count only */
-  size_t len;
-  int overflow;    /* the length does not fit size_t */
-} writer;
+/* The saved document is written into one growable text (common/text.h),
+   handed over trimmed to its length. Every string it writes comes from the
+   library's tables or is hex, so nothing needs escaping. */
+static void w_str(amddwarf_text *w, const char *s) { amddwarf_text_append(w, s, strlen(s)); }
 
-static void w_put(writer *w, const char *s, size_t n)
+static void w_u64(amddwarf_text *w, uint64_t v)
 {
-  if (w->overflow || n > SIZE_MAX - 1 - w->len) {
-    w->overflow = 1;
-    return;
-  }
-  if (w->buf)
-    memcpy(w->buf + w->len, s, n);
-  w->len += n;
+  amddwarf_text_printf(w, "\"0x%llx\"", (unsigned long long)v);
 }
 
-static void w_str(writer *w, const char *s) { w_put(w, s, strlen(s)); }
-
-static void w_fmt(writer *w, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/* Short items only (names, numbers): 128 bytes is more than any of them. */
-static void w_fmt(writer *w, const char *format, ...)
-{
-  char item[128];
-  va_list ap;
-  va_start(ap, format);
-  int n = vsnprintf(item, sizeof item, format, ap);
-  va_end(ap);
-  if (n > 0)
-    w_put(w, item, (size_t)n < sizeof item ? (size_t)n : sizeof item - 1);
-}
-
-static void w_u64(writer *w, uint64_t v) { w_fmt(w, "\"0x%llx\"", (unsigned long long)v); }
-
-static void w_hex(writer *w, const uint8_t *bytes, uint64_t size)
+static void w_hex(amddwarf_text *w, const uint8_t *bytes, uint64_t size)
 {
   static const char digits[] = "0123456789abcdef";
   w_str(w, "\"");
   for (uint64_t i = 0; i < size; i++) {
     char pair[2] = {digits[bytes[i] >> 4], digits[bytes[i] & 15]};
-    w_put(w, pair, 2);
+    amddwarf_text_append(w, pair, 2);
   }
   w_str(w, "\"");
 }
 
 /* An address space as its short name when the name reads back as the same
    value, else as its DW_ASPACE_* number. */
-static void w_aspace(writer *w, uint32_t aspace)
+static void w_aspace(amddwarf_text *w, uint32_t aspace)
 {
   char name[64];
   uint32_t back;
   if (amddwarf_aspace_name(aspace, name, sizeof name) == AMDDWARF_OK &&
       amddwarf_aspace_lookup(name, &back) == AMDDWARF_OK && back == aspace)
-    w_fmt(w, "\"%s\"", name);
+    amddwarf_text_printf(w, "\"%s\"", name);
   else
-    w_fmt(w, "%u", (unsigned)aspace);
+    amddwarf_text_printf(w, "%u", (unsigned)aspace);
 }
 
 /* One register: the assembler name when it reads back as the same number
@@ -979,7 +946,7 @@ static void w_aspace(writer *w, uint32_t aspace)
    lanes are lane arrays (trailing zero lanes left out, they load as 0),
    other registers of at most 8 bytes integers (as are registers outside the
    map of 8 bytes, the size an integer gives them), the rest {"bytes": hex}. */
-static void w_register(const amddwarf_snapshot *s, writer *w, const snap_register *r)
+static void w_register(const amddwarf_snapshot *s, amddwarf_text *w, const snap_register *r)
 {
   char name[64];
   uint32_t back;
@@ -991,9 +958,9 @@ static void w_register(const amddwarf_snapshot *s, writer *w, const snap_registe
           AMDDWARF_OK &&
       amddwarf_amdgpu_register_lookup(name, s->wave_size, &back) == AMDDWARF_OK &&
       back == r->regno)
-    w_fmt(w, "\"%s\": ", name);
+    amddwarf_text_printf(w, "\"%s\": ", name);
   else
-    w_fmt(w, "\"%u\": ", (unsigned)r->regno);
+    amddwarf_text_printf(w, "\"%u\": ", (unsigned)r->regno);
   if (known && info.lanes && info.lane_bits == 32) {
     uint64_t lanes = r->size / 4;
     while (lanes > 1 && !memcmp(r->bytes + (lanes - 1) * 4, "\0\0\0\0", 4))
@@ -1001,7 +968,7 @@ static void w_register(const amddwarf_snapshot *s, writer *w, const snap_registe
     w_str(w, "[");
     for (uint64_t k = 0; k < lanes; k++) {
       const uint8_t *b = r->bytes + k * 4;
-      w_fmt(w, "%s%lu", k ? ", " : "",
+      amddwarf_text_printf(w, "%s%lu", k ? ", " : "",
             (unsigned long)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
                             (uint32_t)b[3] << 24));
     }
@@ -1018,10 +985,10 @@ static void w_register(const amddwarf_snapshot *s, writer *w, const snap_registe
   }
 }
 
-static void w_registers(const amddwarf_snapshot *s, writer *w, const char *member,
+static void w_registers(const amddwarf_snapshot *s, amddwarf_text *w, const char *member,
                         const snap_register *regs, size_t count)
 {
-  w_fmt(w, ",\n  \"%s\": {", member);
+  amddwarf_text_printf(w, ",\n  \"%s\": {", member);
   for (size_t i = 0; i < count; i++) {
     w_str(w, i ? ",\n    " : "\n    ");
     w_register(s, w, &regs[i]);
@@ -1029,27 +996,27 @@ static void w_registers(const amddwarf_snapshot *s, writer *w, const char *membe
   w_str(w, count ? "\n  }" : "}");
 }
 
-static void w_addr(writer *w, const char *member, const snap_addr *a)
+static void w_addr(amddwarf_text *w, const char *member, const snap_addr *a)
 {
   if (!a->present)
     return;
-  w_fmt(w, ",\n  \"%s\": {\"address_space\": ", member);
+  amddwarf_text_printf(w, ",\n  \"%s\": {\"address_space\": ", member);
   w_aspace(w, a->aspace);
   w_str(w, ", \"address\": ");
   w_u64(w, a->address);
   w_str(w, "}");
 }
 
-static void w_snapshot(const amddwarf_snapshot *s, writer *w)
+static void w_snapshot(const amddwarf_snapshot *s, amddwarf_text *w)
 {
   w_str(w, "{\n");
   if (s->architecture[0])
-    w_fmt(w, "  \"architecture\": \"%s\",\n", s->architecture);
-  w_fmt(w, "  \"wave_size\": %u,\n  \"address_size\": %u", (unsigned)s->wave_size,
+    amddwarf_text_printf(w, "  \"architecture\": \"%s\",\n", s->architecture);
+  amddwarf_text_printf(w, "  \"wave_size\": %u,\n  \"address_size\": %u", (unsigned)s->wave_size,
         (unsigned)s->address_size);
   if (s->format.dialect != AMDDWARF_DIALECT_AUTO)
-    w_fmt(w, ",\n  \"dialect\": \"%s\"", amddwarf_dialect_name(s->format.dialect));
-  w_fmt(w, ",\n  \"lane\": %u", (unsigned)s->lane);
+    amddwarf_text_printf(w, ",\n  \"dialect\": \"%s\"", amddwarf_dialect_name(s->format.dialect));
+  amddwarf_text_printf(w, ",\n  \"lane\": %u", (unsigned)s->lane);
   if (s->has_exec) {
     w_str(w, ",\n  \"exec\": ");
     w_u64(w, s->exec);
@@ -1064,7 +1031,7 @@ static void w_snapshot(const amddwarf_snapshot *s, writer *w)
       w_str(w, i ? ",\n    {\"address_space\": " : "\n    {\"address_space\": ");
       w_aspace(w, r->aspace);
       if (r->lane != AMDDWARF_NO_LANE)
-        w_fmt(w, ", \"lane\": %u", (unsigned)r->lane);
+        amddwarf_text_printf(w, ", \"lane\": %u", (unsigned)r->lane);
       w_str(w, ", \"address\": ");
       w_u64(w, r->address);
       w_str(w, ", \"bytes\": ");
@@ -1109,7 +1076,7 @@ static void w_snapshot(const amddwarf_snapshot *s, writer *w)
       const amddwarf_base_type *t = &s->types[i];
       w_str(w, i ? ",\n    {\"die\": " : "\n    {\"die\": ");
       w_u64(w, t->die);
-      w_fmt(w, ", \"encoding\": \"%s\", \"bit_size\": %u, \"count\": %u}",
+      amddwarf_text_printf(w, ", \"encoding\": \"%s\", \"bit_size\": %u, \"count\": %u}",
             amddwarf_encoding_name(t->encoding), (unsigned)t->bit_size, (unsigned)t->count);
     }
     w_str(w, "\n  ]");
@@ -1144,20 +1111,12 @@ amddwarf_status amddwarf_snapshot_save(const amddwarf_snapshot *snapshot, char *
                          "no snapshot or output");
   *text = NULL;
   *size = 0;
-  writer w = {NULL, 0, 0};
+  amddwarf_text w;
+  amddwarf_text_init(&w, &snapshot->alloc);
+  w.max = SIZE_MAX / 2; /* a snapshot holds up to SNAPSHOT_MAX_BYTES of contents, in hex */
   w_snapshot(snapshot, &w);
-  if (w.overflow)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
-                         "the saved snapshot does not fit in memory");
-  size_t length = w.len;
-  char *buf = amddwarf_mem_alloc(&snapshot->alloc, length + 1);
-  if (!buf)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  w.buf = buf;
-  w.len = 0;
-  w_snapshot(snapshot, &w);
-  buf[length] = '\0';
-  *text = buf;
-  *size = length;
+  if (amddwarf_text_take(&w, text, size) != AMDDWARF_OK)
+    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                         "out of memory for the saved snapshot");
   return AMDDWARF_OK;
 }
