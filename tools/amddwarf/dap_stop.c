@@ -325,7 +325,7 @@ static json_t *source_json(const char *file)
 
 bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
 {
-  size_t thread;
+  size_t thread = 0;
   uint64_t start = 0, levels = 0;
   if (!dap_thread_arg(s, args, reply, &thread) ||
       !dap_arg_index(reply, args, "startFrame", false, DAP_FRAME_STRIDE, &start) ||
@@ -389,7 +389,7 @@ bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
 
 bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
 {
-  size_t thread;
+  size_t thread = 0;
   if (!dap_thread_arg(s, args, reply, &thread))
     return false;
   const amddwarf_lanes *lanes = NULL;
