@@ -351,6 +351,7 @@ amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t 
   if (st != AMDDWARF_OK) {
     /* Roll back what was written; the first error is the one reported. */
     amddwarf_error keep;
+    bool reported = m->reported;
     if (m->err)
       keep = *m->err;
     at = 0;
@@ -362,6 +363,7 @@ amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t 
     }
     if (m->err)
       *m->err = keep;
+    m->reported = reported;
   }
 done:
   amddwarf_mem_free(alloc, saved, saved_size ? saved_size : 1);

@@ -18,8 +18,9 @@ amddwarf_status machine_fail(machine *m, amddwarf_status status, const char *for
   if (!m->err)
     return status;
   /* Keep the innermost (first) error: callers pass statuses upward. */
-  if (m->err->status == status && m->err->message[0] != '\0')
+  if (m->reported && m->err->status == status)
     return status;
+  m->reported = true;
   m->err->status = status;
   m->err->offset = m->op_offset;
   m->err->opcode = m->op_code;
@@ -34,14 +35,6 @@ amddwarf_status machine_fail(machine *m, amddwarf_status status, const char *for
 }
 
 /* ---- stack helpers ------------------------------------------------------------- */
-
-/* An expression being run: caller-owned ops, or a slice of the context buffer
-   (indexed, since the buffer may move when a nested expression grows it). */
-typedef struct program {
-  const amddwarf_op *external;
-  size_t first;
-  size_t count;
-} program;
 
 static const amddwarf_op *program_op(const machine *m, const program *p, size_t i)
 {
@@ -290,8 +283,7 @@ static amddwarf_status pop_location(machine *m, uint32_t base, amddwarf_location
 
 static amddwarf_status run(machine *m, const program *p, uint32_t base);
 
-/* Decodes SIZE bytes into the context buffer as program *P. */
-static amddwarf_status load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
+amddwarf_status load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
 {
   amddwarf_eval *ev = m->ev;
   size_t needed;
@@ -332,8 +324,10 @@ static amddwarf_status load_program(machine *m, const uint8_t *bytes, size_t siz
                                             ev->ops_cap - m->ops_used, &count,
                                             m->err ? &derr : NULL);
   if (st != AMDDWARF_OK) {
-    if (m->err)
+    if (m->err) {
       *m->err = derr;
+      m->reported = true;
+    }
     return st;
   }
   p->external = NULL;
@@ -674,6 +668,57 @@ static amddwarf_status extend(machine *m, uint32_t base, uint64_t bits, uint64_t
   return push_location(m, &c);
 }
 
+/* Parts FIRST..END-1 of a select_bit_piece, all from FROM: part N is FROM
+   moved by N * BITS. Contiguous parts of one storage merge, so when the
+   whole run lies in FROM's storage it is one append; otherwise part by part,
+   so that the failing part is the one reported. */
+static amddwarf_status select_run(machine *m, amddwarf_location *c, const amddwarf_location *from,
+                                  uint64_t bits, uint64_t first, uint64_t end)
+{
+  amddwarf_location start = *from, last = *from;
+  amddwarf_error *err = m->err;
+  m->err = NULL; /* probing the bounds, nothing to report */
+  bool whole = m->steps + (end - first) <= m->ev->max_steps &&
+               loc_add_bits(m, &start, (int64_t)(first * bits)) == AMDDWARF_OK &&
+               loc_add_bits(m, &last, (int64_t)(end * bits - 1)) == AMDDWARF_OK;
+  m->err = err;
+  if (whole) {
+    m->steps += end - first;
+    return composite_append(m, c, &start, (end - first) * bits);
+  }
+  for (uint64_t n = first; n < end; n++) {
+    if (++m->steps > m->ev->max_steps)
+      return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u steps", (unsigned)m->ev->max_steps);
+    amddwarf_location pl = *from;
+    amddwarf_status st = loc_add_bits(m, &pl, (int64_t)(n * bits));
+    if (st == AMDDWARF_OK)
+      st = composite_append(m, c, &pl, bits);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
+amddwarf_status select_composite(machine *m, const amddwarf_location *l0,
+                                 const amddwarf_location *l1, const uint8_t *mask, uint64_t bits,
+                                 uint64_t count, amddwarf_location *out)
+{
+  uint64_t total;
+  if (amddwarf_mul_overflow_u64(bits, count, &total) || total > INT64_MAX)
+    return machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "%llu x %llu bits",
+                        (unsigned long long)count, (unsigned long long)bits);
+  composite_begin(m, out);
+  for (uint64_t first = 0, end; first < count; first = end) {
+    bool bit = (mask[first / 8] >> (first % 8)) & 1;
+    for (end = first + 1; end < count && (bool)((mask[end / 8] >> (end % 8)) & 1) == bit; end++)
+      ;
+    amddwarf_status st = select_run(m, out, bit ? l1 : l0, bits, first, end);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status select_bit_piece(machine *m, uint32_t base, uint64_t bits, uint64_t count)
 {
   amddwarf_value mask;
@@ -692,22 +737,9 @@ static amddwarf_status select_bit_piece(machine *m, uint32_t base, uint64_t bits
     return machine_fail(m, AMDDWARF_E_EVAL_MASK_TOO_SMALL,
                         "a %u-bit mask selects %llu parts", (unsigned)mask.type.bit_size,
                         (unsigned long long)count);
-  uint64_t total;
-  if (amddwarf_mul_overflow_u64(bits, count, &total) || total > INT64_MAX)
-    return machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "%llu x %llu bits",
-                        (unsigned long long)count, (unsigned long long)bits);
-  const uint8_t *mb = amddwarf_value_bytes(&mask);
-  composite_begin(m, &c);
-  for (uint64_t n = 0; n < count; n++) {
-    if (++m->steps > m->ev->max_steps)
-      return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u steps", (unsigned)m->ev->max_steps);
-    amddwarf_location pl = ((mb[n / 8] >> (n % 8)) & 1) ? l1 : l0;
-    st = loc_add_bits(m, &pl, (int64_t)(n * bits));
-    if (st == AMDDWARF_OK)
-      st = composite_append(m, &c, &pl, bits);
-    if (st != AMDDWARF_OK)
-      return st;
-  }
+  st = select_composite(m, &l0, &l1, amddwarf_value_bytes(&mask), bits, count, &c);
+  if (st != AMDDWARF_OK)
+    return st;
   return push_location(m, &c);
 }
 
@@ -1363,7 +1395,7 @@ static amddwarf_status run(machine *m, const program *p, uint32_t base)
     if (m->trace && st == AMDDWARF_OK)
       trace_op(m, program_op(m, p, pc));
     if (st != AMDDWARF_OK) {
-      if (m->err && m->err->message[0] == '\0')
+      if (!m->reported)
         machine_fail(m, st, "%s", amddwarf_status_message(st));
       return st;
     }
@@ -1387,10 +1419,7 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
   m->steps = 0;
   m->depth = 0;
   m->in_entry_value = false;
-  if (err) {
-    err->status = AMDDWARF_OK;
-    err->message[0] = '\0';
-  }
+  m->reported = false;
   if (!ev || !req || !req->target ||
       req->struct_size < offsetof(amddwarf_eval_request, trace))
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
@@ -1426,6 +1455,25 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
     *e = req->initial[i];
   }
   return AMDDWARF_OK;
+}
+
+/* The fast path (fast.c) takes a location request without initial entries
+   or tracing. */
+static bool fast_allowed(const machine *m)
+{
+  return !m->trace && !m->ev->general_only && m->req->initial_count == 0 &&
+         m->req->required == AMDDWARF_RESULT_LOCATION;
+}
+
+/* Back to the state machine_begin left, after the fast path declined (the
+   program being run stays loaded and pinned; there are no initial entries). */
+static void machine_restart(machine *m)
+{
+  m->sp = 0;
+  m->parts_used = 0;
+  m->pool_used = 0;
+  m->steps = 0;
+  m->depth = 0;
 }
 
 static amddwarf_status finish(machine *m, amddwarf_entry *result)
@@ -1481,6 +1529,11 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
   if (!result || (!ops && count))
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
   program p = {ops, 0, count};
+  if (fast_allowed(&m)) {
+    if (fast_eval_location(&m, ops, count, result))
+      return AMDDWARF_OK;
+    machine_restart(&m);
+  }
   st = run(&m, &p, 0);
   if (st != AMDDWARF_OK)
     return st;
@@ -1499,6 +1552,11 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
   if (!result || (!bytes && size))
     return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no bytes or result");
   st = load_program(&m, bytes, size, &p);
+  if (st == AMDDWARF_OK && p.external && fast_allowed(&m)) {
+    if (fast_eval_location(&m, p.external, p.count, result))
+      return AMDDWARF_OK;
+    machine_restart(&m);
+  }
   if (st == AMDDWARF_OK)
     st = run(&m, &p, 0);
   if (st != AMDDWARF_OK)

@@ -2,6 +2,7 @@
  * one evaluation (a "machine"), and helpers on locations and values.
  *
  *   eval.c       the stack machine: operations, calls, results
+ *   fast.c       the one-lane fast path for common locations
  *   context.c    the context's buffers; public reads and writes
  *   location.c   bit offsets, storage sizes, conversions, composites
  *   access.c     reading and writing bits through any location
@@ -50,6 +51,7 @@ struct amddwarf_eval {
   uint8_t *pool;
   uint32_t pool_cap;
   struct eval_lanes *lanes; /* lanes.c: the whole-wave evaluator's buffers, made on first use */
+  bool general_only; /* fast path off (tests compare the two paths) */
 };
 
 /* One evaluation. */
@@ -67,12 +69,27 @@ typedef struct machine {
   uint64_t steps;
   uint32_t depth;
   bool in_entry_value;
+  bool reported;         /* *err holds this evaluation's error (machine_fail) */
   amddwarf_trace_fn trace; /* request's trace callback, NULL when not tracing */
   /* The operation being executed, for error messages. */
   uint64_t op_offset;
   int32_t op_code;
   int32_t op_subop;
 } machine;
+
+/* An expression being run: caller-owned or cached ops (EXTERNAL), or a
+   slice of the context buffer (indexed, since the buffer may move when a
+   nested expression grows it). */
+typedef struct program {
+  const amddwarf_op *external;
+  size_t first;
+  size_t count;
+} program;
+
+/* Decodes SIZE bytes as program *P: from the decode cache when they were
+   decoded before (EXTERNAL then points into the cache), else into the
+   context buffer. */
+amddwarf_status load_program(machine *m, const uint8_t *bytes, size_t size, program *p);
 
 /* Starts an evaluation (or a read or write) of REQUEST on EV: checks the
    request, resolves the lane, pushes the initial entries. */
@@ -109,6 +126,12 @@ void machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, 
 
 /* Releases EV->lanes (lanes.c). */
 void eval_lanes_free(amddwarf_eval *ev);
+/* ---- fast.c ------------------------------------------------------------- */
+
+/* Evaluates the COUNT operations at OPS as a location into *RESULT on the
+   fast path; false when it declines (then nothing was reported and the
+   general machine must run the expression from the start). */
+bool fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result);
 
 /* ---- location.c --------------------------------------------------------- */
 
@@ -142,6 +165,11 @@ amddwarf_status composite_append(machine *m, amddwarf_location *composite,
                                  const amddwarf_location *pl, uint64_t bit_size);
 /* A fresh empty composite at the end of the part arena. */
 void composite_begin(machine *m, amddwarf_location *composite);
+/* The composite DW_OP_LLVM_select_bit_piece BITS COUNT makes: part N is L1
+   moved by N * BITS when bit N of MASK is set, else L0 moved by as much. */
+amddwarf_status select_composite(machine *m, const amddwarf_location *l0,
+                                 const amddwarf_location *l1, const uint8_t *mask, uint64_t bits,
+                                 uint64_t count, amddwarf_location *out);
 
 /* Memory access normalization: DW_ASPACE as written -> (aspace, lane, address). */
 amddwarf_status memory_target_space(machine *m, uint32_t aspace, uint64_t address,
@@ -149,8 +177,21 @@ amddwarf_status memory_target_space(machine *m, uint32_t aspace, uint64_t addres
                                     uint64_t *out_address);
 /* The wave size (asks the target once; 64 when it cannot say). */
 uint32_t machine_wave_size(machine *m);
-/* The register's size in bytes, or E_EVAL_BAD_REGISTER. */
-amddwarf_status register_bytes(machine *m, uint32_t regno, uint64_t *bytes);
+/* The register's size in bytes, or E_EVAL_BAD_REGISTER. A small
+   per-context cache answers first: register sizes do not change for a
+   target (only the fixed AMDGPU map is cached). */
+amddwarf_status register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes);
+static inline amddwarf_status register_bytes(machine *m, uint32_t regno, uint64_t *bytes)
+{
+  const amddwarf_eval *ev = m->ev;
+  unsigned slot = regno % EVAL_REG_CACHE;
+  if (ev->reg_cache[slot].target == m->t && ev->reg_cache[slot].regno == regno &&
+      ev->reg_cache[slot].bytes) {
+    *bytes = ev->reg_cache[slot].bytes;
+    return AMDDWARF_OK;
+  }
+  return register_bytes_uncached(m, regno, bytes);
+}
 
 /* ---- access.c ----------------------------------------------------------- */
 

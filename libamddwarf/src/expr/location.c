@@ -39,16 +39,10 @@ unsigned aspace_address_bytes(const machine *m, uint32_t aspace)
   return m->req->format.address_size >= 8 ? info.address_size_64 : info.address_size_32;
 }
 
-amddwarf_status register_bytes(machine *m, uint32_t regno, uint64_t *bytes)
+amddwarf_status register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes)
 {
-  /* A small per-context cache: register sizes do not change for a target. */
   amddwarf_eval *ev = m->ev;
   unsigned slot = regno % EVAL_REG_CACHE;
-  if (ev->reg_cache[slot].target == m->t && ev->reg_cache[slot].regno == regno &&
-      ev->reg_cache[slot].bytes) {
-    *bytes = ev->reg_cache[slot].bytes;
-    return AMDDWARF_OK;
-  }
   amddwarf_status st = register_bytes_lookup(m, regno, bytes);
   if (st == AMDDWARF_OK && !TARGET_HAS(m->t, register_size)) {
     /* Only the fixed AMDGPU map is cached; a target's own answer may change. */
@@ -375,10 +369,10 @@ amddwarf_status composite_append(machine *m, amddwarf_location *composite,
 {
   append_ctx ctx = {m, composite};
   amddwarf_status st = select_leaves(pl, bit_size, append_leaf, &ctx, 0);
-  if (st == AMDDWARF_E_EVAL_PART_OUT_OF_RANGE && (!m->err || m->err->status != st))
+  if (st == AMDDWARF_E_EVAL_PART_OUT_OF_RANGE && (!m->reported || m->err->status != st))
     return machine_fail(m, st, "composite part of %llu bits extends past the composite it selects from",
                         (unsigned long long)bit_size);
-  if (st == AMDDWARF_E_LIMIT && (!m->err || m->err->status != st))
+  if (st == AMDDWARF_E_LIMIT && (!m->reported || m->err->status != st))
     return machine_fail(m, st, "composites nested too deeply");
   return st;
 }

@@ -27,12 +27,15 @@ typedef struct snap_register {
   uint64_t size;
 } snap_register;
 
+enum { SNAP_LANES = 64 }; /* the largest wave */
+
 typedef struct snap_region {
   uint32_t aspace;   /* as the target receives it (private_lane<N> -> private_lane) */
   uint32_t lane;     /* AMDDWARF_NO_LANE unless private_lane */
   uint64_t address;
   uint64_t size;
   uint8_t *bytes;
+  size_t next_of_lane; /* private_lane: 1 + index of the lane's next region, 0 at the end */
 } snap_region;
 
 typedef struct snap_die {
@@ -63,6 +66,7 @@ struct amddwarf_snapshot {
   size_t entry_reg_count;
   snap_region *regions;
   size_t region_count;
+  size_t first_of_lane[SNAP_LANES]; /* 1 + index of the lane's first region, 0: none */
   snap_die *dies;
   size_t die_count;
   amddwarf_base_type *types;
@@ -351,6 +355,15 @@ static amddwarf_status parse_memory(loader *l, const json_t *arr)
                     "memory[]");
     }
     r->aspace = aspace;
+  }
+  /* Each lane's private regions chained in order, so that a lane's read
+     does not walk every other lane's. */
+  for (size_t i = s->region_count; i-- > 0;) {
+    snap_region *r = &s->regions[i];
+    if (r->aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE && r->lane < SNAP_LANES) {
+      r->next_of_lane = s->first_of_lane[r->lane];
+      s->first_of_lane[r->lane] = i + 1;
+    }
   }
   return AMDDWARF_OK;
 }
@@ -722,8 +735,13 @@ static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint
                                      uint64_t address, uint64_t size, uint8_t *rbuf,
                                      const uint8_t *wbuf)
 {
-  for (size_t i = 0; i < s->region_count; i++) {
-    snap_region *r = &s->regions[i];
+  /* I is 1 + the index of the next region to look at: a lane's private
+     regions follow their chain, other spaces every region in order. */
+  int by_lane = aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE && lane < SNAP_LANES;
+  size_t i = by_lane ? s->first_of_lane[lane] : 1;
+  while (i != 0 && i <= s->region_count) {
+    snap_region *r = &s->regions[i - 1];
+    i = by_lane ? r->next_of_lane : i + 1;
     if (r->aspace != aspace || r->lane != lane || address < r->address ||
         address - r->address > r->size || size > r->size - (address - r->address))
       continue;
@@ -742,19 +760,26 @@ static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint
 {
   if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
     /* The wave view through the swizzle onto the lanes: the bytes of one
-       wave dword are contiguous bytes of one lane. */
-    for (uint64_t i = 0; i < size;) {
+       dword are one lane's consecutive bytes, moved together; byte by byte
+       when they span regions. */
+    for (uint64_t i = 0, n; i < size; i += n) {
       uint32_t l;
-      uint64_t la, run = 4 - (address + i) % 4;
-      if (run > size - i)
-        run = size - i;
+      uint64_t la;
+      n = 4 - (address + i) % 4;
+      if (n > size - i)
+        n = size - i;
       amddwarf_status st = amddwarf_private_wave_to_lane(address + i, s->wave_size, &l, &la);
       if (st == AMDDWARF_OK)
-        st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, run,
+        st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, n,
                            rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
+      if (st == AMDDWARF_E_EVAL_UNAVAILABLE && n > 1) {
+        st = AMDDWARF_OK;
+        for (uint64_t k = 0; k < n && st == AMDDWARF_OK; k++)
+          st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la + k, 1,
+                             rbuf ? rbuf + i + k : NULL, wbuf ? wbuf + i + k : NULL);
+      }
       if (st != AMDDWARF_OK)
         return st;
-      i += run;
     }
     return AMDDWARF_OK;
   }

@@ -1,0 +1,274 @@
+/* The one-lane fast path against the general machine: random expressions of
+ * the operations the fast path knows (and some it declines), each evaluated
+ * by both, must give the same location (or, through amddwarf_eval_expr, the
+ * same error). Also: a successful evaluation or read leaves *err untouched
+ * (status.h), and select_bit_piece's runs of equal mask bits give the
+ * composite that part-by-part appends give. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eval_fixture.h"
+#include "expr/eval_internal.h"
+
+static const char WAVE[] =
+    "{\"architecture\": \"gfx90a\", \"lane\": 3, \"exec\": \"0xff00ff\","
+    " \"registers\": {\"s8\": \"0x40\", \"s9\": \"0x1008\", \"s33\": \"0x20\", \"s34\": \"0xfffffffc\","
+    "   \"v1\": [0, 1, 2, 3, 4, 5, 6, 7], \"v2\": [\"0x10\", \"0x11\", \"0x12\", \"0x13\"]},"
+    " \"memory\": [{\"address_space\": \"global\", \"address\": \"0x1000\","
+    "     \"bytes\": \"000102030405060708090a0b0c0d0e0f1011121314151617\"},"
+    "   {\"address_space\": \"private_lane\", \"lane\": 0, \"address\": \"0x20\", \"bytes\": \"a0a1a2a3a4a5a6a7a8a9aaabacadaeaf\"},"
+    "   {\"address_space\": \"private_lane\", \"lane\": 1, \"address\": \"0x20\", \"bytes\": \"b0b1b2b3b4b5b6b7b8b9babbbcbdbebf\"},"
+    "   {\"address_space\": \"private_lane\", \"lane\": 3, \"address\": \"0x20\", \"bytes\": \"d0d1d2d3d4d5d6d7d8d9dadbdcdddedf\"},"
+    "   {\"address_space\": \"private_lane\", \"lane\": 3, \"address\": \"0x30\", \"bytes\": \"e0e1e2e3\"},"
+    "   {\"address_space\": \"local\", \"address\": \"0x10\", \"bytes\": \"c0c1c2c3c4c5c6c7\"}],"
+    " \"frame_base\": \"DW_OP_regx s33; DW_OP_deref_size 4; DW_OP_lit5; DW_OP_LLVM_form_aspace_address\"}";
+
+/* Operations to draw from: those of the fast path, with operands that land
+   inside and outside the storage of the wave above, and a few it declines. */
+static const char *const OPS[] = {
+    "DW_OP_lit0", "DW_OP_lit1", "DW_OP_lit3", "DW_OP_lit4", "DW_OP_lit5", "DW_OP_lit6",
+    "DW_OP_lit31", "DW_OP_constu 0x1000", "DW_OP_constu 0x20", "DW_OP_consts -4",
+    "DW_OP_const8u 0xffffffffffffffff", "DW_OP_const1s -1", "DW_OP_regx s8", "DW_OP_regx v1",
+    "DW_OP_regx v2", "DW_OP_reg5", "DW_OP_regx 99999", "DW_OP_bregx s33 4", "DW_OP_bregx s9 -8",
+    "DW_OP_bregx s34 8", "DW_OP_breg3 0", "DW_OP_fbreg 8", "DW_OP_fbreg -4", "DW_OP_fbreg 12",
+    "DW_OP_LLVM_push_lane", "DW_OP_plus", "DW_OP_minus", "DW_OP_mul", "DW_OP_and", "DW_OP_or",
+    "DW_OP_xor", "DW_OP_shl", "DW_OP_shr", "DW_OP_eq", "DW_OP_ne", "DW_OP_plus_uconst 4",
+    "DW_OP_LLVM_offset", "DW_OP_LLVM_offset_uconst 4", "DW_OP_LLVM_offset_uconst 0x7fffffffffffffff",
+    "DW_OP_LLVM_form_aspace_address", "DW_OP_deref_size 4", "DW_OP_deref_size 2",
+    "DW_OP_deref_size 8", "DW_OP_deref", "DW_OP_piece 4", "DW_OP_piece 2", "DW_OP_bit_piece 32 0",
+    "DW_OP_dup", "DW_OP_drop", "DW_OP_swap", "DW_OP_over", "DW_OP_addr 0x1004", "DW_OP_nop",
+    "DW_OP_LLVM_aspace_bregx s33 8", "DW_OP_LLVM_select_bit_piece 32 4",
+    "DW_OP_LLVM_select_bit_piece 8 8", "DW_OP_LLVM_select_bit_piece 32 64",
+    /* declined */
+    "DW_OP_neg", "DW_OP_div", "DW_OP_stack_value", "DW_OP_bit_piece 8 4", "DW_OP_LLVM_bit_offset",
+    "DW_OP_LLVM_undefined", "DW_OP_rot"};
+enum { OP_COUNT = sizeof OPS / sizeof OPS[0], SAMPLES = 20000 };
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rng(uint32_t below)
+{
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (uint32_t)(rng_state % below);
+}
+
+static void random_expression(char *text, size_t capacity)
+{
+  size_t length = 0;
+  unsigned count = 1 + rng(8);
+  text[0] = '\0';
+  for (unsigned i = 0; i < count; i++)
+    length += (size_t)snprintf(text + length, capacity - length, "%s%s", i ? "; " : "",
+                               OPS[rng(OP_COUNT)]);
+}
+
+static void assert_same_location(const amddwarf_location *a, const amddwarf_location *b)
+{
+  assert_int_equal(a->kind, b->kind);
+  assert_int_equal(a->bit, b->bit);
+  assert_int_equal(a->byte_offset, b->byte_offset);
+  switch (a->kind) {
+  case AMDDWARF_LOCATION_MEMORY:
+    assert_int_equal(a->u.memory.aspace, b->u.memory.aspace);
+    break;
+  case AMDDWARF_LOCATION_REGISTER:
+    assert_int_equal(a->u.reg.regno, b->u.reg.regno);
+    break;
+  case AMDDWARF_LOCATION_COMPOSITE:
+    assert_int_equal(a->u.composite.bit_size, b->u.composite.bit_size);
+    assert_int_equal(a->u.composite.count, b->u.composite.count);
+    for (uint32_t i = 0; i < a->u.composite.count; i++) {
+      assert_int_equal(a->u.composite.parts[i].bit_size, b->u.composite.parts[i].bit_size);
+      assert_same_location(&a->u.composite.parts[i].location, &b->u.composite.parts[i].location);
+    }
+    break;
+  case AMDDWARF_LOCATION_IMPLICIT:
+    assert_int_equal(a->u.implicit.bit_size, b->u.implicit.bit_size);
+    assert_memory_equal(a->u.implicit.bytes, b->u.implicit.bytes, (a->u.implicit.bit_size + 7) / 8);
+    break;
+  case AMDDWARF_LOCATION_IMPLICIT_POINTER:
+    assert_int_equal(a->u.implicit_pointer.die, b->u.implicit_pointer.die);
+    break;
+  case AMDDWARF_LOCATION_UNDEFINED:
+    break;
+  }
+}
+
+typedef struct both {
+  eval_fixture fx;
+  amddwarf_eval *general; /* the fast path off */
+} both;
+
+static both *open_both(void)
+{
+  static both b;
+  fx_init(&b.fx, WAVE);
+  assert_int_equal(amddwarf_eval_new(NULL, &b.general, NULL), AMDDWARF_OK);
+  b.general->general_only = true;
+  return &b;
+}
+
+static void close_both(both *b)
+{
+  amddwarf_eval_free(b->general);
+  fx_free(&b->fx);
+}
+
+/* The fast path itself, on expressions it takes: the location equals the
+   general machine's. Enough of the random expressions must be taken. */
+static void test_fast_path_equals_general(void **state)
+{
+  (void)state;
+  both *b = open_both();
+  unsigned taken = 0, composites = 0;
+  for (unsigned sample = 0; sample < SAMPLES; sample++) {
+    char text[512];
+    uint8_t bytes[256];
+    amddwarf_op ops[256];
+    size_t count = 0;
+    random_expression(text, sizeof text);
+    size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
+    assert_int_equal(amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 256, &count, NULL),
+                     AMDDWARF_OK);
+    b->fx.req.lane = rng(6);
+
+    amddwarf_entry general;
+    amddwarf_status st = amddwarf_eval_ops(b->general, &b->fx.req, ops, count, &general, NULL);
+
+    machine m;
+    amddwarf_entry fast;
+    assert_int_equal(machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
+    if (!fast_eval_location(&m, ops, count, &fast))
+      continue;
+    taken++;
+    if (fast.location.kind == AMDDWARF_LOCATION_COMPOSITE)
+      composites++;
+    if (st != AMDDWARF_OK)
+      fail_msg("%s: the fast path gives a location, the general machine %s", text,
+               amddwarf_status_name(st));
+    assert_int_equal(general.kind, AMDDWARF_ENTRY_LOCATION);
+    assert_same_location(&fast.location, &general.location);
+  }
+  /* Fixed seed: these counts only move when the operations above change. */
+  assert_true(taken > SAMPLES / 10);
+  assert_true(composites > 100);
+  close_both(b);
+}
+
+/* Through amddwarf_eval_expr and amddwarf_location_read: the same status,
+   error, location and bytes with the fast path on and off. */
+static void test_eval_expr_same_with_and_without_fast_path(void **state)
+{
+  (void)state;
+  both *b = open_both();
+  for (unsigned sample = 0; sample < SAMPLES; sample++) {
+    char text[512];
+    uint8_t bytes[256];
+    random_expression(text, sizeof text);
+    size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
+    b->fx.req.lane = rng(6);
+    amddwarf_entry on, off;
+    amddwarf_error err_on, err_off;
+    memset(&err_on, 0, sizeof err_on);
+    memset(&err_off, 0, sizeof err_off);
+    amddwarf_status st_on = amddwarf_eval_expr(b->fx.ev, &b->fx.req, bytes, size, &on, &err_on);
+    amddwarf_status st_off =
+        amddwarf_eval_expr(b->general, &b->fx.req, bytes, size, &off, &err_off);
+    if (st_on != st_off)
+      fail_msg("%s: %s with the fast path, %s without", text, amddwarf_status_name(st_on),
+               amddwarf_status_name(st_off));
+    if (st_on != AMDDWARF_OK) {
+      assert_int_equal(err_on.offset, err_off.offset);
+      assert_string_equal(err_on.message, err_off.message);
+      continue;
+    }
+    assert_same_location(&on.location, &off.location);
+    uint8_t read_on[8] = {0}, read_off[8] = {0};
+    st_on = amddwarf_location_read(b->fx.ev, &b->fx.req, &on.location, 0, 32, read_on, NULL);
+    st_off = amddwarf_location_read(b->general, &b->fx.req, &off.location, 0, 32, read_off, NULL);
+    assert_int_equal(st_on, st_off);
+    assert_memory_equal(read_on, read_off, sizeof read_on);
+  }
+  close_both(b);
+}
+
+/* status.h: a successful call leaves *err as it was, on both paths. */
+static void test_success_leaves_err_untouched(void **state)
+{
+  (void)state;
+  both *b = open_both();
+  static const char *const texts[] = {
+      "DW_OP_regx v1; DW_OP_LLVM_push_lane; DW_OP_lit4; DW_OP_mul; DW_OP_LLVM_offset",
+      "DW_OP_fbreg 8", "DW_OP_regx s8; DW_OP_piece 4; DW_OP_regx s9; DW_OP_piece 4",
+      "DW_OP_regx v1; DW_OP_regx v2; DW_OP_lit3; DW_OP_LLVM_select_bit_piece 32 4"};
+  amddwarf_eval *evs[2] = {b->fx.ev, b->general};
+  for (size_t e = 0; e < 2; e++)
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+      uint8_t bytes[64];
+      size_t size = fx_assemble(&b->fx, texts[i], bytes, sizeof bytes);
+      amddwarf_error err, before;
+      memset(&err, 0xa5, sizeof err);
+      before = err;
+      amddwarf_entry result;
+      uint8_t value[4];
+      assert_int_equal(amddwarf_eval_expr(evs[e], &b->fx.req, bytes, size, &result, &err),
+                       AMDDWARF_OK);
+      assert_memory_equal(&err, &before, sizeof err);
+      assert_int_equal(
+          amddwarf_location_read(evs[e], &b->fx.req, &result.location, 0, 32, value, &err),
+          AMDDWARF_OK);
+      assert_memory_equal(&err, &before, sizeof err);
+    }
+  close_both(b);
+}
+
+/* select_bit_piece appends each run of equal mask bits at once: mask 0x3c
+   over 8 parts of 32 bits selects v1 for parts 2-5 and s-pair storage
+   elsewhere; contiguous parts of one storage are one part. */
+static void test_select_bit_piece_runs(void **state)
+{
+  (void)state;
+  eval_fixture fx;
+  fx_init(&fx, WAVE);
+  assert_int_equal(fx_eval(&fx, "DW_OP_regx v2; DW_OP_regx v1; DW_OP_constu 0x3c; "
+                                "DW_OP_LLVM_select_bit_piece 32 8"),
+                   AMDDWARF_OK);
+  const amddwarf_location *c = &fx.result.location;
+  assert_int_equal(c->kind, AMDDWARF_LOCATION_COMPOSITE);
+  assert_int_equal(c->u.composite.count, 3);
+  assert_int_equal(c->u.composite.parts[0].bit_size, 64);
+  assert_int_equal(c->u.composite.parts[0].location.u.reg.regno, 2562);
+  assert_int_equal(c->u.composite.parts[0].location.byte_offset, 0);
+  assert_int_equal(c->u.composite.parts[1].bit_size, 128);
+  assert_int_equal(c->u.composite.parts[1].location.u.reg.regno, 2561);
+  assert_int_equal(c->u.composite.parts[1].location.byte_offset, 8);
+  assert_int_equal(c->u.composite.parts[2].bit_size, 64);
+  assert_int_equal(c->u.composite.parts[2].location.u.reg.regno, 2562);
+  assert_int_equal(c->u.composite.parts[2].location.byte_offset, 24);
+  /* A run that leaves its storage is reported at its first part outside:
+     s8 holds one 32-bit part, the second part (bit 32) is past it. */
+  assert_int_equal(fx_eval(&fx, "DW_OP_regx v2; DW_OP_regx s8; DW_OP_constu 0xf; "
+                                "DW_OP_LLVM_select_bit_piece 32 4"),
+                   AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE);
+  assert_non_null(strstr(fx.err.message, "moved by 32 bits"));
+  fx_free(&fx);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fast_path_equals_general),
+      cmocka_unit_test(test_eval_expr_same_with_and_without_fast_path),
+      cmocka_unit_test(test_success_leaves_err_untouched),
+      cmocka_unit_test(test_select_bit_piece_runs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
