@@ -1,7 +1,12 @@
 /* Internals of the evaluator shared by its files: the context, the state of
  * one evaluation (a "machine"), and helpers on locations and values.
  *
- *   eval.c       the stack machine: operations, calls, results
+ *   eval.c       the stack machine: the stack, nested frames, dispatch, results
+ *   eval_ops.def which handler runs each operation
+ *   ops_values.c     literals, stack operations, arithmetic, typed values
+ *   ops_locations.c  registers, memory, address spaces, offsets, implicit locations
+ *   ops_composites.c pieces, extend, select_bit_piece
+ *   ops_control.c    branches, calls, entry values
  *   fast.c       the one-lane fast path for common locations
  *   context.c    the context's buffers; public reads and writes
  *   location.c   bit offsets, storage sizes, conversions, composites
@@ -14,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <amddwarf/eval.h>
 
 enum { EVAL_CACHE_ENTRIES = 8, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = 32, EVAL_REG_CACHE = 16 };
@@ -126,6 +132,132 @@ void machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, 
 
 /* Releases EV->lanes (lanes.c). */
 void eval_lanes_free(amddwarf_eval *ev);
+
+/* ---- eval.c: the stack, shared by the operation handlers --------------------- */
+
+/* E_EVAL_STACK_UNDERFLOW unless the frame from BASE holds N entries. */
+amddwarf_status need(machine *m, uint32_t base, uint32_t n);
+/* A new top entry (not incomplete), or NULL after E_LIMIT. */
+amddwarf_entry *push(machine *m);
+static inline amddwarf_entry *top(machine *m, uint32_t index)
+{
+  return &m->ev->stack[m->sp - 1 - index];
+}
+amddwarf_status push_value(machine *m, const amddwarf_value *v);
+amddwarf_status push_generic(machine *m, uint64_t x);
+amddwarf_status push_location(machine *m, const amddwarf_location *loc);
+amddwarf_status push_memory(machine *m, uint32_t aspace, uint64_t address);
+amddwarf_status push_register(machine *m, uint32_t regno);
+/* Pops the top entry as a value (a default-space memory location on a byte
+   boundary converts to a generic value). */
+amddwarf_status pop_value(machine *m, uint32_t base, amddwarf_value *out);
+amddwarf_status pop_integral(machine *m, uint32_t base, amddwarf_value *out);
+/* Pops an integral value as (unsigned, signed) 64-bit numbers. */
+amddwarf_status pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx);
+/* Converts ENTRY (already popped) to a location description. */
+amddwarf_status entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out);
+amddwarf_status pop_location(machine *m, uint32_t base, amddwarf_location *out);
+
+/* The top entry as a generic value, if it is one (the common case, taken
+   without copying the entry). */
+static inline bool top_is_generic(machine *m, uint32_t base, uint32_t index)
+{
+  if (m->sp - base <= index)
+    return false;
+  const amddwarf_entry *e = top(m, index);
+  return e->kind == AMDDWARF_ENTRY_VALUE && e->value.type.encoding == AMDDWARF_ATE_GENERIC &&
+         e->value.type.die == 0 && !e->value.is_implicit_pointer && !e->value.pooled;
+}
+
+static inline uint64_t generic_u64(const amddwarf_entry *e)
+{
+  const uint8_t *b = e->value.inline_bytes;
+  return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
+         (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
+         (uint64_t)b[7] << 56;
+}
+
+/* Locations built field by field (no memset, then a copy): the stack entry
+   is written once. Union bytes beyond the kind's member are unused. */
+static inline void memory_location(amddwarf_location *loc, uint32_t aspace, uint64_t address)
+{
+  loc->kind = AMDDWARF_LOCATION_MEMORY;
+  loc->bit = 0;
+  loc->byte_offset = address;
+  loc->u.memory.aspace = aspace;
+}
+
+static inline void undefined_location(amddwarf_location *loc)
+{
+  memset(loc, 0, sizeof *loc);
+  loc->kind = AMDDWARF_LOCATION_UNDEFINED;
+}
+
+static inline void implicit_location(amddwarf_location *loc, const uint8_t *bytes,
+                                     uint64_t bit_size)
+{
+  memset(loc, 0, sizeof *loc);
+  loc->kind = AMDDWARF_LOCATION_IMPLICIT;
+  loc->u.implicit.bytes = bytes;
+  loc->u.implicit.bit_size = bit_size;
+}
+
+static inline void register_location(amddwarf_location *loc, uint32_t regno)
+{
+  memset(loc, 0, sizeof *loc);
+  loc->kind = AMDDWARF_LOCATION_REGISTER;
+  loc->u.reg.regno = regno;
+}
+
+/* The operation being executed, saved around a nested frame so that errors
+   after it name the right one. */
+typedef struct saved_op {
+  uint64_t offset;
+  int32_t code, subop;
+} saved_op;
+
+static inline saved_op save_op(const machine *m)
+{
+  saved_op s = {m->op_offset, m->op_code, m->op_subop};
+  return s;
+}
+
+static inline void restore_op(machine *m, saved_op s)
+{
+  m->op_offset = s.offset;
+  m->op_code = s.code;
+  m->op_subop = s.subop;
+}
+
+/* Runs program P on the frame starting at stack entry BASE. */
+amddwarf_status machine_run(machine *m, const program *p, uint32_t base);
+/* Evaluates BYTES on a frame of its own and returns its location result
+   (the rule "a location description is required"); WHAT names it in errors. */
+amddwarf_status eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
+                               amddwarf_location *out);
+amddwarf_status lookup_die(machine *m, amddwarf_die_ref_kind kind, uint64_t ref,
+                           amddwarf_die *die);
+amddwarf_status resolve_implicit_pointer(machine *m, const amddwarf_location *ip,
+                                         amddwarf_location *out);
+
+/* ---- the operation handlers (ops_*.c, dispatched by eval_ops.def) ----------- */
+
+/* One operation being executed. */
+typedef struct op_step {
+  const amddwarf_op *op;
+  uint32_t base;  /* the current frame's first stack entry */
+  size_t next;    /* the operation run next: the following one unless it branches */
+} op_step;
+
+typedef amddwarf_status (*op_handler)(machine *m, op_step *s);
+
+#define EVAL_OP(kind, handler) amddwarf_status handler(machine *m, op_step *s);
+EVAL_OP(lit0, op_literal)
+EVAL_OP(reg0, op_register)
+EVAL_OP(breg0, op_breg)
+#include "expr/eval_ops.def"
+#undef EVAL_OP
+
 /* ---- fast.c ------------------------------------------------------------- */
 
 /* Evaluates the COUNT operations at OPS as a location into *RESULT on the
@@ -219,6 +351,10 @@ amddwarf_status value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_b
 uint8_t *pool_alloc(machine *m, size_t size);
 /* Looks up base type DIE (0 = generic). */
 amddwarf_status type_lookup(machine *m, uint64_t die, amddwarf_base_type *out);
+/* The binary operations on two BITS-bit integers that need neither their
+   type nor their signedness (eq and ne give 0 or 1): *R, or false for
+   another operation. */
+bool integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r);
 /* Binary arithmetic/comparison of kind KIND on A (second) and B (top). */
 amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
                              const amddwarf_value *b, amddwarf_value *out);

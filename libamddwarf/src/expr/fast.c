@@ -303,19 +303,8 @@ static bool fast_binary(machine *m, fast_frame *f, amddwarf_op_kind kind)
     return false;
   uint64_t y = f->stack[f->sp - 1].x, x = f->stack[f->sp - 2].x, z;
   uint32_t bits = machine_generic_bits(m);
-  switch (kind) {
-  case AMDDWARF_OP_plus: z = x + y; break;
-  case AMDDWARF_OP_minus: z = x - y; break;
-  case AMDDWARF_OP_mul: z = x * y; break;
-  case AMDDWARF_OP_and: z = x & y; break;
-  case AMDDWARF_OP_or: z = x | y; break;
-  case AMDDWARF_OP_xor: z = x ^ y; break;
-  case AMDDWARF_OP_shl: z = y >= bits ? 0 : x << y; break;
-  case AMDDWARF_OP_shr: z = y >= bits ? 0 : x >> y; break;
-  case AMDDWARF_OP_eq: z = x == y; break;
-  case AMDDWARF_OP_ne: z = x != y; break;
-  default: return false;
-  }
+  if (!integer_binary(kind, x, y, bits, &z))
+    return false;
   f->sp--;
   f->stack[f->sp - 1].x = z & bits_mask(bits);
   return true;
@@ -398,7 +387,7 @@ static bool fast_step(machine *m, fast_frame *f, const amddwarf_op *op)
     uint32_t aspace;
     uint64_t address;
     unsigned n;
-    if (!fast_pop_value(f, &x) || x > UINT32_MAX ||
+    if (!fast_pop_value(f, &x) ||
         amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, &aspace) != AMDDWARF_OK ||
         (n = aspace_address_bytes(m, aspace)) == 0 || !fast_pop_value(f, &address))
       return false;

@@ -209,6 +209,23 @@ static amddwarf_status bool_result(machine *m, amddwarf_value *out, bool b)
   return AMDDWARF_OK;
 }
 
+bool integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r)
+{
+  switch (kind) {
+  case AMDDWARF_OP_and: *r = x & y; return true;
+  case AMDDWARF_OP_or: *r = x | y; return true;
+  case AMDDWARF_OP_xor: *r = x ^ y; return true;
+  case AMDDWARF_OP_plus: *r = x + y; return true;
+  case AMDDWARF_OP_minus: *r = x - y; return true;
+  case AMDDWARF_OP_mul: *r = x * y; return true;
+  case AMDDWARF_OP_shl: *r = y >= bits ? 0 : x << y; return true;
+  case AMDDWARF_OP_shr: *r = y >= bits ? 0 : x >> y; return true;
+  case AMDDWARF_OP_eq: *r = x == y; return true;
+  case AMDDWARF_OP_ne: *r = x != y; return true;
+  default: return false;
+  }
+}
+
 amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
                              const amddwarf_value *b, amddwarf_value *out)
 {
@@ -253,13 +270,11 @@ amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_v
   uint64_t x = value_u64(a), y = value_u64(b);
   int64_t sx = sign_extend(x, bits), sy = sign_extend(y, bits);
   uint64_t r = 0;
+  if (kind != AMDDWARF_OP_eq && kind != AMDDWARF_OP_ne && integer_binary(kind, x, y, bits, &r)) {
+    value_set_bits(out, type, r);
+    return AMDDWARF_OK;
+  }
   switch (kind) {
-  case AMDDWARF_OP_and: r = x & y; break;
-  case AMDDWARF_OP_or: r = x | y; break;
-  case AMDDWARF_OP_xor: r = x ^ y; break;
-  case AMDDWARF_OP_plus: r = x + y; break;
-  case AMDDWARF_OP_minus: r = x - y; break;
-  case AMDDWARF_OP_mul: r = x * y; break;
   case AMDDWARF_OP_div:
     if (y == 0)
       return machine_fail(m, AMDDWARF_E_EVAL_DIVISION_BY_ZERO, "DW_OP_div by zero");
@@ -281,8 +296,6 @@ amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_v
       r = x % y;
     }
     break;
-  case AMDDWARF_OP_shl: r = y >= bits ? 0 : x << y; break;
-  case AMDDWARF_OP_shr: r = y >= bits ? 0 : x >> y; break;
   case AMDDWARF_OP_shra: {
     int64_t s = sx;
     if (y >= bits)
