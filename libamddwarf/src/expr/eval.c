@@ -41,7 +41,7 @@ static const amddwarf_op *program_op(const machine *m, const program *p, size_t 
   return p->external ? &p->external[i] : &m->ev->ops[p->first + i];
 }
 
-amddwarf_status need(machine *m, uint32_t base, uint32_t n)
+amddwarf_status stack_need(machine *m, uint32_t base, uint32_t n)
 {
   if (m->sp - base < n)
     return machine_fail(m, AMDDWARF_E_EVAL_STACK_UNDERFLOW,
@@ -50,7 +50,7 @@ amddwarf_status need(machine *m, uint32_t base, uint32_t n)
   return AMDDWARF_OK;
 }
 
-amddwarf_entry *push(machine *m)
+amddwarf_entry *stack_push(machine *m)
 {
   if (m->sp >= m->ev->stack_cap) {
     machine_fail(m, AMDDWARF_E_LIMIT, "the stack would exceed %u entries",
@@ -62,9 +62,9 @@ amddwarf_entry *push(machine *m)
   return e;
 }
 
-amddwarf_status push_value(machine *m, const amddwarf_value *v)
+amddwarf_status stack_push_value(machine *m, const amddwarf_value *v)
 {
-  amddwarf_entry *e = push(m);
+  amddwarf_entry *e = stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_VALUE;
@@ -72,9 +72,9 @@ amddwarf_status push_value(machine *m, const amddwarf_value *v)
   return AMDDWARF_OK;
 }
 
-amddwarf_status push_generic(machine *m, uint64_t x)
+amddwarf_status stack_push_generic(machine *m, uint64_t x)
 {
-  amddwarf_entry *e = push(m);
+  amddwarf_entry *e = stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_VALUE;
@@ -82,9 +82,9 @@ amddwarf_status push_generic(machine *m, uint64_t x)
   return AMDDWARF_OK;
 }
 
-amddwarf_status push_location(machine *m, const amddwarf_location *loc)
+amddwarf_status stack_push_location(machine *m, const amddwarf_location *loc)
 {
-  amddwarf_entry *e = push(m);
+  amddwarf_entry *e = stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_LOCATION;
@@ -92,9 +92,9 @@ amddwarf_status push_location(machine *m, const amddwarf_location *loc)
   return AMDDWARF_OK;
 }
 
-amddwarf_status push_memory(machine *m, uint32_t aspace, uint64_t address)
+amddwarf_status stack_push_memory(machine *m, uint32_t aspace, uint64_t address)
 {
-  amddwarf_entry *e = push(m);
+  amddwarf_entry *e = stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_LOCATION;
@@ -102,9 +102,9 @@ amddwarf_status push_memory(machine *m, uint32_t aspace, uint64_t address)
   return AMDDWARF_OK;
 }
 
-amddwarf_status push_register(machine *m, uint32_t regno)
+amddwarf_status stack_push_register(machine *m, uint32_t regno)
 {
-  amddwarf_entry *e = push(m);
+  amddwarf_entry *e = stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_LOCATION;
@@ -117,12 +117,12 @@ amddwarf_status push_register(machine *m, uint32_t regno)
 
 /* Pops the top entry as a value (location -> generic value when it is a
    default-space memory location on a byte boundary). */
-amddwarf_status pop_value(machine *m, uint32_t base, amddwarf_value *out)
+amddwarf_status stack_pop_value(machine *m, uint32_t base, amddwarf_value *out)
 {
-  amddwarf_status st = need(m, base, 1);
+  amddwarf_status st = stack_need(m, base, 1);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_entry *e = top(m, 0);
+  amddwarf_entry *e = stack_top(m, 0);
   if (e->kind == AMDDWARF_ENTRY_VALUE) {
     *out = e->value;
     m->sp--;
@@ -143,9 +143,9 @@ amddwarf_status pop_value(machine *m, uint32_t base, amddwarf_value *out)
                       amddwarf_location_kind_name(e->location.kind));
 }
 
-amddwarf_status pop_integral(machine *m, uint32_t base, amddwarf_value *out)
+amddwarf_status stack_pop_integral(machine *m, uint32_t base, amddwarf_value *out)
 {
-  amddwarf_status st = pop_value(m, base, out);
+  amddwarf_status st = stack_pop_value(m, base, out);
   if (st != AMDDWARF_OK)
     return st;
   if (out->is_implicit_pointer)
@@ -167,10 +167,10 @@ static int64_t integral_signed(const amddwarf_value *v)
 }
 
 /* Pops an integral value as (unsigned, signed) 64-bit numbers. */
-amddwarf_status pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx)
+amddwarf_status stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx)
 {
   if (top_is_generic(m, base, 0)) {
-    *x = generic_u64(top(m, 0));
+    *x = generic_u64(stack_top(m, 0));
     uint32_t bits = machine_generic_bits(m);
     uint64_t v = *x;
     if (bits < 64 && (v >> (bits - 1)) & 1)
@@ -180,7 +180,7 @@ amddwarf_status pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t
     return AMDDWARF_OK;
   }
   amddwarf_value a;
-  amddwarf_status st = pop_integral(m, base, &a);
+  amddwarf_status st = stack_pop_integral(m, base, &a);
   if (st != AMDDWARF_OK)
     return st;
   *x = value_u64(&a);
@@ -216,12 +216,12 @@ amddwarf_status entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_
                       amddwarf_encoding_name(v->type.encoding), (unsigned long long)v->type.die);
 }
 
-amddwarf_status pop_location(machine *m, uint32_t base, amddwarf_location *out)
+amddwarf_status stack_pop_location(machine *m, uint32_t base, amddwarf_location *out)
 {
-  amddwarf_status st = need(m, base, 1);
+  amddwarf_status st = stack_need(m, base, 1);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_entry *e = top(m, 0);
+  amddwarf_entry *e = stack_top(m, 0);
   if (e->kind == AMDDWARF_ENTRY_LOCATION && !e->incomplete) {
     *out = e->location;
     m->sp--;
@@ -328,7 +328,7 @@ amddwarf_status eval_own_frame(machine *m, const uint8_t *bytes, size_t size, co
   if (m->sp == base) {
     undefined_location(out);
   } else {
-    amddwarf_entry e = *top(m, 0);
+    amddwarf_entry e = *stack_top(m, 0);
     e.incomplete = 0; /* an incomplete composite left on top is complete now */
     st = entry_to_location(m, &e, out);
     if (st != AMDDWARF_OK)
@@ -511,7 +511,7 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
       m->lane = 0;
   }
   for (size_t i = 0; i < req->initial_count; i++) {
-    amddwarf_entry *e = push(m);
+    amddwarf_entry *e = stack_push(m);
     if (!e)
       return AMDDWARF_E_LIMIT;
     *e = req->initial[i];
@@ -552,7 +552,7 @@ static amddwarf_status finish(machine *m, amddwarf_entry *result)
       undefined_location(&result->location);
       return AMDDWARF_OK;
     }
-    amddwarf_entry *t = top(m, 0);
+    amddwarf_entry *t = stack_top(m, 0);
     if (t->kind == AMDDWARF_ENTRY_LOCATION) {
       result->location = t->location;
       return AMDDWARF_OK;
@@ -570,7 +570,7 @@ static amddwarf_status finish(machine *m, amddwarf_entry *result)
   result->kind = AMDDWARF_ENTRY_VALUE;
   if (m->sp == 0)
     return machine_fail(m, AMDDWARF_E_EVAL_RESULT, "a value is required and the stack is empty");
-  st = pop_value(m, 0, &result->value);
+  st = stack_pop_value(m, 0, &result->value);
   if (st == AMDDWARF_E_EVAL_NOT_VALUE || st == AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE) {
     if (m->err)
       m->err->status = AMDDWARF_E_EVAL_RESULT;

@@ -136,27 +136,27 @@ void eval_lanes_free(amddwarf_eval *ev);
 /* ---- eval.c: the stack, shared by the operation handlers --------------------- */
 
 /* E_EVAL_STACK_UNDERFLOW unless the frame from BASE holds N entries. */
-amddwarf_status need(machine *m, uint32_t base, uint32_t n);
+amddwarf_status stack_need(machine *m, uint32_t base, uint32_t n);
 /* A new top entry (not incomplete), or NULL after E_LIMIT. */
-amddwarf_entry *push(machine *m);
-static inline amddwarf_entry *top(machine *m, uint32_t index)
+amddwarf_entry *stack_push(machine *m);
+static inline amddwarf_entry *stack_top(machine *m, uint32_t index)
 {
   return &m->ev->stack[m->sp - 1 - index];
 }
-amddwarf_status push_value(machine *m, const amddwarf_value *v);
-amddwarf_status push_generic(machine *m, uint64_t x);
-amddwarf_status push_location(machine *m, const amddwarf_location *loc);
-amddwarf_status push_memory(machine *m, uint32_t aspace, uint64_t address);
-amddwarf_status push_register(machine *m, uint32_t regno);
+amddwarf_status stack_push_value(machine *m, const amddwarf_value *v);
+amddwarf_status stack_push_generic(machine *m, uint64_t x);
+amddwarf_status stack_push_location(machine *m, const amddwarf_location *loc);
+amddwarf_status stack_push_memory(machine *m, uint32_t aspace, uint64_t address);
+amddwarf_status stack_push_register(machine *m, uint32_t regno);
 /* Pops the top entry as a value (a default-space memory location on a byte
    boundary converts to a generic value). */
-amddwarf_status pop_value(machine *m, uint32_t base, amddwarf_value *out);
-amddwarf_status pop_integral(machine *m, uint32_t base, amddwarf_value *out);
+amddwarf_status stack_pop_value(machine *m, uint32_t base, amddwarf_value *out);
+amddwarf_status stack_pop_integral(machine *m, uint32_t base, amddwarf_value *out);
 /* Pops an integral value as (unsigned, signed) 64-bit numbers. */
-amddwarf_status pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx);
+amddwarf_status stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx);
 /* Converts ENTRY (already popped) to a location description. */
 amddwarf_status entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out);
-amddwarf_status pop_location(machine *m, uint32_t base, amddwarf_location *out);
+amddwarf_status stack_pop_location(machine *m, uint32_t base, amddwarf_location *out);
 
 /* The top entry as a generic value, if it is one (the common case, taken
    without copying the entry). */
@@ -164,7 +164,7 @@ static inline bool top_is_generic(machine *m, uint32_t base, uint32_t index)
 {
   if (m->sp - base <= index)
     return false;
-  const amddwarf_entry *e = top(m, index);
+  const amddwarf_entry *e = stack_top(m, index);
   return e->kind == AMDDWARF_ENTRY_VALUE && e->value.type.encoding == AMDDWARF_ATE_GENERIC &&
          e->value.type.die == 0 && !e->value.is_implicit_pointer && !e->value.pooled;
 }

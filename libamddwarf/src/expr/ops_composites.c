@@ -10,10 +10,10 @@ static amddwarf_status piece(machine *m, uint32_t base, uint64_t bits, uint64_t 
 {
   amddwarf_location pl;
   amddwarf_status st;
-  if (m->sp == base || top(m, 0)->incomplete) {
+  if (m->sp == base || stack_top(m, 0)->incomplete) {
     undefined_location(&pl);
   } else {
-    amddwarf_entry *e = top(m, 0);
+    amddwarf_entry *e = stack_top(m, 0);
     m->sp--;
     if (e->kind == AMDDWARF_ENTRY_LOCATION)
       pl = e->location;
@@ -32,10 +32,10 @@ static amddwarf_status piece(machine *m, uint32_t base, uint64_t bits, uint64_t 
     }
   }
   amddwarf_entry *c;
-  if (m->sp > base && top(m, 0)->incomplete) {
-    c = top(m, 0);
+  if (m->sp > base && stack_top(m, 0)->incomplete) {
+    c = stack_top(m, 0);
   } else {
-    c = push(m);
+    c = stack_push(m);
     if (!c)
       return AMDDWARF_E_LIMIT;
     c->kind = AMDDWARF_ENTRY_LOCATION;
@@ -52,7 +52,7 @@ static amddwarf_status extend(machine *m, uint32_t base, uint64_t bits, uint64_t
   if (bits == 0 || count == 0)
     return machine_fail(m, AMDDWARF_E_EVAL_ZERO_SIZE, "DW_OP_LLVM_extend %llu, %llu",
                         (unsigned long long)bits, (unsigned long long)count);
-  amddwarf_status st = pop_location(m, base, &pl);
+  amddwarf_status st = stack_pop_location(m, base, &pl);
   if (st != AMDDWARF_OK)
     return st;
   if (amddwarf_mul_overflow_u64(bits, count, &total))
@@ -70,7 +70,7 @@ static amddwarf_status extend(machine *m, uint32_t base, uint64_t bits, uint64_t
   }
   if (st != AMDDWARF_OK)
     return st;
-  return push_location(m, &c);
+  return stack_push_location(m, &c);
 }
 
 /* Parts FIRST..END-1 of a select_bit_piece, all from FROM: part N is FROM
@@ -131,11 +131,11 @@ static amddwarf_status select_bit_piece(machine *m, uint32_t base, uint64_t bits
   if (bits == 0 || count == 0)
     return machine_fail(m, AMDDWARF_E_EVAL_ZERO_SIZE, "DW_OP_LLVM_select_bit_piece %llu, %llu",
                         (unsigned long long)bits, (unsigned long long)count);
-  amddwarf_status st = pop_integral(m, base, &mask);
+  amddwarf_status st = stack_pop_integral(m, base, &mask);
   if (st == AMDDWARF_OK)
-    st = pop_location(m, base, &l1);
+    st = stack_pop_location(m, base, &l1);
   if (st == AMDDWARF_OK)
-    st = pop_location(m, base, &l0);
+    st = stack_pop_location(m, base, &l0);
   if (st != AMDDWARF_OK)
     return st;
   if ((uint64_t)mask.type.bit_size * mask.type.count < count)
@@ -145,7 +145,7 @@ static amddwarf_status select_bit_piece(machine *m, uint32_t base, uint64_t bits
   st = select_composite(m, &l0, &l1, amddwarf_value_bytes(&mask), bits, count, &c);
   if (st != AMDDWARF_OK)
     return st;
-  return push_location(m, &c);
+  return stack_push_location(m, &c);
 }
 
 amddwarf_status op_piece(machine *m, op_step *s)
@@ -163,10 +163,10 @@ amddwarf_status op_bit_piece(machine *m, op_step *s)
 
 amddwarf_status op_piece_end(machine *m, op_step *s)
 {
-  if (m->sp == s->base || !top(m, 0)->incomplete)
+  if (m->sp == s->base || !stack_top(m, 0)->incomplete)
     return machine_fail(m, AMDDWARF_E_EVAL_NO_INCOMPLETE_COMPOSITE,
                         "the top of the stack is not an incomplete composite");
-  top(m, 0)->incomplete = 0;
+  stack_top(m, 0)->incomplete = 0;
   return AMDDWARF_OK;
 }
 

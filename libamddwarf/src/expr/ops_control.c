@@ -24,7 +24,7 @@ amddwarf_status op_bra(machine *m, op_step *s)
 {
   uint64_t ux;
   int64_t sx;
-  amddwarf_status st = pop_integral_u64(m, s->base, &ux, &sx);
+  amddwarf_status st = stack_pop_integral_u64(m, s->base, &ux, &sx);
   if (st == AMDDWARF_OK && ux != 0)
     s->next = s->op->target;
   return st;
@@ -58,7 +58,7 @@ static amddwarf_status call(machine *m, uint32_t base, amddwarf_die_ref_kind kin
   st = eval_own_frame(m, bytes, size, "DW_OP_call*", &loc);
   if (st != AMDDWARF_OK)
     return st;
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 amddwarf_status op_call(machine *m, op_step *s)
@@ -92,7 +92,7 @@ static amddwarf_status entry_value(machine *m, const uint8_t *bytes, size_t size
     return machine_fail(m, AMDDWARF_E_EVAL_ENTRY_VALUE,
                         "the DW_OP_entry_value expression leaves %u entries, not one",
                         (unsigned)(m->sp - base));
-  amddwarf_entry *e = top(m, 0);
+  amddwarf_entry *e = stack_top(m, 0);
   if (e->kind == AMDDWARF_ENTRY_LOCATION && e->location.kind == AMDDWARF_LOCATION_REGISTER &&
       !e->incomplete) {
     uint32_t regno = e->location.u.reg.regno;
@@ -127,12 +127,12 @@ static amddwarf_status entry_value(machine *m, const uint8_t *bytes, size_t size
     st = value_from_bytes(m, &v, &type, buf, (size_t)rbytes);
     if (st != AMDDWARF_OK)
       return st;
-    return push_value(m, &v);
+    return stack_push_value(m, &v);
   }
   if (e->kind == AMDDWARF_ENTRY_LOCATION && e->location.kind == AMDDWARF_LOCATION_UNDEFINED)
     return machine_fail(m, AMDDWARF_E_EVAL_ENTRY_VALUE, "the entry value is undefined");
   amddwarf_value v;
-  st = pop_value(m, base, &v);
+  st = stack_pop_value(m, base, &v);
   if (st == AMDDWARF_E_EVAL_NOT_VALUE || st == AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE) {
     if (m->err)
       m->err->status = AMDDWARF_E_EVAL_ENTRY_VALUE;
@@ -140,7 +140,7 @@ static amddwarf_status entry_value(machine *m, const uint8_t *bytes, size_t size
   }
   if (st != AMDDWARF_OK)
     return st;
-  return push_value(m, &v);
+  return stack_push_value(m, &v);
 }
 
 amddwarf_status op_entry_value(machine *m, op_step *s)
@@ -171,7 +171,7 @@ amddwarf_status op_call_frame_entry_reg(machine *m, op_step *s)
     return machine_fail(m, st, "entry value of register %u: %s", (unsigned)regno,
                         amddwarf_status_message(st));
   implicit_location(&loc, copy, rbytes * 8);
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 amddwarf_status op_not_evaluated(machine *m, op_step *s)

@@ -13,7 +13,7 @@ static amddwarf_status pop_dwarf_aspace(machine *m, uint32_t base, uint32_t *asp
 {
   uint64_t x;
   int64_t sx;
-  amddwarf_status st = pop_integral_u64(m, base, &x, &sx);
+  amddwarf_status st = stack_pop_integral_u64(m, base, &x, &sx);
   if (st != AMDDWARF_OK)
     return st;
   if (amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, aspace) != AMDDWARF_OK)
@@ -63,7 +63,7 @@ static amddwarf_status deref(machine *m, const amddwarf_location *loc, uint32_t 
       v.type.bit_size = ip->u.implicit_pointer.bit_size;
     }
     v.type.count = 1;
-    return push_value(m, &v);
+    return stack_push_value(m, &v);
   }
   uint8_t buf[AMDDWARF_VALUE_MAX_BYTES];
   size_t size = zero_extend_to_type ? ((size_t)type->bit_size * type->count + 7) / 8 : (bits + 7) / 8;
@@ -71,7 +71,7 @@ static amddwarf_status deref(machine *m, const amddwarf_location *loc, uint32_t 
   amddwarf_status st = access_read(m, loc, 0, bits, buf, 0);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_entry *e = push(m);
+  amddwarf_entry *e = stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_VALUE;
@@ -113,16 +113,16 @@ static amddwarf_status breg(machine *m, uint32_t regno, int64_t disp, uint32_t a
   amddwarf_status st = register_number(m, regno, 8, &x);
   if (st != AMDDWARF_OK)
     return st;
-  return push_memory(m, aspace, (x + (uint64_t)disp) & bits_mask(n * 8));
+  return stack_push_memory(m, aspace, (x + (uint64_t)disp) & bits_mask(n * 8));
 }
 
 /* DW_OP_xderef*: A on top, AS below; as swap; form_aspace_address. */
 static amddwarf_status xderef_location(machine *m, uint32_t base, amddwarf_location *out)
 {
   amddwarf_value a, as;
-  amddwarf_status st = pop_integral(m, base, &a);
+  amddwarf_status st = stack_pop_integral(m, base, &a);
   if (st == AMDDWARF_OK)
-    st = pop_integral(m, base, &as);
+    st = stack_pop_integral(m, base, &as);
   if (st != AMDDWARF_OK)
     return st;
   uint32_t aspace;
@@ -169,7 +169,7 @@ static amddwarf_status frame_base(machine *m, int64_t disp)
   st = loc_add_bytes(m, &loc, disp);
   if (st != AMDDWARF_OK)
     return st;
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 static amddwarf_status target_address(machine *m, const char *what,
@@ -187,7 +187,7 @@ static amddwarf_status target_address(machine *m, const char *what,
                         (unsigned)aspace);
   amddwarf_location loc;
   memory_location(&loc, aspace, address);
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 /* ---- registers ------------------------------------------------------------------ */
@@ -196,11 +196,11 @@ amddwarf_status op_register(machine *m, op_step *s)
 {
   const amddwarf_op *op = s->op;
   if (op->kind != AMDDWARF_OP_regx)
-    return push_register(m, (uint32_t)(op->kind - AMDDWARF_OP_reg0));
+    return stack_push_register(m, (uint32_t)(op->kind - AMDDWARF_OP_reg0));
   if (op->operands[0] > UINT32_MAX)
     return machine_fail(m, AMDDWARF_E_EVAL_BAD_REGISTER, "register %llu",
                         (unsigned long long)op->operands[0]);
-  return push_register(m, (uint32_t)op->operands[0]);
+  return stack_push_register(m, (uint32_t)op->operands[0]);
 }
 
 amddwarf_status op_breg(machine *m, op_step *s)
@@ -243,7 +243,7 @@ amddwarf_status op_regval_type(machine *m, op_step *s)
 
 amddwarf_status op_addr(machine *m, op_step *s)
 {
-  return push_memory(m, AMDDWARF_ASPACE_NONE, s->op->operands[0]);
+  return stack_push_memory(m, AMDDWARF_ASPACE_NONE, s->op->operands[0]);
 }
 
 amddwarf_status op_encoded_addr(machine *m, op_step *s)
@@ -252,7 +252,7 @@ amddwarf_status op_encoded_addr(machine *m, op_step *s)
     return machine_fail(m, AMDDWARF_E_UNSUPPORTED,
                         "DW_OP_GNU_encoded_addr with a relative encoding 0x%02x",
                         (unsigned)s->op->operands[0]);
-  return push_memory(m, AMDDWARF_ASPACE_NONE, s->op->operands[1]);
+  return stack_push_memory(m, AMDDWARF_ASPACE_NONE, s->op->operands[1]);
 }
 
 /* DW_OP_addrx and DW_OP_constx (and their GNU forms): a .debug_addr entry
@@ -276,8 +276,8 @@ amddwarf_status op_address_index(machine *m, op_step *s)
     return machine_fail(m, st, ".debug_addr entry %llu: %s", (unsigned long long)op->operands[0],
                         amddwarf_status_message(st));
   if (op->kind == AMDDWARF_OP_constx || op->kind == AMDDWARF_OP_GNU_const_index)
-    return push_generic(m, x);
-  return push_memory(m, AMDDWARF_ASPACE_NONE, x);
+    return stack_push_generic(m, x);
+  return stack_push_memory(m, AMDDWARF_ASPACE_NONE, x);
 }
 
 amddwarf_status op_push_object_address(machine *m, op_step *s)
@@ -300,7 +300,7 @@ amddwarf_status op_tls_address(machine *m, op_step *s)
 {
   amddwarf_value a;
   uint64_t address;
-  amddwarf_status st = pop_integral(m, s->base, &a);
+  amddwarf_status st = stack_pop_integral(m, s->base, &a);
   if (st != AMDDWARF_OK)
     return st;
   if (!TARGET_HAS(m->t, tls_address))
@@ -309,7 +309,7 @@ amddwarf_status op_tls_address(machine *m, op_step *s)
   if (st != AMDDWARF_OK)
     return machine_fail(m, st, "TLS offset 0x%llx: %s", (unsigned long long)value_u64(&a),
                         amddwarf_status_message(st));
-  return push_memory(m, AMDDWARF_ASPACE_NONE, address);
+  return stack_push_memory(m, AMDDWARF_ASPACE_NONE, address);
 }
 
 /* ---- dereference ------------------------------------------------------------------ */
@@ -318,7 +318,7 @@ amddwarf_status op_deref(machine *m, op_step *s)
 {
   amddwarf_location loc;
   amddwarf_base_type type;
-  amddwarf_status st = pop_location(m, s->base, &loc);
+  amddwarf_status st = stack_pop_location(m, s->base, &loc);
   if (st != AMDDWARF_OK)
     return st;
   type_lookup(m, 0, &type);
@@ -332,7 +332,7 @@ amddwarf_status op_deref_size(machine *m, op_step *s)
   amddwarf_op_kind kind = s->op->kind;
   amddwarf_location loc;
   amddwarf_base_type type;
-  amddwarf_status st = kind == AMDDWARF_OP_deref_size ? pop_location(m, s->base, &loc)
+  amddwarf_status st = kind == AMDDWARF_OP_deref_size ? stack_pop_location(m, s->base, &loc)
                                                       : xderef_location(m, s->base, &loc);
   if (st != AMDDWARF_OK)
     return st;
@@ -359,7 +359,7 @@ amddwarf_status op_deref_type(machine *m, op_step *s)
                         (unsigned long long)op->operands[0],
                         (unsigned)(type.bit_size * type.count));
   st = op->kind == AMDDWARF_OP_xderef_type ? xderef_location(m, s->base, &loc)
-                                            : pop_location(m, s->base, &loc);
+                                            : stack_pop_location(m, s->base, &loc);
   if (st != AMDDWARF_OK)
     return st;
   return deref(m, &loc, (uint32_t)op->operands[0] * 8, &type, false);
@@ -373,7 +373,7 @@ amddwarf_status op_push_lane(machine *m, op_step *s)
   if (m->lane >= machine_wave_size(m))
     return machine_fail(m, AMDDWARF_E_AMDGPU_BAD_LANE, "lane %u is not in a wave of %u lanes",
                         (unsigned)m->lane, (unsigned)machine_wave_size(m));
-  return push_generic(m, m->lane);
+  return stack_push_generic(m, m->lane);
 }
 
 /* DW_OP_LLVM_offset (bytes) and DW_OP_LLVM_bit_offset (bits). */
@@ -383,24 +383,24 @@ amddwarf_status op_offset(machine *m, op_step *s)
   amddwarf_location loc;
   uint64_t ux;
   int64_t sx;
-  amddwarf_status st = pop_integral_u64(m, s->base, &ux, &sx);
+  amddwarf_status st = stack_pop_integral_u64(m, s->base, &ux, &sx);
   if (st == AMDDWARF_OK)
-    st = need(m, s->base, 1);
+    st = stack_need(m, s->base, 1);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_entry *e = top(m, 0);
+  amddwarf_entry *e = stack_top(m, 0);
   if (e->kind == AMDDWARF_ENTRY_LOCATION && !e->incomplete) /* in place */
     return bytes ? loc_add_bytes(m, &e->location, sx) : loc_add_bits(m, &e->location, sx);
-  if ((st = pop_location(m, s->base, &loc)) != AMDDWARF_OK)
+  if ((st = stack_pop_location(m, s->base, &loc)) != AMDDWARF_OK)
     return st;
   st = bytes ? loc_add_bytes(m, &loc, sx) : loc_add_bits(m, &loc, sx);
-  return st == AMDDWARF_OK ? push_location(m, &loc) : st;
+  return st == AMDDWARF_OK ? stack_push_location(m, &loc) : st;
 }
 
 amddwarf_status op_offset_uconst(machine *m, op_step *s)
 {
   amddwarf_location loc;
-  amddwarf_status st = pop_location(m, s->base, &loc);
+  amddwarf_status st = stack_pop_location(m, s->base, &loc);
   if (st != AMDDWARF_OK)
     return st;
   if (s->op->operands[0] > INT64_MAX)
@@ -408,7 +408,7 @@ amddwarf_status op_offset_uconst(machine *m, op_step *s)
                         (unsigned long long)s->op->operands[0]);
   if ((st = loc_add_bytes(m, &loc, (int64_t)s->op->operands[0])) != AMDDWARF_OK)
     return st;
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 /* ---- undefined and implicit locations -------------------------------------------- */
@@ -418,32 +418,32 @@ amddwarf_status op_undefined(machine *m, op_step *s)
   amddwarf_location loc;
   (void)s;
   undefined_location(&loc);
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 amddwarf_status op_implicit_value(machine *m, op_step *s)
 {
   amddwarf_location loc;
   implicit_location(&loc, s->op->block, s->op->operands[0] * 8);
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 amddwarf_status op_stack_value(machine *m, op_step *s)
 {
   amddwarf_value a;
   amddwarf_location loc;
-  amddwarf_status st = pop_value(m, s->base, &a);
+  amddwarf_status st = stack_pop_value(m, s->base, &a);
   if (st != AMDDWARF_OK)
     return st;
   if (a.is_implicit_pointer)
-    return push_location(m, &a.pointer);
+    return stack_push_location(m, &a.pointer);
   size_t n = amddwarf_value_size(&a);
   uint8_t *copy = pool_alloc(m, n ? n : 1);
   if (!copy)
     return AMDDWARF_E_LIMIT;
   memcpy(copy, amddwarf_value_bytes(&a), n);
   implicit_location(&loc, copy, (uint64_t)a.type.bit_size * a.type.count);
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 /* DW_OP_implicit_pointer, its GNU form and DW_OP_LLVM_aspace_implicit_pointer
@@ -464,7 +464,7 @@ amddwarf_status op_implicit_pointer(machine *m, op_step *s)
   loc.u.implicit_pointer.displacement = (int64_t)op->operands[1];
   loc.u.implicit_pointer.aspace = aspace;
   loc.u.implicit_pointer.bit_size = aspace_address_bytes(m, aspace) * 8;
-  return push_location(m, &loc);
+  return stack_push_location(m, &loc);
 }
 
 amddwarf_status op_form_aspace_address(machine *m, op_step *s)
@@ -472,10 +472,10 @@ amddwarf_status op_form_aspace_address(machine *m, op_step *s)
   uint32_t aspace, base = s->base;
   amddwarf_status st = pop_dwarf_aspace(m, base, &aspace);
   if (st == AMDDWARF_OK)
-    st = need(m, base, 1);
+    st = stack_need(m, base, 1);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_entry *e = top(m, 0);
+  amddwarf_entry *e = stack_top(m, 0);
   if (e->kind == AMDDWARF_ENTRY_VALUE && e->value.is_implicit_pointer) {
     amddwarf_location ip = e->value.pointer, out;
     if (ip.u.implicit_pointer.aspace != aspace)
@@ -486,12 +486,12 @@ amddwarf_status op_form_aspace_address(machine *m, op_step *s)
     st = resolve_implicit_pointer(m, &ip, &out);
     if (st != AMDDWARF_OK)
       return st;
-    return push_location(m, &out);
+    return stack_push_location(m, &out);
   }
   uint64_t address;
   int64_t signed_address;
-  st = pop_integral_u64(m, base, &address, &signed_address);
+  st = stack_pop_integral_u64(m, base, &address, &signed_address);
   if (st != AMDDWARF_OK)
     return st;
-  return push_memory(m, aspace, address & bits_mask(aspace_address_bytes(m, aspace) * 8));
+  return stack_push_memory(m, aspace, address & bits_mask(aspace_address_bytes(m, aspace) * 8));
 }
