@@ -23,16 +23,16 @@ static void test_fixed_size_reads_little_and_big_endian(void **state)
   amddwarf_reader_init(&r, bytes, sizeof bytes);
   uint16_t u16;
   uint32_t u32;
-  assert_int_equal(amddwarf_read_u16(&r, &u16), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_u16(&r, &u16), AMDDWARF_OK);
   assert_int_equal(u16, 0x0201);
-  assert_int_equal(amddwarf_read_u32(&r, &u32), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_u32(&r, &u32), AMDDWARF_OK);
   assert_int_equal(u32, 0x06050403);
   assert_int_equal(r.pos, 6);
 
   amddwarf_reader_init(&r, bytes, sizeof bytes);
   r.big_endian = true;
   uint64_t u64;
-  assert_int_equal(amddwarf_read_u64(&r, &u64), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_u64(&r, &u64), AMDDWARF_OK);
   assert_true(u64 == UINT64_C(0x0102030405060708));
 }
 
@@ -45,11 +45,11 @@ static void test_truncated_read_leaves_position(void **state)
   uint8_t u8;
   uint32_t u32;
   assert_int_equal(amddwarf_read_u8(&r, &u8), AMDDWARF_OK);
-  assert_int_equal(amddwarf_read_u32(&r, &u32), AMDDWARF_E_TRUNCATED);
+  assert_int_equal(amddwarf__read_u32(&r, &u32), AMDDWARF_E_TRUNCATED);
   assert_int_equal(r.pos, 1);
   const uint8_t *block;
-  assert_int_equal(amddwarf_read_bytes(&r, 3, &block), AMDDWARF_E_TRUNCATED);
-  assert_int_equal(amddwarf_read_bytes(&r, 2, &block), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_bytes(&r, 3, &block), AMDDWARF_E_TRUNCATED);
+  assert_int_equal(amddwarf__read_bytes(&r, 2, &block), AMDDWARF_OK);
   assert_int_equal(block[1], 0xcc);
   assert_true(amddwarf_reader_at_end(&r));
   assert_int_equal(amddwarf_read_u8(&r, &u8), AMDDWARF_E_TRUNCATED);
@@ -62,13 +62,13 @@ static void test_signed_fixed_reads_sign_extend(void **state)
   amddwarf_reader r;
   amddwarf_reader_init(&r, bytes, sizeof bytes);
   int64_t v;
-  assert_int_equal(amddwarf_read_sint(&r, 1, &v), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_sint(&r, 1, &v), AMDDWARF_OK);
   assert_int_equal(v, -1);
-  assert_int_equal(amddwarf_read_sint(&r, 1, &v), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_sint(&r, 1, &v), AMDDWARF_OK);
   assert_int_equal(v, -128);
-  assert_int_equal(amddwarf_read_sint(&r, 2, &v), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_sint(&r, 2, &v), AMDDWARF_OK);
   assert_int_equal(v, 0x7fff);
-  assert_int_equal(amddwarf_read_uint(&r, 9, (uint64_t *)&v), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_int_equal(amddwarf__read_uint(&r, 9, (uint64_t *)&v), AMDDWARF_E_INVALID_ARGUMENT);
 }
 
 typedef struct uleb_case {
@@ -101,7 +101,7 @@ static void test_uleb_values_padding_and_errors(void **state)
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     uint64_t value = 0;
     size_t consumed = 0;
-    amddwarf_status st = amddwarf_decode_uleb(cases[i].bytes, cases[i].size, &value, &consumed);
+    amddwarf_status st = amddwarf__decode_uleb(cases[i].bytes, cases[i].size, &value, &consumed);
     assert_int_equal(st, cases[i].status);
     if (st == AMDDWARF_OK) {
       assert_true(value == cases[i].value);
@@ -144,7 +144,7 @@ static void test_sleb_values_padding_and_errors(void **state)
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int64_t value = 0;
     size_t consumed = 0;
-    amddwarf_status st = amddwarf_decode_sleb(cases[i].bytes, cases[i].size, &value, &consumed);
+    amddwarf_status st = amddwarf__decode_sleb(cases[i].bytes, cases[i].size, &value, &consumed);
     assert_int_equal(st, cases[i].status);
     if (st == AMDDWARF_OK) {
       assert_true(value == cases[i].value);
@@ -160,21 +160,21 @@ static void test_leb_encode_round_trips(void **state)
                                           INT64_MAX, INT64_MIN, 0x123456789, -0x123456789};
   uint8_t buffer[AMDDWARF_LEB128_MAX_BYTES];
   for (size_t i = 0; i < sizeof signed_values / sizeof signed_values[0]; i++) {
-    size_t length = amddwarf_encode_sleb(signed_values[i], buffer), consumed;
+    size_t length = amddwarf__encode_sleb(signed_values[i], buffer), consumed;
     int64_t back;
-    assert_int_equal(amddwarf_decode_sleb(buffer, length, &back, &consumed), AMDDWARF_OK);
+    assert_int_equal(amddwarf__decode_sleb(buffer, length, &back, &consumed), AMDDWARF_OK);
     assert_true(back == signed_values[i]);
     assert_int_equal(consumed, length);
 
     uint64_t unsigned_value = (uint64_t)signed_values[i], unsigned_back;
-    length = amddwarf_encode_uleb(unsigned_value, buffer);
-    assert_int_equal(amddwarf_decode_uleb(buffer, length, &unsigned_back, &consumed), AMDDWARF_OK);
+    length = amddwarf__encode_uleb(unsigned_value, buffer);
+    assert_int_equal(amddwarf__decode_uleb(buffer, length, &unsigned_back, &consumed), AMDDWARF_OK);
     assert_true(unsigned_back == unsigned_value);
   }
   /* Minimal encodings: 64 needs two bytes signed, one unsigned. */
-  assert_int_equal(amddwarf_encode_sleb(64, buffer), 2);
-  assert_int_equal(amddwarf_encode_uleb(64, buffer), 1);
-  assert_int_equal(amddwarf_encode_uleb(UINT64_MAX, buffer), 10);
+  assert_int_equal(amddwarf__encode_sleb(64, buffer), 2);
+  assert_int_equal(amddwarf__encode_uleb(64, buffer), 1);
+  assert_int_equal(amddwarf__encode_uleb(UINT64_MAX, buffer), 10);
 }
 
 static void test_cstr(void **state)
@@ -185,10 +185,10 @@ static void test_cstr(void **state)
   amddwarf_reader_init(&r, bytes, sizeof bytes);
   const char *text;
   size_t length;
-  assert_int_equal(amddwarf_read_cstr(&r, &text, &length), AMDDWARF_OK);
+  assert_int_equal(amddwarf__read_cstr(&r, &text, &length), AMDDWARF_OK);
   assert_string_equal(text, "ab");
   assert_int_equal(length, 2);
-  assert_int_equal(amddwarf_read_cstr(&r, &text, &length), AMDDWARF_E_TRUNCATED);
+  assert_int_equal(amddwarf__read_cstr(&r, &text, &length), AMDDWARF_E_TRUNCATED);
   assert_int_equal(r.pos, 3);
 }
 
@@ -250,25 +250,25 @@ static void test_arena_uses_allocator_and_releases_everything(void **state)
   counting_allocator counter = {0, 0};
   amddwarf_allocator allocator = {counting_alloc, counting_realloc, counting_free, &counter};
   amddwarf_arena arena;
-  amddwarf_arena_init(&arena, &allocator);
+  amddwarf__arena_init(&arena, &allocator);
   for (int i = 0; i < 1000; i++) {
-    uint64_t *p = amddwarf_arena_alloc(&arena, sizeof *p, 8);
+    uint64_t *p = amddwarf__arena_alloc(&arena, sizeof *p, 8);
     assert_non_null(p);
     assert_int_equal((uintptr_t)p % 8, 0);
     *p = (uint64_t)i;
   }
-  char *text = amddwarf_arena_strndup(&arena, "kernel.kd", 6);
+  char *text = amddwarf__arena_strndup(&arena, "kernel.kd", 6);
   assert_string_equal(text, "kernel");
-  char *big = amddwarf_arena_alloc(&arena, 100000, 64);
+  char *big = amddwarf__arena_alloc(&arena, 100000, 64);
   assert_non_null(big);
   assert_int_equal((uintptr_t)big % 64, 0);
   memset(big, 1, 100000);
-  assert_null(amddwarf_arena_alloc(&arena, 8, 3));
-  assert_null(amddwarf_arena_calloc(&arena, SIZE_MAX / 2, 4));
+  assert_null(amddwarf__arena_alloc(&arena, 8, 3));
+  assert_null(amddwarf__arena_calloc(&arena, SIZE_MAX / 2, 4));
   /* Geometric growth: few calls for ~108 KB. */
   assert_true(counter.calls < 10);
   assert_true(counter.live_bytes > 100000);
-  amddwarf_arena_release(&arena);
+  amddwarf__arena_release(&arena);
   assert_int_equal(counter.live_bytes, 0);
 }
 
@@ -278,32 +278,32 @@ static void test_text_limit_and_take(void **state)
   counting_allocator counter = {0, 0};
   amddwarf_allocator allocator = {counting_alloc, counting_realloc, counting_free, &counter};
   amddwarf_text t;
-  amddwarf_text_init(&t, &allocator);
+  amddwarf__text_init(&t, &allocator);
   t.max = 12; /* 11 characters and the NUL */
-  amddwarf_text_printf(&t, "%s-%d", "lane", 7);
-  amddwarf_text_append(&t, "abcd", 4);
-  assert_string_equal(amddwarf_text_str(&t), "lane-7abcd");
-  assert_int_equal(amddwarf_text_status(&t), AMDDWARF_OK);
-  amddwarf_text_append(&t, "xy", 2); /* 12 characters: one past the limit, dropped */
-  assert_int_equal(amddwarf_text_status(&t), AMDDWARF_E_NO_MEMORY);
+  amddwarf__text_printf(&t, "%s-%d", "lane", 7);
+  amddwarf__text_append(&t, "abcd", 4);
+  assert_string_equal(amddwarf__text_str(&t), "lane-7abcd");
+  assert_int_equal(amddwarf__text_status(&t), AMDDWARF_OK);
+  amddwarf__text_append(&t, "xy", 2); /* 12 characters: one past the limit, dropped */
+  assert_int_equal(amddwarf__text_status(&t), AMDDWARF_E_NO_MEMORY);
   char *out = (char *)1;
   size_t length = 99;
-  assert_int_equal(amddwarf_text_take(&t, &out, &length), AMDDWARF_E_NO_MEMORY);
+  assert_int_equal(amddwarf__text_take(&t, &out, &length), AMDDWARF_E_NO_MEMORY);
   assert_null(out);
   assert_int_equal(length, 0);
   assert_int_equal(counter.live_bytes, 0);
   /* Handed over trimmed: the caller frees exactly LENGTH + 1 bytes. */
-  amddwarf_text_init(&t, &allocator);
-  amddwarf_text_printf(&t, "{\"pc\": \"0x%x\"}", 0x1000);
-  assert_int_equal(amddwarf_text_take(&t, &out, &length), AMDDWARF_OK);
+  amddwarf__text_init(&t, &allocator);
+  amddwarf__text_printf(&t, "{\"pc\": \"0x%x\"}", 0x1000);
+  assert_int_equal(amddwarf__text_take(&t, &out, &length), AMDDWARF_OK);
   assert_string_equal(out, "{\"pc\": \"0x1000\"}");
   assert_int_equal(length, 16);
   assert_int_equal(counter.live_bytes, 17);
   counting_free(&counter, out, length + 1);
   assert_int_equal(counter.live_bytes, 0);
   /* An empty text is handed over as "". */
-  amddwarf_text_init(&t, &allocator);
-  assert_int_equal(amddwarf_text_take(&t, &out, &length), AMDDWARF_OK);
+  amddwarf__text_init(&t, &allocator);
+  assert_int_equal(amddwarf__text_take(&t, &out, &length), AMDDWARF_OK);
   assert_string_equal(out, "");
   counting_free(&counter, out, 1);
   assert_int_equal(counter.live_bytes, 0);
@@ -314,16 +314,16 @@ static void test_mem_reserve_grows_and_refuses_overflow(void **state)
   (void)state;
   uint32_t *items = NULL;
   size_t capacity = 0;
-  assert_int_equal(amddwarf_mem_reserve(NULL, (void **)&items, &capacity, 3, sizeof *items), 0);
+  assert_int_equal(amddwarf__mem_reserve(NULL, (void **)&items, &capacity, 3, sizeof *items), 0);
   assert_true(capacity >= 3);
   items[2] = 7;
-  assert_int_equal(amddwarf_mem_reserve(NULL, (void **)&items, &capacity, 100, sizeof *items), 0);
+  assert_int_equal(amddwarf__mem_reserve(NULL, (void **)&items, &capacity, 100, sizeof *items), 0);
   assert_true(capacity >= 100);
   assert_int_equal(items[2], 7);
   size_t before = capacity;
-  assert_int_equal(amddwarf_mem_reserve(NULL, (void **)&items, &capacity, SIZE_MAX / 2, 8), -1);
+  assert_int_equal(amddwarf__mem_reserve(NULL, (void **)&items, &capacity, SIZE_MAX / 2, 8), -1);
   assert_int_equal(capacity, before);
-  amddwarf_mem_free(NULL, items, capacity * sizeof *items);
+  amddwarf__mem_free(NULL, items, capacity * sizeof *items);
 }
 
 static void test_status_table_and_error_details(void **state)
@@ -340,7 +340,7 @@ static void test_status_table_and_error_details(void **state)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   assert_int_equal(err.offset, AMDDWARF_NO_OFFSET);
-  assert_int_equal(amddwarf_fail_op(&err, AMDDWARF_E_EXPR_UNKNOWN_OPCODE, 12, 0xfe,
+  assert_int_equal(amddwarf__fail_op(&err, AMDDWARF_E_EXPR_UNKNOWN_OPCODE, 12, 0xfe,
                                     AMDDWARF_NO_OPCODE, "unknown opcode 0x%02x at offset %u",
                                     0xfe, 12),
                    AMDDWARF_E_EXPR_UNKNOWN_OPCODE);
@@ -349,7 +349,7 @@ static void test_status_table_and_error_details(void **state)
   assert_int_equal(err.opcode, 0xfe);
   assert_string_equal(err.message, "unknown opcode 0xfe at offset 12");
   /* A NULL error only returns the status. */
-  assert_int_equal(amddwarf_fail(NULL, AMDDWARF_E_IO, 0, "x"), AMDDWARF_E_IO);
+  assert_int_equal(amddwarf__fail(NULL, AMDDWARF_E_IO, 0, "x"), AMDDWARF_E_IO);
 }
 
 int main(void)

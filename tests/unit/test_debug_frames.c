@@ -144,16 +144,16 @@ typedef struct program {
 static void program_build(program *p, int with_cfi)
 {
   amddwarf_text t;
-  amddwarf_text_init(&t, NULL);
-  amddwarf_text_printf(&t, "%s%s}", program_head, with_cfi ? program_cfi : "");
-  assert_int_equal(amddwarf_text_status(&t), AMDDWARF_OK);
+  amddwarf__text_init(&t, NULL);
+  amddwarf__text_printf(&t, "%s%s}", program_head, with_cfi ? program_cfi : "");
+  assert_int_equal(amddwarf__text_status(&t), AMDDWARF_OK);
   amddwarf_error err;
-  amddwarf_status st = amddwarf_build_json(amddwarf_text_str(&t), t.len, NULL, &p->image,
+  amddwarf_status st = amddwarf_build_json(amddwarf__text_str(&t), t.len, NULL, &p->image,
                                            &p->size, &err);
   if (st != AMDDWARF_OK)
     print_error("amddwarf_build_json: %s\n", err.message);
   assert_int_equal(st, AMDDWARF_OK);
-  amddwarf_text_free(&t);
+  amddwarf__text_free(&t);
 }
 
 static void program_free(program *p)
@@ -219,33 +219,33 @@ static uint32_t leaf_slot(uint32_t w, uint32_t lane)
 static void append_vector(amddwarf_text *t, const char *name, uint32_t w,
                           uint32_t (*value)(uint32_t, uint32_t))
 {
-  amddwarf_text_printf(t, ", \"%s\": [", name);
+  amddwarf__text_printf(t, ", \"%s\": [", name);
   for (uint32_t lane = 0; lane < LANES; ++lane)
-    amddwarf_text_printf(t, "%s%u", lane ? ", " : "", value(w, lane));
-  amddwarf_text_printf(t, "]");
+    amddwarf__text_printf(t, "%s%u", lane ? ", " : "", value(w, lane));
+  amddwarf__text_printf(t, "]");
 }
 
 static void append_word(amddwarf_text *t, uint32_t value)
 {
   for (int i = 0; i < 4; ++i)
-    amddwarf_text_printf(t, "%02x", (value >> (8 * i)) & 0xffu);
+    amddwarf__text_printf(t, "%02x", (value >> (8 * i)) & 0xffu);
 }
 
 /* The snapshot of wave W (specs/snapshot.md). */
 static amddwarf_snapshot *snapshot_new(uint32_t w)
 {
   amddwarf_text t;
-  amddwarf_text_init(&t, NULL);
-  amddwarf_text_printf(&t,
+  amddwarf__text_init(&t, NULL);
+  amddwarf__text_printf(&t,
                        "{\"architecture\": \"gfx900\", \"wave_size\": 64, \"lane\": 0,"
                        " \"exec\": \"0xffffffffffffffff\", \"pc\": %llu, \"registers\": {"
                        "\"s32\": %d, \"s33\": %d",
                        (unsigned long long)stop_pc(w), 0x3000, LEAF_FP);
   append_vector(&t, "v40", w, leaf_v40);
   append_vector(&t, "v5", w, v5);
-  amddwarf_text_printf(&t, "}, \"memory\": [");
+  amddwarf__text_printf(&t, "}, \"memory\": [");
   for (uint32_t lane = 0; lane < LANES; ++lane) {
-    amddwarf_text_printf(&t,
+    amddwarf__text_printf(&t,
                          "%s{\"address_space\": \"private_lane\", \"lane\": %u, \"address\": "
                          "\"0x40\", \"bytes\": \"",
                          lane ? ", " : "", lane);
@@ -259,17 +259,17 @@ static amddwarf_snapshot *snapshot_new(uint32_t w)
     append_word(&t, 0);
     append_word(&t, leaf_slot(w, lane));
     append_word(&t, 0);
-    amddwarf_text_printf(&t, "\"}");
+    amddwarf__text_printf(&t, "\"}");
   }
-  amddwarf_text_printf(&t, "]}");
-  assert_int_equal(amddwarf_text_status(&t), AMDDWARF_OK);
+  amddwarf__text_printf(&t, "]}");
+  assert_int_equal(amddwarf__text_status(&t), AMDDWARF_OK);
   amddwarf_snapshot *snap = NULL;
   amddwarf_error err;
-  amddwarf_status st = amddwarf_snapshot_load(amddwarf_text_str(&t), t.len, NULL, &snap, &err);
+  amddwarf_status st = amddwarf_snapshot_load(amddwarf__text_str(&t), t.len, NULL, &snap, &err);
   if (st != AMDDWARF_OK)
     print_error("amddwarf_snapshot_load: %s\n", err.message);
   assert_int_equal(st, AMDDWARF_OK);
-  amddwarf_text_free(&t);
+  amddwarf__text_free(&t);
   return snap;
 }
 

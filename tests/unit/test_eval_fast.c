@@ -145,8 +145,8 @@ static void test_fast_path_equals_general(void **state)
 
     machine m;
     amddwarf_entry fast;
-    assert_int_equal(machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
-    if (!fast_eval_location(&m, ops, count, &fast))
+    assert_int_equal(amddwarf__machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
+    if (!amddwarf__fast_eval_location(&m, ops, count, &fast))
       continue;
     taken++;
     if (fast.location.kind == AMDDWARF_LOCATION_COMPOSITE)

@@ -432,7 +432,7 @@ static amddwarf_status known_symbol(void *user, const amddwarf_expr_fixup *f,
     if (strlen(symbols[i].name) == f->name_length &&
         memcmp(symbols[i].name, f->name, f->name_length) == 0)
       return AMDDWARF_OK;
-  return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset, "unknown '%.*s'",
+  return amddwarf__fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset, "unknown '%.*s'",
                        (int)f->name_length, f->name);
 }
 
@@ -456,7 +456,7 @@ static void test_references_record_fixups(void **state)
   amddwarf_expr_references refs = {known_symbol, NULL, NULL, 0, 0};
   uint8_t *bytes = NULL;
   size_t size = 0;
-  assert_int_equal(amddwarf_expr_assemble_references(
+  assert_int_equal(amddwarf__expr_assemble_references(
                        "DW_OP_constu @a; DW_OP_consts @b-3; DW_OP_const4u @c+1; "
                        "DW_OP_call_ref @d.x$1",
                        &format, 64, &refs, &bytes, &size, &err),
@@ -505,8 +505,8 @@ static void test_references_record_fixups(void **state)
                    AMDDWARF_OK);
   assert_int_equal(resolved_size, expected_size);
   assert_memory_equal(resolved, expected, expected_size);
-  amddwarf_mem_free(NULL, bytes, size);
-  amddwarf_mem_free(NULL, refs.fixups, refs.fixup_capacity * sizeof *refs.fixups);
+  amddwarf__mem_free(NULL, bytes, size);
+  amddwarf__mem_free(NULL, refs.fixups, refs.fixup_capacity * sizeof *refs.fixups);
 }
 
 static void test_reference_errors_name_their_character(void **state)
@@ -519,27 +519,27 @@ static void test_reference_errors_name_their_character(void **state)
   size_t size = 0;
   amddwarf_expr_references refs = {known_symbol, NULL, NULL, 0, 0};
   /* An error after a reference: the offset is the text's own. */
-  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @a; DW_OP_frobnicate",
+  assert_int_equal(amddwarf__expr_assemble_references("DW_OP_constu @a; DW_OP_frobnicate",
                                                      &format, 64, &refs, &bytes, &size, &err),
                    AMDDWARF_E_EXPR_SYNTAX);
   assert_int_equal(err.offset, 17);
   assert_null(bytes);
   /* The hook's error, at the '@'. */
-  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_lit0; DW_OP_constu @zz",
+  assert_int_equal(amddwarf__expr_assemble_references("DW_OP_lit0; DW_OP_constu @zz",
                                                      &format, 64, &refs, &bytes, &size, &err),
                    AMDDWARF_E_PRODUCE_UNKNOWN_NAME);
   assert_int_equal(err.offset, 25);
   /* A malformed addend and a bare '@'. */
-  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @a*2", &format, 64, &refs,
+  assert_int_equal(amddwarf__expr_assemble_references("DW_OP_constu @a*2", &format, 64, &refs,
                                                      &bytes, &size, &err),
                    AMDDWARF_E_EXPR_SYNTAX);
   assert_int_equal(err.offset, 15);
-  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @", &format, 64, &refs,
+  assert_int_equal(amddwarf__expr_assemble_references("DW_OP_constu @", &format, 64, &refs,
                                                      &bytes, &size, &err),
                    AMDDWARF_E_EXPR_SYNTAX);
   assert_int_equal(err.offset, 13);
   /* Without references "@a" is no integer. */
-  assert_int_equal(amddwarf_expr_assemble_references("DW_OP_constu @a", &format, 64, NULL,
+  assert_int_equal(amddwarf__expr_assemble_references("DW_OP_constu @a", &format, 64, NULL,
                                                      &bytes, &size, &err),
                    AMDDWARF_E_EXPR_SYNTAX);
 }

@@ -95,13 +95,13 @@ static void test_reader_cases(void **state)
     int64_t signed_got = 0;
     amddwarf_status st;
     if (c->kind == READ_UINT) {
-      st = amddwarf_json_uint(value, c->max, "m.pc", AMDDWARF_E_BAD_JSON, &err, &got);
+      st = amddwarf__json_uint(value, c->max, "m.pc", AMDDWARF_E_BAD_JSON, &err, &got);
     } else if (c->kind == READ_INT) {
-      st = amddwarf_json_int(value, c->min, (int64_t)c->max, "m.pc", AMDDWARF_E_BAD_JSON, &err,
+      st = amddwarf__json_int(value, c->min, (int64_t)c->max, "m.pc", AMDDWARF_E_BAD_JSON, &err,
                              &signed_got);
       got = (uint64_t)signed_got;
     } else {
-      st = amddwarf_json_bits(value, (unsigned)c->max, "m.pc", AMDDWARF_E_BAD_JSON, &err, &got);
+      st = amddwarf__json_bits(value, (unsigned)c->max, "m.pc", AMDDWARF_E_BAD_JSON, &err, &got);
     }
     json_decref(value);
     if (c->message == NULL) {
@@ -120,15 +120,15 @@ static void test_reader_cases(void **state)
   /* A key (a register given by its DWARF number) follows the string rules. */
   amddwarf_error err;
   uint64_t got = 0;
-  assert_int_equal(amddwarf_json_uint_text("2560", UINT32_MAX, "k", AMDDWARF_E_BAD_JSON, &err,
+  assert_int_equal(amddwarf__json_uint_text("2560", UINT32_MAX, "k", AMDDWARF_E_BAD_JSON, &err,
                                            &got),
                    AMDDWARF_OK);
   assert_int_equal(got, 2560);
-  assert_int_equal(amddwarf_json_uint_text(" 2560", UINT32_MAX, "k", AMDDWARF_E_BAD_JSON, &err,
+  assert_int_equal(amddwarf__json_uint_text(" 2560", UINT32_MAX, "k", AMDDWARF_E_BAD_JSON, &err,
                                            &got),
                    AMDDWARF_E_BAD_JSON);
   /* A missing member. */
-  assert_int_equal(amddwarf_json_uint(NULL, 1, "a.b", AMDDWARF_E_BAD_JSON, &err, &got),
+  assert_int_equal(amddwarf__json_uint(NULL, 1, "a.b", AMDDWARF_E_BAD_JSON, &err, &got),
                    AMDDWARF_E_BAD_JSON);
   assert_string_equal(err.message, "a.b: missing");
 }

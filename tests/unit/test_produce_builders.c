@@ -490,7 +490,7 @@ static void test_smallest_units(void **state)
     assert_int_equal(amddwarf_dwarf_unit_new(b, "a", NULL, NULL, 0, NULL, &unit, NULL),
                      AMDDWARF_OK);
     amddwarf_dwarf_sections s;
-    assert_int_equal(amddwarf_dwarf_write_sections(b, 0x1000, 0x40, &s, NULL), AMDDWARF_OK);
+    assert_int_equal(amddwarf__dwarf_write_sections(b, 0x1000, 0x40, &s, NULL), AMDDWARF_OK);
     if (version == 5) {
       /* compile_unit, no children: name strp, low_pc addrx, high_pc udata,
          addr_base sec_offset */
@@ -517,7 +517,7 @@ static void test_smallest_units(void **state)
     }
     assert_int_equal(s.str.size, 2);
     assert_memory_equal(s.str.data, "a", 2);
-    amddwarf_dwarf_sections_free(&s);
+    amddwarf__dwarf_sections_free(&s);
     amddwarf_dwarf_builder_free(b);
   }
 }
@@ -552,7 +552,7 @@ static void test_lists(void **state)
     assert_int_equal(amddwarf_dwarf_loclist_add(b, list, 0, 8, x, NULL), AMDDWARF_OK);
     amddwarf_expr_builder_free(x);
     amddwarf_dwarf_sections s;
-    assert_int_equal(amddwarf_dwarf_write_sections(b, 0x1000, 0x40, &s, NULL), AMDDWARF_OK);
+    assert_int_equal(amddwarf__dwarf_write_sections(b, 0x1000, 0x40, &s, NULL), AMDDWARF_OK);
     if (version == 5) {
       /* addresses: the unit's low_pc, then list starts, deduplicated */
       static const uint8_t addr[] = {0x1c, 0, 0, 0, 5, 0, 8, 0,
@@ -587,7 +587,7 @@ static void test_lists(void **state)
       assert_int_equal(s.ranges.size, sizeof ranges);
       assert_memory_equal(s.ranges.data, ranges, sizeof ranges);
     }
-    amddwarf_dwarf_sections_free(&s);
+    amddwarf__dwarf_sections_free(&s);
     amddwarf_dwarf_builder_free(b);
   }
 }

@@ -88,7 +88,7 @@ static amddwarf_status die(void *user, amddwarf_die_ref_kind kind, uint64_t ref,
   const dw_die *d = die_at(w->b, ref);
   if (!d)
     return AMDDWARF_NOT_FOUND;
-  const dw_attr *loc = amddwarf_dwarf_die_attr(d, 0x02);
+  const dw_attr *loc = amddwarf__dwarf_die_attr(d, 0x02);
   memset(out, 0, sizeof *out);
   out->is_dwarf_procedure = d->tag == AMDDWARF_DW_TAG_dwarf_procedure;
   if (loc && loc->kind == VALUE_EXPR) {
@@ -102,7 +102,7 @@ static amddwarf_status die(void *user, amddwarf_die_ref_kind kind, uint64_t ref,
 static amddwarf_status base_type(void *user, uint64_t offset, amddwarf_base_type *out)
 {
   wave *w = user;
-  const dw_die *t = amddwarf_dwarf_die_get(w->b, w->type);
+  const dw_die *t = amddwarf__dwarf_die_get(w->b, w->type);
   if (!t || t->offset - w->b->units[t->unit].offset != offset)
     return AMDDWARF_NOT_FOUND;
   out->die = offset;
@@ -115,7 +115,7 @@ static amddwarf_status base_type(void *user, uint64_t offset, amddwarf_base_type
 static amddwarf_status resolve(void *user, amddwarf_die_id id, uint64_t *s, uint64_t *u)
 {
   const amddwarf_dwarf_builder *b = user;
-  const dw_die *d = amddwarf_dwarf_die_get(b, id);
+  const dw_die *d = amddwarf__dwarf_die_get(b, id);
   if (!d)
     return AMDDWARF_E_PRODUCE_BAD_DIE;
   *s = d->offset;
@@ -164,21 +164,21 @@ static void build(built *out, unsigned wave_size, amddwarf_dialect dialect,
   if (amddwarf_dwarf_lane_pc(out->b, out->unit, out->sub, 0, high, regions, count, &err) !=
       AMDDWARF_OK)
     fail_msg("lane_pc: %s", err.message);
-  if (amddwarf_dwarf_write_sections(out->b, 0, high, &out->sections, &err) != AMDDWARF_OK)
+  if (amddwarf__dwarf_write_sections(out->b, 0, high, &out->sections, &err) != AMDDWARF_OK)
     fail_msg("write: %s", err.message);
 }
 
 static void unbuild(built *b)
 {
-  amddwarf_dwarf_sections_free(&b->sections);
+  amddwarf__dwarf_sections_free(&b->sections);
   amddwarf_dwarf_builder_free(b->b);
 }
 
 /* The lane-PC list entry of B for PC, encoded. */
 static size_t lane_pc_expr(const built *b, uint16_t at, uint64_t pc, uint8_t *out)
 {
-  const dw_die *sub = amddwarf_dwarf_die_get(b->b, b->sub);
-  const dw_attr *a = amddwarf_dwarf_die_attr(sub, at);
+  const dw_die *sub = amddwarf__dwarf_die_get(b->b, b->sub);
+  const dw_attr *a = amddwarf__dwarf_die_attr(sub, at);
   assert_non_null(a);
   assert_int_equal(a->kind, VALUE_LOCLIST);
   const dw_loclist *l = &b->b->loclists[a->u];

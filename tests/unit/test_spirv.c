@@ -698,20 +698,20 @@ static void test_entry_points_and_guards(void **state)
   assert_int_equal(open_err(m.w, m.n * 4, &err), AMDDWARF_E_SPIRV_BAD_OPERAND);
   assert_int_equal(err.offset, 20);
 
-  assert_int_equal(amddwarf_spirv_opcode_guard(61), AMDDWARF_SPIRV_GUARD_MEMORY);  /* OpLoad */
-  assert_int_equal(amddwarf_spirv_opcode_guard(62), AMDDWARF_SPIRV_GUARD_MEMORY);  /* OpStore */
-  assert_int_equal(amddwarf_spirv_opcode_guard(87), AMDDWARF_SPIRV_GUARD_IMAGE);
-  assert_int_equal(amddwarf_spirv_opcode_guard(312), AMDDWARF_SPIRV_GUARD_IMAGE);
-  assert_int_equal(amddwarf_spirv_opcode_guard(320), AMDDWARF_SPIRV_GUARD_IMAGE);
-  assert_int_equal(amddwarf_spirv_opcode_guard(60), AMDDWARF_SPIRV_GUARD_NONE); /* TexelPointer */
-  assert_int_equal(amddwarf_spirv_opcode_guard(234), AMDDWARF_SPIRV_GUARD_NONE); /* AtomicIAdd */
-  assert_int_equal(amddwarf_spirv_opcode_guard(248), AMDDWARF_SPIRV_GUARD_NONE); /* OpLabel */
-  assert_int_equal(amddwarf_spirv_opcode_guard(100000), AMDDWARF_SPIRV_GUARD_NONE);
+  assert_int_equal(amddwarf__spirv_opcode_guard(61), AMDDWARF_SPIRV_GUARD_MEMORY);  /* OpLoad */
+  assert_int_equal(amddwarf__spirv_opcode_guard(62), AMDDWARF_SPIRV_GUARD_MEMORY);  /* OpStore */
+  assert_int_equal(amddwarf__spirv_opcode_guard(87), AMDDWARF_SPIRV_GUARD_IMAGE);
+  assert_int_equal(amddwarf__spirv_opcode_guard(312), AMDDWARF_SPIRV_GUARD_IMAGE);
+  assert_int_equal(amddwarf__spirv_opcode_guard(320), AMDDWARF_SPIRV_GUARD_IMAGE);
+  assert_int_equal(amddwarf__spirv_opcode_guard(60), AMDDWARF_SPIRV_GUARD_NONE); /* TexelPointer */
+  assert_int_equal(amddwarf__spirv_opcode_guard(234), AMDDWARF_SPIRV_GUARD_NONE); /* AtomicIAdd */
+  assert_int_equal(amddwarf__spirv_opcode_guard(248), AMDDWARF_SPIRV_GUARD_NONE); /* OpLabel */
+  assert_int_equal(amddwarf__spirv_opcode_guard(100000), AMDDWARF_SPIRV_GUARD_NONE);
   unsigned image = 0, memory = 0;
   for (uint32_t op = 0; op < 6000; op++) {
-    image += amddwarf_spirv_opcode_guard(op) == AMDDWARF_SPIRV_GUARD_IMAGE;
-    memory += amddwarf_spirv_opcode_guard(op) == AMDDWARF_SPIRV_GUARD_MEMORY;
-    if (amddwarf_spirv_opcode_guard(op) != AMDDWARF_SPIRV_GUARD_NONE)
+    image += amddwarf__spirv_opcode_guard(op) == AMDDWARF_SPIRV_GUARD_IMAGE;
+    memory += amddwarf__spirv_opcode_guard(op) == AMDDWARF_SPIRV_GUARD_MEMORY;
+    if (amddwarf__spirv_opcode_guard(op) != AMDDWARF_SPIRV_GUARD_NONE)
       assert_non_null(amddwarf_spirv_opcode_name(op));
   }
   assert_int_equal(image, 32);

@@ -123,7 +123,7 @@ static amddwarf_status select_isa(const isa_row *isa, const char *what, amddwarf
 {
   const family_row *family = family_of(isa->major);
   if (!family)
-    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                          "%s: processor %s (gfx%u) is not supported by amd-dbgapi; "
                          "architecture queries cover gfx9 to gfx12",
                          what, isa->name, (unsigned)isa->major);
@@ -138,17 +138,17 @@ static amddwarf_status apply_feature(const char *item, size_t len, const char *t
   if (equal_span_nocase(item, len, "wave32") || equal_span_nocase(item, len, "wave64")) {
     uint32_t wave = item[4] == '3' ? 32 : 64;
     if ((wave == 32 && !out->wave32) || (wave == 64 && !out->wave64))
-      return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
+      return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
                            "target ID '%s': %s does not run wave%u", target_id,
                            out->processor, (unsigned)wave);
     if (out->wave_size)
-      return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
+      return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
                            "target ID '%s': the wave size is given twice", target_id);
     out->wave_size = wave;
     return AMDDWARF_OK;
   }
   if (len < 2 || (item[len - 1] != '+' && item[len - 1] != '-'))
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
                          "target ID '%s': feature '%.*s' needs a '+' or '-' sign", target_id,
                          (int)len, item);
   amddwarf_arch_feature setting =
@@ -159,16 +159,16 @@ static amddwarf_status apply_feature(const char *item, size_t len, const char *t
   else if (equal_span_nocase(item, len - 1, "sramecc"))
     slot = &out->sramecc;
   if (!slot)
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
                          "target ID '%s': unknown feature '%.*s' (xnack, sramecc, "
                          "wave32 and wave64 are known)",
                          target_id, (int)(len - 1), item);
   if (*slot == AMDDWARF_ARCH_FEATURE_UNSUPPORTED)
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
                          "target ID '%s': %s has no %.*s feature", target_id, out->processor,
                          (int)(len - 1), item);
   if (*slot != AMDDWARF_ARCH_FEATURE_ANY)
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_TARGET_FEATURE, offset,
                          "target ID '%s': feature %.*s is given twice", target_id,
                          (int)(len - 1), item);
   *slot = setting;
@@ -179,7 +179,7 @@ amddwarf_status amddwarf_arch_from_name(const char *target_id, amddwarf_arch *ou
                                         amddwarf_error *err)
 {
   if (!target_id || !out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_arch_from_name: NULL argument");
   const char *p = target_id;
   size_t prefix = sizeof target_triple_prefix - 1;
@@ -195,7 +195,7 @@ amddwarf_status amddwarf_arch_from_name(const char *target_id, amddwarf_arch *ou
     if (equal_span_nocase(p, name_len, isa_rows[i].name))
       isa = &isa_rows[i];
   if (!isa)
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_UNKNOWN_PROCESSOR, (uint64_t)(p - target_id),
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_UNKNOWN_PROCESSOR, (uint64_t)(p - target_id),
                          "target ID '%s': unknown processor '%.*s'", target_id, (int)name_len,
                          p);
   amddwarf_arch arch;
@@ -228,7 +228,7 @@ amddwarf_status amddwarf_arch_from_e_flags(uint32_t e_flags, uint8_t abi_version
                                            amddwarf_arch *out, amddwarf_error *err)
 {
   if (!out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_arch_from_e_flags: NULL argument");
   uint32_t mach = e_flags & EF_MACH_MASK;
   const isa_row *isa = NULL;
@@ -236,7 +236,7 @@ amddwarf_status amddwarf_arch_from_e_flags(uint32_t e_flags, uint8_t abi_version
     if (isa_rows[i].mach == mach)
       isa = &isa_rows[i];
   if (!isa)
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_UNKNOWN_PROCESSOR, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_UNKNOWN_PROCESSOR, AMDDWARF_NO_OFFSET,
                          "e_flags 0x%08x: unknown EF_AMDGPU_MACH 0x%02x", (unsigned)e_flags,
                          (unsigned)mach);
   amddwarf_arch arch;

@@ -97,7 +97,7 @@ typedef struct amddwarf_cfa_desc {
 } amddwarf_cfa_desc;
 
 /* The table, indexed by kind. */
-extern const amddwarf_cfa_desc amddwarf_cfa_table[AMDDWARF_CFA_KIND_COUNT];
+extern const amddwarf_cfa_desc amddwarf__cfa_table[AMDDWARF_CFA_KIND_COUNT];
 
 /* Per-FDE cache slot: the computed row table, or the error that stopped it. */
 typedef struct amddwarf_cfi_rows {
@@ -147,36 +147,36 @@ struct amddwarf_cfi {
 enum { AMDDWARF_CFI_INDEX_BLOCK = 64 };
 
 /* Position in cfi->index of the entry covering PC, or SIZE_MAX. */
-size_t amddwarf_cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc);
+size_t amddwarf__cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc);
 
 /* Reads a DW_EH_PE-encoded pointer at R (FIELD_ADDRESS is the address of the
    field, for pcrel). FUNC_BASE is the function start for funcrel (0 if none).
    Offsets in ERR are section offsets. */
-amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_reader *r,
+amddwarf_status amddwarf__cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_reader *r,
                                           uint8_t encoding, uint8_t address_size,
                                           uint64_t func_base, uint64_t *out,
                                           amddwarf_error *err);
 
 /* True when ENCODING is a valid DW_EH_PE combination (omit excluded). */
-bool amddwarf_cfi_encoding_valid(uint8_t encoding);
+bool amddwarf__cfi_encoding_valid(uint8_t encoding);
 
 /* Decodes the DWARF expression EXPR (SIZE bytes) of an entry using CIE (NULL:
    the target's address size) into STACK_OPS when it fits, else into a heap
    array; *OPS is set either way and must be given to
-   amddwarf_cfi_expr_release. */
-amddwarf_status amddwarf_cfi_expr_decode(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
+   amddwarf__cfi_expr_release. */
+amddwarf_status amddwarf__cfi_expr_decode(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
                                          const uint8_t *expr, size_t size,
                                          amddwarf_op *stack_ops, size_t stack_capacity,
                                          amddwarf_op **ops, size_t *count, amddwarf_error *err);
-void amddwarf_cfi_expr_release(const amddwarf_cfi *cfi, amddwarf_op *ops,
+void amddwarf__cfi_expr_release(const amddwarf_cfi *cfi, amddwarf_op *ops,
                                const amddwarf_op *stack_ops, size_t size);
 
 /* Prints a DWARF expression with the target's register names into BUF. */
-size_t amddwarf_cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
+size_t amddwarf__cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
                                const uint8_t *expr, uint64_t size, char *buf, size_t buf_size);
 
 /* Appends printf-style text to BUF at *LEN (bounded by SIZE, *LEN counts the full length). */
-void amddwarf_cfi_append(char *buf, size_t size, size_t *len, const char *format, ...)
+void amddwarf__cfi_append(char *buf, size_t size, size_t *len, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif

@@ -13,7 +13,7 @@
   (uint8_t)((CFA_OPND_##a != CFA_OPND_NONE) + (CFA_OPND_##b != CFA_OPND_NONE) +                \
             (CFA_OPND_##c != CFA_OPND_NONE))
 
-const amddwarf_cfa_desc amddwarf_cfa_table[AMDDWARF_CFA_KIND_COUNT] = {
+const amddwarf_cfa_desc amddwarf__cfa_table[AMDDWARF_CFA_KIND_COUNT] = {
 #define AMDDWARF_CFA(kind, name, code, dialects, action, a, b, c)                             \
   {{AMDDWARF_CFA_##kind, name, code, CFA_OPERAND_COUNT(a, b, c)},                              \
    CFA_DIALECTS_##dialects,                                                                   \
@@ -23,7 +23,7 @@ const amddwarf_cfa_desc amddwarf_cfa_table[AMDDWARF_CFA_KIND_COUNT] = {
 #undef AMDDWARF_CFA
 };
 
-_Static_assert(sizeof amddwarf_cfa_table / sizeof amddwarf_cfa_table[0] ==
+_Static_assert(sizeof amddwarf__cfa_table / sizeof amddwarf__cfa_table[0] ==
                    AMDDWARF_CFA_KIND_COUNT,
                "one table row per instruction kind");
 
@@ -56,10 +56,10 @@ const amddwarf_cfa_info *amddwarf_cfa_info_get(amddwarf_cfa_kind kind)
 {
   if ((unsigned)kind >= AMDDWARF_CFA_KIND_COUNT)
     return NULL;
-  return &amddwarf_cfa_table[kind].info;
+  return &amddwarf__cfa_table[kind].info;
 }
 
-void amddwarf_cfi_append(char *buf, size_t size, size_t *len, const char *format, ...)
+void amddwarf__cfi_append(char *buf, size_t size, size_t *len, const char *format, ...)
 {
   va_list ap;
   va_start(ap, format);
@@ -87,11 +87,11 @@ amddwarf_status amddwarf_cfi_decode_insn(const amddwarf_cfi *cfi, const amddwarf
       cfi->target->dialect == AMDDWARF_DIALECT_DRAFT ? cfa_by_code_draft : cfa_by_code;
   unsigned entry = lookup[opcode >= 0x40 ? (opcode & 0xc0) : opcode];
   if (entry == 0)
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, at, opcode,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, at, opcode,
                             AMDDWARF_NO_OPCODE,
                             "unknown call frame instruction 0x%02x at offset 0x%" PRIx64,
                             opcode, at);
-  const amddwarf_cfa_desc *desc = &amddwarf_cfa_table[entry - 1];
+  const amddwarf_cfa_desc *desc = &amddwarf__cfa_table[entry - 1];
   memset(out, 0, sizeof *out);
   out->kind = desc->info.kind;
   out->opcode = opcode;
@@ -104,17 +104,17 @@ amddwarf_status amddwarf_cfi_decode_insn(const amddwarf_cfi *cfi, const amddwarf
     case CFA_OPND_NONE: break;
     case CFA_OPND_LOW6_DELTA:
     case CFA_OPND_LOW6_REG: value = opcode & 0x3f; break;
-    case CFA_OPND_DELTA8: st = amddwarf_read_uint(&r, 1, &value); break;
-    case CFA_OPND_DELTA16: st = amddwarf_read_uint(&r, 2, &value); break;
-    case CFA_OPND_DELTA32: st = amddwarf_read_uint(&r, 4, &value); break;
-    case CFA_OPND_DELTA64: st = amddwarf_read_uint(&r, 8, &value); break;
+    case CFA_OPND_DELTA8: st = amddwarf__read_uint(&r, 1, &value); break;
+    case CFA_OPND_DELTA16: st = amddwarf__read_uint(&r, 2, &value); break;
+    case CFA_OPND_DELTA32: st = amddwarf__read_uint(&r, 4, &value); break;
+    case CFA_OPND_DELTA64: st = amddwarf__read_uint(&r, 8, &value); break;
     case CFA_OPND_UOFF:
     case CFA_OPND_UFACT:
     case CFA_OPND_ASPACE:
     case CFA_OPND_REG: st = amddwarf_read_uleb(&r, &value); break;
     case CFA_OPND_SFACT: {
       int64_t s = 0;
-      st = amddwarf_read_sleb(&r, &s);
+      st = amddwarf__read_sleb(&r, &s);
       value = (uint64_t)s;
       break;
     }
@@ -126,7 +126,7 @@ amddwarf_status amddwarf_cfi_decode_insn(const amddwarf_cfi *cfi, const amddwarf
         amddwarf_reader_init(&sec, bytes - base_offset, (size_t)base_offset + size);
         sec.big_endian = r.big_endian;
         sec.pos = (size_t)base_offset + r.pos;
-        st = amddwarf_cfi_read_encoded(cfi, &sec, cie->fde_encoding, cie->address_size, 0,
+        st = amddwarf__cfi_read_encoded(cfi, &sec, cie->fde_encoding, cie->address_size, 0,
                                        &value, err);
         if (st != AMDDWARF_OK) {
           if (err)
@@ -135,16 +135,16 @@ amddwarf_status amddwarf_cfi_decode_insn(const amddwarf_cfi *cfi, const amddwarf
         }
         r.pos = sec.pos - (size_t)base_offset;
       } else {
-        st = amddwarf_read_uint(&r, cie->address_size, &value);
+        st = amddwarf__read_uint(&r, cie->address_size, &value);
       }
       break;
     case CFA_OPND_BLOCK:
       if ((st = amddwarf_read_uleb(&r, &value)) == AMDDWARF_OK)
-        st = amddwarf_read_bytes(&r, value, &out->expr);
+        st = amddwarf__read_bytes(&r, value, &out->expr);
       break;
     }
     if (st != AMDDWARF_OK)
-      return amddwarf_fail_op(err, st, base_offset + field, opcode, AMDDWARF_NO_OPCODE,
+      return amddwarf__fail_op(err, st, base_offset + field, opcode, AMDDWARF_NO_OPCODE,
                               "%s at offset 0x%" PRIx64 ": operand %u at offset 0x%" PRIx64
                               ": %s",
                               desc->info.name, at, i + 1, (uint64_t)(base_offset + field),
@@ -168,30 +168,30 @@ static bool print_register_op(const amddwarf_cfi *cfi, const amddwarf_op *op, ch
     return false;
   if (op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
-    amddwarf_cfi_append(buf, size, len, "%s %s", info->name, name);
+    amddwarf__cfi_append(buf, size, len, "%s %s", info->name, name);
     return true;
   }
   if (op->kind == AMDDWARF_OP_regx) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
-    amddwarf_cfi_append(buf, size, len, "%s %s", info->name, name);
+    amddwarf__cfi_append(buf, size, len, "%s %s", info->name, name);
     return true;
   }
   if (op->kind >= AMDDWARF_OP_breg0 && op->kind <= AMDDWARF_OP_breg31) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
-    amddwarf_cfi_append(buf, size, len, "%s %s%+" PRId64, info->name, name,
+    amddwarf__cfi_append(buf, size, len, "%s %s%+" PRId64, info->name, name,
                         (int64_t)op->operands[0]);
     return true;
   }
   if (op->kind == AMDDWARF_OP_bregx) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
-    amddwarf_cfi_append(buf, size, len, "%s %s%+" PRId64, info->name, name,
+    amddwarf__cfi_append(buf, size, len, "%s %s%+" PRId64, info->name, name,
                         (int64_t)op->operands[1]);
     return true;
   }
   return false;
 }
 
-amddwarf_status amddwarf_cfi_expr_decode(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
+amddwarf_status amddwarf__cfi_expr_decode(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
                                          const uint8_t *expr, size_t size,
                                          amddwarf_op *stack_ops, size_t stack_capacity,
                                          amddwarf_op **ops, size_t *count, amddwarf_error *err)
@@ -204,23 +204,23 @@ amddwarf_status amddwarf_cfi_expr_decode(const amddwarf_cfi *cfi, const amddwarf
   *ops = stack_ops;
   *count = 0;
   if (size > stack_capacity) {
-    *ops = amddwarf_mem_calloc(&cfi->allocator, size, sizeof **ops);
+    *ops = amddwarf__mem_calloc(&cfi->allocator, size, sizeof **ops);
     if (!*ops)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "expression");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "expression");
   }
   return amddwarf_expr_decode(expr, size, &format, *ops, size > stack_capacity ? size
                                                                                  : stack_capacity,
                               count, err);
 }
 
-void amddwarf_cfi_expr_release(const amddwarf_cfi *cfi, amddwarf_op *ops,
+void amddwarf__cfi_expr_release(const amddwarf_cfi *cfi, amddwarf_op *ops,
                                const amddwarf_op *stack_ops, size_t size)
 {
   if (ops && ops != stack_ops)
-    amddwarf_mem_free(&cfi->allocator, ops, size * sizeof *ops);
+    amddwarf__mem_free(&cfi->allocator, ops, size * sizeof *ops);
 }
 
-size_t amddwarf_cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
+size_t amddwarf__cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
                                const uint8_t *expr, uint64_t size, char *buf, size_t buf_size)
 {
   size_t len = 0;
@@ -234,18 +234,18 @@ size_t amddwarf_cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *
   amddwarf_op stack_ops[32];
   amddwarf_op *ops = NULL;
   size_t count = 0;
-  amddwarf_status st = amddwarf_cfi_expr_decode(cfi, cie, expr, (size_t)size, stack_ops,
+  amddwarf_status st = amddwarf__cfi_expr_decode(cfi, cie, expr, (size_t)size, stack_ops,
                                                 sizeof stack_ops / sizeof stack_ops[0], &ops,
                                                 &count, NULL);
   if (st != AMDDWARF_OK) {
-    amddwarf_cfi_append(buf, buf_size, &len, "<decoding error: %s>",
+    amddwarf__cfi_append(buf, buf_size, &len, "<decoding error: %s>",
                         amddwarf_status_name(st));
-    amddwarf_cfi_expr_release(cfi, ops, stack_ops, (size_t)size);
+    amddwarf__cfi_expr_release(cfi, ops, stack_ops, (size_t)size);
     return len;
   }
   for (size_t i = 0; i < count; i++) {
     if (i)
-      amddwarf_cfi_append(buf, buf_size, &len, ", ");
+      amddwarf__cfi_append(buf, buf_size, &len, ", ");
     if (print_register_op(cfi, &ops[i], buf, buf_size, &len))
       continue;
     size_t room = len < buf_size ? buf_size - len : 0;
@@ -254,7 +254,7 @@ size_t amddwarf_cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *
                         room, &n);
     len += n;
   }
-  amddwarf_cfi_expr_release(cfi, ops, stack_ops, (size_t)size);
+  amddwarf__cfi_expr_release(cfi, ops, stack_ops, (size_t)size);
   return len;
 }
 
@@ -267,8 +267,8 @@ size_t amddwarf_cfi_insn_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *
     buf[0] = '\0';
   if ((unsigned)insn->kind >= AMDDWARF_CFA_KIND_COUNT)
     return 0;
-  const amddwarf_cfa_desc *desc = &amddwarf_cfa_table[insn->kind];
-  amddwarf_cfi_append(buf, size, &len, "%s:", desc->info.name);
+  const amddwarf_cfa_desc *desc = &amddwarf__cfa_table[insn->kind];
+  amddwarf__cfi_append(buf, size, &len, "%s:", desc->info.name);
   for (unsigned i = 0; i < 3; i++) {
     uint64_t v = insn->operands[i];
     char name[64];
@@ -280,39 +280,39 @@ size_t amddwarf_cfi_insn_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *
     case CFA_OPND_DELTA32:
     case CFA_OPND_DELTA64: {
       uint64_t delta = v * cie->code_alignment_factor;
-      amddwarf_cfi_append(buf, size, &len, " %" PRId64, (int64_t)delta);
+      amddwarf__cfi_append(buf, size, &len, " %" PRId64, (int64_t)delta);
       if (loc) {
         *loc += delta;
-        amddwarf_cfi_append(buf, size, &len, " to 0x%" PRIx64, *loc);
+        amddwarf__cfi_append(buf, size, &len, " to 0x%" PRIx64, *loc);
       }
       break;
     }
     case CFA_OPND_LOW6_REG:
     case CFA_OPND_REG:
       amddwarf_cfi_register_name(cfi->target, (uint32_t)v, name, sizeof name);
-      amddwarf_cfi_append(buf, size, &len, " %s", name);
+      amddwarf__cfi_append(buf, size, &len, " %s", name);
       break;
-    case CFA_OPND_UOFF: amddwarf_cfi_append(buf, size, &len, " %+" PRId64, (int64_t)v); break;
+    case CFA_OPND_UOFF: amddwarf__cfi_append(buf, size, &len, " %+" PRId64, (int64_t)v); break;
     case CFA_OPND_UFACT:
-      amddwarf_cfi_append(buf, size, &len, " %" PRId64,
+      amddwarf__cfi_append(buf, size, &len, " %" PRId64,
                           (int64_t)(v * (uint64_t)cie->data_alignment_factor));
       break;
     case CFA_OPND_SFACT:
-      amddwarf_cfi_append(buf, size, &len, " %" PRId64,
+      amddwarf__cfi_append(buf, size, &len, " %" PRId64,
                           (int64_t)(v * (uint64_t)cie->data_alignment_factor));
       break;
     case CFA_OPND_ASPACE:
-      amddwarf_cfi_append(buf, size, &len, " in addrspace%" PRIu64, v);
+      amddwarf__cfi_append(buf, size, &len, " in addrspace%" PRIu64, v);
       break;
     case CFA_OPND_ADDR:
-      amddwarf_cfi_append(buf, size, &len, " %" PRIx64, v);
+      amddwarf__cfi_append(buf, size, &len, " %" PRIx64, v);
       if (loc)
         *loc = v;
       break;
     case CFA_OPND_BLOCK: {
-      amddwarf_cfi_append(buf, size, &len, " ");
+      amddwarf__cfi_append(buf, size, &len, " ");
       size_t room = len < size ? size - len : 0;
-      len += amddwarf_cfi_expr_print(cfi, cie, insn->expr, v, room ? buf + len : NULL, room);
+      len += amddwarf__cfi_expr_print(cfi, cie, insn->expr, v, room ? buf + len : NULL, room);
       break;
     }
     }

@@ -36,7 +36,7 @@ void amddwarf_cfi_options_init(amddwarf_cfi_options *options)
   options->max_register = 65535;
 }
 
-bool amddwarf_cfi_encoding_valid(uint8_t encoding)
+bool amddwarf__cfi_encoding_valid(uint8_t encoding)
 {
   uint8_t format = encoding & 0x0f, app = encoding & 0x70;
   if (format == 0x05 || format == 0x06 || format == 0x07 || format >= 0x0d)
@@ -47,12 +47,12 @@ bool amddwarf_cfi_encoding_valid(uint8_t encoding)
 static amddwarf_status section_fail(amddwarf_error *err, amddwarf_status status,
                                     const amddwarf_cfi *cfi, uint64_t offset, const char *what)
 {
-  return amddwarf_fail(err, status, offset, "%s at offset 0x%llx: %s",
+  return amddwarf__fail(err, status, offset, "%s at offset 0x%llx: %s",
                        cfi->options.kind == AMDDWARF_CFI_EH_FRAME ? ".eh_frame" : ".debug_frame",
                        (unsigned long long)offset, what);
 }
 
-amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_reader *r,
+amddwarf_status amddwarf__cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_reader *r,
                                           uint8_t encoding, uint8_t address_size,
                                           uint64_t func_base, uint64_t *out,
                                           amddwarf_error *err)
@@ -60,8 +60,8 @@ amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_read
   size_t start = r->pos;
   uint64_t value = 0;
   amddwarf_status st = AMDDWARF_OK;
-  if (!amddwarf_cfi_encoding_valid(encoding))
-    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_POINTER_ENCODING, start,
+  if (!amddwarf__cfi_encoding_valid(encoding))
+    return amddwarf__fail(err, AMDDWARF_E_CFI_BAD_POINTER_ENCODING, start,
                          "pointer encoding 0x%02x at offset 0x%zx is not a DW_EH_PE encoding",
                          encoding, start);
   uint8_t app = encoding & 0x70;
@@ -73,20 +73,20 @@ amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_read
   }
   size_t field = r->pos;
   switch (encoding & 0x0f) {
-  case AMDDWARF_EH_PE_absptr: st = amddwarf_read_uint(r, address_size, &value); break;
+  case AMDDWARF_EH_PE_absptr: st = amddwarf__read_uint(r, address_size, &value); break;
   case AMDDWARF_EH_PE_uleb128: st = amddwarf_read_uleb(r, &value); break;
-  case AMDDWARF_EH_PE_udata2: st = amddwarf_read_uint(r, 2, &value); break;
-  case AMDDWARF_EH_PE_udata4: st = amddwarf_read_uint(r, 4, &value); break;
-  case AMDDWARF_EH_PE_udata8: st = amddwarf_read_uint(r, 8, &value); break;
+  case AMDDWARF_EH_PE_udata2: st = amddwarf__read_uint(r, 2, &value); break;
+  case AMDDWARF_EH_PE_udata4: st = amddwarf__read_uint(r, 4, &value); break;
+  case AMDDWARF_EH_PE_udata8: st = amddwarf__read_uint(r, 8, &value); break;
   case AMDDWARF_EH_PE_signed: {
     int64_t s = 0;
-    st = amddwarf_read_sint(r, address_size, &s);
+    st = amddwarf__read_sint(r, address_size, &s);
     value = (uint64_t)s;
     break;
   }
   case AMDDWARF_EH_PE_sleb128: {
     int64_t s = 0;
-    st = amddwarf_read_sleb(r, &s);
+    st = amddwarf__read_sleb(r, &s);
     value = (uint64_t)s;
     break;
   }
@@ -95,7 +95,7 @@ amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_read
   case AMDDWARF_EH_PE_sdata8: {
     static const unsigned sizes[3] = {2, 4, 8};
     int64_t s = 0;
-    st = amddwarf_read_sint(r, sizes[(encoding & 0x0f) - AMDDWARF_EH_PE_sdata2], &s);
+    st = amddwarf__read_sint(r, sizes[(encoding & 0x0f) - AMDDWARF_EH_PE_sdata2], &s);
     value = (uint64_t)s;
     break;
   }
@@ -103,7 +103,7 @@ amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_read
   }
   if (st != AMDDWARF_OK) {
     r->pos = start;
-    return amddwarf_fail(err, st, start, "encoded pointer (0x%02x) at offset 0x%zx: %s",
+    return amddwarf__fail(err, st, start, "encoded pointer (0x%02x) at offset 0x%zx: %s",
                          encoding, start, amddwarf_status_message(st));
   }
   switch (app) {
@@ -127,12 +127,12 @@ amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_read
     uint8_t bytes[8];
     uint64_t target = 0;
     if (!cfi->options.read_memory)
-      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, start,
+      return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, start,
                            "indirect pointer (0x%02x) at offset 0x%zx needs target memory",
                            encoding, start);
     st = cfi->options.read_memory(cfi->options.read_memory_user, value, bytes, address_size);
     if (st != AMDDWARF_OK)
-      return amddwarf_fail(err, st, start,
+      return amddwarf__fail(err, st, start,
                            "indirect pointer at offset 0x%zx: reading 0x%llx failed", start,
                            (unsigned long long)value);
     for (unsigned i = 0; i < address_size; i++) {
@@ -145,7 +145,7 @@ amddwarf_status amddwarf_cfi_read_encoded(const amddwarf_cfi *cfi, amddwarf_read
   return AMDDWARF_OK;
 no_base:
   r->pos = start;
-  return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, start,
+  return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, start,
                        "%s pointer (0x%02x) at offset 0x%zx needs a base address",
                        app == AMDDWARF_EH_PE_textrel ? "textrel" : "datarel", encoding, start);
 }
@@ -185,11 +185,11 @@ static amddwarf_status read_initial_length(amddwarf_cfi *cfi, amddwarf_reader *r
 {
   size_t start = r->pos;
   uint32_t len32;
-  if (amddwarf_read_u32(r, &len32) != AMDDWARF_OK)
+  if (amddwarf__read_u32(r, &len32) != AMDDWARF_OK)
     return section_fail(err, AMDDWARF_E_TRUNCATED, cfi, start, "entry length truncated");
   *dwarf64 = false;
   if (len32 == 0xffffffffu) {
-    if (amddwarf_read_u64(r, length) != AMDDWARF_OK) {
+    if (amddwarf__read_u64(r, length) != AMDDWARF_OK) {
       r->pos = start;
       return section_fail(err, AMDDWARF_E_TRUNCATED, cfi, start, "64-bit length truncated");
     }
@@ -215,11 +215,11 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
   if (amddwarf_read_u8(r, &cie->version) != AMDDWARF_OK)
     goto truncated;
   if (cie->version != 1 && cie->version != 3 && cie->version != 4)
-    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_VERSION, at,
+    return amddwarf__fail(err, AMDDWARF_E_CFI_BAD_VERSION, at,
                          "CIE at offset 0x%llx: version %u (expected 1, 3 or 4)",
                          (unsigned long long)cie->offset, cie->version);
   at = r->pos;
-  if (amddwarf_read_cstr(r, &aug, &aug_len) != AMDDWARF_OK)
+  if (amddwarf__read_cstr(r, &aug, &aug_len) != AMDDWARF_OK)
     goto truncated;
   cie->augmentation = aug;
   cie->address_size = cfi->target->address_size;
@@ -232,7 +232,7 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
     cie->augmentation_known = cie->amd_augmentation;
   }
   if (eh && strcmp(aug, "eh") == 0) {
-    if (amddwarf_reader_skip(r, cie->address_size) != AMDDWARF_OK)
+    if (amddwarf__reader_skip(r, cie->address_size) != AMDDWARF_OK)
       goto truncated;
   }
   if (cie->version == 4) {
@@ -241,11 +241,11 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
         amddwarf_read_u8(r, &cie->segment_selector_size) != AMDDWARF_OK)
       goto truncated;
     if (cie->address_size != 2 && cie->address_size != 4 && cie->address_size != 8)
-      return amddwarf_fail(err, AMDDWARF_E_MALFORMED, at,
+      return amddwarf__fail(err, AMDDWARF_E_MALFORMED, at,
                            "CIE at offset 0x%llx: address size %u (expected 2, 4 or 8)",
                            (unsigned long long)cie->offset, cie->address_size);
     if (cie->segment_selector_size > 8)
-      return amddwarf_fail(err, AMDDWARF_E_MALFORMED, at,
+      return amddwarf__fail(err, AMDDWARF_E_MALFORMED, at,
                            "CIE at offset 0x%llx: segment selector size %u (at most 8)",
                            (unsigned long long)cie->offset, cie->segment_selector_size);
   }
@@ -255,7 +255,7 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
     return AMDDWARF_OK;
   at = r->pos;
   if ((st = amddwarf_read_uleb(r, &cie->code_alignment_factor)) != AMDDWARF_OK ||
-      (st = amddwarf_read_sleb(r, &cie->data_alignment_factor)) != AMDDWARF_OK)
+      (st = amddwarf__read_sleb(r, &cie->data_alignment_factor)) != AMDDWARF_OK)
     goto bad_field;
   if (cie->version == 1) {
     uint8_t ra;
@@ -281,8 +281,8 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
         uint8_t enc;
         if (amddwarf_read_u8(&data, &enc) != AMDDWARF_OK)
           goto truncated;
-        if (enc != AMDDWARF_EH_PE_omit && !amddwarf_cfi_encoding_valid(enc))
-          return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_POINTER_ENCODING, at,
+        if (enc != AMDDWARF_EH_PE_omit && !amddwarf__cfi_encoding_valid(enc))
+          return amddwarf__fail(err, AMDDWARF_E_CFI_BAD_POINTER_ENCODING, at,
                                "CIE at offset 0x%llx: '%c' encoding 0x%02x is not a DW_EH_PE "
                                "encoding", (unsigned long long)cie->offset, *p, enc);
         if (*p == 'R')
@@ -299,7 +299,7 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
             cie->personality_indirect = true;
           }
           if (enc != AMDDWARF_EH_PE_omit &&
-              (st = amddwarf_cfi_read_encoded(cfi, &data, enc, cie->address_size, 0,
+              (st = amddwarf__cfi_read_encoded(cfi, &data, enc, cie->address_size, 0,
                                               &cie->personality, err)) != AMDDWARF_OK)
             return st;
         }
@@ -312,7 +312,7 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
       }
     }
   } else if (eh && aug[0] != '\0' && strcmp(aug, "eh") != 0) {
-    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_AUGMENTATION, at,
+    return amddwarf__fail(err, AMDDWARF_E_CFI_BAD_AUGMENTATION, at,
                          "CIE at offset 0x%llx: unknown augmentation \"%s\"",
                          (unsigned long long)cie->offset, aug);
   }
@@ -321,11 +321,11 @@ static amddwarf_status parse_cie(amddwarf_cfi *cfi, amddwarf_reader *r, amddwarf
   cie->instructions_size = end - r->pos;
   return AMDDWARF_OK;
 truncated:
-  return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, at,
+  return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, at,
                        "CIE at offset 0x%llx: field at offset 0x%llx runs past the entry",
                        (unsigned long long)cie->offset, (unsigned long long)at);
 bad_field:
-  return amddwarf_fail(err, st, at,
+  return amddwarf__fail(err, st, at,
                        "CIE at offset 0x%llx: field at offset 0x%llx: %s",
                        (unsigned long long)cie->offset, (unsigned long long)at,
                        amddwarf_status_message(st));
@@ -348,18 +348,18 @@ static amddwarf_status parse_fde(amddwarf_cfi *cfi, const raw_fde *raw,
   fde->cie = cie;
   if (!eh) {
     if (cie->segment_selector_size &&
-        (st = amddwarf_read_uint(&r, cie->segment_selector_size, &fde->segment_selector)) !=
+        (st = amddwarf__read_uint(&r, cie->segment_selector_size, &fde->segment_selector)) !=
             AMDDWARF_OK)
       goto fail;
-    if ((st = amddwarf_read_uint(&r, cie->address_size, &fde->initial_location)) !=
+    if ((st = amddwarf__read_uint(&r, cie->address_size, &fde->initial_location)) !=
             AMDDWARF_OK ||
-        (st = amddwarf_read_uint(&r, cie->address_size, &fde->address_range)) != AMDDWARF_OK)
+        (st = amddwarf__read_uint(&r, cie->address_size, &fde->address_range)) != AMDDWARF_OK)
       goto fail;
   } else {
-    if ((st = amddwarf_cfi_read_encoded(cfi, &r, cie->fde_encoding, cie->address_size, 0,
+    if ((st = amddwarf__cfi_read_encoded(cfi, &r, cie->fde_encoding, cie->address_size, 0,
                                         &fde->initial_location, err)) != AMDDWARF_OK)
       return st;
-    if ((st = amddwarf_cfi_read_encoded(cfi, &r, cie->fde_encoding & 0x0f, cie->address_size,
+    if ((st = amddwarf__cfi_read_encoded(cfi, &r, cie->fde_encoding & 0x0f, cie->address_size,
                                         0, &fde->address_range, err)) != AMDDWARF_OK)
       return st;
     if (cie->augmentation[0] == 'z') {
@@ -374,7 +374,7 @@ static amddwarf_status parse_fde(amddwarf_cfi *cfi, const raw_fde *raw,
       data.size = r.pos + (size_t)size;
       r.pos = data.size;
       if (cie->lsda_encoding != AMDDWARF_EH_PE_omit && size > 0) {
-        if ((st = amddwarf_cfi_read_encoded(cfi, &data, cie->lsda_encoding, cie->address_size,
+        if ((st = amddwarf__cfi_read_encoded(cfi, &data, cie->lsda_encoding, cie->address_size,
                                             fde->initial_location, &fde->lsda, err)) !=
             AMDDWARF_OK)
           return st;
@@ -387,7 +387,7 @@ static amddwarf_status parse_fde(amddwarf_cfi *cfi, const raw_fde *raw,
   fde->instructions_size = raw->end - r.pos;
   return AMDDWARF_OK;
 fail:
-  return amddwarf_fail(err, st, r.pos, "FDE at offset 0x%llx: header field at offset 0x%zx: %s",
+  return amddwarf__fail(err, st, r.pos, "FDE at offset 0x%llx: header field at offset 0x%zx: %s",
                        (unsigned long long)raw->offset, r.pos, amddwarf_status_message(st));
 }
 
@@ -414,7 +414,7 @@ static size_t run_end(const amddwarf_cfi_index_entry *v, size_t a, size_t n)
    the scratch buffer cannot be allocated. */
 static int sort_index(amddwarf_cfi *cfi, amddwarf_cfi_index_entry *v, size_t n)
 {
-  amddwarf_cfi_index_entry *tmp = amddwarf_mem_alloc(&cfi->allocator, n * sizeof *tmp);
+  amddwarf_cfi_index_entry *tmp = amddwarf__mem_alloc(&cfi->allocator, n * sizeof *tmp);
   if (!tmp)
     return -1;
   amddwarf_cfi_index_entry *src = v, *dst = tmp;
@@ -441,7 +441,7 @@ static int sort_index(amddwarf_cfi *cfi, amddwarf_cfi_index_entry *v, size_t n)
   }
   if (src != v)
     memcpy(v, src, n * sizeof *v);
-  amddwarf_mem_free(&cfi->allocator, tmp, n * sizeof *tmp);
+  amddwarf__mem_free(&cfi->allocator, tmp, n * sizeof *tmp);
   return 0;
 }
 
@@ -460,10 +460,10 @@ static const amddwarf_cfi_cie *find_cie(const amddwarf_cfi *cfi, uint64_t offset
 
 static amddwarf_status build_index(amddwarf_cfi *cfi, amddwarf_error *err)
 {
-  cfi->index = amddwarf_mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
+  cfi->index = amddwarf__mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
                                    sizeof *cfi->index);
   if (!cfi->index)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
   bool sorted = true;
   size_t n = 0;
   for (size_t i = 0; i < cfi->fde_count; i++) {
@@ -479,14 +479,14 @@ static amddwarf_status build_index(amddwarf_cfi *cfi, amddwarf_error *err)
     cfi->index[n++] = e;
   }
   if (!sorted && sort_index(cfi, cfi->index, n) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
   cfi->index_count = n;
   cfi->top_count = (n + AMDDWARF_CFI_INDEX_BLOCK - 1) / AMDDWARF_CFI_INDEX_BLOCK;
-  cfi->starts = amddwarf_mem_alloc(&cfi->allocator, (n ? n : 1) * sizeof *cfi->starts);
-  cfi->top = amddwarf_mem_alloc(&cfi->allocator,
+  cfi->starts = amddwarf__mem_alloc(&cfi->allocator, (n ? n : 1) * sizeof *cfi->starts);
+  cfi->top = amddwarf__mem_alloc(&cfi->allocator,
                                 (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
   if (!cfi->starts || !cfi->top)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
   for (size_t i = 0; i < n; i++)
     cfi->starts[i] = cfi->index[i].start;
   for (size_t j = 0; j < cfi->top_count; j++)
@@ -502,18 +502,18 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   size_t raw_count = 0, raw_capacity = 0;
   if (!options || !out || options->struct_size < sizeof *options ||
       (!options->data && options->size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_cfi_open: bad options");
-  amddwarf_allocator a = amddwarf_allocator_resolve(options->allocator);
-  amddwarf_cfi *cfi = amddwarf_mem_calloc(&a, 1, sizeof *cfi);
+  amddwarf_allocator a = amddwarf__allocator_resolve(options->allocator);
+  amddwarf_cfi *cfi = amddwarf__mem_calloc(&a, 1, sizeof *cfi);
   if (!cfi)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "CFI handle");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "CFI handle");
   cfi->allocator = a;
   cfi->options = *options;
   cfi->options.allocator = NULL;
   cfi->target = options->target ? options->target : amddwarf_cfi_target_amdgpu(64);
   cfi->options.target = cfi->target;
-  amddwarf_arena_init(&cfi->arena, &cfi->allocator);
+  amddwarf__arena_init(&cfi->arena, &cfi->allocator);
   pthread_mutexattr_t lock_attr;
   if (pthread_mutexattr_init(&lock_attr) == 0) {
     cfi->rows_lock_ready =
@@ -523,9 +523,9 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   }
   bool eh = options->kind == AMDDWARF_CFI_EH_FRAME;
   if (options->copy_data && options->size > 0) {
-    cfi->owned_data = amddwarf_mem_alloc(&cfi->allocator, options->size);
+    cfi->owned_data = amddwarf__mem_alloc(&cfi->allocator, options->size);
     if (!cfi->owned_data) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "CFI section copy");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "CFI section copy");
       goto fail;
     }
     cfi->owned_size = options->size;
@@ -548,7 +548,7 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
     }
     uint64_t header = r.pos;
     if (!amddwarf_range_fits(header, length, r.size)) {
-      st = amddwarf_fail(err, AMDDWARF_E_TRUNCATED, offset,
+      st = amddwarf__fail(err, AMDDWARF_E_TRUNCATED, offset,
                          "%s entry at offset 0x%llx: length 0x%llx runs past the end of the "
                          "section (size 0x%zx)", eh ? ".eh_frame" : ".debug_frame",
                          (unsigned long long)offset, (unsigned long long)length, r.size);
@@ -557,15 +557,15 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
     uint64_t end = header + length;
     amddwarf_reader entry = r;
     entry.size = (size_t)end;
-    if ((st = amddwarf_read_uint(&entry, dwarf64 ? 8 : 4, &id)) != AMDDWARF_OK) {
+    if ((st = amddwarf__read_uint(&entry, dwarf64 ? 8 : 4, &id)) != AMDDWARF_OK) {
       st = section_fail(err, AMDDWARF_E_TRUNCATED, cfi, header, "CIE id truncated");
       goto fail;
     }
     bool is_cie = eh ? id == 0 : id == (dwarf64 ? UINT64_MAX : 0xffffffffu);
     if (is_cie) {
-      if (amddwarf_mem_reserve(&cfi->allocator, (void **)&cfi->cies, &cfi->cie_capacity,
+      if (amddwarf__mem_reserve(&cfi->allocator, (void **)&cfi->cies, &cfi->cie_capacity,
                                cfi->cie_count + 1, sizeof *cfi->cies) != 0) {
-        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "CIE table");
+        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "CIE table");
         goto fail;
       }
       amddwarf_cfi_cie *cie = &cfi->cies[cfi->cie_count];
@@ -577,9 +577,9 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
         goto fail;
       cfi->cie_count++;
     } else {
-      if (amddwarf_mem_reserve(&cfi->allocator, (void **)&raws, &raw_capacity, raw_count + 1,
+      if (amddwarf__mem_reserve(&cfi->allocator, (void **)&raws, &raw_capacity, raw_count + 1,
                                sizeof *raws) != 0) {
-        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "FDE table");
+        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "FDE table");
         goto fail;
       }
       raw_fde *raw = &raws[raw_count++];
@@ -598,10 +598,10 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   }
 
   if (raw_count) {
-    cfi->fdes = amddwarf_mem_calloc(&cfi->allocator, raw_count, sizeof *cfi->fdes);
+    cfi->fdes = amddwarf__mem_calloc(&cfi->allocator, raw_count, sizeof *cfi->fdes);
     cfi->fde_capacity = cfi->fdes ? raw_count : 0;
     if (!cfi->fdes) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE table");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE table");
       goto fail;
     }
   }
@@ -613,7 +613,7 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
                                       : find_cie(cfi, raws[i].cie_offset);
     last_cie = cie;
     if (!cie) {
-      st = amddwarf_fail(err, AMDDWARF_E_CFI_BAD_CIE_POINTER,
+      st = amddwarf__fail(err, AMDDWARF_E_CFI_BAD_CIE_POINTER,
                          raws[i].header - (raws[i].dwarf64 ? 8 : 4),
                          "FDE at offset 0x%llx: CIE pointer 0x%llx does not reach a CIE",
                          (unsigned long long)raws[i].offset,
@@ -626,19 +626,19 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   }
   if ((st = build_index(cfi, err)) != AMDDWARF_OK)
     goto fail;
-  cfi->fde_rows = amddwarf_mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
+  cfi->fde_rows = amddwarf__mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
                                       sizeof *cfi->fde_rows);
-  cfi->cie_rows = amddwarf_mem_calloc(&cfi->allocator, cfi->cie_count ? cfi->cie_count : 1,
+  cfi->cie_rows = amddwarf__mem_calloc(&cfi->allocator, cfi->cie_count ? cfi->cie_count : 1,
                                       sizeof *cfi->cie_rows);
   if (!cfi->fde_rows || !cfi->cie_rows) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row cache");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row cache");
     goto fail;
   }
-  amddwarf_mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
+  amddwarf__mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
   *out = cfi;
   return AMDDWARF_OK;
 fail:
-  amddwarf_mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
+  amddwarf__mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
   amddwarf_cfi_close(cfi);
   return st;
 }
@@ -648,21 +648,21 @@ void amddwarf_cfi_close(amddwarf_cfi *cfi)
   if (!cfi)
     return;
   amddwarf_allocator a = cfi->allocator;
-  amddwarf_arena_release(&cfi->arena);
-  amddwarf_mem_free(&a, cfi->cies, cfi->cie_capacity * sizeof *cfi->cies);
-  amddwarf_mem_free(&a, cfi->fdes, cfi->fde_capacity * sizeof *cfi->fdes);
-  amddwarf_mem_free(&a, cfi->index, (cfi->fde_count ? cfi->fde_count : 1) * sizeof *cfi->index);
-  amddwarf_mem_free(&a, cfi->starts, (cfi->index_count ? cfi->index_count : 1) *
+  amddwarf__arena_release(&cfi->arena);
+  amddwarf__mem_free(&a, cfi->cies, cfi->cie_capacity * sizeof *cfi->cies);
+  amddwarf__mem_free(&a, cfi->fdes, cfi->fde_capacity * sizeof *cfi->fdes);
+  amddwarf__mem_free(&a, cfi->index, (cfi->fde_count ? cfi->fde_count : 1) * sizeof *cfi->index);
+  amddwarf__mem_free(&a, cfi->starts, (cfi->index_count ? cfi->index_count : 1) *
                                          sizeof *cfi->starts);
-  amddwarf_mem_free(&a, cfi->top, (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
-  amddwarf_mem_free(&a, cfi->fde_rows, (cfi->fde_count ? cfi->fde_count : 1) *
+  amddwarf__mem_free(&a, cfi->top, (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
+  amddwarf__mem_free(&a, cfi->fde_rows, (cfi->fde_count ? cfi->fde_count : 1) *
                                            sizeof *cfi->fde_rows);
-  amddwarf_mem_free(&a, cfi->cie_rows, (cfi->cie_count ? cfi->cie_count : 1) *
+  amddwarf__mem_free(&a, cfi->cie_rows, (cfi->cie_count ? cfi->cie_count : 1) *
                                            sizeof *cfi->cie_rows);
-  amddwarf_mem_free(&a, cfi->owned_data, cfi->owned_size);
+  amddwarf__mem_free(&a, cfi->owned_data, cfi->owned_size);
   if (cfi->rows_lock_ready)
     pthread_mutex_destroy(&cfi->rows_lock);
-  amddwarf_mem_free(&a, cfi, sizeof *cfi);
+  amddwarf__mem_free(&a, cfi, sizeof *cfi);
 }
 
 void amddwarf_cfi_set_read_memory(amddwarf_cfi *cfi, amddwarf_cfi_read_memory_fn read_memory,
@@ -713,7 +713,7 @@ static size_t upper_bound(const uint64_t *v, size_t n, uint64_t key)
   return (size_t)(base - v) + (*base <= key);
 }
 
-size_t amddwarf_cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc)
+size_t amddwarf__cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc)
 {
   if (!cfi->starts)
     return SIZE_MAX;
@@ -736,7 +736,7 @@ size_t amddwarf_cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc)
 amddwarf_status amddwarf_cfi_find_fde(const amddwarf_cfi *cfi, uint64_t pc,
                                       const amddwarf_cfi_fde **out)
 {
-  size_t i = amddwarf_cfi_index_find(cfi, pc);
+  size_t i = amddwarf__cfi_index_find(cfi, pc);
   if (i == SIZE_MAX)
     return AMDDWARF_NOT_FOUND;
   *out = &cfi->fdes[cfi->index[i].fde];

@@ -45,7 +45,7 @@ typedef struct machine {
 
 static void state_free(const amddwarf_allocator *a, rule_state *s)
 {
-  amddwarf_mem_free(a, s->rules, s->capacity * sizeof *s->rules);
+  amddwarf__mem_free(a, s->rules, s->capacity * sizeof *s->rules);
   s->rules = NULL;
   s->count = s->capacity = 0;
 }
@@ -55,7 +55,7 @@ static int state_copy(const amddwarf_allocator *a, rule_state *dst, const rule_s
   rule_state copy = *src;
   copy.rules = NULL;
   copy.capacity = 0;
-  if (src->count && amddwarf_mem_reserve(a, (void **)&copy.rules, &copy.capacity, src->count,
+  if (src->count && amddwarf__mem_reserve(a, (void **)&copy.rules, &copy.capacity, src->count,
                                          sizeof *copy.rules) != 0)
     return -1;
   if (src->count)
@@ -85,10 +85,10 @@ static amddwarf_status set_rule(machine *m, const amddwarf_cfi_rule *rule, uint6
   bool found;
   size_t i = state_find(&m->state, rule->column, &found);
   if (!found) {
-    if (amddwarf_mem_reserve(&m->cfi->allocator, (void **)&m->state.rules,
+    if (amddwarf__mem_reserve(&m->cfi->allocator, (void **)&m->state.rules,
                              &m->state.capacity, m->state.count + 1,
                              sizeof *m->state.rules) != 0)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, at, "rule table");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, at, "rule table");
     memmove(&m->state.rules[i + 1], &m->state.rules[i],
             (m->state.count - i) * sizeof *m->state.rules);
     m->state.count++;
@@ -130,21 +130,21 @@ static amddwarf_status emit_row(machine *m, uint64_t until, amddwarf_error *err)
 {
   if (until <= m->loc)
     return AMDDWARF_OK;
-  if (amddwarf_mem_reserve(&m->cfi->allocator, (void **)&m->rows, &m->row_capacity,
+  if (amddwarf__mem_reserve(&m->cfi->allocator, (void **)&m->rows, &m->row_capacity,
                            m->row_count + 1, sizeof *m->rows) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row table");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row table");
   if (m->dirty || m->row_count == 0) {
     m->stored_rules += m->state.count;
     if (m->stored_rules > m->cfi->options.max_rules_per_fde)
-      return amddwarf_fail(err, AMDDWARF_E_LIMIT, m->fde ? m->fde->offset : AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_LIMIT, m->fde ? m->fde->offset : AMDDWARF_NO_OFFSET,
                            "FDE at offset 0x%" PRIx64 ": more than %u rules in its rows",
                            m->fde ? m->fde->offset : 0, m->cfi->options.max_rules_per_fde);
     amddwarf_cfi_rule *copy = NULL;
     if (m->state.count) {
-      copy = amddwarf_arena_alloc(&m->cfi->arena, m->state.count * sizeof *copy,
+      copy = amddwarf__arena_alloc(&m->cfi->arena, m->state.count * sizeof *copy,
                                   _Alignof(amddwarf_cfi_rule));
       if (!copy)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row rules");
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row rules");
       memcpy(copy, m->state.rules, m->state.count * sizeof *copy);
     }
     m->shared = copy;
@@ -168,17 +168,17 @@ static amddwarf_status move_to(machine *m, const amddwarf_cfa_insn *insn, uint64
                                amddwarf_error *err)
 {
   if (!m->fde)
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_NOT_IN_CIE, insn->offset, insn->opcode,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_NOT_IN_CIE, insn->offset, insn->opcode,
                             AMDDWARF_NO_OPCODE,
                             "%s at offset 0x%" PRIx64 ": row creation in a CIE's initial "
-                            "instructions", amddwarf_cfa_table[insn->kind].info.name,
+                            "instructions", amddwarf__cfa_table[insn->kind].info.name,
                             insn->offset);
   if (loc < m->loc || loc > m->end)
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_BAD_LOCATION, insn->offset, insn->opcode,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_BAD_LOCATION, insn->offset, insn->opcode,
                             AMDDWARF_NO_OPCODE,
                             "%s at offset 0x%" PRIx64 ": location 0x%" PRIx64
                             " is outside [0x%" PRIx64 ", 0x%" PRIx64 "]",
-                            amddwarf_cfa_table[insn->kind].info.name, insn->offset, loc,
+                            amddwarf__cfa_table[insn->kind].info.name, insn->offset, loc,
                             m->loc, m->end);
   amddwarf_status st = emit_row(m, loc, err);
   if (st == AMDDWARF_OK)
@@ -190,11 +190,11 @@ static amddwarf_status check_register(machine *m, const amddwarf_cfa_insn *insn,
                                       amddwarf_error *err)
 {
   if (reg > m->cfi->options.max_register)
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_BAD_REGISTER, insn->offset, insn->opcode,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_BAD_REGISTER, insn->offset, insn->opcode,
                             AMDDWARF_NO_OPCODE,
                             "%s at offset 0x%" PRIx64 ": register %" PRIu64
                             " is above the limit %u",
-                            amddwarf_cfa_table[insn->kind].info.name, insn->offset, reg,
+                            amddwarf__cfa_table[insn->kind].info.name, insn->offset, reg,
                             m->cfi->options.max_register);
   return AMDDWARF_OK;
 }
@@ -204,11 +204,11 @@ static amddwarf_status check_aspace(machine *m, const amddwarf_cfa_insn *insn, u
 {
   const amddwarf_cfi_target *t = m->cfi->target;
   if (t->aspace_valid && !t->aspace_valid(t, aspace))
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_BAD_ASPACE, insn->offset, insn->opcode,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_BAD_ASPACE, insn->offset, insn->opcode,
                             AMDDWARF_NO_OPCODE,
                             "%s at offset 0x%" PRIx64 ": address space %" PRIu64
                             " is not defined by target %s",
-                            amddwarf_cfa_table[insn->kind].info.name, insn->offset, aspace,
+                            amddwarf__cfa_table[insn->kind].info.name, insn->offset, aspace,
                             t->name);
   return AMDDWARF_OK;
 }
@@ -218,10 +218,10 @@ static amddwarf_status factor(machine *m, const amddwarf_cfa_insn *insn, uint64_
 {
   if ((!is_signed && raw > (uint64_t)INT64_MAX) ||
       mul_overflow_i64((int64_t)raw, m->cie->data_alignment_factor, out))
-    return amddwarf_fail_op(err, AMDDWARF_E_OVERFLOW, insn->offset, insn->opcode,
+    return amddwarf__fail_op(err, AMDDWARF_E_OVERFLOW, insn->offset, insn->opcode,
                             AMDDWARF_NO_OPCODE,
                             "%s at offset 0x%" PRIx64 ": factored offset overflows",
-                            amddwarf_cfa_table[insn->kind].info.name, insn->offset);
+                            amddwarf__cfa_table[insn->kind].info.name, insn->offset);
   return AMDDWARF_OK;
 }
 
@@ -230,10 +230,10 @@ static amddwarf_status need_reg_cfa(machine *m, const amddwarf_cfa_insn *insn,
 {
   if (m->state.cfa.kind == AMDDWARF_CFA_RULE_REG_OFFSET)
     return AMDDWARF_OK;
-  return amddwarf_fail_op(err, AMDDWARF_E_CFI_NO_CFA_RULE, insn->offset, insn->opcode,
+  return amddwarf__fail_op(err, AMDDWARF_E_CFI_NO_CFA_RULE, insn->offset, insn->opcode,
                           AMDDWARF_NO_OPCODE,
                           "%s at offset 0x%" PRIx64 ": the CFA rule is %s",
-                          amddwarf_cfa_table[insn->kind].info.name, insn->offset,
+                          amddwarf__cfa_table[insn->kind].info.name, insn->offset,
                           m->state.cfa.kind == AMDDWARF_CFA_RULE_EXPRESSION
                               ? "an expression"
                               : "not defined yet");
@@ -247,16 +247,16 @@ static amddwarf_status check_expr(machine *m, const amddwarf_cfa_insn *insn, uin
     char inner[AMDDWARF_ERROR_MESSAGE_SIZE];
     memcpy(inner, err->message, sizeof inner);
     inner[sizeof inner - 1] = '\0';
-    amddwarf_fail_op(err, st, insn->offset, insn->opcode, AMDDWARF_NO_OPCODE,
+    amddwarf__fail_op(err, st, insn->offset, insn->opcode, AMDDWARF_NO_OPCODE,
                      "%s at offset 0x%" PRIx64 ": %s",
-                     amddwarf_cfa_table[insn->kind].info.name, insn->offset, inner);
+                     amddwarf__cfa_table[insn->kind].info.name, insn->offset, inner);
   }
   return st;
 }
 
 static amddwarf_status execute(machine *m, const amddwarf_cfa_insn *insn, amddwarf_error *err)
 {
-  const amddwarf_cfa_desc *desc = &amddwarf_cfa_table[insn->kind];
+  const amddwarf_cfa_desc *desc = &amddwarf__cfa_table[insn->kind];
   const amddwarf_cfi_target *t = m->cfi->target;
   const uint64_t *op = insn->operands;
   amddwarf_cfi_rule rule;
@@ -275,20 +275,20 @@ static amddwarf_status execute(machine *m, const amddwarf_cfa_insn *insn, amddwa
   }
   case CFA_ACT_REMEMBER:
     if (m->depth >= m->cfi->options.max_remember_depth)
-      return amddwarf_fail_op(err, AMDDWARF_E_CFI_REMEMBER_DEPTH, insn->offset, insn->opcode,
+      return amddwarf__fail_op(err, AMDDWARF_E_CFI_REMEMBER_DEPTH, insn->offset, insn->opcode,
                               AMDDWARF_NO_OPCODE,
                               "DW_CFA_remember_state at offset 0x%" PRIx64
                               ": more than %u states remembered",
                               insn->offset, m->cfi->options.max_remember_depth);
-    if (amddwarf_mem_reserve(&m->cfi->allocator, (void **)&m->stack, &m->stack_capacity,
+    if (amddwarf__mem_reserve(&m->cfi->allocator, (void **)&m->stack, &m->stack_capacity,
                              m->depth + 1, sizeof *m->stack) != 0 ||
         state_copy(&m->cfi->allocator, &m->stack[m->depth], &m->state) != 0)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, insn->offset, "remembered state");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, insn->offset, "remembered state");
     m->depth++;
     return AMDDWARF_OK;
   case CFA_ACT_RESTORE_STATE: {
     if (m->depth == 0)
-      return amddwarf_fail_op(err, AMDDWARF_E_CFI_RESTORE_EMPTY, insn->offset, insn->opcode,
+      return amddwarf__fail_op(err, AMDDWARF_E_CFI_RESTORE_EMPTY, insn->offset, insn->opcode,
                               AMDDWARF_NO_OPCODE,
                               "DW_CFA_restore_state at offset 0x%" PRIx64
                               ": no state remembered", insn->offset);
@@ -357,7 +357,7 @@ static amddwarf_status execute(machine *m, const amddwarf_cfa_insn *insn, amddwa
     m->state.args_size = op[0];
     return AMDDWARF_OK;
   case CFA_ACT_REJECT:
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_UNSUPPORTED_INSTRUCTION, insn->offset,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_UNSUPPORTED_INSTRUCTION, insn->offset,
                             insn->opcode, AMDDWARF_NO_OPCODE,
                             "%s at offset 0x%" PRIx64 " is not supported for target %s",
                             desc->info.name, insn->offset, t->name);
@@ -391,7 +391,7 @@ static amddwarf_status execute(machine *m, const amddwarf_cfa_insn *insn, amddwa
       if (!size)
         size = m->cie->address_size;
       if (bits != 8u * size)
-        return amddwarf_fail_op(err, AMDDWARF_E_CFI_REGISTER_SIZE, insn->offset, insn->opcode,
+        return amddwarf__fail_op(err, AMDDWARF_E_CFI_REGISTER_SIZE, insn->offset, insn->opcode,
                                 AMDDWARF_NO_OPCODE,
                                 "%s at offset 0x%" PRIx64 ": register %u has %u bits but an "
                                 "address in address space %" PRIu64 " has %u",
@@ -410,7 +410,7 @@ static amddwarf_status execute(machine *m, const amddwarf_cfa_insn *insn, amddwa
     uint32_t a = t->register_bits ? t->register_bits(t, rule.column) : 0;
     uint32_t b = t->register_bits ? t->register_bits(t, rule.reg) : 0;
     if (a && b && a != b)
-      return amddwarf_fail_op(err, AMDDWARF_E_CFI_REGISTER_SIZE, insn->offset, insn->opcode,
+      return amddwarf__fail_op(err, AMDDWARF_E_CFI_REGISTER_SIZE, insn->offset, insn->opcode,
                               AMDDWARF_NO_OPCODE,
                               "DW_CFA_register at offset 0x%" PRIx64 ": register %u has %u "
                               "bits, register %u has %u",
@@ -428,7 +428,7 @@ static amddwarf_status execute(machine *m, const amddwarf_cfa_insn *insn, amddwa
     break;
   case CFA_ACT_RESTORE: {
     if (!m->fde)
-      return amddwarf_fail_op(err, AMDDWARF_E_CFI_NOT_IN_CIE, insn->offset, insn->opcode,
+      return amddwarf__fail_op(err, AMDDWARF_E_CFI_NOT_IN_CIE, insn->offset, insn->opcode,
                               AMDDWARF_NO_OPCODE,
                               "%s at offset 0x%" PRIx64 " in a CIE's initial instructions",
                               desc->info.name, insn->offset);
@@ -439,7 +439,7 @@ static amddwarf_status execute(machine *m, const amddwarf_cfa_insn *insn, amddwa
     return AMDDWARF_OK;
   }
   default:
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, insn->offset,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, insn->offset,
                             insn->opcode, AMDDWARF_NO_OPCODE, "no action for %s",
                             desc->info.name);
   }
@@ -469,8 +469,8 @@ static void machine_free(machine *m)
   state_free(a, &m->state);
   for (size_t i = 0; i < m->depth; i++)
     state_free(a, &m->stack[i]);
-  amddwarf_mem_free(a, m->stack, m->stack_capacity * sizeof *m->stack);
-  amddwarf_mem_free(a, m->rows, m->row_capacity * sizeof *m->rows);
+  amddwarf__mem_free(a, m->stack, m->stack_capacity * sizeof *m->stack);
+  amddwarf__mem_free(a, m->rows, m->row_capacity * sizeof *m->rows);
 }
 
 /* Stores the outcome ST (and ERR) into SLOT and moves the rows to the arena. */
@@ -478,10 +478,10 @@ static amddwarf_status finish(machine *m, amddwarf_cfi_rows *slot, amddwarf_stat
                               amddwarf_error *err)
 {
   if (st == AMDDWARF_OK && m->row_count) {
-    amddwarf_cfi_row *rows = amddwarf_arena_alloc(&m->cfi->arena, m->row_count * sizeof *rows,
+    amddwarf_cfi_row *rows = amddwarf__arena_alloc(&m->cfi->arena, m->row_count * sizeof *rows,
                                                   _Alignof(amddwarf_cfi_row));
     if (!rows) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row table");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row table");
     } else {
       memcpy(rows, m->rows, m->row_count * sizeof *rows);
       slot->rows = rows;
@@ -490,13 +490,13 @@ static amddwarf_status finish(machine *m, amddwarf_cfi_rows *slot, amddwarf_stat
   }
   slot->status = st;
   if (st != AMDDWARF_OK) {
-    slot->error = amddwarf_arena_alloc(&m->cfi->arena, sizeof *slot->error,
+    slot->error = amddwarf__arena_alloc(&m->cfi->arena, sizeof *slot->error,
                                        _Alignof(amddwarf_error));
     if (slot->error) {
       if (err)
         *slot->error = *err;
       else
-        amddwarf_fail(slot->error, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
+        amddwarf__fail(slot->error, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
     }
   }
   atomic_store_explicit(&slot->done, true, memory_order_release);
@@ -532,7 +532,7 @@ static amddwarf_status cached(const amddwarf_cfi_rows *slot, amddwarf_error *err
 
 static amddwarf_status unknown_augmentation(const amddwarf_cfi_cie *cie, amddwarf_error *err)
 {
-  return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_AUGMENTATION, cie->offset,
+  return amddwarf__fail(err, AMDDWARF_E_CFI_BAD_AUGMENTATION, cie->offset,
                        "CIE at offset 0x%" PRIx64 ": augmentation \"%s\" is unknown, so its "
                        "instructions cannot be interpreted", cie->offset, cie->augmentation);
 }
@@ -553,9 +553,9 @@ static void compute_cie_row(amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
     /* One row, kept even though it covers no addresses. */
     m.loc = 0;
     m.dirty = true;
-    if (amddwarf_mem_reserve(&cfi->allocator, (void **)&m.rows, &m.row_capacity, 1,
+    if (amddwarf__mem_reserve(&cfi->allocator, (void **)&m.rows, &m.row_capacity, 1,
                              sizeof *m.rows) != 0) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row");
     } else {
       st = emit_row(&m, 1, err);
       if (st == AMDDWARF_OK)
@@ -597,9 +597,9 @@ static void compute_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde,
     m.state.args_size_set = initial->args_size_set;
     m.state.args_size = initial->args_size;
     if (initial->rule_count &&
-        amddwarf_mem_reserve(&cfi->allocator, (void **)&m.state.rules, &m.state.capacity,
+        amddwarf__mem_reserve(&cfi->allocator, (void **)&m.state.rules, &m.state.capacity,
                              initial->rule_count, sizeof *m.state.rules) != 0) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "rule table");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "rule table");
     } else {
       if (initial->rule_count)
         memcpy(m.state.rules, initial->rules, initial->rule_count * sizeof *m.state.rules);
@@ -643,7 +643,7 @@ amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
     *out = last;
     return AMDDWARF_OK;
   }
-  size_t at = amddwarf_cfi_index_find(cfi, pc);
+  size_t at = amddwarf__cfi_index_find(cfi, pc);
   if (at == SIZE_MAX)
     return AMDDWARF_NOT_FOUND;
   uint32_t fde = cfi->index[at].fde;
@@ -711,9 +711,9 @@ bool amddwarf_cfi_row_rule(const amddwarf_cfi *cfi, const amddwarf_cfi_row *row,
 /* "CFA+8", "CFA-8", "CFA" as llvm-dwarfdump prints a CFA-relative location. */
 static void print_cfa_offset(char *buf, size_t size, size_t *len, int64_t offset)
 {
-  amddwarf_cfi_append(buf, size, len, "CFA");
+  amddwarf__cfi_append(buf, size, len, "CFA");
   if (offset != 0)
-    amddwarf_cfi_append(buf, size, len, "%+" PRId64, offset);
+    amddwarf__cfi_append(buf, size, len, "%+" PRId64, offset);
 }
 
 size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *row, char *buf,
@@ -730,20 +730,20 @@ size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *r
   }
   if (size)
     buf[0] = '\0';
-  amddwarf_cfi_append(buf, size, &len, "CFA=");
+  amddwarf__cfi_append(buf, size, &len, "CFA=");
   switch (row->cfa.kind) {
-  case AMDDWARF_CFA_RULE_UNSPECIFIED: amddwarf_cfi_append(buf, size, &len, "unspecified"); break;
+  case AMDDWARF_CFA_RULE_UNSPECIFIED: amddwarf__cfi_append(buf, size, &len, "unspecified"); break;
   case AMDDWARF_CFA_RULE_REG_OFFSET:
     amddwarf_cfi_register_name(cfi->target, row->cfa.reg, name, sizeof name);
-    amddwarf_cfi_append(buf, size, &len, "%s", name);
+    amddwarf__cfi_append(buf, size, &len, "%s", name);
     if (row->cfa.offset != 0 || row->cfa.aspace_given)
-      amddwarf_cfi_append(buf, size, &len, "%+" PRId64, row->cfa.offset);
+      amddwarf__cfi_append(buf, size, &len, "%+" PRId64, row->cfa.offset);
     if (row->cfa.aspace_given)
-      amddwarf_cfi_append(buf, size, &len, " in addrspace%" PRIu64, row->cfa.aspace);
+      amddwarf__cfi_append(buf, size, &len, " in addrspace%" PRIu64, row->cfa.aspace);
     break;
   case AMDDWARF_CFA_RULE_EXPRESSION: {
     size_t room = len < size ? size - len : 0;
-    len += amddwarf_cfi_expr_print(cfi, cie, row->cfa.expr, row->cfa.expr_size,
+    len += amddwarf__cfi_expr_print(cfi, cie, row->cfa.expr, row->cfa.expr_size,
                                    room ? buf + len : NULL, room);
     break;
   }
@@ -751,33 +751,33 @@ size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *r
   for (uint32_t i = 0; i < row->rule_count; i++) {
     const amddwarf_cfi_rule *r = &row->rules[i];
     amddwarf_cfi_register_name(cfi->target, r->column, name, sizeof name);
-    amddwarf_cfi_append(buf, size, &len, "%s%s=", i == 0 ? ": " : ", ", name);
+    amddwarf__cfi_append(buf, size, &len, "%s%s=", i == 0 ? ": " : ", ", name);
     switch (r->kind) {
-    case AMDDWARF_CFI_RULE_UNDEFINED: amddwarf_cfi_append(buf, size, &len, "undefined"); break;
-    case AMDDWARF_CFI_RULE_SAME_VALUE: amddwarf_cfi_append(buf, size, &len, "same"); break;
+    case AMDDWARF_CFI_RULE_UNDEFINED: amddwarf__cfi_append(buf, size, &len, "undefined"); break;
+    case AMDDWARF_CFI_RULE_SAME_VALUE: amddwarf__cfi_append(buf, size, &len, "same"); break;
     case AMDDWARF_CFI_RULE_OFFSET:
-      amddwarf_cfi_append(buf, size, &len, "[");
+      amddwarf__cfi_append(buf, size, &len, "[");
       print_cfa_offset(buf, size, &len, r->offset);
-      amddwarf_cfi_append(buf, size, &len, "]");
+      amddwarf__cfi_append(buf, size, &len, "]");
       break;
     case AMDDWARF_CFI_RULE_VAL_OFFSET: print_cfa_offset(buf, size, &len, r->offset); break;
     case AMDDWARF_CFI_RULE_REGISTER:
       amddwarf_cfi_register_name(cfi->target, r->reg, name, sizeof name);
-      amddwarf_cfi_append(buf, size, &len, "%s", name);
+      amddwarf__cfi_append(buf, size, &len, "%s", name);
       break;
     case AMDDWARF_CFI_RULE_EXPRESSION:
     case AMDDWARF_CFI_RULE_VAL_EXPRESSION: {
       bool at = r->kind == AMDDWARF_CFI_RULE_EXPRESSION;
       if (at)
-        amddwarf_cfi_append(buf, size, &len, "[");
+        amddwarf__cfi_append(buf, size, &len, "[");
       size_t room = len < size ? size - len : 0;
-      len += amddwarf_cfi_expr_print(cfi, cie, r->expr, r->expr_size, room ? buf + len : NULL,
+      len += amddwarf__cfi_expr_print(cfi, cie, r->expr, r->expr_size, room ? buf + len : NULL,
                                      room);
       if (at)
-        amddwarf_cfi_append(buf, size, &len, "]");
+        amddwarf__cfi_append(buf, size, &len, "]");
       break;
     }
-    default: amddwarf_cfi_append(buf, size, &len, "architectural"); break;
+    default: amddwarf__cfi_append(buf, size, &len, "architectural"); break;
     }
   }
   return len;
@@ -807,16 +807,16 @@ amddwarf_status amddwarf_cfi_check_expression(const amddwarf_cfi *cfi, const uin
   amddwarf_op stack_ops[32];
   amddwarf_op *ops = NULL;
   size_t count = 0;
-  amddwarf_status st = amddwarf_cfi_expr_decode(cfi, NULL, expr, size, stack_ops,
+  amddwarf_status st = amddwarf__cfi_expr_decode(cfi, NULL, expr, size, stack_ops,
                                                 sizeof stack_ops / sizeof stack_ops[0], &ops,
                                                 &count, err);
   for (size_t i = 0; st == AMDDWARF_OK && i < count; i++)
     if (op_forbidden(ops[i].kind))
-      st = amddwarf_fail_op(err, AMDDWARF_E_CFI_EXPR_NOT_ALLOWED, ops[i].offset, ops[i].opcode,
+      st = amddwarf__fail_op(err, AMDDWARF_E_CFI_EXPR_NOT_ALLOWED, ops[i].offset, ops[i].opcode,
                             AMDDWARF_NO_OPCODE,
                             "%s at expression offset 0x%" PRIx64
                             " is not allowed in call frame information",
                             amddwarf_op_info_get(ops[i].kind)->name, ops[i].offset);
-  amddwarf_cfi_expr_release(cfi, ops, stack_ops, size);
+  amddwarf__cfi_expr_release(cfi, ops, stack_ops, size);
   return st;
 }

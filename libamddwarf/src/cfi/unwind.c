@@ -128,7 +128,7 @@ static amddwarf_status eval_context(amddwarf_unwinder *u, amddwarf_eval **out,
 static amddwarf_status enter(amddwarf_unwinder *u, uframe *f, amddwarf_error *err)
 {
   if (u->depth + 1 >= u->options.max_rule_depth)
-    return amddwarf_fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
                          "frame %zu: rules nest more than %u deep (a rule that depends on "
                          "itself?)", f->index, u->options.max_rule_depth);
   u->depth++;
@@ -142,7 +142,7 @@ static amddwarf_status little_endian_value(uint64_t value, unsigned width, uint6
   for (unsigned i = 0; i < 8; i++)
     bytes[i] = (uint8_t)(value >> (8 * i));
   if (offset > width || size > width - offset)
-    return amddwarf_fail(err, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, AMDDWARF_NO_OFFSET,
                          "bytes %" PRIu64 "..%" PRIu64 " of a %u-byte value", offset,
                          offset + size, width);
   memcpy(buf, bytes + offset, (size_t)size);
@@ -155,12 +155,12 @@ static amddwarf_status frame_cfa(uframe *f, amddwarf_error *err)
   amddwarf_unwinder *u = f->u;
   if (f->cfa_done) {
     if (f->cfa_status != AMDDWARF_OK)
-      amddwarf_fail(err, f->cfa_status, AMDDWARF_NO_OFFSET, "frame %zu: no CFA", f->index);
+      amddwarf__fail(err, f->cfa_status, AMDDWARF_NO_OFFSET, "frame %zu: no CFA", f->index);
     return f->cfa_status;
   }
   amddwarf_status st;
   if (!f->row) {
-    st = amddwarf_fail(err, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
                        "frame %zu: no FDE covers PC 0x%" PRIx64, f->index, f->lookup_pc);
     goto done;
   }
@@ -175,7 +175,7 @@ static amddwarf_status frame_cfa(uframe *f, amddwarf_error *err)
       if (err)
         memcpy(inner, err->message, sizeof inner);
       inner[sizeof inner - 1] = '\0';
-      st = amddwarf_fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
+      st = amddwarf__fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
                          "frame %zu: CFA register %u: %s", f->index, rule->reg, inner);
       goto done;
     }
@@ -207,12 +207,12 @@ static amddwarf_status frame_cfa(uframe *f, amddwarf_error *err)
       if (err)
         memcpy(inner, err->message, sizeof inner);
       inner[sizeof inner - 1] = '\0';
-      st = amddwarf_fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
+      st = amddwarf__fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
                          "frame %zu: CFA expression: %s", f->index, inner);
       goto done;
     }
     if (result.location.kind != AMDDWARF_LOCATION_MEMORY || result.location.bit != 0) {
-      st = amddwarf_fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
+      st = amddwarf__fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
                          "frame %zu: the CFA expression gives a %s location, not a "
                          "byte-aligned memory location", f->index,
                          amddwarf_location_kind_name(result.location.kind));
@@ -221,7 +221,7 @@ static amddwarf_status frame_cfa(uframe *f, amddwarf_error *err)
     f->cfa = result.location.byte_offset;
     f->cfa_aspace = result.location.u.memory.aspace;
   } else {
-    st = amddwarf_fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
                        "frame %zu: no CFA rule at PC 0x%" PRIx64, f->index, f->lookup_pc);
   }
 done:
@@ -236,7 +236,7 @@ static amddwarf_status unwound_register(uframe *c, uint32_t regno, uint64_t offs
 {
   amddwarf_unwinder *u = c->u;
   if (!c->row)
-    return amddwarf_fail(err, c->row_status == AMDDWARF_NOT_FOUND ? AMDDWARF_E_CFI_NO_FDE
+    return amddwarf__fail(err, c->row_status == AMDDWARF_NOT_FOUND ? AMDDWARF_E_CFI_NO_FDE
                                                                   : c->row_status,
                          AMDDWARF_NO_OFFSET, "frame %zu: no row for PC 0x%" PRIx64, c->index,
                          c->lookup_pc);
@@ -250,7 +250,7 @@ static amddwarf_status unwound_register(uframe *c, uint32_t regno, uint64_t offs
         return st;
       return little_endian_value(c->cfa, 8, offset, size, buf, err);
     }
-    return amddwarf_fail(err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
                          "frame %zu: register %u is undefined in its caller", c->index, regno);
   case AMDDWARF_CFI_RULE_SAME_VALUE: return frame_read_register(c, regno, offset, size, buf, err);
   case AMDDWARF_CFI_RULE_REGISTER:
@@ -281,7 +281,7 @@ static amddwarf_status unwound_register(uframe *c, uint32_t regno, uint64_t offs
       st = u->base->read_memory(u->base->user, as, AMDDWARF_NO_LANE, address + offset, size,
                                 buf);
       if (st != AMDDWARF_OK)
-        amddwarf_fail(err, st, AMDDWARF_NO_OFFSET,
+        amddwarf__fail(err, st, AMDDWARF_NO_OFFSET,
                       "frame %zu: reading register %u saved at 0x%" PRIx64
                       " in address space %u: %s", c->index, regno, address, as,
                       amddwarf_status_message(st));
@@ -332,18 +332,18 @@ static amddwarf_status unwound_register(uframe *c, uint32_t regno, uint64_t offs
       if (err)
         memcpy(inner, err->message, sizeof inner);
       inner[sizeof inner - 1] = '\0';
-      return amddwarf_fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
                            "frame %zu: rule of register %u: %s", c->index, regno, inner);
     }
     if (val) {
       size_t have = amddwarf_value_size(&result.value);
       uint64_t want = register_bytes(u, regno);
       if (want && have != want)
-        st = amddwarf_fail(err, AMDDWARF_E_CFI_REGISTER_SIZE, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, AMDDWARF_E_CFI_REGISTER_SIZE, AMDDWARF_NO_OFFSET,
                            "frame %zu: val_expression of register %u gives %zu bytes, the "
                            "register has %" PRIu64, c->index, regno, have, want);
       else if (offset > have || size > have - offset)
-        st = amddwarf_fail(err, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, AMDDWARF_NO_OFFSET,
                            "frame %zu: bytes past the %zu-byte value of register %u",
                            c->index, have, regno);
       else
@@ -355,7 +355,7 @@ static amddwarf_status unwound_register(uframe *c, uint32_t regno, uint64_t offs
     return st;
   }
   default:
-    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                          "frame %zu: register %u has an architectural rule", c->index, regno);
   }
 }
@@ -366,11 +366,11 @@ static amddwarf_status frame_read_register(uframe *f, uint32_t regno, uint64_t o
   if (f->index == 0) {
     const amddwarf_target *b = f->u->base;
     if (!b->read_register)
-      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                            "the target has no read_register callback");
     amddwarf_status st = b->read_register(b->user, regno, offset, size, buf);
     if (st != AMDDWARF_OK)
-      amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "frame 0: reading register %u: %s", regno,
+      amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "frame 0: reading register %u: %s", regno,
                     amddwarf_status_message(st));
     return st;
   }
@@ -469,10 +469,10 @@ static amddwarf_status cb_frame_base(void *user, const uint8_t **expr, size_t *s
 static uframe *frame_new(amddwarf_unwinder *u, uint64_t pc, uint64_t lookup_pc,
                          amddwarf_error *err)
 {
-  if (amddwarf_mem_reserve(&u->allocator, (void **)&u->frames, &u->capacity, u->count + 1,
+  if (amddwarf__mem_reserve(&u->allocator, (void **)&u->frames, &u->capacity, u->count + 1,
                            sizeof *u->frames) != 0)
     return NULL;
-  uframe *f = amddwarf_arena_calloc(&u->arena, 1, sizeof *f);
+  uframe *f = amddwarf__arena_calloc(&u->arena, 1, sizeof *f);
   if (!f)
     return NULL;
   f->u = u;
@@ -517,7 +517,7 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
                                       amddwarf_unwinder **out, amddwarf_error *err)
 {
   if (!cfi || !target || !out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_unwinder_new: CFI, target and OUT are required");
   amddwarf_unwinder_options o;
   amddwarf_unwinder_options_init(&o);
@@ -534,20 +534,20 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
       o.trace_user = options->trace_user;
     }
   }
-  amddwarf_allocator a = amddwarf_allocator_resolve(o.allocator);
-  amddwarf_unwinder *u = amddwarf_mem_calloc(&a, 1, sizeof *u);
+  amddwarf_allocator a = amddwarf__allocator_resolve(o.allocator);
+  amddwarf_unwinder *u = amddwarf__mem_calloc(&a, 1, sizeof *u);
   if (!u)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unwinder");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unwinder");
   u->allocator = a;
   u->options = o;
   u->options.allocator = NULL;
   u->cfi = cfi;
   u->base = target;
-  amddwarf_arena_init(&u->arena, &u->allocator);
+  amddwarf__arena_init(&u->arena, &u->allocator);
   amddwarf_status st = AMDDWARF_OK;
-  u->evs = amddwarf_mem_calloc(&a, o.max_rule_depth + 1, sizeof *u->evs);
+  u->evs = amddwarf__mem_calloc(&a, o.max_rule_depth + 1, sizeof *u->evs);
   if (!u->evs) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unwinder");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unwinder");
     goto fail;
   }
   uint32_t pc_reg = cfi->target->return_address_column;
@@ -556,13 +556,13 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
     bytes = cfi->target->address_size;
   uint8_t raw[8] = {0};
   if (!target->read_register) {
-    st = amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                        "the target has no read_register callback");
     goto fail;
   }
   st = target->read_register(target->user, pc_reg, 0, bytes, raw);
   if (st != AMDDWARF_OK) {
-    amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "frame 0: reading the PC (register %u): %s",
+    amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "frame 0: reading the PC (register %u): %s",
                   pc_reg, amddwarf_status_message(st));
     goto fail;
   }
@@ -570,7 +570,7 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
   for (unsigned i = 0; i < bytes; i++)
     pc |= (uint64_t)raw[i] << (8 * i);
   if (!frame_new(u, pc, pc, NULL)) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
     goto fail;
   }
   *out = u;
@@ -588,10 +588,10 @@ void amddwarf_unwinder_free(amddwarf_unwinder *u)
     for (uint32_t i = 0; i <= u->options.max_rule_depth; i++)
       amddwarf_eval_free(u->evs[i]);
   amddwarf_allocator a = u->allocator;
-  amddwarf_mem_free(&a, u->evs, (u->options.max_rule_depth + 1) * sizeof *u->evs);
-  amddwarf_mem_free(&a, u->frames, u->capacity * sizeof *u->frames);
-  amddwarf_arena_release(&u->arena);
-  amddwarf_mem_free(&a, u, sizeof *u);
+  amddwarf__mem_free(&a, u->evs, (u->options.max_rule_depth + 1) * sizeof *u->evs);
+  amddwarf__mem_free(&a, u->frames, u->capacity * sizeof *u->frames);
+  amddwarf__arena_release(&u->arena);
+  amddwarf__mem_free(&a, u, sizeof *u);
 }
 
 static amddwarf_status finish(amddwarf_unwinder *u, amddwarf_status st, amddwarf_error *err)
@@ -601,7 +601,7 @@ static amddwarf_status finish(amddwarf_unwinder *u, amddwarf_status st, amddwarf
   if (err)
     u->final_err = *err;
   else
-    amddwarf_fail(&u->final_err, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
+    amddwarf__fail(&u->final_err, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
   return st;
 }
 
@@ -625,7 +625,7 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
       c->row = NULL;
       return finish(u, st, err);
     }
-    amddwarf_fail(err, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
+    amddwarf__fail(err, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
                   "frame %zu: no FDE covers PC 0x%" PRIx64, c->index, c->lookup_pc);
     return finish(u, AMDDWARF_E_CFI_NO_FDE, err);
   }
@@ -633,12 +633,12 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
   amddwarf_cfi_rule rule;
   amddwarf_cfi_row_rule(u->cfi, c->row, ra, &rule);
   if (rule.kind == AMDDWARF_CFI_RULE_UNDEFINED) {
-    amddwarf_fail(err, AMDDWARF_END, AMDDWARF_NO_OFFSET,
+    amddwarf__fail(err, AMDDWARF_END, AMDDWARF_NO_OFFSET,
                   "frame %zu: the return address is undefined: outermost frame", c->index);
     return finish(u, AMDDWARF_END, err);
   }
   if (u->count >= u->options.max_frames) {
-    amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET, "more than %u frames",
+    amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET, "more than %u frames",
                   u->options.max_frames);
     return finish(u, AMDDWARF_E_LIMIT, err);
   }
@@ -654,7 +654,7 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
     char inner[AMDDWARF_ERROR_MESSAGE_SIZE];
     memcpy(inner, err->message, sizeof inner);
     inner[sizeof inner - 1] = '\0';
-    amddwarf_fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
+    amddwarf__fail(err, AMDDWARF_E_CFI_UNEVALUABLE, AMDDWARF_NO_OFFSET,
                   "frame %zu: return address: %s", c->index, inner);
     return finish(u, AMDDWARF_E_CFI_UNEVALUABLE, err);
   }
@@ -663,7 +663,7 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
     pc |= (uint64_t)raw[i] << (8 * i);
   uframe *f = frame_new(u, pc, pc ? pc - 1 : 0, err);
   if (!f) {
-    amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
+    amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
     return finish(u, AMDDWARF_E_NO_MEMORY, err);
   }
   /* A caller that repeats a frame's PC and CFA would repeat forever. */
@@ -676,7 +676,7 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
         if (g->cfa_done && g->cfa_status == AMDDWARF_OK && g->pc == f->pc &&
             g->cfa == f->cfa && g->cfa_aspace == f->cfa_aspace) {
           u->count--;
-          amddwarf_fail(err, AMDDWARF_E_CFI_UNWIND_LOOP, AMDDWARF_NO_OFFSET,
+          amddwarf__fail(err, AMDDWARF_E_CFI_UNWIND_LOOP, AMDDWARF_NO_OFFSET,
                         "frame %zu would repeat frame %zu (PC 0x%" PRIx64 ", CFA 0x%" PRIx64
                         " in address space %u)", u->count, i, f->pc, f->cfa, f->cfa_aspace);
           return finish(u, AMDDWARF_E_CFI_UNWIND_LOOP, err);
@@ -715,7 +715,7 @@ amddwarf_status amddwarf_unwinder_read_register(amddwarf_unwinder *u, size_t ind
                                                 void *buf, amddwarf_error *err)
 {
   if (index >= u->count)
-    return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "no frame %zu", index);
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "no frame %zu", index);
   u->depth = 0;
   u->inner_set = false;
   return frame_read_register(u->frames[index], regno, offset, size, buf, err);

@@ -18,9 +18,9 @@ struct amddwarf_arena_chunk {
 
 enum { ARENA_FIRST_CHUNK = 4096, ARENA_MAX_ALIGN = 64 };
 
-void amddwarf_arena_init(amddwarf_arena *arena, const amddwarf_allocator *allocator)
+void amddwarf__arena_init(amddwarf_arena *arena, const amddwarf_allocator *allocator)
 {
-  arena->allocator = amddwarf_allocator_resolve(allocator);
+  arena->allocator = amddwarf__allocator_resolve(allocator);
   arena->chunks = NULL;
   arena->bytes_reserved = 0;
 }
@@ -33,7 +33,7 @@ static amddwarf_arena_chunk *arena_grow(amddwarf_arena *arena, size_t needed)
   size_t total;
   if (amddwarf_add_overflow_size(sizeof(amddwarf_arena_chunk), size, &total))
     return NULL;
-  amddwarf_arena_chunk *chunk = amddwarf_mem_alloc(&arena->allocator, total);
+  amddwarf_arena_chunk *chunk = amddwarf__mem_alloc(&arena->allocator, total);
   if (!chunk)
     return NULL;
   chunk->next = arena->chunks;
@@ -44,7 +44,7 @@ static amddwarf_arena_chunk *arena_grow(amddwarf_arena *arena, size_t needed)
   return chunk;
 }
 
-void *amddwarf_arena_alloc(amddwarf_arena *arena, size_t size, size_t align)
+void *amddwarf__arena_alloc(amddwarf_arena *arena, size_t size, size_t align)
 {
   if (align == 0 || align > ARENA_MAX_ALIGN || (align & (align - 1)) != 0)
     return NULL;
@@ -67,23 +67,23 @@ void *amddwarf_arena_alloc(amddwarf_arena *arena, size_t size, size_t align)
   return chunk->data + start;
 }
 
-void *amddwarf_arena_calloc(amddwarf_arena *arena, size_t count, size_t size)
+void *amddwarf__arena_calloc(amddwarf_arena *arena, size_t count, size_t size)
 {
   size_t bytes;
   if (amddwarf_mul_overflow_size(count, size, &bytes))
     return NULL;
-  void *p = amddwarf_arena_alloc(arena, bytes, alignof(max_align_t));
+  void *p = amddwarf__arena_alloc(arena, bytes, alignof(max_align_t));
   if (p)
     memset(p, 0, bytes);
   return p;
 }
 
-char *amddwarf_arena_strndup(amddwarf_arena *arena, const char *text, size_t length)
+char *amddwarf__arena_strndup(amddwarf_arena *arena, const char *text, size_t length)
 {
   size_t bytes;
   if (amddwarf_add_overflow_size(length, 1, &bytes))
     return NULL;
-  char *copy = amddwarf_arena_alloc(arena, bytes, 1);
+  char *copy = amddwarf__arena_alloc(arena, bytes, 1);
   if (!copy)
     return NULL;
   if (length)
@@ -92,12 +92,12 @@ char *amddwarf_arena_strndup(amddwarf_arena *arena, const char *text, size_t len
   return copy;
 }
 
-void amddwarf_arena_release(amddwarf_arena *arena)
+void amddwarf__arena_release(amddwarf_arena *arena)
 {
   amddwarf_arena_chunk *chunk = arena->chunks;
   while (chunk) {
     amddwarf_arena_chunk *next = chunk->next;
-    amddwarf_mem_free(&arena->allocator, chunk, sizeof *chunk + chunk->size);
+    amddwarf__mem_free(&arena->allocator, chunk, sizeof *chunk + chunk->size);
     chunk = next;
   }
   arena->chunks = NULL;

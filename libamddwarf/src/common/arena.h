@@ -1,7 +1,7 @@
 /* Arena: many small allocations released together.
  *
  * Long-lived decoded data of a handle (strings, tables, DIE summaries) lives
- * in the handle's arena and is released by amddwarf_arena_release. Memory from
+ * in the handle's arena and is released by amddwarf__arena_release. Memory from
  * an arena is never freed on its own. */
 #ifndef AMDDWARF_COMMON_ARENA_H
 #define AMDDWARF_COMMON_ARENA_H
@@ -18,19 +18,19 @@ typedef struct amddwarf_arena {
 } amddwarf_arena;
 
 /* ALLOCATOR may be NULL (malloc). */
-void amddwarf_arena_init(amddwarf_arena *arena, const amddwarf_allocator *allocator);
+void amddwarf__arena_init(amddwarf_arena *arena, const amddwarf_allocator *allocator);
 
 /* SIZE bytes aligned to ALIGN (a power of two up to 64), or NULL on failure.
    The memory is not zeroed. */
-void *amddwarf_arena_alloc(amddwarf_arena *arena, size_t size, size_t align);
+void *amddwarf__arena_alloc(amddwarf_arena *arena, size_t size, size_t align);
 
 /* Zeroed array of COUNT elements of SIZE bytes, aligned for any object type. */
-void *amddwarf_arena_calloc(amddwarf_arena *arena, size_t count, size_t size);
+void *amddwarf__arena_calloc(amddwarf_arena *arena, size_t count, size_t size);
 
 /* Copy of LENGTH bytes of TEXT followed by a NUL, or NULL on failure. */
-char *amddwarf_arena_strndup(amddwarf_arena *arena, const char *text, size_t length);
+char *amddwarf__arena_strndup(amddwarf_arena *arena, const char *text, size_t length);
 
 /* Releases every allocation; the arena can be used again afterwards. */
-void amddwarf_arena_release(amddwarf_arena *arena);
+void amddwarf__arena_release(amddwarf_arena *arena);
 
 #endif

@@ -37,7 +37,7 @@ static void quote(const char *text, char out[44])
 static amddwarf_status fail(const char *path, amddwarf_status status, amddwarf_error *err,
                             const char *why)
 {
-  return amddwarf_fail(err, status, AMDDWARF_NO_OFFSET, "%s: %s", path, why);
+  return amddwarf__fail(err, status, AMDDWARF_NO_OFFSET, "%s: %s", path, why);
 }
 
 /* Reads the string TEXT into R; on failure reports why. */
@@ -60,13 +60,13 @@ static amddwarf_status read_text(const char *text, const char *path, amddwarf_st
     if (d < 0)
       bad = 1;
     else if (r->magnitude > (UINT64_MAX - (unsigned)d) / base)
-      return amddwarf_fail(err, status, AMDDWARF_NO_OFFSET, "%s: \"%s\" does not fit 64 bits",
+      return amddwarf__fail(err, status, AMDDWARF_NO_OFFSET, "%s: \"%s\" does not fit 64 bits",
                            path, shown);
     else
       r->magnitude = r->magnitude * base + (unsigned)d;
   }
   if (bad)
-    return amddwarf_fail(err, status, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, status, AMDDWARF_NO_OFFSET,
                          "%s: \"%s\" is not an integer (a string holds \"0x\" and hex digits, "
                          "or decimal digits without a leading 0; no sign or space)",
                          path, shown);
@@ -104,11 +104,11 @@ static amddwarf_status out_of_range(const char *path, amddwarf_status status,
   const char *form = r->hex ? "%s0x%llx" : "%s%llu";
   snprintf(value, sizeof value, form, r->negative ? "-" : "", (unsigned long long)r->magnitude);
   snprintf(bound, sizeof bound, form, limit_negative ? "-" : "", (unsigned long long)limit);
-  return amddwarf_fail(err, status, AMDDWARF_NO_OFFSET, "%s: %s is %s %s", path, value, which,
+  return amddwarf__fail(err, status, AMDDWARF_NO_OFFSET, "%s: %s is %s %s", path, value, which,
                        bound);
 }
 
-amddwarf_status amddwarf_json_uint(const json_t *value, uint64_t max, const char *path,
+amddwarf_status amddwarf__json_uint(const json_t *value, uint64_t max, const char *path,
                                    amddwarf_status status, amddwarf_error *err, uint64_t *out)
 {
   reading r;
@@ -123,7 +123,7 @@ amddwarf_status amddwarf_json_uint(const json_t *value, uint64_t max, const char
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_json_uint_text(const char *text, uint64_t max, const char *path,
+amddwarf_status amddwarf__json_uint_text(const char *text, uint64_t max, const char *path,
                                         amddwarf_status status, amddwarf_error *err,
                                         uint64_t *out)
 {
@@ -137,7 +137,7 @@ amddwarf_status amddwarf_json_uint_text(const char *text, uint64_t max, const ch
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_json_int(const json_t *value, int64_t min, int64_t max,
+amddwarf_status amddwarf__json_int(const json_t *value, int64_t min, int64_t max,
                                   const char *path, amddwarf_status status, amddwarf_error *err,
                                   int64_t *out)
 {
@@ -158,7 +158,7 @@ amddwarf_status amddwarf_json_int(const json_t *value, int64_t min, int64_t max,
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_json_bits(const json_t *value, unsigned bits, const char *path,
+amddwarf_status amddwarf__json_bits(const json_t *value, unsigned bits, const char *path,
                                    amddwarf_status status, amddwarf_error *err, uint64_t *out)
 {
   reading r;

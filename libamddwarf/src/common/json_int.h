@@ -15,22 +15,22 @@
 #include <amddwarf/status.h>
 
 /* An unsigned integer in [0, MAX]. VALUE NULL is "missing". */
-amddwarf_status amddwarf_json_uint(const json_t *value, uint64_t max, const char *path,
+amddwarf_status amddwarf__json_uint(const json_t *value, uint64_t max, const char *path,
                                    amddwarf_status status, amddwarf_error *err, uint64_t *out);
 
 /* The string TEXT (an object's key) read as an unsigned integer in [0, MAX]. */
-amddwarf_status amddwarf_json_uint_text(const char *text, uint64_t max, const char *path,
+amddwarf_status amddwarf__json_uint_text(const char *text, uint64_t max, const char *path,
                                         amddwarf_status status, amddwarf_error *err,
                                         uint64_t *out);
 
 /* A signed integer in [MIN, MAX]; a string holds a value >= 0. */
-amddwarf_status amddwarf_json_int(const json_t *value, int64_t min, int64_t max,
+amddwarf_status amddwarf__json_int(const json_t *value, int64_t min, int64_t max,
                                   const char *path, amddwarf_status status, amddwarf_error *err,
                                   int64_t *out);
 
 /* A BITS-wide (1..64) value read either way: [-2^(BITS-1), 2^BITS - 1], a
    negative one stored as its two's complement in BITS bits. */
-amddwarf_status amddwarf_json_bits(const json_t *value, unsigned bits, const char *path,
+amddwarf_status amddwarf__json_bits(const json_t *value, unsigned bits, const char *path,
                                    amddwarf_status status, amddwarf_error *err, uint64_t *out);
 
 #endif

@@ -26,7 +26,7 @@ static void default_free(void *user, void *ptr, size_t size)
   free(ptr);
 }
 
-amddwarf_allocator amddwarf_allocator_resolve(const amddwarf_allocator *requested)
+amddwarf_allocator amddwarf__allocator_resolve(const amddwarf_allocator *requested)
 {
   amddwarf_allocator a = {default_alloc, default_realloc, default_free, NULL};
   if (requested && requested->alloc && requested->realloc && requested->free)
@@ -34,12 +34,12 @@ amddwarf_allocator amddwarf_allocator_resolve(const amddwarf_allocator *requeste
   return a;
 }
 
-void *amddwarf_mem_alloc(const amddwarf_allocator *a, size_t size)
+void *amddwarf__mem_alloc(const amddwarf_allocator *a, size_t size)
 {
   return a ? a->alloc(a->user, size) : default_alloc(NULL, size);
 }
 
-void *amddwarf_mem_calloc(const amddwarf_allocator *a, size_t count, size_t size)
+void *amddwarf__mem_calloc(const amddwarf_allocator *a, size_t count, size_t size)
 {
   size_t bytes;
   if (amddwarf_mul_overflow_size(count, size, &bytes))
@@ -48,20 +48,20 @@ void *amddwarf_mem_calloc(const amddwarf_allocator *a, size_t count, size_t size
      arrays are then not written twice. */
   if (a == NULL || a->alloc == default_alloc)
     return calloc(1, bytes ? bytes : 1);
-  void *p = amddwarf_mem_alloc(a, bytes);
+  void *p = amddwarf__mem_alloc(a, bytes);
   if (p)
     memset(p, 0, bytes);
   return p;
 }
 
-void *amddwarf_mem_realloc(const amddwarf_allocator *a, void *ptr, size_t old_size,
+void *amddwarf__mem_realloc(const amddwarf_allocator *a, void *ptr, size_t old_size,
                            size_t new_size)
 {
   return a ? a->realloc(a->user, ptr, old_size, new_size)
            : default_realloc(NULL, ptr, old_size, new_size);
 }
 
-void amddwarf_mem_free(const amddwarf_allocator *a, void *ptr, size_t size)
+void amddwarf__mem_free(const amddwarf_allocator *a, void *ptr, size_t size)
 {
   if (a)
     a->free(a->user, ptr, size);
@@ -69,7 +69,7 @@ void amddwarf_mem_free(const amddwarf_allocator *a, void *ptr, size_t size)
     default_free(NULL, ptr, size);
 }
 
-int amddwarf_mem_reserve(const amddwarf_allocator *a, void **items, size_t *capacity,
+int amddwarf__mem_reserve(const amddwarf_allocator *a, void **items, size_t *capacity,
                          size_t needed, size_t elem_size)
 {
   if (needed <= *capacity)
@@ -82,7 +82,7 @@ int amddwarf_mem_reserve(const amddwarf_allocator *a, void **items, size_t *capa
   size_t old_bytes = *capacity * elem_size, new_bytes;
   if (amddwarf_mul_overflow_size(new_capacity, elem_size, &new_bytes))
     return -1;
-  void *grown = amddwarf_mem_realloc(a, *items, old_bytes, new_bytes);
+  void *grown = amddwarf__mem_realloc(a, *items, old_bytes, new_bytes);
   if (!grown)
     return -1;
   *items = grown;

@@ -7,19 +7,19 @@
 
 /* The allocator to use inside an object: a copy of the caller's, with NULL
    functions replaced by the C library's. */
-amddwarf_allocator amddwarf_allocator_resolve(const amddwarf_allocator *requested);
+amddwarf_allocator amddwarf__allocator_resolve(const amddwarf_allocator *requested);
 
-void *amddwarf_mem_alloc(const amddwarf_allocator *a, size_t size);
+void *amddwarf__mem_alloc(const amddwarf_allocator *a, size_t size);
 /* Zeroed array of COUNT elements of SIZE bytes; NULL on overflow or failure. */
-void *amddwarf_mem_calloc(const amddwarf_allocator *a, size_t count, size_t size);
-void *amddwarf_mem_realloc(const amddwarf_allocator *a, void *ptr, size_t old_size,
+void *amddwarf__mem_calloc(const amddwarf_allocator *a, size_t count, size_t size);
+void *amddwarf__mem_realloc(const amddwarf_allocator *a, void *ptr, size_t old_size,
                            size_t new_size);
-void amddwarf_mem_free(const amddwarf_allocator *a, void *ptr, size_t size);
+void amddwarf__mem_free(const amddwarf_allocator *a, void *ptr, size_t size);
 
 /* Grows the array *ITEMS (capacity *CAPACITY elements of ELEM_SIZE bytes) so
    that it holds at least NEEDED elements, doubling. Returns 0, or -1 when the
    size overflows or allocation fails (the array is then unchanged). */
-int amddwarf_mem_reserve(const amddwarf_allocator *a, void **items, size_t *capacity,
+int amddwarf__mem_reserve(const amddwarf_allocator *a, void **items, size_t *capacity,
                          size_t needed, size_t elem_size);
 
 #endif

@@ -1,7 +1,7 @@
 /* Bounds-checked reader; see reader.h for the LEB128 rules. */
 #include "common/reader.h"
 
-amddwarf_status amddwarf_read_uint(amddwarf_reader *r, unsigned size, uint64_t *out)
+amddwarf_status amddwarf__read_uint(amddwarf_reader *r, unsigned size, uint64_t *out)
 {
   if (size == 0 || size > 8)
     return AMDDWARF_E_INVALID_ARGUMENT;
@@ -18,10 +18,10 @@ amddwarf_status amddwarf_read_uint(amddwarf_reader *r, unsigned size, uint64_t *
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_read_sint(amddwarf_reader *r, unsigned size, int64_t *out)
+amddwarf_status amddwarf__read_sint(amddwarf_reader *r, unsigned size, int64_t *out)
 {
   uint64_t raw;
-  amddwarf_status st = amddwarf_read_uint(r, size, &raw);
+  amddwarf_status st = amddwarf__read_uint(r, size, &raw);
   if (st != AMDDWARF_OK)
     return st;
   if (size < 8) {
@@ -34,30 +34,30 @@ amddwarf_status amddwarf_read_sint(amddwarf_reader *r, unsigned size, int64_t *o
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_read_u16(amddwarf_reader *r, uint16_t *out)
+amddwarf_status amddwarf__read_u16(amddwarf_reader *r, uint16_t *out)
 {
   uint64_t v;
-  amddwarf_status st = amddwarf_read_uint(r, 2, &v);
+  amddwarf_status st = amddwarf__read_uint(r, 2, &v);
   if (st == AMDDWARF_OK)
     *out = (uint16_t)v;
   return st;
 }
 
-amddwarf_status amddwarf_read_u32(amddwarf_reader *r, uint32_t *out)
+amddwarf_status amddwarf__read_u32(amddwarf_reader *r, uint32_t *out)
 {
   uint64_t v;
-  amddwarf_status st = amddwarf_read_uint(r, 4, &v);
+  amddwarf_status st = amddwarf__read_uint(r, 4, &v);
   if (st == AMDDWARF_OK)
     *out = (uint32_t)v;
   return st;
 }
 
-amddwarf_status amddwarf_read_u64(amddwarf_reader *r, uint64_t *out)
+amddwarf_status amddwarf__read_u64(amddwarf_reader *r, uint64_t *out)
 {
-  return amddwarf_read_uint(r, 8, out);
+  return amddwarf__read_uint(r, 8, out);
 }
 
-amddwarf_status amddwarf_decode_uleb(const uint8_t *data, size_t size, uint64_t *out,
+amddwarf_status amddwarf__decode_uleb(const uint8_t *data, size_t size, uint64_t *out,
                                      size_t *consumed)
 {
   uint64_t value = 0;
@@ -80,7 +80,7 @@ amddwarf_status amddwarf_decode_uleb(const uint8_t *data, size_t size, uint64_t 
   }
 }
 
-amddwarf_status amddwarf_decode_sleb(const uint8_t *data, size_t size, int64_t *out,
+amddwarf_status amddwarf__decode_sleb(const uint8_t *data, size_t size, int64_t *out,
                                      size_t *consumed)
 {
   uint64_t value = 0;
@@ -107,27 +107,27 @@ amddwarf_status amddwarf_decode_sleb(const uint8_t *data, size_t size, int64_t *
   }
 }
 
-amddwarf_status amddwarf_read_uleb_slow(amddwarf_reader *r, uint64_t *out)
+amddwarf_status amddwarf__read_uleb_slow(amddwarf_reader *r, uint64_t *out)
 {
   size_t consumed;
   amddwarf_status st =
-      amddwarf_decode_uleb(r->data + r->pos, amddwarf_reader_remaining(r), out, &consumed);
+      amddwarf__decode_uleb(r->data + r->pos, amddwarf_reader_remaining(r), out, &consumed);
   if (st == AMDDWARF_OK)
     r->pos += consumed;
   return st;
 }
 
-amddwarf_status amddwarf_read_sleb(amddwarf_reader *r, int64_t *out)
+amddwarf_status amddwarf__read_sleb(amddwarf_reader *r, int64_t *out)
 {
   size_t consumed;
   amddwarf_status st =
-      amddwarf_decode_sleb(r->data + r->pos, amddwarf_reader_remaining(r), out, &consumed);
+      amddwarf__decode_sleb(r->data + r->pos, amddwarf_reader_remaining(r), out, &consumed);
   if (st == AMDDWARF_OK)
     r->pos += consumed;
   return st;
 }
 
-amddwarf_status amddwarf_read_bytes(amddwarf_reader *r, uint64_t length, const uint8_t **out)
+amddwarf_status amddwarf__read_bytes(amddwarf_reader *r, uint64_t length, const uint8_t **out)
 {
   if (length > amddwarf_reader_remaining(r))
     return AMDDWARF_E_TRUNCATED;
@@ -136,7 +136,7 @@ amddwarf_status amddwarf_read_bytes(amddwarf_reader *r, uint64_t length, const u
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_read_cstr(amddwarf_reader *r, const char **out, size_t *length)
+amddwarf_status amddwarf__read_cstr(amddwarf_reader *r, const char **out, size_t *length)
 {
   for (size_t i = r->pos; i < r->size; i++) {
     if (r->data[i] == 0) {
@@ -150,7 +150,7 @@ amddwarf_status amddwarf_read_cstr(amddwarf_reader *r, const char **out, size_t 
   return AMDDWARF_E_TRUNCATED;
 }
 
-amddwarf_status amddwarf_reader_skip(amddwarf_reader *r, uint64_t length)
+amddwarf_status amddwarf__reader_skip(amddwarf_reader *r, uint64_t length)
 {
   if (length > amddwarf_reader_remaining(r))
     return AMDDWARF_E_TRUNCATED;
@@ -158,7 +158,7 @@ amddwarf_status amddwarf_reader_skip(amddwarf_reader *r, uint64_t length)
   return AMDDWARF_OK;
 }
 
-size_t amddwarf_encode_uleb(uint64_t value, uint8_t *out)
+size_t amddwarf__encode_uleb(uint64_t value, uint8_t *out)
 {
   size_t n = 0;
   do {
@@ -169,7 +169,7 @@ size_t amddwarf_encode_uleb(uint64_t value, uint8_t *out)
   return n;
 }
 
-size_t amddwarf_encode_sleb(int64_t value, uint8_t *out)
+size_t amddwarf__encode_sleb(int64_t value, uint8_t *out)
 {
   size_t n = 0;
   for (;;) {

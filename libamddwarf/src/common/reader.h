@@ -54,16 +54,16 @@ static inline amddwarf_status amddwarf_read_u8(amddwarf_reader *r, uint8_t *out)
 }
 
 /* Reads an unsigned integer of SIZE bytes (1 to 8). */
-amddwarf_status amddwarf_read_uint(amddwarf_reader *r, unsigned size, uint64_t *out);
+amddwarf_status amddwarf__read_uint(amddwarf_reader *r, unsigned size, uint64_t *out);
 /* Reads a two's-complement integer of SIZE bytes (1 to 8), sign-extended. */
-amddwarf_status amddwarf_read_sint(amddwarf_reader *r, unsigned size, int64_t *out);
+amddwarf_status amddwarf__read_sint(amddwarf_reader *r, unsigned size, int64_t *out);
 
-amddwarf_status amddwarf_read_u16(amddwarf_reader *r, uint16_t *out);
-amddwarf_status amddwarf_read_u32(amddwarf_reader *r, uint32_t *out);
-amddwarf_status amddwarf_read_u64(amddwarf_reader *r, uint64_t *out);
+amddwarf_status amddwarf__read_u16(amddwarf_reader *r, uint16_t *out);
+amddwarf_status amddwarf__read_u32(amddwarf_reader *r, uint32_t *out);
+amddwarf_status amddwarf__read_u64(amddwarf_reader *r, uint64_t *out);
 
-amddwarf_status amddwarf_read_uleb_slow(amddwarf_reader *r, uint64_t *out);
-amddwarf_status amddwarf_read_sleb(amddwarf_reader *r, int64_t *out);
+amddwarf_status amddwarf__read_uleb_slow(amddwarf_reader *r, uint64_t *out);
+amddwarf_status amddwarf__read_sleb(amddwarf_reader *r, int64_t *out);
 
 /* ULEB128; the one-byte case, most operands, is inline. */
 static inline amddwarf_status amddwarf_read_uleb(amddwarf_reader *r, uint64_t *out)
@@ -72,27 +72,27 @@ static inline amddwarf_status amddwarf_read_uleb(amddwarf_reader *r, uint64_t *o
     *out = r->data[r->pos++];
     return AMDDWARF_OK;
   }
-  return amddwarf_read_uleb_slow(r, out);
+  return amddwarf__read_uleb_slow(r, out);
 }
 
 /* Points *OUT at the next LENGTH bytes (inside the reader's buffer) and skips them. */
-amddwarf_status amddwarf_read_bytes(amddwarf_reader *r, uint64_t length, const uint8_t **out);
+amddwarf_status amddwarf__read_bytes(amddwarf_reader *r, uint64_t length, const uint8_t **out);
 
 /* Reads a NUL-terminated string; *OUT points into the buffer, *LENGTH excludes
    the NUL. A string without its NUL is AMDDWARF_E_TRUNCATED. LENGTH may be NULL. */
-amddwarf_status amddwarf_read_cstr(amddwarf_reader *r, const char **out, size_t *length);
+amddwarf_status amddwarf__read_cstr(amddwarf_reader *r, const char **out, size_t *length);
 
-amddwarf_status amddwarf_reader_skip(amddwarf_reader *r, uint64_t length);
+amddwarf_status amddwarf__reader_skip(amddwarf_reader *r, uint64_t length);
 
 /* Decodes a LEB128 value from a plain buffer; for callers outside a reader.
    *CONSUMED receives the encoded length. */
-amddwarf_status amddwarf_decode_uleb(const uint8_t *data, size_t size, uint64_t *out,
+amddwarf_status amddwarf__decode_uleb(const uint8_t *data, size_t size, uint64_t *out,
                                      size_t *consumed);
-amddwarf_status amddwarf_decode_sleb(const uint8_t *data, size_t size, int64_t *out,
+amddwarf_status amddwarf__decode_sleb(const uint8_t *data, size_t size, int64_t *out,
                                      size_t *consumed);
 
 /* Encodes VALUE into OUT (room for AMDDWARF_LEB128_MAX_BYTES); returns its length. */
-size_t amddwarf_encode_uleb(uint64_t value, uint8_t *out);
-size_t amddwarf_encode_sleb(int64_t value, uint8_t *out);
+size_t amddwarf__encode_uleb(uint64_t value, uint8_t *out);
+size_t amddwarf__encode_sleb(int64_t value, uint8_t *out);
 
 #endif

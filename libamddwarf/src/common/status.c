@@ -59,7 +59,7 @@ void amddwarf_error_clear(amddwarf_error *err)
   err->message[0] = '\0';
 }
 
-amddwarf_status amddwarf_fail_op(amddwarf_error *err, amddwarf_status status, uint64_t offset,
+amddwarf_status amddwarf__fail_op(amddwarf_error *err, amddwarf_status status, uint64_t offset,
                                  int32_t opcode, int32_t subop, const char *format, ...)
 {
   if (!err)
@@ -75,7 +75,7 @@ amddwarf_status amddwarf_fail_op(amddwarf_error *err, amddwarf_status status, ui
   return status;
 }
 
-amddwarf_status amddwarf_fail(amddwarf_error *err, amddwarf_status status, uint64_t offset,
+amddwarf_status amddwarf__fail(amddwarf_error *err, amddwarf_status status, uint64_t offset,
                               const char *format, ...)
 {
   if (!err)

@@ -6,7 +6,7 @@
 
 #include "common/mem.h"
 
-void amddwarf_text_init(amddwarf_text *t, const amddwarf_allocator *allocator)
+void amddwarf__text_init(amddwarf_text *t, const amddwarf_allocator *allocator)
 {
   memset(t, 0, sizeof *t);
   t->allocator = allocator;
@@ -27,8 +27,8 @@ static int reserve(amddwarf_text *t, size_t n)
   size_t cap = t->cap ? t->cap : 64;
   while (cap < t->len + n + 1)
     cap = cap > max / 2 ? max : cap * 2;
-  amddwarf_allocator a = amddwarf_allocator_resolve(t->allocator);
-  char *data = amddwarf_mem_realloc(&a, t->data, t->cap, cap);
+  amddwarf_allocator a = amddwarf__allocator_resolve(t->allocator);
+  char *data = amddwarf__mem_realloc(&a, t->data, t->cap, cap);
   if (data == NULL) {
     t->failed = 1;
     return -1;
@@ -38,7 +38,7 @@ static int reserve(amddwarf_text *t, size_t n)
   return 0;
 }
 
-void amddwarf_text_append(amddwarf_text *t, const char *s, size_t n)
+void amddwarf__text_append(amddwarf_text *t, const char *s, size_t n)
 {
   if (reserve(t, n) != 0)
     return;
@@ -47,7 +47,7 @@ void amddwarf_text_append(amddwarf_text *t, const char *s, size_t n)
   t->data[t->len] = '\0';
 }
 
-void amddwarf_text_vprintf(amddwarf_text *t, const char *format, va_list ap)
+void amddwarf__text_vprintf(amddwarf_text *t, const char *format, va_list ap)
 {
   char small[256];
   va_list copy;
@@ -59,7 +59,7 @@ void amddwarf_text_vprintf(amddwarf_text *t, const char *format, va_list ap)
     return;
   }
   if ((size_t)n < sizeof small) {
-    amddwarf_text_append(t, small, (size_t)n);
+    amddwarf__text_append(t, small, (size_t)n);
     return;
   }
   if (reserve(t, (size_t)n) != 0)
@@ -68,15 +68,15 @@ void amddwarf_text_vprintf(amddwarf_text *t, const char *format, va_list ap)
   t->len += (size_t)n;
 }
 
-void amddwarf_text_printf(amddwarf_text *t, const char *format, ...)
+void amddwarf__text_printf(amddwarf_text *t, const char *format, ...)
 {
   va_list ap;
   va_start(ap, format);
-  amddwarf_text_vprintf(t, format, ap);
+  amddwarf__text_vprintf(t, format, ap);
   va_end(ap);
 }
 
-void amddwarf_text_reset(amddwarf_text *t)
+void amddwarf__text_reset(amddwarf_text *t)
 {
   t->len = 0;
   t->failed = 0;
@@ -84,34 +84,34 @@ void amddwarf_text_reset(amddwarf_text *t)
     t->data[0] = '\0';
 }
 
-const char *amddwarf_text_str(const amddwarf_text *t)
+const char *amddwarf__text_str(const amddwarf_text *t)
 {
   return t->data ? t->data : "";
 }
 
-amddwarf_status amddwarf_text_status(const amddwarf_text *t)
+amddwarf_status amddwarf__text_status(const amddwarf_text *t)
 {
   return t->failed ? AMDDWARF_E_NO_MEMORY : AMDDWARF_OK;
 }
 
-void amddwarf_text_free(amddwarf_text *t)
+void amddwarf__text_free(amddwarf_text *t)
 {
-  amddwarf_allocator a = amddwarf_allocator_resolve(t->allocator);
-  amddwarf_mem_free(&a, t->data, t->cap);
+  amddwarf_allocator a = amddwarf__allocator_resolve(t->allocator);
+  amddwarf__mem_free(&a, t->data, t->cap);
   t->data = NULL;
   t->len = t->cap = 0;
 }
 
-amddwarf_status amddwarf_text_take(amddwarf_text *t, char **out, size_t *length)
+amddwarf_status amddwarf__text_take(amddwarf_text *t, char **out, size_t *length)
 {
   *out = NULL;
   *length = 0;
-  amddwarf_allocator a = amddwarf_allocator_resolve(t->allocator);
-  char *data = t->failed ? NULL : amddwarf_mem_realloc(&a, t->data, t->cap, t->len + 1);
+  amddwarf_allocator a = amddwarf__allocator_resolve(t->allocator);
+  char *data = t->failed ? NULL : amddwarf__mem_realloc(&a, t->data, t->cap, t->len + 1);
   if (data == NULL && !t->failed && t->data == NULL)
-    data = amddwarf_mem_alloc(&a, 1); /* nothing appended: "" */
+    data = amddwarf__mem_alloc(&a, 1); /* nothing appended: "" */
   if (data == NULL) {
-    amddwarf_text_free(t);
+    amddwarf__text_free(t);
     return AMDDWARF_E_NO_MEMORY;
   }
   data[t->len] = '\0';

@@ -5,41 +5,41 @@
 
 #include "common/mem.h"
 
-void amddwarf_window_init_memory(amddwarf_window *w, const void *data, size_t size)
+void amddwarf__window_init_memory(amddwarf_window *w, const void *data, size_t size)
 {
   memset(w, 0, sizeof *w);
-  w->allocator = amddwarf_allocator_resolve(NULL);
+  w->allocator = amddwarf__allocator_resolve(NULL);
   w->memory = data;
   w->size = size;
 }
 
-amddwarf_status amddwarf_window_init_stream(amddwarf_window *w,
+amddwarf_status amddwarf__window_init_stream(amddwarf_window *w,
                                             const amddwarf_allocator *allocator,
                                             amddwarf_window_read_fn read, void *user,
                                             uint64_t size, size_t capacity)
 {
   memset(w, 0, sizeof *w);
-  w->allocator = amddwarf_allocator_resolve(allocator);
+  w->allocator = amddwarf__allocator_resolve(allocator);
   w->read = read;
   w->user = user;
   w->size = size;
-  w->buffer = amddwarf_mem_alloc(&w->allocator, capacity);
+  w->buffer = amddwarf__mem_alloc(&w->allocator, capacity);
   if (!w->buffer)
     return AMDDWARF_E_NO_MEMORY;
   w->capacity = capacity;
   return AMDDWARF_OK;
 }
 
-void amddwarf_window_fini(amddwarf_window *w)
+void amddwarf__window_fini(amddwarf_window *w)
 {
   if (w->buffer)
-    amddwarf_mem_free(&w->allocator, w->buffer, w->capacity);
+    amddwarf__mem_free(&w->allocator, w->buffer, w->capacity);
   w->buffer = NULL;
   w->capacity = 0;
   w->length = 0;
 }
 
-amddwarf_status amddwarf_window_get(amddwarf_window *w, uint64_t offset, size_t length,
+amddwarf_status amddwarf__window_get(amddwarf_window *w, uint64_t offset, size_t length,
                                     uint64_t limit, const uint8_t **out)
 {
   if (limit > w->size || offset > limit || length > limit - offset)

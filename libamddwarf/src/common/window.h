@@ -32,18 +32,18 @@ typedef struct amddwarf_window {
 } amddwarf_window;
 
 /* A window over SIZE bytes at DATA (not copied). Never fails. */
-void amddwarf_window_init_memory(amddwarf_window *w, const void *data, size_t size);
+void amddwarf__window_init_memory(amddwarf_window *w, const void *data, size_t size);
 
 /* A window of CAPACITY bytes (allocated with ALLOCATOR, NULL: malloc) over a
    buffer of SIZE bytes read through READ(USER, ...). Returns AMDDWARF_OK or
    AMDDWARF_E_NO_MEMORY (W is then safe to finish). */
-amddwarf_status amddwarf_window_init_stream(amddwarf_window *w,
+amddwarf_status amddwarf__window_init_stream(amddwarf_window *w,
                                             const amddwarf_allocator *allocator,
                                             amddwarf_window_read_fn read, void *user,
                                             uint64_t size, size_t capacity);
 
 /* Releases the window's allocation. Safe on a zeroed or memory window. */
-void amddwarf_window_fini(amddwarf_window *w);
+void amddwarf__window_fini(amddwarf_window *w);
 
 /* Points *OUT at LENGTH bytes at buffer offset OFFSET. OFFSET + LENGTH must
    not pass LIMIT (at most the buffer size), and LENGTH must not exceed the
@@ -51,7 +51,7 @@ void amddwarf_window_fini(amddwarf_window *w);
    as much as fits from OFFSET up to LIMIT. Returns AMDDWARF_OK, the read
    callback's error, or AMDDWARF_E_INVALID_ARGUMENT for a range the window
    cannot hold. */
-amddwarf_status amddwarf_window_get(amddwarf_window *w, uint64_t offset, size_t length,
+amddwarf_status amddwarf__window_get(amddwarf_window *w, uint64_t offset, size_t length,
                                     uint64_t limit, const uint8_t **out);
 
 #endif

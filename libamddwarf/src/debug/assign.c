@@ -33,7 +33,7 @@ typedef struct lane_storage {
 static amddwarf_status bad_text(amddwarf_valobj *v, amddwarf_error *err, const char *text,
                                 const char *why)
 {
-  return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                        "cannot assign '%.100s' to '%.200s' (%s): %s", text, v->path_text,
                        v->plan.type_name, why);
 }
@@ -168,10 +168,10 @@ static int enumerator(const amddwarf_die_info *t, const char *text, uint64_t wid
   for (const amddwarf_die_info *e = t->first_child; e; e = e->next_sibling)
     if (e->name && e->const_value && strcmp(e->name, text) == 0) {
       uint64_t v = e->const_value->u;
-      if (amddwarf_debug_extend_bits(v, width, 1) != v &&
-          amddwarf_debug_extend_bits(v, width, 0) != v)
+      if (amddwarf__debug_extend_bits(v, width, 1) != v &&
+          amddwarf__debug_extend_bits(v, width, 0) != v)
         return -2;
-      *value = amddwarf_debug_extend_bits(v, width, 0);
+      *value = amddwarf__debug_extend_bits(v, width, 0);
       return 0;
     }
   return -1;
@@ -183,7 +183,7 @@ static amddwarf_status parse_text(amddwarf_valobj *v, const char *text, new_bits
   const amddwarf_debug_plan *plan = &v->plan;
   const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
   int is_bool = t->tag == AMDDWARF_DW_TAG_base_type && t->encoding == AMDDWARF_ATE_BOOLEAN;
-  int signed_ = amddwarf_debug_type_is_signed(t);
+  int signed_ = amddwarf__debug_type_is_signed(t);
   uint64_t n = 0, width = plan->bit_size;
   int rc = 0;
   memset(nb, 0, sizeof *nb);
@@ -259,29 +259,29 @@ static amddwarf_status prepare_lane(amddwarf_valobj *v, lane_storage *s,
   amddwarf_error e;
   uint64_t bits = v->plan.bit_size;
   amddwarf_error_clear(&e);
-  amddwarf_debug_request_init(v->frame, v->cu, s->lane, &req);
+  amddwarf__debug_request_init(v->frame, v->cu, s->lane, &req);
   r->lane = s->lane;
   r->status = AMDDWARF_OK;
-  amddwarf_text_reset(&r->message);
-  amddwarf_text_reset(&r->explain);
-  if (amddwarf_debug_value_locate(v, &s->loc, &s->bit, &last_load, r) != AMDDWARF_OK)
-    return amddwarf_fail(err, r->status, AMDDWARF_NO_OFFSET, "lane %u: '%.200s': %s", s->lane,
-                         v->path_text, amddwarf_text_str(&r->message));
+  amddwarf__text_reset(&r->message);
+  amddwarf__text_reset(&r->explain);
+  if (amddwarf__debug_value_locate(v, &s->loc, &s->bit, &last_load, r) != AMDDWARF_OK)
+    return amddwarf__fail(err, r->status, AMDDWARF_NO_OFFSET, "lane %u: '%.200s': %s", s->lane,
+                         v->path_text, amddwarf__text_str(&r->message));
   amddwarf_status st = writable(&s->loc, s->bit, bits);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "lane %u: '%.200s' cannot be written: %s",
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "lane %u: '%.200s' cannot be written: %s",
                          s->lane, v->path_text,
                          st == AMDDWARF_E_EVAL_WRITE_READONLY ? "it is not in storage"
                                                               : "some of its bits are undefined");
   st = amddwarf_location_read(v->wave->ev, &req, &s->loc, s->bit, bits, s->old, &e);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "lane %u: reading '%.200s' first: %s",
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "lane %u: reading '%.200s' first: %s",
                          s->lane, v->path_text, e.message[0] ? e.message : amddwarf_status_message(st));
   if (s->loc.kind == AMDDWARF_LOCATION_COMPOSITE) {
     size_t size = s->loc.u.composite.count * sizeof *s->parts;
-    s->parts = amddwarf_mem_alloc(&v->wave->allocator, size ? size : 1);
+    s->parts = amddwarf__mem_alloc(&v->wave->allocator, size ? size : 1);
     if (s->parts == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "lane %u", s->lane);
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "lane %u", s->lane);
     memcpy(s->parts, s->loc.u.composite.parts, size);
     s->part_count = s->loc.u.composite.count;
     s->loc.u.composite.parts = s->parts;
@@ -293,7 +293,7 @@ static amddwarf_status write_lane(amddwarf_valobj *v, const lane_storage *s, con
                                   amddwarf_error *e)
 {
   amddwarf_eval_request req;
-  amddwarf_debug_request_init(v->frame, v->cu, s->lane, &req);
+  amddwarf__debug_request_init(v->frame, v->cu, s->lane, &req);
   return amddwarf_location_write(v->wave->ev, &req, &s->loc, s->bit, v->plan.bit_size, bytes, e);
 }
 
@@ -318,11 +318,11 @@ static amddwarf_status write_lanes(amddwarf_valobj *v, const lane_storage *stora
       }
     }
     if (restored != AMDDWARF_OK)
-      return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET,
                            "lane %u: writing '%.200s': %s; lane %u could not be restored",
                            storage[i].lane, v->path_text,
                            e.message[0] ? e.message : amddwarf_status_message(st), unrestored);
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET,
                          "lane %u: writing '%.200s': %s (%zu lane%s before it restored)",
                          storage[i].lane, v->path_text,
                          e.message[0] ? e.message : amddwarf_status_message(st), i,
@@ -340,24 +340,24 @@ amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
   size_t count = 0;
   amddwarf_status st;
   if (value == NULL || text == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_valobj_assign: NULL argument");
   if (!value->info.assignable)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "'%.200s' (%s) cannot be assigned: only scalars, enums, pointers "
                          "and bitfields can",
                          value->path_text, value->plan.type_name);
   uint32_t size = value->wave->info.wave_size;
   if (lanes & ~(size >= 64 ? ~0ull : (1ull << size) - 1))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "lane mask 0x%llx names lanes past the wave's %u",
                          (unsigned long long)lanes, size);
   if ((st = parse_text(value, text, &nb, err)) != AMDDWARF_OK)
     return st;
   memset(&scratch, 0, sizeof scratch);
-  amddwarf_text_init(&scratch.message, &value->wave->allocator);
-  amddwarf_text_init(&scratch.explain, &value->wave->allocator);
-  amddwarf_text_init(&scratch.text, &value->wave->allocator);
+  amddwarf__text_init(&scratch.message, &value->wave->allocator);
+  amddwarf__text_init(&scratch.explain, &value->wave->allocator);
+  amddwarf__text_init(&scratch.text, &value->wave->allocator);
   memset(storage, 0, sizeof storage);
   for (uint32_t lane = 0; lane < AMDDWARF_MAX_LANES && st == AMDDWARF_OK; ++lane) {
     if (!(lanes >> lane & 1))
@@ -368,11 +368,11 @@ amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
   if (st == AMDDWARF_OK)
     st = write_lanes(value, storage, count, &nb, err);
   for (size_t i = 0; i < count; ++i)
-    amddwarf_mem_free(&value->wave->allocator, storage[i].parts,
+    amddwarf__mem_free(&value->wave->allocator, storage[i].parts,
                       storage[i].part_count ? storage[i].part_count * sizeof *storage[i].parts
                                             : 1);
-  amddwarf_text_free(&scratch.message);
-  amddwarf_text_free(&scratch.explain);
-  amddwarf_text_free(&scratch.text);
+  amddwarf__text_free(&scratch.message);
+  amddwarf__text_free(&scratch.explain);
+  amddwarf__text_free(&scratch.text);
   return st;
 }

@@ -102,26 +102,26 @@ static inline amddwarf_status amddwarf_debug_read_register(const amddwarf_wave *
 }
 
 /* The object whose subprograms contain PC, or NULL. */
-const amddwarf_object *amddwarf_debug_object_at(const amddwarf_wave *wave, uint64_t pc);
+const amddwarf_object *amddwarf__debug_object_at(const amddwarf_wave *wave, uint64_t pc);
 
 /* Releases the frames and the unwinder (frames.c). */
-void amddwarf_debug_free_frames(amddwarf_wave *wave);
+void amddwarf__debug_free_frames(amddwarf_wave *wave);
 
 /* Frame INDEX (unwinding as needed), as amddwarf_wave_frame. */
-amddwarf_status amddwarf_debug_frame_get(amddwarf_wave *wave, size_t index,
+amddwarf_status amddwarf__debug_frame_get(amddwarf_wave *wave, size_t index,
                                          amddwarf_debug_frame **out, amddwarf_error *err);
 
 /* An evaluation request in FRAME for an expression of unit CU (the frame's
    unit when NULL): the frame's target, the unit's format (dialect user for
    legacy units, whose expressions are normalized), DW_ASPACE numbering, the
    wave's trace, lane LANE. */
-void amddwarf_debug_request_init(const amddwarf_debug_frame *frame, const amddwarf_cu *cu,
+void amddwarf__debug_request_init(const amddwarf_debug_frame *frame, const amddwarf_cu *cu,
                                  uint32_t lane, amddwarf_eval_request *request);
 
 /* Evaluates the location expression BYTES (SIZE) of unit CU in FRAME for
    LANE: normalized under the unit's convention, then evaluated; a result
    that is not a location is E_EVAL_NOT_LOCATION. */
-amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *frame,
+amddwarf_status amddwarf__debug_eval_location(const amddwarf_debug_frame *frame,
                                              const amddwarf_cu *cu, const uint8_t *bytes,
                                              size_t size, uint32_t lane,
                                              amddwarf_location *out, amddwarf_error *err);
@@ -130,15 +130,15 @@ amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *frame,
    NULL) normalized under the unit's convention: *EXPR (*EXPR_SIZE bytes),
    valid until FRAME normalizes another expression (each frame keeps its
    last one: the same variable is evaluated for every lane). */
-amddwarf_status amddwarf_debug_normalized_location(const amddwarf_debug_frame *frame,
+amddwarf_status amddwarf__debug_normalized_location(const amddwarf_debug_frame *frame,
                                                    const amddwarf_cu *cu, const uint8_t *bytes,
                                                    size_t size, const uint8_t **expr,
                                                    size_t *expr_size, amddwarf_error *err);
 
-/* amddwarf_debug_eval_location with REQUEST, made by
-   amddwarf_debug_request_init for FRAME, CU and the lane: a caller that
+/* amddwarf__debug_eval_location with REQUEST, made by
+   amddwarf__debug_request_init for FRAME, CU and the lane: a caller that
    evaluates and then reads with one request makes it once. */
-amddwarf_status amddwarf_debug_eval_location_request(const amddwarf_debug_frame *frame,
+amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame *frame,
                                                      const amddwarf_cu *cu,
                                                      const amddwarf_eval_request *request,
                                                      const uint8_t *bytes, size_t size,

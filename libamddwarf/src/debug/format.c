@@ -17,7 +17,7 @@ enum {
 
 static const char optimized_out[] = "<optimized out>";
 
-int amddwarf_debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bits)
+int amddwarf__debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bits)
 {
   for (uint64_t i = first; valid != NULL && i < first + bits; ++i)
     if (!((valid[i / 8] >> (i % 8)) & 1))
@@ -25,29 +25,29 @@ int amddwarf_debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bit
   return 1;
 }
 
-const char *amddwarf_debug_aspace_label(uint32_t aspace, char *buf, size_t size)
+const char *amddwarf__debug_aspace_label(uint32_t aspace, char *buf, size_t size)
 {
   if (amddwarf_aspace_name(aspace, buf, size) != AMDDWARF_OK)
     snprintf(buf, size, "aspace%u", aspace);
   return buf;
 }
 
-void amddwarf_debug_format_pointer(amddwarf_text *out, const char *type_name, uint32_t aspace,
+void amddwarf__debug_format_pointer(amddwarf_text *out, const char *type_name, uint32_t aspace,
                                    uint64_t address)
 {
   char label[32];
-  amddwarf_text_printf(out, "(%s) 0x%llx", type_name, (unsigned long long)address);
+  amddwarf__text_printf(out, "(%s) 0x%llx", type_name, (unsigned long long)address);
   if (aspace != AMDDWARF_ASPACE_AMDGPU_GENERIC)
-    amddwarf_text_printf(out, " [%s]", amddwarf_debug_aspace_label(aspace, label, sizeof label));
+    amddwarf__text_printf(out, " [%s]", amddwarf__debug_aspace_label(aspace, label, sizeof label));
 }
 
 /* ---- scalars by encoding ---- */
 
 static void print_hex(amddwarf_text *out, const uint8_t *b, size_t size)
 {
-  amddwarf_text_printf(out, "0x");
+  amddwarf__text_printf(out, "0x");
   for (size_t i = size; i-- > 0;)
-    amddwarf_text_printf(out, "%02x", b[i]);
+    amddwarf__text_printf(out, "%02x", b[i]);
 }
 
 /* IEEE binary16 to double. */
@@ -66,13 +66,13 @@ static void print_float(amddwarf_text *out, const uint8_t *b, size_t size)
   if (size == 4) {
     float f;
     memcpy(&f, b, 4);
-    amddwarf_text_printf(out, "%.9g", (double)f);
+    amddwarf__text_printf(out, "%.9g", (double)f);
   } else if (size == 8) {
     double d;
     memcpy(&d, b, 8);
-    amddwarf_text_printf(out, "%.17g", d);
+    amddwarf__text_printf(out, "%.17g", d);
   } else if (size == 2) {
-    amddwarf_text_printf(out, "%.5g", half_to_double((uint16_t)amddwarf_debug_load_uint(b, 2)));
+    amddwarf__text_printf(out, "%.5g", half_to_double((uint16_t)amddwarf__debug_load_uint(b, 2)));
   } else {
     print_hex(out, b, size);
   }
@@ -84,9 +84,9 @@ static void print_signed(amddwarf_text *out, const uint8_t *b, size_t size)
     print_hex(out, b, size);
     return;
   }
-  amddwarf_text_printf(
+  amddwarf__text_printf(
       out, "%lld",
-      (long long)amddwarf_debug_extend_bits(amddwarf_debug_load_uint(b, size), size * 8, 1));
+      (long long)amddwarf__debug_extend_bits(amddwarf__debug_load_uint(b, size), size * 8, 1));
 }
 
 static void print_unsigned(amddwarf_text *out, const uint8_t *b, size_t size)
@@ -95,16 +95,16 @@ static void print_unsigned(amddwarf_text *out, const uint8_t *b, size_t size)
     print_hex(out, b, size);
     return;
   }
-  amddwarf_text_printf(out, "%llu", (unsigned long long)amddwarf_debug_load_uint(b, size));
+  amddwarf__text_printf(out, "%llu", (unsigned long long)amddwarf__debug_load_uint(b, size));
 }
 
 static void print_bool(amddwarf_text *out, const uint8_t *b, size_t size)
 {
-  uint64_t v = amddwarf_debug_load_uint(b, size);
+  uint64_t v = amddwarf__debug_load_uint(b, size);
   if (v <= 1)
-    amddwarf_text_printf(out, "%s", v ? "true" : "false");
+    amddwarf__text_printf(out, "%s", v ? "true" : "false");
   else
-    amddwarf_text_printf(out, "%llu", (unsigned long long)v);
+    amddwarf__text_printf(out, "%llu", (unsigned long long)v);
 }
 
 /* A character as C writes it: 'A', '\n', '\0', '\377'. */
@@ -115,20 +115,20 @@ static void print_char_literal(amddwarf_text *out, uint64_t c)
                                     {'\'', '\''}};
   for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; ++i)
     if (c == (unsigned char)escapes[i][0]) {
-      amddwarf_text_printf(out, "'\\%c'", escapes[i][1]);
+      amddwarf__text_printf(out, "'\\%c'", escapes[i][1]);
       return;
     }
   if (c >= 0x20 && c < 0x7f)
-    amddwarf_text_printf(out, "'%c'", (int)c);
+    amddwarf__text_printf(out, "'%c'", (int)c);
   else
-    amddwarf_text_printf(out, "'\\%o'", (unsigned)(c & 0xff));
+    amddwarf__text_printf(out, "'\\%o'", (unsigned)(c & 0xff));
 }
 
 static void print_signed_char(amddwarf_text *out, const uint8_t *b, size_t size)
 {
   print_signed(out, b, size);
   if (size == 1) {
-    amddwarf_text_printf(out, " ");
+    amddwarf__text_printf(out, " ");
     print_char_literal(out, b[0]);
   }
 }
@@ -137,14 +137,14 @@ static void print_unsigned_char(amddwarf_text *out, const uint8_t *b, size_t siz
 {
   print_unsigned(out, b, size);
   if (size == 1) {
-    amddwarf_text_printf(out, " ");
+    amddwarf__text_printf(out, " ");
     print_char_literal(out, b[0]);
   }
 }
 
 static void print_address(amddwarf_text *out, const uint8_t *b, size_t size)
 {
-  amddwarf_text_printf(out, "0x%llx", (unsigned long long)amddwarf_debug_load_uint(b, size));
+  amddwarf__text_printf(out, "0x%llx", (unsigned long long)amddwarf__debug_load_uint(b, size));
 }
 
 typedef void (*scalar_printer)(amddwarf_text *out, const uint8_t *b, size_t size);
@@ -190,7 +190,7 @@ static piece sub_piece(piece v, uint64_t byte_offset, size_t size)
 
 static int piece_valid(piece v)
 {
-  return amddwarf_debug_bits_valid(v.valid, v.first_valid, (uint64_t)v.size * 8);
+  return amddwarf__debug_bits_valid(v.valid, v.first_valid, (uint64_t)v.size * 8);
 }
 
 static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth);
@@ -206,18 +206,18 @@ static void print_base_tag(printer *p, amddwarf_debug_type type, piece v, int de
     if (scalar_printers[i].encoding == t->encoding)
       print = scalar_printers[i].print;
   if (count > 1)
-    amddwarf_text_printf(p->out, "{");
+    amddwarf__text_printf(p->out, "{");
   for (unsigned i = 0; i < count; ++i) {
     piece e = sub_piece(v, i * elem, elem);
     if (i)
-      amddwarf_text_printf(p->out, ", ");
+      amddwarf__text_printf(p->out, ", ");
     if (piece_valid(e))
       print(p->out, e.b, e.size);
     else
-      amddwarf_text_printf(p->out, "%s", optimized_out);
+      amddwarf__text_printf(p->out, "%s", optimized_out);
   }
   if (count > 1)
-    amddwarf_text_printf(p->out, "}");
+    amddwarf__text_printf(p->out, "}");
 }
 
 /* The enumerator whose value equals the value's low bytes, else the number. */
@@ -225,17 +225,17 @@ static void print_enum(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   uint64_t bits = v.size >= 8 ? 64 : v.size * 8;
-  uint64_t n = amddwarf_debug_load_uint(v.b, v.size);
+  uint64_t n = amddwarf__debug_load_uint(v.b, v.size);
   (void)depth;
   for (const amddwarf_die_info *e = t->first_child; e; e = e->next_sibling)
-    if (e->const_value && e->name && amddwarf_debug_extend_bits(e->const_value->u, bits, 0) == n) {
-      amddwarf_text_printf(p->out, "%s", e->name);
+    if (e->const_value && e->name && amddwarf__debug_extend_bits(e->const_value->u, bits, 0) == n) {
+      amddwarf__text_printf(p->out, "%s", e->name);
       return;
     }
-  if (amddwarf_debug_type_is_signed(t))
-    amddwarf_text_printf(p->out, "%lld", (long long)amddwarf_debug_extend_bits(n, bits, 1));
+  if (amddwarf__debug_type_is_signed(t))
+    amddwarf__text_printf(p->out, "%lld", (long long)amddwarf__debug_extend_bits(n, bits, 1));
   else
-    amddwarf_text_printf(p->out, "%llu", (unsigned long long)n);
+    amddwarf__text_printf(p->out, "%llu", (unsigned long long)n);
 }
 
 static void print_pointer_tag(printer *p, amddwarf_debug_type type, piece v, int depth)
@@ -243,9 +243,9 @@ static void print_pointer_tag(printer *p, amddwarf_debug_type type, piece v, int
   char name[256];
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   (void)depth;
-  amddwarf_debug_type_spell(p->object, type, name, sizeof name);
-  amddwarf_debug_format_pointer(p->out, name, amddwarf_type_pointer_aspace(p->object, t),
-                                amddwarf_debug_load_uint(v.b, v.size));
+  amddwarf__debug_type_spell(p->object, type, name, sizeof name);
+  amddwarf__debug_format_pointer(p->out, name, amddwarf_type_pointer_aspace(p->object, t),
+                                amddwarf__debug_load_uint(v.b, v.size));
 }
 
 /* A bitfield: its bits, extended by its type's signedness, as a value of
@@ -256,20 +256,20 @@ static void print_bitfield(printer *p, const amddwarf_die_info *m,
   uint8_t bytes[8];
   uint64_t n = 0, type_size = 0;
   amddwarf_debug_type type = {m->type, 0};
-  if (amddwarf_debug_type_size(p->object, type, &type_size) != AMDDWARF_OK || type_size > 8 ||
+  if (amddwarf__debug_type_size(p->object, type, &type_size) != AMDDWARF_OK || type_size > 8 ||
       layout.bit_size > 64 || layout.bit_offset + layout.bit_size > v.size * 8) {
-    amddwarf_text_printf(p->out, "<bitfield outside its struct>");
+    amddwarf__text_printf(p->out, "<bitfield outside its struct>");
     return;
   }
-  if (!amddwarf_debug_bits_valid(v.valid, v.first_valid + layout.bit_offset, layout.bit_size)) {
-    amddwarf_text_printf(p->out, "%s", optimized_out);
+  if (!amddwarf__debug_bits_valid(v.valid, v.first_valid + layout.bit_offset, layout.bit_size)) {
+    amddwarf__text_printf(p->out, "%s", optimized_out);
     return;
   }
   for (uint64_t i = 0; i < layout.bit_size; ++i) {
     uint64_t bit = layout.bit_offset + i;
     n |= (uint64_t)((v.b[bit / 8] >> (bit % 8)) & 1) << i;
   }
-  n = amddwarf_debug_extend_bits(n, layout.bit_size, amddwarf_debug_type_is_signed(m->type));
+  n = amddwarf__debug_extend_bits(n, layout.bit_size, amddwarf__debug_type_is_signed(m->type));
   for (size_t i = 0; i < 8; ++i)
     bytes[i] = (uint8_t)(n >> (8 * i));
   piece whole = {bytes, (size_t)type_size, NULL, 0};
@@ -280,73 +280,73 @@ static void print_aggregate(printer *p, amddwarf_debug_type type, piece v, int d
 {
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   int first = 1;
-  amddwarf_text_printf(p->out, "{");
+  amddwarf__text_printf(p->out, "{");
   for (const amddwarf_die_info *m = t->first_child; m; m = m->next_sibling) {
     amddwarf_debug_member_layout layout;
     char message[256];
     uint64_t msize = 0;
-    if (!amddwarf_debug_is_data_member(m))
+    if (!amddwarf__debug_is_data_member(m))
       continue;
-    amddwarf_text_printf(p->out, "%s", first ? "" : ", ");
+    amddwarf__text_printf(p->out, "%s", first ? "" : ", ");
     first = 0;
     if (m->tag == AMDDWARF_DW_TAG_inheritance) {
       char base[256];
       amddwarf_type_name(p->object, m->type, base, sizeof base, NULL);
-      amddwarf_text_printf(p->out, "<%s> = ", base);
+      amddwarf__text_printf(p->out, "<%s> = ", base);
     } else if (m->name) {
-      amddwarf_text_printf(p->out, "%s = ", m->name);
+      amddwarf__text_printf(p->out, "%s = ", m->name);
     }
-    if (amddwarf_debug_member_layout_get(p->object, m, &layout, message, sizeof message) !=
+    if (amddwarf__debug_member_layout_get(p->object, m, &layout, message, sizeof message) !=
         AMDDWARF_OK) {
-      amddwarf_text_printf(p->out, "<%s>", message);
+      amddwarf__text_printf(p->out, "<%s>", message);
       continue;
     }
     if (layout.bit_size) {
       print_bitfield(p, m, layout, v, depth);
       continue;
     }
-    if (amddwarf_debug_type_size(p->object, (amddwarf_debug_type){m->type, 0}, &msize) !=
+    if (amddwarf__debug_type_size(p->object, (amddwarf_debug_type){m->type, 0}, &msize) !=
             AMDDWARF_OK ||
         layout.bit_offset % 8 || layout.bit_offset / 8 > v.size ||
         msize > v.size - layout.bit_offset / 8) {
-      amddwarf_text_printf(p->out, "<outside its struct>");
+      amddwarf__text_printf(p->out, "<outside its struct>");
       continue;
     }
     print_typed(p, (amddwarf_debug_type){m->type, 0},
                 sub_piece(v, layout.bit_offset / 8, (size_t)msize), depth + 1);
   }
-  amddwarf_text_printf(p->out, "}");
+  amddwarf__text_printf(p->out, "}");
 }
 
 /* Dimension TYPE.dims_used of an array, each element a row of the
    dimensions after it. */
 static void print_array(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
-  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
   uint64_t elem = 0;
   if (array == NULL) {
-    amddwarf_text_printf(p->out, "<array without dimensions>");
+    amddwarf__text_printf(p->out, "<array without dimensions>");
     return;
   }
-  amddwarf_debug_array_dims(p->object, array, dims);
-  amddwarf_debug_type row = amddwarf_debug_type_element(p->object, type);
-  if (amddwarf_debug_type_size(p->object, row, &elem) != AMDDWARF_OK || elem == 0) {
-    amddwarf_text_printf(p->out, "<array of elements of unknown size>");
+  amddwarf__debug_array_dims(p->object, array, dims);
+  amddwarf_debug_type row = amddwarf__debug_type_element(p->object, type);
+  if (amddwarf__debug_type_size(p->object, row, &elem) != AMDDWARF_OK || elem == 0) {
+    amddwarf__text_printf(p->out, "<array of elements of unknown size>");
     return;
   }
   uint64_t count = dims[type.dims_used].known ? dims[type.dims_used].count : v.size / elem;
-  amddwarf_text_printf(p->out, "{");
+  amddwarf__text_printf(p->out, "{");
   for (uint64_t i = 0; i < count && (i + 1) * elem <= v.size; ++i) {
     if (i)
-      amddwarf_text_printf(p->out, ", ");
+      amddwarf__text_printf(p->out, ", ");
     if (i >= MAX_ELEMENTS) {
-      amddwarf_text_printf(p->out, "...");
+      amddwarf__text_printf(p->out, "...");
       break;
     }
     print_typed(p, row, sub_piece(v, i * elem, (size_t)elem), depth + 1);
   }
-  amddwarf_text_printf(p->out, "}");
+  amddwarf__text_printf(p->out, "}");
 }
 
 static void print_hex_tag(printer *p, amddwarf_debug_type type, piece v, int depth)
@@ -386,7 +386,7 @@ static size_t printer_index(const amddwarf_die_info *t)
   return n;
 }
 
-int amddwarf_debug_type_has_parts(amddwarf_debug_type type)
+int amddwarf__debug_type_has_parts(amddwarf_debug_type type)
 {
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   size_t i = printer_index(t);
@@ -401,15 +401,15 @@ static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   size_t i = printer_index(t);
   if (t == NULL) {
-    amddwarf_text_printf(p->out, "<no type>");
+    amddwarf__text_printf(p->out, "<no type>");
     return;
   }
   if (depth > MAX_DEPTH) {
-    amddwarf_text_printf(p->out, "{...}");
+    amddwarf__text_printf(p->out, "{...}");
     return;
   }
-  if (!amddwarf_debug_type_has_parts(type) && !piece_valid(v)) {
-    amddwarf_text_printf(p->out, "%s", optimized_out);
+  if (!amddwarf__debug_type_has_parts(type) && !piece_valid(v)) {
+    amddwarf__text_printf(p->out, "%s", optimized_out);
     return;
   }
   if (i == sizeof typed_printers / sizeof typed_printers[0])
@@ -418,7 +418,7 @@ static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth
     typed_printers[i].print(p, type, v, depth);
 }
 
-void amddwarf_debug_format_value(amddwarf_text *out, const amddwarf_object *object,
+void amddwarf__debug_format_value(amddwarf_text *out, const amddwarf_object *object,
                                  amddwarf_debug_type type, const uint8_t *bytes,
                                  const uint8_t *valid, size_t size)
 {

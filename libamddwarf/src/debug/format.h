@@ -12,23 +12,23 @@
    VALID[i / 8]; NULL: all of them): a scalar, pointer or bitfield with a
    bit not known prints "<optimized out>", aggregates and arrays print their
    known parts. */
-void amddwarf_debug_format_value(amddwarf_text *out, const amddwarf_object *object,
+void amddwarf__debug_format_value(amddwarf_text *out, const amddwarf_object *object,
                                  amddwarf_debug_type type, const uint8_t *bytes,
                                  const uint8_t *valid, size_t size);
 
 /* Whether the BITS bits of VALID from bit FIRST are all set (VALID NULL: yes). */
-int amddwarf_debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bits);
+int amddwarf__debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bits);
 
 /* Whether TYPE prints its parts one by one (an aggregate or an array), so
    that some can be known and others not. */
-int amddwarf_debug_type_has_parts(amddwarf_debug_type type);
+int amddwarf__debug_type_has_parts(amddwarf_debug_type type);
 
 /* Appends a pointer value: "(TYPE_NAME) 0xADDRESS", then " [SPACE]" unless
    ASPACE is the generic space. */
-void amddwarf_debug_format_pointer(amddwarf_text *out, const char *type_name, uint32_t aspace,
+void amddwarf__debug_format_pointer(amddwarf_text *out, const char *type_name, uint32_t aspace,
                                    uint64_t address);
 
 /* The short name of DW_ASPACE ASPACE into BUF ("aspace<N>" when unknown). */
-const char *amddwarf_debug_aspace_label(uint32_t aspace, char *buf, size_t size);
+const char *amddwarf__debug_aspace_label(uint32_t aspace, char *buf, size_t size);
 
 #endif

@@ -74,7 +74,7 @@ static void set_frame_base(amddwarf_debug_frame *f)
       amddwarf_object_normalize_expr(f->pub.object, f->cu, AMDDWARF_ROLE_FRAME_BASE, bytes, size,
                                      f->frame_base, sizeof f->frame_base, &f->frame_base_size,
                                      NULL) == AMDDWARF_OK;
-  /* As for locations (amddwarf_debug_normalized_location): the object's
+  /* As for locations (amddwarf__debug_normalized_location): the object's
      bytes when normalizing leaves them as they are. */
   f->frame_base_expr = f->frame_base_size == size && memcmp(f->frame_base, bytes, size) == 0
                            ? bytes
@@ -251,12 +251,12 @@ static const char *file_name(const amddwarf_object *object, uint32_t cu_index, u
 
 static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p)
 {
-  amddwarf_debug_frame *f = amddwarf_mem_calloc(&w->allocator, 1, sizeof *f);
+  amddwarf_debug_frame *f = amddwarf__mem_calloc(&w->allocator, 1, sizeof *f);
   if (f == NULL)
     return NULL;
-  if (amddwarf_mem_reserve(&w->allocator, (void **)&w->frames, &w->frame_capacity,
+  if (amddwarf__mem_reserve(&w->allocator, (void **)&w->frames, &w->frame_capacity,
                            w->frame_count + 1, sizeof *w->frames) != 0) {
-    amddwarf_mem_free(&w->allocator, f, sizeof *f);
+    amddwarf__mem_free(&w->allocator, f, sizeof *f);
     return NULL;
   }
   f->wave = w;
@@ -336,7 +336,7 @@ static int is_function(const amddwarf_die_info *scope)
 static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p,
                                        amddwarf_error *err)
 {
-  const amddwarf_object *object = amddwarf_debug_object_at(w, p->lookup_pc);
+  const amddwarf_object *object = amddwarf__debug_object_at(w, p->lookup_pc);
   const amddwarf_die_info **scopes = NULL, *nearby[SCOPES_NEARBY];
   size_t depth = 0, full = 0, first = w->frame_count, start = 0;
   /* One look-up for the usual few scopes, a second for a deeper nest. */
@@ -346,9 +346,9 @@ static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p
       depth > 0) {
     if (depth > MAX_SCOPES)
       depth = MAX_SCOPES;
-    scopes = amddwarf_mem_alloc(&w->allocator, depth * sizeof *scopes);
+    scopes = amddwarf__mem_alloc(&w->allocator, depth * sizeof *scopes);
     if (scopes == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scopes");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scopes");
     if (depth <= SCOPES_NEARBY)
       memcpy(scopes, nearby, depth * sizeof *scopes);
     else
@@ -389,9 +389,9 @@ no_memory:
     w->frames[first]->scopes = scopes; /* freed with the frames */
     w->frames[first]->scope_capacity = depth;
   } else {
-    amddwarf_mem_free(&w->allocator, scopes, depth * sizeof *scopes);
+    amddwarf__mem_free(&w->allocator, scopes, depth * sizeof *scopes);
   }
-  return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
+  return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
 }
 
 /* Records why the walk ended (END or an error) for every later request. */
@@ -402,7 +402,7 @@ static amddwarf_status end_walk(amddwarf_wave *w, amddwarf_status st, const amdd
   if (e != NULL)
     w->unwind_error = *e;
   else
-    amddwarf_fail(&w->unwind_error, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
+    amddwarf__fail(&w->unwind_error, st, AMDDWARF_NO_OFFSET, "%s", amddwarf_status_message(st));
   return st;
 }
 
@@ -459,7 +459,7 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
       /* Without CFI the wave still has its innermost frame; its caller is
          an error whose details say the same as its status. */
       if (st == AMDDWARF_NOT_FOUND)
-        st = amddwarf_fail(&e, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(&e, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
                            "the object has no call frame information (.debug_frame or "
                            ".eh_frame)");
       amddwarf_status first = first_frame_without_cfi(w, err);
@@ -475,7 +475,7 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     if (st != AMDDWARF_OK && st != AMDDWARF_END && is_kernel_entry(w, outermost)) {
       /* A kernel has no caller: compilers give its FDE no CFA rule. */
       amddwarf_error_clear(&e);
-      st = amddwarf_fail(&e, AMDDWARF_END, AMDDWARF_NO_OFFSET,
+      st = amddwarf__fail(&e, AMDDWARF_END, AMDDWARF_NO_OFFSET,
                          "frame %zu is a kernel: the outermost frame", outermost);
     }
     if (st != AMDDWARF_OK) {
@@ -496,7 +496,7 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
   return expand_physical(w, &p, err);
 }
 
-amddwarf_status amddwarf_debug_frame_get(amddwarf_wave *wave, size_t index,
+amddwarf_status amddwarf__debug_frame_get(amddwarf_wave *wave, size_t index,
                                          amddwarf_debug_frame **out, amddwarf_error *err)
 {
   while (index >= wave->frame_count) {
@@ -513,9 +513,9 @@ amddwarf_status amddwarf_wave_frame(amddwarf_wave *wave, size_t index,
 {
   amddwarf_debug_frame *f = NULL;
   if (wave == NULL || out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_wave_frame: NULL argument");
-  amddwarf_status st = amddwarf_debug_frame_get(wave, index, &f, err);
+  amddwarf_status st = amddwarf__debug_frame_get(wave, index, &f, err);
   if (st == AMDDWARF_OK)
     *out = &f->pub;
   return st;
@@ -524,7 +524,7 @@ amddwarf_status amddwarf_wave_frame(amddwarf_wave *wave, size_t index,
 const amddwarf_target *amddwarf_wave_frame_target(amddwarf_wave *wave, size_t index)
 {
   amddwarf_debug_frame *f = NULL;
-  return amddwarf_debug_frame_get(wave, index, &f, NULL) == AMDDWARF_OK ? &f->target : NULL;
+  return amddwarf__debug_frame_get(wave, index, &f, NULL) == AMDDWARF_OK ? &f->target : NULL;
 }
 
 amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, size_t index, uint32_t regno,
@@ -532,40 +532,40 @@ amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, size_t index, u
                                             amddwarf_error *err)
 {
   amddwarf_debug_frame *f = NULL;
-  amddwarf_status st = amddwarf_debug_frame_get(wave, index, &f, err);
+  amddwarf_status st = amddwarf__debug_frame_get(wave, index, &f, err);
   if (st == AMDDWARF_END)
-    return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "no frame %zu", index);
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "no frame %zu", index);
   if (st != AMDDWARF_OK)
     return st;
   if (f->target.read_register == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                          "the target has no read_register callback");
   st = f->target.read_register(f, regno, offset, size, buf);
   if (st == AMDDWARF_E_EVAL_UNAVAILABLE && f->pub.physical > 0) {
     char name[32];
     amddwarf_amdgpu_register_name(regno, AMDDWARF_REGISTER_DWARF_NAME, name, sizeof name);
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET,
                          "frame %zu: the call frame information does not say where the "
                          "caller's %s is", index, name);
   }
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "frame %zu: %s", index,
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "frame %zu: %s", index,
                          amddwarf_status_message(st));
   return AMDDWARF_OK;
 }
 
-void amddwarf_debug_free_frames(amddwarf_wave *w)
+void amddwarf__debug_free_frames(amddwarf_wave *w)
 {
   for (size_t i = 0; i < w->frame_count; ++i) {
     amddwarf_debug_frame *f = w->frames[i];
     /* Only the first frame of a physical frame owns its scope array. */
     if (f->scopes != NULL)
-      amddwarf_mem_free(&w->allocator, (void *)f->scopes,
+      amddwarf__mem_free(&w->allocator, (void *)f->scopes,
                         f->scope_capacity * sizeof *f->scopes);
-    amddwarf_mem_free(&w->allocator, f->vars, f->var_capacity * sizeof *f->vars);
-    amddwarf_mem_free(&w->allocator, f, sizeof *f);
+    amddwarf__mem_free(&w->allocator, f->vars, f->var_capacity * sizeof *f->vars);
+    amddwarf__mem_free(&w->allocator, f, sizeof *f);
   }
-  amddwarf_mem_free(&w->allocator, w->frames, w->frame_capacity * sizeof *w->frames);
+  amddwarf__mem_free(&w->allocator, w->frames, w->frame_capacity * sizeof *w->frames);
   w->frames = NULL;
   w->frame_count = w->frame_capacity = 0;
   amddwarf_unwinder_free(w->unwinder);

@@ -47,7 +47,7 @@ amddwarf_status amddwarf_lanes_parse(const amddwarf_lanes *lanes, const char *te
                                      uint64_t *mask, amddwarf_error *err)
 {
   if (lanes == NULL || text == NULL || mask == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_lanes_parse: NULL argument");
   uint32_t wave = lanes->wave_size;
   const char *p = skip_spaces(text);
@@ -63,20 +63,20 @@ amddwarf_status amddwarf_lanes_parse(const amddwarf_lanes *lanes, const char *te
     } else if (lane_number(p, &lo, &end)) {
       hi = lo;
       if (*end == '-' && !lane_number(end + 1, &hi, &end))
-        return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
+        return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
                              "lane list '%s': '%.*s' is not a range like 5-7", text,
                              (int)strcspn(item, ","), item);
       if (hi >= wave)
-        return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
+        return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
                              "lane list '%s': lane %lu is not below the wave size %u", text, hi,
                              wave);
       if (lo > hi)
-        return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
+        return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
                              "lane list '%s': range %lu-%lu is backwards", text, lo, hi);
       for (unsigned long l = lo; l <= hi; ++l)
         *mask |= UINT64_C(1) << l;
     } else {
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset,
                            "lane list '%s': '%.*s' is not a lane, a range like 5-7, all or "
                            "active",
                            text, (int)strcspn(item, ","), item);
@@ -85,13 +85,13 @@ amddwarf_status amddwarf_lanes_parse(const amddwarf_lanes *lanes, const char *te
     if (*p == '\0')
       break;
     if (*p != ',')
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, (uint64_t)(p - text),
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, (uint64_t)(p - text),
                            "lane list '%s': expected ',' after '%.*s'", text,
                            (int)(p - item), item);
     p = skip_spaces(p + 1);
   }
   if (*mask == 0)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "lane list '%s' names no lane (no lane is active)", text);
   return AMDDWARF_OK;
 }

@@ -19,10 +19,10 @@ static amddwarf_status read_attribute(const amddwarf_debug_frame *frame, const a
   if (amddwarf_attr_value_expr_at(value, frame->pub.lookup_pc, &bytes, &n, NULL) != AMDDWARF_OK)
     return AMDDWARF_E_EVAL_OPTIMIZED_OUT;
   amddwarf_status st =
-      amddwarf_debug_eval_location(frame, cu, bytes, n, lane, &location, NULL);
+      amddwarf__debug_eval_location(frame, cu, bytes, n, lane, &location, NULL);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_debug_request_init(frame, cu, lane, &request);
+  amddwarf__debug_request_init(frame, cu, lane, &request);
   return amddwarf_location_read(frame->wave->ev, &request, &location, bit_offset, size * 8, buf,
                                 NULL);
 }
@@ -57,7 +57,7 @@ static void compute_lanes(amddwarf_wave *w, amddwarf_lanes *out)
   out->pc_source = "the wave PC";
   amddwarf_debug_frame *frame = NULL;
   const amddwarf_die_info *with_pc = NULL, *with_active = NULL;
-  if (amddwarf_debug_frame_get(w, 0, &frame, NULL) == AMDDWARF_OK) {
+  if (amddwarf__debug_frame_get(w, 0, &frame, NULL) == AMDDWARF_OK) {
     /* Frame 0 and its inlines share the physical frame's scopes; the first
        frame's scopes are the innermost. */
     with_pc = innermost_with(frame, 1);
@@ -106,7 +106,7 @@ amddwarf_status amddwarf_wave_lanes(amddwarf_wave *wave, const amddwarf_lanes **
                                     amddwarf_error *err)
 {
   if (wave == NULL || out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_wave_lanes: NULL argument");
   if (!wave->lanes_done) {
     compute_lanes(wave, &wave->lanes);

@@ -29,29 +29,29 @@ static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc
     if (has_row) {
       const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
       const char *base = strrchr(file, '/');
-      amddwarf_text_printf(out, "%s:%u:%u", base ? base + 1 : file, r->line, r->column);
+      amddwarf__text_printf(out, "%s:%u:%u", base ? base + 1 : file, r->line, r->column);
     } else {
-      amddwarf_text_printf(out, "??");
+      amddwarf__text_printf(out, "??");
     }
-    amddwarf_text_printf(out, " in %s", function ? function : "??");
+    amddwarf__text_printf(out, " in %s", function ? function : "??");
     return;
   }
 }
 
 static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amddwarf_text *out)
 {
-  amddwarf_text_printf(out, "wave%u at pc 0x%llx; active lanes from %s, lane PCs from %s\n",
+  amddwarf__text_printf(out, "wave%u at pc 0x%llx; active lanes from %s, lane PCs from %s\n",
                        lanes->wave_size, (unsigned long long)w->info.pc, lanes->active_source,
                        lanes->pc_source);
-  amddwarf_text_printf(out, "lanes 0-%u: ", lanes->wave_size - 1);
+  amddwarf__text_printf(out, "lanes 0-%u: ", lanes->wave_size - 1);
   for (uint32_t l = 0; l < lanes->wave_size; ++l)
-    amddwarf_text_append(out, lanes->lanes[l].active ? "#" : ".", 1);
-  amddwarf_text_append(out, "\n", 1);
+    amddwarf__text_append(out, lanes->lanes[l].active ? "#" : ".", 1);
+  amddwarf__text_append(out, "\n", 1);
   amddwarf_lane_group groups[AMDDWARF_MAX_LANES];
   size_t count = 0;
   amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &count);
   amddwarf_text place;
-  amddwarf_text_init(&place, out->allocator);
+  amddwarf__text_init(&place, out->allocator);
   for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; ++g) {
     char list[AMDDWARF_MAX_LANES * 4];
     unsigned n = (unsigned)__builtin_popcountll(groups[g].mask);
@@ -60,18 +60,18 @@ static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amd
     if (groups[g].pc_known) {
       char pc[24];
       snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)groups[g].pc);
-      amddwarf_text_reset(&place);
+      amddwarf__text_reset(&place);
       append_place(&place, w, groups[g].pc);
-      amddwarf_text_printf(out, "  %-8s %-28s %2u lane%s: %s\n", pc, amddwarf_text_str(&place),
+      amddwarf__text_printf(out, "  %-8s %-28s %2u lane%s: %s\n", pc, amddwarf__text_str(&place),
                            n, plural, list);
     } else {
-      amddwarf_text_printf(out, "  %-36s %2u lane%s: %s\n", "- (inactive, PC unknown)", n,
+      amddwarf__text_printf(out, "  %-36s %2u lane%s: %s\n", "- (inactive, PC unknown)", n,
                            plural, list);
     }
   }
-  amddwarf_status st = amddwarf_text_status(&place);
-  amddwarf_text_free(&place);
-  return st != AMDDWARF_OK ? st : amddwarf_text_status(out);
+  amddwarf_status st = amddwarf__text_status(&place);
+  amddwarf__text_free(&place);
+  return st != AMDDWARF_OK ? st : amddwarf__text_status(out);
 }
 
 amddwarf_status amddwarf_wave_lanes_table(amddwarf_wave *wave, char *buf, size_t buf_size,
@@ -82,19 +82,19 @@ amddwarf_status amddwarf_wave_lanes_table(amddwarf_wave *wave, char *buf, size_t
   if (st != AMDDWARF_OK)
     return st;
   amddwarf_text t;
-  amddwarf_text_init(&t, &wave->allocator);
+  amddwarf__text_init(&t, &wave->allocator);
   st = render(wave, lanes, &t);
   if (st != AMDDWARF_OK) {
-    amddwarf_text_free(&t);
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "lanes table: out of memory");
+    amddwarf__text_free(&t);
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "lanes table: out of memory");
   }
   if (length != NULL)
     *length = t.len;
   if (buf_size > 0) {
     size_t n = t.len < buf_size - 1 ? t.len : buf_size - 1;
-    memcpy(buf, amddwarf_text_str(&t), n);
+    memcpy(buf, amddwarf__text_str(&t), n);
     buf[n] = '\0';
   }
-  amddwarf_text_free(&t);
+  amddwarf__text_free(&t);
   return AMDDWARF_OK;
 }

@@ -65,7 +65,7 @@ static int parse_name(parser *p, char *out, size_t out_size, const char *what)
 
 static amddwarf_debug_path_op *add_op(parser *p, amddwarf_debug_path_op_kind kind)
 {
-  if (amddwarf_debug_path_push(p->path, kind, NULL, 0) != 0) {
+  if (amddwarf__debug_path_push(p->path, kind, NULL, 0) != 0) {
     snprintf(p->message, p->message_size, "more than %d operators",
              AMDDWARF_DEBUG_PATH_MAX_OPS);
     return NULL;
@@ -166,12 +166,12 @@ static int parse_unary(parser *p)
   return parse_postfix(p);
 }
 
-int amddwarf_debug_path_parse(const char *text, amddwarf_debug_path *path, char *message,
+int amddwarf__debug_path_parse(const char *text, amddwarf_debug_path *path, char *message,
                               size_t size, size_t *offset)
 {
   parser p = {text, text, path, message, size, 0};
   int rc = 0;
-  /* Operators are zeroed as they are added (amddwarf_debug_path_push). */
+  /* Operators are zeroed as they are added (amddwarf__debug_path_push). */
   memset(path->name, 0, sizeof path->name);
   path->count = 0;
   if (parse_unary(&p) != 0)
@@ -182,7 +182,7 @@ int amddwarf_debug_path_parse(const char *text, amddwarf_debug_path *path, char 
   return rc;
 }
 
-int amddwarf_debug_path_push(amddwarf_debug_path *path, amddwarf_debug_path_op_kind kind,
+int amddwarf__debug_path_push(amddwarf_debug_path *path, amddwarf_debug_path_op_kind kind,
                              const char *name, int64_t index)
 {
   amddwarf_debug_path_op *op;
@@ -197,7 +197,7 @@ int amddwarf_debug_path_push(amddwarf_debug_path *path, amddwarf_debug_path_op_k
   return 0;
 }
 
-void amddwarf_debug_path_spell(const amddwarf_debug_path *path, size_t end, char *buf,
+void amddwarf__debug_path_spell(const amddwarf_debug_path *path, size_t end, char *buf,
                                size_t size)
 {
   char tmp[AMDDWARF_DEBUG_PATH_TEXT_SIZE];

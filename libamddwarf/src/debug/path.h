@@ -40,18 +40,18 @@ typedef struct amddwarf_debug_path {
 /* Parses TEXT into *PATH. Returns 0, or -1 with MESSAGE (SIZE bytes) saying
    what was expected at which column (1-based) and *OFFSET the byte offset
    of that column in TEXT. */
-int amddwarf_debug_path_parse(const char *text, amddwarf_debug_path *path, char *message,
+int amddwarf__debug_path_parse(const char *text, amddwarf_debug_path *path, char *message,
                               size_t size, size_t *offset);
 
 /* Appends operator KIND (NAME for members, INDEX for indexes) to PATH.
    Returns 0, or -1 when PATH has AMDDWARF_DEBUG_PATH_MAX_OPS operators. */
-int amddwarf_debug_path_push(amddwarf_debug_path *path, amddwarf_debug_path_op_kind kind,
+int amddwarf__debug_path_push(amddwarf_debug_path *path, amddwarf_debug_path_op_kind kind,
                              const char *name, int64_t index);
 
 /* Writes the C spelling of the operators up to (not including) op END onto
    the variable name into BUF (SIZE bytes), parenthesized only where C needs
    it ("(*p).x"). The spelling parses back to the same operators. */
-void amddwarf_debug_path_spell(const amddwarf_debug_path *path, size_t end, char *buf,
+void amddwarf__debug_path_spell(const amddwarf_debug_path *path, size_t end, char *buf,
                                size_t size);
 
 #endif

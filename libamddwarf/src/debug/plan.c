@@ -46,8 +46,8 @@ static amddwarf_debug_step bits_step(uint64_t bits)
 static const char *describe(planner *p, size_t op, char *buf, size_t size)
 {
   char expr[512], type[256];
-  amddwarf_debug_path_spell(p->path, op, expr, sizeof expr);
-  amddwarf_debug_type_spell(p->object, p->type, type, sizeof type);
+  amddwarf__debug_path_spell(p->path, op, expr, sizeof expr);
+  amddwarf__debug_type_spell(p->object, p->type, type, sizeof type);
   snprintf(buf, size, p->is_address ? "'%s' (%s *)" : "'%s' (%s)", expr, type);
   return buf;
 }
@@ -104,7 +104,7 @@ static const amddwarf_die_info *nested_aggregate(const amddwarf_die_info *m, int
   const amddwarf_die_info *inner = amddwarf_type_strip(m->type);
   if (!is_nested(m))
     return NULL;
-  return amddwarf_debug_is_aggregate(inner) && depth < MAX_ANONYMOUS_DEPTH ? inner : NULL;
+  return amddwarf__debug_is_aggregate(inner) && depth < MAX_ANONYMOUS_DEPTH ? inner : NULL;
 }
 
 /* Finds member NAME of aggregate T, looking into anonymous members and base
@@ -117,11 +117,11 @@ static const amddwarf_die_info *find_member(planner *p, const amddwarf_die_info 
        m = m->next_sibling) {
     amddwarf_debug_member_layout layout;
     const amddwarf_die_info *inner = nested_aggregate(m, depth);
-    if (!amddwarf_debug_is_data_member(m) || (is_nested(m) && inner == NULL))
+    if (!amddwarf__debug_is_data_member(m) || (is_nested(m) && inner == NULL))
       continue;
     if (inner == NULL && strcmp(m->name, name) != 0)
       continue;
-    if ((*st = amddwarf_debug_member_layout_get(p->object, m, &layout, p->message,
+    if ((*st = amddwarf__debug_member_layout_get(p->object, m, &layout, p->message,
                                                 p->message_size)) != AMDDWARF_OK)
       return NULL;
     if (inner == NULL) {
@@ -144,7 +144,7 @@ static void collect_members(const amddwarf_die_info *t, const amddwarf_die_info 
   for (const amddwarf_die_info *m = t->first_child; m; m = m->next_sibling) {
     const amddwarf_die_info *inner = nested_aggregate(m, depth);
     int seen = 0;
-    if (!amddwarf_debug_is_data_member(m))
+    if (!amddwarf__debug_is_data_member(m))
       continue;
     if (inner != NULL) {
       collect_members(inner, members, capacity, count, depth + 1);
@@ -163,11 +163,11 @@ static void collect_members(const amddwarf_die_info *t, const amddwarf_die_info 
   }
 }
 
-size_t amddwarf_debug_named_members(const amddwarf_die_info *t, const amddwarf_die_info **members,
+size_t amddwarf__debug_named_members(const amddwarf_die_info *t, const amddwarf_die_info **members,
                                     size_t capacity)
 {
   size_t count = 0;
-  if (amddwarf_debug_is_aggregate(t))
+  if (amddwarf__debug_is_aggregate(t))
     collect_members(t, members, capacity, &count, 0);
   return count;
 }
@@ -208,8 +208,8 @@ static amddwarf_status plan_member(planner *p, size_t i)
   if (op->kind == AMDDWARF_DEBUG_PATH_ARROW) {
     if (p->is_address) {
       p->is_address = 0; /* (&s)->x is s.x */
-    } else if (amddwarf_debug_type_array(p->type) != NULL) {
-      p->type = amddwarf_debug_type_element(p->object, p->type); /* arr->x is arr[0].x */
+    } else if (amddwarf__debug_type_array(p->type) != NULL) {
+      p->type = amddwarf__debug_type_element(p->object, p->type); /* arr->x is arr[0].x */
     } else if (t && t->tag == AMDDWARF_DW_TAG_pointer_type) {
       if ((st = load_pointer(p, i, 0)) != AMDDWARF_OK)
         return st;
@@ -225,7 +225,7 @@ static amddwarf_status plan_member(planner *p, size_t i)
              op->name, op->name);
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, what);
   }
-  if (!amddwarf_debug_is_aggregate(t) || amddwarf_debug_type_array(p->type) != NULL) {
+  if (!amddwarf__debug_is_aggregate(t) || amddwarf__debug_type_array(p->type) != NULL) {
     snprintf(what, sizeof what, "'%s%s' needs a struct or union, not",
              op->kind == AMDDWARF_DEBUG_PATH_ARROW ? "->" : ".", op->name);
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, what);
@@ -236,7 +236,7 @@ static amddwarf_status plan_member(planner *p, size_t i)
   if (m == NULL)
     return no_member(p, t, op->name);
   amddwarf_debug_member_layout layout;
-  if ((st = amddwarf_debug_member_layout_get(p->object, m, &layout, p->message,
+  if ((st = amddwarf__debug_member_layout_get(p->object, m, &layout, p->message,
                                              p->message_size)) != AMDDWARF_OK)
     return st;
   p->type = (amddwarf_debug_type){m->type, 0};
@@ -248,8 +248,8 @@ static amddwarf_status index_out_of_bounds(planner *p, size_t i, int64_t index,
                                            const amddwarf_debug_dim *d)
 {
   char msg[128], expr[512], type[256];
-  amddwarf_debug_path_spell(p->path, i, expr, sizeof expr);
-  amddwarf_debug_type_spell(p->object, p->type, type, sizeof type);
+  amddwarf__debug_path_spell(p->path, i, expr, sizeof expr);
+  amddwarf__debug_type_spell(p->object, p->type, type, sizeof type);
   if (d->known && d->count == 0)
     snprintf(msg, sizeof msg, "it has no elements");
   else if (d->known)
@@ -264,17 +264,17 @@ static amddwarf_status index_out_of_bounds(planner *p, size_t i, int64_t index,
 
 static amddwarf_status plan_index(planner *p, size_t i, int64_t index)
 {
-  const amddwarf_die_info *array = amddwarf_debug_type_array(p->type);
+  const amddwarf_die_info *array = amddwarf__debug_type_array(p->type);
   const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
   uint64_t elem = 0;
   if (array != NULL) {
     amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
-    amddwarf_debug_array_dims(p->object, array, dims);
+    amddwarf__debug_array_dims(p->object, array, dims);
     const amddwarf_debug_dim *d = &dims[p->type.dims_used];
-    amddwarf_debug_type row = amddwarf_debug_type_element(p->object, p->type);
+    amddwarf_debug_type row = amddwarf__debug_type_element(p->object, p->type);
     if (index < d->lower || (d->known && (uint64_t)(index - d->lower) >= d->count))
       return index_out_of_bounds(p, i, index, d);
-    if (amddwarf_debug_type_size(p->object, row, &elem) != AMDDWARF_OK)
+    if (amddwarf__debug_type_size(p->object, row, &elem) != AMDDWARF_OK)
       return fail(p, AMDDWARF_E_UNSUPPORTED, i, "the element size is not known for");
     uint64_t k = (uint64_t)(index - d->lower);
     if (elem && k > UINT64_MAX / 8 / elem)
@@ -284,7 +284,7 @@ static amddwarf_status plan_index(planner *p, size_t i, int64_t index)
   }
   if (!p->is_address && t && t->tag == AMDDWARF_DW_TAG_pointer_type) {
     amddwarf_debug_type pointee = {t->type, 0};
-    if (t->type == NULL || amddwarf_debug_type_size(p->object, pointee, &elem) != AMDDWARF_OK ||
+    if (t->type == NULL || amddwarf__debug_type_size(p->object, pointee, &elem) != AMDDWARF_OK ||
         elem == 0)
       return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i,
                   "cannot index a pointer to a type of unknown size:");
@@ -303,8 +303,8 @@ static amddwarf_status plan_deref(planner *p, size_t i)
     p->is_address = 0; /* *&x is x */
     return AMDDWARF_OK;
   }
-  if (amddwarf_debug_type_array(p->type) != NULL) {
-    p->type = amddwarf_debug_type_element(p->object, p->type); /* *arr is arr[0] */
+  if (amddwarf__debug_type_array(p->type) != NULL) {
+    p->type = amddwarf__debug_type_element(p->object, p->type); /* *arr is arr[0] */
     return AMDDWARF_OK;
   }
   if (t == NULL || t->tag != AMDDWARF_DW_TAG_pointer_type)
@@ -324,7 +324,7 @@ static amddwarf_status plan_address(planner *p, size_t i)
   return AMDDWARF_OK;
 }
 
-int64_t amddwarf_debug_vector_component(const char *name)
+int64_t amddwarf__debug_vector_component(const char *name)
 {
   static const char *const sets[] = {"xyzw", "rgba", "0123456789abcdef"};
   int set = 0;
@@ -351,7 +351,7 @@ static int64_t vector_component(planner *p, const amddwarf_debug_path_op *op)
       t->tag != AMDDWARF_DW_TAG_array_type || !(t->flags & AMDDWARF_DIE_GNU_VECTOR) ||
       p->type.dims_used != 0)
     return -1;
-  return amddwarf_debug_vector_component(op->name);
+  return amddwarf__debug_vector_component(op->name);
 }
 
 static amddwarf_status plan_op(planner *p, size_t i)
@@ -378,7 +378,7 @@ static amddwarf_status plan_op(planner *p, size_t i)
 static void spell_address_type(amddwarf_debug_plan *plan)
 {
   size_t len = strlen(plan->type_name);
-  if (amddwarf_debug_type_array(plan->result) != NULL) {
+  if (amddwarf__debug_type_array(plan->result) != NULL) {
     char elem[128], dims[128];
     size_t bracket = strcspn(plan->type_name, "[");
     snprintf(elem, sizeof elem, "%.*s", (int)bracket, plan->type_name);
@@ -389,7 +389,7 @@ static void spell_address_type(amddwarf_debug_plan *plan)
   }
 }
 
-amddwarf_status amddwarf_debug_plan_build(const amddwarf_object *object,
+amddwarf_status amddwarf__debug_plan_build(const amddwarf_object *object,
                                           const amddwarf_die_info *var_type,
                                           const amddwarf_debug_path *path,
                                           amddwarf_debug_plan *plan, char *message, size_t size)
@@ -413,12 +413,12 @@ amddwarf_status amddwarf_debug_plan_build(const amddwarf_object *object,
     return st;
   plan->result = p.type;
   plan->is_address = p.is_address;
-  amddwarf_debug_type_spell(object, p.type, plan->type_name, sizeof plan->type_name);
+  amddwarf__debug_type_spell(object, p.type, plan->type_name, sizeof plan->type_name);
   if (p.is_address) {
     spell_address_type(plan);
     /* The size of the object pointed to, for explaining; 0 when unknown. */
     if (p.type.die == NULL ||
-        amddwarf_debug_type_size(object, p.type, &plan->byte_size) != AMDDWARF_OK)
+        amddwarf__debug_type_size(object, p.type, &plan->byte_size) != AMDDWARF_OK)
       plan->byte_size = 0;
     plan->bit_size = 0;
     return AMDDWARF_OK;
@@ -427,10 +427,10 @@ amddwarf_status amddwarf_debug_plan_build(const amddwarf_object *object,
     snprintf(message, size, "'%s' has type void", path->name);
     return AMDDWARF_E_INVALID_ARGUMENT;
   }
-  if (amddwarf_debug_type_size(object, p.type, &plan->byte_size) != AMDDWARF_OK ||
+  if (amddwarf__debug_type_size(object, p.type, &plan->byte_size) != AMDDWARF_OK ||
       plan->byte_size == 0) {
     char expr[512];
-    amddwarf_debug_path_spell(path, path->count, expr, sizeof expr);
+    amddwarf__debug_path_spell(path, path->count, expr, sizeof expr);
     snprintf(message, size, "the size of '%s' (%s) is not known", expr, plan->type_name);
     return AMDDWARF_E_UNSUPPORTED;
   }

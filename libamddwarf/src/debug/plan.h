@@ -38,7 +38,7 @@ typedef struct amddwarf_debug_plan {
    NOT_FOUND (no such member), E_INVALID_ARGUMENT (an operator its operand's
    type does not allow, an index out of bounds), E_UNSUPPORTED, E_OVERFLOW
    or E_LIMIT, with MESSAGE (SIZE bytes) naming the subexpression and type. */
-amddwarf_status amddwarf_debug_plan_build(const amddwarf_object *object,
+amddwarf_status amddwarf__debug_plan_build(const amddwarf_object *object,
                                           const amddwarf_die_info *var_type,
                                           const amddwarf_debug_path *path,
                                           amddwarf_debug_plan *plan, char *message, size_t size);
@@ -47,11 +47,11 @@ amddwarf_status amddwarf_debug_plan_build(const amddwarf_object *object,
    declaration order: members of anonymous members and of base classes are
    flattened in, a name hidden by an earlier one is left out. Writes at
    most CAPACITY DIEs to MEMBERS and returns how many there are. */
-size_t amddwarf_debug_named_members(const amddwarf_die_info *t, const amddwarf_die_info **members,
+size_t amddwarf__debug_named_members(const amddwarf_die_info *t, const amddwarf_die_info **members,
                                     size_t capacity);
 
 /* The index of the component of an ext_vector_type vector named like a
    member (v.x, v.a, v.s3, v.sf), or -1. */
-int64_t amddwarf_debug_vector_component(const char *name);
+int64_t amddwarf__debug_vector_component(const char *name);
 
 #endif

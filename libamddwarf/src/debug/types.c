@@ -34,7 +34,7 @@ static int constant(const amddwarf_attr_value *v, int64_t *out)
   return 1;
 }
 
-size_t amddwarf_debug_array_dims(const amddwarf_object *object, const amddwarf_die_info *array,
+size_t amddwarf__debug_array_dims(const amddwarf_object *object, const amddwarf_die_info *array,
                                  amddwarf_debug_dim *dims)
 {
   size_t n = 0;
@@ -62,22 +62,22 @@ size_t amddwarf_debug_array_dims(const amddwarf_object *object, const amddwarf_d
   return n;
 }
 
-const amddwarf_die_info *amddwarf_debug_type_array(amddwarf_debug_type type)
+const amddwarf_die_info *amddwarf__debug_type_array(amddwarf_debug_type type)
 {
   const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
   if (t == NULL || t->tag != AMDDWARF_DW_TAG_array_type)
     return NULL;
-  return type.dims_used < amddwarf_debug_array_dims(NULL, t, dims) ? t : NULL;
+  return type.dims_used < amddwarf__debug_array_dims(NULL, t, dims) ? t : NULL;
 }
 
-amddwarf_debug_type amddwarf_debug_type_element(const amddwarf_object *object,
+amddwarf_debug_type amddwarf__debug_type_element(const amddwarf_object *object,
                                                 amddwarf_debug_type type)
 {
-  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
   amddwarf_debug_type row = {type.die, type.dims_used + 1};
-  if (array == NULL || type.dims_used + 1 >= amddwarf_debug_array_dims(object, array, dims))
+  if (array == NULL || type.dims_used + 1 >= amddwarf__debug_array_dims(object, array, dims))
     row = (amddwarf_debug_type){array ? array->type : NULL, 0};
   return row;
 }
@@ -85,7 +85,7 @@ amddwarf_debug_type amddwarf_debug_type_element(const amddwarf_object *object,
 static amddwarf_status type_size(const amddwarf_object *object, amddwarf_debug_type type,
                                  uint64_t *size, int depth)
 {
-  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
   uint64_t total = 0;
   /* Arrays are sized by their elements, so that a private pointer (4 bytes,
@@ -97,7 +97,7 @@ static amddwarf_status type_size(const amddwarf_object *object, amddwarf_debug_t
   if (depth >= MAX_TYPE_DEPTH ||
       type_size(object, (amddwarf_debug_type){array->type, 0}, &total, depth + 1) != AMDDWARF_OK)
     return AMDDWARF_NOT_FOUND;
-  size_t n = amddwarf_debug_array_dims(object, array, dims);
+  size_t n = amddwarf__debug_array_dims(object, array, dims);
   for (size_t i = type.dims_used; i < n; ++i) {
     if (!dims[i].known || (dims[i].count && total > UINT64_MAX / dims[i].count))
       return AMDDWARF_NOT_FOUND;
@@ -107,16 +107,16 @@ static amddwarf_status type_size(const amddwarf_object *object, amddwarf_debug_t
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_debug_type_size(const amddwarf_object *object, amddwarf_debug_type type,
+amddwarf_status amddwarf__debug_type_size(const amddwarf_object *object, amddwarf_debug_type type,
                                          uint64_t *size)
 {
   return type_size(object, type, size, 0);
 }
 
-void amddwarf_debug_type_spell(const amddwarf_object *object, amddwarf_debug_type type,
+void amddwarf__debug_type_spell(const amddwarf_object *object, amddwarf_debug_type type,
                                char *buf, size_t size)
 {
-  const amddwarf_die_info *array = amddwarf_debug_type_array(type);
+  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
   size_t len;
   if (type.die == NULL) {
@@ -128,7 +128,7 @@ void amddwarf_debug_type_spell(const amddwarf_object *object, amddwarf_debug_typ
     return;
   }
   amddwarf_type_name(object, array->type, buf, size, NULL);
-  size_t n = amddwarf_debug_array_dims(object, array, dims);
+  size_t n = amddwarf__debug_array_dims(object, array, dims);
   for (size_t i = type.dims_used; i < n; ++i) {
     len = strlen(buf);
     if (dims[i].known)
@@ -138,13 +138,13 @@ void amddwarf_debug_type_spell(const amddwarf_object *object, amddwarf_debug_typ
   }
 }
 
-int amddwarf_debug_is_aggregate(const amddwarf_die_info *t)
+int amddwarf__debug_is_aggregate(const amddwarf_die_info *t)
 {
   return t && (t->tag == AMDDWARF_DW_TAG_structure_type ||
                t->tag == AMDDWARF_DW_TAG_union_type || t->tag == AMDDWARF_DW_TAG_class_type);
 }
 
-int amddwarf_debug_is_data_member(const amddwarf_die_info *m)
+int amddwarf__debug_is_data_member(const amddwarf_die_info *m)
 {
   return (m->tag == AMDDWARF_DW_TAG_member || m->tag == AMDDWARF_DW_TAG_inheritance) &&
          !(m->flags & AMDDWARF_DIE_DECLARATION);
@@ -194,7 +194,7 @@ static amddwarf_status member_byte_offset(const amddwarf_object *object,
   return AMDDWARF_E_UNSUPPORTED;
 }
 
-amddwarf_status amddwarf_debug_member_layout_get(const amddwarf_object *object,
+amddwarf_status amddwarf__debug_member_layout_get(const amddwarf_object *object,
                                                  const amddwarf_die_info *member,
                                                  amddwarf_debug_member_layout *layout,
                                                  char *message, size_t size)
@@ -238,7 +238,7 @@ amddwarf_status amddwarf_debug_member_layout_get(const amddwarf_object *object,
 
 /* ---- scalars ---- */
 
-uint64_t amddwarf_debug_extend_bits(uint64_t v, uint64_t bits, int signed_)
+uint64_t amddwarf__debug_extend_bits(uint64_t v, uint64_t bits, int signed_)
 {
   if (bits == 0 || bits >= 64)
     return v;
@@ -248,7 +248,7 @@ uint64_t amddwarf_debug_extend_bits(uint64_t v, uint64_t bits, int signed_)
   return v;
 }
 
-int amddwarf_debug_type_is_signed(const amddwarf_die_info *type)
+int amddwarf__debug_type_is_signed(const amddwarf_die_info *type)
 {
   for (int i = 0; type != NULL && i < 8; ++i) {
     type = amddwarf_type_strip(type);
@@ -273,7 +273,7 @@ int amddwarf_debug_type_is_signed(const amddwarf_die_info *type)
   return 0;
 }
 
-uint64_t amddwarf_debug_load_uint(const uint8_t *bytes, size_t size)
+uint64_t amddwarf__debug_load_uint(const uint8_t *bytes, size_t size)
 {
   uint64_t v = 0;
   for (size_t i = 0; i < size && i < 8; ++i)

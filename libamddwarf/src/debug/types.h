@@ -30,29 +30,29 @@ typedef struct amddwarf_debug_dim {
 /* The dimensions of array type ARRAY (stripped) into DIMS; returns how many
    (at most AMDDWARF_DEBUG_MAX_DIMS). OBJECT (may be NULL) gives the unit's
    language for the default lower bound. */
-size_t amddwarf_debug_array_dims(const amddwarf_object *object, const amddwarf_die_info *array,
+size_t amddwarf__debug_array_dims(const amddwarf_object *object, const amddwarf_die_info *array,
                                  amddwarf_debug_dim *dims);
 
 /* The stripped DIE of TYPE when it is an array with dimensions left, else NULL. */
-const amddwarf_die_info *amddwarf_debug_type_array(amddwarf_debug_type type);
+const amddwarf_die_info *amddwarf__debug_type_array(amddwarf_debug_type type);
 
 /* The type of an element of array TYPE (the next row, or the element type). */
-amddwarf_debug_type amddwarf_debug_type_element(const amddwarf_object *object,
+amddwarf_debug_type amddwarf__debug_type_element(const amddwarf_object *object,
                                                 amddwarf_debug_type type);
 
 /* The byte size of TYPE (remaining dimensions of a partly indexed array).
    AMDDWARF_OK or AMDDWARF_NOT_FOUND. */
-amddwarf_status amddwarf_debug_type_size(const amddwarf_object *object, amddwarf_debug_type type,
+amddwarf_status amddwarf__debug_type_size(const amddwarf_object *object, amddwarf_debug_type type,
                                          uint64_t *size);
 
 /* The C spelling of TYPE into BUF ("int[4]" for a row of int[3][4]). */
-void amddwarf_debug_type_spell(const amddwarf_object *object, amddwarf_debug_type type,
+void amddwarf__debug_type_spell(const amddwarf_object *object, amddwarf_debug_type type,
                                char *buf, size_t size);
 
 /* Struct, union or class (T stripped). */
-int amddwarf_debug_is_aggregate(const amddwarf_die_info *t);
+int amddwarf__debug_is_aggregate(const amddwarf_die_info *t);
 /* A member or base class that takes storage (not a static member). */
-int amddwarf_debug_is_data_member(const amddwarf_die_info *m);
+int amddwarf__debug_is_data_member(const amddwarf_die_info *m);
 
 /* Where a member (or inheritance) DIE lives in its aggregate. */
 typedef struct amddwarf_debug_member_layout {
@@ -63,18 +63,18 @@ typedef struct amddwarf_debug_member_layout {
 /* MEMBER's layout. AMDDWARF_OK, or E_UNSUPPORTED (a member location that is
    neither a constant nor DW_OP_plus_uconst) or E_MALFORMED (a DWARF 2/3
    bitfield outside its storage unit) with MESSAGE (SIZE bytes). */
-amddwarf_status amddwarf_debug_member_layout_get(const amddwarf_object *object,
+amddwarf_status amddwarf__debug_member_layout_get(const amddwarf_object *object,
                                                  const amddwarf_die_info *member,
                                                  amddwarf_debug_member_layout *layout,
                                                  char *message, size_t size);
 
 /* Sign-extends the low BITS bits of V when SIGNED_ is nonzero, else masks them. */
-uint64_t amddwarf_debug_extend_bits(uint64_t v, uint64_t bits, int signed_);
+uint64_t amddwarf__debug_extend_bits(uint64_t v, uint64_t bits, int signed_);
 
 /* Whether base or enumeration TYPE holds signed values. */
-int amddwarf_debug_type_is_signed(const amddwarf_die_info *type);
+int amddwarf__debug_type_is_signed(const amddwarf_die_info *type);
 
 /* The little-endian unsigned value of the first min(SIZE, 8) bytes at BYTES. */
-uint64_t amddwarf_debug_load_uint(const uint8_t *bytes, size_t size);
+uint64_t amddwarf__debug_load_uint(const uint8_t *bytes, size_t size);
 
 #endif

@@ -28,7 +28,7 @@ static amddwarf_value_kind kind_of(const amddwarf_debug_plan *plan)
       {AMDDWARF_DW_TAG_union_type, AMDDWARF_VALUE_KIND_UNION},
   };
   const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
-  const amddwarf_die_info *array = amddwarf_debug_type_array(plan->result);
+  const amddwarf_die_info *array = amddwarf__debug_type_array(plan->result);
   if (plan->is_address)
     return AMDDWARF_VALUE_KIND_POINTER;
   if (array != NULL)
@@ -54,24 +54,24 @@ static amddwarf_status describe_children(amddwarf_valobj *v)
   amddwarf_valobj_info *info = &v->info;
   const amddwarf_debug_plan *plan = &v->plan;
   const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
-  const amddwarf_die_info *array = amddwarf_debug_type_array(plan->result);
+  const amddwarf_die_info *array = amddwarf__debug_type_array(plan->result);
   uint64_t size = 0;
   if (info->kind == AMDDWARF_VALUE_KIND_STRUCT || info->kind == AMDDWARF_VALUE_KIND_UNION) {
-    size_t count = amddwarf_debug_named_members(t, NULL, 0);
-    v->members = amddwarf_mem_calloc(&v->wave->allocator, count ? count : 1, sizeof *v->members);
+    size_t count = amddwarf__debug_named_members(t, NULL, 0);
+    v->members = amddwarf__mem_calloc(&v->wave->allocator, count ? count : 1, sizeof *v->members);
     if (v->members == NULL)
       return AMDDWARF_E_NO_MEMORY;
-    v->member_count = amddwarf_debug_named_members(t, v->members, count);
+    v->member_count = amddwarf__debug_named_members(t, v->members, count);
     info->named_children = v->member_count;
   } else if (plan->is_address) {
     info->named_children = 1; /* *&x */
   } else if (info->kind == AMDDWARF_VALUE_KIND_POINTER) {
     amddwarf_debug_type pointee = {t->type, 0};
     info->named_children = t->type != NULL &&
-                           amddwarf_debug_type_size(v->object, pointee, &size) == AMDDWARF_OK;
+                           amddwarf__debug_type_size(v->object, pointee, &size) == AMDDWARF_OK;
   } else if (array != NULL) {
     amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
-    amddwarf_debug_array_dims(v->object, array, dims);
+    amddwarf__debug_array_dims(v->object, array, dims);
     info->indexed_children = dims[plan->result.dims_used].known
                                  ? (size_t)dims[plan->result.dims_used].count
                                  : 0;
@@ -88,7 +88,7 @@ static amddwarf_status describe(amddwarf_valobj *v)
 {
   amddwarf_valobj_info *info = &v->info;
   const amddwarf_var *var = v->var;
-  amddwarf_debug_path_spell(&v->path, v->path.count, v->path_text, sizeof v->path_text);
+  amddwarf__debug_path_spell(&v->path, v->path.count, v->path_text, sizeof v->path_text);
   info->path = v->path_text;
   info->type_name = v->plan.type_name;
   info->kind = kind_of(&v->plan);
@@ -105,14 +105,14 @@ static void describe_location(amddwarf_valobj *v)
 {
   const amddwarf_var *var = v->var;
   if (var->die->const_value != NULL)
-    amddwarf_text_printf(&v->location_text, "DW_AT_const_value");
+    amddwarf__text_printf(&v->location_text, "DW_AT_const_value");
   else if (!var->available || var->size == 0)
-    amddwarf_text_printf(&v->location_text, "no location at pc 0x%llx",
+    amddwarf__text_printf(&v->location_text, "no location at pc 0x%llx",
                          (unsigned long long)v->frame->pub.lookup_pc);
   else
-    amddwarf_expr_spell_append(&v->location_text, &v->cu->format, var->expr, var->size);
-  v->info.location = amddwarf_text_status(&v->location_text) == AMDDWARF_OK
-                         ? amddwarf_text_str(&v->location_text)
+    amddwarf__expr_spell_append(&v->location_text, &v->cu->format, var->expr, var->size);
+  v->info.location = amddwarf__text_status(&v->location_text) == AMDDWARF_OK
+                         ? amddwarf__text_str(&v->location_text)
                          : "";
 }
 
@@ -125,9 +125,9 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   const amddwarf_var *var = NULL;
   char message[AMDDWARF_ERROR_MESSAGE_SIZE];
   amddwarf_valobj *v = NULL;
-  amddwarf_status st = amddwarf_debug_frame_get(wave, frame, &f, err);
+  amddwarf_status st = amddwarf__debug_frame_get(wave, frame, &f, err);
   if (st == AMDDWARF_END)
-    st = amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "the wave has no frame %zu",
+    st = amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "the wave has no frame %zu",
                        frame);
   if (st != AMDDWARF_OK)
     goto done;
@@ -136,9 +136,9 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   v = wave->spare_value;
   wave->spare_value = NULL;
   if (v == NULL)
-    v = amddwarf_mem_alloc(&wave->allocator, sizeof *v);
+    v = amddwarf__mem_alloc(&wave->allocator, sizeof *v);
   if (v == NULL) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "value of '%s'",
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "value of '%s'",
                        path->name);
     goto done;
   }
@@ -155,21 +155,21 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   memcpy(v->path.name, path->name, sizeof path->name);
   memcpy(v->path.ops, path->ops, path->count * sizeof *path->ops);
   v->path.count = path->count;
-  amddwarf_text_init(&v->location_text, &wave->allocator);
+  amddwarf__text_init(&v->location_text, &wave->allocator);
   if (v->cu == NULL) {
-    st = amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                        "the unit of '%s' cannot be read", path->name);
     goto done;
   }
   message[0] = '\0';
-  st = amddwarf_debug_plan_build(v->object, var->die->type, path, &v->plan, message,
+  st = amddwarf__debug_plan_build(v->object, var->die->type, path, &v->plan, message,
                                  sizeof message);
   if (st != AMDDWARF_OK) {
-    st = amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "%s", message);
+    st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s", message);
     goto done;
   }
   if ((st = describe(v)) != AMDDWARF_OK)
-    st = amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "value of '%s'", v->path_text);
+    st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "value of '%s'", v->path_text);
 done:
   if (st != AMDDWARF_OK) {
     amddwarf_valobj_free(v);
@@ -188,10 +188,10 @@ amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t frame, const cha
   if (out != NULL)
     *out = NULL;
   if (wave == NULL || path == NULL || out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_valobj_new: NULL argument");
-  if (amddwarf_debug_path_parse(path, &parsed, message, sizeof message, &offset) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset, "%s", message);
+  if (amddwarf__debug_path_parse(path, &parsed, message, sizeof message, &offset) != 0)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset, "%s", message);
   return make_value(wave, frame, &parsed, out, err);
 }
 
@@ -202,23 +202,23 @@ void amddwarf_valobj_free(amddwarf_valobj *value)
   amddwarf_allocator *a = &value->wave->allocator;
   for (size_t i = 0; i < value->read_count; ++i) {
     amddwarf_debug_lane_read *r = &value->reads[i];
-    amddwarf_text_free(&r->text);
-    amddwarf_text_free(&r->message);
-    amddwarf_text_free(&r->explain);
-    amddwarf_mem_free(a, r->bytes, r->capacity);
-    amddwarf_mem_free(a, r->valid, r->capacity);
+    amddwarf__text_free(&r->text);
+    amddwarf__text_free(&r->message);
+    amddwarf__text_free(&r->explain);
+    amddwarf__mem_free(a, r->bytes, r->capacity);
+    amddwarf__mem_free(a, r->valid, r->capacity);
   }
-  amddwarf_mem_free(a, value->reads, value->read_count * sizeof *value->reads);
-  amddwarf_mem_free(a, value->members, (value->member_count ? value->member_count : 1) *
+  amddwarf__mem_free(a, value->reads, value->read_count * sizeof *value->reads);
+  amddwarf__mem_free(a, value->members, (value->member_count ? value->member_count : 1) *
                                            sizeof *value->members);
-  amddwarf_mem_free(a, value->scratch, value->scratch_size);
-  amddwarf_text_free(&value->location_text);
+  amddwarf__mem_free(a, value->scratch, value->scratch_size);
+  amddwarf__text_free(&value->location_text);
   /* The wave keeps one value's memory for the next value. */
   if (value->wave->spare_value == NULL) {
     value->wave->spare_value = value;
     value->wave->spare_value_size = sizeof *value;
   } else {
-    amddwarf_mem_free(a, value, sizeof *value);
+    amddwarf__mem_free(a, value, sizeof *value);
   }
 }
 
@@ -234,24 +234,24 @@ const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *valu
 
 /* ---- reading ---- */
 
-amddwarf_status amddwarf_debug_value_reads(amddwarf_valobj *v, size_t count,
+amddwarf_status amddwarf__debug_value_reads(amddwarf_valobj *v, size_t count,
                                            amddwarf_error *err)
 {
   if (count <= v->read_count)
     return AMDDWARF_OK;
   amddwarf_debug_lane_read *reads =
-      amddwarf_mem_calloc(&v->wave->allocator, count, sizeof *reads);
+      amddwarf__mem_calloc(&v->wave->allocator, count, sizeof *reads);
   if (reads == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "reading '%s'",
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "reading '%s'",
                          v->path_text);
   if (v->read_count > 0)
     memcpy(reads, v->reads, v->read_count * sizeof *reads);
   for (size_t i = v->read_count; i < count; ++i) {
-    amddwarf_text_init(&reads[i].text, &v->wave->allocator);
-    amddwarf_text_init(&reads[i].message, &v->wave->allocator);
-    amddwarf_text_init(&reads[i].explain, &v->wave->allocator);
+    amddwarf__text_init(&reads[i].text, &v->wave->allocator);
+    amddwarf__text_init(&reads[i].message, &v->wave->allocator);
+    amddwarf__text_init(&reads[i].explain, &v->wave->allocator);
   }
-  amddwarf_mem_free(&v->wave->allocator, v->reads, v->read_count * sizeof *v->reads);
+  amddwarf__mem_free(&v->wave->allocator, v->reads, v->read_count * sizeof *v->reads);
   v->reads = reads;
   v->read_count = count;
   return AMDDWARF_OK;
@@ -261,10 +261,10 @@ amddwarf_status amddwarf_debug_value_reads(amddwarf_valobj *v, size_t count,
 static amddwarf_status read_status(const amddwarf_valobj *v, const amddwarf_debug_lane_read *r,
                                    amddwarf_error *err)
 {
-  if (amddwarf_text_status(&r->text) != AMDDWARF_OK ||
-      amddwarf_text_status(&r->message) != AMDDWARF_OK ||
-      amddwarf_text_status(&r->explain) != AMDDWARF_OK)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+  if (amddwarf__text_status(&r->text) != AMDDWARF_OK ||
+      amddwarf__text_status(&r->message) != AMDDWARF_OK ||
+      amddwarf__text_status(&r->explain) != AMDDWARF_OK)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "the text of '%s' for lane %u", v->path_text, r->lane);
   return AMDDWARF_OK;
 }
@@ -275,10 +275,10 @@ static void lane_value(const amddwarf_debug_lane_read *r, amddwarf_lane_value *o
   out->lane = r->lane;
   out->state = r->state;
   out->status = r->status;
-  out->text = amddwarf_text_str(&r->text);
-  out->message = amddwarf_text_str(&r->message);
+  out->text = amddwarf__text_str(&r->text);
+  out->message = amddwarf__text_str(&r->message);
   out->detailed = r->detailed;
-  out->explain = amddwarf_text_str(&r->explain);
+  out->explain = amddwarf__text_str(&r->explain);
   out->bytes = r->state == AMDDWARF_LANE_VALUE ? r->bytes : NULL;
   out->size = r->state == AMDDWARF_LANE_VALUE ? r->size : 0;
 }
@@ -288,7 +288,7 @@ static amddwarf_status check_lanes(const amddwarf_valobj *v, uint64_t lanes, amd
   uint32_t size = v->wave->info.wave_size;
   uint64_t all = size >= 64 ? ~0ull : (1ull << size) - 1;
   if (lanes & ~all)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "lane mask 0x%llx names lanes past the wave's %u",
                          (unsigned long long)lanes, size);
   return AMDDWARF_OK;
@@ -298,18 +298,18 @@ amddwarf_status amddwarf_valobj_read(amddwarf_valobj *value, uint32_t lane,
                                      amddwarf_lane_value *out, amddwarf_error *err)
 {
   if (value == NULL || out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_valobj_read: NULL argument");
   if (lane == AMDDWARF_NO_LANE)
     lane = amddwarf_wave_focus(value->wave);
   if (lane >= value->wave->info.wave_size)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "lane %u is not below the wave size %u", lane,
                          value->wave->info.wave_size);
-  amddwarf_status st = amddwarf_debug_value_reads(value, 1, err);
+  amddwarf_status st = amddwarf__debug_value_reads(value, 1, err);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_debug_value_read(value, lane, &value->reads[0]);
+  amddwarf__debug_value_read(value, lane, &value->reads[0]);
   if ((st = read_status(value, &value->reads[0], err)) != AMDDWARF_OK)
     return st;
   lane_value(&value->reads[0], out);
@@ -321,10 +321,10 @@ amddwarf_status amddwarf_valobj_read_bytes(amddwarf_valobj *value, uint64_t lane
                                            amddwarf_error *err)
 {
   if (value == NULL || bytes == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_valobj_read_bytes: NULL argument");
   if (stride < value->info.byte_size)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "a stride of %zu bytes holds no value of '%s' (%llu bytes)", stride,
                          value->path_text, (unsigned long long)value->info.byte_size);
   amddwarf_status st = check_lanes(value, lanes, err);
@@ -332,14 +332,14 @@ amddwarf_status amddwarf_valobj_read_bytes(amddwarf_valobj *value, uint64_t lane
     return st;
   /* A failed lane's message can run out of memory: it is not returned, the
      lane's state says enough. */
-  return amddwarf_debug_value_read_bytes(value, lanes, bytes, stride, states, err);
+  return amddwarf__debug_value_read_bytes(value, lanes, bytes, stride, states, err);
 }
 
 static int same_result(const amddwarf_debug_lane_read *a, const amddwarf_debug_lane_read *b)
 {
   return a->state == b->state && a->status == b->status && a->detailed == b->detailed &&
-         strcmp(amddwarf_text_str(&a->text), amddwarf_text_str(&b->text)) == 0 &&
-         strcmp(amddwarf_text_str(&a->message), amddwarf_text_str(&b->message)) == 0;
+         strcmp(amddwarf__text_str(&a->text), amddwarf__text_str(&b->text)) == 0 &&
+         strcmp(amddwarf__text_str(&a->message), amddwarf__text_str(&b->message)) == 0;
 }
 
 amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lanes,
@@ -349,11 +349,11 @@ amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lane
   uint64_t masks[AMDDWARF_MAX_LANES];
   size_t n = 0;
   if (value == NULL || count == NULL || (groups == NULL && capacity > 0))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_valobj_read_lanes: NULL argument");
   amddwarf_status st = check_lanes(value, lanes, err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_debug_value_reads(value, AMDDWARF_MAX_LANES, err);
+    st = amddwarf__debug_value_reads(value, AMDDWARF_MAX_LANES, err);
   if (st != AMDDWARF_OK)
     return st;
   /* The lanes a plain location gives whole are evaluated and read together
@@ -363,7 +363,7 @@ amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lane
   uint8_t whole_bytes[AMDDWARF_MAX_LANES * 64];
   size_t size = (size_t)value->info.byte_size;
   uint64_t whole = size > 0 && size <= 64
-                       ? amddwarf_debug_value_read_whole(value, lanes, whole_bytes, size)
+                       ? amddwarf__debug_value_read_whole(value, lanes, whole_bytes, size)
                        : 0;
   /* Each lane is read into the first free slot and kept there only when no
      earlier group has the same result. */
@@ -372,17 +372,17 @@ amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lane
     if (!(lanes >> lane & 1))
       continue;
     if (whole >> lane & 1)
-      amddwarf_debug_value_from_bytes(value, lane, whole_bytes + (size_t)lane * size,
+      amddwarf__debug_value_from_bytes(value, lane, whole_bytes + (size_t)lane * size,
                                       &value->reads[n]);
     else
-      amddwarf_debug_value_read(value, lane, &value->reads[n]);
+      amddwarf__debug_value_read(value, lane, &value->reads[n]);
     if ((st = read_status(value, &value->reads[n], err)) != AMDDWARF_OK)
       return st;
     while (g < n && !same_result(&value->reads[g], &value->reads[n]))
       ++g;
     if (g == n) {
       if (whole >> lane & 1) {
-        amddwarf_debug_value_read(value, lane, &value->reads[n]);
+        amddwarf__debug_value_read(value, lane, &value->reads[n]);
         if ((st = read_status(value, &value->reads[n], err)) != AMDDWARF_OK)
           return st;
       }
@@ -409,28 +409,28 @@ amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_t index,
   if (out != NULL)
     *out = NULL;
   if (value == NULL || out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_valobj_child: NULL argument");
   if (index >= info->named_children + info->indexed_children)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "'%s' has no child %zu: it has %zu", value->path_text, index,
                          info->named_children + info->indexed_children);
   path = value->path;
   if (index < info->named_children && value->members != NULL) {
-    pushed = amddwarf_debug_path_push(&path, AMDDWARF_DEBUG_PATH_MEMBER,
+    pushed = amddwarf__debug_path_push(&path, AMDDWARF_DEBUG_PATH_MEMBER,
                                       value->members[index]->name, 0);
   } else if (index < info->named_children) {
-    pushed = amddwarf_debug_path_push(&path, AMDDWARF_DEBUG_PATH_DEREF, NULL, 0);
+    pushed = amddwarf__debug_path_push(&path, AMDDWARF_DEBUG_PATH_DEREF, NULL, 0);
   } else {
     /* Elements are numbered from 0; their paths use the array's own bounds. */
     amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
-    amddwarf_debug_array_dims(value->object, amddwarf_debug_type_array(value->plan.result), dims);
+    amddwarf__debug_array_dims(value->object, amddwarf__debug_type_array(value->plan.result), dims);
     int64_t lower = dims[value->plan.result.dims_used].lower;
-    pushed = amddwarf_debug_path_push(&path, AMDDWARF_DEBUG_PATH_INDEX, NULL,
+    pushed = amddwarf__debug_path_push(&path, AMDDWARF_DEBUG_PATH_INDEX, NULL,
                                       lower + (int64_t)(index - info->named_children));
   }
   if (pushed != 0)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "the path of a child of '%s' needs more than %d operators",
                          value->path_text, AMDDWARF_DEBUG_PATH_MAX_OPS);
   return make_value(value->wave, value->frame_index, &path, out, err);

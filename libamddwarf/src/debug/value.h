@@ -54,18 +54,18 @@ struct amddwarf_valobj {
    followed, or NULL), else R holds the failure (and the explanation so
    far). A composite *LOC points into the wave's evaluator (valid until its
    next evaluation); an implicit location of a constant into VALUE. */
-amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *value, amddwarf_location *loc,
+amddwarf_status amddwarf__debug_value_locate(amddwarf_valobj *value, amddwarf_location *loc,
                                             uint64_t *bit,
                                             const amddwarf_debug_step **last_load,
                                             amddwarf_debug_lane_read *r);
 
 /* Reads LANE into R (its texts emptied first). */
-void amddwarf_debug_value_read(amddwarf_valobj *value, uint32_t lane,
+void amddwarf__debug_value_read(amddwarf_valobj *value, uint32_t lane,
                                amddwarf_debug_lane_read *r);
 
 /* Makes COUNT read slots in VALUE->reads (1 for a read, one per lane for a
    read of lanes), keeping those there are (valobj.c). E_NO_MEMORY. */
-amddwarf_status amddwarf_debug_value_reads(amddwarf_valobj *value, size_t count,
+amddwarf_status amddwarf__debug_value_reads(amddwarf_valobj *value, size_t count,
                                            amddwarf_error *err);
 
 /* amddwarf_valobj_read_bytes: each lane of LANES read without text, its
@@ -73,7 +73,7 @@ amddwarf_status amddwarf_debug_value_reads(amddwarf_valobj *value, size_t count,
    not a value), its state to STATES[lane] (STATES may be NULL). A lane the
    evaluation and the read give whole needs no read slot; another lane is
    read into VALUE->reads[0] (made on first need: E_NO_MEMORY). */
-amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *value, uint64_t lanes,
+amddwarf_status amddwarf__debug_value_read_bytes(amddwarf_valobj *value, uint64_t lanes,
                                                 uint8_t *bytes, size_t stride,
                                                 amddwarf_lane_state *states,
                                                 amddwarf_error *err);
@@ -82,21 +82,21 @@ amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *value, uint64_t
    constant, pointer, address or bitfield, and every bit read):
    amddwarf_eval_read_lanes evaluates and reads them together, their bytes
    at BYTES + lane * STRIDE. 0 for a value that is not plain. */
-uint64_t amddwarf_debug_value_read_whole(amddwarf_valobj *value, uint64_t lanes, uint8_t *bytes,
+uint64_t amddwarf__debug_value_read_whole(amddwarf_valobj *value, uint64_t lanes, uint8_t *bytes,
                                          size_t stride);
 
 /* R as the read of LANE gives it when its BYTES were read whole: the value,
    its text, no explanation. */
-void amddwarf_debug_value_from_bytes(amddwarf_valobj *value, uint32_t lane, const uint8_t *bytes,
+void amddwarf__debug_value_from_bytes(amddwarf_valobj *value, uint32_t lane, const uint8_t *bytes,
                                      amddwarf_debug_lane_read *r);
 
 /* Marks R failed with STATUS and ERR's message (else the status's). */
-void amddwarf_debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
+void amddwarf__debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
                               const amddwarf_error *err);
 
 /* Where BITS bits at BIT past LOC's own offset come from, appended to OUT
    ("private_lane memory of lane 1 at 0xb8, 8 bytes"). */
-void amddwarf_debug_explain_bits(amddwarf_text *out, const amddwarf_location *loc,
+void amddwarf__debug_explain_bits(amddwarf_text *out, const amddwarf_location *loc,
                                  uint64_t bit, uint64_t bits,
                                  const amddwarf_eval_request *request);
 

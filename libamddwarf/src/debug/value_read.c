@@ -12,15 +12,15 @@
 
 enum { MAX_VALUE_BYTES = 65536 };
 
-void amddwarf_debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
+void amddwarf__debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
                               const amddwarf_error *err)
 {
   r->status = status;
   r->state = status == AMDDWARF_E_EVAL_OPTIMIZED_OUT ? AMDDWARF_LANE_OPTIMIZED_OUT
              : status == AMDDWARF_E_EVAL_UNAVAILABLE ? AMDDWARF_LANE_UNAVAILABLE
                                                      : AMDDWARF_LANE_ERROR;
-  amddwarf_text_reset(&r->message);
-  amddwarf_text_printf(&r->message, "%s",
+  amddwarf__text_reset(&r->message);
+  amddwarf__text_printf(&r->message, "%s",
                        err && err->message[0] ? err->message : amddwarf_status_message(status));
 }
 
@@ -37,13 +37,13 @@ static void explain_register(amddwarf_text *b, const amddwarf_location *loc, uin
   if (amddwarf_amdgpu_register_info(loc->u.reg.regno, &info) == AMDDWARF_OK && info.lanes &&
       info.lane_bits && first / info.lane_bits == last / info.lane_bits) {
     /* A vector register: one dword per lane. */
-    amddwarf_text_printf(b, "register %s lane %llu bits %llu-%llu", name,
+    amddwarf__text_printf(b, "register %s lane %llu bits %llu-%llu", name,
                          (unsigned long long)(first / info.lane_bits),
                          (unsigned long long)(first % info.lane_bits),
                          (unsigned long long)(last % info.lane_bits));
     return;
   }
-  amddwarf_text_printf(b, "register %s bits %llu-%llu", name, (unsigned long long)first,
+  amddwarf__text_printf(b, "register %s bits %llu-%llu", name, (unsigned long long)first,
                        (unsigned long long)last);
 }
 
@@ -58,18 +58,18 @@ static void explain_memory(amddwarf_text *b, const amddwarf_location *loc, uint6
   if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && t->apertures != NULL &&
       t->apertures(t->user, &shared, &private_) == AMDDWARF_OK) {
     /* Name the space a flat address lands in, as the target will read it. */
-    amddwarf_text_printf(b, "generic 0x%llx = ", (unsigned long long)address);
+    amddwarf__text_printf(b, "generic 0x%llx = ", (unsigned long long)address);
     amddwarf_generic_to_segment(address, shared, private_, &aspace, &address);
   }
-  amddwarf_text_printf(b, "%s memory", amddwarf_debug_aspace_label(aspace, label, sizeof label));
+  amddwarf__text_printf(b, "%s memory", amddwarf__debug_aspace_label(aspace, label, sizeof label));
   if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE)
-    amddwarf_text_printf(b, " of lane %u", request->lane);
-  amddwarf_text_printf(b, " at 0x%llx", (unsigned long long)address);
+    amddwarf__text_printf(b, " of lane %u", request->lane);
+  amddwarf__text_printf(b, " at 0x%llx", (unsigned long long)address);
   if (first % 8 == 0 && bits % 8 == 0)
-    amddwarf_text_printf(b, ", %llu byte%s", (unsigned long long)(bits / 8),
+    amddwarf__text_printf(b, ", %llu byte%s", (unsigned long long)(bits / 8),
                          bits == 8 ? "" : "s");
   else
-    amddwarf_text_printf(b, " bits %llu-%llu", (unsigned long long)(first % 8),
+    amddwarf__text_printf(b, " bits %llu-%llu", (unsigned long long)(first % 8),
                          (unsigned long long)(first % 8 + bits - 1));
 }
 
@@ -83,9 +83,9 @@ static void explain_composite(amddwarf_text *b, const amddwarf_location *loc, ui
     uint64_t end = start + part->bit_size;
     uint64_t lo = from > start ? from : start, hi = to < end ? to : end;
     if (lo < hi) {
-      amddwarf_text_printf(b, "%sbits %llu-%llu: ", separator, (unsigned long long)(lo - from),
+      amddwarf__text_printf(b, "%sbits %llu-%llu: ", separator, (unsigned long long)(lo - from),
                            (unsigned long long)(hi - from - 1));
-      amddwarf_debug_explain_bits(b, &part->location, lo - start, hi - lo, request);
+      amddwarf__debug_explain_bits(b, &part->location, lo - start, hi - lo, request);
       separator = "; ";
     }
     start = end;
@@ -93,12 +93,12 @@ static void explain_composite(amddwarf_text *b, const amddwarf_location *loc, ui
   /* Bits past the last piece are described by nothing. */
   if (to > start) {
     uint64_t lo = from > start ? from : start;
-    amddwarf_text_printf(b, "%sbits %llu-%llu: past the last piece", separator,
+    amddwarf__text_printf(b, "%sbits %llu-%llu: past the last piece", separator,
                          (unsigned long long)(lo - from), (unsigned long long)(to - from - 1));
   }
 }
 
-void amddwarf_debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc, uint64_t bit,
+void amddwarf__debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc, uint64_t bit,
                                  uint64_t bits, const amddwarf_eval_request *request)
 {
   switch (loc->kind) {
@@ -109,12 +109,12 @@ void amddwarf_debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc,
     explain_register(b, loc, bit, bits);
     return;
   case AMDDWARF_LOCATION_IMPLICIT:
-    amddwarf_text_printf(b, "implicit value bits %llu-%llu",
+    amddwarf__text_printf(b, "implicit value bits %llu-%llu",
                          (unsigned long long)(loc->byte_offset * 8 + loc->bit + bit),
                          (unsigned long long)(loc->byte_offset * 8 + loc->bit + bit + bits - 1));
     return;
   case AMDDWARF_LOCATION_UNDEFINED:
-    amddwarf_text_printf(b, "undefined");
+    amddwarf__text_printf(b, "undefined");
     return;
   case AMDDWARF_LOCATION_COMPOSITE:
     explain_composite(b, loc, bit, bits, request);
@@ -122,7 +122,7 @@ void amddwarf_debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc,
   case AMDDWARF_LOCATION_IMPLICIT_POINTER:
     break;
   }
-  amddwarf_text_printf(b, "%s", amddwarf_location_kind_name(loc->kind));
+  amddwarf__text_printf(b, "%s", amddwarf_location_kind_name(loc->kind));
 }
 
 /* ---- walking ---- */
@@ -144,7 +144,7 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
       size = cv->size;
     } else {
       amddwarf_debug_type type = {var->die->type, 0};
-      if (amddwarf_debug_type_size(v->object, type, &size) != AMDDWARF_OK ||
+      if (amddwarf__debug_type_size(v->object, type, &size) != AMDDWARF_OK ||
           size > sizeof v->const_bytes)
         size = sizeof v->const_bytes;
       for (size_t i = 0; i < sizeof v->const_bytes; ++i)
@@ -158,7 +158,7 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
   if (!var->available || var->size == 0) {
     r->status = AMDDWARF_E_EVAL_OPTIMIZED_OUT;
     r->state = AMDDWARF_LANE_OPTIMIZED_OUT;
-    amddwarf_text_printf(&r->message, "no location at this pc");
+    amddwarf__text_printf(&r->message, "no location at this pc");
     return r->status;
   }
   /* An address the object leaves undefined is unavailable, with the reason:
@@ -169,13 +169,13 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
           ? amddwarf_object_expr_addresses_known(v->object, cu, var->expr, var->size, &err)
           : AMDDWARF_OK;
   if (st != AMDDWARF_OK) {
-    amddwarf_debug_lane_fail(r, st, &err);
+    amddwarf__debug_lane_fail(r, st, &err);
     r->detailed = 1;
     return st;
   }
-  st = amddwarf_debug_eval_location_request(v->frame, v->cu, req, var->expr, var->size, loc, &err);
+  st = amddwarf__debug_eval_location_request(v->frame, v->cu, req, var->expr, var->size, loc, &err);
   if (st != AMDDWARF_OK)
-    amddwarf_debug_lane_fail(r, st, &err);
+    amddwarf__debug_lane_fail(r, st, &err);
   return st;
 }
 
@@ -191,22 +191,22 @@ static amddwarf_status follow_pointer(amddwarf_valobj *v, const amddwarf_eval_re
   amddwarf_status st = amddwarf_location_read(v->wave->ev, req, loc, *bit,
                                               step->pointer_bytes * 8ull, bytes, &err);
   if (st != AMDDWARF_OK || !r->bytes_only)
-    amddwarf_debug_path_spell(&v->path, step->op, name, sizeof name);
+    amddwarf__debug_path_spell(&v->path, step->op, name, sizeof name);
   if (st != AMDDWARF_OK) {
-    amddwarf_debug_explain_bits(&r->explain, loc, *bit, step->pointer_bytes * 8ull, req);
-    amddwarf_debug_lane_fail(r, st, &err);
+    amddwarf__debug_explain_bits(&r->explain, loc, *bit, step->pointer_bytes * 8ull, req);
+    amddwarf__debug_lane_fail(r, st, &err);
     if (st == AMDDWARF_E_EVAL_UNAVAILABLE) {
-      amddwarf_text_reset(&r->message);
-      amddwarf_text_printf(&r->message, "the pointer '%.200s' is not in the snapshot", name);
+      amddwarf__text_reset(&r->message);
+      amddwarf__text_printf(&r->message, "the pointer '%.200s' is not in the snapshot", name);
       r->detailed = 1;
     }
     return st;
   }
-  uint64_t value = amddwarf_debug_load_uint(bytes, step->pointer_bytes);
+  uint64_t value = amddwarf__debug_load_uint(bytes, step->pointer_bytes);
   if (!r->bytes_only)
-    amddwarf_text_printf(&r->explain, "through %s = 0x%llx [%s]: ", name,
+    amddwarf__text_printf(&r->explain, "through %s = 0x%llx [%s]: ", name,
                          (unsigned long long)value,
-                         amddwarf_debug_aspace_label(step->aspace, label, sizeof label));
+                         amddwarf__debug_aspace_label(step->aspace, label, sizeof label));
   memset(loc, 0, sizeof *loc);
   loc->kind = AMDDWARF_LOCATION_MEMORY;
   loc->byte_offset = value + (uint64_t)step->displacement;
@@ -215,7 +215,7 @@ static amddwarf_status follow_pointer(amddwarf_valobj *v, const amddwarf_eval_re
   return AMDDWARF_OK;
 }
 
-/* amddwarf_debug_value_locate with REQ, the request of R's lane. */
+/* amddwarf__debug_value_locate with REQ, the request of R's lane. */
 static amddwarf_status locate(amddwarf_valobj *v, const amddwarf_eval_request *req,
                               amddwarf_location *loc, uint64_t *bit,
                               const amddwarf_debug_step **last_load, amddwarf_debug_lane_read *r)
@@ -235,13 +235,13 @@ static amddwarf_status locate(amddwarf_valobj *v, const amddwarf_eval_request *r
   return st;
 }
 
-amddwarf_status amddwarf_debug_value_locate(amddwarf_valobj *v, amddwarf_location *loc,
+amddwarf_status amddwarf__debug_value_locate(amddwarf_valobj *v, amddwarf_location *loc,
                                             uint64_t *bit,
                                             const amddwarf_debug_step **last_load,
                                             amddwarf_debug_lane_read *r)
 {
   amddwarf_eval_request req;
-  amddwarf_debug_request_init(v->frame, v->cu, r->lane, &req);
+  amddwarf__debug_request_init(v->frame, v->cu, r->lane, &req);
   return locate(v, &req, loc, bit, last_load, r);
 }
 
@@ -252,21 +252,21 @@ static int reserve(amddwarf_valobj *v, amddwarf_debug_lane_read *r, size_t size)
   amddwarf_allocator *a = &v->wave->allocator;
   if (size <= r->capacity)
     return 0;
-  uint8_t *bytes = amddwarf_mem_alloc(a, size), *valid = amddwarf_mem_alloc(a, size);
+  uint8_t *bytes = amddwarf__mem_alloc(a, size), *valid = amddwarf__mem_alloc(a, size);
   if (bytes == NULL || valid == NULL) {
-    amddwarf_mem_free(a, bytes, size);
-    amddwarf_mem_free(a, valid, size);
+    amddwarf__mem_free(a, bytes, size);
+    amddwarf__mem_free(a, valid, size);
     return -1;
   }
-  amddwarf_mem_free(a, r->bytes, r->capacity);
-  amddwarf_mem_free(a, r->valid, r->capacity);
+  amddwarf__mem_free(a, r->bytes, r->capacity);
+  amddwarf__mem_free(a, r->valid, r->capacity);
   r->bytes = bytes;
   r->valid = valid;
   r->capacity = size;
   return 0;
 }
 
-static void copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t bits,
+static void amddwarf__copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t bits,
                       uint8_t *valid)
 {
   for (uint64_t i = 0; i < bits; ++i) {
@@ -295,7 +295,7 @@ static amddwarf_status read_parts(amddwarf_valobj *v, const amddwarf_eval_reques
       continue;
     size_t need = (size_t)((hi - lo + 7) / 8);
     if (need > v->scratch_size) {
-      uint8_t *grown = amddwarf_mem_realloc(&v->wave->allocator, v->scratch, v->scratch_size,
+      uint8_t *grown = amddwarf__mem_realloc(&v->wave->allocator, v->scratch, v->scratch_size,
                                             need);
       if (grown == NULL)
         return AMDDWARF_E_NO_MEMORY;
@@ -309,7 +309,7 @@ static amddwarf_status read_parts(amddwarf_valobj *v, const amddwarf_eval_reques
       continue;
     if (st != AMDDWARF_OK)
       return st;
-    copy_bits(r->bytes, lo - from, v->scratch, hi - lo, r->valid);
+    amddwarf__copy_bits(r->bytes, lo - from, v->scratch, hi - lo, r->valid);
   }
   return AMDDWARF_OK;
 }
@@ -340,12 +340,12 @@ static amddwarf_status read_bits(amddwarf_valobj *v, const amddwarf_eval_request
     *err = part_err;
     return part_st;
   }
-  *whole = amddwarf_debug_bits_valid(r->valid, 0, bits);
+  *whole = amddwarf__debug_bits_valid(r->valid, 0, bits);
   for (uint64_t i = 0; i < (bits + 7) / 8; ++i)
     if (r->valid[i] != 0)
       return AMDDWARF_OK;
   if (st == AMDDWARF_E_EVAL_OUT_OF_BOUNDS)
-    return amddwarf_fail(err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
                          "no piece of the location describes these bits");
   return st;
 }
@@ -360,12 +360,12 @@ static void read_address(amddwarf_valobj *v, const amddwarf_eval_request *req,
     --operand;
   /* The operand of the last '&' names the object. */
   if (!r->bytes_only)
-    amddwarf_debug_explain_bits(&r->explain, loc, bit, bits, req);
+    amddwarf__debug_explain_bits(&r->explain, loc, bit, bits, req);
   if (loc->kind != AMDDWARF_LOCATION_MEMORY || (loc->bit + bit) % 8 != 0) {
-    amddwarf_debug_path_spell(&v->path, operand > 0 ? operand - 1 : 0, name, sizeof name);
+    amddwarf__debug_path_spell(&v->path, operand > 0 ? operand - 1 : 0, name, sizeof name);
     r->status = AMDDWARF_E_INVALID_ARGUMENT;
     r->state = AMDDWARF_LANE_ERROR;
-    amddwarf_text_printf(&r->message, "'%.200s' has no address: it is %s, not memory", name,
+    amddwarf__text_printf(&r->message, "'%.200s' has no address: it is %s, not memory", name,
                          loc->kind == AMDDWARF_LOCATION_REGISTER    ? "in a register"
                          : loc->kind == AMDDWARF_LOCATION_COMPOSITE ? "in pieces"
                          : loc->kind == AMDDWARF_LOCATION_IMPLICIT  ? "an implicit value"
@@ -375,7 +375,7 @@ static void read_address(amddwarf_valobj *v, const amddwarf_eval_request *req,
   }
   uint64_t address = loc->byte_offset + (loc->bit + bit) / 8;
   if (reserve(v, r, 8) != 0) {
-    amddwarf_debug_lane_fail(r, AMDDWARF_E_NO_MEMORY, NULL);
+    amddwarf__debug_lane_fail(r, AMDDWARF_E_NO_MEMORY, NULL);
     return;
   }
   for (size_t i = 0; i < 8; ++i)
@@ -383,7 +383,7 @@ static void read_address(amddwarf_valobj *v, const amddwarf_eval_request *req,
   memset(r->valid, 0xff, 8);
   r->size = 8;
   if (!r->bytes_only)
-    amddwarf_debug_format_pointer(&r->text, v->plan.type_name, loc->u.memory.aspace, address);
+    amddwarf__debug_format_pointer(&r->text, v->plan.type_name, loc->u.memory.aspace, address);
 }
 
 /* The unavailable memory a pointer of the path leads to, named. */
@@ -392,10 +392,10 @@ static void unavailable_pointee(amddwarf_valobj *v, const amddwarf_location *loc
                                 amddwarf_debug_lane_read *r)
 {
   char name[512], label[32];
-  amddwarf_debug_path_spell(&v->path, last_load->op, name, sizeof name);
-  amddwarf_text_reset(&r->message);
-  amddwarf_text_printf(&r->message, "the snapshot has no %s memory at 0x%llx, where '%.200s' points",
-                       amddwarf_debug_aspace_label(loc->u.memory.aspace, label, sizeof label),
+  amddwarf__debug_path_spell(&v->path, last_load->op, name, sizeof name);
+  amddwarf__text_reset(&r->message);
+  amddwarf__text_printf(&r->message, "the snapshot has no %s memory at 0x%llx, where '%.200s' points",
+                       amddwarf__debug_aspace_label(loc->u.memory.aspace, label, sizeof label),
                        (unsigned long long)(loc->byte_offset + (loc->bit + bit) / 8), name);
   r->detailed = 1;
 }
@@ -403,9 +403,9 @@ static void unavailable_pointee(amddwarf_valobj *v, const amddwarf_location *loc
 /* A bitfield read: its bits extended to its type's size. */
 static void extend_bitfield(const amddwarf_debug_plan *plan, uint8_t *bytes)
 {
-  uint64_t n = amddwarf_debug_extend_bits(amddwarf_debug_load_uint(bytes, (size_t)plan->byte_size),
+  uint64_t n = amddwarf__debug_extend_bits(amddwarf__debug_load_uint(bytes, (size_t)plan->byte_size),
                                           plan->bit_size,
-                                          amddwarf_debug_type_is_signed(plan->result.die));
+                                          amddwarf__debug_type_is_signed(plan->result.die));
   for (size_t i = 0; i < plan->byte_size; ++i)
     bytes[i] = (uint8_t)(n >> (8 * i));
 }
@@ -424,9 +424,9 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
   r->status = AMDDWARF_OK;
   r->detailed = 0;
   r->size = 0;
-  amddwarf_text_reset(&r->text);
-  amddwarf_text_reset(&r->message);
-  amddwarf_text_reset(&r->explain);
+  amddwarf__text_reset(&r->text);
+  amddwarf__text_reset(&r->message);
+  amddwarf__text_reset(&r->explain);
   amddwarf_error_clear(&err);
   if (locate(v, req, &loc, &bit, &last_load, r) != AMDDWARF_OK)
     return;
@@ -435,32 +435,32 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
     return;
   }
   if (!r->bytes_only)
-    amddwarf_debug_explain_bits(&r->explain, &loc, bit, plan->bit_size, req);
+    amddwarf__debug_explain_bits(&r->explain, &loc, bit, plan->bit_size, req);
   if (plan->byte_size > MAX_VALUE_BYTES) {
     r->status = AMDDWARF_E_LIMIT;
     r->state = AMDDWARF_LANE_ERROR;
-    amddwarf_text_printf(&r->message, "the value has %llu bytes, more than the %d printed",
+    amddwarf__text_printf(&r->message, "the value has %llu bytes, more than the %d printed",
                          (unsigned long long)plan->byte_size, MAX_VALUE_BYTES);
     return;
   }
   if (reserve(v, r, (size_t)plan->byte_size) != 0) {
-    amddwarf_debug_lane_fail(r, AMDDWARF_E_NO_MEMORY, NULL);
+    amddwarf__debug_lane_fail(r, AMDDWARF_E_NO_MEMORY, NULL);
     return;
   }
   memset(r->bytes, 0, (size_t)plan->byte_size);
   int whole = 0;
   amddwarf_status st = read_bits(v, req, &loc, bit, r, &whole, &err);
   if (st != AMDDWARF_OK) {
-    amddwarf_debug_lane_fail(r, st, &err);
+    amddwarf__debug_lane_fail(r, st, &err);
     if (st == AMDDWARF_E_EVAL_UNAVAILABLE && last_load != NULL)
       unavailable_pointee(v, &loc, bit, last_load, r);
     return;
   }
-  if (!whole && !amddwarf_debug_type_has_parts(plan->result)) {
+  if (!whole && !amddwarf__debug_type_has_parts(plan->result)) {
     /* A scalar is known whole or not at all. */
-    amddwarf_fail(&err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
+    amddwarf__fail(&err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
                   "the location's pieces describe only some of its bits");
-    amddwarf_debug_lane_fail(r, AMDDWARF_E_EVAL_OPTIMIZED_OUT, &err);
+    amddwarf__debug_lane_fail(r, AMDDWARF_E_EVAL_OPTIMIZED_OUT, &err);
     return;
   }
   if (plan->bit_size < plan->byte_size * 8 && plan->byte_size <= 8) {
@@ -469,15 +469,15 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
   }
   r->size = (size_t)plan->byte_size;
   if (!r->bytes_only)
-    amddwarf_debug_format_value(&r->text, v->object, plan->result, r->bytes,
+    amddwarf__debug_format_value(&r->text, v->object, plan->result, r->bytes,
                                 whole ? NULL : r->valid, r->size);
 }
 
-void amddwarf_debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug_lane_read *r)
+void amddwarf__debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debug_lane_read *r)
 {
   /* One request serves the lane's evaluation, pointers and read. */
   amddwarf_eval_request req;
-  amddwarf_debug_request_init(v->frame, v->cu, lane, &req);
+  amddwarf__debug_request_init(v->frame, v->cu, lane, &req);
   read_lane(v, &req, r);
 }
 
@@ -503,7 +503,7 @@ static int plain_read(const amddwarf_valobj *v, uint64_t *bit)
   return 1;
 }
 
-uint64_t amddwarf_debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, uint8_t *bytes,
+uint64_t amddwarf__debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, uint8_t *bytes,
                                          size_t stride)
 {
   uint64_t bit = 0, whole = 0;
@@ -517,11 +517,11 @@ uint64_t amddwarf_debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, uin
   int plain = plain_read(v, &bit) && v->object != NULL && cu != NULL &&
               amddwarf_object_expr_addresses_known(v->object, cu, v->var->expr, v->var->size,
                                                    NULL) == AMDDWARF_OK &&
-              amddwarf_debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
+              amddwarf__debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
                                                  &expr, &expr_size, NULL) == AMDDWARF_OK;
   if (!plain)
     return 0;
-  amddwarf_debug_request_init(v->frame, v->cu, 0, &req);
+  amddwarf__debug_request_init(v->frame, v->cu, 0, &req);
   if (amddwarf_eval_read_lanes(v->wave->ev, &req, expr, expr_size, lanes, bit, v->plan.bit_size,
                                bytes, stride, statuses, NULL, NULL) != AMDDWARF_OK)
     return 0;
@@ -531,7 +531,7 @@ uint64_t amddwarf_debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, uin
   return whole;
 }
 
-void amddwarf_debug_value_from_bytes(amddwarf_valobj *v, uint32_t lane, const uint8_t *bytes,
+void amddwarf__debug_value_from_bytes(amddwarf_valobj *v, uint32_t lane, const uint8_t *bytes,
                                      amddwarf_debug_lane_read *r)
 {
   r->lane = lane;
@@ -539,13 +539,13 @@ void amddwarf_debug_value_from_bytes(amddwarf_valobj *v, uint32_t lane, const ui
   r->status = AMDDWARF_OK;
   r->detailed = 0;
   r->size = (size_t)v->plan.byte_size;
-  amddwarf_text_reset(&r->text);
-  amddwarf_text_reset(&r->message);
-  amddwarf_text_reset(&r->explain);
-  amddwarf_debug_format_value(&r->text, v->object, v->plan.result, bytes, NULL, r->size);
+  amddwarf__text_reset(&r->text);
+  amddwarf__text_reset(&r->message);
+  amddwarf__text_reset(&r->explain);
+  amddwarf__debug_format_value(&r->text, v->object, v->plan.result, bytes, NULL, r->size);
 }
 
-amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *v, uint64_t lanes,
+amddwarf_status amddwarf__debug_value_read_bytes(amddwarf_valobj *v, uint64_t lanes,
                                                 uint8_t *bytes, size_t stride,
                                                 amddwarf_lane_state *states,
                                                 amddwarf_error *err)
@@ -556,8 +556,8 @@ amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *v, uint64_t lan
   size_t size = (size_t)v->info.byte_size;
   /* The lanes the location gives whole, evaluated and read together; any
      other lane goes through read_lane for its state. */
-  uint64_t whole = amddwarf_debug_value_read_whole(v, lanes, bytes, stride);
-  amddwarf_debug_request_init(v->frame, v->cu, 0, &req);
+  uint64_t whole = amddwarf__debug_value_read_whole(v, lanes, bytes, stride);
+  amddwarf__debug_request_init(v->frame, v->cu, 0, &req);
   for (uint32_t lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
     if (!(lanes >> lane & 1))
       continue;
@@ -569,7 +569,7 @@ amddwarf_status amddwarf_debug_value_read_bytes(amddwarf_valobj *v, uint64_t lan
       continue;
     }
     if (r == NULL) {
-      amddwarf_status st = amddwarf_debug_value_reads(v, 1, err);
+      amddwarf_status st = amddwarf__debug_value_reads(v, 1, err);
       if (st != AMDDWARF_OK)
         return st;
       r = &v->reads[0];

@@ -31,14 +31,14 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
     if (amddwarf_object_pc_unit(object, f->pub.lookup_pc, &unit) == AMDDWARF_OK &&
         (st = amddwarf_object_load_unit(object, unit, err)) != AMDDWARF_OK)
       goto done;
-    st = amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                        "no subprogram contains pc 0x%llx",
                        (unsigned long long)f->pub.lookup_pc);
     goto done;
   }
-  all = amddwarf_mem_calloc(&f->wave->allocator, count ? count : 1, sizeof *all);
+  all = amddwarf__mem_calloc(&f->wave->allocator, count ? count : 1, sizeof *all);
   if (all == NULL) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "variables");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "variables");
     goto done;
   }
   amddwarf_object_vars_at(object, f->pub.lookup_pc, all, count, &count);
@@ -63,11 +63,11 @@ amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,
 {
   amddwarf_debug_frame *f = NULL;
   if (wave == NULL || vars == NULL || count == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_wave_variables: NULL argument");
-  amddwarf_status st = amddwarf_debug_frame_get(wave, frame, &f, err);
+  amddwarf_status st = amddwarf__debug_frame_get(wave, frame, &f, err);
   if (st == AMDDWARF_END)
-    return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                          "the wave has no frame %zu", frame);
   if (st != AMDDWARF_OK)
     return st;
@@ -92,7 +92,7 @@ amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, size_t frame, c
       *out = &vars[i];
       return AMDDWARF_OK;
     }
-  return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                        "no variable '%s' in scope at pc 0x%llx", name,
                        (unsigned long long)wave->frames[frame]->pub.lookup_pc);
 }

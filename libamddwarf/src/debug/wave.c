@@ -126,7 +126,7 @@ static size_t object_at(const amddwarf_wave *w, uint64_t pc)
   return w->object_count;
 }
 
-const amddwarf_object *amddwarf_debug_object_at(const amddwarf_wave *wave, uint64_t pc)
+const amddwarf_object *amddwarf__debug_object_at(const amddwarf_wave *wave, uint64_t pc)
 {
   size_t i = object_at(wave, pc);
   return i < wave->object_count ? wave->objects[i] : NULL;
@@ -143,22 +143,22 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
     options = &defaults;
   if (out == NULL || objects == NULL || count == 0 || raw == NULL ||
       options->struct_size < sizeof *options)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_wave_open: no objects, target or result");
   for (size_t i = 0; i < count; ++i)
     if (objects[i] == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "amddwarf_wave_open: object %zu is NULL", i);
   *out = NULL;
-  amddwarf_allocator a = amddwarf_allocator_resolve(options->allocator);
-  amddwarf_wave *w = amddwarf_mem_calloc(&a, 1, sizeof *w);
+  amddwarf_allocator a = amddwarf__allocator_resolve(options->allocator);
+  amddwarf_wave *w = amddwarf__mem_calloc(&a, 1, sizeof *w);
   amddwarf_status st = AMDDWARF_OK;
   if (w == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "wave");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "wave");
   w->allocator = a;
-  w->objects = amddwarf_mem_calloc(&a, count, sizeof *w->objects);
+  w->objects = amddwarf__mem_calloc(&a, count, sizeof *w->objects);
   if (w->objects == NULL) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "wave objects");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "wave objects");
     goto fail;
   }
   memcpy(w->objects, objects, count * sizeof *objects);
@@ -172,13 +172,13 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
   if (!w->has_pc) {
     uint8_t pc[8] = {0};
     if (w->raw.read_register == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+      st = amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                          "the target has no read_register callback to read the PC");
       goto fail;
     }
     st = w->raw.read_register(w->raw.user, AMDDWARF_DEBUG_PC_REGISTER, 0, 8, pc);
     if (st != AMDDWARF_OK) {
-      amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "the target cannot read the PC (%s)",
+      amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "the target cannot read the PC (%s)",
                     amddwarf_status_name(st));
       goto fail;
     }
@@ -230,7 +230,7 @@ void amddwarf_wave_set_trace(amddwarf_wave *wave, amddwarf_trace_fn trace, void 
 
 /* ---- evaluation in a frame ---- */
 
-void amddwarf_debug_request_init(const amddwarf_debug_frame *frame, const amddwarf_cu *cu,
+void amddwarf__debug_request_init(const amddwarf_debug_frame *frame, const amddwarf_cu *cu,
                                  uint32_t lane, amddwarf_eval_request *request)
 {
   amddwarf_eval_request_init(request, &frame->target);
@@ -249,17 +249,17 @@ void amddwarf_debug_request_init(const amddwarf_debug_frame *frame, const amddwa
   request->trace_user = frame->wave->trace_user;
 }
 
-amddwarf_status amddwarf_debug_eval_location(const amddwarf_debug_frame *frame,
+amddwarf_status amddwarf__debug_eval_location(const amddwarf_debug_frame *frame,
                                              const amddwarf_cu *cu, const uint8_t *bytes,
                                              size_t size, uint32_t lane,
                                              amddwarf_location *out, amddwarf_error *err)
 {
   amddwarf_eval_request request;
-  amddwarf_debug_request_init(frame, cu, lane, &request);
-  return amddwarf_debug_eval_location_request(frame, cu, &request, bytes, size, out, err);
+  amddwarf__debug_request_init(frame, cu, lane, &request);
+  return amddwarf__debug_eval_location_request(frame, cu, &request, bytes, size, out, err);
 }
 
-amddwarf_status amddwarf_debug_normalized_location(const amddwarf_debug_frame *cframe,
+amddwarf_status amddwarf__debug_normalized_location(const amddwarf_debug_frame *cframe,
                                                    const amddwarf_cu *cu, const uint8_t *bytes,
                                                    size_t size, const uint8_t **expr,
                                                    size_t *expr_size, amddwarf_error *err)
@@ -270,7 +270,7 @@ amddwarf_status amddwarf_debug_normalized_location(const amddwarf_debug_frame *c
   if (cu == NULL)
     cu = frame->cu;
   if (object == NULL || cu == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "frame %zu has no debugging information", frame->pub.index);
   if (frame->normalized_from != bytes || frame->normalized_from_size != size ||
       frame->normalized_cu != cu) {
@@ -297,7 +297,7 @@ amddwarf_status amddwarf_debug_normalized_location(const amddwarf_debug_frame *c
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_debug_eval_location_request(const amddwarf_debug_frame *frame,
+amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame *frame,
                                                      const amddwarf_cu *cu,
                                                      const amddwarf_eval_request *request,
                                                      const uint8_t *bytes, size_t size,
@@ -308,13 +308,13 @@ amddwarf_status amddwarf_debug_eval_location_request(const amddwarf_debug_frame 
   size_t expr_size = 0;
   amddwarf_entry result;
   amddwarf_status st =
-      amddwarf_debug_normalized_location(frame, cu, bytes, size, &expr, &expr_size, err);
+      amddwarf__debug_normalized_location(frame, cu, bytes, size, &expr, &expr_size, err);
   if (st == AMDDWARF_OK)
     st = amddwarf_eval_expr(frame->wave->ev, request, expr, expr_size, &result, err);
   if (st != AMDDWARF_OK)
     return st;
   if (result.kind != AMDDWARF_ENTRY_LOCATION)
-    return amddwarf_fail(err, AMDDWARF_E_EVAL_NOT_LOCATION, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EVAL_NOT_LOCATION, AMDDWARF_NO_OFFSET,
                          "the expression gives a value, not a location");
   *out = result.location;
   return AMDDWARF_OK;
@@ -325,10 +325,10 @@ void amddwarf_wave_close(amddwarf_wave *wave)
   if (wave == NULL)
     return;
   amddwarf_allocator a = wave->allocator;
-  amddwarf_debug_free_frames(wave);
-  amddwarf_mem_free(&a, wave->spare_value, wave->spare_value_size);
+  amddwarf__debug_free_frames(wave);
+  amddwarf__mem_free(&a, wave->spare_value, wave->spare_value_size);
   if (wave->owns_ev)
     amddwarf_eval_free(wave->ev);
-  amddwarf_mem_free(&a, wave->objects, wave->object_count * sizeof *wave->objects);
-  amddwarf_mem_free(&a, wave, sizeof *wave);
+  amddwarf__mem_free(&a, wave->objects, wave->object_count * sizeof *wave->objects);
+  amddwarf__mem_free(&a, wave, sizeof *wave);
 }

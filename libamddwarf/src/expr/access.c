@@ -11,7 +11,7 @@
 /* Bytes moved through the target per call when a leaf is large. */
 enum { CHUNK_BYTES = 256 };
 
-void copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t src_bit, uint64_t n)
+void amddwarf__copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t src_bit, uint64_t n)
 {
   if (n == 0)
     return;
@@ -53,7 +53,7 @@ static void advance(amddwarf_location *loc, uint64_t bits)
 static amddwarf_status check_bounds(machine *m, const amddwarf_location *loc, uint64_t bits)
 {
   storage_size size;
-  amddwarf_status st = loc_storage_size(m, loc, &size);
+  amddwarf_status st = amddwarf__loc_storage_size(m, loc, &size);
   if (st != AMDDWARF_OK || size.unbounded || bits == 0)
     return st;
   if (size.memory) {
@@ -63,10 +63,10 @@ static amddwarf_status check_bounds(machine *m, const amddwarf_location *loc, ui
       return AMDDWARF_OK;
   } else {
     uint64_t off;
-    if (loc_bit_offset(loc, &off) && off <= size.bits && bits <= size.bits - off)
+    if (amddwarf__loc_bit_offset(loc, &off) && off <= size.bits && bits <= size.bits - off)
       return AMDDWARF_OK;
   }
-  return machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
                       "%llu bits at bit %llu of %s storage run past its end",
                       (unsigned long long)bits,
                       (unsigned long long)(loc->byte_offset * 8 + loc->bit),
@@ -81,45 +81,45 @@ static amddwarf_status raw_bytes(machine *m, const amddwarf_location *loc, uint6
   amddwarf_status st;
   if (loc->kind == AMDDWARF_LOCATION_REGISTER) {
     if (wbuf ? !TARGET_HAS(t, write_register) : !TARGET_HAS(t, read_register))
-      return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot %s registers",
+      return amddwarf__machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot %s registers",
                           wbuf ? "write" : "read");
     if (!wbuf && m->in_entry_value) {
       /* Inside DW_OP_entry_value registers read as on entry to the subprogram. */
       if (!TARGET_HAS(t, read_entry_register))
-        return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target has no entry register values");
+        return amddwarf__machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target has no entry register values");
       st = t->read_entry_register(t->user, loc->u.reg.regno, byte, size, buf);
       if (m->trace)
-        machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, loc->u.reg.regno, 0,
+        amddwarf__machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, loc->u.reg.regno, 0,
                              AMDDWARF_NO_LANE, byte, size, buf, st);
     } else {
       st = wbuf ? t->write_register(t->user, loc->u.reg.regno, byte, size, wbuf)
                 : t->read_register(t->user, loc->u.reg.regno, byte, size, buf);
       if (m->trace)
-        machine_trace_access(m, wbuf ? AMDDWARF_TRACE_WRITE_REGISTER : AMDDWARF_TRACE_READ_REGISTER,
+        amddwarf__machine_trace_access(m, wbuf ? AMDDWARF_TRACE_WRITE_REGISTER : AMDDWARF_TRACE_READ_REGISTER,
                              loc->u.reg.regno, 0, AMDDWARF_NO_LANE, byte, size,
                              wbuf ? wbuf : buf, st);
     }
     if (st != AMDDWARF_OK)
-      return machine_fail(m, st, "%s register %u, bytes %llu-%llu: %s", wbuf ? "writing" : "reading",
+      return amddwarf__machine_fail(m, st, "%s register %u, bytes %llu-%llu: %s", wbuf ? "writing" : "reading",
                           (unsigned)loc->u.reg.regno, (unsigned long long)byte,
                           (unsigned long long)(byte + size - 1), amddwarf_status_message(st));
     return AMDDWARF_OK;
   }
   uint32_t aspace, lane;
   uint64_t address;
-  st = memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane, &address);
+  st = amddwarf__memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane, &address);
   if (st != AMDDWARF_OK)
     return st;
   if (wbuf ? !TARGET_HAS(t, write_memory) : !TARGET_HAS(t, read_memory))
-    return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot %s memory",
+    return amddwarf__machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot %s memory",
                         wbuf ? "write" : "read");
   st = wbuf ? t->write_memory(t->user, aspace, lane, address, size, wbuf)
             : t->read_memory(t->user, aspace, lane, address, size, buf);
   if (m->trace)
-    machine_trace_access(m, wbuf ? AMDDWARF_TRACE_WRITE_MEMORY : AMDDWARF_TRACE_READ_MEMORY, 0,
+    amddwarf__machine_trace_access(m, wbuf ? AMDDWARF_TRACE_WRITE_MEMORY : AMDDWARF_TRACE_READ_MEMORY, 0,
                          aspace, lane, address, size, wbuf ? wbuf : buf, st);
   if (st != AMDDWARF_OK)
-    return machine_fail(m, st, "%s %llu bytes at 0x%llx of address space %u%s: %s",
+    return amddwarf__machine_fail(m, st, "%s %llu bytes at 0x%llx of address space %u%s: %s",
                         wbuf ? "writing" : "reading", (unsigned long long)size,
                         (unsigned long long)address, (unsigned)aspace,
                         lane != AMDDWARF_NO_LANE ? " (lane)" : "", amddwarf_status_message(st));
@@ -132,15 +132,15 @@ static amddwarf_status read_leaf(machine *m, const amddwarf_location *loc, uint6
   amddwarf_status st;
   switch (loc->kind) {
   case AMDDWARF_LOCATION_UNDEFINED:
-    return machine_fail(m, AMDDWARF_E_EVAL_OPTIMIZED_OUT,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OPTIMIZED_OUT,
                         "%llu bits come from undefined storage (optimized out)",
                         (unsigned long long)bits);
   case AMDDWARF_LOCATION_IMPLICIT_POINTER:
-    return machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
                         "bits of implicit pointer storage (DIE 0x%llx) can only be dereferenced whole",
                         (unsigned long long)loc->u.implicit_pointer.die);
   case AMDDWARF_LOCATION_COMPOSITE:
-    return machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "nested composite in a composite");
+    return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "nested composite in a composite");
   default:
     break;
   }
@@ -148,7 +148,7 @@ static amddwarf_status read_leaf(machine *m, const amddwarf_location *loc, uint6
   if (st != AMDDWARF_OK)
     return st;
   if (loc->kind == AMDDWARF_LOCATION_IMPLICIT) {
-    copy_bits(dst, dst_bit, loc->u.implicit.bytes, loc->byte_offset * 8 + loc->bit, bits);
+    amddwarf__copy_bits(dst, dst_bit, loc->u.implicit.bytes, loc->byte_offset * 8 + loc->bit, bits);
     return AMDDWARF_OK;
   }
   /* Whole bytes into a byte-aligned destination: straight from the target. */
@@ -163,7 +163,7 @@ static amddwarf_status read_leaf(machine *m, const amddwarf_location *loc, uint6
     st = raw_bytes(m, loc, byte, nbytes, chunk, NULL);
     if (st != AMDDWARF_OK)
       return st;
-    copy_bits(dst, dst_bit, chunk, bit, want_bits);
+    amddwarf__copy_bits(dst, dst_bit, chunk, bit, want_bits);
     dst_bit += want_bits;
     bits -= want_bits;
     uint64_t adv = bit + want_bits;
@@ -185,9 +185,9 @@ static amddwarf_status walk_composite(machine *m, const amddwarf_location *loc,
                                       part_visitor visit, void *ctx)
 {
   uint64_t off, total = loc->u.composite.bit_size;
-  if (!loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
+  if (!amddwarf__loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
       off > total || bit_size > total - off)
-    return machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
                         "%llu bits at bit %llu of a %llu-bit composite run past its end",
                         (unsigned long long)bit_size, (unsigned long long)off,
                         (unsigned long long)total);
@@ -213,10 +213,10 @@ static amddwarf_status walk_composite(machine *m, const amddwarf_location *loc,
 static amddwarf_status read_part(machine *m, const amddwarf_location *part, uint64_t start,
                                  uint64_t take, uint64_t at, void *dst)
 {
-  return access_read(m, part, start, take, dst, at);
+  return amddwarf__access_read(m, part, start, take, dst, at);
 }
 
-amddwarf_status access_read(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+amddwarf_status amddwarf__access_read(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                             uint64_t bit_size, uint8_t *dst, uint64_t dst_bit)
 {
   if (bit_size == 0)
@@ -229,7 +229,7 @@ amddwarf_status access_read(machine *m, const amddwarf_location *loc, uint64_t b
       uint64_t before = at.byte_offset;
       advance(&at, bit_offset);
       if (at.byte_offset < before)
-        return machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, "bit offset wraps around");
+        return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, "bit offset wraps around");
     }
     return read_leaf(m, &at, bit_size, dst, dst_bit);
   }
@@ -263,11 +263,11 @@ static amddwarf_status collect(machine *m, const amddwarf_location *loc, uint64_
     return walk_composite(m, loc, bit_offset, bit_size, src_bit, collect_part, list);
   switch (loc->kind) {
   case AMDDWARF_LOCATION_UNDEFINED:
-    return machine_fail(m, AMDDWARF_E_EVAL_WRITE_UNDEFINED,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_WRITE_UNDEFINED,
                         "%llu bits would go to undefined storage", (unsigned long long)bit_size);
   case AMDDWARF_LOCATION_IMPLICIT:
   case AMDDWARF_LOCATION_IMPLICIT_POINTER:
-    return machine_fail(m, AMDDWARF_E_EVAL_WRITE_READONLY,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_WRITE_READONLY,
                         "%llu bits would go to read-only %s storage", (unsigned long long)bit_size,
                         amddwarf_location_kind_name(loc->kind));
   default:
@@ -277,14 +277,14 @@ static amddwarf_status collect(machine *m, const amddwarf_location *loc, uint64_
   uint64_t before = at.byte_offset;
   advance(&at, bit_offset);
   if (at.byte_offset < before)
-    return machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, "bit offset wraps around");
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, "bit offset wraps around");
   amddwarf_status st = check_bounds(m, &at, bit_size);
   if (st != AMDDWARF_OK)
     return st;
   if (list->count == list->cap &&
-      amddwarf_mem_reserve(list->alloc, (void **)&list->items, &list->cap, list->count + 1,
+      amddwarf__mem_reserve(list->alloc, (void **)&list->items, &list->cap, list->count + 1,
                            sizeof *list->items) != 0)
-    return machine_fail(m, AMDDWARF_E_NO_MEMORY, "out of memory planning a write");
+    return amddwarf__machine_fail(m, AMDDWARF_E_NO_MEMORY, "out of memory planning a write");
   list->items[list->count].loc = at;
   list->items[list->count].bits = bit_size;
   list->items[list->count].src_bit = src_bit;
@@ -297,7 +297,7 @@ static uint64_t span_bytes(const leaf_span *s)
   return ((uint64_t)s->loc.bit + s->bits + 7) / 8;
 }
 
-amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+amddwarf_status amddwarf__access_write(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                              uint64_t bit_size, const uint8_t *src)
 {
   const amddwarf_allocator *alloc = &m->ev->alloc;
@@ -313,7 +313,7 @@ amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t 
   for (size_t i = 0; i < list.count; i++) {
     uint64_t n = span_bytes(&list.items[i]);
     if (n > SIZE_MAX / 2 || saved_size > SIZE_MAX / 2) {
-      st = machine_fail(m, AMDDWARF_E_LIMIT, "write too large");
+      st = amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "write too large");
       goto done;
     }
     saved_size += (size_t)n;
@@ -321,10 +321,10 @@ amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t 
       largest = n;
   }
   scratch_size = (size_t)largest;
-  saved = amddwarf_mem_alloc(alloc, saved_size ? saved_size : 1);
-  scratch = amddwarf_mem_alloc(alloc, scratch_size ? scratch_size : 1);
+  saved = amddwarf__mem_alloc(alloc, saved_size ? saved_size : 1);
+  scratch = amddwarf__mem_alloc(alloc, scratch_size ? scratch_size : 1);
   if (!saved || !scratch) {
-    st = machine_fail(m, AMDDWARF_E_NO_MEMORY, "out of memory saving the old contents");
+    st = amddwarf__machine_fail(m, AMDDWARF_E_NO_MEMORY, "out of memory saving the old contents");
     goto done;
   }
   size_t at = 0;
@@ -341,7 +341,7 @@ amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t 
     leaf_span *s = &list.items[i];
     uint64_t n = span_bytes(s);
     memcpy(scratch, saved + at, (size_t)n);
-    copy_bits(scratch, s->loc.bit, src, s->src_bit, s->bits);
+    amddwarf__copy_bits(scratch, s->loc.bit, src, s->src_bit, s->bits);
     st = raw_bytes(m, &s->loc, s->loc.byte_offset, n, NULL, scratch);
     if (st != AMDDWARF_OK)
       break;
@@ -366,8 +366,8 @@ amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t 
     m->reported = reported;
   }
 done:
-  amddwarf_mem_free(alloc, saved, saved_size ? saved_size : 1);
-  amddwarf_mem_free(alloc, scratch, scratch_size ? scratch_size : 1);
-  amddwarf_mem_free(alloc, list.items, list.cap * sizeof *list.items);
+  amddwarf__mem_free(alloc, saved, saved_size ? saved_size : 1);
+  amddwarf__mem_free(alloc, scratch, scratch_size ? scratch_size : 1);
+  amddwarf__mem_free(alloc, list.items, list.cap * sizeof *list.items);
   return st;
 }

@@ -21,7 +21,7 @@
  * with it ("DW_OP_breg0 PC_32-1"), as the printer does. The text "<empty>"
  * is the empty expression. What amddwarf_expr_print writes assembles to the
  * bytes it was decoded from, in the same dialect (LEB128s minimal).
- * With references (amddwarf_expr_assemble_references), an integer operand
+ * With references (amddwarf__expr_assemble_references), an integer operand
  * may also be "@NAME[+N|-N]": it is encoded as 0 and recorded as a fixup.
  * Errors are AMDDWARF_E_EXPR_SYNTAX (or the encoder's) with ERR.offset the
  * character offset in the text. */
@@ -90,7 +90,7 @@ static amddwarf_status assemble_text(const char *text, size_t length, size_t bas
 
 static amddwarf_status syntax(assembler *a, size_t at, const char *what, token t)
 {
-  return amddwarf_fail(a->err, AMDDWARF_E_EXPR_SYNTAX, a->base + at,
+  return amddwarf__fail(a->err, AMDDWARF_E_EXPR_SYNTAX, a->base + at,
                        "at character %llu: %s '%.*s'", (unsigned long long)(a->base + at), what,
                        (int)(t.length > 40 ? 40 : t.length), a->text + t.start);
 }
@@ -176,7 +176,7 @@ static bool parse_integer(const char *s, size_t n, uint64_t *value, bool *negati
 
 static amddwarf_status no_memory(assembler *a)
 {
-  return amddwarf_fail(a->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(a->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                        "expression assembler: out of memory");
 }
 
@@ -259,7 +259,7 @@ static int hex_digit(char c)
 
 static amddwarf_status pool_append(assembler *a, const uint8_t *bytes, size_t n)
 {
-  if (amddwarf_mem_reserve(NULL, (void **)&a->pool, &a->pool_capacity, a->pool_size + n + 1,
+  if (amddwarf__mem_reserve(NULL, (void **)&a->pool, &a->pool_capacity, a->pool_size + n + 1,
                            1) != 0)
     return no_memory(a);
   if (n)
@@ -299,7 +299,7 @@ static amddwarf_status block_operand(assembler *a, uint64_t *value)
                        a->wave_size, a->depth + 1, &bytes, &n, a->err);
     if (st == AMDDWARF_OK)
       st = pool_append(a, bytes, n);
-    amddwarf_mem_free(NULL, bytes, n);
+    amddwarf__mem_free(NULL, bytes, n);
     if (st != AMDDWARF_OK)
       return st;
     a->pos = end + 1;
@@ -353,7 +353,7 @@ static amddwarf_status block_operand(assembler *a, uint64_t *value)
     *value = a->pool_size - ref.pool_offset;
   }
 recorded:
-  if (amddwarf_mem_reserve(NULL, (void **)&a->blocks, &a->block_capacity, a->block_count + 1,
+  if (amddwarf__mem_reserve(NULL, (void **)&a->blocks, &a->block_capacity, a->block_count + 1,
                            sizeof *a->blocks) != 0)
     return no_memory(a);
   a->blocks[a->block_count++] = ref;
@@ -417,7 +417,7 @@ static amddwarf_status reference_operand(assembler *a, token t, const amddwarf_o
     if (st != AMDDWARF_OK)
       return st;
   }
-  if (amddwarf_mem_reserve(NULL, (void **)&a->fixups, &a->fixup_capacity, a->fixup_count + 1,
+  if (amddwarf__mem_reserve(NULL, (void **)&a->fixups, &a->fixup_capacity, a->fixup_count + 1,
                            sizeof *a->fixups) != 0)
     return no_memory(a);
   a->fixups[a->fixup_count++] = f;
@@ -475,7 +475,7 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
         use.is_displacement = true;
         use.displacement = d;
       }
-      if (amddwarf_mem_reserve(NULL, (void **)&a->uses, &a->use_capacity, a->use_count + 1,
+      if (amddwarf__mem_reserve(NULL, (void **)&a->uses, &a->use_capacity, a->use_count + 1,
                                sizeof *a->uses) != 0)
         return no_memory(a);
       a->uses[a->use_count++] = use;
@@ -535,7 +535,7 @@ static amddwarf_status parse_statement(assembler *a)
       for (size_t i = 0; i < a->label_count; i++)
         if (token_equal(a, a->labels[i].name, t))
           return syntax(a, t.start, "label defined twice:", t);
-      if (amddwarf_mem_reserve(NULL, (void **)&a->labels, &a->label_capacity,
+      if (amddwarf__mem_reserve(NULL, (void **)&a->labels, &a->label_capacity,
                                a->label_count + 1, sizeof *a->labels) != 0)
         return no_memory(a);
       a->labels[a->label_count++] = (label_def){t, a->op_count};
@@ -545,7 +545,7 @@ static amddwarf_status parse_statement(assembler *a)
     size_t op_start = t.start;
     if (token_is(a, t, "DW_OP_LLVM_user")) {
       if (!amddwarf_expr_dialect_has_user(a->format->dialect))
-        return amddwarf_fail(a->err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, a->base + t.start,
+        return amddwarf__fail(a->err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, a->base + t.start,
                              "at character %llu: DW_OP_LLVM_user has no encoding in the %s "
                              "dialect",
                              (unsigned long long)(a->base + t.start),
@@ -558,12 +558,12 @@ static amddwarf_status parse_statement(assembler *a)
     if (!info)
       return syntax(a, t.start, "unknown operation", t);
     if (user && info->user_subop <= 0)
-      return amddwarf_fail(a->err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, a->base + t.start,
+      return amddwarf__fail(a->err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, a->base + t.start,
                            "at character %llu: %s has no DW_OP_LLVM_user sub-opcode",
                            (unsigned long long)(a->base + t.start), info->name);
-    if (amddwarf_mem_reserve(NULL, (void **)&a->ops, &a->op_capacity, a->op_count + 1,
+    if (amddwarf__mem_reserve(NULL, (void **)&a->ops, &a->op_capacity, a->op_count + 1,
                              sizeof *a->ops) != 0 ||
-        amddwarf_mem_reserve(NULL, (void **)&a->op_text, &a->op_text_capacity,
+        amddwarf__mem_reserve(NULL, (void **)&a->op_text, &a->op_text_capacity,
                              a->op_count + 1, sizeof *a->op_text) != 0)
       return no_memory(a);
     amddwarf_op *op = &a->ops[a->op_count];
@@ -610,11 +610,11 @@ static amddwarf_status resolve_displacements(assembler *a)
     any = any || a->uses[u].is_displacement;
   if (!any)
     return AMDDWARF_OK;
-  uint64_t *offsets = amddwarf_mem_calloc(NULL, a->op_count + 1, sizeof *offsets);
+  uint64_t *offsets = amddwarf__mem_calloc(NULL, a->op_count + 1, sizeof *offsets);
   if (!offsets)
     return no_memory(a);
   amddwarf_status st = AMDDWARF_OK;
-  if (amddwarf_expr_encode_offsets(a->ops, a->op_count, a->format, offsets, NULL) ==
+  if (amddwarf__expr_encode_offsets(a->ops, a->op_count, a->format, offsets, NULL) ==
       AMDDWARF_OK) {
     for (size_t u = 0; u < a->use_count && st == AMDDWARF_OK; u++) {
       const label_use *use = &a->uses[u];
@@ -626,7 +626,7 @@ static amddwarf_status resolve_displacements(assembler *a)
       while (k <= a->op_count && (int64_t)offsets[k] != to)
         k++;
       if (k > a->op_count)
-        st = amddwarf_fail(a->err, AMDDWARF_E_EXPR_BAD_BRANCH, a->base + use->name.start,
+        st = amddwarf__fail(a->err, AMDDWARF_E_EXPR_BAD_BRANCH, a->base + use->name.start,
                            "at character %llu: displacement %lld reaches offset %lld, which "
                            "is not the start of an operation or the end",
                            (unsigned long long)(a->base + use->name.start),
@@ -635,7 +635,7 @@ static amddwarf_status resolve_displacements(assembler *a)
         a->ops[use->op].target = (uint32_t)k;
     }
   }
-  amddwarf_mem_free(NULL, offsets, (a->op_count + 1) * sizeof *offsets);
+  amddwarf__mem_free(NULL, offsets, (a->op_count + 1) * sizeof *offsets);
   return st;
 }
 
@@ -659,13 +659,13 @@ static amddwarf_status resolve_labels(assembler *a)
 
 static void assembler_free(assembler *a)
 {
-  amddwarf_mem_free(NULL, a->ops, a->op_capacity * sizeof *a->ops);
-  amddwarf_mem_free(NULL, a->op_text, a->op_text_capacity * sizeof *a->op_text);
-  amddwarf_mem_free(NULL, a->labels, a->label_capacity * sizeof *a->labels);
-  amddwarf_mem_free(NULL, a->uses, a->use_capacity * sizeof *a->uses);
-  amddwarf_mem_free(NULL, a->blocks, a->block_capacity * sizeof *a->blocks);
-  amddwarf_mem_free(NULL, a->pool, a->pool_capacity);
-  amddwarf_mem_free(NULL, a->fixups, a->fixup_capacity * sizeof *a->fixups);
+  amddwarf__mem_free(NULL, a->ops, a->op_capacity * sizeof *a->ops);
+  amddwarf__mem_free(NULL, a->op_text, a->op_text_capacity * sizeof *a->op_text);
+  amddwarf__mem_free(NULL, a->labels, a->label_capacity * sizeof *a->labels);
+  amddwarf__mem_free(NULL, a->uses, a->use_capacity * sizeof *a->uses);
+  amddwarf__mem_free(NULL, a->blocks, a->block_capacity * sizeof *a->blocks);
+  amddwarf__mem_free(NULL, a->pool, a->pool_capacity);
+  amddwarf__mem_free(NULL, a->fixups, a->fixup_capacity * sizeof *a->fixups);
 }
 
 /* Parses TEXT into A's operations (labels resolved, blocks pointing into the
@@ -711,7 +711,7 @@ static amddwarf_status encode_all(assembler *a, uint8_t *out, size_t capacity, s
     char message[AMDDWARF_ERROR_MESSAGE_SIZE];
     uint64_t at = a->base + a->op_text[a->err->offset];
     memcpy(message, a->err->message, sizeof message);
-    amddwarf_fail_op(a->err, st, at, a->err->opcode, a->err->subop, "at character %llu: %s",
+    amddwarf__fail_op(a->err, st, at, a->err->opcode, a->err->subop, "at character %llu: %s",
                      (unsigned long long)at, message);
   }
   return st;
@@ -727,11 +727,11 @@ static amddwarf_status assemble_text(const char *text, size_t length, size_t bas
   amddwarf_status st;
   assembler a;
   memset(&a, 0, sizeof a);
-  char *copy = amddwarf_mem_alloc(NULL, length + 1);
+  char *copy = amddwarf__mem_alloc(NULL, length + 1);
   *out = NULL;
   *size = 0;
   if (!copy)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "expression assembler: out of memory");
   memcpy(copy, text, length);
   copy[length] = '\0';
@@ -748,20 +748,20 @@ static amddwarf_status assemble_text(const char *text, size_t length, size_t bas
   st = encode_all(&a, NULL, 0, &needed);
   if (st != AMDDWARF_OK && st != AMDDWARF_E_NO_SPACE)
     goto cleanup;
-  *out = amddwarf_mem_alloc(NULL, needed ? needed : 1);
+  *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
   if (!*out) {
     st = no_memory(&a);
     goto cleanup;
   }
   st = encode_all(&a, *out, needed, size);
   if (st != AMDDWARF_OK) {
-    amddwarf_mem_free(NULL, *out, needed ? needed : 1);
+    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
     *out = NULL;
     *size = 0;
   }
 cleanup:
   assembler_free(&a);
-  amddwarf_mem_free(NULL, copy, length + 1);
+  amddwarf__mem_free(NULL, copy, length + 1);
   return st;
 }
 
@@ -775,14 +775,14 @@ amddwarf_status amddwarf_expr_assemble(const char *text, const amddwarf_expr_for
   if (size)
     *size = 0;
   if (!text || !size || (!out && capacity))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_assemble: null argument");
   if (wave_size != 32 && wave_size != 64)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_assemble: wave size %u is not 32 or 64", wave_size);
   format = amddwarf_expr_format_check(format, &defaults);
   if (!format)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_assemble: bad format");
   memset(&a, 0, sizeof a);
   a.text = text;
@@ -801,23 +801,23 @@ static amddwarf_status place_fixups(assembler *a)
 {
   if (a->fixup_count == 0)
     return AMDDWARF_OK;
-  uint64_t *starts = amddwarf_mem_alloc(NULL, (a->op_count + 1) * sizeof *starts);
+  uint64_t *starts = amddwarf__mem_alloc(NULL, (a->op_count + 1) * sizeof *starts);
   if (!starts)
     return no_memory(a);
-  amddwarf_status st = amddwarf_expr_encode_offsets(a->ops, a->op_count, a->format, starts,
+  amddwarf_status st = amddwarf__expr_encode_offsets(a->ops, a->op_count, a->format, starts,
                                                     a->err);
   for (size_t i = 0; i < a->fixup_count && st == AMDDWARF_OK; i++) {
     amddwarf_expr_fixup *f = &a->fixups[i];
     uint64_t within = 0;
-    st = amddwarf_expr_operand_offset(&a->ops[f->op_index], f->operand, a->format, &within,
+    st = amddwarf__expr_operand_offset(&a->ops[f->op_index], f->operand, a->format, &within,
                                       a->err);
     f->byte_offset = starts[f->op_index] + within;
   }
-  amddwarf_mem_free(NULL, starts, (a->op_count + 1) * sizeof *starts);
+  amddwarf__mem_free(NULL, starts, (a->op_count + 1) * sizeof *starts);
   return st;
 }
 
-amddwarf_status amddwarf_expr_assemble_references(const char *text,
+amddwarf_status amddwarf__expr_assemble_references(const char *text,
                                                   const amddwarf_expr_format *format,
                                                   unsigned wave_size,
                                                   amddwarf_expr_references *refs, uint8_t **out,
@@ -826,14 +826,14 @@ amddwarf_status amddwarf_expr_assemble_references(const char *text,
   amddwarf_expr_format defaults;
   assembler a;
   if (!text || !out || !size)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "amddwarf_expr_assemble_references: null argument");
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf__expr_assemble_references: null argument");
   *out = NULL;
   *size = 0;
   format = amddwarf_expr_format_check(format, &defaults);
   if (!format || (wave_size != 32 && wave_size != 64))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "amddwarf_expr_assemble_references: bad format or wave size");
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf__expr_assemble_references: bad format or wave size");
   memset(&a, 0, sizeof a);
   a.text = text;
   a.format = format;
@@ -845,13 +845,13 @@ amddwarf_status amddwarf_expr_assemble_references(const char *text,
   if (st == AMDDWARF_OK)
     st = encode_all(&a, NULL, 0, &needed);
   if (st == AMDDWARF_E_NO_SPACE || st == AMDDWARF_OK) {
-    *out = amddwarf_mem_alloc(NULL, needed ? needed : 1);
+    *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
     st = *out ? encode_all(&a, *out, needed, size) : no_memory(&a);
   }
   if (st == AMDDWARF_OK)
     st = place_fixups(&a);
   if (st != AMDDWARF_OK) {
-    amddwarf_mem_free(NULL, *out, needed ? needed : 1);
+    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
     *out = NULL;
     *size = 0;
   } else if (refs != NULL) {

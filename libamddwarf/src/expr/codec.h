@@ -19,24 +19,24 @@ enum {
 };
 
 /* The table rows, indexed by kind (static storage). */
-extern const amddwarf_op_info amddwarf_expr_op_table[AMDDWARF_OP_KIND_COUNT];
+extern const amddwarf_op_info amddwarf__expr_op_table[AMDDWARF_OP_KIND_COUNT];
 
 /* Kind + 1 of the standard (DWARF 5 and GNU) operation with opcode CODE, or 0:
    the same in every dialect. */
-extern const uint16_t amddwarf_expr_std_opcode[256];
+extern const uint16_t amddwarf__expr_std_opcode[256];
 
 /* The extension operation that opcode CODE (not DW_OP_LLVM_user) means in
    DIALECT; false when it means nothing there. */
-bool amddwarf_expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwarf_op_kind *kind);
+bool amddwarf__expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwarf_op_kind *kind);
 
 /* The extension operation of DW_OP_LLVM_user sub-opcode SUBOP; false if none. */
-bool amddwarf_expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind);
+bool amddwarf__expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind);
 
 /* How INFO's operation is written in DIALECT: *CODE is the opcode byte
    (AMDDWARF_DW_OP_LLVM_USER for a user-encoded operation) and *SUBOP its
    sub-opcode (0 when there is none). The auto dialect writes extension
    operations as DW_OP_LLVM_user. False when DIALECT cannot encode it. */
-bool amddwarf_expr_op_encoding(const amddwarf_op_info *info, amddwarf_dialect dialect,
+bool amddwarf__expr_op_encoding(const amddwarf_op_info *info, amddwarf_dialect dialect,
                                uint8_t *code, uint32_t *subop);
 
 /* True when DIALECT decodes 0xe9 as DW_OP_LLVM_user. */
@@ -47,7 +47,7 @@ static inline bool amddwarf_expr_dialect_has_user(amddwarf_dialect dialect)
 
 /* Checks FORMAT (NULL means the defaults, stored in *STORAGE); returns the
    format to use, or NULL when a field is out of range. */
-const amddwarf_expr_format *amddwarf_expr_format_check_slow(const amddwarf_expr_format *format,
+const amddwarf_expr_format *amddwarf__expr_format_check_slow(const amddwarf_expr_format *format,
                                                             amddwarf_expr_format *storage);
 
 /* The same, with the common valid case inline: address size 2/4/8
@@ -60,7 +60,7 @@ amddwarf_expr_format_check(const amddwarf_expr_format *format, amddwarf_expr_for
       ((0x114u >> format->address_size) & 1) && format->offset_size < 16 &&
       ((0x110u >> format->offset_size) & 1) && format->version >= 2 && format->version <= 5)
     return format;
-  return amddwarf_expr_format_check_slow(format, storage);
+  return amddwarf__expr_format_check_slow(format, storage);
 }
 
 /* Size in bytes of a DIE_REF operand: the address size in DWARF 2, the offset
@@ -71,12 +71,12 @@ static inline unsigned amddwarf_expr_ref_size(const amddwarf_expr_format *format
 }
 
 /* Short name of an operand kind ("ULEB"), for messages and JSON. */
-const char *amddwarf_expr_operand_kind_name(amddwarf_operand_kind kind);
+const char *amddwarf__expr_operand_kind_name(amddwarf_operand_kind kind);
 
 /* Size of the value of a DW_EH_PE pointer ENCODING (low nibble) for
    DW_OP_GNU_encoded_addr: 1 for LEB128 forms (variable), 0 when unsupported.
    *IS_LEB and *IS_SIGNED describe the form. */
-unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
+unsigned amddwarf__expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
                                   bool *is_leb, bool *is_signed);
 
 /* The byte offset at which each of the COUNT operations starts when
@@ -84,20 +84,20 @@ unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *
    OFFSETS[COUNT] the total size: OFFSETS has COUNT + 1 entries. Branch
    targets are not looked at (branch operations are always 3 bytes). Errors
    as amddwarf_expr_encode, ERR.offset the operation's index. */
-amddwarf_status amddwarf_expr_encode_offsets(const amddwarf_op *ops, size_t count,
+amddwarf_status amddwarf__expr_encode_offsets(const amddwarf_op *ops, size_t count,
                                              const amddwarf_expr_format *format,
                                              uint64_t *offsets, amddwarf_error *err);
 
 /* Decodes the one operation at R's position into *OP (branch targets are not
    resolved: OP->target is 0) and advances R past it. Errors as
    amddwarf_expr_decode; AMDDWARF_E_TRUNCATED at the end of R. */
-amddwarf_status amddwarf_expr_decode_one(amddwarf_reader *r, const amddwarf_expr_format *format,
+amddwarf_status amddwarf__expr_decode_one(amddwarf_reader *r, const amddwarf_expr_format *format,
                                          amddwarf_op *op, amddwarf_error *err);
 
 /* The byte offset of operand OPERAND (0 or 1) within OP as
    amddwarf_expr_encode writes it in FORMAT (checked). Errors as
    amddwarf_expr_encode. */
-amddwarf_status amddwarf_expr_operand_offset(const amddwarf_op *op, unsigned operand,
+amddwarf_status amddwarf__expr_operand_offset(const amddwarf_op *op, unsigned operand,
                                              const amddwarf_expr_format *format,
                                              uint64_t *offset, amddwarf_error *err);
 
@@ -134,7 +134,7 @@ typedef struct amddwarf_expr_references {
 /* Assembles TEXT as amddwarf_expr_assemble does, in one pass, into a new
    buffer *OUT of *SIZE bytes (default allocator; the caller frees it),
    taking "@NAME" operands as references when REFS is not NULL. */
-amddwarf_status amddwarf_expr_assemble_references(const char *text,
+amddwarf_status amddwarf__expr_assemble_references(const char *text,
                                                   const amddwarf_expr_format *format,
                                                   unsigned wave_size,
                                                   amddwarf_expr_references *refs, uint8_t **out,

@@ -38,19 +38,19 @@ static amddwarf_status read_operand(amddwarf_reader *r, amddwarf_operand_kind ki
     return amddwarf_read_uleb(r, value);
   case AMDDWARF_OPERAND_SLEB: {
     int64_t v;
-    st = amddwarf_read_sleb(r, &v);
+    st = amddwarf__read_sleb(r, &v);
     if (st == AMDDWARF_OK)
       *value = (uint64_t)v;
     return st;
   }
   case AMDDWARF_OPERAND_U8:
-    return amddwarf_read_uint(r, 1, value);
+    return amddwarf__read_uint(r, 1, value);
   case AMDDWARF_OPERAND_U16:
-    return amddwarf_read_uint(r, 2, value);
+    return amddwarf__read_uint(r, 2, value);
   case AMDDWARF_OPERAND_U32:
-    return amddwarf_read_uint(r, 4, value);
+    return amddwarf__read_uint(r, 4, value);
   case AMDDWARF_OPERAND_U64:
-    return amddwarf_read_uint(r, 8, value);
+    return amddwarf__read_uint(r, 8, value);
   case AMDDWARF_OPERAND_S8:
   case AMDDWARF_OPERAND_S16:
   case AMDDWARF_OPERAND_S32:
@@ -60,22 +60,22 @@ static amddwarf_status read_operand(amddwarf_reader *r, amddwarf_operand_kind ki
                                     [AMDDWARF_OPERAND_S32] = 4, [AMDDWARF_OPERAND_S64] = 8,
                                     [AMDDWARF_OPERAND_BRANCH] = 2};
     int64_t v;
-    st = amddwarf_read_sint(r, sizes[kind], &v);
+    st = amddwarf__read_sint(r, sizes[kind], &v);
     if (st == AMDDWARF_OK)
       *value = (uint64_t)v;
     return st;
   }
   case AMDDWARF_OPERAND_ADDR:
-    return amddwarf_read_uint(r, format->address_size, value);
+    return amddwarf__read_uint(r, format->address_size, value);
   case AMDDWARF_OPERAND_DIE_REF:
-    return amddwarf_read_uint(r, amddwarf_expr_ref_size(format), value);
+    return amddwarf__read_uint(r, amddwarf_expr_ref_size(format), value);
   case AMDDWARF_OPERAND_BLOCK:
   case AMDDWARF_OPERAND_BLOCK_U8: {
     uint64_t length;
     st = kind == AMDDWARF_OPERAND_BLOCK ? amddwarf_read_uleb(r, &length)
-                                        : amddwarf_read_uint(r, 1, &length);
+                                        : amddwarf__read_uint(r, 1, &length);
     if (st == AMDDWARF_OK)
-      st = amddwarf_read_bytes(r, length, block);
+      st = amddwarf__read_bytes(r, length, block);
     if (st != AMDDWARF_OK) {
       r->pos = start;
       return st;
@@ -89,23 +89,23 @@ static amddwarf_status read_operand(amddwarf_reader *r, amddwarf_operand_kind ki
     st = amddwarf_read_u8(r, &encoding);
     if (st != AMDDWARF_OK)
       return st;
-    unsigned size = amddwarf_expr_eh_pe_size(encoding, format, &is_leb, &is_signed);
+    unsigned size = amddwarf__expr_eh_pe_size(encoding, format, &is_leb, &is_signed);
     if (size == 0) {
       r->pos = start;
       return AMDDWARF_E_EXPR_BAD_OPERAND;
     }
     if (is_leb && is_signed) {
       int64_t v;
-      st = amddwarf_read_sleb(r, &v);
+      st = amddwarf__read_sleb(r, &v);
       *second = (uint64_t)v;
     } else if (is_leb) {
       st = amddwarf_read_uleb(r, second);
     } else if (is_signed) {
       int64_t v;
-      st = amddwarf_read_sint(r, size, &v);
+      st = amddwarf__read_sint(r, size, &v);
       *second = (uint64_t)v;
     } else {
-      st = amddwarf_read_uint(r, size, second);
+      st = amddwarf__read_uint(r, size, second);
     }
     if (st != AMDDWARF_OK) {
       r->pos = start;
@@ -155,7 +155,7 @@ static amddwarf_status resolve_branches(amddwarf_op *ops, size_t *count, uint64_
   size_t n = *count;
   for (size_t i = 0; i < n; i++) {
     amddwarf_op *op = &ops[i];
-    if (amddwarf_expr_op_table[op->kind].operands[0] != AMDDWARF_OPERAND_BRANCH)
+    if (amddwarf__expr_op_table[op->kind].operands[0] != AMDDWARF_OPERAND_BRANCH)
       continue;
     /* The displacement counts from the end of the 3-byte operation. */
     int64_t disp = (int64_t)op->operands[0];
@@ -165,15 +165,15 @@ static amddwarf_status resolve_branches(amddwarf_op *ops, size_t *count, uint64_
     if (target < 0 || (uint64_t)target > size ||
         !find_boundary(ops, n, size, (uint64_t)target, &index)) {
       *count = i;
-      const char *name = amddwarf_expr_op_table[op->kind].name;
+      const char *name = amddwarf__expr_op_table[op->kind].name;
       if (target < 0 || (uint64_t)target > size)
-        return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
+        return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
                                 AMDDWARF_NO_OPCODE,
                                 "%s at offset %llu (opcode 0x%02x): displacement %lld targets "
                                 "offset %lld, outside the %llu-byte expression",
                                 name, (unsigned long long)op->offset, op->opcode,
                                 (long long)disp, (long long)target, (unsigned long long)size);
-      return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
+      return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
                               AMDDWARF_NO_OPCODE,
                               "%s at offset %llu (opcode 0x%02x): displacement %lld targets "
                               "offset %lld, inside an operation",
@@ -190,7 +190,7 @@ static amddwarf_status operand_error(amddwarf_error *err, amddwarf_status st,
                                      amddwarf_operand_kind kind, size_t operand_offset,
                                      const amddwarf_expr_format *format)
 {
-  const char *name = amddwarf_expr_op_table[op->kind].name;
+  const char *name = amddwarf__expr_op_table[op->kind].name;
   int32_t subop = op->subop ? (int32_t)op->subop : AMDDWARF_NO_OPCODE;
   const char *what = st == AMDDWARF_E_TRUNCATED     ? "truncated"
                      : st == AMDDWARF_E_LEB_OVERFLOW ? "LEB128 overflows 64 bits in"
@@ -198,12 +198,12 @@ static amddwarf_status operand_error(amddwarf_error *err, amddwarf_status st,
                      : st == AMDDWARF_E_EXPR_BAD_OPERAND
                          ? "unsupported pointer encoding in"
                          : "bad";
-  return amddwarf_fail_op(err, st, op->offset, op->opcode, subop,
+  return amddwarf__fail_op(err, st, op->offset, op->opcode, subop,
                           "%s at offset %llu (opcode 0x%02x, %s dialect): %s operand %u (%s) "
                           "at offset %llu",
                           name, (unsigned long long)op->offset, op->opcode,
                           dialect_phrase(format->dialect), what, which + 1,
-                          amddwarf_expr_operand_kind_name(kind),
+                          amddwarf__expr_operand_kind_name(kind),
                           (unsigned long long)operand_offset);
 }
 
@@ -222,15 +222,15 @@ static amddwarf_status decode_extension(amddwarf_reader *r, const amddwarf_expr_
     size_t subop_at = r->pos;
     amddwarf_status st = amddwarf_read_uleb(r, &subop);
     if (st != AMDDWARF_OK)
-      return amddwarf_fail_op(err, st, start, code, AMDDWARF_NO_OPCODE,
+      return amddwarf__fail_op(err, st, start, code, AMDDWARF_NO_OPCODE,
                               "DW_OP_LLVM_user at offset %llu (opcode 0x%02x): %s sub-opcode "
                               "at offset %llu",
                               (unsigned long long)start, code,
                               st == AMDDWARF_E_TRUNCATED ? "truncated" : "bad LEB128",
                               (unsigned long long)subop_at);
-    if (subop == 0 || !amddwarf_expr_ext_by_subop(subop, kind)) {
+    if (subop == 0 || !amddwarf__expr_ext_by_subop(subop, kind)) {
       int32_t sub = subop <= INT32_MAX ? (int32_t)subop : AMDDWARF_NO_OPCODE;
-      return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_SUBOP, start, code, sub,
+      return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_SUBOP, start, code, sub,
                               "DW_OP_LLVM_user at offset %llu (opcode 0x%02x): %s sub-opcode "
                               "0x%llx",
                               (unsigned long long)start, code, subop == 0 ? "invalid" : "unknown",
@@ -239,8 +239,8 @@ static amddwarf_status decode_extension(amddwarf_reader *r, const amddwarf_expr_
     op->subop = (uint32_t)subop;
     return AMDDWARF_OK;
   }
-  if (!amddwarf_expr_ext_by_opcode(dialect, code, kind))
-    return amddwarf_fail_op(err, AMDDWARF_E_EXPR_UNKNOWN_OPCODE, start, code, AMDDWARF_NO_OPCODE,
+  if (!amddwarf__expr_ext_by_opcode(dialect, code, kind))
+    return amddwarf__fail_op(err, AMDDWARF_E_EXPR_UNKNOWN_OPCODE, start, code, AMDDWARF_NO_OPCODE,
                             "unknown opcode 0x%02x at offset %llu (%s dialect)", code,
                             (unsigned long long)start, dialect_phrase(dialect));
   return AMDDWARF_OK;
@@ -298,7 +298,7 @@ static DECODE_INLINE amddwarf_status decode_op(const uint8_t *data, size_t size,
   const size_t start = *pos;
   size_t at = start + 1;
   const uint8_t code = data[start];
-  unsigned kind = amddwarf_expr_std_opcode[code];
+  unsigned kind = amddwarf__expr_std_opcode[code];
   op->opcode = code;
   op->subop = 0;
   op->offset = start;
@@ -319,7 +319,7 @@ static DECODE_INLINE amddwarf_status decode_op(const uint8_t *data, size_t size,
   }
   kind -= 1;
   op->kind = (amddwarf_op_kind)kind;
-  const amddwarf_op_info *info = &amddwarf_expr_op_table[kind];
+  const amddwarf_op_info *info = &amddwarf__expr_op_table[kind];
   const amddwarf_operand_kind first = info->operands[0];
   *branches += first == AMDDWARF_OPERAND_BRANCH;
   if (first != AMDDWARF_OPERAND_NONE) {
@@ -343,11 +343,11 @@ static DECODE_INLINE amddwarf_status decode_op(const uint8_t *data, size_t size,
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_expr_decode_one(amddwarf_reader *r, const amddwarf_expr_format *format,
+amddwarf_status amddwarf__expr_decode_one(amddwarf_reader *r, const amddwarf_expr_format *format,
                                          amddwarf_op *op, amddwarf_error *err)
 {
   if (amddwarf_reader_at_end(r))
-    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, r->pos, "no operation at offset %llu",
+    return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, r->pos, "no operation at offset %llu",
                          (unsigned long long)r->pos);
   unsigned branches = 0;
   return decode_op(r->data, r->size, &r->pos, format, op, &branches, err);
@@ -363,15 +363,15 @@ amddwarf_status amddwarf_expr_decode(const uint8_t *bytes, size_t size,
   if (count)
     *count = 0;
   if (!count || (!bytes && size) || (!ops && capacity))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_decode: null argument");
   format = amddwarf_expr_format_check(format, &defaults);
   if (!format)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_decode: bad format (dialect, address size 2/4/8, "
                          "offset size 4/8, version 2-5)");
   if (size > UINT32_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "expression of %llu bytes exceeds the 4 GiB limit",
                          (unsigned long long)size);
 
@@ -379,7 +379,7 @@ amddwarf_status amddwarf_expr_decode(const uint8_t *bytes, size_t size,
   unsigned branches = 0;
   while (pos < size) {
     if (n == capacity) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_SPACE, pos,
+      st = amddwarf__fail(err, AMDDWARF_E_NO_SPACE, pos,
                          "more than %llu operations; output array full at offset %llu",
                          (unsigned long long)capacity, (unsigned long long)pos);
       goto done;

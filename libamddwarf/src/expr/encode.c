@@ -43,13 +43,13 @@ static void put_uint(writer *w, uint64_t v, unsigned size)
 static void put_uleb(writer *w, uint64_t v)
 {
   uint8_t buf[AMDDWARF_LEB128_MAX_BYTES];
-  put_bytes(w, buf, amddwarf_encode_uleb(v, buf));
+  put_bytes(w, buf, amddwarf__encode_uleb(v, buf));
 }
 
 static void put_sleb(writer *w, int64_t v)
 {
   uint8_t buf[AMDDWARF_LEB128_MAX_BYTES];
-  put_bytes(w, buf, amddwarf_encode_sleb(v, buf));
+  put_bytes(w, buf, amddwarf__encode_sleb(v, buf));
 }
 
 static int64_t as_signed(uint64_t v)
@@ -73,11 +73,11 @@ static bool fits(uint64_t v, unsigned size, bool signed_)
 static amddwarf_status bad_operand(amddwarf_error *err, size_t index, const amddwarf_op *op,
                                    unsigned which, const char *why)
 {
-  const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
-  return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_OPERAND, index, AMDDWARF_NO_OPCODE,
+  const amddwarf_op_info *info = &amddwarf__expr_op_table[op->kind];
+  return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_OPERAND, index, AMDDWARF_NO_OPCODE,
                           AMDDWARF_NO_OPCODE, "operation %llu (%s): operand %u (%s) %s",
                           (unsigned long long)index, info->name, which + 1,
-                          amddwarf_expr_operand_kind_name(info->operands[which]), why);
+                          amddwarf__expr_operand_kind_name(info->operands[which]), why);
 }
 
 /* Writes operand WHICH of OP; OFFSETS (may be NULL in the sizing pass) gives
@@ -86,7 +86,7 @@ static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t inde
                                    unsigned which, const amddwarf_expr_format *format,
                                    const uint64_t *offsets, size_t count, amddwarf_error *err)
 {
-  const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
+  const amddwarf_op_info *info = &amddwarf__expr_op_table[op->kind];
   amddwarf_operand_kind kind = info->operands[which];
   uint64_t v = op->operands[which];
   switch (kind) {
@@ -126,7 +126,7 @@ static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t inde
     return AMDDWARF_OK;
   case AMDDWARF_OPERAND_BRANCH: {
     if (op->target > count)
-      return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, index, AMDDWARF_NO_OPCODE,
+      return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, index, AMDDWARF_NO_OPCODE,
                               AMDDWARF_NO_OPCODE,
                               "operation %llu (%s): target %u is beyond the %llu operations",
                               (unsigned long long)index, info->name, op->target,
@@ -135,7 +135,7 @@ static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t inde
     if (offsets) {
       disp = (int64_t)offsets[op->target] - (int64_t)(offsets[index] + 3);
       if (disp < INT16_MIN || disp > INT16_MAX)
-        return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, index, AMDDWARF_NO_OPCODE,
+        return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, index, AMDDWARF_NO_OPCODE,
                                 AMDDWARF_NO_OPCODE,
                                 "operation %llu (%s): displacement %lld to operation %u does "
                                 "not fit 16 bits",
@@ -163,7 +163,7 @@ static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t inde
     bool is_leb, is_signed;
     if (v > 0xff)
       return bad_operand(err, index, op, which, "pointer encoding is not one byte");
-    unsigned size = amddwarf_expr_eh_pe_size((uint8_t)v, format, &is_leb, &is_signed);
+    unsigned size = amddwarf__expr_eh_pe_size((uint8_t)v, format, &is_leb, &is_signed);
     if (size == 0)
       return bad_operand(err, index, op, which, "pointer encoding is not supported");
     put_u8(w, (uint8_t)v);
@@ -187,7 +187,7 @@ static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t inde
 static amddwarf_status put_opcode(writer *w, const amddwarf_op *op, size_t index,
                                   amddwarf_dialect dialect, amddwarf_error *err)
 {
-  const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
+  const amddwarf_op_info *info = &amddwarf__expr_op_table[op->kind];
   /* Vendor bytes decoded in auto keep their vendor opcode. 0xe9 is
      DW_OP_LLVM_user there, so the vendor DW_OP_LLVM_aspace_implicit_pointer
      has no encoding in auto. */
@@ -199,13 +199,13 @@ static amddwarf_status put_opcode(writer *w, const amddwarf_op *op, size_t index
   }
   uint8_t code;
   uint32_t subop;
-  if (amddwarf_expr_op_encoding(info, dialect, &code, &subop)) {
+  if (amddwarf__expr_op_encoding(info, dialect, &code, &subop)) {
     put_u8(w, code);
     if (subop)
       put_uleb(w, subop);
     return AMDDWARF_OK;
   }
-  return amddwarf_fail_op(err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, index, AMDDWARF_NO_OPCODE,
+  return amddwarf__fail_op(err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, index, AMDDWARF_NO_OPCODE,
                           AMDDWARF_NO_OPCODE,
                           "operation %llu (%s) has no encoding in the %s dialect",
                           (unsigned long long)index, info->name,
@@ -223,7 +223,7 @@ static amddwarf_status put_op(writer *w, const amddwarf_op *ops, size_t index, s
   return st;
 }
 
-amddwarf_status amddwarf_expr_operand_offset(const amddwarf_op *op, unsigned operand,
+amddwarf_status amddwarf__expr_operand_offset(const amddwarf_op *op, unsigned operand,
                                              const amddwarf_expr_format *format,
                                              uint64_t *offset, amddwarf_error *err)
 {
@@ -235,7 +235,7 @@ amddwarf_status amddwarf_expr_operand_offset(const amddwarf_op *op, unsigned ope
   return st;
 }
 
-amddwarf_status amddwarf_expr_encode_offsets(const amddwarf_op *ops, size_t count,
+amddwarf_status amddwarf__expr_encode_offsets(const amddwarf_op *ops, size_t count,
                                              const amddwarf_expr_format *format,
                                              uint64_t *offsets, amddwarf_error *err)
 {
@@ -260,32 +260,32 @@ amddwarf_status amddwarf_expr_encode(const amddwarf_op *ops, size_t count,
   if (size)
     *size = 0;
   if (!size || (!ops && count) || (!out && capacity))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_encode: null argument");
   format = amddwarf_expr_format_check(format, &defaults);
   if (!format)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_encode: bad format");
   for (size_t i = 0; i < count; i++)
     if ((unsigned)ops[i].kind >= AMDDWARF_OP_KIND_COUNT)
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, i,
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, i,
                            "operation %llu has an invalid kind %d", (unsigned long long)i,
                            (int)ops[i].kind);
 
   /* Pass 1, only when there are branches: the offset of every operation. */
   bool has_branch = false;
   for (size_t i = 0; i < count; i++)
-    if (amddwarf_expr_op_table[ops[i].kind].operands[0] == AMDDWARF_OPERAND_BRANCH)
+    if (amddwarf__expr_op_table[ops[i].kind].operands[0] == AMDDWARF_OPERAND_BRANCH)
       has_branch = true;
   if (has_branch) {
     if (count + 1 > sizeof small / sizeof small[0]) {
-      offsets = amddwarf_mem_calloc(NULL, count + 1, sizeof *offsets);
+      offsets = amddwarf__mem_calloc(NULL, count + 1, sizeof *offsets);
       if (!offsets)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                              "amddwarf_expr_encode: no memory for %llu offsets",
                              (unsigned long long)count);
     }
-    st = amddwarf_expr_encode_offsets(ops, count, format, offsets, err);
+    st = amddwarf__expr_encode_offsets(ops, count, format, offsets, err);
     if (st != AMDDWARF_OK)
       goto done;
   }
@@ -297,12 +297,12 @@ amddwarf_status amddwarf_expr_encode(const amddwarf_op *ops, size_t count,
   if (st == AMDDWARF_OK) {
     *size = w.pos;
     if (w.pos > capacity)
-      st = amddwarf_fail(err, AMDDWARF_E_NO_SPACE, capacity,
+      st = amddwarf__fail(err, AMDDWARF_E_NO_SPACE, capacity,
                          "encoded expression needs %llu bytes, buffer has %llu",
                          (unsigned long long)w.pos, (unsigned long long)capacity);
   }
 done:
   if (offsets != small)
-    amddwarf_mem_free(NULL, offsets, (count + 1) * sizeof *offsets);
+    amddwarf__mem_free(NULL, offsets, (count + 1) * sizeof *offsets);
   return st;
 }

@@ -13,7 +13,7 @@
 #include "common/mem.h"
 #include "expr/eval_internal.h"
 
-amddwarf_status machine_fail(machine *m, amddwarf_status status, const char *format, ...)
+amddwarf_status amddwarf__machine_fail(machine *m, amddwarf_status status, const char *format, ...)
 {
   if (!m->err)
     return status;
@@ -41,19 +41,19 @@ static const amddwarf_op *program_op(const machine *m, const program *p, size_t 
   return p->external ? &p->external[i] : &m->ev->ops[p->first + i];
 }
 
-amddwarf_status stack_need(machine *m, uint32_t base, uint32_t n)
+amddwarf_status amddwarf__stack_need(machine *m, uint32_t base, uint32_t n)
 {
   if (m->sp - base < n)
-    return machine_fail(m, AMDDWARF_E_EVAL_STACK_UNDERFLOW,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_STACK_UNDERFLOW,
                         "the operation needs %u stack entries, the stack has %u", (unsigned)n,
                         (unsigned)(m->sp - base));
   return AMDDWARF_OK;
 }
 
-amddwarf_entry *stack_push(machine *m)
+amddwarf_entry *amddwarf__stack_push(machine *m)
 {
   if (m->sp >= m->ev->stack_cap) {
-    machine_fail(m, AMDDWARF_E_LIMIT, "the stack would exceed %u entries",
+    amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "the stack would exceed %u entries",
                  (unsigned)m->ev->stack_cap);
     return NULL;
   }
@@ -62,9 +62,9 @@ amddwarf_entry *stack_push(machine *m)
   return e;
 }
 
-amddwarf_status stack_push_value(machine *m, const amddwarf_value *v)
+amddwarf_status amddwarf__stack_push_value(machine *m, const amddwarf_value *v)
 {
-  amddwarf_entry *e = stack_push(m);
+  amddwarf_entry *e = amddwarf__stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_VALUE;
@@ -72,19 +72,19 @@ amddwarf_status stack_push_value(machine *m, const amddwarf_value *v)
   return AMDDWARF_OK;
 }
 
-amddwarf_status stack_push_generic(machine *m, uint64_t x)
+amddwarf_status amddwarf__stack_push_generic(machine *m, uint64_t x)
 {
-  amddwarf_entry *e = stack_push(m);
+  amddwarf_entry *e = amddwarf__stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_VALUE;
-  value_set_generic(m, &e->value, x);
+  amddwarf__value_set_generic(m, &e->value, x);
   return AMDDWARF_OK;
 }
 
-amddwarf_status stack_push_location(machine *m, const amddwarf_location *loc)
+amddwarf_status amddwarf__stack_push_location(machine *m, const amddwarf_location *loc)
 {
-  amddwarf_entry *e = stack_push(m);
+  amddwarf_entry *e = amddwarf__stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_LOCATION;
@@ -92,9 +92,9 @@ amddwarf_status stack_push_location(machine *m, const amddwarf_location *loc)
   return AMDDWARF_OK;
 }
 
-amddwarf_status stack_push_memory(machine *m, uint32_t aspace, uint64_t address)
+amddwarf_status amddwarf__stack_push_memory(machine *m, uint32_t aspace, uint64_t address)
 {
-  amddwarf_entry *e = stack_push(m);
+  amddwarf_entry *e = amddwarf__stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_LOCATION;
@@ -102,9 +102,9 @@ amddwarf_status stack_push_memory(machine *m, uint32_t aspace, uint64_t address)
   return AMDDWARF_OK;
 }
 
-amddwarf_status stack_push_register(machine *m, uint32_t regno)
+amddwarf_status amddwarf__stack_push_register(machine *m, uint32_t regno)
 {
-  amddwarf_entry *e = stack_push(m);
+  amddwarf_entry *e = amddwarf__stack_push(m);
   if (!e)
     return AMDDWARF_E_LIMIT;
   e->kind = AMDDWARF_ENTRY_LOCATION;
@@ -117,9 +117,9 @@ amddwarf_status stack_push_register(machine *m, uint32_t regno)
 
 /* Pops the top entry as a value (location -> generic value when it is a
    default-space memory location on a byte boundary). */
-amddwarf_status stack_pop_value(machine *m, uint32_t base, amddwarf_value *out)
+amddwarf_status amddwarf__stack_pop_value(machine *m, uint32_t base, amddwarf_value *out)
 {
-  amddwarf_status st = stack_need(m, base, 1);
+  amddwarf_status st = amddwarf__stack_need(m, base, 1);
   if (st != AMDDWARF_OK)
     return st;
   amddwarf_entry *e = stack_top(m, 0);
@@ -129,30 +129,30 @@ amddwarf_status stack_pop_value(machine *m, uint32_t base, amddwarf_value *out)
     return AMDDWARF_OK;
   }
   if (e->incomplete)
-    return machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
                         "an incomplete composite is used as a value");
   if (e->location.kind == AMDDWARF_LOCATION_MEMORY &&
       e->location.u.memory.aspace == AMDDWARF_ASPACE_NONE && e->location.bit == 0 &&
       (machine_generic_bits(m) >= 64 || e->location.byte_offset <= bits_mask(machine_generic_bits(m)))) {
     uint64_t address = e->location.byte_offset;
     m->sp--;
-    value_set_generic(m, out, address);
+    amddwarf__value_set_generic(m, out, address);
     return AMDDWARF_OK;
   }
-  return machine_fail(m, AMDDWARF_E_EVAL_NOT_VALUE, "a %s location description is not a value",
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_VALUE, "a %s location description is not a value",
                       amddwarf_location_kind_name(e->location.kind));
 }
 
-amddwarf_status stack_pop_integral(machine *m, uint32_t base, amddwarf_value *out)
+amddwarf_status amddwarf__stack_pop_integral(machine *m, uint32_t base, amddwarf_value *out)
 {
-  amddwarf_status st = stack_pop_value(m, base, out);
+  amddwarf_status st = amddwarf__stack_pop_value(m, base, out);
   if (st != AMDDWARF_OK)
     return st;
   if (out->is_implicit_pointer)
-    return machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
                         "an implicit pointer value is used as an integer");
-  if (!type_is_integral(&out->type))
-    return machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "a %s value is not integral",
+  if (!amddwarf__type_is_integral(&out->type))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "a %s value is not integral",
                         amddwarf_encoding_name(out->type.encoding));
   return AMDDWARF_OK;
 }
@@ -163,11 +163,11 @@ static int64_t integral_signed(const amddwarf_value *v)
   amddwarf_value s = *v;
   if (s.type.encoding != AMDDWARF_ATE_SIGNED && s.type.encoding != AMDDWARF_ATE_SIGNED_CHAR)
     s.type.encoding = AMDDWARF_ATE_SIGNED;
-  return value_s64(&s);
+  return amddwarf__value_s64(&s);
 }
 
 /* Pops an integral value as (unsigned, signed) 64-bit numbers. */
-amddwarf_status stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx)
+amddwarf_status amddwarf__stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx)
 {
   if (top_is_generic(m, base, 0)) {
     *x = generic_u64(stack_top(m, 0));
@@ -180,20 +180,20 @@ amddwarf_status stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, i
     return AMDDWARF_OK;
   }
   amddwarf_value a;
-  amddwarf_status st = stack_pop_integral(m, base, &a);
+  amddwarf_status st = amddwarf__stack_pop_integral(m, base, &a);
   if (st != AMDDWARF_OK)
     return st;
-  *x = value_u64(&a);
+  *x = amddwarf__value_u64(&a);
   *sx = integral_signed(&a);
   return AMDDWARF_OK;
 }
 
 /* Converts ENTRY (already popped) to a location description. */
-amddwarf_status entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out)
+amddwarf_status amddwarf__entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out)
 {
   if (e->kind == AMDDWARF_ENTRY_LOCATION) {
     if (e->incomplete)
-      return machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
                           "an incomplete composite is used as a location description");
     *out = e->location;
     return AMDDWARF_OK;
@@ -201,24 +201,24 @@ amddwarf_status entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_
   const amddwarf_value *v = &e->value;
   if (v->is_implicit_pointer) {
     if (v->pointer.u.implicit_pointer.aspace != AMDDWARF_ASPACE_NONE)
-      return machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
                           "an implicit pointer value of address space %u converts to a location only through DW_OP_LLVM_form_aspace_address",
                           (unsigned)v->pointer.u.implicit_pointer.aspace);
     amddwarf_location ip = v->pointer; /* V may sit in a popped stack slot */
-    return resolve_implicit_pointer(m, &ip, out);
+    return amddwarf__resolve_implicit_pointer(m, &ip, out);
   }
   if (v->type.encoding == AMDDWARF_ATE_GENERIC && v->type.die == 0) {
-    memory_location(out, AMDDWARF_ASPACE_NONE, value_u64(v));
+    memory_location(out, AMDDWARF_ASPACE_NONE, amddwarf__value_u64(v));
     return AMDDWARF_OK;
   }
-  return machine_fail(m, AMDDWARF_E_EVAL_NOT_LOCATION,
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_LOCATION,
                       "a %s value (DIE 0x%llx) is not a location description",
                       amddwarf_encoding_name(v->type.encoding), (unsigned long long)v->type.die);
 }
 
-amddwarf_status stack_pop_location(machine *m, uint32_t base, amddwarf_location *out)
+amddwarf_status amddwarf__stack_pop_location(machine *m, uint32_t base, amddwarf_location *out)
 {
-  amddwarf_status st = stack_need(m, base, 1);
+  amddwarf_status st = amddwarf__stack_need(m, base, 1);
   if (st != AMDDWARF_OK)
     return st;
   amddwarf_entry *e = stack_top(m, 0);
@@ -229,23 +229,23 @@ amddwarf_status stack_pop_location(machine *m, uint32_t base, amddwarf_location 
   }
   m->sp--;
   /* The popped slot stays intact until the next push. */
-  return entry_to_location(m, e, out);
+  return amddwarf__entry_to_location(m, e, out);
 }
 
 /* ---- nested expressions ------------------------------------------------------ */
 
-amddwarf_status load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
+amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
 {
   amddwarf_eval *ev = m->ev;
   size_t needed;
   if (amddwarf_add_overflow_size(m->ops_used, size, &needed) || needed > ev->ops_max)
-    return machine_fail(m, AMDDWARF_E_LIMIT, "expressions of this evaluation exceed %zu operations",
+    return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "expressions of this evaluation exceed %zu operations",
                         ev->ops_max);
   if (needed > ev->ops_cap) {
     size_t cap = ev->ops_cap;
     void *items = ev->ops;
-    if (amddwarf_mem_reserve(&ev->alloc, &items, &cap, needed, sizeof *ev->ops) != 0)
-      return machine_fail(m, AMDDWARF_E_NO_MEMORY, "out of memory for operations");
+    if (amddwarf__mem_reserve(&ev->alloc, &items, &cap, needed, sizeof *ev->ops) != 0)
+      return amddwarf__machine_fail(m, AMDDWARF_E_NO_MEMORY, "out of memory for operations");
     ev->ops = items;
     ev->ops_cap = cap;
   }
@@ -307,20 +307,20 @@ amddwarf_status load_program(machine *m, const uint8_t *bytes, size_t size, prog
 
 /* Evaluates BYTES on a stack frame of its own and returns its location
    result (the rule "a location description is required"). */
-amddwarf_status eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
+amddwarf_status amddwarf__eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
                                amddwarf_location *out)
 {
   saved_op s = save_op(m);
   uint32_t base = m->sp;
   program p;
   if (m->depth >= m->ev->max_call_depth)
-    return machine_fail(m, AMDDWARF_E_LIMIT, "%s: more than %u nested evaluations", what,
+    return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "%s: more than %u nested evaluations", what,
                         (unsigned)m->ev->max_call_depth);
-  amddwarf_status st = load_program(m, bytes, size, &p);
+  amddwarf_status st = amddwarf__load_program(m, bytes, size, &p);
   if (st != AMDDWARF_OK)
     return st;
   m->depth++;
-  st = machine_run(m, &p, base);
+  st = amddwarf__machine_run(m, &p, base);
   m->depth--;
   if (st != AMDDWARF_OK)
     return st;
@@ -330,7 +330,7 @@ amddwarf_status eval_own_frame(machine *m, const uint8_t *bytes, size_t size, co
   } else {
     amddwarf_entry e = *stack_top(m, 0);
     e.incomplete = 0; /* an incomplete composite left on top is complete now */
-    st = entry_to_location(m, &e, out);
+    st = amddwarf__entry_to_location(m, &e, out);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -338,47 +338,47 @@ amddwarf_status eval_own_frame(machine *m, const uint8_t *bytes, size_t size, co
   return AMDDWARF_OK;
 }
 
-amddwarf_status lookup_die(machine *m, amddwarf_die_ref_kind kind, uint64_t ref,
+amddwarf_status amddwarf__lookup_die(machine *m, amddwarf_die_ref_kind kind, uint64_t ref,
                            amddwarf_die *die)
 {
   if (!TARGET_HAS(m->t, die))
-    return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot look up DIE 0x%llx",
+    return amddwarf__machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot look up DIE 0x%llx",
                         (unsigned long long)ref);
   memset(die, 0, sizeof *die);
   amddwarf_status st = m->t->die(m->t->user, kind, ref, die);
   if (st == AMDDWARF_NOT_FOUND)
-    return machine_fail(m, AMDDWARF_E_EVAL_BAD_DIE, "there is no DIE at 0x%llx",
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_DIE, "there is no DIE at 0x%llx",
                         (unsigned long long)ref);
   if (st != AMDDWARF_OK)
-    return machine_fail(m, st, "DIE 0x%llx: %s", (unsigned long long)ref,
+    return amddwarf__machine_fail(m, st, "DIE 0x%llx: %s", (unsigned long long)ref,
                         amddwarf_status_message(st));
   return AMDDWARF_OK;
 }
 
-amddwarf_status resolve_implicit_pointer(machine *m, const amddwarf_location *ip,
+amddwarf_status amddwarf__resolve_implicit_pointer(machine *m, const amddwarf_location *ip,
                                          amddwarf_location *out)
 {
   amddwarf_die die;
-  amddwarf_status st = lookup_die(m, AMDDWARF_DIE_REF_SECTION, ip->u.implicit_pointer.die, &die);
+  amddwarf_status st = amddwarf__lookup_die(m, AMDDWARF_DIE_REF_SECTION, ip->u.implicit_pointer.die, &die);
   if (st != AMDDWARF_OK)
     return st;
   if (die.value == AMDDWARF_DIE_LOCATION) {
-    st = eval_own_frame(m, die.bytes, die.size, "implicit pointer target", out);
+    st = amddwarf__eval_own_frame(m, die.bytes, die.size, "implicit pointer target", out);
     if (st != AMDDWARF_OK)
       return st;
   } else if (die.value == AMDDWARF_DIE_CONST_VALUE) {
-    uint8_t *copy = pool_alloc(m, die.size);
+    uint8_t *copy = amddwarf__pool_alloc(m, die.size);
     if (!copy && die.size)
       return AMDDWARF_E_LIMIT;
     if (die.size)
       memcpy(copy, die.bytes, die.size);
     implicit_location(out, copy, (uint64_t)die.size * 8);
   } else {
-    return machine_fail(m, AMDDWARF_E_EVAL_BAD_DIE,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_DIE,
                         "implicit pointer target DIE 0x%llx has neither DW_AT_location nor DW_AT_const_value",
                         (unsigned long long)ip->u.implicit_pointer.die);
   }
-  return loc_add_bytes(m, out, ip->u.implicit_pointer.displacement);
+  return amddwarf__loc_add_bytes(m, out, ip->u.implicit_pointer.displacement);
 }
 
 /* ---- the machine ------------------------------------------------------------------ */
@@ -397,7 +397,7 @@ static void trace_op(machine *m, const amddwarf_op *op)
   m->trace(m->req->trace_user, &e);
 }
 
-void machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
+void amddwarf__machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
                           uint32_t lane, uint64_t address, uint64_t size, const uint8_t *bytes,
                           amddwarf_status status)
 {
@@ -427,15 +427,15 @@ static const op_handler handlers[AMDDWARF_OP_KIND_COUNT] = {
 static op_handler handler_of(amddwarf_op_kind kind)
 {
   if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
-    return op_literal;
+    return amddwarf__op_literal;
   if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31)
-    return op_register;
+    return amddwarf__op_register;
   if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31)
-    return op_breg;
+    return amddwarf__op_breg;
   return (unsigned)kind < AMDDWARF_OP_KIND_COUNT ? handlers[kind] : NULL;
 }
 
-amddwarf_status machine_run(machine *m, const program *p, uint32_t base)
+amddwarf_status amddwarf__machine_run(machine *m, const program *p, uint32_t base)
 {
   size_t pc = 0;
   while (pc < p->count) {
@@ -444,12 +444,12 @@ amddwarf_status machine_run(machine *m, const program *p, uint32_t base)
     m->op_code = s.op->opcode;
     m->op_subop = s.op->subop ? (int32_t)s.op->subop : AMDDWARF_NO_OPCODE;
     if (++m->steps > m->ev->max_steps)
-      return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u operations executed",
+      return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u operations executed",
                           (unsigned)m->ev->max_steps);
     op_handler handler = handler_of(s.op->kind);
     amddwarf_status st =
         handler ? handler(m, &s)
-                : machine_fail(m, AMDDWARF_E_UNSUPPORTED, "operation kind %d is not evaluated",
+                : amddwarf__machine_fail(m, AMDDWARF_E_UNSUPPORTED, "operation kind %d is not evaluated",
                                (int)s.op->kind);
     /* A DW_OP_call* or frame base may have grown the operation buffer that
        the operation points into: trace the operation fetched again. */
@@ -457,11 +457,11 @@ amddwarf_status machine_run(machine *m, const program *p, uint32_t base)
       trace_op(m, program_op(m, p, pc));
     if (st != AMDDWARF_OK) {
       if (!m->reported)
-        machine_fail(m, st, "%s", amddwarf_status_message(st));
+        amddwarf__machine_fail(m, st, "%s", amddwarf_status_message(st));
       return st;
     }
     if (s.next > p->count)
-      return machine_fail(m, AMDDWARF_E_EXPR_BAD_BRANCH, "branch target %zu is past the end",
+      return amddwarf__machine_fail(m, AMDDWARF_E_EXPR_BAD_BRANCH, "branch target %zu is past the end",
                           s.next);
     pc = s.next;
   }
@@ -470,7 +470,7 @@ amddwarf_status machine_run(machine *m, const program *p, uint32_t base)
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *req,
+amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *req,
                               amddwarf_error *err, machine *m)
 {
   m->wave_size = 0;
@@ -484,10 +484,10 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
   m->reported = false;
   if (!ev || !req || !req->target ||
       req->struct_size < offsetof(amddwarf_eval_request, trace))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "evaluation needs a context, a request and a target");
   if (req->format.address_size != 4 && req->format.address_size != 8)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "address size %u: the evaluator supports 4 and 8",
                          (unsigned)req->format.address_size);
   m->ev = ev;
@@ -511,7 +511,7 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
       m->lane = 0;
   }
   for (size_t i = 0; i < req->initial_count; i++) {
-    amddwarf_entry *e = stack_push(m);
+    amddwarf_entry *e = amddwarf__stack_push(m);
     if (!e)
       return AMDDWARF_E_LIMIT;
     *e = req->initial[i];
@@ -527,7 +527,7 @@ static bool fast_allowed(const machine *m)
          m->req->required == AMDDWARF_RESULT_LOCATION;
 }
 
-/* Back to the state machine_begin left, after the fast path declined (the
+/* Back to the state amddwarf__machine_begin left, after the fast path declined (the
    program being run stays loaded and pinned; there are no initial entries). */
 static void machine_restart(machine *m)
 {
@@ -559,7 +559,7 @@ static amddwarf_status finish(machine *m, amddwarf_entry *result)
     }
     e = *t;
     e.incomplete = 0;
-    st = entry_to_location(m, &e, &result->location);
+    st = amddwarf__entry_to_location(m, &e, &result->location);
     if (st == AMDDWARF_E_EVAL_NOT_LOCATION) {
       if (m->err)
         m->err->status = AMDDWARF_E_EVAL_RESULT;
@@ -569,8 +569,8 @@ static amddwarf_status finish(machine *m, amddwarf_entry *result)
   }
   result->kind = AMDDWARF_ENTRY_VALUE;
   if (m->sp == 0)
-    return machine_fail(m, AMDDWARF_E_EVAL_RESULT, "a value is required and the stack is empty");
-  st = stack_pop_value(m, 0, &result->value);
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_RESULT, "a value is required and the stack is empty");
+  st = amddwarf__stack_pop_value(m, 0, &result->value);
   if (st == AMDDWARF_E_EVAL_NOT_VALUE || st == AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE) {
     if (m->err)
       m->err->status = AMDDWARF_E_EVAL_RESULT;
@@ -584,18 +584,18 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
                                   amddwarf_error *err)
 {
   machine m;
-  amddwarf_status st = machine_begin(ev, request, err, &m);
+  amddwarf_status st = amddwarf__machine_begin(ev, request, err, &m);
   if (st != AMDDWARF_OK)
     return st;
   if (!result || (!ops && count))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
   program p = {ops, 0, count};
   if (fast_allowed(&m)) {
-    if (fast_eval_location(&m, ops, count, result))
+    if (amddwarf__fast_eval_location(&m, ops, count, result))
       return AMDDWARF_OK;
     machine_restart(&m);
   }
-  st = machine_run(&m, &p, 0);
+  st = amddwarf__machine_run(&m, &p, 0);
   if (st != AMDDWARF_OK)
     return st;
   return finish(&m, result);
@@ -607,19 +607,19 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
 {
   machine m;
   program p;
-  amddwarf_status st = machine_begin(ev, request, err, &m);
+  amddwarf_status st = amddwarf__machine_begin(ev, request, err, &m);
   if (st != AMDDWARF_OK)
     return st;
   if (!result || (!bytes && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no bytes or result");
-  st = load_program(&m, bytes, size, &p);
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no bytes or result");
+  st = amddwarf__load_program(&m, bytes, size, &p);
   if (st == AMDDWARF_OK && p.external && fast_allowed(&m)) {
-    if (fast_eval_location(&m, p.external, p.count, result))
+    if (amddwarf__fast_eval_location(&m, p.external, p.count, result))
       return AMDDWARF_OK;
     machine_restart(&m);
   }
   if (st == AMDDWARF_OK)
-    st = machine_run(&m, &p, 0);
+    st = amddwarf__machine_run(&m, &p, 0);
   if (st != AMDDWARF_OK)
     return st;
   return finish(&m, result);

@@ -75,7 +75,7 @@ typedef struct machine {
   uint64_t steps;
   uint32_t depth;
   bool in_entry_value;
-  bool reported;         /* *err holds this evaluation's error (machine_fail) */
+  bool reported;         /* *err holds this evaluation's error (amddwarf__machine_fail) */
   amddwarf_trace_fn trace; /* request's trace callback, NULL when not tracing */
   /* The operation being executed, for error messages. */
   uint64_t op_offset;
@@ -95,11 +95,11 @@ typedef struct program {
 /* Decodes SIZE bytes as program *P: from the decode cache when they were
    decoded before (EXTERNAL then points into the cache), else into the
    context buffer. */
-amddwarf_status load_program(machine *m, const uint8_t *bytes, size_t size, program *p);
+amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t size, program *p);
 
 /* Starts an evaluation (or a read or write) of REQUEST on EV: checks the
    request, resolves the lane, pushes the initial entries. */
-amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *req,
+amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *req,
                               amddwarf_error *err, machine *m);
 
 /* Target callback present? (struct_size-aware) */
@@ -108,7 +108,7 @@ amddwarf_status machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *re
    (t)->field != NULL)
 
 /* Fails with STATUS at the current operation. */
-amddwarf_status machine_fail(machine *m, amddwarf_status status, const char *format, ...)
+amddwarf_status amddwarf__machine_fail(machine *m, amddwarf_status status, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -126,37 +126,37 @@ static inline uint64_t bits_mask(uint32_t bits)
 }
 
 /* Reports a target access to the trace callback (call only when m->trace). */
-void machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
+void amddwarf__machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
                           uint32_t lane, uint64_t address, uint64_t size, const uint8_t *bytes,
                           amddwarf_status status);
 
 /* Releases EV->lanes (lanes.c). */
-void eval_lanes_free(amddwarf_eval *ev);
+void amddwarf__eval_lanes_free(amddwarf_eval *ev);
 
 /* ---- eval.c: the stack, shared by the operation handlers --------------------- */
 
 /* E_EVAL_STACK_UNDERFLOW unless the frame from BASE holds N entries. */
-amddwarf_status stack_need(machine *m, uint32_t base, uint32_t n);
+amddwarf_status amddwarf__stack_need(machine *m, uint32_t base, uint32_t n);
 /* A new top entry (not incomplete), or NULL after E_LIMIT. */
-amddwarf_entry *stack_push(machine *m);
+amddwarf_entry *amddwarf__stack_push(machine *m);
 static inline amddwarf_entry *stack_top(machine *m, uint32_t index)
 {
   return &m->ev->stack[m->sp - 1 - index];
 }
-amddwarf_status stack_push_value(machine *m, const amddwarf_value *v);
-amddwarf_status stack_push_generic(machine *m, uint64_t x);
-amddwarf_status stack_push_location(machine *m, const amddwarf_location *loc);
-amddwarf_status stack_push_memory(machine *m, uint32_t aspace, uint64_t address);
-amddwarf_status stack_push_register(machine *m, uint32_t regno);
+amddwarf_status amddwarf__stack_push_value(machine *m, const amddwarf_value *v);
+amddwarf_status amddwarf__stack_push_generic(machine *m, uint64_t x);
+amddwarf_status amddwarf__stack_push_location(machine *m, const amddwarf_location *loc);
+amddwarf_status amddwarf__stack_push_memory(machine *m, uint32_t aspace, uint64_t address);
+amddwarf_status amddwarf__stack_push_register(machine *m, uint32_t regno);
 /* Pops the top entry as a value (a default-space memory location on a byte
    boundary converts to a generic value). */
-amddwarf_status stack_pop_value(machine *m, uint32_t base, amddwarf_value *out);
-amddwarf_status stack_pop_integral(machine *m, uint32_t base, amddwarf_value *out);
+amddwarf_status amddwarf__stack_pop_value(machine *m, uint32_t base, amddwarf_value *out);
+amddwarf_status amddwarf__stack_pop_integral(machine *m, uint32_t base, amddwarf_value *out);
 /* Pops an integral value as (unsigned, signed) 64-bit numbers. */
-amddwarf_status stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx);
+amddwarf_status amddwarf__stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx);
 /* Converts ENTRY (already popped) to a location description. */
-amddwarf_status entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out);
-amddwarf_status stack_pop_location(machine *m, uint32_t base, amddwarf_location *out);
+amddwarf_status amddwarf__entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out);
+amddwarf_status amddwarf__stack_pop_location(machine *m, uint32_t base, amddwarf_location *out);
 
 /* The top entry as a generic value, if it is one (the common case, taken
    without copying the entry). */
@@ -230,14 +230,14 @@ static inline void restore_op(machine *m, saved_op s)
 }
 
 /* Runs program P on the frame starting at stack entry BASE. */
-amddwarf_status machine_run(machine *m, const program *p, uint32_t base);
+amddwarf_status amddwarf__machine_run(machine *m, const program *p, uint32_t base);
 /* Evaluates BYTES on a frame of its own and returns its location result
    (the rule "a location description is required"); WHAT names it in errors. */
-amddwarf_status eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
+amddwarf_status amddwarf__eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
                                amddwarf_location *out);
-amddwarf_status lookup_die(machine *m, amddwarf_die_ref_kind kind, uint64_t ref,
+amddwarf_status amddwarf__lookup_die(machine *m, amddwarf_die_ref_kind kind, uint64_t ref,
                            amddwarf_die *die);
-amddwarf_status resolve_implicit_pointer(machine *m, const amddwarf_location *ip,
+amddwarf_status amddwarf__resolve_implicit_pointer(machine *m, const amddwarf_location *ip,
                                          amddwarf_location *out);
 
 /* ---- the operation handlers (ops_*.c, dispatched by eval_ops.def) ----------- */
@@ -252,9 +252,9 @@ typedef struct op_step {
 typedef amddwarf_status (*op_handler)(machine *m, op_step *s);
 
 #define EVAL_OP(kind, handler) amddwarf_status handler(machine *m, op_step *s);
-EVAL_OP(lit0, op_literal)
-EVAL_OP(reg0, op_register)
-EVAL_OP(breg0, op_breg)
+EVAL_OP(lit0, amddwarf__op_literal)
+EVAL_OP(reg0, amddwarf__op_register)
+EVAL_OP(breg0, amddwarf__op_breg)
 #include "expr/eval_ops.def"
 #undef EVAL_OP
 
@@ -263,7 +263,7 @@ EVAL_OP(breg0, op_breg)
 /* Evaluates the COUNT operations at OPS as a location into *RESULT on the
    fast path; false when it declines (then nothing was reported and the
    general machine must run the expression from the start). */
-bool fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result);
+bool amddwarf__fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result);
 
 /* ---- location.c --------------------------------------------------------- */
 
@@ -276,43 +276,43 @@ typedef struct storage_size {
   bool unbounded;        /* undefined storage */
 } storage_size;
 
-amddwarf_status loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out);
+amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out);
 /* Address bytes of ASPACE in this process (4 or 8), 0 when not an address space. */
-unsigned aspace_address_bytes(const machine *m, uint32_t aspace);
+unsigned amddwarf__aspace_address_bytes(const machine *m, uint32_t aspace);
 /* Adds BITS (signed) to LOC's offset, failing with E_EVAL_OFFSET_OUT_OF_RANGE
    when the result is negative or past the storage. Undefined is unchanged. */
-amddwarf_status loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits);
-amddwarf_status loc_add_bytes(machine *m, amddwarf_location *loc, int64_t bytes);
+amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits);
+amddwarf_status amddwarf__loc_add_bytes(machine *m, amddwarf_location *loc, int64_t bytes);
 /* Offset of LOC in bits when it fits 64 bits. */
-bool loc_bit_offset(const amddwarf_location *loc, uint64_t *bits);
+bool amddwarf__loc_bit_offset(const amddwarf_location *loc, uint64_t *bits);
 /* Sets LOC's offset to BITS. */
-void loc_set_bit_offset(amddwarf_location *loc, uint64_t bits);
+void amddwarf__loc_set_bit_offset(amddwarf_location *loc, uint64_t bits);
 /* Same storage (identity, not offset)? */
-bool loc_same_storage(const amddwarf_location *a, const amddwarf_location *b);
+bool amddwarf__loc_same_storage(const amddwarf_location *a, const amddwarf_location *b);
 
 /* Composite building: appends (BIT_SIZE, PL) to the composite of ENTRY
    (creating it when ENTRY is NULL-kind), keeping canonical form; ENTRY's
    parts move to the end of the arena when needed. */
-amddwarf_status composite_append(machine *m, amddwarf_location *composite,
+amddwarf_status amddwarf__composite_append(machine *m, amddwarf_location *composite,
                                  const amddwarf_location *pl, uint64_t bit_size);
 /* A fresh empty composite at the end of the part arena. */
-void composite_begin(machine *m, amddwarf_location *composite);
+void amddwarf__composite_begin(machine *m, amddwarf_location *composite);
 /* The composite DW_OP_LLVM_select_bit_piece BITS COUNT makes: part N is L1
    moved by N * BITS when bit N of MASK is set, else L0 moved by as much. */
-amddwarf_status select_composite(machine *m, const amddwarf_location *l0,
+amddwarf_status amddwarf__select_composite(machine *m, const amddwarf_location *l0,
                                  const amddwarf_location *l1, const uint8_t *mask, uint64_t bits,
                                  uint64_t count, amddwarf_location *out);
 
 /* Memory access normalization: DW_ASPACE as written -> (aspace, lane, address). */
-amddwarf_status memory_target_space(machine *m, uint32_t aspace, uint64_t address,
+amddwarf_status amddwarf__memory_target_space(machine *m, uint32_t aspace, uint64_t address,
                                     uint32_t *out_aspace, uint32_t *out_lane,
                                     uint64_t *out_address);
 /* The wave size (asks the target once; 64 when it cannot say). */
-uint32_t machine_wave_size(machine *m);
+uint32_t amddwarf__machine_wave_size(machine *m);
 /* The register's size in bytes, or E_EVAL_BAD_REGISTER. A small
    per-context cache answers first: register sizes do not change for a
    target (only the fixed AMDGPU map is cached). */
-amddwarf_status register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes);
+amddwarf_status amddwarf__register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes);
 static inline amddwarf_status register_bytes(machine *m, uint32_t regno, uint64_t *bytes)
 {
   const amddwarf_eval *ev = m->ev;
@@ -322,44 +322,44 @@ static inline amddwarf_status register_bytes(machine *m, uint32_t regno, uint64_
     *bytes = ev->reg_cache[slot].bytes;
     return AMDDWARF_OK;
   }
-  return register_bytes_uncached(m, regno, bytes);
+  return amddwarf__register_bytes_uncached(m, regno, bytes);
 }
 
 /* ---- access.c ----------------------------------------------------------- */
 
 /* Reads BIT_SIZE bits at BIT_OFFSET after LOC's offset into DST starting at
    bit DST_BIT (DST zeroed by the caller where needed). */
-amddwarf_status access_read(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+amddwarf_status amddwarf__access_read(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                             uint64_t bit_size, uint8_t *dst, uint64_t dst_bit);
-amddwarf_status access_write(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+amddwarf_status amddwarf__access_write(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                              uint64_t bit_size, const uint8_t *src);
 /* Copies N bits from SRC at bit SRC_BIT into DST at bit DST_BIT. */
-void copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t src_bit, uint64_t n);
+void amddwarf__copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t src_bit, uint64_t n);
 
 /* ---- value.c ------------------------------------------------------------ */
 
-void value_set_generic(machine *m, amddwarf_value *v, uint64_t x);
-bool type_is_integral(const amddwarf_base_type *type);
-bool type_equal(const amddwarf_base_type *a, const amddwarf_base_type *b);
+void amddwarf__value_set_generic(machine *m, amddwarf_value *v, uint64_t x);
+bool amddwarf__type_is_integral(const amddwarf_base_type *type);
+bool amddwarf__type_equal(const amddwarf_base_type *a, const amddwarf_base_type *b);
 /* Integral value as u64 (zero-extended) / sign-extended per its type. */
-uint64_t value_u64(const amddwarf_value *v);
-int64_t value_s64(const amddwarf_value *v);
+uint64_t amddwarf__value_u64(const amddwarf_value *v);
+int64_t amddwarf__value_s64(const amddwarf_value *v);
 /* Stores BYTES (SIZE of them) as a value of TYPE (pool for large values). */
-amddwarf_status value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_base_type *type,
+amddwarf_status amddwarf__value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_base_type *type,
                                  const uint8_t *bytes, size_t size);
 /* Reserves SIZE bytes of the pool. */
-uint8_t *pool_alloc(machine *m, size_t size);
+uint8_t *amddwarf__pool_alloc(machine *m, size_t size);
 /* Looks up base type DIE (0 = generic). */
-amddwarf_status type_lookup(machine *m, uint64_t die, amddwarf_base_type *out);
+amddwarf_status amddwarf__type_lookup(machine *m, uint64_t die, amddwarf_base_type *out);
 /* The binary operations on two BITS-bit integers that need neither their
    type nor their signedness (eq and ne give 0 or 1): *R, or false for
    another operation. */
-bool integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r);
+bool amddwarf__integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r);
 /* Binary arithmetic/comparison of kind KIND on A (second) and B (top). */
-amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
+amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
                              const amddwarf_value *b, amddwarf_value *out);
-amddwarf_status value_unary(machine *m, amddwarf_op_kind kind, amddwarf_value *v);
-amddwarf_status value_convert(machine *m, amddwarf_value *v, const amddwarf_base_type *to,
+amddwarf_status amddwarf__value_unary(machine *m, amddwarf_op_kind kind, amddwarf_value *v);
+amddwarf_status amddwarf__value_convert(machine *m, amddwarf_value *v, const amddwarf_base_type *to,
                               bool reinterpret);
 
 #endif

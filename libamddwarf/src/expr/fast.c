@@ -141,12 +141,12 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
       return false;
     st = size ? t->read_register(t->user, e->space, e->x, size, buf) : AMDDWARF_OK;
   } else if (e->kind == FAST_MEMORY) {
-    unsigned n = aspace_address_bytes(m, e->space);
+    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
     uint64_t last = n >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * n)) - 1;
     uint32_t aspace, lane;
     uint64_t address;
     if (n == 0 || (size && (e->x + (size - 1) < e->x || e->x + (size - 1) > last)) ||
-        memory_target_space(m, e->space, e->x, &aspace, &lane, &address) != AMDDWARF_OK ||
+        amddwarf__memory_target_space(m, e->space, e->x, &aspace, &lane, &address) != AMDDWARF_OK ||
         !TARGET_HAS(t, read_memory))
       return false;
     st = size ? t->read_memory(t->user, aspace, lane, address, size, buf) : AMDDWARF_OK;
@@ -164,12 +164,12 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
 
 static bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit);
 
-/* Moves location E of frame F by BYTES (loc_add_bytes' range rules). */
+/* Moves location E of frame F by BYTES (amddwarf__loc_add_bytes' range rules). */
 static bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
 {
   uint64_t limit;
   if (e->kind == FAST_MEMORY) {
-    unsigned n = aspace_address_bytes(m, e->space);
+    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
     if (n == 0)
       return false;
     limit = n >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * n)) - 1; /* last valid byte */
@@ -211,7 +211,7 @@ static bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit)
 /* breg, bregx, aspace_bregx: register REGNO's first bytes plus DISP. */
 static bool fast_breg(machine *m, fast_frame *f, uint32_t regno, int64_t disp, uint32_t aspace)
 {
-  unsigned n = aspace_address_bytes(m, aspace);
+  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
   uint64_t size, x;
   fast_entry reg = {FAST_REGISTER, regno, 0};
   if (n == 0 || !fast_register_bytes(m, regno, &size) || !fast_read(m, &reg, size < 8 ? size : 8, &x))
@@ -229,7 +229,7 @@ static bool fast_frame_base(machine *m, fast_frame *f, int64_t disp)
   program p;
   if (m->depth > 0 || m->depth >= m->ev->max_call_depth || !TARGET_HAS(m->t, frame_base) ||
       m->t->frame_base(m->t->user, &bytes, &size) != AMDDWARF_OK ||
-      load_program(m, bytes, size, &p) != AMDDWARF_OK)
+      amddwarf__load_program(m, bytes, size, &p) != AMDDWARF_OK)
     return false;
   fast_frame inner;
   inner.sp = 0;
@@ -291,7 +291,7 @@ static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint64_t count
   for (unsigned i = 0; i < 8; i++)
     mask_bytes[i] = (uint8_t)(mask >> (8 * i));
   amddwarf_location *c = &f->composites[f->composite_count];
-  if (select_composite(m, &l0, &l1, mask_bytes, bits, count, c) != AMDDWARF_OK)
+  if (amddwarf__select_composite(m, &l0, &l1, mask_bytes, bits, count, c) != AMDDWARF_OK)
     return false;
   return fast_push(m, f, FAST_COMPOSITE, f->composite_count++, 0);
 }
@@ -303,7 +303,7 @@ static bool fast_binary(machine *m, fast_frame *f, amddwarf_op_kind kind)
     return false;
   uint64_t y = f->stack[f->sp - 1].x, x = f->stack[f->sp - 2].x, z;
   uint32_t bits = machine_generic_bits(m);
-  if (!integer_binary(kind, x, y, bits, &z))
+  if (!amddwarf__integer_binary(kind, x, y, bits, &z))
     return false;
   f->sp--;
   f->stack[f->sp - 1].x = z & bits_mask(bits);
@@ -346,7 +346,7 @@ static bool fast_step(machine *m, fast_frame *f, const amddwarf_op *op)
   case AMDDWARF_OP_fbreg:
     return fast_frame_base(m, f, (int64_t)op->operands[0]);
   case AMDDWARF_OP_LLVM_push_lane:
-    return m->lane < machine_wave_size(m) && fast_push_generic(m, f, m->lane);
+    return m->lane < amddwarf__machine_wave_size(m) && fast_push_generic(m, f, m->lane);
   case AMDDWARF_OP_dup:
     return f->sp >= 1 && fast_push(m, f, f->stack[f->sp - 1].kind, f->stack[f->sp - 1].space,
                                    f->stack[f->sp - 1].x);
@@ -389,7 +389,7 @@ static bool fast_step(machine *m, fast_frame *f, const amddwarf_op *op)
     unsigned n;
     if (!fast_pop_value(f, &x) ||
         amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, &aspace) != AMDDWARF_OK ||
-        (n = aspace_address_bytes(m, aspace)) == 0 || !fast_pop_value(f, &address))
+        (n = amddwarf__aspace_address_bytes(m, aspace)) == 0 || !fast_pop_value(f, &address))
       return false;
     return fast_push(m, f, FAST_MEMORY, aspace, address & bits_mask(n * 8));
   }
@@ -427,7 +427,7 @@ static bool fast_run(machine *m, const amddwarf_op *ops, size_t count, fast_fram
 
 static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result);
 
-bool fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result)
+bool amddwarf__fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result)
 {
   /* Nothing is reported from here: a decline leaves *err as it was. */
   amddwarf_error *err = m->err;
@@ -451,11 +451,11 @@ static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result)
      also under another result: a part they refuse is an error there too. */
   amddwarf_status st = AMDDWARF_OK;
   if (f->composite_open) {
-    composite_begin(m, &result->location);
+    amddwarf__composite_begin(m, &result->location);
     for (unsigned i = 0; i < f->piece_count && st == AMDDWARF_OK; i++) {
       amddwarf_location part;
       fast_location(f, &f->pieces[i], &part);
-      st = composite_append(m, &result->location, &part, f->piece_bits[i]);
+      st = amddwarf__composite_append(m, &result->location, &part, f->piece_bits[i]);
     }
   }
   if (f->sp > 0) {

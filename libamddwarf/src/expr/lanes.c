@@ -90,8 +90,8 @@ typedef struct entry {
   uint64_t bit_size;
 } entry;
 
-/* A rule made per lane: an offset moved by DELTA bytes (loc_add_bytes, or
-   loc_add_bits of 8 * DELTA when FROM_BITS) stays in its storage; a part of
+/* A rule made per lane: an offset moved by DELTA bytes (amddwarf__loc_add_bytes, or
+   amddwarf__loc_add_bits of 8 * DELTA when FROM_BITS) stays in its storage; a part of
    BITS bits at OFFSET fits its storage; an address fits MASK. */
 typedef enum check_kind { CHECK_ADD, CHECK_PART, CHECK_MASK } check_kind;
 
@@ -144,10 +144,10 @@ struct eval_lanes {
   uint8_t key_bytes[MAX_KEYS][KEY_SPAN];
 };
 
-void eval_lanes_free(amddwarf_eval *ev)
+void amddwarf__eval_lanes_free(amddwarf_eval *ev)
 {
   if (ev->lanes)
-    amddwarf_mem_free(&ev->alloc, ev->lanes, sizeof *ev->lanes);
+    amddwarf__mem_free(&ev->alloc, ev->lanes, sizeof *ev->lanes);
   ev->lanes = NULL;
 }
 
@@ -205,7 +205,7 @@ static bool bounds_of(symbolic *s, const entry *e, storage_bounds *out)
     return true;
   }
   if (e->where.kind == AMDDWARF_LOCATION_MEMORY) {
-    unsigned n = aspace_address_bytes(s->m, e->where.id);
+    unsigned n = amddwarf__aspace_address_bytes(s->m, e->where.id);
     if (n == 0)
       return false;
     out->memory = true;
@@ -221,7 +221,7 @@ static bool bounds_of(symbolic *s, const entry *e, storage_bounds *out)
 
 /* ---- the rules of location.c, for one lane --------------------------------- */
 
-/* loc_add_bytes (or loc_add_bits of 8 * DELTA) at byte offset OLD, bit 0. */
+/* amddwarf__loc_add_bytes (or amddwarf__loc_add_bits of 8 * DELTA) at byte offset OLD, bit 0. */
 static bool add_ok(const storage_bounds *b, bool from_bits, uint64_t old, int64_t delta,
                    uint64_t *out)
 {
@@ -379,7 +379,7 @@ static bool move(symbolic *s, entry *e, affine delta, bool from_bits)
   return true;
 }
 
-/* composite_append of BITS bits of the storage location PL to C. */
+/* amddwarf__composite_append of BITS bits of the storage location PL to C. */
 static bool append(symbolic *s, entry *c, const entry *pl, uint64_t bits)
 {
   if (pl->kind != ENTRY_STORAGE)
@@ -476,7 +476,7 @@ static bool form_aspace_address(symbolic *s, uint32_t base)
       amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, space.b, &aspace) != AMDDWARF_OK ||
       !pop_value(s, base, &address))
     return false;
-  uint64_t mask = bits_mask(aspace_address_bytes(s->m, aspace) * 8);
+  uint64_t mask = bits_mask(amddwarf__aspace_address_bytes(s->m, aspace) * 8);
   address.a &= mask;
   address.b &= mask;
   if (address.a != 0 && mask != UINT64_MAX) {
@@ -502,7 +502,7 @@ static bool breg(symbolic *s, uint32_t regno, uint64_t disp)
   reg.kind = AMDDWARF_LOCATION_REGISTER;
   reg.u.reg.regno = regno;
   if (register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
-      access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
+      amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
     return false;
   uint64_t x = 0;
   for (unsigned i = 0; i < 8; i++)
@@ -953,29 +953,29 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
     *batched = 0;
   if (ev == NULL || request == NULL || values == NULL || statuses == NULL ||
       (bytes == NULL && size > 0))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_eval_read_lanes: NULL argument");
   if (request->required != AMDDWARF_RESULT_LOCATION)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_eval_read_lanes reads through a location: a value is required");
   if (bit_size > (uint64_t)SIZE_MAX - 7 || stride < (bit_size + 7) / 8)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "a stride of %zu bytes holds no value of %llu bits", stride,
                          (unsigned long long)bit_size);
-  if (ev->lanes == NULL && (ev->lanes = amddwarf_mem_alloc(&ev->alloc, sizeof *ev->lanes)) != NULL) {
+  if (ev->lanes == NULL && (ev->lanes = amddwarf__mem_alloc(&ev->alloc, sizeof *ev->lanes)) != NULL) {
     memset(ev->lanes->cache, 0, sizeof ev->lanes->cache);
     ev->lanes->cache_next = 0;
   }
   if (ev->lanes == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "the whole-wave evaluator's buffers");
   uint8_t *out = values;
   machine m;
   amddwarf_eval_request first = *request;
   first.lane = 0;
-  amddwarf_status st = machine_begin(ev, &first, NULL, &m);
+  amddwarf_status st = amddwarf__machine_begin(ev, &first, NULL, &m);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "amddwarf_eval_read_lanes: %s",
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "amddwarf_eval_read_lanes: %s",
                          amddwarf_status_message(st));
   symbolic s;
   s.m = &m;
@@ -993,7 +993,7 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   if (bit_size > 0 && bit_size % 8 == 0 && bit_offset % 8 == 0 &&
       bit_size <= MAX_VALUE_BYTES * 8 && evaluate(&s, bytes, size, &result) &&
       bounds_of(&s, &result, &bounds)) {
-    r.wave_size = machine_wave_size(&m);
+    r.wave_size = amddwarf__machine_wave_size(&m);
     for (uint32_t lane = 0; lane < LANES && lane < r.wave_size; lane++) {
       ev->lanes->segment_count[lane] = 0;
       if ((lanes >> lane & 1) &&

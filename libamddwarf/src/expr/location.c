@@ -12,7 +12,7 @@
 
 static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_t *bytes);
 
-uint32_t machine_wave_size(machine *m)
+uint32_t amddwarf__machine_wave_size(machine *m)
 {
   if (m->wave_size == 0) {
     uint32_t w = 0;
@@ -25,7 +25,7 @@ uint32_t machine_wave_size(machine *m)
   return m->wave_size;
 }
 
-unsigned aspace_address_bytes(const machine *m, uint32_t aspace)
+unsigned amddwarf__aspace_address_bytes(const machine *m, uint32_t aspace)
 {
   /* The common spaces without a table walk (same values as aspaces.def). */
   if (aspace <= AMDDWARF_ASPACE_AMDGPU_GENERIC)
@@ -39,7 +39,7 @@ unsigned aspace_address_bytes(const machine *m, uint32_t aspace)
   return m->req->format.address_size >= 8 ? info.address_size_64 : info.address_size_32;
 }
 
-amddwarf_status register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes)
+amddwarf_status amddwarf__register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes)
 {
   amddwarf_eval *ev = m->ev;
   unsigned slot = regno % EVAL_REG_CACHE;
@@ -60,7 +60,7 @@ static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_
     if (st == AMDDWARF_OK)
       return AMDDWARF_OK;
     if (st != AMDDWARF_NOT_FOUND)
-      return machine_fail(m, st, "register %u: size unknown", (unsigned)regno);
+      return amddwarf__machine_fail(m, st, "register %u: size unknown", (unsigned)regno);
   } else {
     amddwarf_amdgpu_register info;
     if (amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK) {
@@ -68,11 +68,11 @@ static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_
       return AMDDWARF_OK;
     }
   }
-  return machine_fail(m, AMDDWARF_E_EVAL_BAD_REGISTER, "DWARF register %u does not exist",
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_REGISTER, "DWARF register %u does not exist",
                       (unsigned)regno);
 }
 
-amddwarf_status loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out)
+amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out)
 {
   memset(out, 0, sizeof *out);
   switch (loc->kind) {
@@ -80,9 +80,9 @@ amddwarf_status loc_storage_size(machine *m, const amddwarf_location *loc, stora
     out->unbounded = true;
     return AMDDWARF_OK;
   case AMDDWARF_LOCATION_MEMORY: {
-    unsigned n = aspace_address_bytes(m, loc->u.memory.aspace);
+    unsigned n = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
     if (n == 0)
-      return machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE, "address space %u is not one of DW_ASPACE_*",
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE, "address space %u is not one of DW_ASPACE_*",
                           (unsigned)loc->u.memory.aspace);
     out->memory = true;
     out->last_byte = n >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * n)) - 1;
@@ -106,10 +106,10 @@ amddwarf_status loc_storage_size(machine *m, const amddwarf_location *loc, stora
     out->bits = loc->u.composite.bit_size;
     return AMDDWARF_OK;
   }
-  return machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "unknown location kind %d", (int)loc->kind);
+  return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "unknown location kind %d", (int)loc->kind);
 }
 
-bool loc_bit_offset(const amddwarf_location *loc, uint64_t *bits)
+bool amddwarf__loc_bit_offset(const amddwarf_location *loc, uint64_t *bits)
 {
   if (loc->byte_offset > (UINT64_MAX >> 3))
     return false;
@@ -117,7 +117,7 @@ bool loc_bit_offset(const amddwarf_location *loc, uint64_t *bits)
   return true;
 }
 
-void loc_set_bit_offset(amddwarf_location *loc, uint64_t bits)
+void amddwarf__loc_set_bit_offset(amddwarf_location *loc, uint64_t bits)
 {
   loc->byte_offset = bits / 8;
   loc->bit = (uint8_t)(bits % 8);
@@ -133,13 +133,13 @@ static void loc_advance(amddwarf_location *loc, uint64_t bits)
   loc->bit = (uint8_t)(total % 8);
 }
 
-amddwarf_status loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits)
+amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits)
 {
   storage_size size;
   amddwarf_status st;
   if (loc->kind == AMDDWARF_LOCATION_UNDEFINED)
     return AMDDWARF_OK;
-  st = loc_storage_size(m, loc, &size);
+  st = amddwarf__loc_storage_size(m, loc, &size);
   if (st != AMDDWARF_OK)
     return st;
   int64_t dbyte = bits / 8, rem = bits % 8;
@@ -172,17 +172,17 @@ amddwarf_status loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits)
   loc->bit = (uint8_t)nbit;
   return AMDDWARF_OK;
 out_of_range:
-  return machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
                       "%s location: bit offset moved by %lld bits leaves the storage",
                       amddwarf_location_kind_name(loc->kind), (long long)bits);
 }
 
-amddwarf_status loc_add_bytes(machine *m, amddwarf_location *loc, int64_t bytes)
+amddwarf_status amddwarf__loc_add_bytes(machine *m, amddwarf_location *loc, int64_t bytes)
 {
   if (loc->kind == AMDDWARF_LOCATION_MEMORY) {
     /* Whole bytes: no bit arithmetic, so every 64-bit address is reachable. */
     storage_size size;
-    amddwarf_status st = loc_storage_size(m, loc, &size);
+    amddwarf_status st = amddwarf__loc_storage_size(m, loc, &size);
     uint64_t nbyte;
     if (st != AMDDWARF_OK)
       return st;
@@ -202,14 +202,14 @@ amddwarf_status loc_add_bytes(machine *m, amddwarf_location *loc, int64_t bytes)
   }
   if (bytes > INT64_MAX / 8 || bytes < INT64_MIN / 8)
     goto out_of_range;
-  return loc_add_bits(m, loc, bytes * 8);
+  return amddwarf__loc_add_bits(m, loc, bytes * 8);
 out_of_range:
-  return machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
                       "%s location: byte offset moved by %lld leaves the storage",
                       amddwarf_location_kind_name(loc->kind), (long long)bytes);
 }
 
-bool loc_same_storage(const amddwarf_location *a, const amddwarf_location *b)
+bool amddwarf__loc_same_storage(const amddwarf_location *a, const amddwarf_location *b)
 {
   if (a->kind != b->kind)
     return false;
@@ -259,7 +259,7 @@ static amddwarf_status select_leaves(const amddwarf_location *loc, uint64_t bits
   if (depth > 16)
     return AMDDWARF_E_LIMIT;
   uint64_t off;
-  if (!loc_bit_offset(loc, &off) || off > loc->u.composite.bit_size ||
+  if (!amddwarf__loc_bit_offset(loc, &off) || off > loc->u.composite.bit_size ||
       bits > loc->u.composite.bit_size - off)
     return AMDDWARF_E_EVAL_PART_OUT_OF_RANGE;
   uint64_t pos = 0;
@@ -282,7 +282,7 @@ static amddwarf_status select_leaves(const amddwarf_location *loc, uint64_t bits
   return AMDDWARF_OK;
 }
 
-void composite_begin(machine *m, amddwarf_location *composite)
+void amddwarf__composite_begin(machine *m, amddwarf_location *composite)
 {
   memset(composite, 0, sizeof *composite);
   composite->kind = AMDDWARF_LOCATION_COMPOSITE;
@@ -306,7 +306,7 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
   amddwarf_status st;
   if (bits == 0)
     return AMDDWARF_OK;
-  st = loc_storage_size(m, leaf, &size);
+  st = amddwarf__loc_storage_size(m, leaf, &size);
   if (st != AMDDWARF_OK)
     return st;
   if (!size.unbounded) {
@@ -318,23 +318,23 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
       fits = end.byte_offset >= before && end.byte_offset <= size.last_byte;
     } else {
       uint64_t off;
-      fits = loc_bit_offset(leaf, &off) && off <= size.bits && bits <= size.bits - off;
+      fits = amddwarf__loc_bit_offset(leaf, &off) && off <= size.bits && bits <= size.bits - off;
     }
     if (!fits)
-      return machine_fail(m, AMDDWARF_E_EVAL_PART_OUT_OF_RANGE,
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_PART_OUT_OF_RANGE,
                           "composite part of %llu bits extends past its %s storage",
                           (unsigned long long)bits, amddwarf_location_kind_name(leaf->kind));
   }
   uint64_t total;
   uint64_t largest_bits = m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
   if (amddwarf_add_overflow_u64(c->u.composite.bit_size, bits, &total) || total > largest_bits)
-    return machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE,
                         "composite would exceed the largest address space");
   /* The composite grows at the end of the arena: move it there if needed. */
   amddwarf_composite_part *end = parts + m->parts_used;
   if (c->u.composite.parts + c->u.composite.count != end) {
     if (m->parts_used + c->u.composite.count + 1 > m->ev->parts_cap)
-      return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u composite parts",
+      return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u composite parts",
                           (unsigned)m->ev->parts_cap);
     memmove(end, c->u.composite.parts, c->u.composite.count * sizeof *end);
     c->u.composite.parts = end;
@@ -343,14 +343,14 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
   amddwarf_composite_part *mine = (amddwarf_composite_part *)c->u.composite.parts;
   if (c->u.composite.count > 0) {
     amddwarf_composite_part *last = &mine[c->u.composite.count - 1];
-    if (loc_same_storage(&last->location, leaf) && loc_follows(&last->location, last->bit_size, leaf)) {
+    if (amddwarf__loc_same_storage(&last->location, leaf) && loc_follows(&last->location, last->bit_size, leaf)) {
       last->bit_size += bits;
       c->u.composite.bit_size = total;
       return AMDDWARF_OK;
     }
   }
   if (m->parts_used >= m->ev->parts_cap)
-    return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u composite parts",
+    return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u composite parts",
                         (unsigned)m->ev->parts_cap);
   mine[c->u.composite.count].bit_size = bits;
   mine[c->u.composite.count].location = *leaf;
@@ -364,16 +364,16 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
   return AMDDWARF_OK;
 }
 
-amddwarf_status composite_append(machine *m, amddwarf_location *composite,
+amddwarf_status amddwarf__composite_append(machine *m, amddwarf_location *composite,
                                  const amddwarf_location *pl, uint64_t bit_size)
 {
   append_ctx ctx = {m, composite};
   amddwarf_status st = select_leaves(pl, bit_size, append_leaf, &ctx, 0);
   if (st == AMDDWARF_E_EVAL_PART_OUT_OF_RANGE && (!m->reported || m->err->status != st))
-    return machine_fail(m, st, "composite part of %llu bits extends past the composite it selects from",
+    return amddwarf__machine_fail(m, st, "composite part of %llu bits extends past the composite it selects from",
                         (unsigned long long)bit_size);
   if (st == AMDDWARF_E_LIMIT && (!m->reported || m->err->status != st))
-    return machine_fail(m, st, "composites nested too deeply");
+    return amddwarf__machine_fail(m, st, "composites nested too deeply");
   return st;
 }
 
@@ -447,7 +447,7 @@ amddwarf_status amddwarf_composite_canonicalize(amddwarf_composite_part *parts, 
       p.location.byte_offset = 0;
       p.location.bit = 0;
     }
-    if (n > 0 && loc_same_storage(&parts[n - 1].location, &p.location) &&
+    if (n > 0 && amddwarf__loc_same_storage(&parts[n - 1].location, &p.location) &&
         loc_follows(&parts[n - 1].location, parts[n - 1].bit_size, &p.location) &&
         parts[n - 1].bit_size <= UINT64_MAX - p.bit_size) {
       parts[n - 1].bit_size += p.bit_size;
@@ -461,7 +461,7 @@ amddwarf_status amddwarf_composite_canonicalize(amddwarf_composite_part *parts, 
 
 /* ---- memory spaces -------------------------------------------------------- */
 
-amddwarf_status memory_target_space(machine *m, uint32_t aspace, uint64_t address,
+amddwarf_status amddwarf__memory_target_space(machine *m, uint32_t aspace, uint64_t address,
                                     uint32_t *out_aspace, uint32_t *out_lane,
                                     uint64_t *out_address)
 {
@@ -472,7 +472,7 @@ amddwarf_status memory_target_space(machine *m, uint32_t aspace, uint64_t addres
     uint64_t shared = 0, priv = 0;
     amddwarf_status st = m->t->apertures(m->t->user, &shared, &priv);
     if (st != AMDDWARF_OK)
-      return machine_fail(m, st, "generic address 0x%llx: apertures unknown",
+      return amddwarf__machine_fail(m, st, "generic address 0x%llx: apertures unknown",
                           (unsigned long long)address);
     amddwarf_generic_to_segment(address, shared, priv, out_aspace, out_address);
     aspace = *out_aspace;
@@ -484,9 +484,9 @@ amddwarf_status memory_target_space(machine *m, uint32_t aspace, uint64_t addres
     *out_lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
     *out_aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
   }
-  if (*out_lane != AMDDWARF_NO_LANE && *out_lane >= machine_wave_size(m))
-    return machine_fail(m, AMDDWARF_E_AMDGPU_BAD_LANE, "lane %u is not in a wave of %u lanes",
-                        (unsigned)*out_lane, (unsigned)machine_wave_size(m));
+  if (*out_lane != AMDDWARF_NO_LANE && *out_lane >= amddwarf__machine_wave_size(m))
+    return amddwarf__machine_fail(m, AMDDWARF_E_AMDGPU_BAD_LANE, "lane %u is not in a wave of %u lanes",
+                        (unsigned)*out_lane, (unsigned)amddwarf__machine_wave_size(m));
   return AMDDWARF_OK;
 }
 

@@ -6,7 +6,7 @@
 
 #include "common/error.h"
 
-const amddwarf_op_info amddwarf_expr_op_table[AMDDWARF_OP_KIND_COUNT] = {
+const amddwarf_op_info amddwarf__expr_op_table[AMDDWARF_OP_KIND_COUNT] = {
 #define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes)                            \
   {AMDDWARF_OP_##kind, name, {AMDDWARF_OPERAND_##a, AMDDWARF_OPERAND_##b}, code, -1, -1, -1, \
    needs, pops, pushes},
@@ -20,7 +20,7 @@ const amddwarf_op_info amddwarf_expr_op_table[AMDDWARF_OP_KIND_COUNT] = {
 
 /* Every row is one kind: the enum and the table are expanded from the same
    file, so their sizes agree. The families below are consecutive. */
-_Static_assert(sizeof amddwarf_expr_op_table / sizeof amddwarf_expr_op_table[0] ==
+_Static_assert(sizeof amddwarf__expr_op_table / sizeof amddwarf__expr_op_table[0] ==
                    AMDDWARF_OP_KIND_COUNT,
                "one table row per operation kind");
 _Static_assert(AMDDWARF_OP_KIND_COUNT < UINT16_MAX, "kinds fit the opcode map");
@@ -32,7 +32,7 @@ _Static_assert(AMDDWARF_OP_reg0 == AMDDWARF_OP_lit31 + 1 && AMDDWARF_OP_breg0 ==
 
 /* Standard opcodes: a duplicate code in ops.def is a compile error
    (-Woverride-init under -Werror). */
-const uint16_t amddwarf_expr_std_opcode[256] = {
+const uint16_t amddwarf__expr_std_opcode[256] = {
 #define AMDDWARF_OP(kind, name, code, a, b, needs, pops, pushes) [code] = AMDDWARF_OP_##kind + 1,
 #define AMDDWARF_LLVM_OP(kind, name, draft, vendor, user, a, b, needs, pops, pushes)
 #include <amddwarf/ops.def>
@@ -96,7 +96,7 @@ const amddwarf_op_info *amddwarf_op_info_get(amddwarf_op_kind kind)
 {
   if ((unsigned)kind >= AMDDWARF_OP_KIND_COUNT)
     return NULL;
-  return &amddwarf_expr_op_table[kind];
+  return &amddwarf__expr_op_table[kind];
 }
 
 const amddwarf_op_info *amddwarf_op_info_by_name(const char *name)
@@ -104,12 +104,12 @@ const amddwarf_op_info *amddwarf_op_info_by_name(const char *name)
   if (!name)
     return NULL;
   for (size_t i = 0; i < AMDDWARF_OP_KIND_COUNT; i++)
-    if (strcmp(amddwarf_expr_op_table[i].name, name) == 0)
-      return &amddwarf_expr_op_table[i];
+    if (strcmp(amddwarf__expr_op_table[i].name, name) == 0)
+      return &amddwarf__expr_op_table[i];
   return NULL;
 }
 
-bool amddwarf_expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwarf_op_kind *kind)
+bool amddwarf__expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwarf_op_kind *kind)
 {
   if (dialect == AMDDWARF_DIALECT_USER || code < AMDDWARF_EXPR_EXT_FIRST ||
       code > AMDDWARF_EXPR_EXT_LAST)
@@ -124,7 +124,7 @@ bool amddwarf_expr_ext_by_opcode(amddwarf_dialect dialect, uint8_t code, amddwar
   return true;
 }
 
-bool amddwarf_expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind)
+bool amddwarf__expr_ext_by_subop(uint64_t subop, amddwarf_op_kind *kind)
 {
   if (subop == 0 || subop >= EXT_SPARE || subop_kind[subop] == 0)
     return false;
@@ -173,7 +173,7 @@ void amddwarf_expr_format_init(amddwarf_expr_format *format)
   format->version = 5;
 }
 
-const amddwarf_expr_format *amddwarf_expr_format_check_slow(const amddwarf_expr_format *format,
+const amddwarf_expr_format *amddwarf__expr_format_check_slow(const amddwarf_expr_format *format,
                                                             amddwarf_expr_format *storage)
 {
   if (!format) {
@@ -209,14 +209,14 @@ _Static_assert(sizeof operand_kind_names / sizeof operand_kind_names[0] ==
                    AMDDWARF_OPERAND_KIND_COUNT,
                "one name per operand kind");
 
-const char *amddwarf_expr_operand_kind_name(amddwarf_operand_kind kind)
+const char *amddwarf__expr_operand_kind_name(amddwarf_operand_kind kind)
 {
   if ((unsigned)kind >= AMDDWARF_OPERAND_KIND_COUNT || !operand_kind_names[kind])
     return "unknown";
   return operand_kind_names[kind];
 }
 
-unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
+unsigned amddwarf__expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
                                   bool *is_leb, bool *is_signed)
 {
   *is_leb = false;
@@ -243,7 +243,7 @@ unsigned amddwarf_expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *
   }
 }
 
-bool amddwarf_expr_op_encoding(const amddwarf_op_info *info, amddwarf_dialect dialect,
+bool amddwarf__expr_op_encoding(const amddwarf_op_info *info, amddwarf_dialect dialect,
                                uint8_t *code, uint32_t *subop)
 {
   int16_t opcode = info->code, user = -1;

@@ -17,7 +17,7 @@ static amddwarf_status piece(machine *m, uint32_t base, uint64_t bits, uint64_t 
     m->sp--;
     if (e->kind == AMDDWARF_ENTRY_LOCATION)
       pl = e->location;
-    st = e->kind == AMDDWARF_ENTRY_LOCATION ? AMDDWARF_OK : entry_to_location(m, e, &pl);
+    st = e->kind == AMDDWARF_ENTRY_LOCATION ? AMDDWARF_OK : amddwarf__entry_to_location(m, e, &pl);
     if (st != AMDDWARF_OK) {
       if (st == AMDDWARF_E_EVAL_NOT_LOCATION && m->err)
         m->err->status = AMDDWARF_E_EVAL_BAD_PIECE;
@@ -25,8 +25,8 @@ static amddwarf_status piece(machine *m, uint32_t base, uint64_t bits, uint64_t 
     }
     if (displacement) {
       if (displacement > INT64_MAX)
-        return machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE, "bit displacement too large");
-      st = loc_add_bits(m, &pl, (int64_t)displacement);
+        return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE, "bit displacement too large");
+      st = amddwarf__loc_add_bits(m, &pl, (int64_t)displacement);
       if (st != AMDDWARF_OK)
         return st;
     }
@@ -35,14 +35,14 @@ static amddwarf_status piece(machine *m, uint32_t base, uint64_t bits, uint64_t 
   if (m->sp > base && stack_top(m, 0)->incomplete) {
     c = stack_top(m, 0);
   } else {
-    c = stack_push(m);
+    c = amddwarf__stack_push(m);
     if (!c)
       return AMDDWARF_E_LIMIT;
     c->kind = AMDDWARF_ENTRY_LOCATION;
     c->incomplete = 1;
-    composite_begin(m, &c->location);
+    amddwarf__composite_begin(m, &c->location);
   }
-  return composite_append(m, &c->location, &pl, bits);
+  return amddwarf__composite_append(m, &c->location, &pl, bits);
 }
 
 static amddwarf_status extend(machine *m, uint32_t base, uint64_t bits, uint64_t count)
@@ -50,27 +50,27 @@ static amddwarf_status extend(machine *m, uint32_t base, uint64_t bits, uint64_t
   amddwarf_location pl, c;
   uint64_t total;
   if (bits == 0 || count == 0)
-    return machine_fail(m, AMDDWARF_E_EVAL_ZERO_SIZE, "DW_OP_LLVM_extend %llu, %llu",
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_ZERO_SIZE, "DW_OP_LLVM_extend %llu, %llu",
                         (unsigned long long)bits, (unsigned long long)count);
-  amddwarf_status st = stack_pop_location(m, base, &pl);
+  amddwarf_status st = amddwarf__stack_pop_location(m, base, &pl);
   if (st != AMDDWARF_OK)
     return st;
   if (amddwarf_mul_overflow_u64(bits, count, &total))
-    return machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "%llu x %llu bits",
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "%llu x %llu bits",
                         (unsigned long long)count, (unsigned long long)bits);
-  composite_begin(m, &c);
+  amddwarf__composite_begin(m, &c);
   if (pl.kind == AMDDWARF_LOCATION_UNDEFINED) {
-    st = composite_append(m, &c, &pl, total);
+    st = amddwarf__composite_append(m, &c, &pl, total);
   } else {
     for (uint64_t i = 0; i < count && st == AMDDWARF_OK; i++) {
       if (++m->steps > m->ev->max_steps)
-        return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u steps", (unsigned)m->ev->max_steps);
-      st = composite_append(m, &c, &pl, bits);
+        return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u steps", (unsigned)m->ev->max_steps);
+      st = amddwarf__composite_append(m, &c, &pl, bits);
     }
   }
   if (st != AMDDWARF_OK)
     return st;
-  return stack_push_location(m, &c);
+  return amddwarf__stack_push_location(m, &c);
 }
 
 /* Parts FIRST..END-1 of a select_bit_piece, all from FROM: part N is FROM
@@ -84,35 +84,35 @@ static amddwarf_status select_run(machine *m, amddwarf_location *c, const amddwa
   amddwarf_error *err = m->err;
   m->err = NULL; /* probing the bounds, nothing to report */
   bool whole = m->steps + (end - first) <= m->ev->max_steps &&
-               loc_add_bits(m, &start, (int64_t)(first * bits)) == AMDDWARF_OK &&
-               loc_add_bits(m, &last, (int64_t)(end * bits - 1)) == AMDDWARF_OK;
+               amddwarf__loc_add_bits(m, &start, (int64_t)(first * bits)) == AMDDWARF_OK &&
+               amddwarf__loc_add_bits(m, &last, (int64_t)(end * bits - 1)) == AMDDWARF_OK;
   m->err = err;
   if (whole) {
     m->steps += end - first;
-    return composite_append(m, c, &start, (end - first) * bits);
+    return amddwarf__composite_append(m, c, &start, (end - first) * bits);
   }
   for (uint64_t n = first; n < end; n++) {
     if (++m->steps > m->ev->max_steps)
-      return machine_fail(m, AMDDWARF_E_LIMIT, "more than %u steps", (unsigned)m->ev->max_steps);
+      return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u steps", (unsigned)m->ev->max_steps);
     amddwarf_location pl = *from;
-    amddwarf_status st = loc_add_bits(m, &pl, (int64_t)(n * bits));
+    amddwarf_status st = amddwarf__loc_add_bits(m, &pl, (int64_t)(n * bits));
     if (st == AMDDWARF_OK)
-      st = composite_append(m, c, &pl, bits);
+      st = amddwarf__composite_append(m, c, &pl, bits);
     if (st != AMDDWARF_OK)
       return st;
   }
   return AMDDWARF_OK;
 }
 
-amddwarf_status select_composite(machine *m, const amddwarf_location *l0,
+amddwarf_status amddwarf__select_composite(machine *m, const amddwarf_location *l0,
                                  const amddwarf_location *l1, const uint8_t *mask, uint64_t bits,
                                  uint64_t count, amddwarf_location *out)
 {
   uint64_t total;
   if (amddwarf_mul_overflow_u64(bits, count, &total) || total > INT64_MAX)
-    return machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "%llu x %llu bits",
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "%llu x %llu bits",
                         (unsigned long long)count, (unsigned long long)bits);
-  composite_begin(m, out);
+  amddwarf__composite_begin(m, out);
   for (uint64_t first = 0, end; first < count; first = end) {
     bool bit = (mask[first / 8] >> (first % 8)) & 1;
     for (end = first + 1; end < count && (bool)((mask[end / 8] >> (end % 8)) & 1) == bit; end++)
@@ -129,53 +129,53 @@ static amddwarf_status select_bit_piece(machine *m, uint32_t base, uint64_t bits
   amddwarf_value mask;
   amddwarf_location l1, l0, c;
   if (bits == 0 || count == 0)
-    return machine_fail(m, AMDDWARF_E_EVAL_ZERO_SIZE, "DW_OP_LLVM_select_bit_piece %llu, %llu",
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_ZERO_SIZE, "DW_OP_LLVM_select_bit_piece %llu, %llu",
                         (unsigned long long)bits, (unsigned long long)count);
-  amddwarf_status st = stack_pop_integral(m, base, &mask);
+  amddwarf_status st = amddwarf__stack_pop_integral(m, base, &mask);
   if (st == AMDDWARF_OK)
-    st = stack_pop_location(m, base, &l1);
+    st = amddwarf__stack_pop_location(m, base, &l1);
   if (st == AMDDWARF_OK)
-    st = stack_pop_location(m, base, &l0);
+    st = amddwarf__stack_pop_location(m, base, &l0);
   if (st != AMDDWARF_OK)
     return st;
   if ((uint64_t)mask.type.bit_size * mask.type.count < count)
-    return machine_fail(m, AMDDWARF_E_EVAL_MASK_TOO_SMALL,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_MASK_TOO_SMALL,
                         "a %u-bit mask selects %llu parts", (unsigned)mask.type.bit_size,
                         (unsigned long long)count);
-  st = select_composite(m, &l0, &l1, amddwarf_value_bytes(&mask), bits, count, &c);
+  st = amddwarf__select_composite(m, &l0, &l1, amddwarf_value_bytes(&mask), bits, count, &c);
   if (st != AMDDWARF_OK)
     return st;
-  return stack_push_location(m, &c);
+  return amddwarf__stack_push_location(m, &c);
 }
 
-amddwarf_status op_piece(machine *m, op_step *s)
+amddwarf_status amddwarf__op_piece(machine *m, op_step *s)
 {
   if (s->op->operands[0] > UINT64_MAX / 8)
-    return machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "piece of %llu bytes",
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "piece of %llu bytes",
                         (unsigned long long)s->op->operands[0]);
   return piece(m, s->base, s->op->operands[0] * 8, 0);
 }
 
-amddwarf_status op_bit_piece(machine *m, op_step *s)
+amddwarf_status amddwarf__op_bit_piece(machine *m, op_step *s)
 {
   return piece(m, s->base, s->op->operands[0], s->op->operands[1]);
 }
 
-amddwarf_status op_piece_end(machine *m, op_step *s)
+amddwarf_status amddwarf__op_piece_end(machine *m, op_step *s)
 {
   if (m->sp == s->base || !stack_top(m, 0)->incomplete)
-    return machine_fail(m, AMDDWARF_E_EVAL_NO_INCOMPLETE_COMPOSITE,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NO_INCOMPLETE_COMPOSITE,
                         "the top of the stack is not an incomplete composite");
   stack_top(m, 0)->incomplete = 0;
   return AMDDWARF_OK;
 }
 
-amddwarf_status op_extend(machine *m, op_step *s)
+amddwarf_status amddwarf__op_extend(machine *m, op_step *s)
 {
   return extend(m, s->base, s->op->operands[0], s->op->operands[1]);
 }
 
-amddwarf_status op_select_bit_piece(machine *m, op_step *s)
+amddwarf_status amddwarf__op_select_bit_piece(machine *m, op_step *s)
 {
   return select_bit_piece(m, s->base, s->op->operands[0], s->op->operands[1]);
 }

@@ -211,7 +211,7 @@ static void print_ops(printer *p, const amddwarf_op *ops, size_t count, bool las
    llvm-dwarfdump-19 walks (entry-value blocks inline). */
 static void print_op(printer *p, const amddwarf_op *op, bool last, unsigned depth)
 {
-  const amddwarf_op_info *info = &amddwarf_expr_op_table[op->kind];
+  const amddwarf_op_info *info = &amddwarf__expr_op_table[op->kind];
   if (op->subop != 0)
     puts_(p, "DW_OP_LLVM_user ");
   puts_(p, info->name);
@@ -237,7 +237,7 @@ static void print_op(printer *p, const amddwarf_op *op, bool last, unsigned dept
   amddwarf_op inner;
   while (!amddwarf_reader_at_end(&r)) {
     size_t at = r.pos;
-    if (depth >= 16 || amddwarf_expr_decode_one(&r, p->format, &inner, NULL) != AMDDWARF_OK) {
+    if (depth >= 16 || amddwarf__expr_decode_one(&r, p->format, &inner, NULL) != AMDDWARF_OK) {
       puts_(p, "<decoding error>");
       for (size_t i = at; i < length; i++)
         putf(p, " %02x", op->block[i]);
@@ -276,7 +276,7 @@ amddwarf_status amddwarf_expr_print(const amddwarf_op *ops, size_t count,
   for (size_t i = 0; i < count; i++) {
     if ((unsigned)ops[i].kind >= AMDDWARF_OP_KIND_COUNT)
       return AMDDWARF_E_INVALID_ARGUMENT;
-    const amddwarf_op_info *info = &amddwarf_expr_op_table[ops[i].kind];
+    const amddwarf_op_info *info = &amddwarf__expr_op_table[ops[i].kind];
     for (unsigned k = 0; k < 2; k++)
       if ((info->operands[k] == AMDDWARF_OPERAND_BLOCK ||
            info->operands[k] == AMDDWARF_OPERAND_BLOCK_U8) &&

@@ -98,14 +98,14 @@ typedef struct loader {
 
 static amddwarf_status schema(loader *l, const char *format, const char *member)
 {
-  return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET, format, member);
+  return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET, format, member);
 }
 
 /* An integer member in [0, MAX] (common/json_int.h); PATH names it. */
 static amddwarf_status integer(loader *l, const json_t *j, uint64_t max, const char *path,
                                uint64_t *out)
 {
-  return amddwarf_json_uint(j, max, path, AMDDWARF_E_SNAPSHOT_SCHEMA, l->err, out);
+  return amddwarf__json_uint(j, max, path, AMDDWARF_E_SNAPSHOT_SCHEMA, l->err, out);
 }
 
 static int hex_digit(char c)
@@ -137,11 +137,11 @@ static amddwarf_status parse_hex(loader *l, const json_t *j, const char *member,
     return schema(l, "%s has an odd number of hex digits", member);
   l->total_bytes += digits / 2;
   if (l->total_bytes > SNAPSHOT_MAX_BYTES)
-    return amddwarf_fail(l->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(l->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "snapshot contents exceed %d bytes", SNAPSHOT_MAX_BYTES);
-  uint8_t *bytes = amddwarf_arena_alloc(&l->s->arena, digits / 2 + 1, 1);
+  uint8_t *bytes = amddwarf__arena_alloc(&l->s->arena, digits / 2 + 1, 1);
   if (!bytes)
-    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   size_t n = 0;
   int hi = -1;
   for (const char *p = text; *p; p++) {
@@ -178,12 +178,12 @@ static amddwarf_status parse_expr(loader *l, const json_t *j, const char *member
   amddwarf_status st = amddwarf_expr_assemble(json_string_value(j), &l->s->format,
                                               l->s->wave_size, buf, sizeof buf, &n, &aerr);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                          "%s: %s (at character %llu)", member, aerr.message,
                          (unsigned long long)aerr.offset);
-  uint8_t *bytes = amddwarf_arena_alloc(&l->s->arena, n ? n : 1, 1);
+  uint8_t *bytes = amddwarf__arena_alloc(&l->s->arena, n ? n : 1, 1);
   if (!bytes)
-    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   memcpy(bytes, buf, n);
   *out = bytes;
   *size = n;
@@ -197,7 +197,7 @@ static amddwarf_status parse_aspace(loader *l, const json_t *j, const char *memb
   amddwarf_aspace_info info;
   if (json_is_string(j) && amddwarf_aspace_lookup(json_string_value(j), aspace) == AMDDWARF_OK)
     return AMDDWARF_OK;
-  if (amddwarf_json_uint(j, UINT32_MAX, member, AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &v) ==
+  if (amddwarf__json_uint(j, UINT32_MAX, member, AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &v) ==
           AMDDWARF_OK &&
       amddwarf_aspace_info_get((uint32_t)v, &info) == AMDDWARF_OK) {
     *aspace = (uint32_t)v;
@@ -209,14 +209,14 @@ static amddwarf_status parse_aspace(loader *l, const json_t *j, const char *memb
 static amddwarf_status parse_register_name(loader *l, const char *key, uint32_t *regno)
 {
   uint64_t v;
-  if (amddwarf_json_uint_text(key, UINT32_MAX, key, AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &v) ==
+  if (amddwarf__json_uint_text(key, UINT32_MAX, key, AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &v) ==
       AMDDWARF_OK) {
     *regno = (uint32_t)v;
     return AMDDWARF_OK;
   }
   if (amddwarf_amdgpu_register_lookup(key, l->s->wave_size, regno) == AMDDWARF_OK)
     return AMDDWARF_OK;
-  return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_UNKNOWN_REGISTER, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_UNKNOWN_REGISTER, AMDDWARF_NO_OFFSET,
                        "register \"%s\" is not in the AMDGPU register map", key);
 }
 
@@ -234,9 +234,9 @@ static amddwarf_status parse_registers(loader *l, const json_t *obj, const char 
   if (!json_is_object(obj))
     return schema(l, "%s must be an object", member);
   size_t n = json_object_size(obj), i = 0;
-  snap_register *regs = amddwarf_arena_calloc(&l->s->arena, n ? n : 1, sizeof *regs);
+  snap_register *regs = amddwarf__arena_calloc(&l->s->arena, n ? n : 1, sizeof *regs);
   if (!regs)
-    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   const char *key;
   json_t *value;
   json_object_foreach((json_t *)obj, key, value) {
@@ -254,19 +254,19 @@ static amddwarf_status parse_registers(loader *l, const json_t *obj, const char 
       if (st != AMDDWARF_OK)
         return st;
       if (got != size && amddwarf_amdgpu_register_info(r->regno, &info) == AMDDWARF_OK)
-        return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                              "register %s has %zu bytes, the register has %llu", key, got,
                              (unsigned long long)size);
       r->size = got;
     } else {
-      r->bytes = amddwarf_arena_calloc(&l->s->arena, size, 1);
+      r->bytes = amddwarf__arena_calloc(&l->s->arena, size, 1);
       if (!r->bytes)
-        return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+        return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
       r->size = size;
       if (json_is_array(value)) {
         size_t lanes = json_array_size(value);
         if (lanes * 4 > size)
-          return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+          return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                                "register %s: %zu lane values, room for %llu", key, lanes,
                                (unsigned long long)(size / 4));
         for (size_t k = 0; k < lanes; k++) {
@@ -293,7 +293,7 @@ static amddwarf_status parse_registers(loader *l, const json_t *obj, const char 
     }
     for (size_t k = 0; k < i; k++)
       if (regs[k].regno == r->regno)
-        return amddwarf_fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                              "register %s is given twice", key);
     i++;
   }
@@ -311,10 +311,10 @@ static amddwarf_status parse_memory(loader *l, const json_t *arr)
   if (!json_is_array(arr))
     return schema(l, "%s must be an array", "memory");
   s->region_count = json_array_size(arr);
-  s->regions = amddwarf_arena_calloc(&s->arena, s->region_count ? s->region_count : 1,
+  s->regions = amddwarf__arena_calloc(&s->arena, s->region_count ? s->region_count : 1,
                                      sizeof *s->regions);
   if (!s->regions)
-    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   for (size_t i = 0; i < s->region_count; i++) {
     const json_t *item = json_array_get(arr, i);
     snap_region *r = &s->regions[i];
@@ -410,9 +410,9 @@ static amddwarf_status parse_types(loader *l, const json_t *arr)
   if (!json_is_array(arr))
     return schema(l, "%s must be an array", "base_types");
   s->type_count = json_array_size(arr);
-  s->types = amddwarf_arena_calloc(&s->arena, s->type_count ? s->type_count : 1, sizeof *s->types);
+  s->types = amddwarf__arena_calloc(&s->arena, s->type_count ? s->type_count : 1, sizeof *s->types);
   if (!s->types)
-    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   for (size_t i = 0; i < s->type_count; i++) {
     const json_t *t = json_array_get(arr, i);
     amddwarf_base_type *bt = &s->types[i];
@@ -449,9 +449,9 @@ static amddwarf_status parse_dies(loader *l, const json_t *arr)
   if (!json_is_array(arr))
     return schema(l, "%s must be an array", "dies");
   s->die_count = json_array_size(arr);
-  s->dies = amddwarf_arena_calloc(&s->arena, s->die_count ? s->die_count : 1, sizeof *s->dies);
+  s->dies = amddwarf__arena_calloc(&s->arena, s->die_count ? s->die_count : 1, sizeof *s->dies);
   if (!s->dies)
-    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   for (size_t i = 0; i < s->die_count; i++) {
     const json_t *d = json_array_get(arr, i);
     snap_die *die = &s->dies[i];
@@ -492,10 +492,10 @@ static amddwarf_status default_register(loader *l, uint32_t regno, uint64_t valu
       return AMDDWARF_OK;
   if (amddwarf_amdgpu_register_info(regno, &info) != AMDDWARF_OK)
     return AMDDWARF_OK;
-  snap_register *regs = amddwarf_arena_calloc(&s->arena, s->reg_count + 1, sizeof *regs);
-  uint8_t *bytes = amddwarf_arena_calloc(&s->arena, info.bit_size / 8, 1);
+  snap_register *regs = amddwarf__arena_calloc(&s->arena, s->reg_count + 1, sizeof *regs);
+  uint8_t *bytes = amddwarf__arena_calloc(&s->arena, info.bit_size / 8, 1);
   if (!regs || !bytes)
-    return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (s->reg_count)
     memcpy(regs, s->regs, s->reg_count * sizeof *regs);
   for (unsigned b = 0; b < info.bit_size / 8 && b < 8; b++)
@@ -607,9 +607,9 @@ static amddwarf_status load(loader *l, const json_t *root)
     if (!json_is_array(da))
       return schema(l, "%s must be an array of integers", "debug_addr");
     s->debug_addr_count = json_array_size(da);
-    s->debug_addr = amddwarf_arena_calloc(&s->arena, s->debug_addr_count + 1, sizeof *s->debug_addr);
+    s->debug_addr = amddwarf__arena_calloc(&s->arena, s->debug_addr_count + 1, sizeof *s->debug_addr);
     if (!s->debug_addr)
-      return amddwarf_fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+      return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
     for (size_t i = 0; i < s->debug_addr_count; i++) {
       char path[48];
       snprintf(path, sizeof path, "debug_addr[%zu]", i);
@@ -633,21 +633,21 @@ amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
   json_error_t jerr;
   amddwarf_status st;
   if (!out || (!text && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no text or output");
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no text or output");
   *out = NULL;
-  amddwarf_allocator alloc = amddwarf_allocator_resolve(allocator);
+  amddwarf_allocator alloc = amddwarf__allocator_resolve(allocator);
   amddwarf_snapshot *s = alloc.alloc(alloc.user, sizeof *s);
   if (!s)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   memset(s, 0, sizeof *s);
   s->alloc = alloc;
-  amddwarf_arena_init(&s->arena, &alloc);
+  amddwarf__arena_init(&s->arena, &alloc);
   s->wave_size = 64;
   s->address_size = 8;
   amddwarf_expr_format_init(&s->format);
   json_t *root = json_loadb(text ? text : "", size, JSON_REJECT_DUPLICATES, &jerr);
   if (!root) {
-    st = amddwarf_fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
+    st = amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
                        "snapshot line %d column %d: %s", jerr.line, jerr.column, jerr.text);
     goto fail;
   }
@@ -668,7 +668,7 @@ void amddwarf_snapshot_free(amddwarf_snapshot *s)
   if (!s)
     return;
   amddwarf_allocator alloc = s->alloc;
-  amddwarf_arena_release(&s->arena);
+  amddwarf__arena_release(&s->arena);
   alloc.free(alloc.user, s, sizeof *s);
 }
 
@@ -935,11 +935,11 @@ void amddwarf_snapshot_target(amddwarf_snapshot *snapshot, amddwarf_target *t)
 /* The saved document is written into one growable text (common/text.h),
    handed over trimmed to its length. Every string it writes comes from the
    library's tables or is hex, so nothing needs escaping. */
-static void w_str(amddwarf_text *w, const char *s) { amddwarf_text_append(w, s, strlen(s)); }
+static void w_str(amddwarf_text *w, const char *s) { amddwarf__text_append(w, s, strlen(s)); }
 
 static void w_u64(amddwarf_text *w, uint64_t v)
 {
-  amddwarf_text_printf(w, "\"0x%llx\"", (unsigned long long)v);
+  amddwarf__text_printf(w, "\"0x%llx\"", (unsigned long long)v);
 }
 
 static void w_hex(amddwarf_text *w, const uint8_t *bytes, uint64_t size)
@@ -948,7 +948,7 @@ static void w_hex(amddwarf_text *w, const uint8_t *bytes, uint64_t size)
   w_str(w, "\"");
   for (uint64_t i = 0; i < size; i++) {
     char pair[2] = {digits[bytes[i] >> 4], digits[bytes[i] & 15]};
-    amddwarf_text_append(w, pair, 2);
+    amddwarf__text_append(w, pair, 2);
   }
   w_str(w, "\"");
 }
@@ -961,9 +961,9 @@ static void w_aspace(amddwarf_text *w, uint32_t aspace)
   uint32_t back;
   if (amddwarf_aspace_name(aspace, name, sizeof name) == AMDDWARF_OK &&
       amddwarf_aspace_lookup(name, &back) == AMDDWARF_OK && back == aspace)
-    amddwarf_text_printf(w, "\"%s\"", name);
+    amddwarf__text_printf(w, "\"%s\"", name);
   else
-    amddwarf_text_printf(w, "%u", (unsigned)aspace);
+    amddwarf__text_printf(w, "%u", (unsigned)aspace);
 }
 
 /* One register: the assembler name when it reads back as the same number
@@ -983,9 +983,9 @@ static void w_register(const amddwarf_snapshot *s, amddwarf_text *w, const snap_
           AMDDWARF_OK &&
       amddwarf_amdgpu_register_lookup(name, s->wave_size, &back) == AMDDWARF_OK &&
       back == r->regno)
-    amddwarf_text_printf(w, "\"%s\": ", name);
+    amddwarf__text_printf(w, "\"%s\": ", name);
   else
-    amddwarf_text_printf(w, "\"%u\": ", (unsigned)r->regno);
+    amddwarf__text_printf(w, "\"%u\": ", (unsigned)r->regno);
   if (known && info.lanes && info.lane_bits == 32) {
     uint64_t lanes = r->size / 4;
     while (lanes > 1 && !memcmp(r->bytes + (lanes - 1) * 4, "\0\0\0\0", 4))
@@ -993,7 +993,7 @@ static void w_register(const amddwarf_snapshot *s, amddwarf_text *w, const snap_
     w_str(w, "[");
     for (uint64_t k = 0; k < lanes; k++) {
       const uint8_t *b = r->bytes + k * 4;
-      amddwarf_text_printf(w, "%s%lu", k ? ", " : "",
+      amddwarf__text_printf(w, "%s%lu", k ? ", " : "",
             (unsigned long)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
                             (uint32_t)b[3] << 24));
     }
@@ -1013,7 +1013,7 @@ static void w_register(const amddwarf_snapshot *s, amddwarf_text *w, const snap_
 static void w_registers(const amddwarf_snapshot *s, amddwarf_text *w, const char *member,
                         const snap_register *regs, size_t count)
 {
-  amddwarf_text_printf(w, ",\n  \"%s\": {", member);
+  amddwarf__text_printf(w, ",\n  \"%s\": {", member);
   for (size_t i = 0; i < count; i++) {
     w_str(w, i ? ",\n    " : "\n    ");
     w_register(s, w, &regs[i]);
@@ -1025,7 +1025,7 @@ static void w_addr(amddwarf_text *w, const char *member, const snap_addr *a)
 {
   if (!a->present)
     return;
-  amddwarf_text_printf(w, ",\n  \"%s\": {\"address_space\": ", member);
+  amddwarf__text_printf(w, ",\n  \"%s\": {\"address_space\": ", member);
   w_aspace(w, a->aspace);
   w_str(w, ", \"address\": ");
   w_u64(w, a->address);
@@ -1036,12 +1036,12 @@ static void w_snapshot(const amddwarf_snapshot *s, amddwarf_text *w)
 {
   w_str(w, "{\n");
   if (s->architecture[0])
-    amddwarf_text_printf(w, "  \"architecture\": \"%s\",\n", s->architecture);
-  amddwarf_text_printf(w, "  \"wave_size\": %u,\n  \"address_size\": %u", (unsigned)s->wave_size,
+    amddwarf__text_printf(w, "  \"architecture\": \"%s\",\n", s->architecture);
+  amddwarf__text_printf(w, "  \"wave_size\": %u,\n  \"address_size\": %u", (unsigned)s->wave_size,
         (unsigned)s->address_size);
   if (s->format.dialect != AMDDWARF_DIALECT_AUTO)
-    amddwarf_text_printf(w, ",\n  \"dialect\": \"%s\"", amddwarf_dialect_name(s->format.dialect));
-  amddwarf_text_printf(w, ",\n  \"lane\": %u", (unsigned)s->lane);
+    amddwarf__text_printf(w, ",\n  \"dialect\": \"%s\"", amddwarf_dialect_name(s->format.dialect));
+  amddwarf__text_printf(w, ",\n  \"lane\": %u", (unsigned)s->lane);
   if (s->has_exec) {
     w_str(w, ",\n  \"exec\": ");
     w_u64(w, s->exec);
@@ -1056,7 +1056,7 @@ static void w_snapshot(const amddwarf_snapshot *s, amddwarf_text *w)
       w_str(w, i ? ",\n    {\"address_space\": " : "\n    {\"address_space\": ");
       w_aspace(w, r->aspace);
       if (r->lane != AMDDWARF_NO_LANE)
-        amddwarf_text_printf(w, ", \"lane\": %u", (unsigned)r->lane);
+        amddwarf__text_printf(w, ", \"lane\": %u", (unsigned)r->lane);
       w_str(w, ", \"address\": ");
       w_u64(w, r->address);
       w_str(w, ", \"bytes\": ");
@@ -1101,7 +1101,7 @@ static void w_snapshot(const amddwarf_snapshot *s, amddwarf_text *w)
       const amddwarf_base_type *t = &s->types[i];
       w_str(w, i ? ",\n    {\"die\": " : "\n    {\"die\": ");
       w_u64(w, t->die);
-      amddwarf_text_printf(w, ", \"encoding\": \"%s\", \"bit_size\": %u, \"count\": %u}",
+      amddwarf__text_printf(w, ", \"encoding\": \"%s\", \"bit_size\": %u, \"count\": %u}",
             amddwarf_encoding_name(t->encoding), (unsigned)t->bit_size, (unsigned)t->count);
     }
     w_str(w, "\n  ]");
@@ -1132,16 +1132,16 @@ amddwarf_status amddwarf_snapshot_save(const amddwarf_snapshot *snapshot, char *
                                        size_t *size, amddwarf_error *err)
 {
   if (!snapshot || !text || !size)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "no snapshot or output");
   *text = NULL;
   *size = 0;
   amddwarf_text w;
-  amddwarf_text_init(&w, &snapshot->alloc);
+  amddwarf__text_init(&w, &snapshot->alloc);
   w.max = SIZE_MAX / 2; /* a snapshot holds up to SNAPSHOT_MAX_BYTES of contents, in hex */
   w_snapshot(snapshot, &w);
-  if (amddwarf_text_take(&w, text, size) != AMDDWARF_OK)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+  if (amddwarf__text_take(&w, text, size) != AMDDWARF_OK)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "out of memory for the saved snapshot");
   return AMDDWARF_OK;
 }

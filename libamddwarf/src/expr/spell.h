@@ -11,7 +11,7 @@
 /* Appends expression BYTES (SIZE), decoded under FORMAT, as
    amddwarf_expr_spell spells it. Returns the decoding status, or
    E_NO_MEMORY when the operations could not be decoded for lack of memory. */
-amddwarf_status amddwarf_expr_spell_append(amddwarf_text *out, const amddwarf_expr_format *format,
+amddwarf_status amddwarf__expr_spell_append(amddwarf_text *out, const amddwarf_expr_format *format,
                                            const uint8_t *bytes, size_t size);
 
 #endif

@@ -21,11 +21,11 @@ amddwarf_status amddwarf_stop_new(const amddwarf_allocator *allocator, amddwarf_
                                   amddwarf_error *err)
 {
   if (!out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no output");
-  amddwarf_allocator alloc = amddwarf_allocator_resolve(allocator);
-  amddwarf_stop *stop = amddwarf_mem_calloc(&alloc, 1, sizeof *stop);
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no output");
+  amddwarf_allocator alloc = amddwarf__allocator_resolve(allocator);
+  amddwarf_stop *stop = amddwarf__mem_calloc(&alloc, 1, sizeof *stop);
   if (!stop)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   stop->alloc = alloc;
   *out = stop;
   return AMDDWARF_OK;
@@ -35,7 +35,7 @@ static void wave_release(amddwarf_stop *stop, amddwarf_stop_wave *w)
 {
   amddwarf_snapshot_free(w->snapshot);
   if (w->origin)
-    amddwarf_mem_free(&stop->alloc, (void *)w->origin, strlen(w->origin) + 1);
+    amddwarf__mem_free(&stop->alloc, (void *)w->origin, strlen(w->origin) + 1);
 }
 
 void amddwarf_stop_free(amddwarf_stop *stop)
@@ -44,9 +44,9 @@ void amddwarf_stop_free(amddwarf_stop *stop)
     return;
   for (size_t i = 0; i < stop->count; i++)
     wave_release(stop, &stop->waves[i]);
-  amddwarf_mem_free(&stop->alloc, stop->waves, stop->capacity * sizeof *stop->waves);
+  amddwarf__mem_free(&stop->alloc, stop->waves, stop->capacity * sizeof *stop->waves);
   amddwarf_allocator alloc = stop->alloc;
-  amddwarf_mem_free(&alloc, stop, sizeof *stop);
+  amddwarf__mem_free(&alloc, stop, sizeof *stop);
 }
 
 size_t amddwarf_stop_wave_count(const amddwarf_stop *stop)
@@ -72,7 +72,7 @@ static int place_u32(const json_t *j, uint32_t *out)
 static char *copy_text(amddwarf_stop *stop, const char *text)
 {
   size_t n = strlen(text) + 1;
-  char *copy = amddwarf_mem_alloc(&stop->alloc, n);
+  char *copy = amddwarf__mem_alloc(&stop->alloc, n);
   if (copy)
     memcpy(copy, text, n);
   return copy;
@@ -89,40 +89,40 @@ static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const
     const json_t *wg = json_object_get(place, "work_group");
     if (wg) {
       if (!json_is_array(wg) || json_array_size(wg) < 1 || json_array_size(wg) > 3)
-        return amddwarf_fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                              "%s.work_group must be an array of 1 to 3 ids", where);
       for (size_t i = 0; i < json_array_size(wg); i++)
         if (place_u32(json_array_get(wg, i), &w->work_group[i]) != 0)
-          return amddwarf_fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+          return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                                "%s.work_group[%zu] must be an integer in [0, 2^32)", where, i);
       w->has_work_group = 1;
     }
     const json_t *id = json_object_get(place, "wave_id");
     if (id) {
       if (place_u32(id, &w->wave_id) != 0)
-        return amddwarf_fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                              "%s.wave_id must be an integer in [0, 2^32)", where);
       w->has_wave_id = 1;
     }
     if (!json_is_object(snapshot))
-      return amddwarf_fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                            "%s.snapshot must be a snapshot object (specs/snapshot.md)", where);
   }
   char *text = json_dumps(snapshot, JSON_COMPACT);
   if (!text)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   amddwarf_error inner;
   amddwarf_error_clear(&inner);
   amddwarf_status st = amddwarf_snapshot_load(text, strlen(text), &stop->alloc, &w->snapshot,
                                               &inner);
   free(text);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "%s%s: %s", where,
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s%s: %s", where,
                          place ? ".snapshot" : "", inner.message);
   if (!(w->origin = copy_text(stop, where))) {
     amddwarf_snapshot_free(w->snapshot);
     w->snapshot = NULL;
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   }
   return AMDDWARF_OK;
 }
@@ -131,37 +131,37 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
                                   const char *name, amddwarf_error *err)
 {
   if (!stop || (!text && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "no stop or no text");
   if (!name)
     name = "stop";
   json_error_t jerr;
   json_t *root = json_loadb(text ? text : "", size, JSON_REJECT_DUPLICATES, &jerr);
   if (!root)
-    return amddwarf_fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
+    return amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
                          "%s line %d column %d: %s", name, jerr.line, jerr.column, jerr.text);
   amddwarf_status st = AMDDWARF_OK;
   size_t first = stop->count;
   const json_t *waves = json_is_object(root) ? json_object_get(root, "waves") : NULL;
   size_t n = waves ? json_array_size(waves) : 1;
   if (!json_is_object(root)) {
-    st = amddwarf_fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                        "%s must be a JSON object: a stop {\"waves\": [...]} or a snapshot", name);
     goto done;
   }
   if (waves && !json_is_array(waves)) {
-    st = amddwarf_fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                        "%s: waves must be an array", name);
     goto done;
   }
   if (n > AMDDWARF_STOP_MAX_WAVES - stop->count) {
-    st = amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                        "%s: more than %d waves in the stop", name, AMDDWARF_STOP_MAX_WAVES);
     goto done;
   }
-  if (amddwarf_mem_reserve(&stop->alloc, (void **)&stop->waves, &stop->capacity,
+  if (amddwarf__mem_reserve(&stop->alloc, (void **)&stop->waves, &stop->capacity,
                            stop->count + n, sizeof *stop->waves) != 0) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
     goto done;
   }
   for (size_t i = 0; i < n && st == AMDDWARF_OK; i++) {
@@ -170,7 +170,7 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
       const json_t *entry = json_array_get(waves, i);
       snprintf(where, sizeof where, "%s waves[%zu]", name, i);
       if (!json_is_object(entry))
-        st = amddwarf_fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                            "%s must be an object {\"snapshot\": ...}", where);
       else
         st = load_wave(stop, entry, json_object_get(entry, "snapshot"), where,
@@ -212,7 +212,7 @@ static void out_put(out_buf *b, const char *s, size_t n)
       }
       cap *= 2;
     }
-    char *grown = amddwarf_mem_realloc(b->alloc, b->data, b->cap, cap);
+    char *grown = amddwarf__mem_realloc(b->alloc, b->data, b->cap, cap);
     if (!grown) {
       b->failed = 1;
       return;
@@ -234,7 +234,7 @@ amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_
                                    amddwarf_error *err)
 {
   if (!stop || !text || !size)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "no stop or no output");
   *text = NULL;
   *size = 0;
@@ -262,22 +262,22 @@ amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_
       while (n_out > 0 && snap[n_out - 1] == '\n')
         n_out--;
       out_put(&b, snap, n_out);
-      amddwarf_mem_free(&stop->alloc, snap, snap_size + 1);
+      amddwarf__mem_free(&stop->alloc, snap, snap_size + 1);
       out_str(&b, "}");
     }
   }
   out_str(&b, stop->count ? "\n]}\n" : "]}\n");
   if (st == AMDDWARF_OK && b.failed)
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (st != AMDDWARF_OK) {
-    amddwarf_mem_free(&stop->alloc, b.data, b.cap);
+    amddwarf__mem_free(&stop->alloc, b.data, b.cap);
     return st;
   }
   /* Shrink to SIZE + 1, the size the caller frees. */
-  char *exact = amddwarf_mem_realloc(&stop->alloc, b.data, b.cap, b.len + 1);
+  char *exact = amddwarf__mem_realloc(&stop->alloc, b.data, b.cap, b.len + 1);
   if (!exact) {
-    amddwarf_mem_free(&stop->alloc, b.data, b.cap);
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    amddwarf__mem_free(&stop->alloc, b.data, b.cap);
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   }
   *text = exact;
   *size = b.len;

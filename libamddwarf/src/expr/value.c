@@ -6,11 +6,11 @@
 
 #include "expr/eval_internal.h"
 
-uint8_t *pool_alloc(machine *m, size_t size)
+uint8_t *amddwarf__pool_alloc(machine *m, size_t size)
 {
   size_t aligned = (size + 7u) & ~(size_t)7u;
   if (aligned > m->ev->pool_cap - m->pool_used) {
-    machine_fail(m, AMDDWARF_E_LIMIT, "more than %u bytes of computed values",
+    amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u bytes of computed values",
                  (unsigned)m->ev->pool_cap);
     return NULL;
   }
@@ -29,7 +29,7 @@ size_t amddwarf_value_size(const amddwarf_value *value)
   return ((size_t)value->type.bit_size * value->type.count + 7u) / 8u;
 }
 
-void value_set_generic(machine *m, amddwarf_value *v, uint64_t x)
+void amddwarf__value_set_generic(machine *m, amddwarf_value *v, uint64_t x)
 {
   uint32_t bits = machine_generic_bits(m);
   v->type.die = 0;
@@ -44,7 +44,7 @@ void value_set_generic(machine *m, amddwarf_value *v, uint64_t x)
   memset(v->inline_bytes + 8, 0, sizeof v->inline_bytes - 8);
 }
 
-bool type_is_integral(const amddwarf_base_type *type)
+bool amddwarf__type_is_integral(const amddwarf_base_type *type)
 {
   if (type->count != 1 || type->bit_size > 64)
     return false;
@@ -73,7 +73,7 @@ static bool type_is_float(const amddwarf_base_type *type)
          (type->bit_size == 32 || type->bit_size == 64);
 }
 
-bool type_equal(const amddwarf_base_type *a, const amddwarf_base_type *b)
+bool amddwarf__type_equal(const amddwarf_base_type *a, const amddwarf_base_type *b)
 {
   return a->encoding == b->encoding && a->bit_size == b->bit_size && a->count == b->count &&
          (a->die == b->die || a->encoding == AMDDWARF_ATE_GENERIC);
@@ -93,7 +93,7 @@ static inline int64_t sign_extend(uint64_t x, uint32_t bits)
   return (int64_t)x;
 }
 
-uint64_t value_u64(const amddwarf_value *v)
+uint64_t amddwarf__value_u64(const amddwarf_value *v)
 {
   /* Integral values (<= 64 bits) are always inline, zero-padded. */
   if (!v->pooled)
@@ -106,9 +106,9 @@ uint64_t value_u64(const amddwarf_value *v)
   return x & bits_mask(v->type.bit_size);
 }
 
-int64_t value_s64(const amddwarf_value *v)
+int64_t amddwarf__value_s64(const amddwarf_value *v)
 {
-  return sign_extend(value_u64(v), v->type.bit_size);
+  return sign_extend(amddwarf__value_u64(v), v->type.bit_size);
 }
 
 static void value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, uint64_t x)
@@ -122,7 +122,7 @@ static void value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, ui
   memset(v->inline_bytes + 8, 0, sizeof v->inline_bytes - 8);
 }
 
-amddwarf_status value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_base_type *type,
+amddwarf_status amddwarf__value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_base_type *type,
                                  const uint8_t *bytes, size_t size)
 {
   v->type = *type;
@@ -130,7 +130,7 @@ amddwarf_status value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_b
   v->is_implicit_pointer = 0;
   memset(v->inline_bytes, 0, sizeof v->inline_bytes);
   if (size > AMDDWARF_VALUE_MAX_BYTES)
-    return machine_fail(m, AMDDWARF_E_LIMIT, "a value of %zu bytes is larger than %d",
+    return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "a value of %zu bytes is larger than %d",
                         size, AMDDWARF_VALUE_MAX_BYTES);
   if (size <= AMDDWARF_VALUE_INLINE_BYTES) {
     memcpy(v->inline_bytes, bytes, size);
@@ -138,7 +138,7 @@ amddwarf_status value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_b
       v->inline_bytes[size - 1] &= (uint8_t)((1u << (type->bit_size % 8)) - 1);
     return AMDDWARF_OK;
   }
-  uint8_t *p = pool_alloc(m, size);
+  uint8_t *p = amddwarf__pool_alloc(m, size);
   if (!p)
     return AMDDWARF_E_LIMIT;
   memcpy(p, bytes, size);
@@ -146,7 +146,7 @@ amddwarf_status value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_b
   return AMDDWARF_OK;
 }
 
-amddwarf_status type_lookup(machine *m, uint64_t die, amddwarf_base_type *out)
+amddwarf_status amddwarf__type_lookup(machine *m, uint64_t die, amddwarf_base_type *out)
 {
   if (die == 0) {
     memset(out, 0, sizeof *out);
@@ -155,20 +155,20 @@ amddwarf_status type_lookup(machine *m, uint64_t die, amddwarf_base_type *out)
     return AMDDWARF_OK;
   }
   if (!TARGET_HAS(m->t, base_type))
-    return machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot look up base type DIE 0x%llx",
+    return amddwarf__machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target cannot look up base type DIE 0x%llx",
                         (unsigned long long)die);
   amddwarf_status st = m->t->base_type(m->t->user, die, out);
   if (st == AMDDWARF_NOT_FOUND)
-    return machine_fail(m, AMDDWARF_E_EVAL_BAD_TYPE, "DIE 0x%llx is not a base type",
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_TYPE, "DIE 0x%llx is not a base type",
                         (unsigned long long)die);
   if (st != AMDDWARF_OK)
-    return machine_fail(m, st, "base type DIE 0x%llx: %s", (unsigned long long)die,
+    return amddwarf__machine_fail(m, st, "base type DIE 0x%llx: %s", (unsigned long long)die,
                         amddwarf_status_message(st));
   out->die = die;
   if (out->count == 0 || out->bit_size == 0 ||
       (uint64_t)out->bit_size * out->count > 8u * AMDDWARF_VALUE_MAX_BYTES ||
       out->encoding == AMDDWARF_ATE_GENERIC)
-    return machine_fail(m, AMDDWARF_E_EVAL_BAD_TYPE,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_TYPE,
                         "base type DIE 0x%llx: %u bits x %u elements, encoding %u is not usable",
                         (unsigned long long)die, (unsigned)out->bit_size, (unsigned)out->count,
                         (unsigned)out->encoding);
@@ -177,7 +177,7 @@ amddwarf_status type_lookup(machine *m, uint64_t die, amddwarf_base_type *out)
 
 static double float_of(const amddwarf_value *v)
 {
-  uint64_t x = value_u64(v);
+  uint64_t x = amddwarf__value_u64(v);
   if (v->type.bit_size == 32) {
     float f;
     uint32_t u = (uint32_t)x;
@@ -205,11 +205,11 @@ static void float_set(amddwarf_value *v, const amddwarf_base_type *type, double 
 
 static amddwarf_status bool_result(machine *m, amddwarf_value *out, bool b)
 {
-  value_set_generic(m, out, b ? 1 : 0);
+  amddwarf__value_set_generic(m, out, b ? 1 : 0);
   return AMDDWARF_OK;
 }
 
-bool integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r)
+bool amddwarf__integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r)
 {
   switch (kind) {
   case AMDDWARF_OP_and: *r = x & y; return true;
@@ -226,19 +226,19 @@ bool integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits
   }
 }
 
-amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
+amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
                              const amddwarf_value *b, amddwarf_value *out)
 {
   const amddwarf_base_type *type = &a->type;
   bool shift = kind == AMDDWARF_OP_shl || kind == AMDDWARF_OP_shr || kind == AMDDWARF_OP_shra;
   if (a->is_implicit_pointer || b->is_implicit_pointer)
-    return machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
                         "an implicit pointer value cannot be an arithmetic operand");
   if (shift) {
-    if (!type_is_integral(&a->type) || !type_is_integral(&b->type))
-      return machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "shift operands must be integral");
-  } else if (!type_equal(&a->type, &b->type)) {
-    return machine_fail(m, AMDDWARF_E_EVAL_TYPE_MISMATCH,
+    if (!amddwarf__type_is_integral(&a->type) || !amddwarf__type_is_integral(&b->type))
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "shift operands must be integral");
+  } else if (!amddwarf__type_equal(&a->type, &b->type)) {
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_TYPE_MISMATCH,
                         "operands have different types (%s %u bits, %s %u bits)",
                         amddwarf_encoding_name(a->type.encoding), (unsigned)a->type.bit_size,
                         amddwarf_encoding_name(b->type.encoding), (unsigned)b->type.bit_size);
@@ -257,27 +257,27 @@ amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_v
     case AMDDWARF_OP_gt: return bool_result(m, out, x > y);
     case AMDDWARF_OP_ge: return bool_result(m, out, x >= y);
     default:
-      return machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL,
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL,
                           "the operation needs integral operands, not floating point");
     }
   }
-  if (!type_is_integral(type))
-    return machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "the operation needs integral operands");
+  if (!amddwarf__type_is_integral(type))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "the operation needs integral operands");
   /* The generic type has unspecified signedness: DWARF uses signed division
      and signed comparisons for it. */
   bool is_signed = type_is_signed(type) || type->encoding == AMDDWARF_ATE_GENERIC;
   uint32_t bits = type->bit_size;
-  uint64_t x = value_u64(a), y = value_u64(b);
+  uint64_t x = amddwarf__value_u64(a), y = amddwarf__value_u64(b);
   int64_t sx = sign_extend(x, bits), sy = sign_extend(y, bits);
   uint64_t r = 0;
-  if (kind != AMDDWARF_OP_eq && kind != AMDDWARF_OP_ne && integer_binary(kind, x, y, bits, &r)) {
+  if (kind != AMDDWARF_OP_eq && kind != AMDDWARF_OP_ne && amddwarf__integer_binary(kind, x, y, bits, &r)) {
     value_set_bits(out, type, r);
     return AMDDWARF_OK;
   }
   switch (kind) {
   case AMDDWARF_OP_div:
     if (y == 0)
-      return machine_fail(m, AMDDWARF_E_EVAL_DIVISION_BY_ZERO, "DW_OP_div by zero");
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_DIVISION_BY_ZERO, "DW_OP_div by zero");
     if (is_signed) {
       if (sy == -1)
         r = (uint64_t)0 - (uint64_t)sx; /* also INT_MIN / -1 without overflow */
@@ -289,7 +289,7 @@ amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_v
     break;
   case AMDDWARF_OP_mod:
     if (y == 0)
-      return machine_fail(m, AMDDWARF_E_EVAL_DIVISION_BY_ZERO, "DW_OP_mod by zero");
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_DIVISION_BY_ZERO, "DW_OP_mod by zero");
     if (type_is_signed(type)) {
       r = sy == -1 ? 0 : (uint64_t)(sx % sy);
     } else {
@@ -311,26 +311,26 @@ amddwarf_status value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_v
   case AMDDWARF_OP_gt: return bool_result(m, out, is_signed ? sx > sy : x > y);
   case AMDDWARF_OP_ge: return bool_result(m, out, is_signed ? sx >= sy : x >= y);
   default:
-    return machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "not a binary operation");
+    return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "not a binary operation");
   }
   value_set_bits(out, type, r);
   return AMDDWARF_OK;
 }
 
-amddwarf_status value_unary(machine *m, amddwarf_op_kind kind, amddwarf_value *v)
+amddwarf_status amddwarf__value_unary(machine *m, amddwarf_op_kind kind, amddwarf_value *v)
 {
   amddwarf_base_type type = v->type;
   if (v->is_implicit_pointer)
-    return machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
                         "an implicit pointer value cannot be an arithmetic operand");
   if (type_is_float(&type) && kind != AMDDWARF_OP_not) {
     double d = float_of(v);
     float_set(v, &type, kind == AMDDWARF_OP_neg ? -d : fabs(d));
     return AMDDWARF_OK;
   }
-  if (!type_is_integral(&type))
-    return machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "the operation needs an integral operand");
-  uint64_t x = value_u64(v), r;
+  if (!amddwarf__type_is_integral(&type))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "the operation needs an integral operand");
+  uint64_t x = amddwarf__value_u64(v), r;
   int64_t s = sign_extend(x, type.bit_size);
   switch (kind) {
   case AMDDWARF_OP_neg: r = (uint64_t)0 - x; break;
@@ -341,41 +341,41 @@ amddwarf_status value_unary(machine *m, amddwarf_op_kind kind, amddwarf_value *v
             : x;
     break;
   default:
-    return machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "not a unary operation");
+    return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "not a unary operation");
   }
   value_set_bits(v, &type, r);
   return AMDDWARF_OK;
 }
 
-amddwarf_status value_convert(machine *m, amddwarf_value *v, const amddwarf_base_type *to,
+amddwarf_status amddwarf__value_convert(machine *m, amddwarf_value *v, const amddwarf_base_type *to,
                               bool reinterpret)
 {
   if (v->is_implicit_pointer)
-    return machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
                         "an implicit pointer value cannot be converted");
   size_t from_size = amddwarf_value_size(v);
   size_t to_size = ((size_t)to->bit_size * to->count + 7u) / 8u;
   if (reinterpret) {
     if (from_size != to_size || v->type.bit_size * v->type.count != to->bit_size * to->count)
-      return machine_fail(m, AMDDWARF_E_EVAL_BAD_SIZE,
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_SIZE,
                           "DW_OP_reinterpret from %zu to %zu bytes: sizes must be equal", from_size,
                           to_size);
     uint8_t bytes[AMDDWARF_VALUE_MAX_BYTES];
     memcpy(bytes, amddwarf_value_bytes(v), from_size);
-    return value_from_bytes(m, v, to, bytes, to_size);
+    return amddwarf__value_from_bytes(m, v, to, bytes, to_size);
   }
-  bool from_int = type_is_integral(&v->type), to_int = type_is_integral(to);
+  bool from_int = amddwarf__type_is_integral(&v->type), to_int = amddwarf__type_is_integral(to);
   bool from_float = type_is_float(&v->type), to_float = type_is_float(to);
   amddwarf_value sv = *v;
   if (sv.type.encoding == AMDDWARF_ATE_GENERIC)
     sv.type.encoding = AMDDWARF_ATE_UNSIGNED;
   if (from_int && to_int) {
-    uint64_t x = type_is_signed(&sv.type) ? (uint64_t)value_s64(&sv) : value_u64(&sv);
+    uint64_t x = type_is_signed(&sv.type) ? (uint64_t)amddwarf__value_s64(&sv) : amddwarf__value_u64(&sv);
     value_set_bits(v, to, x);
     return AMDDWARF_OK;
   }
   if (from_int && to_float) {
-    double d = type_is_signed(&sv.type) ? (double)value_s64(&sv) : (double)value_u64(&sv);
+    double d = type_is_signed(&sv.type) ? (double)amddwarf__value_s64(&sv) : (double)amddwarf__value_u64(&sv);
     float_set(v, to, d);
     return AMDDWARF_OK;
   }
@@ -386,12 +386,12 @@ amddwarf_status value_convert(machine *m, amddwarf_value *v, const amddwarf_base
   if (from_float && to_int) {
     double d = float_of(v);
     if (!(d > -9.3e18 && d < 1.8e19))
-      return machine_fail(m, AMDDWARF_E_OVERFLOW, "floating-point value does not fit the integer type");
+      return amddwarf__machine_fail(m, AMDDWARF_E_OVERFLOW, "floating-point value does not fit the integer type");
     uint64_t x = d < 0 ? (uint64_t)(int64_t)d : (uint64_t)d;
     value_set_bits(v, to, x);
     return AMDDWARF_OK;
   }
-  return machine_fail(m, AMDDWARF_E_EVAL_BAD_TYPE,
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_TYPE,
                       "DW_OP_convert from %s %u-bit x%u to %s %u-bit x%u is not defined",
                       amddwarf_encoding_name(v->type.encoding), (unsigned)v->type.bit_size,
                       (unsigned)v->type.count, amddwarf_encoding_name(to->encoding),

@@ -58,7 +58,7 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
                                             amddwarf_error *err)
 {
   if (!buffer || !record || !module)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_record_check: NULL argument");
   const char *name = module_name ? module_name : "the module";
   uint64_t offset = ((uint64_t)buffer->data_offset + record->data_index) * 4;
@@ -67,7 +67,7 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
   amddwarf_error_clear(&lerr);
   if (amddwarf_spirv_module_resolve(module, record->instruction_index, mode, &loc, &lerr) !=
       AMDDWARF_OK)
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
                          "instruction index %u of shader %u names no instruction of %s (%s): is "
                          "this the module that produced the buffer?",
                          record->instruction_index, record->shader_id, name, lerr.message);
@@ -82,7 +82,7 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
     const char *stage = amddwarf_gpuav_stage_name(record->stage);
     char number[24];
     snprintf(number, sizeof number, "%u", record->stage);
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 12,
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 12,
                          "stage %s of shader %u is the execution model of no entry point of %s "
                          "(it has %s): is this the module that produced the buffer?",
                          stage ? stage : number, record->shader_id, name, list);
@@ -94,13 +94,13 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
                    (loc.ext_set && strcmp(loc.ext_set, printf_set) == 0);
   if (is_printf) {
     if (!loc.ext_set)
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
                            "instruction index %u of shader %u is an %s, not the OpExtInst of a "
                            "debug printf: is %s the module that produced the buffer?",
                            record->instruction_index, record->shader_id, what, name);
     uint32_t string_id = amddwarf_gpuav_record_word(record, 0);
     if (record->payload_words == 0 || !amddwarf_spirv_module_string(module, string_id))
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 28,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 28,
                            "the debug-printf record of shader %u at instruction index %u names "
                            "format string %%%u, which is no OpString of %s: is this the module "
                            "that produced the buffer?",
@@ -108,28 +108,28 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
     return AMDDWARF_OK;
   }
 
-  amddwarf_spirv_guard guard = amddwarf_spirv_opcode_guard(loc.ext_set ? 12 : loc.opcode);
+  amddwarf_spirv_guard guard = amddwarf__spirv_opcode_guard(loc.ext_set ? 12 : loc.opcode);
   if (guard == AMDDWARF_SPIRV_GUARD_NONE)
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
                          "instruction index %u of shader %u is an %s, not an instruction the "
                          "validation layer checks: is %s the module that produced the buffer?",
                          record->instruction_index, record->shader_id, what, name);
   uint32_t code = amddwarf_gpuav_record_word(record, 0);
   const amddwarf_gpuav_error_info *info = amddwarf_gpuav_error_lookup(buffer->format, code);
   if (!info || record->payload_words == 0)
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset + 4 * (4 + record->stage_word_count),
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset + 4 * (4 + record->stage_word_count),
                          "record at byte offset %llu: error code %u is none the %s format has",
                          (unsigned long long)offset, code,
                          amddwarf_gpuav_format_name(buffer->format));
-  const amddwarf_gpuav_error_row *row = amddwarf_gpuav_error_row_of(info);
+  const amddwarf_gpuav_error_row *row = amddwarf__gpuav_error_row_of(info);
   if (!(row->guards & (1u << guard)))
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_WRONG_MODULE, offset + 8,
                          "instruction index %u of shader %u is an %s, but error %u (%s) is "
                          "reported only at %s: is %s the module that produced the buffer?",
                          record->instruction_index, record->shader_id, what, code, info->name,
                          guard_text(row->guards), name);
   if (record->payload_words < 1 + info->param_count)
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
                          "record at byte offset %llu: error %u (%s) has %u of its %u parameter "
                          "words",
                          (unsigned long long)offset, code, info->name, record->payload_words - 1,
@@ -139,7 +139,7 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
   switch (row->rule) {
   case AMDDWARF_GPUAV_RULE_INDEX_PAST_LENGTH:
     if (p0 < p1)
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
                            "record at byte offset %llu: error %u (%s) with index %u inside the "
                            "array length %u, but the check fails only for an index at or past "
                            "the length",
@@ -147,7 +147,7 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
     break;
   case AMDDWARF_GPUAV_RULE_ACCESS_PAST_SIZE:
     if (p1 < p2)
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
                            "record at byte offset %llu: error %u (%s) with highest access %u "
                            "inside the size %u, but the check fails only for an access at or "
                            "past the size",
@@ -155,7 +155,7 @@ amddwarf_status amddwarf_gpuav_record_check(const amddwarf_gpuav_buffer *buffer,
     break;
   case AMDDWARF_GPUAV_RULE_UNUSED_ZERO:
     if (record->payload_words > 2 && p1 != 0)
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, offset,
                            "record at byte offset %llu: error %u (%s) has %u in its unused word, "
                            "which the instrumentation writes as 0",
                            (unsigned long long)offset, code, info->name, p1);

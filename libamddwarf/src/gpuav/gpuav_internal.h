@@ -20,7 +20,7 @@ typedef struct amddwarf_gpuav_layout {
   uint32_t stage_words;
 } amddwarf_gpuav_layout;
 
-const amddwarf_gpuav_layout *amddwarf_gpuav_layout_of(amddwarf_gpuav_format format);
+const amddwarf_gpuav_layout *amddwarf__gpuav_layout_of(amddwarf_gpuav_format format);
 
 /* Parameter invariants of an error code (errors.def RULE). */
 typedef enum amddwarf_gpuav_rule {
@@ -39,7 +39,7 @@ typedef struct amddwarf_gpuav_error_row {
 } amddwarf_gpuav_error_row;
 
 /* The row behind INFO (from amddwarf_gpuav_error_lookup). */
-const amddwarf_gpuav_error_row *amddwarf_gpuav_error_row_of(const amddwarf_gpuav_error_info *info);
+const amddwarf_gpuav_error_row *amddwarf__gpuav_error_row_of(const amddwarf_gpuav_error_info *info);
 
 /* Flag bits of the V2 flags word the instrumentation knows (kInstBufferOOBEnable). */
 #define AMDDWARF_GPUAV_KNOWN_FLAGS 1u
@@ -60,7 +60,7 @@ static inline uint32_t amddwarf_gpuav_le32(const uint8_t *p)
    of TOTAL_BYTES bytes). With AUTO the format is decided from the header and
    the first record, which must be plausible. Fills *OUT; errors as
    amddwarf_gpuav_buffer_parse. */
-amddwarf_status amddwarf_gpuav_header_parse(const uint8_t *head, size_t head_bytes,
+amddwarf_status amddwarf__gpuav_header_parse(const uint8_t *head, size_t head_bytes,
                                             uint64_t total_bytes, amddwarf_gpuav_format format,
                                             amddwarf_gpuav_buffer *out, amddwarf_error *err);
 
@@ -70,7 +70,7 @@ amddwarf_status amddwarf_gpuav_header_parse(const uint8_t *head, size_t head_byt
    Fills *RECORD and returns the Data[] index of the next record; a record
    with a problem has RECORD->problem set and ERR filled. *STOP is set when
    the scan cannot go on after this record. */
-uint32_t amddwarf_gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const uint8_t *words,
+uint32_t amddwarf__gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const uint8_t *words,
                                       uint32_t readable, uint32_t at, uint32_t limit,
                                       amddwarf_gpuav_record *record, bool *stop,
                                       amddwarf_error *err);

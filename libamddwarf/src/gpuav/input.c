@@ -30,7 +30,7 @@ typedef struct input {
 static amddwarf_status bad(const input *in, uint32_t word, const char *what, uint32_t value,
                            uint64_t low, uint64_t high)
 {
-  return amddwarf_fail(in->err, AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER, (uint64_t)word * 4,
+  return amddwarf__fail(in->err, AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER, (uint64_t)word * 4,
                        "input buffer word %u: %s %u is outside [%llu, %llu]", word, what, value,
                        (unsigned long long)low, (unsigned long long)high);
 }
@@ -204,14 +204,14 @@ amddwarf_status amddwarf_gpuav_input_buffer_decode_layout(
     amddwarf_gpuav_input_layout *used, amddwarf_error *err)
 {
   if (!count || (!data && size) || (!out && capacity))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_input_buffer_decode: NULL argument");
   *count = 0;
   size_t words64 = size / 4;
   input in = {data, size, words64 > UINT32_MAX ? UINT32_MAX : (uint32_t)words64, out, capacity,
               0, err};
   if (in.words < 2) /* the layer writes one only for a pipeline with sets */
-    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
+    return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, 0,
                          "input buffer of %zu bytes has no word 0 and no start of set 0", size);
   uint32_t word0 = WORD(&in, 0);
   if (layout == AMDDWARF_GPUAV_INPUT_AUTO)
@@ -234,14 +234,14 @@ amddwarf_status amddwarf_gpuav_input_buffer_decode_layout(
     st = decode_written(&in);
     break;
   default:
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "unknown input buffer layout %d", (int)layout);
   }
   if (st != AMDDWARF_OK)
     return st;
   *count = in.rows;
   if (in.rows > capacity)
-    return amddwarf_fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
                          "input buffer describes %zu bindings, room for %zu", in.rows, capacity);
   return AMDDWARF_OK;
 }

@@ -102,7 +102,7 @@ static const named *find_named(const named *list, size_t count, uint32_t id, nam
 
 static bool constant_of(const amddwarf_spirv_module *m, uint32_t id, uint32_t *value)
 {
-  const amddwarf_spirv_identry *e = amddwarf_spirv_id_find(m, id);
+  const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, id);
   if (!e || e->kind != AMDDWARF_SPIRV_ID_CONSTANT)
     return false;
   *value = e->value;
@@ -114,7 +114,7 @@ amddwarf_status amddwarf_gpuav_instrumentation_inspect(const amddwarf_spirv_modu
                                                        amddwarf_error *err)
 {
   if (!m || !out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_instrumentation_inspect: NULL argument");
   memset(out, 0, sizeof *out);
   out->format = AMDDWARF_GPUAV_FORMAT_AUTO;
@@ -209,7 +209,7 @@ amddwarf_status amddwarf_gpuav_instrumentation_inspect(const amddwarf_spirv_modu
   else if (reads & (AMDDWARF_GPUAV_READS_SIZES | AMDDWARF_GPUAV_READS_WRITTEN_WORD0))
     out->input_layout = AMDDWARF_GPUAV_INPUT_AUTO; /* word 0 of the buffer says */
   if (count == 0 || (!writer_seen && reads == 0))
-    return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                          "the module has no GPU-assisted-validation instrumentation (no "
                          "inst_*_stream_write_N or inst_bindless_direct_read_N function)");
   return AMDDWARF_OK;
@@ -221,18 +221,18 @@ amddwarf_status amddwarf_gpuav_input_layout_select(const amddwarf_gpuav_instrume
                                                    amddwarf_error *err)
 {
   if (!info || !layout || (!data && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_input_layout_select: NULL argument");
   unsigned reads = info->input_reads;
   bool sizes = reads & AMDDWARF_GPUAV_READS_SIZES;
   bool word0 = reads & AMDDWARF_GPUAV_READS_WRITTEN_WORD0;
   bool direct = reads & AMDDWARF_GPUAV_READS_WRITTEN_DIRECT;
   if (!sizes && !word0 && !direct)
-    return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                          "the instrumented module reads no descriptor input buffer (it calls no "
                          "inst_bindless_direct_read_N)");
   if (direct && (sizes || word0))
-    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                          "the instrumented module reads both Data[1 + set] as the start of the "
                          "written flags and the sizes or word 0: no input buffer layout has both");
   if (direct) {
@@ -240,7 +240,7 @@ amddwarf_status amddwarf_gpuav_input_layout_select(const amddwarf_gpuav_instrume
     return AMDDWARF_OK;
   }
   if (size < 8)
-    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
+    return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, 0,
                          "input buffer of %zu bytes has no word 0 and no start of set 0", size);
   uint32_t first = amddwarf_gpuav_input_word(data, size, 0);
   if (first >= 2) {
@@ -255,7 +255,7 @@ amddwarf_status amddwarf_gpuav_input_layout_select(const amddwarf_gpuav_instrume
     *layout = AMDDWARF_GPUAV_INPUT_LENGTHS;
     return AMDDWARF_OK;
   }
-  return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER, 0,
+  return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_INPUT_BUFFER, 0,
                        first == 1 ? "input buffer word 0 is 1, the layout without sizes, but the "
                                     "instrumented module reads descriptor array sizes "
                                     "(Data[Data[1 + set] + binding]): the layer wrote it for a "

@@ -16,7 +16,7 @@ amddwarf_status amddwarf_gpuav_printf_render(const char *format,
   if (length)
     *length = 0;
   if (!format || !record || (!out && out_size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "format, record and output are required");
   /* Payload word 0 is the format string's id; the arguments follow. */
   const uint8_t *arguments = record->payload_words > 1 ? record->payload + 4 : NULL;

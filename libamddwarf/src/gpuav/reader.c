@@ -40,7 +40,7 @@ static amddwarf_status read_failed(amddwarf_gpuav_reader *r, amddwarf_status sta
 {
   r->failed = true;
   r->ended = true;
-  return amddwarf_fail(err, status, offset,
+  return amddwarf__fail(err, status, offset,
                        "reading %zu bytes of the debug output buffer at offset %llu failed (%s)",
                        size, (unsigned long long)offset, amddwarf_status_name(status));
 }
@@ -50,7 +50,7 @@ static amddwarf_status reader_start(amddwarf_gpuav_reader *r, const uint8_t *hea
                                     amddwarf_gpuav_format format, amddwarf_error *err)
 {
   amddwarf_status st =
-      amddwarf_gpuav_header_parse(head, head_bytes, total_size, format, &r->buffer, err);
+      amddwarf__gpuav_header_parse(head, head_bytes, total_size, format, &r->buffer, err);
   if (st != AMDDWARF_OK)
     return st;
   r->data_byte = (uint64_t)r->buffer.data_offset * 4;
@@ -62,10 +62,10 @@ static amddwarf_status reader_start(amddwarf_gpuav_reader *r, const uint8_t *hea
 static amddwarf_status reader_create(const amddwarf_allocator *allocator,
                                      amddwarf_gpuav_reader **out, amddwarf_error *err)
 {
-  amddwarf_allocator resolved = amddwarf_allocator_resolve(allocator);
-  amddwarf_gpuav_reader *r = amddwarf_mem_calloc(&resolved, 1, sizeof *r);
+  amddwarf_allocator resolved = amddwarf__allocator_resolve(allocator);
+  amddwarf_gpuav_reader *r = amddwarf__mem_calloc(&resolved, 1, sizeof *r);
   if (!r)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "no memory for a debug output buffer reader");
   r->allocator = resolved;
   *out = r;
@@ -79,13 +79,13 @@ amddwarf_status amddwarf_gpuav_reader_open_memory(const void *data, size_t size,
                                                   amddwarf_error *err)
 {
   if (!out || (!data && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "debug output buffer data and result are required");
   amddwarf_gpuav_reader *r = NULL;
   amddwarf_status st = reader_create(allocator, &r, err);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_window_init_memory(&r->window, data, size);
+  amddwarf__window_init_memory(&r->window, data, size);
   if ((st = reader_start(r, data, size, size, format, err)) != AMDDWARF_OK) {
     amddwarf_gpuav_reader_close(r);
     return st;
@@ -102,13 +102,13 @@ amddwarf_status amddwarf_gpuav_reader_open_stream(amddwarf_gpuav_read_fn read, v
                                                   amddwarf_error *err)
 {
   if (!read || !out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "read callback and result are required");
   uint8_t head[GPUAV_HEAD_BYTES];
   size_t head_bytes = total_size < sizeof head ? (size_t)total_size : sizeof head;
   amddwarf_status st = read(user, 0, head, head_bytes);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(err, st, 0, "reading the debug output buffer header failed (%s)",
+    return amddwarf__fail(err, st, 0, "reading the debug output buffer header failed (%s)",
                          amddwarf_status_name(st));
   amddwarf_gpuav_reader *r = NULL;
   if ((st = reader_create(allocator, &r, err)) != AMDDWARF_OK)
@@ -121,10 +121,10 @@ amddwarf_status amddwarf_gpuav_reader_open_stream(amddwarf_gpuav_read_fn read, v
     amddwarf_gpuav_reader_close(r);
     return st;
   }
-  if (amddwarf_window_init_stream(&r->window, &r->allocator, read, user, total_size,
+  if (amddwarf__window_init_stream(&r->window, &r->allocator, read, user, total_size,
                                   window_size) != AMDDWARF_OK) {
     amddwarf_gpuav_reader_close(r);
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "no memory for a %zu-byte read window", window_size);
   }
   *out = r;
@@ -136,8 +136,8 @@ void amddwarf_gpuav_reader_close(amddwarf_gpuav_reader *r)
   if (!r)
     return;
   amddwarf_allocator a = r->allocator;
-  amddwarf_window_fini(&r->window);
-  amddwarf_mem_free(&a, r, sizeof *r);
+  amddwarf__window_fini(&r->window);
+  amddwarf__mem_free(&a, r, sizeof *r);
 }
 
 const amddwarf_gpuav_buffer *amddwarf_gpuav_reader_buffer(const amddwarf_gpuav_reader *r)
@@ -149,7 +149,7 @@ amddwarf_status amddwarf_gpuav_reader_next(amddwarf_gpuav_reader *r,
                                            amddwarf_gpuav_record *record, amddwarf_error *err)
 {
   if (!r || !record)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "reader and record are required");
   if (r->ended || r->cursor >= r->limit) {
     r->ended = true;
@@ -157,7 +157,7 @@ amddwarf_status amddwarf_gpuav_reader_next(amddwarf_gpuav_reader *r,
   }
   uint64_t offset = r->data_byte + (uint64_t)r->cursor * 4;
   const uint8_t *bytes;
-  amddwarf_status st = amddwarf_window_get(&r->window, offset, 4, r->data_end, &bytes);
+  amddwarf_status st = amddwarf__window_get(&r->window, offset, 4, r->data_end, &bytes);
   if (st != AMDDWARF_OK)
     return read_failed(r, st, offset, 4, err);
   uint32_t size = amddwarf_gpuav_le32(bytes);
@@ -169,11 +169,11 @@ amddwarf_status amddwarf_gpuav_reader_next(amddwarf_gpuav_reader *r,
   uint32_t room = r->buffer.data_words - r->cursor;
   uint32_t want = size <= AMDDWARF_GPUAV_MAX_RECORD_WORDS ? size : 7;
   uint32_t readable = want < room ? want : room;
-  if ((st = amddwarf_window_get(&r->window, offset, (size_t)readable * 4, r->data_end,
+  if ((st = amddwarf__window_get(&r->window, offset, (size_t)readable * 4, r->data_end,
                                 &bytes)) != AMDDWARF_OK)
     return read_failed(r, st, offset, (size_t)readable * 4, err);
   bool stop;
-  r->cursor = amddwarf_gpuav_record_decode(&r->buffer, bytes, readable, r->cursor, r->limit,
+  r->cursor = amddwarf__gpuav_record_decode(&r->buffer, bytes, readable, r->cursor, r->limit,
                                            record, &stop, err);
   if (stop) {
     r->cut = true;
@@ -190,10 +190,10 @@ uint32_t amddwarf_gpuav_reader_position(const amddwarf_gpuav_reader *r)
 amddwarf_status amddwarf_gpuav_reader_finish(amddwarf_gpuav_reader *r, amddwarf_error *err)
 {
   if (!r)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "reader is required");
   if (!r->ended)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_reader_finish before the last record");
   if (r->finished || r->failed || r->cut)
     return AMDDWARF_OK; /* already reported */
@@ -201,7 +201,7 @@ amddwarf_status amddwarf_gpuav_reader_finish(amddwarf_gpuav_reader *r, amddwarf_
   const amddwarf_gpuav_buffer *b = &r->buffer;
   uint32_t end = r->cursor;
   if (!b->overflow && end < b->written_length)
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_LENGTH, r->data_byte + (uint64_t)end * 4,
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_LENGTH, r->data_byte + (uint64_t)end * 4,
                          "the records end at Data[%u] (byte offset %llu, a record size of 0) "
                          "but the written length is %u words: the buffer holds fewer words "
                          "than the shaders wrote",
@@ -216,7 +216,7 @@ amddwarf_status amddwarf_gpuav_reader_finish(amddwarf_gpuav_reader *r, amddwarf_
     if (r->window.capacity && chunk > r->window.capacity)
       chunk = r->window.capacity;
     const uint8_t *bytes;
-    amddwarf_status st = amddwarf_window_get(&r->window, at, chunk, r->data_end, &bytes);
+    amddwarf_status st = amddwarf__window_get(&r->window, at, chunk, r->data_end, &bytes);
     if (st != AMDDWARF_OK)
       return read_failed(r, st, at, chunk, err);
     size_t i = 0;
@@ -231,7 +231,7 @@ amddwarf_status amddwarf_gpuav_reader_finish(amddwarf_gpuav_reader *r, amddwarf_
         continue;
       uint64_t byte = at + i;
       uint32_t index = (uint32_t)((byte - r->data_byte) / 4);
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_LENGTH, byte,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_LENGTH, byte,
                            "Data[%u] (byte offset %llu) is 0x%x, past the last record at "
                            "Data[%u]: the layer clears the buffer before the shaders run and "
                            "they write only whole records, so this is not the buffer they "

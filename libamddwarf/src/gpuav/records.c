@@ -15,7 +15,7 @@
 
 /* ---- bounded text (text.h) ------------------------------------------------- */
 
-void amddwarf_gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size)
+void amddwarf__gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size)
 {
   t->out = size ? out : NULL;
   t->size = out ? size : 0;
@@ -24,7 +24,7 @@ void amddwarf_gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size)
     t->out[0] = '\0';
 }
 
-void amddwarf_gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n)
+void amddwarf__gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n)
 {
   if (t->length < t->size) {
     size_t room = t->size - 1 - t->length;
@@ -35,12 +35,12 @@ void amddwarf_gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n)
   t->length += n;
 }
 
-void amddwarf_gpuav_text_puts(amddwarf_gpuav_text *t, const char *s)
+void amddwarf__gpuav_text_puts(amddwarf_gpuav_text *t, const char *s)
 {
-  amddwarf_gpuav_text_append(t, s, strlen(s));
+  amddwarf__gpuav_text_append(t, s, strlen(s));
 }
 
-void amddwarf_gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...)
+void amddwarf__gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...)
 {
   char buffer[512];
   va_list args;
@@ -49,7 +49,7 @@ void amddwarf_gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...)
   va_end(args);
   if (n < 0)
     return;
-  amddwarf_gpuav_text_append(t, buffer, (size_t)n < sizeof(buffer) ? (size_t)n : sizeof(buffer) - 1);
+  amddwarf__gpuav_text_append(t, buffer, (size_t)n < sizeof(buffer) ? (size_t)n : sizeof(buffer) - 1);
 }
 
 
@@ -95,7 +95,7 @@ static const stage_row stage_rows[] = {
 #undef AMDDWARF_GPUAV_STAGE
 };
 
-const amddwarf_gpuav_layout *amddwarf_gpuav_layout_of(amddwarf_gpuav_format format)
+const amddwarf_gpuav_layout *amddwarf__gpuav_layout_of(amddwarf_gpuav_format format)
 {
   for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
     if (layouts[i].format == format)
@@ -131,7 +131,7 @@ const amddwarf_gpuav_error_info *amddwarf_gpuav_error_lookup(amddwarf_gpuav_form
   return NULL;
 }
 
-const amddwarf_gpuav_error_row *amddwarf_gpuav_error_row_of(const amddwarf_gpuav_error_info *info)
+const amddwarf_gpuav_error_row *amddwarf__gpuav_error_row_of(const amddwarf_gpuav_error_info *info)
 {
   /* INFO is the first member of its row. */
   return info ? (const amddwarf_gpuav_error_row *)(const void *)info : NULL;
@@ -232,7 +232,7 @@ static const char *implausible(const uint8_t *head, size_t head_words, uint64_t 
 #undef WORD
 }
 
-amddwarf_status amddwarf_gpuav_header_parse(const uint8_t *head, size_t head_bytes,
+amddwarf_status amddwarf__gpuav_header_parse(const uint8_t *head, size_t head_bytes,
                                             uint64_t total_bytes, amddwarf_gpuav_format format,
                                             amddwarf_gpuav_buffer *out, amddwarf_error *err)
 {
@@ -240,9 +240,9 @@ amddwarf_status amddwarf_gpuav_header_parse(const uint8_t *head, size_t head_byt
   uint64_t total_words = total_bytes / 4;
   char why[3][200];
   if (format == AMDDWARF_GPUAV_FORMAT_AUTO) {
-    const amddwarf_gpuav_layout *v2 = amddwarf_gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_V2);
-    const amddwarf_gpuav_layout *v2n = amddwarf_gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS);
-    const amddwarf_gpuav_layout *seed = amddwarf_gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_SEED);
+    const amddwarf_gpuav_layout *v2 = amddwarf__gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_V2);
+    const amddwarf_gpuav_layout *v2n = amddwarf__gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS);
+    const amddwarf_gpuav_layout *seed = amddwarf__gpuav_layout_of(AMDDWARF_GPUAV_FORMAT_SEED);
     const char *no_v2 = implausible(head, head_words, total_words, v2, why[0], sizeof why[0]);
     const char *no_v2n = implausible(head, head_words, total_words, v2n, why[1], sizeof why[1]);
     const char *no_seed = implausible(head, head_words, total_words, seed, why[2], sizeof why[2]);
@@ -258,31 +258,31 @@ amddwarf_status amddwarf_gpuav_header_parse(const uint8_t *head, size_t head_byt
     else if (!no_v2n)
       format = AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS;
     else if (total_words < 2)
-      return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
+      return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, 0,
                            "debug output buffer of %llu bytes has no room for a header",
                            (unsigned long long)total_bytes);
     else if (head_words > 0 && amddwarf_gpuav_le32(head) <= AMDDWARF_GPUAV_KNOWN_FLAGS)
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, 0,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, 0,
                            "not a GPU-AV debug output buffer: read as v2 (word 0 flags, word 1 "
                            "written length), %s",
                            no_v2);
     else
-      return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, 0,
+      return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, 0,
                            "not a GPU-AV debug output buffer: word 0 (0x%x) is no v2 flags word, "
                            "and read as a written length, %s",
                            head_words > 0 ? amddwarf_gpuav_le32(head) : 0, no_v2n);
   }
-  const amddwarf_gpuav_layout *l = amddwarf_gpuav_layout_of(format);
+  const amddwarf_gpuav_layout *l = amddwarf__gpuav_layout_of(format);
   if (!l)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "unknown debug output format %d", (int)format);
   if (total_words < l->data_word || head_words < l->data_word)
-    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
+    return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, 0,
                          "debug output buffer of %llu bytes has no room for the %s header",
                          (unsigned long long)total_bytes, amddwarf_gpuav_format_name(format));
   uint32_t flags = l->flags_word >= 0 ? amddwarf_gpuav_le32(head + (size_t)l->flags_word * 4) : 0;
   if (flags & ~AMDDWARF_GPUAV_KNOWN_FLAGS)
-    return amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, (uint64_t)l->flags_word * 4,
+    return amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_FORMAT, (uint64_t)l->flags_word * 4,
                          "not a %s debug output buffer: word %d (flags) is 0x%x, but only bit 0 "
                          "(buffer bounds checks) is defined",
                          amddwarf_gpuav_format_name(format), l->flags_word, flags);
@@ -302,19 +302,19 @@ amddwarf_status amddwarf_gpuav_buffer_parse(const void *data, size_t size,
                                             amddwarf_gpuav_buffer *out, amddwarf_error *err)
 {
   if (!out || (!data && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_buffer_parse: NULL argument");
-  return amddwarf_gpuav_header_parse(data, size, size, format, out, err);
+  return amddwarf__gpuav_header_parse(data, size, size, format, out, err);
 }
 
 /* ---- records ------------------------------------------------------------------- */
 
-uint32_t amddwarf_gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const uint8_t *words,
+uint32_t amddwarf__gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const uint8_t *words,
                                       uint32_t readable, uint32_t at, uint32_t limit,
                                       amddwarf_gpuav_record *record, bool *stop,
                                       amddwarf_error *err)
 {
-  const amddwarf_gpuav_layout *l = amddwarf_gpuav_layout_of(buffer->format);
+  const amddwarf_gpuav_layout *l = amddwarf__gpuav_layout_of(buffer->format);
   uint32_t rsize = amddwarf_gpuav_le32(words);
   memset(record, 0, sizeof(*record));
   *stop = false;
@@ -340,7 +340,7 @@ uint32_t amddwarf_gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const
   if ((uint64_t)at + rsize > limit) {
     record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
     *stop = true;
-    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
+    amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
                   "record at byte offset %llu claims %u words but only %u remain before the "
                   "end of the %s",
                   (unsigned long long)byte_offset, rsize, limit - at,
@@ -350,7 +350,7 @@ uint32_t amddwarf_gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const
   if (rsize > AMDDWARF_GPUAV_MAX_RECORD_WORDS) {
     record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
     *stop = true;
-    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
+    amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
                   "record at byte offset %llu claims %u words, more than the largest record "
                   "the instrumentation writes (%u words); the scan stops",
                   (unsigned long long)byte_offset, rsize, AMDDWARF_GPUAV_MAX_RECORD_WORDS);
@@ -358,7 +358,7 @@ uint32_t amddwarf_gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const
   }
   if (rsize <= fixed) {
     record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
-    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
+    amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset,
                   "record at byte offset %llu has %u words, fewer than the %u common and stage "
                   "words and the error code of a %s record",
                   (unsigned long long)byte_offset, rsize, fixed + 1,
@@ -367,7 +367,7 @@ uint32_t amddwarf_gpuav_record_decode(const amddwarf_gpuav_buffer *buffer, const
   }
   if (!stage_find(record->stage)) {
     record->problem = AMDDWARF_E_GPUAV_BAD_RECORD;
-    amddwarf_fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset + 12,
+    amddwarf__fail(err, AMDDWARF_E_GPUAV_BAD_RECORD, byte_offset + 12,
                   "record at byte offset %llu: stage %u is not an execution model the "
                   "instrumentation writes",
                   (unsigned long long)byte_offset, record->stage);
@@ -380,11 +380,11 @@ amddwarf_status amddwarf_gpuav_buffer_next(const void *data, size_t size,
                                            amddwarf_gpuav_record *record, amddwarf_error *err)
 {
   if (!buffer || !cursor || !record || (!data && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_gpuav_buffer_next: NULL argument");
-  const amddwarf_gpuav_layout *l = amddwarf_gpuav_layout_of(buffer->format);
+  const amddwarf_gpuav_layout *l = amddwarf__gpuav_layout_of(buffer->format);
   if (!l || (uint64_t)buffer->data_offset + buffer->data_words > size / 4)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "buffer header does not describe this buffer");
   const uint8_t *base = (const uint8_t *)data + (size_t)buffer->data_offset * 4;
   /* Records end at the written length, or at the end of the buffer when the
@@ -394,7 +394,7 @@ amddwarf_status amddwarf_gpuav_buffer_next(const void *data, size_t size,
   if (at >= limit || amddwarf_gpuav_le32(base + (size_t)at * 4) == 0)
     return AMDDWARF_END;
   bool stop;
-  *cursor = amddwarf_gpuav_record_decode(buffer, base + (size_t)at * 4, buffer->data_words - at,
+  *cursor = amddwarf__gpuav_record_decode(buffer, base + (size_t)at * 4, buffer->data_words - at,
                                          at, limit, record, &stop, err);
   return AMDDWARF_OK; /* a record with a problem is returned with it */
 }
@@ -415,19 +415,19 @@ static void expand(amddwarf_gpuav_text *t, const char *tmpl, const uint32_t *wor
   while (*p) {
     const char *pct = strchr(p, '%');
     if (!pct) {
-      amddwarf_gpuav_text_puts(t, p);
+      amddwarf__gpuav_text_puts(t, p);
       return;
     }
-    amddwarf_gpuav_text_append(t, p, (size_t)(pct - p));
+    amddwarf__gpuav_text_append(t, p, (size_t)(pct - p));
     uint32_t n = (uint32_t)(pct[1] - '0');
     char conv = pct[2];
     uint32_t w = n < count ? words[n] : 0;
     if (conv == 'u')
-      amddwarf_gpuav_text_printf(t, "%u", w);
+      amddwarf__gpuav_text_printf(t, "%u", w);
     else if (conv == 'f')
-      amddwarf_gpuav_text_printf(t, "%g", (double)word_as_float(w));
+      amddwarf__gpuav_text_printf(t, "%g", (double)word_as_float(w));
     else if (conv == 'L')
-      amddwarf_gpuav_text_printf(t, "%llx",
+      amddwarf__gpuav_text_printf(t, "%llx",
                            (unsigned long long)(((uint64_t)(n + 1 < count ? words[n + 1] : 0)
                                                  << 32) |
                                                 w));
@@ -441,7 +441,7 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
                                size_t out_size)
 {
   amddwarf_gpuav_text t;
-  amddwarf_gpuav_text_init(&t, out, out_size);
+  amddwarf__gpuav_text_init(&t, out, out_size);
   if (!buffer || !record)
     return 0;
   uint32_t payload[8] = {0};
@@ -451,51 +451,51 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
   const amddwarf_gpuav_error_info *info =
       count ? amddwarf_gpuav_error_lookup(buffer->format, payload[0]) : NULL;
   if (count == 0) {
-    amddwarf_gpuav_text_puts(&t, "Record without an error code.");
+    amddwarf__gpuav_text_puts(&t, "Record without an error code.");
   } else if (info && count >= 1 + info->param_count) {
-    expand(&t, amddwarf_gpuav_error_row_of(info)->template_text, payload + 1, count - 1);
+    expand(&t, amddwarf__gpuav_error_row_of(info)->template_text, payload + 1, count - 1);
   } else {
-    amddwarf_gpuav_text_printf(&t, "Error code %u", payload[0]);
+    amddwarf__gpuav_text_printf(&t, "Error code %u", payload[0]);
     if (info)
-      amddwarf_gpuav_text_printf(&t, " (%s) with %u of its %u parameter words", info->name,
+      amddwarf__gpuav_text_printf(&t, " (%s) with %u of its %u parameter words", info->name,
                            count - 1, info->param_count);
-    amddwarf_gpuav_text_puts(&t, ", parameters (");
+    amddwarf__gpuav_text_puts(&t, ", parameters (");
     for (uint32_t i = 1; i < count; i++)
-      amddwarf_gpuav_text_printf(&t, "%s%u", i > 1 ? ", " : "", payload[i]);
-    amddwarf_gpuav_text_puts(&t, ").");
+      amddwarf__gpuav_text_printf(&t, "%s%u", i > 1 ? ", " : "", payload[i]);
+    amddwarf__gpuav_text_puts(&t, ").");
   }
   if (shader_name)
-    amddwarf_gpuav_text_printf(&t, "  Shader Module (%s, shader ID %u).", shader_name,
+    amddwarf__gpuav_text_printf(&t, "  Shader Module (%s, shader ID %u).", shader_name,
                          record->shader_id);
   else
-    amddwarf_gpuav_text_printf(&t, "  Shader ID = %u.", record->shader_id);
-  amddwarf_gpuav_text_printf(&t, " Shader Instruction Index = %u.  ", record->instruction_index);
+    amddwarf__gpuav_text_printf(&t, "  Shader ID = %u.", record->shader_id);
+  amddwarf__gpuav_text_printf(&t, " Shader Instruction Index = %u.  ", record->instruction_index);
   const stage_row *stage = stage_find(record->stage);
   if (stage) {
-    amddwarf_gpuav_text_printf(&t, "Stage = %s.  ", stage->name);
+    amddwarf__gpuav_text_printf(&t, "Stage = %s.  ", stage->name);
     expand(&t, buffer->format == AMDDWARF_GPUAV_FORMAT_SEED ? stage->seed_words : stage->v2_words,
            record->stage_words, record->stage_word_count);
   } else {
-    amddwarf_gpuav_text_printf(&t, "Stage = %u.  Stage words = (", record->stage);
+    amddwarf__gpuav_text_printf(&t, "Stage = %u.  Stage words = (", record->stage);
     for (uint32_t i = 0; i < record->stage_word_count; i++)
-      amddwarf_gpuav_text_printf(&t, "%s%u", i ? ", " : "", record->stage_words[i]);
-    amddwarf_gpuav_text_puts(&t, ").");
+      amddwarf__gpuav_text_printf(&t, "%s%u", i ? ", " : "", record->stage_words[i]);
+    amddwarf__gpuav_text_puts(&t, ").");
   }
   if (location && location->has_line) {
     if (location->file)
-      amddwarf_gpuav_text_printf(&t, " Shader validation error occurred in file: %s at line %u",
+      amddwarf__gpuav_text_printf(&t, " Shader validation error occurred in file: %s at line %u",
                            location->file, location->line);
     else
-      amddwarf_gpuav_text_printf(&t, " Shader validation error occurred at line %u", location->line);
+      amddwarf__gpuav_text_printf(&t, " Shader validation error occurred at line %u", location->line);
     if (location->column)
-      amddwarf_gpuav_text_printf(&t, ", column %u", location->column);
-    amddwarf_gpuav_text_puts(&t, ".");
+      amddwarf__gpuav_text_printf(&t, ", column %u", location->column);
+    amddwarf__gpuav_text_puts(&t, ".");
     if (location->source_line) {
-      amddwarf_gpuav_text_printf(&t, "\n%u: ", location->line);
-      amddwarf_gpuav_text_append(&t, location->source_line, location->source_line_length);
+      amddwarf__gpuav_text_printf(&t, "\n%u: ", location->line);
+      amddwarf__gpuav_text_append(&t, location->source_line, location->source_line_length);
     }
   } else if (location) {
-    amddwarf_gpuav_text_puts(&t, " Unable to find SPIR-V OpLine for source information.  Build shader "
+    amddwarf__gpuav_text_puts(&t, " Unable to find SPIR-V OpLine for source information.  Build shader "
                            "with debug info to get source information.");
   }
   return t.length;

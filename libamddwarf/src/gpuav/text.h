@@ -14,9 +14,9 @@ typedef struct amddwarf_gpuav_text {
   size_t length; /* length the text needs so far */
 } amddwarf_gpuav_text;
 
-void amddwarf_gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size);
-void amddwarf_gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n);
-void amddwarf_gpuav_text_puts(amddwarf_gpuav_text *t, const char *s);
-void amddwarf_gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...) AMDDWARF_PRINTF_LIKE(2, 3);
+void amddwarf__gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size);
+void amddwarf__gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n);
+void amddwarf__gpuav_text_puts(amddwarf_gpuav_text *t, const char *s);
+void amddwarf__gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...) AMDDWARF_PRINTF_LIKE(2, 3);
 
 #endif

@@ -16,7 +16,7 @@ static amddwarf_status open_cfi(const amddwarf_object *object, amddwarf_cfi **ou
   amddwarf_cfi_options_init(&options);
   options.target = amddwarf_cfi_target_amdgpu(object->info.wave_size);
   options.allocator = &object->allocator;
-  const amddwarf_section *frame = amddwarf_object_find_section(object, ".debug_frame");
+  const amddwarf_section *frame = amddwarf__object_find_section(object, ".debug_frame");
   if (frame != NULL) {
     options.kind = AMDDWARF_CFI_DEBUG_FRAME;
     options.data = frame->data;
@@ -27,7 +27,7 @@ static amddwarf_status open_cfi(const amddwarf_object *object, amddwarf_cfi **ou
   amddwarf_status st = amddwarf_cfi_open_elf(object->data, object->size, AMDDWARF_CFI_EH_FRAME,
                                              &options, out, err);
   if (st == AMDDWARF_NOT_FOUND)
-    return amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                          "the code object has no .debug_frame or .eh_frame");
   return st;
 }
@@ -36,7 +36,7 @@ amddwarf_status amddwarf_object_cfi(const amddwarf_object *cobject, amddwarf_cfi
                                     amddwarf_error *err)
 {
   if (cobject == NULL || out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_cfi: NULL argument");
   /* The handle is made once; the object is otherwise read-only to callers. */
   amddwarf_object *object = (amddwarf_object *)cobject;
@@ -54,7 +54,7 @@ amddwarf_status amddwarf_object_cfi(const amddwarf_object *cobject, amddwarf_cfi
   return st;
 }
 
-void amddwarf_object_free_cfi(amddwarf_object *object)
+void amddwarf__object_free_cfi(amddwarf_object *object)
 {
   amddwarf_cfi_close(object->cfi);
   object->cfi = NULL;

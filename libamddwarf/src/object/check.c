@@ -127,7 +127,7 @@ static const char *op_name(const amddwarf_op *op)
   return info ? info->name : "?";
 }
 
-static uint32_t op_register(const amddwarf_op *op)
+static uint32_t amddwarf__op_register(const amddwarf_op *op)
 {
   if ((op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) ||
       (op->kind >= AMDDWARF_OP_breg0 && op->kind <= AMDDWARF_OP_breg31))
@@ -154,7 +154,7 @@ static bool op_has_register(const amddwarf_op *op)
 static void check_register(checker *c, const amddwarf_op *op, uint8_t *reported)
 {
   amddwarf_amdgpu_register reg;
-  uint32_t number = op_register(op);
+  uint32_t number = amddwarf__op_register(op);
   if (*reported)
     return;
   if (amddwarf_amdgpu_register_info(number, &reg) != AMDDWARF_OK) {
@@ -316,7 +316,7 @@ static bool step(checker *c, const amddwarf_op *ops, size_t count, path_state *s
   } else if ((op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) ||
              op->kind == AMDDWARF_OP_regx) {
     r.kind = SLOT_REG;
-    r.value = op_register(op);
+    r.value = amddwarf__op_register(op);
   } else if (op->kind == AMDDWARF_OP_implicit_value) {
     r.kind = SLOT_IMPLICIT;
     r.value = op->operands[0];
@@ -403,10 +403,10 @@ static void check_bytes(checker *c, const uint8_t *bytes, size_t size)
   amddwarf_error_clear(&err);
   amddwarf_status st = amddwarf_expr_decode(bytes, size, &c->format, ops, size, &count, &err);
   for (size_t i = 0; i < count && c->object != NULL; ++i) {
-    const amddwarf_unknown_addr *u = amddwarf_object_unknown_of_op(c->object, c->cu, bytes, &ops[i]);
+    const amddwarf_unknown_addr *u = amddwarf__object_unknown_of_op(c->object, c->cu, bytes, &ops[i]);
     if (u != NULL) {
       char message[AMDDWARF_ERROR_MESSAGE_SIZE];
-      amddwarf_object_describe_unknown_op(c->object, u, &ops[i], message, sizeof message);
+      amddwarf__object_describe_unknown_op(c->object, u, &ops[i], message, sizeof message);
       problem(c, AMDDWARF_CHECK_UNDEFINED_ADDRESS, 0, ops[i].offset, ops[i].opcode, "%s",
               message);
     }
@@ -497,7 +497,7 @@ static void check_cfi(checker *c, const amddwarf_object *object)
   c->die_offset = UINT64_MAX;
   c->attribute = 0;
   c->entry_offset = UINT64_MAX;
-  if (amddwarf_object_find_section(object, ".debug_frame") == NULL)
+  if (amddwarf__object_find_section(object, ".debug_frame") == NULL)
     return;
   amddwarf_status st = amddwarf_object_cfi(object, &cfi, &err);
   if (st != AMDDWARF_OK) {
@@ -534,7 +534,7 @@ amddwarf_status amddwarf_object_check_expr(
 {
   checker c;
   if (bytes == NULL && size > 0)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_check_expr: NULL bytes");
   memset(&c, 0, sizeof c);
   checker_init(&c, object, cu);
@@ -555,7 +555,7 @@ amddwarf_status amddwarf_object_check(
 {
   checker c;
   if (object == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_check: NULL object");
   amddwarf_status st = amddwarf_object_load_all(object, err);
   if (st != AMDDWARF_OK)

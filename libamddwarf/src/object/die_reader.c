@@ -88,7 +88,7 @@ static const amddwarf_attr_value *intern_constant(walker *w, const amddwarf_attr
   amddwarf_object *object = w->object;
   if (2 * (object->constant_count + 1) > object->constant_capacity) {
     size_t cap = object->constant_capacity ? object->constant_capacity * 2 : 256;
-    const amddwarf_attr_value **grown = amddwarf_mem_alloc(&object->allocator, cap * sizeof *grown);
+    const amddwarf_attr_value **grown = amddwarf__mem_alloc(&object->allocator, cap * sizeof *grown);
     if (grown == NULL)
       return NULL;
     memset(grown, 0, cap * sizeof *grown);
@@ -102,7 +102,7 @@ static const amddwarf_attr_value *intern_constant(walker *w, const amddwarf_attr
       grown[k] = c;
     }
     if (object->constants != NULL)
-      amddwarf_mem_free(&object->allocator, (void *)object->constants,
+      amddwarf__mem_free(&object->allocator, (void *)object->constants,
                         object->constant_capacity * sizeof *object->constants);
     object->constants = grown;
     object->constant_capacity = cap;
@@ -111,7 +111,7 @@ static const amddwarf_attr_value *intern_constant(walker *w, const amddwarf_attr
   for (; object->constants[k] != NULL; k = (k + 1) & mask)
     if (same_constant(object->constants[k], v))
       return object->constants[k];
-  amddwarf_attr_value *copy = amddwarf_arena_alloc(&object->arena, sizeof *copy, 8);
+  amddwarf_attr_value *copy = amddwarf__arena_alloc(&object->arena, sizeof *copy, 8);
   if (copy == NULL)
     return NULL;
   *copy = *v;
@@ -126,17 +126,17 @@ static amddwarf_status keep_value(walker *w, const amddwarf_attribute *a,
   if (is_plain_constant(&a->value)) {
     const amddwarf_attr_value *shared = intern_constant(w, &a->value);
     if (shared == NULL)
-      return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, die_offset, "DIE attribute values");
+      return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, die_offset, "DIE attribute values");
     *slot = shared;
     return AMDDWARF_OK;
   }
-  amddwarf_attr_value *v = amddwarf_arena_alloc(&w->object->arena, sizeof *v, 8);
+  amddwarf_attr_value *v = amddwarf__arena_alloc(&w->object->arena, sizeof *v, 8);
   if (v == NULL)
-    return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, die_offset, "DIE attribute values");
+    return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, die_offset, "DIE attribute values");
   *v = a->value;
   if (v->kind == AMDDWARF_ATTR_LIST) {
     amddwarf_status st =
-        amddwarf_object_read_loclist(w->object, w->cu, a->form, a->value.u, v, w->err);
+        amddwarf__object_read_loclist(w->object, w->cu, a->form, a->value.u, v, w->err);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -227,9 +227,9 @@ static amddwarf_status apply_attribute(walker *w, amddwarf_die_info *die,
   case DW_AT_declaration: if (v->u) die->flags |= AMDDWARF_DIE_DECLARATION; break;
   case DW_AT_artificial: if (v->u) die->flags |= AMDDWARF_DIE_ARTIFICIAL; break;
   case DW_AT_low_pc:
-  case DW_AT_high_pc: amddwarf_pc_pair_note(&pc->pair, ap); break;
+  case DW_AT_high_pc: amddwarf__pc_pair_note(&pc->pair, ap); break;
   case DW_AT_ranges:
-    st = amddwarf_object_read_ranges(object, w->cu, ap->form, v->u, &die->ranges,
+    st = amddwarf__object_read_ranges(object, w->cu, ap->form, v->u, &die->ranges,
                                      &die->range_count, w->err);
     break;
   case DW_AT_location:
@@ -253,10 +253,10 @@ static amddwarf_status apply_attribute(walker *w, amddwarf_die_info *die,
 static amddwarf_status finish_ranges(walker *w, amddwarf_die_info *die, const pc_attrs *pc)
 {
   amddwarf_range one;
-  if (die->ranges == NULL && amddwarf_pc_pair_range(&pc->pair, die->tag, &one)) {
-    amddwarf_range *r = amddwarf_arena_alloc(&w->object->arena, sizeof *r, 8);
+  if (die->ranges == NULL && amddwarf__pc_pair_range(&pc->pair, die->tag, &one)) {
+    amddwarf_range *r = amddwarf__arena_alloc(&w->object->arena, sizeof *r, 8);
     if (r == NULL)
-      return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, die->offset, "DIE ranges");
+      return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, die->offset, "DIE ranges");
     *r = one;
     die->ranges = r;
     die->range_count = 1;
@@ -280,9 +280,9 @@ static amddwarf_status add_pending(walker *w, amddwarf_die_info *die,
     resolved = true;
   }
   if (unit->pending_count >= unit->pending_capacity &&
-      amddwarf_mem_reserve(&object->allocator, &unit->pending, &unit->pending_capacity,
+      amddwarf__mem_reserve(&object->allocator, &unit->pending, &unit->pending_capacity,
                            unit->pending_count + 1, sizeof(pending_ref)) != 0)
-    return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, die->offset, "DIE references");
+    return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, die->offset, "DIE references");
   pending_ref *p = (pending_ref *)unit->pending + unit->pending_count++;
   p->die = die;
   p->slot = slot;
@@ -328,8 +328,8 @@ static amddwarf_status read_die(walker *w, amddwarf_reader *r, const amddwarf_ab
   pc.origin_ref = UINT64_MAX;
   for (uint32_t i = 0; i < ab->count; ++i) {
     amddwarf_attribute a;
-    amddwarf_attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf_form_read(&w->fr, r, &ab->attrs[i], &a, die->offset, false);
+    amddwarf__attribute_clear(&a, ab->attrs[i].at);
+    amddwarf_status st = amddwarf__form_read(&w->fr, r, &ab->attrs[i], &a, die->offset, false);
     if (st == AMDDWARF_OK)
       st = apply_attribute(w, die, &a, &pc);
     if (st != AMDDWARF_OK)
@@ -341,7 +341,7 @@ static amddwarf_status read_die(walker *w, amddwarf_reader *r, const amddwarf_ab
 
 static amddwarf_status unit_changed(walker *w, uint64_t off)
 {
-  return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, off,
+  return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, off,
                        ".debug_info at 0x%llx: the unit's DIEs differ from those counted at open",
                        (unsigned long long)off);
 }
@@ -368,7 +368,7 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
         break;
       continue;
     }
-    const amddwarf_abbrev *ab = amddwarf_abbrev_find(w->abbrevs, code);
+    const amddwarf_abbrev *ab = amddwarf__abbrev_find(w->abbrevs, code);
     if (ab == NULL || n >= unit->die_count || (n > 0 && depth == 0))
       return unit_changed(w, off);
     amddwarf_die_info *die = &unit->dies[n];
@@ -405,10 +405,10 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
     return unit_changed(w, r->pos);
   /* The unit DIE's variables, so that a look-up does not walk every type and
      subprogram of the unit. */
-  unit->vars = amddwarf_arena_alloc(&w->object->arena, (var_count ? var_count : 1) *
+  unit->vars = amddwarf__arena_alloc(&w->object->arena, (var_count ? var_count : 1) *
                                                            sizeof *unit->vars, 8);
   if (unit->vars == NULL)
-    return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, w->cu->die_offset, "unit variables");
+    return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, w->cu->die_offset, "unit variables");
   for (const amddwarf_die_info *c = n ? unit->dies[0].first_child : NULL; c != NULL;
        c = c->next_sibling)
     if (c->tag == DW_TAG_variable)
@@ -423,10 +423,10 @@ static uint32_t *unit_map_reserve(amddwarf_object *object, size_t span)
 {
   if (span <= object->unit_map_capacity)
     return object->unit_map;
-  uint32_t *grown = amddwarf_mem_calloc(&object->allocator, span, sizeof *grown);
+  uint32_t *grown = amddwarf__mem_calloc(&object->allocator, span, sizeof *grown);
   if (grown == NULL)
     return NULL;
-  amddwarf_mem_free(&object->allocator, object->unit_map,
+  amddwarf__mem_free(&object->allocator, object->unit_map,
                     object->unit_map_capacity * sizeof *object->unit_map);
   object->unit_map = grown;
   object->unit_map_capacity = span;
@@ -448,10 +448,10 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
   w.abbrevs = &object->abbrev_tables[unit->abbrev_table];
   w.fr = amddwarf_form_reader_make(object, cu, err);
   size_t bytes = (size_t)unit->die_count * sizeof *unit->dies;
-  unit->dies = amddwarf_mem_calloc(&object->allocator, unit->die_count ? unit->die_count : 1,
+  unit->dies = amddwarf__mem_calloc(&object->allocator, unit->die_count ? unit->die_count : 1,
                                    sizeof *unit->dies);
   if (unit->dies == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->offset, "DIE summaries of a unit");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->offset, "DIE summaries of a unit");
   object->loaded_die_bytes += bytes;
   atomic_store_explicit(&unit->state, AMDDWARF_UNIT_WALKED, memory_order_relaxed);
   amddwarf_reader r;
@@ -471,7 +471,7 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
     if (refs[i].resolved || t < cu->die_offset || t >= unit->end)
       continue;
     const amddwarf_die_info *hit =
-        w.map != NULL ? map_find(&w, t) : amddwarf_object_unit_die_at(object, cu_index, t);
+        w.map != NULL ? map_find(&w, t) : amddwarf__object_unit_die_at(object, cu_index, t);
     if (hit != NULL) {
       *refs[i].slot = hit;
       refs[i].resolved = true;
@@ -480,7 +480,7 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
   return AMDDWARF_OK;
 }
 
-size_t amddwarf_object_unit_at(const amddwarf_object *object, uint64_t offset)
+size_t amddwarf__object_unit_at(const amddwarf_object *object, uint64_t offset)
 {
   size_t lo = 0, n = object->cu_count;
   if (n == 0 || offset < object->cus[0].offset)
@@ -494,7 +494,7 @@ size_t amddwarf_object_unit_at(const amddwarf_object *object, uint64_t offset)
   return offset < object->units[lo].end ? lo : SIZE_MAX;
 }
 
-const amddwarf_die_info *amddwarf_object_unit_die_at(const amddwarf_object *object,
+const amddwarf_die_info *amddwarf__object_unit_die_at(const amddwarf_object *object,
                                                      size_t cu_index, uint64_t offset)
 {
   const amddwarf_unit *unit = &object->units[cu_index];
@@ -522,11 +522,11 @@ static amddwarf_status bad_reference(const amddwarf_object *object, const pendin
   if (target_unit != SIZE_MAX &&
       atomic_load_explicit(&object->units[target_unit].state, memory_order_relaxed) ==
           AMDDWARF_UNIT_FAILED)
-    return amddwarf_fail(err, object->units[target_unit].failure.status, ref->die->offset,
+    return amddwarf__fail(err, object->units[target_unit].failure.status, ref->die->offset,
                          "DIE 0x%llx refers to 0x%llx, in a unit that cannot be read: %s",
                          (unsigned long long)ref->die->offset, (unsigned long long)ref->target,
                          object->units[target_unit].failure.message);
-  return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_REFERENCE, ref->die->offset,
+  return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_REFERENCE, ref->die->offset,
                        "DIE 0x%llx refers to 0x%llx, where no DIE starts",
                        (unsigned long long)ref->die->offset, (unsigned long long)ref->target);
 }
@@ -543,14 +543,14 @@ static amddwarf_status resolve_outward(amddwarf_object *object, size_t u, unit_l
   for (size_t i = 0; i < unit->pending_count; ++i) {
     if (refs[i].resolved)
       continue;
-    size_t t = amddwarf_object_unit_at(object, refs[i].target);
+    size_t t = amddwarf__object_unit_at(object, refs[i].target);
     unsigned state = t == SIZE_MAX ? AMDDWARF_UNIT_FAILED
                                    : atomic_load_explicit(&object->units[t].state,
                                                           memory_order_relaxed);
     if (state == AMDDWARF_UNIT_UNLOADED) {
-      if (amddwarf_mem_reserve(&object->allocator, (void **)&walked->items, &walked->capacity,
+      if (amddwarf__mem_reserve(&object->allocator, (void **)&walked->items, &walked->capacity,
                                walked->count + 1, sizeof *walked->items) != 0)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, refs[i].target, "units to load");
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, refs[i].target, "units to load");
       walked->items[walked->count++] = t;
       amddwarf_status st = walk_unit(object, t, err);
       if (st != AMDDWARF_OK) {
@@ -560,7 +560,7 @@ static amddwarf_status resolve_outward(amddwarf_object *object, size_t u, unit_l
       state = AMDDWARF_UNIT_WALKED;
     }
     const amddwarf_die_info *hit =
-        state == AMDDWARF_UNIT_FAILED ? NULL : amddwarf_object_unit_die_at(object, t, refs[i].target);
+        state == AMDDWARF_UNIT_FAILED ? NULL : amddwarf__object_unit_die_at(object, t, refs[i].target);
     if (hit == NULL)
       return bad_reference(object, &refs[i], t, err);
     *refs[i].slot = hit;
@@ -595,7 +595,7 @@ static void inherit_from_origins(amddwarf_unit *unit)
 
 static void release_pending(amddwarf_object *object, amddwarf_unit *unit)
 {
-  amddwarf_mem_free(&object->allocator, unit->pending, unit->pending_capacity * sizeof(pending_ref));
+  amddwarf__mem_free(&object->allocator, unit->pending, unit->pending_capacity * sizeof(pending_ref));
   unit->pending = NULL;
   unit->pending_count = unit->pending_capacity = 0;
 }
@@ -605,7 +605,7 @@ static void unwalk(amddwarf_object *object, amddwarf_unit *unit)
 {
   release_pending(object, unit);
   if (unit->dies != NULL) {
-    amddwarf_mem_free(&object->allocator, unit->dies,
+    amddwarf__mem_free(&object->allocator, unit->dies,
                       (unit->die_count ? unit->die_count : 1) * sizeof *unit->dies);
     object->loaded_die_bytes -= (size_t)unit->die_count * sizeof *unit->dies;
   }
@@ -634,9 +634,9 @@ static amddwarf_status load_units(amddwarf_object *object, size_t cu_index, amdd
   amddwarf_error *e = err != NULL ? err : &local;
   size_t culprit = cu_index;
   amddwarf_status st = AMDDWARF_OK;
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&walked.items, &walked.capacity, 4,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&walked.items, &walked.capacity, 4,
                            sizeof *walked.items) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, object->cus[cu_index].offset, "units to load");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, object->cus[cu_index].offset, "units to load");
   walked.items[walked.count++] = cu_index;
   st = walk_unit(object, cu_index, e);
   for (size_t i = 0; st == AMDDWARF_OK && i < walked.count; ++i)
@@ -646,7 +646,7 @@ static amddwarf_status load_units(amddwarf_object *object, size_t cu_index, amdd
       inherit_from_origins(&object->units[walked.items[i]]);
     /* Names are inherited: variables can be matched with symbols. */
     for (size_t i = 0; st == AMDDWARF_OK && i < walked.count; ++i)
-      if ((st = amddwarf_object_mark_unknown(object, walked.items[i], e)) != AMDDWARF_OK)
+      if ((st = amddwarf__object_mark_unknown(object, walked.items[i], e)) != AMDDWARF_OK)
         culprit = walked.items[i];
   }
   if (st == AMDDWARF_OK) {
@@ -669,7 +669,7 @@ static amddwarf_status load_units(amddwarf_object *object, size_t cu_index, amdd
       }
     }
   }
-  amddwarf_mem_free(&object->allocator, walked.items, walked.capacity * sizeof *walked.items);
+  amddwarf__mem_free(&object->allocator, walked.items, walked.capacity * sizeof *walked.items);
   return st;
 }
 
@@ -680,12 +680,12 @@ static amddwarf_status unit_failure(const amddwarf_unit *unit, amddwarf_error *e
   return unit->failure.status;
 }
 
-amddwarf_status amddwarf_object_ensure_unit(const amddwarf_object *cobject, size_t cu_index,
+amddwarf_status amddwarf__object_ensure_unit(const amddwarf_object *cobject, size_t cu_index,
                                             amddwarf_error *err)
 {
   amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
   if (object == NULL || cu_index >= object->cu_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "unit %zu does not exist", cu_index);
   amddwarf_unit *unit = &object->units[cu_index];
   unsigned state = atomic_load_explicit(&unit->state, memory_order_acquire);
@@ -707,16 +707,16 @@ amddwarf_status amddwarf_object_ensure_unit(const amddwarf_object *cobject, size
 amddwarf_status amddwarf_object_load_unit(const amddwarf_object *object, size_t cu_index,
                                           amddwarf_error *err)
 {
-  amddwarf_status st = amddwarf_object_ensure_unit(object, cu_index, err);
+  amddwarf_status st = amddwarf__object_ensure_unit(object, cu_index, err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_object_ensure_lines(object, cu_index, err);
+    st = amddwarf__object_ensure_lines(object, cu_index, err);
   return st;
 }
 
 amddwarf_status amddwarf_object_load_all(const amddwarf_object *object, amddwarf_error *err)
 {
   if (object == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_load_all: NULL object");
   for (size_t i = 0; i < object->cu_count; ++i) {
     amddwarf_status st = amddwarf_object_load_unit(object, i, err);
@@ -726,18 +726,18 @@ amddwarf_status amddwarf_object_load_all(const amddwarf_object *object, amddwarf
   return AMDDWARF_OK;
 }
 
-void amddwarf_object_free_units(amddwarf_object *object)
+void amddwarf__object_free_units(amddwarf_object *object)
 {
   for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i)
     unwalk(object, &object->units[i]);
-  amddwarf_mem_free(&object->allocator, object->units, object->cu_capacity * sizeof *object->units);
+  amddwarf__mem_free(&object->allocator, object->units, object->cu_capacity * sizeof *object->units);
   object->units = NULL;
-  amddwarf_mem_free(&object->allocator, object->unit_map,
+  amddwarf__mem_free(&object->allocator, object->unit_map,
                     object->unit_map_capacity * sizeof *object->unit_map);
   object->unit_map = NULL;
   object->unit_map_capacity = 0;
   if (object->constants != NULL)
-    amddwarf_mem_free(&object->allocator, (void *)object->constants,
+    amddwarf__mem_free(&object->allocator, (void *)object->constants,
                       object->constant_capacity * sizeof *object->constants);
   object->constants = NULL;
   object->constant_count = object->constant_capacity = 0;
@@ -749,10 +749,10 @@ const amddwarf_die_info *amddwarf_object_die_at(const amddwarf_object *object, u
 {
   if (object == NULL)
     return NULL;
-  size_t u = amddwarf_object_unit_at(object, offset);
-  if (u == SIZE_MAX || amddwarf_object_ensure_unit(object, u, NULL) != AMDDWARF_OK)
+  size_t u = amddwarf__object_unit_at(object, offset);
+  if (u == SIZE_MAX || amddwarf__object_ensure_unit(object, u, NULL) != AMDDWARF_OK)
     return NULL;
-  return amddwarf_object_unit_die_at(object, u, offset);
+  return amddwarf__object_unit_die_at(object, u, offset);
 }
 
 size_t amddwarf_object_die_count(const amddwarf_object *object)
@@ -773,13 +773,13 @@ const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size
   }
   const amddwarf_unit *unit = &object->units[lo];
   if (index - unit->first_die >= unit->die_count ||
-      amddwarf_object_ensure_unit(object, lo, NULL) != AMDDWARF_OK)
+      amddwarf__object_ensure_unit(object, lo, NULL) != AMDDWARF_OK)
     return NULL;
   return &unit->dies[index - unit->first_die];
 }
 
 /* Lists the attributes of DIE by decoding it again from .debug_info. */
-void amddwarf_object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
+void amddwarf__object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
                                     amddwarf_attribute *a)
 {
   if (a->value.kind == AMDDWARF_ATTR_REF)
@@ -802,18 +802,18 @@ void amddwarf_object_link_attribute(const amddwarf_object *object, const amddwar
     a->value = *kept;
 }
 
-amddwarf_status amddwarf_object_native_attributes(
+amddwarf_status amddwarf__object_native_attributes(
     const amddwarf_object *cobject, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err)
 {
   amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
   if (object == NULL || die == NULL || visit == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_die_attributes: NULL argument");
   if (die->cu_index >= object->cu_count ||
-      amddwarf_object_unit_die_at(object, die->cu_index, die->offset) != die)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      amddwarf__object_unit_die_at(object, die->cu_index, die->offset) != die)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "the DIE does not belong to this object");
   amddwarf_cu *cu = &object->cus[die->cu_index];
   const amddwarf_abbrev_table *abbrevs =
@@ -824,20 +824,20 @@ amddwarf_status amddwarf_object_native_attributes(
   r.pos = (size_t)die->offset;
   uint64_t code = 0;
   if (amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, die->offset, "DIE 0x%llx: truncated",
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, die->offset, "DIE 0x%llx: truncated",
                          (unsigned long long)die->offset);
-  const amddwarf_abbrev *ab = amddwarf_abbrev_find(abbrevs, code);
+  const amddwarf_abbrev *ab = amddwarf__abbrev_find(abbrevs, code);
   if (ab == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, die->offset,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, die->offset,
                          "DIE 0x%llx: unknown abbreviation code %llu",
                          (unsigned long long)die->offset, (unsigned long long)code);
   for (uint32_t i = 0; i < ab->count; ++i) {
     amddwarf_attribute a;
-    amddwarf_attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf_form_read(&fr, &r, &ab->attrs[i], &a, die->offset, false);
+    amddwarf__attribute_clear(&a, ab->attrs[i].at);
+    amddwarf_status st = amddwarf__form_read(&fr, &r, &ab->attrs[i], &a, die->offset, false);
     if (st != AMDDWARF_OK)
       return st;
-    amddwarf_object_link_attribute(object, die, &a);
+    amddwarf__object_link_attribute(object, die, &a);
     if (visit(user, &a) != 0)
       return AMDDWARF_END;
   }

@@ -71,12 +71,12 @@ static int access_load_section(void *obj, Dwarf_Half index, Dwarf_Small **data, 
   return DW_DLV_OK;
 }
 
-amddwarf_status amddwarf_object_dwarf_fail(amddwarf_object *object, Dwarf_Error derr,
+amddwarf_status amddwarf__object_dwarf_fail(amddwarf_object *object, Dwarf_Error derr,
                                            amddwarf_error *err, uint64_t offset,
                                            const char *what)
 {
   const char *msg = derr ? dwarf_errmsg(derr) : "no entry";
-  amddwarf_status st = amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, offset, "%s: libdwarf: %s",
+  amddwarf_status st = amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset, "%s: libdwarf: %s",
                                      what, msg ? msg : "unknown error");
   /* An error of a failed dwarf_object_init_b has no Dwarf_Debug: libdwarf
      frees those with a NULL one. */
@@ -87,7 +87,7 @@ amddwarf_status amddwarf_object_dwarf_fail(amddwarf_object *object, Dwarf_Error 
 
 /* ---- attributes ---- */
 
-bool amddwarf_object_is_location_attribute(unsigned at)
+bool amddwarf__object_is_location_attribute(unsigned at)
 {
   switch (at) {
   case DW_AT_location:
@@ -120,13 +120,13 @@ static amddwarf_status read_attribute(amddwarf_object *object, const amddwarf_cu
   memset(out, 0, sizeof *out);
   if (dwarf_whatattr(attr, &at, &derr) != DW_DLV_OK ||
       dwarf_whatform(attr, &form, &derr) != DW_DLV_OK)
-    return amddwarf_object_dwarf_fail(object, derr, err, die_offset, "attribute of a DIE");
+    return amddwarf__object_dwarf_fail(object, derr, err, die_offset, "attribute of a DIE");
   out->attribute = at;
   out->form = form;
   out->value.attribute = at;
   out->value.form = form;
   enum Dwarf_Form_Class cls = dwarf_get_form_class(cu->version, at, cu->offset_size, form);
-  bool loc = amddwarf_object_is_location_attribute(at);
+  bool loc = amddwarf__object_is_location_attribute(at);
   int rc = DW_DLV_OK;
   switch (cls) {
   case DW_FORM_CLASS_ADDRESS: {
@@ -241,21 +241,21 @@ static amddwarf_status read_attribute(amddwarf_object *object, const amddwarf_cu
     char what[96];
     snprintf(what, sizeof what, "DIE 0x%llx attribute 0x%x form 0x%x",
              (unsigned long long)die_offset, at, form);
-    return amddwarf_object_dwarf_fail(object, derr, err, die_offset, what);
+    return amddwarf__object_dwarf_fail(object, derr, err, die_offset, what);
   }
   if (rc == DW_DLV_NO_ENTRY)
     out->value.kind = AMDDWARF_ATTR_NONE;
   return AMDDWARF_OK;
 }
 
-void amddwarf_object_finish_dwarf(amddwarf_object *object)
+void amddwarf__object_finish_dwarf(amddwarf_object *object)
 {
   if (object->dbg != NULL) {
     dwarf_object_finish(object->dbg, NULL);
     object->dbg = NULL;
   }
-  amddwarf_object_free_units(object);
-  amddwarf_mem_free(&object->allocator, object->cus, object->cu_capacity * sizeof(amddwarf_cu));
+  amddwarf__object_free_units(object);
+  amddwarf__mem_free(&object->allocator, object->cus, object->cu_capacity * sizeof(amddwarf_cu));
   object->cus = NULL;
 }
 
@@ -278,7 +278,7 @@ static amddwarf_status dwarf_init_lazily(amddwarf_object *object, amddwarf_error
                                &object->dbg, &derr);
   if (rc != DW_DLV_OK) {
     object->dbg = NULL;
-    return amddwarf_object_dwarf_fail(object, rc == DW_DLV_ERROR ? derr : NULL, err, 0,
+    return amddwarf__object_dwarf_fail(object, rc == DW_DLV_ERROR ? derr : NULL, err, 0,
                                       "opening the DWARF sections with libdwarf");
   }
   return AMDDWARF_OK;
@@ -286,7 +286,7 @@ static amddwarf_status dwarf_init_lazily(amddwarf_object *object, amddwarf_error
 
 /* ---- raw attribute walk ---- */
 
-amddwarf_status amddwarf_object_libdwarf_attributes(
+amddwarf_status amddwarf__object_libdwarf_attributes(
     const amddwarf_object *cobject, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err)
@@ -298,20 +298,20 @@ amddwarf_status amddwarf_object_libdwarf_attributes(
   Dwarf_Signed n = 0;
   amddwarf_status st = AMDDWARF_OK;
   if (object == NULL || die == NULL || visit == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_die_attributes: NULL argument");
   if (die->cu_index >= object->cu_count || amddwarf_object_die_at(object, die->offset) != die)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "the DIE does not belong to this object");
   st = dwarf_init_lazily(object, err);
   if (st != AMDDWARF_OK)
     return st;
   const amddwarf_cu *cu = &object->cus[die->cu_index];
   if (dwarf_offdie_b(object->dbg, die->offset, 1, &ddie, &derr) != DW_DLV_OK)
-    return amddwarf_object_dwarf_fail(object, derr, err, die->offset, "DIE by offset");
+    return amddwarf__object_dwarf_fail(object, derr, err, die->offset, "DIE by offset");
   int rc = dwarf_attrlist(ddie, &attrs, &n, &derr);
   if (rc == DW_DLV_ERROR) {
-    st = amddwarf_object_dwarf_fail(object, derr, err, die->offset, "DIE attribute list");
+    st = amddwarf__object_dwarf_fail(object, derr, err, die->offset, "DIE attribute list");
     goto cleanup;
   }
   for (Dwarf_Signed i = 0; i < n; ++i) {
@@ -321,7 +321,7 @@ amddwarf_status amddwarf_object_libdwarf_attributes(
     dwarf_dealloc_attribute(attrs[i]);
     if (st != AMDDWARF_OK)
       continue;
-    amddwarf_object_link_attribute(object, die, &a);
+    amddwarf__object_link_attribute(object, die, &a);
     if (visit(user, &a) != 0) {
       st = AMDDWARF_END;
       for (Dwarf_Signed j = i + 1; j < n; ++j)
@@ -342,6 +342,6 @@ amddwarf_status amddwarf_object_die_attributes(
     amddwarf_error *err)
 {
   if (object != NULL && (object->options.flags & AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES))
-    return amddwarf_object_libdwarf_attributes(object, die, visit, user, err);
-  return amddwarf_object_native_attributes(object, die, visit, user, err);
+    return amddwarf__object_libdwarf_attributes(object, die, visit, user, err);
+  return amddwarf__object_native_attributes(object, die, visit, user, err);
 }

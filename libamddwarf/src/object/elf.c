@@ -103,7 +103,7 @@ static const char *symbol_label(amddwarf_object *object, const amddwarf_section 
     return name;
   char label[32];
   int n = snprintf(label, sizeof label, "#%zu", index);
-  return amddwarf_arena_strndup(&object->arena, label, (size_t)n);
+  return amddwarf__arena_strndup(&object->arena, label, (size_t)n);
 }
 
 static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
@@ -113,7 +113,7 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
   amddwarf_section *target;
   const amddwarf_section *symtab;
   if (rela->info == 0 || rela->info >= object->section_count)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
                          "%s: sh_info %llu names no section", rela->name,
                          (unsigned long long)rela->info);
   target = &object->sections[rela->info];
@@ -121,18 +121,18 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
     return AMDDWARF_OK;
   if (rela->link == 0 || rela->link >= object->section_count ||
       object->sections[rela->link].type != SHT_SYMTAB)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
                          "%s: sh_link %llu is not a symbol table", rela->name,
                          (unsigned long long)rela->link);
   symtab = &object->sections[rela->link];
   if (rela->size % sizeof(Elf64_Rela) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, AMDDWARF_NO_OFFSET,
                          "%s: size %llu is not a multiple of 24", rela->name,
                          (unsigned long long)rela->size);
   if (target->owned == NULL) {
-    target->owned = amddwarf_mem_alloc(&object->allocator, (size_t)target->size);
+    target->owned = amddwarf__mem_alloc(&object->allocator, (size_t)target->size);
     if (target->owned == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                            "copying %s for relocation", target->name);
     memcpy(target->owned, target->data, (size_t)target->size);
     target->data = target->owned;
@@ -147,23 +147,23 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
     memcpy(&r, rela->data + at, sizeof r);
     uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info);
     uint32_t symbol = (uint32_t)ELF64_R_SYM(r.r_info);
-    const amddwarf_elf_reloc_rule *row = amddwarf_elf_reloc_find(AMDDWARF_ELF_EM_AMDGPU, type);
+    const amddwarf_elf_reloc_rule *row = amddwarf__elf_reloc_find(AMDDWARF_ELF_EM_AMDGPU, type);
     if (row == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
                            "%s: entry %zu: unknown AMDGPU relocation type %u", rela->name, i,
                            type);
     if (row->how == AMDDWARF_RELOC_NONE)
       continue;
     if (row->how == AMDDWARF_RELOC_GOT)
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
                            "%s: entry %zu: %s needs a global offset table", rela->name, i,
                            row->name);
     if (symbol >= symbol_count)
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
                            "%s: entry %zu: symbol %u is outside %s (%zu symbols)", rela->name,
                            i, symbol, symtab->name, symbol_count);
     if (!amddwarf_range_fits(r.r_offset, row->bytes, target->size))
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_RELOCATION, at,
                            "%s: entry %zu: %s at offset 0x%llx overruns %s (%llu bytes)",
                            rela->name, i, row->name, (unsigned long long)r.r_offset,
                            target->name, (unsigned long long)target->size);
@@ -174,8 +174,8 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
          undefined) but it is no address: the table says so. */
       const char *name = symbol_label(object, symtab, &sym, symbol);
       amddwarf_status st =
-          name == NULL ? amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, at, "symbol name")
-                       : amddwarf_object_note_unknown_reloc(object, (uint32_t)rela->info,
+          name == NULL ? amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, at, "symbol name")
+                       : amddwarf__object_note_unknown_reloc(object, (uint32_t)rela->info,
                                                             r.r_offset, name, reason, err);
       if (st != AMDDWARF_OK)
         return st;
@@ -185,8 +185,8 @@ static amddwarf_status apply_rela(amddwarf_object *object, size_t rela_index,
       s += object->sections[sym.st_shndx].address;
     uint64_t a = (uint64_t)r.r_addend;
     uint64_t p = target->address + r.r_offset;
-    amddwarf_elf_reloc_write(row, target->owned + r.r_offset,
-                             amddwarf_elf_reloc_value(row, s, a, p), false);
+    amddwarf__elf_reloc_write(row, target->owned + r.r_offset,
+                             amddwarf__elf_reloc_value(row, s, a, p), false);
     object->info.relocations_applied++;
   }
   return AMDDWARF_OK;
@@ -205,7 +205,7 @@ static const char *mp_strdup(amddwarf_object *object, const msgpack_object *valu
 {
   if (value->type != MSGPACK_OBJECT_STR)
     return NULL;
-  return amddwarf_arena_strndup(&object->arena, value->via.str.ptr, value->via.str.size);
+  return amddwarf__arena_strndup(&object->arena, value->via.str.ptr, value->via.str.size);
 }
 
 static uint32_t mp_u32(const msgpack_object *value)
@@ -223,7 +223,7 @@ static amddwarf_status read_kernel(amddwarf_object *object, const msgpack_object
   k->symbol = NULL;
   k->code_size = 0;
   if (map->type != MSGPACK_OBJECT_MAP)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
                          "NT_AMDGPU_METADATA: a kernel entry is not a map");
   for (uint32_t i = 0; i < map->via.map.size; ++i) {
     const msgpack_object *key = &map->via.map.ptr[i].key;
@@ -243,7 +243,7 @@ static amddwarf_status read_kernel(amddwarf_object *object, const msgpack_object
     else if (mp_key_is(key, ".kernarg_segment_size")) k->kernarg_segment_size = mp_u32(v);
   }
   if (k->name == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
                          "NT_AMDGPU_METADATA: a kernel has no .name string");
   return AMDDWARF_OK;
 }
@@ -366,7 +366,7 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
   uint64_t pairs = 0;
   size_t pos = 0;
   if (!msgpack_container(desc, size, 0, true, &pairs, &pos))
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
                          "NT_AMDGPU_METADATA at file offset 0x%llx is not a msgpack map",
                          (unsigned long long)note_offset);
   msgpack_unpacked_init(&msg);
@@ -376,7 +376,7 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
         /* The kernels are stepped over one by one below: not twice. */
         (!mp_key_is(&msg.data, "amdhsa.kernels") &&
          !msgpack_skip(desc, size, key_end, &value_end))) {
-      status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+      status = amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
                              "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack (or "
                              "declares more elements than it has bytes): map entry %llu at byte "
                              "%zu",
@@ -392,23 +392,23 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
          refused before the table is allocated. */
       if (!msgpack_container(desc, size, value, false, &n, &element) ||
           n > AMDDWARF_MAX_NOTE_KERNELS || n > size - element) {
-        status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+        status = amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
                                "NT_AMDGPU_METADATA: amdhsa.kernels is not an array (or has "
                                "more than %u entries)",
                                AMDDWARF_MAX_NOTE_KERNELS);
         break;
       }
-      object->kernels = amddwarf_arena_calloc(&object->arena, n ? (size_t)n : 1,
+      object->kernels = amddwarf__arena_calloc(&object->arena, n ? (size_t)n : 1,
                                               sizeof(amddwarf_kernel));
       if (object->kernels == NULL) {
-        status = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "kernel table");
+        status = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "kernel table");
         break;
       }
       for (uint64_t k = 0; k < n && status == AMDDWARF_OK; ++k) {
         size_t element_end = 0;
         if (!msgpack_skip(desc, size, element, &element_end) ||
             !msgpack_unpack_range(&msg, desc, element, element_end)) {
-          status = amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
+          status = amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
                                  "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack "
                                  "(or declares more elements than it has bytes): kernel %llu at "
                                  "byte %zu",
@@ -450,7 +450,7 @@ static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_sectio
     uint64_t desc_at = name_at + (((uint64_t)namesz + 3) & ~(uint64_t)3);
     uint64_t next = desc_at + (((uint64_t)descsz + 3) & ~(uint64_t)3);
     if (next > sec->size || desc_at > sec->size)
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, pos,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, pos,
                            "%s: note at offset 0x%llx overruns the section (%llu bytes)",
                            sec->name, (unsigned long long)pos, (unsigned long long)sec->size);
     if (type == AMDDWARF_NT_AMDGPU_METADATA && namesz == 7 &&
@@ -500,7 +500,7 @@ static bool name_index_build(amddwarf_object *object, const amddwarf_symbol *sym
   size_t cap = 16;
   while (cap < 2 * count)
     cap *= 2;
-  index->slots = amddwarf_mem_calloc(&object->allocator, cap, sizeof *index->slots);
+  index->slots = amddwarf__mem_calloc(&object->allocator, cap, sizeof *index->slots);
   index->mask = cap - 1;
   if (index->slots == NULL)
     return false;
@@ -553,14 +553,14 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
                                     amddwarf_error *err)
 {
   if (symtab->link >= object->section_count)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_ELF, AMDDWARF_NO_OFFSET,
                          "%s: sh_link %llu names no string table", symtab->name,
                          (unsigned long long)symtab->link);
   const amddwarf_section *strtab = &object->sections[symtab->link];
   size_t n = (size_t)(symtab->size / sizeof(Elf64_Sym));
-  amddwarf_symbol *out = amddwarf_arena_calloc(&object->arena, n ? n : 1, sizeof *out);
+  amddwarf_symbol *out = amddwarf__arena_calloc(&object->arena, n ? n : 1, sizeof *out);
   if (out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol table");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol table");
   size_t count = 0;
   for (size_t i = 1; i < n; ++i) {
     Elf64_Sym sym;
@@ -569,7 +569,7 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
     if (kind != STT_FUNC && kind != STT_OBJECT)
       continue;
     if (sym.st_name >= strtab->size)
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, i * sizeof sym,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_ELF, i * sizeof sym,
                            "%s: symbol %zu: name offset %u is outside %s", symtab->name, i,
                            sym.st_name, strtab->name);
     const char *name = (const char *)strtab->data + sym.st_name;
@@ -578,9 +578,9 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
     amddwarf_symbol *s = &out[count++];
     /* Names are used in place; only one running into the end of an
        unterminated string table is copied. */
-    s->name = nul != NULL ? name : amddwarf_arena_strndup(&object->arena, name, len);
+    s->name = nul != NULL ? name : amddwarf__arena_strndup(&object->arena, name, len);
     if (s->name == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
     s->address = sym.st_value;
     if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < object->section_count &&
         object->info.elf_type == ET_REL)
@@ -595,7 +595,7 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
      join their symbols by name. */
   name_index index;
   if (!name_index_build(object, out, count, &index))
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
   for (size_t i = 0; i < count; ++i)
     if (out[i].kind == AMDDWARF_SYMBOL_DESCRIPTOR)
       name_index_each(&index, out, out[i].name, strlen(out[i].name) - 3, mark_kernel_entry, NULL);
@@ -606,7 +606,7 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
                       kernel);
     name_index_each(&index, out, kernel->name, strlen(kernel->name), join_code, kernel);
   }
-  amddwarf_mem_free(&object->allocator, index.slots, (index.mask + 1) * sizeof *index.slots);
+  amddwarf__mem_free(&object->allocator, index.slots, (index.mask + 1) * sizeof *index.slots);
   qsort(out, count, sizeof *out, symbol_order);
   object->symbols = out;
   object->symbol_count = count;
@@ -630,7 +630,7 @@ static amddwarf_status read_unresolved(amddwarf_object *object, const amddwarf_s
     const char *name = elf_string(object, symtab->link, sym.st_name);
     if (name == NULL || name[0] == '\0')
       continue;
-    amddwarf_status st = amddwarf_object_note_unresolved(object, name, reason, err);
+    amddwarf_status st = amddwarf__object_note_unresolved(object, name, reason, err);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -639,7 +639,7 @@ static amddwarf_status read_unresolved(amddwarf_object *object, const amddwarf_s
 
 /* ---- sections ---- */
 
-const amddwarf_section *amddwarf_object_find_section(const amddwarf_object *object,
+const amddwarf_section *amddwarf__object_find_section(const amddwarf_object *object,
                                                      const char *name)
 {
   for (size_t i = 1; i < object->section_count; ++i)
@@ -657,7 +657,7 @@ amddwarf_status amddwarf_object_section_at(const amddwarf_object *object, size_t
                                            amddwarf_object_section *out, amddwarf_error *err)
 {
   if (object == NULL || out == NULL || index == 0 || index >= object->section_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_section_at: no section %zu", index);
   const amddwarf_section *s = &object->sections[index];
   out->index = (uint32_t)index;
@@ -681,29 +681,29 @@ static amddwarf_status read_sections(amddwarf_object *object, const amddwarf_elf
     uint64_t table_bytes;
     if (count == 0 || amddwarf_mul_overflow_u64(count, elf->shentsize, &table_bytes) ||
         !amddwarf_range_fits(elf->shoff, table_bytes, object->size))
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, elf->shoff,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_ELF, elf->shoff,
                            "ELF section header table (%zu entries of %u bytes at 0x%llx) "
                            "is not inside the file (%zu bytes)",
                            count, (unsigned)elf->shentsize, (unsigned long long)elf->shoff,
                            object->size);
   }
   if (count > AMDDWARF_MAX_SECTIONS)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "%zu sections: more than the limit of %u", count,
                          AMDDWARF_MAX_SECTIONS);
-  object->sections = amddwarf_arena_calloc(&object->arena, count ? count : 1,
+  object->sections = amddwarf__arena_calloc(&object->arena, count ? count : 1,
                                            sizeof(amddwarf_section));
   if (object->sections == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "section table");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "section table");
   object->section_count = count ? count : 1;
   for (size_t i = 1; i < count; ++i) {
     amddwarf_elf_section shdr;
     amddwarf_section *s = &object->sections[i];
     amddwarf_error why;
-    if (amddwarf_elf_section_at(elf, (uint32_t)i, &shdr, &why) != AMDDWARF_OK)
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, why.offset, "section %zu header: %s",
+    if (amddwarf__elf_section_at(elf, (uint32_t)i, &shdr, &why) != AMDDWARF_OK)
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_ELF, why.offset, "section %zu header: %s",
                            i, why.message);
-    const char *name = amddwarf_elf_section_name(elf, &shdr);
+    const char *name = amddwarf__elf_section_name(elf, &shdr);
     s->name = name ? name : "";
     s->address = shdr.addr;
     s->type = shdr.type;
@@ -718,12 +718,12 @@ static amddwarf_status read_sections(amddwarf_object *object, const amddwarf_elf
       continue;
     }
     if (!amddwarf_range_fits(shdr.offset, shdr.size, object->size))
-      return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, shdr.offset,
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_ELF, shdr.offset,
                            "section %s: bytes 0x%llx+0x%llx are outside the file (%zu bytes)",
                            s->name, (unsigned long long)shdr.offset,
                            (unsigned long long)shdr.size, object->size);
     if ((shdr.flags & SHF_COMPRESSED) != 0 && s->is_debug)
-      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, shdr.offset,
+      return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, shdr.offset,
                            "section %s is compressed; decompress it first (llvm-objcopy "
                            "--decompress-debug-sections)",
                            s->name);
@@ -735,24 +735,24 @@ static amddwarf_status read_sections(amddwarf_object *object, const amddwarf_elf
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error *err)
+amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_error *err)
 {
   const uint8_t *d = object->data;
   if (object->size < 64 || memcmp(d, "\177ELF", 4) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_NOT_ELF, 0, "no ELF magic in the first bytes");
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_NOT_ELF, 0, "no ELF magic in the first bytes");
   if (d[EI_CLASS] != ELFCLASS64 || d[EI_DATA] != ELFDATA2LSB)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, EI_CLASS,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, EI_CLASS,
                          "ELF class %u / data encoding %u: AMDGPU code objects are 64-bit "
                          "little-endian",
                          d[EI_CLASS], d[EI_DATA]);
   uint16_t machine = (uint16_t)(d[18] | (d[19] << 8));
   if (machine != AMDDWARF_EM_AMDGPU)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, 18,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, 18,
                          "e_machine is %u, not EM_AMDGPU (224)", machine);
   amddwarf_elf_image elf;
   amddwarf_error why;
-  if (amddwarf_elf_image_open(&elf, object->data, object->size, &why) != AMDDWARF_OK)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_ELF, why.offset, "%s", why.message);
+  if (amddwarf__elf_image_open(&elf, object->data, object->size, &why) != AMDDWARF_OK)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_ELF, why.offset, "%s", why.message);
   object->info.elf_type = elf.type;
   object->info.os_abi = elf.os_abi;
   object->info.abi_version = elf.abi_version;
@@ -795,14 +795,14 @@ amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error
       } else if (object->sections[i].type == SHT_REL && object->sections[i].info != 0 &&
                  object->sections[i].info < object->section_count &&
                  object->sections[object->sections[i].info].is_debug) {
-        return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                              "%s: SHT_REL relocations (without addends) are not used by "
                              "AMDGPU and not supported",
                              object->sections[i].name);
       }
     }
   }
-  if ((st = amddwarf_object_index_unknown(object, err)) != AMDDWARF_OK)
+  if ((st = amddwarf__object_index_unknown(object, err)) != AMDDWARF_OK)
     return st;
   /* The object's wave size: the kernels' when they all agree. */
   unsigned wave = 0;

@@ -12,7 +12,7 @@
 static amddwarf_status elf_fail(amddwarf_error *err, amddwarf_status st, uint64_t offset,
                                 const char *what)
 {
-  return amddwarf_fail(err, st, offset, "ELF: %s (file offset 0x%" PRIx64 ")", what, offset);
+  return amddwarf__fail(err, st, offset, "ELF: %s (file offset 0x%" PRIx64 ")", what, offset);
 }
 
 static amddwarf_status read_at(const amddwarf_elf_image *elf, uint64_t offset, unsigned size,
@@ -24,10 +24,10 @@ static amddwarf_status read_at(const amddwarf_elf_image *elf, uint64_t offset, u
   if (offset > elf->size)
     return AMDDWARF_E_TRUNCATED;
   r.pos = (size_t)offset;
-  return amddwarf_read_uint(&r, size, out);
+  return amddwarf__read_uint(&r, size, out);
 }
 
-amddwarf_status amddwarf_elf_section_at(const amddwarf_elf_image *elf, uint32_t index,
+amddwarf_status amddwarf__elf_section_at(const amddwarf_elf_image *elf, uint32_t index,
                                         amddwarf_elf_section *s, amddwarf_error *err)
 {
   memset(s, 0, sizeof *s);
@@ -59,7 +59,7 @@ amddwarf_status amddwarf_elf_section_at(const amddwarf_elf_image *elf, uint32_t 
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_elf_image_open(amddwarf_elf_image *elf, const uint8_t *data,
+amddwarf_status amddwarf__elf_image_open(amddwarf_elf_image *elf, const uint8_t *data,
                                         size_t size, amddwarf_error *err)
 {
   memset(elf, 0, sizeof *elf);
@@ -94,7 +94,7 @@ amddwarf_status amddwarf_elf_image_open(amddwarf_elf_image *elf, const uint8_t *
     return elf_fail(err, AMDDWARF_E_MALFORMED, rest, "section header entry size too small");
   if (elf->shnum == 0 || elf->shstrndx == 0xffff) {
     amddwarf_elf_section zero;
-    amddwarf_status st = amddwarf_elf_section_at(elf, 0, &zero, err);
+    amddwarf_status st = amddwarf__elf_section_at(elf, 0, &zero, err);
     if (st != AMDDWARF_OK)
       return st;
     if (elf->shnum == 0)
@@ -105,12 +105,12 @@ amddwarf_status amddwarf_elf_image_open(amddwarf_elf_image *elf, const uint8_t *
   return AMDDWARF_OK;
 }
 
-const char *amddwarf_elf_section_name(const amddwarf_elf_image *elf,
+const char *amddwarf__elf_section_name(const amddwarf_elf_image *elf,
                                       const amddwarf_elf_section *s)
 {
   amddwarf_elf_section strtab;
   if (elf->shstrndx == 0 || elf->shstrndx >= elf->shnum ||
-      amddwarf_elf_section_at(elf, elf->shstrndx, &strtab, NULL) != AMDDWARF_OK ||
+      amddwarf__elf_section_at(elf, elf->shstrndx, &strtab, NULL) != AMDDWARF_OK ||
       !amddwarf_range_fits(strtab.offset, strtab.size, elf->size) || s->name >= strtab.size)
     return NULL;
   const char *name = (const char *)elf->data + strtab.offset + s->name;
@@ -119,14 +119,14 @@ const char *amddwarf_elf_section_name(const amddwarf_elf_image *elf,
   return name;
 }
 
-amddwarf_status amddwarf_elf_find_section(const amddwarf_elf_image *elf, const char *name,
+amddwarf_status amddwarf__elf_find_section(const amddwarf_elf_image *elf, const char *name,
                                           uint32_t *index, amddwarf_elf_section *out,
                                           amddwarf_error *err)
 {
   if (elf->shoff == 0 || elf->shstrndx >= elf->shnum)
     return AMDDWARF_NOT_FOUND;
   amddwarf_elf_section strtab;
-  amddwarf_status st = amddwarf_elf_section_at(elf, elf->shstrndx, &strtab, err);
+  amddwarf_status st = amddwarf__elf_section_at(elf, elf->shstrndx, &strtab, err);
   if (st != AMDDWARF_OK)
     return st;
   if (!amddwarf_range_fits(strtab.offset, strtab.size, elf->size))
@@ -134,7 +134,7 @@ amddwarf_status amddwarf_elf_find_section(const amddwarf_elf_image *elf, const c
   size_t want = strlen(name) + 1;
   for (uint32_t i = 1; i < elf->shnum; i++) {
     amddwarf_elf_section s;
-    if ((st = amddwarf_elf_section_at(elf, i, &s, err)) != AMDDWARF_OK)
+    if ((st = amddwarf__elf_section_at(elf, i, &s, err)) != AMDDWARF_OK)
       return st;
     if (s.name >= strtab.size || strtab.size - s.name < want)
       continue;
@@ -161,7 +161,7 @@ static const amddwarf_elf_reloc_rule x86_64_rules[] = {
 #undef AMDDWARF_RELOC
 };
 
-const amddwarf_elf_reloc_rule *amddwarf_elf_reloc_find(uint16_t machine, uint32_t type)
+const amddwarf_elf_reloc_rule *amddwarf__elf_reloc_find(uint16_t machine, uint32_t type)
 {
   const amddwarf_elf_reloc_rule *rules = NULL;
   size_t count = 0;
@@ -178,7 +178,7 @@ const amddwarf_elf_reloc_rule *amddwarf_elf_reloc_find(uint16_t machine, uint32_
   return NULL;
 }
 
-uint64_t amddwarf_elf_reloc_value(const amddwarf_elf_reloc_rule *rule, uint64_t s, uint64_t a,
+uint64_t amddwarf__elf_reloc_value(const amddwarf_elf_reloc_rule *rule, uint64_t s, uint64_t a,
                                   uint64_t p)
 {
   uint64_t v = s + a;
@@ -193,7 +193,7 @@ uint64_t amddwarf_elf_reloc_value(const amddwarf_elf_reloc_rule *rule, uint64_t 
   }
 }
 
-void amddwarf_elf_reloc_write(const amddwarf_elf_reloc_rule *rule, uint8_t *field,
+void amddwarf__elf_reloc_write(const amddwarf_elf_reloc_rule *rule, uint8_t *field,
                               uint64_t value, bool big_endian)
 {
   for (unsigned b = 0; b < rule->bytes; b++) {
@@ -213,7 +213,7 @@ static amddwarf_status apply_section(const amddwarf_elf_image *elf,
   bool rela = rel->type == AMDDWARF_ELF_SHT_RELA;
   unsigned word = elf->is64 ? 8 : 4, entsize = (rela ? 3 : 2) * word;
   if (rel->link >= elf->shnum ||
-      (st = amddwarf_elf_section_at(elf, (uint32_t)rel->link, &symtab, err)) != AMDDWARF_OK)
+      (st = amddwarf__elf_section_at(elf, (uint32_t)rel->link, &symtab, err)) != AMDDWARF_OK)
     return rel->link >= elf->shnum
                ? elf_fail(err, AMDDWARF_E_MALFORMED, rel->offset, "bad symbol table link")
                : st;
@@ -230,9 +230,9 @@ static amddwarf_status apply_section(const amddwarf_elf_image *elf,
       addend = (uint64_t)(int64_t)(int32_t)addend;
     uint64_t sym = elf->is64 ? info >> 32 : info >> 8;
     uint32_t type = (uint32_t)(elf->is64 ? info & 0xffffffffu : info & 0xff);
-    const amddwarf_elf_reloc_rule *rule = amddwarf_elf_reloc_find(elf->machine, type);
+    const amddwarf_elf_reloc_rule *rule = amddwarf__elf_reloc_find(elf->machine, type);
     if (rule == NULL || rule->how == AMDDWARF_RELOC_GOT)
-      return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, at,
+      return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, at,
                            "ELF: relocation type %u for machine %u at file offset 0x%" PRIx64
                            " is not supported", type, elf->machine, at);
     if (rule->how == AMDDWARF_RELOC_NONE)
@@ -249,22 +249,22 @@ static amddwarf_status apply_section(const amddwarf_elf_image *elf,
       amddwarf_reader_init(&r, bytes, (size_t)sec->size);
       r.big_endian = elf->big_endian;
       r.pos = (size_t)offset;
-      if (amddwarf_read_uint(&r, rule->bytes, &addend) != AMDDWARF_OK)
+      if (amddwarf__read_uint(&r, rule->bytes, &addend) != AMDDWARF_OK)
         return elf_fail(err, AMDDWARF_E_TRUNCATED, at, "relocation target truncated");
     }
-    uint64_t value = amddwarf_elf_reloc_value(rule, sym_value, addend, sec->addr + offset);
-    amddwarf_elf_reloc_write(rule, bytes + offset, value, elf->big_endian);
+    uint64_t value = amddwarf__elf_reloc_value(rule, sym_value, addend, sec->addr + offset);
+    amddwarf__elf_reloc_write(rule, bytes + offset, value, elf->big_endian);
   }
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_elf_relocate(const amddwarf_elf_image *elf, uint32_t target,
+amddwarf_status amddwarf__elf_relocate(const amddwarf_elf_image *elf, uint32_t target,
                                       const amddwarf_elf_section *sec, uint8_t *bytes,
                                       amddwarf_error *err)
 {
   for (uint32_t i = 1; i < elf->shnum; i++) {
     amddwarf_elf_section rel;
-    amddwarf_status st = amddwarf_elf_section_at(elf, i, &rel, err);
+    amddwarf_status st = amddwarf__elf_section_at(elf, i, &rel, err);
     if (st != AMDDWARF_OK)
       return st;
     if ((rel.type == AMDDWARF_ELF_SHT_RELA || rel.type == AMDDWARF_ELF_SHT_REL) &&

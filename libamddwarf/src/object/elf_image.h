@@ -49,20 +49,20 @@ typedef struct amddwarf_elf_image {
 /* Reads the ELF header of DATA (SIZE bytes, borrowed). E_MALFORMED (no ELF
    magic, bad class or encoding, section header entries too small),
    E_TRUNCATED; ERR names the file offset. */
-amddwarf_status amddwarf_elf_image_open(amddwarf_elf_image *elf, const uint8_t *data,
+amddwarf_status amddwarf__elf_image_open(amddwarf_elf_image *elf, const uint8_t *data,
                                         size_t size, amddwarf_error *err);
 
 /* The header of section INDEX (below elf->shnum). E_TRUNCATED. */
-amddwarf_status amddwarf_elf_section_at(const amddwarf_elf_image *elf, uint32_t index,
+amddwarf_status amddwarf__elf_section_at(const amddwarf_elf_image *elf, uint32_t index,
                                         amddwarf_elf_section *out, amddwarf_error *err);
 
 /* The name of S from the section name table, or NULL when it is not inside
    the table or runs into its end. */
-const char *amddwarf_elf_section_name(const amddwarf_elf_image *elf,
+const char *amddwarf__elf_section_name(const amddwarf_elf_image *elf,
                                       const amddwarf_elf_section *s);
 
 /* The section called NAME: AMDDWARF_NOT_FOUND when there is none. */
-amddwarf_status amddwarf_elf_find_section(const amddwarf_elf_image *elf, const char *name,
+amddwarf_status amddwarf__elf_find_section(const amddwarf_elf_image *elf, const char *name,
                                           uint32_t *index, amddwarf_elf_section *out,
                                           amddwarf_error *err);
 
@@ -89,15 +89,15 @@ typedef struct amddwarf_elf_reloc_rule {
 
 /* The rule of relocation TYPE for e_machine MACHINE, or NULL when the table
    has none. */
-const amddwarf_elf_reloc_rule *amddwarf_elf_reloc_find(uint16_t machine, uint32_t type);
+const amddwarf_elf_reloc_rule *amddwarf__elf_reloc_find(uint16_t machine, uint32_t type);
 
 /* The value RULE writes for symbol value S, addend A and place P (RULE is
    neither NONE nor GOT). */
-uint64_t amddwarf_elf_reloc_value(const amddwarf_elf_reloc_rule *rule, uint64_t s, uint64_t a,
+uint64_t amddwarf__elf_reloc_value(const amddwarf_elf_reloc_rule *rule, uint64_t s, uint64_t a,
                                   uint64_t p);
 
 /* Writes the low RULE->bytes bytes of VALUE at FIELD in the given order. */
-void amddwarf_elf_reloc_write(const amddwarf_elf_reloc_rule *rule, uint8_t *field,
+void amddwarf__elf_reloc_write(const amddwarf_elf_reloc_rule *rule, uint8_t *field,
                               uint64_t value, bool big_endian);
 
 /* Applies the REL and RELA sections that target section TARGET (header SEC)
@@ -105,7 +105,7 @@ void amddwarf_elf_reloc_write(const amddwarf_elf_reloc_rule *rule, uint8_t *fiel
    are (a relocatable file's sections load at 0). E_UNSUPPORTED names a
    relocation type the tables do not have or one needing a GOT; E_MALFORMED,
    E_TRUNCATED name the entry's file offset. */
-amddwarf_status amddwarf_elf_relocate(const amddwarf_elf_image *elf, uint32_t target,
+amddwarf_status amddwarf__elf_relocate(const amddwarf_elf_image *elf, uint32_t target,
                                       const amddwarf_elf_section *sec, uint8_t *bytes,
                                       amddwarf_error *err);
 

@@ -83,7 +83,7 @@ static amddwarf_status read_abbrevs(amddwarf_object *object, uint64_t offset,
   memset(table, 0, sizeof *table);
   table->offset = offset;
   if (s == NULL || offset >= s->size)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
                          ".debug_abbrev offset 0x%llx is outside the section",
                          (unsigned long long)offset);
   amddwarf_reader_init(&r, s->data, (size_t)s->size);
@@ -92,7 +92,7 @@ static amddwarf_status read_abbrevs(amddwarf_object *object, uint64_t offset,
      same bytes again and again (a forged table offset per unit) is bounded. */
   uint64_t budget = 8 * s->size + ((uint64_t)1 << 20);
   if (object->abbrev_bytes_read >= budget)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, offset,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, offset,
                          ".debug_abbrev offset 0x%llx: the units' abbreviation tables overlap "
                          "more than 8 times the section",
                          (unsigned long long)offset);
@@ -113,21 +113,21 @@ static amddwarf_status read_abbrevs(amddwarf_object *object, uint64_t offset,
         goto truncated;
       if (at == 0 && form == 0)
         break;
-      if (form == DW_FORM_implicit_const && amddwarf_read_sleb(&r, &ic) != AMDDWARF_OK)
+      if (form == DW_FORM_implicit_const && amddwarf__read_sleb(&r, &ic) != AMDDWARF_OK)
         goto truncated;
       if (n >= AMDDWARF_MAX_ABBREV_ATTRS)
-        return amddwarf_fail(err, AMDDWARF_E_LIMIT, at_pos,
+        return amddwarf__fail(err, AMDDWARF_E_LIMIT, at_pos,
                              ".debug_abbrev at 0x%zx: more than %u attributes", at_pos,
                              AMDDWARF_MAX_ABBREV_ATTRS);
       attrs[n].at = (uint16_t)(at > 0xffff ? 0xffff : at);
       attrs[n].form = (uint16_t)(form > 0xffff ? 0xffff : form);
-      attrs[n].loc = amddwarf_object_is_location_attribute(attrs[n].at);
+      attrs[n].loc = amddwarf__object_is_location_attribute(attrs[n].at);
       attrs[n].implicit_const = ic;
       ++n;
     }
-    if (amddwarf_mem_reserve(&object->allocator, (void **)&table->all, &table->capacity,
+    if (amddwarf__mem_reserve(&object->allocator, (void **)&table->all, &table->capacity,
                              table->count + 1, sizeof *table->all) != 0)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, at_pos, "abbreviations");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, at_pos, "abbreviations");
     amddwarf_abbrev *a = &table->all[table->count++];
     a->code = code;
     a->tag = (uint16_t)(tag > 0xffff ? 0xffff : tag);
@@ -135,9 +135,9 @@ static amddwarf_status read_abbrevs(amddwarf_object *object, uint64_t offset,
     a->scan_flags = scan_flags(a->tag, attrs, n);
     a->fixed_size = -1;
     a->count = n;
-    amddwarf_abbrev_attr *copy = amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *copy, 8);
+    amddwarf_abbrev_attr *copy = amddwarf__arena_alloc(&object->arena, (n ? n : 1) * sizeof *copy, 8);
     if (copy == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, at_pos, "abbreviations");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, at_pos, "abbreviations");
     memcpy(copy, attrs, n * sizeof *copy);
     a->attrs = copy;
   }
@@ -149,15 +149,15 @@ static amddwarf_status read_abbrevs(amddwarf_object *object, uint64_t offset,
       max = table->all[i].code;
   if (max <= 4 * (uint64_t)table->count + 16) {
     table->dense_count = (size_t)max + 1;
-    table->dense = amddwarf_arena_calloc(&object->arena, table->dense_count, sizeof *table->dense);
+    table->dense = amddwarf__arena_calloc(&object->arena, table->dense_count, sizeof *table->dense);
     if (table->dense == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "abbreviations");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "abbreviations");
     for (size_t i = 0; i < table->count; ++i)
       table->dense[table->all[i].code] = &table->all[i];
   }
   return AMDDWARF_OK;
 truncated:
-  return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, r.pos,
+  return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, r.pos,
                        ".debug_abbrev at 0x%zx: an abbreviation runs past the section", r.pos);
 }
 
@@ -174,7 +174,7 @@ static bool abbrev_slots_grow(amddwarf_object *object)
     return true;
   size_t old_count = object->abbrev_slot_count, count = old_count ? 2 * old_count : 64;
   size_t *old = object->abbrev_slots;
-  size_t *slots = amddwarf_mem_calloc(&object->allocator, count, sizeof *slots);
+  size_t *slots = amddwarf__mem_calloc(&object->allocator, count, sizeof *slots);
   if (slots == NULL)
     return false;
   object->abbrev_slots = slots;
@@ -185,29 +185,29 @@ static bool abbrev_slots_grow(amddwarf_object *object)
       k = (k + 1) & (count - 1);
     slots[k] = t + 1;
   }
-  amddwarf_mem_free(&object->allocator, old, old_count * sizeof *old);
+  amddwarf__mem_free(&object->allocator, old, old_count * sizeof *old);
   return true;
 }
 
-amddwarf_status amddwarf_abbrev_table_get(amddwarf_object *object, uint64_t offset, size_t *index,
+amddwarf_status amddwarf__abbrev_table_get(amddwarf_object *object, uint64_t offset, size_t *index,
                                           amddwarf_error *err)
 {
   if (!abbrev_slots_grow(object))
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "abbreviation tables");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "abbreviation tables");
   size_t k = abbrev_slot(object, offset), mask = object->abbrev_slot_count - 1;
   for (; object->abbrev_slots[k] != 0; k = (k + 1) & mask)
     if (object->abbrev_tables[object->abbrev_slots[k] - 1].offset == offset) {
       *index = object->abbrev_slots[k] - 1;
       return AMDDWARF_OK;
     }
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&object->abbrev_tables,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&object->abbrev_tables,
                            &object->abbrev_table_capacity, object->abbrev_table_count + 1,
                            sizeof *object->abbrev_tables) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "abbreviation tables");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "abbreviation tables");
   amddwarf_abbrev_table *table = &object->abbrev_tables[object->abbrev_table_count];
   amddwarf_status st = read_abbrevs(object, offset, table, err);
   if (st != AMDDWARF_OK) {
-    amddwarf_mem_free(&object->allocator, table->all, table->capacity * sizeof *table->all);
+    amddwarf__mem_free(&object->allocator, table->all, table->capacity * sizeof *table->all);
     return st;
   }
   object->abbrev_slots[k] = object->abbrev_table_count + 1;
@@ -215,7 +215,7 @@ amddwarf_status amddwarf_abbrev_table_get(amddwarf_object *object, uint64_t offs
   return AMDDWARF_OK;
 }
 
-const amddwarf_abbrev *amddwarf_abbrev_find(const amddwarf_abbrev_table *t, uint64_t code)
+const amddwarf_abbrev *amddwarf__abbrev_find(const amddwarf_abbrev_table *t, uint64_t code)
 {
   if (t->dense != NULL)
     return code < t->dense_count ? t->dense[code] : NULL;
@@ -231,26 +231,26 @@ static amddwarf_status read_cstr_at(const amddwarf_form_reader *w, const amddwar
                                     const char **out, uint64_t die_offset)
 {
   if (s == NULL || offset >= s->size)
-    return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
+    return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
                          "DIE 0x%llx: string offset 0x%llx is outside %s",
                          (unsigned long long)die_offset, (unsigned long long)offset,
                          s ? s->name : "the string section (absent)");
   const char *p = (const char *)s->data + offset;
   /* A section that ends in a NUL terminates every string in it. */
   if (s->data[s->size - 1] != '\0' && memchr(p, '\0', (size_t)(s->size - offset)) == NULL)
-    return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
+    return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
                          "DIE 0x%llx: unterminated string in %s", (unsigned long long)die_offset,
                          s->name);
   *out = p;
   return AMDDWARF_OK;
 }
 
-/* amddwarf_read_uint inlined for the little-endian 1/2/4/8-byte reads of
+/* amddwarf__read_uint inlined for the little-endian 1/2/4/8-byte reads of
    the attribute forms (the same bounds check; other cases go to it). */
 static inline amddwarf_status read_fixed(amddwarf_reader *r, unsigned size, uint64_t *out)
 {
   if (r->big_endian || amddwarf_reader_remaining(r) < size)
-    return amddwarf_read_uint(r, size, out);
+    return amddwarf__read_uint(r, size, out);
   const uint8_t *p = r->data + r->pos;
   uint64_t v;
   switch (size) {
@@ -264,7 +264,7 @@ static inline amddwarf_status read_fixed(amddwarf_reader *r, unsigned size, uint
         (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
         (uint64_t)p[7] << 56;
     break;
-  default: return amddwarf_read_uint(r, size, out);
+  default: return amddwarf__read_uint(r, size, out);
   }
   r->pos += size;
   *out = v;
@@ -303,7 +303,7 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
                                  : form == DW_FORM_addrx3 ? 3 : 4, &u);
     v->u = u;
     if (st == AMDDWARF_OK && !bases_only)
-      st = amddwarf_object_read_addrx(object, cu, u, &v->u, w->err);
+      st = amddwarf__object_read_addrx(object, cu, u, &v->u, w->err);
     break;
   case DW_FORM_data1: st = read_fixed(r, 1, &v->u); break;
   case DW_FORM_data2: st = read_fixed(r, 2, &v->u); break;
@@ -311,7 +311,7 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
   case DW_FORM_data8: st = read_fixed(r, 8, &v->u); break;
   case DW_FORM_udata: st = amddwarf_read_uleb(r, &v->u); break;
   case DW_FORM_sdata:
-    st = amddwarf_read_sleb(r, &v->s);
+    st = amddwarf__read_sleb(r, &v->s);
     v->kind = AMDDWARF_ATTR_SIGNED;
     v->u = (uint64_t)v->s;
     break;
@@ -321,7 +321,7 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
     v->u = (uint64_t)implicit_const;
     break;
   case DW_FORM_data16:
-    st = amddwarf_read_bytes(r, 16, &bytes);
+    st = amddwarf__read_bytes(r, 16, &bytes);
     v->kind = AMDDWARF_ATTR_BLOCK;
     v->bytes = bytes;
     v->size = 16;
@@ -335,7 +335,7 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
     break;
   case DW_FORM_string: {
     size_t len = 0;
-    st = amddwarf_read_cstr(r, &v->string, &len);
+    st = amddwarf__read_cstr(r, &v->string, &len);
     v->kind = AMDDWARF_ATTR_STRING;
     break;
   }
@@ -372,12 +372,12 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
       if (so == NULL || amddwarf_mul_overflow_u64(u, cu->offset_size, &at_off) ||
           amddwarf_add_overflow_u64(at_off, cu->str_offsets_base, &at_off) ||
           !amddwarf_range_fits(at_off, cu->offset_size, so->size))
-        return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
+        return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
                              "DIE 0x%llx: string index %llu is outside .debug_str_offsets",
                              (unsigned long long)die_offset, (unsigned long long)u);
       amddwarf_reader sr;
       amddwarf_reader_init(&sr, so->data + at_off, cu->offset_size);
-      st = amddwarf_read_uint(&sr, cu->offset_size, &str);
+      st = amddwarf__read_uint(&sr, cu->offset_size, &str);
       if (st == AMDDWARF_OK)
         st = read_cstr_at(w, object->sec_str, str, &v->string, die_offset);
     }
@@ -418,7 +418,7 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
     else
       st = read_fixed(r, form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4, &u);
     if (st == AMDDWARF_OK)
-      st = amddwarf_read_bytes(r, u, &bytes);
+      st = amddwarf__read_bytes(r, u, &bytes);
     v->kind = (form == DW_FORM_exprloc || loc) ? AMDDWARF_ATTR_EXPR : AMDDWARF_ATTR_BLOCK;
     v->bytes = bytes;
     v->size = (size_t)u;
@@ -439,7 +439,7 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
   case DW_FORM_indirect: {
     uint64_t real = 0;
     if (depth > 4)
-      return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
+      return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
                            "DIE 0x%llx: DW_FORM_indirect chain", (unsigned long long)die_offset);
     st = amddwarf_read_uleb(r, &real);
     if (st == AMDDWARF_OK)
@@ -448,7 +448,7 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
     break;
   }
   default:
-    return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
+    return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
                          "DIE 0x%llx: attribute 0x%x has unknown form 0x%llx",
                          (unsigned long long)die_offset, at, (unsigned long long)form);
   }
@@ -461,13 +461,13 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
   out->form = (uint16_t)form;
   v->form = (uint16_t)form;
   if (st != AMDDWARF_OK && st != AMDDWARF_E_OBJECT_BAD_LIST && st != AMDDWARF_E_OBJECT_DWARF)
-    return amddwarf_fail(w->err, AMDDWARF_E_OBJECT_DWARF, r->pos,
+    return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, r->pos,
                          "DIE 0x%llx: attribute 0x%x (form 0x%llx) runs past the end of its unit",
                          (unsigned long long)die_offset, at, (unsigned long long)form);
   return st;
 }
 
-amddwarf_status amddwarf_form_read(const amddwarf_form_reader *fr, amddwarf_reader *r,
+amddwarf_status amddwarf__form_read(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                    const amddwarf_abbrev_attr *spec, amddwarf_attribute *out,
                                    uint64_t die_offset, bool bases_only)
 {
@@ -475,13 +475,13 @@ amddwarf_status amddwarf_form_read(const amddwarf_form_reader *fr, amddwarf_read
                    bases_only, 0);
 }
 
-void amddwarf_attribute_clear(amddwarf_attribute *a, uint16_t at)
+void amddwarf__attribute_clear(amddwarf_attribute *a, uint16_t at)
 {
   /* Member-wise: a memset of the whole struct per attribute compiles to
      `rep stos`, which was the single largest cost of the walk. */
   _Static_assert(sizeof(amddwarf_attr_value) ==
                      offsetof(amddwarf_attr_value, string) + sizeof(const char *),
-                 "amddwarf_attribute_clear zeroes every member of amddwarf_attr_value");
+                 "amddwarf__attribute_clear zeroes every member of amddwarf_attr_value");
   a->attribute = at;
   a->form = 0;
   a->value.kind = AMDDWARF_ATTR_NONE;
@@ -500,7 +500,7 @@ void amddwarf_attribute_clear(amddwarf_attribute *a, uint16_t at)
 
 /* ---- low_pc / high_pc ---- */
 
-void amddwarf_pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a)
+void amddwarf__pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a)
 {
   if (a->attribute == DW_AT_low_pc) {
     pc->low = a->value.u;
@@ -521,7 +521,7 @@ void amddwarf_pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a)
   }
 }
 
-bool amddwarf_pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out)
+bool amddwarf__pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out)
 {
   if (!pc->has_low || !(pc->has_high || tag == DW_TAG_label))
     return false;
@@ -559,7 +559,7 @@ static uint32_t size_key(const amddwarf_cu *cu)
          (uint32_t)(cu->version <= 2) << 16 | 1u << 24;
 }
 
-void amddwarf_abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_cu *cu)
+void amddwarf__abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_cu *cu)
 {
   uint32_t key = size_key(cu);
   if (table->size_key == key)
@@ -576,7 +576,7 @@ void amddwarf_abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_
   table->size_key = key;
 }
 
-amddwarf_status amddwarf_form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
+amddwarf_status amddwarf__form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                    const amddwarf_abbrev_attr *spec, uint64_t die_offset)
 {
   int size = form_fixed_size(spec->form, fr->cu);
@@ -586,36 +586,36 @@ amddwarf_status amddwarf_form_skip(const amddwarf_form_reader *fr, amddwarf_read
   }
   /* A variable size, or too few bytes left: the reader says where. */
   amddwarf_attribute a;
-  amddwarf_attribute_clear(&a, spec->at);
-  return amddwarf_form_read(fr, r, spec, &a, die_offset, true);
+  amddwarf__attribute_clear(&a, spec->at);
+  return amddwarf__form_read(fr, r, spec, &a, die_offset, true);
 }
 
-amddwarf_status amddwarf_form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+amddwarf_status amddwarf__form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                        const amddwarf_abbrev *ab, uint64_t die_offset)
 {
   if (ab->fixed_size >= 0) {
     if (amddwarf_reader_remaining(r) < (size_t)ab->fixed_size)
-      return amddwarf_fail(fr->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
+      return amddwarf__fail(fr->err, AMDDWARF_E_OBJECT_DWARF, die_offset,
                            "DIE 0x%llx: its attributes run past the end of its unit",
                            (unsigned long long)die_offset);
     r->pos += (size_t)ab->fixed_size;
     return AMDDWARF_OK;
   }
   for (uint32_t i = 0; i < ab->count; ++i) {
-    amddwarf_status st = amddwarf_form_skip(fr, r, &ab->attrs[i], die_offset);
+    amddwarf_status st = amddwarf__form_skip(fr, r, &ab->attrs[i], die_offset);
     if (st != AMDDWARF_OK)
       return st;
   }
   return AMDDWARF_OK;
 }
 
-void amddwarf_object_free_abbrevs(amddwarf_object *object)
+void amddwarf__object_free_abbrevs(amddwarf_object *object)
 {
   amddwarf_abbrev_table *tables = object->abbrev_tables;
   for (size_t t = 0; t < object->abbrev_table_count; ++t)
-    amddwarf_mem_free(&object->allocator, tables[t].all, tables[t].capacity * sizeof(amddwarf_abbrev));
-  amddwarf_mem_free(&object->allocator, tables, object->abbrev_table_capacity * sizeof *tables);
-  amddwarf_mem_free(&object->allocator, object->abbrev_slots,
+    amddwarf__mem_free(&object->allocator, tables[t].all, tables[t].capacity * sizeof(amddwarf_abbrev));
+  amddwarf__mem_free(&object->allocator, tables, object->abbrev_table_capacity * sizeof *tables);
+  amddwarf__mem_free(&object->allocator, object->abbrev_slots,
                     object->abbrev_slot_count * sizeof *object->abbrev_slots);
   object->abbrev_slots = NULL;
   object->abbrev_slot_count = 0;

@@ -18,7 +18,7 @@ static amddwarf_status elf_read_memory(void *user, uint64_t address, void *buf, 
   const amddwarf_elf_image *elf = user;
   for (uint32_t i = 1; i < elf->shnum; i++) {
     amddwarf_elf_section s;
-    if (amddwarf_elf_section_at(elf, i, &s, NULL) != AMDDWARF_OK)
+    if (amddwarf__elf_section_at(elf, i, &s, NULL) != AMDDWARF_OK)
       return AMDDWARF_E_IO;
     if (s.type == AMDDWARF_ELF_SHT_NOBITS || !(s.flags & AMDDWARF_ELF_SHF_ALLOC) ||
         address < s.addr || address - s.addr >= s.size)
@@ -42,7 +42,7 @@ static amddwarf_status default_target(const amddwarf_elf_image *elf,
   else if (elf->machine == AMDDWARF_ELF_EM_X86_64)
     *target = amddwarf_cfi_target_x86_64();
   else
-    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, 18,
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, 18,
                          "ELF: no call frame target description for e_machine %u",
                          elf->machine);
   return AMDDWARF_OK;
@@ -54,7 +54,7 @@ amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
                                       amddwarf_error *err)
 {
   amddwarf_elf_image elf;
-  amddwarf_status st = amddwarf_elf_image_open(&elf, image, size, err);
+  amddwarf_status st = amddwarf__elf_image_open(&elf, image, size, err);
   if (st != AMDDWARF_OK)
     return st;
   amddwarf_cfi_options o;
@@ -69,37 +69,37 @@ amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
   uint32_t index = 0;
   amddwarf_elf_section sec;
   const char *name = kind == AMDDWARF_CFI_EH_FRAME ? ".eh_frame" : ".debug_frame";
-  st = amddwarf_elf_find_section(&elf, name, &index, &sec, err);
+  st = amddwarf__elf_find_section(&elf, name, &index, &sec, err);
   if (st != AMDDWARF_OK)
     return st;
   if (sec.type == AMDDWARF_ELF_SHT_NOBITS)
     return AMDDWARF_NOT_FOUND;
   if (sec.flags & AMDDWARF_ELF_SHF_COMPRESSED)
-    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, sec.offset,
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, sec.offset,
                          "ELF: section %s is compressed", name);
   if (!amddwarf_range_fits(sec.offset, sec.size, size) || sec.size > SIZE_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, sec.offset,
+    return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, sec.offset,
                          "ELF: frame section runs past the file (file offset 0x%llx)",
                          (unsigned long long)sec.offset);
   uint32_t other_index;
   amddwarf_elf_section other;
-  if (amddwarf_elf_find_section(&elf, ".text", &other_index, &other, NULL) == AMDDWARF_OK) {
+  if (amddwarf__elf_find_section(&elf, ".text", &other_index, &other, NULL) == AMDDWARF_OK) {
     o.have_text_base = true;
     o.text_base = other.addr;
   }
-  if (amddwarf_elf_find_section(&elf, ".got", &other_index, &other, NULL) == AMDDWARF_OK) {
+  if (amddwarf__elf_find_section(&elf, ".got", &other_index, &other, NULL) == AMDDWARF_OK) {
     o.have_data_base = true;
     o.data_base = other.addr;
   }
   /* The relocated copy is handed over as bytes the handle copies again:
      frame sections are small next to the rows computed from them. */
-  amddwarf_allocator a = amddwarf_allocator_resolve(o.allocator);
+  amddwarf_allocator a = amddwarf__allocator_resolve(o.allocator);
   size_t bytes_size = (size_t)sec.size, alloc_size = bytes_size ? bytes_size : 1;
-  uint8_t *bytes = amddwarf_mem_alloc(&a, alloc_size);
+  uint8_t *bytes = amddwarf__mem_alloc(&a, alloc_size);
   if (!bytes)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, sec.offset, "ELF: section copy");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, sec.offset, "ELF: section copy");
   memcpy(bytes, image + sec.offset, bytes_size);
-  st = amddwarf_elf_relocate(&elf, index, &sec, bytes, err);
+  st = amddwarf__elf_relocate(&elf, index, &sec, bytes, err);
   if (st == AMDDWARF_OK) {
     bool own_memory = !o.read_memory;
     o.data = bytes;
@@ -116,6 +116,6 @@ amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
     if (st == AMDDWARF_OK && own_memory)
       amddwarf_cfi_set_read_memory(*out, NULL, NULL);
   }
-  amddwarf_mem_free(&a, bytes, alloc_size);
+  amddwarf__mem_free(&a, bytes, alloc_size);
   return st;
 }

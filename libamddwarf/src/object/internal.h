@@ -52,7 +52,7 @@ typedef struct amddwarf_section {
 typedef struct amddwarf_abbrev_attr {
   uint16_t at;
   uint16_t form;
-  bool loc;            /* amddwarf_object_is_location_attribute(at) */
+  bool loc;            /* amddwarf__object_is_location_attribute(at) */
   int64_t implicit_const;
 } amddwarf_abbrev_attr;
 
@@ -241,35 +241,35 @@ static inline amddwarf_form_reader amddwarf_form_reader_make(amddwarf_object *ob
 }
 
 /* cfi.c */
-void amddwarf_object_free_cfi(amddwarf_object *object);
+void amddwarf__object_free_cfi(amddwarf_object *object);
 
 /* elf.c */
-amddwarf_status amddwarf_object_read_elf(amddwarf_object *object, amddwarf_error *err);
-const amddwarf_section *amddwarf_object_find_section(const amddwarf_object *object,
+amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_error *err);
+const amddwarf_section *amddwarf__object_find_section(const amddwarf_object *object,
                                                      const char *name);
 
 /* forms.c */
 /* The table of .debug_abbrev OFFSET, read once and shared by the units
    that use it: *INDEX into object->abbrev_tables. */
-amddwarf_status amddwarf_abbrev_table_get(amddwarf_object *object, uint64_t offset, size_t *index,
+amddwarf_status amddwarf__abbrev_table_get(amddwarf_object *object, uint64_t offset, size_t *index,
                                           amddwarf_error *err);
-const amddwarf_abbrev *amddwarf_abbrev_find(const amddwarf_abbrev_table *table, uint64_t code);
+const amddwarf_abbrev *amddwarf__abbrev_find(const amddwarf_abbrev_table *table, uint64_t code);
 /* Computes the abbreviations' fixed_size for units of CU's shape. */
-void amddwarf_abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_cu *cu);
-void amddwarf_object_free_abbrevs(amddwarf_object *object);
+void amddwarf__abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_cu *cu);
+void amddwarf__object_free_abbrevs(amddwarf_object *object);
 /* Reads the value of attribute SPEC at R into OUT. BASES_ONLY: strings and
    indexed addresses are left unresolved (the unit's bases are not known yet). */
-amddwarf_status amddwarf_form_read(const amddwarf_form_reader *fr, amddwarf_reader *r,
+amddwarf_status amddwarf__form_read(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                    const amddwarf_abbrev_attr *spec, amddwarf_attribute *out,
                                    uint64_t die_offset, bool bases_only);
 /* Steps R over attribute SPEC without resolving it (fixed sizes in one step). */
-amddwarf_status amddwarf_form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
+amddwarf_status amddwarf__form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                    const amddwarf_abbrev_attr *spec, uint64_t die_offset);
 /* Steps R over the attributes of AB without decoding them. */
-amddwarf_status amddwarf_form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+amddwarf_status amddwarf__form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                        const amddwarf_abbrev *ab, uint64_t die_offset);
 /* Member-wise zeroing of an attribute before a read. */
-void amddwarf_attribute_clear(amddwarf_attribute *a, uint16_t at);
+void amddwarf__attribute_clear(amddwarf_attribute *a, uint16_t at);
 
 /* What a DIE's DW_AT_low_pc and DW_AT_high_pc say. */
 typedef struct amddwarf_pc_pair {
@@ -277,115 +277,115 @@ typedef struct amddwarf_pc_pair {
   bool has_low, has_high, high_is_offset;
 } amddwarf_pc_pair;
 /* Notes A when it is DW_AT_low_pc or DW_AT_high_pc. */
-void amddwarf_pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a);
+void amddwarf__pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a);
 /* The range [low, high) of a DIE of TAG: false when it has none (a label
    with only a low_pc covers one byte). */
-bool amddwarf_pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out);
+bool amddwarf__pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out);
 
 /* unknown_addr.c */
 /* Notes that field OFFSET of section SECTION is relocated against the
    symbol NAME, which has no address for REASON (elf.c, while relocating). */
-amddwarf_status amddwarf_object_note_unknown_reloc(amddwarf_object *object, uint32_t section,
+amddwarf_status amddwarf__object_note_unknown_reloc(amddwarf_object *object, uint32_t section,
                                                    uint64_t offset, const char *name,
                                                    amddwarf_unknown_reason reason,
                                                    amddwarf_error *err);
 /* Notes the symbol NAME of a linked object, which has no address for REASON. */
-amddwarf_status amddwarf_object_note_unresolved(amddwarf_object *object, const char *name,
+amddwarf_status amddwarf__object_note_unresolved(amddwarf_object *object, const char *name,
                                                 amddwarf_unknown_reason reason,
                                                 amddwarf_error *err);
-/* Sorts and indexes what the two calls above noted (end of amddwarf_object_read_elf). */
-amddwarf_status amddwarf_object_index_unknown(amddwarf_object *object, amddwarf_error *err);
+/* Sorts and indexes what the two calls above noted (end of amddwarf__object_read_elf). */
+amddwarf_status amddwarf__object_index_unknown(amddwarf_object *object, amddwarf_error *err);
 /* Finds the variables of walked unit CU_INDEX whose location starts with an
    address the object does not know (called before the unit is published). */
-amddwarf_status amddwarf_object_mark_unknown(amddwarf_object *object, size_t cu_index,
+amddwarf_status amddwarf__object_mark_unknown(amddwarf_object *object, size_t cu_index,
                                              amddwarf_error *err);
 /* The unknown address field of unit CU at OFFSET of SECTION, or NULL. */
-const amddwarf_unknown_addr *amddwarf_object_unknown_at(const amddwarf_object *object,
+const amddwarf_unknown_addr *amddwarf__object_unknown_at(const amddwarf_object *object,
                                                         const amddwarf_cu *cu, uint32_t section,
                                                         uint64_t offset);
 /* The unknown address that operation OP of expression BYTES of unit CU
    uses (DW_OP_addr, DW_OP_addrx, DW_OP_constx and their GNU forms), or
    NULL. BYTES must point into a section of OBJECT for DW_OP_addr. */
-const amddwarf_unknown_addr *amddwarf_object_unknown_of_op(const amddwarf_object *object,
+const amddwarf_unknown_addr *amddwarf__object_unknown_of_op(const amddwarf_object *object,
                                                            const amddwarf_cu *cu,
                                                            const uint8_t *bytes,
                                                            const amddwarf_op *op);
 /* Writes why U is not known into BUF: "WHAT comes from the symbol ..." */
-void amddwarf_object_describe_unknown(const amddwarf_object *object,
+void amddwarf__object_describe_unknown(const amddwarf_object *object,
                                       const amddwarf_unknown_addr *u, const char *what, char *buf,
                                       size_t size);
 /* The same with WHAT naming the field operation OP uses. */
-void amddwarf_object_describe_unknown_op(const amddwarf_object *object,
+void amddwarf__object_describe_unknown_op(const amddwarf_object *object,
                                          const amddwarf_unknown_addr *u, const amddwarf_op *op,
                                          char *buf, size_t size);
-void amddwarf_object_free_unknown(amddwarf_object *object);
+void amddwarf__object_free_unknown(amddwarf_object *object);
 
 /* unit_scan.c: the open-time pass over .debug_info. */
-amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_error *err);
+amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_error *err);
 /* Whether an expression or list value uses an extension operation. */
-bool amddwarf_object_value_has_extension_op(const amddwarf_object *object, const amddwarf_cu *cu,
+bool amddwarf__object_value_has_extension_op(const amddwarf_object *object, const amddwarf_cu *cu,
                                             const amddwarf_attr_value *v);
 
 /* die_reader.c: the DIE summaries of a unit, made on first use. */
-amddwarf_status amddwarf_object_ensure_unit(const amddwarf_object *object, size_t cu_index,
+amddwarf_status amddwarf__object_ensure_unit(const amddwarf_object *object, size_t cu_index,
                                             amddwarf_error *err);
 /* The unit whose .debug_info range holds OFFSET, or SIZE_MAX. */
-size_t amddwarf_object_unit_at(const amddwarf_object *object, uint64_t offset);
+size_t amddwarf__object_unit_at(const amddwarf_object *object, uint64_t offset);
 /* The DIE at OFFSET of loaded unit CU_INDEX, or NULL. */
-const amddwarf_die_info *amddwarf_object_unit_die_at(const amddwarf_object *object,
+const amddwarf_die_info *amddwarf__object_unit_die_at(const amddwarf_object *object,
                                                      size_t cu_index, uint64_t offset);
-void amddwarf_object_free_units(amddwarf_object *object);
+void amddwarf__object_free_units(amddwarf_object *object);
 /* Completes an attribute read for listing: a reference gets its DIE, a
    location list the entries already decoded for DIE. */
-void amddwarf_object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
+void amddwarf__object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
                                     amddwarf_attribute *a);
-amddwarf_status amddwarf_object_native_attributes(
+amddwarf_status amddwarf__object_native_attributes(
     const amddwarf_object *object, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
 
 /* dwarf.c */
-amddwarf_status amddwarf_object_libdwarf_attributes(
+amddwarf_status amddwarf__object_libdwarf_attributes(
     const amddwarf_object *object, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
 /* Attributes whose block or list forms are location expressions. */
-bool amddwarf_object_is_location_attribute(unsigned at);
-void amddwarf_object_finish_dwarf(amddwarf_object *object);
+bool amddwarf__object_is_location_attribute(unsigned at);
+void amddwarf__object_finish_dwarf(amddwarf_object *object);
 /* Fills ERR from a libdwarf error, names WHAT, and releases the error. */
-amddwarf_status amddwarf_object_dwarf_fail(amddwarf_object *object, Dwarf_Error derr,
+amddwarf_status amddwarf__object_dwarf_fail(amddwarf_object *object, Dwarf_Error derr,
                                            amddwarf_error *err, uint64_t offset,
                                            const char *what);
 
 /* lists.c: location and range lists, read from the relocated sections. */
-amddwarf_status amddwarf_object_read_loclist(amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_read_loclist(amddwarf_object *object, const amddwarf_cu *cu,
                                              uint16_t form, uint64_t value,
                                              amddwarf_attr_value *out, amddwarf_error *err);
-amddwarf_status amddwarf_object_read_ranges(amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_read_ranges(amddwarf_object *object, const amddwarf_cu *cu,
                                             uint16_t form, uint64_t value,
                                             const amddwarf_range **ranges, size_t *count,
                                             amddwarf_error *err);
 /* Reads the location list of FORM/VALUE without keeping it: VISIT sees each
    entry until it returns false. */
-amddwarf_status amddwarf_object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,
                                               uint16_t form, uint64_t value,
                                               bool (*visit)(void *user,
                                                             const amddwarf_loc_entry *entry),
                                               void *user, amddwarf_error *err);
-amddwarf_status amddwarf_object_read_addrx(const amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_read_addrx(const amddwarf_object *object, const amddwarf_cu *cu,
                                            uint64_t index, uint64_t *address,
                                            amddwarf_error *err);
 
 /* lines.c: a unit's line table, read on first use. */
-amddwarf_status amddwarf_object_ensure_lines(const amddwarf_object *object, size_t cu_index,
+amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, size_t cu_index,
                                              amddwarf_error *err);
-void amddwarf_object_free_lines(amddwarf_object *object);
+void amddwarf__object_free_lines(amddwarf_object *object);
 
 /* scope.c */
 /* Sorts the scan's subprogram ranges into the PC -> scope index. */
-amddwarf_status amddwarf_object_build_scopes(amddwarf_object *object, amddwarf_error *err);
+amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_error *err);
 /* The scope entry of the innermost subprogram range holding PC, or NULL. */
-const amddwarf_scope_entry *amddwarf_object_scope_entry_at(const amddwarf_object *object,
+const amddwarf_scope_entry *amddwarf__object_scope_entry_at(const amddwarf_object *object,
                                                            uint64_t pc);
 
 #endif

@@ -17,9 +17,9 @@ static const char *join_path(amddwarf_object *object, const char *dir, const cha
   if (name == NULL)
     return NULL;
   if (name[0] == '/' || dir == NULL || dir[0] == '\0')
-    return amddwarf_arena_strndup(&object->arena, name, strlen(name));
+    return amddwarf__arena_strndup(&object->arena, name, strlen(name));
   size_t dl = strlen(dir), nl = strlen(name);
-  char *out = amddwarf_arena_alloc(&object->arena, dl + nl + 2, 1);
+  char *out = amddwarf__arena_alloc(&object->arena, dl + nl + 2, 1);
   if (out == NULL)
     return NULL;
   memcpy(out, dir, dl);
@@ -53,16 +53,16 @@ typedef struct line_buf {
 static amddwarf_status line_fail(amddwarf_error *err, amddwarf_status st, uint64_t offset,
                                  const char *what)
 {
-  return amddwarf_fail(err, st, offset, ".debug_line at offset 0x%llx: %s",
+  return amddwarf__fail(err, st, offset, ".debug_line at offset 0x%llx: %s",
                        (unsigned long long)offset, what);
 }
 
 static amddwarf_status push_name(amddwarf_object *object, line_buf *b, const char *name,
                                  amddwarf_error *err)
 {
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&b->names, &b->name_capacity,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&b->names, &b->name_capacity,
                            b->name_count + 1, sizeof *b->names) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table names");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table names");
   b->names[b->name_count++] = name;
   return AMDDWARF_OK;
 }
@@ -78,10 +78,10 @@ static amddwarf_status read_form_string(amddwarf_object *object, amddwarf_reader
   size_t len = 0;
   switch (form) {
   case DW_FORM_string:
-    return amddwarf_read_cstr(r, out, &len);
+    return amddwarf__read_cstr(r, out, &len);
   case DW_FORM_line_strp:
   case DW_FORM_strp:
-    st = amddwarf_read_uint(r, h->offset_size, &off);
+    st = amddwarf__read_uint(r, h->offset_size, &off);
     if (st != AMDDWARF_OK)
       return st;
     s = form == DW_FORM_line_strp ? object->sec_line_str : object->sec_str;
@@ -112,24 +112,24 @@ static amddwarf_status read_form_value(amddwarf_reader *r, const line_header *h,
   const uint8_t *bytes = NULL;
   *value = 0;
   switch (form) {
-  case DW_FORM_data1: return amddwarf_read_uint(r, 1, value);
-  case DW_FORM_data2: return amddwarf_read_uint(r, 2, value);
-  case DW_FORM_data4: return amddwarf_read_uint(r, 4, value);
-  case DW_FORM_data8: return amddwarf_read_uint(r, 8, value);
+  case DW_FORM_data1: return amddwarf__read_uint(r, 1, value);
+  case DW_FORM_data2: return amddwarf__read_uint(r, 2, value);
+  case DW_FORM_data4: return amddwarf__read_uint(r, 4, value);
+  case DW_FORM_data8: return amddwarf__read_uint(r, 8, value);
   case DW_FORM_udata: return amddwarf_read_uleb(r, value);
-  case DW_FORM_data16: return amddwarf_read_bytes(r, 16, &bytes);
+  case DW_FORM_data16: return amddwarf__read_bytes(r, 16, &bytes);
   case DW_FORM_block:
     st = amddwarf_read_uleb(r, &len);
-    return st != AMDDWARF_OK ? st : amddwarf_read_bytes(r, len, &bytes);
+    return st != AMDDWARF_OK ? st : amddwarf__read_bytes(r, len, &bytes);
   case DW_FORM_string: {
     const char *s = NULL;
     size_t n = 0;
-    return amddwarf_read_cstr(r, &s, &n);
+    return amddwarf__read_cstr(r, &s, &n);
   }
   case DW_FORM_line_strp:
   case DW_FORM_strp:
   case DW_FORM_sec_offset:
-    return amddwarf_read_uint(r, h->offset_size, value);
+    return amddwarf__read_uint(r, h->offset_size, value);
   default:
     return AMDDWARF_E_UNSUPPORTED;
   }
@@ -187,12 +187,12 @@ static amddwarf_status emit_row(amddwarf_object *object, line_buf *b,
                                 const amddwarf_line_row *row, amddwarf_error *err)
 {
   if (b->count >= 50000000u)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "more than 50000000 line table rows");
   if (b->count >= b->capacity &&
-      amddwarf_mem_reserve(&object->allocator, (void **)&b->rows, &b->capacity, b->count + 1,
+      amddwarf__mem_reserve(&object->allocator, (void **)&b->rows, &b->capacity, b->count + 1,
                            sizeof *b->rows) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table rows");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table rows");
   b->rows[b->count++] = *row;
   return AMDDWARF_OK;
 }
@@ -251,7 +251,7 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
         unsigned n = (unsigned)(len - 1);
         if (n == 0 || n > 8)
           return line_fail(err, AMDDWARF_E_OBJECT_DWARF, at, "DW_LNE_set_address size");
-        if ((st = amddwarf_read_uint(r, n, &row.address)) != AMDDWARF_OK)
+        if ((st = amddwarf__read_uint(r, n, &row.address)) != AMDDWARF_OK)
           goto out;
       } else if (sub == 4) { /* set_discriminator */
         if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
@@ -274,7 +274,7 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
       row.address += u * h->min_inst_length;
       break;
     case 3: /* advance_line */
-      if ((st = amddwarf_read_sleb(r, &sv)) != AMDDWARF_OK)
+      if ((st = amddwarf__read_sleb(r, &sv)) != AMDDWARF_OK)
         goto out;
       row.line = (uint32_t)((int64_t)row.line + sv);
       break;
@@ -295,7 +295,7 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
       break;
     case 9: { /* fixed_advance_pc */
       uint16_t d = 0;
-      if ((st = amddwarf_read_u16(r, &d)) != AMDDWARF_OK)
+      if ((st = amddwarf__read_u16(r, &d)) != AMDDWARF_OK)
         goto out;
       row.address += d;
       break;
@@ -344,13 +344,13 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
   amddwarf_reader_init(&r, s->data, (size_t)s->size);
   r.pos = (size_t)cu->line_offset;
   h.offset = cu->line_offset;
-  if ((st = amddwarf_read_u32(&r, &len32)) != AMDDWARF_OK)
+  if ((st = amddwarf__read_u32(&r, &len32)) != AMDDWARF_OK)
     goto truncated;
   h.offset_size = 4;
   unit_length = len32;
   if (len32 == 0xffffffffu) {
     h.offset_size = 8;
-    if ((st = amddwarf_read_u64(&r, &unit_length)) != AMDDWARF_OK)
+    if ((st = amddwarf__read_u64(&r, &unit_length)) != AMDDWARF_OK)
       goto truncated;
   } else if (len32 >= 0xfffffff0u) {
     return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset, "reserved unit length");
@@ -360,7 +360,7 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
                      "unit length runs past the end of the section");
   h.end = r.pos + (size_t)unit_length;
   r.size = h.end;
-  if ((st = amddwarf_read_u16(&r, &h.version)) != AMDDWARF_OK)
+  if ((st = amddwarf__read_u16(&r, &h.version)) != AMDDWARF_OK)
     goto truncated;
   if (h.version < 2 || h.version > 5)
     return line_fail(err, AMDDWARF_E_UNSUPPORTED, cu->line_offset, "line table version not 2-5");
@@ -371,7 +371,7 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
         (st = amddwarf_read_u8(&r, &seg)) != AMDDWARF_OK)
       goto truncated;
   }
-  if ((st = amddwarf_read_uint(&r, h.offset_size, &header_length)) != AMDDWARF_OK)
+  if ((st = amddwarf__read_uint(&r, h.offset_size, &header_length)) != AMDDWARF_OK)
     goto truncated;
   if (header_length > h.end - r.pos)
     return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset,
@@ -394,7 +394,7 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
   if (h.line_range == 0 || h.opcode_base == 0)
     return line_fail(err, AMDDWARF_E_OBJECT_DWARF, cu->line_offset,
                      "line_range or opcode_base is 0");
-  if ((st = amddwarf_read_bytes(&r, h.opcode_base - 1u, &h.opcode_lengths)) != AMDDWARF_OK)
+  if ((st = amddwarf__read_bytes(&r, h.opcode_base - 1u, &h.opcode_lengths)) != AMDDWARF_OK)
     goto truncated;
   table->version = h.version;
   if (h.version >= 5) {
@@ -417,9 +417,9 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
     }
     r.pos = mark;
     file_dirs_size = (size_t)(n ? n : 1) * sizeof *file_dirs;
-    file_dirs = amddwarf_mem_alloc(&object->allocator, file_dirs_size);
+    file_dirs = amddwarf__mem_alloc(&object->allocator, file_dirs_size);
     if (file_dirs == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
       goto done;
     }
     if ((st = read_entries(object, &r, &h, &b, file_dirs, &file_count, n, err)) != AMDDWARF_OK)
@@ -429,7 +429,7 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
     for (;;) {
       const char *d = NULL;
       size_t n = 0;
-      if ((st = amddwarf_read_cstr(&r, &d, &n)) != AMDDWARF_OK)
+      if ((st = amddwarf__read_cstr(&r, &d, &n)) != AMDDWARF_OK)
         goto truncated;
       if (n == 0)
         break;
@@ -442,7 +442,7 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
       const char *f = NULL;
       size_t n = 0;
       uint64_t dir = 0, skip = 0;
-      if ((st = amddwarf_read_cstr(&r, &f, &n)) != AMDDWARF_OK)
+      if ((st = amddwarf__read_cstr(&r, &f, &n)) != AMDDWARF_OK)
         goto truncated;
       if (n == 0)
         break;
@@ -450,9 +450,9 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
           (st = amddwarf_read_uleb(&r, &skip)) != AMDDWARF_OK ||
           (st = amddwarf_read_uleb(&r, &skip)) != AMDDWARF_OK)
         goto truncated;
-      if (amddwarf_mem_reserve(&object->allocator, (void **)&file_dirs, &cap, file_count + 1,
+      if (amddwarf__mem_reserve(&object->allocator, (void **)&file_dirs, &cap, file_count + 1,
                                sizeof *file_dirs) != 0) {
-        st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
+        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
         goto done;
       }
       file_dirs_size = cap * sizeof *file_dirs;
@@ -466,9 +466,9 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
        compilation directory. DWARF 2-4: from 1, directory 0 = comp_dir. */
     size_t base = h.version >= 5 ? 0 : 1;
     size_t total = (size_t)file_count + base;
-    const char **files = amddwarf_arena_calloc(&object->arena, total ? total : 1, sizeof *files);
+    const char **files = amddwarf__arena_calloc(&object->arena, total ? total : 1, sizeof *files);
     if (files == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table files");
       goto done;
     }
     for (size_t i = 0; i < file_count; ++i) {
@@ -498,19 +498,19 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
     size_t estimate = (h.end - h.program_start) / 3 + 16;
     if (estimate > ((size_t)1 << 20))
       estimate = (size_t)1 << 20; /* beyond this, grow as rows come */
-    if (amddwarf_mem_reserve(&object->allocator, (void **)&b.rows, &b.capacity, estimate,
+    if (amddwarf__mem_reserve(&object->allocator, (void **)&b.rows, &b.capacity, estimate,
                              sizeof *b.rows) != 0) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
       goto done;
     }
   }
   st = run_program(object, &r, &h, &b, err);
   if (st == AMDDWARF_OK && b.count > 0) {
     /* Keep the buffer, trimmed: freed by amddwarf_object_close. */
-    amddwarf_line_row *kept = amddwarf_mem_realloc(
+    amddwarf_line_row *kept = amddwarf__mem_realloc(
         &object->allocator, b.rows, b.capacity * sizeof *b.rows, b.count * sizeof *b.rows);
     if (kept == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
       goto done;
     }
     table->rows = kept;
@@ -521,9 +521,9 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
   }
   if (st == AMDDWARF_OK) { /* no rows: an empty table, still present */
     amddwarf_line_row *rows =
-        amddwarf_arena_alloc(&object->arena, (b.count ? b.count : 1) * sizeof *rows, 8);
+        amddwarf__arena_alloc(&object->arena, (b.count ? b.count : 1) * sizeof *rows, 8);
     if (rows == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
       goto done;
     }
     if (b.count)
@@ -536,9 +536,9 @@ truncated:
   st = line_fail(err, AMDDWARF_E_OBJECT_DWARF, r.pos, "header runs past the end of the unit");
 done:
   if (b.rows != NULL)
-    amddwarf_mem_free(&object->allocator, b.rows, b.capacity * sizeof *b.rows);
-  amddwarf_mem_free(&object->allocator, b.names, b.name_capacity * sizeof *b.names);
-  amddwarf_mem_free(&object->allocator, file_dirs, file_dirs_size);
+    amddwarf__mem_free(&object->allocator, b.rows, b.capacity * sizeof *b.rows);
+  amddwarf__mem_free(&object->allocator, b.names, b.name_capacity * sizeof *b.names);
+  amddwarf__mem_free(&object->allocator, file_dirs, file_dirs_size);
   return st;
 }
 
@@ -550,9 +550,9 @@ static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *u
   size_t n = 0;
   for (size_t i = 0; i < t->row_count; ++i)
     n += (t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE) != 0;
-  unit->sequences = amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *unit->sequences, 8);
+  unit->sequences = amddwarf__arena_alloc(&object->arena, (n ? n : 1) * sizeof *unit->sequences, 8);
   if (unit->sequences == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, t->offset, "line sequences");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, t->offset, "line sequences");
   size_t k = 0, start = 0;
   for (size_t i = 0; i < t->row_count; ++i) {
     if (!(t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE))
@@ -578,12 +578,12 @@ static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *u
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_object_ensure_lines(const amddwarf_object *cobject, size_t cu_index,
+amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, size_t cu_index,
                                              amddwarf_error *err)
 {
   amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
   if (object == NULL || cu_index >= object->cu_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "unit %zu does not exist", cu_index);
   amddwarf_unit *unit = &object->units[cu_index];
   const amddwarf_cu *cu = &object->cus[cu_index];
@@ -619,12 +619,12 @@ amddwarf_status amddwarf_object_ensure_lines(const amddwarf_object *cobject, siz
   return st;
 }
 
-void amddwarf_object_free_lines(amddwarf_object *object)
+void amddwarf__object_free_lines(amddwarf_object *object)
 {
   for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i) {
     amddwarf_line_table *t = &object->units[i].lines;
     if (t->row_count > 0) /* rows kept from the reader's buffer */
-      amddwarf_mem_free(&object->allocator, (void *)(uintptr_t)t->rows,
+      amddwarf__mem_free(&object->allocator, (void *)(uintptr_t)t->rows,
                         t->row_count * sizeof *t->rows);
     t->rows = NULL;
     t->row_count = 0;
@@ -634,7 +634,7 @@ void amddwarf_object_free_lines(amddwarf_object *object)
 const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *object,
                                                       size_t cu_index)
 {
-  if (amddwarf_object_ensure_lines(object, cu_index, NULL) != AMDDWARF_OK)
+  if (amddwarf__object_ensure_lines(object, cu_index, NULL) != AMDDWARF_OK)
     return NULL;
   const amddwarf_line_table *t = &object->units[cu_index].lines;
   return t->rows != NULL ? t : NULL;
@@ -681,7 +681,7 @@ amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t 
 {
   if (object == NULL)
     return AMDDWARF_NOT_FOUND;
-  const amddwarf_scope_entry *scope = amddwarf_object_scope_entry_at(object, pc);
+  const amddwarf_scope_entry *scope = amddwarf__object_scope_entry_at(object, pc);
   size_t first = scope != NULL ? scope->cu_index : SIZE_MAX;
   const amddwarf_line_row *hit = first != SIZE_MAX ? unit_row_at(object, first, pc) : NULL;
   for (size_t c = 0; hit == NULL && c < object->cu_count; ++c)

@@ -12,26 +12,26 @@
 
 #define AMDDWARF_MAX_LIST_ENTRIES 1000000u
 
-amddwarf_status amddwarf_object_read_addrx(const amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_read_addrx(const amddwarf_object *object, const amddwarf_cu *cu,
                                            uint64_t index, uint64_t *address,
                                            amddwarf_error *err)
 {
   const amddwarf_section *s = object->sec_addr;
   uint64_t at;
   if (s == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_LIST, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_LIST, AMDDWARF_NO_OFFSET,
                          "address index %llu: the object has no .debug_addr",
                          (unsigned long long)index);
   if (amddwarf_mul_overflow_u64(index, cu->address_size, &at) ||
       amddwarf_add_overflow_u64(at, cu->addr_base, &at) ||
       !amddwarf_range_fits(at, cu->address_size, s->size))
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_LIST, cu->addr_base,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_LIST, cu->addr_base,
                          "address index %llu is outside .debug_addr (base 0x%llx, %llu bytes)",
                          (unsigned long long)index, (unsigned long long)cu->addr_base,
                          (unsigned long long)s->size);
   amddwarf_reader r;
   amddwarf_reader_init(&r, s->data + at, cu->address_size);
-  return amddwarf_read_uint(&r, cu->address_size, address);
+  return amddwarf__read_uint(&r, cu->address_size, address);
 }
 
 /* Resolves a DW_FORM_loclistx / DW_FORM_rnglistx index through the offsets
@@ -42,16 +42,16 @@ static amddwarf_status list_index(const amddwarf_section *s, const amddwarf_cu *
   uint64_t at, rel = 0;
   if (amddwarf_mul_overflow_u64(index, cu->offset_size, &at) ||
       amddwarf_add_overflow_u64(at, base, &at) || !amddwarf_range_fits(at, cu->offset_size, s->size))
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_LIST, base,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_LIST, base,
                          "%s: list index %llu is outside the offsets table at 0x%llx", s->name,
                          (unsigned long long)index, (unsigned long long)base);
   amddwarf_reader r;
   amddwarf_reader_init(&r, s->data + at, cu->offset_size);
-  amddwarf_status st = amddwarf_read_uint(&r, cu->offset_size, &rel);
+  amddwarf_status st = amddwarf__read_uint(&r, cu->offset_size, &rel);
   if (st != AMDDWARF_OK)
     return st;
   if (amddwarf_add_overflow_u64(base, rel, offset))
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_LIST, at, "%s: list offset overflows",
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_LIST, at, "%s: list offset overflows",
                          s->name);
   return AMDDWARF_OK;
 }
@@ -65,7 +65,7 @@ typedef struct entry_buf {
 static amddwarf_status fail_at(amddwarf_error *err, amddwarf_status st, const amddwarf_section *s,
                                uint64_t pos, const char *what)
 {
-  return amddwarf_fail(err, st, pos, "%s at offset 0x%llx: %s", s->name,
+  return amddwarf__fail(err, st, pos, "%s at offset 0x%llx: %s", s->name,
                        (unsigned long long)pos, what);
 }
 
@@ -78,12 +78,12 @@ static amddwarf_status read_expr(amddwarf_reader *r, bool v5, const uint8_t **by
     st = amddwarf_read_uleb(r, &len);
   } else {
     uint16_t l16 = 0;
-    st = amddwarf_read_u16(r, &l16);
+    st = amddwarf__read_u16(r, &l16);
     len = l16;
   }
   if (st != AMDDWARF_OK)
     return st;
-  st = amddwarf_read_bytes(r, len, bytes);
+  st = amddwarf__read_bytes(r, len, bytes);
   *size = (size_t)len;
   return st;
 }
@@ -127,22 +127,22 @@ static amddwarf_status read_list(amddwarf_object *object, const amddwarf_cu *cu,
       case 1: /* base_addressx */
         if ((st = amddwarf_read_uleb(&r, &a)) != AMDDWARF_OK)
           goto truncated;
-        if ((st = amddwarf_object_read_addrx(object, cu, a, &base, err)) != AMDDWARF_OK)
+        if ((st = amddwarf__object_read_addrx(object, cu, a, &base, err)) != AMDDWARF_OK)
           return st;
         continue;
       case 2: /* startx_endx */
         if ((st = amddwarf_read_uleb(&r, &a)) != AMDDWARF_OK ||
             (st = amddwarf_read_uleb(&r, &b)) != AMDDWARF_OK)
           goto truncated;
-        if ((st = amddwarf_object_read_addrx(object, cu, a, &e.low, err)) != AMDDWARF_OK ||
-            (st = amddwarf_object_read_addrx(object, cu, b, &e.high, err)) != AMDDWARF_OK)
+        if ((st = amddwarf__object_read_addrx(object, cu, a, &e.low, err)) != AMDDWARF_OK ||
+            (st = amddwarf__object_read_addrx(object, cu, b, &e.high, err)) != AMDDWARF_OK)
           return st;
         break;
       case 3: /* startx_length */
         if ((st = amddwarf_read_uleb(&r, &a)) != AMDDWARF_OK ||
             (st = amddwarf_read_uleb(&r, &b)) != AMDDWARF_OK)
           goto truncated;
-        if ((st = amddwarf_object_read_addrx(object, cu, a, &e.low, err)) != AMDDWARF_OK)
+        if ((st = amddwarf__object_read_addrx(object, cu, a, &e.low, err)) != AMDDWARF_OK)
           return st;
         e.high = e.low + b;
         break;
@@ -159,22 +159,22 @@ static amddwarf_status read_list(amddwarf_object *object, const amddwarf_cu *cu,
         e.is_default = 1;
         break;
       case 6: /* base_address */
-        if ((st = amddwarf_read_uint(&r, asz, &base)) != AMDDWARF_OK)
+        if ((st = amddwarf__read_uint(&r, asz, &base)) != AMDDWARF_OK)
           goto truncated;
         continue;
       case 7: /* start_end */
-        if ((st = amddwarf_read_uint(&r, asz, &e.low)) != AMDDWARF_OK ||
-            (st = amddwarf_read_uint(&r, asz, &e.high)) != AMDDWARF_OK)
+        if ((st = amddwarf__read_uint(&r, asz, &e.low)) != AMDDWARF_OK ||
+            (st = amddwarf__read_uint(&r, asz, &e.high)) != AMDDWARF_OK)
           goto truncated;
         break;
       case 8: /* start_length */
-        if ((st = amddwarf_read_uint(&r, asz, &e.low)) != AMDDWARF_OK ||
+        if ((st = amddwarf__read_uint(&r, asz, &e.low)) != AMDDWARF_OK ||
             (st = amddwarf_read_uleb(&r, &b)) != AMDDWARF_OK)
           goto truncated;
         e.high = e.low + b;
         break;
       default:
-        return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_LIST, pos,
+        return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_LIST, pos,
                              "%s at offset 0x%llx: unknown entry kind 0x%02x", s->name,
                              (unsigned long long)pos, e.kind);
       }
@@ -184,8 +184,8 @@ static amddwarf_status read_list(amddwarf_object *object, const amddwarf_cu *cu,
     } else {
       uint64_t a = 0, b = 0;
       e.kind = 0xff;
-      if ((st = amddwarf_read_uint(&r, asz, &a)) != AMDDWARF_OK ||
-          (st = amddwarf_read_uint(&r, asz, &b)) != AMDDWARF_OK)
+      if ((st = amddwarf__read_uint(&r, asz, &a)) != AMDDWARF_OK ||
+          (st = amddwarf__read_uint(&r, asz, &b)) != AMDDWARF_OK)
         goto truncated;
       if (a == 0 && b == 0)
         return AMDDWARF_OK;
@@ -200,14 +200,14 @@ static amddwarf_status read_list(amddwarf_object *object, const amddwarf_cu *cu,
         goto truncated;
     }
     if (emit) {
-      if (amddwarf_mem_reserve(&object->allocator, (void **)&out->items, &out->capacity,
+      if (amddwarf__mem_reserve(&object->allocator, (void **)&out->items, &out->capacity,
                                out->count + 1, sizeof *out->items) != 0)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, pos, "list entries");
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, pos, "list entries");
       out->items[out->count++] = e;
     }
   }
 truncated:
-  return amddwarf_fail(err, st == AMDDWARF_E_TRUNCATED ? AMDDWARF_E_OBJECT_BAD_LIST : st, r.pos,
+  return amddwarf__fail(err, st == AMDDWARF_E_TRUNCATED ? AMDDWARF_E_OBJECT_BAD_LIST : st, r.pos,
                        "%s at offset 0x%llx: list entry runs past the end of the section (%s)",
                        s->name, (unsigned long long)r.pos, amddwarf_status_name(st));
 }
@@ -223,7 +223,7 @@ static amddwarf_status list_start(const amddwarf_object *object, const amddwarf_
   *sec = ranges ? (v5 ? object->sec_rnglists : object->sec_ranges)
                 : (v5 ? object->sec_loclists : object->sec_loc);
   if (*sec == NULL || (*sec)->size == 0)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_BAD_LIST, value,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_LIST, value,
                          "a list at 0x%llx needs %s, which the object does not have",
                          (unsigned long long)value, name);
   if (form == DW_FORM_loclistx || form == DW_FORM_rnglistx)
@@ -239,7 +239,7 @@ amddwarf_status amddwarf_object_range_list_offset(const amddwarf_object *object,
                                                   amddwarf_error *err)
 {
   if (object == NULL || offset == NULL || cu_index >= object->cu_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, 0, "range list: no such unit");
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, 0, "range list: no such unit");
   const amddwarf_section *s = NULL;
   return list_start(object, &object->cus[cu_index], true, (uint16_t)form, value, &s, offset,
                     err);
@@ -256,7 +256,7 @@ static amddwarf_status read_list_of(amddwarf_object *object, const amddwarf_cu *
   return st == AMDDWARF_OK ? read_list(object, cu, s, *offset, ranges, buf, err) : st;
 }
 
-amddwarf_status amddwarf_object_read_loclist(amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_read_loclist(amddwarf_object *object, const amddwarf_cu *cu,
                                              uint16_t form, uint64_t value,
                                              amddwarf_attr_value *out, amddwarf_error *err)
 {
@@ -264,10 +264,10 @@ amddwarf_status amddwarf_object_read_loclist(amddwarf_object *object, const amdd
   entry_buf buf = {NULL, 0, 0};
   amddwarf_status st = read_list_of(object, cu, false, form, value, &buf, &offset, err);
   if (st == AMDDWARF_OK) {
-    amddwarf_loc_entry *kept = amddwarf_arena_alloc(
+    amddwarf_loc_entry *kept = amddwarf__arena_alloc(
         &object->arena, (buf.count ? buf.count : 1) * sizeof *kept, 8);
     if (kept == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "location list");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "location list");
     } else {
       if (buf.count)
         memcpy(kept, buf.items, buf.count * sizeof *kept);
@@ -277,11 +277,11 @@ amddwarf_status amddwarf_object_read_loclist(amddwarf_object *object, const amdd
       out->offset = offset;
     }
   }
-  amddwarf_mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
+  amddwarf__mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
   return st;
 }
 
-amddwarf_status amddwarf_object_read_ranges(amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_read_ranges(amddwarf_object *object, const amddwarf_cu *cu,
                                             uint16_t form, uint64_t value,
                                             const amddwarf_range **ranges, size_t *count,
                                             amddwarf_error *err)
@@ -291,9 +291,9 @@ amddwarf_status amddwarf_object_read_ranges(amddwarf_object *object, const amddw
   amddwarf_status st = read_list_of(object, cu, true, form, value, &buf, &offset, err);
   if (st == AMDDWARF_OK) {
     amddwarf_range *kept =
-        amddwarf_arena_alloc(&object->arena, (buf.count ? buf.count : 1) * sizeof *kept, 8);
+        amddwarf__arena_alloc(&object->arena, (buf.count ? buf.count : 1) * sizeof *kept, 8);
     if (kept == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "range list");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "range list");
     } else {
       for (size_t i = 0; i < buf.count; ++i) {
         kept[i].low = buf.items[i].low;
@@ -303,11 +303,11 @@ amddwarf_status amddwarf_object_read_ranges(amddwarf_object *object, const amddw
       *count = buf.count;
     }
   }
-  amddwarf_mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
+  amddwarf__mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
   return st;
 }
 
-amddwarf_status amddwarf_object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,
+amddwarf_status amddwarf__object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,
                                               uint16_t form, uint64_t value,
                                               bool (*visit)(void *user,
                                                             const amddwarf_loc_entry *entry),
@@ -319,6 +319,6 @@ amddwarf_status amddwarf_object_visit_loclist(amddwarf_object *object, const amd
   for (size_t i = 0; st == AMDDWARF_OK && i < buf.count; ++i)
     if (!visit(user, &buf.items[i]))
       break;
-  amddwarf_mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
+  amddwarf__mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
   return st;
 }

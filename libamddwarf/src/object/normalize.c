@@ -111,21 +111,21 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
   amddwarf_op *ops = NULL, *res = NULL;
   size_t count = 0, n = 0;
   if (object == NULL || cu == NULL || out_size == NULL || (bytes == NULL && size > 0))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_normalize_expr: NULL argument");
   if (cu->convention != AMDDWARF_CONVENTION_LEGACY || size == 0) {
     *out_size = size;
     if (size > capacity)
-      return amddwarf_fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
                            "expression of %zu bytes, room for %zu", size, capacity);
     if (size)
       memcpy(out, bytes, size);
     return AMDDWARF_OK;
   }
-  ops = amddwarf_mem_alloc(&object->allocator, size * sizeof *ops);
-  res = amddwarf_mem_alloc(&object->allocator, NORMALIZED_CAPACITY(size) * sizeof *res);
+  ops = amddwarf__mem_alloc(&object->allocator, size * sizeof *ops);
+  res = amddwarf__mem_alloc(&object->allocator, NORMALIZED_CAPACITY(size) * sizeof *res);
   if (ops == NULL || res == NULL) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "normalizing");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "normalizing");
     goto cleanup;
   }
   st = amddwarf_expr_decode(bytes, size, &cu->format, ops, size, &count, err);
@@ -202,7 +202,7 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
     /* Branches keep pointing at the same operations only when nothing moved. */
     for (size_t i = 0; i < n; ++i)
       if ((res[i].kind == AMDDWARF_OP_bra || res[i].kind == AMDDWARF_OP_skip) && n != count) {
-        st = amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, res[i].offset,
+        st = amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, res[i].offset,
                            "a legacy expression with branches and address-space suffixes");
         goto cleanup;
       }
@@ -211,7 +211,7 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
   f.dialect = AMDDWARF_DIALECT_USER;
   st = amddwarf_expr_encode(res, n, &f, out, capacity, out_size, err);
 cleanup:
-  amddwarf_mem_free(&object->allocator, ops, size * sizeof *ops);
-  amddwarf_mem_free(&object->allocator, res, NORMALIZED_CAPACITY(size) * sizeof *res);
+  amddwarf__mem_free(&object->allocator, ops, size * sizeof *ops);
+  amddwarf__mem_free(&object->allocator, res, NORMALIZED_CAPACITY(size) * sizeof *res);
   return st;
 }

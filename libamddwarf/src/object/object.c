@@ -23,20 +23,20 @@ void amddwarf_object_close(amddwarf_object *object)
   if (object == NULL)
     return;
   amddwarf_allocator a = object->allocator;
-  amddwarf_object_free_lines(object);
-  amddwarf_object_free_cfi(object);
-  amddwarf_object_finish_dwarf(object);
-  amddwarf_object_free_abbrevs(object);
-  amddwarf_object_free_unknown(object);
+  amddwarf__object_free_lines(object);
+  amddwarf__object_free_cfi(object);
+  amddwarf__object_finish_dwarf(object);
+  amddwarf__object_free_abbrevs(object);
+  amddwarf__object_free_unknown(object);
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
-      amddwarf_mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
-  amddwarf_mem_free(&a, object->scopes, object->scope_capacity * sizeof *object->scopes);
+      amddwarf__mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
+  amddwarf__mem_free(&a, object->scopes, object->scope_capacity * sizeof *object->scopes);
   if (object->lock_ready)
     pthread_mutex_destroy(&object->load_lock);
-  amddwarf_arena_release(&object->arena);
-  amddwarf_mem_free(&a, object->owned_data, object->size);
-  amddwarf_mem_free(&a, object, sizeof *object);
+  amddwarf__arena_release(&object->arena);
+  amddwarf__mem_free(&a, object->owned_data, object->size);
+  amddwarf__mem_free(&a, object, sizeof *object);
 }
 
 amddwarf_status amddwarf_object_open_memory(const void *data, size_t size,
@@ -46,12 +46,12 @@ amddwarf_status amddwarf_object_open_memory(const void *data, size_t size,
   amddwarf_object_options opts;
   amddwarf_object_options_init(&opts);
   if (out == NULL || (data == NULL && size > 0))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_open_memory: NULL argument");
   *out = NULL;
   if (options != NULL) {
     if (options->struct_size < sizeof(uint32_t) || options->struct_size > sizeof opts)
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "amddwarf_object_options.struct_size %u is not one this library "
                            "knows (%zu)",
                            options->struct_size, sizeof opts);
@@ -59,28 +59,28 @@ amddwarf_status amddwarf_object_open_memory(const void *data, size_t size,
     opts.struct_size = sizeof opts;
     if ((unsigned)opts.convention >= AMDDWARF_CONVENTION_COUNT ||
         (unsigned)opts.dialect >= AMDDWARF_DIALECT_COUNT)
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "amddwarf_object_options: convention %d or dialect %d out of range",
                            (int)opts.convention, (int)opts.dialect);
   }
-  amddwarf_allocator a = amddwarf_allocator_resolve(opts.allocator);
-  amddwarf_object *object = amddwarf_mem_calloc(&a, 1, sizeof *object);
+  amddwarf_allocator a = amddwarf__allocator_resolve(opts.allocator);
+  amddwarf_object *object = amddwarf__mem_calloc(&a, 1, sizeof *object);
   if (object == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "object handle");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "object handle");
   object->allocator = a;
   object->options = opts;
   object->options.allocator = NULL;
-  amddwarf_arena_init(&object->arena, &object->allocator);
+  amddwarf__arena_init(&object->arena, &object->allocator);
   object->data = data;
   object->size = size;
   amddwarf_status st = AMDDWARF_OK;
   if (pthread_mutex_init(&object->load_lock, NULL) != 0)
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "object lock");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "object lock");
   object->lock_ready = st == AMDDWARF_OK;
   if (st == AMDDWARF_OK)
-    st = amddwarf_object_read_elf(object, err);
+    st = amddwarf__object_read_elf(object, err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_object_scan_dwarf(object, err);
+    st = amddwarf__object_scan_dwarf(object, err);
   if (st == AMDDWARF_OK && (opts.flags & AMDDWARF_OBJECT_LOAD_ALL))
     st = amddwarf_object_load_all(object, err);
   if (st != AMDDWARF_OK) {
@@ -97,39 +97,39 @@ amddwarf_status amddwarf_object_open_file(const char *path, const amddwarf_objec
   amddwarf_object_options opts;
   amddwarf_object_options_init(&opts);
   if (path == NULL || out == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_open_file: NULL argument");
   if (options != NULL && options->struct_size >= sizeof(uint32_t) + sizeof(void *) &&
       options->struct_size <= sizeof opts)
     memcpy(&opts, options, options->struct_size);
-  amddwarf_allocator a = amddwarf_allocator_resolve(opts.allocator);
+  amddwarf_allocator a = amddwarf__allocator_resolve(opts.allocator);
   FILE *f = fopen(path, "rb");
   if (f == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: cannot open", path);
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: cannot open", path);
   uint8_t *buf = NULL;
   long length = -1;
   if (fseek(f, 0, SEEK_END) == 0)
     length = ftell(f);
   if (length < 0 || (uint64_t)length > AMDDWARF_MAX_FILE_SIZE || fseek(f, 0, SEEK_SET) != 0) {
     fclose(f);
-    return amddwarf_fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET,
                          "%s: cannot determine the size (or larger than 16 GiB)", path);
   }
-  buf = amddwarf_mem_alloc(&a, length > 0 ? (size_t)length : 1);
+  buf = amddwarf__mem_alloc(&a, length > 0 ? (size_t)length : 1);
   if (buf == NULL) {
     fclose(f);
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "%s: %ld bytes", path,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "%s: %ld bytes", path,
                          length);
   }
   size_t got = length > 0 ? fread(buf, 1, (size_t)length, f) : 0;
   fclose(f);
   if (got != (size_t)length) {
-    amddwarf_mem_free(&a, buf, length > 0 ? (size_t)length : 1);
-    return amddwarf_fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: short read", path);
+    amddwarf__mem_free(&a, buf, length > 0 ? (size_t)length : 1);
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: short read", path);
   }
   amddwarf_status st = amddwarf_object_open_memory(buf, (size_t)length, options, out, err);
   if (st != AMDDWARF_OK) {
-    amddwarf_mem_free(&a, buf, length > 0 ? (size_t)length : 1);
+    amddwarf__mem_free(&a, buf, length > 0 ? (size_t)length : 1);
     return st;
   }
   (*out)->owned_data = buf;

@@ -21,15 +21,15 @@ static int scope_order(const void *a, const void *b)
   return 0;
 }
 
-amddwarf_status amddwarf_object_build_scopes(amddwarf_object *object, amddwarf_error *err)
+amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_error *err)
 {
   size_t n = object->scope_count;
   if (n > 1)
     qsort(object->scopes, n, sizeof *object->scopes, scope_order);
   object->scope_max_high =
-      amddwarf_arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scope_max_high, 8);
+      amddwarf__arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scope_max_high, 8);
   if (object->scope_max_high == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scope index");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scope index");
   uint64_t max = 0;
   for (size_t i = 0; i < n; ++i) {
     if (object->scopes[i].high > max)
@@ -47,7 +47,7 @@ static bool die_contains(const amddwarf_die_info *d, uint64_t pc)
   return false;
 }
 
-const amddwarf_scope_entry *amddwarf_object_scope_entry_at(const amddwarf_object *object,
+const amddwarf_scope_entry *amddwarf__object_scope_entry_at(const amddwarf_object *object,
                                                            uint64_t pc)
 {
   size_t lo = 0, hi = object->scope_count;
@@ -70,7 +70,7 @@ const amddwarf_scope_entry *amddwarf_object_scope_entry_at(const amddwarf_object
 amddwarf_status amddwarf_object_pc_unit(const amddwarf_object *object, uint64_t pc,
                                         size_t *cu_index)
 {
-  const amddwarf_scope_entry *entry = object ? amddwarf_object_scope_entry_at(object, pc) : NULL;
+  const amddwarf_scope_entry *entry = object ? amddwarf__object_scope_entry_at(object, pc) : NULL;
   if (entry == NULL)
     return AMDDWARF_NOT_FOUND;
   *cu_index = entry->cu_index;
@@ -86,14 +86,14 @@ amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_
   *count = 0;
   if (object == NULL)
     return AMDDWARF_NOT_FOUND;
-  const amddwarf_scope_entry *entry = amddwarf_object_scope_entry_at(object, pc);
+  const amddwarf_scope_entry *entry = amddwarf__object_scope_entry_at(object, pc);
   if (entry == NULL)
     return AMDDWARF_NOT_FOUND;
-  amddwarf_status st = amddwarf_object_ensure_unit(object, entry->cu_index, NULL);
+  amddwarf_status st = amddwarf__object_ensure_unit(object, entry->cu_index, NULL);
   if (st != AMDDWARF_OK)
     return st;
   const amddwarf_die_info *sub =
-      amddwarf_object_unit_die_at(object, entry->cu_index, entry->die_offset);
+      amddwarf__object_unit_die_at(object, entry->cu_index, entry->die_offset);
   if (sub == NULL)
     return AMDDWARF_NOT_FOUND;
   chain[depth++] = sub;

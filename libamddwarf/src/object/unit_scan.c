@@ -54,7 +54,7 @@ static bool bytes_have_extension_op(const amddwarf_cu *cu, const uint8_t *bytes,
   return found;
 }
 
-bool amddwarf_object_value_has_extension_op(const amddwarf_object *object, const amddwarf_cu *cu,
+bool amddwarf__object_value_has_extension_op(const amddwarf_object *object, const amddwarf_cu *cu,
                                             const amddwarf_attr_value *v)
 {
   (void)object;
@@ -125,9 +125,9 @@ static amddwarf_status add_scope(scan *s, uint64_t low, uint64_t high, uint64_t 
   amddwarf_object *object = s->object;
   if (high <= low)
     return AMDDWARF_OK;
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&object->scopes, &object->scope_capacity,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&object->scopes, &object->scope_capacity,
                            object->scope_count + 1, sizeof *object->scopes) != 0)
-    return amddwarf_fail(s->err, AMDDWARF_E_NO_MEMORY, die_offset, "scope index");
+    return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, die_offset, "scope index");
   amddwarf_scope_entry *e = &object->scopes[object->scope_count++];
   e->low = low;
   e->high = high;
@@ -146,8 +146,8 @@ static amddwarf_status read_unit_bases(scan *s, amddwarf_reader r, const amddwar
   cu->line_offset = UINT64_MAX;
   for (uint32_t i = 0; i < ab->count; ++i) {
     amddwarf_attribute a;
-    amddwarf_attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf_form_read(&s->fr, &r, &ab->attrs[i], &a, die_offset, true);
+    amddwarf__attribute_clear(&a, ab->attrs[i].at);
+    amddwarf_status st = amddwarf__form_read(&s->fr, &r, &ab->attrs[i], &a, die_offset, true);
     if (st != AMDDWARF_OK)
       return st;
     switch (a.attribute) {
@@ -171,7 +171,7 @@ static amddwarf_status read_unit_bases(scan *s, amddwarf_reader r, const amddwar
   if (cu->version >= 5 && cu->str_offsets_base == 0 && s->fr.str_offsets != NULL)
     cu->str_offsets_base = cu->offset_size == 8 ? 16 : 8;
   if (low_index != UINT64_MAX)
-    return amddwarf_object_read_addrx(s->object, cu, low_index, &cu->low_pc, s->err);
+    return amddwarf__object_read_addrx(s->object, cu, low_index, &cu->low_pc, s->err);
   return AMDDWARF_OK;
 }
 
@@ -185,11 +185,11 @@ static amddwarf_status read_unit_die(scan *s, amddwarf_reader *r, const amddwarf
   amddwarf_status st = read_unit_bases(s, *r, ab, die_offset);
   for (uint32_t i = 0; st == AMDDWARF_OK && i < ab->count; ++i) {
     amddwarf_attribute a;
-    amddwarf_attribute_clear(&a, ab->attrs[i].at);
-    st = amddwarf_form_read(&s->fr, r, &ab->attrs[i], &a, die_offset, false);
+    amddwarf__attribute_clear(&a, ab->attrs[i].at);
+    st = amddwarf__form_read(&s->fr, r, &ab->attrs[i], &a, die_offset, false);
     if (st != AMDDWARF_OK)
       break;
-    amddwarf_pc_pair_note(&pc, &a);
+    amddwarf__pc_pair_note(&pc, &a);
     switch (a.attribute) {
     case DW_AT_name: cu->name = a.value.string; break;
     case DW_AT_producer: cu->producer = a.value.string; break;
@@ -199,17 +199,17 @@ static amddwarf_status read_unit_die(scan *s, amddwarf_reader *r, const amddwarf
         cu->augmentation = a.value.string;
       break;
     case DW_AT_ranges:
-      st = amddwarf_object_read_ranges(s->object, cu, a.form, a.value.u, &cu->ranges,
+      st = amddwarf__object_read_ranges(s->object, cu, a.form, a.value.u, &cu->ranges,
                                        &cu->range_count, s->err);
       break;
     default: break;
     }
   }
   amddwarf_range one;
-  if (st == AMDDWARF_OK && cu->ranges == NULL && amddwarf_pc_pair_range(&pc, ab->tag, &one)) {
-    amddwarf_range *kept = amddwarf_arena_alloc(&s->object->arena, sizeof *kept, 8);
+  if (st == AMDDWARF_OK && cu->ranges == NULL && amddwarf__pc_pair_range(&pc, ab->tag, &one)) {
+    amddwarf_range *kept = amddwarf__arena_alloc(&s->object->arena, sizeof *kept, 8);
     if (kept == NULL)
-      return amddwarf_fail(s->err, AMDDWARF_E_NO_MEMORY, die_offset, "unit ranges");
+      return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, die_offset, "unit ranges");
     *kept = one;
     cu->ranges = kept;
     cu->range_count = 1;
@@ -234,17 +234,17 @@ static amddwarf_status read_scanned_die(scan *s, amddwarf_reader *r, const amddw
                                   spec->at == DW_AT_ranges));
     amddwarf_status st;
     if (!wanted) { /* stepped over: no string or address is resolved */
-      if ((st = amddwarf_form_skip(&s->fr, r, spec, die_offset)) != AMDDWARF_OK)
+      if ((st = amddwarf__form_skip(&s->fr, r, spec, die_offset)) != AMDDWARF_OK)
         return st;
       continue;
     }
     amddwarf_attribute a;
-    amddwarf_attribute_clear(&a, spec->at);
-    if ((st = amddwarf_form_read(&s->fr, r, spec, &a, die_offset, false)) != AMDDWARF_OK)
+    amddwarf__attribute_clear(&a, spec->at);
+    if ((st = amddwarf__form_read(&s->fr, r, spec, &a, die_offset, false)) != AMDDWARF_OK)
       return st;
-    amddwarf_pc_pair_note(&pc, &a);
+    amddwarf__pc_pair_note(&pc, &a);
     if (subprogram && a.attribute == DW_AT_ranges) {
-      st = amddwarf_object_read_ranges(s->object, s->cu, a.form, a.value.u, &ranges,
+      st = amddwarf__object_read_ranges(s->object, s->cu, a.form, a.value.u, &ranges,
                                        &range_count, s->err);
     } else if ((a.attribute == DW_AT_location || a.attribute == DW_AT_frame_base) &&
                !s->saw_extension_op) {
@@ -252,7 +252,7 @@ static amddwarf_status read_scanned_die(scan *s, amddwarf_reader *r, const amddw
         s->saw_extension_op = bytes_have_extension_op(s->cu, a.value.bytes, a.value.size);
       } else if (a.value.kind == AMDDWARF_ATTR_LIST) {
         extension_search search = {s->cu, false};
-        st = amddwarf_object_visit_loclist(s->object, s->cu, a.form, a.value.u,
+        st = amddwarf__object_visit_loclist(s->object, s->cu, a.form, a.value.u,
                                            entry_has_extension_op, &search, s->err);
         s->saw_extension_op = search.found;
       }
@@ -264,7 +264,7 @@ static amddwarf_status read_scanned_die(scan *s, amddwarf_reader *r, const amddw
     return AMDDWARF_OK;
   amddwarf_status st = AMDDWARF_OK;
   amddwarf_range one;
-  if (ranges == NULL && amddwarf_pc_pair_range(&pc, ab->tag, &one))
+  if (ranges == NULL && amddwarf__pc_pair_range(&pc, ab->tag, &one))
     st = add_scope(s, one.low, one.high, die_offset);
   for (size_t i = 0; st == AMDDWARF_OK && i < range_count; ++i)
     st = add_scope(s, ranges[i].low, ranges[i].high, die_offset);
@@ -280,7 +280,7 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
   while (r->pos < r->size) {
     uint64_t off = r->pos, code = 0;
     if (amddwarf_read_uleb(r, &code) != AMDDWARF_OK)
-      return amddwarf_fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
+      return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
                            ".debug_info at 0x%llx: truncated abbreviation code",
                            (unsigned long long)off);
     if (code == 0) {
@@ -290,19 +290,19 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
         break;
       continue;
     }
-    const amddwarf_abbrev *ab = amddwarf_abbrev_find(s->abbrevs, code);
+    const amddwarf_abbrev *ab = amddwarf__abbrev_find(s->abbrevs, code);
     if (ab == NULL)
-      return amddwarf_fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
+      return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
                            ".debug_info at 0x%llx: abbreviation code %llu is not in the table at "
                            ".debug_abbrev 0x%llx",
                            (unsigned long long)off, (unsigned long long)code,
                            (unsigned long long)s->abbrevs->offset);
     if (root_seen && depth == 0)
-      return amddwarf_fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
+      return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
                            ".debug_info at 0x%llx: a second top-level DIE in the unit",
                            (unsigned long long)off);
     if (object->die_count + count >= s->max_dies)
-      return amddwarf_fail(s->err, AMDDWARF_E_LIMIT, off, "more than %u DIEs (options.max_dies)",
+      return amddwarf__fail(s->err, AMDDWARF_E_LIMIT, off, "more than %u DIEs (options.max_dies)",
                            s->max_dies);
     ++count;
     if (ab->scan_flags & AMDDWARF_ABBREV_EXTENSION_ATTR)
@@ -316,13 +316,13 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
                 !s->saw_extension_op && s->cu->augmentation == NULL)) {
       st = read_scanned_die(s, r, ab, off);
     } else {
-      st = amddwarf_form_skip_die(&s->fr, r, ab, off);
+      st = amddwarf__form_skip_die(&s->fr, r, ab, off);
     }
     if (st != AMDDWARF_OK)
       return st;
     if (ab->children) {
       if (depth >= AMDDWARF_MAX_DIE_DEPTH)
-        return amddwarf_fail(s->err, AMDDWARF_E_LIMIT, off, "DIE 0x%llx: nesting deeper than %u",
+        return amddwarf__fail(s->err, AMDDWARF_E_LIMIT, off, "DIE 0x%llx: nesting deeper than %u",
                              (unsigned long long)off, AMDDWARF_MAX_DIE_DEPTH);
       ++depth;
     } else if (depth == 0) {
@@ -348,33 +348,33 @@ static amddwarf_status read_unit_header(amddwarf_object *object, amddwarf_reader
   uint32_t len32 = 0;
   uint16_t version = 0;
   uint8_t unit_type = DW_UT_compile, address_size = 0, offset_size = 4;
-  if (amddwarf_read_u32(r, &len32) != AMDDWARF_OK)
+  if (amddwarf__read_u32(r, &len32) != AMDDWARF_OK)
     goto truncated;
   length = len32;
   if (len32 == 0xffffffffu) {
     offset_size = 8;
-    if (amddwarf_read_u64(r, &length) != AMDDWARF_OK)
+    if (amddwarf__read_u64(r, &length) != AMDDWARF_OK)
       goto truncated;
   } else if (len32 >= 0xfffffff0u) {
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
                          ".debug_info at 0x%llx: reserved unit length 0x%x",
                          (unsigned long long)unit_offset, len32);
   }
   if (length > info->size - r->pos)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
                          ".debug_info at 0x%llx: unit length 0x%llx runs past the section",
                          (unsigned long long)unit_offset, (unsigned long long)length);
   unit->end = r->pos + length;
-  if (amddwarf_read_u16(r, &version) != AMDDWARF_OK)
+  if (amddwarf__read_u16(r, &version) != AMDDWARF_OK)
     goto truncated;
   if (version < 2 || version > 5)
-    return amddwarf_fail(err, AMDDWARF_E_UNSUPPORTED, unit_offset,
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, unit_offset,
                          ".debug_info at 0x%llx: DWARF version %u", (unsigned long long)unit_offset,
                          version);
   if (version >= 5) {
     if (amddwarf_read_u8(r, &unit_type) != AMDDWARF_OK ||
         amddwarf_read_u8(r, &address_size) != AMDDWARF_OK ||
-        amddwarf_read_uint(r, offset_size, abbrev_offset) != AMDDWARF_OK)
+        amddwarf__read_uint(r, offset_size, abbrev_offset) != AMDDWARF_OK)
       goto truncated;
     /* Skeleton and split units carry a DWO id; type units a signature and
        the offset of their type. */
@@ -382,15 +382,15 @@ static amddwarf_status read_unit_header(amddwarf_object *object, amddwarf_reader
                    : unit_type == DW_UT_type || unit_type == DW_UT_split_type      ? 8u + offset_size
                                                                                    : 0;
     const uint8_t *skipped = NULL;
-    if (extra > 0 && amddwarf_read_bytes(r, extra, &skipped) != AMDDWARF_OK)
+    if (extra > 0 && amddwarf__read_bytes(r, extra, &skipped) != AMDDWARF_OK)
       goto truncated;
   } else {
-    if (amddwarf_read_uint(r, offset_size, abbrev_offset) != AMDDWARF_OK ||
+    if (amddwarf__read_uint(r, offset_size, abbrev_offset) != AMDDWARF_OK ||
         amddwarf_read_u8(r, &address_size) != AMDDWARF_OK)
       goto truncated;
   }
   if (address_size != 4 && address_size != 8 && address_size != 2)
-    return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
                          ".debug_info at 0x%llx: address size %u", (unsigned long long)unit_offset,
                          address_size);
   if (r->pos > unit->end)
@@ -407,7 +407,7 @@ static amddwarf_status read_unit_header(amddwarf_object *object, amddwarf_reader
   cu->format.version = version;
   return AMDDWARF_OK;
 truncated:
-  return amddwarf_fail(err, AMDDWARF_E_OBJECT_DWARF, r->pos,
+  return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, r->pos,
                        ".debug_info at 0x%zx: unit header runs past the section", r->pos);
 }
 
@@ -415,17 +415,17 @@ static amddwarf_status add_unit(amddwarf_object *object, uint64_t offset, amddwa
                                 amddwarf_unit **unit, amddwarf_error *err)
 {
   size_t n = object->cu_count, cu_capacity = object->cu_capacity;
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&object->cus, &object->cu_capacity, n + 1,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&object->cus, &object->cu_capacity, n + 1,
                            sizeof *object->cus) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "unit table");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "unit table");
   /* The units table follows the capacity of the cus table. */
   if (object->cu_capacity != cu_capacity) {
-    void *grown = amddwarf_mem_realloc(&object->allocator, object->units,
+    void *grown = amddwarf__mem_realloc(&object->allocator, object->units,
                                        cu_capacity * sizeof *object->units,
                                        object->cu_capacity * sizeof *object->units);
     if (grown == NULL) {
       object->cu_capacity = cu_capacity; /* the cus table is only larger than needed */
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "unit table");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "unit table");
     }
     object->units = grown;
   }
@@ -458,7 +458,7 @@ static void fail_unit_at_open(amddwarf_object *object, amddwarf_cu *cu, amddwarf
   atomic_store_explicit(&unit->state, AMDDWARF_UNIT_FAILED, memory_order_relaxed);
 }
 
-amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_error *err)
+amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_error *err)
 {
   static const struct {
     const char *name;
@@ -478,7 +478,7 @@ amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_err
   };
   for (size_t i = 0; i < sizeof sections / sizeof sections[0]; ++i)
     *(const amddwarf_section **)((char *)object + sections[i].field) =
-        amddwarf_object_find_section(object, sections[i].name);
+        amddwarf__object_find_section(object, sections[i].name);
   const amddwarf_section *info = object->sec_info;
   if (info == NULL || info->size == 0)
     return AMDDWARF_OK; /* no DWARF: an object with only ELF information */
@@ -497,10 +497,10 @@ amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_err
       return st;
     st = read_unit_header(object, &r, cu, unit, &abbrev_offset, &unit_err);
     if (st == AMDDWARF_OK)
-      st = amddwarf_abbrev_table_get(object, abbrev_offset, &unit->abbrev_table, &unit_err);
+      st = amddwarf__abbrev_table_get(object, abbrev_offset, &unit->abbrev_table, &unit_err);
     if (st == AMDDWARF_OK) {
       amddwarf_abbrev_table *abbrevs = &object->abbrev_tables[unit->abbrev_table];
-      amddwarf_abbrev_table_prepare(abbrevs, cu);
+      amddwarf__abbrev_table_prepare(abbrevs, cu);
       scan s;
       memset(&s, 0, sizeof s);
       s.object = object;
@@ -529,5 +529,5 @@ amddwarf_status amddwarf_object_scan_dwarf(amddwarf_object *object, amddwarf_err
     }
     r.pos = (size_t)unit->end;
   }
-  return amddwarf_object_build_scopes(object, err);
+  return amddwarf__object_build_scopes(object, err);
 }

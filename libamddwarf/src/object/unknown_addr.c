@@ -21,15 +21,15 @@
 
 /* ---- noting ---- */
 
-amddwarf_status amddwarf_object_note_unknown_reloc(amddwarf_object *object, uint32_t section,
+amddwarf_status amddwarf__object_note_unknown_reloc(amddwarf_object *object, uint32_t section,
                                                    uint64_t offset, const char *name,
                                                    amddwarf_unknown_reason reason,
                                                    amddwarf_error *err)
 {
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&object->unknown_relocs,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&object->unknown_relocs,
                            &object->unknown_reloc_capacity, object->unknown_reloc_count + 1,
                            sizeof *object->unknown_relocs) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, offset, "relocations without an address");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "relocations without an address");
   amddwarf_unknown_addr *u = &object->unknown_relocs[object->unknown_reloc_count++];
   memset(u, 0, sizeof *u);
   u->section = section;
@@ -39,14 +39,14 @@ amddwarf_status amddwarf_object_note_unknown_reloc(amddwarf_object *object, uint
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_object_note_unresolved(amddwarf_object *object, const char *name,
+amddwarf_status amddwarf__object_note_unresolved(amddwarf_object *object, const char *name,
                                                 amddwarf_unknown_reason reason,
                                                 amddwarf_error *err)
 {
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&object->unresolved,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&object->unresolved,
                            &object->unresolved_capacity, object->unresolved_count + 1,
                            sizeof *object->unresolved) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "symbols without an address");
   amddwarf_unresolved_symbol *grown = object->unresolved;
   object->unresolved = grown;
@@ -72,7 +72,7 @@ static uint64_t name_hash(const char *name)
   return h;
 }
 
-amddwarf_status amddwarf_object_index_unknown(amddwarf_object *object, amddwarf_error *err)
+amddwarf_status amddwarf__object_index_unknown(amddwarf_object *object, amddwarf_error *err)
 {
   if (object->unknown_reloc_count > 1)
     qsort(object->unknown_relocs, object->unknown_reloc_count, sizeof *object->unknown_relocs,
@@ -82,9 +82,9 @@ amddwarf_status amddwarf_object_index_unknown(amddwarf_object *object, amddwarf_
   size_t cap = 16;
   while (cap < 2 * object->unresolved_count)
     cap *= 2;
-  object->unresolved_slots = amddwarf_arena_calloc(&object->arena, cap, sizeof(uint32_t));
+  object->unresolved_slots = amddwarf__arena_calloc(&object->arena, cap, sizeof(uint32_t));
   if (object->unresolved_slots == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "symbols without an address");
   object->unresolved_mask = cap - 1;
   for (size_t i = 0; i < object->unresolved_count; ++i) {
@@ -96,13 +96,13 @@ amddwarf_status amddwarf_object_index_unknown(amddwarf_object *object, amddwarf_
   return AMDDWARF_OK;
 }
 
-void amddwarf_object_free_unknown(amddwarf_object *object)
+void amddwarf__object_free_unknown(amddwarf_object *object)
 {
-  amddwarf_mem_free(&object->allocator, object->unknown_relocs,
+  amddwarf__mem_free(&object->allocator, object->unknown_relocs,
                     object->unknown_reloc_capacity * sizeof *object->unknown_relocs);
   object->unknown_relocs = NULL;
   object->unknown_reloc_count = object->unknown_reloc_capacity = 0;
-  amddwarf_mem_free(&object->allocator, object->unresolved,
+  amddwarf__mem_free(&object->allocator, object->unresolved,
                     object->unresolved_capacity * sizeof *object->unresolved);
   object->unresolved = NULL;
   object->unresolved_count = object->unresolved_capacity = 0;
@@ -162,7 +162,7 @@ static const amddwarf_unknown_addr *search(const amddwarf_unknown_addr *table, s
   return count ? bsearch(&key, table, count, sizeof key, unknown_order) : NULL;
 }
 
-const amddwarf_unknown_addr *amddwarf_object_unknown_at(const amddwarf_object *object,
+const amddwarf_unknown_addr *amddwarf__object_unknown_at(const amddwarf_object *object,
                                                         const amddwarf_cu *cu, uint32_t section,
                                                         uint64_t offset)
 {
@@ -171,7 +171,7 @@ const amddwarf_unknown_addr *amddwarf_object_unknown_at(const amddwarf_object *o
     return NULL;
   /* The unit's own table names the variable; the relocations of a
      relocatable object cover every other use. */
-  if (cu != NULL && amddwarf_object_ensure_unit(object, cu->index, NULL) == AMDDWARF_OK) {
+  if (cu != NULL && amddwarf__object_ensure_unit(object, cu->index, NULL) == AMDDWARF_OK) {
     const amddwarf_unit *unit = &object->units[cu->index];
     u = search(unit->unknown, unit->unknown_count, section, offset);
   }
@@ -180,7 +180,7 @@ const amddwarf_unknown_addr *amddwarf_object_unknown_at(const amddwarf_object *o
   return u;
 }
 
-const amddwarf_unknown_addr *amddwarf_object_unknown_of_op(const amddwarf_object *object,
+const amddwarf_unknown_addr *amddwarf__object_unknown_of_op(const amddwarf_object *object,
                                                            const amddwarf_cu *cu,
                                                            const uint8_t *bytes,
                                                            const amddwarf_op *op)
@@ -190,12 +190,12 @@ const amddwarf_unknown_addr *amddwarf_object_unknown_of_op(const amddwarf_object
   if (object == NULL || !knows_unknowns(object) || !is_address_op(op->kind) ||
       !address_field(object, cu, bytes, op, &section, &offset))
     return NULL;
-  return amddwarf_object_unknown_at(object, cu, section, offset);
+  return amddwarf__object_unknown_at(object, cu, section, offset);
 }
 
 /* ---- messages ---- */
 
-void amddwarf_object_describe_unknown(const amddwarf_object *object,
+void amddwarf__object_describe_unknown(const amddwarf_object *object,
                                       const amddwarf_unknown_addr *u, const char *what, char *buf,
                                       size_t size)
 {
@@ -216,7 +216,7 @@ void amddwarf_object_describe_unknown(const amddwarf_object *object,
            what, u->symbol, reason, subject);
 }
 
-void amddwarf_object_describe_unknown_op(const amddwarf_object *object,
+void amddwarf__object_describe_unknown_op(const amddwarf_object *object,
                                          const amddwarf_unknown_addr *u, const amddwarf_op *op,
                                          char *buf, size_t size)
 {
@@ -225,7 +225,7 @@ void amddwarf_object_describe_unknown_op(const amddwarf_object *object,
     snprintf(what, sizeof what, "the address operand of DW_OP_addr");
   else
     snprintf(what, sizeof what, ".debug_addr entry %llu", (unsigned long long)op->operands[0]);
-  amddwarf_object_describe_unknown(object, u, what, buf, size);
+  amddwarf__object_describe_unknown(object, u, what, buf, size);
 }
 
 /* ---- a unit's variables ---- */
@@ -326,9 +326,9 @@ static amddwarf_status mark_expr(amddwarf_object *object, const amddwarf_cu *cu,
     sym = variable_symbol(object, die);
   if (reloc == NULL && sym == NULL)
     return AMDDWARF_OK;
-  if (amddwarf_mem_reserve(&object->allocator, (void **)&m->items, &m->capacity, m->count + 1,
+  if (amddwarf__mem_reserve(&object->allocator, (void **)&m->items, &m->capacity, m->count + 1,
                            sizeof *m->items) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, die->offset, "unknown addresses");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, die->offset, "unknown addresses");
   amddwarf_unknown_addr *u = &m->items[m->count++];
   memset(u, 0, sizeof *u);
   u->section = section;
@@ -340,7 +340,7 @@ static amddwarf_status mark_expr(amddwarf_object *object, const amddwarf_cu *cu,
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_object_mark_unknown(amddwarf_object *object, size_t cu_index,
+amddwarf_status amddwarf__object_mark_unknown(amddwarf_object *object, size_t cu_index,
                                              amddwarf_error *err)
 {
   amddwarf_unit *unit = &object->units[cu_index];
@@ -363,9 +363,9 @@ amddwarf_status amddwarf_object_mark_unknown(amddwarf_object *object, size_t cu_
         st = mark_expr(object, cu, d, v->entries[e].expr, v->entries[e].size, &m, err);
   }
   if (st == AMDDWARF_OK && m.count > 0) {
-    amddwarf_unknown_addr *kept = amddwarf_arena_alloc(&object->arena, m.count * sizeof *kept, 8);
+    amddwarf_unknown_addr *kept = amddwarf__arena_alloc(&object->arena, m.count * sizeof *kept, 8);
     if (kept == NULL) {
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, cu->offset, "unknown addresses");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->offset, "unknown addresses");
     } else {
       memcpy(kept, m.items, m.count * sizeof *kept);
       qsort(kept, m.count, sizeof *kept, unknown_order);
@@ -373,7 +373,7 @@ amddwarf_status amddwarf_object_mark_unknown(amddwarf_object *object, size_t cu_
       unit->unknown_count = m.count;
     }
   }
-  amddwarf_mem_free(&object->allocator, m.items, m.capacity * sizeof *m.items);
+  amddwarf__mem_free(&object->allocator, m.items, m.capacity * sizeof *m.items);
   return st;
 }
 
@@ -384,21 +384,21 @@ amddwarf_status amddwarf_object_address_index(const amddwarf_object *object,
                                               uint64_t *address, amddwarf_error *err)
 {
   if (object == NULL || cu == NULL || address == NULL)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_address_index: NULL argument");
-  amddwarf_status st = amddwarf_object_read_addrx(object, cu, index, address, err);
+  amddwarf_status st = amddwarf__object_read_addrx(object, cu, index, address, err);
   if (st != AMDDWARF_OK || !knows_unknowns(object))
     return st;
   /* read_addrx checked that the entry is inside the section. */
   uint64_t at = cu->addr_base + index * cu->address_size;
-  const amddwarf_unknown_addr *u = amddwarf_object_unknown_at(
+  const amddwarf_unknown_addr *u = amddwarf__object_unknown_at(
       object, cu, (uint32_t)(object->sec_addr - object->sections), at);
   if (u == NULL)
     return AMDDWARF_OK;
   char what[64], message[AMDDWARF_ERROR_MESSAGE_SIZE];
   snprintf(what, sizeof what, ".debug_addr entry %llu", (unsigned long long)index);
-  amddwarf_object_describe_unknown(object, u, what, message, sizeof message);
-  return amddwarf_fail(err, AMDDWARF_E_EVAL_UNAVAILABLE, at, "%s", message);
+  amddwarf__object_describe_unknown(object, u, what, message, sizeof message);
+  return amddwarf__fail(err, AMDDWARF_E_EVAL_UNAVAILABLE, at, "%s", message);
 }
 
 amddwarf_status amddwarf_object_expr_addresses_known(const amddwarf_object *object,
@@ -409,30 +409,30 @@ amddwarf_status amddwarf_object_expr_addresses_known(const amddwarf_object *obje
   amddwarf_op inline_ops[INLINE_OPS], *ops = inline_ops;
   size_t n = 0;
   if (object == NULL || cu == NULL || (bytes == NULL && size > 0))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_expr_addresses_known: NULL argument");
   if (!knows_unknowns(object) || size == 0)
     return AMDDWARF_OK;
   /* An expression of SIZE bytes has at most SIZE operations. */
   if (size > INLINE_OPS) {
-    ops = amddwarf_mem_alloc(&object->allocator, size * sizeof *ops);
+    ops = amddwarf__mem_alloc(&object->allocator, size * sizeof *ops);
     if (ops == NULL)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "expression");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "expression");
   }
   amddwarf_expr_decode(bytes, size, &cu->format, ops, size > INLINE_OPS ? size : INLINE_OPS, &n,
                        NULL);
   amddwarf_status st = AMDDWARF_OK;
   for (size_t i = 0; i < n; ++i) {
-    const amddwarf_unknown_addr *u = amddwarf_object_unknown_of_op(object, cu, bytes, &ops[i]);
+    const amddwarf_unknown_addr *u = amddwarf__object_unknown_of_op(object, cu, bytes, &ops[i]);
     if (u == NULL)
       continue;
     char message[AMDDWARF_ERROR_MESSAGE_SIZE];
-    amddwarf_object_describe_unknown_op(object, u, &ops[i], message, sizeof message);
-    st = amddwarf_fail_op(err, AMDDWARF_E_EVAL_UNAVAILABLE, ops[i].offset, ops[i].opcode,
+    amddwarf__object_describe_unknown_op(object, u, &ops[i], message, sizeof message);
+    st = amddwarf__fail_op(err, AMDDWARF_E_EVAL_UNAVAILABLE, ops[i].offset, ops[i].opcode,
                           (int32_t)ops[i].subop, "%s", message);
     break;
   }
   if (ops != inline_ops)
-    amddwarf_mem_free(&object->allocator, ops, size * sizeof *ops);
+    amddwarf__mem_free(&object->allocator, ops, size * sizeof *ops);
   return st;
 }

@@ -76,10 +76,10 @@ static void compute_info(amddwarf_printf_buffer_info *info, const uint8_t header
 static amddwarf_status reader_create(const amddwarf_allocator *allocator,
                                      amddwarf_printf_reader **out, amddwarf_error *err)
 {
-  amddwarf_allocator resolved = amddwarf_allocator_resolve(allocator);
-  amddwarf_printf_reader *reader = amddwarf_mem_calloc(&resolved, 1, sizeof *reader);
+  amddwarf_allocator resolved = amddwarf__allocator_resolve(allocator);
+  amddwarf_printf_reader *reader = amddwarf__mem_calloc(&resolved, 1, sizeof *reader);
   if (!reader)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "no memory for a printf buffer reader");
   reader->allocator = resolved;
   *out = reader;
@@ -88,7 +88,7 @@ static amddwarf_status reader_create(const amddwarf_allocator *allocator,
 
 static amddwarf_status header_too_short(uint64_t size, amddwarf_error *err)
 {
-  return amddwarf_fail(err, AMDDWARF_E_TRUNCATED, 0,
+  return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, 0,
                        "printf buffer of %llu bytes is shorter than its %u-byte header",
                        (unsigned long long)size, AMDDWARF_PRINTF_HEADER_SIZE);
 }
@@ -99,7 +99,7 @@ amddwarf_status amddwarf_printf_reader_open_memory(const void *data, size_t size
                                                    amddwarf_error *err)
 {
   if (!out || (!data && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "printf buffer data and result are required");
   if (size < AMDDWARF_PRINTF_HEADER_SIZE)
     return header_too_short(size, err);
@@ -108,7 +108,7 @@ amddwarf_status amddwarf_printf_reader_open_memory(const void *data, size_t size
   if (status != AMDDWARF_OK)
     return status;
   reader->memory = data;
-  amddwarf_window_init_memory(&reader->window, data, size);
+  amddwarf__window_init_memory(&reader->window, data, size);
   compute_info(&reader->info, data, size);
   reader->pos = AMDDWARF_PRINTF_HEADER_SIZE;
   reader->end = AMDDWARF_PRINTF_HEADER_SIZE + reader->info.data_bytes;
@@ -123,14 +123,14 @@ amddwarf_status amddwarf_printf_reader_open_stream(amddwarf_printf_read_fn read,
                                                    amddwarf_error *err)
 {
   if (!read || !out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "read callback and result are required");
   if (total_size < AMDDWARF_PRINTF_HEADER_SIZE)
     return header_too_short(total_size, err);
   uint8_t header[AMDDWARF_PRINTF_HEADER_SIZE];
   amddwarf_status status = read(user, 0, header, sizeof header);
   if (status != AMDDWARF_OK)
-    return amddwarf_fail(err, status, 0, "reading the printf buffer header failed (%s)",
+    return amddwarf__fail(err, status, 0, "reading the printf buffer header failed (%s)",
                          amddwarf_status_name(status));
   amddwarf_printf_reader *reader = NULL;
   if ((status = reader_create(allocator, &reader, err)) != AMDDWARF_OK)
@@ -139,10 +139,10 @@ amddwarf_status amddwarf_printf_reader_open_stream(amddwarf_printf_read_fn read,
     window_size = PRINTF_DEFAULT_WINDOW;
   if (window_size < 2 * (size_t)PRINTF_MAX_ENTRY_BYTES)
     window_size = 2 * (size_t)PRINTF_MAX_ENTRY_BYTES;
-  if (amddwarf_window_init_stream(&reader->window, &reader->allocator, read, user, total_size,
+  if (amddwarf__window_init_stream(&reader->window, &reader->allocator, read, user, total_size,
                                   window_size) != AMDDWARF_OK) {
     amddwarf_printf_reader_close(reader);
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "no memory for a %zu-byte read window", window_size);
   }
   compute_info(&reader->info, header, total_size);
@@ -157,8 +157,8 @@ void amddwarf_printf_reader_close(amddwarf_printf_reader *reader)
   if (!reader)
     return;
   amddwarf_allocator a = reader->allocator;
-  amddwarf_window_fini(&reader->window);
-  amddwarf_mem_free(&a, reader, sizeof *reader);
+  amddwarf__window_fini(&reader->window);
+  amddwarf__mem_free(&a, reader, sizeof *reader);
 }
 
 const amddwarf_printf_buffer_info *amddwarf_printf_reader_info(const amddwarf_printf_reader *reader)
@@ -170,11 +170,11 @@ amddwarf_status amddwarf_printf_buffer_check(const amddwarf_printf_buffer_info *
                                              amddwarf_error *err)
 {
   if (!info)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "printf buffer header is required");
   if (info->reserved0 == 0 && info->reserved1 == 0)
     return AMDDWARF_OK;
-  return amddwarf_fail(err, AMDDWARF_E_PRINTF_NOT_PAL_BUFFER, info->reserved0 ? 8 : 12,
+  return amddwarf__fail(err, AMDDWARF_E_PRINTF_NOT_PAL_BUFFER, info->reserved0 ? 8 : 12,
                        "not a PAL printf buffer: its reserved header words 0x%x and 0x%x (bytes 8 "
                        "to 15) are not 0",
                        info->reserved0, info->reserved1);
@@ -184,10 +184,10 @@ amddwarf_status amddwarf_printf_buffer_check(const amddwarf_printf_buffer_info *
 static amddwarf_status reader_bytes(amddwarf_printf_reader *r, uint64_t offset, size_t size,
                                     const uint8_t **out, amddwarf_error *err)
 {
-  amddwarf_status status = amddwarf_window_get(&r->window, offset, size, r->end, out);
+  amddwarf_status status = amddwarf__window_get(&r->window, offset, size, r->end, out);
   if (status != AMDDWARF_OK) {
     r->done = true;
-    return amddwarf_fail(err, status, offset,
+    return amddwarf__fail(err, status, offset,
                          "reading %zu bytes of the printf buffer at offset %llu failed (%s)",
                          size, (unsigned long long)offset, amddwarf_status_name(status));
   }
@@ -200,7 +200,7 @@ amddwarf_status amddwarf_printf_reader_next(amddwarf_printf_reader *r,
   const uint8_t *bytes;
   amddwarf_status status;
   if (!r || !entry)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "reader and entry are required");
   if (r->done || r->pos >= r->end)
     return AMDDWARF_END;
@@ -229,7 +229,7 @@ amddwarf_status amddwarf_printf_reader_next(amddwarf_printf_reader *r,
   entry->payload_size = 0;
   if (remaining < AMDDWARF_PRINTF_ENTRY_HEADER_SIZE) {
     r->done = true;
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_ENTRY_PAST_END, offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_ENTRY_PAST_END, offset,
                          "entry %llu at offset %llu: its 8-byte header runs past the end of the "
                          "written data at offset %llu",
                          (unsigned long long)entry->index, (unsigned long long)offset,
@@ -253,7 +253,7 @@ amddwarf_status amddwarf_printf_reader_next(amddwarf_printf_reader *r,
       run += AMDDWARF_PRINTF_ENTRY_HEADER_SIZE;
     }
     r->pos = offset + run;
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ENTRY_SIZE, offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ENTRY_SIZE, offset,
                          "entry %llu at offset %llu: size 0 dwords is smaller than its 2-dword "
                          "header; skipping %llu zero bytes",
                          (unsigned long long)entry->index, (unsigned long long)offset,
@@ -261,7 +261,7 @@ amddwarf_status amddwarf_printf_reader_next(amddwarf_printf_reader *r,
   }
   if (entry->size_dwords < 2) {
     r->pos = offset + AMDDWARF_PRINTF_ENTRY_HEADER_SIZE;
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ENTRY_SIZE, offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ENTRY_SIZE, offset,
                          "entry %llu at offset %llu: size %u dwords is smaller than its 2-dword "
                          "header; skipping 8 bytes",
                          (unsigned long long)entry->index, (unsigned long long)offset,
@@ -271,7 +271,7 @@ amddwarf_status amddwarf_printf_reader_next(amddwarf_printf_reader *r,
   if (size > remaining) {
     r->done = true;
     r->pos = r->end;
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_ENTRY_PAST_END, offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_ENTRY_PAST_END, offset,
                          "entry %llu at offset %llu: %zu bytes run past the end of the written "
                          "data at offset %llu",
                          (unsigned long long)entry->index, (unsigned long long)offset, size,
@@ -291,7 +291,7 @@ amddwarf_status amddwarf_printf_reader_next_batch(amddwarf_printf_reader *r,
                                                   amddwarf_error *err)
 {
   if (!r || !entries || !count || capacity == 0)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "reader, entries, capacity and count are required");
   *count = 0;
   if (r->memory && !r->done) {

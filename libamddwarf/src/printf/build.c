@@ -12,11 +12,11 @@
 
 /* ---- Growable byte vector ---- */
 
-amddwarf_status printf_bytes_append(printf_bytes *b, const void *data, size_t size)
+amddwarf_status amddwarf__printf_bytes_append(printf_bytes *b, const void *data, size_t size)
 {
   size_t needed;
   if (amddwarf_add_overflow_size(b->size, size, &needed) ||
-      amddwarf_mem_reserve(&b->allocator, (void **)&b->data, &b->capacity, needed, 1) != 0)
+      amddwarf__mem_reserve(&b->allocator, (void **)&b->data, &b->capacity, needed, 1) != 0)
     return AMDDWARF_E_NO_MEMORY;
   if (size)
     memcpy(b->data + b->size, data, size);
@@ -24,29 +24,29 @@ amddwarf_status printf_bytes_append(printf_bytes *b, const void *data, size_t si
   return AMDDWARF_OK;
 }
 
-amddwarf_status printf_bytes_le(printf_bytes *b, uint64_t value, unsigned size)
+amddwarf_status amddwarf__printf_bytes_le(printf_bytes *b, uint64_t value, unsigned size)
 {
   uint8_t bytes[8];
   for (unsigned i = 0; i < size; i++)
     bytes[i] = (uint8_t)(value >> (8 * i));
-  return printf_bytes_append(b, bytes, size);
+  return amddwarf__printf_bytes_append(b, bytes, size);
 }
 
-amddwarf_status printf_bytes_zeros(printf_bytes *b, size_t count)
+amddwarf_status amddwarf__printf_bytes_zeros(printf_bytes *b, size_t count)
 {
   static const uint8_t zeros[64];
   amddwarf_status status = AMDDWARF_OK;
   while (count > 0 && status == AMDDWARF_OK) {
     size_t n = count < sizeof zeros ? count : sizeof zeros;
-    status = printf_bytes_append(b, zeros, n);
+    status = amddwarf__printf_bytes_append(b, zeros, n);
     count -= n;
   }
   return status;
 }
 
-void printf_bytes_release(printf_bytes *b)
+void amddwarf__printf_bytes_release(printf_bytes *b)
 {
-  amddwarf_mem_free(&b->allocator, b->data, b->capacity);
+  amddwarf__mem_free(&b->allocator, b->data, b->capacity);
   b->data = NULL;
   b->size = b->capacity = 0;
 }
@@ -55,7 +55,7 @@ void printf_bytes_release(printf_bytes *b)
 static amddwarf_status bytes_take(printf_bytes *b, uint8_t **out, size_t *size)
 {
   if (b->capacity != b->size) {
-    uint8_t *exact = amddwarf_mem_realloc(&b->allocator, b->data, b->capacity,
+    uint8_t *exact = amddwarf__mem_realloc(&b->allocator, b->data, b->capacity,
                                           b->size ? b->size : 1);
     if (!exact)
       return AMDDWARF_E_NO_MEMORY;
@@ -71,7 +71,7 @@ static amddwarf_status bytes_take(printf_bytes *b, uint8_t **out, size_t *size)
 
 /* ---- Packing ---- */
 
-float printf_half_to_float(uint16_t half)
+float amddwarf__printf_half_to_float(uint16_t half)
 {
   uint32_t sign = (uint32_t)(half >> 15) << 31;
   uint32_t exponent = (half >> 10) & 0x1f;
@@ -114,7 +114,7 @@ amddwarf_status amddwarf_printf_pack(amddwarf_printf_arg_kind kind, uint64_t bit
     *count = 1;
     return AMDDWARF_OK;
   case AMDDWARF_PRINTF_ARG_F16: {
-    float f = printf_half_to_float((uint16_t)bits);
+    float f = amddwarf__printf_half_to_float((uint16_t)bits);
     memcpy(&out[0], &f, sizeof f);
     *count = 1;
     return AMDDWARF_OK;
@@ -143,7 +143,7 @@ amddwarf_status amddwarf_printf_metadata_encode(const amddwarf_printf_string *st
                                                 uint8_t **out, size_t *size, amddwarf_error *err)
 {
   if ((!strings && count) || !out || !size || count > UINT32_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "strings and outputs are required");
   msgpack_sbuffer sbuf;
   msgpack_packer pk;
@@ -176,11 +176,11 @@ amddwarf_status amddwarf_printf_metadata_encode(const amddwarf_printf_string *st
       msgpack_pack_uint64(&pk, s->mask64[w]);
   }
   amddwarf_status status = AMDDWARF_OK;
-  amddwarf_allocator resolved = amddwarf_allocator_resolve(allocator);
-  uint8_t *copy = amddwarf_mem_alloc(&resolved, sbuf.size ? sbuf.size : 1);
+  amddwarf_allocator resolved = amddwarf__allocator_resolve(allocator);
+  uint8_t *copy = amddwarf__mem_alloc(&resolved, sbuf.size ? sbuf.size : 1);
   if (!copy || !sbuf.data) {
-    amddwarf_mem_free(&resolved, copy, sbuf.size ? sbuf.size : 1);
-    status = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    amddwarf__mem_free(&resolved, copy, sbuf.size ? sbuf.size : 1);
+    status = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                            "no memory for the metadata document");
   } else {
     memcpy(copy, sbuf.data, sbuf.size);
@@ -214,7 +214,7 @@ static amddwarf_status elf_section_header(printf_bytes *b, uint32_t name, uint32
       {0, 4} /* link */, {0, 4} /* info */, {align, 8}, {0, 8} /* entsize */,
   };
   for (size_t i = 0; i < sizeof fields / sizeof fields[0] && status == AMDDWARF_OK; i++)
-    status = printf_bytes_le(b, fields[i][0], (unsigned)fields[i][1]);
+    status = amddwarf__printf_bytes_le(b, fields[i][0], (unsigned)fields[i][1]);
   return status;
 }
 
@@ -223,9 +223,9 @@ amddwarf_status amddwarf_printf_elf_encode(const uint8_t *note_desc, size_t size
                                            size_t *out_size, amddwarf_error *err)
 {
   if ((!note_desc && size) || !out || !out_size || size > UINT32_MAX - 3)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "note descriptor and outputs are required (descriptor below 4 GiB)");
-  printf_bytes b = {.allocator = amddwarf_allocator_resolve(allocator)};
+  printf_bytes b = {.allocator = amddwarf__allocator_resolve(allocator)};
   static const char name[] = "AMDGPU";
   uint64_t note_offset = ELF64_EHDR_SIZE;
   uint64_t note_size = 12 + 8 + ((uint64_t)size + 3) / 4 * 4;
@@ -233,7 +233,7 @@ amddwarf_status amddwarf_printf_elf_encode(const uint8_t *note_desc, size_t size
   uint64_t shdr_offset = (strtab_offset + sizeof elf_shstrtab + 7) / 8 * 8;
   static const uint8_t ident[16] = {0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* LSB */,
                                     1 /* EV_CURRENT */, ELF_OSABI_AMDGPU_PAL};
-  amddwarf_status status = printf_bytes_append(&b, ident, sizeof ident);
+  amddwarf_status status = amddwarf__printf_bytes_append(&b, ident, sizeof ident);
   const uint64_t header[][2] = {
       {ELF_ET_REL, 2}, {ELF_EM_AMDGPU, 2}, {1, 4} /* version */, {0, 8} /* entry */,
       {0, 8} /* phoff */, {shdr_offset, 8}, {0, 4} /* flags */, {ELF64_EHDR_SIZE, 2},
@@ -241,25 +241,25 @@ amddwarf_status amddwarf_printf_elf_encode(const uint8_t *note_desc, size_t size
       {2, 2} /* shstrndx */,
   };
   for (size_t i = 0; i < sizeof header / sizeof header[0] && status == AMDDWARF_OK; i++)
-    status = printf_bytes_le(&b, header[i][0], (unsigned)header[i][1]);
+    status = amddwarf__printf_bytes_le(&b, header[i][0], (unsigned)header[i][1]);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_le(&b, sizeof name, 4);
+    status = amddwarf__printf_bytes_le(&b, sizeof name, 4);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_le(&b, size, 4);
+    status = amddwarf__printf_bytes_le(&b, size, 4);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_le(&b, 32 /* NT_AMDGPU_METADATA */, 4);
+    status = amddwarf__printf_bytes_le(&b, 32 /* NT_AMDGPU_METADATA */, 4);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_append(&b, name, sizeof name);
+    status = amddwarf__printf_bytes_append(&b, name, sizeof name);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_zeros(&b, 8 - sizeof name);
+    status = amddwarf__printf_bytes_zeros(&b, 8 - sizeof name);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_append(&b, note_desc, size);
+    status = amddwarf__printf_bytes_append(&b, note_desc, size);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_zeros(&b, (4 - size % 4) % 4);
+    status = amddwarf__printf_bytes_zeros(&b, (4 - size % 4) % 4);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_append(&b, elf_shstrtab, sizeof elf_shstrtab);
+    status = amddwarf__printf_bytes_append(&b, elf_shstrtab, sizeof elf_shstrtab);
   if (status == AMDDWARF_OK)
-    status = printf_bytes_zeros(&b, (size_t)(shdr_offset - b.size));
+    status = amddwarf__printf_bytes_zeros(&b, (size_t)(shdr_offset - b.size));
   if (status == AMDDWARF_OK)
     status = elf_section_header(&b, 0, 0, 0, 0, 0);
   if (status == AMDDWARF_OK)
@@ -269,13 +269,13 @@ amddwarf_status amddwarf_printf_elf_encode(const uint8_t *note_desc, size_t size
   if (status == AMDDWARF_OK)
     status = bytes_take(&b, out, out_size);
   if (status != AMDDWARF_OK) {
-    printf_bytes_release(&b);
-    return amddwarf_fail(err, status, AMDDWARF_NO_OFFSET, "no memory for the ELF file");
+    amddwarf__printf_bytes_release(&b);
+    return amddwarf__fail(err, status, AMDDWARF_NO_OFFSET, "no memory for the ELF file");
   }
   return AMDDWARF_OK;
 }
 
-amddwarf_status printf_bytes_take(printf_bytes *b, uint8_t **out, size_t *size)
+amddwarf_status amddwarf__printf_bytes_take(printf_bytes *b, uint8_t **out, size_t *size)
 {
   return bytes_take(b, out, size);
 }

@@ -92,13 +92,13 @@ typedef struct builder {
 
 static amddwarf_status bad(builder *b, const char *what)
 {
-  return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET, "%s: %s", b->path, what);
+  return amddwarf__fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET, "%s: %s", b->path, what);
 }
 
 /* An integer in [0, MAX] at the current path (common/json_int.h). */
 static amddwarf_status json_uint(builder *b, json_t *value, uint64_t max, uint64_t *out)
 {
-  return amddwarf_json_uint(value, max, b->path, AMDDWARF_E_BAD_JSON, b->err, out);
+  return amddwarf__json_uint(value, max, b->path, AMDDWARF_E_BAD_JSON, b->err, out);
 }
 
 /* The bit pattern of VALUE as an argument of KIND. */
@@ -138,7 +138,7 @@ static amddwarf_status arg_bits(builder *b, const arg_kind_desc *kind, json_t *v
     return AMDDWARF_OK;
   }
   /* Either reading of the kind's bits: an i8 may be -128 or 255. */
-  return amddwarf_json_bits(value, kind->bits, b->path, AMDDWARF_E_BAD_JSON, b->err, bits);
+  return amddwarf__json_bits(value, kind->bits, b->path, AMDDWARF_E_BAD_JSON, b->err, bits);
 }
 
 /* Appends one argument {"kind": value-or-array} to DWORDS. */
@@ -165,8 +165,8 @@ static amddwarf_status build_arg(builder *b, json_t *arg, printf_bytes *dwords)
         return status;
       (void)amddwarf_printf_pack(kind->kind, bits, packed, &count);
       for (unsigned k = 0; k < count; k++)
-        if (printf_bytes_le(dwords, packed[k], 4) != AMDDWARF_OK)
-          return amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+        if (amddwarf__printf_bytes_le(dwords, packed[k], 4) != AMDDWARF_OK)
+          return amddwarf__fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
     }
   }
   return AMDDWARF_OK;
@@ -214,7 +214,7 @@ static json_t *described_string(const builder *b, uint64_t id)
   json_array_foreach(b->strings, i, desc)
   {
     uint64_t other;
-    if (amddwarf_json_uint(json_object_get(desc, "id"), AMDDWARF_PRINTF_ID_MAX, "", 0, NULL,
+    if (amddwarf__json_uint(json_object_get(desc, "id"), AMDDWARF_PRINTF_ID_MAX, "", 0, NULL,
                            &other) == AMDDWARF_OK &&
         other == id)
       return desc;
@@ -236,7 +236,7 @@ static amddwarf_status check_entry_args(builder *b, json_t *args, json_t *desc, 
     if (!w || !g)
       break;
     if ((w->bits == 64) != (g->bits == 64))
-      return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
                            "%s: argument %zu is %s, the string with id 0x%llx declares %s", b->path,
                            index, g->bits == 64 ? "64-bit" : "32-bit", (unsigned long long)id,
                            w->bits == 64 ? "a 64-bit one" : "a 32-bit one");
@@ -246,7 +246,7 @@ static amddwarf_status check_entry_args(builder *b, json_t *args, json_t *desc, 
   for (; g; g = next_kind(&got))
     given++;
   if (wanted != given)
-    return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
                          "%s: the entry has %zu argument%s, the string with id 0x%llx takes %zu",
                          b->path, given, given == 1 ? "" : "s", (unsigned long long)id, wanted);
   return AMDDWARF_OK;
@@ -268,8 +268,8 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
       uint64_t dword;
       snprintf(b->path + path_length, sizeof b->path - path_length, ".raw[%zu]", i);
       status = json_uint(b, json_array_get(raw, i), UINT32_MAX, &dword);
-      if (status == AMDDWARF_OK && printf_bytes_le(out, dword, 4) != AMDDWARF_OK)
-        status = amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+      if (status == AMDDWARF_OK && amddwarf__printf_bytes_le(out, dword, 4) != AMDDWARF_OK)
+        status = amddwarf__fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
     }
     return status;
   }
@@ -283,7 +283,7 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
      buffer described alone may hold anything (bad entries are described so). */
   json_t *string = b->strings ? described_string(b, id) : NULL;
   if (b->strings && !string) {
-    status = amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+    status = amddwarf__fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
                            "%s: no member of \"strings\" has the id 0x%llx", b->path,
                            (unsigned long long)id);
     goto done;
@@ -313,8 +313,8 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
       (status = json_uint(b, json_object_get(entry, "pad"), AMDDWARF_PRINTF_MAX_ENTRY_DWORDS,
                           &pad)) != AMDDWARF_OK)
     goto done;
-  if (printf_bytes_zeros(&payload, (size_t)pad * 4) != AMDDWARF_OK) {
-    status = amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+  if (amddwarf__printf_bytes_zeros(&payload, (size_t)pad * 4) != AMDDWARF_OK) {
+    status = amddwarf__fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
     goto done;
   }
   size = 2 + payload.size / 4;
@@ -327,11 +327,11 @@ static amddwarf_status build_entry(builder *b, json_t *entry, printf_bytes *out,
     status = bad(b, "the entry's payload exceeds 65533 dwords");
     goto done;
   }
-  if (printf_bytes_le(out, size | id << 16, 8) != AMDDWARF_OK ||
-      printf_bytes_append(out, payload.data, payload.size) != AMDDWARF_OK)
-    status = amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+  if (amddwarf__printf_bytes_le(out, size | id << 16, 8) != AMDDWARF_OK ||
+      amddwarf__printf_bytes_append(out, payload.data, payload.size) != AMDDWARF_OK)
+    status = amddwarf__fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
 done:
-  printf_bytes_release(&payload);
+  amddwarf__printf_bytes_release(&payload);
   b->path[path_length] = '\0';
   return status;
 }
@@ -372,16 +372,16 @@ static amddwarf_status build_buffer(builder *b, json_t *desc, const amddwarf_all
       status = json_uint(b, json_array_get(value, i), UINT32_MAX, &reserved[i]);
   }
   if (status == AMDDWARF_OK &&
-      (printf_bytes_le(&buffer, offset, 8) != AMDDWARF_OK ||
-       printf_bytes_le(&buffer, reserved[0], 4) != AMDDWARF_OK ||
-       printf_bytes_le(&buffer, reserved[1], 4) != AMDDWARF_OK ||
-       printf_bytes_append(&buffer, data.data, data.size) != AMDDWARF_OK ||
-       printf_bytes_zeros(&buffer, (size_t)(capacity - data.size)) != AMDDWARF_OK ||
-       printf_bytes_take(&buffer, &out->buffer, &out->buffer_size) != AMDDWARF_OK))
-    status = amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+      (amddwarf__printf_bytes_le(&buffer, offset, 8) != AMDDWARF_OK ||
+       amddwarf__printf_bytes_le(&buffer, reserved[0], 4) != AMDDWARF_OK ||
+       amddwarf__printf_bytes_le(&buffer, reserved[1], 4) != AMDDWARF_OK ||
+       amddwarf__printf_bytes_append(&buffer, data.data, data.size) != AMDDWARF_OK ||
+       amddwarf__printf_bytes_zeros(&buffer, (size_t)(capacity - data.size)) != AMDDWARF_OK ||
+       amddwarf__printf_bytes_take(&buffer, &out->buffer, &out->buffer_size) != AMDDWARF_OK))
+    status = amddwarf__fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                            "no memory for the buffer");
-  printf_bytes_release(&data);
-  printf_bytes_release(&buffer);
+  amddwarf__printf_bytes_release(&data);
+  amddwarf__printf_bytes_release(&buffer);
   return status;
 }
 
@@ -394,16 +394,16 @@ static amddwarf_status check_format(builder *b, const amddwarf_printf_string *s,
   amddwarf_error why;
   printf_compiled compiled;
   amddwarf_error_clear(&why);
-  amddwarf_arena_init(&arena, allocator);
-  amddwarf_status status = printf_compile(&arena, s->format, s->format_length, &compiled, &why);
-  amddwarf_arena_release(&arena);
+  amddwarf__arena_init(&arena, allocator);
+  amddwarf_status status = amddwarf__printf_compile(&arena, s->format, s->format_length, &compiled, &why);
+  amddwarf__arena_release(&arena);
   snprintf(b->path + path_length, sizeof b->path - path_length, ".format");
   if (status == AMDDWARF_E_NO_MEMORY)
-    return amddwarf_fail(b->err, status, AMDDWARF_NO_OFFSET, "no memory");
+    return amddwarf__fail(b->err, status, AMDDWARF_NO_OFFSET, "no memory");
   if (status != AMDDWARF_OK)
     return bad(b, why.message);
   if (compiled.arguments != count)
-    return amddwarf_fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(b->err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET,
                          "%s: the format consumes %u arguments, args lists %llu", b->path,
                          compiled.arguments, (unsigned long long)count);
   snprintf(b->path + path_length, sizeof b->path - path_length, ".args");
@@ -461,9 +461,9 @@ static amddwarf_status build_string(builder *b, json_t *desc, amddwarf_printf_st
       return bad(b, "without args, argument_count and 64bit_arguments are required");
     words = json_array_size(mask_json);
   }
-  *mask = amddwarf_mem_calloc(allocator, words ? words : 1, sizeof(uint64_t));
+  *mask = amddwarf__mem_calloc(allocator, words ? words : 1, sizeof(uint64_t));
   if (!*mask)
-    return amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+    return amddwarf__fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
   if (args) {
     uint32_t index = 0;
     for (size_t i = 0; i < json_array_size(args); i++) {
@@ -497,11 +497,11 @@ static amddwarf_status build_metadata(builder *b, json_t *list, const amddwarf_a
   if (!json_is_array(list))
     return bad(b, "strings is an array");
   size_t count = json_array_size(list);
-  amddwarf_printf_string *strings = amddwarf_mem_calloc(allocator, count ? count : 1,
+  amddwarf_printf_string *strings = amddwarf__mem_calloc(allocator, count ? count : 1,
                                                         sizeof *strings);
-  uint64_t **masks = amddwarf_mem_calloc(allocator, count ? count : 1, sizeof *masks);
+  uint64_t **masks = amddwarf__mem_calloc(allocator, count ? count : 1, sizeof *masks);
   if (!strings || !masks)
-    status = amddwarf_fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+    status = amddwarf__fail(b->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
   for (size_t i = 0; i < count && status == AMDDWARF_OK; i++) {
     snprintf(b->path, sizeof b->path, "strings[%zu]", i);
     status = build_string(b, json_array_get(list, i), &strings[i], &masks[i], allocator);
@@ -514,10 +514,10 @@ static amddwarf_status build_metadata(builder *b, json_t *list, const amddwarf_a
                                         &out->elf_size, b->err);
   for (size_t i = 0; masks && i < count; i++)
     if (masks[i])
-      amddwarf_mem_free(allocator, masks[i],
+      amddwarf__mem_free(allocator, masks[i],
                         (strings[i].mask_words ? strings[i].mask_words : 1) * sizeof(uint64_t));
-  amddwarf_mem_free(allocator, masks, (count ? count : 1) * sizeof *masks);
-  amddwarf_mem_free(allocator, strings, (count ? count : 1) * sizeof *strings);
+  amddwarf__mem_free(allocator, masks, (count ? count : 1) * sizeof *masks);
+  amddwarf__mem_free(allocator, strings, (count ? count : 1) * sizeof *strings);
   return status;
 }
 
@@ -526,14 +526,14 @@ amddwarf_status amddwarf_printf_build_json(const char *text, size_t size,
                                            amddwarf_printf_build_output *out, amddwarf_error *err)
 {
   if (!text || !out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "description and output are required");
   memset(out, 0, sizeof *out);
-  out->allocator = amddwarf_allocator_resolve(allocator);
+  out->allocator = amddwarf__allocator_resolve(allocator);
   json_error_t json_error;
   json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &json_error);
   if (!root)
-    return amddwarf_fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)json_error.position,
+    return amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)json_error.position,
                          "description line %d column %d: %s", json_error.line,
                          json_error.column, json_error.text);
   builder b = {.err = err};
@@ -558,10 +558,10 @@ void amddwarf_printf_build_free(amddwarf_printf_build_output *out)
 {
   if (!out)
     return;
-  amddwarf_allocator a = amddwarf_allocator_resolve(&out->allocator);
-  amddwarf_mem_free(&a, out->metadata, out->metadata_size);
-  amddwarf_mem_free(&a, out->elf, out->elf_size);
-  amddwarf_mem_free(&a, out->buffer, out->buffer_size ? out->buffer_size : 1);
+  amddwarf_allocator a = amddwarf__allocator_resolve(&out->allocator);
+  amddwarf__mem_free(&a, out->metadata, out->metadata_size);
+  amddwarf__mem_free(&a, out->elf, out->elf_size);
+  amddwarf__mem_free(&a, out->buffer, out->buffer_size ? out->buffer_size : 1);
   out->metadata = out->elf = out->buffer = NULL;
   out->metadata_size = out->elf_size = out->buffer_size = 0;
 }

@@ -30,12 +30,12 @@ static const char *const doc_kind_names[] = {
 _Static_assert(sizeof doc_kind_names / sizeof doc_kind_names[0] == PRINTF_DOC_EXT + 1,
                "one name per document kind");
 
-const char *printf_doc_kind_name(printf_doc_kind kind)
+const char *amddwarf__printf_doc_kind_name(printf_doc_kind kind)
 {
   return (unsigned)kind <= PRINTF_DOC_EXT ? doc_kind_names[kind] : "unknown";
 }
 
-const printf_doc *printf_doc_get(const printf_doc *map, const char *key)
+const printf_doc *amddwarf__printf_doc_get(const printf_doc *map, const char *key)
 {
   if (!map || map->kind != PRINTF_DOC_MAP)
     return NULL;
@@ -60,7 +60,7 @@ typedef struct msgpack_parser {
 
 static amddwarf_status mp_truncated(msgpack_parser *p, size_t start, const char *what)
 {
-  return amddwarf_fail(p->err, AMDDWARF_E_PRINTF_BAD_MSGPACK, p->base + start,
+  return amddwarf__fail(p->err, AMDDWARF_E_PRINTF_BAD_MSGPACK, p->base + start,
                        "MessagePack %s at offset %zu runs past the end of the document (%zu bytes)",
                        what, start, p->r.size);
 }
@@ -68,7 +68,7 @@ static amddwarf_status mp_truncated(msgpack_parser *p, size_t start, const char 
 static amddwarf_status mp_read_length(msgpack_parser *p, unsigned size, size_t start,
                                       const char *what, uint64_t *length)
 {
-  if (amddwarf_read_uint(&p->r, size, length) != AMDDWARF_OK)
+  if (amddwarf__read_uint(&p->r, size, length) != AMDDWARF_OK)
     return mp_truncated(p, start, what);
   return AMDDWARF_OK;
 }
@@ -80,12 +80,12 @@ static amddwarf_status mp_parse_container(msgpack_parser *p, printf_doc *node, u
 {
   uint64_t items = is_map ? count * 2 : count;
   if (items > amddwarf_reader_remaining(&p->r) || count > UINT32_MAX)
-    return amddwarf_fail(p->err, AMDDWARF_E_PRINTF_BAD_MSGPACK, p->base + start,
+    return amddwarf__fail(p->err, AMDDWARF_E_PRINTF_BAD_MSGPACK, p->base + start,
                          "MessagePack %s at offset %zu claims %llu %s but only %zu bytes follow",
                          is_map ? "map" : "array", start, (unsigned long long)count,
                          is_map ? "pairs" : "items", amddwarf_reader_remaining(&p->r));
   if (depth >= PRINTF_DOC_MAX_DEPTH)
-    return amddwarf_fail(p->err, AMDDWARF_E_LIMIT, p->base + start,
+    return amddwarf__fail(p->err, AMDDWARF_E_LIMIT, p->base + start,
                          "MessagePack nesting at offset %zu exceeds %d levels", start,
                          PRINTF_DOC_MAX_DEPTH);
   node->kind = is_map ? PRINTF_DOC_MAP : PRINTF_DOC_ARRAY;
@@ -93,9 +93,9 @@ static amddwarf_status mp_parse_container(msgpack_parser *p, printf_doc *node, u
   node->v.items = NULL;
   if (items == 0)
     return AMDDWARF_OK;
-  node->v.items = amddwarf_arena_calloc(p->arena, (size_t)items, sizeof(printf_doc));
+  node->v.items = amddwarf__arena_calloc(p->arena, (size_t)items, sizeof(printf_doc));
   if (!node->v.items)
-    return amddwarf_fail(p->err, AMDDWARF_E_NO_MEMORY, p->base + start,
+    return amddwarf__fail(p->err, AMDDWARF_E_NO_MEMORY, p->base + start,
                          "no memory for a MessagePack container of %llu items",
                          (unsigned long long)items);
   for (uint64_t i = 0; i < items; i++) {
@@ -110,7 +110,7 @@ static amddwarf_status mp_parse_bytes(msgpack_parser *p, printf_doc *node, print
                                       uint64_t length, size_t start)
 {
   const uint8_t *bytes;
-  if (amddwarf_read_bytes(&p->r, length, &bytes) != AMDDWARF_OK)
+  if (amddwarf__read_bytes(&p->r, length, &bytes) != AMDDWARF_OK)
     return mp_truncated(p, start, kind == PRINTF_DOC_STR ? "string" : "binary or extension");
   node->kind = kind;
   node->v.s.ptr = (const char *)bytes;
@@ -164,7 +164,7 @@ static amddwarf_status mp_parse_value(msgpack_parser *p, printf_doc *node, unsig
     return status;
   case 0xca:
   case 0xcb: {
-    if (amddwarf_read_uint(&p->r, tag == 0xca ? 4 : 8, &value) != AMDDWARF_OK)
+    if (amddwarf__read_uint(&p->r, tag == 0xca ? 4 : 8, &value) != AMDDWARF_OK)
       return mp_truncated(p, start, "float");
     node->kind = PRINTF_DOC_FLOAT;
     if (tag == 0xca) {
@@ -178,14 +178,14 @@ static amddwarf_status mp_parse_value(msgpack_parser *p, printf_doc *node, unsig
     return AMDDWARF_OK;
   }
   case 0xcc: case 0xcd: case 0xce: case 0xcf:
-    if (amddwarf_read_uint(&p->r, 1u << (tag - 0xcc), &value) != AMDDWARF_OK)
+    if (amddwarf__read_uint(&p->r, 1u << (tag - 0xcc), &value) != AMDDWARF_OK)
       return mp_truncated(p, start, "unsigned integer");
     node->kind = PRINTF_DOC_UINT;
     node->v.u = value;
     return AMDDWARF_OK;
   case 0xd0: case 0xd1: case 0xd2: case 0xd3: {
     int64_t signed_value;
-    if (amddwarf_read_sint(&p->r, 1u << (tag - 0xd0), &signed_value) != AMDDWARF_OK)
+    if (amddwarf__read_sint(&p->r, 1u << (tag - 0xd0), &signed_value) != AMDDWARF_OK)
       return mp_truncated(p, start, "signed integer");
     if (signed_value >= 0) {
       node->kind = PRINTF_DOC_UINT;
@@ -210,26 +210,26 @@ static amddwarf_status mp_parse_value(msgpack_parser *p, printf_doc *node, unsig
     return status != AMDDWARF_OK ? status
                                  : mp_parse_container(p, node, value, true, start, depth);
   default: /* 0xc1 is never used */
-    return amddwarf_fail(p->err, AMDDWARF_E_PRINTF_BAD_MSGPACK, p->base + start,
+    return amddwarf__fail(p->err, AMDDWARF_E_PRINTF_BAD_MSGPACK, p->base + start,
                          "MessagePack tag 0x%02x at offset %zu is never used", tag, start);
   }
 }
 
-amddwarf_status printf_msgpack_parse(amddwarf_arena *arena, const uint8_t *data, size_t size,
+amddwarf_status amddwarf__printf_msgpack_parse(amddwarf_arena *arena, const uint8_t *data, size_t size,
                                      uint64_t base, printf_doc **root, amddwarf_error *err)
 {
   msgpack_parser p = {.arena = arena, .base = base, .err = err};
   amddwarf_reader_init(&p.r, data, size);
   p.r.big_endian = true;
-  printf_doc *node = amddwarf_arena_calloc(arena, 1, sizeof *node);
+  printf_doc *node = amddwarf__arena_calloc(arena, 1, sizeof *node);
   if (!node)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, base, "no memory for a MessagePack document");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, base, "no memory for a MessagePack document");
   amddwarf_status status = mp_parse_value(&p, node, 0);
   if (status != AMDDWARF_OK)
     return status;
   for (size_t i = p.r.pos; i < size; i++)
     if (data[i] != 0)
-      return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_MSGPACK, base + i,
+      return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_MSGPACK, base + i,
                            "unexpected byte 0x%02x at offset %zu after the MessagePack document "
                            "(which ends at offset %zu)",
                            data[i], i, p.r.pos);
@@ -244,7 +244,7 @@ static amddwarf_status json_convert(amddwarf_arena *arena, json_t *json, printf_
 {
   node->offset = AMDDWARF_NO_OFFSET;
   if (depth >= PRINTF_DOC_MAX_DEPTH)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "JSON nesting exceeds %d levels", PRINTF_DOC_MAX_DEPTH);
   switch (json_typeof(json)) {
   case JSON_NULL:
@@ -272,9 +272,9 @@ static amddwarf_status json_convert(amddwarf_arena *arena, json_t *json, printf_
     return AMDDWARF_OK;
   case JSON_STRING: {
     size_t length = json_string_length(json);
-    char *copy = amddwarf_arena_strndup(arena, json_string_value(json), length);
+    char *copy = amddwarf__arena_strndup(arena, json_string_value(json), length);
     if (!copy)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a string");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a string");
     node->kind = PRINTF_DOC_STR;
     node->v.s.ptr = copy;
     node->v.s.length = length;
@@ -284,9 +284,9 @@ static amddwarf_status json_convert(amddwarf_arena *arena, json_t *json, printf_
     size_t count = json_array_size(json);
     node->kind = PRINTF_DOC_ARRAY;
     node->count = (uint32_t)count;
-    node->v.items = count ? amddwarf_arena_calloc(arena, count, sizeof(printf_doc)) : NULL;
+    node->v.items = count ? amddwarf__arena_calloc(arena, count, sizeof(printf_doc)) : NULL;
     if (count && !node->v.items)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for an array");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for an array");
     for (size_t i = 0; i < count; i++) {
       amddwarf_status status =
           json_convert(arena, json_array_get(json, i), &node->v.items[i], depth + 1, err);
@@ -299,9 +299,9 @@ static amddwarf_status json_convert(amddwarf_arena *arena, json_t *json, printf_
     size_t count = json_object_size(json), i = 0;
     node->kind = PRINTF_DOC_MAP;
     node->count = (uint32_t)count;
-    node->v.items = count ? amddwarf_arena_calloc(arena, count * 2, sizeof(printf_doc)) : NULL;
+    node->v.items = count ? amddwarf__arena_calloc(arena, count * 2, sizeof(printf_doc)) : NULL;
     if (count && !node->v.items)
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a map");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a map");
     const char *key;
     json_t *value;
     json_object_foreach(json, key, value) {
@@ -309,9 +309,9 @@ static amddwarf_status json_convert(amddwarf_arena *arena, json_t *json, printf_
       k->kind = PRINTF_DOC_STR;
       k->offset = AMDDWARF_NO_OFFSET;
       k->v.s.length = strlen(key);
-      k->v.s.ptr = amddwarf_arena_strndup(arena, key, k->v.s.length);
+      k->v.s.ptr = amddwarf__arena_strndup(arena, key, k->v.s.length);
       if (!k->v.s.ptr)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a key");
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a key");
       amddwarf_status status = json_convert(arena, value, &node->v.items[2 * i + 1], depth + 1, err);
       if (status != AMDDWARF_OK)
         return status;
@@ -320,22 +320,22 @@ static amddwarf_status json_convert(amddwarf_arena *arena, json_t *json, printf_
     return AMDDWARF_OK;
   }
   }
-  return amddwarf_fail(err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET, "unknown JSON value type");
+  return amddwarf__fail(err, AMDDWARF_E_BAD_JSON, AMDDWARF_NO_OFFSET, "unknown JSON value type");
 }
 
-amddwarf_status printf_json_parse(amddwarf_arena *arena, const char *text, size_t size,
+amddwarf_status amddwarf__printf_json_parse(amddwarf_arena *arena, const char *text, size_t size,
                                   printf_doc **root, amddwarf_error *err)
 {
   json_error_t json_error;
   json_t *json = json_loadb(text, size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &json_error);
   if (!json)
-    return amddwarf_fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)json_error.position,
+    return amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)json_error.position,
                          "JSON line %d column %d: %s", json_error.line, json_error.column,
                          json_error.text);
   amddwarf_status status = AMDDWARF_OK;
-  printf_doc *node = amddwarf_arena_calloc(arena, 1, sizeof *node);
+  printf_doc *node = amddwarf__arena_calloc(arena, 1, sizeof *node);
   if (!node)
-    status = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for JSON");
+    status = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for JSON");
   else
     status = json_convert(arena, json, node, 0, err);
   json_decref(json);

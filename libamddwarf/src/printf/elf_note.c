@@ -27,7 +27,7 @@ enum {
 
 static const char amdgpu_note_name[] = "AMDGPU";
 
-bool printf_is_elf(const uint8_t *data, size_t size)
+bool amddwarf__printf_is_elf(const uint8_t *data, size_t size)
 {
   return size >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F';
 }
@@ -49,7 +49,7 @@ static void elf_reader_at(const elf_file *elf, amddwarf_reader *r, uint64_t offs
 /* Reads a class-sized word (4 or 8 bytes). */
 static amddwarf_status elf_read_word(const elf_file *elf, amddwarf_reader *r, uint64_t *out)
 {
-  return amddwarf_read_uint(r, elf->is64 ? 8 : 4, out);
+  return amddwarf__read_uint(r, elf->is64 ? 8 : 4, out);
 }
 
 /* Walks the notes of [OFFSET, OFFSET + SIZE) with the given alignment. */
@@ -58,7 +58,7 @@ static amddwarf_status elf_walk_notes(const elf_file *elf, uint64_t offset, uint
                                       size_t *found, amddwarf_error *err)
 {
   if (!amddwarf_range_fits(offset, size, elf->size))
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset,
                          "ELF note region at offset %llu (%llu bytes) lies outside the file "
                          "(%zu bytes)",
                          (unsigned long long)offset, (unsigned long long)size, elf->size);
@@ -70,29 +70,29 @@ static amddwarf_status elf_walk_notes(const elf_file *elf, uint64_t offset, uint
     uint32_t namesz, descsz, type;
     const uint8_t *name, *desc;
     uint64_t name_padded = 0, desc_padded = 0;
-    if (amddwarf_read_u32(&r, &namesz) != AMDDWARF_OK ||
-        amddwarf_read_u32(&r, &descsz) != AMDDWARF_OK ||
-        amddwarf_read_u32(&r, &type) != AMDDWARF_OK)
-      return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset + note_start,
+    if (amddwarf__read_u32(&r, &namesz) != AMDDWARF_OK ||
+        amddwarf__read_u32(&r, &descsz) != AMDDWARF_OK ||
+        amddwarf__read_u32(&r, &type) != AMDDWARF_OK)
+      return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset + note_start,
                            "ELF note header at offset %llu is truncated",
                            (unsigned long long)(offset + note_start));
     name_padded = ((uint64_t)namesz + align - 1) / align * align;
     desc_padded = ((uint64_t)descsz + align - 1) / align * align;
-    if (amddwarf_read_bytes(&r, namesz, &name) != AMDDWARF_OK ||
-        amddwarf_reader_skip(&r, name_padded - namesz) != AMDDWARF_OK)
-      return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset + note_start,
+    if (amddwarf__read_bytes(&r, namesz, &name) != AMDDWARF_OK ||
+        amddwarf__reader_skip(&r, name_padded - namesz) != AMDDWARF_OK)
+      return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset + note_start,
                            "ELF note at offset %llu: name of %u bytes runs past its section",
                            (unsigned long long)(offset + note_start), namesz);
     size_t desc_start = r.pos;
-    if (amddwarf_read_bytes(&r, descsz, &desc) != AMDDWARF_OK)
-      return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset + note_start,
+    if (amddwarf__read_bytes(&r, descsz, &desc) != AMDDWARF_OK)
+      return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, offset + note_start,
                            "ELF note at offset %llu: descriptor of %u bytes runs past its section",
                            (unsigned long long)(offset + note_start), descsz);
     /* The last descriptor's padding may be missing at the end of a section. */
     uint64_t pad = desc_padded - descsz;
     if (pad > amddwarf_reader_remaining(&r))
       pad = amddwarf_reader_remaining(&r);
-    (void)amddwarf_reader_skip(&r, pad);
+    (void)amddwarf__reader_skip(&r, pad);
     if (type == PRINTF_NT_AMDGPU_METADATA && namesz == sizeof amdgpu_note_name &&
         memcmp(name, amdgpu_note_name, sizeof amdgpu_note_name) == 0) {
       if (found)
@@ -116,7 +116,7 @@ static amddwarf_status elf_walk_headers(const elf_file *elf, uint64_t table, uin
   if (num > ELF_MAX_HEADERS || entsize < min_entsize ||
       amddwarf_mul_overflow_u64(num, entsize, &table_size) ||
       !amddwarf_range_fits(table, table_size, elf->size))
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, table,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, table,
                          "ELF %s header table at offset %llu (%llu entries of %llu bytes) does "
                          "not fit in the file (%zu bytes)",
                          sections ? "section" : "program", (unsigned long long)table,
@@ -129,42 +129,42 @@ static amddwarf_status elf_walk_headers(const elf_file *elf, uint64_t table, uin
       /* sh_name u32, sh_type u32, sh_flags W, sh_addr W, sh_offset W, sh_size W,
          sh_link u32, sh_info u32, sh_addralign W */
       uint32_t name, type32, link, info;
-      (void)amddwarf_read_u32(&r, &name);
-      (void)amddwarf_read_u32(&r, &type32);
+      (void)amddwarf__read_u32(&r, &name);
+      (void)amddwarf__read_u32(&r, &type32);
       type = type32;
       (void)elf_read_word(elf, &r, &word);
       (void)elf_read_word(elf, &r, &word);
       (void)elf_read_word(elf, &r, &offset);
       (void)elf_read_word(elf, &r, &size);
-      (void)amddwarf_read_u32(&r, &link);
-      (void)amddwarf_read_u32(&r, &info);
+      (void)amddwarf__read_u32(&r, &link);
+      (void)amddwarf__read_u32(&r, &info);
       (void)elf_read_word(elf, &r, &align);
       if (type != ELF_SHT_NOTE)
         continue;
     } else if (elf->is64) {
       /* p_type u32, p_flags u32, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align */
       uint32_t type32, flags;
-      (void)amddwarf_read_u32(&r, &type32);
-      (void)amddwarf_read_u32(&r, &flags);
+      (void)amddwarf__read_u32(&r, &type32);
+      (void)amddwarf__read_u32(&r, &flags);
       type = type32;
-      (void)amddwarf_read_u64(&r, &offset);
-      (void)amddwarf_read_u64(&r, &word);
-      (void)amddwarf_read_u64(&r, &word);
-      (void)amddwarf_read_u64(&r, &size);
-      (void)amddwarf_read_u64(&r, &word);
-      (void)amddwarf_read_u64(&r, &align);
+      (void)amddwarf__read_u64(&r, &offset);
+      (void)amddwarf__read_u64(&r, &word);
+      (void)amddwarf__read_u64(&r, &word);
+      (void)amddwarf__read_u64(&r, &size);
+      (void)amddwarf__read_u64(&r, &word);
+      (void)amddwarf__read_u64(&r, &align);
       if (type != ELF_PT_NOTE)
         continue;
     } else {
       /* p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags, p_align */
-      (void)amddwarf_read_uint(&r, 4, &type);
-      (void)amddwarf_read_uint(&r, 4, &offset);
-      (void)amddwarf_read_uint(&r, 4, &word);
-      (void)amddwarf_read_uint(&r, 4, &word);
-      (void)amddwarf_read_uint(&r, 4, &size);
-      (void)amddwarf_read_uint(&r, 4, &word);
-      (void)amddwarf_read_uint(&r, 4, &word);
-      (void)amddwarf_read_uint(&r, 4, &align);
+      (void)amddwarf__read_uint(&r, 4, &type);
+      (void)amddwarf__read_uint(&r, 4, &offset);
+      (void)amddwarf__read_uint(&r, 4, &word);
+      (void)amddwarf__read_uint(&r, 4, &word);
+      (void)amddwarf__read_uint(&r, 4, &size);
+      (void)amddwarf__read_uint(&r, 4, &word);
+      (void)amddwarf__read_uint(&r, 4, &word);
+      (void)amddwarf__read_uint(&r, 4, &align);
       if (type != ELF_PT_NOTE)
         continue;
     }
@@ -176,25 +176,25 @@ static amddwarf_status elf_walk_headers(const elf_file *elf, uint64_t table, uin
   return AMDDWARF_OK;
 }
 
-amddwarf_status printf_elf_metadata_notes(const uint8_t *data, size_t size, printf_note_fn fn,
+amddwarf_status amddwarf__printf_elf_metadata_notes(const uint8_t *data, size_t size, printf_note_fn fn,
                                           void *user, size_t *found, amddwarf_error *err)
 {
   size_t count = 0;
   if (found)
     *found = 0;
-  if (!printf_is_elf(data, size) || size < 16)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 0, "not an ELF file (bad magic or size)");
+  if (!amddwarf__printf_is_elf(data, size) || size < 16)
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 0, "not an ELF file (bad magic or size)");
   elf_file elf = {.data = data, .size = size};
   if (data[4] != ELF_CLASS32 && data[4] != ELF_CLASS64)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 4, "ELF class %u is neither 1 nor 2",
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 4, "ELF class %u is neither 1 nor 2",
                          data[4]);
   if (data[5] != ELF_DATA_LSB && data[5] != ELF_DATA_MSB)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 5, "ELF data encoding %u is neither 1 nor 2",
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 5, "ELF data encoding %u is neither 1 nor 2",
                          data[5]);
   elf.is64 = data[4] == ELF_CLASS64;
   elf.big_endian = data[5] == ELF_DATA_MSB;
   if (size < (elf.is64 ? 64u : 52u))
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 0,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, 0,
                          "ELF header is truncated (%zu bytes)", size);
   /* e_type u16, e_machine u16, e_version u32, e_entry W, e_phoff W, e_shoff W,
      e_flags u32, e_ehsize u16, e_phentsize u16, e_phnum u16, e_shentsize u16,
@@ -204,18 +204,18 @@ amddwarf_status printf_elf_metadata_notes(const uint8_t *data, size_t size, prin
   uint16_t half, phentsize, phnum, shentsize, shnum;
   uint32_t word32;
   elf_reader_at(&elf, &r, 16);
-  (void)amddwarf_read_u16(&r, &half);
-  (void)amddwarf_read_u16(&r, &half);
-  (void)amddwarf_read_u32(&r, &word32);
+  (void)amddwarf__read_u16(&r, &half);
+  (void)amddwarf__read_u16(&r, &half);
+  (void)amddwarf__read_u32(&r, &word32);
   (void)elf_read_word(&elf, &r, &entry);
   (void)elf_read_word(&elf, &r, &phoff);
   (void)elf_read_word(&elf, &r, &shoff);
-  (void)amddwarf_read_u32(&r, &word32);
-  (void)amddwarf_read_u16(&r, &half);
-  (void)amddwarf_read_u16(&r, &phentsize);
-  (void)amddwarf_read_u16(&r, &phnum);
-  (void)amddwarf_read_u16(&r, &shentsize);
-  (void)amddwarf_read_u16(&r, &shnum);
+  (void)amddwarf__read_u32(&r, &word32);
+  (void)amddwarf__read_u16(&r, &half);
+  (void)amddwarf__read_u16(&r, &phentsize);
+  (void)amddwarf__read_u16(&r, &phnum);
+  (void)amddwarf__read_u16(&r, &shentsize);
+  (void)amddwarf__read_u16(&r, &shnum);
   amddwarf_status status = AMDDWARF_OK;
   uint64_t sections = shnum;
   if (shoff != 0 && shnum == 0) {
@@ -223,9 +223,9 @@ amddwarf_status printf_elf_metadata_notes(const uint8_t *data, size_t size, prin
     amddwarf_reader s;
     uint64_t word;
     elf_reader_at(&elf, &s, shoff);
-    if (amddwarf_reader_skip(&s, elf.is64 ? 32 : 20) != AMDDWARF_OK ||
+    if (amddwarf__reader_skip(&s, elf.is64 ? 32 : 20) != AMDDWARF_OK ||
         elf_read_word(&elf, &s, &word) != AMDDWARF_OK)
-      return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_ELF, shoff,
+      return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_ELF, shoff,
                            "ELF section header 0 at offset %llu is truncated",
                            (unsigned long long)shoff);
     sections = word;

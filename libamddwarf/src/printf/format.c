@@ -115,12 +115,12 @@ static amddwarf_status compile_number(compiler *c, size_t directive, const char 
   while (c->pos < c->length && is_digit(c->format[c->pos])) {
     value = (value < 0 ? 0 : value) * 10 + (c->format[c->pos++] - '0');
     if (value > AMDDWARF_PRINTF_MAX_WIDTH)
-      return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+      return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                            "%s at format offset %zu of the directive at offset %zu exceeds %d",
                            what, start, directive, AMDDWARF_PRINTF_MAX_WIDTH);
   }
   if (at(c, '$'))
-    return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+    return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                          "positional argument in the directive at format offset %zu is not "
                          "supported",
                          directive);
@@ -135,7 +135,7 @@ static amddwarf_status compile_vector(compiler *c, size_t directive, printf_spec
     return AMDDWARF_OK;
   c->pos++;
   if (c->pos >= c->length || c->format[c->pos] < '2' || c->format[c->pos] > '4')
-    return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+    return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                          "vector directive at format offset %zu needs a count of 2, 3 or 4 "
                          "after 'v'",
                          directive);
@@ -187,14 +187,14 @@ static amddwarf_status compile_directive(compiler *c, printf_spec *spec, uint32_
                               : PRINTF_LENGTH_BIG_L;
   }
   if (c->pos >= c->length)
-    return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+    return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                          "the directive at format offset %zu ends with the format string",
                          directive);
   char conv = c->format[c->pos++];
   printf_class cls = class_of(conv);
   if (cls == PRINTF_CLASS_NONE) {
     unsigned char u = (unsigned char)conv;
-    return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+    return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                          u >= 0x20 && u < 0x7f
                              ? "unknown conversion '%c' in the directive at format offset %zu"
                              : "unknown conversion byte 0x%02x in the directive at format "
@@ -202,18 +202,18 @@ static amddwarf_status compile_directive(compiler *c, printf_spec *spec, uint32_
                          u >= 0x20 && u < 0x7f ? conv : (int)u, directive);
   }
   if (cls == PRINTF_CLASS_REJECTED)
-    return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+    return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                          "conversion '%%%c' at format offset %zu is not supported: %s", conv,
                          directive, conversion_description(conv));
   if (spec->length == PRINTF_LENGTH_BIG_L && cls != PRINTF_CLASS_FLOAT)
-    return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+    return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                          "length 'L' applies to floating-point conversions only (directive at "
                          "format offset %zu)",
                          directive);
   if (cls == PRINTF_CLASS_PERCENT &&
       (spec->vector || spec->width == PRINTF_FROM_ARGUMENT ||
        spec->precision == PRINTF_FROM_ARGUMENT))
-    return amddwarf_fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
+    return amddwarf__fail(c->err, AMDDWARF_E_PRINTF_BAD_FORMAT, directive,
                          "'%%%%' at format offset %zu takes no argument", directive);
   spec->conversion = conv;
   if (cls != PRINTF_CLASS_PERCENT) {
@@ -225,22 +225,22 @@ static amddwarf_status compile_directive(compiler *c, printf_spec *spec, uint32_
   return AMDDWARF_OK;
 }
 
-amddwarf_status printf_compile(amddwarf_arena *arena, const char *format, size_t length,
+amddwarf_status amddwarf__printf_compile(amddwarf_arena *arena, const char *format, size_t length,
                                printf_compiled *out, amddwarf_error *err)
 {
   compiler c = {.format = format, .length = length, .err = err};
   size_t directives = 0;
   memset(out, 0, sizeof *out);
   if (length > UINT32_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "format string of %zu bytes is too long", length);
   for (size_t i = 0; i < length; i++)
     if (format[i] == '%')
       directives++;
   /* At most one directive per '%', plus the trailing literal. */
-  printf_spec *specs = amddwarf_arena_calloc(arena, directives + 1, sizeof *specs);
+  printf_spec *specs = amddwarf__arena_calloc(arena, directives + 1, sizeof *specs);
   if (!specs)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "no memory for a compiled format string");
   size_t count = 0;
   uint32_t arguments = 0;
@@ -437,7 +437,7 @@ static void render_float(out_buf *o, char conv, uint8_t flags, int32_t width, in
     o->length += (size_t)written;
 }
 
-size_t printf_layout_bytes(const uint64_t *mask64, size_t mask_words, uint32_t count)
+size_t amddwarf__printf_layout_bytes(const uint64_t *mask64, size_t mask_words, uint32_t count)
 {
   size_t bytes = 0;
   for (uint32_t i = 0; i < count; i++)
@@ -462,7 +462,7 @@ static amddwarf_status star_argument(arg_cursor *a, bool is_width, const printf_
     return AMDDWARF_OK;
   }
   if (value > AMDDWARF_PRINTF_MAX_WIDTH)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, spec->format_offset,
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, spec->format_offset,
                          "%s argument %lld of the directive at format offset %u exceeds %d",
                          is_width ? "width" : "precision", (long long)value,
                          spec->format_offset, AMDDWARF_PRINTF_MAX_WIDTH);
@@ -470,18 +470,18 @@ static amddwarf_status star_argument(arg_cursor *a, bool is_width, const printf_
   return AMDDWARF_OK;
 }
 
-amddwarf_status printf_render_compiled(const printf_compiled *compiled, const char *format,
+amddwarf_status amddwarf__printf_render_compiled(const printf_compiled *compiled, const char *format,
                                        const uint64_t *mask64, size_t mask_words,
                                        const uint8_t *payload, size_t payload_size,
                                        bool payload_checked, uint64_t payload_base, char *out,
                                        size_t out_size, size_t *length, amddwarf_error *err)
 {
   out_buf o = {.data = out, .size = out_size};
-  size_t needed = payload_checked ? 0 : printf_layout_bytes(mask64, mask_words,
+  size_t needed = payload_checked ? 0 : amddwarf__printf_layout_bytes(mask64, mask_words,
                                                             compiled->arguments);
   amddwarf_status status = AMDDWARF_OK;
   if (needed > payload_size) {
-    status = amddwarf_fail(err, AMDDWARF_E_PRINTF_SHORT_PAYLOAD, payload_base,
+    status = amddwarf__fail(err, AMDDWARF_E_PRINTF_SHORT_PAYLOAD, payload_base,
                            "payload of %zu bytes at offset %llu is shorter than the %zu bytes "
                            "the %u arguments of its format string need",
                            payload_size, (unsigned long long)payload_base, needed,
@@ -522,7 +522,7 @@ amddwarf_status printf_render_compiled(const printf_compiled *compiled, const ch
     }
   }
   if (o.length >= out_size)
-    status = amddwarf_fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
+    status = amddwarf__fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
                            "the message needs %zu bytes and a NUL, the output has %zu",
                            o.length, out_size);
 done:
@@ -539,17 +539,17 @@ amddwarf_status amddwarf_printf_render(const char *format, size_t format_length,
                                        size_t out_size, size_t *length, amddwarf_error *err)
 {
   if ((!format && format_length) || (!payload && payload_size) || (!out && out_size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "format, payload and output must not be NULL");
   amddwarf_arena arena;
   printf_compiled compiled;
-  amddwarf_arena_init(&arena, NULL);
-  amddwarf_status status = printf_compile(&arena, format ? format : "", format_length,
+  amddwarf__arena_init(&arena, NULL);
+  amddwarf_status status = amddwarf__printf_compile(&arena, format ? format : "", format_length,
                                           &compiled, err);
   if (status == AMDDWARF_OK)
-    status = printf_render_compiled(&compiled, format, mask64, mask_words, payload, payload_size,
+    status = amddwarf__printf_render_compiled(&compiled, format, mask64, mask_words, payload, payload_size,
                                     false, 0, out, out_size, length, err);
-  amddwarf_arena_release(&arena);
+  amddwarf__arena_release(&arena);
   return status;
 }
 
@@ -577,28 +577,28 @@ amddwarf_status amddwarf_printf_render_by_length(const char *format, size_t form
                                                  amddwarf_error *err)
 {
   if ((!format && format_length) || (!payload && payload_size) || (!out && out_size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "format, payload and output must not be NULL");
   amddwarf_arena arena;
   printf_compiled compiled;
-  amddwarf_arena_init(&arena, NULL);
-  amddwarf_status status = printf_compile(&arena, format ? format : "", format_length,
+  amddwarf__arena_init(&arena, NULL);
+  amddwarf_status status = amddwarf__printf_compile(&arena, format ? format : "", format_length,
                                           &compiled, err);
   size_t mask_words = compiled.arguments / 64 + 1;
   uint64_t *mask64 = status == AMDDWARF_OK
-                         ? amddwarf_arena_calloc(&arena, mask_words, sizeof *mask64)
+                         ? amddwarf__arena_calloc(&arena, mask_words, sizeof *mask64)
                          : NULL;
   if (status == AMDDWARF_OK && !mask64)
-    status = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    status = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                            "no memory for the argument layout");
   if (status == AMDDWARF_OK) {
     mask_from_lengths(&compiled, mask64);
-    status = printf_render_compiled(&compiled, format, mask64, mask_words, payload,
+    status = amddwarf__printf_render_compiled(&compiled, format, mask64, mask_words, payload,
                                     payload_size, false, 0, out, out_size, length, err);
   }
   if (status != AMDDWARF_OK && status != AMDDWARF_E_NO_SPACE && out_size)
     out[0] = '\0';
-  amddwarf_arena_release(&arena);
+  amddwarf__arena_release(&arena);
   return status;
 }
 
@@ -607,7 +607,7 @@ amddwarf_status amddwarf_printf_render_entry(const amddwarf_printf_table *table,
                                              size_t out_size, size_t *length, amddwarf_error *err)
 {
   if (!table || !entry || (!out && out_size) || (!entry->payload && entry->payload_size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "table, entry and output are required");
   if (length)
     *length = 0;
@@ -615,19 +615,19 @@ amddwarf_status amddwarf_printf_render_entry(const amddwarf_printf_table *table,
     out[0] = '\0';
   const amddwarf_printf_string *string = amddwarf_printf_table_find(table, entry->id);
   if (!string)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_UNKNOWN_ID, entry->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_UNKNOWN_ID, entry->offset,
                          "entry %llu at offset %llu: format-string id 0x%012llx is not in the "
                          "metadata",
                          (unsigned long long)entry->index, (unsigned long long)entry->offset,
                          (unsigned long long)entry->id);
   const printf_record *record = (const printf_record *)(const void *)string;
   if (record->compile_error)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_FORMAT, entry->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_FORMAT, entry->offset,
                          "entry %llu at offset %llu: format string 0x%012llx: %s",
                          (unsigned long long)entry->index, (unsigned long long)entry->offset,
                          (unsigned long long)entry->id, record->compile_error->message);
   if (record->compiled.arguments > string->argument_count)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_FORMAT, entry->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_FORMAT, entry->offset,
                          "entry %llu at offset %llu: format string 0x%012llx consumes %u "
                          "arguments but .argument_count is %u",
                          (unsigned long long)entry->index, (unsigned long long)entry->offset,
@@ -635,7 +635,7 @@ amddwarf_status amddwarf_printf_render_entry(const amddwarf_printf_table *table,
                          string->argument_count);
   size_t needed = record->payload_bytes;
   if (needed > entry->payload_size)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_SHORT_PAYLOAD, entry->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_SHORT_PAYLOAD, entry->offset,
                          "entry %llu at offset %llu: payload of %zu bytes is shorter than the "
                          "%zu bytes of the %u arguments of format string 0x%012llx",
                          (unsigned long long)entry->index, (unsigned long long)entry->offset,
@@ -643,7 +643,7 @@ amddwarf_status amddwarf_printf_render_entry(const amddwarf_printf_table *table,
                          (unsigned long long)entry->id);
   /* The compiled format consumes at most .argument_count arguments, whose
      bytes were just checked. */
-  return printf_render_compiled(&record->compiled, string->format, string->mask64,
+  return amddwarf__printf_render_compiled(&record->compiled, string->format, string->mask64,
                                 string->mask_words, entry->payload, entry->payload_size, true,
                                 entry->offset + AMDDWARF_PRINTF_ENTRY_HEADER_SIZE, out, out_size,
                                 length, err);

@@ -61,12 +61,12 @@ static size_t hash_id(uint64_t id, size_t mask)
 amddwarf_status amddwarf_printf_table_new(const amddwarf_allocator *allocator,
                                           amddwarf_printf_table **out, amddwarf_error *err)
 {
-  amddwarf_allocator resolved = amddwarf_allocator_resolve(allocator);
-  amddwarf_printf_table *table = amddwarf_mem_calloc(&resolved, 1, sizeof *table);
+  amddwarf_allocator resolved = amddwarf__allocator_resolve(allocator);
+  amddwarf_printf_table *table = amddwarf__mem_calloc(&resolved, 1, sizeof *table);
   if (!table)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a printf table");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a printf table");
   table->allocator = resolved;
-  amddwarf_arena_init(&table->arena, &resolved);
+  amddwarf__arena_init(&table->arena, &resolved);
   *out = table;
   return AMDDWARF_OK;
 }
@@ -76,12 +76,12 @@ void amddwarf_printf_table_free(amddwarf_printf_table *table)
   if (!table)
     return;
   amddwarf_allocator a = table->allocator;
-  amddwarf_mem_free(&a, table->records, table->capacity * sizeof *table->records);
-  amddwarf_mem_free(&a, table->hash, table->hash_size * sizeof *table->hash);
-  amddwarf_mem_free(&a, table->collisions,
+  amddwarf__mem_free(&a, table->records, table->capacity * sizeof *table->records);
+  amddwarf__mem_free(&a, table->hash, table->hash_size * sizeof *table->hash);
+  amddwarf__mem_free(&a, table->collisions,
                     table->collision_capacity * sizeof *table->collisions);
-  amddwarf_arena_release(&table->arena);
-  amddwarf_mem_free(&a, table, sizeof *table);
+  amddwarf__arena_release(&table->arena);
+  amddwarf__mem_free(&a, table, sizeof *table);
 }
 
 size_t amddwarf_printf_table_count(const amddwarf_printf_table *table)
@@ -142,14 +142,14 @@ static amddwarf_status schema_get(const printf_doc *map, printf_key_id key, cons
                                   const printf_doc **out, amddwarf_error *err)
 {
   const printf_key_desc *desc = &printf_keys[key];
-  const printf_doc *value = printf_doc_get(map, desc->name);
+  const printf_doc *value = amddwarf__printf_doc_get(map, desc->name);
   if (!value)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_MISSING_KEY, map->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_MISSING_KEY, map->offset,
                          "%s has no %s key", path, desc->name);
   if (value->kind != desc->type)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, value->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, value->offset,
                          "%s.%s is a %s, expected a %s", path, desc->name + 1,
-                         printf_doc_kind_name(value->kind), printf_doc_kind_name(desc->type));
+                         amddwarf__printf_doc_kind_name(value->kind), amddwarf__printf_doc_kind_name(desc->type));
   *out = value;
   return AMDDWARF_OK;
 }
@@ -171,7 +171,7 @@ static amddwarf_status schema_unique_keys(const printf_doc *map, printf_key_leve
           memcmp(key->v.s.ptr, printf_keys[k].name, length) != 0)
         continue;
       if (seen)
-        return amddwarf_fail(err, AMDDWARF_E_PRINTF_DUPLICATE_KEY, key->offset,
+        return amddwarf__fail(err, AMDDWARF_E_PRINTF_DUPLICATE_KEY, key->offset,
                              "%s repeats the key \"%s\"", path, printf_keys[k].name);
       seen = true;
     }
@@ -187,8 +187,8 @@ static amddwarf_status schema_string(amddwarf_arena *scratch, const printf_doc *
   amddwarf_status status;
   snprintf(path, sizeof path, "amdpal.format_strings.strings[%u]", index);
   if (item->kind != PRINTF_DOC_MAP)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, item->offset,
-                         "%s is a %s, expected a map", path, printf_doc_kind_name(item->kind));
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, item->offset,
+                         "%s is a %s, expected a map", path, amddwarf__printf_doc_kind_name(item->kind));
   if ((status = schema_unique_keys(item, PRINTF_LEVEL_STRING, path, err)) != AMDDWARF_OK ||
       (status = schema_get(item, PRINTF_KEY_INDEX, path, &id, err)) != AMDDWARF_OK ||
       (status = schema_get(item, PRINTF_KEY_STRING, path, &string, err)) != AMDDWARF_OK ||
@@ -196,11 +196,11 @@ static amddwarf_status schema_string(amddwarf_arena *scratch, const printf_doc *
       (status = schema_get(item, PRINTF_KEY_MASK64, path, &mask, err)) != AMDDWARF_OK)
     return status;
   if (id->v.u > AMDDWARF_PRINTF_ID_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, id->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, id->offset,
                          "%s.index 0x%llx does not fit in 48 bits", path,
                          (unsigned long long)id->v.u);
   if (count->v.u > AMDDWARF_PRINTF_MAX_ARGUMENTS)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, count->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, count->offset,
                          "%s.argument_count %llu exceeds %u, the most an entry can carry", path,
                          (unsigned long long)count->v.u, AMDDWARF_PRINTF_MAX_ARGUMENTS);
   out->id = id->v.u;
@@ -208,15 +208,15 @@ static amddwarf_status schema_string(amddwarf_arena *scratch, const printf_doc *
   out->format_length = string->v.s.length;
   out->argument_count = (uint32_t)count->v.u;
   out->mask_words = mask->count;
-  out->mask64 = mask->count ? amddwarf_arena_calloc(scratch, mask->count, sizeof(uint64_t)) : NULL;
+  out->mask64 = mask->count ? amddwarf__arena_calloc(scratch, mask->count, sizeof(uint64_t)) : NULL;
   if (mask->count && !out->mask64)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, mask->offset, "no memory for %s", path);
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, mask->offset, "no memory for %s", path);
   for (uint32_t w = 0; w < mask->count; w++) {
     const printf_doc *word = &mask->v.items[w];
     if (word->kind != PRINTF_DOC_UINT)
-      return amddwarf_fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, word->offset,
+      return amddwarf__fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, word->offset,
                            "%s.64bit_arguments[%u] is a %s, expected a unsigned integer", path, w,
-                           printf_doc_kind_name(word->kind));
+                           amddwarf__printf_doc_kind_name(word->kind));
     out->mask64[w] = word->v.u;
   }
   return AMDDWARF_OK;
@@ -231,36 +231,36 @@ static amddwarf_status schema_document(amddwarf_arena *scratch, const printf_doc
   const printf_doc *map, *version, *list;
   amddwarf_status status;
   if (root->kind != PRINTF_DOC_MAP)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, root->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, root->offset,
                          "the metadata document is a %s, expected a map",
-                         printf_doc_kind_name(root->kind));
-  map = printf_doc_get(root, format_strings_key);
+                         amddwarf__printf_doc_kind_name(root->kind));
+  map = amddwarf__printf_doc_get(root, format_strings_key);
   if (!map) {
-    if (!printf_doc_get(root, printf_keys[PRINTF_KEY_STRINGS].name) &&
-        !printf_doc_get(root, printf_keys[PRINTF_KEY_VERSION].name))
+    if (!amddwarf__printf_doc_get(root, printf_keys[PRINTF_KEY_STRINGS].name) &&
+        !amddwarf__printf_doc_get(root, printf_keys[PRINTF_KEY_VERSION].name))
       return AMDDWARF_NOT_FOUND;
     map = root; /* a standalone amdpal.format_strings map */
   }
   if (map->kind != PRINTF_DOC_MAP)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, map->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_WRONG_TYPE, map->offset,
                          "%s is a %s, expected a map", format_strings_key,
-                         printf_doc_kind_name(map->kind));
+                         amddwarf__printf_doc_kind_name(map->kind));
   if ((status = schema_unique_keys(map, PRINTF_LEVEL_ROOT, format_strings_key, err)) !=
           AMDDWARF_OK ||
       (status = schema_get(map, PRINTF_KEY_VERSION, format_strings_key, &version, err)) !=
           AMDDWARF_OK)
     return status;
   if (version->v.u != PRINTF_METADATA_VERSION)
-    return amddwarf_fail(err, AMDDWARF_E_PRINTF_BAD_VERSION, version->offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRINTF_BAD_VERSION, version->offset,
                          "%s.version is %llu; only version %d is supported", format_strings_key,
                          (unsigned long long)version->v.u, PRINTF_METADATA_VERSION);
   if ((status = schema_get(map, PRINTF_KEY_STRINGS, format_strings_key, &list, err)) !=
       AMDDWARF_OK)
     return status;
   *count = list->count;
-  *strings = list->count ? amddwarf_arena_calloc(scratch, list->count, sizeof **strings) : NULL;
+  *strings = list->count ? amddwarf__arena_calloc(scratch, list->count, sizeof **strings) : NULL;
   if (list->count && !*strings)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, list->offset, "no memory for strings");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, list->offset, "no memory for strings");
   for (uint32_t i = 0; i < list->count; i++)
     if ((status = schema_string(scratch, &list->v.items[i], i, &(*strings)[i], err)) !=
         AMDDWARF_OK)
@@ -289,7 +289,7 @@ static amddwarf_status table_grow_hash(amddwarf_printf_table *table, size_t need
   size_t size = table->hash_size ? table->hash_size : 64;
   while (size < needed * 2)
     size *= 2;
-  printf_record **hash = amddwarf_mem_calloc(&table->allocator, size, sizeof *hash);
+  printf_record **hash = amddwarf__mem_calloc(&table->allocator, size, sizeof *hash);
   if (!hash)
     return AMDDWARF_E_NO_MEMORY;
   for (size_t i = 0; i < table->count; i++) {
@@ -298,7 +298,7 @@ static amddwarf_status table_grow_hash(amddwarf_printf_table *table, size_t need
       slot = (slot + 1) & (size - 1);
     hash[slot] = table->records[i];
   }
-  amddwarf_mem_free(&table->allocator, table->hash, table->hash_size * sizeof *table->hash);
+  amddwarf__mem_free(&table->allocator, table->hash, table->hash_size * sizeof *table->hash);
   table->hash = hash;
   table->hash_size = size;
   return AMDDWARF_OK;
@@ -309,28 +309,28 @@ static amddwarf_status table_commit(amddwarf_printf_table *table, const scratch_
 {
   size_t needed;
   if (amddwarf_add_overflow_size(table->count, count, &needed) ||
-      amddwarf_mem_reserve(&table->allocator, (void **)&table->records, &table->capacity, needed,
+      amddwarf__mem_reserve(&table->allocator, (void **)&table->records, &table->capacity, needed,
                            sizeof *table->records) != 0 ||
       table_grow_hash(table, needed) != AMDDWARF_OK)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "no memory for %zu more format strings", count);
-  const char *origin_copy = amddwarf_arena_strndup(&table->arena, origin, strlen(origin));
+  const char *origin_copy = amddwarf__arena_strndup(&table->arena, origin, strlen(origin));
   if (!origin_copy)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a name");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory for a name");
   for (size_t i = 0; i < count; i++) {
     const scratch_string *s = &strings[i];
     printf_record *existing = table_lookup(table, s->id);
     if (existing) {
       if (same_definition(existing, s))
         continue;
-      if (amddwarf_mem_reserve(&table->allocator, (void **)&table->collisions,
+      if (amddwarf__mem_reserve(&table->allocator, (void **)&table->collisions,
                                &table->collision_capacity, table->collision_count + 1,
                                sizeof *table->collisions) != 0)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
-      amddwarf_printf_collision *c = amddwarf_arena_calloc(&table->arena, 1, sizeof *c);
-      char *format = amddwarf_arena_strndup(&table->arena, s->format, s->format_length);
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+      amddwarf_printf_collision *c = amddwarf__arena_calloc(&table->arena, 1, sizeof *c);
+      char *format = amddwarf__arena_strndup(&table->arena, s->format, s->format_length);
       if (!c || !format)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
       c->id = s->id;
       c->kept = &existing->pub;
       c->other_origin = origin_copy;
@@ -339,13 +339,13 @@ static amddwarf_status table_commit(amddwarf_printf_table *table, const scratch_
       table->collisions[table->collision_count++] = c;
       continue;
     }
-    printf_record *record = amddwarf_arena_calloc(&table->arena, 1, sizeof *record);
-    char *format = amddwarf_arena_strndup(&table->arena, s->format, s->format_length);
-    uint64_t *mask = s->mask_words ? amddwarf_arena_calloc(&table->arena, s->mask_words,
+    printf_record *record = amddwarf__arena_calloc(&table->arena, 1, sizeof *record);
+    char *format = amddwarf__arena_strndup(&table->arena, s->format, s->format_length);
+    uint64_t *mask = s->mask_words ? amddwarf__arena_calloc(&table->arena, s->mask_words,
                                                            sizeof(uint64_t))
                                    : NULL;
     if (!record || !format || (s->mask_words && !mask))
-      return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
     if (s->mask_words)
       memcpy(mask, s->mask64, s->mask_words * sizeof *mask);
     record->pub.id = s->id;
@@ -355,14 +355,14 @@ static amddwarf_status table_commit(amddwarf_printf_table *table, const scratch_
     record->pub.mask64 = mask;
     record->pub.mask_words = s->mask_words;
     record->pub.origin = origin_copy;
-    record->payload_bytes = printf_layout_bytes(mask, s->mask_words, s->argument_count);
+    record->payload_bytes = amddwarf__printf_layout_bytes(mask, s->mask_words, s->argument_count);
     amddwarf_error compile_error;
     amddwarf_error_clear(&compile_error);
-    if (printf_compile(&table->arena, format, s->format_length, &record->compiled,
+    if (amddwarf__printf_compile(&table->arena, format, s->format_length, &record->compiled,
                        &compile_error) != AMDDWARF_OK) {
-      record->compile_error = amddwarf_arena_alloc(&table->arena, sizeof compile_error, 8);
+      record->compile_error = amddwarf__arena_alloc(&table->arena, sizeof compile_error, 8);
       if (!record->compile_error)
-        return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "no memory");
       *record->compile_error = compile_error;
     }
     size_t slot = hash_id(s->id, table->hash_size - 1);
@@ -391,7 +391,7 @@ static amddwarf_status check_args(amddwarf_printf_table *table, const void *data
                                   const char *origin, amddwarf_error *err)
 {
   if (!table || !data || !origin)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "printf table, data and origin are required");
   return AMDDWARF_OK;
 }
@@ -405,11 +405,11 @@ amddwarf_status amddwarf_printf_table_add_msgpack(amddwarf_printf_table *table, 
     return status;
   amddwarf_arena scratch;
   printf_doc *root = NULL;
-  amddwarf_arena_init(&scratch, &table->allocator);
-  status = printf_msgpack_parse(&scratch, data, size, 0, &root, err);
+  amddwarf__arena_init(&scratch, &table->allocator);
+  status = amddwarf__printf_msgpack_parse(&scratch, data, size, 0, &root, err);
   if (status == AMDDWARF_OK)
     status = table_add_document(table, &scratch, root, origin, err);
-  amddwarf_arena_release(&scratch);
+  amddwarf__arena_release(&scratch);
   return status;
 }
 
@@ -422,11 +422,11 @@ amddwarf_status amddwarf_printf_table_add_json(amddwarf_printf_table *table, con
     return status;
   amddwarf_arena scratch;
   printf_doc *root = NULL;
-  amddwarf_arena_init(&scratch, &table->allocator);
-  status = printf_json_parse(&scratch, text, size, &root, err);
+  amddwarf__arena_init(&scratch, &table->allocator);
+  status = amddwarf__printf_json_parse(&scratch, text, size, &root, err);
   if (status == AMDDWARF_OK)
     status = table_add_document(table, &scratch, root, origin, err);
-  amddwarf_arena_release(&scratch);
+  amddwarf__arena_release(&scratch);
   return status;
 }
 
@@ -448,7 +448,7 @@ static amddwarf_status collect_note(void *user, const uint8_t *desc, size_t desc
   scratch_string *strings = NULL;
   size_t count = 0, total;
   amddwarf_status status =
-      printf_msgpack_parse(notes->scratch, desc, desc_size, desc_offset, &root, err);
+      amddwarf__printf_msgpack_parse(notes->scratch, desc, desc_size, desc_offset, &root, err);
   if (status == AMDDWARF_OK)
     status = schema_document(notes->scratch, root, &strings, &count, err);
   if (status == AMDDWARF_NOT_FOUND)
@@ -457,9 +457,9 @@ static amddwarf_status collect_note(void *user, const uint8_t *desc, size_t desc
     return status;
   notes->any = true;
   if (amddwarf_add_overflow_size(notes->count, count, &total) ||
-      amddwarf_mem_reserve(notes->allocator, (void **)&notes->strings, &notes->capacity, total,
+      amddwarf__mem_reserve(notes->allocator, (void **)&notes->strings, &notes->capacity, total,
                            sizeof *notes->strings) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, desc_offset, "no memory for strings");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, desc_offset, "no memory for strings");
   if (count)
     memcpy(notes->strings + notes->count, strings, count * sizeof *strings);
   notes->count = total;
@@ -473,16 +473,16 @@ amddwarf_status amddwarf_printf_table_add_elf(amddwarf_printf_table *table, cons
   if (status != AMDDWARF_OK)
     return status;
   amddwarf_arena scratch;
-  amddwarf_arena_init(&scratch, &table->allocator);
+  amddwarf__arena_init(&scratch, &table->allocator);
   elf_notes notes = {.scratch = &scratch, .allocator = &table->allocator};
   size_t found = 0;
-  status = printf_elf_metadata_notes(data, size, collect_note, &notes, &found, err);
+  status = amddwarf__printf_elf_metadata_notes(data, size, collect_note, &notes, &found, err);
   if (status == AMDDWARF_OK && !notes.any)
     status = AMDDWARF_NOT_FOUND;
   if (status == AMDDWARF_OK)
     status = table_commit(table, notes.strings, notes.count, origin, err);
-  amddwarf_mem_free(&table->allocator, notes.strings, notes.capacity * sizeof *notes.strings);
-  amddwarf_arena_release(&scratch);
+  amddwarf__mem_free(&table->allocator, notes.strings, notes.capacity * sizeof *notes.strings);
+  amddwarf__arena_release(&scratch);
   return status;
 }
 
@@ -491,7 +491,7 @@ amddwarf_status amddwarf_printf_table_add(amddwarf_printf_table *table, const vo
 {
   const uint8_t *bytes = data;
   size_t i = 0;
-  if (bytes && printf_is_elf(bytes, size))
+  if (bytes && amddwarf__printf_is_elf(bytes, size))
     return amddwarf_printf_table_add_elf(table, data, size, origin, err);
   while (bytes && i < size && (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\n' ||
                                bytes[i] == '\r'))

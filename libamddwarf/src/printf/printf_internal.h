@@ -50,16 +50,16 @@ enum { PRINTF_DOC_MAX_DEPTH = 32 };
 /* Parses one MessagePack document of SIZE bytes (trailing bytes other than
    zero padding are an error). Nodes live in ARENA; strings point into DATA.
    Offsets in errors and nodes are BASE + the position in DATA. */
-amddwarf_status printf_msgpack_parse(amddwarf_arena *arena, const uint8_t *data, size_t size,
+amddwarf_status amddwarf__printf_msgpack_parse(amddwarf_arena *arena, const uint8_t *data, size_t size,
                                      uint64_t base, printf_doc **root, amddwarf_error *err);
 /* Parses a JSON document; nodes and strings live in ARENA, offsets are
    AMDDWARF_NO_OFFSET (errors give jansson's position). */
-amddwarf_status printf_json_parse(amddwarf_arena *arena, const char *text, size_t size,
+amddwarf_status amddwarf__printf_json_parse(amddwarf_arena *arena, const char *text, size_t size,
                                   printf_doc **root, amddwarf_error *err);
 /* The value of KEY (a string key) in MAP, or NULL. */
-const printf_doc *printf_doc_get(const printf_doc *map, const char *key);
+const printf_doc *amddwarf__printf_doc_get(const printf_doc *map, const char *key);
 /* Human name of a kind ("unsigned integer"). */
-const char *printf_doc_kind_name(printf_doc_kind kind);
+const char *amddwarf__printf_doc_kind_name(printf_doc_kind kind);
 
 /* ---- ELF notes (elf_note.c) ---- */
 
@@ -71,9 +71,9 @@ enum { PRINTF_NT_AMDGPU_METADATA = 32 };
    returned. *FOUND (may be NULL) receives the number of such notes. */
 typedef amddwarf_status (*printf_note_fn)(void *user, const uint8_t *desc, size_t desc_size,
                                           uint64_t desc_offset, amddwarf_error *err);
-amddwarf_status printf_elf_metadata_notes(const uint8_t *data, size_t size, printf_note_fn fn,
+amddwarf_status amddwarf__printf_elf_metadata_notes(const uint8_t *data, size_t size, printf_note_fn fn,
                                           void *user, size_t *found, amddwarf_error *err);
-bool printf_is_elf(const uint8_t *data, size_t size);
+bool amddwarf__printf_is_elf(const uint8_t *data, size_t size);
 
 /* ---- Compiled format strings (format.c) ---- */
 
@@ -120,21 +120,21 @@ typedef struct printf_compiled {
 
 /* Compiles FORMAT into *OUT, its specs allocated from ARENA. Errors
    (AMDDWARF_E_PRINTF_BAD_FORMAT, offset = the directive's offset in FORMAT). */
-amddwarf_status printf_compile(amddwarf_arena *arena, const char *format, size_t length,
+amddwarf_status amddwarf__printf_compile(amddwarf_arena *arena, const char *format, size_t length,
                                printf_compiled *out, amddwarf_error *err);
 
 /* Renders with a compiled format. PAYLOAD_CHECKED says the caller verified
    that PAYLOAD holds the arguments the format consumes; otherwise they are
    checked here. PAYLOAD_BASE is added to payload offsets in errors. Output
    contract as amddwarf_printf_render. */
-amddwarf_status printf_render_compiled(const printf_compiled *compiled, const char *format,
+amddwarf_status amddwarf__printf_render_compiled(const printf_compiled *compiled, const char *format,
                                        const uint64_t *mask64, size_t mask_words,
                                        const uint8_t *payload, size_t payload_size,
                                        bool payload_checked, uint64_t payload_base, char *out,
                                        size_t out_size, size_t *length, amddwarf_error *err);
 
 /* Bytes the first COUNT arguments take in a payload. */
-size_t printf_layout_bytes(const uint64_t *mask64, size_t mask_words, uint32_t count);
+size_t amddwarf__printf_layout_bytes(const uint64_t *mask64, size_t mask_words, uint32_t count);
 
 /* Argument I is 64-bit per MASK64. */
 static inline bool printf_arg_is_64(const uint64_t *mask64, size_t mask_words, uint32_t i)

@@ -12,16 +12,16 @@
 #include "common/json_int.h"
 #include "common/mem.h"
 
-amddwarf_status desc_fail(desc_ctx *c, const char *member, const char *fmt, const char *detail)
+amddwarf_status amddwarf__desc_fail(desc_ctx *c, const char *member, const char *fmt, const char *detail)
 {
   char what[160];
   snprintf(what, sizeof what, fmt, detail ? detail : "");
-  return amddwarf_fail(c->err, AMDDWARF_E_PRODUCE_DESCRIPTION, AMDDWARF_NO_OFFSET, "%s%s%s: %s",
+  return amddwarf__fail(c->err, AMDDWARF_E_PRODUCE_DESCRIPTION, AMDDWARF_NO_OFFSET, "%s%s%s: %s",
                        c->path, member && c->path[0] ? "." : "", member ? member : "", what);
 }
 
 /* Path helpers: set the path to PARENT[INDEX] or PARENT.NAME. */
-void desc_path_index(desc_ctx *c, const char *base, const char *member, size_t index)
+void amddwarf__desc_path_index(desc_ctx *c, const char *base, const char *member, size_t index)
 {
   char tmp[200];
   snprintf(tmp, sizeof tmp, "%s%s%s[%zu]", base, base[0] ? "." : "", member, index);
@@ -29,14 +29,14 @@ void desc_path_index(desc_ctx *c, const char *base, const char *member, size_t i
 }
 
 /* The JSON path of member KEY of the current item. */
-void desc_member_path(const desc_ctx *c, const char *key, char path[256])
+void amddwarf__desc_member_path(const desc_ctx *c, const char *key, char path[256])
 {
   snprintf(path, 256, "%s%s%s", c->path, c->path[0] ? "." : "", key);
 }
 
 /* An unsigned member in [0, MAX] (common/json_int.h); DEF when it is absent
    and not REQUIRED. */
-amddwarf_status desc_u64(desc_ctx *c, json_t *obj, const char *key, int required, uint64_t def,
+amddwarf_status amddwarf__desc_u64(desc_ctx *c, json_t *obj, const char *key, int required, uint64_t def,
                          uint64_t max, uint64_t *out)
 {
   json_t *v = json_object_get(obj, key);
@@ -44,26 +44,26 @@ amddwarf_status desc_u64(desc_ctx *c, json_t *obj, const char *key, int required
   *out = def;
   if (!v && !required)
     return AMDDWARF_OK;
-  desc_member_path(c, key, path);
-  return amddwarf_json_uint(v, max, path, AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, out);
+  amddwarf__desc_member_path(c, key, path);
+  return amddwarf__json_uint(v, max, path, AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, out);
 }
 
 /* A signed member (required). */
-amddwarf_status desc_i64(desc_ctx *c, json_t *obj, const char *key, int64_t *out)
+amddwarf_status amddwarf__desc_i64(desc_ctx *c, json_t *obj, const char *key, int64_t *out)
 {
   char path[256];
-  desc_member_path(c, key, path);
-  return amddwarf_json_int(json_object_get(obj, key), INT64_MIN, INT64_MAX, path,
+  amddwarf__desc_member_path(c, key, path);
+  return amddwarf__json_int(json_object_get(obj, key), INT64_MIN, INT64_MAX, path,
                            AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, out);
 }
 
-const char *desc_str(json_t *obj, const char *key)
+const char *amddwarf__desc_str(json_t *obj, const char *key)
 {
   json_t *v = json_object_get(obj, key);
   return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-int desc_bool(json_t *obj, const char *key)
+int amddwarf__desc_bool(json_t *obj, const char *key)
 {
   return json_is_true(json_object_get(obj, key));
 }
@@ -73,25 +73,25 @@ int desc_bool(json_t *obj, const char *key)
 static int resolve_name(void *user, const char *name, amddwarf_die_id *die)
 {
   desc_ctx *c = user;
-  *die = amddwarf_dwarf_find_named(c->b, c->unit, name);
+  *die = amddwarf__dwarf_find_named(c->b, c->unit, name);
   return *die ? 0 : -1;
 }
 
-amddwarf_status desc_assemble(desc_ctx *c, const char *member, const char *text,
+amddwarf_status amddwarf__desc_assemble(desc_ctx *c, const char *member, const char *text,
                               amddwarf_expr_builder **out)
 {
   amddwarf_expr_builder *e = NULL;
   amddwarf_status st =
-      amddwarf_expr_builder_new(&c->format, amddwarf_dwarf_builder_allocator(c->b), &e);
+      amddwarf_expr_builder_new(&c->format, amddwarf__dwarf_builder_allocator(c->b), &e);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(c->err, st, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(c->err, st, AMDDWARF_NO_OFFSET, "out of memory");
   st = amddwarf_expr_builder_assemble(e, text, c->wave, resolve_name, c, c->err);
   if (st != AMDDWARF_OK) {
     amddwarf_expr_builder_free(e);
     if (c->err) {
       char inner[AMDDWARF_ERROR_MESSAGE_SIZE];
       memcpy(inner, c->err->message, sizeof inner);
-      amddwarf_fail(c->err, st, c->err->offset, "%s.%s: %s", c->path, member, inner);
+      amddwarf__fail(c->err, st, c->err->offset, "%s.%s: %s", c->path, member, inner);
     }
     return st;
   }
@@ -109,30 +109,30 @@ static amddwarf_status read_options(desc_ctx *c, json_t *root, amddwarf_dwarf_op
   if (!d)
     return AMDDWARF_OK;
   if (!json_is_object(d))
-    return desc_fail(c, NULL, "an object expected", NULL);
+    return amddwarf__desc_fail(c, NULL, "an object expected", NULL);
   uint64_t v;
-  amddwarf_status st = desc_u64(c, d, "version", 0, 5, 0xffff, &v);
+  amddwarf_status st = amddwarf__desc_u64(c, d, "version", 0, 5, 0xffff, &v);
   if (st != AMDDWARF_OK)
     return st;
   if (v != 4 && v != 5)
-    return desc_fail(c, "version", "DWARF version 4 or 5", NULL);
+    return amddwarf__desc_fail(c, "version", "DWARF version 4 or 5", NULL);
   o->version = (uint16_t)v;
-  const char *format = desc_str(d, "format");
+  const char *format = amddwarf__desc_str(d, "format");
   if (format && strcmp(format, "dwarf64") == 0)
     o->offset_size = 8;
   else if (format && strcmp(format, "dwarf32") != 0)
-    return desc_fail(c, "format", "\"dwarf32\" or \"dwarf64\"", NULL);
-  const char *dialect = desc_str(d, "dialect");
+    return amddwarf__desc_fail(c, "format", "\"dwarf32\" or \"dwarf64\"", NULL);
+  const char *dialect = amddwarf__desc_str(d, "dialect");
   if (dialect && amddwarf_dialect_from_name(dialect, &o->dialect) != AMDDWARF_OK)
-    return desc_fail(c, "dialect", "unknown dialect '%s'", dialect);
-  const char *codes = desc_str(d, "attribute_codes");
+    return amddwarf__desc_fail(c, "dialect", "unknown dialect '%s'", dialect);
+  const char *codes = amddwarf__desc_str(d, "attribute_codes");
   if (codes && strcmp(codes, "old") == 0)
     o->old_attribute_codes = 1;
   else if (codes && strcmp(codes, "current") != 0)
-    return desc_fail(c, "attribute_codes", "\"old\" or \"current\"", NULL);
-  st = desc_u64(c, d, "wave_size", 0, 64, 64, &v);
+    return amddwarf__desc_fail(c, "attribute_codes", "\"old\" or \"current\"", NULL);
+  st = amddwarf__desc_u64(c, d, "wave_size", 0, 64, 64, &v);
   if (st == AMDDWARF_OK && v != 32 && v != 64)
-    st = desc_fail(c, "wave_size", "32 or 64", NULL);
+    st = amddwarf__desc_fail(c, "wave_size", "32 or 64", NULL);
   o->wave_size = (unsigned)v;
   return st;
 }
@@ -150,26 +150,26 @@ static amddwarf_status read_object(desc_ctx *c, json_t *root, amddwarf_write_opt
                                    uint8_t **text, size_t *text_size,
                                    amddwarf_symbol_desc **symbols)
 {
-  const amddwarf_allocator *alloc = amddwarf_dwarf_builder_allocator(c->b);
+  const amddwarf_allocator *alloc = amddwarf__dwarf_builder_allocator(c->b);
   amddwarf_write_options_init(o);
   json_t *obj = json_object_get(root, "object");
   snprintf(c->path, sizeof c->path, "object");
   if (!json_is_object(obj))
-    return desc_fail(c, NULL, "missing or not an object", NULL);
-  const char *type = desc_str(obj, "type");
+    return amddwarf__desc_fail(c, NULL, "missing or not an object", NULL);
+  const char *type = amddwarf__desc_str(obj, "type");
   if (type && strcmp(type, "shared") == 0)
     o->shared = 1;
   else if (type && strcmp(type, "relocatable") != 0)
-    return desc_fail(c, "type", "\"relocatable\" or \"shared\"", NULL);
-  if (desc_str(obj, "processor"))
-    o->processor = desc_str(obj, "processor");
-  if (json_object_get(obj, "xnack") && (o->xnack = feature_value(desc_str(obj, "xnack"))) < 0)
-    return desc_fail(c, "xnack", "\"unsupported\", \"any\", \"off\" or \"on\"", NULL);
+    return amddwarf__desc_fail(c, "type", "\"relocatable\" or \"shared\"", NULL);
+  if (amddwarf__desc_str(obj, "processor"))
+    o->processor = amddwarf__desc_str(obj, "processor");
+  if (json_object_get(obj, "xnack") && (o->xnack = feature_value(amddwarf__desc_str(obj, "xnack"))) < 0)
+    return amddwarf__desc_fail(c, "xnack", "\"unsupported\", \"any\", \"off\" or \"on\"", NULL);
   if (json_object_get(obj, "sramecc") &&
-      (o->sramecc = feature_value(desc_str(obj, "sramecc"))) < 0)
-    return desc_fail(c, "sramecc", "\"unsupported\", \"any\", \"off\" or \"on\"", NULL);
+      (o->sramecc = feature_value(amddwarf__desc_str(obj, "sramecc"))) < 0)
+    return amddwarf__desc_fail(c, "sramecc", "\"unsupported\", \"any\", \"off\" or \"on\"", NULL);
   /* .text: "text": "hex bytes" or "text_size": N (filled with s_nop 0) */
-  const char *hex = desc_str(obj, "text");
+  const char *hex = amddwarf__desc_str(obj, "text");
   uint64_t size = 0;
   amddwarf_status st = AMDDWARF_OK;
   if (hex) {
@@ -178,15 +178,15 @@ static amddwarf_status read_object(desc_ctx *c, json_t *root, amddwarf_write_opt
       digits += *p != ' ';
     size = digits / 2;
   } else {
-    st = desc_u64(c, obj, "text_size", 1, 0, 64u << 20, &size);
+    st = amddwarf__desc_u64(c, obj, "text_size", 1, 0, 64u << 20, &size);
     if (st != AMDDWARF_OK)
       return st;
   }
   if (size == 0 || size > (64u << 20))
-    return desc_fail(c, "text", ".text of 1 byte to 64 MiB expected", NULL);
-  *text = amddwarf_mem_alloc(alloc, (size_t)size);
+    return amddwarf__desc_fail(c, "text", ".text of 1 byte to 64 MiB expected", NULL);
+  *text = amddwarf__mem_alloc(alloc, (size_t)size);
   if (!*text)
-    return amddwarf_fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   *text_size = (size_t)size;
   if (hex) {
     size_t n = 0;
@@ -199,7 +199,7 @@ static amddwarf_status read_object(desc_ctx *c, json_t *root, amddwarf_write_opt
               : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10
                                          : -1;
       if (v < 0)
-        return desc_fail(c, "text", "not hex", NULL);
+        return amddwarf__desc_fail(c, "text", "not hex", NULL);
       if (high < 0) {
         high = v;
       } else {
@@ -208,7 +208,7 @@ static amddwarf_status read_object(desc_ctx *c, json_t *root, amddwarf_write_opt
       }
     }
     if (high >= 0)
-      return desc_fail(c, "text", "an odd number of hex digits", NULL);
+      return amddwarf__desc_fail(c, "text", "an odd number of hex digits", NULL);
   } else {
     static const uint8_t s_nop[4] = {0x00, 0x00, 0x80, 0xbf}; /* s_nop 0 */
     for (size_t i = 0; i < *text_size; i++)
@@ -218,26 +218,26 @@ static amddwarf_status read_object(desc_ctx *c, json_t *root, amddwarf_write_opt
   o->text_size = *text_size;
   json_t *syms = json_object_get(root, "symbols");
   size_t n = json_array_size(syms);
-  *symbols = amddwarf_mem_calloc(alloc, n ? n : 1, sizeof **symbols);
+  *symbols = amddwarf__mem_calloc(alloc, n ? n : 1, sizeof **symbols);
   if (!*symbols)
-    return amddwarf_fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   size_t i;
   json_t *s;
   json_array_foreach(syms, i, s)
   {
-    desc_path_index(c, "", "symbols", i);
+    amddwarf__desc_path_index(c, "", "symbols", i);
     amddwarf_symbol_desc *d = &(*symbols)[i];
-    d->name = desc_str(s, "name");
+    d->name = amddwarf__desc_str(s, "name");
     if (!d->name)
-      return desc_fail(c, "name", "missing", NULL);
-    st = desc_u64(c, s, "offset", 1, 0, UINT64_MAX, &d->text_offset);
+      return amddwarf__desc_fail(c, "name", "missing", NULL);
+    st = amddwarf__desc_u64(c, s, "offset", 1, 0, UINT64_MAX, &d->text_offset);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, s, "size", 0, 0, UINT64_MAX, &d->size);
+      st = amddwarf__desc_u64(c, s, "size", 0, 0, UINT64_MAX, &d->size);
     if (st != AMDDWARF_OK)
       return st;
-    const char *kind = desc_str(s, "kind");
+    const char *kind = amddwarf__desc_str(s, "kind");
     d->is_object = kind && strcmp(kind, "object") == 0;
-    const char *binding = desc_str(s, "binding");
+    const char *binding = amddwarf__desc_str(s, "binding");
     d->is_local = binding && strcmp(binding, "local") == 0;
   }
   o->symbols = *symbols;
@@ -256,7 +256,7 @@ amddwarf_status amddwarf_build_json(const char *text, size_t size,
   json_error_t jerr;
   json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
   if (!root)
-    return amddwarf_fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
+    return amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
                          "build description, line %d column %d: %s", jerr.line, jerr.column,
                          jerr.text);
   desc_ctx c;
@@ -270,13 +270,13 @@ amddwarf_status amddwarf_build_json(const char *text, size_t size,
   size_t symbol_count = json_array_size(json_object_get(root, "symbols"));
   amddwarf_status st = AMDDWARF_OK;
   if (!json_is_object(root))
-    st = desc_fail(&c, NULL, "the description is a JSON object", NULL);
+    st = amddwarf__desc_fail(&c, NULL, "the description is a JSON object", NULL);
   if (st == AMDDWARF_OK)
     st = read_options(&c, root, &dopts);
   if (st == AMDDWARF_OK) {
     st = amddwarf_dwarf_builder_new(&dopts, alloc, &c.b);
     if (st != AMDDWARF_OK)
-      st = amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "cannot create the DWARF builder");
+      st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "cannot create the DWARF builder");
   }
   if (st == AMDDWARF_OK) {
     amddwarf_dwarf_builder_expr_format(c.b, &c.format);
@@ -285,27 +285,27 @@ amddwarf_status amddwarf_build_json(const char *text, size_t size,
   }
   json_t *units = json_object_get(root, "units");
   if (st == AMDDWARF_OK && units && !json_is_array(units))
-    st = desc_fail(&c, "units", "an array expected", NULL);
+    st = amddwarf__desc_fail(&c, "units", "an array expected", NULL);
   size_t i;
   json_t *u;
   json_array_foreach(units, i, u)
   {
     if (st != AMDDWARF_OK)
       break;
-    st = desc_build_unit(&c, u, i);
+    st = amddwarf__desc_build_unit(&c, u, i);
   }
   json_t *cfi = json_object_get(root, "cfi");
   if (st == AMDDWARF_OK && cfi)
-    st = desc_build_cfi(&c, cfi, &dopts);
+    st = amddwarf__desc_build_cfi(&c, cfi, &dopts);
   if (st == AMDDWARF_OK) {
     wopts.cfi = c.cfi;
     st = amddwarf_object_write(json_array_size(units) ? c.b : NULL, &wopts, out, out_size, err);
   }
   if (c.b) {
-    const amddwarf_allocator *a = amddwarf_dwarf_builder_allocator(c.b);
-    amddwarf_mem_free(a, text_bytes, text_size);
-    amddwarf_mem_free(a, symbols, (symbol_count ? symbol_count : 1) * sizeof *symbols);
-    amddwarf_mem_free(a, c.type_dies, (c.type_count ? c.type_count : 1) * sizeof *c.type_dies);
+    const amddwarf_allocator *a = amddwarf__dwarf_builder_allocator(c.b);
+    amddwarf__mem_free(a, text_bytes, text_size);
+    amddwarf__mem_free(a, symbols, (symbol_count ? symbol_count : 1) * sizeof *symbols);
+    amddwarf__mem_free(a, c.type_dies, (c.type_count ? c.type_count : 1) * sizeof *c.type_dies);
   }
   amddwarf_cfi_builder_free(c.cfi);
   amddwarf_dwarf_builder_free(c.b);

@@ -22,14 +22,14 @@ static amddwarf_status location_attr(desc_ctx *c, amddwarf_die_id die, uint16_t 
   amddwarf_expr_builder *e = NULL;
   amddwarf_status st;
   if (json_is_string(value)) {
-    st = desc_assemble(c, member, json_string_value(value), &e);
+    st = amddwarf__desc_assemble(c, member, json_string_value(value), &e);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_expr(c->b, die, at, e, c->err);
     amddwarf_expr_builder_free(e);
     return st;
   }
   if (!json_is_array(value))
-    return desc_fail(c, member, "a location is an expression string or a list of entries", NULL);
+    return amddwarf__desc_fail(c, member, "a location is an expression string or a list of entries", NULL);
   amddwarf_loclist_id list;
   st = amddwarf_dwarf_attr_loclist(c->b, die, at, &list, c->err);
   size_t i;
@@ -39,14 +39,14 @@ static amddwarf_status location_attr(desc_ctx *c, amddwarf_die_id die, uint16_t 
     if (st != AMDDWARF_OK)
       break;
     uint64_t low, high;
-    const char *text = desc_str(entry, "expr");
-    st = desc_u64(c, entry, "low", 1, 0, UINT64_MAX, &low);
+    const char *text = amddwarf__desc_str(entry, "expr");
+    st = amddwarf__desc_u64(c, entry, "low", 1, 0, UINT64_MAX, &low);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, entry, "high", 1, 0, UINT64_MAX, &high);
+      st = amddwarf__desc_u64(c, entry, "high", 1, 0, UINT64_MAX, &high);
     if (st == AMDDWARF_OK && !text)
-      st = desc_fail(c, member, "entry without an \"expr\" string", NULL);
+      st = amddwarf__desc_fail(c, member, "entry without an \"expr\" string", NULL);
     if (st == AMDDWARF_OK)
-      st = desc_assemble(c, member, text, &e);
+      st = amddwarf__desc_assemble(c, member, text, &e);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_loclist_add(c->b, list, low, high, e, c->err);
     amddwarf_expr_builder_free(e);
@@ -59,23 +59,23 @@ static amddwarf_status location_attr(desc_ctx *c, amddwarf_die_id die, uint16_t 
 
 static amddwarf_status type_ref(desc_ctx *c, json_t *obj, const char *key, amddwarf_die_id *die)
 {
-  const char *id = desc_str(obj, key);
+  const char *id = amddwarf__desc_str(obj, key);
   *die = 0;
   if (!id)
-    return desc_fail(c, key, "missing or not a type id", NULL);
+    return amddwarf__desc_fail(c, key, "missing or not a type id", NULL);
   size_t i;
   json_t *t;
   json_array_foreach(c->types, i, t)
   {
-    const char *tid = desc_str(t, "id");
+    const char *tid = amddwarf__desc_str(t, "id");
     if (!tid)
-      tid = desc_str(t, "name");
+      tid = amddwarf__desc_str(t, "name");
     if (tid && strcmp(tid, id) == 0) {
       *die = c->type_dies[i];
       return AMDDWARF_OK;
     }
   }
-  return desc_fail(c, key, "no type with id '%s'", id);
+  return amddwarf__desc_fail(c, key, "no type with id '%s'", id);
 }
 
 static const struct {
@@ -104,10 +104,10 @@ static amddwarf_status build_subranges(desc_ctx *c, amddwarf_die_id array, json_
   json_t *counts = json_object_get(t, "count"), *lowers = json_object_get(t, "lower_bound");
   size_t n = json_is_array(counts) ? json_array_size(counts) : 1;
   if (n == 0 || n > 16)
-    return desc_fail(c, "count", "1 to 16 dimensions expected", NULL);
+    return amddwarf__desc_fail(c, "count", "1 to 16 dimensions expected", NULL);
   if (lowers && (json_is_array(lowers) != json_is_array(counts) ||
                  (json_is_array(lowers) && json_array_size(lowers) != n)))
-    return desc_fail(c, "lower_bound", "one per dimension of count expected", NULL);
+    return amddwarf__desc_fail(c, "lower_bound", "one per dimension of count expected", NULL);
   for (size_t i = 0; i < n; i++) {
     json_t *one = json_object();
     uint64_t count = 0;
@@ -115,13 +115,13 @@ static amddwarf_status build_subranges(desc_ctx *c, amddwarf_die_id array, json_
     amddwarf_die_id sub;
     /* Each dimension read as a {"count", "lower_bound"} of its own. */
     if (one == NULL)
-      return desc_fail(c, "count", "out of memory", NULL);
+      return amddwarf__desc_fail(c, "count", "out of memory", NULL);
     json_object_set(one, "count", json_is_array(counts) ? json_array_get(counts, i) : counts);
     if (lowers)
       json_object_set(one, "lower_bound", json_is_array(lowers) ? json_array_get(lowers, i) : lowers);
-    amddwarf_status st = desc_u64(c, one, "count", 1, 0, UINT64_MAX, &count);
+    amddwarf_status st = amddwarf__desc_u64(c, one, "count", 1, 0, UINT64_MAX, &count);
     if (st == AMDDWARF_OK && lowers)
-      st = desc_i64(c, one, "lower_bound", &lower);
+      st = amddwarf__desc_i64(c, one, "lower_bound", &lower);
     json_decref(one);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_die_new(c->b, array, AMDDWARF_DW_TAG_subrange_type, &sub, c->err);
@@ -145,10 +145,10 @@ static amddwarf_status build_members(desc_ctx *c, amddwarf_die_id aggregate, jso
   {
     amddwarf_die_id md, mt;
     uint64_t v = 0, bits = 0;
-    const char *mname = desc_str(m, "name");
+    const char *mname = amddwarf__desc_str(m, "name");
     int bitfield = json_object_get(m, "bit_size") != NULL;
     if (!mname)
-      return desc_fail(c, "members", "a member without a name", NULL);
+      return amddwarf__desc_fail(c, "members", "a member without a name", NULL);
     amddwarf_status st = amddwarf_dwarf_die_new(c->b, aggregate, AMDDWARF_DW_TAG_member, &md, c->err);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_string(c->b, md, AMDDWARF_DW_AT_name, mname, c->err);
@@ -157,11 +157,11 @@ static amddwarf_status build_members(desc_ctx *c, amddwarf_die_id aggregate, jso
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_ref(c->b, md, AMDDWARF_DW_AT_type, mt, c->err);
     if (st == AMDDWARF_OK && bitfield)
-      st = desc_u64(c, m, "bit_size", 1, 0, UINT64_MAX, &bits);
+      st = amddwarf__desc_u64(c, m, "bit_size", 1, 0, UINT64_MAX, &bits);
     if (st == AMDDWARF_OK && bitfield)
       st = amddwarf_dwarf_attr_udata(c->b, md, AMDDWARF_DW_AT_bit_size, bits, c->err);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, m, bitfield ? "data_bit_offset" : "offset", 1, 0, UINT64_MAX, &v);
+      st = amddwarf__desc_u64(c, m, bitfield ? "data_bit_offset" : "offset", 1, 0, UINT64_MAX, &v);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(c->b, md,
                                      bitfield ? AMDDWARF_DW_AT_data_bit_offset : AMDDWARF_DW_AT_data_member_location,
@@ -181,10 +181,10 @@ static amddwarf_status build_enumerators(desc_ctx *c, amddwarf_die_id enumeratio
   {
     amddwarf_die_id ed;
     int64_t value = 0;
-    const char *ename = desc_str(e, "name");
+    const char *ename = amddwarf__desc_str(e, "name");
     if (!ename)
-      return desc_fail(c, "enumerators", "an enumerator without a name", NULL);
-    amddwarf_status st = desc_i64(c, e, "value", &value);
+      return amddwarf__desc_fail(c, "enumerators", "an enumerator without a name", NULL);
+    amddwarf_status st = amddwarf__desc_i64(c, e, "value", &value);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_die_new(c->b, enumeration, AMDDWARF_DW_TAG_enumerator, &ed, c->err);
     if (st == AMDDWARF_OK)
@@ -202,38 +202,38 @@ static amddwarf_status build_types(desc_ctx *c, const char *base)
   amddwarf_dwarf_builder *b = c->b;
   size_t n = json_array_size(c->types);
   c->type_count = n;
-  c->type_dies = amddwarf_mem_calloc(amddwarf_dwarf_builder_allocator(b), n ? n : 1,
+  c->type_dies = amddwarf__mem_calloc(amddwarf__dwarf_builder_allocator(b), n ? n : 1,
                                      sizeof *c->type_dies);
   if (!c->type_dies)
-    return amddwarf_fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   amddwarf_status st = AMDDWARF_OK;
   size_t i;
   json_t *t;
   json_array_foreach(c->types, i, t)
   {
-    desc_path_index(c, base, "types", i);
-    const char *kind = desc_str(t, "kind");
+    amddwarf__desc_path_index(c, base, "types", i);
+    const char *kind = amddwarf__desc_str(t, "kind");
     uint8_t tag = 0;
     for (size_t k = 0; kind && k < sizeof type_kinds / sizeof type_kinds[0]; k++)
       if (strcmp(kind, type_kinds[k].name) == 0)
         tag = type_kinds[k].tag;
     if (!tag)
-      return desc_fail(c, "kind", "unknown type kind '%s'", kind ? kind : "(none)");
+      return amddwarf__desc_fail(c, "kind", "unknown type kind '%s'", kind ? kind : "(none)");
     st = amddwarf_dwarf_die_new(b, c->unit, tag, &c->type_dies[i], c->err);
     if (st != AMDDWARF_OK)
       return st;
   }
   json_array_foreach(c->types, i, t)
   {
-    desc_path_index(c, base, "types", i);
+    amddwarf__desc_path_index(c, base, "types", i);
     amddwarf_die_id die = c->type_dies[i];
-    const char *kind = desc_str(t, "kind");
-    const char *name = desc_str(t, "name");
+    const char *kind = amddwarf__desc_str(t, "kind");
+    const char *name = amddwarf__desc_str(t, "name");
     uint64_t v;
     if (name)
       st = amddwarf_dwarf_attr_string(b, die, AMDDWARF_DW_AT_name, name, c->err);
     if (st == AMDDWARF_OK && json_object_get(t, "byte_size")) {
-      st = desc_u64(c, t, "byte_size", 1, 0, UINT64_MAX, &v);
+      st = amddwarf__desc_u64(c, t, "byte_size", 1, 0, UINT64_MAX, &v);
       if (st == AMDDWARF_OK)
         st = amddwarf_dwarf_attr_udata(b, die, AMDDWARF_DW_AT_byte_size, v, c->err);
     }
@@ -247,13 +247,13 @@ static amddwarf_status build_types(desc_ctx *c, const char *base)
           if (strcmp(json_string_value(enc), encodings[k].name) == 0)
             code = encodings[k].value;
         if (!code)
-          return desc_fail(c, "encoding", "unknown encoding '%s'", json_string_value(enc));
-      } else if ((st = desc_u64(c, t, "encoding", 1, 0, 0xff, &code)) != AMDDWARF_OK) {
+          return amddwarf__desc_fail(c, "encoding", "unknown encoding '%s'", json_string_value(enc));
+      } else if ((st = amddwarf__desc_u64(c, t, "encoding", 1, 0, 0xff, &code)) != AMDDWARF_OK) {
         return st;
       }
       st = amddwarf_dwarf_attr_udata(b, die, AMDDWARF_DW_AT_encoding, code, c->err);
       if (st == AMDDWARF_OK && json_object_get(t, "vector_size")) {
-        st = desc_u64(c, t, "vector_size", 1, 0, UINT64_MAX, &v);
+        st = amddwarf__desc_u64(c, t, "vector_size", 1, 0, UINT64_MAX, &v);
         if (st == AMDDWARF_OK)
           st = amddwarf_dwarf_attr_udata(
               b, die, amddwarf_dwarf_ext_attr_code(b, AMDDWARF_EXT_AT_VECTOR_SIZE), v, c->err);
@@ -269,12 +269,12 @@ static amddwarf_status build_types(desc_ctx *c, const char *base)
       }
       if (st == AMDDWARF_OK && strcmp(kind, "pointer") == 0) {
         if (json_object_get(t, "address_class")) {
-          st = desc_u64(c, t, "address_class", 1, 0, UINT32_MAX, &v);
+          st = amddwarf__desc_u64(c, t, "address_class", 1, 0, UINT32_MAX, &v);
           if (st == AMDDWARF_OK)
             st = amddwarf_dwarf_attr_udata(b, die, AMDDWARF_DW_AT_address_class, v, c->err);
         }
         if (st == AMDDWARF_OK && json_object_get(t, "address_space")) {
-          st = desc_u64(c, t, "address_space", 1, 0, UINT32_MAX, &v);
+          st = amddwarf__desc_u64(c, t, "address_space", 1, 0, UINT32_MAX, &v);
           if (st == AMDDWARF_OK)
             st = amddwarf_dwarf_attr_udata(
                 b, die, amddwarf_dwarf_ext_attr_code(b, AMDDWARF_EXT_AT_ADDRESS_SPACE), v,
@@ -298,9 +298,9 @@ static amddwarf_status build_types(desc_ctx *c, const char *base)
 
 static amddwarf_status build_variable(desc_ctx *c, amddwarf_die_id parent, json_t *v, uint16_t tag)
 {
-  const char *name = desc_str(v, "name");
+  const char *name = amddwarf__desc_str(v, "name");
   if (!name)
-    return desc_fail(c, "name", "missing", NULL);
+    return amddwarf__desc_fail(c, "name", "missing", NULL);
   amddwarf_die_id die, type;
   amddwarf_status st = amddwarf_dwarf_die_new(c->b, parent, tag, &die, c->err);
   if (st == AMDDWARF_OK)
@@ -312,21 +312,21 @@ static amddwarf_status build_variable(desc_ctx *c, amddwarf_die_id parent, json_
   }
   if (st == AMDDWARF_OK && json_object_get(v, "line")) {
     uint64_t line, file;
-    st = desc_u64(c, v, "line", 1, 0, UINT32_MAX, &line);
+    st = amddwarf__desc_u64(c, v, "line", 1, 0, UINT32_MAX, &line);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, v, "file", 0, 1, UINT32_MAX, &file);
+      st = amddwarf__desc_u64(c, v, "file", 0, 1, UINT32_MAX, &file);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(c->b, die, AMDDWARF_DW_AT_decl_file, file, c->err);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(c->b, die, AMDDWARF_DW_AT_decl_line, line, c->err);
   }
-  if (st == AMDDWARF_OK && desc_bool(v, "artificial"))
+  if (st == AMDDWARF_OK && amddwarf__desc_bool(v, "artificial"))
     st = amddwarf_dwarf_attr_flag(c->b, die, AMDDWARF_DW_AT_artificial, c->err);
   if (st == AMDDWARF_OK && json_object_get(v, "location"))
     st = location_attr(c, die, AMDDWARF_DW_AT_location, "location", json_object_get(v, "location"));
   if (st == AMDDWARF_OK && json_object_get(v, "const_value")) {
     int64_t value = 0;
-    st = desc_i64(c, v, "const_value", &value);
+    st = amddwarf__desc_i64(c, v, "const_value", &value);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_sdata(c->b, die, AMDDWARF_DW_AT_const_value, value, c->err);
   }
@@ -345,28 +345,28 @@ static amddwarf_status build_ranges(desc_ctx *c, amddwarf_die_id die, json_t *ob
     size_t i;
     json_t *r;
     if (!json_is_array(ranges) || json_array_size(ranges) == 0 || json_array_size(ranges) > 64)
-      return desc_fail(c, "ranges", "1-64 [low, high] pairs expected", NULL);
+      return amddwarf__desc_fail(c, "ranges", "1-64 [low, high] pairs expected", NULL);
     json_array_foreach(ranges, i, r)
     {
       char path[256], low_path[280], high_path[280];
       if (!json_is_array(r) || json_array_size(r) != 2)
-        return desc_fail(c, "ranges", "each range is [low, high]", NULL);
-      desc_member_path(c, "ranges", path);
+        return amddwarf__desc_fail(c, "ranges", "each range is [low, high]", NULL);
+      amddwarf__desc_member_path(c, "ranges", path);
       snprintf(low_path, sizeof low_path, "%s[%zu][0]", path, i);
       snprintf(high_path, sizeof high_path, "%s[%zu][1]", path, i);
-      if ((st = amddwarf_json_uint(json_array_get(r, 0), UINT64_MAX, low_path,
+      if ((st = amddwarf__json_uint(json_array_get(r, 0), UINT64_MAX, low_path,
                                    AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, &starts[n])) !=
               AMDDWARF_OK ||
-          (st = amddwarf_json_uint(json_array_get(r, 1), UINT64_MAX, high_path,
+          (st = amddwarf__json_uint(json_array_get(r, 1), UINT64_MAX, high_path,
                                    AMDDWARF_E_PRODUCE_DESCRIPTION, c->err, &ends[n])) !=
               AMDDWARF_OK)
         return st;
       n++;
     }
   } else {
-    st = desc_u64(c, obj, "low", 1, 0, UINT64_MAX, &starts[0]);
+    st = amddwarf__desc_u64(c, obj, "low", 1, 0, UINT64_MAX, &starts[0]);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, obj, "high", 1, 0, UINT64_MAX, &ends[0]);
+      st = amddwarf__desc_u64(c, obj, "high", 1, 0, UINT64_MAX, &ends[0]);
     n = 1;
   }
   if (st != AMDDWARF_OK)
@@ -398,7 +398,7 @@ static amddwarf_status build_children(desc_ctx *c, amddwarf_die_id die, json_t *
     json_t *v;
     json_array_foreach(json_object_get(obj, lists[l].member), i, v)
     {
-      desc_path_index(c, saved, lists[l].member, i);
+      amddwarf__desc_path_index(c, saved, lists[l].member, i);
       st = build_variable(c, die, v, lists[l].tag);
       if (st != AMDDWARF_OK)
         break;
@@ -410,7 +410,7 @@ static amddwarf_status build_children(desc_ctx *c, amddwarf_die_id die, json_t *
   {
     if (st != AMDDWARF_OK)
       break;
-    desc_path_index(c, saved, "blocks", i);
+    amddwarf__desc_path_index(c, saved, "blocks", i);
     amddwarf_die_id bd;
     st = amddwarf_dwarf_die_new(c->b, die, AMDDWARF_DW_TAG_lexical_block, &bd, c->err);
     if (st == AMDDWARF_OK)
@@ -423,7 +423,7 @@ static amddwarf_status build_children(desc_ctx *c, amddwarf_die_id die, json_t *
 static amddwarf_status build_scope(desc_ctx *c, amddwarf_die_id die, json_t *obj, int depth)
 {
   if (depth > MAX_DEPTH)
-    return desc_fail(c, NULL, "scopes nest deeper than 32", NULL);
+    return amddwarf__desc_fail(c, NULL, "scopes nest deeper than 32", NULL);
   uint64_t low, high;
   amddwarf_status st = build_ranges(c, die, obj, &low, &high);
   if (st == AMDDWARF_OK)
@@ -442,12 +442,12 @@ static amddwarf_status parse_regions(desc_ctx *c, json_t *list, region_pool *poo
                                      size_t *count, int depth)
 {
   if (!json_is_array(list))
-    return desc_fail(c, "regions", "an array of regions expected", NULL);
+    return amddwarf__desc_fail(c, "regions", "an array of regions expected", NULL);
   if (depth > MAX_DEPTH)
-    return desc_fail(c, "regions", "regions nest deeper than 32", NULL);
+    return amddwarf__desc_fail(c, "regions", "regions nest deeper than 32", NULL);
   size_t n = json_array_size(list);
   if (pool->count + n > pool->capacity)
-    return desc_fail(c, "regions", "more than 4096 regions", NULL);
+    return amddwarf__desc_fail(c, "regions", "more than 4096 regions", NULL);
   *first = pool->count;
   *count = n;
   pool->count += n; /* siblings are contiguous */
@@ -456,7 +456,7 @@ static amddwarf_status parse_regions(desc_ctx *c, json_t *list, region_pool *poo
   json_array_foreach(list, i, r)
   {
     amddwarf_region *node = &pool->nodes[*first + i];
-    const char *kind = desc_str(r, "kind");
+    const char *kind = amddwarf__desc_str(r, "kind");
     if (!kind || strcmp(kind, "if") == 0)
       node->kind = AMDDWARF_REGION_IF;
     else if (strcmp(kind, "loop") == 0)
@@ -464,22 +464,22 @@ static amddwarf_status parse_regions(desc_ctx *c, json_t *list, region_pool *poo
     else if (strcmp(kind, "whole_wave") == 0)
       node->kind = AMDDWARF_REGION_WHOLE_WAVE;
     else
-      return desc_fail(c, "regions", "unknown region kind '%s'", kind);
-    node->name = desc_str(r, "name");
+      return amddwarf__desc_fail(c, "regions", "unknown region kind '%s'", kind);
+    node->name = amddwarf__desc_str(r, "name");
     if (!node->name)
-      return desc_fail(c, "regions", "a region without a \"name\"", NULL);
-    amddwarf_status st = desc_u64(c, r, "start", 1, 0, UINT64_MAX, &node->start);
+      return amddwarf__desc_fail(c, "regions", "a region without a \"name\"", NULL);
+    amddwarf_status st = amddwarf__desc_u64(c, r, "start", 1, 0, UINT64_MAX, &node->start);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, r, "body", 1, 0, UINT64_MAX, &node->body);
+      st = amddwarf__desc_u64(c, r, "body", 1, 0, UINT64_MAX, &node->body);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, r, "end", 1, 0, UINT64_MAX, &node->end);
+      st = amddwarf__desc_u64(c, r, "end", 1, 0, UINT64_MAX, &node->end);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, r, "else", 0, node->end, UINT64_MAX, &node->else_start);
-    const char *save = desc_str(r, "save_exec");
+      st = amddwarf__desc_u64(c, r, "else", 0, node->end, UINT64_MAX, &node->else_start);
+    const char *save = amddwarf__desc_str(r, "save_exec");
     if (st == AMDDWARF_OK && !save)
-      st = desc_fail(c, "regions", "region '%s' has no \"save_exec\" location", node->name);
+      st = amddwarf__desc_fail(c, "regions", "region '%s' has no \"save_exec\" location", node->name);
     if (st == AMDDWARF_OK)
-      st = desc_assemble(c, "save_exec", save, &pool->exprs[*first + i]);
+      st = amddwarf__desc_assemble(c, "save_exec", save, &pool->exprs[*first + i]);
     if (st != AMDDWARF_OK)
       return st;
     node->save_exec = pool->exprs[*first + i];
@@ -499,13 +499,13 @@ static amddwarf_status parse_regions(desc_ctx *c, json_t *list, region_pool *poo
 static amddwarf_status build_lane_pc(desc_ctx *c, amddwarf_die_id fn, uint64_t low, uint64_t high,
                                      json_t *regions)
 {
-  const amddwarf_allocator *alloc = amddwarf_dwarf_builder_allocator(c->b);
+  const amddwarf_allocator *alloc = amddwarf__dwarf_builder_allocator(c->b);
   region_pool pool = {NULL, NULL, 0, MAX_REGION_NODES};
-  pool.nodes = amddwarf_mem_calloc(alloc, pool.capacity, sizeof *pool.nodes);
-  pool.exprs = amddwarf_mem_calloc(alloc, pool.capacity, sizeof *pool.exprs);
+  pool.nodes = amddwarf__mem_calloc(alloc, pool.capacity, sizeof *pool.nodes);
+  pool.exprs = amddwarf__mem_calloc(alloc, pool.capacity, sizeof *pool.exprs);
   amddwarf_status st = AMDDWARF_OK;
   if (!pool.nodes || !pool.exprs)
-    st = amddwarf_fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    st = amddwarf__fail(c->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   size_t first = 0, count = 0;
   if (st == AMDDWARF_OK)
     st = parse_regions(c, regions, &pool, &first, &count, 0);
@@ -514,36 +514,36 @@ static amddwarf_status build_lane_pc(desc_ctx *c, amddwarf_die_id fn, uint64_t l
     if (st != AMDDWARF_OK && c->err) {
       char inner[AMDDWARF_ERROR_MESSAGE_SIZE];
       memcpy(inner, c->err->message, sizeof inner);
-      amddwarf_fail(c->err, st, c->err->offset, "%s.regions: %s", c->path, inner);
+      amddwarf__fail(c->err, st, c->err->offset, "%s.regions: %s", c->path, inner);
     }
   }
   if (pool.exprs)
     for (size_t i = 0; i < pool.capacity; i++)
       amddwarf_expr_builder_free(pool.exprs[i]);
-  amddwarf_mem_free(alloc, pool.nodes, pool.capacity * sizeof *pool.nodes);
-  amddwarf_mem_free(alloc, pool.exprs, pool.capacity * sizeof *pool.exprs);
+  amddwarf__mem_free(alloc, pool.nodes, pool.capacity * sizeof *pool.nodes);
+  amddwarf__mem_free(alloc, pool.exprs, pool.capacity * sizeof *pool.exprs);
   return st;
 }
 
 static amddwarf_status build_function(desc_ctx *c, json_t *f)
 {
-  const char *name = desc_str(f, "name");
+  const char *name = amddwarf__desc_str(f, "name");
   if (!name)
-    return desc_fail(c, "name", "missing", NULL);
+    return amddwarf__desc_fail(c, "name", "missing", NULL);
   amddwarf_die_id fn;
   amddwarf_dwarf_builder *b = c->b;
   uint64_t low = 0, high = 0, v;
   amddwarf_status st = amddwarf_dwarf_die_new(b, c->unit, AMDDWARF_DW_TAG_subprogram, &fn, c->err);
   if (st == AMDDWARF_OK)
     st = amddwarf_dwarf_attr_string(b, fn, AMDDWARF_DW_AT_name, name, c->err);
-  if (st == AMDDWARF_OK && desc_bool(f, "external"))
+  if (st == AMDDWARF_OK && amddwarf__desc_bool(f, "external"))
     st = amddwarf_dwarf_attr_flag(b, fn, AMDDWARF_DW_AT_external, c->err);
   if (st == AMDDWARF_OK)
     st = build_ranges(c, fn, f, &low, &high);
   if (st == AMDDWARF_OK && json_object_get(f, "frame_base"))
     st = location_attr(c, fn, AMDDWARF_DW_AT_frame_base, "frame_base", json_object_get(f, "frame_base"));
   if (st == AMDDWARF_OK && json_object_get(f, "lanes")) {
-    st = desc_u64(c, f, "lanes", 1, 0, UINT32_MAX, &v);
+    st = amddwarf__desc_u64(c, f, "lanes", 1, 0, UINT32_MAX, &v);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_udata(b, fn, amddwarf_dwarf_ext_attr_code(b, AMDDWARF_EXT_AT_LANES),
                                      v, c->err);
@@ -561,24 +561,24 @@ static amddwarf_status build_function(desc_ctx *c, json_t *f)
   return st;
 }
 
-amddwarf_status desc_build_unit(desc_ctx *c, json_t *u, size_t index)
+amddwarf_status amddwarf__desc_build_unit(desc_ctx *c, json_t *u, size_t index)
 {
   amddwarf_dwarf_builder *b = c->b;
-  desc_path_index(c, "", "units", index);
+  amddwarf__desc_path_index(c, "", "units", index);
   char base[200];
   memcpy(base, c->path, sizeof base);
   uint64_t language;
   amddwarf_status st =
-      desc_u64(c, u, "language", 0, AMDDWARF_DW_LANG_OpenCL, 0xffff, &language);
+      amddwarf__desc_u64(c, u, "language", 0, AMDDWARF_DW_LANG_OpenCL, 0xffff, &language);
   if (st != AMDDWARF_OK)
     return st;
   json_t *aug = json_object_get(u, "augmentation");
   const char *augmentation = aug ? (json_is_null(aug) ? NULL : json_string_value(aug))
                                  : "[amd:v0.0]";
   if (aug && !json_is_null(aug) && !json_is_string(aug))
-    return desc_fail(c, "augmentation", "a string or null", NULL);
-  st = amddwarf_dwarf_unit_new(b, desc_str(u, "name"), desc_str(u, "comp_dir"),
-                               desc_str(u, "producer") ? desc_str(u, "producer") : "amddwarf build",
+    return amddwarf__desc_fail(c, "augmentation", "a string or null", NULL);
+  st = amddwarf_dwarf_unit_new(b, amddwarf__desc_str(u, "name"), amddwarf__desc_str(u, "comp_dir"),
+                               amddwarf__desc_str(u, "producer") ? amddwarf__desc_str(u, "producer") : "amddwarf build",
                                (uint32_t)language, augmentation, &c->unit, c->err);
   if (st != AMDDWARF_OK)
     return st;
@@ -586,26 +586,26 @@ amddwarf_status desc_build_unit(desc_ctx *c, json_t *u, size_t index)
   json_t *item;
   json_array_foreach(json_object_get(u, "files"), i, item)
   {
-    desc_path_index(c, base, "files", i);
+    amddwarf__desc_path_index(c, base, "files", i);
     uint32_t file;
-    const char *name = desc_str(item, "name");
+    const char *name = amddwarf__desc_str(item, "name");
     if (!name)
-      return desc_fail(c, "name", "missing", NULL);
-    st = amddwarf_dwarf_line_file(b, c->unit, name, desc_str(item, "dir"), &file, c->err);
+      return amddwarf__desc_fail(c, "name", "missing", NULL);
+    st = amddwarf_dwarf_line_file(b, c->unit, name, amddwarf__desc_str(item, "dir"), &file, c->err);
     if (st != AMDDWARF_OK)
       return st;
   }
   json_array_foreach(json_object_get(u, "lines"), i, item)
   {
-    desc_path_index(c, base, "lines", i);
+    amddwarf__desc_path_index(c, base, "lines", i);
     uint64_t offset, file, line, column;
-    st = desc_u64(c, item, "offset", 1, 0, UINT64_MAX, &offset);
+    st = amddwarf__desc_u64(c, item, "offset", 1, 0, UINT64_MAX, &offset);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, item, "file", 0, 1, UINT32_MAX, &file);
+      st = amddwarf__desc_u64(c, item, "file", 0, 1, UINT32_MAX, &file);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, item, "line", 1, 0, UINT32_MAX, &line);
+      st = amddwarf__desc_u64(c, item, "line", 1, 0, UINT32_MAX, &line);
     if (st == AMDDWARF_OK)
-      st = desc_u64(c, item, "column", 0, 0, UINT32_MAX, &column);
+      st = amddwarf__desc_u64(c, item, "column", 0, 0, UINT32_MAX, &column);
     json_t *is_stmt = json_object_get(item, "is_stmt");
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_line_row(b, c->unit, offset, (uint32_t)file, (uint32_t)line,
@@ -619,12 +619,12 @@ amddwarf_status desc_build_unit(desc_ctx *c, json_t *u, size_t index)
   {
     if (st != AMDDWARF_OK)
       break;
-    desc_path_index(c, base, "procedures", i);
+    amddwarf__desc_path_index(c, base, "procedures", i);
     amddwarf_die_id p;
-    const char *name = desc_str(item, "name");
+    const char *name = amddwarf__desc_str(item, "name");
     json_t *loc = json_object_get(item, "location");
     if (!name || !loc)
-      return desc_fail(c, NULL, "a procedure has a \"name\" and a \"location\"", NULL);
+      return amddwarf__desc_fail(c, NULL, "a procedure has a \"name\" and a \"location\"", NULL);
     st = amddwarf_dwarf_die_new(b, c->unit, AMDDWARF_DW_TAG_dwarf_procedure, &p, c->err);
     if (st == AMDDWARF_OK)
       st = amddwarf_dwarf_attr_string(b, p, AMDDWARF_DW_AT_name, name, c->err);
@@ -635,17 +635,17 @@ amddwarf_status desc_build_unit(desc_ctx *c, json_t *u, size_t index)
   {
     if (st != AMDDWARF_OK)
       break;
-    desc_path_index(c, base, "variables", i);
+    amddwarf__desc_path_index(c, base, "variables", i);
     st = build_variable(c, c->unit, item, AMDDWARF_DW_TAG_variable);
   }
   json_array_foreach(json_object_get(u, "functions"), i, item)
   {
     if (st != AMDDWARF_OK)
       break;
-    desc_path_index(c, base, "functions", i);
+    amddwarf__desc_path_index(c, base, "functions", i);
     st = build_function(c, item);
   }
-  amddwarf_mem_free(amddwarf_dwarf_builder_allocator(b), c->type_dies,
+  amddwarf__mem_free(amddwarf__dwarf_builder_allocator(b), c->type_dies,
                     (c->type_count ? c->type_count : 1) * sizeof *c->type_dies);
   c->type_dies = NULL;
   return st;

@@ -130,8 +130,8 @@ amddwarf_status amddwarf_cfi_builder_new(const amddwarf_cfi_build_options *optio
       (opts.offset_size != 4 && opts.offset_size != 8) ||
       (opts.address_size != 4 && opts.address_size != 8))
     return AMDDWARF_E_INVALID_ARGUMENT;
-  amddwarf_allocator a = amddwarf_allocator_resolve(alloc);
-  amddwarf_cfi_builder *b = amddwarf_mem_calloc(&a, 1, sizeof *b);
+  amddwarf_allocator a = amddwarf__allocator_resolve(alloc);
+  amddwarf_cfi_builder *b = amddwarf__mem_calloc(&a, 1, sizeof *b);
   if (!b)
     return AMDDWARF_E_NO_MEMORY;
   b->alloc = a;
@@ -140,7 +140,7 @@ amddwarf_status amddwarf_cfi_builder_new(const amddwarf_cfi_build_options *optio
   return AMDDWARF_OK;
 }
 
-const amddwarf_allocator *amddwarf_cfi_builder_allocator(const amddwarf_cfi_builder *b)
+const amddwarf_allocator *amddwarf__cfi_builder_allocator(const amddwarf_cfi_builder *b)
 {
   return &b->alloc;
 }
@@ -150,15 +150,15 @@ void amddwarf_cfi_builder_free(amddwarf_cfi_builder *b)
   if (!b)
     return;
   for (size_t i = 0; i < b->cie_count; i++) {
-    amddwarf_mem_free(&b->alloc, b->cies[i].augmentation, b->cies[i].augmentation_size);
-    amddwarf_buf_free(&b->cies[i].insns.bytes);
+    amddwarf__mem_free(&b->alloc, b->cies[i].augmentation, b->cies[i].augmentation_size);
+    amddwarf__buf_free(&b->cies[i].insns.bytes);
   }
   for (size_t i = 0; i < b->fde_count; i++)
-    amddwarf_buf_free(&b->fdes[i].insns.bytes);
+    amddwarf__buf_free(&b->fdes[i].insns.bytes);
   amddwarf_allocator a = b->alloc;
-  amddwarf_mem_free(&a, b->cies, b->cie_capacity * sizeof *b->cies);
-  amddwarf_mem_free(&a, b->fdes, b->fde_capacity * sizeof *b->fdes);
-  amddwarf_mem_free(&a, b, sizeof *b);
+  amddwarf__mem_free(&a, b->cies, b->cie_capacity * sizeof *b->cies);
+  amddwarf__mem_free(&a, b->fdes, b->fde_capacity * sizeof *b->fdes);
+  amddwarf__mem_free(&a, b, sizeof *b);
 }
 
 amddwarf_status amddwarf_cfi_builder_cie(amddwarf_cfi_builder *b, const char *augmentation,
@@ -168,24 +168,24 @@ amddwarf_status amddwarf_cfi_builder_cie(amddwarf_cfi_builder *b, const char *au
   if (!b || !cie)
     return AMDDWARF_E_INVALID_ARGUMENT;
   if (b->options.version == 1 && ra_column > UINT8_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_REGISTER, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_CFI_BAD_REGISTER, AMDDWARF_NO_OFFSET,
                          "CIE version 1 holds the return-address column in one byte, not %llu",
                          (unsigned long long)ra_column);
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->cies, &b->cie_capacity, b->cie_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->cies, &b->cie_capacity, b->cie_count + 1,
                            sizeof *b->cies) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   cie_rec *c = &b->cies[b->cie_count];
   memset(c, 0, sizeof *c);
   const char *aug = augmentation ? augmentation : "";
   c->augmentation_size = strlen(aug) + 1;
-  c->augmentation = amddwarf_mem_alloc(&b->alloc, c->augmentation_size);
+  c->augmentation = amddwarf__mem_alloc(&b->alloc, c->augmentation_size);
   if (!c->augmentation)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   memcpy(c->augmentation, aug, c->augmentation_size);
   c->code_align = code_align;
   c->data_align = data_align;
   c->ra_column = ra_column;
-  amddwarf_buf_init(&c->insns.bytes, &b->alloc);
+  amddwarf__buf_init(&c->insns.bytes, &b->alloc);
   *cie = (uint32_t)b->cie_count++;
   return AMDDWARF_OK;
 }
@@ -196,19 +196,19 @@ amddwarf_status amddwarf_cfi_builder_fde(amddwarf_cfi_builder *b, uint32_t cie, 
   if (!b || !fde)
     return AMDDWARF_E_INVALID_ARGUMENT;
   if (cie >= b->cie_count)
-    return amddwarf_fail(err, AMDDWARF_E_CFI_BAD_CIE_POINTER, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_CFI_BAD_CIE_POINTER, AMDDWARF_NO_OFFSET,
                          "FDE for [0x%llx, +0x%llx) names CIE %u of %zu",
                          (unsigned long long)start, (unsigned long long)length, (unsigned)cie,
                          b->cie_count);
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->fdes, &b->fde_capacity, b->fde_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->fdes, &b->fde_capacity, b->fde_count + 1,
                            sizeof *b->fdes) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   fde_rec *f = &b->fdes[b->fde_count];
   memset(f, 0, sizeof *f);
   f->cie = cie;
   f->start = start;
   f->length = length;
-  amddwarf_buf_init(&f->insns.bytes, &b->alloc);
+  amddwarf__buf_init(&f->insns.bytes, &b->alloc);
   *fde = (uint32_t)b->fde_count++;
   return AMDDWARF_OK;
 }
@@ -234,13 +234,13 @@ static amddwarf_status encode_insn(const amddwarf_cfi_builder *b, const cfa_row 
   uint8_t first = row->code;
   if (row->operands[0] == OPND_LOW6_DELTA || row->operands[0] == OPND_LOW6_REG) {
     if (insn->operands[0] > 0x3f)
-      return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET, row->code,
+      return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET, row->code,
                               AMDDWARF_NO_OPCODE,
                               "%s: operand %llu does not fit its 6-bit field", row->name,
                               (unsigned long long)insn->operands[0]);
     first = (uint8_t)(first | insn->operands[0]);
   }
-  amddwarf_buf_u8(out, first);
+  amddwarf__buf_u8(out, first);
   for (int i = 0; i < 3; i++) {
     uint64_t v = insn->operands[i];
     switch (row->operands[i]) {
@@ -253,37 +253,37 @@ static amddwarf_status encode_insn(const amddwarf_cfi_builder *b, const cfa_row 
     case OPND_DELTA32: {
       unsigned size = row->operands[i] == OPND_DELTA8 ? 1 : row->operands[i] == OPND_DELTA16 ? 2 : 4;
       if (size < 8 && v >> (8 * size))
-        return amddwarf_fail_op(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET, row->code,
+        return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET, row->code,
                                 AMDDWARF_NO_OPCODE, "%s: delta %llu does not fit %u bytes",
                                 row->name, (unsigned long long)v, size);
-      amddwarf_buf_uint(out, v, size);
+      amddwarf__buf_uint(out, v, size);
       break;
     }
     case OPND_DELTA64:
-      amddwarf_buf_uint(out, v, 8);
+      amddwarf__buf_uint(out, v, 8);
       break;
     case OPND_ADDR:
-      amddwarf_buf_uint(out, v, b->options.address_size);
+      amddwarf__buf_uint(out, v, b->options.address_size);
       break;
     case OPND_UOFF:
     case OPND_UFACT:
     case OPND_ASPACE:
     case OPND_REG:
-      amddwarf_buf_uleb(out, v);
+      amddwarf__buf_uleb(out, v);
       break;
     case OPND_SFACT:
-      amddwarf_buf_sleb(out, (int64_t)v);
+      amddwarf__buf_sleb(out, (int64_t)v);
       break;
     case OPND_BLOCK:
       if (insn->expr_size && !insn->expr)
         return AMDDWARF_E_INVALID_ARGUMENT;
-      amddwarf_buf_uleb(out, insn->expr_size);
-      amddwarf_buf_bytes(out, insn->expr, insn->expr_size);
+      amddwarf__buf_uleb(out, insn->expr_size);
+      amddwarf__buf_bytes(out, insn->expr, insn->expr_size);
       break;
     }
   }
   if (out->failed)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   return AMDDWARF_OK;
 }
 
@@ -293,19 +293,19 @@ amddwarf_status amddwarf_cfi_builder_insn(amddwarf_cfi_builder *b, int is_cie, u
   if (!b || !insn)
     return AMDDWARF_E_INVALID_ARGUMENT;
   if (is_cie ? index >= b->cie_count : index >= b->fde_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "no %s %u", is_cie ? "CIE" : "FDE", (unsigned)index);
   uint8_t code = insn->code;
   if (code >= 0x40)
     code &= 0xc0;
   const cfa_row *row = row_by_code(b, code);
   if (!row)
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, AMDDWARF_NO_OFFSET,
                             insn->code, AMDDWARF_NO_OPCODE,
                             "call frame instruction 0x%02x is not known%s", insn->code,
                             b->options.draft_dialect ? " in the draft dialect" : "");
   if (is_cie && row->is_location)
-    return amddwarf_fail_op(err, AMDDWARF_E_CFI_NOT_IN_CIE, AMDDWARF_NO_OFFSET, row->code,
+    return amddwarf__fail_op(err, AMDDWARF_E_CFI_NOT_IN_CIE, AMDDWARF_NO_OFFSET, row->code,
                             AMDDWARF_NO_OPCODE, "%s moves the location: not in a CIE",
                             row->name);
   amddwarf_buf *out = is_cie ? &b->cies[index].insns.bytes : &b->fdes[index].insns.bytes;
@@ -329,7 +329,7 @@ amddwarf_status amddwarf_cfi_builder_insn_named(amddwarf_cfi_builder *b, int is_
     if (strcmp(r->name, name) != 0)
       continue;
     if ((r->dialects == DIALECT_DRAFT && !draft) || (r->dialects == DIALECT_NOT_DRAFT && draft))
-      return amddwarf_fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail_op(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, AMDDWARF_NO_OFFSET,
                               r->code, AMDDWARF_NO_OPCODE, "%s is not encodable %s", name,
                               draft ? "in the draft dialect" : "outside the draft dialect");
     amddwarf_cfa_build_insn insn;
@@ -341,7 +341,7 @@ amddwarf_status amddwarf_cfi_builder_insn_named(amddwarf_cfi_builder *b, int is_
     insn.expr_size = expr_size;
     return amddwarf_cfi_builder_insn(b, is_cie, index, &insn, err);
   }
-  return amddwarf_fail(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(err, AMDDWARF_E_CFI_UNKNOWN_INSTRUCTION, AMDDWARF_NO_OFFSET,
                        "unknown call frame instruction '%s'", name);
 }
 
@@ -350,7 +350,7 @@ amddwarf_status amddwarf_cfi_builder_insn_named(amddwarf_cfi_builder *b, int is_
 static void pad_entry(amddwarf_buf *out, size_t start, unsigned align)
 {
   while ((out->size - start) % align)
-    amddwarf_buf_u8(out, 0);
+    amddwarf__buf_u8(out, 0);
 }
 
 amddwarf_status amddwarf_cfi_builder_write(const amddwarf_cfi_builder *b, uint64_t text_base,
@@ -361,50 +361,50 @@ amddwarf_status amddwarf_cfi_builder_write(const amddwarf_cfi_builder *b, uint64
   *out = NULL;
   *size = 0;
   amddwarf_buf buf;
-  amddwarf_buf_init(&buf, &b->alloc);
+  amddwarf__buf_init(&buf, &b->alloc);
   unsigned osz = b->options.offset_size, asz = b->options.address_size;
   uint64_t cie_id = osz == 8 ? UINT64_MAX : 0xffffffffu;
-  size_t *cie_offsets = amddwarf_mem_calloc(&b->alloc, b->cie_count ? b->cie_count : 1,
+  size_t *cie_offsets = amddwarf__mem_calloc(&b->alloc, b->cie_count ? b->cie_count : 1,
                                             sizeof *cie_offsets);
   if (!cie_offsets)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   for (size_t i = 0; i < b->cie_count; i++) {
     const cie_rec *c = &b->cies[i];
     size_t start = buf.size;
     cie_offsets[i] = start;
-    size_t after = amddwarf_buf_begin_length(&buf, osz);
-    amddwarf_buf_uint(&buf, cie_id, osz);
-    amddwarf_buf_u8(&buf, b->options.version);
-    amddwarf_buf_cstr(&buf, c->augmentation);
+    size_t after = amddwarf__buf_begin_length(&buf, osz);
+    amddwarf__buf_uint(&buf, cie_id, osz);
+    amddwarf__buf_u8(&buf, b->options.version);
+    amddwarf__buf_cstr(&buf, c->augmentation);
     if (b->options.version == 4) {
-      amddwarf_buf_u8(&buf, (uint8_t)asz);
-      amddwarf_buf_u8(&buf, 0); /* segment selector size */
+      amddwarf__buf_u8(&buf, (uint8_t)asz);
+      amddwarf__buf_u8(&buf, 0); /* segment selector size */
     }
-    amddwarf_buf_uleb(&buf, c->code_align);
-    amddwarf_buf_sleb(&buf, c->data_align);
+    amddwarf__buf_uleb(&buf, c->code_align);
+    amddwarf__buf_sleb(&buf, c->data_align);
     if (b->options.version == 1)
-      amddwarf_buf_u8(&buf, (uint8_t)c->ra_column);
+      amddwarf__buf_u8(&buf, (uint8_t)c->ra_column);
     else
-      amddwarf_buf_uleb(&buf, c->ra_column);
-    amddwarf_buf_bytes(&buf, c->insns.bytes.data, c->insns.bytes.size);
+      amddwarf__buf_uleb(&buf, c->ra_column);
+    amddwarf__buf_bytes(&buf, c->insns.bytes.data, c->insns.bytes.size);
     pad_entry(&buf, start, asz);
-    amddwarf_buf_end_length(&buf, after, osz);
+    amddwarf__buf_end_length(&buf, after, osz);
   }
   for (size_t i = 0; i < b->fde_count; i++) {
     const fde_rec *f = &b->fdes[i];
     size_t start = buf.size;
-    size_t after = amddwarf_buf_begin_length(&buf, osz);
-    amddwarf_buf_uint(&buf, cie_offsets[f->cie], osz);
-    amddwarf_buf_uint(&buf, text_base + f->start, asz);
-    amddwarf_buf_uint(&buf, f->length, asz);
-    amddwarf_buf_bytes(&buf, f->insns.bytes.data, f->insns.bytes.size);
+    size_t after = amddwarf__buf_begin_length(&buf, osz);
+    amddwarf__buf_uint(&buf, cie_offsets[f->cie], osz);
+    amddwarf__buf_uint(&buf, text_base + f->start, asz);
+    amddwarf__buf_uint(&buf, f->length, asz);
+    amddwarf__buf_bytes(&buf, f->insns.bytes.data, f->insns.bytes.size);
     pad_entry(&buf, start, asz);
-    amddwarf_buf_end_length(&buf, after, osz);
+    amddwarf__buf_end_length(&buf, after, osz);
   }
-  amddwarf_mem_free(&b->alloc, cie_offsets, (b->cie_count ? b->cie_count : 1) * sizeof *cie_offsets);
+  amddwarf__mem_free(&b->alloc, cie_offsets, (b->cie_count ? b->cie_count : 1) * sizeof *cie_offsets);
   if (buf.failed) {
-    amddwarf_buf_free(&buf);
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    amddwarf__buf_free(&buf);
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   }
-  return amddwarf_buf_take(&buf, out, size, err);
+  return amddwarf__buf_take(&buf, out, size, err);
 }

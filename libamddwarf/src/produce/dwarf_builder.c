@@ -39,8 +39,8 @@ amddwarf_status amddwarf_dwarf_builder_new(const amddwarf_dwarf_options *options
       (opts.offset_size != 4 && opts.offset_size != 8) ||
       (opts.wave_size != 32 && opts.wave_size != 64) || opts.dialect >= AMDDWARF_DIALECT_COUNT)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  amddwarf_allocator a = amddwarf_allocator_resolve(alloc);
-  amddwarf_dwarf_builder *b = amddwarf_mem_calloc(&a, 1, sizeof *b);
+  amddwarf_allocator a = amddwarf__allocator_resolve(alloc);
+  amddwarf_dwarf_builder *b = amddwarf__mem_calloc(&a, 1, sizeof *b);
   if (!b)
     return AMDDWARF_E_NO_MEMORY;
   b->alloc = a;
@@ -52,7 +52,7 @@ amddwarf_status amddwarf_dwarf_builder_new(const amddwarf_dwarf_options *options
 static void free_str(amddwarf_dwarf_builder *b, char *s)
 {
   if (s)
-    amddwarf_mem_free(&b->alloc, s, strlen(s) + 1);
+    amddwarf__mem_free(&b->alloc, s, strlen(s) + 1);
 }
 
 void amddwarf_dwarf_builder_free(amddwarf_dwarf_builder *b)
@@ -64,13 +64,13 @@ void amddwarf_dwarf_builder_free(amddwarf_dwarf_builder *b)
     dw_die *d = &b->dies[i];
     for (size_t k = 0; k < d->attr_count; k++) {
       dw_attr *at = &d->attrs[k];
-      amddwarf_mem_free(a, at->str, at->str_size);
+      amddwarf__mem_free(a, at->str, at->str_size);
       amddwarf_expr_builder_free(at->expr);
-      amddwarf_mem_free(a, at->bytes, at->byte_size);
+      amddwarf__mem_free(a, at->bytes, at->byte_size);
     }
-    amddwarf_mem_free(a, d->attrs, d->attr_capacity * sizeof *d->attrs);
+    amddwarf__mem_free(a, d->attrs, d->attr_capacity * sizeof *d->attrs);
   }
-  amddwarf_mem_free(a, b->dies, b->die_capacity * sizeof *b->dies);
+  amddwarf__mem_free(a, b->dies, b->die_capacity * sizeof *b->dies);
   for (size_t i = 0; i < b->unit_count; i++) {
     dw_unit *u = &b->units[i];
     free_str(b, u->name);
@@ -79,34 +79,34 @@ void amddwarf_dwarf_builder_free(amddwarf_dwarf_builder *b)
       free_str(b, u->files[k].name);
       free_str(b, u->files[k].dir);
     }
-    amddwarf_mem_free(a, u->files, u->file_capacity * sizeof *u->files);
-    amddwarf_mem_free(a, u->rows, u->row_capacity * sizeof *u->rows);
-    amddwarf_mem_free(a, u->addrs, u->addr_capacity * sizeof *u->addrs);
+    amddwarf__mem_free(a, u->files, u->file_capacity * sizeof *u->files);
+    amddwarf__mem_free(a, u->rows, u->row_capacity * sizeof *u->rows);
+    amddwarf__mem_free(a, u->addrs, u->addr_capacity * sizeof *u->addrs);
   }
-  amddwarf_mem_free(a, b->units, b->unit_capacity * sizeof *b->units);
+  amddwarf__mem_free(a, b->units, b->unit_capacity * sizeof *b->units);
   for (size_t i = 0; i < b->loclist_count; i++) {
     dw_loclist *l = &b->loclists[i];
     for (size_t k = 0; k < l->count; k++)
       amddwarf_expr_builder_free(l->entries[k].expr);
-    amddwarf_mem_free(a, l->entries, l->capacity * sizeof *l->entries);
+    amddwarf__mem_free(a, l->entries, l->capacity * sizeof *l->entries);
   }
-  amddwarf_mem_free(a, b->loclists, b->loclist_capacity * sizeof *b->loclists);
+  amddwarf__mem_free(a, b->loclists, b->loclist_capacity * sizeof *b->loclists);
   for (size_t i = 0; i < b->rangelist_count; i++) {
     dw_rangelist *r = &b->rangelists[i];
-    amddwarf_mem_free(a, r->starts, r->count * sizeof *r->starts);
-    amddwarf_mem_free(a, r->ends, r->count * sizeof *r->ends);
+    amddwarf__mem_free(a, r->starts, r->count * sizeof *r->starts);
+    amddwarf__mem_free(a, r->ends, r->count * sizeof *r->ends);
   }
-  amddwarf_mem_free(a, b->rangelists, b->rangelist_capacity * sizeof *b->rangelists);
+  amddwarf__mem_free(a, b->rangelists, b->rangelist_capacity * sizeof *b->rangelists);
   amddwarf_allocator copy = b->alloc;
-  amddwarf_mem_free(&copy, b, sizeof *b);
+  amddwarf__mem_free(&copy, b, sizeof *b);
 }
 
-const amddwarf_allocator *amddwarf_dwarf_builder_allocator(const amddwarf_dwarf_builder *b)
+const amddwarf_allocator *amddwarf__dwarf_builder_allocator(const amddwarf_dwarf_builder *b)
 {
   return &b->alloc;
 }
 
-uint16_t amddwarf_dwarf_builder_version(const amddwarf_dwarf_builder *b)
+uint16_t amddwarf__dwarf_builder_version(const amddwarf_dwarf_builder *b)
 {
   return b->options.version;
 }
@@ -143,10 +143,10 @@ uint16_t amddwarf_dwarf_ext_attr_code(const amddwarf_dwarf_builder *b, amddwarf_
   return 0;
 }
 
-char *amddwarf_dwarf_strdup(amddwarf_dwarf_builder *b, const char *s, size_t *size)
+char *amddwarf__dwarf_strdup(amddwarf_dwarf_builder *b, const char *s, size_t *size)
 {
   size_t n = strlen(s) + 1;
-  char *copy = amddwarf_mem_alloc(&b->alloc, n);
+  char *copy = amddwarf__mem_alloc(&b->alloc, n);
   if (copy)
     memcpy(copy, s, n);
   if (size)
@@ -154,14 +154,14 @@ char *amddwarf_dwarf_strdup(amddwarf_dwarf_builder *b, const char *s, size_t *si
   return copy;
 }
 
-dw_die *amddwarf_dwarf_die_get(const amddwarf_dwarf_builder *b, amddwarf_die_id id)
+dw_die *amddwarf__dwarf_die_get(const amddwarf_dwarf_builder *b, amddwarf_die_id id)
 {
   if (!b || id == 0 || id > b->die_count)
     return NULL;
   return &b->dies[id - 1];
 }
 
-dw_attr *amddwarf_dwarf_die_attr(const dw_die *die, uint16_t at)
+dw_attr *amddwarf__dwarf_die_attr(const dw_die *die, uint16_t at)
 {
   for (size_t i = 0; i < die->attr_count; i++)
     if (die->attrs[i].at == at)
@@ -173,9 +173,9 @@ static amddwarf_status new_die(amddwarf_dwarf_builder *b, amddwarf_die_id parent
                                uint16_t tag, amddwarf_die_id *out, amddwarf_error *err)
 {
   if (b->die_count >= UINT32_MAX - 1 ||
-      amddwarf_mem_reserve(&b->alloc, (void **)&b->dies, &b->die_capacity, b->die_count + 1,
+      amddwarf__mem_reserve(&b->alloc, (void **)&b->dies, &b->die_capacity, b->die_count + 1,
                            sizeof *b->dies) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dw_die *d = &b->dies[b->die_count];
   memset(d, 0, sizeof *d);
   d->tag = tag;
@@ -199,35 +199,35 @@ amddwarf_status amddwarf_dwarf_die_new(amddwarf_dwarf_builder *b, amddwarf_die_i
 {
   if (!b || !die)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  dw_die *p = amddwarf_dwarf_die_get(b, parent);
+  dw_die *p = amddwarf__dwarf_die_get(b, parent);
   if (!p)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "parent DIE %u does not exist", (unsigned)parent);
   if (tag == 0 || tag == AMDDWARF_DW_TAG_compile_unit)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "tag 0x%x cannot be a child DIE (use amddwarf_dwarf_unit_new)",
                          (unsigned)tag);
   return new_die(b, parent, p->unit, tag, die, err);
 }
 
-amddwarf_status amddwarf_dwarf_attr_add(amddwarf_dwarf_builder *b, amddwarf_die_id die,
+amddwarf_status amddwarf__dwarf_attr_add(amddwarf_dwarf_builder *b, amddwarf_die_id die,
                                         uint16_t at, value_kind kind, dw_attr **out,
                                         amddwarf_error *err)
 {
-  dw_die *d = amddwarf_dwarf_die_get(b, die);
+  dw_die *d = amddwarf__dwarf_die_get(b, die);
   if (!d)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "DIE %u does not exist", (unsigned)die);
   if (at == 0)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "attribute code 0 on DIE %u", (unsigned)die);
-  if (amddwarf_dwarf_die_attr(d, at))
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_DUPLICATE_ATTRIBUTE, AMDDWARF_NO_OFFSET,
+  if (amddwarf__dwarf_die_attr(d, at))
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_DUPLICATE_ATTRIBUTE, AMDDWARF_NO_OFFSET,
                          "DIE %u (tag 0x%x) already has attribute 0x%x", (unsigned)die,
                          (unsigned)d->tag, (unsigned)at);
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&d->attrs, &d->attr_capacity, d->attr_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&d->attrs, &d->attr_capacity, d->attr_count + 1,
                            sizeof *d->attrs) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dw_attr *a = &d->attrs[d->attr_count++];
   memset(a, 0, sizeof *a);
   a->at = at;
@@ -240,7 +240,7 @@ amddwarf_status amddwarf_dwarf_attr_udata(amddwarf_dwarf_builder *b, amddwarf_di
                                           uint16_t at, uint64_t value, amddwarf_error *err)
 {
   dw_attr *a = NULL;
-  amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_UDATA, &a, err);
+  amddwarf_status st = amddwarf__dwarf_attr_add(b, die, at, VALUE_UDATA, &a, err);
   if (st == AMDDWARF_OK)
     a->u = value;
   return st;
@@ -250,7 +250,7 @@ amddwarf_status amddwarf_dwarf_attr_sdata(amddwarf_dwarf_builder *b, amddwarf_di
                                           uint16_t at, int64_t value, amddwarf_error *err)
 {
   dw_attr *a = NULL;
-  amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_SDATA, &a, err);
+  amddwarf_status st = amddwarf__dwarf_attr_add(b, die, at, VALUE_SDATA, &a, err);
   if (st == AMDDWARF_OK)
     a->u = (uint64_t)value;
   return st;
@@ -262,13 +262,13 @@ amddwarf_status amddwarf_dwarf_attr_string(amddwarf_dwarf_builder *b, amddwarf_d
   if (!value)
     return AMDDWARF_E_INVALID_ARGUMENT;
   dw_attr *a = NULL;
-  amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_STRING, &a, err);
+  amddwarf_status st = amddwarf__dwarf_attr_add(b, die, at, VALUE_STRING, &a, err);
   if (st != AMDDWARF_OK)
     return st;
-  a->str = amddwarf_dwarf_strdup(b, value, &a->str_size);
+  a->str = amddwarf__dwarf_strdup(b, value, &a->str_size);
   if (!a->str) {
     a->str_size = 0;
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   }
   return AMDDWARF_OK;
 }
@@ -277,18 +277,18 @@ amddwarf_status amddwarf_dwarf_attr_flag(amddwarf_dwarf_builder *b, amddwarf_die
                                          uint16_t at, amddwarf_error *err)
 {
   dw_attr *a = NULL;
-  return amddwarf_dwarf_attr_add(b, die, at, VALUE_FLAG, &a, err);
+  return amddwarf__dwarf_attr_add(b, die, at, VALUE_FLAG, &a, err);
 }
 
 amddwarf_status amddwarf_dwarf_attr_ref(amddwarf_dwarf_builder *b, amddwarf_die_id die,
                                         uint16_t at, amddwarf_die_id target, amddwarf_error *err)
 {
-  if (!amddwarf_dwarf_die_get(b, target))
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
+  if (!amddwarf__dwarf_die_get(b, target))
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "attribute 0x%x of DIE %u refers to DIE %u, which does not exist",
                          (unsigned)at, (unsigned)die, (unsigned)target);
   dw_attr *a = NULL;
-  amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_REF, &a, err);
+  amddwarf_status st = amddwarf__dwarf_attr_add(b, die, at, VALUE_REF, &a, err);
   if (st == AMDDWARF_OK)
     a->u = target;
   return st;
@@ -299,7 +299,7 @@ amddwarf_status amddwarf_dwarf_attr_text_addr(amddwarf_dwarf_builder *b, amddwar
                                               amddwarf_error *err)
 {
   dw_attr *a = NULL;
-  amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_ADDR, &a, err);
+  amddwarf_status st = amddwarf__dwarf_attr_add(b, die, at, VALUE_ADDR, &a, err);
   if (st == AMDDWARF_OK)
     a->u = text_offset;
   return st;
@@ -311,7 +311,7 @@ static amddwarf_status check_expr_format(const amddwarf_dwarf_builder *b,
   const amddwarf_expr_format *f = amddwarf_expr_builder_format(expr);
   if (!f || f->offset_size != b->options.offset_size || f->version != b->options.version ||
       f->address_size != 8 || f->dialect != b->options.dialect)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "expression format differs from the builder's (use "
                          "amddwarf_dwarf_builder_expr_format)");
   return AMDDWARF_OK;
@@ -327,11 +327,11 @@ amddwarf_status amddwarf_dwarf_attr_expr(amddwarf_dwarf_builder *b, amddwarf_die
   if (st != AMDDWARF_OK)
     return st;
   amddwarf_expr_builder *copy = NULL;
-  st = amddwarf_produce_expr_copy(expr, &b->alloc, &copy, err);
+  st = amddwarf__produce_expr_copy(expr, &b->alloc, &copy, err);
   if (st != AMDDWARF_OK)
     return st;
   dw_attr *a = NULL;
-  st = amddwarf_dwarf_attr_add(b, die, at, VALUE_EXPR, &a, err);
+  st = amddwarf__dwarf_attr_add(b, die, at, VALUE_EXPR, &a, err);
   if (st != AMDDWARF_OK) {
     amddwarf_expr_builder_free(copy);
     return st;
@@ -346,49 +346,49 @@ amddwarf_status amddwarf_dwarf_attr_ranges(amddwarf_dwarf_builder *b, amddwarf_d
 {
   if (!b || (count && (!starts || !ends)))
     return AMDDWARF_E_INVALID_ARGUMENT;
-  dw_die *d = amddwarf_dwarf_die_get(b, die);
+  dw_die *d = amddwarf__dwarf_die_get(b, die);
   if (!d)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "DIE %u does not exist", (unsigned)die);
   if (count == 0)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "DIE %u: an empty range set", (unsigned)die);
   for (size_t i = 0; i < count; i++)
     if (ends[i] <= starts[i])
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "DIE %u: range %zu [0x%llx, 0x%llx) is empty or inverted",
                            (unsigned)die, i, (unsigned long long)starts[i],
                            (unsigned long long)ends[i]);
   dw_attr *a = NULL;
   amddwarf_status st;
   if (count == 1) {
-    st = amddwarf_dwarf_attr_add(b, die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, err);
+    st = amddwarf__dwarf_attr_add(b, die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, err);
     if (st != AMDDWARF_OK)
       return st;
     a->u = starts[0];
-    st = amddwarf_dwarf_attr_add(b, die, AMDDWARF_DW_AT_high_pc, VALUE_UDATA, &a, err);
+    st = amddwarf__dwarf_attr_add(b, die, AMDDWARF_DW_AT_high_pc, VALUE_UDATA, &a, err);
     if (st == AMDDWARF_OK)
       a->u = ends[0] - starts[0];
     return st;
   }
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->rangelists, &b->rangelist_capacity,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->rangelists, &b->rangelist_capacity,
                            b->rangelist_count + 1, sizeof *b->rangelists) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dw_rangelist *r = &b->rangelists[b->rangelist_count];
   memset(r, 0, sizeof *r);
   r->unit = d->unit;
-  r->starts = amddwarf_mem_alloc(&b->alloc, count * sizeof *r->starts);
-  r->ends = amddwarf_mem_alloc(&b->alloc, count * sizeof *r->ends);
+  r->starts = amddwarf__mem_alloc(&b->alloc, count * sizeof *r->starts);
+  r->ends = amddwarf__mem_alloc(&b->alloc, count * sizeof *r->ends);
   if (!r->starts || !r->ends) {
-    amddwarf_mem_free(&b->alloc, r->starts, count * sizeof *r->starts);
-    amddwarf_mem_free(&b->alloc, r->ends, count * sizeof *r->ends);
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    amddwarf__mem_free(&b->alloc, r->starts, count * sizeof *r->starts);
+    amddwarf__mem_free(&b->alloc, r->ends, count * sizeof *r->ends);
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   }
   memcpy(r->starts, starts, count * sizeof *starts);
   memcpy(r->ends, ends, count * sizeof *ends);
   r->count = count;
   b->rangelist_count++;
-  st = amddwarf_dwarf_attr_add(b, die, AMDDWARF_DW_AT_ranges, VALUE_RANGES, &a, err);
+  st = amddwarf__dwarf_attr_add(b, die, AMDDWARF_DW_AT_ranges, VALUE_RANGES, &a, err);
   if (st == AMDDWARF_OK)
     a->u = b->rangelist_count - 1;
   return st;
@@ -400,15 +400,15 @@ amddwarf_status amddwarf_dwarf_attr_loclist(amddwarf_dwarf_builder *b, amddwarf_
 {
   if (!b || !list)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  dw_die *d = amddwarf_dwarf_die_get(b, die);
+  dw_die *d = amddwarf__dwarf_die_get(b, die);
   if (!d)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "DIE %u does not exist", (unsigned)die);
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->loclists, &b->loclist_capacity,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->loclists, &b->loclist_capacity,
                            b->loclist_count + 1, sizeof *b->loclists) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dw_attr *a = NULL;
-  amddwarf_status st = amddwarf_dwarf_attr_add(b, die, at, VALUE_LOCLIST, &a, err);
+  amddwarf_status st = amddwarf__dwarf_attr_add(b, die, at, VALUE_LOCLIST, &a, err);
   if (st != AMDDWARF_OK)
     return st;
   dw_loclist *l = &b->loclists[b->loclist_count];
@@ -425,10 +425,10 @@ amddwarf_status amddwarf_dwarf_loclist_add(amddwarf_dwarf_builder *b, amddwarf_l
                                            amddwarf_error *err)
 {
   if (!b || !expr || list >= b->loclist_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "no location list %u", (unsigned)list);
   if (end <= start)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "location list %u: range [0x%llx, 0x%llx) is empty or inverted",
                          (unsigned)list, (unsigned long long)start, (unsigned long long)end);
   amddwarf_status st = check_expr_format(b, expr, err);
@@ -445,15 +445,15 @@ amddwarf_status amddwarf_dwarf_loclist_add(amddwarf_dwarf_builder *b, amddwarf_l
                             : (after && after->start < end) ? after
                                                             : NULL;
   if (hit)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "location list %u: [0x%llx, 0x%llx) overlaps [0x%llx, 0x%llx)",
                          (unsigned)list, (unsigned long long)start, (unsigned long long)end,
                          (unsigned long long)hit->start, (unsigned long long)hit->end);
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&l->entries, &l->capacity, l->count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&l->entries, &l->capacity, l->count + 1,
                            sizeof *l->entries) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   amddwarf_expr_builder *copy = NULL;
-  st = amddwarf_produce_expr_copy(expr, &b->alloc, &copy, err);
+  st = amddwarf__produce_expr_copy(expr, &b->alloc, &copy, err);
   if (st != AMDDWARF_OK)
     return st;
   memmove(&l->entries[at + 1], &l->entries[at], (l->count - at) * sizeof *l->entries);
@@ -469,9 +469,9 @@ amddwarf_status amddwarf_dwarf_unit_new(amddwarf_dwarf_builder *b, const char *n
 {
   if (!b || !unit)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->units, &b->unit_capacity, b->unit_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->units, &b->unit_capacity, b->unit_count + 1,
                            sizeof *b->units) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dw_unit *u = &b->units[b->unit_count];
   memset(u, 0, sizeof *u);
   amddwarf_die_id die = 0;
@@ -479,11 +479,11 @@ amddwarf_status amddwarf_dwarf_unit_new(amddwarf_dwarf_builder *b, const char *n
   if (st != AMDDWARF_OK)
     return st;
   u->die = die;
-  u->name = amddwarf_dwarf_strdup(b, name ? name : "", NULL);
-  u->comp_dir = amddwarf_dwarf_strdup(b, comp_dir ? comp_dir : ".", NULL);
+  u->name = amddwarf__dwarf_strdup(b, name ? name : "", NULL);
+  u->comp_dir = amddwarf__dwarf_strdup(b, comp_dir ? comp_dir : ".", NULL);
   b->unit_count++;
   if (!u->name || !u->comp_dir)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (producer)
     st = amddwarf_dwarf_attr_string(b, die, AMDDWARF_DW_AT_producer, producer, err);
   if (st == AMDDWARF_OK && language)
@@ -503,9 +503,9 @@ amddwarf_status amddwarf_dwarf_unit_new(amddwarf_dwarf_builder *b, const char *n
 static dw_unit *unit_of(amddwarf_dwarf_builder *b, amddwarf_die_id unit, amddwarf_error *err,
                         amddwarf_status *st)
 {
-  dw_die *d = amddwarf_dwarf_die_get(b, unit);
+  dw_die *d = amddwarf__dwarf_die_get(b, unit);
   if (!d || d->tag != AMDDWARF_DW_TAG_compile_unit || d->parent) {
-    *st = amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
+    *st = amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                         "DIE %u is not a compilation unit", (unsigned)unit);
     return NULL;
   }
@@ -523,16 +523,16 @@ amddwarf_status amddwarf_dwarf_line_file(amddwarf_dwarf_builder *b, amddwarf_die
   dw_unit *u = unit_of(b, unit, err, &st);
   if (!u)
     return st;
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&u->files, &u->file_capacity, u->file_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&u->files, &u->file_capacity, u->file_count + 1,
                            sizeof *u->files) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dw_file *f = &u->files[u->file_count];
-  f->name = amddwarf_dwarf_strdup(b, name, NULL);
-  f->dir = directory ? amddwarf_dwarf_strdup(b, directory, NULL) : NULL;
+  f->name = amddwarf__dwarf_strdup(b, name, NULL);
+  f->dir = directory ? amddwarf__dwarf_strdup(b, directory, NULL) : NULL;
   if (!f->name || (directory && !f->dir)) {
     free_str(b, f->name);
     free_str(b, f->dir);
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   }
   *file = (uint32_t)++u->file_count;
   return AMDDWARF_OK;
@@ -549,28 +549,28 @@ amddwarf_status amddwarf_dwarf_line_row(amddwarf_dwarf_builder *b, amddwarf_die_
   if (!u)
     return st;
   if (file == 0 || file > u->file_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "line row at 0x%llx names file %u of %zu",
                          (unsigned long long)text_offset, (unsigned)file, u->file_count);
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&u->rows, &u->row_capacity, u->row_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&u->rows, &u->row_capacity, u->row_count + 1,
                            sizeof *u->rows) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   u->rows[u->row_count] = (dw_row){text_offset, file, line, column, is_stmt != 0, u->row_count};
   u->row_count++;
   return AMDDWARF_OK;
 }
 
-amddwarf_die_id amddwarf_dwarf_find_named(const amddwarf_dwarf_builder *b, amddwarf_die_id unit,
+amddwarf_die_id amddwarf__dwarf_find_named(const amddwarf_dwarf_builder *b, amddwarf_die_id unit,
                                           const char *name)
 {
-  const dw_die *u = amddwarf_dwarf_die_get(b, unit);
+  const dw_die *u = amddwarf__dwarf_die_get(b, unit);
   if (!u)
     return 0;
   for (size_t i = 0; i < b->die_count; i++) {
     const dw_die *d = &b->dies[i];
     if (d->unit != u->unit)
       continue;
-    const dw_attr *a = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_name);
+    const dw_attr *a = amddwarf__dwarf_die_attr(d, AMDDWARF_DW_AT_name);
     if (a && a->kind == VALUE_STRING && strcmp(a->str, name) == 0)
       return (amddwarf_die_id)(i + 1);
   }

@@ -107,14 +107,14 @@ struct amddwarf_dwarf_builder {
 };
 
 /* The DIE of id ID or NULL. */
-dw_die *amddwarf_dwarf_die_get(const amddwarf_dwarf_builder *b, amddwarf_die_id id);
+dw_die *amddwarf__dwarf_die_get(const amddwarf_dwarf_builder *b, amddwarf_die_id id);
 /* The attribute AT of DIE or NULL. */
-dw_attr *amddwarf_dwarf_die_attr(const dw_die *die, uint16_t at);
+dw_attr *amddwarf__dwarf_die_attr(const dw_die *die, uint16_t at);
 /* Adds a new attribute (checked for duplicates); *OUT points at it. */
-amddwarf_status amddwarf_dwarf_attr_add(amddwarf_dwarf_builder *b, amddwarf_die_id die,
+amddwarf_status amddwarf__dwarf_attr_add(amddwarf_dwarf_builder *b, amddwarf_die_id die,
                                         uint16_t at, value_kind kind, dw_attr **out,
                                         amddwarf_error *err);
 /* Copies a string with the builder's allocator. */
-char *amddwarf_dwarf_strdup(amddwarf_dwarf_builder *b, const char *s, size_t *size);
+char *amddwarf__dwarf_strdup(amddwarf_dwarf_builder *b, const char *s, size_t *size);
 
 #endif

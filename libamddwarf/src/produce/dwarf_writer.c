@@ -66,9 +66,9 @@ static amddwarf_status addr_index(writer *w, dw_unit *u, uint64_t text_offset, u
       *index = i;
       return AMDDWARF_OK;
     }
-  if (amddwarf_mem_reserve(w->alloc, (void **)&u->addrs, &u->addr_capacity, u->addr_count + 1,
+  if (amddwarf__mem_reserve(w->alloc, (void **)&u->addrs, &u->addr_capacity, u->addr_count + 1,
                            sizeof *u->addrs) != 0)
-    return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   u->addrs[u->addr_count] = address;
   *index = u->addr_count++;
   return AMDDWARF_OK;
@@ -82,15 +82,15 @@ static void unit_extent(const amddwarf_dwarf_builder *b, uint32_t unit_index, ui
     const dw_die *d = &b->dies[i];
     if (d->unit != unit_index || d->parent == 0)
       continue;
-    const dw_attr *l = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_low_pc);
-    const dw_attr *h = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_high_pc);
+    const dw_attr *l = amddwarf__dwarf_die_attr(d, AMDDWARF_DW_AT_low_pc);
+    const dw_attr *h = amddwarf__dwarf_die_attr(d, AMDDWARF_DW_AT_high_pc);
     if (l && h && l->kind == VALUE_ADDR && h->kind == VALUE_UDATA) {
       if (l->u < lo)
         lo = l->u;
       if (l->u + h->u > hi)
         hi = l->u + h->u;
     }
-    const dw_attr *r = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_ranges);
+    const dw_attr *r = amddwarf__dwarf_die_attr(d, AMDDWARF_DW_AT_ranges);
     if (r && r->kind == VALUE_RANGES) {
       const dw_rangelist *rl = &b->rangelists[r->u];
       for (size_t k = 0; k < rl->count; k++) {
@@ -127,13 +127,13 @@ static amddwarf_status check_addresses(writer *w)
     const dw_die *d = &b->dies[i];
     if ((n < b->die_count) == (d->parent == 0))
       continue;
-    const dw_attr *l = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_low_pc);
-    const dw_attr *h = amddwarf_dwarf_die_attr(d, AMDDWARF_DW_AT_high_pc);
+    const dw_attr *l = amddwarf__dwarf_die_attr(d, AMDDWARF_DW_AT_low_pc);
+    const dw_attr *h = amddwarf__dwarf_die_attr(d, AMDDWARF_DW_AT_high_pc);
     uint64_t end = l && l->kind == VALUE_ADDR ? l->u : 0;
     if (l && h && l->kind == VALUE_ADDR && h->kind == VALUE_UDATA)
       end = l->u + h->u;
     if (end > w->text_size || (l && l->kind == VALUE_ADDR && l->u > w->text_size))
-      return amddwarf_fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "DIE %zu (tag 0x%x): its range ends at 0x%llx, past .text (0x%llx "
                            "bytes)",
                            i + 1, (unsigned)d->tag, (unsigned long long)end,
@@ -144,7 +144,7 @@ static amddwarf_status check_addresses(writer *w)
     const dw_unit *u = &b->units[l->unit];
     for (size_t k = 0; k < l->count; k++)
       if (l->entries[k].end > w->text_size || l->entries[k].start < u->low)
-        return amddwarf_fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                              "location list %zu: [0x%llx, 0x%llx) is outside .text or "
                              "before its unit's low_pc 0x%llx",
                              i, (unsigned long long)l->entries[k].start,
@@ -156,7 +156,7 @@ static amddwarf_status check_addresses(writer *w)
     const dw_unit *u = &b->units[r->unit];
     for (size_t k = 0; k < r->count; k++)
       if (r->ends[k] > w->text_size || r->starts[k] < u->low)
-        return amddwarf_fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+        return amddwarf__fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                              "range list %zu: [0x%llx, 0x%llx) is outside .text or before "
                              "its unit's low_pc 0x%llx",
                              i, (unsigned long long)r->starts[k],
@@ -172,24 +172,24 @@ static amddwarf_status prepare(writer *w)
   dw_attr *a;
   for (size_t ui = 0; ui < b->unit_count && st == AMDDWARF_OK; ui++) {
     dw_unit *u = &b->units[ui];
-    dw_die *cu = amddwarf_dwarf_die_get(b, u->die);
+    dw_die *cu = amddwarf__dwarf_die_get(b, u->die);
     u->addr_count = 0;
-    const dw_attr *l = amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_low_pc);
-    const dw_attr *h = amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_high_pc);
+    const dw_attr *l = amddwarf__dwarf_die_attr(cu, AMDDWARF_DW_AT_low_pc);
+    const dw_attr *h = amddwarf__dwarf_die_attr(cu, AMDDWARF_DW_AT_high_pc);
     if (l && l->kind == VALUE_ADDR) {
       u->low = l->u;
       u->high = h && h->kind == VALUE_UDATA ? l->u + h->u : l->u;
-    } else if (!amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_ranges)) {
+    } else if (!amddwarf__dwarf_die_attr(cu, AMDDWARF_DW_AT_ranges)) {
       unit_extent(b, (uint32_t)ui, &u->low, &u->high);
       if (u->low >= u->high) {
         u->low = 0;
         u->high = w->text_size;
       }
-      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, w->err);
+      st = amddwarf__dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, w->err);
       if (st == AMDDWARF_OK)
         a->u = u->low;
       if (st == AMDDWARF_OK)
-        st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_high_pc, VALUE_UDATA, &a, w->err);
+        st = amddwarf__dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_high_pc, VALUE_UDATA, &a, w->err);
       if (st == AMDDWARF_OK)
         a->u = u->high - u->low;
     } else {
@@ -197,15 +197,15 @@ static amddwarf_status prepare(writer *w)
          lists, the start of .text */
       u->low = 0;
       u->high = w->text_size;
-      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, w->err);
+      st = amddwarf__dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_low_pc, VALUE_ADDR, &a, w->err);
       if (st == AMDDWARF_OK)
         a->u = 0;
     }
     if (st == AMDDWARF_OK && (u->file_count || u->row_count) &&
-        !amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_stmt_list))
-      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_stmt_list, VALUE_LINE, &a, w->err);
-    if (st == AMDDWARF_OK && w->version >= 5 && !amddwarf_dwarf_die_attr(cu, AMDDWARF_DW_AT_addr_base))
-      st = amddwarf_dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_addr_base, VALUE_ADDR_BASE, &a, w->err);
+        !amddwarf__dwarf_die_attr(cu, AMDDWARF_DW_AT_stmt_list))
+      st = amddwarf__dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_stmt_list, VALUE_LINE, &a, w->err);
+    if (st == AMDDWARF_OK && w->version >= 5 && !amddwarf__dwarf_die_attr(cu, AMDDWARF_DW_AT_addr_base))
+      st = amddwarf__dwarf_attr_add(b, u->die, AMDDWARF_DW_AT_addr_base, VALUE_ADDR_BASE, &a, w->err);
   }
   /* Address indices (DWARF 5): attributes in DIE order, then lists. */
   if (w->version >= 5) {
@@ -242,7 +242,7 @@ static uint16_t choose_form(const writer *w, const dw_die *d, const dw_attr *a)
   case VALUE_FLAG:
     return AMDDWARF_DW_FORM_flag_present;
   case VALUE_REF: {
-    const dw_die *t = amddwarf_dwarf_die_get(w->b, (amddwarf_die_id)a->u);
+    const dw_die *t = amddwarf__dwarf_die_get(w->b, (amddwarf_die_id)a->u);
     return t && t->unit == d->unit ? AMDDWARF_DW_FORM_ref4 : AMDDWARF_DW_FORM_ref_addr;
   }
   case VALUE_ADDR:
@@ -260,7 +260,7 @@ static amddwarf_status assign_abbrevs(writer *w)
   for (size_t i = 0; i < b->die_count; i++) {
     dw_die *d = &b->dies[i];
     if (d->attr_count > 64)
-      return amddwarf_fail(w->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(w->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                            "DIE %zu has %zu attributes, more than 64", i + 1, d->attr_count);
     abbrev ab;
     memset(&ab, 0, sizeof ab);
@@ -283,9 +283,9 @@ static amddwarf_status assign_abbrevs(writer *w)
       }
     }
     if (found == w->abbrev_count) {
-      if (amddwarf_mem_reserve(w->alloc, (void **)&w->abbrevs, &w->abbrev_capacity,
+      if (amddwarf__mem_reserve(w->alloc, (void **)&w->abbrevs, &w->abbrev_capacity,
                                w->abbrev_count + 1, sizeof *w->abbrevs) != 0)
-        return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+        return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
       w->abbrevs[w->abbrev_count++] = ab;
     }
     d->abbrev = (uint32_t)found + 1;
@@ -299,7 +299,7 @@ static amddwarf_status resolve_die(void *user, amddwarf_die_id id, uint64_t *sec
                                    uint64_t *unit_offset)
 {
   const amddwarf_dwarf_builder *b = user;
-  const dw_die *d = amddwarf_dwarf_die_get(b, id);
+  const dw_die *d = amddwarf__dwarf_die_get(b, id);
   if (!d)
     return AMDDWARF_E_PRODUCE_BAD_DIE;
   *section_offset = d->offset;
@@ -312,17 +312,17 @@ static amddwarf_status encode_attr_expr(writer *w, dw_die *d, dw_attr *a)
   amddwarf_expr_resolver r = {w->b, resolve_die, w->text_base};
   uint8_t *bytes = NULL;
   size_t size = 0;
-  amddwarf_status st = amddwarf_produce_expr_bytes(a->expr, &r, w->alloc, &bytes, &size, w->err);
+  amddwarf_status st = amddwarf__produce_expr_bytes(a->expr, &r, w->alloc, &bytes, &size, w->err);
   if (st != AMDDWARF_OK) {
     if (w->err) {
       char inner[AMDDWARF_ERROR_MESSAGE_SIZE];
       memcpy(inner, w->err->message, sizeof inner);
-      amddwarf_fail(w->err, st, w->err->offset, "DIE tag 0x%x attribute 0x%x: %s",
+      amddwarf__fail(w->err, st, w->err->offset, "DIE tag 0x%x attribute 0x%x: %s",
                     (unsigned)d->tag, (unsigned)a->at, inner);
     }
     return st;
   }
-  amddwarf_mem_free(w->alloc, a->bytes, a->byte_size);
+  amddwarf__mem_free(w->alloc, a->bytes, a->byte_size);
   a->bytes = bytes;
   a->byte_size = size;
   return AMDDWARF_OK;
@@ -367,7 +367,7 @@ static amddwarf_status walk(writer *w, amddwarf_die_id root, visit_fn visit, voi
   amddwarf_dwarf_builder *b = w->b;
   amddwarf_die_id cur = root;
   for (;;) {
-    dw_die *d = amddwarf_dwarf_die_get(b, cur);
+    dw_die *d = amddwarf__dwarf_die_get(b, cur);
     amddwarf_status st = visit(w, d, 0, state);
     if (st != AMDDWARF_OK)
       return st;
@@ -378,13 +378,13 @@ static amddwarf_status walk(writer *w, amddwarf_die_id root, visit_fn visit, voi
     for (;;) {
       if (cur == root)
         return AMDDWARF_OK;
-      d = amddwarf_dwarf_die_get(b, cur);
+      d = amddwarf__dwarf_die_get(b, cur);
       if (d->next_sibling) {
         cur = d->next_sibling;
         break;
       }
       cur = d->parent;
-      st = visit(w, amddwarf_dwarf_die_get(b, cur), 1, state);
+      st = visit(w, amddwarf__dwarf_die_get(b, cur), 1, state);
       if (st != AMDDWARF_OK)
         return st;
     }
@@ -439,7 +439,7 @@ static amddwarf_status layout(writer *w)
     if (!s.changed && round > 0)
       return AMDDWARF_OK;
   }
-  return amddwarf_fail(w->err, AMDDWARF_E_PRODUCE_LAYOUT, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(w->err, AMDDWARF_E_PRODUCE_LAYOUT, AMDDWARF_NO_OFFSET,
                        "DIE offsets did not settle after %d layout rounds", LAYOUT_ROUNDS);
 }
 
@@ -452,48 +452,48 @@ static amddwarf_status emit_visit(writer *w, dw_die *d, int leaving, void *state
   emit_state *s = state;
   amddwarf_buf *out = s->info;
   if (leaving) {
-    amddwarf_buf_u8(out, 0);
+    amddwarf__buf_u8(out, 0);
     return AMDDWARF_OK;
   }
   amddwarf_dwarf_builder *b = w->b;
   dw_unit *u = &b->units[d->unit];
   if (out->size != d->offset && !out->failed)
-    return amddwarf_fail(w->err, AMDDWARF_E_PRODUCE_LAYOUT, d->offset,
+    return amddwarf__fail(w->err, AMDDWARF_E_PRODUCE_LAYOUT, d->offset,
                          ".debug_info: DIE at 0x%llx written at 0x%zx",
                          (unsigned long long)d->offset, out->size);
-  amddwarf_buf_uleb(out, d->abbrev);
+  amddwarf__buf_uleb(out, d->abbrev);
   for (size_t k = 0; k < d->attr_count; k++) {
     const dw_attr *a = &d->attrs[k];
     switch (a->form) {
     case AMDDWARF_DW_FORM_addr:
-      amddwarf_buf_uint(out, w->text_base + a->u, 8);
+      amddwarf__buf_uint(out, w->text_base + a->u, 8);
       break;
     case AMDDWARF_DW_FORM_addrx:
-      amddwarf_buf_uleb(out, a->index);
+      amddwarf__buf_uleb(out, a->index);
       break;
     case AMDDWARF_DW_FORM_udata:
-      amddwarf_buf_uleb(out, a->u);
+      amddwarf__buf_uleb(out, a->u);
       break;
     case AMDDWARF_DW_FORM_sdata:
-      amddwarf_buf_sleb(out, (int64_t)a->u);
+      amddwarf__buf_sleb(out, (int64_t)a->u);
       break;
     case AMDDWARF_DW_FORM_strp:
-      amddwarf_buf_uint(out, s->str->size, w->osz);
-      amddwarf_buf_cstr(s->str, a->str);
+      amddwarf__buf_uint(out, s->str->size, w->osz);
+      amddwarf__buf_cstr(s->str, a->str);
       break;
     case AMDDWARF_DW_FORM_flag_present:
       break;
     case AMDDWARF_DW_FORM_ref4: {
-      const dw_die *t = amddwarf_dwarf_die_get(b, (amddwarf_die_id)a->u);
-      amddwarf_buf_uint(out, t->offset - u->offset, 4);
+      const dw_die *t = amddwarf__dwarf_die_get(b, (amddwarf_die_id)a->u);
+      amddwarf__buf_uint(out, t->offset - u->offset, 4);
       break;
     }
     case AMDDWARF_DW_FORM_ref_addr:
-      amddwarf_buf_uint(out, amddwarf_dwarf_die_get(b, (amddwarf_die_id)a->u)->offset, w->osz);
+      amddwarf__buf_uint(out, amddwarf__dwarf_die_get(b, (amddwarf_die_id)a->u)->offset, w->osz);
       break;
     case AMDDWARF_DW_FORM_exprloc:
-      amddwarf_buf_uleb(out, a->byte_size);
-      amddwarf_buf_bytes(out, a->bytes, a->byte_size);
+      amddwarf__buf_uleb(out, a->byte_size);
+      amddwarf__buf_bytes(out, a->bytes, a->byte_size);
       break;
     default: { /* sec_offset */
       uint64_t value = 0;
@@ -505,7 +505,7 @@ static amddwarf_status emit_visit(writer *w, dw_die *d, int leaving, void *state
         value = u->line_offset;
       else if (a->kind == VALUE_ADDR_BASE)
         value = u->addr_base;
-      amddwarf_buf_uint(out, value, w->osz);
+      amddwarf__buf_uint(out, value, w->osz);
       break;
     }
     }
@@ -525,11 +525,11 @@ static uint64_t find_addr_index(const dw_unit *u, uint64_t address)
 
 static size_t list_header(writer *w, amddwarf_buf *out)
 {
-  size_t after = amddwarf_buf_begin_length(out, w->osz);
-  amddwarf_buf_uint(out, 5, 2);
-  amddwarf_buf_u8(out, 8);
-  amddwarf_buf_u8(out, 0);
-  amddwarf_buf_uint(out, 0, 4); /* offset_entry_count */
+  size_t after = amddwarf__buf_begin_length(out, w->osz);
+  amddwarf__buf_uint(out, 5, 2);
+  amddwarf__buf_u8(out, 8);
+  amddwarf__buf_u8(out, 0);
+  amddwarf__buf_uint(out, 0, 4); /* offset_entry_count */
   return after;
 }
 
@@ -553,35 +553,35 @@ static amddwarf_status write_loclists(writer *w, amddwarf_buf *out)
         const dw_loc_entry *e = &l->entries[k];
         uint8_t *bytes = NULL;
         size_t size = 0;
-        amddwarf_status st = amddwarf_produce_expr_bytes(e->expr, &r, w->alloc, &bytes, &size,
+        amddwarf_status st = amddwarf__produce_expr_bytes(e->expr, &r, w->alloc, &bytes, &size,
                                                          w->err);
         if (st != AMDDWARF_OK)
           return st;
         if (w->version >= 5) {
-          amddwarf_buf_u8(out, AMDDWARF_DW_LLE_startx_length);
-          amddwarf_buf_uleb(out, find_addr_index(u, w->text_base + e->start));
-          amddwarf_buf_uleb(out, e->end - e->start);
-          amddwarf_buf_uleb(out, size);
+          amddwarf__buf_u8(out, AMDDWARF_DW_LLE_startx_length);
+          amddwarf__buf_uleb(out, find_addr_index(u, w->text_base + e->start));
+          amddwarf__buf_uleb(out, e->end - e->start);
+          amddwarf__buf_uleb(out, size);
         } else {
-          amddwarf_buf_uint(out, e->start - u->low, 8);
-          amddwarf_buf_uint(out, e->end - u->low, 8);
+          amddwarf__buf_uint(out, e->start - u->low, 8);
+          amddwarf__buf_uint(out, e->end - u->low, 8);
           if (size > UINT16_MAX) {
-            amddwarf_mem_free(w->alloc, bytes, size);
-            return amddwarf_fail(w->err, AMDDWARF_E_LIMIT, out->size,
+            amddwarf__mem_free(w->alloc, bytes, size);
+            return amddwarf__fail(w->err, AMDDWARF_E_LIMIT, out->size,
                                  ".debug_loc: an expression of %zu bytes exceeds 65535", size);
           }
-          amddwarf_buf_uint(out, size, 2);
+          amddwarf__buf_uint(out, size, 2);
         }
-        amddwarf_buf_bytes(out, bytes, size);
-        amddwarf_mem_free(w->alloc, bytes, size);
+        amddwarf__buf_bytes(out, bytes, size);
+        amddwarf__mem_free(w->alloc, bytes, size);
       }
       if (w->version >= 5)
-        amddwarf_buf_u8(out, AMDDWARF_DW_LLE_end_of_list);
+        amddwarf__buf_u8(out, AMDDWARF_DW_LLE_end_of_list);
       else
-        amddwarf_buf_bytes(out, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+        amddwarf__buf_bytes(out, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
     }
     if (any && w->version >= 5)
-      amddwarf_buf_end_length(out, after, w->osz);
+      amddwarf__buf_end_length(out, after, w->osz);
   }
   return AMDDWARF_OK;
 }
@@ -603,21 +603,21 @@ static void write_rangelists(writer *w, amddwarf_buf *out)
       r->offset = out->size;
       for (size_t k = 0; k < r->count; k++) {
         if (w->version >= 5) {
-          amddwarf_buf_u8(out, AMDDWARF_DW_RLE_startx_length);
-          amddwarf_buf_uleb(out, find_addr_index(u, w->text_base + r->starts[k]));
-          amddwarf_buf_uleb(out, r->ends[k] - r->starts[k]);
+          amddwarf__buf_u8(out, AMDDWARF_DW_RLE_startx_length);
+          amddwarf__buf_uleb(out, find_addr_index(u, w->text_base + r->starts[k]));
+          amddwarf__buf_uleb(out, r->ends[k] - r->starts[k]);
         } else {
-          amddwarf_buf_uint(out, r->starts[k] - u->low, 8);
-          amddwarf_buf_uint(out, r->ends[k] - u->low, 8);
+          amddwarf__buf_uint(out, r->starts[k] - u->low, 8);
+          amddwarf__buf_uint(out, r->ends[k] - u->low, 8);
         }
       }
       if (w->version >= 5)
-        amddwarf_buf_u8(out, AMDDWARF_DW_RLE_end_of_list);
+        amddwarf__buf_u8(out, AMDDWARF_DW_RLE_end_of_list);
       else
-        amddwarf_buf_bytes(out, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+        amddwarf__buf_bytes(out, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
     }
     if (any && w->version >= 5)
-      amddwarf_buf_end_length(out, after, w->osz);
+      amddwarf__buf_end_length(out, after, w->osz);
   }
 }
 
@@ -625,14 +625,14 @@ static void write_addr(writer *w, amddwarf_buf *out)
 {
   for (size_t ui = 0; ui < w->b->unit_count; ui++) {
     dw_unit *u = &w->b->units[ui];
-    size_t after = amddwarf_buf_begin_length(out, w->osz);
-    amddwarf_buf_uint(out, 5, 2);
-    amddwarf_buf_u8(out, 8);
-    amddwarf_buf_u8(out, 0);
+    size_t after = amddwarf__buf_begin_length(out, w->osz);
+    amddwarf__buf_uint(out, 5, 2);
+    amddwarf__buf_u8(out, 8);
+    amddwarf__buf_u8(out, 0);
     u->addr_base = out->size;
     for (size_t k = 0; k < u->addr_count; k++)
-      amddwarf_buf_uint(out, u->addrs[k], 8);
-    amddwarf_buf_end_length(out, after, w->osz);
+      amddwarf__buf_uint(out, u->addrs[k], 8);
+    amddwarf__buf_end_length(out, after, w->osz);
   }
 }
 
@@ -681,7 +681,7 @@ static void write_dirs(const dw_unit *u, amddwarf_buf *out)
 {
   for (size_t k = 0; k < u->file_count; k++)
     if (own_dir(u, k) && first_with_dir(u, k) == k)
-      amddwarf_buf_cstr(out, u->files[k].dir);
+      amddwarf__buf_cstr(out, u->files[k].dir);
 }
 
 static size_t dir_count(const dw_unit *u)
@@ -695,130 +695,130 @@ static size_t dir_count(const dw_unit *u)
 static amddwarf_status write_line(writer *w, dw_unit *u, amddwarf_buf *out)
 {
   static const uint8_t std_lengths[12] = {0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
-  uint64_t *dirs = amddwarf_mem_calloc(w->alloc, u->file_count ? u->file_count : 1,
+  uint64_t *dirs = amddwarf__mem_calloc(w->alloc, u->file_count ? u->file_count : 1,
                                        sizeof *dirs);
   if (!dirs)
-    return amddwarf_fail(w->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   dir_indices(u, dirs);
   u->line_offset = out->size;
-  size_t after = amddwarf_buf_begin_length(out, w->osz);
-  amddwarf_buf_uint(out, w->version, 2);
+  size_t after = amddwarf__buf_begin_length(out, w->osz);
+  amddwarf__buf_uint(out, w->version, 2);
   if (w->version >= 5) {
-    amddwarf_buf_u8(out, 8);
-    amddwarf_buf_u8(out, 0);
+    amddwarf__buf_u8(out, 8);
+    amddwarf__buf_u8(out, 0);
   }
-  amddwarf_buf_uint(out, 0, w->osz); /* header_length, patched below */
+  amddwarf__buf_uint(out, 0, w->osz); /* header_length, patched below */
   size_t header_start = out->size;
-  amddwarf_buf_u8(out, 1);           /* minimum_instruction_length */
-  amddwarf_buf_u8(out, 1);           /* maximum_operations_per_instruction */
-  amddwarf_buf_u8(out, 1);           /* default_is_stmt */
-  amddwarf_buf_u8(out, (uint8_t)-5); /* line_base */
-  amddwarf_buf_u8(out, 14);          /* line_range */
-  amddwarf_buf_u8(out, 13);          /* opcode_base */
-  amddwarf_buf_bytes(out, std_lengths, sizeof std_lengths);
+  amddwarf__buf_u8(out, 1);           /* minimum_instruction_length */
+  amddwarf__buf_u8(out, 1);           /* maximum_operations_per_instruction */
+  amddwarf__buf_u8(out, 1);           /* default_is_stmt */
+  amddwarf__buf_u8(out, (uint8_t)-5); /* line_base */
+  amddwarf__buf_u8(out, 14);          /* line_range */
+  amddwarf__buf_u8(out, 13);          /* opcode_base */
+  amddwarf__buf_bytes(out, std_lengths, sizeof std_lengths);
   if (w->version >= 5) {
-    amddwarf_buf_u8(out, 1);
-    amddwarf_buf_uleb(out, AMDDWARF_DW_LNCT_path);
-    amddwarf_buf_uleb(out, AMDDWARF_DW_FORM_string);
-    amddwarf_buf_uleb(out, 1 + dir_count(u));
-    amddwarf_buf_cstr(out, u->comp_dir);
+    amddwarf__buf_u8(out, 1);
+    amddwarf__buf_uleb(out, AMDDWARF_DW_LNCT_path);
+    amddwarf__buf_uleb(out, AMDDWARF_DW_FORM_string);
+    amddwarf__buf_uleb(out, 1 + dir_count(u));
+    amddwarf__buf_cstr(out, u->comp_dir);
     write_dirs(u, out);
-    amddwarf_buf_u8(out, 2);
-    amddwarf_buf_uleb(out, AMDDWARF_DW_LNCT_path);
-    amddwarf_buf_uleb(out, AMDDWARF_DW_FORM_string);
-    amddwarf_buf_uleb(out, AMDDWARF_DW_LNCT_directory_index);
-    amddwarf_buf_uleb(out, AMDDWARF_DW_FORM_udata);
-    amddwarf_buf_uleb(out, 1 + u->file_count);
-    amddwarf_buf_cstr(out, u->name);
-    amddwarf_buf_uleb(out, 0);
+    amddwarf__buf_u8(out, 2);
+    amddwarf__buf_uleb(out, AMDDWARF_DW_LNCT_path);
+    amddwarf__buf_uleb(out, AMDDWARF_DW_FORM_string);
+    amddwarf__buf_uleb(out, AMDDWARF_DW_LNCT_directory_index);
+    amddwarf__buf_uleb(out, AMDDWARF_DW_FORM_udata);
+    amddwarf__buf_uleb(out, 1 + u->file_count);
+    amddwarf__buf_cstr(out, u->name);
+    amddwarf__buf_uleb(out, 0);
     for (size_t k = 0; k < u->file_count; k++) {
-      amddwarf_buf_cstr(out, u->files[k].name);
-      amddwarf_buf_uleb(out, dirs[k]);
+      amddwarf__buf_cstr(out, u->files[k].name);
+      amddwarf__buf_uleb(out, dirs[k]);
     }
   } else {
     write_dirs(u, out);
-    amddwarf_buf_u8(out, 0);
+    amddwarf__buf_u8(out, 0);
     for (size_t k = 0; k < u->file_count; k++) {
-      amddwarf_buf_cstr(out, u->files[k].name);
-      amddwarf_buf_uleb(out, dirs[k]);
-      amddwarf_buf_uleb(out, 0);
-      amddwarf_buf_uleb(out, 0);
+      amddwarf__buf_cstr(out, u->files[k].name);
+      amddwarf__buf_uleb(out, dirs[k]);
+      amddwarf__buf_uleb(out, 0);
+      amddwarf__buf_uleb(out, 0);
     }
-    amddwarf_buf_u8(out, 0);
+    amddwarf__buf_u8(out, 0);
   }
-  amddwarf_buf_patch(out, header_start - w->osz, out->size - header_start, w->osz);
-  amddwarf_mem_free(w->alloc, dirs, (u->file_count ? u->file_count : 1) * sizeof *dirs);
+  amddwarf__buf_patch(out, header_start - w->osz, out->size - header_start, w->osz);
+  amddwarf__mem_free(w->alloc, dirs, (u->file_count ? u->file_count : 1) * sizeof *dirs);
   /* rows, sorted by address, in the order given within an address */
   if (u->row_count > 1)
     qsort(u->rows, u->row_count, sizeof *u->rows, row_compare);
   if (u->row_count) {
     if (u->rows[u->row_count - 1].address >= w->text_size)
-      return amddwarf_fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(w->err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "line row at 0x%llx is not inside .text (0x%llx bytes)",
                            (unsigned long long)u->rows[u->row_count - 1].address,
                            (unsigned long long)w->text_size);
     uint64_t address = u->rows[0].address;
     uint32_t file = 1, line = 1, column = 0;
     int is_stmt = 1;
-    amddwarf_buf_u8(out, 0);
-    amddwarf_buf_uleb(out, 9);
-    amddwarf_buf_u8(out, AMDDWARF_DW_LNE_set_address);
-    amddwarf_buf_uint(out, w->text_base + address, 8);
+    amddwarf__buf_u8(out, 0);
+    amddwarf__buf_uleb(out, 9);
+    amddwarf__buf_u8(out, AMDDWARF_DW_LNE_set_address);
+    amddwarf__buf_uint(out, w->text_base + address, 8);
     for (size_t i = 0; i < u->row_count; i++) {
       const dw_row *r = &u->rows[i];
       if (r->file != file) {
-        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_set_file);
-        amddwarf_buf_uleb(out, r->file);
+        amddwarf__buf_u8(out, AMDDWARF_DW_LNS_set_file);
+        amddwarf__buf_uleb(out, r->file);
         file = r->file;
       }
       if (r->column != column) {
-        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_set_column);
-        amddwarf_buf_uleb(out, r->column);
+        amddwarf__buf_u8(out, AMDDWARF_DW_LNS_set_column);
+        amddwarf__buf_uleb(out, r->column);
         column = r->column;
       }
       if (r->line != line) {
-        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_advance_line);
-        amddwarf_buf_sleb(out, (int64_t)r->line - (int64_t)line);
+        amddwarf__buf_u8(out, AMDDWARF_DW_LNS_advance_line);
+        amddwarf__buf_sleb(out, (int64_t)r->line - (int64_t)line);
         line = r->line;
       }
       if (r->address != address) {
-        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_advance_pc);
-        amddwarf_buf_uleb(out, r->address - address);
+        amddwarf__buf_u8(out, AMDDWARF_DW_LNS_advance_pc);
+        amddwarf__buf_uleb(out, r->address - address);
         address = r->address;
       }
       if (r->is_stmt != is_stmt) {
-        amddwarf_buf_u8(out, AMDDWARF_DW_LNS_negate_stmt);
+        amddwarf__buf_u8(out, AMDDWARF_DW_LNS_negate_stmt);
         is_stmt = r->is_stmt;
       }
-      amddwarf_buf_u8(out, AMDDWARF_DW_LNS_copy);
+      amddwarf__buf_u8(out, AMDDWARF_DW_LNS_copy);
     }
     uint64_t end = u->high > address ? u->high : w->text_size;
     if (end > address) {
-      amddwarf_buf_u8(out, AMDDWARF_DW_LNS_advance_pc);
-      amddwarf_buf_uleb(out, end - address);
+      amddwarf__buf_u8(out, AMDDWARF_DW_LNS_advance_pc);
+      amddwarf__buf_uleb(out, end - address);
     }
-    amddwarf_buf_u8(out, 0);
-    amddwarf_buf_uleb(out, 1);
-    amddwarf_buf_u8(out, AMDDWARF_DW_LNE_end_sequence);
+    amddwarf__buf_u8(out, 0);
+    amddwarf__buf_uleb(out, 1);
+    amddwarf__buf_u8(out, AMDDWARF_DW_LNE_end_sequence);
   }
-  amddwarf_buf_end_length(out, after, w->osz);
+  amddwarf__buf_end_length(out, after, w->osz);
   return AMDDWARF_OK;
 }
 
 /* ---- the whole ----------------------------------------------------------------- */
 
-void amddwarf_dwarf_sections_free(amddwarf_dwarf_sections *s)
+void amddwarf__dwarf_sections_free(amddwarf_dwarf_sections *s)
 {
-  amddwarf_buf_free(&s->info);
-  amddwarf_buf_free(&s->abbrev);
-  amddwarf_buf_free(&s->str);
-  amddwarf_buf_free(&s->line);
-  amddwarf_buf_free(&s->loc);
-  amddwarf_buf_free(&s->ranges);
-  amddwarf_buf_free(&s->addr);
+  amddwarf__buf_free(&s->info);
+  amddwarf__buf_free(&s->abbrev);
+  amddwarf__buf_free(&s->str);
+  amddwarf__buf_free(&s->line);
+  amddwarf__buf_free(&s->loc);
+  amddwarf__buf_free(&s->ranges);
+  amddwarf__buf_free(&s->addr);
 }
 
-amddwarf_status amddwarf_dwarf_write_sections(amddwarf_dwarf_builder *b, uint64_t text_base,
+amddwarf_status amddwarf__dwarf_write_sections(amddwarf_dwarf_builder *b, uint64_t text_base,
                                               uint64_t text_size, amddwarf_dwarf_sections *out,
                                               amddwarf_error *err)
 {
@@ -834,7 +834,7 @@ amddwarf_status amddwarf_dwarf_write_sections(amddwarf_dwarf_builder *b, uint64_
   amddwarf_buf *bufs[] = {&out->info, &out->abbrev, &out->str, &out->line,
                           &out->loc,  &out->ranges, &out->addr};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-    amddwarf_buf_init(bufs[i], &b->alloc);
+    amddwarf__buf_init(bufs[i], &b->alloc);
   amddwarf_status st = prepare(&w);
   if (st == AMDDWARF_OK)
     st = check_addresses(&w);
@@ -856,39 +856,39 @@ amddwarf_status amddwarf_dwarf_write_sections(amddwarf_dwarf_builder *b, uint64_
   emit_state es = {&out->info, &out->str};
   for (size_t ui = 0; ui < b->unit_count && st == AMDDWARF_OK; ui++) {
     dw_unit *u = &b->units[ui];
-    size_t after = amddwarf_buf_begin_length(&out->info, w.osz);
-    amddwarf_buf_uint(&out->info, w.version, 2);
+    size_t after = amddwarf__buf_begin_length(&out->info, w.osz);
+    amddwarf__buf_uint(&out->info, w.version, 2);
     if (w.version >= 5) {
-      amddwarf_buf_u8(&out->info, AMDDWARF_DW_UT_compile);
-      amddwarf_buf_u8(&out->info, 8);
-      amddwarf_buf_uint(&out->info, 0, w.osz);
+      amddwarf__buf_u8(&out->info, AMDDWARF_DW_UT_compile);
+      amddwarf__buf_u8(&out->info, 8);
+      amddwarf__buf_uint(&out->info, 0, w.osz);
     } else {
-      amddwarf_buf_uint(&out->info, 0, w.osz);
-      amddwarf_buf_u8(&out->info, 8);
+      amddwarf__buf_uint(&out->info, 0, w.osz);
+      amddwarf__buf_u8(&out->info, 8);
     }
     (void)u;
     st = walk(&w, u->die, emit_visit, &es);
-    amddwarf_buf_end_length(&out->info, after, w.osz);
+    amddwarf__buf_end_length(&out->info, after, w.osz);
   }
   /* .debug_abbrev */
   for (size_t k = 0; k < w.abbrev_count && st == AMDDWARF_OK; k++) {
     const abbrev *ab = &w.abbrevs[k];
-    amddwarf_buf_uleb(&out->abbrev, k + 1);
-    amddwarf_buf_uleb(&out->abbrev, ab->tag);
-    amddwarf_buf_u8(&out->abbrev, ab->children);
+    amddwarf__buf_uleb(&out->abbrev, k + 1);
+    amddwarf__buf_uleb(&out->abbrev, ab->tag);
+    amddwarf__buf_u8(&out->abbrev, ab->children);
     for (size_t i = 0; i < ab->count; i++) {
-      amddwarf_buf_uleb(&out->abbrev, ab->at[i]);
-      amddwarf_buf_uleb(&out->abbrev, ab->form[i]);
+      amddwarf__buf_uleb(&out->abbrev, ab->at[i]);
+      amddwarf__buf_uleb(&out->abbrev, ab->form[i]);
     }
-    amddwarf_buf_u8(&out->abbrev, 0);
-    amddwarf_buf_u8(&out->abbrev, 0);
+    amddwarf__buf_u8(&out->abbrev, 0);
+    amddwarf__buf_u8(&out->abbrev, 0);
   }
-  amddwarf_buf_u8(&out->abbrev, 0);
-  amddwarf_mem_free(w.alloc, w.abbrevs, w.abbrev_capacity * sizeof *w.abbrevs);
+  amddwarf__buf_u8(&out->abbrev, 0);
+  amddwarf__mem_free(w.alloc, w.abbrevs, w.abbrev_capacity * sizeof *w.abbrevs);
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0] && st == AMDDWARF_OK; i++)
     if (bufs[i]->failed)
-      st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (st != AMDDWARF_OK)
-    amddwarf_dwarf_sections_free(out);
+    amddwarf__dwarf_sections_free(out);
   return st;
 }

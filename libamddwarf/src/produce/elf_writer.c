@@ -46,8 +46,8 @@ uint64_t amddwarf_write_text_base(const amddwarf_write_options *options)
 
 void amddwarf_produce_free_bytes(const amddwarf_allocator *alloc, uint8_t *bytes, size_t size)
 {
-  amddwarf_allocator a = amddwarf_allocator_resolve(alloc);
-  amddwarf_mem_free(&a, bytes, size);
+  amddwarf_allocator a = amddwarf__allocator_resolve(alloc);
+  amddwarf__mem_free(&a, bytes, size);
 }
 
 typedef struct out_section {
@@ -65,7 +65,7 @@ typedef struct out_section {
 
 static amddwarf_status elf_failure(amddwarf_error *err, const char *what)
 {
-  return amddwarf_fail(err, AMDDWARF_E_PRODUCE_ELF, AMDDWARF_NO_OFFSET, "libelf: %s: %s", what,
+  return amddwarf__fail(err, AMDDWARF_E_PRODUCE_ELF, AMDDWARF_NO_OFFSET, "libelf: %s: %s", what,
                        elf_errmsg(-1));
 }
 
@@ -166,16 +166,16 @@ static amddwarf_status read_back(FILE *file, const amddwarf_allocator *alloc, ui
                                  size_t *size, amddwarf_error *err)
 {
   if (fseek(file, 0, SEEK_END) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "temporary file: seek failed");
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "temporary file: seek failed");
   long length = ftell(file);
   if (length <= 0 || fseek(file, 0, SEEK_SET) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "temporary file: empty");
-  uint8_t *bytes = amddwarf_mem_alloc(alloc, (size_t)length);
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "temporary file: empty");
+  uint8_t *bytes = amddwarf__mem_alloc(alloc, (size_t)length);
   if (!bytes)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (fread(bytes, 1, (size_t)length, file) != (size_t)length) {
-    amddwarf_mem_free(alloc, bytes, (size_t)length);
-    return amddwarf_fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "temporary file: short read");
+    amddwarf__mem_free(alloc, bytes, (size_t)length);
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "temporary file: short read");
   }
   *out = bytes;
   *size = (size_t)length;
@@ -185,12 +185,12 @@ static amddwarf_status read_back(FILE *file, const amddwarf_allocator *alloc, ui
 static void sym(amddwarf_buf *symtab, uint32_t name, uint8_t info, uint16_t shndx,
                 uint64_t value, uint64_t size)
 {
-  amddwarf_buf_uint(symtab, name, 4);
-  amddwarf_buf_u8(symtab, info);
-  amddwarf_buf_u8(symtab, 0);
-  amddwarf_buf_uint(symtab, shndx, 2);
-  amddwarf_buf_uint(symtab, value, 8);
-  amddwarf_buf_uint(symtab, size, 8);
+  amddwarf__buf_uint(symtab, name, 4);
+  amddwarf__buf_u8(symtab, info);
+  amddwarf__buf_u8(symtab, 0);
+  amddwarf__buf_uint(symtab, shndx, 2);
+  amddwarf__buf_uint(symtab, value, 8);
+  amddwarf__buf_uint(symtab, size, 8);
 }
 
 amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
@@ -203,17 +203,17 @@ amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
     return AMDDWARF_E_INVALID_ARGUMENT;
   *out = NULL;
   *size = 0;
-  const amddwarf_allocator *alloc = b ? amddwarf_dwarf_builder_allocator(b) : NULL;
-  amddwarf_allocator fallback = amddwarf_allocator_resolve(NULL);
+  const amddwarf_allocator *alloc = b ? amddwarf__dwarf_builder_allocator(b) : NULL;
+  amddwarf_allocator fallback = amddwarf__allocator_resolve(NULL);
   if (!alloc)
     alloc = &fallback;
   amddwarf_isa_info isa;
   if (!options->processor || amddwarf_isa_info_by_name(options->processor, &isa) != AMDDWARF_OK)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_PROCESSOR, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_PROCESSOR, AMDDWARF_NO_OFFSET,
                          "unknown AMDGPU processor '%s'",
                          options->processor ? options->processor : "(none)");
   if (options->xnack < 0 || options->xnack > 3 || options->sramecc < 0 || options->sramecc > 3)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "xnack/sramecc settings are 0-3 (unsupported, any, off, on)");
   uint32_t e_flags = isa.mach | ((uint32_t)options->xnack << 8) | ((uint32_t)options->sramecc << 10);
   uint64_t text_base = amddwarf_write_text_base(options);
@@ -225,12 +225,12 @@ amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
   uint8_t *frame = NULL, *result = NULL;
   size_t frame_size = 0, result_size = 0;
   amddwarf_buf symtab, strtab, shstrtab;
-  amddwarf_buf_init(&symtab, alloc);
-  amddwarf_buf_init(&strtab, alloc);
-  amddwarf_buf_init(&shstrtab, alloc);
+  amddwarf__buf_init(&symtab, alloc);
+  amddwarf__buf_init(&strtab, alloc);
+  amddwarf__buf_init(&shstrtab, alloc);
   FILE *file = NULL;
   if (b) {
-    st = amddwarf_dwarf_write_sections(b, text_base, options->text_size, &dw, err);
+    st = amddwarf__dwarf_write_sections(b, text_base, options->text_size, &dw, err);
     if (st != AMDDWARF_OK)
       goto cleanup;
     have_dwarf = 1;
@@ -241,7 +241,7 @@ amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
     if (st != AMDDWARF_OK)
       goto cleanup;
   }
-  int v5 = b && amddwarf_dwarf_builder_version(b) >= 5;
+  int v5 = b && amddwarf__dwarf_builder_version(b) >= 5;
   out_section secs[MAX_SECTIONS];
   memset(secs, 0, sizeof secs);
   size_t count = 1;
@@ -274,7 +274,7 @@ amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
     secs[count++] = (out_section){".debug_frame", SHT_PROGBITS, 0, frame, frame_size, 8, 0,
                                   0, 0, 0, 0, 0};
   /* symbols: null, .text section symbol, locals, globals */
-  amddwarf_buf_u8(&strtab, 0);
+  amddwarf__buf_u8(&strtab, 0);
   sym(&symtab, 0, 0, 0, 0, 0);
   sym(&symtab, 0, GELF_ST_INFO(STB_LOCAL, STT_SECTION), 1, text_base, 0);
   uint32_t first_global = 2;
@@ -284,13 +284,13 @@ amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
       if ((pass == 0) != (s->is_local != 0))
         continue;
       if (!s->name || s->text_offset > options->text_size) {
-        st = amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "symbol %zu ('%s') lies outside .text", i,
                            s->name ? s->name : "(null)");
         goto cleanup;
       }
       uint32_t name = (uint32_t)strtab.size;
-      amddwarf_buf_cstr(&strtab, s->name);
+      amddwarf__buf_cstr(&strtab, s->name);
       sym(&symtab,
           name, GELF_ST_INFO(s->is_local ? STB_LOCAL : STB_GLOBAL,
                              s->is_object ? STT_OBJECT : STT_FUNC),
@@ -305,13 +305,13 @@ amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
                                 0, 0, 0, 0};
   size_t shstrndx = count;
   secs[count++] = (out_section){".shstrtab", SHT_STRTAB, 0, NULL, 0, 1, 0, 0, 0, 0, 0, 0};
-  amddwarf_buf_u8(&shstrtab, 0);
+  amddwarf__buf_u8(&shstrtab, 0);
   for (size_t i = 1; i < count; i++) {
     secs[i].name_offset = shstrtab.size;
-    amddwarf_buf_cstr(&shstrtab, secs[i].name);
+    amddwarf__buf_cstr(&shstrtab, secs[i].name);
   }
   if (symtab.failed || strtab.failed || shstrtab.failed) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
     goto cleanup;
   }
   secs[shstrndx].data = shstrtab.data;
@@ -333,7 +333,7 @@ amddwarf_status amddwarf_object_write(amddwarf_dwarf_builder *b,
   }
   file = tmpfile();
   if (!file) {
-    st = amddwarf_fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET,
+    st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET,
                        "cannot create a temporary file for libelf");
     goto cleanup;
   }
@@ -348,11 +348,11 @@ cleanup:
   if (file)
     fclose(file);
   if (have_dwarf)
-    amddwarf_dwarf_sections_free(&dw);
+    amddwarf__dwarf_sections_free(&dw);
   if (frame)
-    amddwarf_mem_free(amddwarf_cfi_builder_allocator(options->cfi), frame, frame_size);
-  amddwarf_buf_free(&symtab);
-  amddwarf_buf_free(&strtab);
-  amddwarf_buf_free(&shstrtab);
+    amddwarf__mem_free(amddwarf__cfi_builder_allocator(options->cfi), frame, frame_size);
+  amddwarf__buf_free(&symtab);
+  amddwarf__buf_free(&strtab);
+  amddwarf__buf_free(&shstrtab);
   return st;
 }

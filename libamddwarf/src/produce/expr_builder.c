@@ -54,8 +54,8 @@ amddwarf_status amddwarf_expr_builder_new(const amddwarf_expr_format *format,
   const amddwarf_expr_format *checked = amddwarf_expr_format_check(format, &storage);
   if (!checked)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  amddwarf_allocator a = amddwarf_allocator_resolve(alloc);
-  amddwarf_expr_builder *b = amddwarf_mem_calloc(&a, 1, sizeof *b);
+  amddwarf_allocator a = amddwarf__allocator_resolve(alloc);
+  amddwarf_expr_builder *b = amddwarf__mem_calloc(&a, 1, sizeof *b);
   if (!b)
     return AMDDWARF_E_NO_MEMORY;
   b->alloc = a;
@@ -69,7 +69,7 @@ void amddwarf_expr_builder_reset(amddwarf_expr_builder *b)
   if (!b)
     return;
   for (size_t i = 0; i < b->block_count; i++)
-    amddwarf_mem_free(&b->alloc, b->blocks[i], b->block_sizes[i]);
+    amddwarf__mem_free(&b->alloc, b->blocks[i], b->block_sizes[i]);
   b->block_count = 0;
   b->count = 0;
   b->label_count = 0;
@@ -81,11 +81,11 @@ void amddwarf_expr_builder_free(amddwarf_expr_builder *b)
     return;
   amddwarf_expr_builder_reset(b);
   amddwarf_allocator a = b->alloc;
-  amddwarf_mem_free(&a, b->entries, b->capacity * sizeof *b->entries);
-  amddwarf_mem_free(&a, b->labels, b->label_capacity * sizeof *b->labels);
-  amddwarf_mem_free(&a, b->blocks, b->block_capacity * sizeof *b->blocks);
-  amddwarf_mem_free(&a, b->block_sizes, b->block_size_capacity * sizeof *b->block_sizes);
-  amddwarf_mem_free(&a, b, sizeof *b);
+  amddwarf__mem_free(&a, b->entries, b->capacity * sizeof *b->entries);
+  amddwarf__mem_free(&a, b->labels, b->label_capacity * sizeof *b->labels);
+  amddwarf__mem_free(&a, b->blocks, b->block_capacity * sizeof *b->blocks);
+  amddwarf__mem_free(&a, b->block_sizes, b->block_size_capacity * sizeof *b->block_sizes);
+  amddwarf__mem_free(&a, b, sizeof *b);
 }
 
 const amddwarf_expr_format *amddwarf_expr_builder_format(const amddwarf_expr_builder *b)
@@ -104,8 +104,8 @@ static amddwarf_status check_dialect(const amddwarf_expr_builder *b, const amddw
 {
   uint8_t code;
   uint32_t subop;
-  if (!amddwarf_expr_op_encoding(info, b->format.dialect, &code, &subop))
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, AMDDWARF_NO_OFFSET,
+  if (!amddwarf__expr_op_encoding(info, b->format.dialect, &code, &subop))
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_NOT_IN_DIALECT, AMDDWARF_NO_OFFSET,
                          "%s has no encoding in the %s dialect", info->name,
                          amddwarf_dialect_name(b->format.dialect));
   return AMDDWARF_OK;
@@ -145,9 +145,9 @@ static int operand_fits(const amddwarf_expr_builder *b, amddwarf_operand_kind ki
 static amddwarf_status push_op(amddwarf_expr_builder *b, const amddwarf_op *op, op_fix fix,
                                amddwarf_error *err)
 {
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->entries, &b->capacity, b->count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->entries, &b->capacity, b->count + 1,
                            sizeof *b->entries) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "expression builder: out of memory");
   b->entries[b->count].op = *op;
   b->entries[b->count].fix = fix;
@@ -161,7 +161,7 @@ static const amddwarf_op_info *info_checked(const amddwarf_expr_builder *b,
 {
   const amddwarf_op_info *info = amddwarf_op_info_get(kind);
   if (!b || !info) {
-    *st = amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    *st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                         "expression builder: operation kind %d is not in the table", (int)kind);
     return NULL;
   }
@@ -182,14 +182,14 @@ amddwarf_status amddwarf_expr_builder_op(amddwarf_expr_builder *b, amddwarf_op_k
     amddwarf_operand_kind ok = info->operands[i];
     if (ok == AMDDWARF_OPERAND_BRANCH || ok == AMDDWARF_OPERAND_BLOCK ||
         ok == AMDDWARF_OPERAND_BLOCK_U8 || ok == AMDDWARF_OPERAND_ENCODED_ADDR)
-      return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                            "%s takes a %s operand: use the builder's branch or block call",
-                           info->name, amddwarf_expr_operand_kind_name(ok));
+                           info->name, amddwarf__expr_operand_kind_name(ok));
     if (!operand_fits(b, ok, operands[i]))
-      return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                            "%s: operand %d (0x%llx) does not fit a %s operand", info->name,
                            i + 1, (unsigned long long)operands[i],
-                           amddwarf_expr_operand_kind_name(ok));
+                           amddwarf__expr_operand_kind_name(ok));
   }
   amddwarf_op op;
   memset(&op, 0, sizeof op);
@@ -203,18 +203,18 @@ static amddwarf_status copy_block(amddwarf_expr_builder *b, const uint8_t *bytes
                                   const uint8_t **copy, amddwarf_error *err)
 {
   size_t cap = b->block_capacity, size_cap = b->block_size_capacity;
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->blocks, &cap, b->block_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->blocks, &cap, b->block_count + 1,
                            sizeof *b->blocks) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   b->block_capacity = cap;
-  if (amddwarf_mem_reserve(&b->alloc, (void **)&b->block_sizes, &size_cap, b->block_count + 1,
+  if (amddwarf__mem_reserve(&b->alloc, (void **)&b->block_sizes, &size_cap, b->block_count + 1,
                            sizeof *b->block_sizes) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   b->block_size_capacity = size_cap;
   size_t alloc_size = size ? size : 1;
-  uint8_t *p = amddwarf_mem_alloc(&b->alloc, alloc_size);
+  uint8_t *p = amddwarf__mem_alloc(&b->alloc, alloc_size);
   if (!p)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (size)
     memcpy(p, bytes, size);
   b->blocks[b->block_count] = p;
@@ -238,10 +238,10 @@ amddwarf_status amddwarf_expr_builder_block(amddwarf_expr_builder *b, amddwarf_o
         info->operands[i] == AMDDWARF_OPERAND_BLOCK_U8)
       block_index = i;
   if (block_index < 0 || (size && !bytes))
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                          "%s has no block operand", info->name);
   if (info->operands[block_index] == AMDDWARF_OPERAND_BLOCK_U8 && size > UINT8_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                          "%s: a block of %zu bytes does not fit its 1-byte length", info->name,
                          size);
   amddwarf_op op;
@@ -262,9 +262,9 @@ amddwarf_status amddwarf_expr_builder_label_new(amddwarf_expr_builder *b, amddwa
   if (!b || !label)
     return AMDDWARF_E_INVALID_ARGUMENT;
   if (b->label_count >= UINT32_MAX - 1 ||
-      amddwarf_mem_reserve(&b->alloc, (void **)&b->labels, &b->label_capacity,
+      amddwarf__mem_reserve(&b->alloc, (void **)&b->labels, &b->label_capacity,
                            b->label_count + 1, sizeof *b->labels) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   b->labels[b->label_count++] = UINT32_MAX;
   *label = (amddwarf_label)b->label_count;
   return AMDDWARF_OK;
@@ -274,10 +274,10 @@ amddwarf_status amddwarf_expr_builder_label_place(amddwarf_expr_builder *b, amdd
                                                   amddwarf_error *err)
 {
   if (!b || label == 0 || label > b->label_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "expression builder: no label %u", (unsigned)label);
   if (b->labels[label - 1] != UINT32_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "expression builder: label %u placed twice", (unsigned)label);
   b->labels[label - 1] = (uint32_t)b->count;
   return AMDDWARF_OK;
@@ -287,10 +287,10 @@ amddwarf_status amddwarf_expr_builder_branch(amddwarf_expr_builder *b, amddwarf_
                                              amddwarf_label label, amddwarf_error *err)
 {
   if (kind != AMDDWARF_OP_skip && kind != AMDDWARF_OP_bra)
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                          "expression builder: only DW_OP_skip and DW_OP_bra branch");
   if (!b || label == 0 || label > b->label_count)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "expression builder: no label %u", (unsigned)label);
   amddwarf_op op;
   memset(&op, 0, sizeof op);
@@ -320,14 +320,14 @@ amddwarf_status amddwarf_expr_builder_die_ref(amddwarf_expr_builder *b, amddwarf
     return st;
   int index = ref_operand_index(info);
   if (index < 0 || die == 0)
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                          "%s: %s", info->name,
                          index < 0 ? "has no DIE reference operand" : "DIE 0 is no DIE");
   if (info->operands[1 - index] == AMDDWARF_OPERAND_BLOCK_U8)
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                          "%s: give its constant with amddwarf_expr_builder_block", info->name);
   if (!operand_fits(b, info->operands[1 - index], other))
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, AMDDWARF_NO_OFFSET,
                          "%s: operand 0x%llx does not fit", info->name,
                          (unsigned long long)other);
   amddwarf_op op;
@@ -365,13 +365,13 @@ static amddwarf_status resolve_name(const name_lookup *names, const amddwarf_exp
 {
   char name[256];
   if (f->name_length >= sizeof name)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset + 1,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset + 1,
                          "name too long");
   memcpy(name, f->name, f->name_length);
   name[f->name_length] = '\0';
   *die = 0;
   if (names->resolve(names->user, name, die) != 0 || *die == 0)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset,
                          "'@%s' names no DIE", name);
   return AMDDWARF_OK;
 }
@@ -383,20 +383,20 @@ static amddwarf_status check_operand(const name_lookup *names, const amddwarf_ex
   const amddwarf_op_info *info = amddwarf_op_info_get(f->op_kind);
   bool text = f->name_length == 4 && memcmp(f->name, "text", 4) == 0;
   if (text && f->op_kind != AMDDWARF_OP_addr)
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
                          "'@text' is only an operand of DW_OP_addr");
   if (text)
     return f->addend >= 0 ? AMDDWARF_OK
-                          : amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+                          : amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
                                           "'@text%lld' is before .text", (long long)f->addend);
   if (f->op_kind == AMDDWARF_OP_addr)
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
                          "DW_OP_addr takes '@text+N', not a DIE name");
   if (!names->resolve)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_UNKNOWN_NAME, f->text_offset,
                          "'@%.*s': no names can be resolved here", (int)f->name_length, f->name);
   if (ref_operand_index(info) != (int)f->operand || f->addend != 0)
-    return amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
+    return amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_OPERAND, f->text_offset,
                          "'@%.*s': %s takes a DIE name only as its DIE operand, without an "
                          "offset",
                          (int)f->name_length, f->name, info->name);
@@ -418,9 +418,9 @@ static amddwarf_status check_reference(void *user, const amddwarf_expr_fixup *f,
     st = resolve_name(names, f, &die, err);
   if (st != AMDDWARF_OK)
     return st;
-  if (amddwarf_mem_reserve(names->alloc, (void **)&names->dies, &names->die_capacity,
+  if (amddwarf__mem_reserve(names->alloc, (void **)&names->dies, &names->die_capacity,
                            names->die_count + 1, sizeof *names->dies) != 0)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, f->text_offset, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, f->text_offset, "out of memory");
   names->dies[names->die_count++] = die;
   return AMDDWARF_OK;
 }
@@ -440,14 +440,14 @@ amddwarf_status amddwarf_expr_builder_assemble(amddwarf_expr_builder *b, const c
   amddwarf_op *ops = NULL;
   size_t op_count = 0, op_capacity = 0;
   amddwarf_status st =
-      amddwarf_expr_assemble_references(text, &b->format, wave_size, &refs, &bytes, &byte_size,
+      amddwarf__expr_assemble_references(text, &b->format, wave_size, &refs, &bytes, &byte_size,
                                         err);
   if (st != AMDDWARF_OK)
     goto cleanup;
   op_capacity = byte_size ? byte_size : 1; /* every operation takes a byte */
-  ops = amddwarf_mem_calloc(&b->alloc, op_capacity, sizeof *ops);
+  ops = amddwarf__mem_calloc(&b->alloc, op_capacity, sizeof *ops);
   if (!ops) {
-    st = amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
     goto cleanup;
   }
   st = amddwarf_expr_decode(bytes, byte_size, &b->format, ops, op_capacity, &op_count, err);
@@ -495,10 +495,10 @@ amddwarf_status amddwarf_expr_builder_assemble(amddwarf_expr_builder *b, const c
 cleanup:
   if (st != AMDDWARF_OK)
     b->count = base_count; /* nothing of a failed text stays */
-  amddwarf_mem_free(NULL, bytes, byte_size ? byte_size : 1);
-  amddwarf_mem_free(NULL, refs.fixups, refs.fixup_capacity * sizeof *refs.fixups);
-  amddwarf_mem_free(&b->alloc, ops, op_capacity * sizeof *ops);
-  amddwarf_mem_free(&b->alloc, names.dies, names.die_capacity * sizeof *names.dies);
+  amddwarf__mem_free(NULL, bytes, byte_size ? byte_size : 1);
+  amddwarf__mem_free(NULL, refs.fixups, refs.fixup_capacity * sizeof *refs.fixups);
+  amddwarf__mem_free(&b->alloc, ops, op_capacity * sizeof *ops);
+  amddwarf__mem_free(&b->alloc, names.dies, names.die_capacity * sizeof *names.dies);
   return st;
 }
 
@@ -513,9 +513,9 @@ amddwarf_status amddwarf_expr_builder_encode(const amddwarf_expr_builder *b,
     return AMDDWARF_E_INVALID_ARGUMENT;
   amddwarf_allocator a = b->alloc;
   size_t n = b->count ? b->count : 1;
-  amddwarf_op *ops = amddwarf_mem_alloc(&a, n * sizeof *ops);
+  amddwarf_op *ops = amddwarf__mem_alloc(&a, n * sizeof *ops);
   if (!ops)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   amddwarf_status st = AMDDWARF_OK;
   for (size_t i = 0; i < b->count; i++) {
     ops[i] = b->entries[i].op;
@@ -524,7 +524,7 @@ amddwarf_status amddwarf_expr_builder_encode(const amddwarf_expr_builder *b,
     if (fix->kind == FIX_LABEL) {
       uint32_t target = b->labels[fix->value - 1];
       if (target == UINT32_MAX) {
-        st = amddwarf_fail(err, AMDDWARF_E_EXPR_BAD_BRANCH, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, AMDDWARF_E_EXPR_BAD_BRANCH, AMDDWARF_NO_OFFSET,
                            "operation %zu (%s) branches to label %u, which was never placed",
                            i, info->name, (unsigned)fix->value);
         goto cleanup;
@@ -532,7 +532,7 @@ amddwarf_status amddwarf_expr_builder_encode(const amddwarf_expr_builder *b,
       ops[i].target = target;
     } else if (fix->kind == FIX_TEXT) {
       if (!resolver) {
-        st = amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNRESOLVED, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, AMDDWARF_E_PRODUCE_UNRESOLVED, AMDDWARF_NO_OFFSET,
                            "operation %zu (DW_OP_addr) holds a .text address but there is no "
                            "resolver", i);
         goto cleanup;
@@ -540,7 +540,7 @@ amddwarf_status amddwarf_expr_builder_encode(const amddwarf_expr_builder *b,
       ops[i].operands[0] += resolver->text_base;
     } else if (fix->kind == FIX_DIE) {
       if (!resolver || !resolver->die) {
-        st = amddwarf_fail(err, AMDDWARF_E_PRODUCE_UNRESOLVED, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, AMDDWARF_E_PRODUCE_UNRESOLVED, AMDDWARF_NO_OFFSET,
                            "operation %zu (%s) refers to DIE %u but there is no resolver", i,
                            info->name, (unsigned)fix->value);
         goto cleanup;
@@ -548,7 +548,7 @@ amddwarf_status amddwarf_expr_builder_encode(const amddwarf_expr_builder *b,
       uint64_t section_offset = 0, unit_offset = 0;
       st = resolver->die(resolver->user, fix->value, &section_offset, &unit_offset);
       if (st != AMDDWARF_OK) {
-        st = amddwarf_fail(err, st < 0 ? st : AMDDWARF_E_PRODUCE_UNRESOLVED, AMDDWARF_NO_OFFSET,
+        st = amddwarf__fail(err, st < 0 ? st : AMDDWARF_E_PRODUCE_UNRESOLVED, AMDDWARF_NO_OFFSET,
                            "operation %zu (%s) refers to DIE %u, which cannot be resolved", i,
                            info->name, (unsigned)fix->value);
         goto cleanup;
@@ -559,11 +559,11 @@ amddwarf_status amddwarf_expr_builder_encode(const amddwarf_expr_builder *b,
   }
   st = amddwarf_expr_encode(ops, b->count, &b->format, out, capacity, size, err);
 cleanup:
-  amddwarf_mem_free(&a, ops, n * sizeof *ops);
+  amddwarf__mem_free(&a, ops, n * sizeof *ops);
   return st;
 }
 
-amddwarf_status amddwarf_produce_expr_bytes(const amddwarf_expr_builder *b,
+amddwarf_status amddwarf__produce_expr_bytes(const amddwarf_expr_builder *b,
                                             const amddwarf_expr_resolver *resolver,
                                             const amddwarf_allocator *alloc, uint8_t **out,
                                             size_t *size, amddwarf_error *err)
@@ -576,26 +576,26 @@ amddwarf_status amddwarf_produce_expr_bytes(const amddwarf_expr_builder *b,
     return st;
   if (needed == 0)
     return AMDDWARF_OK;
-  uint8_t *bytes = amddwarf_mem_alloc(alloc, needed);
+  uint8_t *bytes = amddwarf__mem_alloc(alloc, needed);
   if (!bytes)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   st = amddwarf_expr_builder_encode(b, resolver, bytes, needed, size, err);
   if (st != AMDDWARF_OK) {
-    amddwarf_mem_free(alloc, bytes, needed);
+    amddwarf__mem_free(alloc, bytes, needed);
     return st;
   }
   *out = bytes;
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_produce_expr_copy(const amddwarf_expr_builder *src,
+amddwarf_status amddwarf__produce_expr_copy(const amddwarf_expr_builder *src,
                                            const amddwarf_allocator *alloc,
                                            amddwarf_expr_builder **out, amddwarf_error *err)
 {
   amddwarf_expr_builder *b = NULL;
   amddwarf_status st = amddwarf_expr_builder_new(&src->format, alloc, &b);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(err, st, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "out of memory");
   for (size_t i = 0; i < src->label_count && st == AMDDWARF_OK; i++) {
     amddwarf_label label;
     st = amddwarf_expr_builder_label_new(b, &label, err);

@@ -24,7 +24,7 @@ static amddwarf_status push_const(amddwarf_expr_builder *b, uint64_t value, amdd
 static amddwarf_status check_wave(unsigned wave_size, amddwarf_error *err)
 {
   if (wave_size != 32 && wave_size != 64)
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_WAVE_SIZE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_WAVE_SIZE, AMDDWARF_NO_OFFSET,
                          "wave size %u is not 32 or 64", wave_size);
   return AMDDWARF_OK;
 }
@@ -50,7 +50,7 @@ amddwarf_status amddwarf_expr_build_sgpr_in_vgpr_lane(amddwarf_expr_builder *b, 
                                                       uint32_t lane, amddwarf_error *err)
 {
   if (lane >= 64)
-    return amddwarf_fail(err, AMDDWARF_E_AMDGPU_BAD_LANE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_AMDGPU_BAD_LANE, AMDDWARF_NO_OFFSET,
                          "lane %u is not in a wave", (unsigned)lane);
   amddwarf_status st = amddwarf_expr_builder_op(b, AMDDWARF_OP_regx, vgpr, 0, err);
   if (st != AMDDWARF_OK)

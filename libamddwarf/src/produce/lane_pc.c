@@ -59,7 +59,7 @@ typedef struct gen {
 
 static amddwarf_status bad_region(gen *g, const amddwarf_region *r, const char *why)
 {
-  return amddwarf_fail(g->err, AMDDWARF_E_PRODUCE_BAD_REGION, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(g->err, AMDDWARF_E_PRODUCE_BAD_REGION, AMDDWARF_NO_OFFSET,
                        "region '%s' [0x%llx, 0x%llx): %s", r->name ? r->name : "?",
                        (unsigned long long)r->start, (unsigned long long)r->end, why);
 }
@@ -105,9 +105,9 @@ static amddwarf_status check_region(gen *g, const amddwarf_region *r, uint64_t l
 static amddwarf_status new_expr(gen *g, amddwarf_expr_builder **e)
 {
   amddwarf_status st =
-      amddwarf_expr_builder_new(&g->format, amddwarf_dwarf_builder_allocator(g->b), e);
+      amddwarf_expr_builder_new(&g->format, amddwarf__dwarf_builder_allocator(g->b), e);
   if (st != AMDDWARF_OK)
-    return amddwarf_fail(g->err, st, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(g->err, st, AMDDWARF_NO_OFFSET, "out of memory");
   return AMDDWARF_OK;
 }
 
@@ -218,19 +218,19 @@ static amddwarf_status region_procedure(gen *g, const char *name, const char *su
 
 static amddwarf_status add_point(gen *g, uint64_t p)
 {
-  if (amddwarf_mem_reserve(amddwarf_dwarf_builder_allocator(g->b), (void **)&g->points,
+  if (amddwarf__mem_reserve(amddwarf__dwarf_builder_allocator(g->b), (void **)&g->points,
                            &g->point_capacity, g->point_count + 1, sizeof *g->points) != 0)
-    return amddwarf_fail(g->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(g->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   g->points[g->point_count++] = p;
   return AMDDWARF_OK;
 }
 
 static amddwarf_status generate(gen *g, const amddwarf_region *r, amddwarf_die_id parent_proc)
 {
-  const amddwarf_allocator *alloc = amddwarf_dwarf_builder_allocator(g->b);
-  if (amddwarf_mem_reserve(alloc, (void **)&g->dies, &g->capacity, g->count + 1,
+  const amddwarf_allocator *alloc = amddwarf__dwarf_builder_allocator(g->b);
+  if (amddwarf__mem_reserve(alloc, (void **)&g->dies, &g->capacity, g->count + 1,
                            sizeof *g->dies) != 0)
-    return amddwarf_fail(g->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return amddwarf__fail(g->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   size_t index = g->count++;
   struct region_dies rd = {r, 0, 0, 0, parent_proc};
   g->dies[index] = rd;
@@ -389,13 +389,13 @@ amddwarf_status amddwarf_dwarf_lane_pc(amddwarf_dwarf_builder *b, amddwarf_die_i
 {
   if (!b || (count && !regions))
     return AMDDWARF_E_INVALID_ARGUMENT;
-  dw_die *cu = amddwarf_dwarf_die_get(b, unit);
-  dw_die *sp = amddwarf_dwarf_die_get(b, subprogram);
+  dw_die *cu = amddwarf__dwarf_die_get(b, unit);
+  dw_die *sp = amddwarf__dwarf_die_get(b, subprogram);
   if (!cu || cu->parent || !sp || sp->unit != cu->unit)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_DIE, AMDDWARF_NO_OFFSET,
                          "lane PCs need a unit DIE and a subprogram DIE of that unit");
   if (low >= high)
-    return amddwarf_fail(err, AMDDWARF_E_PRODUCE_BAD_REGION, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_PRODUCE_BAD_REGION, AMDDWARF_NO_OFFSET,
                          "subprogram range [0x%llx, 0x%llx) is empty", (unsigned long long)low,
                          (unsigned long long)high);
   gen g;
@@ -423,8 +423,8 @@ amddwarf_status amddwarf_dwarf_lane_pc(amddwarf_dwarf_builder *b, amddwarf_die_i
     any_whole_wave |= g.dies[i].region->kind == AMDDWARF_REGION_WHOLE_WAVE;
   if (st == AMDDWARF_OK)
     st = emit_lists(&g, low, high, any_whole_wave);
-  const amddwarf_allocator *alloc = amddwarf_dwarf_builder_allocator(b);
-  amddwarf_mem_free(alloc, g.dies, g.capacity * sizeof *g.dies);
-  amddwarf_mem_free(alloc, g.points, g.point_capacity * sizeof *g.points);
+  const amddwarf_allocator *alloc = amddwarf__dwarf_builder_allocator(b);
+  amddwarf__mem_free(alloc, g.dies, g.capacity * sizeof *g.dies);
+  amddwarf__mem_free(alloc, g.points, g.point_capacity * sizeof *g.points);
   return st;
 }

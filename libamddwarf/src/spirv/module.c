@@ -60,12 +60,12 @@ static amddwarf_spirv_kind opcode_kind(uint32_t opcode)
              : AMDDWARF_SPIRV_KIND_BLOCK;
 }
 
-unsigned amddwarf_spirv_opcode_result(uint32_t opcode)
+unsigned amddwarf__spirv_opcode_result(uint32_t opcode)
 {
   return opcode < OPCODE_DENSE_LIMIT ? (unsigned)(opcode_dense[opcode] >> 4 & 3) : 0;
 }
 
-amddwarf_spirv_guard amddwarf_spirv_opcode_guard(uint32_t opcode)
+amddwarf_spirv_guard amddwarf__spirv_opcode_guard(uint32_t opcode)
 {
   return opcode < OPCODE_DENSE_LIMIT ? (amddwarf_spirv_guard)(opcode_dense[opcode] >> 6)
                                      : AMDDWARF_SPIRV_GUARD_NONE;
@@ -84,7 +84,7 @@ static uint32_t id_hash(uint32_t id)
   return id * 0x9e3779b1u;
 }
 
-const amddwarf_spirv_identry *amddwarf_spirv_id_find(const amddwarf_spirv_module *m, uint32_t id)
+const amddwarf_spirv_identry *amddwarf__spirv_id_find(const amddwarf_spirv_module *m, uint32_t id)
 {
   if (id == 0 || m->id_capacity == 0)
     return NULL;
@@ -120,13 +120,13 @@ static int id_insert(amddwarf_spirv_module *m, uint32_t id, uint32_t kind, uint3
     if (capacity == 0 || capacity > (UINT32_C(1) << 28))
       return -1;
     amddwarf_spirv_identry *table =
-        amddwarf_mem_calloc(&m->allocator, capacity, sizeof(*table));
+        amddwarf__mem_calloc(&m->allocator, capacity, sizeof(*table));
     if (!table)
       return -1;
     for (uint32_t i = 0; i < m->id_capacity; i++)
       if (m->ids[i].id)
         id_slot_insert(table, capacity, &m->ids[i]);
-    amddwarf_mem_free(&m->allocator, m->ids, sizeof(*m->ids) * m->id_capacity);
+    amddwarf__mem_free(&m->allocator, m->ids, sizeof(*m->ids) * m->id_capacity);
     m->ids = table;
     m->id_capacity = capacity;
   }
@@ -152,7 +152,7 @@ static int decode_string(amddwarf_spirv_module *m, uint32_t at, uint32_t wc, uin
     n++;
   if (n == max)
     return -1;
-  char *copy = amddwarf_arena_alloc(&m->arena, n + 1, 1);
+  char *copy = amddwarf__arena_alloc(&m->arena, n + 1, 1);
   if (!copy)
     return -2;
   for (size_t i = 0; i < n; i++)
@@ -163,10 +163,10 @@ static int decode_string(amddwarf_spirv_module *m, uint32_t at, uint32_t wc, uin
   return 0;
 }
 
-const struct amddwarf_spirv_string *amddwarf_spirv_string_of(const amddwarf_spirv_module *m,
+const struct amddwarf_spirv_string *amddwarf__spirv_string_of(const amddwarf_spirv_module *m,
                                                              uint32_t id)
 {
-  const amddwarf_spirv_identry *e = amddwarf_spirv_id_find(m, id);
+  const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, id);
   if (!e || e->kind != AMDDWARF_SPIRV_ID_STRING)
     return NULL;
   return &m->strings[e->value];
@@ -174,7 +174,7 @@ const struct amddwarf_spirv_string *amddwarf_spirv_string_of(const amddwarf_spir
 
 const char *amddwarf_spirv_module_string(const amddwarf_spirv_module *m, uint32_t id)
 {
-  const struct amddwarf_spirv_string *s = m ? amddwarf_spirv_string_of(m, id) : NULL;
+  const struct amddwarf_spirv_string *s = m ? amddwarf__spirv_string_of(m, id) : NULL;
   return s ? s->text : NULL;
 }
 
@@ -183,7 +183,7 @@ static int string_add(amddwarf_spirv_module *m, const char *text, size_t length)
 {
   size_t cap = m->string_capacity;
   void *items = m->strings;
-  if (amddwarf_mem_reserve(&m->allocator, &items, &cap, (size_t)m->string_count + 1,
+  if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->string_count + 1,
                            sizeof(*m->strings)) != 0)
     return -1;
   m->strings = items;
@@ -198,7 +198,7 @@ static amddwarf_spirv_source *source_new(amddwarf_spirv_module *m)
 {
   size_t cap = m->source_capacity;
   void *items = m->sources;
-  if (amddwarf_mem_reserve(&m->allocator, &items, &cap, (size_t)m->source_count + 1,
+  if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->source_count + 1,
                            sizeof(amddwarf_spirv_source)) != 0)
     return NULL;
   m->sources = items;
@@ -217,7 +217,7 @@ static int source_append(amddwarf_spirv_module *m, amddwarf_spirv_source *s, con
   size_t needed;
   if (amddwarf_add_overflow_size(s->text_length, length + 1, &needed))
     return -1;
-  char *grown = amddwarf_mem_realloc(&m->allocator, s->text, old, needed);
+  char *grown = amddwarf__mem_realloc(&m->allocator, s->text, old, needed);
   if (!grown)
     return -1;
   memcpy(grown + s->text_length, text, length);
@@ -266,7 +266,7 @@ typedef struct walk_state {
 static amddwarf_status fail_operand(amddwarf_error *err, uint32_t at, uint32_t opcode,
                                     const char *what)
 {
-  return amddwarf_fail_op(err, AMDDWARF_E_SPIRV_BAD_OPERAND, (uint64_t)at * 4, (int32_t)opcode,
+  return amddwarf__fail_op(err, AMDDWARF_E_SPIRV_BAD_OPERAND, (uint64_t)at * 4, (int32_t)opcode,
                           AMDDWARF_NO_OPCODE, "SPIR-V %s at byte offset %llu: %s",
                           amddwarf_spirv_opcode_name(opcode) ? amddwarf_spirv_opcode_name(opcode)
                                                              : "instruction",
@@ -275,7 +275,7 @@ static amddwarf_status fail_operand(amddwarf_error *err, uint32_t at, uint32_t o
 
 static amddwarf_status fail_memory(amddwarf_error *err)
 {
-  return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+  return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                        "out of memory while indexing the SPIR-V module");
 }
 
@@ -356,7 +356,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
     {
       void *items = m->entry_points;
       size_t cap = m->entry_point_capacity;
-      if (amddwarf_mem_reserve(&m->allocator, &items, &cap, (size_t)m->entry_point_count + 1,
+      if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->entry_point_count + 1,
                                sizeof(amddwarf_spirv_entry_point)) != 0)
         return fail_memory(err);
       m->entry_points = items;
@@ -386,7 +386,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
       if (id_insert(m, w[2], AMDDWARF_SPIRV_ID_SOURCE, m->source_count - 1) != 0)
         return fail_memory(err);
       if (wc > 6) {
-        const struct amddwarf_spirv_string *str = amddwarf_spirv_string_of(m, w[6]);
+        const struct amddwarf_spirv_string *str = amddwarf__spirv_string_of(m, w[6]);
         if (str && source_append(m, s, str->text, str->length) != 0)
           return fail_memory(err);
       }
@@ -394,7 +394,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
       if (w[4] == AMDDWARF_SPIRV_DEBUG_SOURCE_CONTINUED) {
         if (wc < 6)
           return fail_operand(err, at, opcode, "DebugSourceContinued lacks its text operand");
-        const struct amddwarf_spirv_string *str = amddwarf_spirv_string_of(m, w[5]);
+        const struct amddwarf_spirv_string *str = amddwarf__spirv_string_of(m, w[5]);
         if (str && ws->last_debug_source &&
             source_append(m, ws->last_debug_source, str->text, str->length) != 0)
           return fail_memory(err);
@@ -433,7 +433,7 @@ static amddwarf_spirv_kind kind_of(amddwarf_spirv_module *m, walk_state *ws, uin
   if (w[3] == ws->cached_set_id) {
     set = ws->cached_set;
   } else {
-    const amddwarf_spirv_identry *e = amddwarf_spirv_id_find(m, w[3]);
+    const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, w[3]);
     set = e && e->kind == AMDDWARF_SPIRV_ID_IMPORT ? (e->value & 0xff) : AMDDWARF_SPIRV_SET_OTHER;
     ws->cached_set_id = w[3];
     ws->cached_set = set;
@@ -473,7 +473,7 @@ static int grow(amddwarf_spirv_module *m, uint32_t count, uint32_t slots)
   if (count >= m->inst_capacity) {
     size_t cap = m->inst_capacity;
     void *items = m->insts;
-    if (amddwarf_mem_reserve(&m->allocator, &items, &cap, (size_t)count + 1,
+    if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)count + 1,
                              sizeof(amddwarf_spirv_inst)) != 0)
       return -1;
     m->insts = items;
@@ -482,7 +482,7 @@ static int grow(amddwarf_spirv_module *m, uint32_t count, uint32_t slots)
   if ((size_t)slots + 2 > m->slot_capacity) {
     size_t cap = m->slot_capacity;
     void *items = m->slots;
-    if (amddwarf_mem_reserve(&m->allocator, &items, &cap, (size_t)slots + 2, sizeof(uint32_t)) !=
+    if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)slots + 2, sizeof(uint32_t)) !=
         0)
       return -1;
     m->slots = items;
@@ -505,14 +505,14 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
   for (; at < end; p++) {
     uint32_t wc = words[at] >> 16, opcode = words[at] & 0xffff;
     if (wc == 0 || wc > end - at)
-      return amddwarf_fail_op(err, AMDDWARF_E_SPIRV_BAD_INSTRUCTION, (uint64_t)at * 4,
+      return amddwarf__fail_op(err, AMDDWARF_E_SPIRV_BAD_INSTRUCTION, (uint64_t)at * 4,
                               (int32_t)opcode, AMDDWARF_NO_OPCODE,
                               "SPIR-V instruction %u (opcode %u) at byte offset %llu: word count "
                               "%u %s",
                               p, opcode, (unsigned long long)at * 4, wc,
                               wc == 0 ? "is zero" : "runs past the end of the module");
     if (p == max_instructions)
-      return amddwarf_fail(err, AMDDWARF_E_LIMIT, (uint64_t)at * 4,
+      return amddwarf__fail(err, AMDDWARF_E_LIMIT, (uint64_t)at * 4,
                            "SPIR-V module has more than %u instructions", max_instructions);
     if ((p >= m->inst_capacity || (size_t)ws.n + 2 > m->slot_capacity) && grow(m, p, ws.n) != 0)
       return fail_memory(err);
@@ -636,7 +636,7 @@ amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
   amddwarf_status st = AMDDWARF_OK;
   amddwarf_spirv_module *m = NULL;
   if (!out || (!data && size))
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_spirv_module_open: NULL argument");
   *out = NULL;
   const amddwarf_allocator *requested = NULL;
@@ -649,16 +649,16 @@ amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
     max_instructions = options->max_instructions;
   if (options && options->size >= sizeof(amddwarf_spirv_options)) {
     if (options->flags & ~AMDDWARF_SPIRV_OPEN_BORROW)
-      return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "unknown amddwarf_spirv_options flags 0x%x", options->flags);
     borrow = (options->flags & AMDDWARF_SPIRV_OPEN_BORROW) != 0;
   }
   if (size < 20 || size % 4 != 0)
-    return amddwarf_fail(err, AMDDWARF_E_SPIRV_BAD_HEADER, 0,
+    return amddwarf__fail(err, AMDDWARF_E_SPIRV_BAD_HEADER, 0,
                          "SPIR-V module of %zu bytes: needs a 20-byte header and whole words",
                          size);
   if (size / 4 > UINT32_MAX)
-    return amddwarf_fail(err, AMDDWARF_E_LIMIT, 0, "SPIR-V module larger than 16 GiB");
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, 0, "SPIR-V module larger than 16 GiB");
   const uint8_t *bytes = data;
   uint32_t first = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
                    (uint32_t)bytes[3] << 24;
@@ -668,21 +668,21 @@ amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
   else if (bswap32(first) == AMDDWARF_SPIRV_MAGIC)
     big_endian = true;
   else
-    return amddwarf_fail(err, AMDDWARF_E_SPIRV_BAD_MAGIC, 0,
+    return amddwarf__fail(err, AMDDWARF_E_SPIRV_BAD_MAGIC, 0,
                          "not SPIR-V: first word 0x%08x is not the magic number 0x07230203",
                          first);
 
-  amddwarf_allocator allocator = amddwarf_allocator_resolve(requested);
-  m = amddwarf_mem_calloc(&allocator, 1, sizeof(*m));
+  amddwarf_allocator allocator = amddwarf__allocator_resolve(requested);
+  m = amddwarf__mem_calloc(&allocator, 1, sizeof(*m));
   if (!m)
     return fail_memory(err);
   m->allocator = allocator;
-  amddwarf_arena_init(&m->arena, &m->allocator);
+  amddwarf__arena_init(&m->arena, &m->allocator);
   m->word_count = size / 4;
   bool in_place = !big_endian && host_is_little_endian();
   if (in_place && borrow && ((uintptr_t)data & 3) == 0) {
     m->words = data;
-  } else if (!(m->owned_words = amddwarf_mem_alloc(&m->allocator, size))) {
+  } else if (!(m->owned_words = amddwarf__mem_alloc(&m->allocator, size))) {
     st = fail_memory(err);
     goto fail;
   } else if (in_place) {
@@ -705,13 +705,13 @@ amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
   m->header.schema = m->words[4];
   m->header.big_endian = big_endian;
   if ((m->header.version & 0xff0000ffu) != 0 || m->header.version < 0x00010000u) {
-    st = amddwarf_fail(err, AMDDWARF_E_SPIRV_BAD_HEADER, 4,
+    st = amddwarf__fail(err, AMDDWARF_E_SPIRV_BAD_HEADER, 4,
                        "SPIR-V version word 0x%08x is not 0x00MMmm00 with major >= 1",
                        m->header.version);
     goto fail;
   }
   if (m->header.bound == 0) {
-    st = amddwarf_fail(err, AMDDWARF_E_SPIRV_BAD_HEADER, 12, "SPIR-V id bound is 0");
+    st = amddwarf__fail(err, AMDDWARF_E_SPIRV_BAD_HEADER, 12, "SPIR-V id bound is 0");
     goto fail;
   }
   /* Typical modules average four words per instruction. */
@@ -722,7 +722,7 @@ amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
   st = walk(m, max_instructions, err);
   if (st != AMDDWARF_OK)
     goto fail;
-  st = amddwarf_spirv_sources_finish(m, err);
+  st = amddwarf__spirv_sources_finish(m, err);
   if (st != AMDDWARF_OK)
     goto fail;
   *out = m;
@@ -740,18 +740,18 @@ void amddwarf_spirv_module_close(amddwarf_spirv_module *m)
   for (uint32_t i = 0; i < m->source_count; i++) {
     amddwarf_spirv_source *s = &m->sources[i];
     if (s->text)
-      amddwarf_mem_free(&a, s->text, s->text_length + 1);
+      amddwarf__mem_free(&a, s->text, s->text_length + 1);
   }
-  amddwarf_mem_free(&a, m->sources, sizeof(*m->sources) * m->source_capacity);
-  amddwarf_mem_free(&a, m->entry_points, sizeof(*m->entry_points) * m->entry_point_capacity);
-  amddwarf_mem_free(&a, m->strings, sizeof(*m->strings) * m->string_capacity);
-  amddwarf_mem_free(&a, m->ids, sizeof(*m->ids) * m->id_capacity);
-  amddwarf_mem_free(&a, m->slots, sizeof(uint32_t) * m->slot_capacity);
-  amddwarf_mem_free(&a, m->insts, sizeof(amddwarf_spirv_inst) * m->inst_capacity);
+  amddwarf__mem_free(&a, m->sources, sizeof(*m->sources) * m->source_capacity);
+  amddwarf__mem_free(&a, m->entry_points, sizeof(*m->entry_points) * m->entry_point_capacity);
+  amddwarf__mem_free(&a, m->strings, sizeof(*m->strings) * m->string_capacity);
+  amddwarf__mem_free(&a, m->ids, sizeof(*m->ids) * m->id_capacity);
+  amddwarf__mem_free(&a, m->slots, sizeof(uint32_t) * m->slot_capacity);
+  amddwarf__mem_free(&a, m->insts, sizeof(amddwarf_spirv_inst) * m->inst_capacity);
   if (m->owned_words)
-    amddwarf_mem_free(&a, m->owned_words, m->word_count * 4);
-  amddwarf_arena_release(&m->arena);
-  amddwarf_mem_free(&a, m, sizeof(*m));
+    amddwarf__mem_free(&a, m->owned_words, m->word_count * 4);
+  amddwarf__arena_release(&m->arena);
+  amddwarf__mem_free(&a, m, sizeof(*m));
 }
 
 const amddwarf_spirv_header *amddwarf_spirv_module_header(const amddwarf_spirv_module *m)

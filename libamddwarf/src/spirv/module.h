@@ -139,20 +139,20 @@ struct amddwarf_spirv_module {
 };
 
 /* Looks ID up; returns the entry or NULL. */
-const amddwarf_spirv_identry *amddwarf_spirv_id_find(const amddwarf_spirv_module *module,
+const amddwarf_spirv_identry *amddwarf__spirv_id_find(const amddwarf_spirv_module *module,
                                                      uint32_t id);
 
 /* Result layout of OPCODE (opcodes.def RESULT column; 0 when not listed). */
-unsigned amddwarf_spirv_opcode_result(uint32_t opcode);
+unsigned amddwarf__spirv_opcode_result(uint32_t opcode);
 
 /* GUARD column of OPCODE; NONE when not listed. */
-amddwarf_spirv_guard amddwarf_spirv_opcode_guard(uint32_t opcode);
+amddwarf_spirv_guard amddwarf__spirv_opcode_guard(uint32_t opcode);
 
 /* The OpString of ID, or NULL. */
-const struct amddwarf_spirv_string *amddwarf_spirv_string_of(const amddwarf_spirv_module *module,
+const struct amddwarf_spirv_string *amddwarf__spirv_string_of(const amddwarf_spirv_module *module,
                                                              uint32_t id);
 
 /* Builds line starts and #line directives of every source text. */
-amddwarf_status amddwarf_spirv_sources_finish(amddwarf_spirv_module *module, amddwarf_error *err);
+amddwarf_status amddwarf__spirv_sources_finish(amddwarf_spirv_module *module, amddwarf_error *err);
 
 #endif

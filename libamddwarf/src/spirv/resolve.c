@@ -68,9 +68,9 @@ static amddwarf_status source_index_text(amddwarf_spirv_module *m, amddwarf_spir
   for (const char *p = s->text, *end = s->text + s->text_length;
        (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
     lines++;
-  s->line_starts = amddwarf_arena_calloc(&m->arena, lines, sizeof(uint32_t));
+  s->line_starts = amddwarf__arena_calloc(&m->arena, lines, sizeof(uint32_t));
   if (!s->line_starts)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "out of memory while indexing source text");
   uint32_t n = 0, directives = 0;
   size_t start = 0;
@@ -86,9 +86,9 @@ static amddwarf_status source_index_text(amddwarf_spirv_module *m, amddwarf_spir
   s->line_count = n;
   if (directives == 0)
     return AMDDWARF_OK;
-  s->directives = amddwarf_arena_calloc(&m->arena, directives, sizeof(*s->directives));
+  s->directives = amddwarf__arena_calloc(&m->arena, directives, sizeof(*s->directives));
   if (!s->directives)
-    return amddwarf_fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "out of memory while indexing #line directives");
   for (uint32_t k = 0; k < n; k++) {
     size_t begin = s->line_starts[k];
@@ -102,14 +102,14 @@ static amddwarf_status source_index_text(amddwarf_spirv_module *m, amddwarf_spir
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_spirv_sources_finish(amddwarf_spirv_module *m, amddwarf_error *err)
+amddwarf_status amddwarf__spirv_sources_finish(amddwarf_spirv_module *m, amddwarf_error *err)
 {
   for (uint32_t i = 0; i < m->source_count; i++) {
     amddwarf_spirv_source *s = &m->sources[i];
     if (!s->text)
       continue;
     if (s->text_length >= UINT32_MAX)
-      return amddwarf_fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+      return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                            "source text of %zu bytes is too large", s->text_length);
     amddwarf_status st = source_index_text(m, s, err);
     if (st != AMDDWARF_OK)
@@ -232,13 +232,13 @@ amddwarf_status amddwarf_spirv_find_source_line(const char *text, size_t length,
 
 static uint32_t constant_value(const amddwarf_spirv_module *m, uint32_t id)
 {
-  const amddwarf_spirv_identry *e = amddwarf_spirv_id_find(m, id);
+  const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, id);
   return e && e->kind == AMDDWARF_SPIRV_ID_CONSTANT ? e->value : 0;
 }
 
 static const char *set_name(const amddwarf_spirv_module *m, uint32_t set_id)
 {
-  const amddwarf_spirv_identry *e = amddwarf_spirv_id_find(m, set_id);
+  const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, set_id);
   if (!e || e->kind != AMDDWARF_SPIRV_ID_IMPORT)
     return "?";
   return m->strings[e->value >> 8].text;
@@ -276,7 +276,7 @@ static void fill_line(const amddwarf_spirv_module *m, uint32_t line_pos,
     out->end_line = constant_value(m, w[7]);
     out->column = constant_value(m, w[8]);
     out->end_column = constant_value(m, w[9]);
-    const amddwarf_spirv_identry *e = amddwarf_spirv_id_find(m, w[5]);
+    const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, w[5]);
     if (e && e->kind == AMDDWARF_SPIRV_ID_SOURCE) {
       source = &m->sources[e->value];
       file_string = source->file_string_id;
@@ -284,7 +284,7 @@ static void fill_line(const amddwarf_spirv_module *m, uint32_t line_pos,
         source = NULL;
     }
   }
-  const struct amddwarf_spirv_string *name = amddwarf_spirv_string_of(m, file_string);
+  const struct amddwarf_spirv_string *name = amddwarf__spirv_string_of(m, file_string);
   out->file = name ? name->text : NULL;
   if (!source)
     return;
@@ -304,19 +304,19 @@ static uint32_t position_of(const amddwarf_spirv_module *m, uint32_t index,
   if (mode == AMDDWARF_SPIRV_INDEX_POSITION) {
     if (index < m->count)
       return index;
-    amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                   "instruction index %u is past the module's %u instructions", index, m->count);
     return AMDDWARF_SPIRV_NONE;
   }
   if (index >= m->slot_limit) {
-    amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                   "instruction index %u is past the last index %u of the module", index,
                   m->slot_limit ? m->slot_limit - 1 : 0);
     return AMDDWARF_SPIRV_NONE;
   }
   uint32_t p = m->slots[index];
   if (p == AMDDWARF_SPIRV_NONE)
-    amddwarf_fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+    amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                   "instruction index %u names a copy of a line instruction, not an instruction",
                   index);
   return p;
@@ -333,7 +333,7 @@ static void fill_location(const amddwarf_spirv_module *m, uint32_t index, uint32
   out->word_offset = in->word_offset;
   out->opcode = (uint16_t)(w[0] & 0xffff);
   out->word_count = (uint16_t)(w[0] >> 16);
-  unsigned result = amddwarf_spirv_opcode_result(out->opcode);
+  unsigned result = amddwarf__spirv_opcode_result(out->opcode);
   if (result == 1 && out->word_count >= 2)
     out->result_id = w[1];
   else if (result == 2 && out->word_count >= 3)
@@ -354,7 +354,7 @@ amddwarf_status amddwarf_spirv_module_resolve(const amddwarf_spirv_module *m, ui
                                               amddwarf_spirv_location *out, amddwarf_error *err)
 {
   if (!m || !out)
-    return amddwarf_fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_spirv_module_resolve: NULL argument");
   uint32_t p = position_of(m, index, mode, err);
   if (p == AMDDWARF_SPIRV_NONE)
