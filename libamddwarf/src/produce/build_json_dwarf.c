@@ -348,7 +348,7 @@ static amddwarf_status build_ranges(desc_ctx *c, amddwarf_die_id die, json_t *ob
       return amddwarf__desc_fail(c, "ranges", "1-64 [low, high] pairs expected", NULL);
     json_array_foreach(ranges, i, r)
     {
-      char path[256], low_path[280], high_path[280];
+      char path[256], low_path[sizeof path + 32], high_path[sizeof path + 32];
       if (!json_is_array(r) || json_array_size(r) != 2)
         return amddwarf__desc_fail(c, "ranges", "each range is [low, high]", NULL);
       amddwarf__desc_member_path(c, "ranges", path);
