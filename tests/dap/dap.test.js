@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { DebugClient } = require('@vscode/debugadapter-testsupport');
+const { startAdapter } = require('./adapter');
 
 const amddwarf = process.env.AMDDWARF;
 const work = process.env.DAP_WORK;
@@ -23,8 +23,7 @@ let dc;
 before(async () => {
   fs.mkdirSync(work, { recursive: true });
   execFileSync(amddwarf, ['build', path.join(source, 'program.json'), '-o', object]);
-  dc = new DebugClient(amddwarf, 'dap', 'amddwarf');
-  await dc.start();
+  dc = await startAdapter(amddwarf);
 });
 
 after(async () => {
@@ -189,6 +188,23 @@ test('a session over a stop', async (t) => {
       "memoryReference '1/private_lane:0x80': private_lane memory needs a lane: private_lane:LANE:ADDRESS");
   });
 
+  await t.test('a listing that outgrows the reference table', async () => {
+    // References are numbered in order and their table doubles from 64
+    // entries. Fill it to 64, then list a scope whose values need references
+    // of their own: the table grows in the middle of the listing.
+    const frame = await dc.stackTraceRequest({ threadId: 2 });
+    const locals = await scope(frame.body.stackFrames[0].id, 'Locals');
+    let last = 0;
+    for (let i = 0; last < 64 && i < 200; i++) {
+      const expression = '*&'.repeat(Math.floor(i / 10)) + `arr[${i % 10}]`;
+      last = (await dc.evaluateRequest({ expression, frameId: 1, context: 'repl' })).body.variablesReference;
+    }
+    assert.equal(last, 64);
+    const r = await dc.variablesRequest({ variablesReference: locals });
+    assert.deepEqual(r.body.variables.filter((v) => v.variablesReference > 0)
+      .map((v) => [v.name, v.variablesReference]), [['lane_id', 65], ['s', 66], ['arr', 67]]);
+  });
+
   await t.test('bad requests get error responses and the adapter keeps serving', async () => {
     const unknown = await dc.customRequest('frobnicate', {}).then(() => null, (e) => e);
     assert.equal(unknown.message, "unknown request 'frobnicate'");
@@ -207,8 +223,7 @@ test('a session over a stop', async (t) => {
 test('a stop that does not load is an error response', async () => {
   const bad = path.join(work, 'bad-stop.json');
   fs.writeFileSync(bad, '{"waves": [{"snapshot": {"wave_size": 48}}]}');
-  const client = new DebugClient(amddwarf, 'dap', 'amddwarf');
-  await client.start();
+  const client = await startAdapter(amddwarf);
   try {
     await client.initializeRequest({ adapterID: 'amddwarf' });
     const e = await client.launchRequest({ program: object, stop: bad }).then(() => null, (x) => x);

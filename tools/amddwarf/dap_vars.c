@@ -58,7 +58,9 @@ static json_int_t handle_ref(dap_session *s, dap_handle_kind kind, size_t thread
   return (json_int_t)++s->handle_count;
 }
 
-static bool handle_arg(dap_session *s, const json_t *args, dap_reply *reply, dap_handle **out)
+/* Copies the handle that the request's variablesReference names into OUT: a
+   copy, because listing makes new handles, which may move the array. */
+static bool handle_arg(dap_session *s, const json_t *args, dap_reply *reply, dap_handle *out)
 {
   uint64_t ref = 0;
   if (!dap_arg_index(reply, args, "variablesReference", true, (uint64_t)INT64_MAX, &ref))
@@ -66,8 +68,8 @@ static bool handle_arg(dap_session *s, const json_t *args, dap_reply *reply, dap
   if (ref == 0 || ref > s->handle_count)
     return dap_fail(reply, "variablesReference %llu names nothing listed",
                     (unsigned long long)ref);
-  *out = &s->handles[ref - 1];
-  s->current_thread = (*out)->thread;
+  *out = s->handles[ref - 1];
+  s->current_thread = out->thread;
   return true;
 }
 
@@ -433,9 +435,10 @@ static bool list_children(dap_session *s, const dap_handle *h, const json_t *arg
 
 bool dap_variables(dap_session *s, const json_t *args, dap_reply *reply)
 {
-  dap_handle *h;
-  if (!handle_arg(s, args, reply, &h))
+  dap_handle copy;
+  if (!handle_arg(s, args, reply, &copy))
     return false;
+  const dap_handle *h = &copy;
   if (!s->threads[h->thread].wave)
     return dap_fail(reply, "thread %zu has no frames", h->thread + 1);
   json_t *list = json_array();
@@ -636,10 +639,11 @@ static bool assign(dap_session *s, size_t thread, size_t frame, const char *path
 
 bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
 {
-  dap_handle *h;
+  dap_handle copy;
   const json_t *name = json_object_get(args, "name"), *value = json_object_get(args, "value");
-  if (!handle_arg(s, args, reply, &h))
+  if (!handle_arg(s, args, reply, &copy))
     return false;
+  const dap_handle *h = &copy;
   if (!json_is_string(name) || !json_is_string(value))
     return dap_fail(reply, "setVariable: 'name' and 'value' must be strings");
   const char *n = json_string_value(name), *v = json_string_value(value);
