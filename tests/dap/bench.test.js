@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { DebugClient } = require('@vscode/debugadapter-testsupport');
+const { startAdapter } = require('./adapter');
 
 const amddwarf = process.env.AMDDWARF;
 const work = process.env.DAP_WORK;
@@ -19,9 +19,8 @@ const REQUESTS = 1000;
 test('1,000 requests to a stop of 2,560 waves', async () => {
   fs.mkdirSync(work, { recursive: true });
   execFileSync(process.env.GPU_STOP_WRITE, [work]);
-  const dc = new DebugClient(amddwarf, 'dap', 'amddwarf');
+  const dc = await startAdapter(amddwarf);
   dc.defaultTimeout = 60000;
-  await dc.start();
   try {
     await dc.initializeRequest({ adapterID: 'amddwarf' });
     let t0 = process.hrtime.bigint();
