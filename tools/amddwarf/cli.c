@@ -209,24 +209,18 @@ int cli_write_file(const char *command, bool json, const char *path, const void 
   return cli_report_error(command, json, AMDDWARF_E_IO, &err);
 }
 
-int cli_read_input(const char *command, bool json, const char *path, uint8_t **data,
-                   size_t *size)
+/* Reads FILE to its end into a malloc'ed buffer; returns 0 or an errno value. */
+static int read_stream(FILE *file, uint8_t **data, size_t *size)
 {
-  FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!file) {
-    cli_file_error(command, json, path, strerror(errno));
-    return -1;
-  }
   uint8_t *buffer = NULL;
   size_t length = 0, capacity = 0;
-  int result = 0;
+  int error = 0;
   for (;;) {
     if (length == capacity) {
       size_t grown_capacity = capacity ? capacity * 2 : 65536;
-      uint8_t *grown = realloc(buffer, grown_capacity);
+      uint8_t *grown = grown_capacity > capacity ? realloc(buffer, grown_capacity) : NULL;
       if (!grown) {
-        cli_file_error(command, json, path, strerror(ENOMEM));
-        result = -1;
+        error = ENOMEM;
         break;
       }
       buffer = grown;
@@ -235,21 +229,38 @@ int cli_read_input(const char *command, bool json, const char *path, uint8_t **d
     size_t got = fread(buffer + length, 1, capacity - length, file);
     length += got;
     if (got == 0) {
-      if (ferror(file)) {
-        cli_file_error(command, json, path, strerror(errno));
-        result = -1;
-      }
+      if (ferror(file))
+        error = errno ? errno : EIO;
       break;
     }
   }
-  if (file != stdin)
-    fclose(file);
-  if (result != 0) {
+  if (error != 0) {
     free(buffer);
-    return -1;
+    return error;
   }
   *data = buffer;
   *size = length;
+  return 0;
+}
+
+int cli_slurp(const char *path, uint8_t **data, size_t *size)
+{
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return errno;
+  int error = read_stream(file, data, size);
+  fclose(file);
+  return error;
+}
+
+int cli_read_input(const char *command, bool json, const char *path, uint8_t **data,
+                   size_t *size)
+{
+  int error = strcmp(path, "-") == 0 ? read_stream(stdin, data, size) : cli_slurp(path, data, size);
+  if (error != 0) {
+    cli_file_error(command, json, path, strerror(error));
+    return -1;
+  }
   return 0;
 }
 

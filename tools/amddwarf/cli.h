@@ -62,6 +62,10 @@ int cli_append_hex(const char *text, uint8_t **bytes, size_t *size);
    with status io, through cli_report_error. Returns CLI_EXIT_BAD_INPUT. */
 int cli_file_error(const char *command, bool json, const char *path, const char *reason);
 
+/* Reads the whole file PATH into a malloc'ed buffer, growing it
+   geometrically so that a file of any size is copied O(size) times. Returns
+   0, or the errno value that stopped it (ENOMEM when out of memory). */
+int cli_slurp(const char *path, uint8_t **data, size_t *size);
 /* Reads a whole file ("-" is stdin) into a malloc'ed buffer. Returns 0, or
    -1 after reporting with cli_file_error (as JSON on stdout when JSON). */
 int cli_read_input(const char *command, bool json, const char *path, uint8_t **data,

@@ -49,27 +49,9 @@ static bool add_file(dap_session *s, const char *path, dap_reply *reply)
 {
   uint8_t *data = NULL;
   size_t size = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return dap_fail(reply, "launch: cannot read stop file '%s'", path);
-  char chunk[65536];
-  size_t got;
-  bool ok = true;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    uint8_t *grown = realloc(data, size + got);
-    if (!grown) {
-      ok = false;
-      break;
-    }
-    data = grown;
-    memcpy(data + size, chunk, got);
-    size += got;
-  }
-  fclose(f);
-  if (!ok) {
-    free(data);
-    return dap_fail(reply, "launch: out of memory reading '%s'", path);
-  }
+  int error = cli_slurp(path, &data, &size);
+  if (error != 0)
+    return dap_fail(reply, "launch: cannot read stop file '%s': %s", path, strerror(error));
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st = amddwarf_stop_add(s->stop, (const char *)data, size, path, &err);
