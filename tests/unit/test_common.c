@@ -326,6 +326,39 @@ static void test_mem_reserve_grows_and_refuses_overflow(void **state)
   amddwarf__mem_free(NULL, items, capacity * sizeof *items);
 }
 
+/* Large arrays of the C library's allocator are mappings of their own on a
+   huge-page boundary, zeroed; small ones and a caller's allocator's are
+   not, and the caller's allocator sees every byte. */
+static void test_bulk_arrays(void **state)
+{
+  (void)state;
+  size_t big = AMDDWARF_BULK_MIN + 12345;
+  uint8_t *a = amddwarf__mem_calloc_bulk(NULL, big, 1);
+  assert_non_null(a);
+#if defined(__linux__)
+  assert_int_equal((uintptr_t)a % AMDDWARF_BULK_MIN, 0);
+#endif
+  for (size_t i = 0; i < big; i += 4096)
+    assert_int_equal(a[i], 0);
+  assert_int_equal(a[big - 1], 0);
+  a[big - 1] = 1; /* the whole array is writable */
+  amddwarf__mem_free_bulk(NULL, a, big);
+  uint8_t *small = amddwarf__mem_calloc_bulk(NULL, 100, 3);
+  assert_non_null(small);
+  assert_int_equal(small[299], 0);
+  amddwarf__mem_free_bulk(NULL, small, 300);
+
+  counting_allocator counter = {0, 0};
+  amddwarf_allocator allocator = {counting_alloc, counting_realloc, counting_free, &counter};
+  uint8_t *c = amddwarf__mem_calloc_bulk(&allocator, big, 1);
+  assert_non_null(c);
+  assert_int_equal(counter.live_bytes, big);
+  assert_int_equal(c[big / 2], 0);
+  amddwarf__mem_free_bulk(&allocator, c, big);
+  assert_int_equal(counter.live_bytes, 0);
+  assert_null(amddwarf__mem_calloc_bulk(NULL, SIZE_MAX / 2, 4));
+}
+
 static void test_status_table_and_error_details(void **state)
 {
   (void)state;
@@ -365,6 +398,7 @@ int main(void)
       cmocka_unit_test(test_checked_math),
       cmocka_unit_test(test_arena_uses_allocator_and_releases_everything),
       cmocka_unit_test(test_mem_reserve_grows_and_refuses_overflow),
+      cmocka_unit_test(test_bulk_arrays),
       cmocka_unit_test(test_text_limit_and_take),
       cmocka_unit_test(test_status_table_and_error_details),
   };

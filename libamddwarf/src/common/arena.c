@@ -33,7 +33,7 @@ static amddwarf_arena_chunk *arena_grow(amddwarf_arena *arena, size_t needed)
   size_t total;
   if (amddwarf_add_overflow_size(sizeof(amddwarf_arena_chunk), size, &total))
     return NULL;
-  amddwarf_arena_chunk *chunk = amddwarf__mem_alloc(&arena->allocator, total);
+  amddwarf_arena_chunk *chunk = amddwarf__mem_alloc_bulk(&arena->allocator, total);
   if (!chunk)
     return NULL;
   chunk->next = arena->chunks;
@@ -97,7 +97,7 @@ void amddwarf__arena_release(amddwarf_arena *arena)
   amddwarf_arena_chunk *chunk = arena->chunks;
   while (chunk) {
     amddwarf_arena_chunk *next = chunk->next;
-    amddwarf__mem_free(&arena->allocator, chunk, sizeof *chunk + chunk->size);
+    amddwarf__mem_free_bulk(&arena->allocator, chunk, sizeof *chunk + chunk->size);
     chunk = next;
   }
   arena->chunks = NULL;

@@ -1,8 +1,11 @@
 /* Allocation helpers; see mem.h. */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE, MAP_ANONYMOUS */
 #include "common/mem.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/checked.h"
 
@@ -26,6 +29,11 @@ static void default_free(void *user, void *ptr, size_t size)
   free(ptr);
 }
 
+static bool uses_c_library(const amddwarf_allocator *a)
+{
+  return a == NULL || a->alloc == default_alloc;
+}
+
 amddwarf_allocator amddwarf__allocator_resolve(const amddwarf_allocator *requested)
 {
   amddwarf_allocator a = {default_alloc, default_realloc, default_free, NULL};
@@ -46,7 +54,7 @@ void *amddwarf__mem_calloc(const amddwarf_allocator *a, size_t count, size_t siz
     return NULL;
   /* The C library's calloc knows when fresh pages are already zero: large
      arrays are then not written twice. */
-  if (a == NULL || a->alloc == default_alloc)
+  if (uses_c_library(a))
     return calloc(1, bytes ? bytes : 1);
   void *p = amddwarf__mem_alloc(a, bytes);
   if (p)
@@ -67,6 +75,78 @@ void amddwarf__mem_free(const amddwarf_allocator *a, void *ptr, size_t size)
     a->free(a->user, ptr, size);
   else
     default_free(NULL, ptr, size);
+}
+
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+/* A fresh zero mapping of BYTES starting on a huge-page boundary, or NULL. */
+static void *map_huge(size_t bytes)
+{
+  size_t span;
+  if (amddwarf_add_overflow_size(bytes, AMDDWARF_BULK_MIN, &span))
+    return NULL;
+  uint8_t *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    return NULL;
+  uintptr_t start = ((uintptr_t)raw + AMDDWARF_BULK_MIN - 1) & ~(uintptr_t)(AMDDWARF_BULK_MIN - 1);
+  size_t head = start - (uintptr_t)raw, tail = span - head - bytes;
+  if (head)
+    munmap(raw, head);
+  if (tail)
+    munmap((uint8_t *)start + bytes, tail);
+  madvise((void *)start, bytes, MADV_HUGEPAGE); /* a hint: without it, small pages */
+  return (void *)start;
+}
+#define AMDDWARF_HAVE_MAP_HUGE 1
+#endif
+
+/* Mappings are whole pages: BYTES rounded up so that both ends agree. */
+static size_t page_round(size_t bytes)
+{
+  return (bytes + 4095) & ~(size_t)4095;
+}
+
+/* Whether an array of BYTES is a mapping of its own (the same test at
+   allocation and release). */
+static bool is_bulk_mapping(const amddwarf_allocator *a, size_t bytes)
+{
+#ifdef AMDDWARF_HAVE_MAP_HUGE
+  return uses_c_library(a) && bytes >= AMDDWARF_BULK_MIN && bytes <= SIZE_MAX - 4095;
+#else
+  (void)a;
+  (void)bytes;
+  return false;
+#endif
+}
+
+void *amddwarf__mem_calloc_bulk(const amddwarf_allocator *a, size_t count, size_t size)
+{
+  size_t bytes;
+  if (amddwarf_mul_overflow_size(count, size, &bytes))
+    return NULL;
+#ifdef AMDDWARF_HAVE_MAP_HUGE
+  if (is_bulk_mapping(a, bytes))
+    return map_huge(page_round(bytes));
+#endif
+  return amddwarf__mem_calloc(a, count, size);
+}
+
+void *amddwarf__mem_alloc_bulk(const amddwarf_allocator *a, size_t bytes)
+{
+#ifdef AMDDWARF_HAVE_MAP_HUGE
+  if (is_bulk_mapping(a, bytes))
+    return map_huge(page_round(bytes));
+#endif
+  return amddwarf__mem_alloc(a, bytes);
+}
+
+void amddwarf__mem_free_bulk(const amddwarf_allocator *a, void *ptr, size_t bytes)
+{
+  if (ptr == NULL)
+    return;
+  if (is_bulk_mapping(a, bytes))
+    munmap(ptr, page_round(bytes));
+  else
+    amddwarf__mem_free(a, ptr, bytes);
 }
 
 int amddwarf__mem_reserve(const amddwarf_allocator *a, void **items, size_t *capacity,

@@ -448,8 +448,8 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
   w.abbrevs = &object->abbrev_tables[unit->abbrev_table];
   w.fr = amddwarf_form_reader_make(object, cu, err);
   size_t bytes = (size_t)unit->die_count * sizeof *unit->dies;
-  unit->dies = amddwarf__mem_calloc(&object->allocator, unit->die_count ? unit->die_count : 1,
-                                   sizeof *unit->dies);
+  unit->dies = amddwarf__mem_calloc_bulk(&object->allocator,
+                                        unit->die_count ? unit->die_count : 1, sizeof *unit->dies);
   if (unit->dies == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->offset, "DIE summaries of a unit");
   object->loaded_die_bytes += bytes;
@@ -605,8 +605,8 @@ static void unwalk(amddwarf_object *object, amddwarf_unit *unit)
 {
   release_pending(object, unit);
   if (unit->dies != NULL) {
-    amddwarf__mem_free(&object->allocator, unit->dies,
-                      (unit->die_count ? unit->die_count : 1) * sizeof *unit->dies);
+    amddwarf__mem_free_bulk(&object->allocator, unit->dies,
+                           (unit->die_count ? unit->die_count : 1) * sizeof *unit->dies);
     object->loaded_die_bytes -= (size_t)unit->die_count * sizeof *unit->dies;
   }
   unit->dies = NULL;
