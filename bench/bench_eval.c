@@ -9,7 +9,8 @@
  * gimli has no lane operations, so for the VGPR lane select it evaluates
  * DW_OP_regx and the caller picks the lane's dword; the fbreg case evaluates
  * the frame base expression and DW_OP_fbreg; the SGPR pair is the same
- * DW_OP_regx/DW_OP_piece expression. */
+ * DW_OP_regx/DW_OP_piece expression. Each is one amddwarf_eval_read call
+ * (evaluation and read with one set-up), as a debugger reads a variable. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,11 +104,16 @@ static void run_workload(void *arg)
   for (unsigned i = 0; i < ITERATIONS; i++) {
     uint8_t value[8] = {0};
     wl->req->lane = i % LANES;
-    amddwarf_status st =
-        wl->ops ? amddwarf_eval_ops(wl->ev, wl->req, wl->ops, wl->op_count, &result, NULL)
-                : amddwarf_eval_expr(wl->ev, wl->req, wl->bytes, wl->size, &result, NULL);
-    if (st == AMDDWARF_OK)
-      st = amddwarf_location_read(wl->ev, wl->req, &result.location, 0, wl->read_bits, value, NULL);
+    amddwarf_status st;
+    if (wl->ops) {
+      st = amddwarf_eval_ops(wl->ev, wl->req, wl->ops, wl->op_count, &result, NULL);
+      if (st == AMDDWARF_OK)
+        st = amddwarf_location_read(wl->ev, wl->req, &result.location, 0, wl->read_bits, value,
+                                    NULL);
+    } else {
+      st = amddwarf_eval_read(wl->ev, wl->req, wl->bytes, wl->size, 0, wl->read_bits, value,
+                              NULL);
+    }
     if (st != AMDDWARF_OK)
       wl->failures++;
     uint64_t v;
@@ -166,7 +172,7 @@ int main(int argc, char **argv)
   workload workloads[] = {
       {"VGPR lane select (push_lane) + 4-byte read", "vgpr_lane_select", lane_select,
        sizeof lane_select, 32, NULL, 0, NULL, NULL, NULL, 0},
-      {"  same, pre-decoded operations", "", NULL, 0, 32, lane_select_ops, lane_select_count,
+      {"  same, pre-decoded, eval_ops + location_read", "", NULL, 0, 32, lane_select_ops, lane_select_count,
        NULL, NULL, NULL, 0},
       {"private_lane slot via fbreg + 4-byte read", "private_lane_fbreg", fbreg, sizeof fbreg, 32,
        NULL, 0, NULL, NULL, NULL, 0},

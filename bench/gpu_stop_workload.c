@@ -572,13 +572,10 @@ amddwarf_status gpu_stop_variable(gpu_stop *stop, size_t index, uint64_t values[
   const amddwarf_var *var = &stop->vars[index];
   amddwarf_status st = AMDDWARF_OK;
   for (uint32_t lane = 0; lane < GPU_STOP_LANES && st == AMDDWARF_OK; lane++) {
-    amddwarf_entry result;
     uint8_t bytes[8] = {0};
     stop->request.lane = lane;
-    st = amddwarf_eval_expr(stop->eval, &stop->request, var->expr, var->size, &result, err);
-    if (st == AMDDWARF_OK)
-      st = amddwarf_location_read(stop->eval, &stop->request, &result.location, 0,
-                                  stop->byte_sizes[index] * 8, bytes, err);
+    st = amddwarf_eval_read(stop->eval, &stop->request, var->expr, var->size, 0,
+                            stop->byte_sizes[index] * 8, bytes, err);
     uint64_t value = 0;
     for (int i = 7; i >= 0; i--)
       value = value << 8 | bytes[i];

@@ -70,6 +70,35 @@ static void random_expression(char *text, size_t capacity)
                                OPS[rng(OP_COUNT)]);
 }
 
+/* Locations of the wave above (inside and past their storage), for
+   expressions that are mostly valid: one of them, or a piece list of them. */
+static const char *const LOCATIONS[] = {
+    "DW_OP_regx s8", "DW_OP_regx s9", "DW_OP_regx v1; DW_OP_LLVM_push_lane; DW_OP_lit4; "
+    "DW_OP_mul; DW_OP_LLVM_offset", "DW_OP_regx v2; DW_OP_LLVM_offset_uconst 4",
+    "DW_OP_regx v1; DW_OP_LLVM_offset_uconst 30", "DW_OP_fbreg 8", "DW_OP_fbreg 12",
+    "DW_OP_addr 0x1004", "DW_OP_constu 0x1010", "DW_OP_lit16; DW_OP_lit3; "
+    "DW_OP_LLVM_form_aspace_address", "DW_OP_constu 0x20; DW_OP_lit5; "
+    "DW_OP_LLVM_form_aspace_address", "DW_OP_bregx s9 -8", "DW_OP_regx 99999",
+    "DW_OP_regx v1; DW_OP_regx v2; DW_OP_lit5; DW_OP_LLVM_select_bit_piece 32 4"};
+enum { LOCATION_COUNT = sizeof LOCATIONS / sizeof LOCATIONS[0] };
+
+static void random_location(char *text, size_t capacity)
+{
+  static const char *const pieces[] = {"DW_OP_piece 4", "DW_OP_piece 2", "DW_OP_piece 8",
+                                       "DW_OP_piece 1", "DW_OP_bit_piece 32 0"};
+  unsigned count = rng(4);
+  size_t length = 0;
+  text[0] = '\0';
+  if (count == 0) {
+    snprintf(text, capacity, "%s", LOCATIONS[rng(LOCATION_COUNT)]);
+    return;
+  }
+  for (unsigned i = 0; i < count; i++)
+    length += (size_t)snprintf(text + length, capacity - length, "%s%s; %s", i ? "; " : "",
+                               rng(8) ? LOCATIONS[rng(LOCATION_COUNT)] : "DW_OP_nop",
+                               pieces[rng(5)]);
+}
+
 static void assert_same_location(const amddwarf_location *a, const amddwarf_location *b)
 {
   assert_int_equal(a->kind, b->kind);
@@ -200,6 +229,72 @@ static void test_eval_expr_same_with_and_without_fast_path(void **state)
   close_both(b);
 }
 
+/* amddwarf_eval_read (evaluation and read in one pass, whole bytes straight
+   from the target) against amddwarf_eval_expr + amddwarf_location_read
+   with the fast path and the direct reads off: the same status, error and
+   bytes, over reads of whole and partial bytes at several offsets. */
+static void test_eval_read_equals_eval_then_read(void **state)
+{
+  (void)state;
+  static const uint64_t offsets[] = {0, 0, 8, 32, 3};
+  static const uint64_t sizes[] = {32, 32, 64, 8, 16, 96, 12, 0};
+  both *b = open_both();
+  unsigned read_in_one_pass = 0, pieces_read = 0;
+  for (unsigned sample = 0; sample < SAMPLES; sample++) {
+    char text[512];
+    uint8_t bytes[256];
+    if (sample % 2)
+      random_expression(text, sizeof text);
+    else
+      random_location(text, sizeof text);
+    size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
+    b->fx.req.lane = rng(6);
+    uint64_t bit_offset = offsets[rng(5)], bit_size = sizes[rng(8)];
+    uint8_t one[16], two[16];
+    amddwarf_error err_one, err_two;
+    memset(one, 0, sizeof one);
+    memset(two, 0, sizeof two);
+    memset(&err_one, 0, sizeof err_one);
+    memset(&err_two, 0, sizeof err_two);
+    amddwarf_status st_one = amddwarf_eval_read(b->fx.ev, &b->fx.req, bytes, size, bit_offset,
+                                                bit_size, one, &err_one);
+    amddwarf_entry result;
+    amddwarf_status st_two = amddwarf_eval_expr(b->general, &b->fx.req, bytes, size, &result,
+                                                &err_two);
+    if (st_two == AMDDWARF_OK)
+      st_two = amddwarf_location_read(b->general, &b->fx.req, &result.location, bit_offset,
+                                      bit_size, two, &err_two);
+    if (st_one != st_two)
+      fail_msg("%s (%llu bits at %llu): %s in one call, %s in two", text,
+               (unsigned long long)bit_size, (unsigned long long)bit_offset,
+               amddwarf_status_name(st_one), amddwarf_status_name(st_two));
+    if (st_one != AMDDWARF_OK) {
+      assert_int_equal(err_one.offset, err_two.offset);
+      assert_string_equal(err_one.message, err_two.message);
+      continue;
+    }
+    assert_memory_equal(one, two, sizeof one);
+    /* Which results the one-pass read took. */
+    amddwarf_op ops[256];
+    size_t count = 0;
+    machine m;
+    uint8_t again[16];
+    assert_int_equal(amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 256, &count, NULL),
+                     AMDDWARF_OK);
+    assert_int_equal(amddwarf__machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
+    if (amddwarf__fast_eval_read(&m, ops, count, bit_offset, bit_size, again, &result) ==
+        FAST_READ) {
+      read_in_one_pass++;
+      pieces_read += strstr(text, "piece") != NULL;
+      assert_memory_equal(again, two, (size_t)(bit_size / 8));
+    }
+  }
+  /* Fixed seed: these counts only move when the operations above change. */
+  assert_true(read_in_one_pass > SAMPLES / 10);
+  assert_true(pieces_read > SAMPLES / 50);
+  close_both(b);
+}
+
 /* status.h: a successful call leaves *err as it was, on both paths. */
 static void test_success_leaves_err_untouched(void **state)
 {
@@ -225,6 +320,9 @@ static void test_success_leaves_err_untouched(void **state)
       assert_int_equal(
           amddwarf_location_read(evs[e], &b->fx.req, &result.location, 0, 32, value, &err),
           AMDDWARF_OK);
+      assert_memory_equal(&err, &before, sizeof err);
+      assert_int_equal(amddwarf_eval_read(evs[e], &b->fx.req, bytes, size, 0, 32, value, &err),
+                       AMDDWARF_OK);
       assert_memory_equal(&err, &before, sizeof err);
     }
   close_both(b);
@@ -267,6 +365,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fast_path_equals_general),
       cmocka_unit_test(test_eval_expr_same_with_and_without_fast_path),
+      cmocka_unit_test(test_eval_read_equals_eval_then_read),
       cmocka_unit_test(test_success_leaves_err_untouched),
       cmocka_unit_test(test_select_bit_piece_runs),
   };

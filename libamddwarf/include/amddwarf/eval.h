@@ -232,6 +232,19 @@ AMDDWARF_API amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev,
                                                const amddwarf_op *ops, size_t count,
                                                amddwarf_entry *result, amddwarf_error *err);
 
+/* Evaluates the location expression BYTES (SIZE) and reads BIT_SIZE bits at
+   BIT_OFFSET of its result into BUF, with the outcome (status, bytes, ERR)
+   of amddwarf_eval_expr followed by amddwarf_location_read with the same
+   REQUEST, in one call: the evaluation is set up once, and the common
+   results (a register, a memory location, a composite of whole-byte parts)
+   are read straight from the target. REQUEST->required must be
+   AMDDWARF_RESULT_LOCATION (else E_INVALID_ARGUMENT). */
+AMDDWARF_API amddwarf_status amddwarf_eval_read(amddwarf_eval *ev,
+                                                const amddwarf_eval_request *request,
+                                                const uint8_t *bytes, size_t size,
+                                                uint64_t bit_offset, uint64_t bit_size,
+                                                void *buf, amddwarf_error *err);
+
 /* ---- Every lane of a wave at once ----------------------------------------- */
 
 enum { AMDDWARF_EVAL_MAX_LANES = 64 };

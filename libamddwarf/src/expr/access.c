@@ -236,6 +236,81 @@ amddwarf_status amddwarf__access_read(machine *m, const amddwarf_location *loc, 
   return walk_composite(m, loc, bit_offset, bit_size, dst_bit, read_part, dst);
 }
 
+/* ---- whole bytes straight from the target ---------------------------------- */
+
+/* N whole bytes at BYTE of register or memory leaf LOC (bit 0) into DST,
+   after the bounds rules of check_bounds; false when anything is not
+   plainly so. */
+static bool direct_leaf(machine *m, const amddwarf_location *loc, uint64_t byte, uint64_t n,
+                        uint8_t *dst)
+{
+  const amddwarf_target *t = m->t;
+  if (loc->bit != 0 || n > CHUNK_BYTES || byte > (UINT64_MAX >> 3))
+    return false;
+  if (loc->kind == AMDDWARF_LOCATION_REGISTER) {
+    uint64_t size;
+    return register_bytes(m, loc->u.reg.regno, &size) == AMDDWARF_OK && byte <= size &&
+           n <= size - byte && TARGET_HAS(t, read_register) &&
+           t->read_register(t->user, loc->u.reg.regno, byte, n, dst) == AMDDWARF_OK;
+  }
+  if (loc->kind != AMDDWARF_LOCATION_MEMORY)
+    return false;
+  unsigned address_bytes = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
+  uint64_t last = address_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * address_bytes)) - 1;
+  uint32_t aspace, lane;
+  uint64_t address;
+  return address_bytes != 0 && byte + (n - 1) >= byte && byte + (n - 1) <= last &&
+         amddwarf__memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane,
+                                       &address) == AMDDWARF_OK &&
+         TARGET_HAS(t, read_memory) &&
+         t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;
+}
+
+static bool direct_read(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+                        uint64_t bit_size, uint8_t *dst)
+{
+  if (loc->kind != AMDDWARF_LOCATION_COMPOSITE)
+    return loc->byte_offset + bit_offset / 8 >= loc->byte_offset &&
+           direct_leaf(m, loc, loc->byte_offset + bit_offset / 8, bit_size / 8, dst);
+  /* The parts the bits cross, as walk_composite visits them. */
+  uint64_t off, total = loc->u.composite.bit_size, pos = 0, at = 0;
+  if (!amddwarf__loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
+      off > total || bit_size > total - off)
+    return false;
+  for (uint32_t i = 0; i < loc->u.composite.count && bit_size > 0; i++) {
+    const amddwarf_composite_part *p = &loc->u.composite.parts[i];
+    if (pos + p->bit_size <= off) {
+      pos += p->bit_size;
+      continue;
+    }
+    uint64_t start = off > pos ? off - pos : 0;
+    uint64_t take = p->bit_size - start < bit_size ? p->bit_size - start : bit_size;
+    const amddwarf_location *leaf = &p->location;
+    if (start % 8 || take % 8 || leaf->kind == AMDDWARF_LOCATION_COMPOSITE ||
+        leaf->byte_offset + start / 8 < leaf->byte_offset ||
+        !direct_leaf(m, leaf, leaf->byte_offset + start / 8, take / 8, dst + at / 8))
+      return false;
+    at += take;
+    bit_size -= take;
+    pos += p->bit_size;
+  }
+  return true;
+}
+
+bool amddwarf__access_read_direct(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+                                  uint64_t bit_size, uint8_t *dst)
+{
+  if (m->trace || m->in_entry_value || m->ev->general_only || bit_offset % 8 || bit_size % 8 ||
+      bit_size == 0)
+    return false;
+  /* Nothing is reported from here: the general read gives the error. */
+  amddwarf_error *err = m->err;
+  m->err = NULL;
+  bool done = direct_read(m, loc, bit_offset, bit_size, dst);
+  m->err = err;
+  return done;
+}
+
 /* ---- writes --------------------------------------------------------------- */
 
 typedef struct span_list {

@@ -116,6 +116,8 @@ amddwarf_status amddwarf_location_read(amddwarf_eval *ev, const amddwarf_eval_re
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no location or buffer");
   if (bit_size % 8)
     ((uint8_t *)buf)[bit_size / 8] = 0;
+  if (amddwarf__access_read_direct(&m, loc, bit_offset, bit_size, buf))
+    return AMDDWARF_OK;
   return amddwarf__access_read(&m, loc, bit_offset, bit_size, buf, 0);
 }
 

@@ -624,3 +624,45 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
     return st;
   return finish(&m, result);
 }
+
+amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_request *request,
+                                   const uint8_t *bytes, size_t size, uint64_t bit_offset,
+                                   uint64_t bit_size, void *buf, amddwarf_error *err)
+{
+  machine m;
+  program p;
+  amddwarf_entry result;
+  amddwarf_status st = amddwarf__machine_begin(ev, request, err, &m);
+  if (st != AMDDWARF_OK)
+    return st;
+  if ((!bytes && size) || (!buf && bit_size) || request->required != AMDDWARF_RESULT_LOCATION)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                          "amddwarf_eval_read needs bytes, a buffer and a location request");
+  st = amddwarf__load_program(&m, bytes, size, &p);
+  if (st != AMDDWARF_OK)
+    return st;
+  bool fast = p.external && fast_allowed(&m);
+  fast_outcome outcome = FAST_DECLINED;
+  if (fast)
+    outcome = amddwarf__fast_eval_read(&m, p.external, p.count, bit_offset, bit_size, buf, &result);
+  if (outcome == FAST_READ) /* whole bytes only */
+    return AMDDWARF_OK;
+  if (outcome == FAST_DECLINED) {
+    if (fast)
+      machine_restart(&m);
+    st = amddwarf__machine_run(&m, &p, 0);
+    if (st == AMDDWARF_OK)
+      st = finish(&m, &result);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  /* The read, as amddwarf_location_read makes it on a machine of its own. */
+  m.reported = false;
+  m.depth = 0;
+  m.in_entry_value = false;
+  if (bit_size % 8)
+    ((uint8_t *)buf)[bit_size / 8] = 0;
+  if (amddwarf__access_read_direct(&m, &result.location, bit_offset, bit_size, buf))
+    return AMDDWARF_OK;
+  return amddwarf__access_read(&m, &result.location, bit_offset, bit_size, buf, 0);
+}

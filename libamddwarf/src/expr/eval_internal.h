@@ -265,6 +265,19 @@ EVAL_OP(breg0, amddwarf__op_breg)
    general machine must run the expression from the start). */
 bool amddwarf__fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result);
 
+/* What amddwarf__fast_eval_read did: declined (run the general machine from
+   the start), evaluated the location into *RESULT but left the read to the
+   general path, or evaluated and read it. */
+typedef enum fast_outcome { FAST_DECLINED, FAST_EVALUATED, FAST_READ } fast_outcome;
+
+/* amddwarf__fast_eval_location followed, when the result is a register, a
+   memory location or a piece list of whole bytes of them, by the read of
+   BIT_SIZE bits at BIT_OFFSET into DST straight from the target, with the
+   general rules of composites and reads. Reports nothing. */
+fast_outcome amddwarf__fast_eval_read(machine *m, const amddwarf_op *ops, size_t count,
+                                      uint64_t bit_offset, uint64_t bit_size, uint8_t *dst,
+                                      amddwarf_entry *result);
+
 /* ---- location.c --------------------------------------------------------- */
 
 /* Storage size of LOC: *BITS, or *HUGE set when it is 2^64 bits or more
@@ -333,6 +346,13 @@ amddwarf_status amddwarf__access_read(machine *m, const amddwarf_location *loc, 
                             uint64_t bit_size, uint8_t *dst, uint64_t dst_bit);
 amddwarf_status amddwarf__access_write(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                              uint64_t bit_size, const uint8_t *src);
+/* amddwarf__access_read of whole bytes from registers and memory (a leaf or a
+   composite of such parts) straight from the target, reporting nothing;
+   false when it declines (a rule or a target read fails, bits that are not
+   whole bytes, tracing): the general read then gives the result or error.
+   DST may hold part of the bytes after a decline. */
+bool amddwarf__access_read_direct(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+                                  uint64_t bit_size, uint8_t *dst);
 /* Copies N bits from SRC at bit SRC_BIT into DST at bit DST_BIT. */
 void amddwarf__copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t src_bit, uint64_t n);
 

@@ -162,6 +162,26 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
   return true;
 }
 
+/* N bytes at byte X of register or memory entry E (bounds checked by the
+   caller) straight into DST. */
+static bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, uint64_t n, uint8_t *dst)
+{
+  const amddwarf_target *t = m->t;
+  if (n == 0)
+    return true;
+  if (n > 256) /* the general read moves larger spans in chunks */
+    return false;
+  if (e->kind == FAST_REGISTER)
+    return TARGET_HAS(t, read_register) &&
+           t->read_register(t->user, e->space, x, n, dst) == AMDDWARF_OK;
+  uint32_t aspace, lane;
+  uint64_t address;
+  return e->kind == FAST_MEMORY &&
+         amddwarf__memory_target_space(m, e->space, x, &aspace, &lane, &address) == AMDDWARF_OK &&
+         TARGET_HAS(t, read_memory) &&
+         t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;
+}
+
 static bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit);
 
 /* Moves location E of frame F by BYTES (amddwarf__loc_add_bytes' range rules). */
@@ -465,4 +485,102 @@ static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result)
     fast_location(f, &undefined, &result->location);
   }
   return st == AMDDWARF_OK;
+}
+
+/* ---- evaluation and read in one pass ------------------------------------- */
+
+/* Whole bytes BITS / 8 at byte X of register or memory entry E fit its
+   storage (append_leaf's rule for a part, check_bounds' for a read). */
+static bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
+{
+  uint64_t n = bits / 8;
+  if (e->kind == FAST_REGISTER) {
+    uint64_t size;
+    return fast_register_bytes(m, e->space, &size) && x <= size && n <= size - x;
+  }
+  if (e->kind != FAST_MEMORY)
+    return false;
+  unsigned address_bytes = amddwarf__aspace_address_bytes(m, e->space);
+  uint64_t last = address_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * address_bytes)) - 1;
+  return address_bytes != 0 && (n == 0 || (x + (n - 1) >= x && x + (n - 1) <= last));
+}
+
+/* The bytes of a piece list (the frame's result when the stack is empty):
+   every part valid as the general composite rules require, then the parts
+   the read crosses, straight from the target. */
+static bool fast_read_pieces(machine *m, const fast_frame *f, uint64_t bit_offset,
+                             uint64_t bit_size, uint8_t *dst)
+{
+  uint64_t total = 0;
+  uint64_t largest = m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
+  if (f->piece_count > m->ev->parts_cap)
+    return false;
+  for (unsigned i = 0; i < f->piece_count; i++) {
+    const fast_entry *p = &f->pieces[i];
+    if (f->piece_bits[i] % 8 || !fast_fits(m, p, p->x, f->piece_bits[i]) ||
+        amddwarf_add_overflow_u64(total, f->piece_bits[i], &total) || total > largest)
+      return false;
+  }
+  if (bit_offset > total || bit_size > total - bit_offset)
+    return false;
+  uint64_t pos = 0, at = 0;
+  for (unsigned i = 0; i < f->piece_count && bit_size > 0; i++) {
+    uint64_t bits = f->piece_bits[i];
+    if (pos + bits <= bit_offset) {
+      pos += bits;
+      continue;
+    }
+    uint64_t start = bit_offset > pos ? bit_offset - pos : 0;
+    uint64_t take = bits - start < bit_size ? bits - start : bit_size;
+    if (start % 8 || take % 8 || !fast_read_bytes(m, &f->pieces[i], f->pieces[i].x + start / 8,
+                                                   take / 8, dst + at / 8))
+      return false;
+    at += take;
+    bit_size -= take;
+    pos += bits;
+  }
+  return true;
+}
+
+/* The result of frame F read as amddwarf__access_read would, when it is a
+   register, a memory location or a piece list of whole bytes of them. */
+static bool fast_read_result(machine *m, const fast_frame *f, uint64_t bit_offset,
+                             uint64_t bit_size, uint8_t *dst)
+{
+  if (bit_offset % 8 || bit_size % 8 || bit_size == 0)
+    return false;
+  if (f->sp == 0)
+    return f->composite_open && fast_read_pieces(m, f, bit_offset, bit_size, dst);
+  fast_entry top = f->stack[f->sp - 1];
+  if (top.kind == FAST_VALUE) {
+    top.kind = FAST_MEMORY;
+    top.space = AMDDWARF_ASPACE_NONE;
+  }
+  uint64_t x = top.x + bit_offset / 8;
+  if (f->composite_open || x < top.x || x > (UINT64_MAX >> 3) || !fast_fits(m, &top, x, bit_size))
+    return false;
+  return fast_read_bytes(m, &top, x, bit_size / 8, dst);
+}
+
+fast_outcome amddwarf__fast_eval_read(machine *m, const amddwarf_op *ops, size_t count,
+                                      uint64_t bit_offset, uint64_t bit_size, uint8_t *dst,
+                                      amddwarf_entry *result)
+{
+  amddwarf_error *err = m->err;
+  m->err = NULL;
+  fast_frame f;
+  f.sp = 0;
+  f.below = 0;
+  f.composite_open = false;
+  f.piece_count = 0;
+  f.composite_count = 0;
+  fast_outcome outcome = FAST_DECLINED;
+  if (fast_run(m, ops, count, &f)) {
+    if (fast_read_result(m, &f, bit_offset, bit_size, dst))
+      outcome = FAST_READ;
+    else if (fast_result(m, &f, result))
+      outcome = FAST_EVALUATED;
+  }
+  m->err = err;
+  return outcome;
 }

@@ -932,11 +932,8 @@ static amddwarf_status one_lane(amddwarf_eval *ev, const amddwarf_eval_request *
                                 uint64_t bit_offset, uint64_t bit_size, uint8_t *out)
 {
   amddwarf_eval_request req = *request;
-  amddwarf_entry result;
   req.lane = lane;
-  amddwarf_status st = amddwarf_eval_expr(ev, &req, bytes, size, &result, NULL);
-  if (st == AMDDWARF_OK)
-    st = amddwarf_location_read(ev, &req, &result.location, bit_offset, bit_size, out, NULL);
+  amddwarf_status st = amddwarf_eval_read(ev, &req, bytes, size, bit_offset, bit_size, out, NULL);
   if (st != AMDDWARF_OK)
     memset(out, 0, (size_t)((bit_size + 7) / 8));
   return st;
