@@ -534,12 +534,50 @@ static void test_bad_arguments(void **state)
                    AMDDWARF_E_INVALID_ARGUMENT);
 }
 
+/* The snapshot's private_wave view, which the batched reads use: a read
+   that starts inside a dword and crosses rows gives, byte by byte, lane
+   (A % 256) / 4's private_lane byte (A / 256) * 4 + A % 4 (wave64). */
+static void test_private_wave_rows(void **state)
+{
+  (void)state;
+  char json[8192], *p = json, *end = json + sizeof json;
+  append(&p, end, "{\"wave_size\": 64, \"memory\": [");
+  for (int lane = 0; lane < LANES; lane++) {
+    append(&p, end, "%s{\"address_space\": \"private_lane\", \"lane\": %d, \"address\": 0, "
+                    "\"bytes\": \"",
+           lane ? ", " : "", lane);
+    for (int i = 0; i < 16; i++)
+      append(&p, end, "%02x", (lane * 16 + i) & 0xff);
+    append(&p, end, "\"}");
+  }
+  append(&p, end, "]}");
+  amddwarf_snapshot *snapshot;
+  amddwarf_target target;
+  assert_int_equal(amddwarf_snapshot_load(json, strlen(json), NULL, &snapshot, NULL), AMDDWARF_OK);
+  amddwarf_snapshot_target(snapshot, &target);
+  uint8_t bytes[1024];
+  const uint64_t first = 2, count = 4 * 256 - 2 - 3;
+  assert_int_equal(target.read_memory(target.user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE,
+                                      AMDDWARF_NO_LANE, first, count, bytes),
+                   AMDDWARF_OK);
+  for (uint64_t i = 0; i < count; i++) {
+    uint64_t a = first + i;
+    assert_int_equal(bytes[i], ((a % 256) / 4 * 16 + (a / 256) * 4 + a % 4) & 0xff);
+  }
+  /* Past the lanes' 16 bytes (row 4): unavailable. */
+  assert_int_equal(target.read_memory(target.user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE,
+                                      AMDDWARF_NO_LANE, 4 * 256 - 8, 16, bytes),
+                   AMDDWARF_E_EVAL_UNAVAILABLE);
+  amddwarf_snapshot_free(snapshot);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_expressions),
       cmocka_unit_test(test_gpu_stop_locations),
       cmocka_unit_test(test_bad_arguments),
+      cmocka_unit_test(test_private_wave_rows),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

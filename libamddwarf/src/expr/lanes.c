@@ -732,7 +732,35 @@ typedef struct wave_read {
   struct eval_lanes *w;
   uint32_t key_count, last_key;
   uint32_t wave_size;
+  /* A composite result: the bit where each of its parts ends, so that a
+     lane finds the first part it reads by bisection (the EXEC-selected
+     spill has 64). */
+  uint64_t part_end[MAX_PARTS];
 } wave_read;
+
+/* The ends of the parts of composite E. */
+static void index_parts(wave_read *r, const entry *e)
+{
+  uint64_t end = 0;
+  for (uint32_t i = 0; i < e->count; i++) {
+    end += r->s->w->parts[e->first + i].bits;
+    r->part_end[i] = end;
+  }
+}
+
+/* The first part of composite E that ends after bit FROM (E->count if none). */
+static uint32_t first_part_after(const wave_read *r, const entry *e, uint64_t from)
+{
+  uint32_t low = 0, high = e->count;
+  while (low < high) {
+    uint32_t mid = low + (high - low) / 2;
+    if (r->part_end[mid] <= from)
+      low = mid + 1;
+    else
+      high = mid;
+  }
+  return low;
+}
 
 /* The key of SIZE bytes at ADDRESS of storage WHERE for LANE, or -1 when
    the lane is read alone (a generic address with apertures, a lane past
@@ -822,12 +850,16 @@ static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bo
   if (e->kind == ENTRY_STORAGE)
     return offset + bit_offset / 8 >= offset &&
            add_segment(r, lane, e->where, bounds, offset + bit_offset / 8, bit_size / 8, 0);
-  /* A composite: the parts the bits cross (walk_composite). */
+  /* A composite: the parts the bits cross (walk_composite), from the first
+     that ends after the first bit. */
   uint64_t from, pos = 0, dst = 0;
   if (offset > (UINT64_MAX >> 3) || amddwarf_add_overflow_u64(offset * 8, bit_offset, &from) ||
       from > e->bit_size || bit_size > e->bit_size - from)
     return false;
-  for (uint32_t i = 0; i < e->count && bit_size > 0; i++) {
+  uint32_t first = first_part_after(r, e, from);
+  if (first > 0)
+    pos = r->part_end[first - 1];
+  for (uint32_t i = first; i < e->count && bit_size > 0; i++) {
     const part *p = &s->w->parts[e->first + i];
     if (pos + p->bits <= from) {
       pos += p->bits;
@@ -986,11 +1018,19 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   s.depth = 0;
   entry result;
   storage_bounds bounds;
-  wave_read r = {&s, &m, ev->lanes, 0, 0, 0};
+  wave_read r;
+  r.s = &s;
+  r.m = &m;
+  r.w = ev->lanes;
+  r.key_count = 0;
+  r.last_key = 0;
+  r.wave_size = 0;
   if (bit_size > 0 && bit_size % 8 == 0 && bit_offset % 8 == 0 &&
       bit_size <= MAX_VALUE_BYTES * 8 && evaluate(&s, bytes, size, &result) &&
       bounds_of(&s, &result, &bounds)) {
     r.wave_size = amddwarf__machine_wave_size(&m);
+    if (result.kind == ENTRY_COMPOSITE)
+      index_parts(&r, &result);
     for (uint32_t lane = 0; lane < LANES && lane < r.wave_size; lane++) {
       ev->lanes->segment_count[lane] = 0;
       if ((lanes >> lane & 1) &&

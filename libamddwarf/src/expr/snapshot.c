@@ -762,13 +762,20 @@ static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint
     /* The wave view through the swizzle onto the lanes: the bytes of one
        dword are one lane's consecutive bytes, moved together; byte by byte
        when they span regions. */
+    uint32_t l = 0;
+    uint64_t la = 0;
     for (uint64_t i = 0, n; i < size; i += n) {
-      uint32_t l;
-      uint64_t la;
       n = 4 - (address + i) % 4;
       if (n > size - i)
         n = size - i;
-      amddwarf_status st = amddwarf_private_wave_to_lane(address + i, s->wave_size, &l, &la);
+      amddwarf_status st = AMDDWARF_OK;
+      if (i > 0 && l + 1 < s->wave_size) {
+        /* The next dword of the row: the next lane's same dword. */
+        l++;
+        la -= la % 4;
+      } else {
+        st = amddwarf_private_wave_to_lane(address + i, s->wave_size, &l, &la);
+      }
       if (st == AMDDWARF_OK)
         st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, n,
                            rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
