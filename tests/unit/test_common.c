@@ -309,6 +309,53 @@ static void test_text_limit_and_take(void **state)
   assert_int_equal(counter.live_bytes, 0);
 }
 
+/* The fixed mode keeps snprintf's contract: as much as fits, NUL-terminated,
+   and the length the whole text needs, across every kind of append. */
+static void test_text_fixed_buffer(void **state)
+{
+  (void)state;
+  char buf[8];
+  memset(buf, 'z', sizeof buf);
+  amddwarf_text t;
+  amddwarf__text_init_fixed(&t, buf, sizeof buf);
+  assert_string_equal(buf, "");
+  amddwarf__text_puts(&t, "ab");
+  amddwarf__text_fill(&t, ' ', 2);
+  amddwarf__text_printf(&t, "%d", 12);
+  assert_string_equal(buf, "ab  12");
+  assert_int_equal(t.len, 6);
+  assert_int_equal(amddwarf__text_status(&t), AMDDWARF_OK);
+  amddwarf__text_printf(&t, "%s", "wxyz"); /* 10 characters: cut after 7 */
+  assert_string_equal(buf, "ab  12w");
+  assert_int_equal(t.len, 10);
+  assert_int_equal(amddwarf__text_status(&t), AMDDWARF_E_NO_SPACE);
+  amddwarf__text_fill(&t, '-', 3);
+  amddwarf__text_append(&t, "q", 1);
+  assert_string_equal(buf, "ab  12w");
+  assert_int_equal(t.len, 14);
+  amddwarf__text_free(&t); /* the caller's buffer stays */
+  assert_string_equal(buf, "ab  12w");
+  char *out = (char *)1;
+  size_t length = 9;
+  assert_int_equal(amddwarf__text_take(&t, &out, &length), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_null(out);
+  /* A cut in the middle of a fill or an append. */
+  amddwarf__text_init_fixed(&t, buf, 4);
+  amddwarf__text_fill(&t, '.', 5);
+  assert_string_equal(buf, "...");
+  assert_int_equal(t.len, 5);
+  amddwarf__text_reset(&t);
+  amddwarf__text_append(&t, "abcdef", 6);
+  assert_string_equal(buf, "abc");
+  assert_int_equal(t.len, 6);
+  /* No buffer: only the length is counted. */
+  amddwarf__text_init_fixed(&t, NULL, 0);
+  amddwarf__text_printf(&t, "0x%x", 0x1000);
+  amddwarf__text_puts(&t, "!");
+  assert_int_equal(t.len, 7);
+  assert_string_equal(amddwarf__text_str(&t), "");
+}
+
 static void test_mem_reserve_grows_and_refuses_overflow(void **state)
 {
   (void)state;
@@ -400,6 +447,7 @@ int main(void)
       cmocka_unit_test(test_mem_reserve_grows_and_refuses_overflow),
       cmocka_unit_test(test_bulk_arrays),
       cmocka_unit_test(test_text_limit_and_take),
+      cmocka_unit_test(test_text_fixed_buffer),
       cmocka_unit_test(test_status_table_and_error_details),
   };
   return cmocka_run_group_tests_name("common", tests, NULL, NULL);

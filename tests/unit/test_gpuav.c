@@ -140,6 +140,25 @@ static void test_seed_example_message(void **state)
               "Instruction Index = 108.  Stage = Fragment.  Fragment coord (x,y) = (419.5, "
               "254.5). Unable to find SPIR-V OpLine for source information.  Build shader with "
               "debug info to get source information.");
+  /* A file name longer than any fixed piece of the message is written whole
+     and counted whole, so a caller sizing a second call gets all of it. */
+  char file[701];
+  memset(file, 'f', sizeof file - 1);
+  file[sizeof file - 1] = '\0';
+  loc.has_line = true;
+  loc.column = 0;
+  loc.file = file;
+  char want[2048];
+  snprintf(want, sizeof want,
+           "Index of 6 used to index descriptor array of length 6.  Shader ID = 5. Shader "
+           "Instruction Index = 108.  Stage = Fragment.  Fragment coord (x,y) = (419.5, "
+           "254.5). Shader validation error occurred in file: %s at line 45.",
+           file);
+  char text[2048];
+  assert_int_equal(amddwarf_gpuav_describe(&h, &r, NULL, &loc, text, sizeof text),
+                   strlen(want));
+  assert_string_equal(text, want);
+  assert_int_equal(amddwarf_gpuav_describe(&h, &r, NULL, &loc, NULL, 0), strlen(want));
 }
 
 typedef struct stage_case {

@@ -217,6 +217,7 @@ static void test_vectors(void **state)
 static void expect_format_error(const char *format, amddwarf_status status, uint64_t offset)
 {
   char out[64];
+  memset(out, 'x', sizeof out);
   uint32_t payload[4] = {5000, 1, 2, 3};
   amddwarf_error err;
   amddwarf_error_clear(&err);
@@ -227,6 +228,8 @@ static void expect_format_error(const char *format, amddwarf_status status, uint
                 (unsigned long long)err.offset, err.message);
   assert_int_equal(got, status);
   assert_int_equal(err.offset, offset);
+  /* The output is terminated even when the format does not compile. */
+  assert_string_equal(out, "");
 }
 
 static void test_bad_formats(void **state)

@@ -13,6 +13,7 @@
 
 #include "common/arena.h"
 #include "common/reader.h"
+#include "common/text.h"
 
 /* DW_EH_PE pointer encodings (LSB Core, "DWARF Extensions": .eh_frame). */
 enum {
@@ -171,15 +172,8 @@ amddwarf_status amddwarf__cfi_expr_decode(const amddwarf_cfi *cfi, const amddwar
 void amddwarf__cfi_expr_release(const amddwarf_cfi *cfi, amddwarf_op *ops,
                                const amddwarf_op *stack_ops, size_t size);
 
-/* Prints a DWARF expression with the target's register names into BUF. */
-size_t amddwarf__cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
-                               const uint8_t *expr, uint64_t size, char *buf, size_t buf_size);
-
-/* Appends printf-style text to BUF at *LEN (bounded by SIZE, *LEN counts the full length). */
-void amddwarf__cfi_append(char *buf, size_t size, size_t *len, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+/* Appends a DWARF expression with the target's register names to OUT. */
+void amddwarf__cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
+                             const uint8_t *expr, uint64_t size, amddwarf_text *out);
 
 #endif

@@ -1,13 +1,14 @@
 /* Call frame instructions: the table generated from cfa.def, the one
  * generic operand decoder, and the printer (llvm-dwarfdump-19 spelling). */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cfi/cfi_internal.h"
 #include "common/error.h"
 #include "common/mem.h"
+#include "common/text.h"
+#include "expr/spell.h"
 
 #define CFA_OPERAND_COUNT(a, b, c)                                                            \
   (uint8_t)((CFA_OPND_##a != CFA_OPND_NONE) + (CFA_OPND_##b != CFA_OPND_NONE) +                \
@@ -57,17 +58,6 @@ const amddwarf_cfa_info *amddwarf_cfa_info_get(amddwarf_cfa_kind kind)
   if ((unsigned)kind >= AMDDWARF_CFA_KIND_COUNT)
     return NULL;
   return &amddwarf__cfa_table[kind].info;
-}
-
-void amddwarf__cfi_append(char *buf, size_t size, size_t *len, const char *format, ...)
-{
-  va_list ap;
-  va_start(ap, format);
-  size_t room = *len < size ? size - *len : 0;
-  int n = vsnprintf(room ? buf + *len : NULL, room, format, ap);
-  va_end(ap);
-  if (n > 0)
-    *len += (size_t)n;
 }
 
 amddwarf_status amddwarf_cfi_decode_insn(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
@@ -159,8 +149,8 @@ amddwarf_status amddwarf_cfi_decode_insn(const amddwarf_cfi *cfi, const amddwarf
 /* Prints one register or breg operation with the target's register names
    as llvm-dwarfdump does ("DW_OP_breg7 RSP+8", "DW_OP_reg6 RBP"). Returns
    false when OP is not one of them. */
-static bool print_register_op(const amddwarf_cfi *cfi, const amddwarf_op *op, char *buf,
-                              size_t size, size_t *len)
+static bool print_register_op(const amddwarf_cfi *cfi, const amddwarf_op *op,
+                              amddwarf_text *out)
 {
   const amddwarf_op_info *info = amddwarf_op_info_get(op->kind);
   char name[64];
@@ -168,23 +158,23 @@ static bool print_register_op(const amddwarf_cfi *cfi, const amddwarf_op *op, ch
     return false;
   if (op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
-    amddwarf__cfi_append(buf, size, len, "%s %s", info->name, name);
+    amddwarf__text_printf(out, "%s %s", info->name, name);
     return true;
   }
   if (op->kind == AMDDWARF_OP_regx) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
-    amddwarf__cfi_append(buf, size, len, "%s %s", info->name, name);
+    amddwarf__text_printf(out, "%s %s", info->name, name);
     return true;
   }
   if (op->kind >= AMDDWARF_OP_breg0 && op->kind <= AMDDWARF_OP_breg31) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
-    amddwarf__cfi_append(buf, size, len, "%s %s%+" PRId64, info->name, name,
+    amddwarf__text_printf(out, "%s %s%+" PRId64, info->name, name,
                         (int64_t)op->operands[0]);
     return true;
   }
   if (op->kind == AMDDWARF_OP_bregx) {
     amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
-    amddwarf__cfi_append(buf, size, len, "%s %s%+" PRId64, info->name, name,
+    amddwarf__text_printf(out, "%s %s%+" PRId64, info->name, name,
                         (int64_t)op->operands[1]);
     return true;
   }
@@ -220,12 +210,9 @@ void amddwarf__cfi_expr_release(const amddwarf_cfi *cfi, amddwarf_op *ops,
     amddwarf__mem_free(&cfi->allocator, ops, size * sizeof *ops);
 }
 
-size_t amddwarf__cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
-                               const uint8_t *expr, uint64_t size, char *buf, size_t buf_size)
+void amddwarf__cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
+                             const uint8_t *expr, uint64_t size, amddwarf_text *out)
 {
-  size_t len = 0;
-  if (buf_size)
-    buf[0] = '\0';
   amddwarf_expr_format format;
   amddwarf_expr_format_init(&format);
   format.dialect = cfi->target->dialect;
@@ -238,37 +225,29 @@ size_t amddwarf__cfi_expr_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie 
                                                 sizeof stack_ops / sizeof stack_ops[0], &ops,
                                                 &count, NULL);
   if (st != AMDDWARF_OK) {
-    amddwarf__cfi_append(buf, buf_size, &len, "<decoding error: %s>",
-                        amddwarf_status_name(st));
+    amddwarf__text_printf(out, "<decoding error: %s>", amddwarf_status_name(st));
     amddwarf__cfi_expr_release(cfi, ops, stack_ops, (size_t)size);
-    return len;
+    return;
   }
   for (size_t i = 0; i < count; i++) {
     if (i)
-      amddwarf__cfi_append(buf, buf_size, &len, ", ");
-    if (print_register_op(cfi, &ops[i], buf, buf_size, &len))
-      continue;
-    size_t room = len < buf_size ? buf_size - len : 0;
-    size_t n = 0;
-    amddwarf_expr_print(&ops[i], 1, &format, AMDDWARF_PRINT_DEFAULT, room ? buf + len : NULL,
-                        room, &n);
-    len += n;
+      amddwarf__text_puts(out, ", ");
+    if (!print_register_op(cfi, &ops[i], out))
+      amddwarf__expr_print_append(out, &ops[i], 1, &format, AMDDWARF_PRINT_DEFAULT);
   }
   amddwarf__cfi_expr_release(cfi, ops, stack_ops, (size_t)size);
-  return len;
 }
 
 size_t amddwarf_cfi_insn_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *cie,
                                const amddwarf_cfa_insn *insn, uint64_t *loc, char *buf,
                                size_t size)
 {
-  size_t len = 0;
-  if (size)
-    buf[0] = '\0';
+  amddwarf_text out;
+  amddwarf__text_init_fixed(&out, buf, size);
   if ((unsigned)insn->kind >= AMDDWARF_CFA_KIND_COUNT)
     return 0;
   const amddwarf_cfa_desc *desc = &amddwarf__cfa_table[insn->kind];
-  amddwarf__cfi_append(buf, size, &len, "%s:", desc->info.name);
+  amddwarf__text_printf(&out, "%s:", desc->info.name);
   for (unsigned i = 0; i < 3; i++) {
     uint64_t v = insn->operands[i];
     char name[64];
@@ -280,42 +259,41 @@ size_t amddwarf_cfi_insn_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *
     case CFA_OPND_DELTA32:
     case CFA_OPND_DELTA64: {
       uint64_t delta = v * cie->code_alignment_factor;
-      amddwarf__cfi_append(buf, size, &len, " %" PRId64, (int64_t)delta);
+      amddwarf__text_printf(&out, " %" PRId64, (int64_t)delta);
       if (loc) {
         *loc += delta;
-        amddwarf__cfi_append(buf, size, &len, " to 0x%" PRIx64, *loc);
+        amddwarf__text_printf(&out, " to 0x%" PRIx64, *loc);
       }
       break;
     }
     case CFA_OPND_LOW6_REG:
     case CFA_OPND_REG:
       amddwarf_cfi_register_name(cfi->target, (uint32_t)v, name, sizeof name);
-      amddwarf__cfi_append(buf, size, &len, " %s", name);
+      amddwarf__text_printf(&out, " %s", name);
       break;
-    case CFA_OPND_UOFF: amddwarf__cfi_append(buf, size, &len, " %+" PRId64, (int64_t)v); break;
+    case CFA_OPND_UOFF: amddwarf__text_printf(&out, " %+" PRId64, (int64_t)v); break;
     case CFA_OPND_UFACT:
-      amddwarf__cfi_append(buf, size, &len, " %" PRId64,
+      amddwarf__text_printf(&out, " %" PRId64,
                           (int64_t)(v * (uint64_t)cie->data_alignment_factor));
       break;
     case CFA_OPND_SFACT:
-      amddwarf__cfi_append(buf, size, &len, " %" PRId64,
+      amddwarf__text_printf(&out, " %" PRId64,
                           (int64_t)(v * (uint64_t)cie->data_alignment_factor));
       break;
     case CFA_OPND_ASPACE:
-      amddwarf__cfi_append(buf, size, &len, " in addrspace%" PRIu64, v);
+      amddwarf__text_printf(&out, " in addrspace%" PRIu64, v);
       break;
     case CFA_OPND_ADDR:
-      amddwarf__cfi_append(buf, size, &len, " %" PRIx64, v);
+      amddwarf__text_printf(&out, " %" PRIx64, v);
       if (loc)
         *loc = v;
       break;
     case CFA_OPND_BLOCK: {
-      amddwarf__cfi_append(buf, size, &len, " ");
-      size_t room = len < size ? size - len : 0;
-      len += amddwarf__cfi_expr_print(cfi, cie, insn->expr, v, room ? buf + len : NULL, room);
+      amddwarf__text_puts(&out, " ");
+      amddwarf__cfi_expr_print(cfi, cie, insn->expr, v, &out);
       break;
     }
     }
   }
-  return len;
+  return out.len;
 }

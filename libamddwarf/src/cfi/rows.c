@@ -709,17 +709,17 @@ bool amddwarf_cfi_row_rule(const amddwarf_cfi *cfi, const amddwarf_cfi_row *row,
 }
 
 /* "CFA+8", "CFA-8", "CFA" as llvm-dwarfdump prints a CFA-relative location. */
-static void print_cfa_offset(char *buf, size_t size, size_t *len, int64_t offset)
+static void print_cfa_offset(amddwarf_text *out, int64_t offset)
 {
-  amddwarf__cfi_append(buf, size, len, "CFA");
+  amddwarf__text_puts(out, "CFA");
   if (offset != 0)
-    amddwarf__cfi_append(buf, size, len, "%+" PRId64, offset);
+    amddwarf__text_printf(out, "%+" PRId64, offset);
 }
 
 size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *row, char *buf,
                               size_t size)
 {
-  size_t len = 0;
+  amddwarf_text out;
   char name[64];
   const amddwarf_cfi_cie *cie = row->fde ? row->fde->cie : NULL;
   amddwarf_cfi_cie fallback;
@@ -728,59 +728,54 @@ size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *r
     fallback.address_size = cfi->target->address_size;
     cie = &fallback;
   }
-  if (size)
-    buf[0] = '\0';
-  amddwarf__cfi_append(buf, size, &len, "CFA=");
+  amddwarf__text_init_fixed(&out, buf, size);
+  amddwarf__text_puts(&out, "CFA=");
   switch (row->cfa.kind) {
-  case AMDDWARF_CFA_RULE_UNSPECIFIED: amddwarf__cfi_append(buf, size, &len, "unspecified"); break;
+  case AMDDWARF_CFA_RULE_UNSPECIFIED: amddwarf__text_puts(&out, "unspecified"); break;
   case AMDDWARF_CFA_RULE_REG_OFFSET:
     amddwarf_cfi_register_name(cfi->target, row->cfa.reg, name, sizeof name);
-    amddwarf__cfi_append(buf, size, &len, "%s", name);
+    amddwarf__text_printf(&out, "%s", name);
     if (row->cfa.offset != 0 || row->cfa.aspace_given)
-      amddwarf__cfi_append(buf, size, &len, "%+" PRId64, row->cfa.offset);
+      amddwarf__text_printf(&out, "%+" PRId64, row->cfa.offset);
     if (row->cfa.aspace_given)
-      amddwarf__cfi_append(buf, size, &len, " in addrspace%" PRIu64, row->cfa.aspace);
+      amddwarf__text_printf(&out, " in addrspace%" PRIu64, row->cfa.aspace);
     break;
   case AMDDWARF_CFA_RULE_EXPRESSION: {
-    size_t room = len < size ? size - len : 0;
-    len += amddwarf__cfi_expr_print(cfi, cie, row->cfa.expr, row->cfa.expr_size,
-                                   room ? buf + len : NULL, room);
+    amddwarf__cfi_expr_print(cfi, cie, row->cfa.expr, row->cfa.expr_size, &out);
     break;
   }
   }
   for (uint32_t i = 0; i < row->rule_count; i++) {
     const amddwarf_cfi_rule *r = &row->rules[i];
     amddwarf_cfi_register_name(cfi->target, r->column, name, sizeof name);
-    amddwarf__cfi_append(buf, size, &len, "%s%s=", i == 0 ? ": " : ", ", name);
+    amddwarf__text_printf(&out, "%s%s=", i == 0 ? ": " : ", ", name);
     switch (r->kind) {
-    case AMDDWARF_CFI_RULE_UNDEFINED: amddwarf__cfi_append(buf, size, &len, "undefined"); break;
-    case AMDDWARF_CFI_RULE_SAME_VALUE: amddwarf__cfi_append(buf, size, &len, "same"); break;
+    case AMDDWARF_CFI_RULE_UNDEFINED: amddwarf__text_puts(&out, "undefined"); break;
+    case AMDDWARF_CFI_RULE_SAME_VALUE: amddwarf__text_puts(&out, "same"); break;
     case AMDDWARF_CFI_RULE_OFFSET:
-      amddwarf__cfi_append(buf, size, &len, "[");
-      print_cfa_offset(buf, size, &len, r->offset);
-      amddwarf__cfi_append(buf, size, &len, "]");
+      amddwarf__text_puts(&out, "[");
+      print_cfa_offset(&out, r->offset);
+      amddwarf__text_puts(&out, "]");
       break;
-    case AMDDWARF_CFI_RULE_VAL_OFFSET: print_cfa_offset(buf, size, &len, r->offset); break;
+    case AMDDWARF_CFI_RULE_VAL_OFFSET: print_cfa_offset(&out, r->offset); break;
     case AMDDWARF_CFI_RULE_REGISTER:
       amddwarf_cfi_register_name(cfi->target, r->reg, name, sizeof name);
-      amddwarf__cfi_append(buf, size, &len, "%s", name);
+      amddwarf__text_printf(&out, "%s", name);
       break;
     case AMDDWARF_CFI_RULE_EXPRESSION:
     case AMDDWARF_CFI_RULE_VAL_EXPRESSION: {
       bool at = r->kind == AMDDWARF_CFI_RULE_EXPRESSION;
       if (at)
-        amddwarf__cfi_append(buf, size, &len, "[");
-      size_t room = len < size ? size - len : 0;
-      len += amddwarf__cfi_expr_print(cfi, cie, r->expr, r->expr_size, room ? buf + len : NULL,
-                                     room);
+        amddwarf__text_puts(&out, "[");
+      amddwarf__cfi_expr_print(cfi, cie, r->expr, r->expr_size, &out);
       if (at)
-        amddwarf__cfi_append(buf, size, &len, "]");
+        amddwarf__text_puts(&out, "]");
       break;
     }
-    default: amddwarf__cfi_append(buf, size, &len, "architectural"); break;
+    default: amddwarf__text_puts(&out, "architectural"); break;
     }
   }
-  return len;
+  return out.len;
 }
 
 /* Operations the seed does not allow, or finds meaningless, in CFI. */

@@ -1,6 +1,7 @@
-/* Growable text (text.h). */
+/* The text builder (text.h). */
 #include "common/text.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,46 @@ void amddwarf__text_init(amddwarf_text *t, const amddwarf_allocator *allocator)
 {
   memset(t, 0, sizeof *t);
   t->allocator = allocator;
+}
+
+void amddwarf__text_init_fixed(amddwarf_text *t, char *buf, size_t size)
+{
+  memset(t, 0, sizeof *t);
+  t->fixed = 1;
+  t->data = size ? buf : NULL;
+  t->cap = t->data ? size : 0;
+  if (t->cap)
+    t->data[0] = '\0';
+}
+
+/* Fixed mode: the bytes that still fit before the NUL. Once a write was cut,
+   LEN is past CAP and nothing fits. */
+static size_t fixed_room(const amddwarf_text *t)
+{
+  return t->len < t->cap ? t->cap - 1 - t->len : 0;
+}
+
+/* Fixed mode: counts N more bytes of the whole text's length. */
+static void fixed_count(amddwarf_text *t, size_t n)
+{
+  t->len = n > SIZE_MAX - t->len ? SIZE_MAX : t->len + n;
+}
+
+/* Fixed mode: N bytes of S, or N copies of CH when S is NULL. */
+static void fixed_write(amddwarf_text *t, const char *s, char ch, size_t n)
+{
+  size_t room = fixed_room(t);
+  size_t fits = n < room ? n : room;
+  if (t->len < t->cap) {
+    if (s)
+      memcpy(t->data + t->len, s, fits);
+    else
+      memset(t->data + t->len, ch, fits);
+    t->data[t->len + fits] = '\0';
+  }
+  if (fits < n)
+    t->failed = 1;
+  fixed_count(t, n);
 }
 
 /* Makes room for N more bytes and the NUL; 0, or -1 (T marked failed). */
@@ -38,17 +79,59 @@ static int reserve(amddwarf_text *t, size_t n)
   return 0;
 }
 
-void amddwarf__text_append(amddwarf_text *t, const char *s, size_t n)
+/* N bytes of S, or N copies of CH when S is NULL. */
+static void write_bytes(amddwarf_text *t, const char *s, char ch, size_t n)
 {
+  if (t->fixed) {
+    fixed_write(t, s, ch, n);
+    return;
+  }
   if (reserve(t, n) != 0)
     return;
-  memcpy(t->data + t->len, s, n);
+  if (s)
+    memcpy(t->data + t->len, s, n);
+  else
+    memset(t->data + t->len, ch, n);
   t->len += n;
   t->data[t->len] = '\0';
 }
 
+void amddwarf__text_append(amddwarf_text *t, const char *s, size_t n)
+{
+  write_bytes(t, s, 0, n);
+}
+
+void amddwarf__text_puts(amddwarf_text *t, const char *s)
+{
+  write_bytes(t, s, 0, strlen(s));
+}
+
+void amddwarf__text_fill(amddwarf_text *t, char ch, size_t n)
+{
+  write_bytes(t, NULL, ch, n);
+}
+
+/* Fixed mode: vsnprintf straight into what is left of the buffer. */
+static void fixed_vprintf(amddwarf_text *t, const char *format, va_list ap)
+{
+  size_t room = fixed_room(t);
+  char *at = t->len < t->cap ? t->data + t->len : NULL;
+  int n = vsnprintf(at, at ? room + 1 : 0, format, ap);
+  if (n < 0) {
+    t->failed = 1;
+    return;
+  }
+  if ((size_t)n > room)
+    t->failed = 1;
+  fixed_count(t, (size_t)n);
+}
+
 void amddwarf__text_vprintf(amddwarf_text *t, const char *format, va_list ap)
 {
+  if (t->fixed) {
+    fixed_vprintf(t, format, ap);
+    return;
+  }
   char small[256];
   va_list copy;
   va_copy(copy, ap);
@@ -91,11 +174,15 @@ const char *amddwarf__text_str(const amddwarf_text *t)
 
 amddwarf_status amddwarf__text_status(const amddwarf_text *t)
 {
-  return t->failed ? AMDDWARF_E_NO_MEMORY : AMDDWARF_OK;
+  if (!t->failed)
+    return AMDDWARF_OK;
+  return t->fixed ? AMDDWARF_E_NO_SPACE : AMDDWARF_E_NO_MEMORY;
 }
 
 void amddwarf__text_free(amddwarf_text *t)
 {
+  if (t->fixed)
+    return;
   amddwarf_allocator a = amddwarf__allocator_resolve(t->allocator);
   amddwarf__mem_free(&a, t->data, t->cap);
   t->data = NULL;
@@ -106,6 +193,8 @@ amddwarf_status amddwarf__text_take(amddwarf_text *t, char **out, size_t *length
 {
   *out = NULL;
   *length = 0;
+  if (t->fixed)
+    return AMDDWARF_E_INVALID_ARGUMENT;
   amddwarf_allocator a = amddwarf__allocator_resolve(t->allocator);
   char *data = t->failed ? NULL : amddwarf__mem_realloc(&a, t->data, t->cap, t->len + 1);
   if (data == NULL && !t->failed && t->data == NULL)

@@ -1,9 +1,17 @@
-/* A growable NUL-terminated text, for the library's renderers (value text,
- * explanations, location spellings) and writers (saved snapshots).
- * Appending never fails the caller: a failed allocation, or growth past the
- * text's limit (AMDDWARF_TEXT_MAX unless the caller sets max), marks the text
- * truncated and later appends are dropped, so a caller checks once at the
- * end (amddwarf__text_status). */
+/* The library's one text builder, for its renderers (value text,
+ * explanations, location, expression and type spellings, printf messages)
+ * and writers (saved snapshots and stops). Two modes:
+ *
+ * - growable (amddwarf__text_init): a NUL-terminated text on the heap.
+ *   Appending never fails the caller: a failed allocation, or growth past
+ *   the text's limit (AMDDWARF_TEXT_MAX unless the caller sets max), marks
+ *   the text truncated and later appends are dropped, so a caller checks
+ *   once at the end (amddwarf__text_status).
+ * - fixed (amddwarf__text_init_fixed): the caller's buffer, with snprintf's
+ *   contract, for the API functions that take (buf, size). The buffer holds
+ *   as much of the text as fits, always NUL-terminated when SIZE > 0, and
+ *   len counts the length the whole text needs, so a caller can size a
+ *   second call. */
 #ifndef AMDDWARF_COMMON_TEXT_H
 #define AMDDWARF_COMMON_TEXT_H
 
@@ -19,11 +27,15 @@ typedef struct amddwarf_text {
   char *data;                          /* NULL until something is appended */
   size_t len, cap;
   size_t max;                          /* longest text; 0: AMDDWARF_TEXT_MAX */
-  int failed;                          /* an append was dropped */
+  int failed;                          /* an append was dropped or cut */
+  int fixed;                           /* DATA is the caller's, CAP bytes */
 } amddwarf_text;
 
 /* An empty text using ALLOCATOR (may be NULL). */
 void amddwarf__text_init(amddwarf_text *t, const amddwarf_allocator *allocator);
+/* An empty text written into BUF of SIZE bytes (BUF may be NULL when SIZE
+   is 0: only the length is counted). */
+void amddwarf__text_init_fixed(amddwarf_text *t, char *buf, size_t size);
 void amddwarf__text_printf(amddwarf_text *t, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
@@ -31,14 +43,19 @@ void amddwarf__text_printf(amddwarf_text *t, const char *format, ...)
     ;
 void amddwarf__text_vprintf(amddwarf_text *t, const char *format, va_list ap);
 void amddwarf__text_append(amddwarf_text *t, const char *s, size_t n);
+void amddwarf__text_puts(amddwarf_text *t, const char *s);
+/* N copies of CH (padding). */
+void amddwarf__text_fill(amddwarf_text *t, char ch, size_t n);
 /* Empties T, keeping its buffer. */
 void amddwarf__text_reset(amddwarf_text *t);
 /* The text ("" when empty); valid until the next change of T. */
 const char *amddwarf__text_str(const amddwarf_text *t);
-/* AMDDWARF_OK, or E_NO_MEMORY when an append was dropped. */
+/* AMDDWARF_OK; or, when an append was dropped, E_NO_MEMORY (growable) or
+   E_NO_SPACE (fixed: the buffer holds a cut text). */
 amddwarf_status amddwarf__text_status(const amddwarf_text *t);
+/* Frees a growable text's buffer; a fixed text is left as it is. */
 void amddwarf__text_free(amddwarf_text *t);
-/* Hands the text over: *OUT (allocated with T's allocator, exactly *LENGTH
+/* A growable text only. Hands the text over: *OUT (allocated with T's allocator, exactly *LENGTH
    + 1 bytes with the NUL) and *LENGTH; T is left empty. E_NO_MEMORY (and
    nothing handed over, T freed) when an append was dropped or the buffer
    cannot be trimmed. */

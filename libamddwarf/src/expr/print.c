@@ -11,18 +11,16 @@
 #include "expr/codec.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <amddwarf/amdgpu.h>
 
 #include "common/error.h"
+#include "expr/spell.h"
 
 typedef struct printer {
-  char *buf;
-  size_t size;
-  size_t length; /* full length, also past SIZE */
+  amddwarf_text *out;
   unsigned flags;
   const amddwarf_expr_format *format;
   /* llvm-dwarfdump-19's entry-value bookkeeping: bytes of the block still
@@ -32,34 +30,12 @@ typedef struct printer {
   uint64_t pos;
 } printer;
 
-static void put(printer *p, const char *s, size_t n)
-{
-  if (p->length < p->size) {
-    size_t room = p->size - 1 - p->length;
-    memcpy(p->buf + p->length, s, n < room ? n : room);
-    p->buf[p->length + (n < room ? n : room)] = '\0';
-  }
-  p->length += n;
-}
-
 static void puts_(printer *p, const char *s)
 {
-  put(p, s, strlen(s));
+  amddwarf__text_puts(p->out, s);
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void putf(printer *p, const char *format, ...)
-{
-  char tmp[64];
-  va_list args;
-  va_start(args, format);
-  int n = vsnprintf(tmp, sizeof tmp, format, args);
-  va_end(args);
-  if (n > 0)
-    put(p, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
+#define putf(p, ...) amddwarf__text_printf((p)->out, __VA_ARGS__)
 
 /* The name of DWARF register NUMBER, or false for a reserved number.
    Default spelling: what llvm-dwarfdump-19 prints with its "_LO16" suffix
@@ -260,37 +236,64 @@ static void print_ops(printer *p, const amddwarf_op *ops, size_t count, bool las
   }
 }
 
-amddwarf_status amddwarf_expr_print(const amddwarf_op *ops, size_t count,
-                                    const amddwarf_expr_format *format, unsigned flags,
-                                    char *buf, size_t size, size_t *length)
+/* Whether OPS can be printed: known kinds, and blocks where the operands
+   say there is one. */
+static bool ops_printable(const amddwarf_op *ops, size_t count)
 {
-  amddwarf_expr_format defaults;
-  printer p = {buf, size, 0, flags, NULL, 0, 0, 0};
-  if (length)
-    *length = 0;
-  if ((!ops && count) || (!buf && size))
-    return AMDDWARF_E_INVALID_ARGUMENT;
-  p.format = amddwarf_expr_format_check(format, &defaults);
-  if (!p.format)
-    return AMDDWARF_E_INVALID_ARGUMENT;
+  if (!ops && count)
+    return false;
   for (size_t i = 0; i < count; i++) {
     if ((unsigned)ops[i].kind >= AMDDWARF_OP_KIND_COUNT)
-      return AMDDWARF_E_INVALID_ARGUMENT;
+      return false;
     const amddwarf_op_info *info = &amddwarf__expr_op_table[ops[i].kind];
     for (unsigned k = 0; k < 2; k++)
       if ((info->operands[k] == AMDDWARF_OPERAND_BLOCK ||
            info->operands[k] == AMDDWARF_OPERAND_BLOCK_U8) &&
           ops[i].operands[k] != 0 && !ops[i].block)
-        return AMDDWARF_E_INVALID_ARGUMENT;
+        return false;
   }
-  if (size)
-    buf[0] = '\0';
-  if (count == 0) {
+  return true;
+}
+
+/* Prints checked OPS under checked FORMAT. */
+static void print_checked(amddwarf_text *out, const amddwarf_op *ops, size_t count,
+                          const amddwarf_expr_format *format, unsigned flags)
+{
+  printer p = {out, flags, format, 0, 0, 0};
+  if (count == 0)
     puts_(&p, "<empty>");
-  } else {
+  else
     print_ops(&p, ops, count, true, 0);
-  }
+}
+
+amddwarf_status amddwarf__expr_print_append(amddwarf_text *out, const amddwarf_op *ops,
+                                           size_t count, const amddwarf_expr_format *format,
+                                           unsigned flags)
+{
+  amddwarf_expr_format defaults;
+  format = amddwarf_expr_format_check(format, &defaults);
+  if (!format || !ops_printable(ops, count))
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  print_checked(out, ops, count, format, flags);
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_expr_print(const amddwarf_op *ops, size_t count,
+                                    const amddwarf_expr_format *format, unsigned flags,
+                                    char *buf, size_t size, size_t *length)
+{
+  amddwarf_expr_format defaults;
   if (length)
-    *length = p.length;
-  return p.length < size ? AMDDWARF_OK : AMDDWARF_E_NO_SPACE;
+    *length = 0;
+  if (!buf && size)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  format = amddwarf_expr_format_check(format, &defaults);
+  if (!format || !ops_printable(ops, count))
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  amddwarf_text out;
+  amddwarf__text_init_fixed(&out, buf, size);
+  print_checked(&out, ops, count, format, flags);
+  if (length)
+    *length = out.len;
+  return out.len < size ? AMDDWARF_OK : AMDDWARF_E_NO_SPACE;
 }

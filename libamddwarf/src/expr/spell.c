@@ -12,25 +12,16 @@ amddwarf_status amddwarf__expr_spell_append(amddwarf_text *out, const amddwarf_e
 {
   amddwarf_allocator a = amddwarf__allocator_resolve(out->allocator);
   amddwarf_error err;
-  size_t count = 0, length = 0;
-  char small[1];
+  size_t count = 0;
   amddwarf_error_clear(&err);
   if (size == 0)
     return AMDDWARF_OK;
   amddwarf_op *ops = amddwarf__mem_calloc(&a, size, sizeof *ops);
-  char *text = NULL;
   if (ops == NULL)
     return AMDDWARF_E_NO_MEMORY;
   amddwarf_status st = amddwarf_expr_decode(bytes, size, format, ops, size, &count, &err);
-  if (count > 0) {
-    amddwarf_expr_print(ops, count, format, AMDDWARF_PRINT_DEFAULT, small, 1, &length);
-    text = amddwarf__mem_alloc(&a, length + 1);
-    if (text != NULL) {
-      amddwarf_expr_print(ops, count, format, AMDDWARF_PRINT_DEFAULT, text, length + 1, &length);
-      amddwarf__text_append(out, text, length);
-      amddwarf__mem_free(&a, text, length + 1);
-    }
-  }
+  if (count > 0)
+    amddwarf__expr_print_append(out, ops, count, format, AMDDWARF_PRINT_DEFAULT);
   if (st != AMDDWARF_OK)
     amddwarf__text_printf(out, "%s<error: %s>", count ? ", " : "",
                          err.message[0] ? err.message : amddwarf_status_message(st));
@@ -42,17 +33,9 @@ amddwarf_status amddwarf_expr_spell(const amddwarf_expr_format *format, const ui
                                     size_t size, char *buf, size_t buf_size, size_t *length)
 {
   amddwarf_text t;
-  amddwarf__text_init(&t, NULL);
+  amddwarf__text_init_fixed(&t, buf, buf_size);
   amddwarf_status st = amddwarf__expr_spell_append(&t, format, bytes, size);
-  if (amddwarf__text_status(&t) != AMDDWARF_OK)
-    st = AMDDWARF_E_NO_MEMORY;
   if (length != NULL)
     *length = t.len;
-  if (buf_size > 0) {
-    size_t n = t.len < buf_size - 1 ? t.len : buf_size - 1;
-    memcpy(buf, amddwarf__text_str(&t), n);
-    buf[n] = '\0';
-  }
-  amddwarf__text_free(&t);
   return st;
 }

@@ -3,13 +3,16 @@
  * snapshot loader from its own member, so the two formats have one reader
  * each. */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <amddwarf/stop.h>
 
 #include "common/error.h"
+#include "common/json_int.h"
 #include "common/mem.h"
+#include "common/text.h"
 
 struct amddwarf_stop {
   amddwarf_allocator alloc;
@@ -59,14 +62,16 @@ const amddwarf_stop_wave *amddwarf_stop_wave_get(const amddwarf_stop *stop, size
   return stop && index < stop->count ? &stop->waves[index] : NULL;
 }
 
-/* An id of the place: a JSON integer in [0, 2^32). */
-static int place_u32(const json_t *j, uint32_t *out)
+/* An id of the place, in [0, 2^32), read as every integer of the document
+   (common/json_int.h); PATH names it in a message. */
+static amddwarf_status place_u32(const json_t *j, const char *path, amddwarf_error *err,
+                                 uint32_t *out)
 {
-  if (!json_is_integer(j) || json_integer_value(j) < 0 ||
-      json_integer_value(j) > (json_int_t)UINT32_MAX)
-    return -1;
-  *out = (uint32_t)json_integer_value(j);
-  return 0;
+  uint64_t value = 0;
+  amddwarf_status st =
+      amddwarf__json_uint(j, UINT32_MAX, path, AMDDWARF_E_SNAPSHOT_SCHEMA, err, &value);
+  *out = (uint32_t)value;
+  return st;
 }
 
 static char *copy_text(amddwarf_stop *stop, const char *text)
@@ -91,17 +96,22 @@ static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const
       if (!json_is_array(wg) || json_array_size(wg) < 1 || json_array_size(wg) > 3)
         return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                              "%s.work_group must be an array of 1 to 3 ids", where);
-      for (size_t i = 0; i < json_array_size(wg); i++)
-        if (place_u32(json_array_get(wg, i), &w->work_group[i]) != 0)
-          return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                               "%s.work_group[%zu] must be an integer in [0, 2^32)", where, i);
+      for (size_t i = 0; i < json_array_size(wg); i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s.work_group[%zu]", where, i);
+        amddwarf_status st = place_u32(json_array_get(wg, i), path, err, &w->work_group[i]);
+        if (st != AMDDWARF_OK)
+          return st;
+      }
       w->has_work_group = 1;
     }
     const json_t *id = json_object_get(place, "wave_id");
     if (id) {
-      if (place_u32(id, &w->wave_id) != 0)
-        return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                             "%s.wave_id must be an integer in [0, 2^32)", where);
+      char path[600];
+      snprintf(path, sizeof path, "%s.wave_id", where);
+      amddwarf_status st = place_u32(id, path, err, &w->wave_id);
+      if (st != AMDDWARF_OK)
+        return st;
       w->has_wave_id = 1;
     }
     if (!json_is_object(snapshot))
@@ -192,44 +202,6 @@ done:
 
 /* ---- Saving ---- */
 
-typedef struct out_buf {
-  const amddwarf_allocator *alloc;
-  char *data;
-  size_t len, cap;
-  int failed;
-} out_buf;
-
-static void out_put(out_buf *b, const char *s, size_t n)
-{
-  if (b->failed)
-    return;
-  if (n + 1 > b->cap - b->len) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (n + 1 > cap - b->len) {
-      if (cap > SIZE_MAX / 2) {
-        b->failed = 1;
-        return;
-      }
-      cap *= 2;
-    }
-    char *grown = amddwarf__mem_realloc(b->alloc, b->data, b->cap, cap);
-    if (!grown) {
-      b->failed = 1;
-      return;
-    }
-    b->data = grown;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-static void out_str(out_buf *b, const char *s)
-{
-  out_put(b, s, strlen(s));
-}
-
 amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_t *size,
                                    amddwarf_error *err)
 {
@@ -238,21 +210,20 @@ amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_
                          "no stop or no output");
   *text = NULL;
   *size = 0;
-  out_buf b = {&stop->alloc, NULL, 0, 0, 0};
+  amddwarf_text b;
+  amddwarf__text_init(&b, &stop->alloc);
+  b.max = SIZE_MAX / 2; /* up to AMDDWARF_STOP_MAX_WAVES saved snapshots */
   amddwarf_status st = AMDDWARF_OK;
-  out_str(&b, "{\"waves\": [");
+  amddwarf__text_puts(&b, "{\"waves\": [");
   for (size_t i = 0; i < stop->count && st == AMDDWARF_OK; i++) {
     const amddwarf_stop_wave *w = &stop->waves[i];
-    char place[128];
-    int n = 0;
-    out_str(&b, i ? ",\n  {" : "\n  {");
+    amddwarf__text_puts(&b, i ? ",\n  {" : "\n  {");
     if (w->has_work_group)
-      n += snprintf(place + n, sizeof place - (size_t)n, "\"work_group\": [%u, %u, %u], ",
-                    w->work_group[0], w->work_group[1], w->work_group[2]);
+      amddwarf__text_printf(&b, "\"work_group\": [%u, %u, %u], ", w->work_group[0],
+                            w->work_group[1], w->work_group[2]);
     if (w->has_wave_id)
-      snprintf(place + n, sizeof place - (size_t)n, "\"wave_id\": %u, ", w->wave_id);
-    out_str(&b, w->has_work_group || w->has_wave_id ? place : "");
-    out_str(&b, "\"snapshot\": ");
+      amddwarf__text_printf(&b, "\"wave_id\": %u, ", w->wave_id);
+    amddwarf__text_puts(&b, "\"snapshot\": ");
     char *snap = NULL;
     size_t snap_size = 0;
     st = amddwarf_snapshot_save(w->snapshot, &snap, &snap_size, err);
@@ -261,25 +232,18 @@ amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_
       size_t n_out = snap_size;
       while (n_out > 0 && snap[n_out - 1] == '\n')
         n_out--;
-      out_put(&b, snap, n_out);
+      amddwarf__text_append(&b, snap, n_out);
       amddwarf__mem_free(&stop->alloc, snap, snap_size + 1);
-      out_str(&b, "}");
+      amddwarf__text_puts(&b, "}");
     }
   }
-  out_str(&b, stop->count ? "\n]}\n" : "]}\n");
-  if (st == AMDDWARF_OK && b.failed)
-    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  amddwarf__text_puts(&b, stop->count ? "\n]}\n" : "]}\n");
   if (st != AMDDWARF_OK) {
-    amddwarf__mem_free(&stop->alloc, b.data, b.cap);
+    amddwarf__text_free(&b);
     return st;
   }
-  /* Shrink to SIZE + 1, the size the caller frees. */
-  char *exact = amddwarf__mem_realloc(&stop->alloc, b.data, b.cap, b.len + 1);
-  if (!exact) {
-    amddwarf__mem_free(&stop->alloc, b.data, b.cap);
+  /* Handed over trimmed to SIZE + 1, the size the caller frees. */
+  if (amddwarf__text_take(&b, text, size) != AMDDWARF_OK)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  }
-  *text = exact;
-  *size = b.len;
   return AMDDWARF_OK;
 }

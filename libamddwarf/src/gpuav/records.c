@@ -4,54 +4,13 @@
  * message (specs/gpuav-records.md). */
 #include <amddwarf/gpuav.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "gpuav/gpuav_internal.h"
-#include "gpuav/text.h"
 #include "spirv/module.h"
-
-/* ---- bounded text (text.h) ------------------------------------------------- */
-
-void amddwarf__gpuav_text_init(amddwarf_gpuav_text *t, char *out, size_t size)
-{
-  t->out = size ? out : NULL;
-  t->size = out ? size : 0;
-  t->length = 0;
-  if (t->size)
-    t->out[0] = '\0';
-}
-
-void amddwarf__gpuav_text_append(amddwarf_gpuav_text *t, const char *s, size_t n)
-{
-  if (t->length < t->size) {
-    size_t room = t->size - 1 - t->length;
-    size_t copy = n < room ? n : room;
-    memcpy(t->out + t->length, s, copy);
-    t->out[t->length + copy] = '\0';
-  }
-  t->length += n;
-}
-
-void amddwarf__gpuav_text_puts(amddwarf_gpuav_text *t, const char *s)
-{
-  amddwarf__gpuav_text_append(t, s, strlen(s));
-}
-
-void amddwarf__gpuav_text_printf(amddwarf_gpuav_text *t, const char *format, ...)
-{
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  int n = vsnprintf(buffer, sizeof(buffer), format, args);
-  va_end(args);
-  if (n < 0)
-    return;
-  amddwarf__gpuav_text_append(t, buffer, (size_t)n < sizeof(buffer) ? (size_t)n : sizeof(buffer) - 1);
-}
-
 
 /* ---- tables ---------------------------------------------------------------- */
 
@@ -409,25 +368,25 @@ static float word_as_float(uint32_t w)
 }
 
 /* Expands a template of errors.def or stages.def over WORDS (COUNT of them). */
-static void expand(amddwarf_gpuav_text *t, const char *tmpl, const uint32_t *words, uint32_t count)
+static void expand(amddwarf_text *t, const char *tmpl, const uint32_t *words, uint32_t count)
 {
   const char *p = tmpl;
   while (*p) {
     const char *pct = strchr(p, '%');
     if (!pct) {
-      amddwarf__gpuav_text_puts(t, p);
+      amddwarf__text_puts(t, p);
       return;
     }
-    amddwarf__gpuav_text_append(t, p, (size_t)(pct - p));
+    amddwarf__text_append(t, p, (size_t)(pct - p));
     uint32_t n = (uint32_t)(pct[1] - '0');
     char conv = pct[2];
     uint32_t w = n < count ? words[n] : 0;
     if (conv == 'u')
-      amddwarf__gpuav_text_printf(t, "%u", w);
+      amddwarf__text_printf(t, "%u", w);
     else if (conv == 'f')
-      amddwarf__gpuav_text_printf(t, "%g", (double)word_as_float(w));
+      amddwarf__text_printf(t, "%g", (double)word_as_float(w));
     else if (conv == 'L')
-      amddwarf__gpuav_text_printf(t, "%llx",
+      amddwarf__text_printf(t, "%llx",
                            (unsigned long long)(((uint64_t)(n + 1 < count ? words[n + 1] : 0)
                                                  << 32) |
                                                 w));
@@ -440,8 +399,8 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
                                const amddwarf_spirv_location *location, char *out,
                                size_t out_size)
 {
-  amddwarf_gpuav_text t;
-  amddwarf__gpuav_text_init(&t, out, out_size);
+  amddwarf_text t;
+  amddwarf__text_init_fixed(&t, out, out_size);
   if (!buffer || !record)
     return 0;
   uint32_t payload[8] = {0};
@@ -451,53 +410,53 @@ size_t amddwarf_gpuav_describe(const amddwarf_gpuav_buffer *buffer,
   const amddwarf_gpuav_error_info *info =
       count ? amddwarf_gpuav_error_lookup(buffer->format, payload[0]) : NULL;
   if (count == 0) {
-    amddwarf__gpuav_text_puts(&t, "Record without an error code.");
+    amddwarf__text_puts(&t, "Record without an error code.");
   } else if (info && count >= 1 + info->param_count) {
     expand(&t, amddwarf__gpuav_error_row_of(info)->template_text, payload + 1, count - 1);
   } else {
-    amddwarf__gpuav_text_printf(&t, "Error code %u", payload[0]);
+    amddwarf__text_printf(&t, "Error code %u", payload[0]);
     if (info)
-      amddwarf__gpuav_text_printf(&t, " (%s) with %u of its %u parameter words", info->name,
+      amddwarf__text_printf(&t, " (%s) with %u of its %u parameter words", info->name,
                            count - 1, info->param_count);
-    amddwarf__gpuav_text_puts(&t, ", parameters (");
+    amddwarf__text_puts(&t, ", parameters (");
     for (uint32_t i = 1; i < count; i++)
-      amddwarf__gpuav_text_printf(&t, "%s%u", i > 1 ? ", " : "", payload[i]);
-    amddwarf__gpuav_text_puts(&t, ").");
+      amddwarf__text_printf(&t, "%s%u", i > 1 ? ", " : "", payload[i]);
+    amddwarf__text_puts(&t, ").");
   }
   if (shader_name)
-    amddwarf__gpuav_text_printf(&t, "  Shader Module (%s, shader ID %u).", shader_name,
+    amddwarf__text_printf(&t, "  Shader Module (%s, shader ID %u).", shader_name,
                          record->shader_id);
   else
-    amddwarf__gpuav_text_printf(&t, "  Shader ID = %u.", record->shader_id);
-  amddwarf__gpuav_text_printf(&t, " Shader Instruction Index = %u.  ", record->instruction_index);
+    amddwarf__text_printf(&t, "  Shader ID = %u.", record->shader_id);
+  amddwarf__text_printf(&t, " Shader Instruction Index = %u.  ", record->instruction_index);
   const stage_row *stage = stage_find(record->stage);
   if (stage) {
-    amddwarf__gpuav_text_printf(&t, "Stage = %s.  ", stage->name);
+    amddwarf__text_printf(&t, "Stage = %s.  ", stage->name);
     expand(&t, buffer->format == AMDDWARF_GPUAV_FORMAT_SEED ? stage->seed_words : stage->v2_words,
            record->stage_words, record->stage_word_count);
   } else {
-    amddwarf__gpuav_text_printf(&t, "Stage = %u.  Stage words = (", record->stage);
+    amddwarf__text_printf(&t, "Stage = %u.  Stage words = (", record->stage);
     for (uint32_t i = 0; i < record->stage_word_count; i++)
-      amddwarf__gpuav_text_printf(&t, "%s%u", i ? ", " : "", record->stage_words[i]);
-    amddwarf__gpuav_text_puts(&t, ").");
+      amddwarf__text_printf(&t, "%s%u", i ? ", " : "", record->stage_words[i]);
+    amddwarf__text_puts(&t, ").");
   }
   if (location && location->has_line) {
     if (location->file)
-      amddwarf__gpuav_text_printf(&t, " Shader validation error occurred in file: %s at line %u",
+      amddwarf__text_printf(&t, " Shader validation error occurred in file: %s at line %u",
                            location->file, location->line);
     else
-      amddwarf__gpuav_text_printf(&t, " Shader validation error occurred at line %u", location->line);
+      amddwarf__text_printf(&t, " Shader validation error occurred at line %u", location->line);
     if (location->column)
-      amddwarf__gpuav_text_printf(&t, ", column %u", location->column);
-    amddwarf__gpuav_text_puts(&t, ".");
+      amddwarf__text_printf(&t, ", column %u", location->column);
+    amddwarf__text_puts(&t, ".");
     if (location->source_line) {
-      amddwarf__gpuav_text_printf(&t, "\n%u: ", location->line);
-      amddwarf__gpuav_text_append(&t, location->source_line, location->source_line_length);
+      amddwarf__text_printf(&t, "\n%u: ", location->line);
+      amddwarf__text_append(&t, location->source_line, location->source_line_length);
     }
   } else if (location) {
-    amddwarf__gpuav_text_puts(&t, " Unable to find SPIR-V OpLine for source information.  Build shader "
+    amddwarf__text_puts(&t, " Unable to find SPIR-V OpLine for source information.  Build shader "
                            "with debug info to get source information.");
   }
-  return t.length;
+  return t.len;
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/checked.h"
 #include "common/mem.h"
+#include "common/text.h"
 #include "object/internal.h"
 #include <amddwarf/target.h>
 
@@ -224,21 +225,24 @@ amddwarf_status amddwarf_object_vars_at(const amddwarf_object *object, uint64_t 
 
 /* ---- types ---- */
 
+/* A typedef or a qualifier: a type that names another without changing its
+   layout. */
+static bool is_alias(unsigned tag)
+{
+  switch (tag) {
+  case DW_TAG_typedef:
+  case DW_TAG_const_type:
+  case DW_TAG_volatile_type:
+  case DW_TAG_restrict_type:
+  case DW_TAG_atomic_type: return true;
+  default: return false;
+  }
+}
+
 const amddwarf_die_info *amddwarf_type_strip(const amddwarf_die_info *type)
 {
-  for (int i = 0; type != NULL && i < AMDDWARF_MAX_TYPE_DEPTH; ++i) {
-    switch (type->tag) {
-    case DW_TAG_typedef:
-    case DW_TAG_const_type:
-    case DW_TAG_volatile_type:
-    case DW_TAG_restrict_type:
-    case DW_TAG_atomic_type:
-      type = type->type;
-      break;
-    default:
-      return type;
-    }
-  }
+  for (int i = 0; type != NULL && i < AMDDWARF_MAX_TYPE_DEPTH && is_alias(type->tag); ++i)
+    type = type->type;
   return type;
 }
 
@@ -329,14 +333,11 @@ amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object, const amd
       *size = type->byte_size;
       return AMDDWARF_OK;
     }
-    switch (type->tag) {
-    case DW_TAG_typedef:
-    case DW_TAG_const_type:
-    case DW_TAG_volatile_type:
-    case DW_TAG_restrict_type:
-    case DW_TAG_atomic_type:
+    if (is_alias(type->tag)) {
       type = type->type;
       continue;
+    }
+    switch (type->tag) {
     case DW_TAG_pointer_type:
     case DW_TAG_reference_type:
     case DW_TAG_rvalue_reference_type:
@@ -367,22 +368,6 @@ amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object, const amd
 
 /* ---- C spelling ---- */
 
-typedef struct sbuf {
-  char *buf;
-  size_t size, len;
-} sbuf;
-
-static void put(sbuf *b, const char *s)
-{
-  size_t n = strlen(s);
-  if (b->len < b->size) {
-    size_t room = b->size - b->len - 1;
-    memcpy(b->buf + b->len, s, n < room ? n : room);
-    b->buf[b->len + (n < room ? n : room)] = '\0';
-  }
-  b->len += n;
-}
-
 static const char *aggregate_word(unsigned tag)
 {
   switch (tag) {
@@ -396,19 +381,19 @@ static const char *aggregate_word(unsigned tag)
 
 /* Writes TYPE with SUFFIX (the declarator built so far) after it. */
 static void spell(const amddwarf_object *object, const amddwarf_die_info *type, const char *suffix,
-                  sbuf *b, int depth)
+                  amddwarf_text *b, int depth)
 {
   char tmp[512];
   if (depth > AMDDWARF_MAX_TYPE_DEPTH) {
-    put(b, "...");
+    amddwarf__text_puts(b, "...");
     return;
   }
   if (type == NULL) {
-    put(b, "void");
+    amddwarf__text_puts(b, "void");
     if (suffix[0]) {
       if (suffix[0] != '[' && suffix[0] != ' ')
-        put(b, " ");
-      put(b, suffix);
+        amddwarf__text_puts(b, " ");
+      amddwarf__text_puts(b, suffix);
     }
     return;
   }
@@ -438,68 +423,69 @@ static void spell(const amddwarf_object *object, const amddwarf_die_info *type, 
       snprintf(tmp, sizeof tmp, "%s%s", q, suffix);
       spell(object, inner, tmp, b, depth + 1);
     } else {
-      put(b, q);
-      put(b, " ");
+      amddwarf__text_puts(b, q);
+      amddwarf__text_puts(b, " ");
       spell(object, inner, suffix, b, depth + 1);
     }
     return;
   }
   case DW_TAG_array_type: {
-    char dims[256] = "";
-    size_t dl = 0;
-    for (const amddwarf_die_info *c = type->first_child; c != NULL && dl < sizeof dims - 32;
-         c = c->next_sibling) {
+    char dims_buf[256];
+    amddwarf_text dims;
+    amddwarf__text_init_fixed(&dims, dims_buf, sizeof dims_buf);
+    for (const amddwarf_die_info *c = type->first_child;
+         c != NULL && dims.len < sizeof dims_buf - 32; c = c->next_sibling) {
       uint64_t n = 0;
       if (c->tag != DW_TAG_subrange_type)
         continue;
       if (subrange_count(object, c, &n))
-        dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "[%llu]", (unsigned long long)n);
+        amddwarf__text_printf(&dims, "[%llu]", (unsigned long long)n);
       else
-        dl += (size_t)snprintf(dims + dl, sizeof dims - dl, "[]");
+        amddwarf__text_puts(&dims, "[]");
     }
     if (type->flags & AMDDWARF_DIE_GNU_VECTOR) {
       /* A vector: "int __attribute__((ext_vector_type(4)))" is spelled int[4]. */
     }
-    snprintf(tmp, sizeof tmp, "%s%s", suffix, dims);
+    snprintf(tmp, sizeof tmp, "%s%s", suffix, dims_buf);
     spell(object, type->type, tmp, b, depth + 1);
     return;
   }
   case DW_TAG_subroutine_type: {
     spell(object, type->type, "", b, depth + 1);
-    put(b, " ");
-    put(b, suffix);
-    put(b, "(");
+    amddwarf__text_puts(b, " ");
+    amddwarf__text_puts(b, suffix);
+    amddwarf__text_puts(b, "(");
     bool first = true;
     for (const amddwarf_die_info *c = type->first_child; c != NULL; c = c->next_sibling) {
       if (c->tag == DW_TAG_formal_parameter) {
         if (!first)
-          put(b, ", ");
+          amddwarf__text_puts(b, ", ");
         spell(object, c->type, "", b, depth + 1);
         first = false;
       } else if (c->tag == DW_TAG_unspecified_parameters) {
-        put(b, first ? "..." : ", ...");
+        amddwarf__text_puts(b, first ? "..." : ", ...");
         first = false;
       }
     }
-    put(b, ")");
+    amddwarf__text_puts(b, ")");
     return;
   }
   default: {
     const char *word = aggregate_word(type->tag);
     if (type->name != NULL) {
-      put(b, type->name);
+      amddwarf__text_puts(b, type->name);
     } else if (word != NULL) {
       snprintf(tmp, sizeof tmp, "<anonymous %s>", word);
-      put(b, tmp);
+      amddwarf__text_puts(b, tmp);
     } else if (type->tag == DW_TAG_unspecified_type) {
-      put(b, "void");
+      amddwarf__text_puts(b, "void");
     } else {
-      put(b, "<unnamed type>");
+      amddwarf__text_puts(b, "<unnamed type>");
     }
     if (suffix[0]) {
       if (suffix[0] != '[')
-        put(b, " ");
-      put(b, suffix);
+        amddwarf__text_puts(b, " ");
+      amddwarf__text_puts(b, suffix);
     }
     return;
   }
@@ -509,9 +495,8 @@ static void spell(const amddwarf_object *object, const amddwarf_die_info *type, 
 amddwarf_status amddwarf_type_name(const amddwarf_object *object, const amddwarf_die_info *type,
                                    char *buf, size_t size, size_t *length)
 {
-  sbuf b = {buf, size, 0};
-  if (size > 0)
-    buf[0] = '\0';
+  amddwarf_text b;
+  amddwarf__text_init_fixed(&b, buf, size);
   spell(object, type, "", &b, 0);
   if (length)
     *length = b.len;

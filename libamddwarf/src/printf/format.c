@@ -26,6 +26,7 @@
 
 #include "common/error.h"
 #include "common/mem.h"
+#include "common/text.h"
 #include "printf/printf_internal.h"
 
 typedef enum printf_class {
@@ -266,30 +267,6 @@ amddwarf_status amddwarf__printf_compile(amddwarf_arena *arena, const char *form
 
 /* ---- Rendering ---- */
 
-typedef struct out_buf {
-  char *data;
-  size_t size;
-  size_t length; /* full length, may exceed size */
-} out_buf;
-
-static inline void out_put(out_buf *o, const char *text, size_t n)
-{
-  if (o->length < o->size) {
-    size_t room = o->size - o->length;
-    memcpy(o->data + o->length, text, n < room ? n : room);
-  }
-  o->length += n;
-}
-
-static void out_fill(out_buf *o, char ch, size_t n)
-{
-  if (o->length < o->size) {
-    size_t room = o->size - o->length;
-    memset(o->data + o->length, ch, n < room ? n : room);
-  }
-  o->length += n;
-}
-
 typedef struct arg_cursor {
   const uint8_t *payload;
   size_t pos;
@@ -324,7 +301,7 @@ static int64_t arg_as_signed(uint64_t bits, bool is64)
   return low <= INT32_MAX ? (int64_t)low : (int64_t)low - (INT64_C(1) << 32);
 }
 
-static void render_integer(out_buf *o, const printf_spec *spec, uint8_t flags, int32_t width,
+static void render_integer(amddwarf_text *o, const printf_spec *spec, uint8_t flags, int32_t width,
                            int32_t precision, uint64_t bits, bool is64)
 {
   char digits[32];
@@ -378,28 +355,28 @@ static void render_integer(out_buf *o, const printf_spec *spec, uint8_t flags, i
   size_t total = nprefix + zeros + ndigits;
   size_t pad = width > 0 && (size_t)width > total ? (size_t)width - total : 0;
   if (!(flags & PRINTF_FLAG_MINUS) && !((flags & PRINTF_FLAG_ZERO) && precision < 0))
-    out_fill(o, ' ', pad);
-  out_put(o, prefix, nprefix);
+    amddwarf__text_fill(o, ' ', pad);
+  amddwarf__text_append(o, prefix, nprefix);
   if (!(flags & PRINTF_FLAG_MINUS) && (flags & PRINTF_FLAG_ZERO) && precision < 0)
-    out_fill(o, '0', pad);
-  out_fill(o, '0', zeros);
-  out_put(o, digits + sizeof digits - ndigits, ndigits);
+    amddwarf__text_fill(o, '0', pad);
+  amddwarf__text_fill(o, '0', zeros);
+  amddwarf__text_append(o, digits + sizeof digits - ndigits, ndigits);
   if (flags & PRINTF_FLAG_MINUS)
-    out_fill(o, ' ', pad);
+    amddwarf__text_fill(o, ' ', pad);
 }
 
-static void render_char(out_buf *o, uint8_t flags, int32_t width, uint64_t bits)
+static void render_char(amddwarf_text *o, uint8_t flags, int32_t width, uint64_t bits)
 {
   char ch = (char)(uint8_t)bits;
   size_t pad = width > 1 ? (size_t)width - 1 : 0;
   if (!(flags & PRINTF_FLAG_MINUS))
-    out_fill(o, ' ', pad);
-  out_put(o, &ch, 1);
+    amddwarf__text_fill(o, ' ', pad);
+  amddwarf__text_append(o, &ch, 1);
   if (flags & PRINTF_FLAG_MINUS)
-    out_fill(o, ' ', pad);
+    amddwarf__text_fill(o, ' ', pad);
 }
 
-static void render_float(out_buf *o, char conv, uint8_t flags, int32_t width, int32_t precision,
+static void render_float(amddwarf_text *o, char conv, uint8_t flags, int32_t width, int32_t precision,
                          uint64_t bits, bool is64)
 {
   double value;
@@ -430,11 +407,7 @@ static void render_float(out_buf *o, char conv, uint8_t flags, int32_t width, in
   format[n++] = '*';
   format[n++] = conv;
   format[n] = '\0';
-  size_t room = o->length < o->size ? o->size - o->length : 0;
-  int written = snprintf(room ? o->data + o->length : NULL, room, format, width < 0 ? 0 : width,
-                         precision, value);
-  if (written > 0)
-    o->length += (size_t)written;
+  amddwarf__text_printf(o, format, width < 0 ? 0 : width, precision, value);
 }
 
 size_t amddwarf__printf_layout_bytes(const uint64_t *mask64, size_t mask_words, uint32_t count)
@@ -476,7 +449,8 @@ amddwarf_status amddwarf__printf_render_compiled(const printf_compiled *compiled
                                        bool payload_checked, uint64_t payload_base, char *out,
                                        size_t out_size, size_t *length, amddwarf_error *err)
 {
-  out_buf o = {.data = out, .size = out_size};
+  amddwarf_text o;
+  amddwarf__text_init_fixed(&o, out, out_size);
   size_t needed = payload_checked ? 0 : amddwarf__printf_layout_bytes(mask64, mask_words,
                                                             compiled->arguments);
   amddwarf_status status = AMDDWARF_OK;
@@ -491,12 +465,12 @@ amddwarf_status amddwarf__printf_render_compiled(const printf_compiled *compiled
   arg_cursor a = {.payload = payload, .mask64 = mask64, .mask_words = mask_words};
   for (size_t i = 0; i < compiled->count; i++) {
     const printf_spec *spec = &compiled->specs[i];
-    out_put(&o, format + spec->literal_start, spec->literal_length);
+    amddwarf__text_append(&o, format + spec->literal_start, spec->literal_length);
     if (spec->conversion == 0)
       break;
     printf_class cls = class_of(spec->conversion);
     if (cls == PRINTF_CLASS_PERCENT) {
-      out_put(&o, "%", 1);
+      amddwarf__text_append(&o, "%", 1);
       continue;
     }
     uint8_t flags = spec->flags;
@@ -512,7 +486,7 @@ amddwarf_status amddwarf__printf_render_compiled(const printf_compiled *compiled
       bool is64;
       uint64_t bits = next_arg(&a, &is64);
       if (k > 0)
-        out_put(&o, ", ", 2);
+        amddwarf__text_append(&o, ", ", 2);
       if (cls == PRINTF_CLASS_FLOAT)
         render_float(&o, spec->conversion, flags, width, precision, bits, is64);
       else if (cls == PRINTF_CLASS_CHAR)
@@ -521,35 +495,13 @@ amddwarf_status amddwarf__printf_render_compiled(const printf_compiled *compiled
         render_integer(&o, spec, flags, width, precision, bits, is64);
     }
   }
-  if (o.length >= out_size)
+  if (o.len >= out_size)
     status = amddwarf__fail(err, AMDDWARF_E_NO_SPACE, AMDDWARF_NO_OFFSET,
                            "the message needs %zu bytes and a NUL, the output has %zu",
-                           o.length, out_size);
+                           o.len, out_size);
 done:
-  if (out_size > 0)
-    out[o.length < out_size ? o.length : out_size - 1] = '\0';
   if (length)
-    *length = o.length;
-  return status;
-}
-
-amddwarf_status amddwarf_printf_render(const char *format, size_t format_length,
-                                       const uint64_t *mask64, size_t mask_words,
-                                       const void *payload, size_t payload_size, char *out,
-                                       size_t out_size, size_t *length, amddwarf_error *err)
-{
-  if ((!format && format_length) || (!payload && payload_size) || (!out && out_size))
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "format, payload and output must not be NULL");
-  amddwarf_arena arena;
-  printf_compiled compiled;
-  amddwarf__arena_init(&arena, NULL);
-  amddwarf_status status = amddwarf__printf_compile(&arena, format ? format : "", format_length,
-                                          &compiled, err);
-  if (status == AMDDWARF_OK)
-    status = amddwarf__printf_render_compiled(&compiled, format, mask64, mask_words, payload, payload_size,
-                                    false, 0, out, out_size, length, err);
-  amddwarf__arena_release(&arena);
+    *length = o.len;
   return status;
 }
 
@@ -571,34 +523,65 @@ static void mask_from_lengths(const printf_compiled *compiled, uint64_t *mask64)
   }
 }
 
-amddwarf_status amddwarf_printf_render_by_length(const char *format, size_t format_length,
-                                                 const void *payload, size_t payload_size,
-                                                 char *out, size_t out_size, size_t *length,
-                                                 amddwarf_error *err)
+/* amddwarf_printf_render, and, when MASK64 is NULL, the widths the length
+   modifiers give (amddwarf_printf_render_by_length). */
+static amddwarf_status compile_and_render(const char *format, size_t format_length,
+                                          const uint64_t *mask64, size_t mask_words,
+                                          const void *payload, size_t payload_size, char *out,
+                                          size_t out_size, size_t *length, amddwarf_error *err)
 {
   if ((!format && format_length) || (!payload && payload_size) || (!out && out_size))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "format, payload and output must not be NULL");
+  if (length)
+    *length = 0;
+  if (out_size)
+    out[0] = '\0'; /* terminated also when the format does not compile */
   amddwarf_arena arena;
   printf_compiled compiled;
   amddwarf__arena_init(&arena, NULL);
   amddwarf_status status = amddwarf__printf_compile(&arena, format ? format : "", format_length,
                                           &compiled, err);
-  size_t mask_words = compiled.arguments / 64 + 1;
-  uint64_t *mask64 = status == AMDDWARF_OK
-                         ? amddwarf__arena_calloc(&arena, mask_words, sizeof *mask64)
-                         : NULL;
-  if (status == AMDDWARF_OK && !mask64)
-    status = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
-                           "no memory for the argument layout");
-  if (status == AMDDWARF_OK) {
-    mask_from_lengths(&compiled, mask64);
+  if (status == AMDDWARF_OK && mask64 == NULL) {
+    mask_words = compiled.arguments / 64 + 1;
+    uint64_t *by_length = amddwarf__arena_calloc(&arena, mask_words, sizeof *by_length);
+    if (by_length)
+      mask_from_lengths(&compiled, by_length);
+    else
+      status = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                             "no memory for the argument layout");
+    mask64 = by_length;
+  }
+  if (status == AMDDWARF_OK)
     status = amddwarf__printf_render_compiled(&compiled, format, mask64, mask_words, payload,
                                     payload_size, false, 0, out, out_size, length, err);
-  }
-  if (status != AMDDWARF_OK && status != AMDDWARF_E_NO_SPACE && out_size)
-    out[0] = '\0';
   amddwarf__arena_release(&arena);
+  return status;
+}
+
+amddwarf_status amddwarf_printf_render(const char *format, size_t format_length,
+                                       const uint64_t *mask64, size_t mask_words,
+                                       const void *payload, size_t payload_size, char *out,
+                                       size_t out_size, size_t *length, amddwarf_error *err)
+{
+  static const uint64_t all_32bit[1] = {0};
+  if (mask64 == NULL) /* no mask: every argument 32-bit, not "by length" */
+    mask64 = all_32bit, mask_words = 0;
+  return compile_and_render(format, format_length, mask64, mask_words, payload, payload_size,
+                            out, out_size, length, err);
+}
+
+amddwarf_status amddwarf_printf_render_by_length(const char *format, size_t format_length,
+                                                 const void *payload, size_t payload_size,
+                                                 char *out, size_t out_size, size_t *length,
+                                                 amddwarf_error *err)
+{
+  amddwarf_status status = compile_and_render(format, format_length, NULL, 0, payload,
+                                              payload_size, out, out_size, length, err);
+  /* A failed message is not shown in part. */
+  if (status != AMDDWARF_OK && status != AMDDWARF_E_NO_SPACE &&
+      status != AMDDWARF_E_INVALID_ARGUMENT && out_size)
+    out[0] = '\0';
   return status;
 }
 
