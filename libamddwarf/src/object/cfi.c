@@ -8,7 +8,7 @@
 #include "object/internal.h"
 
 /* Opens .debug_frame from the relocated section bytes, else .eh_frame
-   through the ELF reader of cfi (which knows its pointer bases). */
+   through the object's ELF image (frame_elf.c knows its pointer bases). */
 static amddwarf_status open_cfi(const amddwarf_object *object, amddwarf_cfi **out,
                                 amddwarf_error *err)
 {
@@ -24,8 +24,8 @@ static amddwarf_status open_cfi(const amddwarf_object *object, amddwarf_cfi **ou
     options.section_address = frame->address;
     return amddwarf_cfi_open(&options, out, err);
   }
-  amddwarf_status st = amddwarf_cfi_open_elf(object->data, object->size, AMDDWARF_CFI_EH_FRAME,
-                                             &options, out, err);
+  amddwarf_status st =
+      amddwarf__cfi_open_elf_image(&object->elf, AMDDWARF_CFI_EH_FRAME, &options, out, err);
   if (st == AMDDWARF_NOT_FOUND)
     return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                          "the code object has no .debug_frame or .eh_frame");

@@ -572,8 +572,8 @@ amddwarf_status amddwarf_object_check(
     check_value(&c, d, DW_AT_lower_bound, d->lower_bound);
     check_value(&c, d, DW_AT_upper_bound, d->upper_bound);
     check_value(&c, d, DW_AT_count, d->count);
-    check_value(&c, d, AMDDWARF_DW_AT_LLVM_LANE_PC, d->lane_pc);
-    check_value(&c, d, AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD, d->active_lane);
+    check_value(&c, d, AMDDWARF_DW_AT_LLVM_lane_pc, d->lane_pc);
+    check_value(&c, d, AMDDWARF_DW_AT_LLVM_active_lane, d->active_lane);
   }
   if (!c.stop) {
     checker_init(&c, object, NULL);

@@ -188,33 +188,33 @@ static amddwarf_status apply_attribute(walker *w, amddwarf_die_info *die,
     die->address_class = (uint32_t)v->u;
     die->flags |= AMDDWARF_DIE_HAS_ADDRESS_CLASS;
     break;
-  case AMDDWARF_DW_AT_LLVM_ADDRESS_SPACE:
+  case AMDDWARF_DW_AT_LLVM_address_space:
     die->address_space = (uint32_t)v->u;
     die->flags |= AMDDWARF_DIE_HAS_ADDRESS_SPACE;
     break;
-  case AMDDWARF_DW_AT_LLVM_MEMORY_SPACE:
+  case AMDDWARF_DW_AT_LLVM_memory_space:
     die->memory_space = (uint32_t)v->u;
     die->flags |= AMDDWARF_DIE_HAS_MEMORY_SPACE;
     break;
-  case AMDDWARF_DW_AT_LLVM_VECTOR_SIZE_OLD:
-  case AMDDWARF_DW_AT_LLVM_VECTOR_SIZE:
+  case AMDDWARF_DW_AT_LLVM_vector_size_old:
+  case AMDDWARF_DW_AT_LLVM_vector_size:
     die->vector_size = (uint32_t)v->u;
-    if (ap->attribute == AMDDWARF_DW_AT_LLVM_VECTOR_SIZE_OLD)
+    if (ap->attribute == AMDDWARF_DW_AT_LLVM_vector_size_old)
       die->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
     break;
-  case AMDDWARF_DW_AT_LLVM_LANES_OLD:
-  case AMDDWARF_DW_AT_LLVM_LANES:
+  case AMDDWARF_DW_AT_LLVM_lanes_old:
+  case AMDDWARF_DW_AT_LLVM_lanes:
     die->lanes = (uint32_t)v->u;
-    if (ap->attribute == AMDDWARF_DW_AT_LLVM_LANES_OLD)
+    if (ap->attribute == AMDDWARF_DW_AT_LLVM_lanes_old)
       die->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
     break;
-  case AMDDWARF_DW_AT_LLVM_LANE_PC_OLD:
-  case AMDDWARF_DW_AT_LLVM_LANE_PC:
-    if (ap->attribute == AMDDWARF_DW_AT_LLVM_LANE_PC_OLD)
+  case AMDDWARF_DW_AT_LLVM_lane_pc_old:
+  case AMDDWARF_DW_AT_LLVM_lane_pc:
+    if (ap->attribute == AMDDWARF_DW_AT_LLVM_lane_pc_old)
       die->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
     st = keep_value(w, ap, &die->lane_pc, die->offset);
     break;
-  case AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD:
+  case AMDDWARF_DW_AT_LLVM_active_lane:
     /* Only an expression or list form makes 0x3e08 the active-lane
        attribute (LLVM now uses the number for a flag). */
     if (v->kind == AMDDWARF_ATTR_EXPR || v->kind == AMDDWARF_ATTR_LIST) {
@@ -793,10 +793,10 @@ void amddwarf__object_link_attribute(const amddwarf_object *object, const amddwa
     kept = die->frame_base;
   else if (a->attribute == DW_AT_data_member_location)
     kept = die->data_member_location;
-  else if (a->attribute == AMDDWARF_DW_AT_LLVM_LANE_PC ||
-           a->attribute == AMDDWARF_DW_AT_LLVM_LANE_PC_OLD)
+  else if (a->attribute == AMDDWARF_DW_AT_LLVM_lane_pc ||
+           a->attribute == AMDDWARF_DW_AT_LLVM_lane_pc_old)
     kept = die->lane_pc;
-  else if (a->attribute == AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD)
+  else if (a->attribute == AMDDWARF_DW_AT_LLVM_active_lane)
     kept = die->active_lane;
   if (kept != NULL && kept->kind == AMDDWARF_ATTR_LIST)
     a->value = *kept;

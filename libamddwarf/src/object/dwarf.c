@@ -100,9 +100,9 @@ bool amddwarf__object_is_location_attribute(unsigned at)
   case DW_AT_static_link:
   case DW_AT_segment:
   case DW_AT_data_location:
-  case AMDDWARF_DW_AT_LLVM_LANE_PC_OLD:
-  case AMDDWARF_DW_AT_LLVM_LANE_PC:
-  case AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD:
+  case AMDDWARF_DW_AT_LLVM_lane_pc_old:
+  case AMDDWARF_DW_AT_LLVM_lane_pc:
+  case AMDDWARF_DW_AT_LLVM_active_lane:
     return true;
   default:
     return false;

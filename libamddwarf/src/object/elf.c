@@ -749,17 +749,17 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
   if (machine != AMDDWARF_EM_AMDGPU)
     return amddwarf__fail(err, AMDDWARF_E_OBJECT_NOT_AMDGPU, 18,
                          "e_machine is %u, not EM_AMDGPU (224)", machine);
-  amddwarf_elf_image elf;
+  const amddwarf_elf_image *elf = &object->elf;
   amddwarf_error why;
-  if (amddwarf__elf_image_open(&elf, object->data, object->size, &why) != AMDDWARF_OK)
+  if (amddwarf__elf_image_open(&object->elf, object->data, object->size, &why) != AMDDWARF_OK)
     return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_ELF, why.offset, "%s", why.message);
-  object->info.elf_type = elf.type;
-  object->info.os_abi = elf.os_abi;
-  object->info.abi_version = elf.abi_version;
-  object->info.e_flags = elf.e_flags;
+  object->info.elf_type = elf->type;
+  object->info.os_abi = elf->os_abi;
+  object->info.abi_version = elf->abi_version;
+  object->info.e_flags = elf->e_flags;
   decode_isa(&object->info);
 
-  amddwarf_status st = read_sections(object, &elf, err);
+  amddwarf_status st = read_sections(object, elf, err);
   if (st != AMDDWARF_OK)
     return st;
   for (size_t i = 1; i < object->section_count; ++i) {

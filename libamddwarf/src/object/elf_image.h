@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <amddwarf/cfi.h>
 #include <amddwarf/status.h>
 
 enum {
@@ -108,5 +109,12 @@ void amddwarf__elf_reloc_write(const amddwarf_elf_reloc_rule *rule, uint8_t *fie
 amddwarf_status amddwarf__elf_relocate(const amddwarf_elf_image *elf, uint32_t target,
                                       const amddwarf_elf_section *sec, uint8_t *bytes,
                                       amddwarf_error *err);
+
+/* amddwarf_cfi_open_elf on an image already read (frame_elf.c): the code
+   object's .eh_frame is opened through the object's own image. */
+amddwarf_status amddwarf__cfi_open_elf_image(const amddwarf_elf_image *image,
+                                            amddwarf_cfi_section_kind kind,
+                                            const amddwarf_cfi_options *options,
+                                            amddwarf_cfi **out, amddwarf_error *err);
 
 #endif

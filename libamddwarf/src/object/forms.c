@@ -44,18 +44,18 @@ static bool is_expression_or_list_form(unsigned form)
 static bool is_extension_attribute(unsigned tag, unsigned at, unsigned form)
 {
   switch (at) {
-  case AMDDWARF_DW_AT_LLVM_ADDRESS_SPACE:
-  case AMDDWARF_DW_AT_LLVM_MEMORY_SPACE:
-  case AMDDWARF_DW_AT_LLVM_VECTOR_SIZE_OLD:
-  case AMDDWARF_DW_AT_LLVM_VECTOR_SIZE:
-  case AMDDWARF_DW_AT_LLVM_LANES_OLD:
-  case AMDDWARF_DW_AT_LLVM_LANES:
-  case AMDDWARF_DW_AT_LLVM_LANE_PC_OLD:
-  case AMDDWARF_DW_AT_LLVM_LANE_PC:
+  case AMDDWARF_DW_AT_LLVM_address_space:
+  case AMDDWARF_DW_AT_LLVM_memory_space:
+  case AMDDWARF_DW_AT_LLVM_vector_size_old:
+  case AMDDWARF_DW_AT_LLVM_vector_size:
+  case AMDDWARF_DW_AT_LLVM_lanes_old:
+  case AMDDWARF_DW_AT_LLVM_lanes:
+  case AMDDWARF_DW_AT_LLVM_lane_pc_old:
+  case AMDDWARF_DW_AT_LLVM_lane_pc:
     return true;
-  case AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD:
+  case AMDDWARF_DW_AT_LLVM_active_lane:
     return is_expression_or_list_form(form);
-  case AMDDWARF_DW_AT_LLVM_AUGMENTATION_OLD:
+  case AMDDWARF_DW_AT_LLVM_augmentation:
     return tag == DW_TAG_compile_unit && is_string_form(form);
   default:
     return false;

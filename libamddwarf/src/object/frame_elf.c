@@ -48,15 +48,14 @@ static amddwarf_status default_target(const amddwarf_elf_image *elf,
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
-                                      amddwarf_cfi_section_kind kind,
-                                      const amddwarf_cfi_options *options, amddwarf_cfi **out,
-                                      amddwarf_error *err)
+amddwarf_status amddwarf__cfi_open_elf_image(const amddwarf_elf_image *image,
+                                            amddwarf_cfi_section_kind kind,
+                                            const amddwarf_cfi_options *options,
+                                            amddwarf_cfi **out, amddwarf_error *err)
 {
-  amddwarf_elf_image elf;
-  amddwarf_status st = amddwarf__elf_image_open(&elf, image, size, err);
-  if (st != AMDDWARF_OK)
-    return st;
+  /* A copy: the memory reader below is handed its address. */
+  amddwarf_elf_image elf = *image;
+  amddwarf_status st;
   amddwarf_cfi_options o;
   if (options)
     o = *options;
@@ -77,7 +76,7 @@ amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
   if (sec.flags & AMDDWARF_ELF_SHF_COMPRESSED)
     return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, sec.offset,
                          "ELF: section %s is compressed", name);
-  if (!amddwarf_range_fits(sec.offset, sec.size, size) || sec.size > SIZE_MAX)
+  if (!amddwarf_range_fits(sec.offset, sec.size, elf.size) || sec.size > SIZE_MAX)
     return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, sec.offset,
                          "ELF: frame section runs past the file (file offset 0x%llx)",
                          (unsigned long long)sec.offset);
@@ -98,7 +97,7 @@ amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
   uint8_t *bytes = amddwarf__mem_alloc(&a, alloc_size);
   if (!bytes)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, sec.offset, "ELF: section copy");
-  memcpy(bytes, image + sec.offset, bytes_size);
+  memcpy(bytes, elf.data + sec.offset, bytes_size);
   st = amddwarf__elf_relocate(&elf, index, &sec, bytes, err);
   if (st == AMDDWARF_OK) {
     bool own_memory = !o.read_memory;
@@ -118,4 +117,16 @@ amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
   }
   amddwarf__mem_free(&a, bytes, alloc_size);
   return st;
+}
+
+amddwarf_status amddwarf_cfi_open_elf(const uint8_t *image, size_t size,
+                                      amddwarf_cfi_section_kind kind,
+                                      const amddwarf_cfi_options *options, amddwarf_cfi **out,
+                                      amddwarf_error *err)
+{
+  amddwarf_elf_image elf;
+  amddwarf_status st = amddwarf__elf_image_open(&elf, image, size, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  return amddwarf__cfi_open_elf_image(&elf, kind, options, out, err);
 }

@@ -18,21 +18,12 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "common/reader.h"
+#include "object/elf_image.h"
 
-/* LLVM/AMDGPU DWARF extension constants (DESIGN.md section 6). */
-#define AMDDWARF_DW_AT_LLVM_ACTIVE_LANE_OLD 0x3e08
-#define AMDDWARF_DW_AT_LLVM_AUGMENTATION_OLD 0x3e09
-#define AMDDWARF_DW_AT_LLVM_LANES_OLD 0x3e0a
-#define AMDDWARF_DW_AT_LLVM_LANE_PC_OLD 0x3e0b
-#define AMDDWARF_DW_AT_LLVM_VECTOR_SIZE_OLD 0x3e0c
-#define AMDDWARF_DW_AT_LLVM_MEMORY_SPACE 0x3e0f
-#define AMDDWARF_DW_AT_LLVM_ADDRESS_SPACE 0x3e10
-#define AMDDWARF_DW_AT_LLVM_LANES 0x3e11
-#define AMDDWARF_DW_AT_LLVM_LANE_PC 0x3e12
-#define AMDDWARF_DW_AT_LLVM_VECTOR_SIZE 0x3e13
-/* Current codes of active_lane and augmentation are not assigned by the seed;
-   LLVM reuses 0x3e08/0x3e09 for other attributes, so they are only read as
-   these when the unit otherwise uses the extension convention. */
+/* The LLVM/AMDGPU attributes are <amddwarf/dwarf.h>'s (DESIGN.md section 6).
+   AMDDWARF_DW_AT_LLVM_active_lane and _augmentation (0x3e08, 0x3e09) have no
+   newer codes and LLVM reuses them for other attributes, so they are only
+   read as these when the unit otherwise uses the extension convention. */
 
 /* One section as handed to libdwarf: index 0 is the ELF null section. */
 typedef struct amddwarf_section {
@@ -177,6 +168,7 @@ struct amddwarf_object {
   const uint8_t *data;
   size_t size;
   uint8_t *owned_data;    /* open_file's copy */
+  amddwarf_elf_image elf; /* the ELF header, read once; borrows DATA */
   amddwarf_object_info info;
 
   amddwarf_section *sections;

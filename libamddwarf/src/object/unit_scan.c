@@ -194,7 +194,7 @@ static amddwarf_status read_unit_die(scan *s, amddwarf_reader *r, const amddwarf
     case DW_AT_name: cu->name = a.value.string; break;
     case DW_AT_producer: cu->producer = a.value.string; break;
     case DW_AT_comp_dir: cu->comp_dir = a.value.string; break;
-    case AMDDWARF_DW_AT_LLVM_AUGMENTATION_OLD:
+    case AMDDWARF_DW_AT_LLVM_augmentation:
       if (a.value.kind == AMDDWARF_ATTR_STRING && ab->tag == DW_TAG_compile_unit)
         cu->augmentation = a.value.string;
       break;
