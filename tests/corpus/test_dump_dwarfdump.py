@@ -20,15 +20,13 @@ that specs/code-objects.md ("amddwarf dump") documents, and only those:
 
 Usage: test_dump_dwarfdump.py --amddwarf PATH --work DIR [--build DIR]
 """
-import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
 
-CLANG = "clang-19"
-LLD = "ld.lld-19"
+from corpus_util import (CLANG, LLD, arguments, check, compile_hip, compile_opencl, link_shared,
+                         missing_tool, run_ok, summary, write)
+
 DWARFDUMP = "llvm-dwarfdump-19"
 
 OPENCL_SOURCE = r"""
@@ -86,35 +84,10 @@ __global__ void hk(int *out, P p, int n)
 }
 """
 
-passed = 0
-failed = 0
-
-
-def check(condition, what):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: " + what)
-
-
-def run(args):
-    r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True)
-    if r.returncode != 0:
-        raise RuntimeError(" ".join(args) + ": exit %d\n%s" % (r.returncode, r.stderr))
-    return r.stdout
-
-
 def build(work):
     """[(label, path)] of every object."""
-    cl = os.path.join(work, "kernels.cl")
-    hip = os.path.join(work, "kernels.hip")
-    with open(cl, "w") as f:
-        f.write(OPENCL_SOURCE)
-    with open(hip, "w") as f:
-        f.write(HIP_SOURCE)
+    cl = write(os.path.join(work, "kernels.cl"), OPENCL_SOURCE)
+    hip = write(os.path.join(work, "kernels.hip"), HIP_SOURCE)
     out = []
     for opt in ("-O0", "-O2"):
         for dw in (4, 5):
@@ -122,16 +95,12 @@ def build(work):
                 label = "%s-%s-dwarf%d" % (lang, opt[1:], dw)
                 obj = os.path.join(work, label + ".o")
                 so = os.path.join(work, label + ".so")
-                common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib", "-g",
-                          "-gdwarf-%d" % dw, opt]
+                flags = ["-g", "-gdwarf-%d" % dw, opt]
                 if lang == "cl":
-                    run([CLANG] + common + ["-c", src, "-o", obj])
+                    compile_opencl(src, obj, "gfx90a", flags)
                 else:
-                    run([CLANG, "-x", "hip", "--cuda-device-only", "-nogpuinc",
-                         "--offload-arch=gfx90a", "-nogpulib", "-g", "-gdwarf-%d" % dw, opt,
-                         "-fno-gpu-rdc", "-emit-llvm", "-c", src, "-o", obj + ".bc"])
-                    run([CLANG] + common + ["-c", obj + ".bc", "-o", obj])
-                run([LLD, "-shared", obj, "-o", so])
+                    compile_hip(src, obj, "gfx90a", flags, hip_flags=["-fno-gpu-rdc"])
+                link_shared(obj, so)
                 out += [(label + ".o", obj), (label + ".so", so)]
     return out
 
@@ -182,25 +151,17 @@ def compare(label, ours, theirs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", default=None)
-    args = ap.parse_args()
-    for tool in (CLANG, LLD, DWARFDUMP):
-        if shutil.which(tool) is None:
-            print("skipped: %s not found" % tool)
-            print("0 passed, 0 failed")
-            return 0
+    args = arguments(__doc__)
+    if missing_tool(CLANG, LLD, DWARFDUMP):
+        return 0
     work = os.path.join(args.work, "dump_dwarfdump")
     os.makedirs(work, exist_ok=True)
     for label, path in build(work):
-        ours = normalize_ours(run([args.amddwarf, "dump", path]))
-        theirs = normalize_theirs(run([DWARFDUMP, "--debug-info", path]))
+        ours = normalize_ours(run_ok([args.amddwarf, "dump", path]).stdout)
+        theirs = normalize_theirs(run_ok([DWARFDUMP, "--debug-info", path]).stdout)
         check(len(theirs) > 50, "%s: llvm-dwarfdump lists the DIEs" % label)
         compare(label, ours, theirs)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -26,16 +26,15 @@ objects, with the right kind.
 
 Usage: test_object_dwarf.py --amddwarf PATH --work DIR [--build DIR]
 """
-import argparse
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
-CLANG = "clang-19"
-LLD = "ld.lld-19"
+from corpus_util import (CLANG, HIPCC, LLD, arguments, check, compile_hip, compile_opencl,
+                         hipcc, link_shared, missing_tool, run, run_json, summary, write)
+
 DWARFDUMP = "llvm-dwarfdump-19"
 READELF = "llvm-readelf-19"
 
@@ -127,8 +126,6 @@ __global__ void hk(int *out, P p, int n)
   out[tid] = sum + (int)p.b + n;
 }
 """
-HIPCC = "hipcc"
-
 # (name, -mcpu, extra flags, wave size)
 TARGETS = [
     ("gfx900", "gfx900", [], 64),
@@ -139,42 +136,10 @@ TARGETS = [
 OPTS = ["-O0", "-O2"]
 DWARF = [4, 5]
 
-passed = 0
-failed = 0
-failures = []
-
-
-def check(condition, what):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        failures.append(what)
-        print("FAIL: " + what)
-
-
-def run(args, **kw):
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, **kw)
-
-
-def run_json(amddwarf, args):
-    r = run([amddwarf] + args)
-    if r.returncode != 0:
-        raise RuntimeError("%s %s: exit %d: %s" % (amddwarf, " ".join(args), r.returncode,
-                                                     r.stderr.strip() + r.stdout[:400]))
-    return json.loads(r.stdout)
-
-
 def build(work):
     """Compiles every variant; returns [(label, obj, so, wave)]."""
-    cl = os.path.join(work, "kernels.cl")
-    hip = os.path.join(work, "kernels.hip")
-    with open(cl, "w") as f:
-        f.write(OPENCL_SOURCE)
-    with open(hip, "w") as f:
-        f.write(HIP_SOURCE)
+    cl = write(os.path.join(work, "kernels.cl"), OPENCL_SOURCE)
+    hip = write(os.path.join(work, "kernels.hip"), HIP_SOURCE)
     out = []
     for tname, cpu, extra, wave in TARGETS:
         for opt in OPTS:
@@ -183,34 +148,19 @@ def build(work):
                     label = "%s-%s-%s-dwarf%d" % (lang, tname, opt[1:], dw)
                     obj = os.path.join(work, label + ".o")
                     so = os.path.join(work, label + ".so")
-                    common = ["-target", "amdgcn-amd-amdhsa", "-mcpu=" + cpu, "-nogpulib",
-                              "-g", "-gdwarf-%d" % dw, opt] + extra
+                    flags = ["-g", "-gdwarf-%d" % dw, opt] + extra
                     if lang == "cl":
-                        cmd = [CLANG] + common + ["-c", src, "-o", obj]
+                        compile_opencl(src, obj, cpu, flags)
                     else:
-                        cmd = [CLANG, "-x", "hip", "--cuda-device-only", "-nogpuinc",
-                               "--offload-arch=" + cpu, "-nogpulib", "-g", "-gdwarf-%d" % dw,
-                               opt, "-fno-gpu-rdc", "-emit-llvm", "-c", src, "-o",
-                               obj + ".bc"] + extra
-                        r = run(cmd)
-                        if r.returncode != 0:
-                            raise RuntimeError(" ".join(cmd) + "\n" + r.stderr)
-                        cmd = [CLANG] + common + ["-c", obj + ".bc", "-o", obj]
-                    r = run(cmd)
-                    if r.returncode != 0:
-                        raise RuntimeError(" ".join(cmd) + "\n" + r.stderr)
-                    r = run([LLD, "-shared", obj, "-o", so])
-                    if r.returncode != 0:
-                        raise RuntimeError("ld.lld " + obj + "\n" + r.stderr)
+                        compile_hip(src, obj, cpu, flags, hip_flags=["-fno-gpu-rdc"])
+                    link_shared(obj, so)
                     out.append((label, obj, so, wave))
     return out
 
 
 def build_hipcc(work):
     """Device code objects from hipcc (clang-15): [(label, None, co, wave)]."""
-    src = os.path.join(work, "kernels-hipcc.hip")
-    with open(src, "w") as f:
-        f.write(HIPCC_SOURCE)
+    src = write(os.path.join(work, "kernels-hipcc.hip"), HIPCC_SOURCE)
     out = []
     for tname, cpu, extra, wave in TARGETS:
         if cpu.startswith("gfx10") and wave == 64:
@@ -219,13 +169,8 @@ def build_hipcc(work):
             for dw in DWARF:
                 label = "hipcc-%s-%s-dwarf%d" % (tname, opt[1:], dw)
                 co = os.path.join(work, label + ".co")
-                cmd = [HIPCC, "--offload-arch=" + cpu, "--cuda-device-only",
-                       "--no-gpu-bundle-output", "-g", "-gdwarf-%d" % dw, opt, "-c", src,
-                       "-o", co] + extra
-                # hipcc leaves its temporary directories behind: keep them in WORK.
-                r = run(cmd, env=dict(os.environ, TMPDIR=work))
-                if r.returncode != 0:
-                    raise RuntimeError(" ".join(cmd) + "\n" + r.stderr)
+                hipcc(["--offload-arch=" + cpu, "--cuda-device-only", "--no-gpu-bundle-output",
+                       "-g", "-gdwarf-%d" % dw, opt, "-c", src, "-o", co] + extra, work)
                 out.append((label, None, co, wave))
     return out
 
@@ -437,7 +382,7 @@ def dwarfdump_rows(path):
 
 def our_rows(amddwarf, path):
     tables = []
-    for t in run_json(amddwarf, ["lines", path, "--all", "--json"])["line_tables"]:
+    for t in run_json([amddwarf, "lines", path, "--all", "--json"])["line_tables"]:
         rows = []
         for r in t["rows"]:
             rows.append((int(r["address"], 16), r["line"], r["column"], r["file"], r["isa"],
@@ -609,7 +554,7 @@ def check_kinds(amddwarf, path, expected, what):
 def broken_objects(amddwarf, work, objects):
     by_label = {l: (o, s, w) for l, o, s, w in objects}
     base = by_label["cl-gfx900-O0-dwarf5"][1]
-    dump = run_json(amddwarf, ["dump", base, "--json"])
+    dump = run_json([amddwarf, "dump", base, "--json"])
     tile, _ = die_with(dump, "tile")
     out_param, _ = die_with(dump, "out")
     k_die, _ = die_with(dump, "k", "DW_AT_frame_base")
@@ -646,7 +591,7 @@ def broken_objects(amddwarf, work, objects):
         check_kinds(amddwarf, dst, "cfi", "broken cfi")
     # Location lists: DWARF 4 .debug_loc pairs of absolute addresses.
     d4 = by_label["cl-gfx900-O2-dwarf4"][1]
-    dump4 = run_json(amddwarf, ["dump", d4, "--json"])
+    dump4 = run_json([amddwarf, "dump", d4, "--json"])
     lists = []
     for unit in dump4["units"]:
         for die in unit["dies"]:
@@ -684,16 +629,9 @@ def broken_objects(amddwarf, work, objects):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--amddwarf", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--build", default=None)
-    args = ap.parse_args()
-    for tool in (CLANG, LLD, DWARFDUMP, READELF):
-        if shutil.which(tool) is None:
-            print("skipped: %s not found" % tool)
-            print("0 passed, 0 failed")
-            return 0
+    args = arguments(__doc__)
+    if missing_tool(CLANG, LLD, DWARFDUMP, READELF):
+        return 0
     work = os.path.join(args.work, "object_dwarf")
     os.makedirs(work, exist_ok=True)
     objects = build(work)
@@ -704,10 +642,10 @@ def main():
         cpu = next(c for n, c, _, _ in TARGETS if label.split("-")[1] == n)
         dumps = {}
         for path in (p for p in (obj, so) if p is not None):
-            dump = run_json(args.amddwarf, ["dump", path, "--json"])
+            dump = run_json([args.amddwarf, "dump", path, "--json"])
             dumps[path] = dump
             # The library's own reader and libdwarf list the same attributes.
-            check(run_json(args.amddwarf, ["dump", path, "--json", "--libdwarf"]) == dump,
+            check(run_json([args.amddwarf, "dump", path, "--json", "--libdwarf"]) == dump,
                   "%s: dump differs between the native reader and libdwarf" % path)
             check(dump["isa"]["wave_size"] == wave,
                   "%s: wave size %r, expected %d" % (path, dump["isa"]["wave_size"], wave))
@@ -732,8 +670,7 @@ def main():
     broken_objects(args.amddwarf, work, objects)
     print("%d objects (%d from hipcc), %d locations compared with llvm-dwarfdump"
           % (2 * len(objects) + len(hipcc_objects), len(hipcc_objects), compared))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

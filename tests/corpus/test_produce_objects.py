@@ -27,12 +27,14 @@ current attribute codes), and each object must be:
    local), and `amddwarf unwind` finds the CFA the CFI describes
    (DW_CFA_LLVM_def_aspace_cfa and _sf) and a caller's PC saved in memory.
 """
-import argparse
+import functools
 import json
 import pathlib
 import re
-import subprocess
 import sys
+
+import corpus_util
+from corpus_util import arguments, check, summary
 
 DWARFDUMP = "llvm-dwarfdump-19"
 READELF = "llvm-readelf-19"
@@ -40,25 +42,10 @@ LIBDWARF_DUMP = "dwarfdump"
 HERE = pathlib.Path(__file__).resolve().parent
 GOLDEN = HERE.parent / "golden" / "produce"
 
-passed = 0
-failed = 0
+# No command of this test runs longer than this: a hang stops the test with
+# an error instead of waiting for ctest's limit.
+run = functools.partial(corpus_util.run, timeout=120)
 
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-    return ok
-
-
-def run(argv, **kw):
-    return subprocess.run(argv, capture_output=True, text=True, timeout=120, **kw)
-
-
-# ---- expected encodings (DWARF 5 section 7.7.1 and DESIGN.md section 6) ----
 OP_CALL_REF = 0x9a
 OP_ADDR = 0x03
 OP_STACK_VALUE = 0x9f
@@ -498,13 +485,8 @@ def round_trip(obj, tag, desc, amddwarf, work, name):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--amddwarf", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--build")
-    args = parser.parse_args()
+    args = arguments(__doc__)
     work = pathlib.Path(args.work)
-    work.mkdir(parents=True, exist_ok=True)
     for path in sorted(GOLDEN.glob("*.json")):
         if path.name.startswith("bad_"):
             continue
@@ -526,8 +508,7 @@ def main():
             if path.stem == "plain":
                 plain_content(obj, tag, d, args.amddwarf)
             round_trip(obj, tag, d, args.amddwarf, work, path.stem)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
