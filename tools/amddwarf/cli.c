@@ -34,6 +34,17 @@ int cli_option_value(const char *command, int argc, char **argv, int *i, const c
   return 1;
 }
 
+int cli_single_operand(const char *command, const char *arg, const char *noun,
+                       const char **operand)
+{
+  if (arg[0] == '-' && arg[1] != '\0')
+    return cli_usage_error(command, "unknown option '%s'", arg);
+  if (*operand)
+    return cli_usage_error(command, "only one %s is read", noun);
+  *operand = arg;
+  return 0;
+}
+
 int cli_usage_error(const char *command, const char *format, ...)
 {
   va_list args;

@@ -33,6 +33,12 @@ bool cli_is_flag(const char *arg, const char *flag);
 int cli_option_value(const char *command, int argc, char **argv, int *i, const char *option,
                      const char **value);
 
+/* ARG, which is no flag or option COMMAND knows, as its one operand: stored
+   in *OPERAND and 0 returned; or a usage error (CLI_EXIT_USAGE) for an
+   unknown option ("-x") or a second operand ("only one NOUN is read"). */
+int cli_single_operand(const char *command, const char *arg, const char *noun,
+                       const char **operand);
+
 /* Prints "amddwarf COMMAND: MESSAGE" and a hint to --help on stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)

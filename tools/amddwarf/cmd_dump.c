@@ -122,14 +122,8 @@ static void format_location_list(cli_buf *b, const amddwarf_cu *cu, const amddwa
   format_list_head(b, cu, a, "loclist", v->offset);
   cli_buf_printf(b, ": ");
   for (size_t i = 0; i < v->count; ++i) {
-    const amddwarf_loc_entry *e = &v->entries[i];
     cli_buf_printf(b, "\n%*s", indent, "");
-    if (e->is_default)
-      cli_buf_printf(b, "<default>: ");
-    else
-      cli_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)e->low,
-                     (unsigned long long)e->high);
-    cli_buf_expr(b, cu, e->expr, e->size);
+    cli_buf_loc_entry(b, cu, &v->entries[i]);
   }
 }
 

@@ -63,12 +63,8 @@ int cli_printf_build_main(int argc, char **argv)
         (found = cli_option_value(command, argc, argv, &i, "--buffer", &buffer)) != 0) {
       if (found < 0)
         return CLI_EXIT_USAGE;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return cli_usage_error(command, "unknown option '%s'", argv[i]);
-    } else if (description) {
-      return cli_usage_error(command, "only one description is read");
-    } else {
-      description = argv[i];
+    } else if (cli_single_operand(command, argv[i], "description", &description) != 0) {
+      return CLI_EXIT_USAGE;
     }
   }
   if (!description)

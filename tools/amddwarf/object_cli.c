@@ -103,6 +103,16 @@ amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *b
   return st;
 }
 
+void cli_buf_loc_entry(cli_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry)
+{
+  if (entry->is_default)
+    cli_buf_printf(b, "<default>: ");
+  else
+    cli_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)entry->low,
+                   (unsigned long long)entry->high);
+  cli_buf_expr(b, cu, entry->expr, entry->size);
+}
+
 void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value)
 {
   if (value->kind == AMDDWARF_ATTR_EXPR) {
@@ -115,15 +125,9 @@ void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_val
   }
   cli_buf_printf(b, "0x%llx: ", (unsigned long long)value->offset);
   for (size_t i = 0; i < value->count; ++i) {
-    const amddwarf_loc_entry *e = &value->entries[i];
     if (i)
       cli_buf_printf(b, ", ");
-    if (e->is_default)
-      cli_buf_printf(b, "<default>: ");
-    else
-      cli_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)e->low,
-                     (unsigned long long)e->high);
-    cli_buf_expr(b, cu, e->expr, e->size);
+    cli_buf_loc_entry(b, cu, &value->entries[i]);
   }
 }
 

@@ -56,6 +56,10 @@ void cli_buf_free(cli_buf *b);
 amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
                              size_t size);
 
+/* Appends one location list entry: "[0xLOW, 0xHIGH): EXPR" (16 hex digits
+   each), or "<default>: EXPR". */
+void cli_buf_loc_entry(cli_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry);
+
 /* Appends a location attribute value: an expression, or a list as
    "[0xLOW, 0xHIGH): EXPR" entries separated by ", ". */
 void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value);
