@@ -319,7 +319,7 @@ static int print_lanes(const eval_args *a, const char *expr, uint64_t pc,
       json_object_set_new(o, "status", json_string(amddwarf_status_name(l->status)));
       json_object_set_new(o, "message", json_string(buf_text(&l->message)));
     }
-    if (l->explain.len)
+    if (a->explain && l->explain.len)
       json_object_set_new(o, "location", json_string(buf_text(&l->explain)));
     json_array_append_new(jl, o);
   }
