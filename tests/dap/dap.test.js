@@ -202,7 +202,37 @@ test('a session over a stop', async (t) => {
     assert.equal(last, 64);
     const r = await dc.variablesRequest({ variablesReference: locals });
     assert.deepEqual(r.body.variables.filter((v) => v.variablesReference > 0)
-      .map((v) => [v.name, v.variablesReference]), [['lane_id', 65], ['s', 66], ['arr', 67]]);
+      .map((v) => [v.name, v.variablesReference]),
+      [['s', 65], ['lane_id', 66], ['s @ dap.cl:11', 67], ['arr', 68]]);
+  });
+
+  await t.test('variables: a shadowed variable listed under where it is declared', async () => {
+    // Thread 2 stops in a block of leaf whose int s hides leaf's struct s.
+    const frames = await dc.stackTraceRequest({ threadId: 2 });
+    const locals = await scope(frames.body.stackFrames[0].id, 'Locals');
+    const r = await dc.variablesRequest({ variablesReference: locals });
+    assert.deepEqual(r.body.variables.map((v) => [v.name, v.value, v.type, v.evaluateName]), [
+      ['s', '88', 'int', 's'],
+      ['lane_id', '200', 'int', 'lane_id'],
+      ['s @ dap.cl:11', '{x = 5, y = 6}', 'S', undefined],
+      ['arr', '<unavailable>', 'int[10]', 'arr'],
+    ]);
+    const outer = r.body.variables[2];
+    const members = await dc.variablesRequest({ variablesReference: outer.variablesReference, filter: 'named' });
+    assert.deepEqual(members.body.variables.map((v) => [v.name, v.value, v.evaluateName]),
+      [['lanes', '64 lanes', undefined], ['x', '5', undefined], ['y', '6', undefined]]);
+    const groups = await dc.variablesRequest({ variablesReference: members.body.variables[0].variablesReference });
+    assert.deepEqual(groups.body.variables.map((v) => [v.name, v.value, v.evaluateName]), [
+      ['[0]', '{x = 5, y = 6}', undefined],
+      ['[1-63]', '<unavailable>', undefined],
+    ]);
+    // Written through the list: the outer variable's member, then the outer variable's own name.
+    await dc.setVariableRequest({ variablesReference: outer.variablesReference, name: 'y', value: '-6' });
+    assert.equal((await variable(locals, 's @ dap.cl:11')).value, '{x = 5, y = -6}');
+    const w = await dc.setVariableRequest({ variablesReference: locals, name: 's', value: '89' });
+    assert.equal(w.body.value, '89');
+    assert.deepEqual((await dc.variablesRequest({ variablesReference: locals })).body.variables
+      .map((v) => v.value), ['89', '200', '{x = 5, y = -6}', '<unavailable>']);
   });
 
   await t.test('bad requests get error responses and the adapter keeps serving', async () => {

@@ -18,7 +18,8 @@
  *   p     S * in s6 (low half) and s7 (high half): 0x1000
  *   kv    struct pair {int key; int val;} in s8, one 4-byte piece: key 11
  *   fl    float in s9: 1.5
- *   k     int with DW_AT_const_value 3 */
+ *   k     int with DW_AT_const_value 3
+ *   sh    S at 0x1000 (as s), shadowed by the int sh in s10 (42) of a lexical block */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,13 +90,16 @@ static const char program_json[] =
     "     \"DW_OP_regx s6; DW_OP_piece 4; DW_OP_regx s7; DW_OP_piece 4\"},"
     "    {\"name\": \"kv\", \"type\": \"pair\", \"location\": \"DW_OP_regx s8; DW_OP_piece 4\"},"
     "    {\"name\": \"fl\", \"type\": \"float\", \"location\": \"DW_OP_regx s9\"},"
-    "    {\"name\": \"k\", \"type\": \"int\", \"const_value\": 3}]}]}]}";
+    "    {\"name\": \"k\", \"type\": \"int\", \"const_value\": 3},"
+    "    {\"name\": \"sh\", \"type\": \"S\", \"location\": \"DW_OP_addr 0x1000\"}],"
+    "   \"blocks\": [{\"low\": 0, \"high\": 64, \"variables\": ["
+    "    {\"name\": \"sh\", \"type\": \"int\", \"location\": \"DW_OP_regx s10\"}]}]}]}]}";
 
 /* bits = {a = 5, b = -3, c = 1000}: 5 | (29 << 3) | (1000 << 8). */
 static const char snapshot_json[] =
     "{\"architecture\": \"gfx900\", \"wave_size\": 64, \"lane\": 0, \"exec\": \"0xf\","
     " \"pc\": 16, \"registers\": {\"v1\": [7, 7, 9, 7], \"s4\": 256237, \"s5\": 5,"
-    "  \"s6\": 4096, \"s7\": 0, \"s8\": 11, \"s9\": \"0x3fc00000\"},"
+    "  \"s6\": 4096, \"s7\": 0, \"s8\": 11, \"s9\": \"0x3fc00000\", \"s10\": 42},"
     " \"memory\": [{\"address_space\": \"global\", \"address\": \"0x1000\", \"bytes\":"
     "  \"fbffffff0000803e0000000000000000010000000200000003000000040000009a9999999999b93f"
     "0141003e00000000\"}]}";
@@ -554,6 +558,68 @@ static void test_partial(void **state)
                                    "undefined");
 }
 
+/* The outer of two variables named "sh": a path finds the inner one only;
+   amddwarf_valobj_new_var reaches the outer one, and its children and
+   paths stay on it. */
+static void test_shadowed(void **state)
+{
+  fixture *fx = *state;
+  const amddwarf_var *vars = NULL, *inner = NULL, *outer = NULL;
+  size_t count = 0;
+  amddwarf_error err;
+  amddwarf_lane_value lv;
+  assert_int_equal(amddwarf_wave_variables(fx->wave, 0, &vars, &count, &err), AMDDWARF_OK);
+  for (size_t i = 0; i < count; ++i)
+    if (vars[i].die->name != NULL && strcmp(vars[i].die->name, "sh") == 0)
+      *(inner == NULL ? &inner : &outer) = &vars[i];
+  assert_non_null(outer);
+  assert_true(inner->depth < outer->depth);
+
+  amddwarf_valobj *value = value_new(fx, "sh");
+  assert_ptr_equal(amddwarf_valobj_get_info(value)->variable, inner);
+  assert_false(amddwarf_valobj_get_info(value)->shadowed);
+  amddwarf_valobj_free(value);
+  assert_text(fx, "sh", 0, "42");
+
+  assert_int_equal(amddwarf_valobj_new_var(fx->wave, 0, outer, NULL, &value, &err),
+                   AMDDWARF_OK);
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
+  assert_ptr_equal(info->variable, outer);
+  assert_true(info->shadowed);
+  assert_string_equal(info->path, "sh");
+  assert_string_equal(info->type_name, "S");
+  assert_int_equal(info->named_children, 2);
+  assert_int_equal(amddwarf_valobj_read(value, 0, &lv, &err), AMDDWARF_OK);
+  assert_string_equal(lv.text, "{x = -5, y = 0.25}");
+  amddwarf_valobj *child = NULL;
+  assert_int_equal(amddwarf_valobj_child(value, 1, &child, &err), AMDDWARF_OK);
+  assert_ptr_equal(amddwarf_valobj_get_info(child)->variable, outer);
+  assert_true(amddwarf_valobj_get_info(child)->shadowed);
+  assert_string_equal(amddwarf_valobj_get_info(child)->path, "sh.y");
+  assert_int_equal(amddwarf_valobj_read(child, 0, &lv, &err), AMDDWARF_OK);
+  assert_string_equal(lv.text, "0.25");
+  amddwarf_valobj_free(child);
+  amddwarf_valobj_free(value);
+
+  /* A path applied to the outer variable; the same path by name fails on the inner int. */
+  assert_int_equal(amddwarf_valobj_new_var(fx->wave, 0, outer, "sh.x", &value, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_valobj_read(value, 0, &lv, &err), AMDDWARF_OK);
+  assert_string_equal(lv.text, "-5");
+  amddwarf_valobj_free(value);
+  assert_int_equal(amddwarf_valobj_new(fx->wave, 0, "sh.x", &value, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+
+  /* Only the frame's own variables, and paths that start at their name. */
+  assert_int_equal(amddwarf_valobj_new_var(fx->wave, 0, outer, "s.x", &value, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message, "path 's.x' starts at 's', not at the variable 'sh'");
+  amddwarf_var copy = *outer;
+  assert_int_equal(amddwarf_valobj_new_var(fx->wave, 0, &copy, NULL, &value, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_null(value);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -565,6 +631,7 @@ int main(void)
       cmocka_unit_test(test_assign),
       cmocka_unit_test(test_assign_all_or_nothing),
       cmocka_unit_test(test_partial),
+      cmocka_unit_test(test_shadowed),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -24,7 +24,9 @@ static const char *const usage =
     "                   site, PC - 1, in callers); inlined subroutines are frames\n"
     "                   of their own, as in a debugger's backtrace\n"
     "  --frame N        the frame (default 0, the innermost), unwound with the\n"
-    "                   object's call frame information\n"
+    "                   object's call frame information; with --state each\n"
+    "                   variable's value in the snapshot's lane is shown too,\n"
+    "                   shadowed ones included, as amddwarf eval prints it\n"
     "  --json           JSON output\n"
     "  --convention C   auto, legacy or extension (see amddwarf dump)\n"
     "  --dialect D      auto, draft, vendor or user\n"
@@ -72,9 +74,40 @@ static void const_value_text(cli_buf *b, const amddwarf_attr_value *v)
     cli_buf_printf(b, "\"%s\"", v->string ? v->string : "");
 }
 
+/* The frame whose variables' values are shown (vars --state), or none. */
+typedef struct frame_values {
+  amddwarf_wave *wave;
+  size_t frame;
+} frame_values;
+
+/* VAR's value in the focused lane, as amddwarf eval prints one lane: made
+   from VAR itself, so a variable an inner one shadows shows its own. */
+static void var_value_text(const frame_values *fv, const amddwarf_var *var, cli_buf *out)
+{
+  amddwarf_valobj *value = NULL;
+  amddwarf_lane_value lane;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_valobj_new_var(fv->wave, fv->frame, var, NULL, &value, &err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &lane, &err);
+  if (st != AMDDWARF_OK)
+    cli_buf_printf(out, "%s (%s)", err.message, amddwarf_status_name(st));
+  else if (lane.state == AMDDWARF_LANE_VALUE)
+    cli_buf_printf(out, "%s", lane.text);
+  else if (lane.state == AMDDWARF_LANE_ERROR)
+    cli_buf_printf(out, "%s (%s)", lane.message, amddwarf_status_name(lane.status));
+  else
+    cli_buf_printf(out, lane.detailed ? "%s (%s)" : "%s",
+                   lane.state == AMDDWARF_LANE_OPTIMIZED_OUT ? "<optimized out>"
+                                                              : "<unavailable>",
+                   lane.message);
+  amddwarf_valobj_free(value);
+}
+
 static int vars_text(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_die_info *const *scopes, size_t depth, size_t base,
-                     const amddwarf_var *vars, size_t count)
+                     const amddwarf_var *vars, size_t count, const frame_values *fv)
 {
   cli_buf b = {0};
   const amddwarf_line_table *table = NULL;
@@ -124,6 +157,11 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       } else {
         printf("    location: <optimized out>\n");
       }
+      if (fv != NULL && var->die->name != NULL) {
+        b.len = 0;
+        var_value_text(fv, var, &b);
+        printf("    value: %s\n", b.data ? b.data : "");
+      }
     }
   }
   cli_buf_free(&b);
@@ -132,7 +170,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
 
 static int vars_json(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_die_info *const *scopes, size_t depth, size_t base,
-                     const amddwarf_var *vars, size_t count)
+                     const amddwarf_var *vars, size_t count, const frame_values *fv)
 {
   json_t *root = json_object();
   const amddwarf_line_table *table = NULL;
@@ -200,6 +238,12 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     } else {
       json_object_set_new(o, "location", json_null());
     }
+    if (fv != NULL && var->die->name != NULL) {
+      cli_buf b = {0};
+      var_value_text(fv, var, &b);
+      json_object_set_new(o, "value", json_string(b.data ? b.data : ""));
+      cli_buf_free(&b);
+    }
     json_array_append_new(jv, o);
   }
   json_object_set_new(root, "vars", jv);
@@ -259,10 +303,11 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
                              AMDDWARF_NOT_FOUND);
     goto done;
   }
+  frame_values fv = {wave, (size_t)frame_index};
   rc = args->json ? vars_json(object, frame->lookup_pc, frame->scopes, frame->scope_count,
-                              frame->scope_base, vars, count)
+                              frame->scope_base, vars, count, &fv)
                   : vars_text(object, frame->lookup_pc, frame->scopes, frame->scope_count,
-                              frame->scope_base, vars, count);
+                              frame->scope_base, vars, count, &fv);
 done:
   amddwarf_wave_close(wave);
   cli_object_close(args, object);
@@ -328,8 +373,8 @@ int cli_vars_main(int argc, char **argv)
     return cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
   }
   amddwarf_object_vars_at(object, pc, vars, count, &count);
-  rc = args.json ? vars_json(object, pc, scopes, depth, 0, vars, count)
-                 : vars_text(object, pc, scopes, depth, 0, vars, count);
+  rc = args.json ? vars_json(object, pc, scopes, depth, 0, vars, count, NULL)
+                 : vars_text(object, pc, scopes, depth, 0, vars, count, NULL);
   free(vars);
   cli_object_close(&args, object);
   return rc;

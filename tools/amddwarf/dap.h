@@ -38,6 +38,9 @@ typedef struct dap_handle {
   size_t thread;                 /* index into the threads */
   size_t frame;
   char *path;                    /* VALUE, VALUE_LANES */
+  size_t var;                    /* VALUE, VALUE_LANES: 1 + the index among the frame's
+                                    variables of a shadowed one, which PATH's name does
+                                    not reach; 0: PATH's name finds the variable */
 } dap_handle;
 
 typedef struct dap_session {

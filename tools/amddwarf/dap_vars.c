@@ -34,12 +34,12 @@ void dap_handles_clear(dap_session *s)
 
 /* The reference of the descriptor, made when new. 0 when out of memory. */
 static json_int_t handle_ref(dap_session *s, dap_handle_kind kind, size_t thread, size_t frame,
-                             const char *path)
+                             size_t var, const char *path)
 {
   /* Recent references are the likely ones: search from the end. */
   for (size_t i = s->handle_count; i-- > 0;) {
     const dap_handle *h = &s->handles[i];
-    if (h->kind == kind && h->thread == thread && h->frame == frame &&
+    if (h->kind == kind && h->thread == thread && h->frame == frame && h->var == var &&
         (h->path == path || (h->path && path && strcmp(h->path, path) == 0)))
       return (json_int_t)i + 1;
   }
@@ -54,7 +54,7 @@ static json_int_t handle_ref(dap_session *s, dap_handle_kind kind, size_t thread
   char *copy = path ? strdup(path) : NULL;
   if (path && !copy)
     return 0;
-  s->handles[s->handle_count] = (dap_handle){kind, thread, frame, copy};
+  s->handles[s->handle_count] = (dap_handle){kind, thread, frame, copy, var};
   return (json_int_t)++s->handle_count;
 }
 
@@ -107,11 +107,47 @@ static void lane_text(const amddwarf_lane_value *v, cli_buf *out)
   }
 }
 
-static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, const char *path,
-                                  amddwarf_valobj **out, amddwarf_error *err)
+/* The value of PATH; VAR (dap_handle.var) nonzero: PATH applied to that
+   variable of the frame. */
+static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, size_t var,
+                                  const char *path, amddwarf_valobj **out, amddwarf_error *err)
 {
+  amddwarf_wave *wave = s->threads[thread].wave;
   amddwarf_error_clear(err);
-  return amddwarf_valobj_new(s->threads[thread].wave, frame, path, out, err);
+  if (var == 0)
+    return amddwarf_valobj_new(wave, frame, path, out, err);
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (var > count) {
+    err->status = AMDDWARF_NOT_FOUND;
+    snprintf(err->message, sizeof err->message, "frame %zu has no variable %zu", frame, var - 1);
+    return AMDDWARF_NOT_FOUND;
+  }
+  return amddwarf_valobj_new_var(wave, frame, &vars[var - 1], path, out, err);
+}
+
+/* dap_handle.var of VALUE: its variable's place when a path cannot name it. */
+static size_t value_var(dap_session *s, size_t thread, size_t frame, const amddwarf_valobj *value)
+{
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  amddwarf_error err;
+  if (!info->shadowed ||
+      amddwarf_wave_variables(s->threads[thread].wave, frame, &vars, &count, &err) != AMDDWARF_OK)
+    return 0;
+  return (size_t)(info->variable - vars) + 1;
+}
+
+/* A shadowed variable's path names the inner one: it has no evaluate-name. */
+static void set_evaluate_name(json_t *j, const amddwarf_valobj *value)
+{
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
+  if (!info->shadowed)
+    json_object_set_new(j, "evaluateName", json_string(info->path));
 }
 
 /* Fills J (a Variable or an evaluate body) with VALUE's focused-lane text,
@@ -133,22 +169,24 @@ static void describe(dap_session *s, size_t thread, size_t frame, amddwarf_valob
   cli_buf_free(&text);
   json_object_set_new(j, "type", json_string(info->type_name));
   json_object_set_new(j, "variablesReference",
-                      json_integer(handle_ref(s, DAP_HANDLE_VALUE, thread, frame, info->path)));
+                      json_integer(handle_ref(s, DAP_HANDLE_VALUE, thread, frame,
+                                              value_var(s, thread, frame, value), info->path)));
   json_object_set_new(j, "namedVariables", json_integer((json_int_t)info->named_children + 1));
   if (info->indexed_children > 0)
     json_object_set_new(j, "indexedVariables",
                         json_integer((json_int_t)info->indexed_children));
 }
 
-/* A Variable for PATH named NAME, or one that says why PATH has no value. */
+/* A Variable for PATH (of variable VAR, dap_handle.var) named NAME, or one
+   that says why PATH has no value. */
 static json_t *variable_json(dap_session *s, size_t thread, size_t frame, const char *name,
-                             const char *path)
+                             size_t var, const char *path)
 {
   json_t *j = json_object();
   json_object_set_new(j, "name", json_string(name));
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  amddwarf_status st = value_open(s, thread, frame, path, &value, &err);
+  amddwarf_status st = value_open(s, thread, frame, var, path, &value, &err);
   if (st != AMDDWARF_OK) {
     char text[600];
     snprintf(text, sizeof text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
@@ -156,7 +194,7 @@ static json_t *variable_json(dap_session *s, size_t thread, size_t frame, const 
     json_object_set_new(j, "variablesReference", json_integer(0));
   } else {
     describe(s, thread, frame, value, j, "value");
-    json_object_set_new(j, "evaluateName", json_string(amddwarf_valobj_get_info(value)->path));
+    set_evaluate_name(j, value);
   }
   amddwarf_valobj_free(value);
   return j;
@@ -202,7 +240,7 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
     if (scopes[i].hint)
       json_object_set_new(j, "presentationHint", json_string(scopes[i].hint));
     json_object_set_new(j, "variablesReference",
-                        json_integer(handle_ref(s, scopes[i].kind, thread, frame, NULL)));
+                        json_integer(handle_ref(s, scopes[i].kind, thread, frame, 0, NULL)));
     json_object_set_new(j, "expensive", json_boolean(scopes[i].kind == DAP_HANDLE_REGISTERS));
     json_array_append_new(list, j);
   }
@@ -213,30 +251,99 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* ---- variables ---- */
 
+/* Whether variable I of VARS is shadowed: an earlier (inner) one has its name. */
+static bool is_shadowed(const amddwarf_var *vars, size_t i)
+{
+  for (size_t k = 0; k < i; k++)
+    if (vars[k].die->name && strcmp(vars[k].die->name, vars[i].die->name) == 0)
+      return true;
+  return false;
+}
+
+/* The name variable I of VARS shows: its own, and for a shadowed one where
+   it is declared, "x @ file.cl:12" (as lldb-dap names them), so every
+   listed name is distinct and setVariable finds the one meant. */
+static void frame_variable_name(const amddwarf_frame *f, const amddwarf_var *vars, size_t i,
+                                cli_buf *out)
+{
+  const amddwarf_die_info *die = vars[i].die;
+  cli_buf_printf(out, "%s", die->name);
+  if (!is_shadowed(vars, i))
+    return;
+  const amddwarf_line_table *t = f->object ? amddwarf_object_line_table(f->object, die->cu_index)
+                                           : NULL;
+  const char *file = t && die->decl_file < t->file_count ? t->files[die->decl_file] : NULL;
+  const char *base = file ? strrchr(file, '/') : NULL;
+  if (die->decl_line)
+    cli_buf_printf(out, " @ %s:%u", base ? base + 1 : file ? file : "?", die->decl_line);
+  else
+    cli_buf_printf(out, " @ scope %u", vars[i].depth - (uint32_t)f->scope_base);
+}
+
+/* Whether variable I belongs in the scope list H (Locals or Arguments). */
+static bool listed_in(const dap_handle *h, const amddwarf_var *var)
+{
+  unsigned want = h->kind == DAP_HANDLE_ARGUMENTS ? TAG_FORMAL_PARAMETER : TAG_VARIABLE;
+  return var->die->name && var->die->tag == want &&
+         !(var->scope && var->scope->tag == TAG_COMPILE_UNIT);
+}
+
 static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *list,
                                  dap_reply *reply)
 {
+  const amddwarf_frame *f = NULL;
   const amddwarf_var *vars = NULL;
   size_t count = 0;
   amddwarf_error err;
   amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_wave_variables(s->threads[h->thread].wave, h->frame, &vars,
-                                               &count, &err);
+  amddwarf_wave *wave = s->threads[h->thread].wave;
+  amddwarf_status st = amddwarf_wave_frame(wave, h->frame, &f, &err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_wave_variables(wave, h->frame, &vars, &count, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "variables", st, &err);
-  unsigned want = h->kind == DAP_HANDLE_ARGUMENTS ? TAG_FORMAL_PARAMETER : TAG_VARIABLE;
   for (size_t i = 0; i < count; i++) {
-    const amddwarf_die_info *die = vars[i].die;
-    if (!die->name || die->tag != want || (vars[i].scope && vars[i].scope->tag == TAG_COMPILE_UNIT))
+    if (!listed_in(h, &vars[i]))
       continue;
-    /* An inner variable shadows outer ones of its name: the path finds it. */
-    bool shadowed = false;
-    for (size_t k = 0; k < i && !shadowed; k++)
-      shadowed = vars[k].die->name && strcmp(vars[k].die->name, die->name) == 0;
-    if (!shadowed)
-      json_array_append_new(list, variable_json(s, h->thread, h->frame, die->name, die->name));
+    /* A shadowed variable is reached through its place in the list, not its name. */
+    size_t var = is_shadowed(vars, i) ? i + 1 : 0;
+    cli_buf name = {0};
+    frame_variable_name(f, vars, i, &name);
+    json_array_append_new(list, variable_json(s, h->thread, h->frame, name.data, var,
+                                              vars[i].die->name));
+    cli_buf_free(&name);
   }
   return true;
+}
+
+/* The variable of scope list H that shows NAME: its dap_handle.var in *VAR
+   (0 for one its name finds) and its own name in *PATH. False when no
+   listed variable shows NAME. */
+static bool find_listed_variable(dap_session *s, const dap_handle *h, const char *name,
+                                 size_t *var, const char **path)
+{
+  const amddwarf_frame *f = NULL;
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  amddwarf_error err;
+  amddwarf_wave *wave = s->threads[h->thread].wave;
+  if (amddwarf_wave_frame(wave, h->frame, &f, &err) != AMDDWARF_OK ||
+      amddwarf_wave_variables(wave, h->frame, &vars, &count, &err) != AMDDWARF_OK)
+    return false;
+  bool found = false;
+  for (size_t i = 0; i < count && !found; i++) {
+    if (!listed_in(h, &vars[i]))
+      continue;
+    cli_buf shown = {0};
+    frame_variable_name(f, vars, i, &shown);
+    found = shown.data && strcmp(shown.data, name) == 0;
+    if (found) {
+      *var = is_shadowed(vars, i) ? i + 1 : 0;
+      *path = vars[i].die->name;
+    }
+    cli_buf_free(&shown);
+  }
+  return found;
 }
 
 static json_t *plain_variable(const char *name, const char *value)
@@ -345,7 +452,7 @@ static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, 
 {
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  amddwarf_status st = value_open(s, h->thread, h->frame, h->path, &value, &err);
+  amddwarf_status st = value_open(s, h->thread, h->frame, h->var, h->path, &value, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, h->path, st, &err);
   amddwarf_wave *wave = s->threads[h->thread].wave;
@@ -366,7 +473,8 @@ static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, 
     lane_text(&groups[g].value, &text);
     cli_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
     json_t *j = plain_variable(name, text.data ? text.data : "");
-    json_object_set_new(j, "evaluateName", json_string(eval_name.data));
+    if (h->var == 0)
+      json_object_set_new(j, "evaluateName", json_string(eval_name.data));
     json_array_append_new(list, j);
     cli_buf_free(&text);
     cli_buf_free(&eval_name);
@@ -380,7 +488,7 @@ static bool list_children(dap_session *s, const dap_handle *h, const json_t *arg
 {
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  amddwarf_status st = value_open(s, h->thread, h->frame, h->path, &value, &err);
+  amddwarf_status st = value_open(s, h->thread, h->frame, h->var, h->path, &value, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, h->path, st, &err);
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
@@ -410,7 +518,8 @@ static bool list_children(dap_session *s, const dap_handle *h, const json_t *arg
       json_object_set_new(j, "presentationHint", json_pack("{s:s}", "kind", "virtual"));
       json_object_set_new(
           j, "variablesReference",
-          json_integer(handle_ref(s, DAP_HANDLE_VALUE_LANES, h->thread, h->frame, h->path)));
+          json_integer(handle_ref(s, DAP_HANDLE_VALUE_LANES, h->thread, h->frame, h->var,
+                                              h->path)));
       json_array_append_new(list, j);
       continue;
     }
@@ -425,7 +534,7 @@ static bool list_children(dap_session *s, const dap_handle *h, const json_t *arg
     json_t *j = json_object();
     json_object_set_new(j, "name", json_string(child_name(info->path, path)));
     describe(s, h->thread, h->frame, child, j, "value");
-    json_object_set_new(j, "evaluateName", json_string(path));
+    set_evaluate_name(j, child);
     json_array_append_new(list, j);
     amddwarf_valobj_free(child);
   }
@@ -488,7 +597,7 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
   amddwarf_status st = parse_lanes(wave, list, &mask, &err);
   if (st != AMDDWARF_OK)
     return dap_fail(reply, "%s", err.message);
-  st = value_open(s, thread, frame, expr, &value, &err);
+  st = value_open(s, thread, frame, 0, expr, &value, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, expr, st, &err);
   amddwarf_value_group groups[AMDDWARF_MAX_LANES];
@@ -593,7 +702,7 @@ bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply)
   } else {
     amddwarf_valobj *value = NULL;
     amddwarf_error err;
-    amddwarf_status st = value_open(s, thread, frame, p, &value, &err);
+    amddwarf_status st = value_open(s, thread, frame, 0, p, &value, &err);
     if (st != AMDDWARF_OK) {
       ok = dap_fail_status(reply, p, st, &err);
     } else {
@@ -611,15 +720,15 @@ bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* Assigns TEXT to PATH for LANES (0: the focused lane), then answers with
    the focused lane's new value and tells the client to read again. */
-static bool assign(dap_session *s, size_t thread, size_t frame, const char *path, uint64_t lanes,
-                   const char *text, dap_reply *reply)
+static bool assign(dap_session *s, size_t thread, size_t frame, size_t var, const char *path,
+                   uint64_t lanes, const char *text, dap_reply *reply)
 {
   amddwarf_wave *wave = s->threads[thread].wave;
   if (lanes == 0)
     lanes = UINT64_C(1) << amddwarf_wave_focus(wave);
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  amddwarf_status st = value_open(s, thread, frame, path, &value, &err);
+  amddwarf_status st = value_open(s, thread, frame, var, path, &value, &err);
   if (st == AMDDWARF_OK) {
     amddwarf_error_clear(&err);
     st = amddwarf_valobj_assign(value, lanes, text, &err);
@@ -651,8 +760,13 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
     return dap_fail(reply, "thread %zu has no frames", h->thread + 1);
   switch (h->kind) {
   case DAP_HANDLE_LOCALS:
-  case DAP_HANDLE_ARGUMENTS:
-    return assign(s, h->thread, h->frame, n, 0, v, reply);
+  case DAP_HANDLE_ARGUMENTS: {
+    size_t var = 0;
+    const char *path = NULL;
+    if (!find_listed_variable(s, h, n, &var, &path))
+      return dap_fail(reply, "setVariable: no variable '%s' is listed here", n);
+    return assign(s, h->thread, h->frame, var, path, 0, v, reply);
+  }
   case DAP_HANDLE_VALUE: {
     /* A child: "x" of a struct, "[3]" of an array, "*p" of a pointer. */
     cli_buf path = {0};
@@ -660,7 +774,7 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
       cli_buf_printf(&path, n[0] == '[' ? "%s%s" : "%.0s%s", h->path, n);
     else
       cli_buf_printf(&path, "%s.%s", h->path, n);
-    bool ok = assign(s, h->thread, h->frame, path.data, 0, v, reply);
+    bool ok = assign(s, h->thread, h->frame, h->var, path.data, 0, v, reply);
     cli_buf_free(&path);
     return ok;
   }
@@ -674,7 +788,7 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
     snprintf(list, sizeof list, "%.*s", (int)(len - 2), n + 1);
     if (parse_lanes(s->threads[h->thread].wave, list, &lanes, &err) != AMDDWARF_OK)
       return dap_fail(reply, "setVariable: %s", err.message);
-    return assign(s, h->thread, h->frame, h->path, lanes, v, reply);
+    return assign(s, h->thread, h->frame, h->var, h->path, lanes, v, reply);
   }
   default:
     return dap_fail(reply, "setVariable: %s cannot be written here; write a variable",
@@ -690,5 +804,5 @@ bool dap_set_expression(dap_session *s, const json_t *args, dap_reply *reply)
   size_t thread, frame;
   if (!dap_frame_arg(s, args, false, reply, &thread, &frame))
     return false;
-  return assign(s, thread, frame, json_string_value(e), 0, json_string_value(v), reply);
+  return assign(s, thread, frame, 0, json_string_value(e), 0, json_string_value(v), reply);
 }

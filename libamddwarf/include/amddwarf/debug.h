@@ -275,6 +275,9 @@ typedef struct amddwarf_valobj_info {
   size_t named_children;
   size_t indexed_children;
   int assignable;                /* a scalar, enum, pointer or bitfield */
+  int shadowed;                  /* VARIABLE is hidden by an inner variable of its
+                                    name: PATH given to amddwarf_valobj_new names
+                                    that one (amddwarf_valobj_new_var) */
 } amddwarf_valobj_info;
 
 /* The value of PATH (specs/eval-paths.md: NAME, .M, ->M, [I], *, &, (),
@@ -288,6 +291,18 @@ typedef struct amddwarf_valobj_info {
 AMDDWARF_API amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t frame,
                                                  const char *path, amddwarf_valobj **out,
                                                  amddwarf_error *err);
+/* The value of VAR, one of the variables amddwarf_wave_variables gave for
+   frame FRAME of WAVE: the way to reach a variable that an inner one of the
+   same name shadows, which a path's NAME never finds. PATH NULL: VAR
+   itself; else a path as for amddwarf_valobj_new whose NAME is VAR's
+   ("s.x" for VAR s), its operators applied to VAR. The value's children
+   (amddwarf_valobj_child) are VAR's too. Errors: E_INVALID_ARGUMENT (VAR is
+   not one of the frame's variables or has no name, PATH does not parse or
+   starts at another name), those of amddwarf_valobj_new. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_new_var(amddwarf_wave *wave, size_t frame,
+                                                     const amddwarf_var *var,
+                                                     const char *path, amddwarf_valobj **out,
+                                                     amddwarf_error *err);
 AMDDWARF_API void amddwarf_valobj_free(amddwarf_valobj *value);
 /* Valid until amddwarf_valobj_free. */
 AMDDWARF_API const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value);

@@ -116,13 +116,15 @@ static void describe_location(amddwarf_valobj *v)
                          : "";
 }
 
-/* A value of PATH (parsed) in frame FRAME. */
-static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
+/* A value of PATH (parsed) in frame FRAME: of the variable VAR when given
+   (one of the frame's, PATH's name being its own), else of the innermost
+   variable PATH names. */
+static amddwarf_status make_value(amddwarf_wave *wave, size_t frame, const amddwarf_var *var,
                                   const amddwarf_debug_path *path, amddwarf_valobj **out,
                                   amddwarf_error *err)
 {
   amddwarf_debug_frame *f = NULL;
-  const amddwarf_var *var = NULL;
+  const amddwarf_var *innermost = NULL;
   char message[AMDDWARF_ERROR_MESSAGE_SIZE];
   amddwarf_valobj *v = NULL;
   amddwarf_status st = amddwarf__debug_frame_get(wave, frame, &f, err);
@@ -131,8 +133,11 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
                        frame);
   if (st != AMDDWARF_OK)
     goto done;
-  if ((st = amddwarf_wave_find_variable(wave, frame, path->name, &var, err)) != AMDDWARF_OK)
+  if ((st = amddwarf_wave_find_variable(wave, frame, path->name, &innermost, err)) !=
+      AMDDWARF_OK)
     goto done;
+  if (var == NULL)
+    var = innermost;
   v = wave->spare_value;
   wave->spare_value = NULL;
   if (v == NULL)
@@ -152,6 +157,7 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   v->object = f->pub.object;
   v->cu = amddwarf_object_cu(v->object, var->die->cu_index);
   v->var = var;
+  v->info.shadowed = var != innermost;
   memcpy(v->path.name, path->name, sizeof path->name);
   memcpy(v->path.ops, path->ops, path->count * sizeof *path->ops);
   v->path.count = path->count;
@@ -192,7 +198,55 @@ amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t frame, const cha
                          "amddwarf_valobj_new: NULL argument");
   if (amddwarf__debug_path_parse(path, &parsed, message, sizeof message, &offset) != 0)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset, "%s", message);
-  return make_value(wave, frame, &parsed, out, err);
+  return make_value(wave, frame, NULL, &parsed, out, err);
+}
+
+/* Whether VAR is one of the variables of frame FRAME (amddwarf_wave_variables). */
+static amddwarf_status check_frame_variable(amddwarf_wave *wave, size_t frame,
+                                            const amddwarf_var *var, amddwarf_error *err)
+{
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  for (size_t i = 0; i < count; ++i)
+    if (&vars[i] == var)
+      return var->die->name != NULL
+                 ? AMDDWARF_OK
+                 : amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                                  "the variable at DIE 0x%llx has no name",
+                                  (unsigned long long)var->die->offset);
+  return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                       "amddwarf_valobj_new_var: the variable is not one that "
+                       "amddwarf_wave_variables gave for frame %zu",
+                       frame);
+}
+
+amddwarf_status amddwarf_valobj_new_var(amddwarf_wave *wave, size_t frame,
+                                        const amddwarf_var *var, const char *path,
+                                        amddwarf_valobj **out, amddwarf_error *err)
+{
+  amddwarf_debug_path parsed;
+  char message[AMDDWARF_ERROR_MESSAGE_SIZE];
+  size_t offset = 0;
+  if (out != NULL)
+    *out = NULL;
+  if (wave == NULL || var == NULL || out == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_valobj_new_var: NULL argument");
+  amddwarf_status st = check_frame_variable(wave, frame, var, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (path == NULL)
+    path = var->die->name;
+  if (amddwarf__debug_path_parse(path, &parsed, message, sizeof message, &offset) != 0)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset, "%s", message);
+  if (strcmp(parsed.name, var->die->name) != 0)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, 0,
+                         "path '%s' starts at '%s', not at the variable '%s'", path,
+                         parsed.name, var->die->name);
+  return make_value(wave, frame, var, &parsed, out, err);
 }
 
 void amddwarf_valobj_free(amddwarf_valobj *value)
@@ -433,5 +487,5 @@ amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_t index,
     return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "the path of a child of '%s' needs more than %d operators",
                          value->path_text, AMDDWARF_DEBUG_PATH_MAX_OPS);
-  return make_value(value->wave, value->frame_index, &path, out, err);
+  return make_value(value->wave, value->frame_index, value->var, &path, out, err);
 }
