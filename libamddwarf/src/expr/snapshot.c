@@ -20,6 +20,7 @@
 #include "common/json_int.h"
 #include "common/text.h"
 #include "common/mem.h"
+#include "expr/snapshot_json.h"
 
 typedef struct snap_register {
   uint32_t regno;
@@ -626,17 +627,13 @@ static amddwarf_status load(loader *l, const json_t *root)
   return parse_dies(l, json_object_get(root, "dies"));
 }
 
-amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
-                                       const amddwarf_allocator *allocator,
-                                       amddwarf_snapshot **out, amddwarf_error *err)
+amddwarf_status amddwarf__snapshot_load_json(const json_t *root,
+                                            const amddwarf_allocator *allocator,
+                                            amddwarf_snapshot **out, amddwarf_error *err)
 {
-  json_error_t jerr;
-  amddwarf_status st;
-  if (!out || (!text && size))
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no text or output");
-  *out = NULL;
   amddwarf_allocator alloc = amddwarf__allocator_resolve(allocator);
   amddwarf_snapshot *s = alloc.alloc(alloc.user, sizeof *s);
+  *out = NULL;
   if (!s)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   memset(s, 0, sizeof *s);
@@ -645,21 +642,30 @@ amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
   s->wave_size = 64;
   s->address_size = 8;
   amddwarf_expr_format_init(&s->format);
-  json_t *root = json_loadb(text ? text : "", size, JSON_REJECT_DUPLICATES, &jerr);
-  if (!root) {
-    st = amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
-                       "snapshot line %d column %d: %s", jerr.line, jerr.column, jerr.text);
-    goto fail;
-  }
   loader l = {s, err, 0};
-  st = load(&l, root);
-  json_decref(root);
-  if (st != AMDDWARF_OK)
-    goto fail;
+  amddwarf_status st = load(&l, root);
+  if (st != AMDDWARF_OK) {
+    amddwarf_snapshot_free(s);
+    return st;
+  }
   *out = s;
   return AMDDWARF_OK;
-fail:
-  amddwarf_snapshot_free(s);
+}
+
+amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
+                                       const amddwarf_allocator *allocator,
+                                       amddwarf_snapshot **out, amddwarf_error *err)
+{
+  json_error_t jerr;
+  if (!out || (!text && size))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no text or output");
+  *out = NULL;
+  json_t *root = json_loadb(text ? text : "", size, JSON_REJECT_DUPLICATES, &jerr);
+  if (!root)
+    return amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
+                         "snapshot line %d column %d: %s", jerr.line, jerr.column, jerr.text);
+  amddwarf_status st = amddwarf__snapshot_load_json(root, allocator, out, err);
+  json_decref(root);
   return st;
 }
 

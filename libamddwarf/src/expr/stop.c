@@ -1,7 +1,7 @@
 /* Stops: the waves of a stopped GPU as snapshots with their places
- * (<amddwarf/stop.h>, specs/stop.md). Each wave's snapshot is loaded by the
- * snapshot loader from its own member, so the two formats have one reader
- * each. */
+ * (<amddwarf/stop.h>, specs/stop.md). The document is parsed once; each
+ * wave's snapshot member is handed, parsed, to the snapshot loader, so the
+ * two formats have one reader each. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "common/json_int.h"
 #include "common/mem.h"
 #include "common/text.h"
+#include "expr/snapshot_json.h"
 
 struct amddwarf_stop {
   amddwarf_allocator alloc;
@@ -118,14 +119,9 @@ static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const
       return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                            "%s.snapshot must be a snapshot object (specs/snapshot.md)", where);
   }
-  char *text = json_dumps(snapshot, JSON_COMPACT);
-  if (!text)
-    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   amddwarf_error inner;
   amddwarf_error_clear(&inner);
-  amddwarf_status st = amddwarf_snapshot_load(text, strlen(text), &stop->alloc, &w->snapshot,
-                                              &inner);
-  free(text);
+  amddwarf_status st = amddwarf__snapshot_load_json(snapshot, &stop->alloc, &w->snapshot, &inner);
   if (st != AMDDWARF_OK)
     return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s%s: %s", where,
                          place ? ".snapshot" : "", inner.message);
