@@ -49,6 +49,17 @@ typedef struct fast_frame {
   amddwarf_location composites[FAST_COMPOSITES];
 } fast_frame;
 
+/* An empty frame. The stack and piece arrays stay as they are: only the
+   entries below the counts are ever read. */
+static void fast_frame_start(fast_frame *f)
+{
+  f->sp = 0;
+  f->below = 0;
+  f->composite_open = false;
+  f->piece_count = 0;
+  f->composite_count = 0;
+}
+
 static bool fast_push(machine *m, fast_frame *f, fast_kind kind, uint32_t space, uint64_t x)
 {
   if (f->sp == FAST_STACK || f->below + f->composite_open + f->sp >= m->ev->stack_cap)
@@ -453,11 +464,7 @@ bool amddwarf__fast_eval_location(machine *m, const amddwarf_op *ops, size_t cou
   amddwarf_error *err = m->err;
   m->err = NULL;
   fast_frame f;
-  f.sp = 0;
-  f.below = 0;
-  f.composite_open = false;
-  f.piece_count = 0;
-  f.composite_count = 0;
+  fast_frame_start(&f);
   bool done = fast_run(m, ops, count, &f) && fast_result(m, &f, result);
   m->err = err;
   return done;
@@ -569,11 +576,7 @@ fast_outcome amddwarf__fast_eval_read(machine *m, const amddwarf_op *ops, size_t
   amddwarf_error *err = m->err;
   m->err = NULL;
   fast_frame f;
-  f.sp = 0;
-  f.below = 0;
-  f.composite_open = false;
-  f.piece_count = 0;
-  f.composite_count = 0;
+  fast_frame_start(&f);
   fast_outcome outcome = FAST_DECLINED;
   if (fast_run(m, ops, count, &f)) {
     if (fast_read_result(m, &f, bit_offset, bit_size, dst))

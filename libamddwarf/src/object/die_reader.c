@@ -680,14 +680,25 @@ static amddwarf_status unit_failure(const amddwarf_unit *unit, amddwarf_error *e
   return unit->failure.status;
 }
 
+amddwarf_unit *amddwarf__object_unit(const amddwarf_object *cobject, size_t cu_index,
+                                     amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  if (object == NULL || cu_index >= object->cu_count) {
+    amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "unit %zu does not exist",
+                   cu_index);
+    return NULL;
+  }
+  return &object->units[cu_index];
+}
+
 amddwarf_status amddwarf__object_ensure_unit(const amddwarf_object *cobject, size_t cu_index,
                                             amddwarf_error *err)
 {
   amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
-  if (object == NULL || cu_index >= object->cu_count)
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "unit %zu does not exist", cu_index);
-  amddwarf_unit *unit = &object->units[cu_index];
+  amddwarf_unit *unit = amddwarf__object_unit(cobject, cu_index, err);
+  if (unit == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
   unsigned state = atomic_load_explicit(&unit->state, memory_order_acquire);
   if (state == AMDDWARF_UNIT_READY)
     return AMDDWARF_OK;

@@ -319,6 +319,11 @@ bool amddwarf__object_value_has_extension_op(const amddwarf_object *object, cons
                                             const amddwarf_attr_value *v);
 
 /* die_reader.c: the DIE summaries of a unit, made on first use. */
+/* The state of unit CU_INDEX, which loading fills in (the object is const to
+   its readers, its units are not), or NULL after failing with "unit N does
+   not exist". */
+amddwarf_unit *amddwarf__object_unit(const amddwarf_object *object, size_t cu_index,
+                                     amddwarf_error *err);
 amddwarf_status amddwarf__object_ensure_unit(const amddwarf_object *object, size_t cu_index,
                                             amddwarf_error *err);
 /* The unit whose .debug_info range holds OFFSET, or SIZE_MAX. */

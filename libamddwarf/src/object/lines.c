@@ -582,10 +582,9 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
                                              amddwarf_error *err)
 {
   amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
-  if (object == NULL || cu_index >= object->cu_count)
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "unit %zu does not exist", cu_index);
-  amddwarf_unit *unit = &object->units[cu_index];
+  amddwarf_unit *unit = amddwarf__object_unit(cobject, cu_index, err);
+  if (unit == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
   const amddwarf_cu *cu = &object->cus[cu_index];
   if (atomic_load_explicit(&unit->lines_state, memory_order_acquire) == AMDDWARF_UNIT_READY)
     return AMDDWARF_OK;
