@@ -65,7 +65,9 @@ static int reserve(amddwarf_text *t, size_t n)
   }
   if (t->len + n + 1 <= t->cap)
     return 0;
-  size_t cap = t->cap ? t->cap : 64;
+  /* CAP never exceeds MAX, so an append that fits in CAP is within the
+     limit: the inline appends of text.h rely on that. */
+  size_t cap = t->cap ? t->cap : (max < 64 ? max : 64);
   while (cap < t->len + n + 1)
     cap = cap > max / 2 ? max : cap * 2;
   amddwarf_allocator a = amddwarf__allocator_resolve(t->allocator);
@@ -79,8 +81,7 @@ static int reserve(amddwarf_text *t, size_t n)
   return 0;
 }
 
-/* N bytes of S, or N copies of CH when S is NULL. */
-static void write_bytes(amddwarf_text *t, const char *s, char ch, size_t n)
+void amddwarf__text_write(amddwarf_text *t, const char *s, char ch, size_t n)
 {
   if (t->fixed) {
     fixed_write(t, s, ch, n);
@@ -94,21 +95,6 @@ static void write_bytes(amddwarf_text *t, const char *s, char ch, size_t n)
     memset(t->data + t->len, ch, n);
   t->len += n;
   t->data[t->len] = '\0';
-}
-
-void amddwarf__text_append(amddwarf_text *t, const char *s, size_t n)
-{
-  write_bytes(t, s, 0, n);
-}
-
-void amddwarf__text_puts(amddwarf_text *t, const char *s)
-{
-  write_bytes(t, s, 0, strlen(s));
-}
-
-void amddwarf__text_fill(amddwarf_text *t, char ch, size_t n)
-{
-  write_bytes(t, NULL, ch, n);
 }
 
 /* Fixed mode: vsnprintf straight into what is left of the buffer. */

@@ -17,6 +17,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <amddwarf/allocator.h>
 #include <amddwarf/status.h>
 
@@ -42,10 +43,38 @@ void amddwarf__text_printf(amddwarf_text *t, const char *format, ...)
 #endif
     ;
 void amddwarf__text_vprintf(amddwarf_text *t, const char *format, va_list ap);
-void amddwarf__text_append(amddwarf_text *t, const char *s, size_t n);
-void amddwarf__text_puts(amddwarf_text *t, const char *s);
+/* Every append: N bytes of S, or N copies of CH when S is NULL. */
+void amddwarf__text_write(amddwarf_text *t, const char *s, char ch, size_t n);
+
+/* Inline when the bytes fit, as they nearly always do: the printf renderer
+   appends a few characters at a time. */
+static inline void amddwarf__text_append(amddwarf_text *t, const char *s, size_t n)
+{
+  if (!t->failed && t->len < t->cap && n < t->cap - t->len) {
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+    return;
+  }
+  amddwarf__text_write(t, s, 0, n);
+}
+
+static inline void amddwarf__text_puts(amddwarf_text *t, const char *s)
+{
+  amddwarf__text_append(t, s, strlen(s));
+}
+
 /* N copies of CH (padding). */
-void amddwarf__text_fill(amddwarf_text *t, char ch, size_t n);
+static inline void amddwarf__text_fill(amddwarf_text *t, char ch, size_t n)
+{
+  if (!t->failed && t->len < t->cap && n < t->cap - t->len) {
+    memset(t->data + t->len, ch, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+    return;
+  }
+  amddwarf__text_write(t, NULL, ch, n);
+}
 /* Empties T, keeping its buffer. */
 void amddwarf__text_reset(amddwarf_text *t);
 /* The text ("" when empty); valid until the next change of T. */
