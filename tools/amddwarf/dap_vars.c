@@ -544,7 +544,7 @@ static bool list_children(dap_session *s, const dap_handle *h, const json_t *arg
 
 bool dap_variables(dap_session *s, const json_t *args, dap_reply *reply)
 {
-  dap_handle copy;
+  dap_handle copy = {0}; /* filled by handle_arg when it succeeds */
   if (!handle_arg(s, args, reply, &copy))
     return false;
   const dap_handle *h = &copy;
@@ -748,7 +748,7 @@ static bool assign(dap_session *s, size_t thread, size_t frame, size_t var, cons
 
 bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
 {
-  dap_handle copy;
+  dap_handle copy = {0}; /* filled by handle_arg when it succeeds */
   const json_t *name = json_object_get(args, "name"), *value = json_object_get(args, "value");
   if (!handle_arg(s, args, reply, &copy))
     return false;
