@@ -174,8 +174,10 @@ static void test_fast_path_equals_general(void **state)
 
     machine m;
     amddwarf_entry fast;
+    fast_plan plan;
+    amddwarf__fast_compile(ops, count, &plan);
     assert_int_equal(amddwarf__machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
-    if (!amddwarf__fast_eval_location(&m, ops, count, &fast))
+    if (!amddwarf__fast_eval_location(&m, &plan, &fast))
       continue;
     taken++;
     if (fast.location.kind == AMDDWARF_LOCATION_COMPOSITE)
@@ -281,8 +283,10 @@ static void test_eval_read_equals_eval_then_read(void **state)
     uint8_t again[16];
     assert_int_equal(amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 256, &count, NULL),
                      AMDDWARF_OK);
+    fast_plan plan;
+    amddwarf__fast_compile(ops, count, &plan);
     assert_int_equal(amddwarf__machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
-    if (amddwarf__fast_eval_read(&m, ops, count, bit_offset, bit_size, again, &result) ==
+    if (amddwarf__fast_eval_read(&m, &plan, bit_offset, bit_size, again, &result) ==
         FAST_READ) {
       read_in_one_pass++;
       pieces_read += strstr(text, "piece") != NULL;

@@ -234,6 +234,58 @@ amddwarf_status amddwarf__stack_pop_location(machine *m, uint32_t base, amddwarf
 
 /* ---- nested expressions ------------------------------------------------------ */
 
+/* memcmp (A, B, SIZE) == 0 for the short expressions of the cache, without
+   a library call: two overlapping words cover 4 to 16 bytes. */
+static bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t size)
+{
+  if (size >= 8 && size <= 16) {
+    uint64_t x0, y0, x1, y1;
+    memcpy(&x0, a, 8);
+    memcpy(&y0, b, 8);
+    memcpy(&x1, a + size - 8, 8);
+    memcpy(&y1, b + size - 8, 8);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  if (size >= 4 && size < 8) {
+    uint32_t x0, y0, x1, y1;
+    memcpy(&x0, a, 4);
+    memcpy(&y0, b, 4);
+    memcpy(&x1, a + size - 4, 4);
+    memcpy(&y1, b + size - 4, 4);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  if (size < 4) {
+    unsigned differ = 0;
+    for (size_t i = 0; i < size; i++)
+      differ |= (unsigned)(a[i] ^ b[i]);
+    return differ == 0;
+  }
+  return memcmp(a, b, size) == 0;
+}
+
+/* Program *P from cache slot I when it holds BYTES in the request's format;
+   the slot is pinned until the evaluation ends, so that a nested expression
+   cannot reuse it while this one runs. */
+static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size_t size,
+                              program *p)
+{
+  amddwarf_eval *ev = m->ev;
+  const eval_cache_entry *c = &ev->cache[i];
+  const amddwarf_expr_format *format = &m->req->format;
+  if (c->bytes != bytes || c->size != size || !bytes || c->format.dialect != format->dialect ||
+      c->format.address_size != format->address_size ||
+      c->format.offset_size != format->offset_size || c->format.version != format->version ||
+      !bytes_equal(c->copy, bytes, size))
+    return false;
+  ev->cache_pinned |= 1u << i;
+  ev->cache_last = i;
+  p->external = c->ops;
+  p->first = 0;
+  p->count = c->count;
+  p->plan = &c->plan;
+  return true;
+}
+
 amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
 {
   amddwarf_eval *ev = m->ev;
@@ -252,22 +304,12 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
   /* Decoded expressions are cached by address and content: a debugger
      evaluates the same location for every lane. */
   if (size <= EVAL_CACHE_BYTES) {
-    for (unsigned i = 0; i < EVAL_CACHE_ENTRIES; i++) {
-      const eval_cache_entry *c = &ev->cache[i];
-      if (c->bytes == bytes && c->size == size && c->bytes &&
-          c->format.dialect == m->req->format.dialect &&
-          c->format.address_size == m->req->format.address_size &&
-          c->format.offset_size == m->req->format.offset_size &&
-          c->format.version == m->req->format.version && memcmp(c->copy, bytes, size) == 0) {
-        /* Pinned until the evaluation ends, so that a nested expression
-           cannot reuse the slot while this one runs. */
-        ev->cache_pinned |= 1u << i;
-        p->external = c->ops;
-        p->first = 0;
-        p->count = c->count;
+    /* From the slot last found: one expression evaluated lane after lane
+       is found at once. */
+    for (unsigned n = 0, i = ev->cache_last; n < EVAL_CACHE_ENTRIES;
+         n++, i = (i + 1) % EVAL_CACHE_ENTRIES)
+      if (use_cached(m, i, bytes, size, p))
         return AMDDWARF_OK;
-      }
-    }
   }
   size_t count = 0;
   amddwarf_error derr;
@@ -284,6 +326,7 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
   p->external = NULL;
   p->first = m->ops_used;
   p->count = count;
+  p->plan = NULL;
   unsigned slot = ev->cache_next;
   while (slot < ev->cache_next + EVAL_CACHE_ENTRIES &&
          (ev->cache_pinned >> (slot % EVAL_CACHE_ENTRIES)) & 1)
@@ -300,6 +343,9 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
     memcpy(c->copy, bytes, size);
     memcpy(c->ops, ev->ops + m->ops_used, count * sizeof *c->ops);
     c->count = count;
+    amddwarf__fast_compile(c->ops, count, &c->plan);
+    ev->cache_pinned |= 1u << (slot % EVAL_CACHE_ENTRIES);
+    p->plan = &c->plan;
   }
   m->ops_used += count;
   return AMDDWARF_OK;
@@ -589,9 +635,11 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
     return st;
   if (!result || (!ops && count))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
-  program p = {ops, 0, count};
-  if (fast_allowed(&m)) {
-    if (amddwarf__fast_eval_location(&m, ops, count, result))
+  program p = {ops, 0, count, NULL};
+  if (fast_allowed(&m) && count <= FAST_PLAN_STEPS) {
+    fast_plan plan;
+    amddwarf__fast_compile(ops, count, &plan);
+    if (amddwarf__fast_eval_location(&m, &plan, result))
       return AMDDWARF_OK;
     machine_restart(&m);
   }
@@ -613,8 +661,8 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
   if (!result || (!bytes && size))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no bytes or result");
   st = amddwarf__load_program(&m, bytes, size, &p);
-  if (st == AMDDWARF_OK && p.external && fast_allowed(&m)) {
-    if (amddwarf__fast_eval_location(&m, p.external, p.count, result))
+  if (st == AMDDWARF_OK && p.plan && fast_allowed(&m)) {
+    if (amddwarf__fast_eval_location(&m, p.plan, result))
       return AMDDWARF_OK;
     machine_restart(&m);
   }
@@ -638,13 +686,15 @@ amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_reques
   if ((!bytes && size) || (!buf && bit_size) || request->required != AMDDWARF_RESULT_LOCATION)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                           "amddwarf_eval_read needs bytes, a buffer and a location request");
-  st = amddwarf__load_program(&m, bytes, size, &p);
-  if (st != AMDDWARF_OK)
+  /* The slot found last first, inline: the common case of one location
+     evaluated for lane after lane. */
+  if (!use_cached(&m, ev->cache_last, bytes, size, &p) &&
+      (st = amddwarf__load_program(&m, bytes, size, &p)) != AMDDWARF_OK)
     return st;
-  bool fast = p.external && fast_allowed(&m);
+  bool fast = p.plan && fast_allowed(&m);
   fast_outcome outcome = FAST_DECLINED;
   if (fast)
-    outcome = amddwarf__fast_eval_read(&m, p.external, p.count, bit_offset, bit_size, buf, &result);
+    outcome = amddwarf__fast_eval_read(&m, p.plan, bit_offset, bit_size, buf, &result);
   if (outcome == FAST_READ) /* whole bytes only */
     return AMDDWARF_OK;
   if (outcome == FAST_DECLINED) {

@@ -24,6 +24,27 @@
 
 enum { EVAL_CACHE_ENTRIES = 8, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = 32, EVAL_REG_CACHE = 16 };
 
+/* A compiled expression for the fast path: each operation of the fast set
+   as a step with its operands unpacked and checked, and the deepest stack
+   it reaches. USABLE is false when an operation is outside the set, the
+   stack would underflow or the expression is too long; the general
+   machine then runs it and gives the exact result or error. */
+enum { FAST_PLAN_STEPS = EVAL_CACHE_OPS, FAST_STACK = 16 };
+
+typedef struct fast_step {
+  uint8_t code; /* fast_code (fast.c) */
+  uint32_t a;
+  uint64_t b;
+} fast_step;
+
+typedef struct fast_plan {
+  bool usable;
+  uint32_t count;      /* steps */
+  uint32_t operations; /* the operations they run (counted as steps run) */
+  uint32_t deepest;
+  fast_step steps[FAST_PLAN_STEPS];
+} fast_plan;
+
 /* A decoded expression, reused while its bytes (same address, same
    content) and format are the same. */
 typedef struct eval_cache_entry {
@@ -33,6 +54,7 @@ typedef struct eval_cache_entry {
   uint8_t copy[EVAL_CACHE_BYTES];
   size_t count;
   amddwarf_op ops[EVAL_CACHE_OPS];
+  fast_plan plan;
 } eval_cache_entry;
 
 struct amddwarf_eval {
@@ -43,6 +65,7 @@ struct amddwarf_eval {
     uint64_t bytes;
   } reg_cache[EVAL_REG_CACHE];
   unsigned cache_next;
+  unsigned cache_last;   /* the slot found last */
   unsigned cache_pinned; /* bit i: slot i runs in the current evaluation */
   amddwarf_allocator alloc;
   amddwarf_entry *stack;
@@ -90,6 +113,7 @@ typedef struct program {
   const amddwarf_op *external;
   size_t first;
   size_t count;
+  const fast_plan *plan; /* cached expressions only */
 } program;
 
 /* Decodes SIZE bytes as program *P: from the decode cache when they were
@@ -260,10 +284,13 @@ EVAL_OP(breg0, amddwarf__op_breg)
 
 /* ---- fast.c ------------------------------------------------------------- */
 
-/* Evaluates the COUNT operations at OPS as a location into *RESULT on the
-   fast path; false when it declines (then nothing was reported and the
-   general machine must run the expression from the start). */
-bool amddwarf__fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result);
+/* Compiles the COUNT operations at OPS into *PLAN. */
+void amddwarf__fast_compile(const amddwarf_op *ops, size_t count, fast_plan *plan);
+
+/* Evaluates PLAN as a location into *RESULT on the fast path; false when it
+   declines (then nothing was reported and the general machine must run the
+   expression from the start). */
+bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_entry *result);
 
 /* What amddwarf__fast_eval_read did: declined (run the general machine from
    the start), evaluated the location into *RESULT but left the read to the
@@ -274,9 +301,8 @@ typedef enum fast_outcome { FAST_DECLINED, FAST_EVALUATED, FAST_READ } fast_outc
    memory location or a piece list of whole bytes of them, by the read of
    BIT_SIZE bits at BIT_OFFSET into DST straight from the target, with the
    general rules of composites and reads. Reports nothing. */
-fast_outcome amddwarf__fast_eval_read(machine *m, const amddwarf_op *ops, size_t count,
-                                      uint64_t bit_offset, uint64_t bit_size, uint8_t *dst,
-                                      amddwarf_entry *result);
+fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_t bit_offset,
+                                      uint64_t bit_size, uint8_t *dst, amddwarf_entry *result);
 
 /* ---- location.c --------------------------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include "common/checked.h"
 #include "expr/eval_internal.h"
 
-enum { FAST_STACK = 16, FAST_PIECES = 8, FAST_COMPOSITES = 4 };
+enum { FAST_PIECES = 8, FAST_COMPOSITES = 4 };
 
 typedef enum fast_kind {
   FAST_VALUE,     /* a generic value: X */
@@ -35,7 +35,13 @@ typedef struct fast_entry {
 } fast_entry;
 
 typedef struct fast_frame {
-  fast_entry stack[FAST_STACK];
+  /* The stack, one array per field. Entries are read and written a field at
+     a time: a copy of a whole entry would make the compiler read, as one
+     wide load, fields that narrower stores just wrote, which the processor
+     cannot forward from its store buffer (a stall of tens of cycles). */
+  uint8_t kind[FAST_STACK];
+  uint32_t space[FAST_STACK];
+  uint64_t x[FAST_STACK];
   unsigned sp;
   unsigned below;         /* general-stack entries of the frames under this one */
   /* An incomplete composite under STACK, as pieces not yet appended. */
@@ -49,54 +55,52 @@ typedef struct fast_frame {
   amddwarf_location composites[FAST_COMPOSITES];
 } fast_frame;
 
-/* An empty frame. The stack and piece arrays stay as they are: only the
-   entries below the counts are ever read. */
-static void fast_frame_start(fast_frame *f)
+/* An empty frame over BELOW entries of the general stack. The stack and
+   piece arrays stay as they are: only the entries below the counts are
+   ever read. */
+static void fast_frame_start(fast_frame *f, unsigned below)
 {
   f->sp = 0;
-  f->below = 0;
+  f->below = below;
   f->composite_open = false;
   f->piece_count = 0;
   f->composite_count = 0;
 }
 
-static bool fast_push(machine *m, fast_frame *f, fast_kind kind, uint32_t space, uint64_t x)
+/* A push: the plan has checked that the stack has room. */
+static void fast_push(fast_frame *f, fast_kind kind, uint32_t space, uint64_t x)
 {
-  if (f->sp == FAST_STACK || f->below + f->composite_open + f->sp >= m->ev->stack_cap)
-    return false;
-  fast_entry *e = &f->stack[f->sp++];
-  e->kind = kind;
-  e->space = space;
-  e->x = x;
-  return true;
+  f->kind[f->sp] = (uint8_t)kind;
+  f->space[f->sp] = space;
+  f->x[f->sp++] = x;
 }
 
-static bool fast_push_generic(machine *m, fast_frame *f, uint64_t x)
+/* Stack entry I. */
+static fast_entry fast_get(const fast_frame *f, unsigned i)
 {
-  return fast_push(m, f, FAST_VALUE, 0, x & bits_mask(machine_generic_bits(m)));
+  fast_entry e = {(fast_kind)f->kind[i], f->space[i], f->x[i]};
+  return e;
 }
 
 /* The top entry as a generic value, popped. */
 static bool fast_pop_value(fast_frame *f, uint64_t *x)
 {
-  if (f->sp == 0 || f->stack[f->sp - 1].kind != FAST_VALUE)
+  if (f->kind[f->sp - 1] != FAST_VALUE)
     return false;
-  *x = f->stack[--f->sp].x;
+  *x = f->x[--f->sp];
   return true;
 }
 
 /* The top entry as a location (a generic value is a default-space
-   address), in place. */
-static fast_entry *fast_top_location(fast_frame *f)
+   address), converted in place. */
+static fast_entry fast_top_location(fast_frame *f)
 {
-  if (f->sp == 0)
-    return NULL;
-  fast_entry *e = &f->stack[f->sp - 1];
-  if (e->kind == FAST_VALUE) {
-    e->kind = FAST_MEMORY;
-    e->space = AMDDWARF_ASPACE_NONE;
+  unsigned i = f->sp - 1;
+  if (f->kind[i] == FAST_VALUE) {
+    f->kind[i] = FAST_MEMORY;
+    f->space[i] = AMDDWARF_ASPACE_NONE;
   }
-  return e;
+  return fast_get(f, i);
 }
 
 /* Entry E of frame F as a location description. */
@@ -175,7 +179,7 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
 
 /* N bytes at byte X of register or memory entry E (bounds checked by the
    caller) straight into DST. */
-static bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, uint64_t n, uint8_t *dst)
+static inline bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, uint64_t n, uint8_t *dst)
 {
   const amddwarf_target *t = m->t;
   if (n == 0)
@@ -193,10 +197,10 @@ static bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, uint64_
          t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;
 }
 
-static bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit);
+static inline bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit);
 
 /* Moves location E of frame F by BYTES (amddwarf__loc_add_bytes' range rules). */
-static bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
+static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
 {
   uint64_t limit;
   if (e->kind == FAST_MEMORY) {
@@ -221,7 +225,7 @@ static bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t 
 }
 
 /* Moves location E by BYTES when it stays at or below byte LIMIT. */
-static bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit)
+static inline bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit)
 {
   uint64_t moved;
   if (bytes >= 0) {
@@ -239,6 +243,181 @@ static bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit)
   return true;
 }
 
+/* ---- plans ------------------------------------------------------------------ */
+
+/* What each plan step does; operands are unpacked and range-checked once,
+   when the expression is compiled. */
+typedef enum fast_code {
+  FC_NOP,
+  FC_VALUE,          /* push generic B */
+  FC_REGISTER,       /* push register A */
+  FC_ADDRESS,        /* push default-space address B */
+  FC_BREG,           /* register A's value + B (signed), default space */
+  FC_ASPACE_BREG,    /* the same in the address space popped */
+  FC_FBREG,          /* the frame base + B (signed) */
+  FC_LANE,
+  FC_DUP,
+  FC_OVER,
+  FC_DROP,
+  FC_SWAP,
+  FC_BINARY,         /* operation A on two generic values */
+  FC_BINARY_CONST,   /* operation A on the generic value and B: a constant
+                        and the operation after it, fused */
+  FC_PLUS_UCONST,    /* generic + B */
+  FC_OFFSET,         /* location + popped generic (signed) */
+  FC_OFFSET_UCONST,  /* location + B */
+  FC_FORM_ASPACE,    /* address in the popped address space */
+  FC_DEREF,          /* B bytes, 0 for the generic size */
+  FC_PIECE,          /* B bits */
+  FC_SELECT,         /* select_bit_piece: B bits, A count */
+} fast_code;
+
+/* Stack entries each code needs and the change it makes (a piece needs at
+   most one entry and leaves none). */
+static const struct {
+  uint8_t needs;
+  int8_t change;
+} fast_effect[] = {
+    [FC_NOP] = {0, 0},          [FC_VALUE] = {0, 1},      [FC_REGISTER] = {0, 1},
+    [FC_ADDRESS] = {0, 1},      [FC_BREG] = {0, 1},       [FC_ASPACE_BREG] = {1, 0},
+    [FC_FBREG] = {0, 1},        [FC_LANE] = {0, 1},       [FC_DUP] = {1, 1},
+    [FC_OVER] = {2, 1},         [FC_DROP] = {1, -1},      [FC_SWAP] = {2, 0},
+    [FC_BINARY] = {2, -1},      [FC_BINARY_CONST] = {1, 0},      [FC_PLUS_UCONST] = {1, 0}, [FC_OFFSET] = {2, -1},
+    [FC_OFFSET_UCONST] = {1, 0}, [FC_FORM_ASPACE] = {2, -1}, [FC_DEREF] = {1, 0},
+    [FC_PIECE] = {0, 0},        [FC_SELECT] = {3, -2},
+};
+
+/* The plan step for OP, false when OP is not in the fast set. */
+static bool fast_compile_op(const amddwarf_op *op, fast_step *s)
+{
+  amddwarf_op_kind kind = op->kind;
+  uint64_t x = op->operands[0], y = op->operands[1];
+  s->a = 0;
+  s->b = x;
+  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) {
+    s->code = FC_VALUE;
+    s->b = (uint64_t)(kind - AMDDWARF_OP_lit0);
+    return true;
+  }
+  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
+    s->code = FC_REGISTER;
+    s->a = (uint32_t)(kind - AMDDWARF_OP_reg0);
+    return true;
+  }
+  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
+    s->code = FC_BREG;
+    s->a = (uint32_t)(kind - AMDDWARF_OP_breg0);
+    return true;
+  }
+  switch (kind) {
+  case AMDDWARF_OP_nop: case AMDDWARF_OP_LLVM_nop:
+    s->code = FC_NOP;
+    return true;
+  case AMDDWARF_OP_const1u: case AMDDWARF_OP_const2u: case AMDDWARF_OP_const4u:
+  case AMDDWARF_OP_const8u: case AMDDWARF_OP_constu: case AMDDWARF_OP_const1s:
+  case AMDDWARF_OP_const2s: case AMDDWARF_OP_const4s: case AMDDWARF_OP_const8s:
+  case AMDDWARF_OP_consts:
+    s->code = FC_VALUE;
+    return true;
+  case AMDDWARF_OP_addr:
+    s->code = FC_ADDRESS;
+    return true;
+  case AMDDWARF_OP_regx:
+    s->code = FC_REGISTER;
+    s->a = (uint32_t)x;
+    return x <= UINT32_MAX;
+  case AMDDWARF_OP_bregx:
+  case AMDDWARF_OP_LLVM_aspace_bregx:
+    s->code = kind == AMDDWARF_OP_bregx ? FC_BREG : FC_ASPACE_BREG;
+    s->a = (uint32_t)x;
+    s->b = y;
+    return x <= UINT32_MAX;
+  case AMDDWARF_OP_fbreg:
+    s->code = FC_FBREG;
+    return true;
+  case AMDDWARF_OP_LLVM_push_lane:
+    s->code = FC_LANE;
+    return true;
+  case AMDDWARF_OP_dup: s->code = FC_DUP; return true;
+  case AMDDWARF_OP_over: s->code = FC_OVER; return true;
+  case AMDDWARF_OP_drop: s->code = FC_DROP; return true;
+  case AMDDWARF_OP_swap: s->code = FC_SWAP; return true;
+  case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_and:
+  case AMDDWARF_OP_or: case AMDDWARF_OP_xor: case AMDDWARF_OP_shl: case AMDDWARF_OP_shr:
+  case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:
+    s->code = FC_BINARY;
+    s->a = (uint32_t)kind;
+    return true;
+  case AMDDWARF_OP_plus_uconst:
+    s->code = FC_PLUS_UCONST;
+    return true;
+  case AMDDWARF_OP_LLVM_offset:
+    s->code = FC_OFFSET;
+    return true;
+  case AMDDWARF_OP_LLVM_offset_uconst:
+    s->code = FC_OFFSET_UCONST;
+    return x <= INT64_MAX;
+  case AMDDWARF_OP_LLVM_form_aspace_address:
+    s->code = FC_FORM_ASPACE;
+    return true;
+  case AMDDWARF_OP_deref:
+    s->code = FC_DEREF;
+    s->b = 0;
+    return true;
+  case AMDDWARF_OP_deref_size:
+    s->code = FC_DEREF;
+    return x != 0; /* a zero size is the general path's error */
+  case AMDDWARF_OP_piece:
+    s->code = FC_PIECE;
+    s->b = x * 8;
+    return x <= UINT64_MAX / 8;
+  case AMDDWARF_OP_bit_piece:
+    s->code = FC_PIECE;
+    return y == 0;
+  case AMDDWARF_OP_LLVM_select_bit_piece:
+    s->code = FC_SELECT;
+    s->a = (uint32_t)y;
+    return x != 0 && y != 0 && y <= 64;
+  default:
+    return false;
+  }
+}
+
+void amddwarf__fast_compile(const amddwarf_op *ops, size_t count, fast_plan *plan)
+{
+  /* The stack depth before each step is the same on every run (there are
+     no branches in the fast set), so underflow is found here once and a
+     run checks its room once. */
+  unsigned depth = 0, deepest = 0;
+  plan->usable = false;
+  plan->count = 0;
+  if (count > FAST_PLAN_STEPS)
+    return;
+  uint32_t n = 0;
+  for (size_t i = 0; i < count; i++) {
+    fast_step *s = &plan->steps[n];
+    if (!fast_compile_op(&ops[i], s) || depth < fast_effect[s->code].needs ||
+        (s->code == FC_PIECE && depth > 1))
+      return;
+    if (s->code == FC_BINARY && n > 0 && plan->steps[n - 1].code == FC_VALUE) {
+      /* A constant operand: one step instead of a push and a pop. */
+      plan->steps[n - 1].code = FC_BINARY_CONST;
+      plan->steps[n - 1].a = s->a;
+      n--;
+    }
+    n++;
+    depth = s->code == FC_PIECE ? 0 : (unsigned)((int)depth + fast_effect[s->code].change);
+    if (depth > deepest)
+      deepest = depth;
+  }
+  if (deepest > FAST_STACK)
+    return;
+  plan->count = n;
+  plan->operations = (uint32_t)count;
+  plan->deepest = deepest;
+  plan->usable = true;
+}
+
 /* breg, bregx, aspace_bregx: register REGNO's first bytes plus DISP. */
 static bool fast_breg(machine *m, fast_frame *f, uint32_t regno, int64_t disp, uint32_t aspace)
 {
@@ -247,10 +426,11 @@ static bool fast_breg(machine *m, fast_frame *f, uint32_t regno, int64_t disp, u
   fast_entry reg = {FAST_REGISTER, regno, 0};
   if (n == 0 || !fast_register_bytes(m, regno, &size) || !fast_read(m, &reg, size < 8 ? size : 8, &x))
     return false;
-  return fast_push(m, f, FAST_MEMORY, aspace, (x + (uint64_t)disp) & bits_mask(n * 8));
+  fast_push(f, FAST_MEMORY, aspace, (x + (uint64_t)disp) & bits_mask(n * 8));
+  return true;
 }
 
-static bool fast_run(machine *m, const amddwarf_op *ops, size_t count, fast_frame *f);
+static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f);
 
 /* DW_OP_fbreg: the frame base on a frame of its own, a memory location. */
 static bool fast_frame_base(machine *m, fast_frame *f, int64_t disp)
@@ -260,161 +440,167 @@ static bool fast_frame_base(machine *m, fast_frame *f, int64_t disp)
   program p;
   if (m->depth > 0 || m->depth >= m->ev->max_call_depth || !TARGET_HAS(m->t, frame_base) ||
       m->t->frame_base(m->t->user, &bytes, &size) != AMDDWARF_OK ||
-      amddwarf__load_program(m, bytes, size, &p) != AMDDWARF_OK)
+      amddwarf__load_program(m, bytes, size, &p) != AMDDWARF_OK || !p.plan)
     return false;
   fast_frame inner;
-  inner.sp = 0;
-  inner.below = f->below + f->composite_open + f->sp;
-  inner.composite_open = false;
-  inner.piece_count = 0;
-  inner.composite_count = 0;
+  fast_frame_start(&inner, f->below + f->composite_open + f->sp);
   m->depth++;
   /* No load follows while it runs (no fbreg below depth 1), so the
-     context buffer cannot move under it. */
-  bool ok = fast_run(m, p.external ? p.external : m->ev->ops + p.first, p.count, &inner);
+     cached plan cannot move under it. */
+  bool ok = fast_run(m, p.plan, &inner);
   m->depth--;
   if (!ok || inner.sp == 0)
     return false;
-  fast_entry base = inner.stack[inner.sp - 1];
-  if (base.kind == FAST_VALUE) {
-    base.kind = FAST_MEMORY;
-    base.space = AMDDWARF_ASPACE_NONE;
-  }
+  fast_entry base = fast_top_location(&inner);
   if (base.kind != FAST_MEMORY || !fast_offset(m, &inner, &base, disp))
     return false;
-  return fast_push(m, f, base.kind, base.space, base.x);
+  fast_push(f, FAST_MEMORY, base.space, base.x);
+  return true;
 }
 
 /* DW_OP_piece N / DW_OP_bit_piece N 0: the top entry (or undefined storage
    when there is none) becomes the next part of the composite. */
-static bool fast_piece(machine *m, fast_frame *f, uint64_t bits)
+static bool fast_piece(fast_frame *f, uint64_t bits)
 {
-  fast_entry part = {FAST_UNDEFINED, 0, 0};
-  if (f->sp > 1 || f->piece_count == FAST_PIECES ||
-      (!f->composite_open && f->below + 1 > m->ev->stack_cap))
+  if (f->piece_count == FAST_PIECES)
     return false;
-  if (f->sp == 1)
-    part = *fast_top_location(f);
-  if (part.kind == FAST_COMPOSITE)
-    return false;
+  fast_entry *part = &f->pieces[f->piece_count];
+  if (f->sp == 1) {
+    fast_entry top = fast_top_location(f);
+    if (top.kind == FAST_COMPOSITE)
+      return false;
+    *part = top;
+  } else {
+    part->kind = FAST_UNDEFINED;
+    part->space = 0;
+    part->x = 0;
+  }
   f->sp = 0;
   f->composite_open = true;
-  f->pieces[f->piece_count] = part;
   f->piece_bits[f->piece_count++] = bits;
   return true;
 }
 
 /* DW_OP_LLVM_select_bit_piece BITS COUNT under a generic mask. */
-static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint64_t count)
+static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint32_t count)
 {
   uint64_t mask;
-  if (bits == 0 || count == 0 || count > machine_generic_bits(m) ||
-      f->composite_count == FAST_COMPOSITES || !fast_pop_value(f, &mask) || f->sp < 2)
+  if (count > machine_generic_bits(m) || f->composite_count == FAST_COMPOSITES ||
+      !fast_pop_value(f, &mask))
     return false;
   amddwarf_location l0, l1;
-  fast_top_location(f);
-  fast_location(f, &f->stack[f->sp - 1], &l1);
+  fast_entry e1 = fast_top_location(f);
   f->sp--;
-  fast_top_location(f);
-  fast_location(f, &f->stack[f->sp - 1], &l0);
+  fast_entry e0 = fast_top_location(f);
   f->sp--;
+  fast_location(f, &e1, &l1);
+  fast_location(f, &e0, &l0);
   uint8_t mask_bytes[8];
   for (unsigned i = 0; i < 8; i++)
     mask_bytes[i] = (uint8_t)(mask >> (8 * i));
   amddwarf_location *c = &f->composites[f->composite_count];
   if (amddwarf__select_composite(m, &l0, &l1, mask_bytes, bits, count, c) != AMDDWARF_OK)
     return false;
-  return fast_push(m, f, FAST_COMPOSITE, f->composite_count++, 0);
-}
-
-static bool fast_binary(machine *m, fast_frame *f, amddwarf_op_kind kind)
-{
-  if (f->sp < 2 || f->stack[f->sp - 1].kind != FAST_VALUE ||
-      f->stack[f->sp - 2].kind != FAST_VALUE)
-    return false;
-  uint64_t y = f->stack[f->sp - 1].x, x = f->stack[f->sp - 2].x, z;
-  uint32_t bits = machine_generic_bits(m);
-  if (!amddwarf__integer_binary(kind, x, y, bits, &z))
-    return false;
-  f->sp--;
-  f->stack[f->sp - 1].x = z & bits_mask(bits);
+  fast_push(f, FAST_COMPOSITE, f->composite_count++, 0);
   return true;
 }
 
-static bool fast_step(machine *m, fast_frame *f, const amddwarf_op *op)
+/* Operation KIND on the two generic values on top. */
+static bool fast_binary(machine *m, fast_frame *f, amddwarf_op_kind kind)
 {
-  amddwarf_op_kind kind = op->kind;
+  unsigned y = f->sp - 1, x = y - 1;
+  uint64_t z;
+  uint32_t bits = machine_generic_bits(m);
+  if (f->kind[x] != FAST_VALUE || f->kind[y] != FAST_VALUE ||
+      !amddwarf__integer_binary(kind, f->x[x], f->x[y], bits, &z))
+    return false;
+  f->sp--;
+  f->x[x] = z & bits_mask(bits);
+  return true;
+}
+
+/* Step S, on a frame whose depth the plan has checked; inlined into the
+   run loop, where a call per step would cost as much as most steps. */
+static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame *f, const fast_step *s)
+{
   uint64_t x;
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
-    return fast_push_generic(m, f, (uint64_t)(kind - AMDDWARF_OP_lit0));
-  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31)
-    return fast_push(m, f, FAST_REGISTER, (uint32_t)(kind - AMDDWARF_OP_reg0), 0);
-  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31)
-    return fast_breg(m, f, (uint32_t)(kind - AMDDWARF_OP_breg0), (int64_t)op->operands[0],
-                     AMDDWARF_ASPACE_NONE);
-  switch (kind) {
-  case AMDDWARF_OP_nop: case AMDDWARF_OP_LLVM_nop:
+  unsigned top;
+  fast_entry e;
+  switch ((fast_code)s->code) {
+  case FC_NOP:
     return true;
-  case AMDDWARF_OP_const1u: case AMDDWARF_OP_const2u: case AMDDWARF_OP_const4u:
-  case AMDDWARF_OP_const8u: case AMDDWARF_OP_constu: case AMDDWARF_OP_const1s:
-  case AMDDWARF_OP_const2s: case AMDDWARF_OP_const4s: case AMDDWARF_OP_const8s:
-  case AMDDWARF_OP_consts:
-    return fast_push_generic(m, f, op->operands[0]);
-  case AMDDWARF_OP_addr:
-    return fast_push(m, f, FAST_MEMORY, AMDDWARF_ASPACE_NONE, op->operands[0]);
-  case AMDDWARF_OP_regx:
-    return op->operands[0] <= UINT32_MAX &&
-           fast_push(m, f, FAST_REGISTER, (uint32_t)op->operands[0], 0);
-  case AMDDWARF_OP_bregx:
-    return fast_breg(m, f, (uint32_t)op->operands[0], (int64_t)op->operands[1],
-                     AMDDWARF_ASPACE_NONE);
-  case AMDDWARF_OP_LLVM_aspace_bregx: {
+  case FC_VALUE:
+    fast_push(f, FAST_VALUE, 0, s->b & bits_mask(machine_generic_bits(m)));
+    return true;
+  case FC_REGISTER:
+    fast_push(f, FAST_REGISTER, s->a, 0);
+    return true;
+  case FC_ADDRESS:
+    fast_push(f, FAST_MEMORY, AMDDWARF_ASPACE_NONE, s->b);
+    return true;
+  case FC_BREG:
+    return fast_breg(m, f, s->a, (int64_t)s->b, AMDDWARF_ASPACE_NONE);
+  case FC_ASPACE_BREG: {
     uint32_t aspace;
     return fast_pop_value(f, &x) &&
            amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, &aspace) == AMDDWARF_OK &&
-           fast_breg(m, f, (uint32_t)op->operands[0], (int64_t)op->operands[1], aspace);
+           fast_breg(m, f, s->a, (int64_t)s->b, aspace);
   }
-  case AMDDWARF_OP_fbreg:
-    return fast_frame_base(m, f, (int64_t)op->operands[0]);
-  case AMDDWARF_OP_LLVM_push_lane:
-    return m->lane < amddwarf__machine_wave_size(m) && fast_push_generic(m, f, m->lane);
-  case AMDDWARF_OP_dup:
-    return f->sp >= 1 && fast_push(m, f, f->stack[f->sp - 1].kind, f->stack[f->sp - 1].space,
-                                   f->stack[f->sp - 1].x);
-  case AMDDWARF_OP_over:
-    return f->sp >= 2 && fast_push(m, f, f->stack[f->sp - 2].kind, f->stack[f->sp - 2].space,
-                                   f->stack[f->sp - 2].x);
-  case AMDDWARF_OP_drop:
-    if (f->sp == 0)
+  case FC_FBREG:
+    return fast_frame_base(m, f, (int64_t)s->b);
+  case FC_LANE:
+    if (m->lane >= amddwarf__machine_wave_size(m))
       return false;
+    fast_push(f, FAST_VALUE, 0, m->lane & bits_mask(machine_generic_bits(m)));
+    return true;
+  case FC_DUP:
+  case FC_OVER:
+    e = fast_get(f, f->sp - (s->code == FC_DUP ? 1 : 2));
+    fast_push(f, e.kind, e.space, e.x);
+    return true;
+  case FC_DROP:
     f->sp--;
     return true;
-  case AMDDWARF_OP_swap: {
-    if (f->sp < 2)
-      return false;
-    fast_entry t = f->stack[f->sp - 1];
-    f->stack[f->sp - 1] = f->stack[f->sp - 2];
-    f->stack[f->sp - 2] = t;
+  case FC_SWAP: {
+    fast_entry first = fast_get(f, f->sp - 1), second = fast_get(f, f->sp - 2);
+    f->sp -= 2;
+    fast_push(f, first.kind, first.space, first.x);
+    fast_push(f, second.kind, second.space, second.x);
     return true;
   }
-  case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_and:
-  case AMDDWARF_OP_or: case AMDDWARF_OP_xor: case AMDDWARF_OP_shl: case AMDDWARF_OP_shr:
-  case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:
-    return fast_binary(m, f, kind);
-  case AMDDWARF_OP_plus_uconst:
+  case FC_BINARY:
+    return fast_binary(m, f, (amddwarf_op_kind)s->a);
+  case FC_BINARY_CONST: {
+    uint32_t bits = machine_generic_bits(m);
+    top = f->sp - 1;
+    if (f->kind[top] != FAST_VALUE ||
+        !amddwarf__integer_binary((amddwarf_op_kind)s->a, f->x[top], s->b & bits_mask(bits), bits,
+                                  &x))
+      return false;
+    f->x[top] = x & bits_mask(bits);
+    return true;
+  }
+  case FC_PLUS_UCONST:
+    top = f->sp - 1;
+    if (f->kind[top] != FAST_VALUE)
+      return false;
+    f->x[top] = (f->x[top] + s->b) & bits_mask(machine_generic_bits(m));
+    return true;
+  case FC_OFFSET:
     if (!fast_pop_value(f, &x))
       return false;
-    return fast_push_generic(m, f, x + op->operands[0]);
-  case AMDDWARF_OP_LLVM_offset: {
-    fast_entry *e;
-    return fast_pop_value(f, &x) && (e = fast_top_location(f)) != NULL &&
-           fast_offset(m, f, e, generic_signed(m, x));
-  }
-  case AMDDWARF_OP_LLVM_offset_uconst: {
-    fast_entry *e = fast_top_location(f);
-    return e && op->operands[0] <= INT64_MAX && fast_offset(m, f, e, (int64_t)op->operands[0]);
-  }
-  case AMDDWARF_OP_LLVM_form_aspace_address: {
+    e = fast_top_location(f);
+    if (!fast_offset(m, f, &e, generic_signed(m, x)))
+      return false;
+    f->x[f->sp - 1] = e.x;
+    return true;
+  case FC_OFFSET_UCONST:
+    e = fast_top_location(f);
+    if (!fast_offset(m, f, &e, (int64_t)s->b))
+      return false;
+    f->x[f->sp - 1] = e.x;
+    return true;
+  case FC_FORM_ASPACE: {
     uint32_t aspace;
     uint64_t address;
     unsigned n;
@@ -422,50 +608,52 @@ static bool fast_step(machine *m, fast_frame *f, const amddwarf_op *op)
         amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, &aspace) != AMDDWARF_OK ||
         (n = amddwarf__aspace_address_bytes(m, aspace)) == 0 || !fast_pop_value(f, &address))
       return false;
-    return fast_push(m, f, FAST_MEMORY, aspace, address & bits_mask(n * 8));
-  }
-  case AMDDWARF_OP_deref:
-  case AMDDWARF_OP_deref_size: {
-    uint64_t size = kind == AMDDWARF_OP_deref ? machine_generic_bits(m) / 8 : op->operands[0];
-    fast_entry *e = fast_top_location(f);
-    if (!e || size == 0 || size * 8 > machine_generic_bits(m) || !fast_read(m, e, size, &x))
-      return false;
-    e->kind = FAST_VALUE;
-    e->space = 0;
-    e->x = x;
+    fast_push(f, FAST_MEMORY, aspace, address & bits_mask(n * 8));
     return true;
   }
-  case AMDDWARF_OP_piece:
-    return op->operands[0] <= UINT64_MAX / 8 && fast_piece(m, f, op->operands[0] * 8);
-  case AMDDWARF_OP_bit_piece:
-    return op->operands[1] == 0 && fast_piece(m, f, op->operands[0]);
-  case AMDDWARF_OP_LLVM_select_bit_piece:
-    return fast_select(m, f, op->operands[0], op->operands[1]);
-  default:
-    return false;
+  case FC_DEREF: {
+    uint64_t size = s->b ? s->b : machine_generic_bits(m) / 8;
+    e = fast_top_location(f);
+    if (size * 8 > machine_generic_bits(m) || !fast_read(m, &e, size, &x))
+      return false;
+    f->sp--;
+    fast_push(f, FAST_VALUE, 0, x);
+    return true;
   }
+  case FC_PIECE:
+    return fast_piece(f, s->b);
+  case FC_SELECT:
+    return fast_select(m, f, s->b, s->a);
+  }
+  return false;
 }
 
-static bool fast_run(machine *m, const amddwarf_op *ops, size_t count, fast_frame *f)
+/* Runs PLAN on F when the general machine's limits (steps, stack entries)
+   leave room for all of it. */
+static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f)
 {
-  for (size_t i = 0; i < count; i++) {
-    if (++m->steps > m->ev->max_steps || !fast_step(m, f, &ops[i]))
+  uint32_t steps_left = m->ev->max_steps > m->steps ? m->ev->max_steps - m->steps : 0;
+  uint32_t stack_left = m->ev->stack_cap > f->below ? m->ev->stack_cap - f->below : 0;
+  /* One entry more than the deepest stack: an open composite's. */
+  if (!plan->usable || plan->operations > steps_left || plan->deepest + 1 > stack_left)
+    return false;
+  m->steps += plan->operations;
+  for (uint32_t i = 0; i < plan->count; i++)
+    if (!fast_do(m, f, &plan->steps[i]))
       return false;
-  }
   return true;
 }
 
-
 static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result);
 
-bool amddwarf__fast_eval_location(machine *m, const amddwarf_op *ops, size_t count, amddwarf_entry *result)
+bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_entry *result)
 {
   /* Nothing is reported from here: a decline leaves *err as it was. */
   amddwarf_error *err = m->err;
   m->err = NULL;
   fast_frame f;
-  fast_frame_start(&f);
-  bool done = fast_run(m, ops, count, &f) && fast_result(m, &f, result);
+  fast_frame_start(&f, 0);
+  bool done = fast_run(m, plan, &f) && fast_result(m, &f, result);
   m->err = err;
   return done;
 }
@@ -486,7 +674,8 @@ static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result)
     }
   }
   if (f->sp > 0) {
-    fast_location(f, &f->stack[f->sp - 1], &result->location);
+    fast_entry top = fast_get(f, f->sp - 1);
+    fast_location(f, &top, &result->location);
   } else if (!f->composite_open) {
     fast_entry undefined = {FAST_UNDEFINED, 0, 0};
     fast_location(f, &undefined, &result->location);
@@ -498,7 +687,7 @@ static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result)
 
 /* Whole bytes BITS / 8 at byte X of register or memory entry E fit its
    storage (append_leaf's rule for a part, check_bounds' for a read). */
-static bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
+static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
 {
   uint64_t n = bits / 8;
   if (e->kind == FAST_REGISTER) {
@@ -551,34 +740,29 @@ static bool fast_read_pieces(machine *m, const fast_frame *f, uint64_t bit_offse
 
 /* The result of frame F read as amddwarf__access_read would, when it is a
    register, a memory location or a piece list of whole bytes of them. */
-static bool fast_read_result(machine *m, const fast_frame *f, uint64_t bit_offset,
+static bool fast_read_result(machine *m, fast_frame *f, uint64_t bit_offset,
                              uint64_t bit_size, uint8_t *dst)
 {
   if (bit_offset % 8 || bit_size % 8 || bit_size == 0)
     return false;
   if (f->sp == 0)
     return f->composite_open && fast_read_pieces(m, f, bit_offset, bit_size, dst);
-  fast_entry top = f->stack[f->sp - 1];
-  if (top.kind == FAST_VALUE) {
-    top.kind = FAST_MEMORY;
-    top.space = AMDDWARF_ASPACE_NONE;
-  }
+  fast_entry top = fast_top_location(f);
   uint64_t x = top.x + bit_offset / 8;
   if (f->composite_open || x < top.x || x > (UINT64_MAX >> 3) || !fast_fits(m, &top, x, bit_size))
     return false;
   return fast_read_bytes(m, &top, x, bit_size / 8, dst);
 }
 
-fast_outcome amddwarf__fast_eval_read(machine *m, const amddwarf_op *ops, size_t count,
-                                      uint64_t bit_offset, uint64_t bit_size, uint8_t *dst,
-                                      amddwarf_entry *result)
+fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_t bit_offset,
+                                      uint64_t bit_size, uint8_t *dst, amddwarf_entry *result)
 {
   amddwarf_error *err = m->err;
   m->err = NULL;
   fast_frame f;
-  fast_frame_start(&f);
+  fast_frame_start(&f, 0);
   fast_outcome outcome = FAST_DECLINED;
-  if (fast_run(m, ops, count, &f)) {
+  if (fast_run(m, plan, &f)) {
     if (fast_read_result(m, &f, bit_offset, bit_size, dst))
       outcome = FAST_READ;
     else if (fast_result(m, &f, result))
