@@ -399,8 +399,24 @@ uint8_t *amddwarf__pool_alloc(machine *m, size_t size);
 amddwarf_status amddwarf__type_lookup(machine *m, uint64_t die, amddwarf_base_type *out);
 /* The binary operations on two BITS-bit integers that need neither their
    type nor their signedness (eq and ne give 0 or 1): *R, or false for
-   another operation. */
-bool amddwarf__integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r);
+   another operation. Inline: the fast path runs one per step. */
+static inline bool amddwarf__integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y,
+                                            uint32_t bits, uint64_t *r)
+{
+  switch (kind) {
+  case AMDDWARF_OP_and: *r = x & y; return true;
+  case AMDDWARF_OP_or: *r = x | y; return true;
+  case AMDDWARF_OP_xor: *r = x ^ y; return true;
+  case AMDDWARF_OP_plus: *r = x + y; return true;
+  case AMDDWARF_OP_minus: *r = x - y; return true;
+  case AMDDWARF_OP_mul: *r = x * y; return true;
+  case AMDDWARF_OP_shl: *r = y >= bits ? 0 : x << y; return true;
+  case AMDDWARF_OP_shr: *r = y >= bits ? 0 : x >> y; return true;
+  case AMDDWARF_OP_eq: *r = x == y; return true;
+  case AMDDWARF_OP_ne: *r = x != y; return true;
+  default: return false;
+  }
+}
 /* Binary arithmetic/comparison of kind KIND on A (second) and B (top). */
 amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
                              const amddwarf_value *b, amddwarf_value *out);

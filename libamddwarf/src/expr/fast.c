@@ -549,7 +549,8 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
   case FC_FBREG:
     return fast_frame_base(m, f, (int64_t)s->b);
   case FC_LANE:
-    if (m->lane >= amddwarf__machine_wave_size(m))
+    /* Every wave has at least 32 lanes: only a higher lane asks the target. */
+    if (m->lane >= 32 && m->lane >= amddwarf__machine_wave_size(m))
       return false;
     fast_push(f, FAST_VALUE, 0, m->lane & bits_mask(machine_generic_bits(m)));
     return true;

@@ -732,6 +732,10 @@ typedef struct wave_read {
   struct eval_lanes *w;
   uint32_t key_count, last_key;
   uint32_t wave_size;
+  /* The storage whose key is the same for every lane (not private_lane
+     memory) found last, and that key; -1 when none yet. */
+  storage same_where;
+  int same_key;
   /* A composite result: the bit where each of its parts ends, so that a
      lane finds the first part it reads by bisection (the EXEC-selected
      spill has 64). */
@@ -765,9 +769,16 @@ static uint32_t first_part_after(const wave_read *r, const entry *e, uint64_t fr
 /* The key of SIZE bytes at ADDRESS of storage WHERE for LANE, or -1 when
    the lane is read alone (a generic address with apertures, a lane past
    the wave, too many storages). *ADDRESS becomes the key's. */
-static int find_key(wave_read *r, storage where, uint32_t lane, uint64_t *address,
+static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *address,
                     uint64_t size)
 {
+  storage where = *at;
+  if (r->same_key >= 0 && where.kind == r->same_where.kind && where.id == r->same_where.id) {
+    read_key *have = &r->w->keys[r->same_key];
+    have->low = *address < have->low ? *address : have->low;
+    have->high = *address + size > have->high ? *address + size : have->high;
+    return r->same_key;
+  }
   read_key k;
   memset(&k, 0, sizeof k);
   k.lane = AMDDWARF_NO_LANE;
@@ -798,9 +809,10 @@ static int find_key(wave_read *r, storage where, uint32_t lane, uint64_t *addres
       }
     }
   }
-  /* The storage of the lane before is the likely one. */
-  for (uint32_t n = 0; n < r->key_count; n++) {
-    uint32_t i = (r->last_key + n) % r->key_count;
+  /* The storage of the lane before is the likely one (a wrap-around
+     without a division, which would cost more than the comparisons). */
+  for (uint32_t n = 0, i = r->last_key; n < r->key_count;
+       n++, i = i + 1 == r->key_count ? 0 : i + 1) {
     read_key *have = &r->w->keys[i];
     if (have->kind == k.kind && have->id == k.id && have->lane == k.lane && have->row == k.row) {
       r->last_key = i;
@@ -815,16 +827,23 @@ static int find_key(wave_read *r, storage where, uint32_t lane, uint64_t *addres
   k.high = *address + size;
   r->w->keys[r->key_count] = k;
   r->last_key = r->key_count;
+  if (!(where.kind == AMDDWARF_LOCATION_MEMORY && where.id == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE)) {
+    r->same_where = where;
+    r->same_key = (int)r->key_count;
+  }
   return (int)r->key_count++;
 }
 
-/* Adds the segment of SIZE bytes at OFFSET of WHERE to LANE's value at DST. */
-static bool add_segment(wave_read *r, uint32_t lane, storage where,
+/* Adds the segment of SIZE bytes at OFFSET of *WHERE to LANE's value at DST.
+   The storage is passed by address: a copy made here would be written as
+   two fields and read back as one word, which the store buffer cannot
+   forward. */
+static bool add_segment(wave_read *r, uint32_t lane, const storage *where,
                         const storage_bounds *bounds, uint64_t offset, uint64_t size,
                         uint64_t dst)
 {
   uint8_t *n = &r->w->segment_count[lane];
-  if (where.kind == AMDDWARF_LOCATION_UNDEFINED || !fits(bounds, offset, size * 8) ||
+  if (where->kind == AMDDWARF_LOCATION_UNDEFINED || !fits(bounds, offset, size * 8) ||
       *n >= MAX_SEGMENTS || offset + size < offset)
     return false;
   int key = find_key(r, where, lane, &offset, size);
@@ -849,7 +868,7 @@ static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bo
   uint64_t offset = affine_at(e->x, lane);
   if (e->kind == ENTRY_STORAGE)
     return offset + bit_offset / 8 >= offset &&
-           add_segment(r, lane, e->where, bounds, offset + bit_offset / 8, bit_size / 8, 0);
+           add_segment(r, lane, &e->where, bounds, offset + bit_offset / 8, bit_size / 8, 0);
   /* A composite: the parts the bits cross (walk_composite), from the first
      that ends after the first bit. */
   uint64_t from, pos = 0, dst = 0;
@@ -867,7 +886,7 @@ static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bo
     }
     uint64_t start = from > pos ? from - pos : 0;
     uint64_t take = p->bits - start < bit_size ? p->bits - start : bit_size;
-    if (!add_segment(r, lane, p->where, &p->bounds, affine_at(p->offset, lane) + start / 8,
+    if (!add_segment(r, lane, &p->where, &p->bounds, affine_at(p->offset, lane) + start / 8,
                      take / 8, dst / 8))
       return false;
     dst += take;
@@ -1025,6 +1044,7 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   r.key_count = 0;
   r.last_key = 0;
   r.wave_size = 0;
+  r.same_key = -1;
   if (bit_size > 0 && bit_size % 8 == 0 && bit_offset % 8 == 0 &&
       bit_size <= MAX_VALUE_BYTES * 8 && evaluate(&s, bytes, size, &result) &&
       bounds_of(&s, &result, &bounds)) {

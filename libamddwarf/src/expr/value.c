@@ -209,23 +209,6 @@ static amddwarf_status bool_result(machine *m, amddwarf_value *out, bool b)
   return AMDDWARF_OK;
 }
 
-bool amddwarf__integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y, uint32_t bits, uint64_t *r)
-{
-  switch (kind) {
-  case AMDDWARF_OP_and: *r = x & y; return true;
-  case AMDDWARF_OP_or: *r = x | y; return true;
-  case AMDDWARF_OP_xor: *r = x ^ y; return true;
-  case AMDDWARF_OP_plus: *r = x + y; return true;
-  case AMDDWARF_OP_minus: *r = x - y; return true;
-  case AMDDWARF_OP_mul: *r = x * y; return true;
-  case AMDDWARF_OP_shl: *r = y >= bits ? 0 : x << y; return true;
-  case AMDDWARF_OP_shr: *r = y >= bits ? 0 : x >> y; return true;
-  case AMDDWARF_OP_eq: *r = x == y; return true;
-  case AMDDWARF_OP_ne: *r = x != y; return true;
-  default: return false;
-  }
-}
-
 amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const amddwarf_value *a,
                              const amddwarf_value *b, amddwarf_value *out)
 {
