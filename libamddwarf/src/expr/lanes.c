@@ -29,8 +29,7 @@
 
 enum {
   LANES = AMDDWARF_EVAL_MAX_LANES,
-  CACHE_ENTRIES = 8,
-  CACHE_BYTES = 64,       /* longer expressions are evaluated lane by lane */
+  MAX_BYTES = 64,         /* longer expressions are evaluated lane by lane */
   MAX_STACK = 32,
   MAX_PARTS = 256,
   MAX_CHECKS = 32,
@@ -103,15 +102,6 @@ typedef struct check {
   uint64_t bits; /* CHECK_PART: the part's bits; CHECK_MASK: the mask */
 } check;
 
-typedef struct cached_ops {
-  const uint8_t *bytes;
-  size_t size;
-  amddwarf_expr_format format;
-  uint8_t copy[CACHE_BYTES];
-  size_t count;
-  amddwarf_op ops[CACHE_BYTES];
-} cached_ops;
-
 /* Where one lane's value comes from: SIZE bytes at ADDRESS of storage KEY,
    to byte DST of the value. */
 typedef struct segment {
@@ -135,8 +125,6 @@ typedef struct read_key {
 } read_key;
 
 struct eval_lanes {
-  cached_ops cache[CACHE_ENTRIES];
-  unsigned cache_next;
   part parts[MAX_PARTS];
   segment segments[LANES][MAX_SEGMENTS];
   uint8_t segment_count[LANES];
@@ -163,34 +151,21 @@ typedef struct symbolic {
   uint32_t check_count;
   uint64_t steps;
   uint32_t depth;
-  size_t bytes_decoded;
 } symbolic;
 
-static const cached_ops *decode(struct eval_lanes *w, const amddwarf_expr_format *format,
-                                const uint8_t *bytes, size_t size)
+/* The operations of BYTES (at most MAX_BYTES) through the evaluator's
+   decode cache, as the one-lane evaluation loads them. They stay valid
+   while no other expression is loaded. */
+static bool load_ops(symbolic *s, const uint8_t *bytes, size_t size, const amddwarf_op **ops,
+                     size_t *count)
 {
-  if (size > CACHE_BYTES || (bytes == NULL && size > 0))
-    return NULL;
-  for (unsigned i = 0; i < CACHE_ENTRIES; i++) {
-    const cached_ops *c = &w->cache[i];
-    if (c->bytes == bytes && c->size == size && c->format.dialect == format->dialect &&
-        c->format.address_size == format->address_size &&
-        c->format.offset_size == format->offset_size && c->format.version == format->version &&
-        (size == 0 || memcmp(c->copy, bytes, size) == 0))
-      return c;
-  }
-  cached_ops *c = &w->cache[w->cache_next++ % CACHE_ENTRIES];
-  c->bytes = NULL;
-  if (amddwarf_expr_decode(bytes, size, format, c->ops, CACHE_BYTES, &c->count, NULL) !=
-      AMDDWARF_OK)
-    return NULL;
-  /* Blocks point into the expression's own bytes, which stay valid for the call. */
-  if (size > 0)
-    memcpy(c->copy, bytes, size);
-  c->bytes = bytes;
-  c->size = size;
-  c->format = *format;
-  return c;
+  program p;
+  if (size > MAX_BYTES || (bytes == NULL && size > 0) ||
+      amddwarf__load_program(s->m, bytes, size, &p) != AMDDWARF_OK)
+    return false;
+  *ops = p.external ? p.external : s->m->ev->ops + p.first;
+  *count = p.count;
+  return true;
 }
 
 static bool bounds_of(symbolic *s, const entry *e, storage_bounds *out)
@@ -361,38 +336,62 @@ static bool any_incomplete(const symbolic *s)
 
 /* ---- locations ----------------------------------------------------------------- */
 
-/* Moves location E by DELTA bytes (or bits / 8 when FROM_BITS). */
-static bool move(symbolic *s, entry *e, affine delta, bool from_bits)
+/* *TO: offset FROM in a storage with BOUNDS moved by DELTA bytes (or bits / 8
+   when FROM_BITS). Offsets go by value and out through *TO rather than
+   through the entry, and the function is inlined: an offset written to
+   memory a word at a time and read back whole stalls the store buffer,
+   once per part of a spill. */
+static inline __attribute__((always_inline)) bool
+move_within(symbolic *s, affine from, const storage_bounds *bounds, affine delta, bool from_bits,
+            affine *to)
 {
-  check c;
-  memset(&c, 0, sizeof c);
-  c.kind = CHECK_ADD;
-  c.from_bits = from_bits;
-  c.offset = e->x;
-  c.delta = delta;
-  if (!bounds_of(s, e, &c.bounds) || !require(s, &c))
-    return false;
-  if (!c.bounds.undefined) {
-    e->x.a += delta.a;
-    e->x.b += delta.b;
+  uint64_t out;
+  if (from.a == 0 && delta.a == 0) {
+    /* The same for every lane: checked now (require's rule, without
+       building the check). */
+    if (!add_ok(bounds, from_bits, from.b, (int64_t)delta.b, &out))
+      return false;
+  } else {
+    check c = {.kind = CHECK_ADD, .from_bits = from_bits, .offset = from, .delta = delta,
+               .bounds = *bounds};
+    if (!require(s, &c))
+      return false;
+  }
+  *to = from;
+  if (!bounds->undefined) {
+    to->a += delta.a;
+    to->b += delta.b;
   }
   return true;
 }
 
-/* amddwarf__composite_append of BITS bits of the storage location PL to C. */
-static bool append(symbolic *s, entry *c, const entry *pl, uint64_t bits)
+/* Moves location E by DELTA bytes (or bits / 8 when FROM_BITS). */
+static bool move(symbolic *s, entry *e, affine delta, bool from_bits)
 {
-  if (pl->kind != ENTRY_STORAGE)
+  storage_bounds bounds;
+  affine to;
+  if (!bounds_of(s, e, &bounds) || !move_within(s, e->x, &bounds, delta, from_bits, &to))
     return false;
+  e->x = to;
+  return true;
+}
+
+/* amddwarf__composite_append of BITS bits at OFFSET of storage WHERE, which
+   has BOUNDS, to C (inlined for the reason move_within is). */
+static inline __attribute__((always_inline)) bool
+append_within(symbolic *s, entry *c, storage where, affine offset, const storage_bounds *bounds,
+              uint64_t bits)
+{
   if (bits == 0)
     return true;
-  check k;
-  memset(&k, 0, sizeof k);
-  k.kind = CHECK_PART;
-  k.offset = pl->x;
-  k.bits = bits;
-  if (!bounds_of(s, pl, &k.bounds) || !require(s, &k))
-    return false;
+  if (offset.a == 0) {
+    if (!fits(bounds, offset.b, bits)) /* the same for every lane: checked now */
+      return false;
+  } else {
+    check k = {.kind = CHECK_PART, .offset = offset, .bits = bits, .bounds = *bounds};
+    if (!require(s, &k))
+      return false;
+  }
   uint64_t total;
   if (amddwarf_add_overflow_u64(c->bit_size, bits, &total) ||
       (s->m->req->format.address_size < 8 && total > (UINT64_C(1) << 35)))
@@ -401,12 +400,19 @@ static bool append(symbolic *s, entry *c, const entry *pl, uint64_t bits)
     return false;
   part *p = &s->w->parts[s->parts_used++];
   p->bits = bits;
-  p->where = pl->where;
-  p->offset = pl->where.kind == AMDDWARF_LOCATION_UNDEFINED ? constant(0) : pl->x;
-  p->bounds = k.bounds;
+  p->where = where;
+  p->offset = where.kind == AMDDWARF_LOCATION_UNDEFINED ? constant(0) : offset;
+  p->bounds = *bounds;
   c->count++;
   c->bit_size = total;
   return true;
+}
+
+static bool append(symbolic *s, entry *c, const entry *pl, uint64_t bits)
+{
+  storage_bounds bounds;
+  return pl->kind == ENTRY_STORAGE && bounds_of(s, pl, &bounds) &&
+         append_within(s, c, pl->where, pl->x, &bounds, bits);
 }
 
 static void begin_composite(symbolic *s, entry *c)
@@ -452,12 +458,20 @@ static bool select_bit_piece(symbolic *s, uint32_t base, uint64_t bits, uint64_t
     return false;
   if (amddwarf_mul_overflow_u64(bits, count, &total) || total > INT64_MAX)
     return false;
+  /* Every part is one of the two storages: their bounds are found once. */
+  storage_bounds b0, b1;
+  if (!bounds_of(s, &l0, &b0) || !bounds_of(s, &l1, &b1))
+    return false;
   begin_composite(s, &c);
   for (uint64_t n = 0; n < count; n++) {
     if (++s->steps > s->m->ev->max_steps)
       return false;
-    entry pl = (mask.b >> n & 1) ? l1 : l0;
-    if (!move(s, &pl, constant(n * bits / 8), true) || !append(s, &c, &pl, bits))
+    bool one = mask.b >> n & 1;
+    const entry *from = one ? &l1 : &l0;
+    const storage_bounds *b = one ? &b1 : &b0;
+    affine at;
+    if (!move_within(s, from->x, b, constant(n * bits / 8), true, &at) ||
+        !append_within(s, &c, from->where, at, b, bits))
       return false;
   }
   entry *e = push(s);
@@ -523,13 +537,14 @@ static bool frame_base(symbolic *s, int64_t disp)
   if (s->depth > 0 || s->depth >= s->m->ev->max_call_depth || !TARGET_HAS(t, frame_base) ||
       t->frame_base(t->user, &bytes, &size) != AMDDWARF_OK)
     return false;
-  const cached_ops *fb = decode(s->w, &s->m->req->format, bytes, size);
+  const amddwarf_op *ops;
+  size_t count;
   uint32_t base = s->sp;
-  if (fb == NULL || (s->bytes_decoded += size) > s->m->ev->ops_max)
+  if (!load_ops(s, bytes, size, &ops, &count))
     return false;
-  /* FB may be evicted by a nested decode: none happens inside a frame base. */
+  /* No expression is loaded inside a frame base, so OPS stays valid. */
   s->depth++;
-  bool ok = run(s, fb->ops, fb->count, base);
+  bool ok = run(s, ops, count, base);
   s->depth--;
   if (!ok || s->sp == base)
     return false;
@@ -732,23 +747,25 @@ typedef struct wave_read {
   struct eval_lanes *w;
   uint32_t key_count, last_key;
   uint32_t wave_size;
-  /* The storage whose key is the same for every lane (not private_lane
-     memory) found last, and that key; -1 when none yet. */
-  storage same_where;
-  int same_key;
+  /* The key of the result's storage and of each part of a composite
+     result, once found, when it is the same for every lane (any storage but
+     private_lane memory); -1 until then. */
+  int result_key;
+  int part_key[MAX_PARTS];
   /* A composite result: the bit where each of its parts ends, so that a
      lane finds the first part it reads by bisection (the EXEC-selected
      spill has 64). */
   uint64_t part_end[MAX_PARTS];
 } wave_read;
 
-/* The ends of the parts of composite E. */
+/* The ends of the parts of composite E; their keys not found yet. */
 static void index_parts(wave_read *r, const entry *e)
 {
   uint64_t end = 0;
   for (uint32_t i = 0; i < e->count; i++) {
     end += r->s->w->parts[e->first + i].bits;
     r->part_end[i] = end;
+    r->part_key[i] = -1;
   }
 }
 
@@ -766,46 +783,47 @@ static uint32_t first_part_after(const wave_read *r, const entry *e, uint64_t fr
   return low;
 }
 
-/* The key of SIZE bytes at ADDRESS of storage WHERE for LANE, or -1 when
+/* The key of SIZE bytes at ADDRESS of storage *AT for LANE, or -1 when
    the lane is read alone (a generic address with apertures, a lane past
-   the wave, too many storages). *ADDRESS becomes the key's. */
+   the wave, too many storages). *ADDRESS becomes the key's. *SAME holds
+   the storage's key once found when that key is the same for every lane. */
 static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *address,
-                    uint64_t size)
+                    uint64_t size, int *same)
 {
   storage where = *at;
-  if (r->same_key >= 0 && where.kind == r->same_where.kind && where.id == r->same_where.id) {
-    read_key *have = &r->w->keys[r->same_key];
+  if (*same >= 0) {
+    read_key *have = &r->w->keys[*same];
     have->low = *address < have->low ? *address : have->low;
     have->high = *address + size > have->high ? *address + size : have->high;
-    return r->same_key;
+    return *same;
   }
-  read_key k;
-  memset(&k, 0, sizeof k);
-  k.lane = AMDDWARF_NO_LANE;
-  k.id = where.id;
+  /* The key's fields as scalars until it is stored: a key built field by
+     field in memory and compared whole would stall the store buffer. */
+  key_kind kind = KEY_MEMORY;
+  uint32_t id = where.id, key_lane = AMDDWARF_NO_LANE;
+  uint64_t row = 0;
   if (where.kind == AMDDWARF_LOCATION_REGISTER) {
-    k.kind = KEY_REGISTER;
+    kind = KEY_REGISTER;
   } else {
     uint32_t aspace = where.id;
-    k.kind = KEY_MEMORY;
     if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && TARGET_HAS(r->m->t, apertures))
       return -1;
     if (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
         aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
-      k.lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
-      k.id = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
-      if (k.lane >= r->wave_size)
+      key_lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
+      id = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+      if (key_lane >= r->wave_size)
         return -1;
     } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
       /* A lane's dword is in the private_wave row of that dword. */
-      uint64_t row = *address / 4, row_address = row * r->wave_size * 4;
+      uint64_t row_address = *address / 4 * r->wave_size * 4;
       if (*address % 4 + size <= 4 && row_address + r->wave_size * 4 - 1 <= UINT32_MAX) {
-        k.kind = KEY_ROW;
-        k.row = row;
-        k.id = AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE;
+        kind = KEY_ROW;
+        row = *address / 4;
+        id = AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE;
         *address = row_address + lane * 4 + *address % 4;
       } else {
-        k.lane = lane;
+        key_lane = lane;
       }
     }
   }
@@ -814,7 +832,7 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
   for (uint32_t n = 0, i = r->last_key; n < r->key_count;
        n++, i = i + 1 == r->key_count ? 0 : i + 1) {
     read_key *have = &r->w->keys[i];
-    if (have->kind == k.kind && have->id == k.id && have->lane == k.lane && have->row == k.row) {
+    if (have->kind == kind && have->id == id && have->lane == key_lane && have->row == row) {
       r->last_key = i;
       have->low = *address < have->low ? *address : have->low;
       have->high = *address + size > have->high ? *address + size : have->high;
@@ -823,14 +841,17 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
   }
   if (r->key_count >= MAX_KEYS)
     return -1;
-  k.low = *address;
-  k.high = *address + size;
-  r->w->keys[r->key_count] = k;
+  read_key *k = &r->w->keys[r->key_count];
+  memset(k, 0, sizeof *k);
+  k->kind = kind;
+  k->id = id;
+  k->lane = key_lane;
+  k->row = row;
+  k->low = *address;
+  k->high = *address + size;
   r->last_key = r->key_count;
-  if (!(where.kind == AMDDWARF_LOCATION_MEMORY && where.id == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE)) {
-    r->same_where = where;
-    r->same_key = (int)r->key_count;
-  }
+  if (!(where.kind == AMDDWARF_LOCATION_MEMORY && where.id == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE))
+    *same = (int)r->key_count;
   return (int)r->key_count++;
 }
 
@@ -840,13 +861,13 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
    forward. */
 static bool add_segment(wave_read *r, uint32_t lane, const storage *where,
                         const storage_bounds *bounds, uint64_t offset, uint64_t size,
-                        uint64_t dst)
+                        uint64_t dst, int *same)
 {
   uint8_t *n = &r->w->segment_count[lane];
   if (where->kind == AMDDWARF_LOCATION_UNDEFINED || !fits(bounds, offset, size * 8) ||
       *n >= MAX_SEGMENTS || offset + size < offset)
     return false;
-  int key = find_key(r, where, lane, &offset, size);
+  int key = find_key(r, where, lane, &offset, size, same);
   if (key < 0)
     return false;
   segment *g = &r->w->segments[lane][(*n)++];
@@ -868,7 +889,8 @@ static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bo
   uint64_t offset = affine_at(e->x, lane);
   if (e->kind == ENTRY_STORAGE)
     return offset + bit_offset / 8 >= offset &&
-           add_segment(r, lane, &e->where, bounds, offset + bit_offset / 8, bit_size / 8, 0);
+           add_segment(r, lane, &e->where, bounds, offset + bit_offset / 8, bit_size / 8, 0,
+                       &r->result_key);
   /* A composite: the parts the bits cross (walk_composite), from the first
      that ends after the first bit. */
   uint64_t from, pos = 0, dst = 0;
@@ -887,7 +909,7 @@ static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bo
     uint64_t start = from > pos ? from - pos : 0;
     uint64_t take = p->bits - start < bit_size ? p->bits - start : bit_size;
     if (!add_segment(r, lane, &p->where, &p->bounds, affine_at(p->offset, lane) + start / 8,
-                     take / 8, dst / 8))
+                     take / 8, dst / 8, &r->part_key[i]))
       return false;
     dst += take;
     bit_size -= take;
@@ -958,13 +980,13 @@ static bool evaluate(symbolic *s, const uint8_t *bytes, size_t size, entry *resu
   const amddwarf_eval_request *req = s->m->req;
   if (req->initial_count > 0 || s->m->trace != NULL || req->format.address_size != 8)
     return false;
-  const cached_ops *c = decode(s->w, &req->format, bytes, size);
-  if (c == NULL || (s->bytes_decoded = size) > s->m->ev->ops_max)
+  const amddwarf_op *loaded;
+  size_t count;
+  if (!load_ops(s, bytes, size, &loaded, &count))
     return false;
-  /* A frame base decoded later may take the slot: run from a copy. */
-  amddwarf_op ops[CACHE_BYTES];
-  size_t count = c->count;
-  memcpy(ops, c->ops, count * sizeof *ops);
+  /* A frame base loaded later may move or evict these: run from a copy. */
+  amddwarf_op ops[MAX_BYTES];
+  memcpy(ops, loaded, count * sizeof *ops);
   if (!run(s, ops, count, 0) || s->sp == 0)
     return false;
   *result = s->stack[s->sp - 1];
@@ -1010,10 +1032,8 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "a stride of %zu bytes holds no value of %llu bits", stride,
                          (unsigned long long)bit_size);
-  if (ev->lanes == NULL && (ev->lanes = amddwarf__mem_alloc(&ev->alloc, sizeof *ev->lanes)) != NULL) {
-    memset(ev->lanes->cache, 0, sizeof ev->lanes->cache);
-    ev->lanes->cache_next = 0;
-  }
+  if (ev->lanes == NULL)
+    ev->lanes = amddwarf__mem_alloc(&ev->alloc, sizeof *ev->lanes);
   if (ev->lanes == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                          "the whole-wave evaluator's buffers");
@@ -1044,7 +1064,7 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   r.key_count = 0;
   r.last_key = 0;
   r.wave_size = 0;
-  r.same_key = -1;
+  r.result_key = -1;
   if (bit_size > 0 && bit_size % 8 == 0 && bit_offset % 8 == 0 &&
       bit_size <= MAX_VALUE_BYTES * 8 && evaluate(&s, bytes, size, &result) &&
       bounds_of(&s, &result, &bounds)) {
