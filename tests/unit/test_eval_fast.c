@@ -299,6 +299,75 @@ static void test_eval_read_equals_eval_then_read(void **state)
   close_both(b);
 }
 
+/* The shapes compilers emit are taken by the fast path (a decline is never
+   wrong, only slow, so the random comparisons above cannot see one), and
+   give the general machine's location. The wave-scaled frame base does
+   arithmetic on breg's default-space location, which is a value there. */
+static void test_fast_path_takes_compiler_shapes(void **state)
+{
+  (void)state;
+  both *b = open_both();
+  static const char *const texts[] = {
+      "DW_OP_regx v1; DW_OP_LLVM_push_lane; DW_OP_lit4; DW_OP_mul; DW_OP_LLVM_offset",
+      "DW_OP_regx s8; DW_OP_piece 4; DW_OP_regx s9; DW_OP_piece 4",
+      "DW_OP_fbreg 8",
+      "DW_OP_bregx s33 0; DW_OP_lit6; DW_OP_shr; DW_OP_lit5; DW_OP_LLVM_form_aspace_address",
+      "DW_OP_bregx s9 8; DW_OP_lit2; DW_OP_mul; DW_OP_plus_uconst 4",
+      "DW_OP_constu 0x10; DW_OP_lit3; DW_OP_LLVM_form_aspace_address"};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    uint8_t bytes[64];
+    amddwarf_op ops[16];
+    size_t count = 0;
+    size_t size = fx_assemble(&b->fx, texts[i], bytes, sizeof bytes);
+    assert_int_equal(amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 16, &count, NULL),
+                     AMDDWARF_OK);
+    fast_plan plan;
+    amddwarf__fast_compile(ops, count, &plan);
+    machine m;
+    amddwarf_entry fast, general;
+    assert_int_equal(amddwarf__machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
+    if (!amddwarf__fast_eval_location(&m, &plan, &fast))
+      fail_msg("the fast path declines %s", texts[i]);
+    assert_int_equal(amddwarf_eval_ops(b->general, &b->fx.req, ops, count, &general, NULL),
+                     AMDDWARF_OK);
+    assert_same_location(&fast.location, &general.location);
+  }
+  close_both(b);
+}
+
+/* The decode cache keys expressions by address and bytes: an expression
+   changed in place, at any byte of any length the cache holds, is decoded
+   again. The expressions sum literals (lit0; litN; plus; ...), so each
+   changed literal moves the resulting address. */
+static void test_cache_sees_bytes_changed_in_place(void **state)
+{
+  (void)state;
+  both *b = open_both();
+  static const size_t sizes[] = {1, 3, 5, 7, 9, 15, 17, 31, 33, 63};
+  for (size_t n = 0; n < sizeof sizes / sizeof sizes[0]; n++) {
+    uint8_t bytes[64];
+    size_t size = sizes[n];
+    bytes[0] = 0x30; /* DW_OP_lit0 */
+    for (size_t i = 1; i + 1 < size; i += 2) {
+      bytes[i] = 0x32;     /* DW_OP_lit2 */
+      bytes[i + 1] = 0x22; /* DW_OP_plus */
+    }
+    uint64_t sum = 2 * (size / 2);
+    amddwarf_entry result;
+    for (size_t at = 0; at < size; at = at == 0 ? 1 : at + 2) { /* each literal */
+      assert_int_equal(amddwarf_eval_expr(b->fx.ev, &b->fx.req, bytes, size, &result, NULL),
+                       AMDDWARF_OK);
+      assert_int_equal(result.location.byte_offset, sum);
+      bytes[at]++; /* one literal more, at the same address */
+      sum++;
+    }
+    assert_int_equal(amddwarf_eval_expr(b->fx.ev, &b->fx.req, bytes, size, &result, NULL),
+                     AMDDWARF_OK);
+    assert_int_equal(result.location.byte_offset, sum);
+  }
+  close_both(b);
+}
+
 /* status.h: a successful call leaves *err as it was, on both paths. */
 static void test_success_leaves_err_untouched(void **state)
 {
@@ -368,6 +437,8 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fast_path_equals_general),
+      cmocka_unit_test(test_fast_path_takes_compiler_shapes),
+      cmocka_unit_test(test_cache_sees_bytes_changed_in_place),
       cmocka_unit_test(test_eval_expr_same_with_and_without_fast_path),
       cmocka_unit_test(test_eval_read_equals_eval_then_read),
       cmocka_unit_test(test_success_leaves_err_untouched),

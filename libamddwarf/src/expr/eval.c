@@ -234,19 +234,24 @@ amddwarf_status amddwarf__stack_pop_location(machine *m, uint32_t base, amddwarf
 
 /* ---- nested expressions ------------------------------------------------------ */
 
-/* memcmp (A, B, SIZE) == 0 for the short expressions of the cache, without
-   a library call: two overlapping words cover 4 to 16 bytes. */
+/* memcmp (A, B, SIZE) == 0 for the expressions of the cache (at most
+   EVAL_CACHE_BYTES), without a library call: 8-byte words, the last one
+   overlapping the one before; 4-byte words or bytes below 8. */
 static bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t size)
 {
-  if (size >= 8 && size <= 16) {
-    uint64_t x0, y0, x1, y1;
-    memcpy(&x0, a, 8);
-    memcpy(&y0, b, 8);
-    memcpy(&x1, a + size - 8, 8);
-    memcpy(&y1, b + size - 8, 8);
-    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  uint64_t differ = 0;
+  if (size >= 8) {
+    uint64_t x, y;
+    for (size_t i = 0; i + 8 < size; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      differ |= x ^ y;
+    }
+    memcpy(&x, a + size - 8, 8);
+    memcpy(&y, b + size - 8, 8);
+    return (differ | (x ^ y)) == 0;
   }
-  if (size >= 4 && size < 8) {
+  if (size >= 4) {
     uint32_t x0, y0, x1, y1;
     memcpy(&x0, a, 4);
     memcpy(&y0, b, 4);
@@ -254,13 +259,9 @@ static bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t size)
     memcpy(&y1, b + size - 4, 4);
     return ((x0 ^ y0) | (x1 ^ y1)) == 0;
   }
-  if (size < 4) {
-    unsigned differ = 0;
-    for (size_t i = 0; i < size; i++)
-      differ |= (unsigned)(a[i] ^ b[i]);
-    return differ == 0;
-  }
-  return memcmp(a, b, size) == 0;
+  for (size_t i = 0; i < size; i++)
+    differ |= (uint64_t)(a[i] ^ b[i]);
+  return differ == 0;
 }
 
 /* Program *P from cache slot I when it holds BYTES in the request's format;

@@ -82,10 +82,22 @@ static fast_entry fast_get(const fast_frame *f, unsigned i)
   return e;
 }
 
+/* Entry I as a generic value, converted in place: a value, or a memory
+   location in the default address space as its address (the general
+   machine's rule; breg pushes such a location). */
+static bool fast_as_value(fast_frame *f, unsigned i)
+{
+  if (f->kind[i] == FAST_MEMORY && f->space[i] == AMDDWARF_ASPACE_NONE) {
+    f->kind[i] = FAST_VALUE;
+    f->space[i] = 0;
+  }
+  return f->kind[i] == FAST_VALUE;
+}
+
 /* The top entry as a generic value, popped. */
 static bool fast_pop_value(fast_frame *f, uint64_t *x)
 {
-  if (f->kind[f->sp - 1] != FAST_VALUE)
+  if (!fast_as_value(f, f->sp - 1))
     return false;
   *x = f->x[--f->sp];
   return true;
@@ -511,7 +523,7 @@ static bool fast_binary(machine *m, fast_frame *f, amddwarf_op_kind kind)
   unsigned y = f->sp - 1, x = y - 1;
   uint64_t z;
   uint32_t bits = machine_generic_bits(m);
-  if (f->kind[x] != FAST_VALUE || f->kind[y] != FAST_VALUE ||
+  if (!fast_as_value(f, x) || !fast_as_value(f, y) ||
       !amddwarf__integer_binary(kind, f->x[x], f->x[y], bits, &z))
     return false;
   f->sp--;
@@ -574,7 +586,7 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
   case FC_BINARY_CONST: {
     uint32_t bits = machine_generic_bits(m);
     top = f->sp - 1;
-    if (f->kind[top] != FAST_VALUE ||
+    if (!fast_as_value(f, top) ||
         !amddwarf__integer_binary((amddwarf_op_kind)s->a, f->x[top], s->b & bits_mask(bits), bits,
                                   &x))
       return false;
@@ -583,7 +595,7 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
   }
   case FC_PLUS_UCONST:
     top = f->sp - 1;
-    if (f->kind[top] != FAST_VALUE)
+    if (!fast_as_value(f, top))
       return false;
     f->x[top] = (f->x[top] + s->b) & bits_mask(machine_generic_bits(m));
     return true;

@@ -36,7 +36,7 @@ typedef struct snap_region {
   uint64_t address;
   uint64_t size;
   uint8_t *bytes;
-  size_t next_of_lane; /* private_lane: 1 + index of the lane's next region, 0 at the end */
+  size_t next; /* 1 + index of the next region of its chain (below), 0 at the end */
 } snap_region;
 
 typedef struct snap_die {
@@ -67,7 +67,11 @@ struct amddwarf_snapshot {
   size_t entry_reg_count;
   snap_region *regions;
   size_t region_count;
-  size_t first_of_lane[SNAP_LANES]; /* 1 + index of the lane's first region, 0: none */
+  /* The regions in chains, in their order: each lane's private_lane regions,
+     and the regions of every other space. 1 + the index of the first, 0:
+     none. */
+  size_t first_of_lane[SNAP_LANES];
+  size_t first_shared;
   snap_die *dies;
   size_t die_count;
   amddwarf_base_type *types;
@@ -304,6 +308,14 @@ static amddwarf_status parse_registers(loader *l, const json_t *obj, const char 
   return AMDDWARF_OK;
 }
 
+/* The first region of the chain a region of ASPACE and LANE is in. */
+static size_t *chain_of(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane)
+{
+  return aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE && lane < SNAP_LANES
+             ? &s->first_of_lane[lane]
+             : &s->first_shared;
+}
+
 static amddwarf_status parse_memory(loader *l, const json_t *arr)
 {
   amddwarf_snapshot *s = l->s;
@@ -357,14 +369,14 @@ static amddwarf_status parse_memory(loader *l, const json_t *arr)
     }
     r->aspace = aspace;
   }
-  /* Each lane's private regions chained in order, so that a lane's read
-     does not walk every other lane's. */
+  /* Each lane's private regions chained in order, and the other regions
+     in order, so that a read walks neither every lane's regions nor, for
+     another space, any of them. */
   for (size_t i = s->region_count; i-- > 0;) {
     snap_region *r = &s->regions[i];
-    if (r->aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE && r->lane < SNAP_LANES) {
-      r->next_of_lane = s->first_of_lane[r->lane];
-      s->first_of_lane[r->lane] = i + 1;
-    }
+    size_t *first = chain_of(s, r->aspace, r->lane);
+    r->next = *first;
+    *first = i + 1;
   }
   return AMDDWARF_OK;
 }
@@ -741,13 +753,12 @@ static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint
                                      uint64_t address, uint64_t size, uint8_t *rbuf,
                                      const uint8_t *wbuf)
 {
-  /* I is 1 + the index of the next region to look at: a lane's private
-     regions follow their chain, other spaces every region in order. */
-  int by_lane = aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE && lane < SNAP_LANES;
-  size_t i = by_lane ? s->first_of_lane[lane] : 1;
-  while (i != 0 && i <= s->region_count) {
+  /* I is 1 + the index of the next region to look at, along the chain of
+     the lane's private regions or of the other spaces' regions. */
+  size_t i = *chain_of(s, aspace, lane);
+  while (i != 0) {
     snap_region *r = &s->regions[i - 1];
-    i = by_lane ? r->next_of_lane : i + 1;
+    i = r->next;
     if (r->aspace != aspace || r->lane != lane || address < r->address ||
         address - r->address > r->size || size > r->size - (address - r->address))
       continue;
