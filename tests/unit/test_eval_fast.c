@@ -313,7 +313,12 @@ static void test_fast_path_takes_compiler_shapes(void **state)
       "DW_OP_fbreg 8",
       "DW_OP_bregx s33 0; DW_OP_lit6; DW_OP_shr; DW_OP_lit5; DW_OP_LLVM_form_aspace_address",
       "DW_OP_bregx s9 8; DW_OP_lit2; DW_OP_mul; DW_OP_plus_uconst 4",
-      "DW_OP_constu 0x10; DW_OP_lit3; DW_OP_LLVM_form_aspace_address"};
+      "DW_OP_constu 0x10; DW_OP_lit3; DW_OP_LLVM_form_aspace_address",
+      /* A VGPR spilled under a mask, the lane's dword of it: read part by
+         part without the composite being built. */
+      ("DW_OP_regx v2; DW_OP_regx v1; DW_OP_constu 0x3c; DW_OP_LLVM_select_bit_piece 32 8; "
+       "DW_OP_LLVM_push_lane; DW_OP_lit4; DW_OP_mul; DW_OP_LLVM_offset")};
+  unsigned reads = 0;
   for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
     uint8_t bytes[64];
     amddwarf_op ops[16];
@@ -331,7 +336,19 @@ static void test_fast_path_takes_compiler_shapes(void **state)
     assert_int_equal(amddwarf_eval_ops(b->general, &b->fx.req, ops, count, &general, NULL),
                      AMDDWARF_OK);
     assert_same_location(&fast.location, &general.location);
+    /* And read in the same pass, where the general machine reads it (the
+       wave has no memory at some of these addresses). */
+    uint8_t one[4], two[4];
+    amddwarf_entry unused;
+    if (amddwarf_eval_read(b->general, &b->fx.req, bytes, size, 0, 32, two, NULL) != AMDDWARF_OK)
+      continue;
+    reads++;
+    assert_int_equal(amddwarf__machine_begin(b->fx.ev, &b->fx.req, NULL, &m), AMDDWARF_OK);
+    if (amddwarf__fast_eval_read(&m, &plan, 0, 32, one, &unused) != FAST_READ)
+      fail_msg("the fast path does not read %s", texts[i]);
+    assert_memory_equal(one, two, sizeof one);
   }
+  assert_int_equal(reads, 5); /* all but the frame base, at private_lane 0 */
   close_both(b);
 }
 

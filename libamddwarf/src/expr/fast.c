@@ -34,6 +34,20 @@ typedef struct fast_entry {
   uint64_t x;
 } fast_entry;
 
+/* A select_bit_piece composite: part N of BITS bits is FROM[bit N of MASK]
+   moved by N * BITS. One whose parts are whole bytes of registers or memory,
+   all of them valid by the general composite rules, is read part by part
+   without being built (the EXEC-selected spill read for one lane reads one
+   of its 64 parts); LOCATION, at offset 0 in the context's part arena, is
+   built when the location itself is needed. */
+typedef struct fast_composite {
+  bool built;
+  amddwarf_location location;
+  fast_entry from[2];
+  uint64_t mask, bits, bit_size;
+  uint32_t count;
+} fast_composite;
+
 typedef struct fast_frame {
   /* The stack, one array per field. Entries are read and written a field at
      a time: a copy of a whole entry would make the compiler read, as one
@@ -49,10 +63,9 @@ typedef struct fast_frame {
   unsigned piece_count;
   fast_entry pieces[FAST_PIECES];
   uint64_t piece_bits[FAST_PIECES];
-  /* Composites made by select_bit_piece, at offset 0, in the context's
-     part arena. */
+  /* Composites made by select_bit_piece. */
   unsigned composite_count;
-  amddwarf_location composites[FAST_COMPOSITES];
+  fast_composite composites[FAST_COMPOSITES];
 } fast_frame;
 
 /* An empty frame over BELOW entries of the general stack. The stack and
@@ -115,14 +128,46 @@ static fast_entry fast_top_location(fast_frame *f)
   return fast_get(f, i);
 }
 
-/* Entry E of frame F as a location description. */
-static void fast_location(const fast_frame *f, const fast_entry *e, amddwarf_location *loc)
+static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc);
+
+/* Composite C built, as the general machine builds it. */
+static bool fast_build(machine *m, fast_composite *c)
+{
+  if (c->built)
+    return true;
+  amddwarf_location l0, l1;
+  uint8_t mask_bytes[8];
+  fast_location_of_leaf(&c->from[0], &l0);
+  fast_location_of_leaf(&c->from[1], &l1);
+  for (unsigned i = 0; i < 8; i++)
+    mask_bytes[i] = (uint8_t)(c->mask >> (8 * i));
+  c->built = amddwarf__select_composite(m, &l0, &l1, mask_bytes, c->bits, c->count,
+                                        &c->location) == AMDDWARF_OK;
+  return c->built;
+}
+
+/* Entry E of frame F as a location description; false when a composite
+   does not build. */
+static bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc)
+{
+  if (e->kind != FAST_COMPOSITE) {
+    fast_location_of_leaf(e, loc);
+    return true;
+  }
+  fast_composite *c = &f->composites[e->space];
+  if (!fast_build(m, c))
+    return false;
+  *loc = c->location;
+  loc->byte_offset = e->x;
+  return true;
+}
+
+/* Entry E, not a composite, as a location description. */
+static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc)
 {
   memset(loc, 0, sizeof *loc);
   switch (e->kind) {
   case FAST_COMPOSITE:
-    *loc = f->composites[e->space];
-    loc->byte_offset = e->x;
     break;
   case FAST_VALUE:
   case FAST_MEMORY:
@@ -209,6 +254,22 @@ static inline bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, 
          t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;
 }
 
+/* Whole bytes BITS / 8 at byte X of register or memory entry E fit its
+   storage (append_leaf's rule for a part, check_bounds' for a read). */
+static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
+{
+  uint64_t n = bits / 8;
+  if (e->kind == FAST_REGISTER) {
+    uint64_t size;
+    return fast_register_bytes(m, e->space, &size) && x <= size && n <= size - x;
+  }
+  if (e->kind != FAST_MEMORY)
+    return false;
+  unsigned address_bytes = amddwarf__aspace_address_bytes(m, e->space);
+  uint64_t last = address_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * address_bytes)) - 1;
+  return address_bytes != 0 && (n == 0 || (x + (n - 1) >= x && x + (n - 1) <= last));
+}
+
 static inline bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit);
 
 /* Moves location E of frame F by BYTES (amddwarf__loc_add_bytes' range rules). */
@@ -226,7 +287,7 @@ static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, i
       return false;
     limit = size - 1; /* the offset stays inside the register */
   } else if (e->kind == FAST_COMPOSITE) {
-    uint64_t bits = f->composites[e->space].u.composite.bit_size;
+    uint64_t bits = f->composites[e->space].bit_size;
     if (bits == 0)
       return false;
     limit = (bits - 1) / 8;
@@ -493,6 +554,32 @@ static bool fast_piece(fast_frame *f, uint64_t bits)
   return true;
 }
 
+/* Composite C can be read without being built: its parts are whole bytes
+   of registers or memory, each run of equal mask bits inside its storage
+   (select_run's rule), within the step and part limits. */
+static bool fast_lazy(machine *m, const fast_composite *c)
+{
+  uint64_t largest = m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
+  uint32_t runs = 0;
+  if (c->bits % 8 || c->bit_size > largest || c->count > m->ev->max_steps - m->steps)
+    return false;
+  for (int i = 0; i < 2; i++)
+    if (c->from[i].kind != FAST_REGISTER && c->from[i].kind != FAST_MEMORY)
+      return false;
+  for (uint32_t first = 0, end; first < c->count; first = end, runs++) {
+    unsigned bit = c->mask >> first & 1;
+    for (end = first + 1; end < c->count && (c->mask >> end & 1) == bit; end++)
+      ;
+    const fast_entry *from = &c->from[bit];
+    uint64_t start;
+    if (amddwarf_add_overflow_u64(from->x, first * (c->bits / 8), &start) ||
+        !fast_fits(m, from, start, (end - first) * c->bits))
+      return false;
+  }
+  /* At most one part per run: the parts the composite would take. */
+  return m->parts_used <= m->ev->parts_cap && runs <= m->ev->parts_cap - m->parts_used;
+}
+
 /* DW_OP_LLVM_select_bit_piece BITS COUNT under a generic mask. */
 static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint32_t count)
 {
@@ -500,19 +587,33 @@ static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint32_t count
   if (count > machine_generic_bits(m) || f->composite_count == FAST_COMPOSITES ||
       !fast_pop_value(f, &mask))
     return false;
-  amddwarf_location l0, l1;
-  fast_entry e1 = fast_top_location(f);
+  fast_composite *c = &f->composites[f->composite_count];
+  c->from[1] = fast_top_location(f);
   f->sp--;
-  fast_entry e0 = fast_top_location(f);
+  c->from[0] = fast_top_location(f);
   f->sp--;
-  fast_location(f, &e1, &l1);
-  fast_location(f, &e0, &l0);
-  uint8_t mask_bytes[8];
-  for (unsigned i = 0; i < 8; i++)
-    mask_bytes[i] = (uint8_t)(mask >> (8 * i));
-  amddwarf_location *c = &f->composites[f->composite_count];
-  if (amddwarf__select_composite(m, &l0, &l1, mask_bytes, bits, count, c) != AMDDWARF_OK)
+  c->mask = mask;
+  c->bits = bits;
+  c->count = count;
+  c->built = false;
+  if (amddwarf_mul_overflow_u64(bits, count, &c->bit_size) || c->bit_size > INT64_MAX)
     return false;
+  if (c->from[0].kind == FAST_COMPOSITE || c->from[1].kind == FAST_COMPOSITE) {
+    /* A composite of composites: built now, from theirs. */
+    amddwarf_location l0, l1;
+    uint8_t mask_bytes[8];
+    for (unsigned i = 0; i < 8; i++)
+      mask_bytes[i] = (uint8_t)(mask >> (8 * i));
+    if (!fast_location(m, f, &c->from[0], &l0) || !fast_location(m, f, &c->from[1], &l1) ||
+        amddwarf__select_composite(m, &l0, &l1, mask_bytes, bits, count, &c->location) !=
+            AMDDWARF_OK)
+      return false;
+    c->built = true;
+  } else if (fast_lazy(m, c)) {
+    m->steps += count; /* as building it counts */
+  } else if (!fast_build(m, c)) {
+    return false;
+  }
   fast_push(f, FAST_COMPOSITE, f->composite_count++, 0);
   return true;
 }
@@ -657,7 +758,7 @@ static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f)
   return true;
 }
 
-static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result);
+static bool fast_result(machine *m, fast_frame *f, amddwarf_entry *result);
 
 bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_entry *result)
 {
@@ -671,7 +772,7 @@ bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_en
   return done;
 }
 
-static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result)
+static bool fast_result(machine *m, fast_frame *f, amddwarf_entry *result)
 {
   result->kind = AMDDWARF_ENTRY_LOCATION;
   result->incomplete = 0;
@@ -682,37 +783,22 @@ static bool fast_result(machine *m, const fast_frame *f, amddwarf_entry *result)
     amddwarf__composite_begin(m, &result->location);
     for (unsigned i = 0; i < f->piece_count && st == AMDDWARF_OK; i++) {
       amddwarf_location part;
-      fast_location(f, &f->pieces[i], &part);
+      fast_location_of_leaf(&f->pieces[i], &part); /* never a composite (fast_piece) */
       st = amddwarf__composite_append(m, &result->location, &part, f->piece_bits[i]);
     }
   }
   if (f->sp > 0) {
     fast_entry top = fast_get(f, f->sp - 1);
-    fast_location(f, &top, &result->location);
+    if (!fast_location(m, f, &top, &result->location))
+      return false;
   } else if (!f->composite_open) {
     fast_entry undefined = {FAST_UNDEFINED, 0, 0};
-    fast_location(f, &undefined, &result->location);
+    fast_location_of_leaf(&undefined, &result->location);
   }
   return st == AMDDWARF_OK;
 }
 
 /* ---- evaluation and read in one pass ------------------------------------- */
-
-/* Whole bytes BITS / 8 at byte X of register or memory entry E fit its
-   storage (append_leaf's rule for a part, check_bounds' for a read). */
-static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
-{
-  uint64_t n = bits / 8;
-  if (e->kind == FAST_REGISTER) {
-    uint64_t size;
-    return fast_register_bytes(m, e->space, &size) && x <= size && n <= size - x;
-  }
-  if (e->kind != FAST_MEMORY)
-    return false;
-  unsigned address_bytes = amddwarf__aspace_address_bytes(m, e->space);
-  uint64_t last = address_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * address_bytes)) - 1;
-  return address_bytes != 0 && (n == 0 || (x + (n - 1) >= x && x + (n - 1) <= last));
-}
 
 /* The bytes of a piece list (the frame's result when the stack is empty):
    every part valid as the general composite rules require, then the parts
@@ -751,6 +837,27 @@ static bool fast_read_pieces(machine *m, const fast_frame *f, uint64_t bit_offse
   return true;
 }
 
+/* N bytes at byte X of composite C, not built, part by part straight from
+   the target (the read inside the composite: check_bounds' rule). */
+static bool fast_read_composite(machine *m, const fast_composite *c, uint64_t x, uint64_t n,
+                                uint8_t *dst)
+{
+  uint64_t part_bytes = c->bits / 8, size = c->bit_size / 8;
+  if (c->built || x > size || n > size - x)
+    return false;
+  while (n > 0) {
+    uint64_t part = x / part_bytes, within = x % part_bytes;
+    uint64_t take = part_bytes - within < n ? part_bytes - within : n;
+    const fast_entry *from = &c->from[c->mask >> part & 1];
+    if (!fast_read_bytes(m, from, from->x + part * part_bytes + within, take, dst))
+      return false;
+    x += take;
+    dst += take;
+    n -= take;
+  }
+  return true;
+}
+
 /* The result of frame F read as amddwarf__access_read would, when it is a
    register, a memory location or a piece list of whole bytes of them. */
 static bool fast_read_result(machine *m, fast_frame *f, uint64_t bit_offset,
@@ -762,9 +869,11 @@ static bool fast_read_result(machine *m, fast_frame *f, uint64_t bit_offset,
     return f->composite_open && fast_read_pieces(m, f, bit_offset, bit_size, dst);
   fast_entry top = fast_top_location(f);
   uint64_t x = top.x + bit_offset / 8;
-  if (f->composite_open || x < top.x || x > (UINT64_MAX >> 3) || !fast_fits(m, &top, x, bit_size))
+  if (f->composite_open || x < top.x || x > (UINT64_MAX >> 3))
     return false;
-  return fast_read_bytes(m, &top, x, bit_size / 8, dst);
+  if (top.kind == FAST_COMPOSITE)
+    return fast_read_composite(m, &f->composites[top.space], x, bit_size / 8, dst);
+  return fast_fits(m, &top, x, bit_size) && fast_read_bytes(m, &top, x, bit_size / 8, dst);
 }
 
 fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_t bit_offset,
