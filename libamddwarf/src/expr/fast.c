@@ -568,8 +568,11 @@ static bool fast_lazy(machine *m, const fast_composite *c)
       return false;
   for (uint32_t first = 0, end; first < c->count; first = end, runs++) {
     unsigned bit = c->mask >> first & 1;
-    for (end = first + 1; end < c->count && (c->mask >> end & 1) == bit; end++)
-      ;
+    /* The run ends at the first bit after FIRST that differs. */
+    uint64_t differ = (bit ? ~c->mask : c->mask) >> first;
+    end = differ ? first + (uint32_t)__builtin_ctzll(differ) : c->count;
+    if (end > c->count)
+      end = c->count;
     const fast_entry *from = &c->from[bit];
     uint64_t start;
     if (amddwarf_add_overflow_u64(from->x, first * (c->bits / 8), &start) ||
