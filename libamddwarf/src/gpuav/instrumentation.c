@@ -126,8 +126,9 @@ amddwarf_status amddwarf_gpuav_instrumentation_inspect(const amddwarf_spirv_modu
   uint32_t output_members = 0, writer_arity = 0, constant_stores = 0, record_size = 0;
   const named *in_function = NULL; /* the writer whose body we are in */
   bool writer_seen = false;
-  for (uint32_t p = 0; p < m->count; p++) {
-    const uint32_t *w = m->words + m->insts[p].word_offset;
+  /* The module's word counts were checked when it was opened. */
+  for (size_t at = 5; at < m->word_count; at += m->words[at] >> 16) {
+    const uint32_t *w = m->words + at;
     uint32_t wc = w[0] >> 16, opcode = w[0] & 0xffff;
     switch (opcode) {
     case OP_NAME:

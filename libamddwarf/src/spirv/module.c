@@ -248,20 +248,18 @@ static bool set_is_debuginfo(uint32_t set)
          set == AMDDWARF_SPIRV_SET_DEBUGINFO;
 }
 
-/* ---- the walk ---------------------------------------------------------- */
+/* ---- definitions ------------------------------------------------------ */
 
-typedef struct walk_state {
-  uint32_t n;               /* next instrumentation index */
-  uint32_t pending;         /* line instructions since the last other instruction */
-  uint32_t pending_last;    /* position of the last of them */
-  bool pending_is_noline;
-  uint32_t active;          /* line in effect (propagated), or NONE */
-  int region;               /* 0 module level, 1 function outside blocks, 2 in a block */
+/* What the build remembers besides the count: the sources that continued
+   text appends to, and whether an OpExtInst's set could be classified
+   differently by the final id map than by the map as the build saw it. */
+typedef struct definitions {
   amddwarf_spirv_source *last_op_source;
   amddwarf_spirv_source *last_debug_source;
-  uint32_t cached_set_id;
-  uint32_t cached_set;
-} walk_state;
+  bool ext_inst_seen;  /* an OpExtInst's set has been classified */
+  bool sets_unstable;  /* and an import was defined or replaced after that */
+  bool record_sets;    /* keep each OpExtInst's set (module.h, amddwarf_spirv_ext_set) */
+} definitions;
 
 static amddwarf_status fail_operand(amddwarf_error *err, uint32_t at, uint32_t opcode,
                                     const char *what)
@@ -279,8 +277,21 @@ static amddwarf_status fail_memory(amddwarf_error *err)
                        "out of memory while indexing the SPIR-V module");
 }
 
+/* id_insert, noting when the insert changes how an OpExtInst walked
+   before it would classify its set. */
+static int note_id(amddwarf_spirv_module *m, definitions *defs, uint32_t id, uint32_t kind,
+                   uint32_t value)
+{
+  if (defs->ext_inst_seen && !defs->sets_unstable) {
+    const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, id);
+    defs->sets_unstable =
+        kind == AMDDWARF_SPIRV_ID_IMPORT || (e && e->kind == AMDDWARF_SPIRV_ID_IMPORT);
+  }
+  return id_insert(m, id, kind, value);
+}
+
 /* Records what debug locations need from one instruction. */
-static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws, uint32_t at,
+static amddwarf_status note_definitions(amddwarf_spirv_module *m, definitions *defs, uint32_t at,
                                         uint32_t wc, uint32_t opcode, uint32_t set,
                                         amddwarf_error *err)
 {
@@ -298,7 +309,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
     if (rc == -2)
       return fail_memory(err);
     if (string_add(m, text, length) != 0 ||
-        id_insert(m, w[1], AMDDWARF_SPIRV_ID_STRING, m->string_count - 1) != 0)
+        note_id(m, defs, w[1], AMDDWARF_SPIRV_ID_STRING, m->string_count - 1) != 0)
       return fail_memory(err);
     return AMDDWARF_OK;
   case 3: /* OpSource: language, version, [file], [text] */
@@ -309,7 +320,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
       if (!s)
         return fail_memory(err);
       s->file_string_id = wc > 3 ? w[3] : 0;
-      ws->last_op_source = s;
+      defs->last_op_source = s;
       if (wc > 4) {
         rc = decode_string(m, at, wc, 4, &text, &length);
         if (rc == -1)
@@ -327,7 +338,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
       return fail_operand(err, at, opcode, "continued text has no terminating NUL");
     if (rc == -2)
       return fail_memory(err);
-    if (ws->last_op_source && source_append(m, ws->last_op_source, text, length) != 0)
+    if (defs->last_op_source && source_append(m, defs->last_op_source, text, length) != 0)
       return fail_memory(err);
     return AMDDWARF_OK;
   case 8: /* OpLine */
@@ -341,7 +352,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
     if (rc == -1)
       return fail_operand(err, at, opcode, "set name has no terminating NUL");
     if (rc == -2 || m->string_count >= (UINT32_C(1) << 24) || string_add(m, text, length) != 0 ||
-        id_insert(m, w[1], AMDDWARF_SPIRV_ID_IMPORT,
+        note_id(m, defs, w[1], AMDDWARF_SPIRV_ID_IMPORT,
                   ((m->string_count - 1) << 8) | (uint32_t)classify_set(text)) != 0)
       return fail_memory(err);
     return AMDDWARF_OK;
@@ -368,7 +379,7 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
     }
     return AMDDWARF_OK;
   case 43: /* OpConstant */
-    if (wc >= 4 && id_insert(m, w[2], AMDDWARF_SPIRV_ID_CONSTANT, w[3]) != 0)
+    if (wc >= 4 && note_id(m, defs, w[2], AMDDWARF_SPIRV_ID_CONSTANT, w[3]) != 0)
       return fail_memory(err);
     return AMDDWARF_OK;
   case 12: /* OpExtInst */
@@ -382,8 +393,8 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
         return fail_memory(err);
       s->file_string_id = w[5];
       s->debug_source_id = w[2];
-      ws->last_debug_source = s;
-      if (id_insert(m, w[2], AMDDWARF_SPIRV_ID_SOURCE, m->source_count - 1) != 0)
+      defs->last_debug_source = s;
+      if (note_id(m, defs, w[2], AMDDWARF_SPIRV_ID_SOURCE, m->source_count - 1) != 0)
         return fail_memory(err);
       if (wc > 6) {
         const struct amddwarf_spirv_string *str = amddwarf__spirv_string_of(m, w[6]);
@@ -395,8 +406,8 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
         if (wc < 6)
           return fail_operand(err, at, opcode, "DebugSourceContinued lacks its text operand");
         const struct amddwarf_spirv_string *str = amddwarf__spirv_string_of(m, w[5]);
-        if (str && ws->last_debug_source &&
-            source_append(m, ws->last_debug_source, str->text, str->length) != 0)
+        if (str && defs->last_debug_source &&
+            source_append(m, defs->last_debug_source, str->text, str->length) != 0)
           return fail_memory(err);
       } else if (w[4] == AMDDWARF_SPIRV_DEBUG_LINE && wc < 10) {
         return fail_operand(err, at, opcode,
@@ -409,10 +420,79 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, walk_state *ws
   }
 }
 
-/* The kind of one instruction in the instrumentation count. */
-static amddwarf_spirv_kind kind_of(amddwarf_spirv_module *m, walk_state *ws, uint32_t at,
-                                   uint32_t wc, uint32_t opcode, uint32_t *set_out,
-                                   bool *skip, amddwarf_error *err, amddwarf_status *st)
+/* ---- the walk ---------------------------------------------------------- */
+
+/* The walk between two instructions: a checkpoint's state, where the walk
+   is, the line in effect for the instruction just walked, and a one-entry
+   cache of the last set classified. */
+typedef struct walk_state {
+  uint32_t at;        /* word offset of the next instruction */
+  uint32_t position;  /* its position */
+  uint32_t slot;      /* the next instrumentation index */
+  uint32_t active_position, active_word_offset;
+  uint32_t pending;
+  uint32_t pending_position, pending_word_offset;
+  uint32_t region;
+  uint32_t line_position, line_word_offset; /* line in effect for the instruction just walked */
+  uint32_t cached_set_id, cached_set;
+} walk_state;
+
+/* The walk from checkpoint C of a module (C = 0 starts the module). */
+static void walk_resume(const amddwarf_spirv_module *m, uint32_t c, walk_state *ws)
+{
+  static const amddwarf_spirv_checkpoint start = {5, 0, AMDDWARF_SPIRV_NONE, AMDDWARF_SPIRV_NONE,
+                                                  0, AMDDWARF_SPIRV_NONE, AMDDWARF_SPIRV_NONE, 0};
+  const amddwarf_spirv_checkpoint *cp = c < m->checkpoint_count ? &m->checkpoints[c] : &start;
+  ws->at = cp->word_offset;
+  ws->position = c << m->checkpoint_shift;
+  ws->slot = cp->slot;
+  ws->active_position = cp->active_position;
+  ws->active_word_offset = cp->active_word_offset;
+  ws->pending = cp->pending;
+  ws->pending_position = cp->pending_position;
+  ws->pending_word_offset = cp->pending_word_offset;
+  ws->region = cp->region;
+  ws->line_position = ws->line_word_offset = AMDDWARF_SPIRV_NONE;
+  ws->cached_set_id = 0; /* id 0 is never defined: the set is OTHER */
+  ws->cached_set = AMDDWARF_SPIRV_SET_OTHER;
+}
+
+/* The set a replayed OpExtInst at POSITION had when the build walked it. */
+static uint32_t recorded_set(const amddwarf_spirv_module *m, uint32_t position)
+{
+  uint32_t lo = 0, hi = m->ext_set_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->ext_sets[mid].position < position)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < m->ext_set_count && m->ext_sets[lo].position == position ? m->ext_sets[lo].set
+                                                                       : AMDDWARF_SPIRV_SET_OTHER;
+}
+
+/* The set of the OpExtInst at the walk's position importing SET_ID. */
+static uint32_t set_of(const amddwarf_spirv_module *m, walk_state *ws, uint32_t set_id,
+                       bool replay)
+{
+  if (replay && m->ext_set_count)
+    return recorded_set(m, ws->position);
+  if (set_id != ws->cached_set_id) {
+    const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, set_id);
+    ws->cached_set_id = set_id;
+    ws->cached_set =
+        e && e->kind == AMDDWARF_SPIRV_ID_IMPORT ? (e->value & 0xff) : AMDDWARF_SPIRV_SET_OTHER;
+  }
+  return ws->cached_set;
+}
+
+/* The kind of instruction W (WC words) in the instrumentation count; SKIP
+   for the scopes the count ignores. False for an OpExtInst without its set
+   and instruction number. */
+static inline bool kind_of(const amddwarf_spirv_module *m, walk_state *ws, const uint32_t *w,
+                           uint32_t wc, uint32_t opcode, bool replay, uint32_t *set_out,
+                           amddwarf_spirv_kind *kind_out, bool *skip)
 {
   amddwarf_spirv_kind kind = opcode_kind(opcode);
   *skip = false;
@@ -422,87 +502,204 @@ static amddwarf_spirv_kind kind_of(amddwarf_spirv_module *m, walk_state *ws, uin
       kind = AMDDWARF_SPIRV_KIND_BLOCK; /* function-scope OpVariable, OpUndef, ... */
     if (ws->region == 0 && kind == AMDDWARF_SPIRV_KIND_BLOCK)
       kind = AMDDWARF_SPIRV_KIND_TYPEVAL;
-    return kind;
+    *kind_out = kind;
+    return true;
   }
-  if (wc < 5) {
-    *st = fail_operand(err, at, opcode, "OpExtInst lacks its set or instruction number");
-    return kind;
-  }
-  const uint32_t *w = m->words + at;
-  uint32_t set;
-  if (w[3] == ws->cached_set_id) {
-    set = ws->cached_set;
-  } else {
-    const amddwarf_spirv_identry *e = amddwarf__spirv_id_find(m, w[3]);
-    set = e && e->kind == AMDDWARF_SPIRV_ID_IMPORT ? (e->value & 0xff) : AMDDWARF_SPIRV_SET_OTHER;
-    ws->cached_set_id = w[3];
-    ws->cached_set = set;
-  }
+  if (wc < 5)
+    return false;
+  uint32_t set = set_of(m, ws, w[3], replay);
   *set_out = set;
   if (set_is_debuginfo(set)) {
     uint32_t op = w[4];
-    if (op == AMDDWARF_SPIRV_DEBUG_SCOPE || op == AMDDWARF_SPIRV_DEBUG_NO_SCOPE) {
-      *skip = true;
-      return AMDDWARF_SPIRV_KIND_BLOCK;
-    }
-    if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_LINE)
-      return AMDDWARF_SPIRV_KIND_LINE;
-    if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_NO_LINE)
-      return AMDDWARF_SPIRV_KIND_NOLINE;
-    if (ws->region == 0)
-      return AMDDWARF_SPIRV_KIND_HEAD;
-    return AMDDWARF_SPIRV_KIND_BLOCK;
+    if (op == AMDDWARF_SPIRV_DEBUG_SCOPE || op == AMDDWARF_SPIRV_DEBUG_NO_SCOPE)
+      kind = AMDDWARF_SPIRV_KIND_BLOCK, *skip = true;
+    else if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_LINE)
+      kind = AMDDWARF_SPIRV_KIND_LINE;
+    else if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_NO_LINE)
+      kind = AMDDWARF_SPIRV_KIND_NOLINE;
+    else
+      kind = ws->region == 0 ? AMDDWARF_SPIRV_KIND_HEAD : AMDDWARF_SPIRV_KIND_BLOCK;
+  } else {
+    kind = ws->region == 0 ? AMDDWARF_SPIRV_KIND_TYPEVAL : AMDDWARF_SPIRV_KIND_BLOCK;
   }
-  return ws->region == 0 ? AMDDWARF_SPIRV_KIND_TYPEVAL : AMDDWARF_SPIRV_KIND_BLOCK;
+  *kind_out = kind;
+  return true;
+}
+
+/* Whether OPCODE defines something the index keeps (note_definitions). */
+static bool defines(uint32_t opcode)
+{
+  return opcode <= 12 || opcode == 15 || opcode == 43;
 }
 
 /* Whether OPCODE, inside a block, is an instruction of kind BLOCK that
-   note_definitions ignores (kind_of turns HEAD and TYPEVAL into BLOCK there). */
+   defines nothing (kind_of turns HEAD and TYPEVAL into BLOCK there). */
 static bool is_plain_in_block(uint32_t opcode)
 {
-  if (opcode <= 12 || opcode == 15 || opcode == 43)
+  if (defines(opcode))
     return false;
   amddwarf_spirv_kind kind = opcode_kind(opcode);
   return kind == AMDDWARF_SPIRV_KIND_BLOCK || kind == AMDDWARF_SPIRV_KIND_HEAD ||
          kind == AMDDWARF_SPIRV_KIND_TYPEVAL;
 }
 
-/* Makes room for one more instruction and TWO more slots. */
-static int grow(amddwarf_spirv_module *m, uint32_t count, uint32_t slots)
+/* One step of the count (specs/spirv-instruction-index.md section 2), the
+   one place its rules live: walks the instruction at ws->at (OPCODE, WC
+   words, checked by the build), takes its instrumentation indexes (the
+   copies of its attached lines, then its own), moves the line scope and sets
+   ws->line_* to the line in effect for it. The build (REPLAY false)
+   classifies sets with the id map as it stands; a replay with the final
+   map, or the sets the build recorded. SET_OUT: an OpExtInst's set. False
+   for an OpExtInst without its set and instruction number. */
+static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uint32_t opcode,
+                             uint32_t wc, bool replay, uint32_t *set_out)
 {
-  if (count >= m->inst_capacity) {
-    size_t cap = m->inst_capacity;
-    void *items = m->insts;
-    if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)count + 1,
-                             sizeof(amddwarf_spirv_inst)) != 0)
-      return -1;
-    m->insts = items;
-    m->inst_capacity = cap;
+  uint32_t p = ws->position, at = ws->at;
+  if (ws->region == 2 && ws->pending == 0 && is_plain_in_block(opcode)) {
+    /* Most of a module: the line in effect, its copy the index before. */
+    ws->position = p + 1;
+    ws->at = at + wc;
+    ws->line_position = ws->active_position;
+    ws->line_word_offset = ws->active_word_offset;
+    ws->slot += ws->active_position != AMDDWARF_SPIRV_NONE ? 2 : 1;
+    *set_out = AMDDWARF_SPIRV_SET_OTHER;
+    return true;
   }
-  if ((size_t)slots + 2 > m->slot_capacity) {
-    size_t cap = m->slot_capacity;
-    void *items = m->slots;
-    if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)slots + 2, sizeof(uint32_t)) !=
-        0)
+  amddwarf_spirv_kind kind;
+  bool skip;
+  if (!kind_of(m, ws, m->words + at, wc, opcode, replay, set_out, &kind, &skip))
+    return false;
+  ws->position = p + 1;
+  ws->at = at + wc;
+  if (skip) { /* DebugScope / DebugNoScope: not an instruction to the count */
+    ws->line_position = ws->pending ? ws->pending_position : ws->active_position;
+    ws->line_word_offset = ws->pending ? ws->pending_word_offset : ws->active_word_offset;
+    return true;
+  }
+  if (kind == AMDDWARF_SPIRV_KIND_LINE || kind == AMDDWARF_SPIRV_KIND_NOLINE) {
+    bool line = kind == AMDDWARF_SPIRV_KIND_LINE;
+    ws->pending++;
+    ws->pending_position = ws->line_position = line ? p : AMDDWARF_SPIRV_NONE;
+    ws->pending_word_offset = ws->line_word_offset = line ? at : AMDDWARF_SPIRV_NONE;
+    return true;
+  }
+  /* Line instructions attached to this instruction, and the line in effect. */
+  uint32_t attached;
+  if (ws->pending) {
+    attached = ws->pending;
+    ws->active_position = ws->pending_position;
+    ws->active_word_offset = ws->pending_word_offset;
+    ws->pending = 0;
+  } else {
+    attached = ws->active_position != AMDDWARF_SPIRV_NONE ? 1 : 0;
+  }
+  ws->line_position = ws->active_position;
+  ws->line_word_offset = ws->active_word_offset;
+  bool counts_lines = false, has_slot = true;
+  switch (kind) {
+  case AMDDWARF_SPIRV_KIND_TYPEVAL:
+  case AMDDWARF_SPIRV_KIND_PARAM: /* parameters count their lines too */
+    counts_lines = true;
+    break;
+  case AMDDWARF_SPIRV_KIND_FUNC:
+    ws->region = 1;
+    break;
+  case AMDDWARF_SPIRV_KIND_LABEL:
+    ws->region = 2;
+    break;
+  case AMDDWARF_SPIRV_KIND_FEND:
+    ws->region = 0;
+    ws->active_position = ws->active_word_offset = AMDDWARF_SPIRV_NONE;
+    break;
+  case AMDDWARF_SPIRV_KIND_TERM:
+  case AMDDWARF_SPIRV_KIND_BLOCK:
+    if (ws->region == 2) {
+      counts_lines = true;
+      if (kind == AMDDWARF_SPIRV_KIND_TERM) {
+        ws->region = 1;
+        ws->active_position = ws->active_word_offset = AMDDWARF_SPIRV_NONE;
+      }
+    } else if (opcode == 12 && ws->region == 1) {
+      /* DebugDeclare/DebugValue between OpFunction and the first label
+         belong to the function header, which the count skips. */
+      has_slot = false;
+    }
+    break;
+  default: /* HEAD */
+    break;
+  }
+  if (has_slot) /* the copies of attached line instructions take the indexes before */
+    ws->slot += (counts_lines ? attached : 0) + 1;
+  return true;
+}
+
+/* Keeps the walk's state before the instruction at ws->position, a
+   multiple of the interval, and the guide entries it completes. */
+static int save_checkpoint(amddwarf_spirv_module *m, const walk_state *ws)
+{
+  uint32_t c = ws->position >> m->checkpoint_shift;
+  if (c >= m->checkpoint_capacity) {
+    void *items = m->checkpoints;
+    size_t cap = m->checkpoint_capacity;
+    if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)c + 1,
+                             sizeof(amddwarf_spirv_checkpoint)) != 0)
       return -1;
-    m->slots = items;
-    m->slot_capacity = cap;
+    m->checkpoints = items;
+    m->checkpoint_capacity = cap;
+  }
+  amddwarf_spirv_checkpoint *cp = &m->checkpoints[c];
+  cp->word_offset = ws->at;
+  cp->slot = ws->slot;
+  cp->active_position = ws->active_position;
+  cp->active_word_offset = ws->active_word_offset;
+  cp->pending = ws->pending;
+  cp->pending_position = ws->pending_position;
+  cp->pending_word_offset = ws->pending_word_offset;
+  cp->region = ws->region;
+  m->checkpoint_count = c + 1;
+  /* Indexes below this checkpoint's first are walked from the one before. */
+  while ((uint64_t)m->guide_count * AMDDWARF_SPIRV_GUIDE_STEP < ws->slot) {
+    if (m->guide_count >= m->guide_capacity) {
+      void *items = m->guide;
+      size_t cap = m->guide_capacity;
+      if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->guide_count + 1,
+                               sizeof(uint32_t)) != 0)
+        return -1;
+      m->guide = items;
+      m->guide_capacity = cap;
+    }
+    m->guide[m->guide_count++] = c - 1;
   }
   return 0;
 }
 
+static int record_set(amddwarf_spirv_module *m, uint32_t position, uint32_t set)
+{
+  void *items = m->ext_sets;
+  size_t cap = m->ext_set_capacity;
+  if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->ext_set_count + 1,
+                           sizeof(amddwarf_spirv_ext_set)) != 0)
+    return -1;
+  m->ext_sets = items;
+  m->ext_set_capacity = cap;
+  m->ext_sets[m->ext_set_count].position = position;
+  m->ext_sets[m->ext_set_count].set = set;
+  m->ext_set_count++;
+  return 0;
+}
+
+/* The build: checks every word count, keeps a checkpoint every interval and
+   what debug locations need. */
 static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
-                            amddwarf_error *err)
+                            definitions *defs, amddwarf_error *err)
 {
   walk_state ws;
-  memset(&ws, 0, sizeof(ws));
-  ws.active = AMDDWARF_SPIRV_NONE;
-  ws.cached_set_id = 0;
+  walk_resume(m, 0, &ws);
   const uint32_t *words = m->words;
   const size_t end = m->word_count;
-  size_t at = 5;
-  uint32_t p = 0;
-  for (; at < end; p++) {
+  const uint32_t interval_mask = (UINT32_C(1) << m->checkpoint_shift) - 1;
+  while (ws.at < end) {
+    uint32_t at = ws.at, p = ws.position;
     uint32_t wc = words[at] >> 16, opcode = words[at] & 0xffff;
     if (wc == 0 || wc > end - at)
       return amddwarf__fail_op(err, AMDDWARF_E_SPIRV_BAD_INSTRUCTION, (uint64_t)at * 4,
@@ -514,104 +711,106 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
     if (p == max_instructions)
       return amddwarf__fail(err, AMDDWARF_E_LIMIT, (uint64_t)at * 4,
                            "SPIR-V module has more than %u instructions", max_instructions);
-    if ((p >= m->inst_capacity || (size_t)ws.n + 2 > m->slot_capacity) && grow(m, p, ws.n) != 0)
+    if ((p & interval_mask) == 0 && save_checkpoint(m, &ws) != 0)
       return fail_memory(err);
-    amddwarf_spirv_inst *in = &m->insts[p];
-    in->word_offset = (uint32_t)at;
-    if (ws.region == 2 && ws.pending == 0 && is_plain_in_block(opcode)) {
-      /* Most of a module: an instruction inside a block that defines
-         nothing the index keeps. The rules below give it the line in
-         effect, and the copy of that line the slot before its own. */
-      in->line_ref = ws.active;
-      if (ws.active != AMDDWARF_SPIRV_NONE)
-        m->slots[ws.n++] = AMDDWARF_SPIRV_NONE;
-      m->slots[ws.n++] = p;
-      at += wc;
-      continue;
-    }
-    amddwarf_status st = AMDDWARF_OK;
     uint32_t set;
-    bool skip;
-    amddwarf_spirv_kind kind = kind_of(m, &ws, (uint32_t)at, wc, opcode, &set, &skip, err, &st);
+    if (!walk_step(m, &ws, opcode, wc, false, &set))
+      return fail_operand(err, at, opcode, "OpExtInst lacks its set or instruction number");
+    if (!defines(opcode))
+      continue;
+    /* The instruction's set is classified before its own definitions. */
+    defs->ext_inst_seen |= opcode == 12;
+    if (opcode == 12 && defs->record_sets && record_set(m, p, set) != 0)
+      return fail_memory(err);
+    amddwarf_status st = note_definitions(m, defs, at, wc, opcode, set, err);
     if (st != AMDDWARF_OK)
       return st;
-    if (opcode <= 12 || opcode == 15 || opcode == 43) {
-      st = note_definitions(m, &ws, (uint32_t)at, wc, opcode, set, err);
-      if (st != AMDDWARF_OK)
-        return st;
-    }
-    at += wc;
-    if (skip) { /* DebugScope / DebugNoScope: not an instruction to the count */
-      in->line_ref = ws.pending ? (ws.pending_is_noline ? AMDDWARF_SPIRV_NONE : ws.pending_last)
-                                : ws.active;
-      continue;
-    }
-    if (kind == AMDDWARF_SPIRV_KIND_LINE || kind == AMDDWARF_SPIRV_KIND_NOLINE) {
-      ws.pending++;
-      ws.pending_last = p;
-      ws.pending_is_noline = kind == AMDDWARF_SPIRV_KIND_NOLINE;
-      in->line_ref = ws.pending_is_noline ? AMDDWARF_SPIRV_NONE : p;
-      continue;
-    }
-    /* Line instructions attached to this instruction, and the line in effect. */
-    uint32_t attached, effective;
-    if (ws.pending) {
-      attached = ws.pending;
-      effective = ws.pending_is_noline ? AMDDWARF_SPIRV_NONE : ws.pending_last;
-      ws.active = effective;
-      ws.pending = 0;
-    } else {
-      attached = ws.active != AMDDWARF_SPIRV_NONE ? 1 : 0;
-      effective = ws.active;
-    }
-    in->line_ref = effective;
-    bool counts_lines = false, has_slot = true;
-    switch (kind) {
-    case AMDDWARF_SPIRV_KIND_TYPEVAL:
-    case AMDDWARF_SPIRV_KIND_PARAM: /* parameters count their lines too */
-      counts_lines = true;
-      break;
-    case AMDDWARF_SPIRV_KIND_FUNC:
-      ws.region = 1;
-      break;
-    case AMDDWARF_SPIRV_KIND_LABEL:
-      ws.region = 2;
-      break;
-    case AMDDWARF_SPIRV_KIND_FEND:
-      ws.region = 0;
-      ws.active = AMDDWARF_SPIRV_NONE;
-      break;
-    case AMDDWARF_SPIRV_KIND_TERM:
-    case AMDDWARF_SPIRV_KIND_BLOCK:
-      if (ws.region == 2) {
-        counts_lines = true;
-        if (kind == AMDDWARF_SPIRV_KIND_TERM) {
-          ws.region = 1;
-          ws.active = AMDDWARF_SPIRV_NONE;
-        }
-      } else if (opcode == 12 && ws.region == 1) {
-        /* DebugDeclare/DebugValue between OpFunction and the first label
-           belong to the function header, which the count skips. */
-        has_slot = false;
-      }
-      break;
-    default: /* HEAD */
-      break;
-    }
-    if (!has_slot)
-      continue;
-    if (counts_lines && attached) {
-      /* The copies of line instructions take the slots before this one. */
-      if ((size_t)ws.n + attached + 1 > m->slot_capacity && grow(m, p, ws.n + attached) != 0)
-        return fail_memory(err);
-      for (uint32_t k = 0; k < attached; k++)
-        m->slots[ws.n++] = AMDDWARF_SPIRV_NONE;
-    }
-    m->slots[ws.n++] = p;
   }
-  m->count = p;
-  m->slot_limit = ws.n;
+  m->count = ws.position;
+  m->slot_limit = ws.slot;
+  while ((uint64_t)m->guide_count * AMDDWARF_SPIRV_GUIDE_STEP < m->slot_limit) {
+    if (m->guide_count >= m->guide_capacity) {
+      void *items = m->guide;
+      size_t cap = m->guide_capacity;
+      if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->guide_count + 1,
+                               sizeof(uint32_t)) != 0)
+        return fail_memory(err);
+      m->guide = items;
+      m->guide_capacity = cap;
+    }
+    m->guide[m->guide_count++] = m->checkpoint_count - 1;
+  }
   return AMDDWARF_OK;
+}
+
+/* ---- look-ups: a replay from the checkpoint before ------------------------ */
+
+static void inst_of_walk(const walk_state *ws, uint32_t position, uint32_t word_offset,
+                         amddwarf_spirv_inst *out)
+{
+  out->position = position;
+  out->word_offset = word_offset;
+  out->line_position = ws->line_position;
+  out->line_word_offset = ws->line_word_offset;
+}
+
+void amddwarf__spirv_inst_at(const amddwarf_spirv_module *m, uint32_t position,
+                             amddwarf_spirv_inst *out)
+{
+  walk_state ws;
+  walk_resume(m, position >> m->checkpoint_shift, &ws);
+  for (;;) {
+    uint32_t at = ws.at, p = ws.position, set;
+    (void)walk_step(m, &ws, m->words[at] & 0xffff, m->words[at] >> 16, true, &set);
+    if (p == position) {
+      inst_of_walk(&ws, p, at, out);
+      return;
+    }
+  }
+}
+
+/* The last checkpoint at or before instrumentation index INDEX. */
+static uint32_t checkpoint_of_index(const amddwarf_spirv_module *m, uint32_t index)
+{
+  uint32_t j = index / AMDDWARF_SPIRV_GUIDE_STEP;
+  uint32_t lo = m->guide[j];
+  uint32_t hi = j + 1 < m->guide_count ? m->guide[j + 1] : m->checkpoint_count - 1;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo + 1) / 2;
+    if (m->checkpoints[mid].slot <= index)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+uint32_t amddwarf__spirv_replay_start(const amddwarf_spirv_module *m, uint32_t index,
+                                      amddwarf_spirv_index_mode mode)
+{
+  if (mode == AMDDWARF_SPIRV_INDEX_POSITION)
+    return index < m->count ? m->checkpoints[index >> m->checkpoint_shift].word_offset
+                            : AMDDWARF_SPIRV_NONE;
+  return index < m->slot_limit ? m->checkpoints[checkpoint_of_index(m, index)].word_offset
+                               : AMDDWARF_SPIRV_NONE;
+}
+
+bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *m, uint32_t index,
+                                   amddwarf_spirv_inst *out)
+{
+  walk_state ws;
+  walk_resume(m, checkpoint_of_index(m, index), &ws);
+  for (;;) {
+    uint32_t at = ws.at, p = ws.position, set;
+    (void)walk_step(m, &ws, m->words[at] & 0xffff, m->words[at] >> 16, true, &set);
+    if (ws.slot > index) {
+      /* The instruction's own index is its last; those before name copies. */
+      if (ws.slot - 1 != index)
+        return false;
+      inst_of_walk(&ws, p, at, out);
+      return true;
+    }
+  }
 }
 
 /* ---- open / close -------------------------------------------------------- */
@@ -629,9 +828,13 @@ static bool host_is_little_endian(void)
   return first == 1;
 }
 
-amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
-                                           const amddwarf_spirv_options *options,
-                                           amddwarf_spirv_module **out, amddwarf_error *err)
+/* Opens a module with a checkpoint every 1 << SHIFT instructions; with
+   RECORD_SETS, keeping each OpExtInst's set. *SETS_UNSTABLE: the module
+   needs them (see amddwarf_spirv_ext_set). */
+static amddwarf_status open_module(const void *data, size_t size,
+                                   const amddwarf_spirv_options *options, uint32_t shift,
+                                   bool record_sets, bool *sets_unstable,
+                                   amddwarf_spirv_module **out, amddwarf_error *err)
 {
   amddwarf_status st = AMDDWARF_OK;
   amddwarf_spirv_module *m = NULL;
@@ -714,14 +917,21 @@ amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
     st = amddwarf__fail(err, AMDDWARF_E_SPIRV_BAD_HEADER, 12, "SPIR-V id bound is 0");
     goto fail;
   }
+  m->checkpoint_shift = shift;
   /* Typical modules average four words per instruction. */
-  if (grow(m, (uint32_t)((m->word_count - 5) / 4), (uint32_t)((m->word_count - 5) / 2)) != 0) {
+  size_t checkpoints = ((m->word_count - 5) / 4 >> shift) + 1;
+  void *items = NULL;
+  if (amddwarf__mem_reserve(&m->allocator, &items, &m->checkpoint_capacity, checkpoints,
+                           sizeof(amddwarf_spirv_checkpoint)) != 0) {
     st = fail_memory(err);
     goto fail;
   }
-  st = walk(m, max_instructions, err);
+  m->checkpoints = items;
+  definitions defs = {NULL, NULL, false, false, record_sets};
+  st = walk(m, max_instructions, &defs, err);
   if (st != AMDDWARF_OK)
     goto fail;
+  *sets_unstable = defs.sets_unstable;
   st = amddwarf__spirv_sources_finish(m, err);
   if (st != AMDDWARF_OK)
     goto fail;
@@ -730,6 +940,34 @@ amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
 fail:
   amddwarf_spirv_module_close(m);
   return st;
+}
+
+amddwarf_status amddwarf__spirv_module_open_every(const void *data, size_t size,
+                                                  const amddwarf_spirv_options *options,
+                                                  uint32_t shift, amddwarf_spirv_module **out,
+                                                  amddwarf_error *err)
+{
+  if (shift > 16)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "checkpoint interval 2^%u is too large", shift);
+  bool sets_unstable = false;
+  amddwarf_status st = open_module(data, size, options, shift, false, &sets_unstable, out, err);
+  if (st == AMDDWARF_OK && sets_unstable) {
+    /* A replay would classify with the final id map: walk again, keeping
+       the sets as the walk sees them. */
+    amddwarf_spirv_module_close(*out);
+    *out = NULL;
+    st = open_module(data, size, options, shift, true, &sets_unstable, out, err);
+  }
+  return st;
+}
+
+amddwarf_status amddwarf_spirv_module_open(const void *data, size_t size,
+                                           const amddwarf_spirv_options *options,
+                                           amddwarf_spirv_module **out, amddwarf_error *err)
+{
+  return amddwarf__spirv_module_open_every(data, size, options,
+                                           AMDDWARF_SPIRV_CHECKPOINT_SHIFT, out, err);
 }
 
 void amddwarf_spirv_module_close(amddwarf_spirv_module *m)
@@ -746,8 +984,9 @@ void amddwarf_spirv_module_close(amddwarf_spirv_module *m)
   amddwarf__mem_free(&a, m->entry_points, sizeof(*m->entry_points) * m->entry_point_capacity);
   amddwarf__mem_free(&a, m->strings, sizeof(*m->strings) * m->string_capacity);
   amddwarf__mem_free(&a, m->ids, sizeof(*m->ids) * m->id_capacity);
-  amddwarf__mem_free(&a, m->slots, sizeof(uint32_t) * m->slot_capacity);
-  amddwarf__mem_free(&a, m->insts, sizeof(amddwarf_spirv_inst) * m->inst_capacity);
+  amddwarf__mem_free(&a, m->ext_sets, sizeof(*m->ext_sets) * m->ext_set_capacity);
+  amddwarf__mem_free(&a, m->guide, sizeof(*m->guide) * m->guide_capacity);
+  amddwarf__mem_free(&a, m->checkpoints, sizeof(*m->checkpoints) * m->checkpoint_capacity);
   if (m->owned_words)
     amddwarf__mem_free(&a, m->owned_words, m->word_count * 4);
   amddwarf__arena_release(&m->arena);

@@ -1,11 +1,11 @@
 /* Internal layout of an indexed SPIR-V module, shared by the reader
  * (module.c), the resolver (resolve.c) and the record symbolizer (src/gpuav).
  *
- * Per instruction (by position, the ordinal after the header) the module
- * keeps its word offset and the position of the line instruction in effect
- * for it; per instruction index of the instrumentation count, the position
- * of the instruction it names. Ids that debug locations refer to (OpString,
- * 32-bit OpConstant, DebugSource, OpExtInstImport) are in one hash map. */
+ * The index keeps the walk's state (specs/spirv-instruction-index.md section
+ * 2) every checkpoint_interval instructions; a look-up replays the walk from
+ * the checkpoint before the instruction it wants, with the same step function
+ * the build uses. Ids that debug locations refer to (OpString, 32-bit
+ * OpConstant, DebugSource, OpExtInstImport) are in one hash map. */
 #ifndef AMDDWARF_SPIRV_MODULE_H
 #define AMDDWARF_SPIRV_MODULE_H
 
@@ -100,13 +100,41 @@ typedef struct amddwarf_spirv_source {
   uint32_t directive_count;
 } amddwarf_spirv_source;
 
-/* One instruction, by position. The line in effect is usually a few
-   positions back, so its entry is in the cache line a look-up has just read:
-   eight bytes per instruction keep the index half the module's size. */
+/* What the walk carries from one instruction to the next, as it stands
+   before the instruction at a checkpoint: the counter, the line scope and
+   where the walk is. Written once per checkpoint_interval instructions. */
+typedef struct amddwarf_spirv_checkpoint {
+  uint32_t word_offset;  /* of the instruction at the checkpoint */
+  uint32_t slot;         /* the next instrumentation index */
+  uint32_t active_position, active_word_offset; /* line in effect (propagated), or NONE */
+  uint32_t pending;      /* line instructions since the last other instruction */
+  uint32_t pending_position, pending_word_offset; /* the last of them; NONE for a no-line */
+  uint32_t region;       /* 0 module level, 1 function outside blocks, 2 in a block */
+} amddwarf_spirv_checkpoint;
+
+/* The set of an OpExtInst as the build classified it, kept only for modules
+   that define or redefine a set's import after an OpExtInst (invalid SPIR-V),
+   where the final id map could classify differently. */
+typedef struct amddwarf_spirv_ext_set {
+  uint32_t position;
+  uint32_t set; /* amddwarf_spirv_set */
+} amddwarf_spirv_ext_set;
+
+/* One instruction as a look-up finds it. */
 typedef struct amddwarf_spirv_inst {
+  uint32_t position;
   uint32_t word_offset;
-  uint32_t line_ref;  /* position of the line instruction in effect, or NONE */
+  uint32_t line_position;    /* line instruction in effect, or NONE */
+  uint32_t line_word_offset;
 } amddwarf_spirv_inst;
+
+/* Checkpoints a look-up by instrumentation index starts from: per
+   AMDDWARF_SPIRV_GUIDE_STEP indexes, the last checkpoint at or before it. */
+enum { AMDDWARF_SPIRV_GUIDE_STEP = 64 };
+
+/* A checkpoint every 16 instructions: two bytes of index per instruction,
+   and a look-up replays at most 15 steps. */
+enum { AMDDWARF_SPIRV_CHECKPOINT_SHIFT = 4 };
 
 struct amddwarf_spirv_module {
   amddwarf_allocator allocator;
@@ -116,11 +144,17 @@ struct amddwarf_spirv_module {
   uint32_t *owned_words;    /* the copy WORDS points to, or NULL when borrowed */
   size_t word_count;
   uint32_t count;           /* instructions after the header */
-  amddwarf_spirv_inst *insts; /* [count] */
-  size_t inst_capacity;
-  uint32_t *slots;          /* [slot_limit] instrumentation index -> position, or NONE */
-  uint32_t slot_limit;
-  size_t slot_capacity;
+  uint32_t slot_limit;      /* instrumentation indexes: the count's final n */
+  uint32_t checkpoint_shift; /* checkpoint every 1 << shift instructions */
+  amddwarf_spirv_checkpoint *checkpoints; /* [checkpoint_count] */
+  uint32_t checkpoint_count;
+  size_t checkpoint_capacity;
+  uint32_t *guide;          /* [guide_count] checkpoint of index j * GUIDE_STEP */
+  uint32_t guide_count;
+  size_t guide_capacity;
+  amddwarf_spirv_ext_set *ext_sets; /* by position; see amddwarf_spirv_ext_set */
+  uint32_t ext_set_count;
+  size_t ext_set_capacity;
   amddwarf_spirv_identry *ids; /* open addressing, id_capacity a power of two */
   uint32_t id_capacity;
   uint32_t id_used;
@@ -151,6 +185,27 @@ amddwarf_spirv_guard amddwarf__spirv_opcode_guard(uint32_t opcode);
 /* The OpString of ID, or NULL. */
 const struct amddwarf_spirv_string *amddwarf__spirv_string_of(const amddwarf_spirv_module *module,
                                                              uint32_t id);
+
+/* The instruction at POSITION (< count). */
+void amddwarf__spirv_inst_at(const amddwarf_spirv_module *module, uint32_t position,
+                             amddwarf_spirv_inst *out);
+
+/* The instruction instrumentation index INDEX (< slot_limit) names; false
+   when the index names a counted copy of a line instruction. */
+bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *module, uint32_t index,
+                                   amddwarf_spirv_inst *out);
+
+/* The word offset a look-up of INDEX starts its replay at (for staging
+   many look-ups), or NONE when INDEX is past the module's indexes. */
+uint32_t amddwarf__spirv_replay_start(const amddwarf_spirv_module *module, uint32_t index,
+                                      amddwarf_spirv_index_mode mode);
+
+/* amddwarf_spirv_module_open with a checkpoint every 1 << SHIFT instructions
+   (the tests make replays cross many checkpoints with small intervals). */
+amddwarf_status amddwarf__spirv_module_open_every(const void *data, size_t size,
+                                                  const amddwarf_spirv_options *options,
+                                                  uint32_t shift, amddwarf_spirv_module **out,
+                                                  amddwarf_error *err);
 
 /* Builds line starts and #line directives of every source text. */
 amddwarf_status amddwarf__spirv_sources_finish(amddwarf_spirv_module *module, amddwarf_error *err);

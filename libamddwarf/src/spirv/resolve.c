@@ -244,10 +244,10 @@ static const char *set_name(const amddwarf_spirv_module *m, uint32_t set_id)
   return m->strings[e->value >> 8].text;
 }
 
-static void fill_line(const amddwarf_spirv_module *m, uint32_t line_pos,
+static void fill_line(const amddwarf_spirv_module *m, uint32_t line_pos, uint32_t line_word_offset,
                       amddwarf_spirv_location *out)
 {
-  const uint32_t *w = m->words + m->insts[line_pos].word_offset;
+  const uint32_t *w = m->words + line_word_offset;
   const amddwarf_spirv_source *source = NULL;
   uint32_t file_string = 0;
   bool named_only = false;
@@ -297,39 +297,41 @@ static void fill_line(const amddwarf_spirv_module *m, uint32_t line_pos,
   }
 }
 
-/* The position INDEX names, or NONE with ERR filled. */
-static uint32_t position_of(const amddwarf_spirv_module *m, uint32_t index,
-                            amddwarf_spirv_index_mode mode, amddwarf_error *err)
+/* The instruction INDEX names; false with ERR filled when it names none. */
+static bool find_inst(const amddwarf_spirv_module *m, uint32_t index,
+                      amddwarf_spirv_index_mode mode, amddwarf_spirv_inst *inst,
+                      amddwarf_error *err)
 {
   if (mode == AMDDWARF_SPIRV_INDEX_POSITION) {
-    if (index < m->count)
-      return index;
+    if (index < m->count) {
+      amddwarf__spirv_inst_at(m, index, inst);
+      return true;
+    }
     amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                   "instruction index %u is past the module's %u instructions", index, m->count);
-    return AMDDWARF_SPIRV_NONE;
+    return false;
   }
   if (index >= m->slot_limit) {
     amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                   "instruction index %u is past the last index %u of the module", index,
                   m->slot_limit ? m->slot_limit - 1 : 0);
-    return AMDDWARF_SPIRV_NONE;
+    return false;
   }
-  uint32_t p = m->slots[index];
-  if (p == AMDDWARF_SPIRV_NONE)
-    amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
-                  "instruction index %u names a copy of a line instruction, not an instruction",
-                  index);
-  return p;
+  if (amddwarf__spirv_inst_of_index(m, index, inst))
+    return true;
+  amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+                "instruction index %u names a copy of a line instruction, not an instruction",
+                index);
+  return false;
 }
 
-static void fill_location(const amddwarf_spirv_module *m, uint32_t index, uint32_t p,
-                          amddwarf_spirv_location *out)
+static void fill_location(const amddwarf_spirv_module *m, uint32_t index,
+                          const amddwarf_spirv_inst *in, amddwarf_spirv_location *out)
 {
-  const amddwarf_spirv_inst *in = &m->insts[p];
   const uint32_t *w = m->words + in->word_offset;
   memset(out, 0, sizeof(*out));
   out->index = index;
-  out->position = p;
+  out->position = in->position;
   out->word_offset = in->word_offset;
   out->opcode = (uint16_t)(w[0] & 0xffff);
   out->word_count = (uint16_t)(w[0] >> 16);
@@ -345,8 +347,8 @@ static void fill_location(const amddwarf_spirv_module *m, uint32_t index, uint32
     out->ext_opcode = w[4];
   }
   out->line_position = AMDDWARF_SPIRV_NONE;
-  if (in->line_ref != AMDDWARF_SPIRV_NONE)
-    fill_line(m, in->line_ref, out);
+  if (in->line_position != AMDDWARF_SPIRV_NONE)
+    fill_line(m, in->line_position, in->line_word_offset, out);
 }
 
 amddwarf_status amddwarf_spirv_module_resolve(const amddwarf_spirv_module *m, uint32_t index,
@@ -356,16 +358,16 @@ amddwarf_status amddwarf_spirv_module_resolve(const amddwarf_spirv_module *m, ui
   if (!m || !out)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_spirv_module_resolve: NULL argument");
-  uint32_t p = position_of(m, index, mode, err);
-  if (p == AMDDWARF_SPIRV_NONE)
+  amddwarf_spirv_inst inst;
+  if (!find_inst(m, index, mode, &inst, err))
     return AMDDWARF_NOT_FOUND;
-  fill_location(m, index, p, out);
+  fill_location(m, index, &inst, out);
   return AMDDWARF_OK;
 }
 
 /* Many look-ups in stages over chunks, so that the independent memory
-   accesses of different look-ups (index table, instruction table, line
-   instruction) overlap instead of each look-up waiting for its own. */
+   accesses of different look-ups (guide and checkpoint, then the words the
+   replay starts at) overlap instead of each look-up waiting for its own. */
 enum { BATCH_CHUNK = 32 };
 
 size_t amddwarf_spirv_module_resolve_batch(const amddwarf_spirv_module *m,
@@ -379,26 +381,22 @@ size_t amddwarf_spirv_module_resolve_batch(const amddwarf_spirv_module *m,
   size_t resolved = 0;
   for (size_t base = 0; base < count; base += BATCH_CHUNK) {
     size_t n = count - base < BATCH_CHUNK ? count - base : BATCH_CHUNK;
-    uint32_t pos[BATCH_CHUNK];
+    uint32_t start[BATCH_CHUNK];
     uint32_t touch = 0;
     for (size_t k = 0; k < n; k++)
-      pos[k] = position_of(m, indexes[base + k], mode, NULL);
+      start[k] = amddwarf__spirv_replay_start(m, indexes[base + k], mode);
     for (size_t k = 0; k < n; k++)
-      if (pos[k] != AMDDWARF_SPIRV_NONE)
-        touch += m->insts[pos[k]].word_offset;
-    for (size_t k = 0; k < n; k++)
-      if (pos[k] != AMDDWARF_SPIRV_NONE)
-        touch += m->words[m->insts[pos[k]].word_offset] +
-                 (m->insts[pos[k]].line_ref != AMDDWARF_SPIRV_NONE
-                      ? m->words[m->insts[m->insts[pos[k]].line_ref].word_offset]
-                      : 0);
+      if (start[k] != AMDDWARF_SPIRV_NONE)
+        touch += m->words[start[k]];
     /* Keeps the staged loads: without a use the compiler may drop them. */
     volatile uint32_t sink = touch;
     (void)sink;
     for (size_t k = 0; k < n; k++) {
       amddwarf_status st = AMDDWARF_NOT_FOUND;
-      if (pos[k] != AMDDWARF_SPIRV_NONE) {
-        fill_location(m, indexes[base + k], pos[k], &out[base + k]);
+      amddwarf_spirv_inst inst;
+      if (start[k] != AMDDWARF_SPIRV_NONE &&
+          find_inst(m, indexes[base + k], mode, &inst, NULL)) {
+        fill_location(m, indexes[base + k], &inst, &out[base + k]);
         st = AMDDWARF_OK;
         resolved++;
       } else {
