@@ -1,11 +1,14 @@
-/* Unit tests of the SPIR-V index against one plain walk of the module.
+/* Unit tests of the SPIR-V index's checkpoints: a look-up replays the walk
+ * from the checkpoint before the instruction it wants, so every answer must
+ * be what one walk from the start of the module gives.
  *
  * For glslangValidator's modules in the fuzz seeds (-g, -gV, -gVS; OpLine,
  * DebugLine, DebugScope, functions with parameters) a reference walk written
  * here from specs/spirv-instruction-index.md section 2 gives, per position,
  * the word offset and the line in effect, and per instruction index the
  * instruction it names or none. Every position and every index is looked up,
- * one by one and batched (backwards), and must give exactly that. */
+ * one by one and batched, with checkpoints every 1, 2, 4 and 8 instructions
+ * (replays crossing many checkpoints) and with the default interval. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 
 #include <amddwarf/spirv.h>
 
+#include "spirv/module.h"
 #include "spirv_build.h"
 
 #define NONE UINT32_MAX
@@ -139,11 +143,14 @@ static void expect_location(const reference *r, uint32_t position,
   assert_int_equal(loc->has_line, r->line[position] != NONE);
 }
 
-static void expect_reference(const void *data, size_t size, const reference *r)
+static void expect_reference(const void *data, size_t size, uint32_t shift,
+                             const reference *r)
 {
   amddwarf_spirv_module *m = NULL;
   amddwarf_error err;
-  amddwarf_status st = amddwarf_spirv_module_open(data, size, NULL, &m, &err);
+  amddwarf_status st = shift == UINT32_MAX
+                           ? amddwarf_spirv_module_open(data, size, NULL, &m, &err)
+                           : amddwarf__spirv_module_open_every(data, size, NULL, shift, &m, &err);
   if (st != AMDDWARF_OK)
     fail_msg("open failed: %s", err.message);
   assert_int_equal(amddwarf_spirv_module_instruction_count(m), r->count);
@@ -175,7 +182,7 @@ static void expect_reference(const void *data, size_t size, const reference *r)
     assert_int_equal(loc.index, i);
     expect_location(r, r->named[i], &loc);
   }
-  /* Batched, backwards. */
+  /* Batched, backwards: replays that go back to earlier checkpoints. */
   for (uint32_t i = 0; i <= r->limit / 2; i++) {
     uint32_t t = indexes[i];
     indexes[i] = indexes[r->limit - i];
@@ -212,7 +219,7 @@ static void *read_seed(const char *name, size_t *size)
   return data;
 }
 
-static void test_index_matches_one_walk_on_glslang_modules(void **state)
+static void test_replays_match_one_walk_on_glslang_modules(void **state)
 {
   (void)state;
   static const char *const seeds[] = {"frag-g.spv", "frag-gV.spv", "frag-gVS.spv",
@@ -227,14 +234,17 @@ static void test_index_matches_one_walk_on_glslang_modules(void **state)
     for (uint32_t p = 0; p < r.count; p++)
       with_line += r.line[p] != NONE;
     assert_true(with_line > 10 && r.limit > r.count);
-    expect_reference(data, size, &r);
+    for (uint32_t shift = 0; shift <= 3; shift++)
+      expect_reference(data, size, shift, &r);
+    expect_reference(data, size, UINT32_MAX, &r);
     free(data);
   }
 }
 
 /* An OpExtInst walked before the OpExtInstImport of its set (invalid SPIR-V)
    is an ordinary instruction to the count, whatever the import says later:
-   the walk classifies a set with the imports it has seen. */
+   the walk classifies a set with the imports it has seen, and a look-up that
+   replays it after the import is known must see it the same way. */
 static void test_set_imported_after_its_use(void **state)
 {
   (void)state;
@@ -250,27 +260,31 @@ static void test_set_imported_after_its_use(void **state)
     inst_str(&m, OP_EXT_INST_IMPORT, pre, 1, "NonSemantic.Shader.DebugInfo.100", NULL, 0); /* 5 */
   }
   inst(&m, 19, 1, 3u);                    /* 6 OpTypeVoid %3 */
-  amddwarf_spirv_module *module = NULL;
-  amddwarf_error err;
-  assert_int_equal(amddwarf_spirv_module_open(m.w, m.n * 4, NULL, &module, &err), AMDDWARF_OK);
-  /* Position 3 is a type/value-section instruction of its own: indexes 0-6
-     are positions 0-6, and nothing has a line. */
-  assert_int_equal(amddwarf_spirv_module_index_limit(module, AMDDWARF_SPIRV_INDEX_INSTRUMENT), 7);
-  for (uint32_t i = 0; i < 7; i++) {
-    amddwarf_spirv_location loc;
-    assert_int_equal(amddwarf_spirv_module_resolve(module, i, AMDDWARF_SPIRV_INDEX_INSTRUMENT,
-                                                   &loc, NULL),
+  for (uint32_t shift = 0; shift <= 4; shift++) {
+    amddwarf_spirv_module *module = NULL;
+    amddwarf_error err;
+    assert_int_equal(amddwarf__spirv_module_open_every(m.w, m.n * 4, NULL, shift, &module, &err),
                      AMDDWARF_OK);
-    assert_int_equal(loc.position, i);
-    assert_false(loc.has_line);
+    /* Position 3 is a type/value-section instruction of its own: indexes 0-6
+       are positions 0-6, and nothing has a line. */
+    assert_int_equal(amddwarf_spirv_module_index_limit(module, AMDDWARF_SPIRV_INDEX_INSTRUMENT),
+                     7);
+    for (uint32_t i = 0; i < 7; i++) {
+      amddwarf_spirv_location loc;
+      assert_int_equal(amddwarf_spirv_module_resolve(module, i, AMDDWARF_SPIRV_INDEX_INSTRUMENT,
+                                                     &loc, NULL),
+                       AMDDWARF_OK);
+      assert_int_equal(loc.position, i);
+      assert_false(loc.has_line);
+    }
+    amddwarf_spirv_module_close(module);
   }
-  amddwarf_spirv_module_close(module);
 }
 
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_index_matches_one_walk_on_glslang_modules),
+      cmocka_unit_test(test_replays_match_one_walk_on_glslang_modules),
       cmocka_unit_test(test_set_imported_after_its_use),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
