@@ -53,6 +53,29 @@ static const uint8_t opcode_row_of[OPCODE_DENSE_LIMIT] = {
 };
 _Static_assert(AMDDWARF_SPIRV_KIND_TERM + 1 < 16, "kinds fit a nibble");
 
+/* Opcodes that define something the index keeps (note_definitions). */
+#define DEFINES(value) ((value) <= 12 || (value) == 15 || (value) == 43)
+
+/* Per listed opcode: 1 when, inside a block, the walk cannot take it as a
+   plain instruction (walk_plain): it defines something, or its kind is not
+   one of BLOCK, HEAD and TYPEVAL (all BLOCK inside a block). Unlisted
+   opcodes are BLOCK. */
+static const uint8_t opcode_not_plain[OPCODE_DENSE_LIMIT] = {
+#define AMDDWARF_SPIRV_OP(name, value, kind, result, guard) \
+  [value] = DEFINES(value) || (AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_BLOCK && \
+                               AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_HEAD && \
+                               AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_TYPEVAL),
+#include "spirv/opcodes.def"
+#undef AMDDWARF_SPIRV_OP
+};
+
+/* Whether OPCODE is a plain instruction inside a block (opcode_not_plain;
+   the opcodes up to 12 are all out, as DEFINES has them). */
+static bool is_plain(uint32_t opcode)
+{
+  return opcode > 12 && (opcode >= OPCODE_DENSE_LIMIT || !opcode_not_plain[opcode]);
+}
+
 static amddwarf_spirv_kind opcode_kind(uint32_t opcode)
 {
   return opcode < OPCODE_DENSE_LIMIT && (opcode_dense[opcode] & 15)
@@ -487,150 +510,169 @@ static uint32_t set_of(const amddwarf_spirv_module *m, walk_state *ws, uint32_t 
   return ws->cached_set;
 }
 
-/* The kind of instruction W (WC words) in the instrumentation count; SKIP
-   for the scopes the count ignores. False for an OpExtInst without its set
-   and instruction number. */
-static inline bool kind_of(const amddwarf_spirv_module *m, walk_state *ws, const uint32_t *w,
-                           uint32_t wc, uint32_t opcode, bool replay, uint32_t *set_out,
-                           amddwarf_spirv_kind *kind_out, bool *skip)
+/* Kinds of OpExtInst, after the kinds of opcodes.def: what the walk makes
+   of one by its set and instruction number. */
+enum {
+  KIND_EXT_SCOPE = AMDDWARF_SPIRV_KIND_TERM + 1, /* DebugScope, DebugNoScope */
+  KIND_EXT_DEBUG,  /* other debug-info instructions */
+  KIND_EXT_OTHER,  /* instructions of other sets */
+  STEP_KINDS
+};
+
+/* The count's rules (specs/spirv-instruction-index.md section 2), per kind
+   and region: whether the instruction takes an index of its own (SLOT) and
+   the copies of its attached lines before it (LINES), whether it ends the
+   line scope, whether it is a line instruction, a no-line or a scope (not
+   counted), and the region after it. */
+enum {
+  RULE_SLOT = 1,
+  RULE_LINES = 2,
+  RULE_ENDS_SCOPE = 4,
+  RULE_LINE = 8,
+  RULE_NO_LINE = 16,
+  RULE_SCOPE = 32,
+  RULE_REGION_SHIFT = 6,
+};
+/* The rules of a kind in the three regions, a byte each: the walk picks
+   its byte by shifting, so the region it carries to the next instruction
+   does not wait for a table read. */
+#define TO(region) ((region) << RULE_REGION_SHIFT)
+#define REGIONS(module, function, block) \
+  ((uint32_t)(module) | (uint32_t)(function) << 8 | (uint32_t)(block) << 16)
+#define COUNTED (RULE_SLOT | RULE_LINES)
+static const uint32_t step_rules[STEP_KINDS] = {
+    /* region:                     0 module level     1 function, no block  2 inside a block */
+    [AMDDWARF_SPIRV_KIND_BLOCK] = REGIONS(COUNTED | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
+    [AMDDWARF_SPIRV_KIND_HEAD] = REGIONS(RULE_SLOT | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
+    [AMDDWARF_SPIRV_KIND_TYPEVAL] = REGIONS(COUNTED | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
+    [AMDDWARF_SPIRV_KIND_LINE] = REGIONS(RULE_LINE | TO(0), RULE_LINE | TO(1), RULE_LINE | TO(2)),
+    [AMDDWARF_SPIRV_KIND_NOLINE] = REGIONS(RULE_NO_LINE | TO(0), RULE_NO_LINE | TO(1),
+                                           RULE_NO_LINE | TO(2)),
+    [AMDDWARF_SPIRV_KIND_FUNC] = REGIONS(RULE_SLOT | TO(1), RULE_SLOT | TO(1), RULE_SLOT | TO(1)),
+    /* parameters count their lines too */
+    [AMDDWARF_SPIRV_KIND_PARAM] = REGIONS(COUNTED | TO(0), COUNTED | TO(1), COUNTED | TO(2)),
+    [AMDDWARF_SPIRV_KIND_LABEL] = REGIONS(RULE_SLOT | TO(2), RULE_SLOT | TO(2), RULE_SLOT | TO(2)),
+    [AMDDWARF_SPIRV_KIND_FEND] = REGIONS(RULE_SLOT | RULE_ENDS_SCOPE | TO(0),
+                                         RULE_SLOT | RULE_ENDS_SCOPE | TO(0),
+                                         RULE_SLOT | RULE_ENDS_SCOPE | TO(0)),
+    [AMDDWARF_SPIRV_KIND_TERM] = REGIONS(RULE_SLOT | TO(0), RULE_SLOT | TO(1),
+                                         COUNTED | RULE_ENDS_SCOPE | TO(1)),
+    [KIND_EXT_SCOPE] = REGIONS(RULE_SCOPE | TO(0), RULE_SCOPE | TO(1), RULE_SCOPE | TO(2)),
+    /* DebugDeclare/DebugValue between OpFunction and the first label belong
+       to the function header, which the count skips. */
+    [KIND_EXT_DEBUG] = REGIONS(RULE_SLOT | TO(0), TO(1), COUNTED | TO(2)),
+    [KIND_EXT_OTHER] = REGIONS(COUNTED | TO(0), TO(1), COUNTED | TO(2)),
+};
+#undef COUNTED
+#undef REGIONS
+#undef TO
+
+/* The kind of OpExtInst W (WC words, at least 5) at the walk's position. */
+static unsigned ext_kind(const amddwarf_spirv_module *m, walk_state *ws, const uint32_t *w,
+                         bool replay, uint32_t *set_out)
 {
-  amddwarf_spirv_kind kind = opcode_kind(opcode);
-  *skip = false;
-  *set_out = AMDDWARF_SPIRV_SET_OTHER;
-  if (opcode != 12) {
-    if (ws->region != 0 && (kind == AMDDWARF_SPIRV_KIND_HEAD || kind == AMDDWARF_SPIRV_KIND_TYPEVAL))
-      kind = AMDDWARF_SPIRV_KIND_BLOCK; /* function-scope OpVariable, OpUndef, ... */
-    if (ws->region == 0 && kind == AMDDWARF_SPIRV_KIND_BLOCK)
-      kind = AMDDWARF_SPIRV_KIND_TYPEVAL;
-    *kind_out = kind;
-    return true;
-  }
-  if (wc < 5)
-    return false;
   uint32_t set = set_of(m, ws, w[3], replay);
   *set_out = set;
-  if (set_is_debuginfo(set)) {
-    uint32_t op = w[4];
-    if (op == AMDDWARF_SPIRV_DEBUG_SCOPE || op == AMDDWARF_SPIRV_DEBUG_NO_SCOPE)
-      kind = AMDDWARF_SPIRV_KIND_BLOCK, *skip = true;
-    else if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_LINE)
-      kind = AMDDWARF_SPIRV_KIND_LINE;
-    else if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_NO_LINE)
-      kind = AMDDWARF_SPIRV_KIND_NOLINE;
-    else
-      kind = ws->region == 0 ? AMDDWARF_SPIRV_KIND_HEAD : AMDDWARF_SPIRV_KIND_BLOCK;
-  } else {
-    kind = ws->region == 0 ? AMDDWARF_SPIRV_KIND_TYPEVAL : AMDDWARF_SPIRV_KIND_BLOCK;
+  if (!set_is_debuginfo(set))
+    return KIND_EXT_OTHER;
+  uint32_t op = w[4];
+  if (op == AMDDWARF_SPIRV_DEBUG_SCOPE || op == AMDDWARF_SPIRV_DEBUG_NO_SCOPE)
+    return KIND_EXT_SCOPE;
+  if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_LINE)
+    return AMDDWARF_SPIRV_KIND_LINE;
+  if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_NO_LINE)
+    return AMDDWARF_SPIRV_KIND_NOLINE;
+  return KIND_EXT_DEBUG;
+}
+
+/* One step of the count, the one place that applies its rules: walks the
+   instruction at ws->at (OPCODE, WC words, checked by the build), takes its
+   instrumentation indexes (the copies of its attached lines, then its own),
+   moves the line scope and sets ws->line_* to the line in effect for it.
+   The build (REPLAY false) classifies sets with the id map as it stands; a
+   replay with the final map, or the sets the build recorded. SET_OUT: an
+   OpExtInst's set. False for an OpExtInst without its set and instruction
+   number. */
+static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uint32_t opcode,
+                             uint32_t wc, bool replay, uint32_t *set_out)
+{
+  uint32_t p = ws->position, at = ws->at;
+  unsigned kind = opcode_kind(opcode);
+  *set_out = AMDDWARF_SPIRV_SET_OTHER;
+  if (opcode == 12) {
+    if (wc < 5)
+      return false;
+    kind = ext_kind(m, ws, m->words + at, replay, set_out);
   }
-  *kind_out = kind;
+  unsigned rule = step_rules[kind] >> (8 * ws->region) & 0xff;
+  ws->position = p + 1;
+  ws->at = at + wc;
+  ws->region = rule >> RULE_REGION_SHIFT;
+  if (rule & (RULE_LINE | RULE_NO_LINE)) {
+    /* Not counted where it stands: attached to the next instruction. */
+    bool line = (rule & RULE_LINE) != 0;
+    ws->pending++;
+    ws->pending_position = ws->line_position = line ? p : AMDDWARF_SPIRV_NONE;
+    ws->pending_word_offset = ws->line_word_offset = line ? at : AMDDWARF_SPIRV_NONE;
+    return true;
+  }
+  if (rule & RULE_SCOPE) { /* neither counted nor attached */
+    ws->line_position = ws->pending ? ws->pending_position : ws->active_position;
+    ws->line_word_offset = ws->pending ? ws->pending_word_offset : ws->active_word_offset;
+    return true;
+  }
+  /* Line instructions attached to this instruction: the pending ones, which
+     then stay in effect, or a copy of the line in effect. */
+  uint32_t attached = ws->active_position != AMDDWARF_SPIRV_NONE ? 1 : 0;
+  if (ws->pending) {
+    attached = ws->pending;
+    ws->active_position = ws->pending_position;
+    ws->active_word_offset = ws->pending_word_offset;
+    ws->pending = 0;
+  }
+  ws->line_position = ws->active_position;
+  ws->line_word_offset = ws->active_word_offset;
+  ws->slot += (rule & RULE_SLOT) + (rule & RULE_LINES ? attached : 0);
+  bool ends = (rule & RULE_ENDS_SCOPE) != 0;
+  ws->active_position = ends ? AMDDWARF_SPIRV_NONE : ws->active_position;
+  ws->active_word_offset = ends ? AMDDWARF_SPIRV_NONE : ws->active_word_offset;
   return true;
 }
 
 /* Whether OPCODE defines something the index keeps (note_definitions). */
 static bool defines(uint32_t opcode)
 {
-  return opcode <= 12 || opcode == 15 || opcode == 43;
+  return DEFINES(opcode);
 }
 
-/* Whether OPCODE, inside a block, is an instruction of kind BLOCK that
-   defines nothing (kind_of turns HEAD and TYPEVAL into BLOCK there). */
-static bool is_plain_in_block(uint32_t opcode)
+/* The rules' commonest case made a loop: a plain instruction inside a
+   block with no line instruction pending takes the line in effect (a copy
+   of it the index before its own) and changes nothing else. Walks such
+   instructions from the walk's position up to position STOP; stops before
+   any other instruction, at the end of the module and before a word count
+   that is zero or runs past it (the build reports those). */
+static inline void walk_plain(const amddwarf_spirv_module *m, walk_state *ws, uint32_t stop)
 {
-  if (defines(opcode))
-    return false;
-  amddwarf_spirv_kind kind = opcode_kind(opcode);
-  return kind == AMDDWARF_SPIRV_KIND_BLOCK || kind == AMDDWARF_SPIRV_KIND_HEAD ||
-         kind == AMDDWARF_SPIRV_KIND_TYPEVAL;
-}
-
-/* One step of the count (specs/spirv-instruction-index.md section 2), the
-   one place its rules live: walks the instruction at ws->at (OPCODE, WC
-   words, checked by the build), takes its instrumentation indexes (the
-   copies of its attached lines, then its own), moves the line scope and sets
-   ws->line_* to the line in effect for it. The build (REPLAY false)
-   classifies sets with the id map as it stands; a replay with the final
-   map, or the sets the build recorded. SET_OUT: an OpExtInst's set. False
-   for an OpExtInst without its set and instruction number. */
-static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uint32_t opcode,
-                             uint32_t wc, bool replay, uint32_t *set_out)
-{
-  uint32_t p = ws->position, at = ws->at;
-  if (ws->region == 2 && ws->pending == 0 && is_plain_in_block(opcode)) {
-    /* Most of a module: the line in effect, its copy the index before. */
-    ws->position = p + 1;
-    ws->at = at + wc;
-    ws->line_position = ws->active_position;
-    ws->line_word_offset = ws->active_word_offset;
-    ws->slot += ws->active_position != AMDDWARF_SPIRV_NONE ? 2 : 1;
-    *set_out = AMDDWARF_SPIRV_SET_OTHER;
-    return true;
+  if (ws->region != 2 || ws->pending != 0)
+    return;
+  const uint32_t *words = m->words;
+  const size_t end = m->word_count;
+  size_t at = ws->at;
+  uint32_t p = ws->position;
+  while (p < stop && at < end) {
+    uint32_t word = words[at], wc = word >> 16;
+    if (!is_plain(word & 0xffff) || wc == 0 || wc > end - at)
+      break;
+    at += wc;
+    p++;
   }
-  amddwarf_spirv_kind kind;
-  bool skip;
-  if (!kind_of(m, ws, m->words + at, wc, opcode, replay, set_out, &kind, &skip))
-    return false;
-  ws->position = p + 1;
-  ws->at = at + wc;
-  if (skip) { /* DebugScope / DebugNoScope: not an instruction to the count */
-    ws->line_position = ws->pending ? ws->pending_position : ws->active_position;
-    ws->line_word_offset = ws->pending ? ws->pending_word_offset : ws->active_word_offset;
-    return true;
-  }
-  if (kind == AMDDWARF_SPIRV_KIND_LINE || kind == AMDDWARF_SPIRV_KIND_NOLINE) {
-    bool line = kind == AMDDWARF_SPIRV_KIND_LINE;
-    ws->pending++;
-    ws->pending_position = ws->line_position = line ? p : AMDDWARF_SPIRV_NONE;
-    ws->pending_word_offset = ws->line_word_offset = line ? at : AMDDWARF_SPIRV_NONE;
-    return true;
-  }
-  /* Line instructions attached to this instruction, and the line in effect. */
-  uint32_t attached;
-  if (ws->pending) {
-    attached = ws->pending;
-    ws->active_position = ws->pending_position;
-    ws->active_word_offset = ws->pending_word_offset;
-    ws->pending = 0;
-  } else {
-    attached = ws->active_position != AMDDWARF_SPIRV_NONE ? 1 : 0;
-  }
+  if (p == ws->position)
+    return;
+  ws->slot += (p - ws->position) * (ws->active_position != AMDDWARF_SPIRV_NONE ? 2 : 1);
   ws->line_position = ws->active_position;
   ws->line_word_offset = ws->active_word_offset;
-  bool counts_lines = false, has_slot = true;
-  switch (kind) {
-  case AMDDWARF_SPIRV_KIND_TYPEVAL:
-  case AMDDWARF_SPIRV_KIND_PARAM: /* parameters count their lines too */
-    counts_lines = true;
-    break;
-  case AMDDWARF_SPIRV_KIND_FUNC:
-    ws->region = 1;
-    break;
-  case AMDDWARF_SPIRV_KIND_LABEL:
-    ws->region = 2;
-    break;
-  case AMDDWARF_SPIRV_KIND_FEND:
-    ws->region = 0;
-    ws->active_position = ws->active_word_offset = AMDDWARF_SPIRV_NONE;
-    break;
-  case AMDDWARF_SPIRV_KIND_TERM:
-  case AMDDWARF_SPIRV_KIND_BLOCK:
-    if (ws->region == 2) {
-      counts_lines = true;
-      if (kind == AMDDWARF_SPIRV_KIND_TERM) {
-        ws->region = 1;
-        ws->active_position = ws->active_word_offset = AMDDWARF_SPIRV_NONE;
-      }
-    } else if (opcode == 12 && ws->region == 1) {
-      /* DebugDeclare/DebugValue between OpFunction and the first label
-         belong to the function header, which the count skips. */
-      has_slot = false;
-    }
-    break;
-  default: /* HEAD */
-    break;
-  }
-  if (has_slot) /* the copies of attached line instructions take the indexes before */
-    ws->slot += (counts_lines ? attached : 0) + 1;
-  return true;
+  ws->at = (uint32_t)at;
+  ws->position = p;
 }
 
 /* Keeps the walk's state before the instruction at ws->position, a
@@ -699,6 +741,11 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
   const size_t end = m->word_count;
   const uint32_t interval_mask = (UINT32_C(1) << m->checkpoint_shift) - 1;
   while (ws.at < end) {
+    /* Up to the next checkpoint, or the instruction past the limit. */
+    uint64_t checkpoint = ((uint64_t)ws.position + interval_mask) & ~(uint64_t)interval_mask;
+    walk_plain(m, &ws, (uint32_t)(checkpoint < max_instructions ? checkpoint : max_instructions));
+    if (ws.at >= end)
+      break;
     uint32_t at = ws.at, p = ws.position;
     uint32_t wc = words[at] >> 16, opcode = words[at] & 0xffff;
     if (wc == 0 || wc > end - at)
@@ -760,6 +807,7 @@ void amddwarf__spirv_inst_at(const amddwarf_spirv_module *m, uint32_t position,
   walk_state ws;
   walk_resume(m, position >> m->checkpoint_shift, &ws);
   for (;;) {
+    walk_plain(m, &ws, position);
     uint32_t at = ws.at, p = ws.position, set;
     (void)walk_step(m, &ws, m->words[at] & 0xffff, m->words[at] >> 16, true, &set);
     if (p == position) {
@@ -785,14 +833,20 @@ static uint32_t checkpoint_of_index(const amddwarf_spirv_module *m, uint32_t ind
   return lo;
 }
 
-uint32_t amddwarf__spirv_replay_start(const amddwarf_spirv_module *m, uint32_t index,
-                                      amddwarf_spirv_index_mode mode)
+bool amddwarf__spirv_replay_span(const amddwarf_spirv_module *m, uint32_t index,
+                                 amddwarf_spirv_index_mode mode, uint32_t *first, uint32_t *end)
 {
-  if (mode == AMDDWARF_SPIRV_INDEX_POSITION)
-    return index < m->count ? m->checkpoints[index >> m->checkpoint_shift].word_offset
-                            : AMDDWARF_SPIRV_NONE;
-  return index < m->slot_limit ? m->checkpoints[checkpoint_of_index(m, index)].word_offset
-                               : AMDDWARF_SPIRV_NONE;
+  uint32_t c;
+  if (mode == AMDDWARF_SPIRV_INDEX_POSITION && index < m->count)
+    c = index >> m->checkpoint_shift;
+  else if (mode != AMDDWARF_SPIRV_INDEX_POSITION && index < m->slot_limit)
+    c = checkpoint_of_index(m, index);
+  else
+    return false;
+  *first = m->checkpoints[c].word_offset;
+  *end = c + 1 < m->checkpoint_count ? m->checkpoints[c + 1].word_offset
+                                     : (uint32_t)m->word_count;
+  return true;
 }
 
 bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *m, uint32_t index,
@@ -801,6 +855,11 @@ bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *m, uint32_t inde
   walk_state ws;
   walk_resume(m, checkpoint_of_index(m, index), &ws);
   for (;;) {
+    /* Plain instructions take one index, or two with a line in effect:
+       those whose indexes all come before INDEX. */
+    uint64_t before = (index - ws.slot) / (ws.active_position != AMDDWARF_SPIRV_NONE ? 2 : 1);
+    uint64_t stop = ws.position + before;
+    walk_plain(m, &ws, stop < UINT32_MAX ? (uint32_t)stop : UINT32_MAX);
     uint32_t at = ws.at, p = ws.position, set;
     (void)walk_step(m, &ws, m->words[at] & 0xffff, m->words[at] >> 16, true, &set);
     if (ws.slot > index) {

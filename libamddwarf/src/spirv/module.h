@@ -195,10 +195,10 @@ void amddwarf__spirv_inst_at(const amddwarf_spirv_module *module, uint32_t posit
 bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *module, uint32_t index,
                                    amddwarf_spirv_inst *out);
 
-/* The word offset a look-up of INDEX starts its replay at (for staging
-   many look-ups), or NONE when INDEX is past the module's indexes. */
-uint32_t amddwarf__spirv_replay_start(const amddwarf_spirv_module *module, uint32_t index,
-                                      amddwarf_spirv_index_mode mode);
+/* The words a look-up of INDEX replays, [FIRST, END) (for staging many
+   look-ups); false when INDEX is past the module's indexes. */
+bool amddwarf__spirv_replay_span(const amddwarf_spirv_module *module, uint32_t index,
+                                 amddwarf_spirv_index_mode mode, uint32_t *first, uint32_t *end);
 
 /* amddwarf_spirv_module_open with a checkpoint every 1 << SHIFT instructions
    (the tests make replays cross many checkpoints with small intervals). */

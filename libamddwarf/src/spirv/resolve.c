@@ -367,7 +367,7 @@ amddwarf_status amddwarf_spirv_module_resolve(const amddwarf_spirv_module *m, ui
 
 /* Many look-ups in stages over chunks, so that the independent memory
    accesses of different look-ups (guide and checkpoint, then the words the
-   replay starts at) overlap instead of each look-up waiting for its own. */
+   replays read) overlap instead of each look-up waiting for its own. */
 enum { BATCH_CHUNK = 32 };
 
 size_t amddwarf_spirv_module_resolve_batch(const amddwarf_spirv_module *m,
@@ -381,21 +381,22 @@ size_t amddwarf_spirv_module_resolve_batch(const amddwarf_spirv_module *m,
   size_t resolved = 0;
   for (size_t base = 0; base < count; base += BATCH_CHUNK) {
     size_t n = count - base < BATCH_CHUNK ? count - base : BATCH_CHUNK;
-    uint32_t start[BATCH_CHUNK];
+    bool found[BATCH_CHUNK];
+    uint32_t first[BATCH_CHUNK], end[BATCH_CHUNK];
     uint32_t touch = 0;
     for (size_t k = 0; k < n; k++)
-      start[k] = amddwarf__spirv_replay_start(m, indexes[base + k], mode);
+      found[k] = amddwarf__spirv_replay_span(m, indexes[base + k], mode, &first[k], &end[k]);
+    /* A word per cache line of what the replays read. */
     for (size_t k = 0; k < n; k++)
-      if (start[k] != AMDDWARF_SPIRV_NONE)
-        touch += m->words[start[k]];
+      for (uint32_t at = first[k]; found[k] && at < end[k]; at += 16)
+        touch += m->words[at];
     /* Keeps the staged loads: without a use the compiler may drop them. */
     volatile uint32_t sink = touch;
     (void)sink;
     for (size_t k = 0; k < n; k++) {
       amddwarf_status st = AMDDWARF_NOT_FOUND;
       amddwarf_spirv_inst inst;
-      if (start[k] != AMDDWARF_SPIRV_NONE &&
-          find_inst(m, indexes[base + k], mode, &inst, NULL)) {
+      if (found[k] && find_inst(m, indexes[base + k], mode, &inst, NULL)) {
         fill_location(m, indexes[base + k], &inst, &out[base + k]);
         st = AMDDWARF_OK;
         resolved++;
