@@ -54,33 +54,33 @@ static const uint8_t opcode_row_of[OPCODE_DENSE_LIMIT] = {
 _Static_assert(AMDDWARF_SPIRV_KIND_TERM + 1 < 16, "kinds fit a nibble");
 
 /* Opcodes that define something the index keeps (note_definitions). */
-#define DEFINES(value) ((value) <= 12 || (value) == 15 || (value) == 43)
+#define DEFINES(value)                                                                        \
+  ((value) == 2 || (value) == 3 || (value) == 7 || (value) == 8 || (value) == 11 ||           \
+   (value) == 12 || (value) == 15 || (value) == 43)
 
-/* Per listed opcode: 1 when, inside a block, the walk cannot take it as a
-   plain instruction (walk_plain): it defines something, or its kind is not
-   one of BLOCK, HEAD and TYPEVAL (all BLOCK inside a block). Unlisted
-   opcodes are BLOCK. */
-static const uint8_t opcode_not_plain[OPCODE_DENSE_LIMIT] = {
-#define AMDDWARF_SPIRV_OP(name, value, kind, result, guard) \
-  [value] = DEFINES(value) || (AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_BLOCK && \
-                               AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_HEAD && \
-                               AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_TYPEVAL),
+/* Per listed opcode, what the walk asks of it: its kind + 1 (0 for an
+   unlisted opcode, a BLOCK one), whether it defines
+   something (DEFINES) and whether, inside a block, it is not a plain
+   instruction (walk_plain): it defines something, or its kind is not one of
+   BLOCK, HEAD and TYPEVAL (all BLOCK inside a block). Unlisted opcodes are
+   plain BLOCK instructions. */
+enum { OPCODE_KIND = 15, OPCODE_NOT_PLAIN = 16, OPCODE_DEFINES = 32 };
+static const uint8_t opcode_walk[OPCODE_DENSE_LIMIT] = {
+#define AMDDWARF_SPIRV_OP(name, value, kind, result, guard)                                   \
+  [value] = (AMDDWARF_SPIRV_KIND_##kind + 1) |                                                \
+            (DEFINES(value) ? OPCODE_DEFINES | OPCODE_NOT_PLAIN : 0) |                        \
+            (AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_BLOCK &&                       \
+                     AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_HEAD &&                \
+                     AMDDWARF_SPIRV_KIND_##kind != AMDDWARF_SPIRV_KIND_TYPEVAL                \
+                 ? OPCODE_NOT_PLAIN                                                           \
+                 : 0),
 #include "spirv/opcodes.def"
 #undef AMDDWARF_SPIRV_OP
 };
 
-/* Whether OPCODE is a plain instruction inside a block (opcode_not_plain;
-   the opcodes up to 12 are all out, as DEFINES has them). */
 static bool is_plain(uint32_t opcode)
 {
-  return opcode > 12 && (opcode >= OPCODE_DENSE_LIMIT || !opcode_not_plain[opcode]);
-}
-
-static amddwarf_spirv_kind opcode_kind(uint32_t opcode)
-{
-  return opcode < OPCODE_DENSE_LIMIT && (opcode_dense[opcode] & 15)
-             ? (amddwarf_spirv_kind)((opcode_dense[opcode] & 15) - 1)
-             : AMDDWARF_SPIRV_KIND_BLOCK;
+  return opcode >= OPCODE_DENSE_LIMIT || !(opcode_walk[opcode] & OPCODE_NOT_PLAIN);
 }
 
 unsigned amddwarf__spirv_opcode_result(uint32_t opcode)
@@ -496,7 +496,7 @@ static uint32_t recorded_set(const amddwarf_spirv_module *m, uint32_t position)
 }
 
 /* The set of the OpExtInst at the walk's position importing SET_ID. */
-static uint32_t set_of(const amddwarf_spirv_module *m, walk_state *ws, uint32_t set_id,
+static inline uint32_t set_of(const amddwarf_spirv_module *m, walk_state *ws, uint32_t set_id,
                        bool replay)
 {
   if (replay && m->ext_set_count)
@@ -510,10 +510,13 @@ static uint32_t set_of(const amddwarf_spirv_module *m, walk_state *ws, uint32_t 
   return ws->cached_set;
 }
 
-/* Kinds of OpExtInst, after the kinds of opcodes.def: what the walk makes
-   of one by its set and instruction number. */
+/* The walk's kinds: those of opcodes.def, as opcode_walk has them (kind
+   + 1; 0 for an unlisted opcode, a BLOCK one), and the kinds of OpExtInst
+   by its set and instruction number. */
+#define WALK(kind) (1 + AMDDWARF_SPIRV_KIND_##kind)
 enum {
-  KIND_EXT_SCOPE = AMDDWARF_SPIRV_KIND_TERM + 1, /* DebugScope, DebugNoScope */
+  KIND_UNLISTED = 0,
+  KIND_EXT_SCOPE = WALK(TERM) + 1, /* DebugScope, DebugNoScope */
   KIND_EXT_DEBUG,  /* other debug-info instructions */
   KIND_EXT_OTHER,  /* instructions of other sets */
   STEP_KINDS
@@ -537,25 +540,25 @@ enum {
    its byte by shifting, so the region it carries to the next instruction
    does not wait for a table read. */
 #define TO(region) ((region) << RULE_REGION_SHIFT)
-#define REGIONS(module, function, block) \
-  ((uint32_t)(module) | (uint32_t)(function) << 8 | (uint32_t)(block) << 16)
+#define REGIONS(module, function, block) {module, function, block, 0}
 #define COUNTED (RULE_SLOT | RULE_LINES)
-static const uint32_t step_rules[STEP_KINDS] = {
+static const uint8_t step_rules[STEP_KINDS][4] = {
     /* region:                     0 module level     1 function, no block  2 inside a block */
-    [AMDDWARF_SPIRV_KIND_BLOCK] = REGIONS(COUNTED | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
-    [AMDDWARF_SPIRV_KIND_HEAD] = REGIONS(RULE_SLOT | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
-    [AMDDWARF_SPIRV_KIND_TYPEVAL] = REGIONS(COUNTED | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
-    [AMDDWARF_SPIRV_KIND_LINE] = REGIONS(RULE_LINE | TO(0), RULE_LINE | TO(1), RULE_LINE | TO(2)),
-    [AMDDWARF_SPIRV_KIND_NOLINE] = REGIONS(RULE_NO_LINE | TO(0), RULE_NO_LINE | TO(1),
+    [KIND_UNLISTED] = REGIONS(COUNTED | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
+    [WALK(BLOCK)] = REGIONS(COUNTED | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
+    [WALK(HEAD)] = REGIONS(RULE_SLOT | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
+    [WALK(TYPEVAL)] = REGIONS(COUNTED | TO(0), RULE_SLOT | TO(1), COUNTED | TO(2)),
+    [WALK(LINE)] = REGIONS(RULE_LINE | TO(0), RULE_LINE | TO(1), RULE_LINE | TO(2)),
+    [WALK(NOLINE)] = REGIONS(RULE_NO_LINE | TO(0), RULE_NO_LINE | TO(1),
                                            RULE_NO_LINE | TO(2)),
-    [AMDDWARF_SPIRV_KIND_FUNC] = REGIONS(RULE_SLOT | TO(1), RULE_SLOT | TO(1), RULE_SLOT | TO(1)),
+    [WALK(FUNC)] = REGIONS(RULE_SLOT | TO(1), RULE_SLOT | TO(1), RULE_SLOT | TO(1)),
     /* parameters count their lines too */
-    [AMDDWARF_SPIRV_KIND_PARAM] = REGIONS(COUNTED | TO(0), COUNTED | TO(1), COUNTED | TO(2)),
-    [AMDDWARF_SPIRV_KIND_LABEL] = REGIONS(RULE_SLOT | TO(2), RULE_SLOT | TO(2), RULE_SLOT | TO(2)),
-    [AMDDWARF_SPIRV_KIND_FEND] = REGIONS(RULE_SLOT | RULE_ENDS_SCOPE | TO(0),
+    [WALK(PARAM)] = REGIONS(COUNTED | TO(0), COUNTED | TO(1), COUNTED | TO(2)),
+    [WALK(LABEL)] = REGIONS(RULE_SLOT | TO(2), RULE_SLOT | TO(2), RULE_SLOT | TO(2)),
+    [WALK(FEND)] = REGIONS(RULE_SLOT | RULE_ENDS_SCOPE | TO(0),
                                          RULE_SLOT | RULE_ENDS_SCOPE | TO(0),
                                          RULE_SLOT | RULE_ENDS_SCOPE | TO(0)),
-    [AMDDWARF_SPIRV_KIND_TERM] = REGIONS(RULE_SLOT | TO(0), RULE_SLOT | TO(1),
+    [WALK(TERM)] = REGIONS(RULE_SLOT | TO(0), RULE_SLOT | TO(1),
                                          COUNTED | RULE_ENDS_SCOPE | TO(1)),
     [KIND_EXT_SCOPE] = REGIONS(RULE_SCOPE | TO(0), RULE_SCOPE | TO(1), RULE_SCOPE | TO(2)),
     /* DebugDeclare/DebugValue between OpFunction and the first label belong
@@ -568,7 +571,10 @@ static const uint32_t step_rules[STEP_KINDS] = {
 #undef TO
 
 /* The kind of OpExtInst W (WC words, at least 5) at the walk's position. */
-static unsigned ext_kind(const amddwarf_spirv_module *m, walk_state *ws, const uint32_t *w,
+/* Inlined, as everything that takes the walk's state: the loops keep it in
+   registers only while its address goes nowhere else. */
+__attribute__((always_inline)) static inline unsigned ext_kind(const amddwarf_spirv_module *m,
+                                                               walk_state *ws, const uint32_t *w,
                          bool replay, uint32_t *set_out)
 {
   uint32_t set = set_of(m, ws, w[3], replay);
@@ -579,9 +585,9 @@ static unsigned ext_kind(const amddwarf_spirv_module *m, walk_state *ws, const u
   if (op == AMDDWARF_SPIRV_DEBUG_SCOPE || op == AMDDWARF_SPIRV_DEBUG_NO_SCOPE)
     return KIND_EXT_SCOPE;
   if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_LINE)
-    return AMDDWARF_SPIRV_KIND_LINE;
+    return WALK(LINE);
   if (set == AMDDWARF_SPIRV_SET_SHADER_DEBUG && op == AMDDWARF_SPIRV_DEBUG_NO_LINE)
-    return AMDDWARF_SPIRV_KIND_NOLINE;
+    return WALK(NOLINE);
   return KIND_EXT_DEBUG;
 }
 
@@ -597,14 +603,14 @@ static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uin
                              uint32_t wc, bool replay, uint32_t *set_out)
 {
   uint32_t p = ws->position, at = ws->at;
-  unsigned kind = opcode_kind(opcode);
+  unsigned kind = opcode < OPCODE_DENSE_LIMIT ? opcode_walk[opcode] & OPCODE_KIND : KIND_UNLISTED;
   *set_out = AMDDWARF_SPIRV_SET_OTHER;
   if (opcode == 12) {
     if (wc < 5)
       return false;
     kind = ext_kind(m, ws, m->words + at, replay, set_out);
   }
-  unsigned rule = step_rules[kind] >> (8 * ws->region) & 0xff;
+  unsigned rule = step_rules[kind][ws->region];
   ws->position = p + 1;
   ws->at = at + wc;
   ws->region = rule >> RULE_REGION_SHIFT;
@@ -633,16 +639,15 @@ static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uin
   ws->line_position = ws->active_position;
   ws->line_word_offset = ws->active_word_offset;
   ws->slot += (rule & RULE_SLOT) + (rule & RULE_LINES ? attached : 0);
-  bool ends = (rule & RULE_ENDS_SCOPE) != 0;
-  ws->active_position = ends ? AMDDWARF_SPIRV_NONE : ws->active_position;
-  ws->active_word_offset = ends ? AMDDWARF_SPIRV_NONE : ws->active_word_offset;
+  if (rule & RULE_ENDS_SCOPE)
+    ws->active_position = ws->active_word_offset = AMDDWARF_SPIRV_NONE;
   return true;
 }
 
 /* Whether OPCODE defines something the index keeps (note_definitions). */
 static bool defines(uint32_t opcode)
 {
-  return DEFINES(opcode);
+  return opcode < OPCODE_DENSE_LIMIT && (opcode_walk[opcode] & OPCODE_DEFINES);
 }
 
 /* The rules' commonest case made a loop: a plain instruction inside a
@@ -659,12 +664,12 @@ static inline void walk_plain(const amddwarf_spirv_module *m, walk_state *ws, ui
   const size_t end = m->word_count;
   size_t at = ws->at;
   uint32_t p = ws->position;
-  while (p < stop && at < end) {
+  for (; p < stop && at < end; p++) {
     uint32_t word = words[at], wc = word >> 16;
-    if (!is_plain(word & 0xffff) || wc == 0 || wc > end - at)
+    /* wc - 1 wraps for a word count of zero */
+    if (!is_plain(word & 0xffff) || wc - 1 >= end - at)
       break;
     at += wc;
-    p++;
   }
   if (p == ws->position)
     return;
@@ -739,27 +744,30 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
   walk_resume(m, 0, &ws);
   const uint32_t *words = m->words;
   const size_t end = m->word_count;
-  const uint32_t interval_mask = (UINT32_C(1) << m->checkpoint_shift) - 1;
-  while (ws.at < end) {
-    /* Up to the next checkpoint, or the instruction past the limit. */
-    uint64_t checkpoint = ((uint64_t)ws.position + interval_mask) & ~(uint64_t)interval_mask;
-    walk_plain(m, &ws, (uint32_t)(checkpoint < max_instructions ? checkpoint : max_instructions));
+  const uint64_t interval = UINT64_C(1) << m->checkpoint_shift;
+  /* The next checkpoint's position, or the instruction past the limit. */
+  uint32_t stop = 0;
+  for (;;) {
+    walk_plain(m, &ws, stop);
     if (ws.at >= end)
       break;
     uint32_t at = ws.at, p = ws.position;
     uint32_t wc = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (wc == 0 || wc > end - at)
+    if (wc - 1 >= end - at) /* wc - 1 wraps for a word count of zero */
       return amddwarf__fail_op(err, AMDDWARF_E_SPIRV_BAD_INSTRUCTION, (uint64_t)at * 4,
                               (int32_t)opcode, AMDDWARF_NO_OPCODE,
                               "SPIR-V instruction %u (opcode %u) at byte offset %llu: word count "
                               "%u %s",
                               p, opcode, (unsigned long long)at * 4, wc,
                               wc == 0 ? "is zero" : "runs past the end of the module");
-    if (p == max_instructions)
-      return amddwarf__fail(err, AMDDWARF_E_LIMIT, (uint64_t)at * 4,
-                           "SPIR-V module has more than %u instructions", max_instructions);
-    if ((p & interval_mask) == 0 && save_checkpoint(m, &ws) != 0)
-      return fail_memory(err);
+    if (p == stop) {
+      if (p == max_instructions)
+        return amddwarf__fail(err, AMDDWARF_E_LIMIT, (uint64_t)at * 4,
+                             "SPIR-V module has more than %u instructions", max_instructions);
+      if (save_checkpoint(m, &ws) != 0)
+        return fail_memory(err);
+      stop = p + interval < max_instructions ? (uint32_t)(p + interval) : max_instructions;
+    }
     uint32_t set;
     if (!walk_step(m, &ws, opcode, wc, false, &set))
       return fail_operand(err, at, opcode, "OpExtInst lacks its set or instruction number");
