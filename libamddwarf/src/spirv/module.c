@@ -58,12 +58,11 @@ _Static_assert(AMDDWARF_SPIRV_KIND_TERM + 1 < 16, "kinds fit a nibble");
   ((value) == 2 || (value) == 3 || (value) == 7 || (value) == 8 || (value) == 11 ||           \
    (value) == 12 || (value) == 15 || (value) == 43)
 
-/* Per listed opcode, what the walk asks of it: its kind + 1 (0 for an
-   unlisted opcode, a BLOCK one), whether it defines
-   something (DEFINES) and whether, inside a block, it is not a plain
+/* Per listed opcode, what the walk asks of it in one read: its kind + 1
+   (0 for an unlisted opcode, a plain BLOCK one), whether it defines
+   something (DEFINES), and whether inside a block it is not a plain
    instruction (walk_plain): it defines something, or its kind is not one of
-   BLOCK, HEAD and TYPEVAL (all BLOCK inside a block). Unlisted opcodes are
-   plain BLOCK instructions. */
+   BLOCK, HEAD and TYPEVAL (all BLOCK inside a block). */
 enum { OPCODE_KIND = 15, OPCODE_NOT_PLAIN = 16, OPCODE_DEFINES = 32 };
 static const uint8_t opcode_walk[OPCODE_DENSE_LIMIT] = {
 #define AMDDWARF_SPIRV_OP(name, value, kind, result, guard)                                   \
