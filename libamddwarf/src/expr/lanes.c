@@ -783,6 +783,13 @@ static uint32_t first_part_after(const wave_read *r, const entry *e, uint64_t fr
   return low;
 }
 
+/* Whether storage WHERE holds different bytes for different lanes at one
+   address: private_lane memory. */
+static bool per_lane(storage where)
+{
+  return where.kind == AMDDWARF_LOCATION_MEMORY && where.id == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+}
+
 /* The key of SIZE bytes at ADDRESS of storage *AT for LANE, or -1 when
    the lane is read alone (a generic address with apertures, a lane past
    the wave, too many storages). *ADDRESS becomes the key's. *SAME holds
@@ -850,7 +857,7 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
   k->low = *address;
   k->high = *address + size;
   r->last_key = r->key_count;
-  if (!(where.kind == AMDDWARF_LOCATION_MEMORY && where.id == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE))
+  if (!per_lane(where))
     *same = (int)r->key_count;
   return (int)r->key_count++;
 }
@@ -916,6 +923,23 @@ static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bo
     pos += p->bits;
   }
   return bit_size == 0;
+}
+
+/* Whether every lane reads the same bytes of result E: no lane-dependent
+   check or offset, and no private_lane storage (an SGPR, LDS, an SGPR
+   pair). Such lanes share the first lane's segments. */
+static bool same_for_every_lane(const symbolic *s, const entry *e)
+{
+  if (s->check_count > 0 || e->x.a != 0)
+    return false;
+  if (e->kind == ENTRY_STORAGE)
+    return !per_lane(e->where);
+  for (uint32_t i = 0; i < e->count; i++) {
+    const part *p = &s->w->parts[e->first + i];
+    if (p->offset.a != 0 || per_lane(p->where))
+      return false;
+  }
+  return true;
 }
 
 /* Reads key K's bytes once; false leaves its segments to be read alone. */
@@ -1019,6 +1043,10 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
                                          uint64_t *batched, amddwarf_error *err)
 {
   uint64_t fast = 0;
+  /* When every lane reads the same bytes, the lanes after MODEL take its
+     value (COPIES). */
+  uint64_t copies = 0;
+  uint32_t model = LANES;
   if (batched != NULL)
     *batched = 0;
   if (ev == NULL || request == NULL || values == NULL || statuses == NULL ||
@@ -1071,11 +1099,17 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
     r.wave_size = amddwarf__machine_wave_size(&m);
     if (result.kind == ENTRY_COMPOSITE)
       index_parts(&r, &result);
+    bool same = same_for_every_lane(&s, &result);
     for (uint32_t lane = 0; lane < LANES && lane < r.wave_size; lane++) {
       ev->lanes->segment_count[lane] = 0;
-      if ((lanes >> lane & 1) &&
-          lane_segments(&r, &result, &bounds, lane, bit_offset, bit_size))
+      if (!(lanes >> lane & 1))
+        continue;
+      if (model < LANES) {
+        copies |= UINT64_C(1) << lane;
+      } else if (lane_segments(&r, &result, &bounds, lane, bit_offset, bit_size)) {
         fast |= UINT64_C(1) << lane;
+        model = same ? lane : LANES;
+      }
     }
   }
   /* The storages read once, then each lane's value cut from them. */
@@ -1086,6 +1120,13 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
     if (!(lanes >> lane & 1))
       continue;
     uint8_t *value = out + (size_t)lane * stride;
+    if ((copies >> lane & 1) && (fast >> model & 1)) {
+      /* When the model's read failed, each lane is read alone below. */
+      copy_small(value, out + (size_t)model * stride, (size_t)(bit_size / 8));
+      statuses[lane] = AMDDWARF_OK;
+      fast |= UINT64_C(1) << lane;
+      continue;
+    }
     if (fast >> lane & 1) {
       for (uint8_t i = 0; i < ev->lanes->segment_count[lane] && (fast >> lane & 1); i++) {
         const segment *g = &ev->lanes->segments[lane][i];
