@@ -129,16 +129,18 @@ static fast_entry fast_top_location(fast_frame *f)
 }
 
 static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc);
+static bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc);
 
-/* Composite C built, as the general machine builds it. */
-static bool fast_build(machine *m, fast_composite *c)
+/* Composite C of frame F built, as the general machine builds it (its
+   sources first when they are composites made before it). */
+static bool fast_build(machine *m, fast_frame *f, fast_composite *c)
 {
   if (c->built)
     return true;
   amddwarf_location l0, l1;
   uint8_t mask_bytes[8];
-  fast_location_of_leaf(&c->from[0], &l0);
-  fast_location_of_leaf(&c->from[1], &l1);
+  if (!fast_location(m, f, &c->from[0], &l0) || !fast_location(m, f, &c->from[1], &l1))
+    return false;
   for (unsigned i = 0; i < 8; i++)
     mask_bytes[i] = (uint8_t)(c->mask >> (8 * i));
   c->built = amddwarf__select_composite(m, &l0, &l1, mask_bytes, c->bits, c->count,
@@ -155,7 +157,7 @@ static bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwa
     return true;
   }
   fast_composite *c = &f->composites[e->space];
-  if (!fast_build(m, c))
+  if (!fast_build(m, f, c))
     return false;
   *loc = c->location;
   loc->byte_offset = e->x;
@@ -601,22 +603,11 @@ static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint32_t count
   c->built = false;
   if (amddwarf_mul_overflow_u64(bits, count, &c->bit_size) || c->bit_size > INT64_MAX)
     return false;
-  if (c->from[0].kind == FAST_COMPOSITE || c->from[1].kind == FAST_COMPOSITE) {
-    /* A composite of composites: built now, from theirs. */
-    amddwarf_location l0, l1;
-    uint8_t mask_bytes[8];
-    for (unsigned i = 0; i < 8; i++)
-      mask_bytes[i] = (uint8_t)(mask >> (8 * i));
-    if (!fast_location(m, f, &c->from[0], &l0) || !fast_location(m, f, &c->from[1], &l1) ||
-        amddwarf__select_composite(m, &l0, &l1, mask_bytes, bits, count, &c->location) !=
-            AMDDWARF_OK)
-      return false;
-    c->built = true;
-  } else if (fast_lazy(m, c)) {
+  /* A composite of composites is not lazy (fast_lazy): it is built now. */
+  if (fast_lazy(m, c))
     m->steps += count; /* as building it counts */
-  } else if (!fast_build(m, c)) {
+  else if (!fast_build(m, f, c))
     return false;
-  }
   fast_push(f, FAST_COMPOSITE, f->composite_count++, 0);
   return true;
 }

@@ -251,11 +251,10 @@ static bool check_lane(const check *c, uint32_t lane)
   return false;
 }
 
-/* Records check C, or makes it now when it does not depend on the lane. */
+/* Records check C, which depends on the lane: its callers make a check that
+   does not when it arises, without building it. */
 static bool require(symbolic *s, const check *c)
 {
-  if (c->offset.a == 0 && c->delta.a == 0)
-    return check_lane(c, 0);
   if (s->check_count >= MAX_CHECKS)
     return false;
   s->checks[s->check_count++] = *c;
@@ -927,7 +926,7 @@ static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bo
 
 /* Whether every lane reads the same bytes of result E: no lane-dependent
    check or offset, and no private_lane storage (an SGPR, LDS, an SGPR
-   pair). Such lanes share the first lane's segments. */
+   pair). The first lane that reads gives its value to the others. */
 static bool same_for_every_lane(const symbolic *s, const entry *e)
 {
   if (s->check_count > 0 || e->x.a != 0)
