@@ -590,25 +590,15 @@ __attribute__((always_inline)) static inline unsigned ext_kind(const amddwarf_sp
   return KIND_EXT_DEBUG;
 }
 
-/* One step of the count, the one place that applies its rules: walks the
-   instruction at ws->at (OPCODE, WC words, checked by the build), takes its
-   instrumentation indexes (the copies of its attached lines, then its own),
-   moves the line scope and sets ws->line_* to the line in effect for it.
-   The build (REPLAY false) classifies sets with the id map as it stands; a
-   replay with the final map, or the sets the build recorded. SET_OUT: an
-   OpExtInst's set. False for an OpExtInst without its set and instruction
-   number. */
-static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uint32_t opcode,
-                             uint32_t wc, bool replay, uint32_t *set_out)
+/* The count's rules applied to the instruction at ws->at (WC words) of
+   kind KIND, the one place that applies them: takes its instrumentation
+   indexes (the copies of its attached lines, then its own), moves the line
+   scope and sets ws->line_* to the line in effect for it. Inlined into
+   loops that keep the walk's state in registers. */
+__attribute__((always_inline)) static inline void apply_rules(walk_state *ws, unsigned kind,
+                                                              uint32_t wc)
 {
   uint32_t p = ws->position, at = ws->at;
-  unsigned kind = opcode < OPCODE_DENSE_LIMIT ? opcode_walk[opcode] & OPCODE_KIND : KIND_UNLISTED;
-  *set_out = AMDDWARF_SPIRV_SET_OTHER;
-  if (opcode == 12) {
-    if (wc < 5)
-      return false;
-    kind = ext_kind(m, ws, m->words + at, replay, set_out);
-  }
   unsigned rule = step_rules[kind][ws->region];
   ws->position = p + 1;
   ws->at = at + wc;
@@ -619,12 +609,12 @@ static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uin
     ws->pending++;
     ws->pending_position = ws->line_position = line ? p : AMDDWARF_SPIRV_NONE;
     ws->pending_word_offset = ws->line_word_offset = line ? at : AMDDWARF_SPIRV_NONE;
-    return true;
+    return;
   }
   if (rule & RULE_SCOPE) { /* neither counted nor attached */
     ws->line_position = ws->pending ? ws->pending_position : ws->active_position;
     ws->line_word_offset = ws->pending ? ws->pending_word_offset : ws->active_word_offset;
-    return true;
+    return;
   }
   /* Line instructions attached to this instruction: the pending ones, which
      then stay in effect, or a copy of the line in effect. */
@@ -640,13 +630,27 @@ static inline bool walk_step(const amddwarf_spirv_module *m, walk_state *ws, uin
   ws->slot += (rule & RULE_SLOT) + (rule & RULE_LINES ? attached : 0);
   if (rule & RULE_ENDS_SCOPE)
     ws->active_position = ws->active_word_offset = AMDDWARF_SPIRV_NONE;
-  return true;
 }
 
-/* Whether OPCODE defines something the index keeps (note_definitions). */
-static bool defines(uint32_t opcode)
+/* One step of the count: the instruction at ws->at (OPCODE, WC words,
+   checked by the build) by its kind. The build (REPLAY false) classifies
+   sets with the id map as it stands; a replay with the final map, or the
+   sets the build recorded. SET_OUT: an OpExtInst's set. False for an
+   OpExtInst without its set and instruction number. */
+__attribute__((always_inline)) static inline bool walk_step(const amddwarf_spirv_module *m,
+                                                            walk_state *ws, uint32_t opcode,
+                                                            uint32_t wc, bool replay,
+                                                            uint32_t *set_out)
 {
-  return opcode < OPCODE_DENSE_LIMIT && (opcode_walk[opcode] & OPCODE_DEFINES);
+  unsigned kind = opcode < OPCODE_DENSE_LIMIT ? opcode_walk[opcode] & OPCODE_KIND : KIND_UNLISTED;
+  *set_out = AMDDWARF_SPIRV_SET_OTHER;
+  if (opcode == 12) {
+    if (wc < 5)
+      return false;
+    kind = ext_kind(m, ws, m->words + ws->at, replay, set_out);
+  }
+  apply_rules(ws, kind, wc);
+  return true;
 }
 
 /* The rules' commonest case made a loop: a plain instruction inside a
@@ -655,7 +659,8 @@ static bool defines(uint32_t opcode)
    instructions from the walk's position up to position STOP; stops before
    any other instruction, at the end of the module and before a word count
    that is zero or runs past it (the build reports those). */
-static inline void walk_plain(const amddwarf_spirv_module *m, walk_state *ws, uint32_t stop)
+__attribute__((always_inline)) static inline void walk_plain(const amddwarf_spirv_module *m,
+                                                             walk_state *ws, uint32_t stop)
 {
   if (ws->region != 2 || ws->pending != 0)
     return;
@@ -677,6 +682,47 @@ static inline void walk_plain(const amddwarf_spirv_module *m, walk_state *ws, ui
   ws->line_word_offset = ws->active_word_offset;
   ws->at = (uint32_t)at;
   ws->position = p;
+}
+
+/* The build's walk between the instructions it must look at: from the
+   walk's position up to position STOP, every instruction whose count needs
+   nothing but its kind (not an OpExtInst, defining nothing the index keeps;
+   an OpLine's only check is its word count). Stops before any other
+   instruction, at the end of the module and before a word count that is
+   zero or runs past it (the build reports those). */
+static inline void walk_run(const amddwarf_spirv_module *m, walk_state *ws, uint32_t stop)
+{
+  const uint32_t *words = m->words;
+  const size_t end = m->word_count;
+  walk_state s = *ws;
+  for (;;) {
+    walk_plain(m, &s, stop);
+    if (s.position >= stop || s.at >= end)
+      break;
+    uint32_t word = words[s.at], wc = word >> 16, opcode = word & 0xffff;
+    unsigned flags = opcode < OPCODE_DENSE_LIMIT ? opcode_walk[opcode] : KIND_UNLISTED;
+    /* wc - 1 wraps for a word count of zero */
+    if (wc - 1 >= end - s.at || (opcode == 8 ? wc != 4 : (flags & OPCODE_DEFINES) != 0))
+      break;
+    apply_rules(&s, flags & OPCODE_KIND, wc);
+  }
+  /* The build has no use for the line in effect: left stale, its updates
+     are dead code. */
+  ws->at = s.at;
+  ws->position = s.position;
+  ws->slot = s.slot;
+  ws->active_position = s.active_position;
+  ws->active_word_offset = s.active_word_offset;
+  ws->pending = s.pending;
+  ws->pending_position = s.pending_position;
+  ws->pending_word_offset = s.pending_word_offset;
+  ws->region = s.region;
+}
+
+/* Whether OPCODE defines something the index keeps (note_definitions). */
+static bool defines(uint32_t opcode)
+{
+  return opcode < OPCODE_DENSE_LIMIT && (opcode_walk[opcode] & OPCODE_DEFINES);
 }
 
 /* Keeps the walk's state before the instruction at ws->position, a
@@ -747,7 +793,7 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
   /* The next checkpoint's position, or the instruction past the limit. */
   uint32_t stop = 0;
   for (;;) {
-    walk_plain(m, &ws, stop);
+    walk_run(m, &ws, stop);
     if (ws.at >= end)
       break;
     uint32_t at = ws.at, p = ws.position;
@@ -766,6 +812,7 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
       if (save_checkpoint(m, &ws) != 0)
         return fail_memory(err);
       stop = p + interval < max_instructions ? (uint32_t)(p + interval) : max_instructions;
+      continue; /* the instruction may be one walk_run takes */
     }
     uint32_t set;
     if (!walk_step(m, &ws, opcode, wc, false, &set))
