@@ -887,20 +887,54 @@ static uint32_t checkpoint_of_index(const amddwarf_spirv_module *m, uint32_t ind
   return lo;
 }
 
-bool amddwarf__spirv_replay_span(const amddwarf_spirv_module *m, uint32_t index,
-                                 amddwarf_spirv_index_mode mode, uint32_t *first, uint32_t *end)
+/* The checkpoint a look-up of INDEX starts from; false when INDEX is past
+   the module's indexes. */
+static bool replay_checkpoint(const amddwarf_spirv_module *m, uint32_t index,
+                              amddwarf_spirv_index_mode mode, uint32_t *c)
 {
-  uint32_t c;
   if (mode == AMDDWARF_SPIRV_INDEX_POSITION && index < m->count)
-    c = index >> m->checkpoint_shift;
+    *c = index >> m->checkpoint_shift;
   else if (mode != AMDDWARF_SPIRV_INDEX_POSITION && index < m->slot_limit)
-    c = checkpoint_of_index(m, index);
+    *c = checkpoint_of_index(m, index);
   else
     return false;
-  *first = m->checkpoints[c].word_offset;
-  *end = c + 1 < m->checkpoint_count ? m->checkpoints[c + 1].word_offset
-                                     : (uint32_t)m->word_count;
   return true;
+}
+
+void amddwarf__spirv_prefetch_search(const amddwarf_spirv_module *m, uint32_t index,
+                                     amddwarf_spirv_index_mode mode)
+{
+  if (mode == AMDDWARF_SPIRV_INDEX_POSITION) {
+    if (index < m->count)
+      __builtin_prefetch(&m->checkpoints[index >> m->checkpoint_shift]);
+    return;
+  }
+  if (index >= m->slot_limit)
+    return;
+  uint32_t j = index / AMDDWARF_SPIRV_GUIDE_STEP;
+  uint32_t lo = m->guide[j];
+  uint32_t hi = j + 1 < m->guide_count ? m->guide[j + 1] : m->checkpoint_count - 1;
+  /* The search's candidates, a few cache lines in the usual module. */
+  for (uint32_t c = lo; c <= hi && c - lo < 8; c++)
+    __builtin_prefetch(&m->checkpoints[c]);
+}
+
+void amddwarf__spirv_prefetch_replay(const amddwarf_spirv_module *m, uint32_t index,
+                                     amddwarf_spirv_index_mode mode)
+{
+  uint32_t c;
+  if (!replay_checkpoint(m, index, mode, &c))
+    return;
+  const amddwarf_spirv_checkpoint *cp = &m->checkpoints[c];
+  uint32_t end = c + 1 < m->checkpoint_count ? m->checkpoints[c + 1].word_offset
+                                             : (uint32_t)m->word_count;
+  for (uint32_t at = cp->word_offset; at < end; at += 16)
+    __builtin_prefetch(&m->words[at]);
+  /* The line in effect at the checkpoint, which the location reads. */
+  if (cp->active_word_offset != AMDDWARF_SPIRV_NONE)
+    __builtin_prefetch(&m->words[cp->active_word_offset]);
+  if (cp->pending && cp->pending_word_offset != AMDDWARF_SPIRV_NONE)
+    __builtin_prefetch(&m->words[cp->pending_word_offset]);
 }
 
 bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *m, uint32_t index,

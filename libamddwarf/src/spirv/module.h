@@ -195,10 +195,15 @@ void amddwarf__spirv_inst_at(const amddwarf_spirv_module *module, uint32_t posit
 bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *module, uint32_t index,
                                    amddwarf_spirv_inst *out);
 
-/* The words a look-up of INDEX replays, [FIRST, END) (for staging many
-   look-ups); false when INDEX is past the module's indexes. */
-bool amddwarf__spirv_replay_span(const amddwarf_spirv_module *module, uint32_t index,
-                                 amddwarf_spirv_index_mode mode, uint32_t *first, uint32_t *end);
+/* Staging of many look-ups, so that their memory accesses overlap instead
+   of each look-up waiting for its own: the first asks the processor for the
+   checkpoints a look-up of INDEX searches; the second, once those have
+   arrived, for the words its replay reads and the line in effect at its
+   checkpoint. Neither changes anything a look-up returns. */
+void amddwarf__spirv_prefetch_search(const amddwarf_spirv_module *module, uint32_t index,
+                                     amddwarf_spirv_index_mode mode);
+void amddwarf__spirv_prefetch_replay(const amddwarf_spirv_module *module, uint32_t index,
+                                     amddwarf_spirv_index_mode mode);
 
 /* amddwarf_spirv_module_open with a checkpoint every 1 << SHIFT instructions
    (the tests make replays cross many checkpoints with small intervals). */

@@ -365,9 +365,9 @@ amddwarf_status amddwarf_spirv_module_resolve(const amddwarf_spirv_module *m, ui
   return AMDDWARF_OK;
 }
 
-/* Many look-ups in stages over chunks, so that the independent memory
-   accesses of different look-ups (guide and checkpoint, then the words the
-   replays read) overlap instead of each look-up waiting for its own. */
+/* Many look-ups in stages over chunks, so that the memory accesses of
+   different look-ups (the checkpoints searched, then the words the replays
+   read) overlap instead of each look-up waiting for its own. */
 enum { BATCH_CHUNK = 32 };
 
 size_t amddwarf_spirv_module_resolve_batch(const amddwarf_spirv_module *m,
@@ -381,32 +381,24 @@ size_t amddwarf_spirv_module_resolve_batch(const amddwarf_spirv_module *m,
   size_t resolved = 0;
   for (size_t base = 0; base < count; base += BATCH_CHUNK) {
     size_t n = count - base < BATCH_CHUNK ? count - base : BATCH_CHUNK;
-    bool found[BATCH_CHUNK];
-    uint32_t first[BATCH_CHUNK], end[BATCH_CHUNK];
-    uint32_t touch = 0;
     for (size_t k = 0; k < n; k++)
-      found[k] = amddwarf__spirv_replay_span(m, indexes[base + k], mode, &first[k], &end[k]);
-    /* A word per cache line of what the replays read. */
+      amddwarf__spirv_prefetch_search(m, indexes[base + k], mode);
     for (size_t k = 0; k < n; k++)
-      for (uint32_t at = first[k]; found[k] && at < end[k]; at += 16)
-        touch += m->words[at];
-    /* Keeps the staged loads: without a use the compiler may drop them. */
-    volatile uint32_t sink = touch;
-    (void)sink;
-    for (size_t k = 0; k < n; k++) {
+      amddwarf__spirv_prefetch_replay(m, indexes[base + k], mode);
+    for (size_t k = base; k < base + n; k++) {
       amddwarf_status st = AMDDWARF_NOT_FOUND;
       amddwarf_spirv_inst inst;
-      if (found[k] && find_inst(m, indexes[base + k], mode, &inst, NULL)) {
-        fill_location(m, indexes[base + k], &inst, &out[base + k]);
+      if (find_inst(m, indexes[k], mode, &inst, NULL)) {
+        fill_location(m, indexes[k], &inst, &out[k]);
         st = AMDDWARF_OK;
         resolved++;
       } else {
-        memset(&out[base + k], 0, sizeof(out[base + k]));
-        out[base + k].index = indexes[base + k];
-        out[base + k].line_position = AMDDWARF_SPIRV_NONE;
+        memset(&out[k], 0, sizeof(out[k]));
+        out[k].index = indexes[k];
+        out[k].line_position = AMDDWARF_SPIRV_NONE;
       }
       if (statuses)
-        statuses[base + k] = st;
+        statuses[k] = st;
     }
   }
   return resolved;
