@@ -448,13 +448,8 @@ static amddwarf_status note_definitions(amddwarf_spirv_module *m, definitions *d
    is, the line in effect for the instruction just walked, and a one-entry
    cache of the last set classified. */
 typedef struct walk_state {
-  uint32_t at;        /* word offset of the next instruction */
-  uint32_t position;  /* its position */
-  uint32_t slot;      /* the next instrumentation index */
-  uint32_t active_position, active_word_offset;
-  uint32_t pending;
-  uint32_t pending_position, pending_word_offset;
-  uint32_t region;
+  amddwarf_spirv_checkpoint carry; /* what a checkpoint keeps */
+  uint32_t position;  /* of the next instruction, at carry.word_offset */
   uint32_t line_position, line_word_offset; /* line in effect for the instruction just walked */
   uint32_t cached_set_id, cached_set;
 } walk_state;
@@ -465,15 +460,8 @@ static void walk_resume(const amddwarf_spirv_module *m, uint32_t c, walk_state *
   static const amddwarf_spirv_checkpoint start = {5, 0, AMDDWARF_SPIRV_NONE, AMDDWARF_SPIRV_NONE,
                                                   0, AMDDWARF_SPIRV_NONE, AMDDWARF_SPIRV_NONE, 0};
   const amddwarf_spirv_checkpoint *cp = c < m->checkpoint_count ? &m->checkpoints[c] : &start;
-  ws->at = cp->word_offset;
+  ws->carry = *cp;
   ws->position = c << m->checkpoint_shift;
-  ws->slot = cp->slot;
-  ws->active_position = cp->active_position;
-  ws->active_word_offset = cp->active_word_offset;
-  ws->pending = cp->pending;
-  ws->pending_position = cp->pending_position;
-  ws->pending_word_offset = cp->pending_word_offset;
-  ws->region = cp->region;
   ws->line_position = ws->line_word_offset = AMDDWARF_SPIRV_NONE;
   ws->cached_set_id = 0; /* id 0 is never defined: the set is OTHER */
   ws->cached_set = AMDDWARF_SPIRV_SET_OTHER;
@@ -590,50 +578,51 @@ __attribute__((always_inline)) static inline unsigned ext_kind(const amddwarf_sp
   return KIND_EXT_DEBUG;
 }
 
-/* The count's rules applied to the instruction at ws->at (WC words) of
-   kind KIND, the one place that applies them: takes its instrumentation
+/* The count's rules applied to the instruction at the walk's word offset
+   (WC words) of kind KIND, the one place that applies them: takes its instrumentation
    indexes (the copies of its attached lines, then its own), moves the line
    scope and sets ws->line_* to the line in effect for it. Inlined into
    loops that keep the walk's state in registers. */
 __attribute__((always_inline)) static inline void apply_rules(walk_state *ws, unsigned kind,
                                                               uint32_t wc)
 {
-  uint32_t p = ws->position, at = ws->at;
-  unsigned rule = step_rules[kind][ws->region];
+  amddwarf_spirv_checkpoint *c = &ws->carry;
+  uint32_t p = ws->position, at = c->word_offset;
+  unsigned rule = step_rules[kind][c->region];
   ws->position = p + 1;
-  ws->at = at + wc;
-  ws->region = rule >> RULE_REGION_SHIFT;
+  c->word_offset = at + wc;
+  c->region = rule >> RULE_REGION_SHIFT;
   if (rule & (RULE_LINE | RULE_NO_LINE)) {
     /* Not counted where it stands: attached to the next instruction. */
     bool line = (rule & RULE_LINE) != 0;
-    ws->pending++;
-    ws->pending_position = ws->line_position = line ? p : AMDDWARF_SPIRV_NONE;
-    ws->pending_word_offset = ws->line_word_offset = line ? at : AMDDWARF_SPIRV_NONE;
+    c->pending++;
+    c->pending_position = ws->line_position = line ? p : AMDDWARF_SPIRV_NONE;
+    c->pending_word_offset = ws->line_word_offset = line ? at : AMDDWARF_SPIRV_NONE;
     return;
   }
   if (rule & RULE_SCOPE) { /* neither counted nor attached */
-    ws->line_position = ws->pending ? ws->pending_position : ws->active_position;
-    ws->line_word_offset = ws->pending ? ws->pending_word_offset : ws->active_word_offset;
+    ws->line_position = c->pending ? c->pending_position : c->active_position;
+    ws->line_word_offset = c->pending ? c->pending_word_offset : c->active_word_offset;
     return;
   }
   /* Line instructions attached to this instruction: the pending ones, which
      then stay in effect, or a copy of the line in effect. */
-  uint32_t attached = ws->active_position != AMDDWARF_SPIRV_NONE ? 1 : 0;
-  if (ws->pending) {
-    attached = ws->pending;
-    ws->active_position = ws->pending_position;
-    ws->active_word_offset = ws->pending_word_offset;
-    ws->pending = 0;
+  uint32_t attached = c->active_position != AMDDWARF_SPIRV_NONE ? 1 : 0;
+  if (c->pending) {
+    attached = c->pending;
+    c->active_position = c->pending_position;
+    c->active_word_offset = c->pending_word_offset;
+    c->pending = 0;
   }
-  ws->line_position = ws->active_position;
-  ws->line_word_offset = ws->active_word_offset;
-  ws->slot += (rule & RULE_SLOT) + (rule & RULE_LINES ? attached : 0);
+  ws->line_position = c->active_position;
+  ws->line_word_offset = c->active_word_offset;
+  c->slot += (rule & RULE_SLOT) + (rule & RULE_LINES ? attached : 0);
   if (rule & RULE_ENDS_SCOPE)
-    ws->active_position = ws->active_word_offset = AMDDWARF_SPIRV_NONE;
+    c->active_position = c->active_word_offset = AMDDWARF_SPIRV_NONE;
 }
 
-/* One step of the count: the instruction at ws->at (OPCODE, WC words,
-   checked by the build) by its kind. The build (REPLAY false) classifies
+/* One step of the count: the instruction at the walk's word offset
+   (OPCODE, WC words, checked by the build) by its kind. The build (REPLAY false) classifies
    sets with the id map as it stands; a replay with the final map, or the
    sets the build recorded. SET_OUT: an OpExtInst's set. False for an
    OpExtInst without its set and instruction number. */
@@ -647,7 +636,7 @@ __attribute__((always_inline)) static inline bool walk_step(const amddwarf_spirv
   if (opcode == 12) {
     if (wc < 5)
       return false;
-    kind = ext_kind(m, ws, m->words + ws->at, replay, set_out);
+    kind = ext_kind(m, ws, m->words + ws->carry.word_offset, replay, set_out);
   }
   apply_rules(ws, kind, wc);
   return true;
@@ -662,11 +651,12 @@ __attribute__((always_inline)) static inline bool walk_step(const amddwarf_spirv
 __attribute__((always_inline)) static inline void walk_plain(const amddwarf_spirv_module *m,
                                                              walk_state *ws, uint32_t stop)
 {
-  if (ws->region != 2 || ws->pending != 0)
+  amddwarf_spirv_checkpoint *c = &ws->carry;
+  if (c->region != 2 || c->pending != 0)
     return;
   const uint32_t *words = m->words;
   const size_t end = m->word_count;
-  size_t at = ws->at;
+  size_t at = c->word_offset;
   uint32_t p = ws->position;
   for (; p < stop && at < end; p++) {
     uint32_t word = words[at], wc = word >> 16;
@@ -677,10 +667,10 @@ __attribute__((always_inline)) static inline void walk_plain(const amddwarf_spir
   }
   if (p == ws->position)
     return;
-  ws->slot += (p - ws->position) * (ws->active_position != AMDDWARF_SPIRV_NONE ? 2 : 1);
-  ws->line_position = ws->active_position;
-  ws->line_word_offset = ws->active_word_offset;
-  ws->at = (uint32_t)at;
+  c->slot += (p - ws->position) * (c->active_position != AMDDWARF_SPIRV_NONE ? 2 : 1);
+  ws->line_position = c->active_position;
+  ws->line_word_offset = c->active_word_offset;
+  c->word_offset = (uint32_t)at;
   ws->position = p;
 }
 
@@ -697,32 +687,45 @@ static inline void walk_run(const amddwarf_spirv_module *m, walk_state *ws, uint
   walk_state s = *ws;
   for (;;) {
     walk_plain(m, &s, stop);
-    if (s.position >= stop || s.at >= end)
+    uint32_t at = s.carry.word_offset;
+    if (s.position >= stop || at >= end)
       break;
-    uint32_t word = words[s.at], wc = word >> 16, opcode = word & 0xffff;
+    uint32_t word = words[at], wc = word >> 16, opcode = word & 0xffff;
     unsigned flags = opcode < OPCODE_DENSE_LIMIT ? opcode_walk[opcode] : KIND_UNLISTED;
     /* wc - 1 wraps for a word count of zero */
-    if (wc - 1 >= end - s.at || (opcode == 8 ? wc != 4 : (flags & OPCODE_DEFINES) != 0))
+    if (wc - 1 >= end - at || (opcode == 8 ? wc != 4 : (flags & OPCODE_DEFINES) != 0))
       break;
     apply_rules(&s, flags & OPCODE_KIND, wc);
   }
   /* The build has no use for the line in effect: left stale, its updates
      are dead code. */
-  ws->at = s.at;
+  ws->carry = s.carry;
   ws->position = s.position;
-  ws->slot = s.slot;
-  ws->active_position = s.active_position;
-  ws->active_word_offset = s.active_word_offset;
-  ws->pending = s.pending;
-  ws->pending_position = s.pending_position;
-  ws->pending_word_offset = s.pending_word_offset;
-  ws->region = s.region;
 }
 
 /* Whether OPCODE defines something the index keeps (note_definitions). */
 static bool defines(uint32_t opcode)
 {
   return opcode < OPCODE_DENSE_LIMIT && (opcode_walk[opcode] & OPCODE_DEFINES);
+}
+
+/* Points the guide entries of the indexes below SLOT not yet guided at
+   checkpoint C, the last whose indexes start at or before them. */
+static int guide_up_to(amddwarf_spirv_module *m, uint32_t slot, uint32_t c)
+{
+  while ((uint64_t)m->guide_count * AMDDWARF_SPIRV_GUIDE_STEP < slot) {
+    if (m->guide_count >= m->guide_capacity) {
+      void *items = m->guide;
+      size_t cap = m->guide_capacity;
+      if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->guide_count + 1,
+                               sizeof(uint32_t)) != 0)
+        return -1;
+      m->guide = items;
+      m->guide_capacity = cap;
+    }
+    m->guide[m->guide_count++] = c;
+  }
+  return 0;
 }
 
 /* Keeps the walk's state before the instruction at ws->position, a
@@ -740,29 +743,10 @@ static int save_checkpoint(amddwarf_spirv_module *m, const walk_state *ws)
     m->checkpoint_capacity = cap;
   }
   amddwarf_spirv_checkpoint *cp = &m->checkpoints[c];
-  cp->word_offset = ws->at;
-  cp->slot = ws->slot;
-  cp->active_position = ws->active_position;
-  cp->active_word_offset = ws->active_word_offset;
-  cp->pending = ws->pending;
-  cp->pending_position = ws->pending_position;
-  cp->pending_word_offset = ws->pending_word_offset;
-  cp->region = ws->region;
+  *cp = ws->carry;
   m->checkpoint_count = c + 1;
   /* Indexes below this checkpoint's first are walked from the one before. */
-  while ((uint64_t)m->guide_count * AMDDWARF_SPIRV_GUIDE_STEP < ws->slot) {
-    if (m->guide_count >= m->guide_capacity) {
-      void *items = m->guide;
-      size_t cap = m->guide_capacity;
-      if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->guide_count + 1,
-                               sizeof(uint32_t)) != 0)
-        return -1;
-      m->guide = items;
-      m->guide_capacity = cap;
-    }
-    m->guide[m->guide_count++] = c - 1;
-  }
-  return 0;
+  return guide_up_to(m, ws->carry.slot, c - 1);
 }
 
 static int record_set(amddwarf_spirv_module *m, uint32_t position, uint32_t set)
@@ -794,9 +778,9 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
   uint32_t stop = 0;
   for (;;) {
     walk_run(m, &ws, stop);
-    if (ws.at >= end)
+    if (ws.carry.word_offset >= end)
       break;
-    uint32_t at = ws.at, p = ws.position;
+    uint32_t at = ws.carry.word_offset, p = ws.position;
     uint32_t wc = words[at] >> 16, opcode = words[at] & 0xffff;
     if (wc - 1 >= end - at) /* wc - 1 wraps for a word count of zero */
       return amddwarf__fail_op(err, AMDDWARF_E_SPIRV_BAD_INSTRUCTION, (uint64_t)at * 4,
@@ -828,20 +812,9 @@ static amddwarf_status walk(amddwarf_spirv_module *m, uint32_t max_instructions,
       return st;
   }
   m->count = ws.position;
-  m->slot_limit = ws.slot;
-  while ((uint64_t)m->guide_count * AMDDWARF_SPIRV_GUIDE_STEP < m->slot_limit) {
-    if (m->guide_count >= m->guide_capacity) {
-      void *items = m->guide;
-      size_t cap = m->guide_capacity;
-      if (amddwarf__mem_reserve(&m->allocator, &items, &cap, (size_t)m->guide_count + 1,
-                               sizeof(uint32_t)) != 0)
-        return fail_memory(err);
-      m->guide = items;
-      m->guide_capacity = cap;
-    }
-    m->guide[m->guide_count++] = m->checkpoint_count - 1;
-  }
-  return AMDDWARF_OK;
+  m->slot_limit = ws.carry.slot;
+  return guide_up_to(m, m->slot_limit, m->checkpoint_count - 1) != 0 ? fail_memory(err)
+                                                                     : AMDDWARF_OK;
 }
 
 /* ---- look-ups: a replay from the checkpoint before ------------------------ */
@@ -862,7 +835,7 @@ void amddwarf__spirv_inst_at(const amddwarf_spirv_module *m, uint32_t position,
   walk_resume(m, position >> m->checkpoint_shift, &ws);
   for (;;) {
     walk_plain(m, &ws, position);
-    uint32_t at = ws.at, p = ws.position, set;
+    uint32_t at = ws.carry.word_offset, p = ws.position, set;
     (void)walk_step(m, &ws, m->words[at] & 0xffff, m->words[at] >> 16, true, &set);
     if (p == position) {
       inst_of_walk(&ws, p, at, out);
@@ -945,14 +918,15 @@ bool amddwarf__spirv_inst_of_index(const amddwarf_spirv_module *m, uint32_t inde
   for (;;) {
     /* Plain instructions take one index, or two with a line in effect:
        those whose indexes all come before INDEX. */
-    uint64_t before = (index - ws.slot) / (ws.active_position != AMDDWARF_SPIRV_NONE ? 2 : 1);
+    uint64_t before =
+        (index - ws.carry.slot) / (ws.carry.active_position != AMDDWARF_SPIRV_NONE ? 2 : 1);
     uint64_t stop = ws.position + before;
     walk_plain(m, &ws, stop < UINT32_MAX ? (uint32_t)stop : UINT32_MAX);
-    uint32_t at = ws.at, p = ws.position, set;
+    uint32_t at = ws.carry.word_offset, p = ws.position, set;
     (void)walk_step(m, &ws, m->words[at] & 0xffff, m->words[at] >> 16, true, &set);
-    if (ws.slot > index) {
+    if (ws.carry.slot > index) {
       /* The instruction's own index is its last; those before name copies. */
-      if (ws.slot - 1 != index)
+      if (ws.carry.slot - 1 != index)
         return false;
       inst_of_walk(&ws, p, at, out);
       return true;
