@@ -358,6 +358,10 @@ amddwarf_status amddwarf_spirv_module_resolve(const amddwarf_spirv_module *m, ui
   if (!m || !out)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_spirv_module_resolve: NULL argument");
+  /* The checkpoints searched, then the words replayed, each fetched in
+     parallel rather than one cache line after the other. */
+  amddwarf__spirv_prefetch_search(m, index, mode);
+  amddwarf__spirv_prefetch_replay(m, index, mode);
   amddwarf_spirv_inst inst;
   if (!find_inst(m, index, mode, &inst, err))
     return AMDDWARF_NOT_FOUND;
