@@ -29,6 +29,9 @@ typedef struct snap_register {
 } snap_register;
 
 enum { SNAP_LANES = 64 }; /* the largest wave */
+/* Registers numbered below this (every AMDGPU register up to the last AGPR)
+   are found through a table, the others by a binary search. */
+enum { SNAP_DIRECT_REGNOS = 3584 };
 
 typedef struct snap_region {
   uint32_t aspace;   /* as the target receives it (private_lane<N> -> private_lane) */
@@ -63,6 +66,9 @@ struct amddwarf_snapshot {
   amddwarf_expr_format format;
   snap_register *regs;
   size_t reg_count;
+  /* [SNAP_DIRECT_REGNOS]: 1 + the index in regs of the register of that
+     number, 0 when the snapshot has none; NULL: search regs instead. */
+  uint16_t *reg_slot;
   snap_register *entry_regs;
   size_t entry_reg_count;
   snap_region *regions;
@@ -639,6 +645,18 @@ static amddwarf_status load(loader *l, const json_t *root)
   return parse_dies(l, json_object_get(root, "dies"));
 }
 
+/* Fills reg_slot once the registers are final. Without memory for it the
+   callbacks search instead: the answers are the same. */
+static void index_registers(amddwarf_snapshot *s)
+{
+  if (s->reg_count >= UINT16_MAX)
+    return;
+  s->reg_slot = amddwarf__arena_calloc(&s->arena, SNAP_DIRECT_REGNOS, sizeof *s->reg_slot);
+  for (size_t i = 0; s->reg_slot && i < s->reg_count; i++)
+    if (s->regs[i].regno < SNAP_DIRECT_REGNOS)
+      s->reg_slot[s->regs[i].regno] = (uint16_t)(i + 1);
+}
+
 amddwarf_status amddwarf__snapshot_load_json(const json_t *root,
                                             const amddwarf_allocator *allocator,
                                             amddwarf_snapshot **out, amddwarf_error *err)
@@ -656,6 +674,8 @@ amddwarf_status amddwarf__snapshot_load_json(const json_t *root,
   amddwarf_expr_format_init(&s->format);
   loader l = {s, err, 0};
   amddwarf_status st = load(&l, root);
+  if (st == AMDDWARF_OK)
+    index_registers(s);
   if (st != AMDDWARF_OK) {
     amddwarf_snapshot_free(s);
     return st;
@@ -712,6 +732,16 @@ static snap_register *find_register(snap_register *regs, size_t count, uint32_t 
   return NULL;
 }
 
+/* The register REGNO of the snapshot, or NULL. */
+static snap_register *snapshot_register(const amddwarf_snapshot *s, uint32_t regno)
+{
+  if (regno < SNAP_DIRECT_REGNOS && s->reg_slot) {
+    uint16_t slot = s->reg_slot[regno];
+    return slot ? &s->regs[slot - 1] : NULL;
+  }
+  return find_register(s->regs, s->reg_count, regno);
+}
+
 static amddwarf_status register_access(snap_register *r, uint64_t offset, uint64_t size,
                                        void *rbuf, const void *wbuf)
 {
@@ -728,14 +758,14 @@ static amddwarf_status cb_read_register(void *user, uint32_t regno, uint64_t off
                                         uint64_t size, void *buf)
 {
   amddwarf_snapshot *s = user;
-  return register_access(find_register(s->regs, s->reg_count, regno), offset, size, buf, NULL);
+  return register_access(snapshot_register(s, regno), offset, size, buf, NULL);
 }
 
 static amddwarf_status cb_write_register(void *user, uint32_t regno, uint64_t offset,
                                          uint64_t size, const void *buf)
 {
   amddwarf_snapshot *s = user;
-  return register_access(find_register(s->regs, s->reg_count, regno), offset, size, NULL, buf);
+  return register_access(snapshot_register(s, regno), offset, size, NULL, buf);
 }
 
 static amddwarf_status cb_read_entry_register(void *user, uint32_t regno, uint64_t offset,
