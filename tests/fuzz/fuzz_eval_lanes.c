@@ -17,6 +17,8 @@
 #include <amddwarf/expr.h>
 #include <amddwarf/snapshot.h>
 
+#include "one_lane.h"
+
 enum { LANES = 64, STRIDE = 16, REG_EXEC = 17 };
 
 typedef struct fuzz_state {
@@ -149,15 +151,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   for (uint32_t lane = 0; lane < LANES; lane++) {
     if (!(lanes >> lane & 1))
       continue;
-    amddwarf_entry result;
-    req.lane = lane;
-    memset(expected, 0, sizeof expected);
-    amddwarf_status st = amddwarf_eval_expr(f->single, &req, expr, expr_size, &result, NULL);
-    if (st == AMDDWARF_OK)
-      st = amddwarf_location_read(f->single, &req, &result.location, bit_offset, bit_size,
-                                  expected, NULL);
-    if (st != AMDDWARF_OK)
-      memset(expected, 0, sizeof expected);
+    amddwarf_status st = one_lane_read(f->single, &req, lane, expr, expr_size, bit_offset,
+                                       bit_size, expected, sizeof expected);
     if (statuses[lane] != st || memcmp(values[lane], expected, n) != 0) {
       fprintf(stderr, "lane %u: status %d, one-lane status %d%s\n", lane, (int)statuses[lane],
               (int)st, statuses[lane] == st ? " (bytes differ)" : "");

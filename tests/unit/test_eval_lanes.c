@@ -18,6 +18,8 @@
 #include <amddwarf/expr.h>
 #include <amddwarf/snapshot.h>
 
+#include "one_lane.h"
+
 enum {
   LANES = 64,
   REG_EXEC = 17,
@@ -162,15 +164,8 @@ static uint64_t compare_lanes(fixture *f, const uint8_t *bytes, size_t size, uin
   for (uint32_t lane = 0; lane < LANES; lane++) {
     if (!(lanes >> lane & 1))
       continue;
-    amddwarf_entry result;
-    req.lane = lane;
-    memset(expected, 0, sizeof expected);
-    amddwarf_status st = amddwarf_eval_expr(f->single, &req, bytes, size, &result, NULL);
-    if (st == AMDDWARF_OK)
-      st = amddwarf_location_read(f->single, &req, &result.location, bit_offset, bit_size,
-                                  expected, NULL);
-    if (st != AMDDWARF_OK)
-      memset(expected, 0, sizeof expected);
+    amddwarf_status st = one_lane_read(f->single, &req, lane, bytes, size, bit_offset, bit_size,
+                                       expected, sizeof expected);
     if (statuses[lane] != st || memcmp(values[lane], expected, n) != 0) {
       char text[512] = "";
       amddwarf_op ops[64];
