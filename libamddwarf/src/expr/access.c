@@ -191,21 +191,14 @@ static amddwarf_status walk_composite(machine *m, const amddwarf_location *loc,
                         "%llu bits at bit %llu of a %llu-bit composite run past its end",
                         (unsigned long long)bit_size, (unsigned long long)off,
                         (unsigned long long)total);
-  uint64_t pos = 0, at = first_bit;
-  for (uint32_t i = 0; i < loc->u.composite.count && bit_size > 0; i++) {
-    const amddwarf_composite_part *p = &loc->u.composite.parts[i];
-    if (pos + p->bit_size <= off) {
-      pos += p->bit_size;
-      continue;
-    }
-    uint64_t start = off > pos ? off - pos : 0;
-    uint64_t take = p->bit_size - start < bit_size ? p->bit_size - start : bit_size;
-    amddwarf_status st = visit(m, &p->location, start, take, at, ctx);
+  composite_cursor parts = composite_parts(loc, off, bit_size);
+  const amddwarf_location *part;
+  uint64_t start, take, at = first_bit;
+  while ((part = composite_next(&parts, &start, &take)) != NULL) {
+    amddwarf_status st = visit(m, part, start, take, at, ctx);
     if (st != AMDDWARF_OK)
       return st;
     at += take;
-    bit_size -= take;
-    pos += p->bit_size;
   }
   return AMDDWARF_OK;
 }
@@ -273,26 +266,19 @@ static bool direct_read(machine *m, const amddwarf_location *loc, uint64_t bit_o
     return loc->byte_offset + bit_offset / 8 >= loc->byte_offset &&
            direct_leaf(m, loc, loc->byte_offset + bit_offset / 8, bit_size / 8, dst);
   /* The parts the bits cross, as walk_composite visits them. */
-  uint64_t off, total = loc->u.composite.bit_size, pos = 0, at = 0;
+  uint64_t off, total = loc->u.composite.bit_size, at = 0;
   if (!amddwarf__loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
       off > total || bit_size > total - off)
     return false;
-  for (uint32_t i = 0; i < loc->u.composite.count && bit_size > 0; i++) {
-    const amddwarf_composite_part *p = &loc->u.composite.parts[i];
-    if (pos + p->bit_size <= off) {
-      pos += p->bit_size;
-      continue;
-    }
-    uint64_t start = off > pos ? off - pos : 0;
-    uint64_t take = p->bit_size - start < bit_size ? p->bit_size - start : bit_size;
-    const amddwarf_location *leaf = &p->location;
+  composite_cursor parts = composite_parts(loc, off, bit_size);
+  const amddwarf_location *leaf;
+  uint64_t start, take;
+  while ((leaf = composite_next(&parts, &start, &take)) != NULL) {
     if (start % 8 || take % 8 || leaf->kind == AMDDWARF_LOCATION_COMPOSITE ||
         leaf->byte_offset + start / 8 < leaf->byte_offset ||
         !direct_leaf(m, leaf, leaf->byte_offset + start / 8, take / 8, dst + at / 8))
       return false;
     at += take;
-    bit_size -= take;
-    pos += p->bit_size;
   }
   return true;
 }

@@ -326,6 +326,42 @@ amddwarf_status amddwarf__loc_add_bytes(machine *m, amddwarf_location *loc, int6
 bool amddwarf__loc_bit_offset(const amddwarf_location *loc, uint64_t *bits);
 /* Sets LOC's offset to BITS. */
 void amddwarf__loc_set_bit_offset(amddwarf_location *loc, uint64_t bits);
+
+/* The parts of a composite that LEFT bits from its bit OFF cross, one after
+   the other (bounds checked by the caller): see composite_next. */
+typedef struct composite_cursor {
+  const amddwarf_location *loc; /* the composite */
+  uint32_t next;                /* index of the next part to look at */
+  uint64_t pos;                 /* bit of the composite where it starts */
+  uint64_t off;                 /* first bit wanted */
+  uint64_t left;                /* bits still wanted */
+} composite_cursor;
+
+static inline composite_cursor composite_parts(const amddwarf_location *loc, uint64_t off,
+                                               uint64_t bits)
+{
+  composite_cursor c = {loc, 0, 0, off, bits};
+  return c;
+}
+
+/* The next part the wanted bits cross, *START its first bit wanted and
+   *TAKE how many; NULL when no bit is left. */
+static inline const amddwarf_location *composite_next(composite_cursor *c, uint64_t *start,
+                                                      uint64_t *take)
+{
+  while (c->left > 0 && c->next < c->loc->u.composite.count) {
+    const amddwarf_composite_part *p = &c->loc->u.composite.parts[c->next++];
+    uint64_t pos = c->pos;
+    c->pos += p->bit_size;
+    if (pos + p->bit_size <= c->off)
+      continue;
+    *start = c->off > pos ? c->off - pos : 0;
+    *take = p->bit_size - *start < c->left ? p->bit_size - *start : c->left;
+    c->left -= *take;
+    return &p->location;
+  }
+  return NULL;
+}
 /* Same storage (identity, not offset)? */
 bool amddwarf__loc_same_storage(const amddwarf_location *a, const amddwarf_location *b);
 

@@ -262,22 +262,15 @@ static amddwarf_status select_leaves(const amddwarf_location *loc, uint64_t bits
   if (!amddwarf__loc_bit_offset(loc, &off) || off > loc->u.composite.bit_size ||
       bits > loc->u.composite.bit_size - off)
     return AMDDWARF_E_EVAL_PART_OUT_OF_RANGE;
-  uint64_t pos = 0;
-  for (uint32_t i = 0; i < loc->u.composite.count && bits > 0; i++) {
-    const amddwarf_composite_part *p = &loc->u.composite.parts[i];
-    if (pos + p->bit_size <= off) {
-      pos += p->bit_size;
-      continue;
-    }
-    uint64_t start = off > pos ? off - pos : 0;
-    uint64_t take = p->bit_size - start < bits ? p->bit_size - start : bits;
-    amddwarf_location sub = p->location;
+  composite_cursor parts = composite_parts(loc, off, bits);
+  const amddwarf_location *part;
+  uint64_t start, take;
+  while ((part = composite_next(&parts, &start, &take)) != NULL) {
+    amddwarf_location sub = *part;
     loc_advance(&sub, start);
     amddwarf_status st = select_leaves(&sub, take, emit, ctx, depth + 1);
     if (st != AMDDWARF_OK)
       return st;
-    bits -= take;
-    pos += p->bit_size;
   }
   return AMDDWARF_OK;
 }
