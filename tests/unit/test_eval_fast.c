@@ -352,6 +352,64 @@ static void test_fast_path_takes_compiler_shapes(void **state)
   close_both(b);
 }
 
+/* push_lane, a constant multiply and offset run as one plan step (the
+   lane's element of a location): the same status, error and location as
+   the general machine's, for multipliers whose products wrap or turn
+   negative and for lanes past the wave. */
+static void test_lane_element_step_equals_general(void **state)
+{
+  (void)state;
+  static const char *const locations[] = {
+      "DW_OP_regx v1", "DW_OP_regx s8", "DW_OP_fbreg 8",
+      "DW_OP_regx v1; DW_OP_regx v2; DW_OP_lit5; DW_OP_LLVM_select_bit_piece 32 4"};
+  static const char *const multipliers[] = {"DW_OP_lit0", "DW_OP_lit4", "DW_OP_const1s -4",
+                                            "DW_OP_constu 0x7fffffffffffffff",
+                                            "DW_OP_constu 0x4000000000000000"};
+  static const uint32_t lanes[] = {0, 1, 31, 32, 63, 64};
+  both *b = open_both();
+  unsigned fused = 0, located = 0;
+  for (size_t l = 0; l < sizeof locations / sizeof locations[0]; l++)
+    for (size_t k = 0; k < sizeof multipliers / sizeof multipliers[0]; k++)
+      for (size_t i = 0; i < sizeof lanes / sizeof lanes[0]; i++) {
+        char text[256];
+        uint8_t bytes[64];
+        amddwarf_op ops[16];
+        size_t count = 0;
+        snprintf(text, sizeof text, "%s; DW_OP_LLVM_push_lane; %s; DW_OP_mul; DW_OP_LLVM_offset",
+                 locations[l], multipliers[k]);
+        size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
+        assert_int_equal(
+            amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 16, &count, NULL),
+            AMDDWARF_OK);
+        fast_plan plan;
+        amddwarf__fast_compile(ops, count, &plan);
+        /* The constant and the multiply are one step, then the lane's four
+           operations one. */
+        fused += plan.usable && plan.count == count - 3;
+        b->fx.req.lane = lanes[i];
+        amddwarf_entry on, off;
+        amddwarf_error err_on, err_off;
+        memset(&err_on, 0, sizeof err_on);
+        memset(&err_off, 0, sizeof err_off);
+        amddwarf_status st_on = amddwarf_eval_expr(b->fx.ev, &b->fx.req, bytes, size, &on, &err_on);
+        amddwarf_status st_off =
+            amddwarf_eval_expr(b->general, &b->fx.req, bytes, size, &off, &err_off);
+        if (st_on != st_off)
+          fail_msg("%s, lane %u: %s with the fast path, %s without", text, lanes[i],
+                   amddwarf_status_name(st_on), amddwarf_status_name(st_off));
+        if (st_on != AMDDWARF_OK) {
+          assert_string_equal(err_on.message, err_off.message);
+          continue;
+        }
+        located++;
+        assert_same_location(&on.location, &off.location);
+      }
+  assert_int_equal(fused, 4 * 5 * 6);
+  /* Fixed inputs: which of them locate only moves when the rules change. */
+  assert_true(located > 20);
+  close_both(b);
+}
+
 /* The decode cache keys expressions by address and bytes: an expression
    changed in place, at any byte of any length the cache holds, is decoded
    again. The expressions sum literals (lit0; litN; plus; ...), so each
@@ -455,6 +513,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fast_path_equals_general),
       cmocka_unit_test(test_fast_path_takes_compiler_shapes),
+      cmocka_unit_test(test_lane_element_step_equals_general),
       cmocka_unit_test(test_cache_sees_bytes_changed_in_place),
       cmocka_unit_test(test_eval_expr_same_with_and_without_fast_path),
       cmocka_unit_test(test_eval_read_equals_eval_then_read),

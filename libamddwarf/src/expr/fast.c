@@ -341,6 +341,8 @@ typedef enum fast_code {
   FC_PLUS_UCONST,    /* generic + B */
   FC_OFFSET,         /* location + popped generic (signed) */
   FC_OFFSET_UCONST,  /* location + B */
+  FC_LANE_OFFSET,    /* location + the lane times B: a lane's element, as
+                        push_lane, a constant multiply and offset, fused */
   FC_FORM_ASPACE,    /* address in the popped address space */
   FC_DEREF,          /* B bytes, 0 for the generic size */
   FC_PIECE,          /* B bits */
@@ -353,13 +355,14 @@ static const struct {
   uint8_t needs;
   int8_t change;
 } fast_effect[] = {
-    [FC_NOP] = {0, 0},          [FC_VALUE] = {0, 1},      [FC_REGISTER] = {0, 1},
-    [FC_ADDRESS] = {0, 1},      [FC_BREG] = {0, 1},       [FC_ASPACE_BREG] = {1, 0},
-    [FC_FBREG] = {0, 1},        [FC_LANE] = {0, 1},       [FC_DUP] = {1, 1},
-    [FC_OVER] = {2, 1},         [FC_DROP] = {1, -1},      [FC_SWAP] = {2, 0},
-    [FC_BINARY] = {2, -1},      [FC_BINARY_CONST] = {1, 0},      [FC_PLUS_UCONST] = {1, 0}, [FC_OFFSET] = {2, -1},
-    [FC_OFFSET_UCONST] = {1, 0}, [FC_FORM_ASPACE] = {2, -1}, [FC_DEREF] = {1, 0},
-    [FC_PIECE] = {0, 0},        [FC_SELECT] = {3, -2},
+    [FC_NOP] = {0, 0},           [FC_VALUE] = {0, 1},          [FC_REGISTER] = {0, 1},
+    [FC_ADDRESS] = {0, 1},       [FC_BREG] = {0, 1},           [FC_ASPACE_BREG] = {1, 0},
+    [FC_FBREG] = {0, 1},         [FC_LANE] = {0, 1},           [FC_DUP] = {1, 1},
+    [FC_OVER] = {2, 1},          [FC_DROP] = {1, -1},          [FC_SWAP] = {2, 0},
+    [FC_BINARY] = {2, -1},       [FC_BINARY_CONST] = {1, 0},   [FC_PLUS_UCONST] = {1, 0},
+    [FC_OFFSET] = {2, -1},       [FC_OFFSET_UCONST] = {1, 0},  [FC_LANE_OFFSET] = {1, 0},
+    [FC_FORM_ASPACE] = {2, -1},  [FC_DEREF] = {1, 0},          [FC_PIECE] = {0, 0},
+    [FC_SELECT] = {3, -2},
 };
 
 /* The plan step for OP, false when OP is not in the fast set. */
@@ -479,6 +482,14 @@ void amddwarf__fast_compile(const amddwarf_op *ops, size_t count, fast_plan *pla
       plan->steps[n - 1].code = FC_BINARY_CONST;
       plan->steps[n - 1].a = s->a;
       n--;
+    } else if (s->code == FC_OFFSET && n > 1 && plan->steps[n - 2].code == FC_LANE &&
+               plan->steps[n - 1].code == FC_BINARY_CONST &&
+               plan->steps[n - 1].a == AMDDWARF_OP_mul) {
+      /* The lane's element of a location (the depth counted below stays
+         that of the three operations: an entry more than the step needs). */
+      plan->steps[n - 2].code = FC_LANE_OFFSET;
+      plan->steps[n - 2].b = plan->steps[n - 1].b;
+      n -= 2;
     }
     n++;
     depth = s->code == FC_PIECE ? 0 : (unsigned)((int)depth + fast_effect[s->code].change);
@@ -612,6 +623,13 @@ static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint32_t count
   return true;
 }
 
+/* Whether the wave has the machine's lane: every wave has at least 32 lanes,
+   so only a higher lane asks the target. */
+static inline bool fast_lane_exists(machine *m)
+{
+  return m->lane < 32 || m->lane < amddwarf__machine_wave_size(m);
+}
+
 /* Operation KIND on the two generic values on top. */
 static bool fast_binary(machine *m, fast_frame *f, amddwarf_op_kind kind)
 {
@@ -656,8 +674,7 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
   case FC_FBREG:
     return fast_frame_base(m, f, (int64_t)s->b);
   case FC_LANE:
-    /* Every wave has at least 32 lanes: only a higher lane asks the target. */
-    if (m->lane >= 32 && m->lane >= amddwarf__machine_wave_size(m))
+    if (!fast_lane_exists(m))
       return false;
     fast_push(f, FAST_VALUE, 0, m->lane & bits_mask(machine_generic_bits(m)));
     return true;
@@ -708,6 +725,19 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
       return false;
     f->x[f->sp - 1] = e.x;
     return true;
+  case FC_LANE_OFFSET: {
+    /* The three steps' rules, without the stack in between. */
+    uint32_t bits = machine_generic_bits(m);
+    if (!fast_lane_exists(m) ||
+        !amddwarf__integer_binary(AMDDWARF_OP_mul, m->lane & bits_mask(bits),
+                                  s->b & bits_mask(bits), bits, &x))
+      return false;
+    e = fast_top_location(f);
+    if (!fast_offset(m, f, &e, generic_signed(m, x & bits_mask(bits))))
+      return false;
+    f->x[f->sp - 1] = e.x;
+    return true;
+  }
   case FC_FORM_ASPACE: {
     uint32_t aspace;
     uint64_t address;
