@@ -579,10 +579,10 @@ __attribute__((always_inline)) static inline unsigned ext_kind(const amddwarf_sp
 }
 
 /* The count's rules applied to the instruction at the walk's word offset
-   (WC words) of kind KIND, the one place that applies them: takes its instrumentation
-   indexes (the copies of its attached lines, then its own), moves the line
-   scope and sets ws->line_* to the line in effect for it. Inlined into
-   loops that keep the walk's state in registers. */
+   (WC words) of kind KIND, the one place that applies them: takes its
+   instrumentation indexes (the copies of its attached lines, then its own),
+   moves the line scope and sets ws->line_* to the line in effect for it.
+   Inlined into loops that keep the walk's state in registers. */
 __attribute__((always_inline)) static inline void apply_rules(walk_state *ws, unsigned kind,
                                                               uint32_t wc)
 {
@@ -622,10 +622,10 @@ __attribute__((always_inline)) static inline void apply_rules(walk_state *ws, un
 }
 
 /* One step of the count: the instruction at the walk's word offset
-   (OPCODE, WC words, checked by the build) by its kind. The build (REPLAY false) classifies
-   sets with the id map as it stands; a replay with the final map, or the
-   sets the build recorded. SET_OUT: an OpExtInst's set. False for an
-   OpExtInst without its set and instruction number. */
+   (OPCODE, WC words, checked by the build) by its kind. The build (REPLAY
+   false) classifies sets with the id map as it stands; a replay with the
+   final map, or the sets the build recorded. SET_OUT: an OpExtInst's set.
+   False for an OpExtInst without its set and instruction number. */
 __attribute__((always_inline)) static inline bool walk_step(const amddwarf_spirv_module *m,
                                                             walk_state *ws, uint32_t opcode,
                                                             uint32_t wc, bool replay,
