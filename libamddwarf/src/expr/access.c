@@ -249,7 +249,7 @@ static bool direct_leaf(machine *m, const amddwarf_location *loc, uint64_t byte,
   if (loc->kind != AMDDWARF_LOCATION_MEMORY)
     return false;
   unsigned address_bytes = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
-  uint64_t last = address_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * address_bytes)) - 1;
+  uint64_t last = bits_mask(8 * address_bytes);
   uint32_t aspace, lane;
   uint64_t address;
   return address_bytes != 0 && byte + (n - 1) >= byte && byte + (n - 1) <= last &&

@@ -149,6 +149,13 @@ static inline uint64_t bits_mask(uint32_t bits)
   return bits >= 64 ? UINT64_MAX : ((UINT64_C(1) << bits) - 1);
 }
 
+/* The most bits a composite may hold: those of the largest address space
+   (2^32 bytes with 4-byte addresses). */
+static inline uint64_t machine_composite_bits_limit(const machine *m)
+{
+  return m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
+}
+
 /* Reports a target access to the trace callback (call only when m->trace). */
 void amddwarf__machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32_t regno, uint32_t aspace,
                           uint32_t lane, uint64_t address, uint64_t size, const uint8_t *bytes,

@@ -216,7 +216,7 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
     st = size ? t->read_register(t->user, e->space, e->x, size, buf) : AMDDWARF_OK;
   } else if (e->kind == FAST_MEMORY) {
     unsigned n = amddwarf__aspace_address_bytes(m, e->space);
-    uint64_t last = n >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * n)) - 1;
+    uint64_t last = bits_mask(8 * n);
     uint32_t aspace, lane;
     uint64_t address;
     if (n == 0 || (size && (e->x + (size - 1) < e->x || e->x + (size - 1) > last)) ||
@@ -268,7 +268,7 @@ static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64
   if (e->kind != FAST_MEMORY)
     return false;
   unsigned address_bytes = amddwarf__aspace_address_bytes(m, e->space);
-  uint64_t last = address_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * address_bytes)) - 1;
+  uint64_t last = bits_mask(8 * address_bytes);
   return address_bytes != 0 && (n == 0 || (x + (n - 1) >= x && x + (n - 1) <= last));
 }
 
@@ -282,7 +282,7 @@ static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, i
     unsigned n = amddwarf__aspace_address_bytes(m, e->space);
     if (n == 0)
       return false;
-    limit = n >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * n)) - 1; /* last valid byte */
+    limit = bits_mask(8 * n); /* last valid byte */
   } else if (e->kind == FAST_REGISTER) {
     uint64_t size;
     if (!fast_register_bytes(m, e->space, &size) || size == 0)
@@ -572,9 +572,9 @@ static bool fast_piece(fast_frame *f, uint64_t bits)
    (select_run's rule), within the step and part limits. */
 static bool fast_lazy(machine *m, const fast_composite *c)
 {
-  uint64_t largest = m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
   uint32_t runs = 0;
-  if (c->bits % 8 || c->bit_size > largest || c->count > m->ev->max_steps - m->steps)
+  if (c->bits % 8 || c->bit_size > machine_composite_bits_limit(m) ||
+      c->count > m->ev->max_steps - m->steps)
     return false;
   for (int i = 0; i < 2; i++)
     if (c->from[i].kind != FAST_REGISTER && c->from[i].kind != FAST_MEMORY)
@@ -831,7 +831,7 @@ static bool fast_read_pieces(machine *m, const fast_frame *f, uint64_t bit_offse
                              uint64_t bit_size, uint8_t *dst)
 {
   uint64_t total = 0;
-  uint64_t largest = m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
+  uint64_t largest = machine_composite_bits_limit(m);
   if (f->piece_count > m->ev->parts_cap)
     return false;
   for (unsigned i = 0; i < f->piece_count; i++) {

@@ -393,7 +393,7 @@ append_within(symbolic *s, entry *c, storage where, affine offset, const storage
   }
   uint64_t total;
   if (amddwarf_add_overflow_u64(c->bit_size, bits, &total) ||
-      (s->m->req->format.address_size < 8 && total > (UINT64_C(1) << 35)))
+      total > machine_composite_bits_limit(s->m))
     return false;
   if (s->parts_used >= s->parts_cap || c->first + c->count != s->parts_used)
     return false;
@@ -789,6 +789,13 @@ static bool per_lane(storage where)
   return where.kind == AMDDWARF_LOCATION_MEMORY && where.id == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
 }
 
+/* Key K also wants the SIZE bytes at ADDRESS. */
+static inline void widen(read_key *k, uint64_t address, uint64_t size)
+{
+  k->low = address < k->low ? address : k->low;
+  k->high = address + size > k->high ? address + size : k->high;
+}
+
 /* The key of SIZE bytes at ADDRESS of storage *AT for LANE, or -1 when
    the lane is read alone (a generic address with apertures, a lane past
    the wave, too many storages). *ADDRESS becomes the key's. *SAME holds
@@ -798,9 +805,7 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
 {
   storage where = *at;
   if (*same >= 0) {
-    read_key *have = &r->w->keys[*same];
-    have->low = *address < have->low ? *address : have->low;
-    have->high = *address + size > have->high ? *address + size : have->high;
+    widen(&r->w->keys[*same], *address, size);
     return *same;
   }
   /* The key's fields as scalars until it is stored: a key built field by
@@ -840,8 +845,7 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
     read_key *have = &r->w->keys[i];
     if (have->kind == kind && have->id == id && have->lane == key_lane && have->row == row) {
       r->last_key = i;
-      have->low = *address < have->low ? *address : have->low;
-      have->high = *address + size > have->high ? *address + size : have->high;
+      widen(have, *address, size);
       return (int)i;
     }
   }

@@ -85,7 +85,7 @@ amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *
       return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE, "address space %u is not one of DW_ASPACE_*",
                           (unsigned)loc->u.memory.aspace);
     out->memory = true;
-    out->last_byte = n >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * n)) - 1;
+    out->last_byte = bits_mask(8 * n);
     return AMDDWARF_OK;
   }
   case AMDDWARF_LOCATION_REGISTER: {
@@ -319,8 +319,8 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
                           (unsigned long long)bits, amddwarf_location_kind_name(leaf->kind));
   }
   uint64_t total;
-  uint64_t largest_bits = m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
-  if (amddwarf_add_overflow_u64(c->u.composite.bit_size, bits, &total) || total > largest_bits)
+  if (amddwarf_add_overflow_u64(c->u.composite.bit_size, bits, &total) ||
+      total > machine_composite_bits_limit(m))
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE,
                         "composite would exceed the largest address space");
   /* The composite grows at the end of the arena: move it there if needed. */
