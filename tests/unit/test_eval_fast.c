@@ -151,6 +151,29 @@ static void close_both(both *b)
   fx_free(&b->fx);
 }
 
+/* amddwarf_eval_expr of BYTES (assembled from TEXT) for the request's lane
+   with the fast path on (*ON) and off (*OFF): the same status, and the same
+   error or location. False when both failed. */
+static bool expect_same_evaluation(both *b, const char *text, const uint8_t *bytes, size_t size,
+                                   amddwarf_entry *on, amddwarf_entry *off)
+{
+  amddwarf_error err_on, err_off;
+  memset(&err_on, 0, sizeof err_on);
+  memset(&err_off, 0, sizeof err_off);
+  amddwarf_status st_on = amddwarf_eval_expr(b->fx.ev, &b->fx.req, bytes, size, on, &err_on);
+  amddwarf_status st_off = amddwarf_eval_expr(b->general, &b->fx.req, bytes, size, off, &err_off);
+  if (st_on != st_off)
+    fail_msg("%s, lane %u: %s with the fast path, %s without", text, b->fx.req.lane,
+             amddwarf_status_name(st_on), amddwarf_status_name(st_off));
+  if (st_on != AMDDWARF_OK) {
+    assert_int_equal(err_on.offset, err_off.offset);
+    assert_string_equal(err_on.message, err_off.message);
+    return false;
+  }
+  assert_same_location(&on->location, &off->location);
+  return true;
+}
+
 /* The fast path itself, on expressions it takes: the location equals the
    general machine's. Enough of the random expressions must be taken. */
 static void test_fast_path_equals_general(void **state)
@@ -207,24 +230,13 @@ static void test_eval_expr_same_with_and_without_fast_path(void **state)
     size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
     b->fx.req.lane = rng(6);
     amddwarf_entry on, off;
-    amddwarf_error err_on, err_off;
-    memset(&err_on, 0, sizeof err_on);
-    memset(&err_off, 0, sizeof err_off);
-    amddwarf_status st_on = amddwarf_eval_expr(b->fx.ev, &b->fx.req, bytes, size, &on, &err_on);
-    amddwarf_status st_off =
-        amddwarf_eval_expr(b->general, &b->fx.req, bytes, size, &off, &err_off);
-    if (st_on != st_off)
-      fail_msg("%s: %s with the fast path, %s without", text, amddwarf_status_name(st_on),
-               amddwarf_status_name(st_off));
-    if (st_on != AMDDWARF_OK) {
-      assert_int_equal(err_on.offset, err_off.offset);
-      assert_string_equal(err_on.message, err_off.message);
+    if (!expect_same_evaluation(b, text, bytes, size, &on, &off))
       continue;
-    }
-    assert_same_location(&on.location, &off.location);
     uint8_t read_on[8] = {0}, read_off[8] = {0};
-    st_on = amddwarf_location_read(b->fx.ev, &b->fx.req, &on.location, 0, 32, read_on, NULL);
-    st_off = amddwarf_location_read(b->general, &b->fx.req, &off.location, 0, 32, read_off, NULL);
+    amddwarf_status st_on =
+        amddwarf_location_read(b->fx.ev, &b->fx.req, &on.location, 0, 32, read_on, NULL);
+    amddwarf_status st_off =
+        amddwarf_location_read(b->general, &b->fx.req, &off.location, 0, 32, read_off, NULL);
     assert_int_equal(st_on, st_off);
     assert_memory_equal(read_on, read_off, sizeof read_on);
   }
@@ -388,21 +400,7 @@ static void test_lane_element_step_equals_general(void **state)
         fused += plan.usable && plan.count == count - 3;
         b->fx.req.lane = lanes[i];
         amddwarf_entry on, off;
-        amddwarf_error err_on, err_off;
-        memset(&err_on, 0, sizeof err_on);
-        memset(&err_off, 0, sizeof err_off);
-        amddwarf_status st_on = amddwarf_eval_expr(b->fx.ev, &b->fx.req, bytes, size, &on, &err_on);
-        amddwarf_status st_off =
-            amddwarf_eval_expr(b->general, &b->fx.req, bytes, size, &off, &err_off);
-        if (st_on != st_off)
-          fail_msg("%s, lane %u: %s with the fast path, %s without", text, lanes[i],
-                   amddwarf_status_name(st_on), amddwarf_status_name(st_off));
-        if (st_on != AMDDWARF_OK) {
-          assert_string_equal(err_on.message, err_off.message);
-          continue;
-        }
-        located++;
-        assert_same_location(&on.location, &off.location);
+        located += expect_same_evaluation(b, text, bytes, size, &on, &off);
       }
   assert_int_equal(fused, 4 * 5 * 6);
   /* Fixed inputs: which of them locate only moves when the rules change. */
