@@ -29,6 +29,14 @@ static int compare_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+double bench_median(double *samples, size_t count)
+{
+  if (count == 0)
+    return -1;
+  qsort(samples, count, sizeof(double), compare_double);
+  return samples[count / 2];
+}
+
 double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats)
 {
   double *samples = malloc(sizeof(double) * (repeats ? repeats : 1));
@@ -39,8 +47,7 @@ double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats)
     fn(arg);
     samples[i] = (double)(bench_now_ns() - start);
   }
-  qsort(samples, repeats, sizeof(double), compare_double);
-  double median = samples[repeats / 2];
+  double median = bench_median(samples, repeats);
   free(samples);
   return median;
 }

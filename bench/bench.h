@@ -27,6 +27,9 @@ uint64_t bench_now_ns(void);
    spans of milliseconds, not single operations. */
 uint64_t bench_thread_cpu_ns(void);
 
+/* The median of COUNT SAMPLES (sorted in place), or -1 when COUNT is 0. */
+double bench_median(double *samples, size_t count);
+
 /* Runs FN(ARG) REPEATS times and returns the median duration in ns. */
 double bench_median_ns(void (*fn)(void *arg), void *arg, unsigned repeats);
 

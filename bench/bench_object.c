@@ -9,7 +9,13 @@
  * OpenCL unit with 400 kernels and functions (about 270 KB of .debug_info
  * each; 200 copies make about 53 MB), or the file given as the second
  * argument. Targets (issue): >= 200 MB/s of DWARF for open + index, < 20 us
- * for the variables at a PC, memory after open < 2x the debug sections. */
+ * for the variables at a PC, memory after open < 2x the debug sections.
+ *
+ * The same work through DIE references (amddwarf_die_ref): every unit's
+ * compact index, every attribute of every DIE read through its reference
+ * (the work of libdw's walk), the first variables query in a unit, and the
+ * memory with every unit indexed (in a child process, so that the other
+ * measurements see the allocator as before). */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <amddwarf/object.h>
@@ -94,6 +101,112 @@ static void run_open_load_all(void *arg)
   amddwarf_object_close(o);
 }
 
+static amddwarf_object *open_or_exit(const ctx *c)
+{
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  if (amddwarf_object_open_memory(c->data, c->size, NULL, &o, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "open: %s\n", err.message);
+    exit(1);
+  }
+  return o;
+}
+
+/* Open, then every unit's compact DIE index. */
+static void run_open_index_all(void *arg)
+{
+  amddwarf_object *o = open_or_exit(arg);
+  amddwarf_error err;
+  if (amddwarf_object_index_all(o, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "index all: %s\n", err.message);
+    exit(1);
+  }
+  bench_consume(amddwarf_object_die_count(o));
+  amddwarf_object_close(o);
+}
+
+static int sum_attribute(void *user, const amddwarf_attribute *a)
+{
+  *(uint64_t *)user += a->form + a->value.u;
+  return 0;
+}
+
+/* Open, then every attribute of every DIE through its reference. */
+static void run_open_ref_walk(void *arg)
+{
+  amddwarf_object *o = open_or_exit(arg);
+  amddwarf_error err;
+  uint64_t sum = 0;
+  for (size_t i = 0; i < amddwarf_object_die_count(o); ++i) {
+    amddwarf_die_ref ref;
+    if (amddwarf_object_die_ref(o, i, &ref, &err) != AMDDWARF_OK ||
+        amddwarf_object_die_ref_attributes(o, ref, sum_attribute, &sum, &err) != AMDDWARF_OK) {
+      fprintf(stderr, "DIE %zu: %s\n", i, err.message);
+      exit(1);
+    }
+  }
+  bench_consume(sum);
+  amddwarf_object_close(o);
+}
+
+/* The memory with every unit indexed, measured in a child process: RSS
+   growth and the library's count, in bytes. */
+static int index_memory(const ctx *c, double *rss_bytes, double *library_bytes)
+{
+  int fds[2];
+  double result[2] = {-1, -1};
+  if (pipe(fds) != 0)
+    return -1;
+  pid_t child = fork();
+  if (child == 0) {
+    long before = rss_kb();
+    amddwarf_object *o = open_or_exit(c);
+    amddwarf_error err;
+    if (amddwarf_object_index_all(o, &err) == AMDDWARF_OK) {
+      result[0] = (double)(rss_kb() - before) * 1024.0;
+      result[1] = (double)amddwarf_object_memory_used(o);
+    }
+    if (write(fds[1], result, sizeof result) != (ssize_t)sizeof result)
+      _exit(1);
+    _exit(0);
+  }
+  close(fds[1]);
+  ssize_t got = child > 0 ? read(fds[0], result, sizeof result) : -1;
+  close(fds[0]);
+  if (child > 0)
+    waitpid(child, NULL, 0);
+  *rss_bytes = result[0];
+  *library_bytes = result[1];
+  return got == (ssize_t)sizeof result && result[0] >= 0 ? 0 : -1;
+}
+
+/* The first variables query in each of up to 32 units of a fresh object,
+   through references: reads the subprogram's DIEs only. Median of one query. */
+static double first_ref_query_ns(ctx *c)
+{
+  amddwarf_object *o = open_or_exit(c);
+  double times[32];
+  size_t n = 0, last_unit = SIZE_MAX;
+  for (size_t i = 0; i < c->pc_count && n < 32; ++i) {
+    size_t unit = 0, count = 0;
+    amddwarf_var_ref vars[256];
+    amddwarf_error err;
+    if (amddwarf_object_pc_unit(o, c->pcs[i], &unit) != AMDDWARF_OK || unit == last_unit)
+      continue;
+    last_unit = unit;
+    uint64_t start = bench_now_ns();
+    amddwarf_status st = amddwarf_object_var_refs_at(o, c->pcs[i], vars, 256, &count, &err);
+    uint64_t end = bench_now_ns();
+    if (st != AMDDWARF_OK) {
+      fprintf(stderr, "var refs at 0x%llx: %s\n", (unsigned long long)c->pcs[i], err.message);
+      exit(1);
+    }
+    times[n++] = (double)(end - start);
+  }
+  amddwarf_object_close(o);
+  return bench_median(times, n);
+}
+
 /* The first variables query in each of up to 32 units of a fresh object:
    the query loads the unit. Returns the median time of one query. */
 static double first_query_ns(ctx *c)
@@ -121,13 +234,7 @@ static double first_query_ns(ctx *c)
     times[n++] = (double)(end - start);
   }
   amddwarf_object_close(o);
-  for (size_t i = 1; i < n; ++i) /* insertion sort for the median */
-    for (size_t j = i; j > 0 && times[j - 1] > times[j]; --j) {
-      double t = times[j];
-      times[j] = times[j - 1];
-      times[j - 1] = t;
-    }
-  return n ? times[n / 2] : -1;
+  return bench_median(times, n);
 }
 
 static void run_vars(void *arg)
@@ -327,6 +434,21 @@ int main(int argc, char **argv)
   double t_dd = bench_median_ns(run_process, &dd, 1);
   bench_print_row("full walk (open + load all), per MB", ours_all / debug_mb,
                   "dwarfdump -i (libdwarf)", t_dd / debug_mb, "MB");
+  double indexed = bench_median_ns(run_open_index_all, &c, 5);
+  bench_print_row("open + every unit's DIE index (references), per MB", indexed / debug_mb,
+                  "libdwarf DIE+attr walk", peer / debug_mb, "MB");
+  double ref_walk = bench_median_ns(run_open_ref_walk, &c, 3);
+  bench_print_row("open + every attribute of every DIE through references, per MB",
+                  ref_walk / debug_mb, "libdwarf DIE+attr walk", peer / debug_mb, "MB");
+  double first_ref = first_ref_query_ns(&c);
+  bench_print_row("first variables query in a unit through references", first_ref, "none", -1,
+                  "lookup");
+  double index_rss = 0, index_library = 0;
+  if (index_memory(&c, &index_rss, &index_library) == 0)
+    printf("#   memory with every unit indexed (references): %.1f MB RSS growth from before "
+           "open (%.2fx the debug sections; library accounting %.1f MB, %.2fx; target 2x)\n",
+           index_rss / 1e6, index_rss / 1e6 / debug_mb, index_library / 1e6,
+           index_library / 1e6 / debug_mb);
   double first = first_query_ns(&c);
   bench_print_row("first variables query in a unit (loads the unit)", first, "none", -1,
                   "lookup");

@@ -283,7 +283,13 @@ int main(int argc, char **argv)
   print_row("open + scope index, per MB of DWARF", "elfutils libdw DIE+attr walk", walk, "MB");
   print_row("open + every DIE summarized and line table read, per MB",
             "elfutils libdw DIE+attr walk", walk, "MB");
+  print_row("open + every unit's DIE index (references), per MB", "elfutils libdw DIE+attr walk",
+            walk, "MB");
+  print_row("open + every attribute of every DIE through references, per MB",
+            "elfutils libdw DIE+attr walk", walk, "MB");
   print_row("first variables query in a unit (loads the unit)", "libdw ranges+getscopes", vars,
+            "lookup");
+  print_row("first variables query in a unit through references", "libdw ranges+getscopes", vars,
             "lookup");
   print_row("variables in scope at a PC, unit loaded", "libdw ranges+getscopes", vars, "lookup");
   free(c.ranges);

@@ -22,6 +22,13 @@
  * children, innermost scope first, then the unit's variables; the library's
  * list must name the same DIEs with the same scope depths.
  *
+ * The references (amddwarf_die_ref): every DIE's reference, by index and
+ * by offset, must give the summary's tag, depth and links and its name
+ * (through the origins, as a summary inherits it); at every PC,
+ * amddwarf_object_scope_refs_at and amddwarf_object_var_refs_at must give
+ * the scopes and variables of amddwarf_object_scopes_at and _vars_at, with
+ * the same expressions and list entries.
+ *
  * Prints "checked D DIEs, A attributes, P PCs, V variables" and every
  * difference (at most 50). Exit status: 0, or 1 on a difference or when the
  * object cannot be opened. Relocatable objects are not accepted: libdwarf
@@ -322,6 +329,49 @@ static void check_attributes(checker *c, Dwarf_Die die, const amddwarf_die_info 
 
 /* ---- the tree ---- */
 
+static uint64_t ref_offset(amddwarf_die_ref ref)
+{
+  return amddwarf_die_ref_valid(ref) ? ref.offset : UINT64_MAX;
+}
+
+static bool same_string(const char *a, const char *b)
+{
+  return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* The DIE INDEX through its reference against its summary D. */
+static void check_die_ref(checker *c, size_t index, const amddwarf_die_info *d)
+{
+  amddwarf_die_ref ref, by_offset;
+  amddwarf_die_links links;
+  amddwarf_attribute name;
+  amddwarf_error err;
+  if (amddwarf_object_die_ref(c->object, index, &ref, &err) != AMDDWARF_OK ||
+      amddwarf_object_die_ref_at(c->object, d->offset, &by_offset, &err) != AMDDWARF_OK ||
+      amddwarf_object_die_links(c->object, ref, &links, &err) != AMDDWARF_OK) {
+    differ(c, d->offset, "its reference: %s", err.message);
+    return;
+  }
+  if (ref.offset != d->offset || memcmp(&ref, &by_offset, sizeof ref) != 0 ||
+      links.tag != d->tag || links.depth != d->depth ||
+      ref_offset(links.parent) != offset_of(d->parent) ||
+      ref_offset(links.first_child) != offset_of(d->first_child) ||
+      ref_offset(links.next_sibling) != offset_of(d->next_sibling))
+    differ(c, d->offset,
+           "reference at 0x%" PRIx64 ": tag 0x%x depth %u parent 0x%" PRIx64 " child 0x%" PRIx64
+           " sibling 0x%" PRIx64,
+           ref.offset, links.tag, links.depth, ref_offset(links.parent),
+           ref_offset(links.first_child), ref_offset(links.next_sibling));
+  amddwarf_status st = amddwarf_object_die_attribute(c->object, ref, DW_AT_name,
+                                                     AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &name, &err);
+  const char *got = st == AMDDWARF_OK && name.value.kind == AMDDWARF_ATTR_STRING
+                        ? name.value.string
+                        : NULL;
+  if ((st != AMDDWARF_OK && st != AMDDWARF_NOT_FOUND) || !same_string(got, d->name))
+    differ(c, d->offset, "name through the reference \"%s\" (%s), summary \"%s\"",
+           got ? got : "", amddwarf_status_name(st), d->name ? d->name : "");
+}
+
 static void walk(checker *c, Dwarf_Die die, const amddwarf_die_info *d,
                  const amddwarf_die_info *parent, unsigned depth)
 {
@@ -344,6 +394,7 @@ static void walk(checker *c, Dwarf_Die die, const amddwarf_die_info *d,
   if (amddwarf_object_die(c->object, c->next_index) != d ||
       amddwarf_object_die_at(c->object, off) != d)
     differ(c, off, "not amddwarf_object_die(%zu) or not found by its offset", c->next_index);
+  check_die_ref(c, c->next_index, d);
   c->next_index++;
   check_attributes(c, die, d);
   Dwarf_Die child = NULL;
@@ -463,6 +514,50 @@ static size_t expected_vars(checker *c, Dwarf_Die unit, uint64_t pc, expected_va
   return n;
 }
 
+/* The scopes and variables at PC through references against the
+   summaries' (GOT, COUNT of them). */
+static void check_refs_at(checker *c, uint64_t pc, const amddwarf_var *got, size_t count)
+{
+  static amddwarf_var_ref refs[MAX_VARS];
+  const amddwarf_die_info *scopes[MAX_DEPTH];
+  amddwarf_die_ref scope_refs[MAX_DEPTH];
+  size_t depth = 0, ref_depth = 0, n = 0;
+  amddwarf_error err;
+  if (amddwarf_object_scopes_at(c->object, pc, scopes, MAX_DEPTH, &depth) != AMDDWARF_OK ||
+      amddwarf_object_scope_refs_at(c->object, pc, scope_refs, MAX_DEPTH, &ref_depth, &err) !=
+          AMDDWARF_OK ||
+      depth != ref_depth) {
+    differ(c, pc, "(PC) %zu scopes, %zu through references", depth, ref_depth);
+    return;
+  }
+  for (size_t i = 0; i < depth && i < MAX_DEPTH; ++i)
+    if (scope_refs[i].offset != scopes[i]->offset)
+      differ(c, pc, "(PC) scope %zu: 0x%" PRIx64 ", through references 0x%" PRIx64, i,
+             scopes[i]->offset, scope_refs[i].offset);
+  if (amddwarf_object_var_refs_at(c->object, pc, refs, MAX_VARS, &n, &err) != AMDDWARF_OK ||
+      n != count) {
+    differ(c, pc, "(PC) %zu variables, %zu through references (%s)", count, n,
+           n != count ? "" : err.message);
+    return;
+  }
+  for (size_t i = 0; i < n && i < MAX_VARS; ++i) {
+    const amddwarf_var *v = &got[i];
+    const amddwarf_var_ref *r = &refs[i];
+    bool same = r->die.offset == v->die->offset && r->scope.offset == v->scope->offset &&
+                r->depth == v->depth && r->available == v->available &&
+                r->from_list == (v->entry != NULL);
+    if (same && v->available)
+      same = r->expr == v->expr && r->size == v->size;
+    if (same && v->entry != NULL)
+      same = r->entry.low == v->entry->low && r->entry.high == v->entry->high &&
+             r->entry.offset == v->entry->offset;
+    if (!same)
+      differ(c, pc, "(PC) variable %zu 0x%" PRIx64 ": through references 0x%" PRIx64
+                    " depth %u available %d (%zu bytes)",
+             i, v->die->offset, r->die.offset, r->depth, r->available, r->size);
+  }
+}
+
 static void check_vars_at(checker *c, Dwarf_Die unit, uint64_t pc)
 {
   static expected_var want[MAX_VARS];
@@ -489,6 +584,7 @@ static void check_vars_at(checker *c, Dwarf_Die unit, uint64_t pc)
                     " at depth %u",
              i, want[i].offset, want[i].depth, got[i].die->offset, got[i].depth);
   }
+  check_refs_at(c, pc, got, count);
 }
 
 /* PCs spread over the unit's line table (at most PER_UNIT). */

@@ -1,10 +1,14 @@
 /* Fuzz target: opening a code object from memory (ELF, relocations, notes,
  * the open-time pass over every DIE) and loading and walking what it holds:
  * each unit's DIE summaries, lists and line table, attributes of every DIE,
- * variables in scope at every line-table address, and the static checker. */
+ * variables in scope at every line-table address, and the static checker;
+ * before any of that, the same DIEs and variables through DIE references,
+ * which read the section without the summaries' checks of references. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libdwarf/dwarf.h> /* DW_AT_* */
 
 #include <amddwarf/amddwarf.h>
 
@@ -24,6 +28,41 @@ static int count_problem(void *user, const amddwarf_check_problem *problem)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Every DIE (the first 5000) and the variables at line-table addresses
+   through references. */
+static size_t walk_references(const amddwarf_object *object)
+{
+  size_t sink = 0;
+  amddwarf_error err;
+  size_t dies = amddwarf_object_die_count(object);
+  for (size_t i = 0; i < dies && i < 5000; ++i) {
+    amddwarf_die_ref ref, at;
+    amddwarf_die_links links;
+    amddwarf_attribute a;
+    if (amddwarf_object_die_ref(object, i, &ref, &err) != AMDDWARF_OK)
+      continue;
+    sink += (size_t)amddwarf_object_die_links(object, ref, &links, &err);
+    amddwarf_object_die_ref_attributes(object, ref, count_attribute, &sink, &err);
+    if (amddwarf_object_die_attribute(object, ref, DW_AT_type, AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN,
+                                      &a, &err) == AMDDWARF_OK &&
+        a.value.kind == AMDDWARF_ATTR_REF &&
+        amddwarf_object_die_ref_at(object, a.value.offset, &at, &err) == AMDDWARF_OK)
+      sink += at.index;
+  }
+  amddwarf_var_ref vars[64];
+  amddwarf_die_ref scopes[16];
+  for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {
+    const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
+    for (size_t r = 0; t != NULL && r < t->row_count && r < 256; ++r) {
+      size_t count = 0;
+      amddwarf_object_var_refs_at(object, t->rows[r].address, vars, 64, &count, &err);
+      amddwarf_object_scope_refs_at(object, t->rows[r].address, scopes, 16, &count, &err);
+      sink += count;
+    }
+  }
+  return sink;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   amddwarf_object *object = NULL;
@@ -40,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(copy);
     return 0;
   }
-  size_t sink = 0;
+  size_t sink = walk_references(object);
   /* Units are loaded in a data-dependent order: the last one first, so
      references between units are resolved from both sides. */
   size_t units = amddwarf_object_cu_count(object);

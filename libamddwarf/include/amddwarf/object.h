@@ -11,7 +11,9 @@
  * (amddwarf_die_info) and the line table of a unit are made the first time
  * something of that unit is asked for ("loading" the unit), so opening is
  * fast and holds little memory; amddwarf_object_load_all (or the
- * AMDDWARF_OBJECT_LOAD_ALL flag) loads everything at once.
+ * AMDDWARF_OBJECT_LOAD_ALL flag) loads everything at once. DIE references
+ * (amddwarf_die_ref, below) read the same DIEs without summaries: 16 bytes
+ * a DIE, and the variables at a PC from the subprogram's DIEs alone.
  *
  * Everything returned by the query functions is `const`, lives in the handle
  * and stays valid until amddwarf_object_close, unless said otherwise. The
@@ -425,6 +427,114 @@ typedef struct amddwarf_var {
 AMDDWARF_API amddwarf_status amddwarf_object_vars_at(const amddwarf_object *object, uint64_t pc,
                                                      amddwarf_var *vars, size_t capacity,
                                                      size_t *count);
+
+/* ---- DIE references: DIEs without summaries ----
+
+   The functions above hand out summaries, and a summary points to other
+   summaries, so the first one of a unit makes every summary of the unit
+   (240 bytes a DIE, plus its line table). A reference names a DIE without
+   them: its tag and attributes are read from .debug_info when asked for,
+   and its tree links come from the unit's compact index (16 bytes a DIE),
+   built the first time a link, an index or an offset of the unit is looked
+   up. amddwarf_object_var_refs_at needs neither: the open-time pass found
+   the subprogram and the unit's variables, and the query reads the
+   subprogram's DIEs only. Both views agree (tests/unit/test_die_refs.c); a
+   reference converts to a summary with amddwarf_object_die(object,
+   amddwarf_object_cu(object, ref.cu_index)->first_die + ref.index). */
+
+typedef struct amddwarf_die_ref {
+  uint64_t offset;               /* .debug_info offset; 0: no DIE */
+  uint32_t cu_index;
+  uint32_t index;                /* among the unit's DIEs, in offset order */
+} amddwarf_die_ref;
+
+/* Whether REF names a DIE (links and look-ups give a zero REF for none). */
+static inline int amddwarf_die_ref_valid(amddwarf_die_ref ref) { return ref.offset != 0; }
+
+/* Builds the compact index of unit CU_INDEX (or of every unit) now; the
+   functions below build what they need by themselves. Errors: the unit's
+   error from open, E_OBJECT_DWARF, E_NO_MEMORY, E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_index_unit(const amddwarf_object *object,
+                                                        size_t cu_index, amddwarf_error *err);
+AMDDWARF_API amddwarf_status amddwarf_object_index_all(const amddwarf_object *object,
+                                                       amddwarf_error *err);
+
+/* The DIE of INDEX among all DIEs (amddwarf_object_die's numbering), or
+   the one starting at .debug_info OFFSET. AMDDWARF_NOT_FOUND when there is
+   none; the unit's error when its index cannot be built. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_ref(const amddwarf_object *object, size_t index,
+                                                     amddwarf_die_ref *out, amddwarf_error *err);
+AMDDWARF_API amddwarf_status amddwarf_object_die_ref_at(const amddwarf_object *object,
+                                                        uint64_t offset, amddwarf_die_ref *out,
+                                                        amddwarf_error *err);
+
+typedef struct amddwarf_die_links {
+  uint16_t tag;                  /* DW_TAG_* */
+  uint16_t depth;                /* 0 for a unit DIE */
+  amddwarf_die_ref parent, first_child, next_sibling; /* zero when none */
+} amddwarf_die_links;
+
+/* The tag, depth and tree links of DIE. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_links(const amddwarf_object *object,
+                                                       amddwarf_die_ref die,
+                                                       amddwarf_die_links *out,
+                                                       amddwarf_error *err);
+
+/* Flags of amddwarf_object_die_attribute. */
+enum {
+  /* When DIE lacks the attribute, look in its DW_AT_abstract_origin or
+     DW_AT_specification, and theirs (8 steps at most), as a summary's
+     name, type and declaration do. */
+  AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN = 1u << 0,
+};
+
+/* Attribute AT (DW_AT_*) of DIE, decoded from .debug_info: AMDDWARF_OK
+   with *OUT, or AMDDWARF_NOT_FOUND. A reference comes as REF with its
+   target's offset in value.offset and value.ref NULL (amddwarf_object_die_ref_at
+   names the target); a location list as LIST with its form, raw value
+   (value.u) and section offset (value.offset), without entries. Strings and expression bytes stay valid until
+   close. Errors: E_OBJECT_DWARF (and the list errors for lists),
+   E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_attribute(const amddwarf_object *object,
+                                                           amddwarf_die_ref die, unsigned at,
+                                                           unsigned flags, amddwarf_attribute *out,
+                                                           amddwarf_error *err);
+
+/* Calls VISIT for every attribute of DIE in encoded order, as
+   amddwarf_object_die_attributes does for a summary, with references and
+   lists as amddwarf_object_die_attribute gives them. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_ref_attributes(
+    const amddwarf_object *object, amddwarf_die_ref die,
+    int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
+    amddwarf_error *err);
+
+/* amddwarf_object_scopes_at with references: innermost first, the unit DIE
+   last. Reads the DIEs of the subprogram containing PC only. */
+AMDDWARF_API amddwarf_status amddwarf_object_scope_refs_at(const amddwarf_object *object,
+                                                           uint64_t pc, amddwarf_die_ref *scopes,
+                                                           size_t capacity, size_t *count,
+                                                           amddwarf_error *err);
+
+typedef struct amddwarf_var_ref {
+  amddwarf_die_ref die;          /* DW_TAG_variable or DW_TAG_formal_parameter */
+  amddwarf_die_ref scope;        /* the scope it was found in */
+  uint32_t depth;                /* index of SCOPE in amddwarf_object_scope_refs_at */
+  /* As amddwarf_var: AVAILABLE 1 with EXPR/SIZE, else 0. ENTRY is the list
+     entry used when FROM_LIST is 1. */
+  int available;
+  int from_list;
+  const uint8_t *expr;
+  size_t size;
+  amddwarf_loc_entry entry;
+} amddwarf_var_ref;
+
+/* amddwarf_object_vars_at with references: the same variables in the same
+   order, reading the DIEs of the subprogram containing PC (and the
+   abstract origins of variables without a location of their own). */
+AMDDWARF_API amddwarf_status amddwarf_object_var_refs_at(const amddwarf_object *object,
+                                                         uint64_t pc, amddwarf_var_ref *vars,
+                                                         size_t capacity, size_t *count,
+                                                         amddwarf_error *err);
 
 /* The expression of VALUE (EXPR or LIST) that applies at PC: AMDDWARF_OK with
    *BYTES and *SIZE (and *ENTRY for lists, may be NULL), or AMDDWARF_NOT_FOUND. */

@@ -724,21 +724,32 @@ amddwarf_status amddwarf_object_load_unit(const amddwarf_object *object, size_t 
   return st;
 }
 
-amddwarf_status amddwarf_object_load_all(const amddwarf_object *object, amddwarf_error *err)
+amddwarf_status amddwarf__object_each_unit(const amddwarf_object *object, const char *caller,
+                                          amddwarf_status (*step)(const amddwarf_object *object,
+                                                                  size_t cu_index,
+                                                                  amddwarf_error *err),
+                                          amddwarf_error *err)
 {
   if (object == NULL)
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "amddwarf_object_load_all: NULL object");
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "%s: NULL object",
+                         caller);
   for (size_t i = 0; i < object->cu_count; ++i) {
-    amddwarf_status st = amddwarf_object_load_unit(object, i, err);
+    amddwarf_status st = step(object, i, err);
     if (st != AMDDWARF_OK)
       return st;
   }
   return AMDDWARF_OK;
 }
 
+amddwarf_status amddwarf_object_load_all(const amddwarf_object *object, amddwarf_error *err)
+{
+  return amddwarf__object_each_unit(object, "amddwarf_object_load_all", amddwarf_object_load_unit,
+                                    err);
+}
+
 void amddwarf__object_free_units(amddwarf_object *object)
 {
+  amddwarf__object_free_indexes(object);
   for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i)
     unwalk(object, &object->units[i]);
   amddwarf__mem_free(&object->allocator, object->units, object->cu_capacity * sizeof *object->units);
@@ -773,19 +784,10 @@ size_t amddwarf_object_die_count(const amddwarf_object *object)
 
 const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size_t index)
 {
-  if (object == NULL || index >= object->die_count || object->cu_count == 0)
+  size_t u = amddwarf__object_unit_of_die(object, index);
+  if (u == SIZE_MAX || amddwarf__object_ensure_unit(object, u, NULL) != AMDDWARF_OK)
     return NULL;
-  size_t lo = 0, n = object->cu_count;
-  while (n > 1) { /* the last unit whose first DIE is at or before INDEX */
-    size_t half = n / 2;
-    if (object->units[lo + half].first_die <= index)
-      lo += half;
-    n -= half;
-  }
-  const amddwarf_unit *unit = &object->units[lo];
-  if (index - unit->first_die >= unit->die_count ||
-      amddwarf__object_ensure_unit(object, lo, NULL) != AMDDWARF_OK)
-    return NULL;
+  const amddwarf_unit *unit = &object->units[u];
   return &unit->dies[index - unit->first_die];
 }
 
@@ -813,12 +815,26 @@ void amddwarf__object_link_attribute(const amddwarf_object *object, const amddwa
     a->value = *kept;
 }
 
+typedef struct linked_visit {
+  const amddwarf_object *object;
+  const amddwarf_die_info *die;
+  int (*visit)(void *user, const amddwarf_attribute *attribute);
+  void *user;
+} linked_visit;
+
+static int visit_linked(void *user, const amddwarf_attribute *attribute)
+{
+  linked_visit *lv = user;
+  amddwarf_attribute a = *attribute;
+  amddwarf__object_link_attribute(lv->object, lv->die, &a);
+  return lv->visit(lv->user, &a);
+}
+
 amddwarf_status amddwarf__object_native_attributes(
-    const amddwarf_object *cobject, const amddwarf_die_info *die,
+    const amddwarf_object *object, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err)
 {
-  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
   if (object == NULL || die == NULL || visit == NULL)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_die_attributes: NULL argument");
@@ -826,31 +842,7 @@ amddwarf_status amddwarf__object_native_attributes(
       amddwarf__object_unit_die_at(object, die->cu_index, die->offset) != die)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "the DIE does not belong to this object");
-  amddwarf_cu *cu = &object->cus[die->cu_index];
-  const amddwarf_abbrev_table *abbrevs =
-      &object->abbrev_tables[object->units[die->cu_index].abbrev_table];
-  amddwarf_form_reader fr = amddwarf_form_reader_make(object, cu, err);
-  amddwarf_reader r;
-  amddwarf_reader_init(&r, object->sec_info->data, (size_t)object->sec_info->size);
-  r.pos = (size_t)die->offset;
-  uint64_t code = 0;
-  if (amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, die->offset, "DIE 0x%llx: truncated",
-                         (unsigned long long)die->offset);
-  const amddwarf_abbrev *ab = amddwarf__abbrev_find(abbrevs, code);
-  if (ab == NULL)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, die->offset,
-                         "DIE 0x%llx: unknown abbreviation code %llu",
-                         (unsigned long long)die->offset, (unsigned long long)code);
-  for (uint32_t i = 0; i < ab->count; ++i) {
-    amddwarf_attribute a;
-    amddwarf__attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf__form_read(&fr, &r, &ab->attrs[i], &a, die->offset, false);
-    if (st != AMDDWARF_OK)
-      return st;
-    amddwarf__object_link_attribute(object, die, &a);
-    if (visit(user, &a) != 0)
-      return AMDDWARF_END;
-  }
-  return AMDDWARF_OK;
+  linked_visit lv = {object, die, visit, user};
+  return amddwarf__object_read_die(object, die->cu_index, die->offset, NULL, visit_linked, &lv,
+                                   err);
 }

@@ -576,6 +576,11 @@ void amddwarf__abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf
   table->size_key = key;
 }
 
+bool amddwarf__abbrev_table_prepared_for(const amddwarf_abbrev_table *table, const amddwarf_cu *cu)
+{
+  return table->size_key == size_key(cu);
+}
+
 amddwarf_status amddwarf__form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                    const amddwarf_abbrev_attr *spec, uint64_t die_offset)
 {

@@ -127,6 +127,22 @@ typedef struct amddwarf_line_sequence {
   uint32_t first_row, end_row;/* rows [first_row, end_row) before the end row */
 } amddwarf_line_sequence;
 
+/* One DIE of a unit's compact index (die_index.c): its tree links without
+   its attributes, which are read from the section when asked for. */
+typedef struct amddwarf_die_record {
+  uint32_t offset;            /* from the unit's header */
+  uint32_t abbrev;            /* index into its abbreviation table's ALL */
+  uint32_t parent;            /* index in the unit; AMDDWARF_NO_RECORD for the unit DIE */
+  uint32_t sibling;           /* the next sibling's index, or AMDDWARF_NO_RECORD */
+} amddwarf_die_record;
+#define AMDDWARF_NO_RECORD UINT32_MAX
+
+/* A DW_TAG_variable child of the unit DIE, found by the open-time scan. */
+typedef struct amddwarf_unit_global {
+  uint32_t offset;            /* from the unit's header */
+  uint32_t index;             /* in the unit */
+} amddwarf_unit_global;
+
 /* What the object knows of one unit beyond its public amddwarf_cu. The DIE
    summaries are made the first time the unit is asked for. */
 typedef struct amddwarf_unit {
@@ -150,6 +166,13 @@ typedef struct amddwarf_unit {
      (section, offset); found when the unit is loaded. */
   const amddwarf_unknown_addr *unknown;
   size_t unknown_count;
+  /* The compact index (die_index.c), built on first use of a DIE reference
+     of the unit; INDEX_STATE is an amddwarf_unit_state (READY or FAILED). */
+  _Atomic unsigned char index_state;
+  amddwarf_die_record *records;  /* DIE_COUNT records in offset order, in object->records */
+  amddwarf_error index_failure;
+  amddwarf_unit_global *globals; /* the unit DIE's variables, from the scan */
+  size_t global_count, global_capacity;
 } amddwarf_unit;
 
 /* Scope index entry: a subprogram's range, found by the scan. */
@@ -157,6 +180,7 @@ typedef struct amddwarf_scope_entry {
   uint64_t low, high;
   uint64_t die_offset;
   uint32_t cu_index;
+  uint32_t die_index;          /* the subprogram's index in its unit */
 } amddwarf_scope_entry;
 
 struct amddwarf_object {
@@ -200,6 +224,10 @@ struct amddwarf_object {
   size_t cu_count, cu_capacity;
   size_t die_count;           /* every DIE of every unit */
   size_t loaded_die_bytes;    /* summaries made so far */
+  size_t indexed_die_bytes;   /* compact index records made so far */
+  /* DIE_COUNT index records, unit by unit (die_index.c): one mapping made
+     on the first index built, written (and so faulted in) unit by unit. */
+  amddwarf_die_record *records;
   amddwarf_abbrev_table *abbrev_tables;
   size_t abbrev_table_count, abbrev_table_capacity;
   size_t *abbrev_slots;       /* open addressing by offset: table index + 1 */
@@ -248,6 +276,9 @@ amddwarf_status amddwarf__abbrev_table_get(amddwarf_object *object, uint64_t off
 const amddwarf_abbrev *amddwarf__abbrev_find(const amddwarf_abbrev_table *table, uint64_t code);
 /* Computes the abbreviations' fixed_size for units of CU's shape. */
 void amddwarf__abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_cu *cu);
+/* Whether TABLE's fixed_size values hold for units of CU's shape (tables
+   are prepared at open only, so the answer does not change afterwards). */
+bool amddwarf__abbrev_table_prepared_for(const amddwarf_abbrev_table *table, const amddwarf_cu *cu);
 void amddwarf__object_free_abbrevs(amddwarf_object *object);
 /* Reads the value of attribute SPEC at R into OUT. BASES_ONLY: strings and
    indexed addresses are left unresolved (the unit's bases are not known yet). */
@@ -326,6 +357,13 @@ amddwarf_unit *amddwarf__object_unit(const amddwarf_object *object, size_t cu_in
                                      amddwarf_error *err);
 amddwarf_status amddwarf__object_ensure_unit(const amddwarf_object *object, size_t cu_index,
                                             amddwarf_error *err);
+/* STEP for every unit in order; stops at the first that fails. CALLER
+   names the public function for a NULL OBJECT. */
+amddwarf_status amddwarf__object_each_unit(const amddwarf_object *object, const char *caller,
+                                          amddwarf_status (*step)(const amddwarf_object *object,
+                                                                  size_t cu_index,
+                                                                  amddwarf_error *err),
+                                          amddwarf_error *err);
 /* The unit whose .debug_info range holds OFFSET, or SIZE_MAX. */
 size_t amddwarf__object_unit_at(const amddwarf_object *object, uint64_t offset);
 /* The DIE at OFFSET of loaded unit CU_INDEX, or NULL. */
@@ -372,6 +410,34 @@ amddwarf_status amddwarf__object_visit_loclist(amddwarf_object *object, const am
 amddwarf_status amddwarf__object_read_addrx(const amddwarf_object *object, const amddwarf_cu *cu,
                                            uint64_t index, uint64_t *address,
                                            amddwarf_error *err);
+
+/* Where the location list of FORM/VALUE starts in its section (through
+   the unit's offsets table for DW_FORM_loclistx). */
+amddwarf_status amddwarf__object_loclist_offset(const amddwarf_object *object,
+                                               const amddwarf_cu *cu, uint16_t form,
+                                               uint64_t value, uint64_t *offset,
+                                               amddwarf_error *err);
+/* Reads the range list of FORM/VALUE without keeping it: VISIT sees each
+   range until it returns false. */
+amddwarf_status amddwarf__object_visit_ranges(amddwarf_object *object, const amddwarf_cu *cu,
+                                             uint16_t form, uint64_t value,
+                                             bool (*visit)(void *user, const amddwarf_range *range),
+                                             void *user, amddwarf_error *err);
+
+/* die_index.c: DIE references and each unit's compact index. */
+/* The unit whose DIEs include DIE INDEX (among all DIEs), or SIZE_MAX. */
+size_t amddwarf__object_unit_of_die(const amddwarf_object *object, size_t index);
+amddwarf_status amddwarf__object_ensure_index(const amddwarf_object *object, size_t cu_index,
+                                             amddwarf_error *err);
+/* Decodes the attributes of the DIE at OFFSET of unit CU_INDEX in their
+   encoded order, VISIT seeing each (a reference with its target's offset,
+   a list with its section offset, neither resolved further) until
+   it returns non-zero (then AMDDWARF_END). *TAG (may be NULL) gets its tag. */
+amddwarf_status amddwarf__object_read_die(const amddwarf_object *object, size_t cu_index,
+                                         uint64_t offset, unsigned *tag,
+                                         int (*visit)(void *user, const amddwarf_attribute *a),
+                                         void *user, amddwarf_error *err);
+void amddwarf__object_free_indexes(amddwarf_object *object);
 
 /* lines.c: a unit's line table, read on first use. */
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, size_t cu_index,

@@ -245,6 +245,15 @@ amddwarf_status amddwarf_object_range_list_offset(const amddwarf_object *object,
                     err);
 }
 
+amddwarf_status amddwarf__object_loclist_offset(const amddwarf_object *object,
+                                               const amddwarf_cu *cu, uint16_t form,
+                                               uint64_t value, uint64_t *offset,
+                                               amddwarf_error *err)
+{
+  const amddwarf_section *s = NULL;
+  return list_start(object, cu, false, form, value, &s, offset, err);
+}
+
 /* Reads the list of FORM/VALUE (a range list when RANGES) into BUF, which
    the caller frees; *OFFSET gets where it starts. */
 static amddwarf_status read_list_of(amddwarf_object *object, const amddwarf_cu *cu, bool ranges,
@@ -302,6 +311,23 @@ amddwarf_status amddwarf__object_read_ranges(amddwarf_object *object, const amdd
       *ranges = kept;
       *count = buf.count;
     }
+  }
+  amddwarf__mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
+  return st;
+}
+
+amddwarf_status amddwarf__object_visit_ranges(amddwarf_object *object, const amddwarf_cu *cu,
+                                             uint16_t form, uint64_t value,
+                                             bool (*visit)(void *user, const amddwarf_range *range),
+                                             void *user, amddwarf_error *err)
+{
+  uint64_t offset = 0;
+  entry_buf buf = {NULL, 0, 0};
+  amddwarf_status st = read_list_of(object, cu, true, form, value, &buf, &offset, err);
+  for (size_t i = 0; st == AMDDWARF_OK && i < buf.count; ++i) {
+    amddwarf_range range = {buf.items[i].low, buf.items[i].high};
+    if (!visit(user, &range))
+      break;
   }
   amddwarf__mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
   return st;

@@ -178,7 +178,8 @@ size_t amddwarf_object_memory_used(const amddwarf_object *object)
   size_t lines = 0;
   for (size_t i = 0; i < object->cu_count; ++i)
     lines += object->units[i].lines.row_count * sizeof(amddwarf_line_row);
-  return object->arena.bytes_reserved + object->owned_bytes + object->loaded_die_bytes + lines +
+  return object->arena.bytes_reserved + object->owned_bytes + object->loaded_die_bytes +
+         object->indexed_die_bytes + lines +
          object->cu_capacity * (sizeof(amddwarf_cu) + sizeof(amddwarf_unit)) +
          object->scope_capacity * sizeof *object->scopes +
          object->abbrev_table_capacity * sizeof *object->abbrev_tables +

@@ -116,6 +116,7 @@ typedef struct scan {
   const amddwarf_abbrev_table *abbrevs;
   amddwarf_error *err;
   uint32_t max_dies;
+  uint32_t die_index;    /* of the DIE being read, in the unit */
   bool saw_extension;    /* an LLVM/AMDGPU extension attribute */
   bool saw_extension_op; /* a location or frame base with an extension operation */
 } scan;
@@ -133,6 +134,22 @@ static amddwarf_status add_scope(scan *s, uint64_t low, uint64_t high, uint64_t 
   e->high = high;
   e->die_offset = die_offset;
   e->cu_index = s->cu->index;
+  e->die_index = s->die_index;
+  return AMDDWARF_OK;
+}
+
+/* Notes the unit DIE's variable at OFF, for the variables in scope at a PC
+   (amddwarf_object_var_refs_at) without walking the unit. */
+static amddwarf_status add_global(scan *s, uint64_t off)
+{
+  amddwarf_unit *unit = s->unit;
+  if (amddwarf__mem_reserve(&s->object->allocator, (void **)&unit->globals,
+                           &unit->global_capacity, unit->global_count + 1,
+                           sizeof *unit->globals) != 0)
+    return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, off, "unit variables");
+  amddwarf_unit_global *g = &unit->globals[unit->global_count++];
+  g->offset = (uint32_t)(off - s->cu->offset);
+  g->index = s->die_index;
   return AMDDWARF_OK;
 }
 
@@ -277,6 +294,7 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
   amddwarf_object *object = s->object;
   uint32_t depth = 0, count = 0;
   bool root_seen = false;
+  amddwarf_status st0;
   while (r->pos < r->size) {
     uint64_t off = r->pos, code = 0;
     if (amddwarf_read_uleb(r, &code) != AMDDWARF_OK)
@@ -304,7 +322,9 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
     if (object->die_count + count >= s->max_dies)
       return amddwarf__fail(s->err, AMDDWARF_E_LIMIT, off, "more than %u DIEs (options.max_dies)",
                            s->max_dies);
-    ++count;
+    s->die_index = count++;
+    if (depth == 1 && ab->tag == DW_TAG_variable && (st0 = add_global(s, off)) != AMDDWARF_OK)
+      return st0;
     if (ab->scan_flags & AMDDWARF_ABBREV_EXTENSION_ATTR)
       s->saw_extension = true;
     amddwarf_status st;
@@ -364,6 +384,10 @@ static amddwarf_status read_unit_header(amddwarf_object *object, amddwarf_reader
     return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
                          ".debug_info at 0x%llx: unit length 0x%llx runs past the section",
                          (unsigned long long)unit_offset, (unsigned long long)length);
+  if (length > UINT32_MAX - 16)
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, unit_offset,
+                         ".debug_info at 0x%llx: a unit of 4 GiB or more",
+                         (unsigned long long)unit_offset);
   unit->end = r->pos + length;
   if (amddwarf__read_u16(r, &version) != AMDDWARF_OK)
     goto truncated;
@@ -449,6 +473,7 @@ static void fail_unit_at_open(amddwarf_object *object, amddwarf_cu *cu, amddwarf
                               const amddwarf_error *why)
 {
   unit->failure = *why;
+  unit->global_count = 0;
   unit->die_count = 0;
   unit->first_die = object->die_count;
   cu->die_count = 0;

@@ -1,0 +1,379 @@
+/* Code objects: DIE references and each unit's compact index.
+ *
+ * A reference (amddwarf_die_ref) names a DIE by offset, unit and index in
+ * the unit. Its attributes are decoded from .debug_info when asked for;
+ * its tree links come from the unit's index: one 16-byte record a DIE
+ * (offset, abbreviation, parent, next sibling), built by one pass over the
+ * unit that steps over the attributes as the open-time pass does. The
+ * summaries (die_reader.c) are not involved. */
+#include <string.h>
+
+#include "common/mem.h"
+#include "common/reader.h"
+#include "object/internal.h"
+
+#define AMDDWARF_MAX_ORIGIN_STEPS 8
+#define AMDDWARF_MAX_INDEX_DEPTH 512
+
+size_t amddwarf__object_unit_of_die(const amddwarf_object *object, size_t index)
+{
+  if (object == NULL || index >= object->die_count || object->cu_count == 0)
+    return SIZE_MAX;
+  size_t lo = 0, n = object->cu_count;
+  while (n > 1) { /* the last unit whose first DIE is at or before INDEX */
+    size_t half = n / 2;
+    if (object->units[lo + half].first_die <= index)
+      lo += half;
+    n -= half;
+  }
+  return index - object->units[lo].first_die < object->units[lo].die_count ? lo : SIZE_MAX;
+}
+
+/* ---- building a unit's index ---- */
+
+static amddwarf_status index_changed(amddwarf_error *err, uint64_t off)
+{
+  return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, off,
+                       ".debug_info at 0x%llx: the unit's DIEs differ from those counted at open",
+                       (unsigned long long)off);
+}
+
+/* Fills RECORDS (the unit's DIE_COUNT) from one pass over the unit. */
+static amddwarf_status fill_records(amddwarf_object *object, size_t cu_index,
+                                    amddwarf_die_record *records, amddwarf_error *err)
+{
+  const amddwarf_cu *cu = &object->cus[cu_index];
+  const amddwarf_unit *unit = &object->units[cu_index];
+  const amddwarf_abbrev_table *abbrevs = &object->abbrev_tables[unit->abbrev_table];
+  bool fixed = amddwarf__abbrev_table_prepared_for(abbrevs, cu);
+  amddwarf_form_reader fr = amddwarf_form_reader_make(object, cu, err);
+  uint32_t open[AMDDWARF_MAX_INDEX_DEPTH + 1]; /* the DIE whose children are read, per depth */
+  uint32_t last[AMDDWARF_MAX_INDEX_DEPTH + 1]; /* its last child so far */
+  size_t depth = 0;
+  uint32_t n = 0;
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
+  r.pos = (size_t)cu->die_offset;
+  while (r.pos < r.size) {
+    uint64_t off = r.pos, code = 0;
+    if (amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
+      return index_changed(err, off);
+    if (code == 0) {
+      if (depth == 0)
+        continue;
+      if (--depth == 0)
+        break;
+      continue;
+    }
+    const amddwarf_abbrev *ab = amddwarf__abbrev_find(abbrevs, code);
+    if (ab == NULL || n >= unit->die_count || (n > 0 && depth == 0))
+      return index_changed(err, off);
+    uint32_t self = n++;
+    amddwarf_die_record *rec = &records[self];
+    rec->offset = (uint32_t)(off - cu->offset);
+    rec->abbrev = (uint32_t)(ab - abbrevs->all);
+    rec->parent = depth ? open[depth - 1] : AMDDWARF_NO_RECORD;
+    rec->sibling = AMDDWARF_NO_RECORD;
+    if (depth) {
+      if (last[depth] != AMDDWARF_NO_RECORD)
+        records[last[depth]].sibling = self;
+      last[depth] = self;
+    }
+    amddwarf_status st = AMDDWARF_OK;
+    if (fixed)
+      st = amddwarf__form_skip_die(&fr, &r, ab, off);
+    for (uint32_t i = 0; !fixed && st == AMDDWARF_OK && i < ab->count; ++i)
+      st = amddwarf__form_skip(&fr, &r, &ab->attrs[i], off);
+    if (st != AMDDWARF_OK)
+      return st;
+    if (ab->children) {
+      if (depth >= AMDDWARF_MAX_INDEX_DEPTH)
+        return index_changed(err, off);
+      open[depth++] = self;
+      last[depth] = AMDDWARF_NO_RECORD;
+    } else if (depth == 0) {
+      break;
+    }
+  }
+  return n == unit->die_count ? AMDDWARF_OK : index_changed(err, r.pos);
+}
+
+static size_t records_bytes(size_t die_count)
+{
+  return (die_count ? die_count : 1) * sizeof(amddwarf_die_record);
+}
+
+static amddwarf_status build_index(amddwarf_object *object, size_t cu_index)
+{
+  amddwarf_unit *unit = &object->units[cu_index];
+  unsigned loaded = atomic_load_explicit(&unit->state, memory_order_acquire);
+  amddwarf_status st = AMDDWARF_OK;
+  if (loaded == AMDDWARF_UNIT_FAILED && unit->die_count == 0) {
+    st = unit->failure.status; /* failed at open: no DIE of it can be read */
+    unit->index_failure = unit->failure;
+  } else if (object->records == NULL &&
+             (object->records = amddwarf__mem_alloc_bulk(
+                  &object->allocator, records_bytes(object->die_count))) == NULL) {
+    st = amddwarf__fail(&unit->index_failure, AMDDWARF_E_NO_MEMORY,
+                        object->cus[cu_index].offset, "the DIE index");
+  } else {
+    amddwarf_die_record *records = object->records + unit->first_die;
+    st = fill_records(object, cu_index, records, &unit->index_failure);
+    if (st == AMDDWARF_OK) {
+      unit->records = records;
+      object->indexed_die_bytes += (size_t)unit->die_count * sizeof *records;
+    }
+  }
+  atomic_store_explicit(&unit->index_state,
+                        st == AMDDWARF_OK ? AMDDWARF_UNIT_READY : AMDDWARF_UNIT_FAILED,
+                        memory_order_release);
+  return st;
+}
+
+amddwarf_status amddwarf__object_ensure_index(const amddwarf_object *cobject, size_t cu_index,
+                                             amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  amddwarf_unit *unit = amddwarf__object_unit(cobject, cu_index, err);
+  if (unit == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  unsigned state = atomic_load_explicit(&unit->index_state, memory_order_acquire);
+  if (state == AMDDWARF_UNIT_UNLOADED) {
+    pthread_mutex_lock(&object->load_lock);
+    state = atomic_load_explicit(&unit->index_state, memory_order_acquire);
+    if (state == AMDDWARF_UNIT_UNLOADED)
+      build_index(object, cu_index);
+    state = atomic_load_explicit(&unit->index_state, memory_order_acquire);
+    pthread_mutex_unlock(&object->load_lock);
+  }
+  if (state == AMDDWARF_UNIT_READY)
+    return AMDDWARF_OK;
+  if (err != NULL)
+    *err = unit->index_failure;
+  return unit->index_failure.status;
+}
+
+amddwarf_status amddwarf_object_index_unit(const amddwarf_object *object, size_t cu_index,
+                                           amddwarf_error *err)
+{
+  return amddwarf__object_ensure_index(object, cu_index, err);
+}
+
+amddwarf_status amddwarf_object_index_all(const amddwarf_object *object, amddwarf_error *err)
+{
+  return amddwarf__object_each_unit(object, "amddwarf_object_index_all",
+                                    amddwarf__object_ensure_index, err);
+}
+
+void amddwarf__object_free_indexes(amddwarf_object *object)
+{
+  amddwarf__mem_free_bulk(&object->allocator, object->records,
+                          records_bytes(object->die_count));
+  object->records = NULL;
+  object->indexed_die_bytes = 0;
+  for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i) {
+    amddwarf_unit *unit = &object->units[i];
+    unit->records = NULL;
+    amddwarf__mem_free(&object->allocator, unit->globals,
+                      unit->global_capacity * sizeof *unit->globals);
+    unit->globals = NULL;
+    unit->global_count = unit->global_capacity = 0;
+  }
+}
+
+/* ---- references ---- */
+
+static amddwarf_die_ref ref_of(const amddwarf_object *object, size_t cu_index, uint32_t index)
+{
+  amddwarf_die_ref ref = {0, 0, 0};
+  if (index == AMDDWARF_NO_RECORD)
+    return ref;
+  ref.offset = object->cus[cu_index].offset + object->units[cu_index].records[index].offset;
+  ref.cu_index = (uint32_t)cu_index;
+  ref.index = index;
+  return ref;
+}
+
+static amddwarf_status not_found(amddwarf_die_ref *out)
+{
+  memset(out, 0, sizeof *out);
+  return AMDDWARF_NOT_FOUND;
+}
+
+amddwarf_status amddwarf_object_die_ref(const amddwarf_object *object, size_t index,
+                                        amddwarf_die_ref *out, amddwarf_error *err)
+{
+  size_t u = amddwarf__object_unit_of_die(object, index);
+  if (u == SIZE_MAX)
+    return not_found(out);
+  amddwarf_status st = amddwarf__object_ensure_index(object, u, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  *out = ref_of(object, u, (uint32_t)(index - object->units[u].first_die));
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_object_die_ref_at(const amddwarf_object *object, uint64_t offset,
+                                           amddwarf_die_ref *out, amddwarf_error *err)
+{
+  size_t u = object != NULL ? amddwarf__object_unit_at(object, offset) : SIZE_MAX;
+  if (u == SIZE_MAX)
+    return not_found(out);
+  amddwarf_status st = amddwarf__object_ensure_index(object, u, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  const amddwarf_unit *unit = &object->units[u];
+  uint64_t rel = offset - object->cus[u].offset;
+  size_t lo = 0, hi = unit->die_count;
+  while (lo < hi) { /* the first record at or after REL */
+    size_t mid = lo + (hi - lo) / 2;
+    if (unit->records[mid].offset < rel)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == unit->die_count || unit->records[lo].offset != rel)
+    return not_found(out);
+  *out = ref_of(object, u, (uint32_t)lo);
+  return AMDDWARF_OK;
+}
+
+/* Whether DIE is a reference this object handed out (its unit, index and
+   offset agree), its unit's index built. */
+static amddwarf_status check_ref(const amddwarf_object *object, amddwarf_die_ref die,
+                                 amddwarf_error *err)
+{
+  if (object == NULL || die.cu_index >= object->cu_count)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "no DIE of this object at 0x%llx", (unsigned long long)die.offset);
+  amddwarf_status st = amddwarf__object_ensure_index(object, die.cu_index, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  const amddwarf_unit *unit = &object->units[die.cu_index];
+  if (die.index >= unit->die_count ||
+      object->cus[die.cu_index].offset + unit->records[die.index].offset != die.offset)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
+                         "no DIE of this object at 0x%llx (unit %u, index %u)",
+                         (unsigned long long)die.offset, die.cu_index, die.index);
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_object_die_links(const amddwarf_object *object, amddwarf_die_ref die,
+                                          amddwarf_die_links *out, amddwarf_error *err)
+{
+  memset(out, 0, sizeof *out);
+  amddwarf_status st = check_ref(object, die, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  size_t u = die.cu_index;
+  const amddwarf_unit *unit = &object->units[u];
+  const amddwarf_die_record *rec = &unit->records[die.index];
+  const amddwarf_abbrev *ab = &object->abbrev_tables[unit->abbrev_table].all[rec->abbrev];
+  out->tag = ab->tag;
+  for (uint32_t p = rec->parent; p != AMDDWARF_NO_RECORD; p = unit->records[p].parent)
+    ++out->depth;
+  out->parent = ref_of(object, u, rec->parent);
+  out->next_sibling = ref_of(object, u, rec->sibling);
+  uint32_t next = die.index + 1;
+  if (next < unit->die_count && unit->records[next].parent == die.index)
+    out->first_child = ref_of(object, u, next);
+  return AMDDWARF_OK;
+}
+
+/* ---- attributes ---- */
+
+amddwarf_status amddwarf_object_die_ref_attributes(
+    const amddwarf_object *object, amddwarf_die_ref die,
+    int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
+    amddwarf_error *err)
+{
+  amddwarf_status st = check_ref(object, die, err);
+  if (st == AMDDWARF_OK && visit == NULL)
+    st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
+                        "amddwarf_object_die_ref_attributes: NULL visit");
+  return st == AMDDWARF_OK ? amddwarf__object_read_die(object, die.cu_index, die.offset, NULL,
+                                                       visit, user, err)
+                           : st;
+}
+
+amddwarf_status amddwarf__object_read_die(const amddwarf_object *cobject, size_t cu_index,
+                                         uint64_t offset, unsigned *tag,
+                                         int (*visit)(void *user, const amddwarf_attribute *a),
+                                         void *user, amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  const amddwarf_cu *cu = &object->cus[cu_index];
+  const amddwarf_unit *unit = &object->units[cu_index];
+  amddwarf_form_reader fr = amddwarf_form_reader_make(object, cu, err);
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
+  r.pos = (size_t)offset;
+  uint64_t code = 0;
+  if (offset >= unit->end || amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset, "DIE 0x%llx: truncated",
+                         (unsigned long long)offset);
+  const amddwarf_abbrev *ab =
+      amddwarf__abbrev_find(&object->abbrev_tables[unit->abbrev_table], code);
+  if (ab == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
+                         "DIE 0x%llx: unknown abbreviation code %llu",
+                         (unsigned long long)offset, (unsigned long long)code);
+  if (tag != NULL)
+    *tag = ab->tag;
+  for (uint32_t i = 0; i < ab->count; ++i) {
+    amddwarf_attribute a;
+    amddwarf__attribute_clear(&a, ab->attrs[i].at);
+    amddwarf_status st = amddwarf__form_read(&fr, &r, &ab->attrs[i], &a, offset, false);
+    if (st == AMDDWARF_OK && a.value.kind == AMDDWARF_ATTR_LIST && a.form == DW_FORM_loclistx)
+      st = amddwarf__object_loclist_offset(object, cu, a.form, a.value.u, &a.value.offset, err);
+    if (st != AMDDWARF_OK)
+      return st;
+    if (visit(user, &a) != 0)
+      return AMDDWARF_END;
+  }
+  return AMDDWARF_OK;
+}
+
+typedef struct attribute_search {
+  unsigned at;
+  amddwarf_attribute *found;
+  uint64_t origin;            /* DW_AT_abstract_origin / DW_AT_specification, or 0 */
+} attribute_search;
+
+static int find_attribute(void *user, const amddwarf_attribute *a)
+{
+  attribute_search *s = user;
+  if ((a->attribute == DW_AT_abstract_origin || a->attribute == DW_AT_specification) &&
+      a->value.kind == AMDDWARF_ATTR_REF)
+    s->origin = a->value.offset;
+  if (a->attribute != s->at)
+    return 0;
+  *s->found = *a;
+  return 1;
+}
+
+amddwarf_status amddwarf_object_die_attribute(const amddwarf_object *object, amddwarf_die_ref die,
+                                              unsigned at, unsigned flags,
+                                              amddwarf_attribute *out, amddwarf_error *err)
+{
+  amddwarf_status st = check_ref(object, die, err);
+  for (int step = 0; st == AMDDWARF_OK; ++step) {
+    attribute_search s = {at, out, 0};
+    st = amddwarf__object_read_die(object, die.cu_index, die.offset, NULL, find_attribute, &s,
+                                   err);
+    if (st == AMDDWARF_END)
+      return AMDDWARF_OK;
+    if (st != AMDDWARF_OK)
+      return st;
+    if (!(flags & AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN) || s.origin == 0 ||
+        step == AMDDWARF_MAX_ORIGIN_STEPS)
+      break;
+    uint64_t from = die.offset;
+    st = amddwarf_object_die_ref_at(object, s.origin, &die, err);
+    if (st == AMDDWARF_NOT_FOUND)
+      return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_REFERENCE, s.origin,
+                           "DIE 0x%llx: its origin 0x%llx is not a DIE",
+                           (unsigned long long)from, (unsigned long long)s.origin);
+  }
+  return st == AMDDWARF_OK ? AMDDWARF_NOT_FOUND : st;
+}

@@ -1,0 +1,361 @@
+/* Unit tests of DIE references (src/object/die_index.c, scope_refs.c): the
+ * links, look-ups and attributes of every DIE against its summary, the
+ * scopes and variables at PCs against amddwarf_object_scopes_at and
+ * _vars_at (location lists, range lists, abstract origins), and what a
+ * reference that the object did not hand out gets.
+ *
+ * Objects are assembled in memory (support/object_fixture.h, dwarf_build.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <amddwarf/amddwarf.h>
+
+#include "object_fixture.h"
+
+static uint8_t image[TEST_IMAGE_SIZE];
+
+static uint64_t offset_or_none(const amddwarf_die_info *d)
+{
+  return d != NULL ? d->offset : 0;
+}
+
+typedef struct attr_list {
+  amddwarf_attribute items[32];
+  size_t count;
+} attr_list;
+
+static int collect_attr(void *user, const amddwarf_attribute *a)
+{
+  attr_list *l = user;
+  assert_true(l->count < 32);
+  l->items[l->count++] = *a;
+  return 0;
+}
+
+/* The attributes of a DIE through its reference and through its summary:
+   the same values, references by target offset, lists by form and value. */
+static void expect_same_attributes(amddwarf_object *o, amddwarf_die_ref ref,
+                                   const amddwarf_die_info *d)
+{
+  static attr_list by_ref, by_summary;
+  amddwarf_error err;
+  by_ref.count = by_summary.count = 0;
+  assert_int_equal(amddwarf_object_die_ref_attributes(o, ref, collect_attr, &by_ref, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_attributes(o, d, collect_attr, &by_summary, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(by_ref.count, by_summary.count);
+  for (size_t k = 0; k < by_ref.count; ++k) {
+    const amddwarf_attribute *r = &by_ref.items[k], *s = &by_summary.items[k];
+    assert_int_equal(r->attribute, s->attribute);
+    assert_int_equal(r->form, s->form);
+    assert_int_equal(r->value.kind, s->value.kind);
+    assert_int_equal(r->value.offset, s->value.offset);
+    if (r->value.kind == AMDDWARF_ATTR_REF) {
+      assert_null(r->value.ref);
+      assert_int_equal(s->value.ref->offset, r->value.offset);
+    } else if (r->value.kind == AMDDWARF_ATTR_LIST) {
+      assert_null(r->value.entries);
+    } else {
+      assert_int_equal(r->value.u, s->value.u);
+      assert_ptr_equal(r->value.bytes, s->value.bytes);
+      assert_int_equal(r->value.size, s->value.size);
+      assert_ptr_equal(r->value.string, s->value.string);
+    }
+    amddwarf_attribute one;
+    assert_int_equal(amddwarf_object_die_attribute(o, ref, r->attribute, 0, &one, &err),
+                     AMDDWARF_OK);
+    assert_int_equal(one.value.kind, r->value.kind);
+  }
+}
+
+/* Every DIE's reference against its summary. */
+static void expect_refs_match_summaries(amddwarf_object *o)
+{
+  amddwarf_error err;
+  for (size_t i = 0; i < amddwarf_object_die_count(o); ++i) {
+    const amddwarf_die_info *d = amddwarf_object_die(o, i);
+    amddwarf_die_ref ref, again;
+    amddwarf_die_links links;
+    assert_non_null(d);
+    assert_int_equal(amddwarf_object_die_ref(o, i, &ref, &err), AMDDWARF_OK);
+    assert_int_equal(ref.offset, d->offset);
+    assert_int_equal(ref.cu_index, d->cu_index);
+    assert_int_equal(amddwarf_object_cu(o, ref.cu_index)->first_die + ref.index, i);
+    assert_int_equal(amddwarf_object_die_ref_at(o, d->offset, &again, &err), AMDDWARF_OK);
+    assert_memory_equal(&again, &ref, sizeof ref);
+    assert_int_equal(amddwarf_object_die_ref_at(o, d->offset + 1, &again, &err),
+                     AMDDWARF_NOT_FOUND); /* no DIE is one byte long */
+    assert_false(amddwarf_die_ref_valid(again));
+    assert_int_equal(amddwarf_object_die_links(o, ref, &links, &err), AMDDWARF_OK);
+    assert_int_equal(links.tag, d->tag);
+    assert_int_equal(links.depth, d->depth);
+    assert_int_equal(links.parent.offset, offset_or_none(d->parent));
+    assert_int_equal(links.first_child.offset, offset_or_none(d->first_child));
+    assert_int_equal(links.next_sibling.offset, offset_or_none(d->next_sibling));
+    expect_same_attributes(o, ref, d);
+  }
+  amddwarf_die_ref none;
+  assert_int_equal(amddwarf_object_die_ref(o, amddwarf_object_die_count(o), &none, &err),
+                   AMDDWARF_NOT_FOUND);
+  assert_int_equal(amddwarf_object_die_ref_at(o, 0, &none, &err), AMDDWARF_NOT_FOUND);
+}
+
+/* The scopes and variables at PC through references against the summaries'. */
+static void expect_vars_match(amddwarf_object *o, uint64_t pc, size_t expected_count)
+{
+  const amddwarf_die_info *scopes[16];
+  amddwarf_die_ref scope_refs[16];
+  amddwarf_var vars[16];
+  amddwarf_var_ref refs[16];
+  size_t depth = 0, ref_depth = 0, count = 0, ref_count = 0;
+  amddwarf_error err;
+  assert_int_equal(amddwarf_object_scopes_at(o, pc, scopes, 16, &depth), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_scope_refs_at(o, pc, scope_refs, 16, &ref_depth, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(ref_depth, depth);
+  for (size_t i = 0; i < depth; ++i)
+    assert_int_equal(scope_refs[i].offset, scopes[i]->offset);
+  assert_int_equal(amddwarf_object_vars_at(o, pc, vars, 16, &count), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_var_refs_at(o, pc, refs, 16, &ref_count, &err), AMDDWARF_OK);
+  assert_int_equal(count, expected_count);
+  assert_int_equal(ref_count, count);
+  for (size_t i = 0; i < count; ++i) {
+    assert_int_equal(refs[i].die.offset, vars[i].die->offset);
+    assert_int_equal(refs[i].scope.offset, vars[i].scope->offset);
+    assert_int_equal(refs[i].depth, vars[i].depth);
+    assert_int_equal(refs[i].available, vars[i].available);
+    assert_int_equal(refs[i].from_list, vars[i].entry != NULL);
+    if (vars[i].available) {
+      assert_ptr_equal(refs[i].expr, vars[i].expr);
+      assert_int_equal(refs[i].size, vars[i].size);
+    }
+    if (vars[i].entry != NULL) {
+      assert_int_equal(refs[i].entry.low, vars[i].entry->low);
+      assert_int_equal(refs[i].entry.high, vars[i].entry->high);
+      assert_int_equal(refs[i].entry.is_default, vars[i].entry->is_default);
+    }
+  }
+}
+
+/* The DWARF 5 sample: x by loclistx (an offset pair, a startx_endx pair and
+   a default entry), y by a list offset, z in a block of two ranges. */
+static void test_sample_refs_and_vars(void **state)
+{
+  (void)state;
+  static dwarf5_sample d;
+  amddwarf_object *o = dwarf5_sample_open(&d, image, sizeof image);
+  amddwarf_error err;
+  /* Before any summary: the variables at 0x1084 are z, x, y, then the
+     units' globals, read from the subprogram's DIEs. */
+  amddwarf_var_ref refs[8];
+  size_t count = 0;
+  assert_int_equal(amddwarf_object_var_refs_at(o, 0x1084, refs, 8, &count, &err), AMDDWARF_OK);
+  assert_int_equal(count, 3);
+  assert_int_equal(refs[0].die.offset, d.off_z);
+  assert_int_equal(refs[0].scope.offset, d.off_block);
+  assert_int_equal(refs[0].depth, 0);
+  assert_int_equal(refs[1].die.offset, d.off_x);
+  assert_int_equal(refs[1].depth, 1);
+  assert_true(refs[1].from_list);
+  assert_int_equal(refs[1].entry.low, 0x1000); /* startx_endx 0..2 */
+  assert_int_equal(refs[1].entry.high, 0x1200);
+  assert_int_equal(refs[1].expr[0], 0x51);    /* DW_OP_reg1 */
+  assert_int_equal(refs[2].die.offset, d.off_y);
+  assert_false(refs[2].available);
+  /* The capacity limits what is written, not the count. */
+  assert_int_equal(amddwarf_object_var_refs_at(o, 0x1084, refs, 1, &count, &err), AMDDWARF_OK);
+  assert_int_equal(count, 3);
+  /* Outside every subprogram. */
+  assert_int_equal(amddwarf_object_var_refs_at(o, 0x10, refs, 8, &count, &err),
+                   AMDDWARF_NOT_FOUND);
+  assert_int_equal(count, 0);
+  expect_vars_match(o, 0x1084, 3);  /* in the block's second range */
+  expect_vars_match(o, 0x1050, 2);  /* between the block's ranges */
+  expect_vars_match(o, 0x1118, 2);  /* x by its offset pair 0x1110-0x1120 */
+  expect_vars_match(o, 0x11ff, 2);
+  expect_refs_match_summaries(o);
+  /* Attributes: the subprogram's name; a list as its form and raw value. */
+  amddwarf_die_ref sub, x;
+  amddwarf_attribute a;
+  assert_int_equal(amddwarf_object_die_ref_at(o, d.off_sub, &sub, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_attribute(o, sub, DW_AT_name, 0, &a, &err), AMDDWARF_OK);
+  assert_string_equal(a.value.string, "kern");
+  assert_int_equal(amddwarf_object_die_attribute(o, sub, DW_AT_byte_size, 0, &a, &err),
+                   AMDDWARF_NOT_FOUND);
+  assert_int_equal(amddwarf_object_die_ref_at(o, d.off_x, &x, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_attribute(o, x, DW_AT_location, 0, &a, &err), AMDDWARF_OK);
+  assert_int_equal(a.value.kind, AMDDWARF_ATTR_LIST);
+  assert_int_equal(a.form, DW_FORM_loclistx);
+  assert_int_equal(a.value.u, 0);
+  assert_int_equal(a.value.offset, d.list_x);
+  /* A reference the object did not hand out. */
+  amddwarf_die_ref forged = x;
+  forged.offset += 1;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_object_die_attribute(o, forged, DW_AT_name, 0, &a, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_non_null(strstr(err.message, "no DIE of this object"));
+  amddwarf_die_links links;
+  forged = x;
+  forged.cu_index = 7;
+  assert_int_equal(amddwarf_object_die_links(o, forged, &links, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_object_close(o);
+}
+
+/* A DWARF 4 unit: subprogram f (0x1000-0x1100) with variable "a" (DW_OP_reg5),
+   "b" with only DW_AT_abstract_origin a, "c" with the origin a and a
+   DW_AT_const_value, and "d", whose origin "e" (a unit variable with a
+   location) is later in the unit; the unit's variable "e". BAD_ORIGIN, when
+   non-zero, replaces b's origin (the unit starts at 0: the offset as given). */
+typedef struct origin_unit {
+  dwb dies;
+  size_t off_f, off_a, off_b, off_c, off_d, off_e;
+} origin_unit;
+
+static size_t build_origin_object(origin_unit *d, uint32_t bad_origin)
+{
+  static const uint8_t reg5[] = {0x55}, addr_e[] = {0x03, 0, 0x20, 0, 0, 0, 0, 0, 0};
+  memset(d, 0, sizeof *d);
+  dwb *w = &d->dies;
+  dwb_init(w);
+  dwb_abbrev(w, "cu", DW_TAG_compile_unit, DW_CHILDREN_yes, DW_AT_name, DW_FORM_string, 0);
+  dwb_abbrev(w, "subprogram", DW_TAG_subprogram, DW_CHILDREN_yes, DW_AT_name, DW_FORM_string,
+             DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc, DW_FORM_data4, 0);
+  dwb_abbrev(w, "variable", DW_TAG_variable, DW_CHILDREN_no, DW_AT_name, DW_FORM_string,
+             DW_AT_location, DW_FORM_exprloc, 0);
+  dwb_abbrev(w, "from_origin", DW_TAG_variable, DW_CHILDREN_no, DW_AT_abstract_origin,
+             DW_FORM_ref4, 0);
+  dwb_abbrev(w, "constant_from_origin", DW_TAG_variable, DW_CHILDREN_no, DW_AT_abstract_origin,
+             DW_FORM_ref4, DW_AT_const_value, DW_FORM_data1, 0);
+  dwb_unit_begin(w, 4);
+  dwb_die(w, "cu", NULL);
+  dwb_str(w, DW_AT_name, "o.cl");
+  dwb_die(w, "subprogram", "f");
+  dwb_str(w, DW_AT_name, "f");
+  dwb_u(w, DW_AT_low_pc, 0x1000);
+  dwb_u(w, DW_AT_high_pc, 0x100);
+  dwb_die(w, "variable", "a");
+  dwb_str(w, DW_AT_name, "a");
+  dwb_block(w, DW_AT_location, reg5, sizeof reg5);
+  dwb_die(w, "from_origin", "b");
+  if (bad_origin)
+    dwb_u(w, DW_AT_abstract_origin, bad_origin);
+  else
+    dwb_ref(w, DW_AT_abstract_origin, "a");
+  dwb_die(w, "constant_from_origin", "c");
+  dwb_ref(w, DW_AT_abstract_origin, "a");
+  dwb_u(w, DW_AT_const_value, 7);
+  dwb_die(w, "from_origin", "d");
+  dwb_ref(w, DW_AT_abstract_origin, "e");
+  dwb_end_children(w); /* subprogram */
+  dwb_die(w, "variable", "e");
+  dwb_str(w, DW_AT_name, "e");
+  dwb_block(w, DW_AT_location, addr_e, sizeof addr_e);
+  dwb_end_children(w); /* unit */
+  dwb_unit_end(w);
+  dwb_finish(w);
+  d->off_f = dwb_offset(w, "f");
+  d->off_a = dwb_offset(w, "a");
+  d->off_b = dwb_offset(w, "b");
+  d->off_c = dwb_offset(w, "c");
+  d->off_d = dwb_offset(w, "d");
+  d->off_e = dwb_offset(w, "e");
+  elf_sec s[] = {
+      ELF_SEC(".debug_abbrev", TEST_SHT_PROGBITS, &d->dies.abbrev),
+      ELF_SEC(".debug_info", TEST_SHT_PROGBITS, &d->dies.info),
+  };
+  elf_params p = {TEST_ET_DYN, TEST_EM_AMDGPU, 3, 0x2c};
+  return elf_build(image, sizeof image, &p, s, sizeof s / sizeof s[0]);
+}
+
+static void test_origins(void **state)
+{
+  (void)state;
+  static origin_unit d;
+  size_t n = build_origin_object(&d, 0);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  amddwarf_var_ref refs[8];
+  size_t count = 0;
+  assert_int_equal(amddwarf_object_var_refs_at(o, 0x1010, refs, 8, &count, &err), AMDDWARF_OK);
+  assert_int_equal(count, 5); /* a b c d in f, then e */
+  assert_int_equal(refs[0].die.offset, d.off_a);
+  assert_int_equal(refs[1].die.offset, d.off_b);
+  assert_true(refs[1].available);         /* a's location */
+  assert_ptr_equal(refs[1].expr, refs[0].expr);
+  assert_int_equal(refs[2].die.offset, d.off_c);
+  assert_false(refs[2].available);        /* a constant: no location of the origin */
+  assert_int_equal(refs[3].die.offset, d.off_d);
+  assert_true(refs[3].available);         /* e's DW_OP_addr, e later in the unit */
+  assert_int_equal(refs[3].expr[0], 0x03);
+  assert_int_equal(refs[4].die.offset, d.off_e);
+  assert_int_equal(refs[4].depth, 1);
+  assert_ptr_equal(refs[4].expr, refs[3].expr);
+  expect_vars_match(o, 0x1010, 5);
+  /* The name through the origin, as the summary inherits it. */
+  amddwarf_die_ref b;
+  amddwarf_attribute a;
+  assert_int_equal(amddwarf_object_die_ref_at(o, d.off_b, &b, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_attribute(o, b, DW_AT_name, 0, &a, &err),
+                   AMDDWARF_NOT_FOUND);
+  assert_int_equal(amddwarf_object_die_attribute(o, b, DW_AT_name,
+                                                 AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a, &err),
+                   AMDDWARF_OK);
+  assert_string_equal(a.value.string, "a");
+  assert_string_equal(amddwarf_object_die_at(o, d.off_b)->name, "a");
+  /* The origin reference itself: REF with the target's offset. */
+  assert_int_equal(amddwarf_object_die_attribute(o, b, DW_AT_abstract_origin, 0, &a, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(a.value.kind, AMDDWARF_ATTR_REF);
+  assert_int_equal(a.value.offset, d.off_a);
+  expect_refs_match_summaries(o);
+  amddwarf_object_close(o);
+}
+
+/* A unit whose summaries cannot be made (a reference to where no DIE
+   starts) still has references: they check no reference until one is
+   followed, and following that one says why. */
+static void test_refs_of_a_unit_that_cannot_load(void **state)
+{
+  (void)state;
+  static origin_unit d;
+  build_origin_object(&d, 0);
+  uint32_t bad = (uint32_t)(d.off_a + 2); /* b's origin: inside a's name */
+  size_t n = build_origin_object(&d, bad);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_load_unit(o, 0, &err), AMDDWARF_E_OBJECT_BAD_REFERENCE);
+  assert_int_equal(amddwarf_object_index_unit(o, 0, &err), AMDDWARF_OK);
+  amddwarf_die_ref b;
+  amddwarf_attribute a;
+  assert_int_equal(amddwarf_object_die_ref_at(o, d.off_b, &b, &err), AMDDWARF_OK);
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_object_die_attribute(o, b, DW_AT_name,
+                                                 AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a, &err),
+                   AMDDWARF_E_OBJECT_BAD_REFERENCE);
+  assert_int_equal(err.offset, bad);
+  amddwarf_var_ref refs[8];
+  size_t count = 0;
+  assert_int_equal(amddwarf_object_var_refs_at(o, 0x1010, refs, 8, &count, &err),
+                   AMDDWARF_E_OBJECT_BAD_REFERENCE);
+  amddwarf_object_close(o);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sample_refs_and_vars),
+      cmocka_unit_test(test_origins),
+      cmocka_unit_test(test_refs_of_a_unit_that_cannot_load),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
