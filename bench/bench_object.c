@@ -416,6 +416,9 @@ int main(int argc, char **argv)
       double t_bare = bench_median_ns(run_open, &bare, 5);
       bench_print_row("open + scope index without the metadata note, per MB", t_bare / debug_mb,
                       "libdwarf DIE+attr walk", peer / debug_mb, "MB");
+      double t_bare_index = bench_median_ns(run_open_index_all, &bare, 5);
+      bench_print_row("open + every unit's DIE index without the metadata note, per MB",
+                      t_bare_index / debug_mb, "libdwarf DIE+attr walk", peer / debug_mb, "MB");
       printf("#   without the metadata note (msgpack, one entry per kernel): %.0f MB/s of DWARF "
              "(target >= 200)\n",
              debug_mb / (t_bare / 1e9));

@@ -285,6 +285,8 @@ int main(int argc, char **argv)
             "elfutils libdw DIE+attr walk", walk, "MB");
   print_row("open + every unit's DIE index (references), per MB", "elfutils libdw DIE+attr walk",
             walk, "MB");
+  print_row("open + every unit's DIE index without the metadata note, per MB",
+            "elfutils libdw DIE+attr walk", walk, "MB");
   print_row("open + every attribute of every DIE through references, per MB",
             "elfutils libdw DIE+attr walk", walk, "MB");
   print_row("first variables query in a unit (loads the unit)", "libdw ranges+getscopes", vars,

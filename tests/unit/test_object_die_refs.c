@@ -2,9 +2,11 @@
  * links, look-ups and attributes of every DIE against its summary, the
  * scopes and variables at PCs against amddwarf_object_scopes_at and
  * _vars_at (location lists, range lists, abstract origins), and what a
- * reference that the object did not hand out gets.
+ * reference that the object did not hand out gets, and indexes built from
+ * several threads at once (run under TSan).
  *
  * Objects are assembled in memory (support/object_fixture.h, dwarf_build.h). */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -350,12 +352,72 @@ static void test_refs_of_a_unit_that_cannot_load(void **state)
   amddwarf_object_close(o);
 }
 
+/* What one thread saw of a fresh object: every DIE's reference and the
+   variables at a PC of each unit. */
+typedef struct ref_walk {
+  const amddwarf_object *object;
+  uint64_t pcs[2];
+  amddwarf_die_ref refs[32];
+  size_t var_counts[2];
+  uint64_t first_var[2];
+} ref_walk;
+
+static void *walk_refs(void *arg)
+{
+  ref_walk *w = arg;
+  amddwarf_error err;
+  for (size_t i = amddwarf_object_die_count(w->object); i-- > 0;) { /* from the last unit */
+    amddwarf_die_links links;
+    amddwarf_object_die_ref(w->object, i, &w->refs[i], &err);
+    amddwarf_object_die_links(w->object, w->refs[i], &links, &err);
+  }
+  for (int p = 0; p < 2; ++p) {
+    amddwarf_var_ref vars[8];
+    w->var_counts[p] = 0;
+    if (amddwarf_object_var_refs_at(w->object, w->pcs[p], vars, 8, &w->var_counts[p], &err) ==
+            AMDDWARF_OK &&
+        w->var_counts[p] > 0)
+      w->first_var[p] = vars[0].die.offset;
+  }
+  return NULL;
+}
+
+static void test_refs_from_threads(void **state)
+{
+  (void)state;
+  static dwarf5_sample d;
+  amddwarf_object *o = dwarf5_sample_open(&d, image, sizeof image);
+  size_t dies = amddwarf_object_die_count(o);
+  assert_true(dies <= 32);
+  static ref_walk walks[4];
+  pthread_t threads[4];
+  for (int t = 0; t < 4; ++t) {
+    memset(&walks[t], 0, sizeof walks[t]);
+    walks[t].object = o;
+    walks[t].pcs[0] = 0x1084;
+    walks[t].pcs[1] = 0x1050;
+    assert_int_equal(pthread_create(&threads[t], NULL, walk_refs, &walks[t]), 0);
+  }
+  for (int t = 0; t < 4; ++t)
+    assert_int_equal(pthread_join(threads[t], NULL), 0);
+  for (int t = 0; t < 4; ++t) {
+    for (size_t i = 0; i < dies; ++i)
+      assert_int_equal(walks[t].refs[i].offset, amddwarf_object_die(o, i)->offset);
+    assert_int_equal(walks[t].var_counts[0], 3);
+    assert_int_equal(walks[t].first_var[0], d.off_z);
+    assert_int_equal(walks[t].var_counts[1], 2);
+    assert_int_equal(walks[t].first_var[1], d.off_x);
+  }
+  amddwarf_object_close(o);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sample_refs_and_vars),
       cmocka_unit_test(test_origins),
       cmocka_unit_test(test_refs_of_a_unit_that_cannot_load),
+      cmocka_unit_test(test_refs_from_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,6 +188,83 @@ static void test_metadata_note(void **state)
   assert_non_null(strstr(err.message, "overruns"));
 }
 
+/* A kernel's fields are read in place: integers of every format, values of
+   the wrong type, the .args it does not keep; an entry that is not a map
+   is named in the error. */
+static void test_metadata_kernel_fields(void **state)
+{
+  (void)state;
+  static byte_buf m;
+  static const uint8_t int8_5[] = {0xd0, 0x05}, int16_minus2[] = {0xd1, 0xff, 0xfe},
+                       uint64_big[] = {0xcf, 0, 0, 0, 1, 0, 0, 0, 0},
+                       uint16_300[] = {0xcd, 0x01, 0x2c};
+  m.len = 0;
+  bb_u8(&m, 0x81); /* map of 1 */
+  bb_msgpack_str(&m, "amdhsa.kernels");
+  bb_u8(&m, 0x91); /* array of 1 */
+  bb_u8(&m, 0x87); /* map of 7 */
+  bb_msgpack_str(&m, ".args");
+  bb_u8(&m, 0x92); /* two argument maps, stepped over */
+  bb_u8(&m, 0x81);
+  bb_msgpack_str(&m, ".size");
+  bb_u8(&m, 8);
+  bb_u8(&m, 0x80);
+  bb_msgpack_str(&m, ".sgpr_count");
+  bb_bytes(&m, int8_5, sizeof int8_5);
+  bb_msgpack_str(&m, ".vgpr_count");
+  bb_bytes(&m, int16_minus2, sizeof int16_minus2);
+  bb_msgpack_str(&m, ".agpr_count");
+  bb_bytes(&m, uint64_big, sizeof uint64_big);
+  bb_msgpack_str(&m, ".kernarg_segment_size");
+  bb_bytes(&m, uint16_300, sizeof uint16_300);
+  bb_msgpack_str(&m, ".symbol");
+  bb_u8(&m, 7); /* not a string */
+  bb_msgpack_str(&m, ".name");
+  bb_msgpack_str(&m, "kern");
+  size_t n = note_object(&m);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  const amddwarf_kernel *k = amddwarf_object_kernel(o, 0);
+  assert_string_equal(k->name, "kern");
+  assert_null(k->symbol);
+  assert_int_equal(k->sgpr_count, 5);
+  assert_int_equal(k->vgpr_count, UINT32_MAX); /* negative */
+  assert_int_equal(k->agpr_count, UINT32_MAX); /* 2^32 */
+  assert_int_equal(k->kernarg_segment_size, 300);
+  amddwarf_object_close(o);
+  /* The second kernel entry is an array. */
+  m.len = 0;
+  bb_u8(&m, 0x81);
+  bb_msgpack_str(&m, "amdhsa.kernels");
+  bb_u8(&m, 0x92);
+  bb_u8(&m, 0x81);
+  bb_msgpack_str(&m, ".name");
+  bb_msgpack_str(&m, "k0");
+  bb_u8(&m, 0x93);
+  bb_u8(&m, 1);
+  bb_u8(&m, 2);
+  bb_u8(&m, 3);
+  n = note_object(&m);
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
+  assert_non_null(strstr(err.message, "has a kernel entry that is not a map: kernel 1 at byte"));
+  /* A kernel without a name, and one cut short. */
+  m.len = 0;
+  bb_u8(&m, 0x81);
+  bb_msgpack_str(&m, "amdhsa.kernels");
+  bb_u8(&m, 0x91);
+  bb_u8(&m, 0x81);
+  bb_msgpack_str(&m, ".sgpr_count");
+  bb_u8(&m, 1);
+  n = note_object(&m);
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
+  assert_non_null(strstr(err.message, "has a kernel without a .name string: kernel 0"));
+  m.len -= 2; /* the last key's value and a byte of the key */
+  n = note_object(&m);
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
+  assert_non_null(strstr(err.message, "is not well-formed msgpack"));
+}
+
 /* ---- a DWARF 4 relocatable object ---- */
 
 enum {
@@ -512,6 +589,7 @@ int main(void)
       cmocka_unit_test(test_isa_from_flags),
       cmocka_unit_test(test_section_outside_file),
       cmocka_unit_test(test_metadata_note),
+      cmocka_unit_test(test_metadata_kernel_fields),
       cmocka_unit_test(test_relocations_applied),
       cmocka_unit_test(test_relocation_rel32_and_halves),
       cmocka_unit_test(test_relocation_errors),

@@ -215,39 +215,6 @@ static uint32_t mp_u32(const msgpack_object *value)
   return UINT32_MAX;
 }
 
-static amddwarf_status read_kernel(amddwarf_object *object, const msgpack_object *map,
-                                   amddwarf_kernel *k, amddwarf_error *err)
-{
-  memset(k, 0xff, sizeof *k);
-  k->name = NULL;
-  k->symbol = NULL;
-  k->code_size = 0;
-  if (map->type != MSGPACK_OBJECT_MAP)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
-                         "NT_AMDGPU_METADATA: a kernel entry is not a map");
-  for (uint32_t i = 0; i < map->via.map.size; ++i) {
-    const msgpack_object *key = &map->via.map.ptr[i].key;
-    const msgpack_object *v = &map->via.map.ptr[i].val;
-    if (mp_key_is(key, ".name")) k->name = mp_strdup(object, v);
-    else if (mp_key_is(key, ".symbol")) k->symbol = mp_strdup(object, v);
-    else if (mp_key_is(key, ".wavefront_size")) k->wavefront_size = mp_u32(v);
-    else if (mp_key_is(key, ".sgpr_count")) k->sgpr_count = mp_u32(v);
-    else if (mp_key_is(key, ".vgpr_count")) k->vgpr_count = mp_u32(v);
-    else if (mp_key_is(key, ".agpr_count")) k->agpr_count = mp_u32(v);
-    else if (mp_key_is(key, ".sgpr_spill_count")) k->sgpr_spill_count = mp_u32(v);
-    else if (mp_key_is(key, ".vgpr_spill_count")) k->vgpr_spill_count = mp_u32(v);
-    else if (mp_key_is(key, ".private_segment_fixed_size"))
-      k->private_segment_fixed_size = mp_u32(v);
-    else if (mp_key_is(key, ".group_segment_fixed_size"))
-      k->group_segment_fixed_size = mp_u32(v);
-    else if (mp_key_is(key, ".kernarg_segment_size")) k->kernarg_segment_size = mp_u32(v);
-  }
-  if (k->name == NULL)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, AMDDWARF_NO_OFFSET,
-                         "NT_AMDGPU_METADATA: a kernel has no .name string");
-  return AMDDWARF_OK;
-}
-
 /* Checks that the msgpack document at BYTES is well-formed and that every
    container's element count fits in the bytes that follow (each element takes
    at least one byte), before msgpack-c allocates for the counts it reads. */
@@ -344,6 +311,140 @@ static bool msgpack_container(const uint8_t *bytes, size_t size, size_t pos, boo
   return true;
 }
 
+/* ---- a kernel's fields, read in place ----
+
+   A kernel entry is a map of about twenty keys, most of its bytes in
+   `.args`, which the object does not keep. The entry is walked in place:
+   every key and value is stepped over with msgpack_skip (which checks it),
+   and only the values of the keys below are decoded. */
+
+typedef struct kernel_field {
+  const char *key;
+  size_t offset;     /* in amddwarf_kernel */
+  bool string;       /* a string (kept in the arena), else a uint32_t */
+} kernel_field;
+
+static const kernel_field kernel_fields[] = {
+    {".name", offsetof(amddwarf_kernel, name), true},
+    {".symbol", offsetof(amddwarf_kernel, symbol), true},
+    {".wavefront_size", offsetof(amddwarf_kernel, wavefront_size), false},
+    {".sgpr_count", offsetof(amddwarf_kernel, sgpr_count), false},
+    {".vgpr_count", offsetof(amddwarf_kernel, vgpr_count), false},
+    {".agpr_count", offsetof(amddwarf_kernel, agpr_count), false},
+    {".sgpr_spill_count", offsetof(amddwarf_kernel, sgpr_spill_count), false},
+    {".vgpr_spill_count", offsetof(amddwarf_kernel, vgpr_spill_count), false},
+    {".private_segment_fixed_size", offsetof(amddwarf_kernel, private_segment_fixed_size), false},
+    {".group_segment_fixed_size", offsetof(amddwarf_kernel, group_segment_fixed_size), false},
+    {".kernarg_segment_size", offsetof(amddwarf_kernel, kernarg_segment_size), false},
+};
+
+static uint64_t big_endian(const uint8_t *bytes, unsigned n)
+{
+  uint64_t v = 0;
+  for (unsigned i = 0; i < n; ++i)
+    v = v << 8 | bytes[i];
+  return v;
+}
+
+/* The string in [POS, END) of BYTES (fixstr, str8, str16, str32), which
+   msgpack_skip has checked: false for another type. */
+static bool raw_string(const uint8_t *bytes, size_t pos, size_t end, const uint8_t **str,
+                       size_t *len)
+{
+  uint8_t t = bytes[pos];
+  unsigned header = t >= 0xa0 && t <= 0xbf ? 1 : t == 0xd9 ? 2 : t == 0xda ? 3 : t == 0xdb ? 5 : 0;
+  if (header == 0)
+    return false;
+  *str = bytes + pos + header;
+  *len = end - pos - header;
+  return true;
+}
+
+/* The non-negative integer in [POS, END) as msgpack-c's positive integer
+   reads it (any integer format), or UINT32_MAX for another type or a larger
+   value. */
+static uint32_t raw_u32(const uint8_t *bytes, size_t pos, size_t end)
+{
+  uint8_t t = bytes[pos];
+  uint64_t v;
+  if (t <= 0x7f)
+    return t;
+  if ((t >= 0xcc && t <= 0xcf) || (t >= 0xd0 && t <= 0xd3)) {
+    unsigned n = (unsigned)(end - pos - 1);
+    v = big_endian(bytes + pos + 1, n);
+    if (t >= 0xd0 && (v >> (8 * n - 1)) != 0) /* a negative signed integer */
+      return UINT32_MAX;
+    return v <= UINT32_MAX ? (uint32_t)v : UINT32_MAX;
+  }
+  return UINT32_MAX;
+}
+
+/* Sets K's field named by the key in [KEY, KEY_END) from the value in
+   [KEY_END, VALUE_END). */
+static amddwarf_status note_kernel_field(amddwarf_object *object, const uint8_t *bytes, size_t key,
+                                         size_t key_end, size_t value_end, amddwarf_kernel *k)
+{
+  const uint8_t *name;
+  size_t len;
+  if (!raw_string(bytes, key, key_end, &name, &len))
+    return AMDDWARF_OK;
+  for (size_t f = 0; f < sizeof kernel_fields / sizeof kernel_fields[0]; ++f) {
+    const kernel_field *field = &kernel_fields[f];
+    if (strlen(field->key) != len || memcmp(field->key, name, len) != 0)
+      continue;
+    void *slot = (char *)k + field->offset;
+    const uint8_t *str;
+    size_t str_len;
+    if (!field->string) {
+      *(uint32_t *)slot = raw_u32(bytes, key_end, value_end);
+    } else if (!raw_string(bytes, key_end, value_end, &str, &str_len)) {
+      *(const char **)slot = NULL;
+    } else if ((*(const char **)slot = amddwarf__arena_strndup(&object->arena, (const char *)str,
+                                                               str_len)) == NULL) {
+      return AMDDWARF_E_NO_MEMORY;
+    }
+    return AMDDWARF_OK;
+  }
+  return AMDDWARF_OK;
+}
+
+/* Reads the kernel entry at POS of BYTES (SIZE) into K; *END gets the
+   position after it. AMDDWARF_E_OBJECT_BAD_NOTE with *WHY for an entry
+   that is not a well-formed map. */
+static amddwarf_status read_kernel(amddwarf_object *object, const uint8_t *bytes, size_t size,
+                                   size_t pos, size_t *end, amddwarf_kernel *k, const char **why)
+{
+  uint64_t pairs = 0;
+  size_t at = 0;
+  memset(k, 0xff, sizeof *k);
+  k->name = NULL;
+  k->symbol = NULL;
+  k->code_size = 0;
+  *why = "is not well-formed msgpack (or declares more elements than it has bytes)";
+  if (!msgpack_container(bytes, size, pos, true, &pairs, &at)) {
+    if (msgpack_skip(bytes, size, pos, end))
+      *why = "has a kernel entry that is not a map";
+    return AMDDWARF_E_OBJECT_BAD_NOTE;
+  }
+  for (uint64_t i = 0; i < pairs; ++i) {
+    size_t key_end = 0, value_end = 0;
+    if (!msgpack_skip(bytes, size, at, &key_end) || !msgpack_skip(bytes, size, key_end, &value_end))
+      return AMDDWARF_E_OBJECT_BAD_NOTE;
+    amddwarf_status st = note_kernel_field(object, bytes, at, key_end, value_end, k);
+    if (st != AMDDWARF_OK) {
+      *why = "its strings: out of memory";
+      return st;
+    }
+    at = value_end;
+  }
+  *end = at;
+  if (k->name == NULL) {
+    *why = "has a kernel without a .name string";
+    return AMDDWARF_E_OBJECT_BAD_NOTE;
+  }
+  return AMDDWARF_OK;
+}
+
 /* Unpacks the one object in [BEGIN, END) of BYTES with msgpack-c into MSG
    (which releases what it held). */
 static bool msgpack_unpack_range(msgpack_unpacked *msg, const uint8_t *bytes, size_t begin,
@@ -406,19 +507,17 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
       }
       for (uint64_t k = 0; k < n && status == AMDDWARF_OK; ++k) {
         size_t element_end = 0;
-        if (!msgpack_skip(desc, size, element, &element_end) ||
-            !msgpack_unpack_range(&msg, desc, element, element_end)) {
-          status = amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, note_offset,
-                                 "NT_AMDGPU_METADATA at offset 0x%llx is not well-formed msgpack "
-                                 "(or declares more elements than it has bytes): kernel %llu at "
-                                 "byte %zu",
-                                 (unsigned long long)note_offset, (unsigned long long)k, element);
+        const char *why = NULL;
+        status = read_kernel(object, desc, size, element, &element_end, &object->kernels[k], &why);
+        if (status != AMDDWARF_OK) {
+          status = amddwarf__fail(err, status, note_offset,
+                                 "NT_AMDGPU_METADATA at offset 0x%llx %s: kernel %llu at byte %zu",
+                                 (unsigned long long)note_offset, why, (unsigned long long)k,
+                                 element);
           break;
         }
-        status = read_kernel(object, &msg.data, &object->kernels[k], err);
         element = element_end;
-        if (status == AMDDWARF_OK)
-          object->kernel_count = (size_t)k + 1;
+        object->kernel_count = (size_t)k + 1;
       }
       pos = element; /* the next map entry follows the last kernel */
     } else if (mp_key_is(&msg.data, "amdhsa.target")) {
