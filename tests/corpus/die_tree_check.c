@@ -530,8 +530,10 @@ static void check_refs_at(checker *c, uint64_t pc, const amddwarf_var *got, size
     differ(c, pc, "(PC) %zu scopes, %zu through references", depth, ref_depth);
     return;
   }
+  amddwarf_die_links links;
   for (size_t i = 0; i < depth && i < MAX_DEPTH; ++i)
-    if (scope_refs[i].offset != scopes[i]->offset)
+    if (scope_refs[i].offset != scopes[i]->offset ||
+        amddwarf_object_die_links(c->object, scope_refs[i], &links, &err) != AMDDWARF_OK)
       differ(c, pc, "(PC) scope %zu: 0x%" PRIx64 ", through references 0x%" PRIx64, i,
              scopes[i]->offset, scope_refs[i].offset);
   if (amddwarf_object_var_refs_at(c->object, pc, refs, MAX_VARS, &n, &err) != AMDDWARF_OK ||
@@ -545,7 +547,9 @@ static void check_refs_at(checker *c, uint64_t pc, const amddwarf_var *got, size
     const amddwarf_var_ref *r = &refs[i];
     bool same = r->die.offset == v->die->offset && r->scope.offset == v->scope->offset &&
                 r->depth == v->depth && r->available == v->available &&
-                r->from_list == (v->entry != NULL);
+                r->from_list == (v->entry != NULL) &&
+                amddwarf_object_die_links(c->object, r->die, &links, &err) == AMDDWARF_OK &&
+                amddwarf_object_die_links(c->object, r->scope, &links, &err) == AMDDWARF_OK;
     if (same && v->available)
       same = r->expr == v->expr && r->size == v->size;
     if (same && v->entry != NULL)

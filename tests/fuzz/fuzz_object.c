@@ -55,8 +55,18 @@ static size_t walk_references(const amddwarf_object *object)
     const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
     for (size_t r = 0; t != NULL && r < t->row_count && r < 256; ++r) {
       size_t count = 0;
-      amddwarf_object_var_refs_at(object, t->rows[r].address, vars, 64, &count, &err);
-      amddwarf_object_scope_refs_at(object, t->rows[r].address, scopes, 16, &count, &err);
+      amddwarf_die_links links;
+      if (amddwarf_object_var_refs_at(object, t->rows[r].address, vars, 64, &count, &err) ==
+          AMDDWARF_OK)
+        for (size_t v = 0; v < count && v < 64; ++v) /* what a query hands out can be read */
+          if (amddwarf_object_die_links(object, vars[v].die, &links, &err) != AMDDWARF_OK ||
+              amddwarf_object_die_links(object, vars[v].scope, &links, &err) != AMDDWARF_OK)
+            abort();
+      if (amddwarf_object_scope_refs_at(object, t->rows[r].address, scopes, 16, &count, &err) ==
+          AMDDWARF_OK)
+        for (size_t s = 0; s < count && s < 16; ++s)
+          if (amddwarf_object_die_links(object, scopes[s], &links, &err) != AMDDWARF_OK)
+            abort();
       sink += count;
     }
   }

@@ -215,13 +215,14 @@ static void test_sample_refs_and_vars(void **state)
    "b" with only DW_AT_abstract_origin a, "c" with the origin a and a
    DW_AT_const_value, and "d", whose origin "e" (a unit variable with a
    location) is later in the unit; the unit's variable "e". BAD_ORIGIN, when
-   non-zero, replaces b's origin (the unit starts at 0: the offset as given). */
+   non-zero, replaces b's origin (the unit starts at 0: the offset as given);
+   PAD puts a padding byte before the unit DIE. */
 typedef struct origin_unit {
   dwb dies;
-  size_t off_f, off_a, off_b, off_c, off_d, off_e;
+  size_t off_cu, off_f, off_a, off_b, off_c, off_d, off_e;
 } origin_unit;
 
-static size_t build_origin_object(origin_unit *d, uint32_t bad_origin)
+static size_t build_origin_object(origin_unit *d, uint32_t bad_origin, int pad)
 {
   static const uint8_t reg5[] = {0x55}, addr_e[] = {0x03, 0, 0x20, 0, 0, 0, 0, 0, 0};
   memset(d, 0, sizeof *d);
@@ -237,7 +238,9 @@ static size_t build_origin_object(origin_unit *d, uint32_t bad_origin)
   dwb_abbrev(w, "constant_from_origin", DW_TAG_variable, DW_CHILDREN_no, DW_AT_abstract_origin,
              DW_FORM_ref4, DW_AT_const_value, DW_FORM_data1, 0);
   dwb_unit_begin(w, 4);
-  dwb_die(w, "cu", NULL);
+  if (pad)
+    bb_u8(&w->info, 0);
+  dwb_die(w, "cu", "cu");
   dwb_str(w, DW_AT_name, "o.cl");
   dwb_die(w, "subprogram", "f");
   dwb_str(w, DW_AT_name, "f");
@@ -263,6 +266,7 @@ static size_t build_origin_object(origin_unit *d, uint32_t bad_origin)
   dwb_end_children(w); /* unit */
   dwb_unit_end(w);
   dwb_finish(w);
+  d->off_cu = dwb_offset(w, "cu");
   d->off_f = dwb_offset(w, "f");
   d->off_a = dwb_offset(w, "a");
   d->off_b = dwb_offset(w, "b");
@@ -281,7 +285,7 @@ static void test_origins(void **state)
 {
   (void)state;
   static origin_unit d;
-  size_t n = build_origin_object(&d, 0);
+  size_t n = build_origin_object(&d, 0, 0);
   amddwarf_object *o = NULL;
   amddwarf_error err;
   assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
@@ -329,9 +333,9 @@ static void test_refs_of_a_unit_that_cannot_load(void **state)
 {
   (void)state;
   static origin_unit d;
-  build_origin_object(&d, 0);
+  build_origin_object(&d, 0, 0);
   uint32_t bad = (uint32_t)(d.off_a + 2); /* b's origin: inside a's name */
-  size_t n = build_origin_object(&d, bad);
+  size_t n = build_origin_object(&d, bad, 0);
   amddwarf_object *o = NULL;
   amddwarf_error err;
   assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
@@ -349,6 +353,75 @@ static void test_refs_of_a_unit_that_cannot_load(void **state)
   size_t count = 0;
   assert_int_equal(amddwarf_object_var_refs_at(o, 0x1010, refs, 8, &count, &err),
                    AMDDWARF_E_OBJECT_BAD_REFERENCE);
+  /* Past the capacity a variable is counted, not read (nor its origin). */
+  assert_int_equal(amddwarf_object_var_refs_at(o, 0x1010, refs, 1, &count, &err), AMDDWARF_OK);
+  assert_int_equal(count, 5);
+  assert_int_equal(refs[0].die.offset, d.off_a);
+  amddwarf_object_close(o);
+}
+
+/* Padding before the unit DIE: the unit's scope is the DIE after it. */
+static void test_padding_before_the_unit_die(void **state)
+{
+  (void)state;
+  static origin_unit d;
+  size_t n = build_origin_object(&d, 0, 1);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_cu(o, 0)->die_offset, d.off_cu);
+  amddwarf_die_ref scopes[4];
+  amddwarf_die_links links;
+  size_t depth = 0;
+  assert_int_equal(amddwarf_object_scope_refs_at(o, 0x1010, scopes, 4, &depth, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(depth, 2);
+  assert_int_equal(scopes[1].offset, d.off_cu);
+  assert_int_equal(amddwarf_object_die_links(o, scopes[1], &links, &err), AMDDWARF_OK);
+  assert_int_equal(links.tag, DW_TAG_compile_unit);
+  expect_vars_match(o, 0x1010, 5);
+  expect_refs_match_summaries(o);
+  amddwarf_object_close(o);
+}
+
+/* A list attribute the summaries do not read, by an index into a table the
+   object does not have: still listed, with its index. */
+static void test_unresolvable_list_index_is_listed(void **state)
+{
+  (void)state;
+  static dwb w;
+  dwb_init(&w);
+  dwb_abbrev(&w, "cu", DW_TAG_compile_unit, DW_CHILDREN_yes, DW_AT_name, DW_FORM_string, 0);
+  dwb_abbrev(&w, "string", DW_TAG_variable, DW_CHILDREN_no, DW_AT_string_length,
+             DW_FORM_loclistx, DW_AT_name, DW_FORM_string, 0);
+  dwb_unit_begin(&w, 5);
+  dwb_die(&w, "cu", NULL);
+  dwb_str(&w, DW_AT_name, "s.cl");
+  dwb_die(&w, "string", "s");
+  dwb_u(&w, DW_AT_string_length, 3);
+  dwb_str(&w, DW_AT_name, "s");
+  dwb_end_children(&w);
+  dwb_unit_end(&w);
+  dwb_finish(&w);
+  elf_sec s[] = {
+      ELF_SEC(".debug_abbrev", TEST_SHT_PROGBITS, &w.abbrev),
+      ELF_SEC(".debug_info", TEST_SHT_PROGBITS, &w.info),
+  };
+  elf_params p = {TEST_ET_DYN, TEST_EM_AMDGPU, 3, 0x2c};
+  size_t n = elf_build(image, sizeof image, &p, s, sizeof s / sizeof s[0]);
+  amddwarf_object *o = NULL;
+  amddwarf_error err;
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  amddwarf_die_ref ref;
+  amddwarf_attribute a;
+  assert_int_equal(amddwarf_object_die_ref_at(o, dwb_offset(&w, "s"), &ref, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_attribute(o, ref, DW_AT_name, 0, &a, &err), AMDDWARF_OK);
+  assert_string_equal(a.value.string, "s");
+  assert_int_equal(amddwarf_object_die_attribute(o, ref, DW_AT_string_length, 0, &a, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(a.value.kind, AMDDWARF_ATTR_LIST);
+  assert_int_equal(a.value.offset, 3);
+  expect_refs_match_summaries(o);
   amddwarf_object_close(o);
 }
 
@@ -418,6 +491,8 @@ int main(void)
       cmocka_unit_test(test_origins),
       cmocka_unit_test(test_refs_of_a_unit_that_cannot_load),
       cmocka_unit_test(test_refs_from_threads),
+      cmocka_unit_test(test_padding_before_the_unit_die),
+      cmocka_unit_test(test_unresolvable_list_index_is_listed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

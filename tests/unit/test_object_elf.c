@@ -204,11 +204,16 @@ static void test_metadata_kernel_fields(void **state)
   bb_u8(&m, 0x91); /* array of 1 */
   bb_u8(&m, 0x87); /* map of 7 */
   bb_msgpack_str(&m, ".args");
-  bb_u8(&m, 0x92); /* two argument maps, stepped over */
+  bb_u8(&m, 0x92); /* two argument maps, stepped over; the second holds 40
+                      nested arrays, deeper than msgpack-c unpacks */
   bb_u8(&m, 0x81);
   bb_msgpack_str(&m, ".size");
   bb_u8(&m, 8);
-  bb_u8(&m, 0x80);
+  bb_u8(&m, 0x81);
+  bb_msgpack_str(&m, ".deep");
+  for (int i = 0; i < 40; ++i)
+    bb_u8(&m, 0x91);
+  bb_u8(&m, 1);
   bb_msgpack_str(&m, ".sgpr_count");
   bb_bytes(&m, int8_5, sizeof int8_5);
   bb_msgpack_str(&m, ".vgpr_count");

@@ -438,7 +438,10 @@ AMDDWARF_API amddwarf_status amddwarf_object_vars_at(const amddwarf_object *obje
    built the first time a link, an index or an offset of the unit is looked
    up. amddwarf_object_var_refs_at needs neither: the open-time pass found
    the subprogram and the unit's variables, and the query reads the
-   subprogram's DIEs only. Both views agree (tests/unit/test_die_refs.c); a
+   subprogram's DIEs only (and, for a variable whose location is its
+   abstract origin's, the origin, checked through its unit's index). Both
+   views agree (tests/corpus/die_tree_check.c,
+   tests/unit/test_object_die_refs.c); a
    reference converts to a summary with amddwarf_object_die(object,
    amddwarf_object_cu(object, ref.cu_index)->first_die + ref.index). */
 
@@ -530,7 +533,9 @@ typedef struct amddwarf_var_ref {
 
 /* amddwarf_object_vars_at with references: the same variables in the same
    order, reading the DIEs of the subprogram containing PC (and the
-   abstract origins of variables without a location of their own). */
+   abstract origins of variables without a location or constant of their
+   own, which builds the index of the origin's unit). Variables past
+   CAPACITY are counted, not read. */
 AMDDWARF_API amddwarf_status amddwarf_object_var_refs_at(const amddwarf_object *object,
                                                          uint64_t pc, amddwarf_var_ref *vars,
                                                          size_t capacity, size_t *count,

@@ -12,8 +12,6 @@
 #include "common/reader.h"
 #include "object/internal.h"
 
-#define AMDDWARF_MAX_ORIGIN_STEPS 8
-#define AMDDWARF_MAX_INDEX_DEPTH 512
 
 size_t amddwarf__object_unit_of_die(const amddwarf_object *object, size_t index)
 {
@@ -31,13 +29,6 @@ size_t amddwarf__object_unit_of_die(const amddwarf_object *object, size_t index)
 
 /* ---- building a unit's index ---- */
 
-static amddwarf_status index_changed(amddwarf_error *err, uint64_t off)
-{
-  return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, off,
-                       ".debug_info at 0x%llx: the unit's DIEs differ from those counted at open",
-                       (unsigned long long)off);
-}
-
 /* Fills RECORDS (the unit's DIE_COUNT) from one pass over the unit. */
 static amddwarf_status fill_records(amddwarf_object *object, size_t cu_index,
                                     amddwarf_die_record *records, amddwarf_error *err)
@@ -45,10 +36,9 @@ static amddwarf_status fill_records(amddwarf_object *object, size_t cu_index,
   const amddwarf_cu *cu = &object->cus[cu_index];
   const amddwarf_unit *unit = &object->units[cu_index];
   const amddwarf_abbrev_table *abbrevs = &object->abbrev_tables[unit->abbrev_table];
-  bool fixed = amddwarf__abbrev_table_prepared_for(abbrevs, cu);
   amddwarf_form_reader fr = amddwarf_form_reader_make(object, cu, err);
-  uint32_t open[AMDDWARF_MAX_INDEX_DEPTH + 1]; /* the DIE whose children are read, per depth */
-  uint32_t last[AMDDWARF_MAX_INDEX_DEPTH + 1]; /* its last child so far */
+  uint32_t open[AMDDWARF_MAX_DIE_DEPTH + 1]; /* the DIE whose children are read, per depth */
+  uint32_t last[AMDDWARF_MAX_DIE_DEPTH + 1]; /* its last child so far */
   size_t depth = 0;
   uint32_t n = 0;
   amddwarf_reader r;
@@ -57,7 +47,7 @@ static amddwarf_status fill_records(amddwarf_object *object, size_t cu_index,
   while (r.pos < r.size) {
     uint64_t off = r.pos, code = 0;
     if (amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
-      return index_changed(err, off);
+      return amddwarf__object_unit_changed(err, off);
     if (code == 0) {
       if (depth == 0)
         continue;
@@ -67,7 +57,7 @@ static amddwarf_status fill_records(amddwarf_object *object, size_t cu_index,
     }
     const amddwarf_abbrev *ab = amddwarf__abbrev_find(abbrevs, code);
     if (ab == NULL || n >= unit->die_count || (n > 0 && depth == 0))
-      return index_changed(err, off);
+      return amddwarf__object_unit_changed(err, off);
     uint32_t self = n++;
     amddwarf_die_record *rec = &records[self];
     rec->offset = (uint32_t)(off - cu->offset);
@@ -79,23 +69,19 @@ static amddwarf_status fill_records(amddwarf_object *object, size_t cu_index,
         records[last[depth]].sibling = self;
       last[depth] = self;
     }
-    amddwarf_status st = AMDDWARF_OK;
-    if (fixed)
-      st = amddwarf__form_skip_die(&fr, &r, ab, off);
-    for (uint32_t i = 0; !fixed && st == AMDDWARF_OK && i < ab->count; ++i)
-      st = amddwarf__form_skip(&fr, &r, &ab->attrs[i], off);
+    amddwarf_status st = amddwarf__form_step_die(&fr, &r, abbrevs, ab, off);
     if (st != AMDDWARF_OK)
       return st;
     if (ab->children) {
-      if (depth >= AMDDWARF_MAX_INDEX_DEPTH)
-        return index_changed(err, off);
+      if (depth >= AMDDWARF_MAX_DIE_DEPTH)
+        return amddwarf__object_unit_changed(err, off);
       open[depth++] = self;
       last[depth] = AMDDWARF_NO_RECORD;
     } else if (depth == 0) {
       break;
     }
   }
-  return n == unit->die_count ? AMDDWARF_OK : index_changed(err, r.pos);
+  return n == unit->die_count ? AMDDWARF_OK : amddwarf__object_unit_changed(err, r.pos);
 }
 
 static size_t records_bytes(size_t die_count)
@@ -194,6 +180,7 @@ static amddwarf_die_ref ref_of(const amddwarf_object *object, size_t cu_index, u
   return ref;
 }
 
+/* Zeroes *OUT (no DIE) for AMDDWARF_NOT_FOUND and the errors. */
 static amddwarf_status not_found(amddwarf_die_ref *out)
 {
   memset(out, 0, sizeof *out);
@@ -207,8 +194,10 @@ amddwarf_status amddwarf_object_die_ref(const amddwarf_object *object, size_t in
   if (u == SIZE_MAX)
     return not_found(out);
   amddwarf_status st = amddwarf__object_ensure_index(object, u, err);
-  if (st != AMDDWARF_OK)
+  if (st != AMDDWARF_OK) {
+    not_found(out);
     return st;
+  }
   *out = ref_of(object, u, (uint32_t)(index - object->units[u].first_die));
   return AMDDWARF_OK;
 }
@@ -220,8 +209,10 @@ amddwarf_status amddwarf_object_die_ref_at(const amddwarf_object *object, uint64
   if (u == SIZE_MAX)
     return not_found(out);
   amddwarf_status st = amddwarf__object_ensure_index(object, u, err);
-  if (st != AMDDWARF_OK)
+  if (st != AMDDWARF_OK) {
+    not_found(out);
     return st;
+  }
   const amddwarf_unit *unit = &object->units[u];
   uint64_t rel = offset - object->cus[u].offset;
   size_t lo = 0, hi = unit->die_count;
@@ -291,13 +282,13 @@ amddwarf_status amddwarf_object_die_ref_attributes(
   if (st == AMDDWARF_OK && visit == NULL)
     st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
                         "amddwarf_object_die_ref_attributes: NULL visit");
-  return st == AMDDWARF_OK ? amddwarf__object_read_die(object, die.cu_index, die.offset, NULL,
+  return st == AMDDWARF_OK ? amddwarf__object_read_die(object, die.cu_index, die.offset,
                                                        visit, user, err)
                            : st;
 }
 
 amddwarf_status amddwarf__object_read_die(const amddwarf_object *cobject, size_t cu_index,
-                                         uint64_t offset, unsigned *tag,
+                                         uint64_t offset,
                                          int (*visit)(void *user, const amddwarf_attribute *a),
                                          void *user, amddwarf_error *err)
 {
@@ -318,14 +309,18 @@ amddwarf_status amddwarf__object_read_die(const amddwarf_object *cobject, size_t
     return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
                          "DIE 0x%llx: unknown abbreviation code %llu",
                          (unsigned long long)offset, (unsigned long long)code);
-  if (tag != NULL)
-    *tag = ab->tag;
   for (uint32_t i = 0; i < ab->count; ++i) {
     amddwarf_attribute a;
     amddwarf__attribute_clear(&a, ab->attrs[i].at);
     amddwarf_status st = amddwarf__form_read(&fr, &r, &ab->attrs[i], &a, offset, false);
-    if (st == AMDDWARF_OK && a.value.kind == AMDDWARF_ATTR_LIST && a.form == DW_FORM_loclistx)
-      st = amddwarf__object_loclist_offset(object, cu, a.form, a.value.u, &a.value.offset, err);
+    /* A list index becomes its list's offset when the offsets table has it;
+       else the index stays, as the attributes the summaries do not read
+       (DW_AT_string_length, ...) must still be listed. */
+    uint64_t list_offset;
+    if (st == AMDDWARF_OK && a.value.kind == AMDDWARF_ATTR_LIST && a.form == DW_FORM_loclistx &&
+        amddwarf__object_loclist_offset(object, cu, a.form, a.value.u, &list_offset, NULL) ==
+            AMDDWARF_OK)
+      a.value.offset = list_offset;
     if (st != AMDDWARF_OK)
       return st;
     if (visit(user, &a) != 0)
@@ -359,7 +354,7 @@ amddwarf_status amddwarf_object_die_attribute(const amddwarf_object *object, amd
   amddwarf_status st = check_ref(object, die, err);
   for (int step = 0; st == AMDDWARF_OK; ++step) {
     attribute_search s = {at, out, 0};
-    st = amddwarf__object_read_die(object, die.cu_index, die.offset, NULL, find_attribute, &s,
+    st = amddwarf__object_read_die(object, die.cu_index, die.offset, find_attribute, &s,
                                    err);
     if (st == AMDDWARF_END)
       return AMDDWARF_OK;

@@ -20,7 +20,6 @@
 #include "common/reader.h"
 #include "object/internal.h"
 
-#define AMDDWARF_MAX_DIE_DEPTH 512u
 /* Units whose DIEs span more bytes use binary searches to resolve. */
 #define AMDDWARF_UNIT_MAP_MAX ((uint64_t)1 << 24)
 
@@ -339,9 +338,9 @@ static amddwarf_status read_die(walker *w, amddwarf_reader *r, const amddwarf_ab
   return st == AMDDWARF_OK ? note_references(w, die, &pc) : st;
 }
 
-static amddwarf_status unit_changed(walker *w, uint64_t off)
+amddwarf_status amddwarf__object_unit_changed(amddwarf_error *err, uint64_t off)
 {
-  return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, off,
+  return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, off,
                        ".debug_info at 0x%llx: the unit's DIEs differ from those counted at open",
                        (unsigned long long)off);
 }
@@ -360,7 +359,7 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
   while (r->pos < r->size) {
     uint64_t off = r->pos, code = 0;
     if (amddwarf_read_uleb(r, &code) != AMDDWARF_OK)
-      return unit_changed(w, off);
+      return amddwarf__object_unit_changed(w->err, off);
     if (code == 0) {
       if (depth == 0)
         continue;
@@ -370,7 +369,7 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
     }
     const amddwarf_abbrev *ab = amddwarf__abbrev_find(w->abbrevs, code);
     if (ab == NULL || n >= unit->die_count || (n > 0 && depth == 0))
-      return unit_changed(w, off);
+      return amddwarf__object_unit_changed(w->err, off);
     amddwarf_die_info *die = &unit->dies[n];
     die->offset = off;
     die->tag = ab->tag;
@@ -393,7 +392,7 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
       ++var_count;
     if (ab->children) {
       if (depth >= AMDDWARF_MAX_DIE_DEPTH)
-        return unit_changed(w, off);
+        return amddwarf__object_unit_changed(w->err, off);
       stack[depth] = die;
       ++depth;
       last[depth] = NULL;
@@ -402,7 +401,7 @@ static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
     }
   }
   if (n != unit->die_count)
-    return unit_changed(w, r->pos);
+    return amddwarf__object_unit_changed(w->err, r->pos);
   /* The unit DIE's variables, so that a look-up does not walk every type and
      subprogram of the unit. */
   unit->vars = amddwarf__arena_alloc(&w->object->arena, (var_count ? var_count : 1) *
@@ -578,7 +577,7 @@ static void inherit_from_origins(amddwarf_unit *unit)
     if (refs[i].slot != &d->origin)
       continue;
     const amddwarf_die_info *o = d->origin;
-    for (int hops = 0; o != NULL && hops < 8; ++hops, o = o->origin) {
+    for (int hops = 0; o != NULL && hops < AMDDWARF_MAX_ORIGIN_STEPS; ++hops, o = o->origin) {
       if (d->name == NULL)
         d->name = o->name;
       if (d->linkage_name == NULL)
@@ -843,6 +842,5 @@ amddwarf_status amddwarf__object_native_attributes(
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "the DIE does not belong to this object");
   linked_visit lv = {object, die, visit, user};
-  return amddwarf__object_read_die(object, die->cu_index, die->offset, NULL, visit_linked, &lv,
-                                   err);
+  return amddwarf__object_read_die(object, die->cu_index, die->offset, visit_linked, &lv, err);
 }

@@ -217,7 +217,8 @@ static uint32_t mp_u32(const msgpack_object *value)
 
 /* Checks that the msgpack document at BYTES is well-formed and that every
    container's element count fits in the bytes that follow (each element takes
-   at least one byte), before msgpack-c allocates for the counts it reads. */
+   at least one byte): before msgpack-c allocates for the counts it reads,
+   and as the only check of the kernel entries read in place. */
 static bool msgpack_skip(const uint8_t *bytes, size_t size, size_t pos, size_t *end)
 {
   uint64_t pending = 1; /* elements still to read */
@@ -409,8 +410,8 @@ static amddwarf_status note_kernel_field(amddwarf_object *object, const uint8_t 
 }
 
 /* Reads the kernel entry at POS of BYTES (SIZE) into K; *END gets the
-   position after it. AMDDWARF_E_OBJECT_BAD_NOTE with *WHY for an entry
-   that is not a well-formed map. */
+   position after it. AMDDWARF_E_OBJECT_BAD_NOTE (or E_NO_MEMORY for its
+   strings) with *WHY, a phrase that follows "NT_AMDGPU_METADATA ...". */
 static amddwarf_status read_kernel(amddwarf_object *object, const uint8_t *bytes, size_t size,
                                    size_t pos, size_t *end, amddwarf_kernel *k, const char **why)
 {
@@ -432,7 +433,7 @@ static amddwarf_status read_kernel(amddwarf_object *object, const uint8_t *bytes
       return AMDDWARF_E_OBJECT_BAD_NOTE;
     amddwarf_status st = note_kernel_field(object, bytes, at, key_end, value_end, k);
     if (st != AMDDWARF_OK) {
-      *why = "its strings: out of memory";
+      *why = "has more kernel strings than memory";
       return st;
     }
     at = value_end;
@@ -457,8 +458,10 @@ static bool msgpack_unpack_range(msgpack_unpacked *msg, const uint8_t *bytes, si
 
 /* The document is walked with msgpack_skip, which checks every count
    against the bytes left before msgpack-c sees them (msgpack-c allocates
-   whatever a count asks for), and each kernel is unpacked alone by
-   msgpack-c, so a note of many kernels is never held as one object tree. */
+   whatever a count asks for). msgpack-c unpacks the top-level keys and the
+   target and version; the kernel entries are read in place (read_kernel),
+   so a note of many kernels is never held as an object tree, and an entry
+   nested deeper than msgpack-c's 32 levels is still read. */
 static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *desc, size_t size,
                                      uint64_t note_offset, amddwarf_error *err)
 {

@@ -576,11 +576,6 @@ void amddwarf__abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf
   table->size_key = key;
 }
 
-bool amddwarf__abbrev_table_prepared_for(const amddwarf_abbrev_table *table, const amddwarf_cu *cu)
-{
-  return table->size_key == size_key(cu);
-}
-
 amddwarf_status amddwarf__form_skip(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                    const amddwarf_abbrev_attr *spec, uint64_t die_offset)
 {
@@ -606,6 +601,20 @@ amddwarf_status amddwarf__form_skip_die(const amddwarf_form_reader *fr, amddwarf
     r->pos += (size_t)ab->fixed_size;
     return AMDDWARF_OK;
   }
+  for (uint32_t i = 0; i < ab->count; ++i) {
+    amddwarf_status st = amddwarf__form_skip(fr, r, &ab->attrs[i], die_offset);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__form_step_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                       const amddwarf_abbrev_table *table,
+                                       const amddwarf_abbrev *ab, uint64_t die_offset)
+{
+  if (table->size_key == size_key(fr->cu))
+    return amddwarf__form_skip_die(fr, r, ab, die_offset);
   for (uint32_t i = 0; i < ab->count; ++i) {
     amddwarf_status st = amddwarf__form_skip(fr, r, &ab->attrs[i], die_offset);
     if (st != AMDDWARF_OK)

@@ -38,6 +38,12 @@ typedef struct amddwarf_section {
   bool is_debug;
 } amddwarf_section;
 
+/* Limits that the summaries and the DIE references share, so that both
+   read the same DIEs. */
+#define AMDDWARF_MAX_DIE_DEPTH 512u     /* nesting of DIEs in a unit */
+#define AMDDWARF_MAX_ORIGIN_STEPS 8     /* abstract origins / specifications followed */
+#define AMDDWARF_MAX_SCOPE_DEPTH 256    /* scopes at a PC, the unit DIE included */
+
 /* ---- abbreviations and forms (forms.c) ---- */
 
 typedef struct amddwarf_abbrev_attr {
@@ -276,9 +282,7 @@ amddwarf_status amddwarf__abbrev_table_get(amddwarf_object *object, uint64_t off
 const amddwarf_abbrev *amddwarf__abbrev_find(const amddwarf_abbrev_table *table, uint64_t code);
 /* Computes the abbreviations' fixed_size for units of CU's shape. */
 void amddwarf__abbrev_table_prepare(amddwarf_abbrev_table *table, const amddwarf_cu *cu);
-/* Whether TABLE's fixed_size values hold for units of CU's shape (tables
-   are prepared at open only, so the answer does not change afterwards). */
-bool amddwarf__abbrev_table_prepared_for(const amddwarf_abbrev_table *table, const amddwarf_cu *cu);
+
 void amddwarf__object_free_abbrevs(amddwarf_object *object);
 /* Reads the value of attribute SPEC at R into OUT. BASES_ONLY: strings and
    indexed addresses are left unresolved (the unit's bases are not known yet). */
@@ -290,6 +294,12 @@ amddwarf_status amddwarf__form_skip(const amddwarf_form_reader *fr, amddwarf_rea
                                    const amddwarf_abbrev_attr *spec, uint64_t die_offset);
 /* Steps R over the attributes of AB without decoding them. */
 amddwarf_status amddwarf__form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                       const amddwarf_abbrev *ab, uint64_t die_offset);
+/* Steps R over the attributes of AB from TABLE: in one step when the
+   table's fixed sizes were computed for the shape of FR's unit (tables are
+   prepared at open only), else attribute by attribute. */
+amddwarf_status amddwarf__form_step_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                       const amddwarf_abbrev_table *table,
                                        const amddwarf_abbrev *ab, uint64_t die_offset);
 /* Member-wise zeroing of an attribute before a read. */
 void amddwarf__attribute_clear(amddwarf_attribute *a, uint16_t at);
@@ -364,6 +374,9 @@ amddwarf_status amddwarf__object_each_unit(const amddwarf_object *object, const 
                                                                   size_t cu_index,
                                                                   amddwarf_error *err),
                                           amddwarf_error *err);
+/* The error of a pass over a unit that finds other DIEs than the open-time
+   pass counted (an internal error, still reported). */
+amddwarf_status amddwarf__object_unit_changed(amddwarf_error *err, uint64_t off);
 /* The unit whose .debug_info range holds OFFSET, or SIZE_MAX. */
 size_t amddwarf__object_unit_at(const amddwarf_object *object, uint64_t offset);
 /* The DIE at OFFSET of loaded unit CU_INDEX, or NULL. */
@@ -432,9 +445,9 @@ amddwarf_status amddwarf__object_ensure_index(const amddwarf_object *object, siz
 /* Decodes the attributes of the DIE at OFFSET of unit CU_INDEX in their
    encoded order, VISIT seeing each (a reference with its target's offset,
    a list with its section offset, neither resolved further) until
-   it returns non-zero (then AMDDWARF_END). *TAG (may be NULL) gets its tag. */
+   it returns non-zero (then AMDDWARF_END). */
 amddwarf_status amddwarf__object_read_die(const amddwarf_object *object, size_t cu_index,
-                                         uint64_t offset, unsigned *tag,
+                                         uint64_t offset,
                                          int (*visit)(void *user, const amddwarf_attribute *a),
                                          void *user, amddwarf_error *err);
 void amddwarf__object_free_indexes(amddwarf_object *object);

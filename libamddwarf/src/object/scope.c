@@ -82,7 +82,7 @@ amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_
                                           const amddwarf_die_info **scopes, size_t capacity,
                                           size_t *count)
 {
-  const amddwarf_die_info *chain[AMDDWARF_MAX_TYPE_DEPTH * 8];
+  const amddwarf_die_info *chain[AMDDWARF_MAX_SCOPE_DEPTH];
   size_t depth = 0;
   *count = 0;
   if (object == NULL)
@@ -209,14 +209,14 @@ static size_t add_var(const amddwarf_die_info *scope, const amddwarf_die_info *c
 amddwarf_status amddwarf_object_vars_at(const amddwarf_object *object, uint64_t pc,
                                         amddwarf_var *vars, size_t capacity, size_t *count)
 {
-  const amddwarf_die_info *scopes[256];
+  const amddwarf_die_info *scopes[AMDDWARF_MAX_SCOPE_DEPTH];
   size_t depth = 0, n = 0;
   *count = 0;
-  amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, 256, &depth);
+  amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, AMDDWARF_MAX_SCOPE_DEPTH, &depth);
   if (st != AMDDWARF_OK)
     return st;
-  if (depth > 256)
-    depth = 256;
+  if (depth > AMDDWARF_MAX_SCOPE_DEPTH)
+    depth = AMDDWARF_MAX_SCOPE_DEPTH;
   for (size_t i = 0; i < depth; ++i)
     n = add_vars(object, scopes[i], (uint32_t)i, pc, vars, capacity, n);
   *count = n;

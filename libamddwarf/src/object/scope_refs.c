@@ -13,8 +13,6 @@
 #include "common/reader.h"
 #include "object/internal.h"
 
-#define AMDDWARF_MAX_SCOPE_CHAIN 256
-
 /* A reader over one unit's DIEs. */
 typedef struct die_walk {
   amddwarf_object *object;
@@ -22,7 +20,6 @@ typedef struct die_walk {
   const amddwarf_cu *cu;
   const amddwarf_abbrev_table *abbrevs;
   amddwarf_form_reader fr;
-  bool fixed;                /* abbreviations' fixed sizes hold for this unit */
   amddwarf_reader r;
   amddwarf_error *err;
 } die_walk;
@@ -43,7 +40,6 @@ static void walk_init(die_walk *w, const amddwarf_object *object, size_t cu_inde
   const amddwarf_unit *unit = &object->units[cu_index];
   w->abbrevs = &object->abbrev_tables[unit->abbrev_table];
   w->fr = amddwarf_form_reader_make(w->object, w->cu, err);
-  w->fixed = amddwarf__abbrev_table_prepared_for(w->abbrevs, w->cu);
   amddwarf_reader_init(&w->r, object->sec_info->data, (size_t)unit->end);
   w->err = err;
 }
@@ -70,14 +66,7 @@ static amddwarf_status next_die(die_walk *w, uint64_t *off, const amddwarf_abbre
 
 static amddwarf_status skip_attributes(die_walk *w, const amddwarf_abbrev *ab, uint64_t off)
 {
-  if (w->fixed)
-    return amddwarf__form_skip_die(&w->fr, &w->r, ab, off);
-  for (uint32_t i = 0; i < ab->count; ++i) {
-    amddwarf_status st = amddwarf__form_skip(&w->fr, &w->r, &ab->attrs[i], off);
-    if (st != AMDDWARF_OK)
-      return st;
-  }
-  return AMDDWARF_OK;
+  return amddwarf__form_step_die(&w->fr, &w->r, w->abbrevs, ab, off);
 }
 
 /* Steps over the descendants of the DIE just read (its attributes
@@ -258,7 +247,7 @@ static amddwarf_status scope_chain(die_walk *w, const amddwarf_scope_entry *entr
   chain[0].children = w->r.pos;
   chain[0].has_children = ab->children;
   *depth = 1;
-  for (bool found = true; found && *depth < AMDDWARF_MAX_SCOPE_CHAIN - 1;) {
+  for (bool found = true; found && *depth < AMDDWARF_MAX_SCOPE_DEPTH - 1;) {
     st = inner_scope(w, &chain[*depth - 1], pc, &chain[*depth], &found);
     if (st != AMDDWARF_OK)
       return st;
@@ -297,7 +286,7 @@ amddwarf_status amddwarf_object_scope_refs_at(const amddwarf_object *object, uin
                                               amddwarf_die_ref *scopes, size_t capacity,
                                               size_t *count, amddwarf_error *err)
 {
-  scope_at chain[AMDDWARF_MAX_SCOPE_CHAIN];
+  scope_at chain[AMDDWARF_MAX_SCOPE_DEPTH];
   size_t depth = 0;
   die_walk w;
   *count = 0;
@@ -430,15 +419,16 @@ typedef struct var_sink {
   size_t capacity, count;
 } var_sink;
 
-/* The slot of the next variable (a scratch one past CAPACITY: only counted). */
-static amddwarf_var_ref *next_var(var_sink *sink, amddwarf_var_ref *scratch,
-                                  amddwarf_die_ref scope, uint32_t depth)
+/* The slot of the next variable, or NULL past CAPACITY: a variable there is
+   only counted, as amddwarf_object_vars_at counts it. */
+static amddwarf_var_ref *next_var(var_sink *sink, amddwarf_die_ref scope, uint32_t depth)
 {
-  amddwarf_var_ref *v = sink->count < sink->capacity ? &sink->vars[sink->count] : scratch;
+  if (sink->count++ >= sink->capacity)
+    return NULL;
+  amddwarf_var_ref *v = &sink->vars[sink->count - 1];
   memset(v, 0, sizeof *v);
   v->scope = scope;
   v->depth = depth;
-  ++sink->count;
   return v;
 }
 
@@ -453,11 +443,11 @@ static amddwarf_status visit_for_vars(die_walk *w, const amddwarf_abbrev *ab, ui
                                       uint32_t index, void *user, bool *stop)
 {
   vars_search *s = user;
-  amddwarf_var_ref scratch;
+  amddwarf_var_ref *v = NULL;
   (void)stop;
-  if (ab->tag != DW_TAG_variable && ab->tag != DW_TAG_formal_parameter)
-    return skip_attributes(w, ab, off);
-  return read_var(w, ab, off, index, s->pc, next_var(s->sink, &scratch, s->scope->ref, s->depth));
+  if (ab->tag == DW_TAG_variable || ab->tag == DW_TAG_formal_parameter)
+    v = next_var(s->sink, s->scope->ref, s->depth);
+  return v != NULL ? read_var(w, ab, off, index, s->pc, v) : skip_attributes(w, ab, off);
 }
 
 /* The variables and parameters among SCOPE's children, in DIE order. */
@@ -476,11 +466,13 @@ static amddwarf_status unit_vars(die_walk *w, uint32_t depth, uint64_t pc, var_s
     const amddwarf_unit_global *g = &unit->globals[i];
     uint64_t off;
     const amddwarf_abbrev *ab;
+    amddwarf_var_ref *v = next_var(sink, unit_ref(w), depth);
+    if (v == NULL)
+      continue;
     w->r.pos = (size_t)(w->cu->offset + g->offset);
-    amddwarf_var_ref scratch;
     amddwarf_status st = next_die(w, &off, &ab);
     if (st == AMDDWARF_OK && ab != NULL)
-      st = read_var(w, ab, off, g->index, pc, next_var(sink, &scratch, unit_ref(w), depth));
+      st = read_var(w, ab, off, g->index, pc, v);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -491,7 +483,7 @@ amddwarf_status amddwarf_object_var_refs_at(const amddwarf_object *object, uint6
                                             amddwarf_var_ref *vars, size_t capacity,
                                             size_t *count, amddwarf_error *err)
 {
-  scope_at chain[AMDDWARF_MAX_SCOPE_CHAIN];
+  scope_at chain[AMDDWARF_MAX_SCOPE_DEPTH];
   size_t depth = 0;
   die_walk w;
   var_sink sink = {vars, capacity, 0};

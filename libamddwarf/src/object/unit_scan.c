@@ -20,7 +20,6 @@
 #include "object/internal.h"
 
 #define AMDDWARF_DEFAULT_MAX_DIES 50000000u
-#define AMDDWARF_MAX_DIE_DEPTH 512u
 #define AMDDWARF_MAX_EXTENSION_SCAN 4096u
 
 /* ---- the convention of a unit ---- */
@@ -330,6 +329,7 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
     amddwarf_status st;
     if (!root_seen) {
       root_seen = true;
+      s->cu->die_offset = off; /* after any padding before the unit DIE */
       st = read_unit_die(s, r, ab, off);
     } else if (ab->tag == DW_TAG_subprogram ||
                ((ab->scan_flags & AMDDWARF_ABBREV_FRAME_OR_LOCATION) && !s->saw_extension &&
@@ -384,11 +384,11 @@ static amddwarf_status read_unit_header(amddwarf_object *object, amddwarf_reader
     return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, unit_offset,
                          ".debug_info at 0x%llx: unit length 0x%llx runs past the section",
                          (unsigned long long)unit_offset, (unsigned long long)length);
-  if (length > UINT32_MAX - 16)
+  unit->end = r->pos + length;
+  if (length > UINT32_MAX - 16) /* DIE references hold offsets in the unit in 32 bits */
     return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, unit_offset,
                          ".debug_info at 0x%llx: a unit of 4 GiB or more",
                          (unsigned long long)unit_offset);
-  unit->end = r->pos + length;
   if (amddwarf__read_u16(r, &version) != AMDDWARF_OK)
     goto truncated;
   if (version < 2 || version > 5)
