@@ -92,10 +92,9 @@ static size_t records_bytes(size_t die_count)
 static amddwarf_status build_index(amddwarf_object *object, size_t cu_index)
 {
   amddwarf_unit *unit = &object->units[cu_index];
-  unsigned loaded = atomic_load_explicit(&unit->state, memory_order_acquire);
   amddwarf_status st = AMDDWARF_OK;
-  if (loaded == AMDDWARF_UNIT_FAILED && unit->die_count == 0) {
-    st = unit->failure.status; /* failed at open: no DIE of it can be read */
+  if (amddwarf__unit_failed_at_open(unit)) {
+    st = unit->failure.status;
     unit->index_failure = unit->failure;
   } else if (object->records == NULL &&
              (object->records = amddwarf__mem_alloc_bulk(
@@ -309,24 +308,7 @@ amddwarf_status amddwarf__object_read_die(const amddwarf_object *cobject, size_t
     return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
                          "DIE 0x%llx: unknown abbreviation code %llu",
                          (unsigned long long)offset, (unsigned long long)code);
-  for (uint32_t i = 0; i < ab->count; ++i) {
-    amddwarf_attribute a;
-    amddwarf__attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf__form_read(&fr, &r, &ab->attrs[i], &a, offset, false);
-    /* A list index becomes its list's offset when the offsets table has it;
-       else the index stays, as the attributes the summaries do not read
-       (DW_AT_string_length, ...) must still be listed. */
-    uint64_t list_offset;
-    if (st == AMDDWARF_OK && a.value.kind == AMDDWARF_ATTR_LIST && a.form == DW_FORM_loclistx &&
-        amddwarf__object_loclist_offset(object, cu, a.form, a.value.u, &list_offset, NULL) ==
-            AMDDWARF_OK)
-      a.value.offset = list_offset;
-    if (st != AMDDWARF_OK)
-      return st;
-    if (visit(user, &a) != 0)
-      return AMDDWARF_END;
-  }
-  return AMDDWARF_OK;
+  return amddwarf__form_read_die(&fr, &r, ab, offset, visit, user);
 }
 
 typedef struct attribute_search {
@@ -338,8 +320,7 @@ typedef struct attribute_search {
 static int find_attribute(void *user, const amddwarf_attribute *a)
 {
   attribute_search *s = user;
-  if ((a->attribute == DW_AT_abstract_origin || a->attribute == DW_AT_specification) &&
-      a->value.kind == AMDDWARF_ATTR_REF)
+  if (amddwarf__is_origin_attribute(a))
     s->origin = a->value.offset;
   if (a->attribute != s->at)
     return 0;

@@ -435,6 +435,13 @@ static amddwarf_status read_form(const amddwarf_form_reader *w, amddwarf_reader 
     v->offset = v->u;
     if (loc)
       v->kind = AMDDWARF_ATTR_LIST;
+    /* A location list's offset, through the unit's offsets table once its
+       base is known; the index stays when the table does not have it, as
+       the attributes the summaries do not read (DW_AT_string_length, ...)
+       must still be listed. */
+    if (st == AMDDWARF_OK && loc && form == DW_FORM_loclistx && !bases_only)
+      (void)amddwarf__object_loclist_offset(w->object, w->cu, (uint16_t)form, v->u, &v->offset,
+                                           NULL);
     break;
   case DW_FORM_indirect: {
     uint64_t real = 0;
@@ -473,6 +480,23 @@ amddwarf_status amddwarf__form_read(const amddwarf_form_reader *fr, amddwarf_rea
 {
   return read_form(fr, r, spec->at, spec->loc, spec->form, spec->implicit_const, out, die_offset,
                    bases_only, 0);
+}
+
+amddwarf_status amddwarf__form_read_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                       const amddwarf_abbrev *ab, uint64_t die_offset,
+                                       int (*visit)(void *user, const amddwarf_attribute *a),
+                                       void *user)
+{
+  for (uint32_t i = 0; i < ab->count; ++i) {
+    amddwarf_attribute a;
+    amddwarf__attribute_clear(&a, ab->attrs[i].at);
+    amddwarf_status st = amddwarf__form_read(fr, r, &ab->attrs[i], &a, die_offset, false);
+    if (st != AMDDWARF_OK)
+      return st;
+    if (visit(user, &a) != 0)
+      return AMDDWARF_END;
+  }
+  return AMDDWARF_OK;
 }
 
 void amddwarf__attribute_clear(amddwarf_attribute *a, uint16_t at)

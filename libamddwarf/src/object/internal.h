@@ -181,6 +181,21 @@ typedef struct amddwarf_unit {
   size_t global_count, global_capacity;
 } amddwarf_unit;
 
+/* Whether UNIT failed at open: none of its DIEs can be read, by summary or
+   by reference (its error is unit->failure). */
+static inline bool amddwarf__unit_failed_at_open(const amddwarf_unit *unit)
+{
+  return atomic_load_explicit(&unit->state, memory_order_acquire) == AMDDWARF_UNIT_FAILED &&
+         unit->die_count == 0;
+}
+
+/* Whether attribute A names the DIE whose attributes A's DIE inherits. */
+static inline bool amddwarf__is_origin_attribute(const amddwarf_attribute *a)
+{
+  return (a->attribute == DW_AT_abstract_origin || a->attribute == DW_AT_specification) &&
+         a->value.kind == AMDDWARF_ATTR_REF;
+}
+
 /* Scope index entry: a subprogram's range, found by the scan. */
 typedef struct amddwarf_scope_entry {
   uint64_t low, high;
@@ -295,6 +310,12 @@ amddwarf_status amddwarf__form_skip(const amddwarf_form_reader *fr, amddwarf_rea
 /* Steps R over the attributes of AB without decoding them. */
 amddwarf_status amddwarf__form_skip_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
                                        const amddwarf_abbrev *ab, uint64_t die_offset);
+/* Reads the attributes of AB at R in their encoded order, VISIT seeing
+   each until it returns non-zero (then AMDDWARF_END). */
+amddwarf_status amddwarf__form_read_die(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                       const amddwarf_abbrev *ab, uint64_t die_offset,
+                                       int (*visit)(void *user, const amddwarf_attribute *a),
+                                       void *user);
 /* Steps R over the attributes of AB from TABLE: in one step when the
    table's fixed sizes were computed for the shape of FR's unit (tables are
    prepared at open only), else attribute by attribute. */
@@ -413,6 +434,13 @@ amddwarf_status amddwarf__object_read_ranges(amddwarf_object *object, const amdd
                                             uint16_t form, uint64_t value,
                                             const amddwarf_range **ranges, size_t *count,
                                             amddwarf_error *err);
+/* The entry of the location list of FORM/VALUE that applies at PC, by
+   amddwarf_attr_value_expr_at's rule, without keeping the list: *FOUND
+   false when none applies. */
+amddwarf_status amddwarf__object_loclist_at(amddwarf_object *object, const amddwarf_cu *cu,
+                                           uint16_t form, uint64_t value, uint64_t pc,
+                                           amddwarf_loc_entry *entry, bool *found,
+                                           amddwarf_error *err);
 /* Reads the location list of FORM/VALUE without keeping it: VISIT sees each
    entry until it returns false. */
 amddwarf_status amddwarf__object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,

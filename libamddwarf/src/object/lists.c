@@ -333,6 +333,32 @@ amddwarf_status amddwarf__object_visit_ranges(amddwarf_object *object, const amd
   return st;
 }
 
+amddwarf_status amddwarf__object_loclist_at(amddwarf_object *object, const amddwarf_cu *cu,
+                                           uint16_t form, uint64_t value, uint64_t pc,
+                                           amddwarf_loc_entry *entry, bool *found,
+                                           amddwarf_error *err)
+{
+  uint64_t offset = 0;
+  entry_buf buf = {NULL, 0, 0};
+  *found = false;
+  amddwarf_status st = read_list_of(object, cu, false, form, value, &buf, &offset, err);
+  if (st == AMDDWARF_OK) {
+    amddwarf_attr_value list;
+    memset(&list, 0, sizeof list);
+    list.kind = AMDDWARF_ATTR_LIST;
+    list.entries = buf.items;
+    list.count = buf.count;
+    const uint8_t *bytes;
+    size_t size;
+    const amddwarf_loc_entry *chosen = NULL;
+    *found = amddwarf_attr_value_expr_at(&list, pc, &bytes, &size, &chosen) == AMDDWARF_OK;
+    if (*found)
+      *entry = *chosen;
+  }
+  amddwarf__mem_free(&object->allocator, buf.items, buf.capacity * sizeof *buf.items);
+  return st;
+}
+
 amddwarf_status amddwarf__object_visit_loclist(amddwarf_object *object, const amddwarf_cu *cu,
                                               uint16_t form, uint64_t value,
                                               bool (*visit)(void *user,

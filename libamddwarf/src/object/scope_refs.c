@@ -92,22 +92,6 @@ static amddwarf_status skip_descendants(die_walk *w, uint32_t *index)
   return AMDDWARF_OK;
 }
 
-/* Calls VISIT for every attribute of the DIE just read (its code). */
-static amddwarf_status read_attributes(die_walk *w, const amddwarf_abbrev *ab, uint64_t off,
-                                       void (*visit)(void *user, const amddwarf_attribute *a),
-                                       void *user)
-{
-  for (uint32_t i = 0; i < ab->count; ++i) {
-    amddwarf_attribute a;
-    amddwarf__attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf__form_read(&w->fr, &w->r, &ab->attrs[i], &a, off, false);
-    if (st != AMDDWARF_OK)
-      return st;
-    visit(user, &a);
-  }
-  return AMDDWARF_OK;
-}
-
 /* ---- the chain of scopes ---- */
 
 typedef struct pc_attributes {
@@ -117,7 +101,7 @@ typedef struct pc_attributes {
   uint64_t ranges_value;
 } pc_attributes;
 
-static void note_pc_attribute(void *user, const amddwarf_attribute *a)
+static int note_pc_attribute(void *user, const amddwarf_attribute *a)
 {
   pc_attributes *p = user;
   amddwarf__pc_pair_note(&p->pair, a);
@@ -126,6 +110,7 @@ static void note_pc_attribute(void *user, const amddwarf_attribute *a)
     p->ranges_form = a->form;
     p->ranges_value = a->value.u;
   }
+  return 0;
 }
 
 typedef struct range_search {
@@ -146,7 +131,7 @@ static amddwarf_status block_holds(die_walk *w, const amddwarf_abbrev *ab, uint6
 {
   pc_attributes p;
   memset(&p, 0, sizeof p);
-  amddwarf_status st = read_attributes(w, ab, off, note_pc_attribute, &p);
+  amddwarf_status st = amddwarf__form_read_die(&w->fr, &w->r, ab, off, note_pc_attribute, &p);
   if (st != AMDDWARF_OK)
     return st;
   if (p.has_ranges) {
@@ -267,8 +252,7 @@ static amddwarf_status find_scopes(const amddwarf_object *object, uint64_t pc, d
   if (entry == NULL)
     return AMDDWARF_NOT_FOUND;
   const amddwarf_unit *unit = &object->units[entry->cu_index];
-  if (atomic_load_explicit(&unit->state, memory_order_acquire) == AMDDWARF_UNIT_FAILED &&
-      unit->die_count == 0) {
+  if (amddwarf__unit_failed_at_open(unit)) {
     if (err != NULL)
       *err = unit->failure;
     return unit->failure.status;
@@ -310,7 +294,7 @@ typedef struct var_attributes {
   uint64_t origin;           /* DW_AT_abstract_origin / DW_AT_specification, or 0 */
 } var_attributes;
 
-static void note_var_attribute(void *user, const amddwarf_attribute *a)
+static int note_var_attribute(void *user, const amddwarf_attribute *a)
 {
   var_attributes *v = user;
   if (a->attribute == DW_AT_location) {
@@ -318,33 +302,10 @@ static void note_var_attribute(void *user, const amddwarf_attribute *a)
     v->has_location = true;
   } else if (a->attribute == DW_AT_const_value) {
     v->has_const_value = true;
-  } else if ((a->attribute == DW_AT_abstract_origin || a->attribute == DW_AT_specification) &&
-             a->value.kind == AMDDWARF_ATTR_REF) {
+  } else if (amddwarf__is_origin_attribute(a)) {
     v->origin = a->value.offset;
   }
-}
-
-/* The entry of a location list that applies at PC: the first covering it,
-   else the last default entry (amddwarf_attr_value_expr_at's rule). */
-typedef struct entry_choice {
-  uint64_t pc;
-  amddwarf_loc_entry hit, fallback;
-  bool has_hit, has_fallback;
-} entry_choice;
-
-static bool offer_entry(void *user, const amddwarf_loc_entry *e)
-{
-  entry_choice *c = user;
-  if (e->is_default) {
-    c->fallback = *e;
-    c->has_fallback = true;
-    return true;
-  }
-  if (c->pc >= e->low && c->pc < e->high) {
-    c->hit = *e;
-    c->has_hit = true;
-  }
-  return !c->has_hit;
+  return 0;
 }
 
 /* Sets V's expression at PC from the location attribute LOC. */
@@ -360,14 +321,11 @@ static amddwarf_status location_at(die_walk *w, const amddwarf_cu *cu,
   }
   if (loc->value.kind != AMDDWARF_ATTR_LIST)
     return AMDDWARF_OK;
-  entry_choice c;
-  memset(&c, 0, sizeof c);
-  c.pc = pc;
-  amddwarf_status st = amddwarf__object_visit_loclist(w->object, cu, loc->form, loc->value.u,
-                                                      offer_entry, &c, w->err);
-  if (st != AMDDWARF_OK || (!c.has_hit && !c.has_fallback))
+  bool found = false;
+  amddwarf_status st = amddwarf__object_loclist_at(w->object, cu, loc->form, loc->value.u, pc,
+                                                   &v->entry, &found, w->err);
+  if (st != AMDDWARF_OK || !found)
     return st;
-  v->entry = c.has_hit ? c.hit : c.fallback;
   v->available = 1;
   v->from_list = 1;
   v->expr = v->entry.expr;
@@ -400,7 +358,7 @@ static amddwarf_status read_var(die_walk *w, const amddwarf_abbrev *ab, uint64_t
 {
   var_attributes attrs;
   memset(&attrs, 0, sizeof attrs);
-  amddwarf_status st = read_attributes(w, ab, off, note_var_attribute, &attrs);
+  amddwarf_status st = amddwarf__form_read_die(&w->fr, &w->r, ab, off, note_var_attribute, &attrs);
   if (st != AMDDWARF_OK)
     return st;
   v->die = ref_make(w, off, index);
