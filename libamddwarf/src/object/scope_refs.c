@@ -49,11 +49,11 @@ static amddwarf_status next_die(die_walk *w, uint64_t *off, const amddwarf_abbre
 {
   uint64_t code = 0;
   *off = w->r.pos;
+  *ab = NULL;
   if (amddwarf_read_uleb(&w->r, &code) != AMDDWARF_OK)
     return amddwarf__fail(w->err, AMDDWARF_E_OBJECT_DWARF, *off,
                          ".debug_info at 0x%llx: truncated abbreviation code",
                          (unsigned long long)*off);
-  *ab = NULL;
   if (code == 0)
     return AMDDWARF_OK;
   *ab = amddwarf__abbrev_find(w->abbrevs, code);
