@@ -109,6 +109,36 @@ static void test_target_answers(void **state)
   fx_free(&fx);
 }
 
+/* Memory listed in adjacent regions is one memory: a read or a write that
+   spans them succeeds, one that reaches a gap does not (and writes nothing). */
+static void test_access_spans_adjacent_regions(void **state)
+{
+  (void)state;
+  eval_fixture fx;
+  fx_init(&fx, "{\"architecture\": \"gfx90a\", \"memory\": ["
+               " {\"address_space\": \"private_lane\", \"lane\": 3, \"address\": \"0x20\", \"bytes\": \"a0a1a2a3\"},"
+               " {\"address_space\": \"private_lane\", \"lane\": 3, \"address\": \"0x24\", \"bytes\": \"b0b1\"},"
+               " {\"address_space\": \"private_lane\", \"lane\": 3, \"address\": \"0x27\", \"bytes\": \"c0\"}]}");
+  amddwarf_target *t = &fx.snap_target;
+  uint8_t buf[8];
+  assert_int_equal(t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 3, 0x22, 4, buf),
+                   AMDDWARF_OK);
+  assert_memory_equal(buf, "\xa2\xa3\xb0\xb1", 4);
+  assert_int_equal(t->write_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 3, 0x23, 2,
+                                   "\x11\x22"),
+                   AMDDWARF_OK);
+  /* 0x26 is in no region. */
+  assert_int_equal(t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 3, 0x24, 4, buf),
+                   AMDDWARF_E_EVAL_UNAVAILABLE);
+  assert_int_equal(t->write_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 3, 0x25, 3,
+                                   "\x33\x44\x55"),
+                   AMDDWARF_E_EVAL_UNAVAILABLE);
+  assert_int_equal(t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 3, 0x20, 6, buf),
+                   AMDDWARF_OK);
+  assert_memory_equal(buf, "\xa0\xa1\xa2\x11\x22\xb1", 6);
+  fx_free(&fx);
+}
+
 static void test_initial_entries(void **state)
 {
   (void)state;
@@ -370,6 +400,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rejects),
       cmocka_unit_test(test_target_answers),
+      cmocka_unit_test(test_access_spans_adjacent_regions),
       cmocka_unit_test(test_initial_entries),
       cmocka_unit_test(test_32bit_process),
       cmocka_unit_test(test_save_round_trip),

@@ -237,7 +237,8 @@ amddwarf_status amddwarf__stack_pop_location(machine *m, uint32_t base, amddwarf
 /* memcmp (A, B, SIZE) == 0 for the expressions of the cache (at most
    EVAL_CACHE_BYTES), without a library call: 8-byte words, the last one
    overlapping the one before; 4-byte words or bytes below 8. */
-static bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t size)
+static inline __attribute__((always_inline)) bool bytes_equal(const uint8_t *a, const uint8_t *b,
+                                                              size_t size)
 {
   uint64_t differ = 0;
   if (size >= 8) {
@@ -264,6 +265,25 @@ static bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t size)
   return differ == 0;
 }
 
+/* The fields of FORMAT that decoding depends on, as one number: the
+   dialect, address size, offset size and version, 8 bytes without
+   padding. */
+static inline uint64_t format_key(const amddwarf_expr_format *format)
+{
+  _Static_assert(sizeof format->dialect == 4 &&
+                     offsetof(amddwarf_expr_format, address_size) ==
+                         offsetof(amddwarf_expr_format, dialect) + 4 &&
+                     offsetof(amddwarf_expr_format, offset_size) ==
+                         offsetof(amddwarf_expr_format, dialect) + 5 &&
+                     offsetof(amddwarf_expr_format, version) ==
+                         offsetof(amddwarf_expr_format, dialect) + 6 &&
+                     sizeof format->version == 2,
+                 "dialect, address size, offset size and version are 8 consecutive bytes");
+  uint64_t key;
+  memcpy(&key, &format->dialect, sizeof key);
+  return key;
+}
+
 /* Program *P from cache slot I when it holds BYTES in the request's format;
    the slot is pinned until the evaluation ends, so that a nested expression
    cannot reuse it while this one runs. */
@@ -273,9 +293,7 @@ static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size
   amddwarf_eval *ev = m->ev;
   const eval_cache_entry *c = &ev->cache[i];
   const amddwarf_expr_format *format = &m->req->format;
-  if (c->bytes != bytes || c->size != size || !bytes || c->format.dialect != format->dialect ||
-      c->format.address_size != format->address_size ||
-      c->format.offset_size != format->offset_size || c->format.version != format->version ||
+  if (c->bytes != bytes || c->size != size || !bytes || c->format_key != format_key(format) ||
       !bytes_equal(c->copy, bytes, size))
     return false;
   ev->cache_pinned |= 1u << i;
@@ -341,10 +359,11 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
     c->bytes = bytes;
     c->size = size;
     c->format = m->req->format;
+    c->format_key = format_key(&c->format);
     memcpy(c->copy, bytes, size);
     memcpy(c->ops, ev->ops + m->ops_used, count * sizeof *c->ops);
     c->count = count;
-    amddwarf__fast_compile(c->ops, count, &c->plan);
+    amddwarf__fast_compile(c->ops, count, &c->format, &c->plan);
     ev->cache_pinned |= 1u << (slot % EVAL_CACHE_ENTRIES);
     p->plan = &c->plan;
   }
@@ -541,6 +560,7 @@ amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_r
   ev->cache_pinned = 0;
   m->req = req;
   m->t = req->target;
+  m->registers_sized_by_target = TARGET_HAS(m->t, register_size);
   m->err = err;
   m->trace = req->struct_size >= offsetof(amddwarf_eval_request, trace_user) +
                                      sizeof req->trace_user
@@ -639,7 +659,7 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
   program p = {ops, 0, count, NULL};
   if (fast_allowed(&m) && count <= FAST_PLAN_STEPS) {
     fast_plan plan;
-    amddwarf__fast_compile(ops, count, &plan);
+    amddwarf__fast_compile(ops, count, &request->format, &plan);
     if (amddwarf__fast_eval_location(&m, &plan, result))
       return AMDDWARF_OK;
     machine_restart(&m);

@@ -7,7 +7,8 @@
  *   ops_locations.c  registers, memory, address spaces, offsets, implicit locations
  *   ops_composites.c pieces, extend, select_bit_piece
  *   ops_control.c    branches, calls, entry values
- *   fast.c       the one-lane fast path for common locations
+ *   fast.c       the one-lane fast path for common locations: runs plans
+ *   fast_compile.c   ... compiles them (fast_plan.h)
  *   context.c    the context's buffers; public reads and writes
  *   location.c   bit offsets, storage sizes, conversions, composites
  *   access.c     reading and writing bits through any location
@@ -22,28 +23,9 @@
 #include <string.h>
 #include <amddwarf/eval.h>
 
-enum { EVAL_CACHE_ENTRIES = 8, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = 32, EVAL_REG_CACHE = 16 };
+#include "expr/fast_plan.h"
 
-/* A compiled expression for the fast path: each operation of the fast set
-   as a step with its operands unpacked and checked, and the deepest stack
-   it reaches. USABLE is false when an operation is outside the set, the
-   stack would underflow or the expression is too long; the general
-   machine then runs it and gives the exact result or error. */
-enum { FAST_PLAN_STEPS = EVAL_CACHE_OPS, FAST_STACK = 16 };
-
-typedef struct fast_step {
-  uint8_t code; /* fast_code (fast.c) */
-  uint32_t a;
-  uint64_t b;
-} fast_step;
-
-typedef struct fast_plan {
-  bool usable;
-  uint32_t count;      /* steps */
-  uint32_t operations; /* the operations they run (counted as steps run) */
-  uint32_t deepest;
-  fast_step steps[FAST_PLAN_STEPS];
-} fast_plan;
+enum { EVAL_CACHE_ENTRIES = 8, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = FAST_PLAN_STEPS, EVAL_REG_CACHE = 16 };
 
 /* A decoded expression, reused while its bytes (same address, same
    content) and format are the same. */
@@ -51,6 +33,7 @@ typedef struct eval_cache_entry {
   const uint8_t *bytes;
   size_t size;
   amddwarf_expr_format format;
+  uint64_t format_key; /* eval.c's format_key (FORMAT) */
   uint8_t copy[EVAL_CACHE_BYTES];
   size_t count;
   amddwarf_op ops[EVAL_CACHE_OPS];
@@ -97,6 +80,7 @@ typedef struct machine {
   size_t ops_used;
   uint64_t steps;
   uint32_t depth;
+  bool registers_sized_by_target; /* the target has register_size */
   bool in_entry_value;
   bool reported;         /* *err holds this evaluation's error (amddwarf__machine_fail) */
   amddwarf_trace_fn trace; /* request's trace callback, NULL when not tracing */
@@ -290,9 +274,6 @@ EVAL_OP(breg0, amddwarf__op_breg)
 #undef EVAL_OP
 
 /* ---- fast.c ------------------------------------------------------------- */
-
-/* Compiles the COUNT operations at OPS into *PLAN. */
-void amddwarf__fast_compile(const amddwarf_op *ops, size_t count, fast_plan *plan);
 
 /* Evaluates PLAN as a location into *RESULT on the fast path; false when it
    declines (then nothing was reported and the general machine must run the

@@ -1,16 +1,17 @@
 /* The one-lane fast path: a location that uses only the common operations
  * (literals, registers, breg/fbreg, the lane, integer arithmetic on generic
- * values, offsets, address spaces, deref and whole-byte pieces), run on a
- * small stack of (kind, number) entries instead of the general machine's
- * typed entries.
+ * values, offsets, address spaces, deref, whole-byte pieces and
+ * select_bit_piece), run from its plan (fast_plan.h, compiled by
+ * fast_compile.c) on a frame of numbers: the plan knows the kind and the
+ * stack slot of every entry, so a step only computes.
  *
  * It never reports anything. Whatever it does not handle, and every error
- * (an underflow, a bad register, a read that fails, an offset out of range),
- * makes it decline; the caller then runs the general machine from the start,
- * which gives the exact result or error. A decline only costs the target
- * reads done so far, which are repeated; the fast path is off while tracing,
- * so a trace shows each access once. test_eval_fast.c checks both paths
- * against each other on random expressions. */
+ * (a bad register, a read that fails, an offset out of range), makes it
+ * decline; the caller then runs the general machine from the start, which
+ * gives the exact result or error. A decline only costs the target reads
+ * done so far, which are repeated; the fast path is off while tracing, so a
+ * trace shows each access once. test_eval_fast.c checks both paths against
+ * each other on random expressions. */
 #include <string.h>
 
 #include <amddwarf/amdgpu.h>
@@ -18,28 +19,25 @@
 #include "common/checked.h"
 #include "expr/eval_internal.h"
 
-enum { FAST_PIECES = 8, FAST_COMPOSITES = 4 };
+/* A generic value's address space is the default one, so that it serves as
+   a default-space address without a conversion, and a copy never reads an
+   unset field. */
+_Static_assert(AMDDWARF_ASPACE_NONE == 0, "a generic value's space field is 0");
 
-typedef enum fast_kind {
-  FAST_VALUE,     /* a generic value: X */
-  FAST_REGISTER,  /* register SPACE at byte X */
-  FAST_MEMORY,    /* address X of address space SPACE */
-  FAST_COMPOSITE, /* byte X of the frame's composite SPACE */
-  FAST_UNDEFINED, /* only as a piece */
-} fast_kind;
-
+/* A location entry with its kind: what the storage helpers take. */
 typedef struct fast_entry {
   fast_kind kind;
   uint32_t space;
   uint64_t x;
+  uint64_t register_bytes; /* a register's fixed-map size, 0: ask */
 } fast_entry;
 
 /* A select_bit_piece composite: part N of BITS bits is FROM[bit N of MASK]
    moved by N * BITS. One whose parts are whole bytes of registers or memory,
    all of them valid by the general composite rules, is read part by part
    without being built (the EXEC-selected spill read for one lane reads one
-   of its 64 parts); LOCATION, at offset 0 in the context's part arena, is
-   built when the location itself is needed. */
+   of its 64 parts); LOCATION, in the context's part arena, is built when
+   the location itself is needed. */
 typedef struct fast_composite {
   bool built;
   amddwarf_location location;
@@ -48,84 +46,52 @@ typedef struct fast_composite {
   uint32_t count;
 } fast_composite;
 
+/* The numbers of a run. Slot I of the stack is SPACE[I] and X[I]; the plan
+   says which slots hold entries and what kind each is. A generic value's
+   SPACE is 0. */
 typedef struct fast_frame {
-  /* The stack, one array per field. Entries are read and written a field at
-     a time: a copy of a whole entry would make the compiler read, as one
-     wide load, fields that narrower stores just wrote, which the processor
-     cannot forward from its store buffer (a stall of tens of cycles). */
-  uint8_t kind[FAST_STACK];
   uint32_t space[FAST_STACK];
   uint64_t x[FAST_STACK];
-  unsigned sp;
-  unsigned below;         /* general-stack entries of the frames under this one */
-  /* An incomplete composite under STACK, as pieces not yet appended. */
-  bool composite_open;
-  unsigned piece_count;
-  fast_entry pieces[FAST_PIECES];
-  uint64_t piece_bits[FAST_PIECES];
-  /* Composites made by select_bit_piece. */
-  unsigned composite_count;
+  unsigned below; /* general-stack entries of the frames under this one */
+  /* The parts of an open composite (their kinds and bits are the plan's). */
+  uint32_t piece_space[FAST_PIECES];
+  uint64_t piece_x[FAST_PIECES];
   fast_composite composites[FAST_COMPOSITES];
 } fast_frame;
 
-/* An empty frame over BELOW entries of the general stack. The stack and
-   piece arrays stay as they are: only the entries below the counts are
-   ever read. */
-static void fast_frame_start(fast_frame *f, unsigned below)
+static inline void fast_set(fast_frame *f, unsigned slot, uint32_t space, uint64_t x)
 {
-  f->sp = 0;
-  f->below = below;
-  f->composite_open = false;
-  f->piece_count = 0;
-  f->composite_count = 0;
+  f->space[slot] = space;
+  f->x[slot] = x;
 }
 
-/* A push: the plan has checked that the stack has room. */
-static void fast_push(fast_frame *f, fast_kind kind, uint32_t space, uint64_t x)
+/* Slot I as a generic value: a value, or memory in the default space (the
+   general machine's rule; breg pushes such a location). The plan has ruled
+   out the other kinds. */
+static inline bool fast_value(const fast_frame *f, unsigned i)
 {
-  f->kind[f->sp] = (uint8_t)kind;
-  f->space[f->sp] = space;
-  f->x[f->sp++] = x;
+  return f->space[i] == AMDDWARF_ASPACE_NONE;
 }
 
-/* Stack entry I. */
-static fast_entry fast_get(const fast_frame *f, unsigned i)
+/* Slot I, of kind KIND on the plan, as a location: a generic value is a
+   default-space address. */
+static inline fast_entry fast_entry_at(const fast_frame *f, unsigned i, uint8_t kind,
+                                       uint64_t register_bytes)
 {
-  fast_entry e = {(fast_kind)f->kind[i], f->space[i], f->x[i]};
+  fast_entry e = {kind == FAST_VALUE ? FAST_MEMORY : (fast_kind)kind, f->space[i], f->x[i],
+                  register_bytes};
   return e;
 }
 
-/* Entry I as a generic value, converted in place: a value, or a memory
-   location in the default address space as its address (the general
-   machine's rule; breg pushes such a location). */
-static bool fast_as_value(fast_frame *f, unsigned i)
+/* The size of register REGNO: FIXED (the plan's, from the AMDGPU map) unless
+   the target sizes its registers itself or the map has no size. */
+static inline bool fast_register_size(machine *m, uint32_t regno, uint64_t fixed, uint64_t *bytes)
 {
-  if (f->kind[i] == FAST_MEMORY && f->space[i] == AMDDWARF_ASPACE_NONE) {
-    f->kind[i] = FAST_VALUE;
-    f->space[i] = 0;
+  if (fixed != 0 && !m->registers_sized_by_target) {
+    *bytes = fixed;
+    return true;
   }
-  return f->kind[i] == FAST_VALUE;
-}
-
-/* The top entry as a generic value, popped. */
-static bool fast_pop_value(fast_frame *f, uint64_t *x)
-{
-  if (!fast_as_value(f, f->sp - 1))
-    return false;
-  *x = f->x[--f->sp];
-  return true;
-}
-
-/* The top entry as a location (a generic value is a default-space
-   address), converted in place. */
-static fast_entry fast_top_location(fast_frame *f)
-{
-  unsigned i = f->sp - 1;
-  if (f->kind[i] == FAST_VALUE) {
-    f->kind[i] = FAST_MEMORY;
-    f->space[i] = AMDDWARF_ASPACE_NONE;
-  }
-  return fast_get(f, i);
+  return register_bytes(m, regno, bytes) == AMDDWARF_OK;
 }
 
 static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc);
@@ -175,7 +141,7 @@ static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc)
   case FAST_MEMORY:
     loc->kind = AMDDWARF_LOCATION_MEMORY;
     loc->byte_offset = e->x;
-    loc->u.memory.aspace = e->kind == FAST_VALUE ? AMDDWARF_ASPACE_NONE : e->space;
+    loc->u.memory.aspace = e->space;
     break;
   case FAST_REGISTER:
     loc->kind = AMDDWARF_LOCATION_REGISTER;
@@ -196,11 +162,6 @@ static int64_t generic_signed(const machine *m, uint64_t x)
   return (int64_t)x;
 }
 
-static bool fast_register_bytes(machine *m, uint32_t regno, uint64_t *bytes)
-{
-  return register_bytes(m, regno, bytes) == AMDDWARF_OK;
-}
-
 /* Reads SIZE bytes (at most 8) of register or memory entry E, with the
    general path's bounds rules, as a little-endian number. */
 static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *out)
@@ -210,8 +171,8 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
   amddwarf_status st;
   if (e->kind == FAST_REGISTER) {
     uint64_t bytes;
-    if (!fast_register_bytes(m, e->space, &bytes) || e->x > bytes || size > bytes - e->x ||
-        !TARGET_HAS(t, read_register))
+    if (!fast_register_size(m, e->space, e->register_bytes, &bytes) || e->x > bytes ||
+        size > bytes - e->x || !TARGET_HAS(t, read_register))
       return false;
     st = size ? t->read_register(t->user, e->space, e->x, size, buf) : AMDDWARF_OK;
   } else if (e->kind == FAST_MEMORY) {
@@ -263,7 +224,8 @@ static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64
   uint64_t n = bits / 8;
   if (e->kind == FAST_REGISTER) {
     uint64_t size;
-    return fast_register_bytes(m, e->space, &size) && x <= size && n <= size - x;
+    return fast_register_size(m, e->space, e->register_bytes, &size) && x <= size &&
+           n <= size - x;
   }
   if (e->kind != FAST_MEMORY)
     return false;
@@ -272,37 +234,38 @@ static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64
   return address_bytes != 0 && (n == 0 || (x + (n - 1) >= x && x + (n - 1) <= last));
 }
 
-static inline bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit);
-
-/* Moves location E of frame F by BYTES (amddwarf__loc_add_bytes' range rules). */
-static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
+/* The last byte location E of frame F may be moved to
+   (amddwarf__loc_add_bytes' range rules). */
+static inline bool fast_last_byte(machine *m, const fast_frame *f, const fast_entry *e,
+                                  uint64_t *last)
 {
-  uint64_t limit;
-  if (e->kind == FAST_MEMORY) {
+  uint64_t size;
+  switch (e->kind) {
+  case FAST_MEMORY: {
     unsigned n = amddwarf__aspace_address_bytes(m, e->space);
-    if (n == 0)
+    *last = bits_mask(8 * n);
+    return n != 0;
+  }
+  case FAST_REGISTER: /* the offset stays inside the register */
+    if (!fast_register_size(m, e->space, e->register_bytes, &size) || size == 0)
       return false;
-    limit = bits_mask(8 * n); /* last valid byte */
-  } else if (e->kind == FAST_REGISTER) {
-    uint64_t size;
-    if (!fast_register_bytes(m, e->space, &size) || size == 0)
-      return false;
-    limit = size - 1; /* the offset stays inside the register */
-  } else if (e->kind == FAST_COMPOSITE) {
-    uint64_t bits = f->composites[e->space].bit_size;
-    if (bits == 0)
-      return false;
-    limit = (bits - 1) / 8;
-  } else {
+    *last = size - 1;
+    return true;
+  case FAST_COMPOSITE:
+    size = f->composites[e->space].bit_size;
+    *last = (size - 1) / 8;
+    return size != 0;
+  default:
     return false;
   }
-  return fast_move(e, bytes, limit);
 }
 
-/* Moves location E by BYTES when it stays at or below byte LIMIT. */
-static inline bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit)
+/* Moves location E of frame F by BYTES, when it stays inside its storage. */
+static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
 {
-  uint64_t moved;
+  uint64_t last, moved;
+  if (!fast_last_byte(m, f, e, &last))
+    return false;
   if (bytes >= 0) {
     if (amddwarf_add_overflow_u64(e->x, (uint64_t)bytes, &moved))
       return false;
@@ -312,214 +275,41 @@ static inline bool fast_move(fast_entry *e, int64_t bytes, uint64_t limit)
       return false;
     moved = e->x - down;
   }
-  if (moved > limit)
+  if (moved > last)
     return false;
   e->x = moved;
   return true;
 }
 
-/* ---- plans ------------------------------------------------------------------ */
-
-/* What each plan step does; operands are unpacked and range-checked once,
-   when the expression is compiled. */
-typedef enum fast_code {
-  FC_NOP,
-  FC_VALUE,          /* push generic B */
-  FC_REGISTER,       /* push register A */
-  FC_ADDRESS,        /* push default-space address B */
-  FC_BREG,           /* register A's value + B (signed), default space */
-  FC_ASPACE_BREG,    /* the same in the address space popped */
-  FC_FBREG,          /* the frame base + B (signed) */
-  FC_LANE,
-  FC_DUP,
-  FC_OVER,
-  FC_DROP,
-  FC_SWAP,
-  FC_BINARY,         /* operation A on two generic values */
-  FC_BINARY_CONST,   /* operation A on the generic value and B: a constant
-                        and the operation after it, fused */
-  FC_PLUS_UCONST,    /* generic + B */
-  FC_OFFSET,         /* location + popped generic (signed) */
-  FC_OFFSET_UCONST,  /* location + B */
-  FC_LANE_OFFSET,    /* location + the lane times B: a lane's element, as
-                        push_lane, a constant multiply and offset, fused */
-  FC_FORM_ASPACE,    /* address in the popped address space */
-  FC_DEREF,          /* B bytes, 0 for the generic size */
-  FC_PIECE,          /* B bits */
-  FC_SELECT,         /* select_bit_piece: B bits, A count */
-} fast_code;
-
-/* Stack entries each code needs and the change it makes (a piece needs at
-   most one entry and leaves none). */
-static const struct {
-  uint8_t needs;
-  int8_t change;
-} fast_effect[] = {
-    [FC_NOP] = {0, 0},           [FC_VALUE] = {0, 1},          [FC_REGISTER] = {0, 1},
-    [FC_ADDRESS] = {0, 1},       [FC_BREG] = {0, 1},           [FC_ASPACE_BREG] = {1, 0},
-    [FC_FBREG] = {0, 1},         [FC_LANE] = {0, 1},           [FC_DUP] = {1, 1},
-    [FC_OVER] = {2, 1},          [FC_DROP] = {1, -1},          [FC_SWAP] = {2, 0},
-    [FC_BINARY] = {2, -1},       [FC_BINARY_CONST] = {1, 0},   [FC_PLUS_UCONST] = {1, 0},
-    [FC_OFFSET] = {2, -1},       [FC_OFFSET_UCONST] = {1, 0},  [FC_LANE_OFFSET] = {1, 0},
-    [FC_FORM_ASPACE] = {2, -1},  [FC_DEREF] = {1, 0},          [FC_PIECE] = {0, 0},
-    [FC_SELECT] = {3, -2},
-};
-
-/* The plan step for OP, false when OP is not in the fast set. */
-static bool fast_compile_op(const amddwarf_op *op, fast_step *s)
+/* Slot SLOT's location of kind KIND moved by BYTES. */
+static inline bool fast_offset_slot(machine *m, fast_frame *f, unsigned slot, uint8_t kind,
+                                    uint64_t register_bytes, int64_t bytes)
 {
-  amddwarf_op_kind kind = op->kind;
-  uint64_t x = op->operands[0], y = op->operands[1];
-  s->a = 0;
-  s->b = x;
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) {
-    s->code = FC_VALUE;
-    s->b = (uint64_t)(kind - AMDDWARF_OP_lit0);
-    return true;
-  }
-  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
-    s->code = FC_REGISTER;
-    s->a = (uint32_t)(kind - AMDDWARF_OP_reg0);
-    return true;
-  }
-  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
-    s->code = FC_BREG;
-    s->a = (uint32_t)(kind - AMDDWARF_OP_breg0);
-    return true;
-  }
-  switch (kind) {
-  case AMDDWARF_OP_nop: case AMDDWARF_OP_LLVM_nop:
-    s->code = FC_NOP;
-    return true;
-  case AMDDWARF_OP_const1u: case AMDDWARF_OP_const2u: case AMDDWARF_OP_const4u:
-  case AMDDWARF_OP_const8u: case AMDDWARF_OP_constu: case AMDDWARF_OP_const1s:
-  case AMDDWARF_OP_const2s: case AMDDWARF_OP_const4s: case AMDDWARF_OP_const8s:
-  case AMDDWARF_OP_consts:
-    s->code = FC_VALUE;
-    return true;
-  case AMDDWARF_OP_addr:
-    s->code = FC_ADDRESS;
-    return true;
-  case AMDDWARF_OP_regx:
-    s->code = FC_REGISTER;
-    s->a = (uint32_t)x;
-    return x <= UINT32_MAX;
-  case AMDDWARF_OP_bregx:
-  case AMDDWARF_OP_LLVM_aspace_bregx:
-    s->code = kind == AMDDWARF_OP_bregx ? FC_BREG : FC_ASPACE_BREG;
-    s->a = (uint32_t)x;
-    s->b = y;
-    return x <= UINT32_MAX;
-  case AMDDWARF_OP_fbreg:
-    s->code = FC_FBREG;
-    return true;
-  case AMDDWARF_OP_LLVM_push_lane:
-    s->code = FC_LANE;
-    return true;
-  case AMDDWARF_OP_dup: s->code = FC_DUP; return true;
-  case AMDDWARF_OP_over: s->code = FC_OVER; return true;
-  case AMDDWARF_OP_drop: s->code = FC_DROP; return true;
-  case AMDDWARF_OP_swap: s->code = FC_SWAP; return true;
-  case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_and:
-  case AMDDWARF_OP_or: case AMDDWARF_OP_xor: case AMDDWARF_OP_shl: case AMDDWARF_OP_shr:
-  case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:
-    s->code = FC_BINARY;
-    s->a = (uint32_t)kind;
-    return true;
-  case AMDDWARF_OP_plus_uconst:
-    s->code = FC_PLUS_UCONST;
-    return true;
-  case AMDDWARF_OP_LLVM_offset:
-    s->code = FC_OFFSET;
-    return true;
-  case AMDDWARF_OP_LLVM_offset_uconst:
-    s->code = FC_OFFSET_UCONST;
-    return x <= INT64_MAX;
-  case AMDDWARF_OP_LLVM_form_aspace_address:
-    s->code = FC_FORM_ASPACE;
-    return true;
-  case AMDDWARF_OP_deref:
-    s->code = FC_DEREF;
-    s->b = 0;
-    return true;
-  case AMDDWARF_OP_deref_size:
-    s->code = FC_DEREF;
-    return x != 0; /* a zero size is the general path's error */
-  case AMDDWARF_OP_piece:
-    s->code = FC_PIECE;
-    s->b = x * 8;
-    return x <= UINT64_MAX / 8;
-  case AMDDWARF_OP_bit_piece:
-    s->code = FC_PIECE;
-    return y == 0;
-  case AMDDWARF_OP_LLVM_select_bit_piece:
-    s->code = FC_SELECT;
-    s->a = (uint32_t)y;
-    return x != 0 && y != 0 && y <= 64;
-  default:
+  fast_entry e = fast_entry_at(f, slot, kind, register_bytes);
+  if (!fast_offset(m, f, &e, bytes))
     return false;
-  }
+  f->x[slot] = e.x;
+  return true;
 }
 
-void amddwarf__fast_compile(const amddwarf_op *ops, size_t count, fast_plan *plan)
-{
-  /* The stack depth before each step is the same on every run (there are
-     no branches in the fast set), so underflow is found here once and a
-     run checks its room once. */
-  unsigned depth = 0, deepest = 0;
-  plan->usable = false;
-  plan->count = 0;
-  if (count > FAST_PLAN_STEPS)
-    return;
-  uint32_t n = 0;
-  for (size_t i = 0; i < count; i++) {
-    fast_step *s = &plan->steps[n];
-    if (!fast_compile_op(&ops[i], s) || depth < fast_effect[s->code].needs ||
-        (s->code == FC_PIECE && depth > 1))
-      return;
-    if (s->code == FC_BINARY && n > 0 && plan->steps[n - 1].code == FC_VALUE) {
-      /* A constant operand: one step instead of a push and a pop. */
-      plan->steps[n - 1].code = FC_BINARY_CONST;
-      plan->steps[n - 1].a = s->a;
-      n--;
-    } else if (s->code == FC_OFFSET && n > 1 && plan->steps[n - 2].code == FC_LANE &&
-               plan->steps[n - 1].code == FC_BINARY_CONST &&
-               plan->steps[n - 1].a == AMDDWARF_OP_mul) {
-      /* The lane's element of a location (the depth counted below stays
-         that of the three operations: an entry more than the step needs). */
-      plan->steps[n - 2].code = FC_LANE_OFFSET;
-      plan->steps[n - 2].b = plan->steps[n - 1].b;
-      n -= 2;
-    }
-    n++;
-    depth = s->code == FC_PIECE ? 0 : (unsigned)((int)depth + fast_effect[s->code].change);
-    if (depth > deepest)
-      deepest = depth;
-  }
-  if (deepest > FAST_STACK)
-    return;
-  plan->count = n;
-  plan->operations = (uint32_t)count;
-  plan->deepest = deepest;
-  plan->usable = true;
-}
-
-/* breg, bregx, aspace_bregx: register REGNO's first bytes plus DISP. */
-static bool fast_breg(machine *m, fast_frame *f, uint32_t regno, int64_t disp, uint32_t aspace)
+/* breg, bregx, aspace_bregx: register A's first bytes plus B in ASPACE, into
+   SLOT. */
+static bool fast_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t aspace)
 {
   unsigned n = amddwarf__aspace_address_bytes(m, aspace);
   uint64_t size, x;
-  fast_entry reg = {FAST_REGISTER, regno, 0};
-  if (n == 0 || !fast_register_bytes(m, regno, &size) || !fast_read(m, &reg, size < 8 ? size : 8, &x))
+  fast_entry reg = {FAST_REGISTER, s->a, 0, s->register_bytes};
+  if (n == 0 || !fast_register_size(m, s->a, s->register_bytes, &size) ||
+      !fast_read(m, &reg, size < 8 ? size : 8, &x))
     return false;
-  fast_push(f, FAST_MEMORY, aspace, (x + (uint64_t)disp) & bits_mask(n * 8));
+  fast_set(f, slot, aspace, (x + s->b) & bits_mask(n * 8));
   return true;
 }
 
 static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f);
 
 /* DW_OP_fbreg: the frame base on a frame of its own, a memory location. */
-static bool fast_frame_base(machine *m, fast_frame *f, int64_t disp)
+static bool fast_frame_base(machine *m, fast_frame *f, const fast_step *s)
 {
   const uint8_t *bytes = NULL;
   size_t size = 0;
@@ -528,42 +318,21 @@ static bool fast_frame_base(machine *m, fast_frame *f, int64_t disp)
       m->t->frame_base(m->t->user, &bytes, &size) != AMDDWARF_OK ||
       amddwarf__load_program(m, bytes, size, &p) != AMDDWARF_OK || !p.plan)
     return false;
+  const fast_plan *base_plan = p.plan;
   fast_frame inner;
-  fast_frame_start(&inner, f->below + f->composite_open + f->sp);
+  inner.below = f->below + s->index;
   m->depth++;
   /* No load follows while it runs (no fbreg below depth 1), so the
      cached plan cannot move under it. */
-  bool ok = fast_run(m, p.plan, &inner);
+  bool ok = fast_run(m, base_plan, &inner);
   m->depth--;
-  if (!ok || inner.sp == 0)
+  if (!ok || base_plan->depth == 0)
     return false;
-  fast_entry base = fast_top_location(&inner);
-  if (base.kind != FAST_MEMORY || !fast_offset(m, &inner, &base, disp))
+  fast_entry base = fast_entry_at(&inner, base_plan->depth - 1u, base_plan->top_kind,
+                                  base_plan->top_register_bytes);
+  if (base.kind != FAST_MEMORY || !fast_offset(m, &inner, &base, (int64_t)s->b))
     return false;
-  fast_push(f, FAST_MEMORY, base.space, base.x);
-  return true;
-}
-
-/* DW_OP_piece N / DW_OP_bit_piece N 0: the top entry (or undefined storage
-   when there is none) becomes the next part of the composite. */
-static bool fast_piece(fast_frame *f, uint64_t bits)
-{
-  if (f->piece_count == FAST_PIECES)
-    return false;
-  fast_entry *part = &f->pieces[f->piece_count];
-  if (f->sp == 1) {
-    fast_entry top = fast_top_location(f);
-    if (top.kind == FAST_COMPOSITE)
-      return false;
-    *part = top;
-  } else {
-    part->kind = FAST_UNDEFINED;
-    part->space = 0;
-    part->x = 0;
-  }
-  f->sp = 0;
-  f->composite_open = true;
-  f->piece_bits[f->piece_count++] = bits;
+  fast_set(f, s->depth, base.space, base.x);
   return true;
 }
 
@@ -596,30 +365,28 @@ static bool fast_lazy(machine *m, const fast_composite *c)
   return m->parts_used <= m->ev->parts_cap && runs <= m->ev->parts_cap - m->parts_used;
 }
 
-/* DW_OP_LLVM_select_bit_piece BITS COUNT under a generic mask. */
-static bool fast_select(machine *m, fast_frame *f, uint64_t bits, uint32_t count)
+/* DW_OP_LLVM_select_bit_piece B A: the mask on top, the two locations
+   under it, into composite INDEX. */
+static bool fast_select(machine *m, fast_frame *f, const fast_step *s)
 {
-  uint64_t mask;
-  if (count > machine_generic_bits(m) || f->composite_count == FAST_COMPOSITES ||
-      !fast_pop_value(f, &mask))
+  unsigned top = s->depth - 1u;
+  if (!fast_value(f, top))
     return false;
-  fast_composite *c = &f->composites[f->composite_count];
-  c->from[1] = fast_top_location(f);
-  f->sp--;
-  c->from[0] = fast_top_location(f);
-  f->sp--;
-  c->mask = mask;
-  c->bits = bits;
-  c->count = count;
+  fast_composite *c = &f->composites[s->index];
+  c->from[1] = fast_entry_at(f, top - 1, s->kind[1], 0);
+  c->from[0] = fast_entry_at(f, top - 2, s->kind[2], 0);
+  c->mask = f->x[top];
+  c->bits = s->b;
+  c->count = s->a;
   c->built = false;
-  if (amddwarf_mul_overflow_u64(bits, count, &c->bit_size) || c->bit_size > INT64_MAX)
+  if (amddwarf_mul_overflow_u64(c->bits, c->count, &c->bit_size) || c->bit_size > INT64_MAX)
     return false;
   /* A composite of composites is not lazy (fast_lazy): it is built now. */
   if (fast_lazy(m, c))
-    m->steps += count; /* as building it counts */
+    m->steps += c->count; /* as building it counts */
   else if (!fast_build(m, f, c))
     return false;
-  fast_push(f, FAST_COMPOSITE, f->composite_count++, 0);
+  fast_set(f, top - 2, s->index, 0);
   return true;
 }
 
@@ -630,138 +397,115 @@ static inline bool fast_lane_exists(machine *m)
   return m->lane < 32 || m->lane < amddwarf__machine_wave_size(m);
 }
 
-/* Operation KIND on the two generic values on top. */
-static bool fast_binary(machine *m, fast_frame *f, amddwarf_op_kind kind)
+/* Generic operation KIND on slot X and the value Y, into slot X. */
+static inline bool fast_binary(machine *m, fast_frame *f, unsigned x, amddwarf_op_kind kind,
+                               uint64_t y)
 {
-  unsigned y = f->sp - 1, x = y - 1;
-  uint64_t z;
   uint32_t bits = machine_generic_bits(m);
-  if (!fast_as_value(f, x) || !fast_as_value(f, y) ||
-      !amddwarf__integer_binary(kind, f->x[x], f->x[y], bits, &z))
+  uint64_t z;
+  if (!amddwarf__integer_binary(kind, f->x[x], y, bits, &z))
     return false;
-  f->sp--;
   f->x[x] = z & bits_mask(bits);
   return true;
 }
 
-/* Step S, on a frame whose depth the plan has checked; inlined into the
-   run loop, where a call per step would cost as much as most steps. */
+/* The location in SLOT, of kind KIND, moved to the lane's element of
+   MULTIPLIER bytes: push_lane, the multiply and offset's rules, without the
+   stack. */
+static inline bool fast_lane_element(machine *m, fast_frame *f, unsigned slot, uint8_t kind,
+                                     uint64_t register_bytes, uint64_t multiplier)
+{
+  uint32_t bits = machine_generic_bits(m);
+  uint64_t x;
+  return fast_lane_exists(m) &&
+         amddwarf__integer_binary(AMDDWARF_OP_mul, m->lane & bits_mask(bits), multiplier, bits,
+                                  &x) &&
+         fast_offset_slot(m, f, slot, kind, register_bytes, generic_signed(m, x & bits_mask(bits)));
+}
+
+/* Step S; inlined into the run loop, where a call per step would cost as
+   much as most steps. TOP is the slot of the top entry before the step. */
 static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame *f, const fast_step *s)
 {
+  unsigned top = s->depth - 1u;
   uint64_t x;
-  unsigned top;
-  fast_entry e;
   switch ((fast_code)s->code) {
-  case FC_NOP:
-    return true;
   case FC_VALUE:
-    fast_push(f, FAST_VALUE, 0, s->b & bits_mask(machine_generic_bits(m)));
+    fast_set(f, s->depth, AMDDWARF_ASPACE_NONE, s->b);
     return true;
   case FC_REGISTER:
-    fast_push(f, FAST_REGISTER, s->a, 0);
+    fast_set(f, s->depth, s->a, 0);
     return true;
   case FC_ADDRESS:
-    fast_push(f, FAST_MEMORY, AMDDWARF_ASPACE_NONE, s->b);
+    fast_set(f, s->depth, AMDDWARF_ASPACE_NONE, s->b);
     return true;
   case FC_BREG:
-    return fast_breg(m, f, s->a, (int64_t)s->b, AMDDWARF_ASPACE_NONE);
+    return fast_breg(m, f, s, s->depth, AMDDWARF_ASPACE_NONE);
   case FC_ASPACE_BREG: {
     uint32_t aspace;
-    return fast_pop_value(f, &x) &&
-           amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, &aspace) == AMDDWARF_OK &&
-           fast_breg(m, f, s->a, (int64_t)s->b, aspace);
+    return fast_value(f, top) &&
+           amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, f->x[top], &aspace) == AMDDWARF_OK &&
+           fast_breg(m, f, s, top, aspace);
   }
   case FC_FBREG:
-    return fast_frame_base(m, f, (int64_t)s->b);
+    return fast_frame_base(m, f, s);
   case FC_LANE:
     if (!fast_lane_exists(m))
       return false;
-    fast_push(f, FAST_VALUE, 0, m->lane & bits_mask(machine_generic_bits(m)));
+    fast_set(f, s->depth, AMDDWARF_ASPACE_NONE, m->lane & s->b);
     return true;
   case FC_DUP:
-  case FC_OVER:
-    e = fast_get(f, f->sp - (s->code == FC_DUP ? 1 : 2));
-    fast_push(f, e.kind, e.space, e.x);
-    return true;
-  case FC_DROP:
-    f->sp--;
+    fast_set(f, s->depth, f->space[top - s->a], f->x[top - s->a]);
     return true;
   case FC_SWAP: {
-    fast_entry first = fast_get(f, f->sp - 1), second = fast_get(f, f->sp - 2);
-    f->sp -= 2;
-    fast_push(f, first.kind, first.space, first.x);
-    fast_push(f, second.kind, second.space, second.x);
+    uint32_t space = f->space[top];
+    x = f->x[top];
+    fast_set(f, top, f->space[top - 1], f->x[top - 1]);
+    fast_set(f, top - 1, space, x);
     return true;
   }
   case FC_BINARY:
-    return fast_binary(m, f, (amddwarf_op_kind)s->a);
-  case FC_BINARY_CONST: {
-    uint32_t bits = machine_generic_bits(m);
-    top = f->sp - 1;
-    if (!fast_as_value(f, top) ||
-        !amddwarf__integer_binary((amddwarf_op_kind)s->a, f->x[top], s->b & bits_mask(bits), bits,
-                                  &x))
-      return false;
-    f->x[top] = x & bits_mask(bits);
-    return true;
-  }
-  case FC_PLUS_UCONST:
-    top = f->sp - 1;
-    if (!fast_as_value(f, top))
-      return false;
-    f->x[top] = (f->x[top] + s->b) & bits_mask(machine_generic_bits(m));
-    return true;
+    return fast_value(f, top) && fast_value(f, top - 1) &&
+           fast_binary(m, f, top - 1, (amddwarf_op_kind)s->a, f->x[top]);
+  case FC_BINARY_CONST:
+    return fast_value(f, top) && fast_binary(m, f, top, (amddwarf_op_kind)s->a, s->b);
   case FC_OFFSET:
-    if (!fast_pop_value(f, &x))
-      return false;
-    e = fast_top_location(f);
-    if (!fast_offset(m, f, &e, generic_signed(m, x)))
-      return false;
-    f->x[f->sp - 1] = e.x;
-    return true;
+    return fast_value(f, top) &&
+           fast_offset_slot(m, f, top - 1, s->kind[1], s->register_bytes,
+                            generic_signed(m, f->x[top]));
   case FC_OFFSET_UCONST:
-    e = fast_top_location(f);
-    if (!fast_offset(m, f, &e, (int64_t)s->b))
-      return false;
-    f->x[f->sp - 1] = e.x;
-    return true;
-  case FC_LANE_OFFSET: {
-    /* The three steps' rules, without the stack in between. */
-    uint32_t bits = machine_generic_bits(m);
-    if (!fast_lane_exists(m) ||
-        !amddwarf__integer_binary(AMDDWARF_OP_mul, m->lane & bits_mask(bits),
-                                  s->b & bits_mask(bits), bits, &x))
-      return false;
-    e = fast_top_location(f);
-    if (!fast_offset(m, f, &e, generic_signed(m, x & bits_mask(bits))))
-      return false;
-    f->x[f->sp - 1] = e.x;
-    return true;
-  }
+    return fast_offset_slot(m, f, top, s->kind[0], s->register_bytes, (int64_t)s->b);
+  case FC_LANE_OFFSET:
+    return fast_lane_element(m, f, top, s->kind[0], s->register_bytes, s->b);
+  case FC_REGISTER_LANE:
+    fast_set(f, s->depth, s->a, 0);
+    return fast_lane_element(m, f, s->depth, FAST_REGISTER, s->register_bytes, s->b);
   case FC_FORM_ASPACE: {
     uint32_t aspace;
-    uint64_t address;
     unsigned n;
-    if (!fast_pop_value(f, &x) ||
-        amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, &aspace) != AMDDWARF_OK ||
-        (n = amddwarf__aspace_address_bytes(m, aspace)) == 0 || !fast_pop_value(f, &address))
+    if (!fast_value(f, top) || !fast_value(f, top - 1) ||
+        amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, f->x[top], &aspace) != AMDDWARF_OK ||
+        (n = amddwarf__aspace_address_bytes(m, aspace)) == 0)
       return false;
-    fast_push(f, FAST_MEMORY, aspace, address & bits_mask(n * 8));
+    fast_set(f, top - 1, aspace, f->x[top - 1] & bits_mask(n * 8));
     return true;
   }
   case FC_DEREF: {
-    uint64_t size = s->b ? s->b : machine_generic_bits(m) / 8;
-    e = fast_top_location(f);
-    if (size * 8 > machine_generic_bits(m) || !fast_read(m, &e, size, &x))
+    fast_entry e = fast_entry_at(f, top, s->kind[0], s->register_bytes);
+    if (!fast_read(m, &e, s->b, &x))
       return false;
-    f->sp--;
-    fast_push(f, FAST_VALUE, 0, x);
+    fast_set(f, top, AMDDWARF_ASPACE_NONE, x);
     return true;
   }
   case FC_PIECE:
-    return fast_piece(f, s->b);
+    /* The part's kind is the plan's (undefined when the stack is empty). */
+    if (s->depth == 1) {
+      f->piece_space[s->index] = f->space[0];
+      f->piece_x[s->index] = f->x[0];
+    }
+    return true;
   case FC_SELECT:
-    return fast_select(m, f, s->b, s->a);
+    return fast_select(m, f, s);
   }
   return false;
 }
@@ -770,10 +514,9 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
    leave room for all of it. */
 static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f)
 {
-  uint32_t steps_left = m->ev->max_steps > m->steps ? m->ev->max_steps - m->steps : 0;
-  uint32_t stack_left = m->ev->stack_cap > f->below ? m->ev->stack_cap - f->below : 0;
   /* One entry more than the deepest stack: an open composite's. */
-  if (!plan->usable || plan->operations > steps_left || plan->deepest + 1 > stack_left)
+  if (!plan->usable || m->steps + plan->operations > m->ev->max_steps ||
+      (uint64_t)f->below + plan->deepest + 1 > m->ev->stack_cap)
     return false;
   m->steps += plan->operations;
   for (uint32_t i = 0; i < plan->count; i++)
@@ -782,7 +525,45 @@ static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f)
   return true;
 }
 
-static bool fast_result(machine *m, fast_frame *f, amddwarf_entry *result);
+/* Part I of PLAN's open composite in frame F. */
+static fast_entry fast_piece(const fast_plan *plan, const fast_frame *f, unsigned i)
+{
+  fast_entry e = {(fast_kind)plan->piece_kind[i], f->piece_space[i], f->piece_x[i], 0};
+  return e;
+}
+
+/* The stack's top entry at the end of PLAN. */
+static fast_entry fast_top(const fast_plan *plan, const fast_frame *f)
+{
+  return fast_entry_at(f, plan->depth - 1u, plan->top_kind, plan->top_register_bytes);
+}
+
+static bool fast_result(machine *m, const fast_plan *plan, fast_frame *f, amddwarf_entry *result)
+{
+  result->kind = AMDDWARF_ENTRY_LOCATION;
+  result->incomplete = 0;
+  /* The parts go through the general composite rules (bounds, merging),
+     also under another result: a part they refuse is an error there too. */
+  amddwarf_status st = AMDDWARF_OK;
+  if (plan->composite_open) {
+    amddwarf__composite_begin(m, &result->location);
+    for (unsigned i = 0; i < plan->pieces && st == AMDDWARF_OK; i++) {
+      amddwarf_location part;
+      fast_entry e = fast_piece(plan, f, i);
+      fast_location_of_leaf(&e, &part); /* never a composite (fast_compile.c) */
+      st = amddwarf__composite_append(m, &result->location, &part, plan->piece_bits[i]);
+    }
+  }
+  if (plan->depth > 0) {
+    fast_entry top = fast_top(plan, f);
+    if (!fast_location(m, f, &top, &result->location))
+      return false;
+  } else if (!plan->composite_open) {
+    fast_entry undefined = {FAST_UNDEFINED, 0, 0, 0};
+    fast_location_of_leaf(&undefined, &result->location);
+  }
+  return st == AMDDWARF_OK;
+}
 
 bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_entry *result)
 {
@@ -790,36 +571,10 @@ bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_en
   amddwarf_error *err = m->err;
   m->err = NULL;
   fast_frame f;
-  fast_frame_start(&f, 0);
-  bool done = fast_run(m, plan, &f) && fast_result(m, &f, result);
+  f.below = 0;
+  bool done = fast_run(m, plan, &f) && fast_result(m, plan, &f, result);
   m->err = err;
   return done;
-}
-
-static bool fast_result(machine *m, fast_frame *f, amddwarf_entry *result)
-{
-  result->kind = AMDDWARF_ENTRY_LOCATION;
-  result->incomplete = 0;
-  /* The parts go through the general composite rules (bounds, merging),
-     also under another result: a part they refuse is an error there too. */
-  amddwarf_status st = AMDDWARF_OK;
-  if (f->composite_open) {
-    amddwarf__composite_begin(m, &result->location);
-    for (unsigned i = 0; i < f->piece_count && st == AMDDWARF_OK; i++) {
-      amddwarf_location part;
-      fast_location_of_leaf(&f->pieces[i], &part); /* never a composite (fast_piece) */
-      st = amddwarf__composite_append(m, &result->location, &part, f->piece_bits[i]);
-    }
-  }
-  if (f->sp > 0) {
-    fast_entry top = fast_get(f, f->sp - 1);
-    if (!fast_location(m, f, &top, &result->location))
-      return false;
-  } else if (!f->composite_open) {
-    fast_entry undefined = {FAST_UNDEFINED, 0, 0};
-    fast_location_of_leaf(&undefined, &result->location);
-  }
-  return st == AMDDWARF_OK;
 }
 
 /* ---- evaluation and read in one pass ------------------------------------- */
@@ -827,32 +582,32 @@ static bool fast_result(machine *m, fast_frame *f, amddwarf_entry *result)
 /* The bytes of a piece list (the frame's result when the stack is empty):
    every part valid as the general composite rules require, then the parts
    the read crosses, straight from the target. */
-static bool fast_read_pieces(machine *m, const fast_frame *f, uint64_t bit_offset,
-                             uint64_t bit_size, uint8_t *dst)
+static bool fast_read_pieces(machine *m, const fast_plan *plan, const fast_frame *f,
+                             uint64_t bit_offset, uint64_t bit_size, uint8_t *dst)
 {
   uint64_t total = 0;
   uint64_t largest = machine_composite_bits_limit(m);
-  if (f->piece_count > m->ev->parts_cap)
+  if (plan->pieces > m->ev->parts_cap)
     return false;
-  for (unsigned i = 0; i < f->piece_count; i++) {
-    const fast_entry *p = &f->pieces[i];
-    if (f->piece_bits[i] % 8 || !fast_fits(m, p, p->x, f->piece_bits[i]) ||
-        amddwarf_add_overflow_u64(total, f->piece_bits[i], &total) || total > largest)
+  for (unsigned i = 0; i < plan->pieces; i++) {
+    fast_entry p = fast_piece(plan, f, i);
+    if (plan->piece_bits[i] % 8 || !fast_fits(m, &p, p.x, plan->piece_bits[i]) ||
+        amddwarf_add_overflow_u64(total, plan->piece_bits[i], &total) || total > largest)
       return false;
   }
   if (bit_offset > total || bit_size > total - bit_offset)
     return false;
   uint64_t pos = 0, at = 0;
-  for (unsigned i = 0; i < f->piece_count && bit_size > 0; i++) {
-    uint64_t bits = f->piece_bits[i];
+  for (unsigned i = 0; i < plan->pieces && bit_size > 0; i++) {
+    uint64_t bits = plan->piece_bits[i];
     if (pos + bits <= bit_offset) {
       pos += bits;
       continue;
     }
+    fast_entry p = fast_piece(plan, f, i);
     uint64_t start = bit_offset > pos ? bit_offset - pos : 0;
     uint64_t take = bits - start < bit_size ? bits - start : bit_size;
-    if (start % 8 || take % 8 || !fast_read_bytes(m, &f->pieces[i], f->pieces[i].x + start / 8,
-                                                   take / 8, dst + at / 8))
+    if (start % 8 || take % 8 || !fast_read_bytes(m, &p, p.x + start / 8, take / 8, dst + at / 8))
       return false;
     at += take;
     bit_size -= take;
@@ -882,18 +637,19 @@ static bool fast_read_composite(machine *m, const fast_composite *c, uint64_t x,
   return true;
 }
 
-/* The result of frame F read as amddwarf__access_read would, when it is a
-   register, a memory location or a piece list of whole bytes of them. */
-static bool fast_read_result(machine *m, fast_frame *f, uint64_t bit_offset,
-                             uint64_t bit_size, uint8_t *dst)
+/* The result of PLAN in frame F read as amddwarf__access_read would, when
+   it is a register, a memory location or a piece list of whole bytes of
+   them. */
+static bool fast_read_result(machine *m, const fast_plan *plan, fast_frame *f,
+                             uint64_t bit_offset, uint64_t bit_size, uint8_t *dst)
 {
   if (bit_offset % 8 || bit_size % 8 || bit_size == 0)
     return false;
-  if (f->sp == 0)
-    return f->composite_open && fast_read_pieces(m, f, bit_offset, bit_size, dst);
-  fast_entry top = fast_top_location(f);
+  if (plan->depth == 0)
+    return plan->composite_open && fast_read_pieces(m, plan, f, bit_offset, bit_size, dst);
+  fast_entry top = fast_top(plan, f);
   uint64_t x = top.x + bit_offset / 8;
-  if (f->composite_open || x < top.x || x > (UINT64_MAX >> 3))
+  if (plan->composite_open || x < top.x || x > (UINT64_MAX >> 3))
     return false;
   if (top.kind == FAST_COMPOSITE)
     return fast_read_composite(m, &f->composites[top.space], x, bit_size / 8, dst);
@@ -906,12 +662,12 @@ fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_
   amddwarf_error *err = m->err;
   m->err = NULL;
   fast_frame f;
-  fast_frame_start(&f, 0);
+  f.below = 0;
   fast_outcome outcome = FAST_DECLINED;
   if (fast_run(m, plan, &f)) {
-    if (fast_read_result(m, &f, bit_offset, bit_size, dst))
+    if (fast_read_result(m, plan, &f, bit_offset, bit_size, dst))
       outcome = FAST_READ;
-    else if (fast_result(m, &f, result))
+    else if (fast_result(m, plan, &f, result))
       outcome = FAST_EVALUATED;
   }
   m->err = err;

@@ -778,13 +778,51 @@ static amddwarf_status cb_read_entry_register(void *user, uint32_t regno, uint64
                          buf, NULL);
 }
 
-/* Byte range access within one region (the first that holds it). */
+/* The region of ASPACE and LANE that holds byte ADDRESS, NULL if none. */
+static snap_region *region_at(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
+                              uint64_t address)
+{
+  /* I is 1 + the index of the next region to look at, along the chain of
+     the lane's private regions or of the other spaces' regions. */
+  for (size_t i = *chain_of(s, aspace, lane); i != 0;) {
+    snap_region *r = &s->regions[i - 1];
+    i = r->next;
+    if (r->aspace == aspace && r->lane == lane && address >= r->address &&
+        address - r->address < r->size)
+      return r;
+  }
+  return NULL;
+}
+
+/* SIZE bytes at ADDRESS read into RBUF or written from WBUF (or neither:
+   only found), from as many regions as hold them. */
+static amddwarf_status region_span(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
+                                   uint64_t address, uint64_t size, uint8_t *rbuf,
+                                   const uint8_t *wbuf)
+{
+  for (uint64_t done = 0, n; done < size; done += n) {
+    snap_region *r = region_at(s, aspace, lane, address + done);
+    if (r == NULL || address + done < address)
+      return AMDDWARF_E_EVAL_UNAVAILABLE;
+    uint64_t within = address + done - r->address;
+    n = r->size - within < size - done ? r->size - within : size - done;
+    if (wbuf)
+      memcpy(r->bytes + within, wbuf + done, (size_t)n);
+    else if (rbuf)
+      memcpy(rbuf + done, r->bytes + within, (size_t)n);
+  }
+  return AMDDWARF_OK;
+}
+
+/* A byte range read into RBUF or written from WBUF: from the first region
+   that holds all of it, else from adjacent regions that hold it together
+   (a snapshot may list adjacent bytes in regions of their own; an access
+   that spans them sees one memory). A write that reaches a missing byte
+   writes nothing. */
 static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
                                      uint64_t address, uint64_t size, uint8_t *rbuf,
                                      const uint8_t *wbuf)
 {
-  /* I is 1 + the index of the next region to look at, along the chain of
-     the lane's private regions or of the other spaces' regions. */
   size_t i = *chain_of(s, aspace, lane);
   while (i != 0) {
     snap_region *r = &s->regions[i - 1];
@@ -798,7 +836,10 @@ static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint
       memcpy(rbuf, r->bytes + (address - r->address), (size_t)size);
     return AMDDWARF_OK;
   }
-  return AMDDWARF_E_EVAL_UNAVAILABLE;
+  amddwarf_status st = region_span(s, aspace, lane, address, size, NULL, NULL);
+  if (st == AMDDWARF_OK && (rbuf || wbuf))
+    st = region_span(s, aspace, lane, address, size, rbuf, wbuf);
+  return st;
 }
 
 static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
@@ -807,8 +848,7 @@ static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint
 {
   if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
     /* The wave view through the swizzle onto the lanes: the bytes of one
-       dword are one lane's consecutive bytes, moved together; byte by byte
-       when they span regions. */
+       dword are one lane's consecutive bytes, moved together. */
     uint32_t l = 0;
     uint64_t la = 0;
     for (uint64_t i = 0, n; i < size; i += n) {
@@ -826,12 +866,6 @@ static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint
       if (st == AMDDWARF_OK)
         st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, n,
                            rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
-      if (st == AMDDWARF_E_EVAL_UNAVAILABLE && n > 1) {
-        st = AMDDWARF_OK;
-        for (uint64_t k = 0; k < n && st == AMDDWARF_OK; k++)
-          st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la + k, 1,
-                             rbuf ? rbuf + i + k : NULL, wbuf ? wbuf + i + k : NULL);
-      }
       if (st != AMDDWARF_OK)
         return st;
     }

@@ -1,0 +1,354 @@
+/* The fast path's compiler: operations to plan steps (fast_plan.h), with
+ * the kind of every stack entry worked out once.
+ *
+ * The rules are the general machine's, applied to kinds: a memory location
+ * serves as a generic value only in the default address space (checked on
+ * the run, where the space is known), a generic value serves as a location
+ * in the default address space, and a register or a composite never serves
+ * as a value. An expression that breaks them on every run is not compiled:
+ * the general machine runs it and reports the error. */
+#include <string.h>
+
+#include <amddwarf/amdgpu.h>
+
+#include "expr/eval_internal.h"
+
+/* What the compiler knows of a stack entry. */
+typedef struct static_entry {
+  fast_kind kind;
+  uint64_t register_bytes; /* FAST_REGISTER: its fixed-map size, 0 if none */
+} static_entry;
+
+typedef struct compiler {
+  fast_plan *plan;
+  uint32_t generic_bits;
+  static_entry stack[FAST_STACK];
+  unsigned depth;
+  unsigned composites;
+  bool composite_open;
+  uint32_t barrier; /* steps before it do not fuse with later ones */
+} compiler;
+
+static uint64_t mask_of(uint32_t bits)
+{
+  return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+/* The size of REGNO in the fixed AMDGPU map, 0 when it is not there. */
+static uint64_t fixed_register_bytes(uint32_t regno)
+{
+  amddwarf_amdgpu_register info;
+  return amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK ? info.bit_size / 8 : 0;
+}
+
+/* Entry I below the top (0: the top). */
+static static_entry *below_top(compiler *c, unsigned i);
+
+/* The fixed-map size of entry E when it is a register. */
+static uint64_t register_bytes_of(const static_entry *e)
+{
+  return e->kind == FAST_REGISTER ? e->register_bytes : 0;
+}
+
+static static_entry *below_top(compiler *c, unsigned i)
+{
+  return &c->stack[c->depth - 1 - i];
+}
+
+/* Entry I below the top before step S (0: the top). */
+static static_entry *before(compiler *c, const fast_step *s, unsigned i)
+{
+  return &c->stack[s->depth - 1 - i];
+}
+
+/* Entry I below the top before step S as a generic value, its kind noted
+   in the step: false when it never is one. */
+static bool serves_as_value(compiler *c, fast_step *s, unsigned i)
+{
+  static_entry *e = before(c, s, i);
+  s->kind[i] = (uint8_t)e->kind;
+  if (e->kind == FAST_MEMORY) /* the run checks the default space */
+    e->kind = FAST_VALUE;
+  return e->kind == FAST_VALUE;
+}
+
+/* Entry I below the top before step S as a location (a value becomes
+   memory), its kind noted in the step. */
+static fast_kind serves_as_location(compiler *c, fast_step *s, unsigned i)
+{
+  static_entry *e = before(c, s, i);
+  s->kind[i] = (uint8_t)e->kind;
+  if (e->kind == FAST_VALUE)
+    e->kind = FAST_MEMORY;
+  return e->kind;
+}
+
+static bool push(compiler *c, fast_kind kind, uint64_t register_bytes)
+{
+  if (c->depth == FAST_STACK)
+    return false;
+  c->stack[c->depth].kind = kind;
+  c->stack[c->depth++].register_bytes = register_bytes;
+  return true;
+}
+
+/* The step for operation OP on the compiler's stack (S->depth and S->kind
+   are filled in already); false when OP is outside the fast set or never
+   runs on this stack. *EMIT is false for an operation that only changes the
+   compile-time stack. */
+static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *emit)
+{
+  amddwarf_op_kind kind = op->kind;
+  uint64_t x = op->operands[0], y = op->operands[1];
+  uint64_t generic = mask_of(c->generic_bits);
+  s->a = 0;
+  s->b = x;
+  *emit = true;
+  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) {
+    s->code = FC_VALUE;
+    s->b = (uint64_t)(kind - AMDDWARF_OP_lit0);
+    return push(c, FAST_VALUE, 0);
+  }
+  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
+    s->code = FC_REGISTER;
+    s->a = (uint32_t)(kind - AMDDWARF_OP_reg0);
+    return push(c, FAST_REGISTER, fixed_register_bytes(s->a));
+  }
+  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
+    s->code = FC_BREG;
+    s->a = (uint32_t)(kind - AMDDWARF_OP_breg0);
+    s->register_bytes = fixed_register_bytes(s->a);
+    return push(c, FAST_MEMORY, 0);
+  }
+  switch (kind) {
+  case AMDDWARF_OP_nop:
+  case AMDDWARF_OP_LLVM_nop:
+    *emit = false;
+    return true;
+  case AMDDWARF_OP_const1u: case AMDDWARF_OP_const2u: case AMDDWARF_OP_const4u:
+  case AMDDWARF_OP_const8u: case AMDDWARF_OP_constu: case AMDDWARF_OP_const1s:
+  case AMDDWARF_OP_const2s: case AMDDWARF_OP_const4s: case AMDDWARF_OP_const8s:
+  case AMDDWARF_OP_consts:
+    s->code = FC_VALUE;
+    s->b = x & generic;
+    return push(c, FAST_VALUE, 0);
+  case AMDDWARF_OP_addr:
+    s->code = FC_ADDRESS;
+    return push(c, FAST_MEMORY, 0);
+  case AMDDWARF_OP_regx:
+    s->code = FC_REGISTER;
+    s->a = (uint32_t)x;
+    return x <= UINT32_MAX && push(c, FAST_REGISTER, fixed_register_bytes(s->a));
+  case AMDDWARF_OP_bregx:
+    s->code = FC_BREG;
+    s->a = (uint32_t)x;
+    s->b = y;
+    s->register_bytes = fixed_register_bytes(s->a);
+    return x <= UINT32_MAX && push(c, FAST_MEMORY, 0);
+  case AMDDWARF_OP_LLVM_aspace_bregx:
+    s->code = FC_ASPACE_BREG;
+    s->a = (uint32_t)x;
+    s->b = y;
+    s->register_bytes = fixed_register_bytes(s->a);
+    if (x > UINT32_MAX || c->depth < 1 || !serves_as_value(c, s, 0))
+      return false;
+    c->depth--;
+    return push(c, FAST_MEMORY, 0);
+  case AMDDWARF_OP_fbreg:
+    s->code = FC_FBREG;
+    s->index = (uint8_t)(c->depth + c->composite_open);
+    return push(c, FAST_MEMORY, 0);
+  case AMDDWARF_OP_LLVM_push_lane:
+    s->code = FC_LANE;
+    s->b = generic;
+    return push(c, FAST_VALUE, 0);
+  case AMDDWARF_OP_dup:
+  case AMDDWARF_OP_over: {
+    unsigned from = kind == AMDDWARF_OP_dup ? 0 : 1;
+    if (c->depth < from + 1)
+      return false;
+    s->code = FC_DUP;
+    s->a = from;
+    static_entry e = *below_top(c, from);
+    return push(c, e.kind, e.register_bytes);
+  }
+  case AMDDWARF_OP_drop:
+    *emit = false;
+    if (c->depth < 1)
+      return false;
+    c->depth--;
+    return true;
+  case AMDDWARF_OP_swap: {
+    if (c->depth < 2)
+      return false;
+    s->code = FC_SWAP;
+    static_entry top = *below_top(c, 0);
+    *below_top(c, 0) = *below_top(c, 1);
+    *below_top(c, 1) = top;
+    return true;
+  }
+  case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_and:
+  case AMDDWARF_OP_or: case AMDDWARF_OP_xor: case AMDDWARF_OP_shl: case AMDDWARF_OP_shr:
+  case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:
+    s->code = FC_BINARY;
+    s->a = (uint32_t)kind;
+    if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
+      return false;
+    c->depth--;
+    return true;
+  case AMDDWARF_OP_plus_uconst:
+    s->code = FC_BINARY_CONST;
+    s->a = AMDDWARF_OP_plus;
+    s->b = x & generic;
+    return c->depth >= 1 && serves_as_value(c, s, 0);
+  case AMDDWARF_OP_LLVM_offset:
+    s->code = FC_OFFSET;
+    if (c->depth < 2 || !serves_as_value(c, s, 0))
+      return false;
+    c->depth--;
+    s->register_bytes = register_bytes_of(before(c, s, 1));
+    return serves_as_location(c, s, 1) != FAST_UNDEFINED;
+  case AMDDWARF_OP_LLVM_offset_uconst:
+    s->code = FC_OFFSET_UCONST;
+    if (c->depth < 1)
+      return false;
+    s->register_bytes = register_bytes_of(before(c, s, 0));
+    return x <= INT64_MAX && serves_as_location(c, s, 0) != FAST_UNDEFINED;
+  case AMDDWARF_OP_LLVM_form_aspace_address:
+    s->code = FC_FORM_ASPACE;
+    if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
+      return false;
+    c->depth -= 2;
+    return push(c, FAST_MEMORY, 0);
+  case AMDDWARF_OP_deref:
+  case AMDDWARF_OP_deref_size: {
+    s->code = FC_DEREF;
+    s->b = kind == AMDDWARF_OP_deref ? c->generic_bits / 8 : x;
+    /* A zero or wider-than-generic size is the general path's error; a
+       composite is not read here. */
+    if (s->b == 0 || s->b > c->generic_bits / 8 || c->depth < 1)
+      return false;
+    s->register_bytes = register_bytes_of(before(c, s, 0));
+    fast_kind from = serves_as_location(c, s, 0);
+    if (from != FAST_REGISTER && from != FAST_MEMORY)
+      return false;
+    c->depth--;
+    return push(c, FAST_VALUE, 0);
+  }
+  case AMDDWARF_OP_piece:
+  case AMDDWARF_OP_bit_piece: {
+    fast_plan *plan = c->plan;
+    s->code = FC_PIECE;
+    s->b = kind == AMDDWARF_OP_piece ? x * 8 : x;
+    if ((kind == AMDDWARF_OP_piece && x > UINT64_MAX / 8) ||
+        (kind == AMDDWARF_OP_bit_piece && y != 0) || c->depth > 1 || plan->pieces == FAST_PIECES)
+      return false;
+    fast_kind part = FAST_UNDEFINED;
+    if (c->depth == 1 && (part = serves_as_location(c, s, 0)) == FAST_COMPOSITE)
+      return false;
+    s->index = plan->pieces;
+    plan->piece_kind[plan->pieces] = (uint8_t)part;
+    plan->piece_bits[plan->pieces++] = s->b;
+    c->depth = 0;
+    c->composite_open = true;
+    return true;
+  }
+  case AMDDWARF_OP_LLVM_select_bit_piece:
+    s->code = FC_SELECT;
+    s->a = (uint32_t)y;
+    if (x == 0 || y == 0 || y > c->generic_bits || c->composites == FAST_COMPOSITES ||
+        c->depth < 3 || !serves_as_value(c, s, 0))
+      return false;
+    serves_as_location(c, s, 1);
+    serves_as_location(c, s, 2);
+    s->index = (uint8_t)c->composites++;
+    c->depth -= 3;
+    return push(c, FAST_COMPOSITE, 0);
+  default:
+    return false;
+  }
+}
+
+/* Fuses step S into the steps before it when they make one step:
+   a constant and a binary operation; push_lane, a constant multiply and
+   offset (the lane's element of a location), and a register before them.
+   Only steps of consecutive operations fuse. *COUNT: the steps so far. */
+static bool fuse(const compiler *c, uint32_t *count, const fast_step *s)
+{
+  fast_plan *plan = c->plan;
+  uint32_t n = *count;
+  fast_step *last = n > c->barrier ? &plan->steps[n - 1] : NULL;
+  if (s->code == FC_BINARY && last && last->code == FC_VALUE) {
+    last->code = FC_BINARY_CONST;
+    last->a = s->a;
+    last->depth = s->depth - 1;
+    memcpy(last->kind, s->kind + 1, 2);
+    return true;
+  }
+  fast_step *lane = n > c->barrier + 1 ? &plan->steps[n - 2] : NULL;
+  if (s->code == FC_OFFSET && lane && lane->code == FC_LANE && last->code == FC_BINARY_CONST &&
+      last->a == AMDDWARF_OP_mul) {
+    lane->code = FC_LANE_OFFSET;
+    lane->b = last->b;
+    lane->register_bytes = s->register_bytes;
+    lane->kind[0] = s->kind[1]; /* the location, LANE's top */
+    *count = n - 1;
+    fast_step *reg = n > c->barrier + 2 ? &plan->steps[n - 3] : NULL;
+    if (reg && reg->code == FC_REGISTER) { /* the register LANE's top is */
+      reg->code = FC_REGISTER_LANE;
+      reg->b = lane->b;
+      reg->register_bytes = lane->register_bytes;
+      *count = n - 2;
+    }
+    return true;
+  }
+  return false;
+}
+
+void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,
+                            const amddwarf_expr_format *format, fast_plan *plan)
+{
+  compiler c;
+  c.plan = plan;
+  c.generic_bits = (uint32_t)format->address_size * 8u;
+  c.depth = 0;
+  c.composites = 0;
+  c.composite_open = false;
+  c.barrier = 0;
+  plan->usable = false;
+  plan->count = 0;
+  plan->pieces = 0;
+  plan->top_kind = FAST_VALUE;
+  plan->top_register_bytes = 0;
+  if (count > FAST_PLAN_STEPS || (c.generic_bits != 32 && c.generic_bits != 64))
+    return;
+  uint32_t n = 0;
+  unsigned deepest = 0;
+  for (size_t i = 0; i < count; i++) {
+    /* Made in place: a copy would read, as wide loads, the bytes just
+       stored (a store-forwarding stall per operation). */
+    fast_step *s = &plan->steps[n];
+    s->depth = (uint8_t)c.depth;
+    s->index = 0;
+    s->register_bytes = 0;
+    bool emit;
+    if (!compile_op(&c, &ops[i], s, &emit))
+      return;
+    if (c.depth > deepest)
+      deepest = c.depth;
+    if (!emit)
+      c.barrier = n; /* a drop between a constant and an operation */
+    else if (!fuse(&c, &n, s))
+      n++;
+  }
+  plan->count = n;
+  plan->operations = (uint32_t)count;
+  plan->deepest = deepest;
+  plan->depth = (uint8_t)c.depth;
+  plan->composite_open = c.composite_open;
+  if (c.depth > 0) {
+    plan->top_kind = (uint8_t)below_top(&c, 0)->kind;
+    plan->top_register_bytes = register_bytes_of(below_top(&c, 0));
+  }
+  plan->usable = true;
+}
