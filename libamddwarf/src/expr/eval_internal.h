@@ -133,6 +133,15 @@ static inline uint64_t bits_mask(uint32_t bits)
   return bits >= 64 ? UINT64_MAX : ((UINT64_C(1) << bits) - 1);
 }
 
+/* The 8 bytes at B as a little-endian number (one load: compilers know
+   the pattern). */
+static inline uint64_t load_le64(const uint8_t *b)
+{
+  return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
+         (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
+         (uint64_t)b[7] << 56;
+}
+
 /* The most bits a composite may hold: those of the largest address space
    (2^32 bytes with 4-byte addresses). */
 static inline uint64_t machine_composite_bits_limit(const machine *m)
@@ -304,8 +313,19 @@ typedef struct storage_size {
 } storage_size;
 
 amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out);
-/* Address bytes of ASPACE in this process (4 or 8), 0 when not an address space. */
-unsigned amddwarf__aspace_address_bytes(const machine *m, uint32_t aspace);
+/* Address bytes of ASPACE in this process (4 or 8), 0 when not an address
+   space: the common spaces inline (the values of aspaces.def), the others
+   from the table. */
+unsigned amddwarf__aspace_address_bytes_listed(const machine *m, uint32_t aspace);
+static inline unsigned amddwarf__aspace_address_bytes(const machine *m, uint32_t aspace)
+{
+  if (aspace <= AMDDWARF_ASPACE_AMDGPU_GENERIC)
+    return m->req->format.address_size >= 8 ? 8 : 4;
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_LOCAL || aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE ||
+      aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE)
+    return 4;
+  return amddwarf__aspace_address_bytes_listed(m, aspace);
+}
 /* Adds BITS (signed) to LOC's offset, failing with E_EVAL_OFFSET_OUT_OF_RANGE
    when the result is negative or past the storage. Undefined is unchanged. */
 amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits);

@@ -190,9 +190,7 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
   }
   if (st != AMDDWARF_OK)
     return false;
-  uint64_t x = 0;
-  for (unsigned i = 0; i < 8; i++)
-    x |= (uint64_t)buf[i] << (8 * i);
+  uint64_t x = load_le64(buf);
   *out = x;
   return true;
 }
@@ -338,31 +336,34 @@ static bool fast_frame_base(machine *m, fast_frame *f, const fast_step *s)
 
 /* Composite C can be read without being built: its parts are whole bytes
    of registers or memory, each run of equal mask bits inside its storage
-   (select_run's rule), within the step and part limits. */
+   (select_run's rule), within the step and part limits. Parts further into
+   a source end further into its storage, so the last part taken from each
+   source is the one to check. */
 static bool fast_lazy(machine *m, const fast_composite *c)
 {
-  uint32_t runs = 0;
   if (c->bits % 8 || c->bit_size > machine_composite_bits_limit(m) ||
       c->count > m->ev->max_steps - m->steps)
     return false;
-  for (int i = 0; i < 2; i++)
-    if (c->from[i].kind != FAST_REGISTER && c->from[i].kind != FAST_MEMORY)
-      return false;
-  for (uint32_t first = 0, end; first < c->count; first = end, runs++) {
-    unsigned bit = c->mask >> first & 1;
-    /* The run ends at the first bit after FIRST that differs. */
-    uint64_t differ = (bit ? ~c->mask : c->mask) >> first;
-    end = differ ? first + (uint32_t)__builtin_ctzll(differ) : c->count;
-    if (end > c->count)
-      end = c->count;
+  uint64_t parts = c->count == 64 ? UINT64_MAX : (UINT64_C(1) << c->count) - 1;
+  for (unsigned bit = 0; bit < 2; bit++) {
     const fast_entry *from = &c->from[bit];
-    uint64_t start;
-    if (amddwarf_add_overflow_u64(from->x, first * (c->bits / 8), &start) ||
-        !fast_fits(m, from, start, (end - first) * c->bits))
+    uint64_t taken = (bit ? c->mask : ~c->mask) & parts, start;
+    if (from->kind != FAST_REGISTER && from->kind != FAST_MEMORY)
+      return false;
+    if (taken == 0)
+      continue;
+    uint64_t last = 63u - (unsigned)__builtin_clzll(taken);
+    if (amddwarf_add_overflow_u64(from->x, last * (c->bits / 8), &start) ||
+        !fast_fits(m, from, start, c->bits))
       return false;
   }
-  /* At most one part per run: the parts the composite would take. */
-  return m->parts_used <= m->ev->parts_cap && runs <= m->ev->parts_cap - m->parts_used;
+  /* At most one part per run of equal bits: the parts the composite would
+     take (64 at most, so only a nearly full arena needs the count). */
+  if (m->parts_used > m->ev->parts_cap)
+    return false;
+  uint32_t room = m->ev->parts_cap - m->parts_used;
+  return room >= 64 ||
+         1 + (uint32_t)__builtin_popcountll((c->mask ^ (c->mask >> 1)) & (parts >> 1)) <= room;
 }
 
 /* DW_OP_LLVM_select_bit_piece B A: the mask on top, the two locations

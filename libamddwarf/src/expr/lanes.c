@@ -517,9 +517,7 @@ static bool breg(symbolic *s, uint32_t regno, uint64_t disp)
   if (register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
       amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
     return false;
-  uint64_t x = 0;
-  for (unsigned i = 0; i < 8; i++)
-    x |= (uint64_t)buf[i] << (8 * i);
+  uint64_t x = load_le64(buf);
   return push_storage(s, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE, constant(x + disp));
 }
 

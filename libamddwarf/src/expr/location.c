@@ -25,14 +25,8 @@ uint32_t amddwarf__machine_wave_size(machine *m)
   return m->wave_size;
 }
 
-unsigned amddwarf__aspace_address_bytes(const machine *m, uint32_t aspace)
+unsigned amddwarf__aspace_address_bytes_listed(const machine *m, uint32_t aspace)
 {
-  /* The common spaces without a table walk (same values as aspaces.def). */
-  if (aspace <= AMDDWARF_ASPACE_AMDGPU_GENERIC)
-    return m->req->format.address_size >= 8 ? 8 : 4;
-  if (aspace == AMDDWARF_ASPACE_AMDGPU_LOCAL || aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE ||
-      aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE)
-    return 4;
   amddwarf_aspace_info info;
   if (amddwarf_aspace_info_get(aspace, &info) != AMDDWARF_OK)
     return 0;

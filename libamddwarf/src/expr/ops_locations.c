@@ -96,9 +96,7 @@ static amddwarf_status register_number(machine *m, uint32_t regno, unsigned max_
   st = amddwarf__access_read(m, &reg, 0, n * 8, buf, 0);
   if (st != AMDDWARF_OK)
     return st;
-  uint64_t x = 0;
-  for (unsigned i = 0; i < 8; i++)
-    x |= (uint64_t)buf[i] << (8 * i);
+  uint64_t x = load_le64(buf);
   *out = x;
   return AMDDWARF_OK;
 }

@@ -79,13 +79,6 @@ bool amddwarf__type_equal(const amddwarf_base_type *a, const amddwarf_base_type 
          (a->die == b->die || a->encoding == AMDDWARF_ATE_GENERIC);
 }
 
-static inline uint64_t load_le64(const uint8_t *b)
-{
-  return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
-         (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
-         (uint64_t)b[7] << 56;
-}
-
 static inline int64_t sign_extend(uint64_t x, uint32_t bits)
 {
   if (bits > 0 && bits < 64 && (x >> (bits - 1)) & 1)
