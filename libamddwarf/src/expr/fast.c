@@ -529,7 +529,8 @@ static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f)
 /* Part I of PLAN's open composite in frame F. */
 static fast_entry fast_piece(const fast_plan *plan, const fast_frame *f, unsigned i)
 {
-  fast_entry e = {(fast_kind)plan->piece_kind[i], f->piece_space[i], f->piece_x[i], 0};
+  fast_entry e = {(fast_kind)plan->piece_kind[i], f->piece_space[i], f->piece_x[i],
+                  plan->piece_register_bytes[i]};
   return e;
 }
 

@@ -247,6 +247,7 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
     if (c->depth == 1 && (part = serves_as_location(c, s, 0)) == FAST_COMPOSITE)
       return false;
     s->index = plan->pieces;
+    plan->piece_register_bytes[plan->pieces] = c->depth == 1 ? register_bytes_of(before(c, s, 0)) : 0;
     plan->piece_kind[plan->pieces] = (uint8_t)part;
     plan->piece_bits[plan->pieces++] = s->b;
     c->depth = 0;

@@ -87,6 +87,7 @@ typedef struct fast_plan {
   bool composite_open;
   uint8_t piece_kind[FAST_PIECES];
   uint64_t piece_bits[FAST_PIECES];
+  uint64_t piece_register_bytes[FAST_PIECES]; /* as a step's register_bytes */
   fast_step steps[FAST_PLAN_STEPS];
 } fast_plan;
 
