@@ -155,6 +155,7 @@ int main(int argc, char **argv)
     return 1;
   amddwarf_eval_request req;
   amddwarf_eval_request_init(&req, &t);
+  req.wave_size = LANES; /* as a debugger knows of the wave it stopped */
 
   /* DW_OP_regx v1; DW_OP_LLVM_push_lane; DW_OP_lit4; DW_OP_mul; DW_OP_LLVM_offset */
   static const uint8_t lane_select[] = {0x90, 0x81, 0x14, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04};

@@ -557,6 +557,7 @@ amddwarf_status gpu_stop_scope(gpu_stop *stop, amddwarf_error *err)
   const amddwarf_cu *cu = amddwarf_object_cu(stop->object, stop->vars[0].die->cu_index);
   amddwarf_eval_request_init(&stop->request, &stop->target);
   stop->request.format = cu->format;
+  stop->request.wave_size = GPU_STOP_LANES; /* every wave of the stop is wave64 */
   for (size_t v = 0; v < GPU_STOP_VARIABLES; v++)
     if (!stop->vars[v].available ||
         amddwarf_type_byte_size(stop->object, stop->vars[v].die->type, &stop->byte_sizes[v]) !=

@@ -139,6 +139,37 @@ static void test_access_spans_adjacent_regions(void **state)
   fx_free(&fx);
 }
 
+/* The request's wave size is the caller's word: it bounds the lanes
+   without asking the target, on the fast path and the general one, and
+   only 32 and 64 are wave sizes. */
+static void test_request_wave_size(void **state)
+{
+  (void)state;
+  eval_fixture fx;
+  fx_init(&fx, "{\"architecture\": \"gfx90a\", \"registers\": {\"v1\": [0, 1, 2, 3]}}");
+  uint8_t bytes[32], value[4];
+  size_t size = fx_assemble(&fx, "DW_OP_regx v1; DW_OP_LLVM_push_lane; DW_OP_lit4; DW_OP_mul; "
+                                 "DW_OP_LLVM_offset", bytes, sizeof bytes);
+  fx.req.lane = 40; /* in the wave64 the snapshot describes */
+  fx.req.wave_size = 32;
+  assert_int_equal(amddwarf_eval_read(fx.ev, &fx.req, bytes, size, 0, 32, value, &fx.err),
+                   AMDDWARF_E_AMDGPU_BAD_LANE);
+  assert_non_null(strstr(fx.err.message, "not in a wave of 32 lanes"));
+  assert_int_equal(fx_eval(&fx, "DW_OP_LLVM_push_lane"), AMDDWARF_E_AMDGPU_BAD_LANE);
+  fx.req.lane = 3;
+  assert_int_equal(amddwarf_eval_read(fx.ev, &fx.req, bytes, size, 0, 32, value, NULL),
+                   AMDDWARF_OK);
+  assert_int_equal(value[0], 3);
+  fx.req.wave_size = 48;
+  assert_int_equal(fx_eval(&fx, "DW_OP_lit0"), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_non_null(strstr(fx.err.message, "wave size 48"));
+  /* A request that ends before the field asks the target. */
+  fx.req.struct_size = offsetof(amddwarf_eval_request, wave_size);
+  fx.req.lane = 40;
+  assert_int_equal(fx_eval(&fx, "DW_OP_LLVM_push_lane"), AMDDWARF_OK);
+  fx_free(&fx);
+}
+
 static void test_initial_entries(void **state)
 {
   (void)state;
@@ -401,6 +432,7 @@ int main(void)
       cmocka_unit_test(test_rejects),
       cmocka_unit_test(test_target_answers),
       cmocka_unit_test(test_access_spans_adjacent_regions),
+      cmocka_unit_test(test_request_wave_size),
       cmocka_unit_test(test_initial_entries),
       cmocka_unit_test(test_32bit_process),
       cmocka_unit_test(test_save_round_trip),

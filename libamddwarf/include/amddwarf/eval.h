@@ -203,10 +203,17 @@ typedef struct amddwarf_eval_request {
      ends before these fields are not traced. */
   amddwarf_trace_fn trace;
   void *trace_user;
+  /* The wave's lane count, 32 or 64, when the caller knows it (a debugger
+     knows it of every wave it stops); 0: ask target->wave_size when a lane
+     operation needs it (64 without the callback). Known, it saves that
+     call on every evaluation of a lane above 31. Any other value is
+     E_INVALID_ARGUMENT. */
+  uint32_t wave_size;
 } amddwarf_eval_request;
 
 /* Defaults: auto dialect, 8-byte addresses, 32-bit DWARF, version 5, focused
-   lane, location required, DW_ASPACE numbering, no initial entries. */
+   lane, location required, DW_ASPACE numbering, no initial entries, the
+   wave size asked of the target. */
 AMDDWARF_API void amddwarf_eval_request_init(amddwarf_eval_request *request,
                                              const amddwarf_target *target);
 

@@ -247,6 +247,7 @@ void amddwarf__debug_request_init(const amddwarf_debug_frame *frame, const amddw
   request->xderef = AMDDWARF_XDEREF_DWARF;
   request->trace = frame->wave->trace;
   request->trace_user = frame->wave->trace_user;
+  request->wave_size = frame->wave->info.wave_size;
 }
 
 amddwarf_status amddwarf__debug_eval_location(const amddwarf_debug_frame *frame,

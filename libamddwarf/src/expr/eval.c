@@ -536,6 +536,10 @@ amddwarf_status amddwarf__machine_run(machine *m, const program *p, uint32_t bas
 
 /* ---- entry points ------------------------------------------------------------------ */
 
+/* Whether REQ's struct_size covers FIELD (a field added after the first). */
+#define REQUEST_HAS(req, field)                                                       \
+  ((req)->struct_size >= offsetof(amddwarf_eval_request, field) + sizeof((req)->field))
+
 amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *req,
                               amddwarf_error *err, machine *m)
 {
@@ -556,16 +560,19 @@ amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_r
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "address size %u: the evaluator supports 4 and 8",
                          (unsigned)req->format.address_size);
+  if (REQUEST_HAS(req, wave_size) && req->wave_size != 0) {
+    if (req->wave_size != 32 && req->wave_size != 64)
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                            "wave size %u: a wave has 32 or 64 lanes", (unsigned)req->wave_size);
+    m->wave_size = req->wave_size;
+  }
   m->ev = ev;
   ev->cache_pinned = 0;
   m->req = req;
   m->t = req->target;
   m->registers_sized_by_target = TARGET_HAS(m->t, register_size);
   m->err = err;
-  m->trace = req->struct_size >= offsetof(amddwarf_eval_request, trace_user) +
-                                     sizeof req->trace_user
-                 ? req->trace
-                 : NULL;
+  m->trace = REQUEST_HAS(req, trace_user) ? req->trace : NULL;
   m->op_offset = AMDDWARF_NO_OFFSET;
   m->op_code = AMDDWARF_NO_OPCODE;
   m->op_subop = AMDDWARF_NO_OPCODE;
