@@ -390,8 +390,13 @@ amddwarf_status amddwarf__select_composite(machine *m, const amddwarf_location *
 amddwarf_status amddwarf__memory_target_space(machine *m, uint32_t aspace, uint64_t address,
                                     uint32_t *out_aspace, uint32_t *out_lane,
                                     uint64_t *out_address);
-/* The wave size (asks the target once; 64 when it cannot say). */
-uint32_t amddwarf__machine_wave_size(machine *m);
+/* The wave size: the request's, else the target's, asked once (64 when it
+   cannot say). */
+uint32_t amddwarf__machine_wave_size_asked(machine *m);
+static inline uint32_t amddwarf__machine_wave_size(machine *m)
+{
+  return m->wave_size != 0 ? m->wave_size : amddwarf__machine_wave_size_asked(m);
+}
 /* The register's size in bytes, or E_EVAL_BAD_REGISTER. A small
    per-context cache answers first: register sizes do not change for a
    target (only the fixed AMDGPU map is cached). */

@@ -12,16 +12,14 @@
 
 static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_t *bytes);
 
-uint32_t amddwarf__machine_wave_size(machine *m)
+uint32_t amddwarf__machine_wave_size_asked(machine *m)
 {
-  if (m->wave_size == 0) {
-    uint32_t w = 0;
-    if (TARGET_HAS(m->t, wave_size) && m->t->wave_size(m->t->user, &w) == AMDDWARF_OK &&
-        (w == 32 || w == 64))
-      m->wave_size = w;
-    else
-      m->wave_size = 64;
-  }
+  uint32_t w = 0;
+  if (TARGET_HAS(m->t, wave_size) && m->t->wave_size(m->t->user, &w) == AMDDWARF_OK &&
+      (w == 32 || w == 64))
+    m->wave_size = w;
+  else
+    m->wave_size = 64;
   return m->wave_size;
 }
 
