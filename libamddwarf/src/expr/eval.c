@@ -243,11 +243,15 @@ static inline __attribute__((always_inline)) bool bytes_equal(const uint8_t *a, 
   uint64_t differ = 0;
   if (size >= 8) {
     uint64_t x, y;
-    for (size_t i = 0; i + 8 < size; i += 8) {
-      memcpy(&x, a + i, 8);
-      memcpy(&y, b + i, 8);
+    /* Up to 16 bytes (most locations): the first and the last word. */
+    for (size_t i = 0; i + 16 < size; i += 8) {
+      memcpy(&x, a + i + 8, 8);
+      memcpy(&y, b + i + 8, 8);
       differ |= x ^ y;
     }
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    differ |= x ^ y;
     memcpy(&x, a + size - 8, 8);
     memcpy(&y, b + size - 8, 8);
     return (differ | (x ^ y)) == 0;
@@ -284,25 +288,39 @@ static inline uint64_t format_key(const amddwarf_expr_format *format)
   return key;
 }
 
-/* Program *P from cache slot I when it holds BYTES in the request's format;
-   the slot is pinned until the evaluation ends, so that a nested expression
+/* Cache slot I when it holds BYTES in the request's format, else NULL; the
+   slot is pinned until the evaluation ends, so that a nested expression
    cannot reuse it while this one runs. */
-static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size_t size,
-                              program *p)
+static inline const eval_cache_entry *cache_probe(machine *m, unsigned i, const uint8_t *bytes,
+                                                  size_t size)
 {
   amddwarf_eval *ev = m->ev;
   const eval_cache_entry *c = &ev->cache[i];
-  const amddwarf_expr_format *format = &m->req->format;
-  if (c->bytes != bytes || c->size != size || !bytes || c->format_key != format_key(format) ||
-      !bytes_equal(c->copy, bytes, size))
-    return false;
+  if (c->bytes != bytes || c->size != size || !bytes ||
+      c->format_key != format_key(&m->req->format) || !bytes_equal(c->copy, bytes, size))
+    return NULL;
   ev->cache_pinned |= 1u << i;
   ev->cache_last = i;
+  return c;
+}
+
+/* The cached expression C as program *P. */
+static void cached_program(const eval_cache_entry *c, program *p)
+{
   p->external = c->ops;
   p->first = 0;
   p->count = c->count;
   p->plan = &c->plan;
-  return true;
+}
+
+/* Program *P from cache slot I when it holds BYTES (cache_probe). */
+static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size_t size,
+                              program *p)
+{
+  const eval_cache_entry *c = cache_probe(m, i, bytes, size);
+  if (c)
+    cached_program(c, p);
+  return c != NULL;
 }
 
 amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
@@ -716,8 +734,10 @@ amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_reques
                           "amddwarf_eval_read needs bytes, a buffer and a location request");
   /* The slot found last first, inline: the common case of one location
      evaluated for lane after lane. */
-  if (!use_cached(&m, ev->cache_last, bytes, size, &p) &&
-      (st = amddwarf__load_program(&m, bytes, size, &p)) != AMDDWARF_OK)
+  const eval_cache_entry *c = cache_probe(&m, ev->cache_last, bytes, size);
+  if (c)
+    cached_program(c, &p);
+  else if ((st = amddwarf__load_program(&m, bytes, size, &p)) != AMDDWARF_OK)
     return st;
   bool fast = p.plan && fast_allowed(&m);
   fast_outcome outcome = FAST_DECLINED;
