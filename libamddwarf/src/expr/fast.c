@@ -587,14 +587,13 @@ bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_en
 static bool fast_read_pieces(machine *m, const fast_plan *plan, const fast_frame *f,
                              uint64_t bit_offset, uint64_t bit_size, uint8_t *dst)
 {
-  uint64_t total = 0;
-  uint64_t largest = machine_composite_bits_limit(m);
-  if (plan->pieces > m->ev->parts_cap)
+  uint64_t total = plan->pieces_bits;
+  if (!plan->pieces_whole_bytes || plan->pieces > m->ev->parts_cap ||
+      total > machine_composite_bits_limit(m))
     return false;
   for (unsigned i = 0; i < plan->pieces; i++) {
     fast_entry p = fast_piece(plan, f, i);
-    if (plan->piece_bits[i] % 8 || !fast_fits(m, &p, p.x, plan->piece_bits[i]) ||
-        amddwarf_add_overflow_u64(total, plan->piece_bits[i], &total) || total > largest)
+    if (!fast_fits(m, &p, p.x, plan->piece_bits[i]))
       return false;
   }
   if (bit_offset > total || bit_size > total - bit_offset)

@@ -250,6 +250,11 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
     plan->piece_register_bytes[plan->pieces] = c->depth == 1 ? register_bytes_of(before(c, s, 0)) : 0;
     plan->piece_kind[plan->pieces] = (uint8_t)part;
     plan->piece_bits[plan->pieces++] = s->b;
+    plan->pieces_whole_bytes &= s->b % 8 == 0;
+    if (plan->pieces_bits + s->b < plan->pieces_bits)
+      plan->pieces_bits = UINT64_MAX;
+    else
+      plan->pieces_bits += s->b;
     c->depth = 0;
     c->composite_open = true;
     return true;
@@ -319,6 +324,8 @@ void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,
   plan->usable = false;
   plan->count = 0;
   plan->pieces = 0;
+  plan->pieces_bits = 0;
+  plan->pieces_whole_bytes = true;
   plan->top_kind = FAST_VALUE;
   plan->top_register_bytes = 0;
   if (count > FAST_PLAN_STEPS || (c.generic_bits != 32 && c.generic_bits != 64))

@@ -88,6 +88,8 @@ typedef struct fast_plan {
   uint8_t piece_kind[FAST_PIECES];
   uint64_t piece_bits[FAST_PIECES];
   uint64_t piece_register_bytes[FAST_PIECES]; /* as a step's register_bytes */
+  uint64_t pieces_bits;      /* their sum (UINT64_MAX when it overflows) */
+  bool pieces_whole_bytes;   /* every part a whole number of bytes */
   fast_step steps[FAST_PLAN_STEPS];
 } fast_plan;
 
