@@ -567,6 +567,16 @@ amddwarf_status gpu_stop_scope(gpu_stop *stop, amddwarf_error *err)
   return AMDDWARF_OK;
 }
 
+/* The 8 bytes at B as a little-endian number (one load: compilers know
+   the pattern, so the harness adds as little to a lane's time as the
+   peer's). */
+static uint64_t little_endian_u64(const uint8_t *b)
+{
+  return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
+         (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
+         (uint64_t)b[7] << 56;
+}
+
 amddwarf_status gpu_stop_variable(gpu_stop *stop, size_t index, uint64_t values[GPU_STOP_LANES],
                                   amddwarf_error *err)
 {
@@ -577,10 +587,7 @@ amddwarf_status gpu_stop_variable(gpu_stop *stop, size_t index, uint64_t values[
     stop->request.lane = lane;
     st = amddwarf_eval_read(stop->eval, &stop->request, var->expr, var->size, 0,
                             stop->byte_sizes[index] * 8, bytes, err);
-    uint64_t value = 0;
-    for (int i = 7; i >= 0; i--)
-      value = value << 8 | bytes[i];
-    values[lane] = value;
+    values[lane] = little_endian_u64(bytes);
   }
   return st;
 }
@@ -598,10 +605,7 @@ amddwarf_status gpu_stop_wave_variable(gpu_stop *stop, size_t index,
   for (uint32_t lane = 0; lane < GPU_STOP_LANES && st == AMDDWARF_OK; lane++) {
     if (statuses[lane] != AMDDWARF_OK)
       return fail(err, statuses[lane], "a lane of a variable does not read");
-    uint64_t value = 0;
-    for (int i = 7; i >= 0; i--)
-      value = value << 8 | bytes[lane][i];
-    values[lane] = value;
+    values[lane] = little_endian_u64(bytes[lane]);
   }
   return st;
 }
@@ -672,10 +676,7 @@ amddwarf_status gpu_stop_api_variable(amddwarf_wave *wave, size_t index,
                   read.message);
       break;
     }
-    uint64_t bits = 0;
-    for (int i = 7; i >= 0; i--)
-      bits = bits << 8 | bytes[lane][i];
-    values[lane] = bits;
+    values[lane] = little_endian_u64(bytes[lane]);
   }
   amddwarf_valobj_free(value);
   return st;
