@@ -582,37 +582,30 @@ bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_en
 /* ---- evaluation and read in one pass ------------------------------------- */
 
 /* The bytes of a piece list (the frame's result when the stack is empty):
-   every part valid as the general composite rules require, then the parts
-   the read crosses, straight from the target. */
+   every part valid as the general composite rules require, and the bytes
+   of the parts the read covers straight from the target, in one pass (a
+   part found invalid after others were read declines all the same). The
+   caller has checked that the read is of whole bytes. */
 static bool fast_read_pieces(machine *m, const fast_plan *plan, const fast_frame *f,
                              uint64_t bit_offset, uint64_t bit_size, uint8_t *dst)
 {
   uint64_t total = plan->pieces_bits;
   if (!plan->pieces_whole_bytes || plan->pieces > m->ev->parts_cap ||
-      total > machine_composite_bits_limit(m))
+      total > machine_composite_bits_limit(m) || bit_offset > total ||
+      bit_size > total - bit_offset)
     return false;
-  for (unsigned i = 0; i < plan->pieces; i++) {
+  uint64_t end = bit_offset + bit_size, pos = 0;
+  for (unsigned i = 0; i < plan->pieces; pos += plan->piece_bits[i++]) {
     fast_entry p = fast_piece(plan, f, i);
-    if (!fast_fits(m, &p, p.x, plan->piece_bits[i]))
-      return false;
-  }
-  if (bit_offset > total || bit_size > total - bit_offset)
-    return false;
-  uint64_t pos = 0, at = 0;
-  for (unsigned i = 0; i < plan->pieces && bit_size > 0; i++) {
     uint64_t bits = plan->piece_bits[i];
-    if (pos + bits <= bit_offset) {
-      pos += bits;
-      continue;
-    }
-    fast_entry p = fast_piece(plan, f, i);
-    uint64_t start = bit_offset > pos ? bit_offset - pos : 0;
-    uint64_t take = bits - start < bit_size ? bits - start : bit_size;
-    if (start % 8 || take % 8 || !fast_read_bytes(m, &p, p.x + start / 8, take / 8, dst + at / 8))
+    if (!fast_fits(m, &p, p.x, bits))
       return false;
-    at += take;
-    bit_size -= take;
-    pos += bits;
+    /* The bits [FROM, TO) of the read in this part. */
+    uint64_t from = bit_offset > pos ? bit_offset : pos;
+    uint64_t to = end < pos + bits ? end : pos + bits;
+    if (from < to && !fast_read_bytes(m, &p, p.x + (from - pos) / 8, (to - from) / 8,
+                                      dst + (from - bit_offset) / 8))
+      return false;
   }
   return true;
 }
