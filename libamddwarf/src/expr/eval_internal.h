@@ -23,6 +23,7 @@
 #include <string.h>
 #include <amddwarf/eval.h>
 
+#include "common/bytes.h"
 #include "expr/fast_plan.h"
 
 enum { EVAL_CACHE_ENTRIES = 8, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = FAST_PLAN_STEPS, EVAL_REG_CACHE = 16 };
@@ -131,15 +132,6 @@ static inline uint32_t machine_generic_bits(const machine *m)
 static inline uint64_t bits_mask(uint32_t bits)
 {
   return bits >= 64 ? UINT64_MAX : ((UINT64_C(1) << bits) - 1);
-}
-
-/* The 8 bytes at B as a little-endian number (one load: compilers know
-   the pattern). */
-static inline uint64_t load_le64(const uint8_t *b)
-{
-  return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
-         (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
-         (uint64_t)b[7] << 56;
 }
 
 /* The most bits a composite may hold: those of the largest address space

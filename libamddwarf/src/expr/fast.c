@@ -190,7 +190,7 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
   }
   if (st != AMDDWARF_OK)
     return false;
-  uint64_t x = load_le64(buf);
+  uint64_t x = amddwarf__load_le64(buf);
   *out = x;
   return true;
 }

@@ -517,7 +517,7 @@ static bool breg(symbolic *s, uint32_t regno, uint64_t disp)
   if (register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
       amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
     return false;
-  uint64_t x = load_le64(buf);
+  uint64_t x = amddwarf__load_le64(buf);
   return push_storage(s, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE, constant(x + disp));
 }
 
@@ -986,16 +986,6 @@ static bool read_segment_alone(wave_read *r, uint32_t lane, const segment *g, ui
   return t->read_memory(t->user, key->id, key->lane, g->address, g->size, out) == AMDDWARF_OK;
 }
 
-/* Copies N bytes: the common sizes without a library call. */
-static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t n)
-{
-  if (n == 4)
-    memcpy(dst, src, 4);
-  else if (n == 8)
-    memcpy(dst, src, 8);
-  else
-    memcpy(dst, src, n);
-}
 
 /* ---- the entry point ------------------------------------------------------------ */
 
@@ -1123,7 +1113,7 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
     uint8_t *value = out + (size_t)lane * stride;
     if ((copies >> lane & 1) && (fast >> model & 1)) {
       /* When the model's read failed, each lane is read alone below. */
-      copy_small(value, out + (size_t)model * stride, (size_t)(bit_size / 8));
+      amddwarf__copy_small(value, out + (size_t)model * stride, (size_t)(bit_size / 8));
       statuses[lane] = AMDDWARF_OK;
       fast |= UINT64_C(1) << lane;
       continue;
@@ -1133,7 +1123,7 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
         const segment *g = &ev->lanes->segments[lane][i];
         const read_key *key = &ev->lanes->keys[g->key];
         if (key_read[g->key])
-          copy_small(value + g->dst, key->bytes + (g->address - key->low), g->size);
+          amddwarf__copy_small(value + g->dst, key->bytes + (g->address - key->low), g->size);
         else if (!read_segment_alone(&r, lane, g, value + g->dst))
           fast &= ~(UINT64_C(1) << lane);
       }

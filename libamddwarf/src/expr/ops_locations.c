@@ -96,7 +96,7 @@ static amddwarf_status register_number(machine *m, uint32_t regno, unsigned max_
   st = amddwarf__access_read(m, &reg, 0, n * 8, buf, 0);
   if (st != AMDDWARF_OK)
     return st;
-  uint64_t x = load_le64(buf);
+  uint64_t x = amddwarf__load_le64(buf);
   *out = x;
   return AMDDWARF_OK;
 }

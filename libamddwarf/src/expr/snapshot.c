@@ -16,6 +16,7 @@
 #include <amddwarf/expr.h>
 
 #include "common/arena.h"
+#include "common/bytes.h"
 #include "common/error.h"
 #include "common/json_int.h"
 #include "common/text.h"
@@ -717,19 +718,6 @@ const char *amddwarf_snapshot_architecture(const amddwarf_snapshot *s) { return 
 
 /* ---- target callbacks ------------------------------------------------------------ */
 
-/* memcpy for the accesses of an evaluation: the sizes of a dword and a
-   qword inline, as the compiler makes constant-size copies, where a call
-   would cost more than the copy. */
-static inline void copy_bytes(void *dst, const void *src, uint64_t size)
-{
-  if (size == 4)
-    memcpy(dst, src, 4);
-  else if (size == 8)
-    memcpy(dst, src, 8);
-  else
-    memcpy(dst, src, (size_t)size);
-}
-
 static snap_register *find_register(snap_register *regs, size_t count, uint32_t regno)
 {
   size_t lo = 0, hi = count;
@@ -761,9 +749,9 @@ static amddwarf_status register_access(snap_register *r, uint64_t offset, uint64
   if (!r || offset > r->size || size > r->size - offset)
     return AMDDWARF_E_EVAL_UNAVAILABLE;
   if (wbuf)
-    copy_bytes(r->bytes + offset, wbuf, size);
+    amddwarf__copy_small(r->bytes + offset, wbuf, size);
   else if (rbuf)
-    copy_bytes(rbuf, r->bytes + offset, size);
+    amddwarf__copy_small(rbuf, r->bytes + offset, size);
   return AMDDWARF_OK;
 }
 
@@ -844,9 +832,9 @@ static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint
         address - r->address > r->size || size > r->size - (address - r->address))
       continue;
     if (wbuf)
-      copy_bytes(r->bytes + (address - r->address), wbuf, size);
+      amddwarf__copy_small(r->bytes + (address - r->address), wbuf, size);
     else if (rbuf)
-      copy_bytes(rbuf, r->bytes + (address - r->address), size);
+      amddwarf__copy_small(rbuf, r->bytes + (address - r->address), size);
     return AMDDWARF_OK;
   }
   amddwarf_status st = region_span(s, aspace, lane, address, size, NULL, NULL);

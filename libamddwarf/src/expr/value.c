@@ -90,7 +90,7 @@ uint64_t amddwarf__value_u64(const amddwarf_value *v)
 {
   /* Integral values (<= 64 bits) are always inline, zero-padded. */
   if (!v->pooled)
-    return load_le64(v->inline_bytes) & bits_mask(v->type.bit_size);
+    return amddwarf__load_le64(v->inline_bytes) & bits_mask(v->type.bit_size);
   const uint8_t *b = v->pooled;
   size_t n = amddwarf_value_size(v);
   uint64_t x = 0;
