@@ -41,15 +41,13 @@ static uint64_t fixed_register_bytes(uint32_t regno)
   return amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK ? info.bit_size / 8 : 0;
 }
 
-/* Entry I below the top (0: the top). */
-static static_entry *below_top(compiler *c, unsigned i);
-
 /* The fixed-map size of entry E when it is a register. */
 static uint64_t register_bytes_of(const static_entry *e)
 {
   return e->kind == FAST_REGISTER ? e->register_bytes : 0;
 }
 
+/* Entry I below the top (0: the top). */
 static static_entry *below_top(compiler *c, unsigned i)
 {
   return &c->stack[c->depth - 1 - i];
@@ -92,9 +90,10 @@ static bool push(compiler *c, fast_kind kind, uint64_t register_bytes)
   return true;
 }
 
-/* The step for operation OP on the compiler's stack (S->depth and S->kind
-   are filled in already); false when OP is outside the fast set or never
-   runs on this stack. *EMIT is false for an operation that only changes the
+/* The step for operation OP on the compiler's stack (S->depth is filled in
+   already; the kinds of the entries the step uses are noted as it takes
+   them); false when OP is outside the fast set or never runs on this
+   stack. *EMIT is false for an operation that only changes the
    compile-time stack. */
 static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *emit)
 {
@@ -207,13 +206,15 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
       return false;
     c->depth--;
     s->register_bytes = register_bytes_of(before(c, s, 1));
-    return serves_as_location(c, s, 1) != FAST_UNDEFINED;
+    serves_as_location(c, s, 1); /* any location moves */
+    return true;
   case AMDDWARF_OP_LLVM_offset_uconst:
     s->code = FC_OFFSET_UCONST;
     if (c->depth < 1)
       return false;
     s->register_bytes = register_bytes_of(before(c, s, 0));
-    return x <= INT64_MAX && serves_as_location(c, s, 0) != FAST_UNDEFINED;
+    serves_as_location(c, s, 0);
+    return x <= INT64_MAX;
   case AMDDWARF_OP_LLVM_form_aspace_address:
     s->code = FC_FORM_ASPACE;
     if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
@@ -300,7 +301,7 @@ static bool fuse(const compiler *c, uint32_t *count, const fast_step *s)
     lane->kind[0] = s->kind[1]; /* the location, LANE's top */
     *count = n - 1;
     fast_step *reg = n > c->barrier + 2 ? &plan->steps[n - 3] : NULL;
-    if (reg && reg->code == FC_REGISTER) { /* the register LANE's top is */
+    if (reg && reg->code == FC_REGISTER) { /* the register of the element */
       reg->code = FC_REGISTER_LANE;
       reg->b = lane->b;
       reg->register_bytes = lane->register_bytes;

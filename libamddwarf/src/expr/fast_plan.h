@@ -61,7 +61,8 @@ typedef enum fast_code {
 typedef struct fast_step {
   uint8_t code;    /* fast_code */
   uint8_t depth;   /* entries on the stack before the step */
-  uint8_t kind[3]; /* fast_kind of the top three entries before it, top first */
+  uint8_t kind[3]; /* fast_kind of the top entries before it, top first, as
+                      far as the step uses them */
   uint8_t index;   /* FC_PIECE: the part; FC_SELECT: the composite;
                       FC_FBREG: general-stack entries under the frame base */
   uint32_t a;
