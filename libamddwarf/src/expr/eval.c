@@ -376,12 +376,11 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
     ev->cache_next = (slot + 1) % EVAL_CACHE_ENTRIES;
     c->bytes = bytes;
     c->size = size;
-    c->format = m->req->format;
-    c->format_key = format_key(&c->format);
+    c->format_key = format_key(&m->req->format);
     memcpy(c->copy, bytes, size);
     memcpy(c->ops, ev->ops + m->ops_used, count * sizeof *c->ops);
     c->count = count;
-    amddwarf__fast_compile(c->ops, count, &c->format, &c->plan);
+    amddwarf__fast_compile(c->ops, count, &m->req->format, &c->plan);
     ev->cache_pinned |= 1u << (slot % EVAL_CACHE_ENTRIES);
     p->plan = &c->plan;
   }

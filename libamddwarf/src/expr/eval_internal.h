@@ -33,8 +33,7 @@ enum { EVAL_CACHE_ENTRIES = 8, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = FAST_PLAN
 typedef struct eval_cache_entry {
   const uint8_t *bytes;
   size_t size;
-  amddwarf_expr_format format;
-  uint64_t format_key; /* eval.c's format_key (FORMAT) */
+  uint64_t format_key; /* eval.c's format_key of the format decoded with */
   uint8_t copy[EVAL_CACHE_BYTES];
   size_t count;
   amddwarf_op ops[EVAL_CACHE_OPS];

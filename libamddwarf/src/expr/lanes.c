@@ -986,7 +986,6 @@ static bool read_segment_alone(wave_read *r, uint32_t lane, const segment *g, ui
   return t->read_memory(t->user, key->id, key->lane, g->address, g->size, out) == AMDDWARF_OK;
 }
 
-
 /* ---- the entry point ------------------------------------------------------------ */
 
 /* The symbolic run of BYTES: the result in *RESULT, or false. */

@@ -36,7 +36,7 @@ amddwarf_status amddwarf__register_bytes_uncached(machine *m, uint32_t regno, ui
   amddwarf_eval *ev = m->ev;
   unsigned slot = regno % EVAL_REG_CACHE;
   amddwarf_status st = register_bytes_lookup(m, regno, bytes);
-  if (st == AMDDWARF_OK && !TARGET_HAS(m->t, register_size)) {
+  if (st == AMDDWARF_OK && !m->registers_sized_by_target) {
     /* Only the fixed AMDGPU map is cached; a target's own answer may change. */
     ev->reg_cache[slot].target = m->t;
     ev->reg_cache[slot].regno = regno;
@@ -47,7 +47,7 @@ amddwarf_status amddwarf__register_bytes_uncached(machine *m, uint32_t regno, ui
 
 static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_t *bytes)
 {
-  if (TARGET_HAS(m->t, register_size)) {
+  if (m->registers_sized_by_target) {
     amddwarf_status st = m->t->register_size(m->t->user, regno, bytes);
     if (st == AMDDWARF_OK)
       return AMDDWARF_OK;
