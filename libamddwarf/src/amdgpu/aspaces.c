@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "amdgpu/swizzle.h"
 #include "common/checked.h"
 
 typedef struct aspace_row {
@@ -160,10 +161,7 @@ amddwarf_status amddwarf_private_wave_to_lane(uint64_t wave_address, uint32_t wa
 {
   if (wave_size != 32 && wave_size != 64)
     return AMDDWARF_E_AMDGPU_BAD_WAVE_SIZE;
-  uint64_t row = wave_address / ((uint64_t)wave_size * 4);
-  uint64_t within = wave_address % ((uint64_t)wave_size * 4);
-  *lane = (uint32_t)(within / 4);
-  *lane_address = row * 4 + within % 4;
+  amddwarf__private_wave_swizzle(wave_address, wave_size, lane, lane_address);
   return AMDDWARF_OK;
 }
 

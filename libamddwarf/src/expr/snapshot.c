@@ -15,6 +15,7 @@
 #include <amddwarf/eval.h>
 #include <amddwarf/expr.h>
 
+#include "amdgpu/swizzle.h"
 #include "common/arena.h"
 #include "common/bytes.h"
 #include "common/error.h"
@@ -856,17 +857,15 @@ static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint
       n = 4 - (address + i) % 4;
       if (n > size - i)
         n = size - i;
-      amddwarf_status st = AMDDWARF_OK;
       if (i > 0 && l + 1 < s->wave_size) {
         /* The next dword of the row: the next lane's same dword. */
         l++;
         la -= la % 4;
-      } else {
-        st = amddwarf_private_wave_to_lane(address + i, s->wave_size, &l, &la);
+      } else { /* a snapshot's waves have 32 or 64 lanes (load_json) */
+        amddwarf__private_wave_swizzle(address + i, s->wave_size, &l, &la);
       }
-      if (st == AMDDWARF_OK)
-        st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, n,
-                           rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
+      amddwarf_status st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, n,
+                                         rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
       if (st != AMDDWARF_OK)
         return st;
     }
