@@ -78,6 +78,7 @@ static const char *const LOCATIONS[] = {
     "DW_OP_regx v1; DW_OP_LLVM_offset_uconst 30", "DW_OP_fbreg 8", "DW_OP_fbreg 12",
     "DW_OP_addr 0x1004", "DW_OP_constu 0x1010", "DW_OP_lit16; DW_OP_lit3; "
     "DW_OP_LLVM_form_aspace_address", "DW_OP_constu 0x20; DW_OP_lit5; "
+    "DW_OP_LLVM_form_aspace_address", "DW_OP_bregx s33 0; DW_OP_lit5; "
     "DW_OP_LLVM_form_aspace_address", "DW_OP_bregx s9 -8", "DW_OP_regx 99999",
     "DW_OP_regx v1; DW_OP_regx v2; DW_OP_lit5; DW_OP_LLVM_select_bit_piece 32 4"};
 enum { LOCATION_COUNT = sizeof LOCATIONS / sizeof LOCATIONS[0] };
@@ -460,6 +461,71 @@ static void test_lane_element_step_equals_general(void **state)
   close_both(b);
 }
 
+/* A constant address space and form_aspace_address run as one step, and
+   with a breg before them, one too (a frame base or a spill slot in
+   scratch): the same status, error, location and bytes read as the general
+   machine's, for each space the AMDGPU map has, numbers that name none,
+   and registers of 4 and 8 bytes and none. */
+static void test_address_space_steps_equal_general(void **state)
+{
+  (void)state;
+  static const struct {
+    const char *text;
+    unsigned ops_fused; /* operations of it in the fused step */
+  } bases[] = {{"DW_OP_bregx s33 0", 1}, {"DW_OP_bregx s9 -8", 1}, {"DW_OP_bregx s34 8", 1},
+               {"DW_OP_bregx exec 0", 1}, {"DW_OP_bregx 99999 0", 1},
+               {"DW_OP_constu 0x20", 0}, {"DW_OP_regx s8", 0}};
+  static const struct {
+    const char *text;
+    bool names_a_space;
+  } spaces[] = {{"DW_OP_lit0", true},        {"DW_OP_lit1", true},
+                {"DW_OP_lit3", true},        {"DW_OP_lit4", false},
+                {"DW_OP_lit5", true},        {"DW_OP_lit6", true},
+                {"DW_OP_constu 0x23", true}, {"DW_OP_constu 0x60", false},
+                {"DW_OP_const8u 0x100000005", false}};
+  static const uint32_t lanes[] = {0, 1, 3};
+  both *b = open_both();
+  unsigned fused = 0, expected_fused = 0, located = 0, read = 0;
+  for (size_t k = 0; k < sizeof bases / sizeof bases[0]; k++)
+    for (size_t a = 0; a < sizeof spaces / sizeof spaces[0]; a++)
+      for (size_t l = 0; l < sizeof lanes / sizeof lanes[0]; l++) {
+        char text[256];
+        uint8_t bytes[64], on_bytes[4] = {0}, off_bytes[4] = {0};
+        amddwarf_op ops[16];
+        size_t count = 0;
+        snprintf(text, sizeof text, "%s; %s; DW_OP_LLVM_form_aspace_address", bases[k].text,
+                 spaces[a].text);
+        size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
+        assert_int_equal(
+            amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 16, &count, NULL),
+            AMDDWARF_OK);
+        fast_plan plan;
+        amddwarf__fast_compile(ops, count, &b->fx.req.format, &plan);
+        bool fuses = spaces[a].names_a_space && strncmp(bases[k].text, "DW_OP_regx", 10) != 0;
+        expected_fused += fuses;
+        fused += fuses && plan.usable && plan.count == count - 1 - bases[k].ops_fused;
+        b->fx.req.lane = lanes[l];
+        amddwarf_entry on, off;
+        located += expect_same_evaluation(b, text, bytes, size, &on, &off);
+        amddwarf_status st_on =
+            amddwarf_eval_read(b->fx.ev, &b->fx.req, bytes, size, 0, 32, on_bytes, NULL);
+        amddwarf_status st_off =
+            amddwarf_eval_read(b->general, &b->fx.req, bytes, size, 0, 32, off_bytes, NULL);
+        assert_int_equal(st_on, st_off);
+        assert_memory_equal(on_bytes, off_bytes, sizeof on_bytes);
+        read += st_on == AMDDWARF_OK;
+      }
+  assert_int_equal(fused, expected_fused);
+  assert_int_equal(expected_fused, 5 * 6 * 3 + 1 * 6 * 3);
+  /* Every base but s8 (a register, not a value) and register 99999 locates
+     in every space named (5 x 6 x 3). The reads: 0x20 in private_lane
+     (lit5: each lane's own) and in private_lane3 (0x23), from s33 and the
+     constant, and s9 - 8 = 0x1000 in the default and the generic space. */
+  assert_int_equal(located, 5 * 6 * 3);
+  assert_int_equal(read, 6 * 3);
+  close_both(b);
+}
+
 /* The decode cache keys expressions by address and bytes: an expression
    changed in place, at any byte of any length the cache holds, is decoded
    again. The expressions sum literals (lit0; litN; plus; ...), so each
@@ -564,6 +630,7 @@ int main(void)
       cmocka_unit_test(test_fast_path_equals_general),
       cmocka_unit_test(test_fast_path_takes_compiler_shapes),
       cmocka_unit_test(test_lane_element_step_equals_general),
+      cmocka_unit_test(test_address_space_steps_equal_general),
       cmocka_unit_test(test_cache_sees_bytes_changed_in_place),
       cmocka_unit_test(test_eval_expr_same_with_and_without_fast_path),
       cmocka_unit_test(test_eval_read_equals_eval_then_read),

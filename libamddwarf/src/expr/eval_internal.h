@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <amddwarf/amdgpu.h>
 #include <amddwarf/eval.h>
 
 #include "common/bytes.h"
@@ -317,6 +318,18 @@ static inline unsigned amddwarf__aspace_address_bytes(const machine *m, uint32_t
     return 4;
   return amddwarf__aspace_address_bytes_listed(m, aspace);
 }
+/* The address space that DWARF number NUMBER names (form_aspace_address,
+   aspace_bregx): the common spaces (those sized inline above) without the
+   table walk. */
+static inline bool amddwarf__aspace_of_number(uint64_t number, uint32_t *aspace)
+{
+  if (number <= AMDDWARF_ASPACE_AMDGPU_GENERIC || number == AMDDWARF_ASPACE_AMDGPU_LOCAL ||
+      number == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE || number == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
+    *aspace = (uint32_t)number;
+    return true;
+  }
+  return amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, number, aspace) == AMDDWARF_OK;
+}
 /* Adds BITS (signed) to LOC's offset, failing with E_EVAL_OFFSET_OUT_OF_RANGE
    when the result is negative or past the storage. Undefined is unchanged. */
 amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits);
@@ -377,10 +390,26 @@ amddwarf_status amddwarf__select_composite(machine *m, const amddwarf_location *
                                  const amddwarf_location *l1, const uint8_t *mask, uint64_t bits,
                                  uint64_t count, amddwarf_location *out);
 
-/* Memory access normalization: DW_ASPACE as written -> (aspace, lane, address). */
-amddwarf_status amddwarf__memory_target_space(machine *m, uint32_t aspace, uint64_t address,
-                                    uint32_t *out_aspace, uint32_t *out_lane,
-                                    uint64_t *out_address);
+/* Memory access normalization: DW_ASPACE as written -> (aspace, lane,
+   address). The spaces that are neither generic nor a lane's pass through
+   inline; the others are mapped by amddwarf__memory_target_space_mapped. */
+amddwarf_status amddwarf__memory_target_space_mapped(machine *m, uint32_t aspace, uint64_t address,
+                                                     uint32_t *out_aspace, uint32_t *out_lane,
+                                                     uint64_t *out_address);
+static inline amddwarf_status amddwarf__memory_target_space(machine *m, uint32_t aspace,
+                                                            uint64_t address, uint32_t *out_aspace,
+                                                            uint32_t *out_lane, uint64_t *out_address)
+{
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC || aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE ||
+      (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+       aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63))
+    return amddwarf__memory_target_space_mapped(m, aspace, address, out_aspace, out_lane,
+                                                out_address);
+  *out_aspace = aspace;
+  *out_lane = AMDDWARF_NO_LANE;
+  *out_address = address;
+  return AMDDWARF_OK;
+}
 /* The wave size: the request's, else the target's, asked once (64 when it
    cannot say). */
 uint32_t amddwarf__machine_wave_size_asked(machine *m);

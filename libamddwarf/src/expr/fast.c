@@ -294,13 +294,18 @@ static inline bool fast_offset_slot(machine *m, fast_frame *f, unsigned slot, ui
    SLOT. */
 static bool fast_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t aspace)
 {
+  const amddwarf_target *t = m->t;
   unsigned n = amddwarf__aspace_address_bytes(m, aspace);
-  uint64_t size, x;
-  fast_entry reg = {FAST_REGISTER, s->a, 0, s->register_bytes};
+  uint64_t size;
+  uint8_t buf[8] = {0};
   if (n == 0 || !fast_register_size(m, s->a, s->register_bytes, &size) ||
-      !fast_read(m, &reg, size < 8 ? size : 8, &x))
+      !TARGET_HAS(t, read_register))
     return false;
-  fast_set(f, slot, aspace, (x + s->b) & bits_mask(n * 8));
+  if (size > 8)
+    size = 8;
+  if (size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK)
+    return false;
+  fast_set(f, slot, aspace, (amddwarf__load_le64(buf) + s->b) & bits_mask(n * 8));
   return true;
 }
 
@@ -424,6 +429,16 @@ static inline bool fast_lane_element(machine *m, fast_frame *f, unsigned slot, u
          fast_offset_slot(m, f, slot, kind, register_bytes, generic_signed(m, x & bits_mask(bits)));
 }
 
+/* The generic value in SLOT as an address in ASPACE (form_aspace_address). */
+static inline bool fast_form_aspace(machine *m, fast_frame *f, unsigned slot, uint32_t aspace)
+{
+  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
+  if (n == 0)
+    return false;
+  fast_set(f, slot, aspace, f->x[slot] & bits_mask(n * 8));
+  return true;
+}
+
 /* Step S; inlined into the run loop, where a call per step would cost as
    much as most steps. TOP is the slot of the top entry before the step. */
 static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame *f, const fast_step *s)
@@ -445,7 +460,7 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
   case FC_ASPACE_BREG: {
     uint32_t aspace;
     return fast_value(f, top) &&
-           amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, f->x[top], &aspace) == AMDDWARF_OK &&
+           amddwarf__aspace_of_number(f->x[top], &aspace) &&
            fast_breg(m, f, s, top, aspace);
   }
   case FC_FBREG:
@@ -483,14 +498,15 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
     return fast_lane_element(m, f, s->depth, FAST_REGISTER, s->register_bytes, s->b);
   case FC_FORM_ASPACE: {
     uint32_t aspace;
-    unsigned n;
-    if (!fast_value(f, top) || !fast_value(f, top - 1) ||
-        amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, f->x[top], &aspace) != AMDDWARF_OK ||
-        (n = amddwarf__aspace_address_bytes(m, aspace)) == 0)
-      return false;
-    fast_set(f, top - 1, aspace, f->x[top - 1] & bits_mask(n * 8));
-    return true;
+    return fast_value(f, top) && fast_value(f, top - 1) &&
+           amddwarf__aspace_of_number(f->x[top], &aspace) &&
+           fast_form_aspace(m, f, top - 1, aspace);
   }
+  case FC_FORM_ASPACE_CONST:
+    return fast_value(f, top) && fast_form_aspace(m, f, top, s->a);
+  case FC_BREG_ASPACE:
+    return fast_breg(m, f, s, s->depth, AMDDWARF_ASPACE_NONE) &&
+           fast_form_aspace(m, f, s->depth, s->space);
   case FC_DEREF: {
     fast_entry e = fast_entry_at(f, top, s->kind[0], s->register_bytes);
     if (!fast_read(m, &e, s->b, &x))
@@ -520,8 +536,8 @@ static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f)
       (uint64_t)f->below + plan->deepest + 1 > m->ev->stack_cap)
     return false;
   m->steps += plan->operations;
-  for (uint32_t i = 0; i < plan->count; i++)
-    if (!fast_do(m, f, &plan->steps[i]))
+  for (const fast_step *s = plan->steps, *end = s + plan->count; s < end; s++)
+    if (!fast_do(m, f, s))
       return false;
   return true;
 }
@@ -618,8 +634,12 @@ static bool fast_read_composite(machine *m, const fast_composite *c, uint64_t x,
   uint64_t part_bytes = c->bits / 8, size = c->bit_size / 8;
   if (c->built || x > size || n > size - x)
     return false;
+  /* Parts are mostly dwords or qwords: a shift, not a division. */
+  bool power_of_two = (part_bytes & (part_bytes - 1)) == 0;
+  unsigned shift = part_bytes ? (unsigned)__builtin_ctzll(part_bytes) : 0;
   while (n > 0) {
-    uint64_t part = x / part_bytes, within = x % part_bytes;
+    uint64_t part = power_of_two ? x >> shift : x / part_bytes;
+    uint64_t within = x - part * part_bytes;
     uint64_t take = part_bytes - within < n ? part_bytes - within : n;
     const fast_entry *from = &c->from[c->mask >> part & 1];
     if (!fast_read_bytes(m, from, from->x + part * part_bytes + within, take, dst))

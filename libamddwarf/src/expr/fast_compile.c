@@ -16,7 +16,7 @@
 /* What the compiler knows of a stack entry. */
 typedef struct static_entry {
   fast_kind kind;
-  uint64_t register_bytes; /* FAST_REGISTER: its fixed-map size, 0 if none */
+  uint32_t register_bytes; /* FAST_REGISTER: its fixed-map size, 0 if none */
 } static_entry;
 
 typedef struct compiler {
@@ -35,14 +35,14 @@ static uint64_t mask_of(uint32_t bits)
 }
 
 /* The size of REGNO in the fixed AMDGPU map, 0 when it is not there. */
-static uint64_t fixed_register_bytes(uint32_t regno)
+static uint32_t fixed_register_bytes(uint32_t regno)
 {
   amddwarf_amdgpu_register info;
-  return amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK ? info.bit_size / 8 : 0;
+  return amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK ? (uint32_t)(info.bit_size / 8) : 0;
 }
 
 /* The fixed-map size of entry E when it is a register. */
-static uint64_t register_bytes_of(const static_entry *e)
+static uint32_t register_bytes_of(const static_entry *e)
 {
   return e->kind == FAST_REGISTER ? e->register_bytes : 0;
 }
@@ -81,7 +81,7 @@ static fast_kind serves_as_location(compiler *c, fast_step *s, unsigned i)
   return e->kind;
 }
 
-static bool push(compiler *c, fast_kind kind, uint64_t register_bytes)
+static bool push(compiler *c, fast_kind kind, uint32_t register_bytes)
 {
   if (c->depth == FAST_STACK)
     return false;
@@ -277,19 +277,38 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
 }
 
 /* Fuses step S into the steps before it when they make one step:
-   a constant and a binary operation; push_lane, a constant multiply and
-   offset (the lane's element of a location), and a register before them.
-   Only steps of consecutive operations fuse. *COUNT: the steps so far. */
+   a constant and a binary operation; a constant address space and
+   form_aspace_address, and a breg before them; push_lane, a constant
+   multiply and offset (the lane's element of a location), and a register
+   before them. Only steps of consecutive operations fuse. *COUNT: the
+   steps so far. */
 static bool fuse(const compiler *c, uint32_t *count, const fast_step *s)
 {
   fast_plan *plan = c->plan;
   uint32_t n = *count;
   fast_step *last = n > c->barrier ? &plan->steps[n - 1] : NULL;
+  uint32_t aspace;
   if (s->code == FC_BINARY && last && last->code == FC_VALUE) {
     last->code = FC_BINARY_CONST;
     last->a = s->a;
     last->depth = s->depth - 1;
     memcpy(last->kind, s->kind + 1, 2);
+    return true;
+  }
+  /* A number that names no address space stays unfused: the run declines
+     it and the general machine reports it. */
+  if (s->code == FC_FORM_ASPACE && last && last->code == FC_VALUE &&
+      amddwarf__aspace_of_number(last->b, &aspace)) {
+    last->code = FC_FORM_ASPACE_CONST;
+    last->a = aspace;
+    last->depth = s->depth - 1;
+    last->kind[0] = s->kind[1]; /* the address, VALUE's top */
+    fast_step *breg = n > c->barrier + 1 ? &plan->steps[n - 2] : NULL;
+    if (breg && breg->code == FC_BREG) { /* its address is a register's */
+      breg->code = FC_BREG_ASPACE;
+      breg->space = aspace;
+      *count = n - 1;
+    }
     return true;
   }
   fast_step *lane = n > c->barrier + 1 ? &plan->steps[n - 2] : NULL;
@@ -340,6 +359,7 @@ void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,
     s->depth = (uint8_t)c.depth;
     s->index = 0;
     s->register_bytes = 0;
+    s->space = 0;
     bool emit;
     if (!compile_op(&c, &ops[i], s, &emit))
       return;

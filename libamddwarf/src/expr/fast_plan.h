@@ -53,6 +53,11 @@ typedef enum fast_code {
   FC_REGISTER_LANE,  /* register A + the lane times B: FC_REGISTER and
                         FC_LANE_OFFSET fused (a VGPR variable) */
   FC_FORM_ASPACE,    /* address in the popped address space */
+  FC_FORM_ASPACE_CONST, /* address in address space A: a constant and
+                        form_aspace_address, fused */
+  FC_BREG_ASPACE,    /* register A's value + B (signed) in address space
+                        SPACE: FC_BREG and FC_FORM_ASPACE_CONST fused (a
+                        frame or a spill slot in scratch) */
   FC_DEREF,          /* B bytes */
   FC_PIECE,          /* part INDEX of B bits: the top entry, or undefined */
   FC_SELECT,         /* select_bit_piece into composite INDEX: B bits, A count */
@@ -70,7 +75,8 @@ typedef struct fast_step {
   /* The size of the register the step reads or moves in (BREG's register
      A, or the top entry), from the fixed AMDGPU map; 0: ask (fast.c's
      fast_register_size). */
-  uint64_t register_bytes;
+  uint32_t register_bytes;
+  uint32_t space; /* FC_BREG_ASPACE: the address space */
 } fast_step;
 
 typedef struct fast_plan {

@@ -486,7 +486,7 @@ static bool form_aspace_address(symbolic *s, uint32_t base)
   affine space, address;
   uint32_t aspace;
   if (!pop_value(s, base, &space) || space.a != 0 || space.b > UINT32_MAX ||
-      amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, space.b, &aspace) != AMDDWARF_OK ||
+      !amddwarf__aspace_of_number(space.b, &aspace) ||
       !pop_value(s, base, &address))
     return false;
   uint64_t mask = bits_mask(amddwarf__aspace_address_bytes(s->m, aspace) * 8);

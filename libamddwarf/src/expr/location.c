@@ -446,9 +446,9 @@ amddwarf_status amddwarf_composite_canonicalize(amddwarf_composite_part *parts, 
 
 /* ---- memory spaces -------------------------------------------------------- */
 
-amddwarf_status amddwarf__memory_target_space(machine *m, uint32_t aspace, uint64_t address,
-                                    uint32_t *out_aspace, uint32_t *out_lane,
-                                    uint64_t *out_address)
+amddwarf_status amddwarf__memory_target_space_mapped(machine *m, uint32_t aspace, uint64_t address,
+                                                     uint32_t *out_aspace, uint32_t *out_lane,
+                                                     uint64_t *out_address)
 {
   *out_aspace = aspace;
   *out_lane = AMDDWARF_NO_LANE;

@@ -16,7 +16,7 @@ static amddwarf_status pop_dwarf_aspace(machine *m, uint32_t base, uint32_t *asp
   amddwarf_status st = amddwarf__stack_pop_integral_u64(m, base, &x, &sx);
   if (st != AMDDWARF_OK)
     return st;
-  if (amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_DWARF, x, aspace) != AMDDWARF_OK)
+  if (!amddwarf__aspace_of_number(x, aspace))
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE,
                         "%llu is not one of the DW_ASPACE_* values", (unsigned long long)x);
   return AMDDWARF_OK;
