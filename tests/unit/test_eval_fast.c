@@ -45,6 +45,7 @@ static const char *const OPS[] = {
     "DW_OP_dup", "DW_OP_drop", "DW_OP_swap", "DW_OP_over", "DW_OP_addr 0x1004", "DW_OP_nop",
     "DW_OP_LLVM_aspace_bregx s33 8", "DW_OP_LLVM_select_bit_piece 32 4",
     "DW_OP_LLVM_select_bit_piece 8 8", "DW_OP_LLVM_select_bit_piece 32 64",
+    "DW_OP_LLVM_select_bit_piece 4 8", "DW_OP_LLVM_select_bit_piece 0x4000000000000000 4",
     /* declined */
     "DW_OP_neg", "DW_OP_div", "DW_OP_stack_value", "DW_OP_bit_piece 8 4", "DW_OP_LLVM_bit_offset",
     "DW_OP_LLVM_undefined", "DW_OP_rot"};

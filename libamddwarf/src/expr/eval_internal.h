@@ -136,9 +136,13 @@ static inline uint64_t bits_mask(uint32_t bits)
 
 /* The most bits a composite may hold: those of the largest address space
    (2^32 bytes with 4-byte addresses). */
+static inline uint64_t composite_bits_limit(uint8_t address_size)
+{
+  return address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
+}
 static inline uint64_t machine_composite_bits_limit(const machine *m)
 {
-  return m->req->format.address_size >= 8 ? UINT64_MAX : (UINT64_C(1) << 35);
+  return composite_bits_limit(m->req->format.address_size);
 }
 
 /* Reports a target access to the trace callback (call only when m->trace). */

@@ -292,7 +292,9 @@ static inline bool fast_offset_slot(machine *m, fast_frame *f, unsigned slot, ui
 
 /* breg, bregx, aspace_bregx: register A's first bytes plus B in ASPACE, into
    SLOT. */
-static bool fast_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t aspace)
+static inline __attribute__((always_inline)) bool fast_breg(machine *m, fast_frame *f,
+                                                            const fast_step *s, unsigned slot,
+                                                            uint32_t aspace)
 {
   const amddwarf_target *t = m->t;
   unsigned n = amddwarf__aspace_address_bytes(m, aspace);
@@ -339,22 +341,19 @@ static bool fast_frame_base(machine *m, fast_frame *f, const fast_step *s)
   return true;
 }
 
-/* Composite C can be read without being built: its parts are whole bytes
-   of registers or memory, each run of equal mask bits inside its storage
-   (select_run's rule), within the step and part limits. Parts further into
-   a source end further into its storage, so the last part taken from each
-   source is the one to check. */
+/* Composite C, of whole-byte parts of registers or memory (the plan's
+   lazy select), can be read without being built: each run of equal mask
+   bits inside its storage (select_run's rule), within the step and part
+   limits. Parts further into a source end further into its storage, so the
+   last part taken from each source is the one to check. */
 static bool fast_lazy(machine *m, const fast_composite *c)
 {
-  if (c->bits % 8 || c->bit_size > machine_composite_bits_limit(m) ||
-      c->count > m->ev->max_steps - m->steps)
+  if (c->count > m->ev->max_steps - m->steps)
     return false;
   uint64_t parts = c->count == 64 ? UINT64_MAX : (UINT64_C(1) << c->count) - 1;
   for (unsigned bit = 0; bit < 2; bit++) {
     const fast_entry *from = &c->from[bit];
     uint64_t taken = (bit ? c->mask : ~c->mask) & parts, start;
-    if (from->kind != FAST_REGISTER && from->kind != FAST_MEMORY)
-      return false;
     if (taken == 0)
       continue;
     uint64_t last = 63u - (unsigned)__builtin_clzll(taken);
@@ -384,11 +383,10 @@ static bool fast_select(machine *m, fast_frame *f, const fast_step *s)
   c->mask = f->x[top];
   c->bits = s->b;
   c->count = s->a;
+  c->bit_size = s->b * s->a; /* the compiler has checked the product */
   c->built = false;
-  if (amddwarf_mul_overflow_u64(c->bits, c->count, &c->bit_size) || c->bit_size > INT64_MAX)
-    return false;
-  /* A composite of composites is not lazy (fast_lazy): it is built now. */
-  if (fast_lazy(m, c))
+  /* A composite of composites, or of parts not whole bytes, is built now. */
+  if (s->lazy && fast_lazy(m, c))
     m->steps += c->count; /* as building it counts */
   else if (!fast_build(m, f, c))
     return false;

@@ -11,6 +11,7 @@
 
 #include <amddwarf/amdgpu.h>
 
+#include "common/checked.h"
 #include "expr/eval_internal.h"
 
 /* What the compiler knows of a stack entry. */
@@ -22,6 +23,7 @@ typedef struct static_entry {
 typedef struct compiler {
   fast_plan *plan;
   uint32_t generic_bits;
+  uint64_t composite_bits_limit; /* machine_composite_bits_limit's */
   static_entry stack[FAST_STACK];
   unsigned depth;
   unsigned composites;
@@ -260,17 +262,23 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
     c->composite_open = true;
     return true;
   }
-  case AMDDWARF_OP_LLVM_select_bit_piece:
+  case AMDDWARF_OP_LLVM_select_bit_piece: {
     s->code = FC_SELECT;
     s->a = (uint32_t)y;
+    /* A composite too large is the general machine's error. */
+    uint64_t bit_size;
     if (x == 0 || y == 0 || y > c->generic_bits || c->composites == FAST_COMPOSITES ||
-        c->depth < 3 || !serves_as_value(c, s, 0))
+        c->depth < 3 || !serves_as_value(c, s, 0) || amddwarf_mul_overflow_u64(x, y, &bit_size) ||
+        bit_size > INT64_MAX)
       return false;
-    serves_as_location(c, s, 1);
-    serves_as_location(c, s, 2);
+    fast_kind one = serves_as_location(c, s, 1), zero = serves_as_location(c, s, 2);
+    s->lazy = x % 8 == 0 && bit_size <= c->composite_bits_limit &&
+              (one == FAST_REGISTER || one == FAST_MEMORY) &&
+              (zero == FAST_REGISTER || zero == FAST_MEMORY);
     s->index = (uint8_t)c->composites++;
     c->depth -= 3;
     return push(c, FAST_COMPOSITE, 0);
+  }
   default:
     return false;
   }
@@ -337,6 +345,7 @@ void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,
   compiler c;
   c.plan = plan;
   c.generic_bits = (uint32_t)format->address_size * 8u;
+  c.composite_bits_limit = composite_bits_limit(format->address_size);
   c.depth = 0;
   c.composites = 0;
   c.composite_open = false;
@@ -358,6 +367,7 @@ void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,
     fast_step *s = &plan->steps[n];
     s->depth = (uint8_t)c.depth;
     s->index = 0;
+    s->lazy = false;
     s->register_bytes = 0;
     s->space = 0;
     bool emit;

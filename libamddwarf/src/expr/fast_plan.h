@@ -70,6 +70,9 @@ typedef struct fast_step {
                       far as the step uses them */
   uint8_t index;   /* FC_PIECE: the part; FC_SELECT: the composite;
                       FC_FBREG: general-stack entries under the frame base */
+  bool lazy;       /* FC_SELECT: its parts are whole bytes of registers or
+                      memory, within the composite size limit: it may be
+                      read part by part without being built (fast.c) */
   uint32_t a;
   uint64_t b;
   /* The size of the register the step reads or moves in (BREG's register

@@ -853,6 +853,10 @@ static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint
        dword are one lane's consecutive bytes, moved together. */
     uint32_t l = 0;
     uint64_t la = 0;
+    if (address % 4 + size <= 4) { /* one lane's, as a spilled lane's value */
+      amddwarf__private_wave_swizzle(address, s->wave_size, &l, &la);
+      return region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, size, rbuf, wbuf);
+    }
     for (uint64_t i = 0, n; i < size; i += n) {
       n = 4 - (address + i) % 4;
       if (n > size - i)
