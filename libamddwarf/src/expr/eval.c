@@ -290,13 +290,14 @@ static inline uint64_t format_key(const amddwarf_expr_format *format)
 
 /* Cache slot I when it holds BYTES in the request's format, else NULL; the
    slot is pinned until the evaluation ends, so that a nested expression
-   cannot reuse it while this one runs. */
+   cannot reuse it while this one runs. A slot never filled has a format
+   key of 0, which no request has (its address size is 4 or 8). */
 static inline const eval_cache_entry *cache_probe(machine *m, unsigned i, const uint8_t *bytes,
                                                   size_t size)
 {
   amddwarf_eval *ev = m->ev;
   const eval_cache_entry *c = &ev->cache[i];
-  if (c->bytes != bytes || c->size != size || !bytes ||
+  if (c->bytes != bytes || c->size != size ||
       c->format_key != format_key(&m->req->format) || !bytes_equal(c->copy, bytes, size))
     return NULL;
   ev->cache_pinned |= 1u << i;
@@ -612,10 +613,11 @@ amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_r
 
 /* The fast path (fast.c) takes a location request without initial entries
    or tracing. */
-static bool fast_allowed(const machine *m)
+static inline bool fast_allowed(const machine *m, const amddwarf_eval *ev,
+                                const amddwarf_eval_request *req)
 {
-  return !m->trace && !m->ev->general_only && m->req->initial_count == 0 &&
-         m->req->required == AMDDWARF_RESULT_LOCATION;
+  return !m->trace && !ev->general_only && req->initial_count == 0 &&
+         req->required == AMDDWARF_RESULT_LOCATION;
 }
 
 /* Back to the state amddwarf__machine_begin left, after the fast path declined (the
@@ -681,7 +683,7 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
   if (!result || (!ops && count))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
   program p = {ops, 0, count, NULL};
-  if (fast_allowed(&m) && count <= FAST_PLAN_STEPS) {
+  if (fast_allowed(&m, ev, request) && count <= FAST_PLAN_STEPS) {
     fast_plan plan;
     amddwarf__fast_compile(ops, count, &request->format, &plan);
     if (amddwarf__fast_eval_location(&m, &plan, result))
@@ -706,7 +708,7 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
   if (!result || (!bytes && size))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no bytes or result");
   st = amddwarf__load_program(&m, bytes, size, &p);
-  if (st == AMDDWARF_OK && p.plan && fast_allowed(&m)) {
+  if (st == AMDDWARF_OK && p.plan && fast_allowed(&m, ev, request)) {
     if (amddwarf__fast_eval_location(&m, p.plan, result))
       return AMDDWARF_OK;
     machine_restart(&m);
@@ -738,7 +740,7 @@ amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_reques
     cached_program(c, &p);
   else if ((st = amddwarf__load_program(&m, bytes, size, &p)) != AMDDWARF_OK)
     return st;
-  bool fast = p.plan && fast_allowed(&m);
+  bool fast = p.plan && fast_allowed(&m, ev, request);
   fast_outcome outcome = FAST_DECLINED;
   if (fast)
     outcome = amddwarf__fast_eval_read(&m, p.plan, bit_offset, bit_size, buf, &result);
