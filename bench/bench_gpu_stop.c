@@ -34,6 +34,15 @@
  * variable against gimli's per-lane time (with --peer) or the one-lane
  * direct calls of the same run; target <= 20 ns per lane on average.
  *
+ * The one-lane rows of the first table are times inside the stop: each
+ * variable's 64 lanes run once per wave, between the other variables, the
+ * backtrace and the next wave's state load. The peer times each variable in
+ * a loop of its own (bench/gimli: 200,000 evaluations, lane i mod 64, the
+ * median of 9 runs). A further table times ours the same way, on a loaded
+ * wave: like for like against the peer. A variable whose location differs
+ * between the two stop PCs (idx) alternates an even and an odd wave every
+ * 64 lanes, as the peer alternates its two expressions.
+ *
  * Last, the MI300X-sized stop: 304 CUs x 4 SIMDs x 8 waves = 9,728 waves,
  * each loaded, unwound 8 frames and its 8 variables read for the whole
  * wave, on one thread (target: under 250 ms), then on one thread per core
@@ -174,6 +183,67 @@ static int run_stops(gpu_stop *stop, int round, phases times[PATHS])
     }
   }
   return 0;
+}
+
+/* ---- one variable lane after lane, as the peer times it ---- */
+
+enum { LOOP_EVALUATIONS = 200000, LOOP_REPEATS = 9 };
+
+typedef struct lane_loop {
+  gpu_stop *even, *odd; /* an even and an odd wave, loaded, scopes found */
+  size_t variable;
+  int alternate;        /* its location differs between the two waves' PCs */
+  int failed;
+} lane_loop;
+
+static void run_lane_loop(void *arg)
+{
+  lane_loop *loop = arg;
+  uint64_t lanes[GPU_STOP_LANES];
+  amddwarf_error err;
+  for (unsigned i = 0; i < LOOP_EVALUATIONS / GPU_STOP_LANES; i++) {
+    gpu_stop *stop = loop->alternate && i % 2 ? loop->odd : loop->even;
+    loop->failed |= gpu_stop_variable(stop, loop->variable, lanes, &err) != AMDDWARF_OK;
+    bench_consume(lanes[i % GPU_STOP_LANES]);
+  }
+}
+
+/* Wave WAVE loaded into STOP and its scope found. */
+static int load_for_loop(gpu_stop *stop, uint32_t wave)
+{
+  amddwarf_error err;
+  if (gpu_stop_load_wave(stop, wave, &err) != AMDDWARF_OK ||
+      gpu_stop_scope(stop, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "bench_gpu_stop: wave %u: %s\n", wave, err.message);
+    return -1;
+  }
+  return 0;
+}
+
+/* Each variable's time per lane in the peer's loop, into PER_LANE; 0 or -1. */
+static int lane_loops(gpu_stop *stop, double per_lane[GPU_STOP_VARIABLES])
+{
+  gpu_stop *odd = NULL;
+  amddwarf_error err;
+  if (gpu_stop_new_sharing(stop, &odd, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "bench_gpu_stop: %s\n", err.message);
+    return -1;
+  }
+  int failed = load_for_loop(stop, 0) || load_for_loop(odd, 1);
+  for (size_t v = 0; v < GPU_STOP_VARIABLES && !failed; v++) {
+    size_t even_size, odd_size;
+    const uint8_t *even_bytes = gpu_stop_variable_location(stop, v, &even_size);
+    const uint8_t *odd_bytes = gpu_stop_variable_location(odd, v, &odd_size);
+    lane_loop loop = {stop, odd, v, even_size != odd_size ||
+                                        memcmp(even_bytes, odd_bytes, even_size) != 0, 0};
+    per_lane[v] = bench_median_ns(run_lane_loop, &loop, LOOP_REPEATS) /
+                  (LOOP_EVALUATIONS / GPU_STOP_LANES * GPU_STOP_LANES);
+    failed = loop.failed;
+  }
+  gpu_stop_free(odd);
+  if (failed)
+    fprintf(stderr, "bench_gpu_stop: a variable does not read in the lane loop\n");
+  return failed ? -1 : 0;
 }
 
 /* ---- the MI300X-sized stop: 9,728 waves, on one thread or several ---- */
@@ -414,6 +484,25 @@ int main(int argc, char **argv)
                   lane_mean * GPU_STOP_VARIABLES * GPU_STOP_LANES, "wave");
   bench_print_row("whole stop (load + backtrace + variables)", wave.total,
                   "one lane at a time, same run", direct.total, "stop");
+
+  /* Like for like with the peer: each variable in a loop of its own. */
+  double loop_lane[GPU_STOP_VARIABLES], loop_mean = 0;
+  if (lane_loops(stop, loop_lane) != 0) {
+    gpu_stop_free(stop);
+    return 1;
+  }
+  bench_print_header("whole GPU stop, one variable lane after lane: each variable timed as the "
+                     "peer times it (200000 evaluations, lane i mod 64, median of 9)");
+  for (size_t v = 0; v < GPU_STOP_VARIABLES; v++) {
+    char name[64];
+    snprintf(name, sizeof name, "gpu_stop_%s", gpu_stop_variable_name(v));
+    double peer = bench_peer_time(peer_path, name);
+    loop_mean += loop_lane[v] / GPU_STOP_VARIABLES;
+    snprintf(name, sizeof name, "  %s, lane after lane", gpu_stop_variable_name(v));
+    bench_print_row(name, loop_lane[v], peer_name, peer, "eval");
+  }
+  bench_print_row("one variable, one lane, mean of the 8", loop_mean, peer_name, peer_lane,
+                  "eval");
 
   /* The MI300X-sized stop: one thread, then one per core, the threads
      sharing the one code object. */

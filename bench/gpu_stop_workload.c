@@ -567,6 +567,12 @@ amddwarf_status gpu_stop_scope(gpu_stop *stop, amddwarf_error *err)
   return AMDDWARF_OK;
 }
 
+const uint8_t *gpu_stop_variable_location(const gpu_stop *stop, size_t index, size_t *size)
+{
+  *size = stop->vars[index].size;
+  return stop->vars[index].expr;
+}
+
 /* The 8 bytes at B as a little-endian number (one load: compilers know
    the pattern, so the harness adds as little to a lane's time as the
    peer's). */

@@ -105,6 +105,10 @@ amddwarf_status gpu_stop_backtrace(gpu_stop *stop, gpu_stop_frame frames[GPU_STO
    location expressions (list entries chosen by the PC). */
 amddwarf_status gpu_stop_scope(gpu_stop *stop, amddwarf_error *err);
 
+/* The location expression gpu_stop_scope found for variable INDEX (its
+   *SIZE bytes). */
+const uint8_t *gpu_stop_variable_location(const gpu_stop *stop, size_t index, size_t *size);
+
 /* Evaluates variable INDEX of the scope found last for every lane and reads
    its value into VALUES[lane] (little-endian bytes, zero-extended). */
 amddwarf_status gpu_stop_variable(gpu_stop *stop, size_t index, uint64_t values[GPU_STOP_LANES],
