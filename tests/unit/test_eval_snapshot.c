@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +138,78 @@ static void test_access_spans_adjacent_regions(void **state)
                    AMDDWARF_OK);
   assert_memory_equal(buf, "\xa0\xa1\xa2\x11\x22\xb1", 6);
   fx_free(&fx);
+}
+
+/* private_wave is the lanes' private_lane bytes through the swizzle: a
+   dword of it is one lane's, the next dword the next lane's (the last
+   lane's next dword is lane 0's in the next row). Every read and write of
+   1 to 12 bytes at each offset of two rows, byte by byte against
+   amddwarf_private_wave_to_lane, in wave32 and wave64. */
+static void test_private_wave_view(void **state)
+{
+  (void)state;
+  static const uint32_t wave_sizes[] = {32, 64};
+  for (size_t k = 0; k < 2; k++) {
+    uint32_t wave = wave_sizes[k];
+    char json[16384];
+    size_t length = (size_t)snprintf(json, sizeof json,
+                                     "{\"architecture\": \"gfx90a\", \"wave_size\": %u, "
+                                     "\"memory\": [",
+                                     wave);
+    /* Lane L's bytes 0x40-0x47: 0x10 * (L % 16) + byte. */
+    for (uint32_t lane = 0; lane < wave; lane++) {
+      length += (size_t)snprintf(json + length, sizeof json - length,
+                                 "%s{\"address_space\": \"private_lane\", \"lane\": %u, "
+                                 "\"address\": \"0x40\", \"bytes\": \"",
+                                 lane ? "," : "", lane);
+      for (unsigned b = 0; b < 8; b++)
+        length += (size_t)snprintf(json + length, sizeof json - length, "%02x",
+                                   (0x10 * (lane % 16) + b) & 0xff);
+      length += (size_t)snprintf(json + length, sizeof json - length, "\"}");
+    }
+    snprintf(json + length, sizeof json - length, "]}");
+    eval_fixture fx;
+    fx_init(&fx, json);
+    amddwarf_target *t = &fx.snap_target;
+    uint64_t first = 0x40 / 4 * (uint64_t)wave * 4; /* lane 0's dword 0x40 */
+    unsigned reads = 0;
+    for (uint64_t at = first; at < first + 2 * wave * 4; at++)
+      for (uint64_t size = 1; size <= 12 && at + size <= first + 2 * wave * 4; size++) {
+        uint8_t got[12], want[12], back[12];
+        for (uint64_t i = 0; i < size; i++) {
+          uint32_t lane;
+          uint64_t lane_address;
+          assert_int_equal(amddwarf_private_wave_to_lane(at + i, wave, &lane, &lane_address),
+                           AMDDWARF_OK);
+          want[i] = (uint8_t)(0x10 * (lane % 16) + (lane_address - 0x40));
+        }
+        assert_int_equal(
+            t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, 0, at, size, got),
+            AMDDWARF_OK);
+        assert_memory_equal(got, want, size);
+        /* Written back inverted, read inverted, restored. */
+        for (uint64_t i = 0; i < size; i++)
+          back[i] = (uint8_t)~want[i];
+        assert_int_equal(
+            t->write_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, 0, at, size, back),
+            AMDDWARF_OK);
+        assert_int_equal(
+            t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, 0, at, size, got),
+            AMDDWARF_OK);
+        assert_memory_equal(got, back, size);
+        assert_int_equal(
+            t->write_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, 0, at, size, want),
+            AMDDWARF_OK);
+        reads++;
+      }
+    assert_true(reads > 2 * wave * 4 * 11);
+    /* Before the rows: the last lane's byte 0x3f, in no region. */
+    uint8_t byte;
+    assert_int_equal(
+        t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, 0, first - 1, 1, &byte),
+        AMDDWARF_E_EVAL_UNAVAILABLE);
+    fx_free(&fx);
+  }
 }
 
 /* The request's wave size is the caller's word: it bounds the lanes
@@ -432,6 +505,7 @@ int main(void)
       cmocka_unit_test(test_rejects),
       cmocka_unit_test(test_target_answers),
       cmocka_unit_test(test_access_spans_adjacent_regions),
+      cmocka_unit_test(test_private_wave_view),
       cmocka_unit_test(test_request_wave_size),
       cmocka_unit_test(test_initial_entries),
       cmocka_unit_test(test_32bit_process),

@@ -378,8 +378,8 @@ static bool fast_select(machine *m, fast_frame *f, const fast_step *s)
   if (!fast_value(f, top))
     return false;
   fast_composite *c = &f->composites[s->index];
-  c->from[1] = fast_entry_at(f, top - 1, s->kind[1], 0);
-  c->from[0] = fast_entry_at(f, top - 2, s->kind[2], 0);
+  c->from[1] = fast_entry_at(f, top - 1, s->kind[1], s->one_register_bytes);
+  c->from[0] = fast_entry_at(f, top - 2, s->kind[2], s->register_bytes);
   c->mask = f->x[top];
   c->bits = s->b;
   c->count = s->a;

@@ -271,6 +271,8 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
         c->depth < 3 || !serves_as_value(c, s, 0) || amddwarf_mul_overflow_u64(x, y, &bit_size) ||
         bit_size > INT64_MAX)
       return false;
+    s->one_register_bytes = register_bytes_of(before(c, s, 1));
+    s->register_bytes = register_bytes_of(before(c, s, 2));
     fast_kind one = serves_as_location(c, s, 1), zero = serves_as_location(c, s, 2);
     s->lazy = x % 8 == 0 && bit_size <= c->composite_bits_limit &&
               (one == FAST_REGISTER || one == FAST_MEMORY) &&

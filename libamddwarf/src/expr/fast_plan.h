@@ -76,10 +76,14 @@ typedef struct fast_step {
   uint32_t a;
   uint64_t b;
   /* The size of the register the step reads or moves in (BREG's register
-     A, or the top entry), from the fixed AMDGPU map; 0: ask (fast.c's
-     fast_register_size). */
+     A, the top entry, or FC_SELECT's location taken where a mask bit is 0),
+     from the fixed AMDGPU map; 0: ask (fast.c's fast_register_size). */
   uint32_t register_bytes;
-  uint32_t space; /* FC_BREG_ASPACE: the address space */
+  union {
+    uint32_t space;               /* FC_BREG_ASPACE: the address space */
+    uint32_t one_register_bytes;  /* FC_SELECT: as register_bytes, of the
+                                     location taken where a mask bit is 1 */
+  };
 } fast_step;
 
 typedef struct fast_plan {

@@ -844,39 +844,46 @@ static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint
   return st;
 }
 
+/* SIZE bytes at ADDRESS of private_wave, across dwords: through the
+   swizzle onto the lanes, where the bytes of one dword are one lane's
+   consecutive bytes, moved together. */
+static amddwarf_status private_wave_span(amddwarf_snapshot *s, uint64_t address, uint64_t size,
+                                         uint8_t *rbuf, const uint8_t *wbuf)
+{
+  uint32_t l = 0;
+  uint64_t la = 0;
+  for (uint64_t i = 0, n; i < size; i += n) {
+    n = 4 - (address + i) % 4;
+    if (n > size - i)
+      n = size - i;
+    if (i > 0 && l + 1 < s->wave_size) {
+      /* The next dword of the row: the next lane's same dword. */
+      l++;
+      la -= la % 4;
+    } else { /* a snapshot's waves have 32 or 64 lanes (load_json) */
+      amddwarf__private_wave_swizzle(address + i, s->wave_size, &l, &la);
+    }
+    amddwarf_status st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, n,
+                                       rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status memory_access(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
                                      uint64_t address, uint64_t size, uint8_t *rbuf,
                                      const uint8_t *wbuf)
 {
   if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
-    /* The wave view through the swizzle onto the lanes: the bytes of one
-       dword are one lane's consecutive bytes, moved together. */
-    uint32_t l = 0;
-    uint64_t la = 0;
-    if (address % 4 + size <= 4) { /* one lane's, as a spilled lane's value */
-      amddwarf__private_wave_swizzle(address, s->wave_size, &l, &la);
-      return region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, size, rbuf, wbuf);
-    }
-    for (uint64_t i = 0, n; i < size; i += n) {
-      n = 4 - (address + i) % 4;
-      if (n > size - i)
-        n = size - i;
-      if (i > 0 && l + 1 < s->wave_size) {
-        /* The next dword of the row: the next lane's same dword. */
-        l++;
-        la -= la % 4;
-      } else { /* a snapshot's waves have 32 or 64 lanes (load_json) */
-        amddwarf__private_wave_swizzle(address + i, s->wave_size, &l, &la);
-      }
-      amddwarf_status st = region_access(s, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, l, la, n,
-                                         rbuf ? rbuf + i : NULL, wbuf ? wbuf + i : NULL);
-      if (st != AMDDWARF_OK)
-        return st;
-    }
-    return AMDDWARF_OK;
-  }
-  if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && !s->has_apertures)
+    if (address % 4 + size > 4)
+      return private_wave_span(s, address, size, rbuf, wbuf);
+    /* Within one dword, one lane's (a spilled lane's value). */
+    amddwarf__private_wave_swizzle(address, s->wave_size, &lane, &address);
+    aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+  } else if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && !s->has_apertures) {
     aspace = AMDDWARF_ASPACE_NONE;
+  }
   return region_access(s, aspace, lane, address, size, rbuf, wbuf);
 }
 
