@@ -19,6 +19,8 @@
 #include <amddwarf/expr.h>
 #include <amddwarf/target.h>
 
+#include "common/bytes.h"
+
 #include "bench.h"
 
 enum { LANES = 64, ITERATIONS = 200000, REPEATS = 9 };
@@ -47,7 +49,7 @@ static amddwarf_status read_register(void *user, uint32_t regno, uint64_t offset
   }
   if (offset > limit || size > limit - offset)
     return AMDDWARF_E_EVAL_UNAVAILABLE;
-  memcpy(buf, base + offset, (size_t)size);
+  amddwarf__copy_small(buf, base + offset, size); /* a dword or a qword in one move */
   return AMDDWARF_OK;
 }
 
@@ -58,7 +60,7 @@ static amddwarf_status read_memory(void *user, uint32_t aspace, uint32_t lane, u
   if (aspace != AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE || lane >= LANES || address > 64 ||
       size > 64 - address)
     return AMDDWARF_E_EVAL_UNAVAILABLE;
-  memcpy(buf, w->private_mem[lane] + address, (size_t)size);
+  amddwarf__copy_small(buf, w->private_mem[lane] + address, size);
   return AMDDWARF_OK;
 }
 
