@@ -301,17 +301,17 @@ static inline const eval_cache_entry *cache_probe(machine *m, unsigned i, const 
       c->format_key != format_key(&m->req->format) || !bytes_equal(c->copy, bytes, size))
     return NULL;
   ev->cache_pinned |= 1u << i;
-  ev->cache_last = i;
   return c;
 }
 
-/* The cached expression C as program *P. */
-static void cached_program(const eval_cache_entry *c, program *p)
+/* The cached expression C, in slot I, as program *P. */
+static void cached_program(const eval_cache_entry *c, unsigned i, program *p)
 {
   p->external = c->ops;
   p->first = 0;
   p->count = c->count;
   p->plan = &c->plan;
+  p->slot = i;
 }
 
 /* Program *P from cache slot I when it holds BYTES (cache_probe). */
@@ -320,7 +320,7 @@ static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size
 {
   const eval_cache_entry *c = cache_probe(m, i, bytes, size);
   if (c)
-    cached_program(c, p);
+    cached_program(c, i, p);
   return c != NULL;
 }
 
@@ -342,11 +342,8 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
   /* Decoded expressions are cached by address and content: a debugger
      evaluates the same location for every lane. */
   if (size <= EVAL_CACHE_BYTES) {
-    /* From the slot last found: one expression evaluated lane after lane
-       is found at once. */
-    for (unsigned n = 0, i = ev->cache_last; n < EVAL_CACHE_ENTRIES;
-         n++, i = (i + 1) % EVAL_CACHE_ENTRIES)
-      if (use_cached(m, i, bytes, size, p))
+    for (unsigned i = 0; i < EVAL_CACHE_ENTRIES; i++)
+      if (ev->cache_bytes[i] == bytes && use_cached(m, i, bytes, size, p))
         return AMDDWARF_OK;
   }
   size_t count = 0;
@@ -365,6 +362,7 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
   p->first = m->ops_used;
   p->count = count;
   p->plan = NULL;
+  p->slot = EVAL_CACHE_ENTRIES;
   unsigned slot = ev->cache_next;
   while (slot < ev->cache_next + EVAL_CACHE_ENTRIES &&
          (ev->cache_pinned >> (slot % EVAL_CACHE_ENTRIES)) & 1)
@@ -375,6 +373,7 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
        from the context buffer). */
     eval_cache_entry *c = &ev->cache[slot % EVAL_CACHE_ENTRIES];
     ev->cache_next = (slot + 1) % EVAL_CACHE_ENTRIES;
+    ev->cache_bytes[slot % EVAL_CACHE_ENTRIES] = bytes;
     c->bytes = bytes;
     c->size = size;
     c->format_key = format_key(&m->req->format);
@@ -384,6 +383,7 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
     amddwarf__fast_compile(c->ops, count, &m->req->format, &c->plan);
     ev->cache_pinned |= 1u << (slot % EVAL_CACHE_ENTRIES);
     p->plan = &c->plan;
+    p->slot = slot % EVAL_CACHE_ENTRIES;
   }
   m->ops_used += count;
   return AMDDWARF_OK;
@@ -682,7 +682,7 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
     return st;
   if (!result || (!ops && count))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
-  program p = {ops, 0, count, NULL};
+  program p = {ops, 0, count, NULL, EVAL_CACHE_ENTRIES};
   if (fast_allowed(&m, ev, request) && count <= FAST_PLAN_STEPS) {
     fast_plan plan;
     amddwarf__fast_compile(ops, count, &request->format, &plan);
@@ -708,6 +708,8 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
   if (!result || (!bytes && size))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no bytes or result");
   st = amddwarf__load_program(&m, bytes, size, &p);
+  if (st == AMDDWARF_OK && p.slot < EVAL_CACHE_ENTRIES)
+    ev->cache_last = p.slot;
   if (st == AMDDWARF_OK && p.plan && fast_allowed(&m, ev, request)) {
     if (amddwarf__fast_eval_location(&m, p.plan, result))
       return AMDDWARF_OK;
@@ -737,9 +739,11 @@ amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_reques
      evaluated for lane after lane. */
   const eval_cache_entry *c = cache_probe(&m, ev->cache_last, bytes, size);
   if (c)
-    cached_program(c, &p);
+    cached_program(c, ev->cache_last, &p);
   else if ((st = amddwarf__load_program(&m, bytes, size, &p)) != AMDDWARF_OK)
     return st;
+  else if (p.slot < EVAL_CACHE_ENTRIES)
+    ev->cache_last = p.slot;
   bool fast = p.plan && fast_allowed(&m, ev, request);
   fast_outcome outcome = FAST_DECLINED;
   if (fast)

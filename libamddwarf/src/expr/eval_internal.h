@@ -27,7 +27,7 @@
 #include "common/bytes.h"
 #include "expr/fast_plan.h"
 
-enum { EVAL_CACHE_ENTRIES = 8, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = FAST_PLAN_STEPS, EVAL_REG_CACHE = 16 };
+enum { EVAL_CACHE_ENTRIES = 16, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = FAST_PLAN_STEPS, EVAL_REG_CACHE = 16 };
 
 /* A decoded expression, reused while its bytes (same address, same
    content) and format are the same. */
@@ -43,13 +43,16 @@ typedef struct eval_cache_entry {
 
 struct amddwarf_eval {
   eval_cache_entry cache[EVAL_CACHE_ENTRIES];
+  /* Each slot's bytes address, side by side: a search of the cache looks at
+     these first. */
+  const uint8_t *cache_bytes[EVAL_CACHE_ENTRIES];
   struct {
     const amddwarf_target *target;
     uint32_t regno;
     uint64_t bytes;
   } reg_cache[EVAL_REG_CACHE];
   unsigned cache_next;
-  unsigned cache_last;   /* the slot found last */
+  unsigned cache_last;   /* the slot of the last evaluation's own expression */
   unsigned cache_pinned; /* bit i: slot i runs in the current evaluation */
   amddwarf_allocator alloc;
   amddwarf_entry *stack;
@@ -99,6 +102,7 @@ typedef struct program {
   size_t first;
   size_t count;
   const fast_plan *plan; /* cached expressions only */
+  unsigned slot;         /* their cache slot */
 } program;
 
 /* Decodes SIZE bytes as program *P: from the decode cache when they were
