@@ -527,6 +527,54 @@ static void test_address_space_steps_equal_general(void **state)
   close_both(b);
 }
 
+/* amddwarf_eval_ops keeps the plan of the operations it ran last: the same
+   array with another kind or operand in any operation, or another count,
+   is another location, as the general machine finds it. */
+static void test_ops_plan_sees_changed_operations(void **state)
+{
+  (void)state;
+  both *b = open_both();
+  uint8_t bytes[64];
+  amddwarf_op ops[16];
+  size_t count = 0;
+  size_t size = fx_assemble(&b->fx, "DW_OP_constu 0x10; DW_OP_lit3; DW_OP_LLVM_form_aspace_address",
+                            bytes, sizeof bytes);
+  assert_int_equal(amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 16, &count, NULL),
+                   AMDDWARF_OK);
+  assert_int_equal(count, 3);
+  static const struct {
+    unsigned op;       /* the operation changed, */
+    int kind;          /* to this kind (-1: kept) */
+    uint64_t operand0; /* and first operand */
+    size_t count;      /* operations evaluated */
+    uint32_t aspace;   /* the location */
+    uint64_t address;
+  } steps[] = {{0, -1, 0x10, 3, AMDDWARF_ASPACE_AMDGPU_LOCAL, 0x10},
+               {0, -1, 0x10, 3, AMDDWARF_ASPACE_AMDGPU_LOCAL, 0x10},
+               {0, -1, 0x24, 3, AMDDWARF_ASPACE_AMDGPU_LOCAL, 0x24},
+               {1, AMDDWARF_OP_lit5, 0, 3, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 0x24},
+               {0, AMDDWARF_OP_const1u, 0x30, 3, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 0x30},
+               {0, -1, 0x30, 1, AMDDWARF_ASPACE_NONE, 0x30}};
+  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+    amddwarf_op *op = &ops[steps[i].op];
+    if (steps[i].kind >= 0)
+      op->kind = (amddwarf_op_kind)steps[i].kind;
+    if (op->kind != AMDDWARF_OP_lit5)
+      op->operands[0] = steps[i].operand0;
+    amddwarf_entry fast, general;
+    assert_int_equal(amddwarf_eval_ops(b->fx.ev, &b->fx.req, ops, steps[i].count, &fast, NULL),
+                     AMDDWARF_OK);
+    assert_int_equal(
+        amddwarf_eval_ops(b->general, &b->fx.req, ops, steps[i].count, &general, NULL),
+        AMDDWARF_OK);
+    assert_same_location(&fast.location, &general.location);
+    assert_int_equal(fast.location.kind, AMDDWARF_LOCATION_MEMORY);
+    assert_int_equal(fast.location.u.memory.aspace, steps[i].aspace);
+    assert_int_equal(fast.location.byte_offset, steps[i].address);
+  }
+  close_both(b);
+}
+
 /* The decode cache keys expressions by address and bytes: an expression
    changed in place, at any byte of any length the cache holds, is decoded
    again. The expressions sum literals (lit0; litN; plus; ...), so each
@@ -633,6 +681,7 @@ int main(void)
       cmocka_unit_test(test_lane_element_step_equals_general),
       cmocka_unit_test(test_address_space_steps_equal_general),
       cmocka_unit_test(test_cache_sees_bytes_changed_in_place),
+      cmocka_unit_test(test_ops_plan_sees_changed_operations),
       cmocka_unit_test(test_eval_expr_same_with_and_without_fast_path),
       cmocka_unit_test(test_eval_read_equals_eval_then_read),
       cmocka_unit_test(test_target_register_sizes_win),

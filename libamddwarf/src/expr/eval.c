@@ -672,6 +672,29 @@ static amddwarf_status finish(machine *m, amddwarf_entry *result)
   return st;
 }
 
+/* The plan of the COUNT (at most FAST_PLAN_STEPS) operations at OPS: the
+   one compiled last when they are the same operations. */
+static const fast_plan *ops_plan(amddwarf_eval *ev, const amddwarf_op *ops, size_t count,
+                                 const amddwarf_expr_format *format)
+{
+  ops_plan_cache *c = &ev->ops_plan;
+  bool same = c->count == count && count > 0 && c->format_key == format_key(format);
+  for (size_t i = 0; i < count && same; i++)
+    same = c->ops[i].kind == ops[i].kind && c->ops[i].operands[0] == ops[i].operands[0] &&
+           c->ops[i].operands[1] == ops[i].operands[1];
+  if (same)
+    return &c->plan;
+  amddwarf__fast_compile(ops, count, format, &c->plan);
+  c->count = count;
+  c->format_key = format_key(format);
+  for (size_t i = 0; i < count; i++) {
+    c->ops[i].kind = ops[i].kind;
+    c->ops[i].operands[0] = ops[i].operands[0];
+    c->ops[i].operands[1] = ops[i].operands[1];
+  }
+  return &c->plan;
+}
+
 amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request *request,
                                   const amddwarf_op *ops, size_t count, amddwarf_entry *result,
                                   amddwarf_error *err)
@@ -684,9 +707,7 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
   program p = {ops, 0, count, NULL, EVAL_CACHE_ENTRIES};
   if (fast_allowed(&m, ev, request) && count <= FAST_PLAN_STEPS) {
-    fast_plan plan;
-    amddwarf__fast_compile(ops, count, &request->format, &plan);
-    if (amddwarf__fast_eval_location(&m, &plan, result))
+    if (amddwarf__fast_eval_location(&m, ops_plan(ev, ops, count, &request->format), result))
       return AMDDWARF_OK;
     machine_restart(&m);
   }

@@ -41,8 +41,22 @@ typedef struct eval_cache_entry {
   fast_plan plan;
 } eval_cache_entry;
 
+/* The plan of the pre-decoded operations evaluated last (amddwarf_eval_ops),
+   kept while the next ones have the same kinds and operands, the only
+   fields a plan is made of. */
+typedef struct ops_plan_cache {
+  size_t count; /* 0: none */
+  uint64_t format_key;
+  struct {
+    amddwarf_op_kind kind;
+    uint64_t operands[2];
+  } ops[FAST_PLAN_STEPS];
+  fast_plan plan;
+} ops_plan_cache;
+
 struct amddwarf_eval {
   eval_cache_entry cache[EVAL_CACHE_ENTRIES];
+  ops_plan_cache ops_plan;
   /* Each slot's bytes address, side by side: a search of the cache looks at
      these first. */
   const uint8_t *cache_bytes[EVAL_CACHE_ENTRIES];
