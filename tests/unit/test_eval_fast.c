@@ -418,6 +418,18 @@ static void test_fast_path_takes_compiler_shapes(void **state)
   close_both(b);
 }
 
+/* TEXT assembled into BYTES (*SIZE of them, at most 64), decoded (*COUNT
+   operations) and compiled into *PLAN. */
+static void compile_text(both *b, const char *text, uint8_t *bytes, size_t *size, size_t *count,
+                         fast_plan *plan)
+{
+  amddwarf_op ops[16];
+  *size = fx_assemble(&b->fx, text, bytes, 64);
+  assert_int_equal(amddwarf_expr_decode(bytes, *size, &b->fx.req.format, ops, 16, count, NULL),
+                   AMDDWARF_OK);
+  amddwarf__fast_compile(ops, *count, &b->fx.req.format, plan);
+}
+
 /* push_lane, a constant multiply and offset run as one plan step (the
    lane's element of a location): the same status, error and location as
    the general machine's, for multipliers whose products wrap or turn
@@ -439,16 +451,11 @@ static void test_lane_element_step_equals_general(void **state)
       for (size_t i = 0; i < sizeof lanes / sizeof lanes[0]; i++) {
         char text[256];
         uint8_t bytes[64];
-        amddwarf_op ops[16];
-        size_t count = 0;
+        size_t size, count;
         snprintf(text, sizeof text, "%s; DW_OP_LLVM_push_lane; %s; DW_OP_mul; DW_OP_LLVM_offset",
                  locations[l], multipliers[k]);
-        size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
-        assert_int_equal(
-            amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 16, &count, NULL),
-            AMDDWARF_OK);
         fast_plan plan;
-        amddwarf__fast_compile(ops, count, &b->fx.req.format, &plan);
+        compile_text(b, text, bytes, &size, &count, &plan);
         /* The constant and the multiply are one step, then the lane's four
            operations one, and with a register before them, one too. */
         fused += plan.usable && plan.count == count - 3 - (l < 2);
@@ -492,16 +499,11 @@ static void test_address_space_steps_equal_general(void **state)
       for (size_t l = 0; l < sizeof lanes / sizeof lanes[0]; l++) {
         char text[256];
         uint8_t bytes[64], on_bytes[4] = {0}, off_bytes[4] = {0};
-        amddwarf_op ops[16];
-        size_t count = 0;
+        size_t size, count;
         snprintf(text, sizeof text, "%s; %s; DW_OP_LLVM_form_aspace_address", bases[k].text,
                  spaces[a].text);
-        size_t size = fx_assemble(&b->fx, text, bytes, sizeof bytes);
-        assert_int_equal(
-            amddwarf_expr_decode(bytes, size, &b->fx.req.format, ops, 16, &count, NULL),
-            AMDDWARF_OK);
         fast_plan plan;
-        amddwarf__fast_compile(ops, count, &b->fx.req.format, &plan);
+        compile_text(b, text, bytes, &size, &count, &plan);
         bool fuses = spaces[a].names_a_space && strncmp(bases[k].text, "DW_OP_regx", 10) != 0;
         expected_fused += fuses;
         fused += fuses && plan.usable && plan.count == count - 1 - bases[k].ops_fused;
