@@ -267,6 +267,10 @@ static void *run_worker(void *arg)
     CPU_ZERO(&set);
     CPU_SET(w->cpu, &set);
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    /* At normal priority: under chrt -f, this VM ran two real-time threads
+       on its two cores one after the other (twice one thread's wall time). */
+    struct sched_param normal = {0};
+    pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
   }
   uint64_t c0 = bench_thread_cpu_ns();
   for (uint32_t wave = w->first; wave < w->end && !w->failed; wave++) {
@@ -311,10 +315,15 @@ static double mi300x_stop(gpu_stop *stop, gpu_stop *const *sharers, unsigned thr
       return -1;
   }
   cpu_set_t saved;
-  int restore = threads > 1 && pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0;
+  int policy;
+  struct sched_param priority;
+  int restore = threads > 1 && pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0 &&
+                pthread_getschedparam(pthread_self(), &policy, &priority) == 0;
   run_worker(&workers[0]);
-  if (restore)
+  if (restore) {
     pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+    pthread_setschedparam(pthread_self(), policy, &priority);
+  }
   int failed = workers[0].failed;
   *cpu = (double)workers[0].cpu_ns;
   for (unsigned t = 1; t < threads; t++) {
