@@ -238,11 +238,13 @@ static int lane_loops(gpu_stop *stop, double per_lane[GPU_STOP_VARIABLES])
                                         memcmp(even_bytes, odd_bytes, even_size) != 0, 0};
     per_lane[v] = bench_median_ns(run_lane_loop, &loop, LOOP_REPEATS) /
                   (LOOP_EVALUATIONS / GPU_STOP_LANES * GPU_STOP_LANES);
-    failed = loop.failed;
+    if (loop.failed) {
+      fprintf(stderr, "bench_gpu_stop: %s does not read in the lane loop\n",
+              gpu_stop_variable_name(v));
+      failed = 1;
+    }
   }
   gpu_stop_free(odd);
-  if (failed)
-    fprintf(stderr, "bench_gpu_stop: a variable does not read in the lane loop\n");
   return failed ? -1 : 0;
 }
 
