@@ -613,11 +613,10 @@ amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_r
 
 /* The fast path (fast.c) takes a location request without initial entries
    or tracing. */
-static inline bool fast_allowed(const machine *m, const amddwarf_eval *ev,
-                                const amddwarf_eval_request *req)
+static inline bool fast_allowed(const machine *m)
 {
-  return !m->trace && !ev->general_only && req->initial_count == 0 &&
-         req->required == AMDDWARF_RESULT_LOCATION;
+  return !m->trace && !m->ev->general_only && m->req->initial_count == 0 &&
+         m->req->required == AMDDWARF_RESULT_LOCATION;
 }
 
 /* Back to the state amddwarf__machine_begin left, after the fast path declined (the
@@ -706,7 +705,7 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
   if (!result || (!ops && count))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
   program p = {ops, 0, count, NULL, EVAL_CACHE_ENTRIES};
-  if (fast_allowed(&m, ev, request) && count <= FAST_PLAN_STEPS) {
+  if (fast_allowed(&m) && count <= FAST_PLAN_STEPS) {
     if (amddwarf__fast_eval_location(&m, ops_plan(ev, ops, count, &request->format), result))
       return AMDDWARF_OK;
     machine_restart(&m);
@@ -731,7 +730,7 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
   st = amddwarf__load_program(&m, bytes, size, &p);
   if (st == AMDDWARF_OK && p.slot < EVAL_CACHE_ENTRIES)
     ev->cache_last = p.slot;
-  if (st == AMDDWARF_OK && p.plan && fast_allowed(&m, ev, request)) {
+  if (st == AMDDWARF_OK && p.plan && fast_allowed(&m)) {
     if (amddwarf__fast_eval_location(&m, p.plan, result))
       return AMDDWARF_OK;
     machine_restart(&m);
@@ -765,7 +764,7 @@ amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_reques
     return st;
   else if (p.slot < EVAL_CACHE_ENTRIES)
     ev->cache_last = p.slot;
-  bool fast = p.plan && fast_allowed(&m, ev, request);
+  bool fast = p.plan && fast_allowed(&m);
   fast_outcome outcome = FAST_DECLINED;
   if (fast)
     outcome = amddwarf__fast_eval_read(&m, p.plan, bit_offset, bit_size, buf, &result);
