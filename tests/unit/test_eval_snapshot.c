@@ -143,8 +143,10 @@ static void test_access_spans_adjacent_regions(void **state)
 /* private_wave is the lanes' private_lane bytes through the swizzle: a
    dword of it is one lane's, the next dword the next lane's (the last
    lane's next dword is lane 0's in the next row). Every read and write of
-   1 to 12 bytes at each offset of two rows, byte by byte against
-   amddwarf_private_wave_to_lane, in wave32 and wave64. */
+   1 to 12 bytes at each offset of the rows, byte by byte against the
+   spec's formula (lane = A / 4 mod wave, lane address = A / (4 wave) * 4 +
+   A mod 4), in wave32 (two rows) and wave64 (one row). Every byte of every
+   lane differs, so a byte taken from the wrong lane or row cannot pass. */
 static void test_private_wave_view(void **state)
 {
   (void)state;
@@ -156,15 +158,15 @@ static void test_private_wave_view(void **state)
                                      "{\"architecture\": \"gfx90a\", \"wave_size\": %u, "
                                      "\"memory\": [",
                                      wave);
-    /* Lane L's bytes 0x40-0x47: 0x10 * (L % 16) + byte. */
+    /* Lane L's bytes from 0x40: L * BYTES + byte, all 256 values once. */
+    uint32_t bytes = 256 / wave, rows = bytes / 4;
     for (uint32_t lane = 0; lane < wave; lane++) {
       length += (size_t)snprintf(json + length, sizeof json - length,
                                  "%s{\"address_space\": \"private_lane\", \"lane\": %u, "
                                  "\"address\": \"0x40\", \"bytes\": \"",
                                  lane ? "," : "", lane);
-      for (unsigned b = 0; b < 8; b++)
-        length += (size_t)snprintf(json + length, sizeof json - length, "%02x",
-                                   (0x10 * (lane % 16) + b) & 0xff);
+      for (unsigned b = 0; b < bytes; b++)
+        length += (size_t)snprintf(json + length, sizeof json - length, "%02x", lane * bytes + b);
       length += (size_t)snprintf(json + length, sizeof json - length, "\"}");
     }
     snprintf(json + length, sizeof json - length, "]}");
@@ -173,15 +175,14 @@ static void test_private_wave_view(void **state)
     amddwarf_target *t = &fx.snap_target;
     uint64_t first = 0x40 / 4 * (uint64_t)wave * 4; /* lane 0's dword 0x40 */
     unsigned reads = 0;
-    for (uint64_t at = first; at < first + 2 * wave * 4; at++)
-      for (uint64_t size = 1; size <= 12 && at + size <= first + 2 * wave * 4; size++) {
+    uint64_t end = first + rows * wave * 4;
+    for (uint64_t at = first; at < end; at++)
+      for (uint64_t size = 1; size <= 12 && at + size <= end; size++) {
         uint8_t got[12], want[12], back[12];
         for (uint64_t i = 0; i < size; i++) {
-          uint32_t lane;
-          uint64_t lane_address;
-          assert_int_equal(amddwarf_private_wave_to_lane(at + i, wave, &lane, &lane_address),
-                           AMDDWARF_OK);
-          want[i] = (uint8_t)(0x10 * (lane % 16) + (lane_address - 0x40));
+          uint64_t lane = (at + i) / 4 % wave;
+          uint64_t lane_address = (at + i) / (4 * wave) * 4 + (at + i) % 4;
+          want[i] = (uint8_t)(lane * bytes + (lane_address - 0x40));
         }
         assert_int_equal(
             t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, 0, at, size, got),
@@ -202,7 +203,7 @@ static void test_private_wave_view(void **state)
             AMDDWARF_OK);
         reads++;
       }
-    assert_true(reads > 2 * wave * 4 * 11);
+    assert_true(reads > rows * wave * 4 * 11);
     /* Before the rows: the last lane's byte 0x3f, in no region. */
     uint8_t byte;
     assert_int_equal(
