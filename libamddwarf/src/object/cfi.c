@@ -1,11 +1,107 @@
 /* The code object's call frame information (amddwarf_object_cfi): the
- * relocated .debug_frame handed to the CFI reader, opened once. */
+ * relocated .debug_frame handed to the CFI reader, opened once, with the
+ * prologue analyzer (prologue.c) as the synthesizer of FDEs that say
+ * nothing. */
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <amddwarf/amdgpu.h>
 #include <amddwarf/cfi.h>
+#include <amddwarf/disasm.h>
 
 #include "common/error.h"
 #include "object/internal.h"
+#include "object/prologue.h"
+
+enum { INSN_TEXT = 128 };
+
+/* Whether ADDRESS starts or lies in a kernel's code. */
+static bool in_kernel(const amddwarf_object *object, uint64_t address)
+{
+  for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
+    const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
+    if (s->kind == AMDDWARF_SYMBOL_KERNEL && address >= s->address &&
+        address - s->address < (s->size ? s->size : 1))
+      return true;
+  }
+  return false;
+}
+
+/* Decodes [P->start, P->end) into *INSNS (texts in *TEXTS). */
+static amddwarf_status decode_function(amddwarf_object *object, const amddwarf__prologue_params *p,
+                                       amddwarf__prologue_insn **insns, char **texts,
+                                       size_t *count, amddwarf_error *err)
+{
+  if (!object->prologue_disasm_done) {
+    amddwarf_error_clear(&object->prologue_disasm_error);
+    object->prologue_disasm_status =
+        amddwarf_disasm_open(object, &object->prologue_disasm, &object->prologue_disasm_error);
+    object->prologue_disasm_done = true;
+  }
+  if (object->prologue_disasm_status != AMDDWARF_OK)
+    return amddwarf__fail(err, object->prologue_disasm_status, AMDDWARF_NO_OFFSET,
+                         "prologue analysis of the function at 0x%" PRIx64
+                         " needs the instruction decoder: %s",
+                         p->start, object->prologue_disasm_error.message);
+  amddwarf_disasm *d = object->prologue_disasm;
+  const amddwarf_disasm_section *sec = amddwarf_disasm_section_at(d, p->start);
+  if (sec == NULL || p->end - sec->address > sec->size)
+    return amddwarf__fail(err, AMDDWARF_E_CFI_PROLOGUE, AMDDWARF_NO_OFFSET,
+                         "prologue analysis: the function [0x%" PRIx64 ", 0x%" PRIx64
+                         ") is not inside an executable section",
+                         p->start, p->end);
+  size_t cap = (size_t)((p->end - p->start) / 4) + 1;
+  *insns = malloc(cap * sizeof **insns);
+  *texts = malloc(cap * INSN_TEXT);
+  if (*insns == NULL || *texts == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "prologue analysis");
+  size_t n = 0;
+  for (uint64_t pc = p->start; pc < p->end && n < cap; n++) {
+    char *text = *texts + n * INSN_TEXT;
+    size_t len = amddwarf_disasm_one(d, sec->data + (pc - sec->address), (size_t)(p->end - pc),
+                                     pc, text, INSN_TEXT);
+    (*insns)[n] = (amddwarf__prologue_insn){pc, (uint32_t)(len ? len : 4), text};
+    pc += len ? len : 4;
+  }
+  *count = n;
+  return AMDDWARF_OK;
+}
+
+/* The cfi handle's synthesizer: the prologue analyzer over FDE's code. */
+static amddwarf_status synthesize_rows(void *user, const amddwarf_cfi_fde *fde, uint8_t *buf,
+                                       size_t capacity, size_t *size, amddwarf_error *err)
+{
+  amddwarf_object *object = user;
+  amddwarf__prologue_params p;
+  memset(&p, 0, sizeof p);
+  p.wave_size = object->info.wave_size == 32 ? 32 : 64;
+  p.start = fde->initial_location;
+  p.end = fde->initial_location + fde->address_range;
+  p.code_alignment = fde->cie->code_alignment_factor ? fde->cie->code_alignment_factor : 1;
+  p.data_alignment = fde->cie->data_alignment_factor ? fde->cie->data_alignment_factor : 1;
+  p.kernel = in_kernel(object, p.start);
+  amddwarf_arch arch;
+  if (amddwarf_arch_from_e_flags(object->info.e_flags, object->info.abi_version, &arch, NULL) ==
+      AMDDWARF_OK)
+    p.has_agprs = arch.has_agprs;
+  if (p.kernel)
+    return amddwarf__prologue_analyze(&p, NULL, 0, buf, capacity, size, err);
+  if (object->info.flat_scratch)
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "prologue analysis of the function at 0x%" PRIx64
+                         ": flat-scratch targets (unscaled stack pointers) are not supported",
+                         p.start);
+  amddwarf__prologue_insn *insns = NULL;
+  char *texts = NULL;
+  size_t count = 0;
+  amddwarf_status st = decode_function(object, &p, &insns, &texts, &count, err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf__prologue_analyze(&p, insns, count, buf, capacity, size, err);
+  free(insns);
+  free(texts);
+  return st;
+}
 
 /* Opens .debug_frame from the relocated section bytes, else .eh_frame
    through the object's ELF image (frame_elf.c knows its pointer bases). */
@@ -44,6 +140,8 @@ amddwarf_status amddwarf_object_cfi(const amddwarf_object *cobject, amddwarf_cfi
   if (!object->cfi_done) {
     amddwarf_error_clear(&object->cfi_error);
     object->cfi_status = open_cfi(object, &object->cfi, &object->cfi_error);
+    if (object->cfi_status == AMDDWARF_OK)
+      amddwarf_cfi_set_synthesizer(object->cfi, synthesize_rows, object);
     object->cfi_done = true;
   }
   amddwarf_status st = object->cfi_status;
@@ -58,4 +156,6 @@ void amddwarf__object_free_cfi(amddwarf_object *object)
 {
   amddwarf_cfi_close(object->cfi);
   object->cfi = NULL;
+  amddwarf_disasm_close(object->prologue_disasm);
+  object->prologue_disasm = NULL;
 }
