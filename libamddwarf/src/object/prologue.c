@@ -75,6 +75,7 @@ enum {
   LLVM_form_aspace_address = 0x02,
   LLVM_offset_uconst = 0x05,
   LLVM_call_frame_entry_reg = 0x07,
+  LLVM_undefined = 0x08,
   LLVM_select_bit_piece = 0x0c,
 };
 
@@ -207,7 +208,13 @@ typedef enum home_kind {
   HOME_LANE,          /* in lane `lane` of VGPR `reg` */
   HOME_MEMORY,        /* at CFA + offset in private_wave (every lane) */
   HOME_MEMORY_MASKED, /* at CFA + offset in the lanes of the caller's EXEC */
+  HOME_MEMORY_INACTIVE, /* at CFA + offset in the lanes outside the caller's EXEC;
+                           the others clobbered (a caller-saved VGPR) */
 } home_kind;
+
+/* What EXEC holds: the caller's, all lanes (s_or_saveexec -1) or the
+   caller's inactive lanes (s_xor_saveexec -1). */
+typedef enum exec_mode { EXEC_CALLER, EXEC_ALL, EXEC_INVERTED } exec_mode;
 
 typedef struct home {
   home_kind kind;
@@ -237,7 +244,7 @@ typedef struct analysis {
   bool sp_known, fp_known;
   int64_t sp_delta, fp_delta;
   unsigned cfa_reg;              /* SP or FP */
-  bool all_lanes;                /* EXEC is all ones (after s_or/xor_saveexec -1) */
+  exec_mode exec;
   bool returned;
   uint64_t loc;                  /* address the emitted instructions have reached */
 } analysis;
@@ -423,18 +430,28 @@ static void rule_vgpr(analysis *a, unsigned n)
     put_uleb(b, reg);
     put_sleb(b, h->offset / a->p->data_alignment);
   } else {
-    /* Spilled in the lanes of the caller's EXEC; the others kept their
-       value: ROCm's .cfi_llvm_vector_offset. */
+    /* HOME_MEMORY_MASKED: spilled in the lanes of the caller's EXEC, the
+       others kept their value (ROCm's .cfi_llvm_vector_offset): a
+       composite selecting by the entry EXEC between the register (bit
+       clear) and memory (bit set). HOME_MEMORY_INACTIVE: memory where
+       the bit is clear, undefined where it is set. */
     bool w32 = a->p->wave_size == 32;
+    bool inactive = h->kind == HOME_MEMORY_INACTIVE;
     put(b, CFA_expression);
     put_uleb(b, reg);
     block_mark m = block_begin(a);
-    put(b, OP_regx);
-    put_uleb(b, reg);
-    put(b, OP_swap);
+    if (!inactive) {
+      put(b, OP_regx);
+      put_uleb(b, reg);
+      put(b, OP_swap);
+    }
     put(b, OP_LLVM_user);
     put(b, LLVM_offset_uconst);
     put_uleb(b, (uint64_t)h->offset);
+    if (inactive) {
+      put(b, OP_LLVM_user);
+      put(b, LLVM_undefined);
+    }
     put(b, OP_LLVM_user);
     put(b, LLVM_call_frame_entry_reg);
     put_uleb(b, w32 ? DW_EXEC_32 : DW_EXEC_64);
@@ -740,9 +757,12 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
     return AMDDWARF_OK;
   }
   if (w.exec) {
-    a->all_lanes = (strcmp(m, "s_or_saveexec_b64") == 0 || strcmp(m, "s_xor_saveexec_b64") == 0 ||
-                    strcmp(m, "s_or_saveexec_b32") == 0 || strcmp(m, "s_xor_saveexec_b32") == 0) &&
-                   strcmp(in.ops[in.op_count - 1], "-1") == 0;
+    /* Any other write to EXEC (divergent control flow) leaves the lanes of
+       the caller's EXEC or fewer, never ones it lacks. */
+    bool minus_one = in.op_count > 0 && strcmp(in.ops[in.op_count - 1], "-1") == 0;
+    a->exec = minus_one && starts_with(m, "s_or_saveexec_b")    ? EXEC_ALL
+              : minus_one && starts_with(m, "s_xor_saveexec_b") ? EXEC_INVERTED
+                                                                : EXEC_CALLER;
   }
   if (strcmp(m, "v_writelane_b32") == 0 && d.cls == REG_VGPR && s.cls == REG_SGPR &&
       in.op_count == 3) {
@@ -805,7 +825,7 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
     for (unsigned n = RA_LO; n < SGPRS; n++) {
       home *h = &a->sgpr[n];
       if (h->uniform_copy == d.first + 1) {
-        if (!a->all_lanes)
+        if (a->exec != EXEC_ALL)
           return stop(a, at, "stores a copy of the caller's register without an all-lanes "
                              "EXEC, so lane 0's slot may not be written", n, 's');
         *h = (home){HOME_MEMORY, 0, 0, slot, 0};
@@ -814,9 +834,13 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
       }
     }
     home *v = &a->vgpr[d.first];
-    if (!uniform_value && v->kind == HOME_SELF &&
-        (a->all_lanes || vgpr_callee_saved(d.first))) {
-      *v = (home){a->all_lanes ? HOME_MEMORY : HOME_MEMORY_MASKED, 0, 0, slot, 0};
+    bool callee_saved = vgpr_callee_saved(d.first);
+    home_kind kind = a->exec == EXEC_ALL                        ? HOME_MEMORY
+                     : a->exec == EXEC_INVERTED && !callee_saved ? HOME_MEMORY_INACTIVE
+                     : a->exec == EXEC_CALLER && callee_saved    ? HOME_MEMORY_MASKED
+                                                                 : HOME_SELF;
+    if (!uniform_value && v->kind == HOME_SELF && kind != HOME_SELF) {
+      *v = (home){kind, 0, 0, slot, 0};
       mark_vgpr(a, d.first);
     }
     return AMDDWARF_OK;
@@ -824,7 +848,7 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
   if (strcmp(m, "buffer_load_dword") == 0 && d.cls == REG_VGPR && d.count == 1 &&
       scratch_slot(a, &in, &slot)) {
     home *v = &a->vgpr[d.first];
-    if ((v->kind == HOME_MEMORY || v->kind == HOME_MEMORY_MASKED) && v->offset == slot) {
+    if (v->kind != HOME_SELF && v->offset == slot) {
       *v = (home){HOME_SELF, 0, 0, 0, 0};
       mark_vgpr(a, d.first);
       return check_lost(a, at, &(writes){{{REG_NONE, 0, 0}}, 0, false, false, false}, -1, 0);
