@@ -14,7 +14,14 @@
 #include "object/internal.h"
 #include "object/prologue.h"
 
-enum { INSN_TEXT = 128 };
+enum { INSN_TEXT = 128, KEY_BYTES = 12 };
+
+/* One entry of the decoding cache of decode_function. */
+typedef struct decode_slot {
+  uint8_t key[KEY_BYTES];
+  uint8_t key_len, len;
+  const char *text;
+} decode_slot;
 
 /* Whether ADDRESS starts or lies in a kernel's code. */
 static bool in_kernel(const amddwarf_object *object, uint64_t address)
@@ -28,9 +35,44 @@ static bool in_kernel(const amddwarf_object *object, uint64_t address)
   return false;
 }
 
-/* Decodes [P->start, P->end) into *INSNS (texts in *TEXTS). */
+/* Storage for the texts of distinct instructions: chunks that never move. */
+typedef struct text_pool {
+  struct text_chunk *chunks;
+  size_t used;                 /* in the first chunk */
+} text_pool;
+
+typedef struct text_chunk {
+  struct text_chunk *next;
+  char bytes[65536 - sizeof(void *)];
+} text_chunk;
+
+/* Room for one instruction's text, or NULL. */
+static char *pool_take(text_pool *pool)
+{
+  if (pool->chunks == NULL || pool->used + INSN_TEXT > sizeof pool->chunks->bytes) {
+    text_chunk *c = malloc(sizeof *c);
+    if (c == NULL)
+      return NULL;
+    c->next = pool->chunks;
+    pool->chunks = c;
+    pool->used = 0;
+  }
+  char *at = pool->chunks->bytes + pool->used;
+  return at;
+}
+
+static void pool_free(text_pool *pool)
+{
+  while (pool->chunks != NULL) {
+    text_chunk *next = pool->chunks->next;
+    free(pool->chunks);
+    pool->chunks = next;
+  }
+}
+
+/* Decodes [P->start, P->end) into *INSNS (texts in POOL). */
 static amddwarf_status decode_function(amddwarf_object *object, const amddwarf__prologue_params *p,
-                                       amddwarf__prologue_insn **insns, char **texts,
+                                       amddwarf__prologue_insn **insns, text_pool *pool,
                                        size_t *count, amddwarf_error *err)
 {
   if (!object->prologue_disasm_done) {
@@ -53,17 +95,51 @@ static amddwarf_status decode_function(amddwarf_object *object, const amddwarf__
                          p->start, p->end);
   size_t cap = (size_t)((p->end - p->start) / 4) + 1;
   *insns = malloc(cap * sizeof **insns);
-  *texts = malloc(cap * INSN_TEXT);
-  if (*insns == NULL || *texts == NULL)
+  if (*insns == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "prologue analysis");
+  /* Decoding is a function of the bytes: an instruction word seen before
+     (s_waitcnt, s_nop, the same move) reuses its text. The key is the next
+     12 bytes (the longest encoding), so a hit is always the same
+     instruction. */
+  size_t slots = 64;
+  while (slots < 2 * cap && slots < 16384)
+    slots *= 2;
+  decode_slot *table = calloc(slots, sizeof *table);
+  if (table == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "prologue analysis");
   size_t n = 0;
   for (uint64_t pc = p->start; pc < p->end && n < cap; n++) {
-    char *text = *texts + n * INSN_TEXT;
-    size_t len = amddwarf_disasm_one(d, sec->data + (pc - sec->address), (size_t)(p->end - pc),
-                                     pc, text, INSN_TEXT);
+    const uint8_t *bytes = sec->data + (pc - sec->address);
+    size_t avail = (size_t)(p->end - pc);
+    size_t key_len = avail < KEY_BYTES ? avail : KEY_BYTES;
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < key_len; i++)
+      h = (h ^ bytes[i]) * 1099511628211u;
+    decode_slot *slot = &table[h & (slots - 1)];
+    size_t len;
+    const char *text;
+    if (slot->text != NULL && slot->key_len == key_len && memcmp(slot->key, bytes, key_len) == 0) {
+      len = slot->len;
+      text = slot->text;
+    } else {
+      char *own = pool_take(pool);
+      if (own == NULL) {
+        free(table);
+        return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                             "prologue analysis");
+      }
+      len = amddwarf_disasm_one(d, bytes, avail, pc, own, INSN_TEXT);
+      pool->used += strlen(own) + 1;
+      text = own;
+      memcpy(slot->key, bytes, key_len);
+      slot->key_len = (uint8_t)key_len;
+      slot->len = (uint8_t)len;
+      slot->text = own;
+    }
     (*insns)[n] = (amddwarf__prologue_insn){pc, (uint32_t)(len ? len : 4), text};
     pc += len ? len : 4;
   }
+  free(table);
   *count = n;
   return AMDDWARF_OK;
 }
@@ -93,13 +169,13 @@ static amddwarf_status synthesize_rows(void *user, const amddwarf_cfi_fde *fde, 
                          ": flat-scratch targets (unscaled stack pointers) are not supported",
                          p.start);
   amddwarf__prologue_insn *insns = NULL;
-  char *texts = NULL;
+  text_pool pool = {NULL, 0};
   size_t count = 0;
-  amddwarf_status st = decode_function(object, &p, &insns, &texts, &count, err);
+  amddwarf_status st = decode_function(object, &p, &insns, &pool, &count, err);
   if (st == AMDDWARF_OK)
     st = amddwarf__prologue_analyze(&p, insns, count, buf, capacity, size, err);
   free(insns);
-  free(texts);
+  pool_free(&pool);
   return st;
 }
 

@@ -247,6 +247,16 @@ typedef struct analysis {
   exec_mode exec;
   bool returned;
   uint64_t loc;                  /* address the emitted instructions have reached */
+  /* The scalar values whose home is not their own register (those a write
+     can lose), refreshed after every transition. */
+  unsigned moved[SGPRS];
+  unsigned moved_count;
+  /* Each distinct instruction text parsed once (decoders share the text of
+     repeated words): SLOTS maps the text pointer to an entry of DECODED. */
+  struct decoded *decoded;
+  size_t decoded_count, decoded_capacity;
+  uint32_t *slots;
+  size_t slot_count;
 } analysis;
 
 static void put(buffer *b, uint8_t byte)
@@ -560,6 +570,74 @@ static void written_by(const insn *in, writes *w)
   }
 }
 
+/* What the transitions look for, found once per distinct instruction. */
+typedef enum insn_kind {
+  KIND_OTHER, KIND_RETURN, KIND_PADDING, KIND_WRITELANE, KIND_READLANE, KIND_SMOV, KIND_VMOV,
+  KIND_STORE, KIND_LOAD,
+} insn_kind;
+
+typedef struct decoded {
+  const char *text;
+  insn in;
+  writes w;
+  insn_kind kind;
+  reg_ref dst, src;    /* the first two operands as registers */
+} decoded;
+
+static insn_kind kind_of(const char *m)
+{
+  static const struct {
+    const char *mnemonic;
+    insn_kind kind;
+  } kinds[] = {
+      {"s_setpc_b64", KIND_RETURN},          {"s_nop", KIND_PADDING},
+      {"s_code_end", KIND_PADDING},          {"v_writelane_b32", KIND_WRITELANE},
+      {"v_readlane_b32", KIND_READLANE},     {"s_mov_b32", KIND_SMOV},
+      {"v_mov_b32_e32", KIND_VMOV},          {"buffer_store_dword", KIND_STORE},
+      {"buffer_load_dword", KIND_LOAD},
+  };
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(m, kinds[i].mnemonic) == 0)
+      return kinds[i].kind;
+  return KIND_OTHER;
+}
+
+/* The parse of TEXT, made on first sight. NULL when out of memory. */
+static const decoded *decode(analysis *a, const char *text)
+{
+  size_t mask = a->slot_count - 1;
+  size_t h = ((uintptr_t)text >> 3) * 0x9e3779b97f4a7c15u >> 7;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    uint32_t k = a->slots[i];
+    if (k == 0)
+      break;
+    if (a->decoded[k - 1].text == text)
+      return &a->decoded[k - 1];
+    h = i;
+  }
+  if (a->decoded_count == a->decoded_capacity) {
+    size_t cap = a->decoded_capacity ? 2 * a->decoded_capacity : 64;
+    decoded *grown = realloc(a->decoded, cap * sizeof *grown);
+    if (grown == NULL)
+      return NULL;
+    a->decoded = grown;
+    a->decoded_capacity = cap;
+  }
+  decoded *d = &a->decoded[a->decoded_count++];
+  d->text = text;
+  split(text, &d->in);
+  written_by(&d->in, &d->w);
+  d->kind = kind_of(d->in.mnemonic);
+  d->dst = parse_reg(d->in.ops[0]);
+  d->src = parse_reg(d->in.ops[1]);
+  for (size_t i = h & mask;; i = (i + 1) & mask)
+    if (a->slots[i] == 0) {
+      a->slots[i] = (uint32_t)a->decoded_count;
+      break;
+    }
+  return d;
+}
+
 /* The pre-pass: which caller-saved registers the function may write. */
 static amddwarf_status scan_writes(analysis *a, const amddwarf__prologue_insn *insns,
                                    size_t count)
@@ -567,17 +645,18 @@ static amddwarf_status scan_writes(analysis *a, const amddwarf__prologue_insn *i
   for (size_t i = 0; i < count; i++) {
     if (insns[i].text[0] == '\0')
       return stop(a, &insns[i], "the bytes do not decode as an instruction", 0, 0);
-    insn in;
-    split(insns[i].text, &in);
-    writes w;
-    written_by(&in, &w);
-    a->clobbered_all |= w.call || w.unknown;
-    for (int k = 0; k < w.count; k++) {
-      bool *set = w.regs[k].cls == REG_SGPR   ? a->sgpr_written
-                  : w.regs[k].cls == REG_VGPR ? a->vgpr_written
-                                              : a->agpr_written;
-      for (unsigned r = 0; r < w.regs[k].count; r++)
-        set[w.regs[k].first + r] = true;
+    const decoded *d = decode(a, insns[i].text);
+    if (d == NULL)
+      return amddwarf__fail(a->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                           "prologue analysis");
+    const writes *w = &d->w;
+    a->clobbered_all |= w->call || w->unknown;
+    for (int k = 0; k < w->count; k++) {
+      bool *set = w->regs[k].cls == REG_SGPR   ? a->sgpr_written
+                  : w->regs[k].cls == REG_VGPR ? a->vgpr_written
+                                               : a->agpr_written;
+      for (unsigned r = 0; r < w->regs[k].count; r++)
+        set[w->regs[k].first + r] = true;
     }
   }
   return AMDDWARF_OK;
@@ -624,11 +703,10 @@ static amddwarf_status leave_fp(analysis *a, const amddwarf__prologue_insn *at)
 }
 
 /* Frame setup and teardown through s32/s33; true when AT was one. */
-static bool stack_step(analysis *a, const insn *in, amddwarf_status *st,
+static bool stack_step(analysis *a, const insn *in, reg_ref d, amddwarf_status *st,
                        const amddwarf__prologue_insn *at)
 {
   const char *m = in->mnemonic;
-  reg_ref d = parse_reg(in->ops[0]);
   if (d.cls != REG_SGPR || d.count != 1 || (d.first != SP && d.first != FP))
     return false;
   int64_t imm;
@@ -681,14 +759,17 @@ static amddwarf_status check_lost(analysis *a, const amddwarf__prologue_insn *at
       if (r.cls == REG_SGPR) {
         if (sgpr_callee_saved(i) && a->sgpr[i].kind == HOME_SELF)
           return stop(a, at, "overwrites the caller's", i, 's');
-        for (unsigned n = RA_LO; n < SGPRS; n++)
+        for (unsigned m = 0; m < a->moved_count; m++) {
+          unsigned n = a->moved[m];
           if ((a->sgpr[n].kind == HOME_SGPR) && a->sgpr[n].reg == i)
             return stop(a, at, "overwrites the copy of the caller's callee-saved register in",
                         i, 's');
+        }
       } else if (r.cls == REG_VGPR) {
         if (vgpr_callee_saved(i) && a->vgpr[i].kind == HOME_SELF)
           return stop(a, at, "overwrites the caller's", i, 'v');
-        for (unsigned n = RA_LO; n < SGPRS; n++) {
+        for (unsigned m = 0; m < a->moved_count; m++) {
+          unsigned n = a->moved[m];
           const home *h = &a->sgpr[n];
           if (h->uniform_copy == i + 1)
             a->sgpr[n].uniform_copy = 0; /* the copy is gone; the home stays */
@@ -735,49 +816,71 @@ static bool scratch_slot(const analysis *a, const insn *in, int64_t *offset)
   return true;
 }
 
+static void refresh_moved(analysis *a)
+{
+  a->moved_count = 0;
+  for (unsigned n = RA_LO; n < SGPRS; n++)
+    if (a->sgpr[n].kind != HOME_SELF)
+      a->moved[a->moved_count++] = n;
+}
+
+static amddwarf_status transition(analysis *a, const amddwarf__prologue_insn *at,
+                                  const decoded *dec);
+
 static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
 {
-  insn in;
-  split(at->text, &in);
-  const char *m = in.mnemonic;
+  const decoded *dec = decode(a, at->text);
+  if (dec == NULL)
+    return amddwarf__fail(a->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "prologue analysis");
+  amddwarf_status st = transition(a, at, dec);
+  /* Only the transitions of these kinds move a value's home. */
+  if (dec->kind != KIND_OTHER)
+    refresh_moved(a);
+  return st;
+}
+
+static amddwarf_status transition(analysis *a, const amddwarf__prologue_insn *at,
+                                  const decoded *dec)
+{
+  const insn *in = &dec->in;
+  const char *m = in->mnemonic;
   if (a->returned) {
-    if (strcmp(m, "s_nop") == 0 || strcmp(m, "s_code_end") == 0)
+    if (dec->kind == KIND_PADDING)
       return AMDDWARF_OK;
     return stop(a, at, "code after the return: the analyzer follows one epilogue at the end "
                        "of the function", 0, 0);
   }
-  writes w;
-  written_by(&in, &w);
+  const writes w = dec->w;
   amddwarf_status st = AMDDWARF_OK;
-  reg_ref d = parse_reg(in.ops[0]), s = parse_reg(in.ops[1]);
+  reg_ref d = dec->dst, s = dec->src;
   int64_t slot;
 
-  if (strcmp(m, "s_setpc_b64") == 0) {
+  if (dec->kind == KIND_RETURN) {
     a->returned = true;
     return AMDDWARF_OK;
   }
   if (w.exec) {
     /* Any other write to EXEC (divergent control flow) leaves the lanes of
        the caller's EXEC or fewer, never ones it lacks. */
-    bool minus_one = in.op_count > 0 && strcmp(in.ops[in.op_count - 1], "-1") == 0;
+    bool minus_one = in->op_count > 0 && strcmp(in->ops[in->op_count - 1], "-1") == 0;
     a->exec = minus_one && starts_with(m, "s_or_saveexec_b")    ? EXEC_ALL
               : minus_one && starts_with(m, "s_xor_saveexec_b") ? EXEC_INVERTED
                                                                 : EXEC_CALLER;
   }
-  if (strcmp(m, "v_writelane_b32") == 0 && d.cls == REG_VGPR && s.cls == REG_SGPR &&
-      in.op_count == 3) {
+  if (dec->kind == KIND_WRITELANE && d.cls == REG_VGPR && s.cls == REG_SGPR &&
+      in->op_count == 3) {
     int64_t lane;
-    if (!imm32(in.ops[2], &lane) || lane < 0 || lane >= (int64_t)a->p->wave_size)
+    if (!imm32(in->ops[2], &lane) || lane < 0 || lane >= (int64_t)a->p->wave_size)
       return stop(a, at, "a lane the analyzer cannot read", 0, 0);
     if ((st = check_lost(a, at, &w, (int)d.first, (unsigned)lane)) != AMDDWARF_OK)
       return st;
     for_values_in_sgpr(a, s.first, (home){HOME_LANE, d.first, (unsigned)lane, 0, 0});
     return AMDDWARF_OK;
   }
-  if (strcmp(m, "v_readlane_b32") == 0 && d.cls == REG_SGPR && s.cls == REG_VGPR &&
-      in.op_count == 3) {
+  if (dec->kind == KIND_READLANE && d.cls == REG_SGPR && s.cls == REG_VGPR &&
+      in->op_count == 3) {
     int64_t lane;
-    if (!imm32(in.ops[2], &lane))
+    if (!imm32(in->ops[2], &lane))
       return stop(a, at, "a lane the analyzer cannot read", 0, 0);
     /* A value restored into its own register is home again. */
     for (unsigned n = RA_LO; n < SGPRS; n++) {
@@ -791,7 +894,7 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
       }
     }
   }
-  if (strcmp(m, "s_mov_b32") == 0 && d.cls == REG_SGPR && s.cls == REG_SGPR) {
+  if (dec->kind == KIND_SMOV && d.cls == REG_SGPR && s.cls == REG_SGPR) {
     /* The FP restored from its copy: the CFA goes back to s32 first. */
     if (d.first == FP && a->sgpr[FP].kind == HOME_SGPR && a->sgpr[FP].reg == s.first) {
       if ((st = leave_fp(a, at)) != AMDDWARF_OK)
@@ -807,7 +910,7 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
       return AMDDWARF_OK;
     }
   }
-  if (strcmp(m, "v_mov_b32_e32") == 0 && d.cls == REG_VGPR && s.cls == REG_SGPR) {
+  if (dec->kind == KIND_VMOV && d.cls == REG_VGPR && s.cls == REG_SGPR) {
     if ((st = check_lost(a, at, &w, -1, 0)) != AMDDWARF_OK)
       return st;
     for (unsigned n = RA_LO; n < SGPRS; n++) {
@@ -819,8 +922,8 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
     }
     return AMDDWARF_OK;
   }
-  if (strcmp(m, "buffer_store_dword") == 0 && d.cls == REG_VGPR && d.count == 1 &&
-      scratch_slot(a, &in, &slot)) {
+  if (dec->kind == KIND_STORE && d.cls == REG_VGPR && d.count == 1 &&
+      scratch_slot(a, in, &slot)) {
     bool uniform_value = false;
     for (unsigned n = RA_LO; n < SGPRS; n++) {
       home *h = &a->sgpr[n];
@@ -845,8 +948,8 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
     }
     return AMDDWARF_OK;
   }
-  if (strcmp(m, "buffer_load_dword") == 0 && d.cls == REG_VGPR && d.count == 1 &&
-      scratch_slot(a, &in, &slot)) {
+  if (dec->kind == KIND_LOAD && d.cls == REG_VGPR && d.count == 1 &&
+      scratch_slot(a, in, &slot)) {
     home *v = &a->vgpr[d.first];
     if (v->kind != HOME_SELF && v->offset == slot) {
       *v = (home){HOME_SELF, 0, 0, 0, 0};
@@ -854,7 +957,7 @@ static amddwarf_status step(analysis *a, const amddwarf__prologue_insn *at)
       return check_lost(a, at, &(writes){{{REG_NONE, 0, 0}}, 0, false, false, false}, -1, 0);
     }
   }
-  bool handled = stack_step(a, &in, &st, at);
+  bool handled = stack_step(a, in, d, &st, at);
   if (st != AMDDWARF_OK || handled)
     return st;
   return check_lost(a, at, &w, -1, 0);
@@ -870,6 +973,14 @@ amddwarf_status amddwarf__prologue_analyze(const amddwarf__prologue_params *p,
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "prologue analysis");
   a->p = p;
   a->err = err;
+  a->slot_count = 64;
+  while (a->slot_count < 2 * count)
+    a->slot_count *= 2;
+  a->slots = calloc(a->slot_count, sizeof *a->slots);
+  if (a->slots == NULL) {
+    free(a);
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "prologue analysis");
+  }
   a->out = (buffer){buf, capacity, 0};
   a->loc = p->start;
   amddwarf_status st = AMDDWARF_OK;
@@ -923,6 +1034,8 @@ amddwarf_status amddwarf__prologue_analyze(const amddwarf__prologue_params *p,
   }
 done:
   *size = a->out.len;
+  free(a->slots);
+  free(a->decoded);
   free(a);
   return st;
 }
