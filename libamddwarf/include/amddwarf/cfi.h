@@ -451,6 +451,19 @@ typedef struct amddwarf_unwinder_options {
      evaluations (eval.h); TRACE_USER is passed back, not owned. */
   amddwarf_trace_fn trace;
   void *trace_user;
+  /* Optional: a backend that knows more than the code says (one that
+     tracks call sites itself) gives the caller's registers. For the
+     caller of frame INDEX, whose PC is PC, fill BUF with SIZE bytes at byte
+     OFFSET of register REGNO and return AMDDWARF_OK, or return
+     AMDDWARF_NOT_FOUND when it does not know (the row's rule applies); any
+     other status is the read's error. Consulted only for frames whose row
+     is synthesized (amddwarf_cfi_row.synthesized): it takes precedence over
+     the synthesized rule, never over the section's CFI. A frame whose
+     registers it answered has backend_registers set. Must not call back
+     into the library. */
+  amddwarf_status (*caller_register)(void *user, size_t index, uint64_t pc, uint32_t regno,
+                                     uint64_t offset, uint64_t size, void *buf);
+  void *caller_register_user;
 } amddwarf_unwinder_options;
 
 AMDDWARF_API void amddwarf_unwinder_options_init(amddwarf_unwinder_options *options);
@@ -488,6 +501,9 @@ typedef struct amddwarf_frame_info {
   bool has_cfa;                  /* the CFA could be computed */
   uint32_t cfa_aspace;           /* DW_ASPACE_* of the CFA */
   uint64_t cfa;
+  /* A register of this frame (its PC included) came from the options'
+     caller_register callback rather than the callee's synthesized row. */
+  bool backend_registers;
 } amddwarf_frame_info;
 
 /* Describes frame INDEX (0 = innermost). Computes its CFA if not done yet.
