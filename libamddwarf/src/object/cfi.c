@@ -35,6 +35,14 @@ static bool in_kernel(const amddwarf_object *object, uint64_t address)
   return false;
 }
 
+static uint64_t key_hash(const uint8_t *bytes, size_t n)
+{
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ bytes[i]) * 1099511628211u;
+  return h ^ (h >> 29);
+}
+
 /* Storage for the texts of distinct instructions: chunks that never move. */
 typedef struct text_pool {
   struct text_chunk *chunks;
@@ -97,10 +105,10 @@ static amddwarf_status decode_function(amddwarf_object *object, const amddwarf__
   *insns = malloc(cap * sizeof **insns);
   if (*insns == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "prologue analysis");
-  /* Decoding is a function of the bytes: an instruction word seen before
-     (s_waitcnt, s_nop, the same move) reuses its text. The key is the next
-     12 bytes (the longest encoding), so a hit is always the same
-     instruction. */
+  /* Decoding is a function of the instruction's bytes, and its length of
+     its first dword (the encoding, and a literal operand): an instruction
+     seen before (s_waitcnt, s_nop, the same move) reuses its text. Each is
+     kept under its own bytes, 4, 8 or 12, and looked up under each length. */
   size_t slots = 64;
   while (slots < 2 * cap && slots < 16384)
     slots *= 2;
@@ -111,17 +119,18 @@ static amddwarf_status decode_function(amddwarf_object *object, const amddwarf__
   for (uint64_t pc = p->start; pc < p->end && n < cap; n++) {
     const uint8_t *bytes = sec->data + (pc - sec->address);
     size_t avail = (size_t)(p->end - pc);
-    size_t key_len = avail < KEY_BYTES ? avail : KEY_BYTES;
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < key_len; i++)
-      h = (h ^ bytes[i]) * 1099511628211u;
-    decode_slot *slot = &table[h & (slots - 1)];
-    size_t len;
-    const char *text;
-    if (slot->text != NULL && slot->key_len == key_len && memcmp(slot->key, bytes, key_len) == 0) {
-      len = slot->len;
-      text = slot->text;
-    } else {
+    size_t len = 0;
+    const char *text = NULL;
+    for (size_t key_len = 4; key_len <= KEY_BYTES && key_len <= avail && text == NULL;
+         key_len += 4) {
+      const decode_slot *slot = &table[key_hash(bytes, key_len) & (slots - 1)];
+      if (slot->text != NULL && slot->key_len == key_len &&
+          memcmp(slot->key, bytes, key_len) == 0) {
+        len = slot->len;
+        text = slot->text;
+      }
+    }
+    if (text == NULL) {
       char *own = pool_take(pool);
       if (own == NULL) {
         free(table);
@@ -131,10 +140,13 @@ static amddwarf_status decode_function(amddwarf_object *object, const amddwarf__
       len = amddwarf_disasm_one(d, bytes, avail, pc, own, INSN_TEXT);
       pool->used += strlen(own) + 1;
       text = own;
-      memcpy(slot->key, bytes, key_len);
-      slot->key_len = (uint8_t)key_len;
-      slot->len = (uint8_t)len;
-      slot->text = own;
+      if (len != 0 && len % 4 == 0 && len <= KEY_BYTES) {
+        decode_slot *slot = &table[key_hash(bytes, len) & (slots - 1)];
+        memcpy(slot->key, bytes, len);
+        slot->key_len = (uint8_t)len;
+        slot->len = (uint8_t)len;
+        slot->text = own;
+      }
     }
     (*insns)[n] = (amddwarf__prologue_insn){pc, (uint32_t)(len ? len : 4), text};
     pc += len ? len : 4;
