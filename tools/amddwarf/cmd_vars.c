@@ -28,7 +28,7 @@ static const char *const usage =
     "                   variable's value in the snapshot's lane is shown too,\n"
     "                   shadowed ones included, as amddwarf eval prints it\n"
     "  --json           JSON output\n"
-    "  --convention C   auto, legacy or extension (see amddwarf dump)\n"
+    "  --convention C   auto, legacy or extension (see amddwarf dump)\n"    "  --no-quirks      read locations as written: no producer quirk\n"
     "  --dialect D      auto, draft, vendor or user\n"
     "\n"
     "example: amddwarf vars kernel.o --pc 0x2d4\n";
