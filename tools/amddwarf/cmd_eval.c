@@ -13,7 +13,7 @@
 static const char *const usage =
     "usage: amddwarf eval OBJECT --state SNAPSHOT [--pc ADDR] [--frame N]\n"
     "                     [--lane N | --lanes all|LIST] [--json] [--explain]\n"
-    "                     [--convention C] [--trace] [--stats]\n"
+    "                     [--convention C] [--no-quirks] [--trace] [--stats]\n"
     "                     [--set PATH=VALUE [--save-state OUT]] EXPR\n"
     "\n"
     "Finds the variable or parameter EXPR names in the scopes of the frame at\n"
@@ -56,6 +56,8 @@ static const char *const usage =
     "                 written. EXPR defaults to P\n"
     "  --save-state OUT  write the snapshot, with what --set changed, to OUT\n"
     "  --json         JSON output\n"
+    "  --no-quirks    read locations as written: no producer quirk (clang's\n"
+    "                 promoted OpenCL variables; specs/conventions.md)\n"
     "  --trace        print on stderr, per lane, every operation with the stack\n"
     "                 after it and every target access (also AMDDWARF_TRACE=1)\n"
     "  --stats        print counts and times per phase on stderr\n"
@@ -305,11 +307,19 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
       json_object_set_new(root, "location_expression", json_string(info->location));
     if (how != NULL)
       json_object_set_new(root, "registers_unwound_by", json_string(how));
+    json_object_set_new(root, "quirk",
+                        info->quirk_name ? json_string(info->quirk_name) : json_null());
   } else {
     if (a->explain)
-      printf("%s: %s\n", info->variable->die->name, info->location);
+      printf("%s: %s
+", info->variable->die->name, info->location);
+    if (a->explain && info->quirk != AMDDWARF_QUIRK_NONE)
+      printf("  read through producer quirk %s: %s (--no-quirks: as written)
+",
+             info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
     if (a->explain && how != NULL && strcmp(how, "cfi") != 0)
-      printf("frame %zu: registers unwound by %s\n", frame->index,
+      printf("frame %zu: registers unwound by %s
+", frame->index,
              strcmp(how, "backend") == 0
                  ? "the backend (caller_register), over rows synthesized from the prologue"
                  : "rows synthesized from the callee's prologue (its FDE has no instructions)");
