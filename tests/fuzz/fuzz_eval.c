@@ -6,13 +6,21 @@
  * memory contents; the rest is the expression. DIEs named by DW_OP_call* and
  * implicit pointers, and the frame base, are slices of the input itself, so
  * procedures, recursion and nested evaluation are reachable. After a location
- * result, up to 64 bits are read through it and written back. */
+ * result, up to 64 bits are read through it and written back.
+ *
+ * Before the write, the reference evaluator (tests/reference: the general
+ * machine, frozen, without the fast path) evaluates the same request: the
+ * status, the error offset, the result and the bytes read must be its own,
+ * and so must those of amddwarf_eval_read of whole bytes. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <amddwarf/eval.h>
 #include <amddwarf/expr.h>
 #include <amddwarf/target.h>
+
+#include "reference.h"
 
 typedef struct fuzz_wave {
   const uint8_t *data;
@@ -234,20 +242,60 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     req.trace = trace_event;
     req.trace_user = &trace_sum;
   }
-  amddwarf_entry result;
-  amddwarf_error err;
+  amddwarf_eval *reference = NULL;
+  if (reference_eval_new(&reference) != AMDDWARF_OK) {
+    amddwarf_eval_free(ev);
+    return 0;
+  }
+  amddwarf_entry result, expected;
+  amddwarf_error err, expected_err;
   amddwarf_status st = amddwarf_eval_expr(ev, &req, w.data, w.size, &result, &err);
+  amddwarf_status want =
+      reference_amddwarf_eval_expr(reference, &req, w.data, w.size, &expected, &expected_err);
+  /* The step limit is the reference's too; the stack, part and pool
+     limits are other (the reference has the defaults). */
+  bool limited = st == AMDDWARF_E_LIMIT || want == AMDDWARF_E_LIMIT ||
+                 st == AMDDWARF_E_NO_MEMORY || want == AMDDWARF_E_NO_MEMORY;
+  if (!limited && (st != want || (st != AMDDWARF_OK && err.offset != expected_err.offset) ||
+                   (st == AMDDWARF_OK && !reference_same_entry(&result, &expected))))
+    __builtin_trap();
   if (st == AMDDWARF_OK && result.kind == AMDDWARF_ENTRY_LOCATION) {
-    uint8_t buf[8];
-    uint64_t bits = data[2] % 65;
+    uint8_t buf[8] = {0}, expected_buf[8] = {0};
+    uint64_t bits = data[2] % 65, bit_offset = data[3] % 16;
     uint64_t storage = 0;
     (void)amddwarf_location_storage_bits(ev, &req, &result.location, &storage, NULL);
-    if (amddwarf_location_read(ev, &req, &result.location, data[3] % 16, bits, buf, &err) ==
-        AMDDWARF_OK)
-      (void)amddwarf_location_write(ev, &req, &result.location, data[3] % 16, bits, buf, &err);
+    st = amddwarf_location_read(ev, &req, &result.location, bit_offset, bits, buf, &err);
+    if (!limited) {
+      want = reference_amddwarf_location_read(reference, &req, &expected.location, bit_offset,
+                                              bits, expected_buf, &expected_err);
+      if (st != want || (st == AMDDWARF_OK && memcmp(buf, expected_buf, (bits + 7) / 8)))
+        __builtin_trap();
+    }
+    if (st == AMDDWARF_OK) {
+      /* Whole bytes through amddwarf_eval_read, which has paths of its own. */
+      if (req.required == AMDDWARF_RESULT_LOCATION && !limited) {
+        uint64_t bytes_bits = bits / 8 * 8, bytes_offset = bit_offset / 8 * 8;
+        memset(buf, 0, sizeof buf);
+        memset(expected_buf, 0, sizeof expected_buf);
+        st = amddwarf_eval_read(ev, &req, w.data, w.size, bytes_offset, bytes_bits, buf, &err);
+        want = reference_amddwarf_eval_read(reference, &req, w.data, w.size, bytes_offset,
+                                            bytes_bits, expected_buf, &expected_err);
+        if (st != want || (st != AMDDWARF_OK && err.offset != expected_err.offset) ||
+            (st == AMDDWARF_OK && memcmp(buf, expected_buf, bytes_bits / 8)))
+          __builtin_trap();
+        /* Evaluated again: that read may have reused the parts and bytes
+           the result points to. */
+        st = amddwarf_eval_expr(ev, &req, w.data, w.size, &result, &err);
+        if (st == AMDDWARF_OK)
+          st = amddwarf_location_read(ev, &req, &result.location, bit_offset, bits, buf, &err);
+      }
+      if (st == AMDDWARF_OK)
+        (void)amddwarf_location_write(ev, &req, &result.location, bit_offset, bits, buf, &err);
+    }
   } else if (st == AMDDWARF_OK) {
     (void)amddwarf_value_bytes(&result.value);
   }
+  reference_amddwarf_eval_free(reference);
   amddwarf_eval_free(ev);
   return 0;
 }

@@ -143,16 +143,15 @@ amddwarf_status amddwarf_aspace_from_xderef(amddwarf_xderef_numbering numbering,
 amddwarf_status amddwarf_private_lane_to_wave(uint64_t lane_address, uint32_t lane,
                                               uint32_t wave_size, uint64_t *wave_address)
 {
-  uint64_t dwords, base, with_lane;
+  uint64_t row, address;
   if ((wave_size != 32 && wave_size != 64))
     return AMDDWARF_E_AMDGPU_BAD_WAVE_SIZE;
   if (lane >= wave_size)
     return AMDDWARF_E_AMDGPU_BAD_LANE;
-  if (amddwarf_mul_overflow_u64(lane_address / 4, (uint64_t)wave_size * 4, &dwords) ||
-      amddwarf_add_overflow_u64(dwords, (uint64_t)lane * 4, &base) ||
-      amddwarf_add_overflow_u64(base, lane_address % 4, &with_lane))
+  if (amddwarf_mul_overflow_u64(lane_address / 4, (uint64_t)wave_size * 4, &row) ||
+      amddwarf_add_overflow_u64(row, (uint64_t)lane * 4 + lane_address % 4, &address))
     return AMDDWARF_E_OVERFLOW;
-  *wave_address = with_lane;
+  *wave_address = amddwarf__private_lane_swizzle(lane_address, lane, wave_size);
   return AMDDWARF_OK;
 }
 

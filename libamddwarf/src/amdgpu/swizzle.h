@@ -17,4 +17,14 @@ static inline void amddwarf__private_wave_swizzle(uint64_t wave_address, uint32_
   *lane_address = (wave_address >> row_shift) * 4 + within % 4;
 }
 
+/* The inverse: LANE_ADDRESS of LANE's private_lane space as an address in
+   private_wave, dword LANE of row LANE_ADDRESS / 4. Unchecked: the caller
+   keeps it inside 64 bits (amddwarf_private_lane_to_wave checks). */
+static inline uint64_t amddwarf__private_lane_swizzle(uint64_t lane_address, uint32_t lane,
+                                                      uint32_t wave_size)
+{
+  unsigned row_shift = wave_size == 64 ? 8 : 7;
+  return ((lane_address / 4) << row_shift) + (uint64_t)lane * 4 + lane_address % 4;
+}
+
 #endif

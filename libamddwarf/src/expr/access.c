@@ -54,18 +54,8 @@ static amddwarf_status check_bounds(machine *m, const amddwarf_location *loc, ui
 {
   storage_size size;
   amddwarf_status st = amddwarf__loc_storage_size(m, loc, &size);
-  if (st != AMDDWARF_OK || size.unbounded || bits == 0)
+  if (st != AMDDWARF_OK || rule_fits(&size, loc->byte_offset, loc->bit, bits))
     return st;
-  if (size.memory) {
-    amddwarf_location end = *loc;
-    advance(&end, bits - 1);
-    if (end.byte_offset >= loc->byte_offset && end.byte_offset <= size.last_byte)
-      return AMDDWARF_OK;
-  } else {
-    uint64_t off;
-    if (amddwarf__loc_bit_offset(loc, &off) && off <= size.bits && bits <= size.bits - off)
-      return AMDDWARF_OK;
-  }
   return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
                       "%llu bits at bit %llu of %s storage run past its end",
                       (unsigned long long)bits,
@@ -242,17 +232,18 @@ static bool direct_leaf(machine *m, const amddwarf_location *loc, uint64_t byte,
     return false;
   if (loc->kind == AMDDWARF_LOCATION_REGISTER) {
     uint64_t size;
-    return register_bytes(m, loc->u.reg.regno, &size) == AMDDWARF_OK && byte <= size &&
-           n <= size - byte && TARGET_HAS(t, read_register) &&
+    if (register_bytes(m, loc->u.reg.regno, &size) != AMDDWARF_OK)
+      return false;
+    return rule_sized_bytes_fit(size, byte, n) && TARGET_HAS(t, read_register) &&
            t->read_register(t->user, loc->u.reg.regno, byte, n, dst) == AMDDWARF_OK;
   }
   if (loc->kind != AMDDWARF_LOCATION_MEMORY)
     return false;
   unsigned address_bytes = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
-  uint64_t last = bits_mask(8 * address_bytes);
   uint32_t aspace, lane;
   uint64_t address;
-  return address_bytes != 0 && byte + (n - 1) >= byte && byte + (n - 1) <= last &&
+  return address_bytes != 0 &&
+         rule_memory_bytes_fit(rule_address_mask(address_bytes), byte, n) &&
          amddwarf__memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane,
                                        &address) == AMDDWARF_OK &&
          TARGET_HAS(t, read_memory) &&

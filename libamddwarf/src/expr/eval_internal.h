@@ -25,6 +25,7 @@
 #include <amddwarf/eval.h>
 
 #include "common/bytes.h"
+#include "expr/rules.h"
 #include "expr/fast_plan.h"
 
 enum { EVAL_CACHE_ENTRIES = 16, EVAL_CACHE_BYTES = 64, EVAL_CACHE_OPS = FAST_PLAN_STEPS, EVAL_REG_CACHE = 16 };
@@ -145,11 +146,6 @@ amddwarf_status amddwarf__machine_fail(machine *m, amddwarf_status status, const
 static inline uint32_t machine_generic_bits(const machine *m)
 {
   return (uint32_t)m->req->format.address_size * 8u;
-}
-
-static inline uint64_t bits_mask(uint32_t bits)
-{
-  return bits >= 64 ? UINT64_MAX : ((UINT64_C(1) << bits) - 1);
 }
 
 /* The most bits a composite may hold: those of the largest address space
@@ -317,15 +313,7 @@ fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_
 
 /* ---- location.c --------------------------------------------------------- */
 
-/* Storage size of LOC: *BITS, or *HUGE set when it is 2^64 bits or more
-   (64-bit memory: the last valid byte is then *LAST_BYTE). */
-typedef struct storage_size {
-  bool memory;           /* size counted in bytes: LAST_BYTE */
-  uint64_t last_byte;    /* memory: highest valid address */
-  uint64_t bits;         /* non-memory: size in bits */
-  bool unbounded;        /* undefined storage */
-} storage_size;
-
+/* Storage size of LOC (rules.h): its bits, or for memory its last byte. */
 amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out);
 /* Address bytes of ASPACE in this process (4 or 8), 0 when not an address
    space: the common spaces inline (the values of aspaces.def), the others
@@ -339,6 +327,13 @@ static inline unsigned amddwarf__aspace_address_bytes(const machine *m, uint32_t
       aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE)
     return 4;
   return amddwarf__aspace_address_bytes_listed(m, aspace);
+}
+/* The address-space mask: an address of ASPACE keeps its low 8 * (address
+   bytes) bits (form_aspace_address, aspace_bregx, xderef); 0 when ASPACE
+   is not an address space. */
+static inline uint64_t amddwarf__aspace_mask(const machine *m, uint32_t aspace)
+{
+  return rule_address_mask(amddwarf__aspace_address_bytes(m, aspace));
 }
 /* The address space that DWARF number NUMBER names (form_aspace_address,
    aspace_bregx): the common spaces (those sized inline above) without the

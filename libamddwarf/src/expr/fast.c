@@ -156,10 +156,21 @@ static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc)
 
 static int64_t generic_signed(const machine *m, uint64_t x)
 {
-  uint32_t bits = machine_generic_bits(m);
-  if (bits < 64 && (x >> (bits - 1)) & 1)
-    x |= ~bits_mask(bits);
-  return (int64_t)x;
+  return rule_sign_extend(x, machine_generic_bits(m));
+}
+
+/* N bytes at byte X of register or memory entry E fit its storage (the
+   whole-byte rules of rules.h). */
+static inline bool fast_bytes_fit(machine *m, const fast_entry *e, uint64_t x, uint64_t n)
+{
+  if (e->kind == FAST_REGISTER) {
+    uint64_t size;
+    return fast_register_size(m, e->space, e->register_bytes, &size) &&
+           rule_sized_bytes_fit(size, x, n);
+  }
+  unsigned address_bytes =
+      e->kind == FAST_MEMORY ? amddwarf__aspace_address_bytes(m, e->space) : 0;
+  return address_bytes != 0 && rule_memory_bytes_fit(rule_address_mask(address_bytes), x, n);
 }
 
 /* Reads SIZE bytes (at most 8) of register or memory entry E, with the
@@ -169,24 +180,19 @@ static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *
   const amddwarf_target *t = m->t;
   uint8_t buf[8] = {0};
   amddwarf_status st;
+  if (!fast_bytes_fit(m, e, e->x, size))
+    return false;
   if (e->kind == FAST_REGISTER) {
-    uint64_t bytes;
-    if (!fast_register_size(m, e->space, e->register_bytes, &bytes) || e->x > bytes ||
-        size > bytes - e->x || !TARGET_HAS(t, read_register))
+    if (!TARGET_HAS(t, read_register))
       return false;
     st = size ? t->read_register(t->user, e->space, e->x, size, buf) : AMDDWARF_OK;
-  } else if (e->kind == FAST_MEMORY) {
-    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
-    uint64_t last = bits_mask(8 * n);
+  } else {
     uint32_t aspace, lane;
     uint64_t address;
-    if (n == 0 || (size && (e->x + (size - 1) < e->x || e->x + (size - 1) > last)) ||
-        amddwarf__memory_target_space(m, e->space, e->x, &aspace, &lane, &address) != AMDDWARF_OK ||
+    if (amddwarf__memory_target_space(m, e->space, e->x, &aspace, &lane, &address) != AMDDWARF_OK ||
         !TARGET_HAS(t, read_memory))
       return false;
     st = size ? t->read_memory(t->user, aspace, lane, address, size, buf) : AMDDWARF_OK;
-  } else {
-    return false;
   }
   if (st != AMDDWARF_OK)
     return false;
@@ -219,62 +225,35 @@ static inline bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, 
    storage (append_leaf's rule for a part, check_bounds' for a read). */
 static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
 {
-  uint64_t n = bits / 8;
-  if (e->kind == FAST_REGISTER) {
-    uint64_t size;
-    return fast_register_size(m, e->space, e->register_bytes, &size) && x <= size &&
-           n <= size - x;
-  }
-  if (e->kind != FAST_MEMORY)
-    return false;
-  unsigned address_bytes = amddwarf__aspace_address_bytes(m, e->space);
-  uint64_t last = bits_mask(8 * address_bytes);
-  return address_bytes != 0 && (n == 0 || (x + (n - 1) >= x && x + (n - 1) <= last));
-}
-
-/* The last byte location E of frame F may be moved to
-   (amddwarf__loc_add_bytes' range rules). */
-static inline bool fast_last_byte(machine *m, const fast_frame *f, const fast_entry *e,
-                                  uint64_t *last)
-{
-  uint64_t size;
-  switch (e->kind) {
-  case FAST_MEMORY: {
-    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
-    *last = bits_mask(8 * n);
-    return n != 0;
-  }
-  case FAST_REGISTER: /* the offset stays inside the register */
-    if (!fast_register_size(m, e->space, e->register_bytes, &size) || size == 0)
-      return false;
-    *last = size - 1;
-    return true;
-  case FAST_COMPOSITE:
-    size = f->composites[e->space].bit_size;
-    *last = (size - 1) / 8;
-    return size != 0;
-  default:
-    return false;
-  }
+  return fast_bytes_fit(m, e, x, bits / 8);
 }
 
 /* Moves location E of frame F by BYTES, when it stays inside its storage. */
 static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
 {
-  uint64_t last, moved;
-  if (!fast_last_byte(m, f, e, &last))
-    return false;
-  if (bytes >= 0) {
-    if (amddwarf_add_overflow_u64(e->x, (uint64_t)bytes, &moved))
+  uint64_t moved, size;
+  storage_size storage;
+  switch (e->kind) {
+  case FAST_REGISTER:
+    if (!fast_register_size(m, e->space, e->register_bytes, &size) ||
+        !rule_moved_byte(e->x, bytes, &moved) || !rule_inside_sized_bytes(size, moved))
       return false;
-  } else {
-    uint64_t down = (uint64_t)(-(bytes + 1)) + 1;
-    if (e->x < down)
+    break;
+  case FAST_MEMORY: {
+    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
+    storage = memory_storage(n);
+    if (n == 0 || !rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
       return false;
-    moved = e->x - down;
+    break;
   }
-  if (moved > last)
+  case FAST_COMPOSITE:
+    storage = sized_storage(f->composites[e->space].bit_size);
+    if (!rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
+      return false;
+    break;
+  default:
     return false;
+  }
   e->x = moved;
   return true;
 }
@@ -307,7 +286,7 @@ static inline __attribute__((always_inline)) bool fast_breg(machine *m, fast_fra
     size = 8;
   if (size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK)
     return false;
-  fast_set(f, slot, aspace, (amddwarf__load_le64(buf) + s->b) & bits_mask(n * 8));
+  fast_set(f, slot, aspace, (amddwarf__load_le64(buf) + s->b) & rule_address_mask(n));
   return true;
 }
 
@@ -433,7 +412,7 @@ static inline bool fast_form_aspace(machine *m, fast_frame *f, unsigned slot, ui
   unsigned n = amddwarf__aspace_address_bytes(m, aspace);
   if (n == 0)
     return false;
-  fast_set(f, slot, aspace, f->x[slot] & bits_mask(n * 8));
+  fast_set(f, slot, aspace, f->x[slot] & rule_address_mask(n));
   return true;
 }
 

@@ -22,6 +22,7 @@
 
 #include <amddwarf/amdgpu.h>
 
+#include "amdgpu/swizzle.h"
 #include "common/checked.h"
 #include "common/error.h"
 #include "common/mem.h"
@@ -63,19 +64,11 @@ typedef struct storage {
   uint32_t id;
 } storage;
 
-/* What the offset rules of location.c need of a storage. */
-typedef struct storage_bounds {
-  bool undefined;
-  bool memory;
-  uint64_t last_byte; /* memory */
-  uint64_t bits;      /* register, composite */
-} storage_bounds;
-
 typedef struct part {
   uint64_t bits;
   storage where;
   affine offset;
-  storage_bounds bounds;
+  storage_size bounds;
 } part;
 
 typedef enum entry_kind { ENTRY_VALUE, ENTRY_STORAGE, ENTRY_COMPOSITE } entry_kind;
@@ -98,7 +91,7 @@ typedef struct check {
   check_kind kind;
   bool from_bits;
   affine offset, delta;
-  storage_bounds bounds;
+  storage_size bounds;
   uint64_t bits; /* CHECK_PART: the part's bits; CHECK_MASK: the mask */
 } check;
 
@@ -168,73 +161,47 @@ static bool load_ops(symbolic *s, const uint8_t *bytes, size_t size, const amddw
   return true;
 }
 
-static bool bounds_of(symbolic *s, const entry *e, storage_bounds *out)
+/* The storage of entry E (rules.h). */
+static bool bounds_of(symbolic *s, const entry *e, storage_size *out)
 {
   memset(out, 0, sizeof *out);
   if (e->kind == ENTRY_COMPOSITE) {
-    out->bits = e->bit_size;
+    *out = sized_storage(e->bit_size);
     return true;
   }
   if (e->where.kind == AMDDWARF_LOCATION_UNDEFINED) {
-    out->undefined = true;
+    out->unbounded = true;
     return true;
   }
   if (e->where.kind == AMDDWARF_LOCATION_MEMORY) {
     unsigned n = amddwarf__aspace_address_bytes(s->m, e->where.id);
-    if (n == 0)
-      return false;
-    out->memory = true;
-    out->last_byte = bits_mask(8 * n);
-    return true;
+    *out = memory_storage(n);
+    return n != 0;
   }
   uint64_t bytes;
   if (register_bytes(s->m, e->where.id, &bytes) != AMDDWARF_OK)
     return false;
-  out->bits = bytes * 8;
+  *out = sized_storage(bytes * 8);
   return true;
 }
 
 /* ---- the rules of location.c, for one lane --------------------------------- */
 
 /* amddwarf__loc_add_bytes (or amddwarf__loc_add_bits of 8 * DELTA) at byte offset OLD, bit 0. */
-static bool add_ok(const storage_bounds *b, bool from_bits, uint64_t old, int64_t delta,
+static bool add_ok(const storage_size *b, bool from_bits, uint64_t old, int64_t delta,
                    uint64_t *out)
 {
-  uint64_t n;
-  if (!b->memory && !from_bits && (delta > INT64_MAX / 8 || delta < INT64_MIN / 8))
+  int64_t bits;
+  if (!b->memory && !from_bits && !rule_bytes_as_bits(delta, &bits))
     return false;
-  if (b->undefined) {
-    *out = old;
-    return true;
-  }
-  if (delta >= 0) {
-    if (amddwarf_add_overflow_u64(old, (uint64_t)delta, &n))
-      return false;
-  } else {
-    uint64_t down = (uint64_t)(-(delta + 1)) + 1;
-    if (old < down)
-      return false;
-    n = old - down;
-  }
-  if (b->memory ? n > b->last_byte : (n >= b->bits / 8 + 1 || n * 8 >= b->bits))
-    return false;
-  *out = n;
-  return true;
+  return rule_move_bytes(b, old, delta, out);
 }
 
 /* BITS bits at byte offset OFFSET lie in the storage (append_leaf and
    check_bounds). */
-static bool fits(const storage_bounds *b, uint64_t offset, uint64_t bits)
+static inline bool fits(const storage_size *b, uint64_t offset, uint64_t bits)
 {
-  if (b->undefined || bits == 0)
-    return true;
-  if (b->memory) {
-    uint64_t end = offset + (bits - 1) / 8;
-    return end >= offset && end <= b->last_byte;
-  }
-  if (offset > (UINT64_MAX >> 3))
-    return false;
-  return offset * 8 <= b->bits && bits <= b->bits - offset * 8;
+  return rule_fits(b, offset, 0, bits);
 }
 
 static bool check_lane(const check *c, uint32_t lane)
@@ -341,7 +308,7 @@ static bool any_incomplete(const symbolic *s)
    memory a word at a time and read back whole stalls the store buffer,
    once per part of a spill. */
 static inline __attribute__((always_inline)) bool
-move_within(symbolic *s, affine from, const storage_bounds *bounds, affine delta, bool from_bits,
+move_within(symbolic *s, affine from, const storage_size *bounds, affine delta, bool from_bits,
             affine *to)
 {
   uint64_t out;
@@ -357,7 +324,7 @@ move_within(symbolic *s, affine from, const storage_bounds *bounds, affine delta
       return false;
   }
   *to = from;
-  if (!bounds->undefined) {
+  if (!bounds->unbounded) {
     to->a += delta.a;
     to->b += delta.b;
   }
@@ -367,7 +334,7 @@ move_within(symbolic *s, affine from, const storage_bounds *bounds, affine delta
 /* Moves location E by DELTA bytes (or bits / 8 when FROM_BITS). */
 static bool move(symbolic *s, entry *e, affine delta, bool from_bits)
 {
-  storage_bounds bounds;
+  storage_size bounds;
   affine to;
   if (!bounds_of(s, e, &bounds) || !move_within(s, e->x, &bounds, delta, from_bits, &to))
     return false;
@@ -378,7 +345,7 @@ static bool move(symbolic *s, entry *e, affine delta, bool from_bits)
 /* amddwarf__composite_append of BITS bits at OFFSET of storage WHERE, which
    has BOUNDS, to C (inlined for the reason move_within is). */
 static inline __attribute__((always_inline)) bool
-append_within(symbolic *s, entry *c, storage where, affine offset, const storage_bounds *bounds,
+append_within(symbolic *s, entry *c, storage where, affine offset, const storage_size *bounds,
               uint64_t bits)
 {
   if (bits == 0)
@@ -409,7 +376,7 @@ append_within(symbolic *s, entry *c, storage where, affine offset, const storage
 
 static bool append(symbolic *s, entry *c, const entry *pl, uint64_t bits)
 {
-  storage_bounds bounds;
+  storage_size bounds;
   return pl->kind == ENTRY_STORAGE && bounds_of(s, pl, &bounds) &&
          append_within(s, c, pl->where, pl->x, &bounds, bits);
 }
@@ -458,7 +425,7 @@ static bool select_bit_piece(symbolic *s, uint32_t base, uint64_t bits, uint64_t
   if (amddwarf_mul_overflow_u64(bits, count, &total) || total > INT64_MAX)
     return false;
   /* Every part is one of the two storages: their bounds are found once. */
-  storage_bounds b0, b1;
+  storage_size b0, b1;
   if (!bounds_of(s, &l0, &b0) || !bounds_of(s, &l1, &b1))
     return false;
   begin_composite(s, &c);
@@ -467,7 +434,7 @@ static bool select_bit_piece(symbolic *s, uint32_t base, uint64_t bits, uint64_t
       return false;
     bool one = mask.b >> n & 1;
     const entry *from = one ? &l1 : &l0;
-    const storage_bounds *b = one ? &b1 : &b0;
+    const storage_size *b = one ? &b1 : &b0;
     affine at;
     if (!move_within(s, from->x, b, constant(n * bits / 8), true, &at) ||
         !append_within(s, &c, from->where, at, b, bits))
@@ -489,7 +456,7 @@ static bool form_aspace_address(symbolic *s, uint32_t base)
       !amddwarf__aspace_of_number(space.b, &aspace) ||
       !pop_value(s, base, &address))
     return false;
-  uint64_t mask = bits_mask(amddwarf__aspace_address_bytes(s->m, aspace) * 8);
+  uint64_t mask = amddwarf__aspace_mask(s->m, aspace);
   address.a &= mask;
   address.b &= mask;
   if (address.a != 0 && mask != UINT64_MAX) {
@@ -571,14 +538,19 @@ static bool copy_entry(symbolic *s, uint32_t base, uint64_t index)
   return true;
 }
 
-/* The binary operations of generic values: ring operations on affine
-   values, anything else on constants only. */
+/* The binary operations of generic values (64 bits: the whole-wave path
+   takes 8-byte addresses only). Constants go through the evaluator's own
+   arithmetic; a lane-dependent value stays affine under a sum, a
+   difference, a product with a constant and a left shift by a constant
+   below 64, and leaves the domain under anything else. */
 static bool binary(symbolic *s, uint32_t base, amddwarf_op_kind kind)
 {
   affine x, y, z;
+  uint64_t r;
   if (s->sp < base + 2 || !pop_value(s, base, &y) || !pop_value(s, base, &x))
     return false;
-  bool constants = x.a == 0 && y.a == 0;
+  if (x.a == 0 && y.a == 0)
+    return amddwarf__integer_binary(kind, x.b, y.b, 64, &r) && push_value(s, constant(r));
   switch (kind) {
   case AMDDWARF_OP_plus:
     z.a = x.a + y.a, z.b = x.b + y.b;
@@ -595,21 +567,6 @@ static bool binary(symbolic *s, uint32_t base, amddwarf_op_kind kind)
     if (y.a != 0 || y.b >= 64)
       return false;
     z.a = x.a << y.b, z.b = x.b << y.b;
-    break;
-  case AMDDWARF_OP_shr:
-    if (!constants || y.b >= 64)
-      return false;
-    z = constant(x.b >> y.b);
-    break;
-  case AMDDWARF_OP_and:
-    if (!constants)
-      return false;
-    z = constant(x.b & y.b);
-    break;
-  case AMDDWARF_OP_or:
-    if (!constants)
-      return false;
-    z = constant(x.b | y.b);
     break;
   default:
     return false;
@@ -677,7 +634,8 @@ static bool step(symbolic *s, const amddwarf_op *op, uint32_t base, size_t *next
     return true;
   }
   case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_shl:
-  case AMDDWARF_OP_shr: case AMDDWARF_OP_and: case AMDDWARF_OP_or:
+  case AMDDWARF_OP_shr: case AMDDWARF_OP_and: case AMDDWARF_OP_or: case AMDDWARF_OP_xor:
+  case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:
     return binary(s, base, kind);
   case AMDDWARF_OP_plus_uconst:
     if (!pop_value(s, base, &x))
@@ -825,12 +783,13 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
         return -1;
     } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
       /* A lane's dword is in the private_wave row of that dword. */
-      uint64_t row_address = *address / 4 * r->wave_size * 4;
-      if (*address % 4 + size <= 4 && row_address + r->wave_size * 4 - 1 <= UINT32_MAX) {
+      uint64_t row_end =
+          amddwarf__private_lane_swizzle(*address | 3, r->wave_size - 1, r->wave_size);
+      if (*address % 4 + size <= 4 && *address <= UINT32_MAX && row_end <= UINT32_MAX) {
         kind = KEY_ROW;
         row = *address / 4;
         id = AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE;
-        *address = row_address + lane * 4 + *address % 4;
+        *address = amddwarf__private_lane_swizzle(*address, lane, r->wave_size);
       } else {
         key_lane = lane;
       }
@@ -868,7 +827,7 @@ static int find_key(wave_read *r, const storage *at, uint32_t lane, uint64_t *ad
    two fields and read back as one word, which the store buffer cannot
    forward. */
 static bool add_segment(wave_read *r, uint32_t lane, const storage *where,
-                        const storage_bounds *bounds, uint64_t offset, uint64_t size,
+                        const storage_size *bounds, uint64_t offset, uint64_t size,
                         uint64_t dst, int *same)
 {
   uint8_t *n = &r->w->segment_count[lane];
@@ -887,7 +846,7 @@ static bool add_segment(wave_read *r, uint32_t lane, const storage *where,
 }
 
 /* The segments of LANE's BIT_SIZE bits at BIT_OFFSET of the result E. */
-static bool lane_segments(wave_read *r, const entry *e, const storage_bounds *bounds,
+static bool lane_segments(wave_read *r, const entry *e, const storage_size *bounds,
                           uint32_t lane, uint64_t bit_offset, uint64_t bit_size)
 {
   symbolic *s = r->s;
@@ -1074,7 +1033,7 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   s.steps = 0;
   s.depth = 0;
   entry result;
-  storage_bounds bounds;
+  storage_size bounds;
   wave_read r;
   r.s = &s;
   r.m = &m;

@@ -76,8 +76,7 @@ amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *
     if (n == 0)
       return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE, "address space %u is not one of DW_ASPACE_*",
                           (unsigned)loc->u.memory.aspace);
-    out->memory = true;
-    out->last_byte = bits_mask(8 * n);
+    *out = memory_storage(n);
     return AMDDWARF_OK;
   }
   case AMDDWARF_LOCATION_REGISTER: {
@@ -145,21 +144,8 @@ amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64
     dbyte += 1;
   }
   uint64_t nbyte;
-  if (dbyte >= 0) {
-    if (amddwarf_add_overflow_u64(loc->byte_offset, (uint64_t)dbyte, &nbyte))
-      goto out_of_range;
-  } else {
-    uint64_t down = (uint64_t)(-(dbyte + 1)) + 1;
-    if (loc->byte_offset < down)
-      goto out_of_range;
-    nbyte = loc->byte_offset - down;
-  }
-  if (size.memory) {
-    if (nbyte > size.last_byte)
-      goto out_of_range;
-  } else if (nbyte >= size.bits / 8 + 1 || nbyte * 8 + nbit >= size.bits) {
+  if (!rule_moved_byte(loc->byte_offset, dbyte, &nbyte) || !rule_inside(&size, nbyte, (unsigned)nbit))
     goto out_of_range;
-  }
   loc->byte_offset = nbyte;
   loc->bit = (uint8_t)nbit;
   return AMDDWARF_OK;
@@ -178,23 +164,15 @@ amddwarf_status amddwarf__loc_add_bytes(machine *m, amddwarf_location *loc, int6
     uint64_t nbyte;
     if (st != AMDDWARF_OK)
       return st;
-    if (bytes >= 0) {
-      if (amddwarf_add_overflow_u64(loc->byte_offset, (uint64_t)bytes, &nbyte))
-        goto out_of_range;
-    } else {
-      uint64_t down = (uint64_t)(-(bytes + 1)) + 1;
-      if (loc->byte_offset < down)
-        goto out_of_range;
-      nbyte = loc->byte_offset - down;
-    }
-    if (nbyte > size.last_byte)
+    if (!rule_move_bytes(&size, loc->byte_offset, bytes, &nbyte))
       goto out_of_range;
     loc->byte_offset = nbyte;
     return AMDDWARF_OK;
   }
-  if (bytes > INT64_MAX / 8 || bytes < INT64_MIN / 8)
+  int64_t bits;
+  if (!rule_bytes_as_bits(bytes, &bits))
     goto out_of_range;
-  return amddwarf__loc_add_bits(m, loc, bytes * 8);
+  return amddwarf__loc_add_bits(m, loc, bits);
 out_of_range:
   return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
                       "%s location: byte offset moved by %lld leaves the storage",
@@ -294,22 +272,11 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
   st = amddwarf__loc_storage_size(m, leaf, &size);
   if (st != AMDDWARF_OK)
     return st;
-  if (!size.unbounded) {
-    bool fits;
-    if (size.memory) {
-      amddwarf_location end = *leaf;
-      uint64_t before = end.byte_offset;
-      loc_advance(&end, bits - 1);
-      fits = end.byte_offset >= before && end.byte_offset <= size.last_byte;
-    } else {
-      uint64_t off;
-      fits = amddwarf__loc_bit_offset(leaf, &off) && off <= size.bits && bits <= size.bits - off;
-    }
-    if (!fits)
-      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_PART_OUT_OF_RANGE,
-                          "composite part of %llu bits extends past its %s storage",
-                          (unsigned long long)bits, amddwarf_location_kind_name(leaf->kind));
-  }
+  if (!rule_fits(&size, leaf->byte_offset, leaf->bit, bits))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_PART_OUT_OF_RANGE,
+                                  "composite part of %llu bits extends past its %s storage",
+                                  (unsigned long long)bits,
+                                  amddwarf_location_kind_name(leaf->kind));
   uint64_t total;
   if (amddwarf_add_overflow_u64(c->u.composite.bit_size, bits, &total) ||
       total > machine_composite_bits_limit(m))

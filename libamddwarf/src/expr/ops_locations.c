@@ -111,7 +111,7 @@ static amddwarf_status breg(machine *m, uint32_t regno, int64_t disp, uint32_t a
   amddwarf_status st = register_number(m, regno, 8, &x);
   if (st != AMDDWARF_OK)
     return st;
-  return amddwarf__stack_push_memory(m, aspace, (x + (uint64_t)disp) & bits_mask(n * 8));
+  return amddwarf__stack_push_memory(m, aspace, (x + (uint64_t)disp) & rule_address_mask(n));
 }
 
 /* DW_OP_xderef*: A on top, AS below; as swap; form_aspace_address. */
@@ -129,7 +129,7 @@ static amddwarf_status xderef_location(machine *m, uint32_t base, amddwarf_locat
                         "%llu is not an address space in the %s numbering",
                         (unsigned long long)amddwarf__value_u64(&as),
                         m->req->xderef == AMDDWARF_XDEREF_LEGACY ? "legacy" : "DW_ASPACE");
-  memory_location(out, aspace, amddwarf__value_u64(&a) & bits_mask(amddwarf__aspace_address_bytes(m, aspace) * 8));
+  memory_location(out, aspace, amddwarf__value_u64(&a) & amddwarf__aspace_mask(m, aspace));
   return AMDDWARF_OK;
 }
 
@@ -491,5 +491,5 @@ amddwarf_status amddwarf__op_form_aspace_address(machine *m, op_step *s)
   st = amddwarf__stack_pop_integral_u64(m, base, &address, &signed_address);
   if (st != AMDDWARF_OK)
     return st;
-  return amddwarf__stack_push_memory(m, aspace, address & bits_mask(amddwarf__aspace_address_bytes(m, aspace) * 8));
+  return amddwarf__stack_push_memory(m, aspace, address & amddwarf__aspace_mask(m, aspace));
 }

@@ -79,13 +79,6 @@ bool amddwarf__type_equal(const amddwarf_base_type *a, const amddwarf_base_type 
          (a->die == b->die || a->encoding == AMDDWARF_ATE_GENERIC);
 }
 
-static inline int64_t sign_extend(uint64_t x, uint32_t bits)
-{
-  if (bits > 0 && bits < 64 && (x >> (bits - 1)) & 1)
-    x |= ~bits_mask(bits);
-  return (int64_t)x;
-}
-
 uint64_t amddwarf__value_u64(const amddwarf_value *v)
 {
   /* Integral values (<= 64 bits) are always inline, zero-padded. */
@@ -101,7 +94,7 @@ uint64_t amddwarf__value_u64(const amddwarf_value *v)
 
 int64_t amddwarf__value_s64(const amddwarf_value *v)
 {
-  return sign_extend(amddwarf__value_u64(v), v->type.bit_size);
+  return rule_sign_extend(amddwarf__value_u64(v), v->type.bit_size);
 }
 
 static void value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, uint64_t x)
@@ -244,7 +237,7 @@ amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const 
   bool is_signed = type_is_signed(type) || type->encoding == AMDDWARF_ATE_GENERIC;
   uint32_t bits = type->bit_size;
   uint64_t x = amddwarf__value_u64(a), y = amddwarf__value_u64(b);
-  int64_t sx = sign_extend(x, bits), sy = sign_extend(y, bits);
+  int64_t sx = rule_sign_extend(x, bits), sy = rule_sign_extend(y, bits);
   uint64_t r = 0;
   if (kind != AMDDWARF_OP_eq && kind != AMDDWARF_OP_ne && amddwarf__integer_binary(kind, x, y, bits, &r)) {
     value_set_bits(out, type, r);
@@ -307,7 +300,7 @@ amddwarf_status amddwarf__value_unary(machine *m, amddwarf_op_kind kind, amddwar
   if (!amddwarf__type_is_integral(&type))
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "the operation needs an integral operand");
   uint64_t x = amddwarf__value_u64(v), r;
-  int64_t s = sign_extend(x, type.bit_size);
+  int64_t s = rule_sign_extend(x, type.bit_size);
   switch (kind) {
   case AMDDWARF_OP_neg: r = (uint64_t)0 - x; break;
   case AMDDWARF_OP_not: r = ~x; break;

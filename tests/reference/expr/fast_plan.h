@@ -1,0 +1,115 @@
+/* Compiled expressions of the one-lane fast path: fast_compile.c makes
+ * them, fast.c runs them.
+ *
+ * The fast set has no branches, so everything about the stack but its
+ * numbers is the same on every run of an expression: how deep it is before
+ * each step, the kind of every entry (a generic value, a register, memory,
+ * a composite), which register an entry names, how many pieces are open.
+ * The compiler fixes all of that once, and refuses an expression that
+ * would decline on every run (a register used as a value, an underflow).
+ * A run only computes offsets, addresses, values and address spaces. */
+#ifndef AMDDWARF_EXPR_FAST_PLAN_H
+#define AMDDWARF_EXPR_FAST_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <amddwarf/expr.h>
+
+enum {
+  FAST_PLAN_STEPS = 32, /* = EVAL_CACHE_OPS: a cached expression fits */
+  FAST_STACK = 16,
+  FAST_PIECES = 8,
+  FAST_COMPOSITES = 4,
+};
+
+/* The kind of a stack entry or a piece. */
+typedef enum fast_kind {
+  FAST_VALUE,     /* a generic value: X */
+  FAST_REGISTER,  /* register SPACE at byte X */
+  FAST_MEMORY,    /* address X of address space SPACE */
+  FAST_COMPOSITE, /* byte X of the frame's composite SPACE */
+  FAST_UNDEFINED, /* only as a piece */
+} fast_kind;
+
+/* What each step does; operands are unpacked and range-checked once. */
+typedef enum fast_code {
+  FC_VALUE,          /* push generic B (already cut to the generic size) */
+  FC_REGISTER,       /* push register A */
+  FC_ADDRESS,        /* push default-space address B */
+  FC_BREG,           /* register A's value + B (signed), default space */
+  FC_ASPACE_BREG,    /* the same in the address space popped */
+  FC_FBREG,          /* the frame base + B (signed) */
+  FC_LANE,           /* push the lane (B: the generic mask) */
+  FC_DUP,            /* push a copy of the entry A below the top (0: the top) */
+  FC_SWAP,
+  FC_BINARY,         /* operation A on two generic values */
+  FC_BINARY_CONST,   /* operation A on the generic value and B: a constant
+                        and the operation after it, fused */
+  FC_OFFSET,         /* location + popped generic (signed) */
+  FC_OFFSET_UCONST,  /* location + B */
+  FC_LANE_OFFSET,    /* location + the lane times B: a lane's element, as
+                        push_lane, a constant multiply and offset, fused */
+  FC_REGISTER_LANE,  /* register A + the lane times B: FC_REGISTER and
+                        FC_LANE_OFFSET fused (a VGPR variable) */
+  FC_FORM_ASPACE,    /* address in the popped address space */
+  FC_FORM_ASPACE_CONST, /* address in address space A: a constant and
+                        form_aspace_address, fused */
+  FC_BREG_ASPACE,    /* register A's value + B (signed) in address space
+                        SPACE: FC_BREG and FC_FORM_ASPACE_CONST fused (a
+                        frame or a spill slot in scratch) */
+  FC_DEREF,          /* B bytes */
+  FC_PIECE,          /* part INDEX of B bits: the top entry, or undefined */
+  FC_SELECT,         /* select_bit_piece into composite INDEX: B bits, A count */
+} fast_code;
+
+typedef struct fast_step {
+  uint8_t code;    /* fast_code */
+  uint8_t depth;   /* entries on the stack before the step */
+  uint8_t kind[3]; /* fast_kind of the top entries before it, top first, as
+                      far as the step uses them */
+  uint8_t index;   /* FC_PIECE: the part; FC_SELECT: the composite;
+                      FC_FBREG: general-stack entries under the frame base */
+  bool lazy;       /* FC_SELECT: its parts are whole bytes of registers or
+                      memory, within the composite size limit: it may be
+                      read part by part without being built (fast.c) */
+  uint32_t a;
+  uint64_t b;
+  /* The size of the register the step reads or moves in (BREG's register
+     A, the top entry, or FC_SELECT's location taken where a mask bit is 0),
+     from the fixed AMDGPU map; 0: ask (fast.c's fast_register_size). */
+  uint32_t register_bytes;
+  union {
+    uint32_t space;               /* FC_BREG_ASPACE: the address space */
+    uint32_t one_register_bytes;  /* FC_SELECT: as register_bytes, of the
+                                     location taken where a mask bit is 1 */
+  };
+} fast_step;
+
+typedef struct fast_plan {
+  bool usable;         /* false: run the general machine */
+  uint32_t count;      /* steps */
+  uint32_t operations; /* the operations they run (counted as steps run) */
+  uint32_t deepest;    /* the deepest stack they reach */
+  /* The stack at the end: its depth, the top entry's kind and, for a
+     register, its size; the parts of an open composite, their kinds and
+     bits. */
+  uint8_t depth;
+  uint8_t top_kind;
+  uint64_t top_register_bytes;
+  uint8_t pieces;
+  bool composite_open;
+  uint8_t piece_kind[FAST_PIECES];
+  uint64_t piece_bits[FAST_PIECES];
+  uint64_t piece_register_bytes[FAST_PIECES]; /* as a step's register_bytes */
+  uint64_t pieces_bits;      /* their sum (UINT64_MAX when it overflows) */
+  bool pieces_whole_bytes;   /* every part a whole number of bytes */
+  fast_step steps[FAST_PLAN_STEPS];
+} fast_plan;
+
+/* Compiles the COUNT operations at OPS, for expressions of FORMAT, into
+   *PLAN (usable or not). */
+void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,
+                            const amddwarf_expr_format *format, fast_plan *plan);
+
+#endif

@@ -1,0 +1,487 @@
+/* Location descriptions: storage sizes, bit-offset arithmetic with the seed's
+ * range rules, the AMDGPU memory-space normalization, and composites in
+ * canonical form (flattened, no empty parts, contiguous parts merged). */
+#include <string.h>
+
+#include <amddwarf/amdgpu.h>
+
+#include "common/checked.h"
+#include "expr/eval_internal.h"
+
+/* ---- sizes ------------------------------------------------------------- */
+
+static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_t *bytes);
+
+uint32_t amddwarf__machine_wave_size_asked(machine *m)
+{
+  uint32_t w = 0;
+  if (TARGET_HAS(m->t, wave_size) && m->t->wave_size(m->t->user, &w) == AMDDWARF_OK &&
+      (w == 32 || w == 64))
+    m->wave_size = w;
+  else
+    m->wave_size = 64;
+  return m->wave_size;
+}
+
+unsigned amddwarf__aspace_address_bytes_listed(const machine *m, uint32_t aspace)
+{
+  amddwarf_aspace_info info;
+  if (amddwarf_aspace_info_get(aspace, &info) != AMDDWARF_OK)
+    return 0;
+  return m->req->format.address_size >= 8 ? info.address_size_64 : info.address_size_32;
+}
+
+amddwarf_status amddwarf__register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes)
+{
+  amddwarf_eval *ev = m->ev;
+  unsigned slot = regno % EVAL_REG_CACHE;
+  amddwarf_status st = register_bytes_lookup(m, regno, bytes);
+  if (st == AMDDWARF_OK && !m->registers_sized_by_target) {
+    /* Only the fixed AMDGPU map is cached; a target's own answer may change. */
+    ev->reg_cache[slot].target = m->t;
+    ev->reg_cache[slot].regno = regno;
+    ev->reg_cache[slot].bytes = *bytes;
+  }
+  return st;
+}
+
+static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_t *bytes)
+{
+  if (m->registers_sized_by_target) {
+    amddwarf_status st = m->t->register_size(m->t->user, regno, bytes);
+    if (st == AMDDWARF_OK)
+      return AMDDWARF_OK;
+    if (st != AMDDWARF_NOT_FOUND)
+      return amddwarf__machine_fail(m, st, "register %u: size unknown", (unsigned)regno);
+  } else {
+    amddwarf_amdgpu_register info;
+    if (amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK) {
+      *bytes = info.bit_size / 8;
+      return AMDDWARF_OK;
+    }
+  }
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_REGISTER, "DWARF register %u does not exist",
+                      (unsigned)regno);
+}
+
+amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out)
+{
+  memset(out, 0, sizeof *out);
+  switch (loc->kind) {
+  case AMDDWARF_LOCATION_UNDEFINED:
+    out->unbounded = true;
+    return AMDDWARF_OK;
+  case AMDDWARF_LOCATION_MEMORY: {
+    unsigned n = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
+    if (n == 0)
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE, "address space %u is not one of DW_ASPACE_*",
+                          (unsigned)loc->u.memory.aspace);
+    out->memory = true;
+    out->last_byte = bits_mask(8 * n);
+    return AMDDWARF_OK;
+  }
+  case AMDDWARF_LOCATION_REGISTER: {
+    uint64_t bytes;
+    amddwarf_status st = register_bytes(m, loc->u.reg.regno, &bytes);
+    if (st != AMDDWARF_OK)
+      return st;
+    out->bits = bytes * 8;
+    return AMDDWARF_OK;
+  }
+  case AMDDWARF_LOCATION_IMPLICIT:
+    out->bits = loc->u.implicit.bit_size;
+    return AMDDWARF_OK;
+  case AMDDWARF_LOCATION_IMPLICIT_POINTER:
+    out->bits = loc->u.implicit_pointer.bit_size;
+    return AMDDWARF_OK;
+  case AMDDWARF_LOCATION_COMPOSITE:
+    out->bits = loc->u.composite.bit_size;
+    return AMDDWARF_OK;
+  }
+  return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "unknown location kind %d", (int)loc->kind);
+}
+
+bool amddwarf__loc_bit_offset(const amddwarf_location *loc, uint64_t *bits)
+{
+  if (loc->byte_offset > (UINT64_MAX >> 3))
+    return false;
+  *bits = loc->byte_offset * 8 + loc->bit;
+  return true;
+}
+
+void amddwarf__loc_set_bit_offset(amddwarf_location *loc, uint64_t bits)
+{
+  loc->byte_offset = bits / 8;
+  loc->bit = (uint8_t)(bits % 8);
+}
+
+/* Moves LOC forward by BITS without checks (within a known part). */
+static void loc_advance(amddwarf_location *loc, uint64_t bits)
+{
+  if (loc->kind == AMDDWARF_LOCATION_UNDEFINED)
+    return;
+  uint64_t total = (uint64_t)loc->bit + bits % 8;
+  loc->byte_offset += bits / 8 + total / 8;
+  loc->bit = (uint8_t)(total % 8);
+}
+
+amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits)
+{
+  storage_size size;
+  amddwarf_status st;
+  if (loc->kind == AMDDWARF_LOCATION_UNDEFINED)
+    return AMDDWARF_OK;
+  st = amddwarf__loc_storage_size(m, loc, &size);
+  if (st != AMDDWARF_OK)
+    return st;
+  int64_t dbyte = bits / 8, rem = bits % 8;
+  if (rem < 0) {
+    rem += 8;
+    dbyte -= 1;
+  }
+  uint64_t nbit = (uint64_t)loc->bit + (uint64_t)rem;
+  if (nbit >= 8) {
+    nbit -= 8;
+    dbyte += 1;
+  }
+  uint64_t nbyte;
+  if (dbyte >= 0) {
+    if (amddwarf_add_overflow_u64(loc->byte_offset, (uint64_t)dbyte, &nbyte))
+      goto out_of_range;
+  } else {
+    uint64_t down = (uint64_t)(-(dbyte + 1)) + 1;
+    if (loc->byte_offset < down)
+      goto out_of_range;
+    nbyte = loc->byte_offset - down;
+  }
+  if (size.memory) {
+    if (nbyte > size.last_byte)
+      goto out_of_range;
+  } else if (nbyte >= size.bits / 8 + 1 || nbyte * 8 + nbit >= size.bits) {
+    goto out_of_range;
+  }
+  loc->byte_offset = nbyte;
+  loc->bit = (uint8_t)nbit;
+  return AMDDWARF_OK;
+out_of_range:
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
+                      "%s location: bit offset moved by %lld bits leaves the storage",
+                      amddwarf_location_kind_name(loc->kind), (long long)bits);
+}
+
+amddwarf_status amddwarf__loc_add_bytes(machine *m, amddwarf_location *loc, int64_t bytes)
+{
+  if (loc->kind == AMDDWARF_LOCATION_MEMORY) {
+    /* Whole bytes: no bit arithmetic, so every 64-bit address is reachable. */
+    storage_size size;
+    amddwarf_status st = amddwarf__loc_storage_size(m, loc, &size);
+    uint64_t nbyte;
+    if (st != AMDDWARF_OK)
+      return st;
+    if (bytes >= 0) {
+      if (amddwarf_add_overflow_u64(loc->byte_offset, (uint64_t)bytes, &nbyte))
+        goto out_of_range;
+    } else {
+      uint64_t down = (uint64_t)(-(bytes + 1)) + 1;
+      if (loc->byte_offset < down)
+        goto out_of_range;
+      nbyte = loc->byte_offset - down;
+    }
+    if (nbyte > size.last_byte)
+      goto out_of_range;
+    loc->byte_offset = nbyte;
+    return AMDDWARF_OK;
+  }
+  if (bytes > INT64_MAX / 8 || bytes < INT64_MIN / 8)
+    goto out_of_range;
+  return amddwarf__loc_add_bits(m, loc, bytes * 8);
+out_of_range:
+  return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
+                      "%s location: byte offset moved by %lld leaves the storage",
+                      amddwarf_location_kind_name(loc->kind), (long long)bytes);
+}
+
+bool amddwarf__loc_same_storage(const amddwarf_location *a, const amddwarf_location *b)
+{
+  if (a->kind != b->kind)
+    return false;
+  switch (a->kind) {
+  case AMDDWARF_LOCATION_UNDEFINED:
+    return true;
+  case AMDDWARF_LOCATION_MEMORY:
+    return a->u.memory.aspace == b->u.memory.aspace;
+  case AMDDWARF_LOCATION_REGISTER:
+    return a->u.reg.regno == b->u.reg.regno;
+  case AMDDWARF_LOCATION_IMPLICIT:
+    return a->u.implicit.bytes == b->u.implicit.bytes &&
+           a->u.implicit.bit_size == b->u.implicit.bit_size;
+  case AMDDWARF_LOCATION_IMPLICIT_POINTER:
+    return a->u.implicit_pointer.die == b->u.implicit_pointer.die &&
+           a->u.implicit_pointer.displacement == b->u.implicit_pointer.displacement &&
+           a->u.implicit_pointer.aspace == b->u.implicit_pointer.aspace;
+  case AMDDWARF_LOCATION_COMPOSITE:
+    return a->u.composite.parts == b->u.composite.parts;
+  }
+  return false;
+}
+
+/* Is B exactly where A's BITS bits end (same storage assumed)? */
+static bool loc_follows(const amddwarf_location *a, uint64_t bits, const amddwarf_location *b)
+{
+  if (a->kind == AMDDWARF_LOCATION_UNDEFINED)
+    return true;
+  amddwarf_location end = *a;
+  uint64_t before = end.byte_offset;
+  loc_advance(&end, bits);
+  if (end.byte_offset < before)
+    return false; /* wrapped */
+  return end.byte_offset == b->byte_offset && end.bit == b->bit;
+}
+
+/* ---- composites --------------------------------------------------------- */
+
+typedef amddwarf_status (*leaf_fn)(void *ctx, const amddwarf_location *leaf, uint64_t bits);
+
+/* Calls EMIT for every non-composite piece of the BITS bits LOC selects. */
+static amddwarf_status select_leaves(const amddwarf_location *loc, uint64_t bits, leaf_fn emit,
+                                     void *ctx, unsigned depth)
+{
+  if (loc->kind != AMDDWARF_LOCATION_COMPOSITE)
+    return emit(ctx, loc, bits);
+  if (depth > 16)
+    return AMDDWARF_E_LIMIT;
+  uint64_t off;
+  if (!amddwarf__loc_bit_offset(loc, &off) || off > loc->u.composite.bit_size ||
+      bits > loc->u.composite.bit_size - off)
+    return AMDDWARF_E_EVAL_PART_OUT_OF_RANGE;
+  composite_cursor parts = composite_parts(loc, off, bits);
+  const amddwarf_location *part;
+  uint64_t start, take;
+  while ((part = composite_next(&parts, &start, &take)) != NULL) {
+    amddwarf_location sub = *part;
+    loc_advance(&sub, start);
+    amddwarf_status st = select_leaves(&sub, take, emit, ctx, depth + 1);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
+}
+
+void amddwarf__composite_begin(machine *m, amddwarf_location *composite)
+{
+  memset(composite, 0, sizeof *composite);
+  composite->kind = AMDDWARF_LOCATION_COMPOSITE;
+  composite->u.composite.parts = m->ev->parts + m->parts_used;
+  composite->u.composite.count = 0;
+  composite->u.composite.bit_size = 0;
+}
+
+typedef struct append_ctx {
+  machine *m;
+  amddwarf_location *composite;
+} append_ctx;
+
+static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, uint64_t bits)
+{
+  append_ctx *ctx = opaque;
+  machine *m = ctx->m;
+  amddwarf_location *c = ctx->composite;
+  amddwarf_composite_part *parts = m->ev->parts;
+  storage_size size;
+  amddwarf_status st;
+  if (bits == 0)
+    return AMDDWARF_OK;
+  st = amddwarf__loc_storage_size(m, leaf, &size);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (!size.unbounded) {
+    bool fits;
+    if (size.memory) {
+      amddwarf_location end = *leaf;
+      uint64_t before = end.byte_offset;
+      loc_advance(&end, bits - 1);
+      fits = end.byte_offset >= before && end.byte_offset <= size.last_byte;
+    } else {
+      uint64_t off;
+      fits = amddwarf__loc_bit_offset(leaf, &off) && off <= size.bits && bits <= size.bits - off;
+    }
+    if (!fits)
+      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_PART_OUT_OF_RANGE,
+                          "composite part of %llu bits extends past its %s storage",
+                          (unsigned long long)bits, amddwarf_location_kind_name(leaf->kind));
+  }
+  uint64_t total;
+  if (amddwarf_add_overflow_u64(c->u.composite.bit_size, bits, &total) ||
+      total > machine_composite_bits_limit(m))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE,
+                        "composite would exceed the largest address space");
+  /* The composite grows at the end of the arena: move it there if needed. */
+  amddwarf_composite_part *end = parts + m->parts_used;
+  if (c->u.composite.parts + c->u.composite.count != end) {
+    if (m->parts_used + c->u.composite.count + 1 > m->ev->parts_cap)
+      return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u composite parts",
+                          (unsigned)m->ev->parts_cap);
+    memmove(end, c->u.composite.parts, c->u.composite.count * sizeof *end);
+    c->u.composite.parts = end;
+    m->parts_used += c->u.composite.count;
+  }
+  amddwarf_composite_part *mine = (amddwarf_composite_part *)c->u.composite.parts;
+  if (c->u.composite.count > 0) {
+    amddwarf_composite_part *last = &mine[c->u.composite.count - 1];
+    if (amddwarf__loc_same_storage(&last->location, leaf) && loc_follows(&last->location, last->bit_size, leaf)) {
+      last->bit_size += bits;
+      c->u.composite.bit_size = total;
+      return AMDDWARF_OK;
+    }
+  }
+  if (m->parts_used >= m->ev->parts_cap)
+    return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u composite parts",
+                        (unsigned)m->ev->parts_cap);
+  mine[c->u.composite.count].bit_size = bits;
+  mine[c->u.composite.count].location = *leaf;
+  if (leaf->kind == AMDDWARF_LOCATION_UNDEFINED) {
+    mine[c->u.composite.count].location.byte_offset = 0;
+    mine[c->u.composite.count].location.bit = 0;
+  }
+  c->u.composite.count++;
+  m->parts_used++;
+  c->u.composite.bit_size = total;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__composite_append(machine *m, amddwarf_location *composite,
+                                 const amddwarf_location *pl, uint64_t bit_size)
+{
+  append_ctx ctx = {m, composite};
+  amddwarf_status st = select_leaves(pl, bit_size, append_leaf, &ctx, 0);
+  if (st == AMDDWARF_E_EVAL_PART_OUT_OF_RANGE && (!m->reported || m->err->status != st))
+    return amddwarf__machine_fail(m, st, "composite part of %llu bits extends past the composite it selects from",
+                        (unsigned long long)bit_size);
+  if (st == AMDDWARF_E_LIMIT && (!m->reported || m->err->status != st))
+    return amddwarf__machine_fail(m, st, "composites nested too deeply");
+  return st;
+}
+
+/* ---- public canonicalization --------------------------------------------- */
+
+typedef struct count_ctx {
+  size_t count;
+} count_ctx;
+
+static amddwarf_status count_leaf(void *opaque, const amddwarf_location *leaf, uint64_t bits)
+{
+  (void)leaf;
+  (void)bits;
+  ((count_ctx *)opaque)->count++;
+  return AMDDWARF_OK;
+}
+
+typedef struct write_ctx {
+  amddwarf_composite_part *out;
+  size_t index;
+} write_ctx;
+
+static amddwarf_status write_leaf(void *opaque, const amddwarf_location *leaf, uint64_t bits)
+{
+  write_ctx *ctx = opaque;
+  ctx->out[ctx->index].bit_size = bits;
+  ctx->out[ctx->index].location = *leaf;
+  ctx->index++;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_composite_canonicalize(amddwarf_composite_part *parts, size_t count,
+                                                size_t capacity, size_t *out_count)
+{
+  size_t needed = 0;
+  amddwarf_status st;
+  if (!parts && count)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  for (size_t i = 0; i < count; i++) {
+    count_ctx c = {0};
+    st = select_leaves(&parts[i].location, parts[i].bit_size, count_leaf, &c, 0);
+    if (st != AMDDWARF_OK)
+      return st;
+    needed += c.count;
+  }
+  if (needed > capacity) {
+    *out_count = needed;
+    return AMDDWARF_E_NO_SPACE;
+  }
+  /* Expand from the back so that no unread part is overwritten. */
+  size_t w = needed;
+  for (size_t i = count; i-- > 0;) {
+    count_ctx c = {0};
+    amddwarf_composite_part part = parts[i];
+    st = select_leaves(&part.location, part.bit_size, count_leaf, &c, 0);
+    if (st != AMDDWARF_OK)
+      return st;
+    w -= c.count;
+    write_ctx wc = {parts + w, 0};
+    st = select_leaves(&part.location, part.bit_size, write_leaf, &wc, 0);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  /* Drop empty parts and merge contiguous parts of one storage. */
+  size_t n = 0;
+  for (size_t i = 0; i < needed; i++) {
+    amddwarf_composite_part p = parts[i];
+    if (p.bit_size == 0)
+      continue;
+    if (p.location.kind == AMDDWARF_LOCATION_UNDEFINED) {
+      p.location.byte_offset = 0;
+      p.location.bit = 0;
+    }
+    if (n > 0 && amddwarf__loc_same_storage(&parts[n - 1].location, &p.location) &&
+        loc_follows(&parts[n - 1].location, parts[n - 1].bit_size, &p.location) &&
+        parts[n - 1].bit_size <= UINT64_MAX - p.bit_size) {
+      parts[n - 1].bit_size += p.bit_size;
+      continue;
+    }
+    parts[n++] = p;
+  }
+  *out_count = n;
+  return AMDDWARF_OK;
+}
+
+/* ---- memory spaces -------------------------------------------------------- */
+
+amddwarf_status amddwarf__memory_target_space_mapped(machine *m, uint32_t aspace, uint64_t address,
+                                                     uint32_t *out_aspace, uint32_t *out_lane,
+                                                     uint64_t *out_address)
+{
+  *out_aspace = aspace;
+  *out_lane = AMDDWARF_NO_LANE;
+  *out_address = address;
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_GENERIC && TARGET_HAS(m->t, apertures)) {
+    uint64_t shared = 0, priv = 0;
+    amddwarf_status st = m->t->apertures(m->t->user, &shared, &priv);
+    if (st != AMDDWARF_OK)
+      return amddwarf__machine_fail(m, st, "generic address 0x%llx: apertures unknown",
+                          (unsigned long long)address);
+    amddwarf_generic_to_segment(address, shared, priv, out_aspace, out_address);
+    aspace = *out_aspace;
+  }
+  if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
+    *out_lane = m->lane;
+  } else if (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+             aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
+    *out_lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
+    *out_aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+  }
+  if (*out_lane != AMDDWARF_NO_LANE && *out_lane >= amddwarf__machine_wave_size(m))
+    return amddwarf__machine_fail(m, AMDDWARF_E_AMDGPU_BAD_LANE, "lane %u is not in a wave of %u lanes",
+                        (unsigned)*out_lane, (unsigned)amddwarf__machine_wave_size(m));
+  return AMDDWARF_OK;
+}
+
+const char *amddwarf_location_kind_name(amddwarf_location_kind kind)
+{
+  static const char *const names[] = {"undefined", "memory", "register",
+                                      "implicit", "implicit_pointer", "composite"};
+  _Static_assert(sizeof names / sizeof names[0] == AMDDWARF_LOCATION_COMPOSITE + 1,
+                 "one name per location kind");
+  if ((unsigned)kind < sizeof names / sizeof names[0])
+    return names[kind];
+  return "unknown";
+}

@@ -1,0 +1,158 @@
+/* Operations on values: literals, stack operations, arithmetic and typed
+ * values (the seed's "Stack Operations" and "Arithmetic and Logical
+ * Operations"). */
+#include <string.h>
+
+#include "expr/eval_internal.h"
+
+amddwarf_status amddwarf__op_literal(machine *m, op_step *s)
+{
+  amddwarf_op_kind kind = s->op->kind;
+  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
+    return amddwarf__stack_push_generic(m, (uint64_t)(kind - AMDDWARF_OP_lit0));
+  return amddwarf__stack_push_generic(m, s->op->operands[0]);
+}
+
+/* DW_OP_dup, DW_OP_over and DW_OP_pick push a copy of the entry I down the
+   stack: a copy of an incomplete composite is ill-formed (the seed's "Stack
+   Operations": both copies would specify one composite storage that either
+   could extend). DW_OP_swap, DW_OP_rot and DW_OP_drop copy nothing and accept
+   one (specs/evaluator.md). */
+static amddwarf_status push_copy(machine *m, uint32_t base, uint32_t i)
+{
+  amddwarf_status st = amddwarf__stack_need(m, base, i + 1);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (stack_top(m, i)->incomplete)
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
+                        "a stack operation copies an incomplete composite");
+  amddwarf_entry e = *stack_top(m, i);
+  amddwarf_entry *n = amddwarf__stack_push(m);
+  if (!n)
+    return AMDDWARF_E_LIMIT;
+  *n = e;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__op_dup(machine *m, op_step *s)
+{
+  return push_copy(m, s->base, 0);
+}
+
+amddwarf_status amddwarf__op_over(machine *m, op_step *s)
+{
+  return push_copy(m, s->base, 1);
+}
+
+amddwarf_status amddwarf__op_pick(machine *m, op_step *s)
+{
+  return push_copy(m, s->base, (uint32_t)s->op->operands[0]); /* a 1-byte index */
+}
+
+amddwarf_status amddwarf__op_drop(machine *m, op_step *s)
+{
+  amddwarf_status st = amddwarf__stack_need(m, s->base, 1);
+  if (st == AMDDWARF_OK)
+    m->sp--;
+  return st;
+}
+
+amddwarf_status amddwarf__op_swap(machine *m, op_step *s)
+{
+  amddwarf_status st = amddwarf__stack_need(m, s->base, 2);
+  if (st != AMDDWARF_OK)
+    return st;
+  amddwarf_entry t = *stack_top(m, 0);
+  *stack_top(m, 0) = *stack_top(m, 1);
+  *stack_top(m, 1) = t;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__op_rot(machine *m, op_step *s)
+{
+  amddwarf_status st = amddwarf__stack_need(m, s->base, 3);
+  if (st != AMDDWARF_OK)
+    return st;
+  amddwarf_entry t = *stack_top(m, 0);
+  *stack_top(m, 0) = *stack_top(m, 1);
+  *stack_top(m, 1) = *stack_top(m, 2);
+  *stack_top(m, 2) = t;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__op_unary(machine *m, op_step *s)
+{
+  amddwarf_value a;
+  amddwarf_status st = amddwarf__stack_pop_value(m, s->base, &a);
+  if (st == AMDDWARF_OK)
+    st = amddwarf__value_unary(m, s->op->kind, &a);
+  return st == AMDDWARF_OK ? amddwarf__stack_push_value(m, &a) : st;
+}
+
+amddwarf_status amddwarf__op_binary(machine *m, op_step *s)
+{
+  amddwarf_op_kind kind = s->op->kind;
+  amddwarf_value a, b, r;
+  amddwarf_status st = amddwarf__stack_need(m, s->base, 2);
+  if (st != AMDDWARF_OK)
+    return st;
+  uint64_t z;
+  if (top_is_generic(m, s->base, 0) && top_is_generic(m, s->base, 1) &&
+      amddwarf__integer_binary(kind, generic_u64(stack_top(m, 1)), generic_u64(stack_top(m, 0)),
+                     machine_generic_bits(m), &z)) {
+    /* Generic operands: the result in place of the second, no entry copies. */
+    m->sp--;
+    amddwarf__value_set_generic(m, &stack_top(m, 0)->value, z);
+    return AMDDWARF_OK;
+  }
+  if ((st = amddwarf__stack_pop_value(m, s->base, &b)) != AMDDWARF_OK ||
+      (st = amddwarf__stack_pop_value(m, s->base, &a)) != AMDDWARF_OK)
+    return st;
+  if ((st = amddwarf__value_binary(m, kind, &a, &b, &r)) != AMDDWARF_OK)
+    return st;
+  return amddwarf__stack_push_value(m, &r);
+}
+
+amddwarf_status amddwarf__op_plus_uconst(machine *m, op_step *s)
+{
+  amddwarf_value a;
+  amddwarf_status st = amddwarf__stack_pop_integral(m, s->base, &a);
+  if (st != AMDDWARF_OK)
+    return st;
+  uint64_t x = (amddwarf__value_u64(&a) + s->op->operands[0]) & bits_mask(a.type.bit_size);
+  memset(a.inline_bytes, 0, sizeof a.inline_bytes);
+  for (unsigned i = 0; i < 8; i++)
+    a.inline_bytes[i] = (uint8_t)(x >> (8 * i));
+  return amddwarf__stack_push_value(m, &a);
+}
+
+amddwarf_status amddwarf__op_const_type(machine *m, op_step *s)
+{
+  const amddwarf_op *op = s->op;
+  amddwarf_base_type type;
+  amddwarf_value a;
+  amddwarf_status st = amddwarf__type_lookup(m, op->operands[0], &type);
+  if (st != AMDDWARF_OK)
+    return st;
+  if ((uint64_t)type.bit_size * type.count != op->operands[1] * 8)
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_SIZE, "a %llu-byte constant for a %u-bit base type",
+                        (unsigned long long)op->operands[1],
+                        (unsigned)(type.bit_size * type.count));
+  if ((st = amddwarf__value_from_bytes(m, &a, &type, op->block, (size_t)op->operands[1])) != AMDDWARF_OK)
+    return st;
+  return amddwarf__stack_push_value(m, &a);
+}
+
+amddwarf_status amddwarf__op_convert(machine *m, op_step *s)
+{
+  amddwarf_op_kind kind = s->op->kind;
+  amddwarf_base_type type;
+  amddwarf_value a;
+  amddwarf_status st = amddwarf__type_lookup(m, s->op->operands[0], &type);
+  if (st == AMDDWARF_OK)
+    st = amddwarf__stack_pop_value(m, s->base, &a);
+  if (st == AMDDWARF_OK)
+    st = amddwarf__value_convert(m, &a, &type,
+                       kind == AMDDWARF_OP_reinterpret || kind == AMDDWARF_OP_GNU_reinterpret);
+  return st == AMDDWARF_OK ? amddwarf__stack_push_value(m, &a) : st;
+}
