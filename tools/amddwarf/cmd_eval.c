@@ -311,15 +311,12 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
                         info->quirk_name ? json_string(info->quirk_name) : json_null());
   } else {
     if (a->explain)
-      printf("%s: %s
-", info->variable->die->name, info->location);
+      printf("%s: %s\n", info->variable->die->name, info->location);
     if (a->explain && info->quirk != AMDDWARF_QUIRK_NONE)
-      printf("  read through producer quirk %s: %s (--no-quirks: as written)
-",
+      printf("  read through producer quirk %s: %s (--no-quirks: as written)\n",
              info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
     if (a->explain && how != NULL && strcmp(how, "cfi") != 0)
-      printf("frame %zu: registers unwound by %s
-", frame->index,
+      printf("frame %zu: registers unwound by %s\n", frame->index,
              strcmp(how, "backend") == 0
                  ? "the backend (caller_register), over rows synthesized from the prologue"
                  : "rows synthesized from the callee's prologue (its FDE has no instructions)");
