@@ -1,6 +1,6 @@
 /* amddwarf unwind: the backtrace of a wave snapshot, by virtual unwinding
  * with the call frame information of a code object. */
-#include "object_cli.h"
+#include "wave_cli.h"
 #include "trace_print.h"
 
 #include <inttypes.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char unwind_help[] =
-    "usage: amddwarf unwind OBJECT --state SNAPSHOT [--eh-frame] [--max-frames N] [--json]\n"
+    "usage: amddwarf unwind [OBJECT] --state SNAPSHOT [--eh-frame] [--max-frames N] [--json]\n"
     "                       [--trace] [--stats]\n"
     "\n"
     "Unwinds the wave in SNAPSHOT (a JSON wave state: registers, per-lane and\n"
@@ -141,14 +141,8 @@ int cli_unwind_main(int argc, char **argv)
       return cli_usage_error("unwind", "more than one OBJECT");
     }
   }
-  if (!path)
-    return cli_usage_error("unwind", "missing OBJECT");
   if (!state)
-    return cli_usage_error("unwind", "missing --state SNAPSHOT");
-  uint8_t *snap_text = NULL;
-  size_t snap_size = 0;
-  amddwarf_snapshot *snap = NULL;
-  amddwarf_object *object = NULL;
+    return cli_usage_error("unwind", "%s", path ? "missing --state SNAPSHOT" : "missing OBJECT");
   amddwarf_cfi *eh_cfi = NULL;
   amddwarf_wave *wave = NULL;
   int status = CLI_EXIT_BAD_INPUT;
@@ -156,16 +150,22 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_error_clear(&err);
   amddwarf_status st;
   cli_object_args args = {path, NULL, NULL, json, 0, NULL};
-  if (cli_read_input("unwind", json, state, &snap_text, &snap_size) != 0 ||
-      (status = cli_object_open("unwind", &args, &object)) != 0)
+  cli_wave cw;
+  if ((status = cli_wave_load("unwind", &args, state, &cw)) != 0)
     goto done;
   status = CLI_EXIT_BAD_INPUT;
-  if ((st = amddwarf_snapshot_load((const char *)snap_text, snap_size, NULL, &snap, &err)) !=
-      AMDDWARF_OK) {
-    cli_report_error("unwind", json, st, &err);
-    goto done;
-  }
-  /* The object's CFI: .debug_frame, else .eh_frame; or .eh_frame when asked. */
+  if (path == NULL)
+    path = "the code object";
+  /* The CFI of the object holding the wave's PC: .debug_frame, else
+     .eh_frame; or .eh_frame when asked. */
+  const amddwarf_object *object = cw.objects[0];
+  uint64_t pc = 0;
+  size_t at = 0;
+  if (cw.load_addresses != NULL &&
+      cw.raw.read_register(cw.raw.user, 16, 0, sizeof pc, &pc) == AMDDWARF_OK &&
+      amddwarf_loaded_object_at((const amddwarf_object *const *)cw.objects, cw.load_addresses,
+                                cw.count, pc, &at, &pc) == AMDDWARF_OK)
+    object = cw.objects[at];
   amddwarf_cfi *cfi = NULL;
   if (eh) {
     size_t image_size = 0;
@@ -187,19 +187,15 @@ int cli_unwind_main(int argc, char **argv)
     cli_report_error("unwind", json, st, &err);
     goto done;
   }
-  amddwarf_target target;
-  amddwarf_snapshot_target(snap, &target);
   amddwarf_wave_options wo;
   amddwarf_wave_options_init(&wo);
   wo.max_frames = (uint32_t)max_frames;
   wo.cfi = cfi;
-  const amddwarf_object *objects[1] = {object};
   trace_printer tp;
   trace_printer_init(&tp, stderr, NULL, trace);
-  if ((st = amddwarf_wave_open(objects, 1, &target, &wo, &wave, &err)) != AMDDWARF_OK) {
-    cli_report_error("unwind", json, st, &err);
+  if (cli_wave_start("unwind", json, &cw, &wo) != 0)
     goto done;
-  }
+  wave = cw.wave;
   if (trace || stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
   /* Every frame first (the walk), then the registers of each. */
@@ -284,10 +280,7 @@ int cli_unwind_main(int argc, char **argv)
     trace_print_stats(&tp, stderr);
   status = end == AMDDWARF_END ? CLI_EXIT_OK : CLI_EXIT_BAD_INPUT;
 done:
-  amddwarf_wave_close(wave);
+  cli_wave_close(&cw); /* the wave first: it unwinds with EH_CFI */
   amddwarf_cfi_close(eh_cfi);
-  cli_object_close(&args, object);
-  amddwarf_snapshot_free(snap);
-  free(snap_text);
   return status;
 }

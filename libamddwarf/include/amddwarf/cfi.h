@@ -421,6 +421,10 @@ typedef struct amddwarf_unwinder_options {
      evaluations (eval.h); TRACE_USER is passed back, not owned. */
   amddwarf_trace_fn trace;
   void *trace_user;
+  /* Where the CFI's code is loaded: the target's PCs are PC_BIAS above the
+     addresses the CFI gives (a code object at a load address). Rows are
+     found at PC - PC_BIAS; the frames' PCs stay the target's. [0] */
+  uint64_t pc_bias;
 } amddwarf_unwinder_options;
 
 AMDDWARF_API void amddwarf_unwinder_options_init(amddwarf_unwinder_options *options);

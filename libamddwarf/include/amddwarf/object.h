@@ -150,6 +150,15 @@ AMDDWARF_API const amddwarf_object_info *amddwarf_object_get_info(const amddwarf
    until amddwarf_object_close. */
 AMDDWARF_API const uint8_t *amddwarf_object_image(const amddwarf_object *object, size_t *size);
 
+/* The addresses OBJECT takes when loaded: [*LOW, *HIGH), the union of its
+   SHF_ALLOC sections (SHT_NOBITS ones included) in the object's own
+   addresses. A loader places it at a load address L, where object address
+   A becomes process address L + A. AMDDWARF_NOT_FOUND when no section is
+   allocated (a relocatable object has addresses 0 in every section; then
+   the extent is that of its largest section at 0). */
+AMDDWARF_API amddwarf_status amddwarf_object_extent(const amddwarf_object *object,
+                                                    uint64_t *low, uint64_t *high);
+
 /* One ELF section of a code object, as the object reads it. */
 typedef struct amddwarf_object_section {
   uint32_t index;                /* section header index (1 and up) */

@@ -116,22 +116,6 @@ static void read_wave_facts(amddwarf_wave *w)
     w->focus = lane;
 }
 
-/* The object whose subprograms contain PC: its index, or COUNT. */
-static size_t object_at(const amddwarf_wave *w, uint64_t pc)
-{
-  size_t unit = 0;
-  for (size_t i = 0; i < w->object_count; ++i)
-    if (amddwarf_object_pc_unit(w->objects[i], pc, &unit) == AMDDWARF_OK)
-      return i;
-  return w->object_count;
-}
-
-const amddwarf_object *amddwarf__debug_object_at(const amddwarf_wave *wave, uint64_t pc)
-{
-  size_t i = object_at(wave, pc);
-  return i < wave->object_count ? wave->objects[i] : NULL;
-}
-
 amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t count,
                                    const amddwarf_target *raw,
                                    const amddwarf_wave_options *options, amddwarf_wave **out,
@@ -163,6 +147,14 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
   }
   memcpy(w->objects, objects, count * sizeof *objects);
   w->object_count = count;
+  if (options->load_addresses != NULL) {
+    w->load_addresses = amddwarf__mem_calloc(&a, count, sizeof *w->load_addresses);
+    if (w->load_addresses == NULL) {
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "load addresses");
+      goto fail;
+    }
+    memcpy(w->load_addresses, options->load_addresses, count * sizeof *w->load_addresses);
+  }
   w->max_frames = options->max_frames ? options->max_frames : 256;
   w->cfi = options->cfi;
   w->has_pc = options->has_pc;
@@ -187,10 +179,24 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
     w->has_pc = 1;
   }
   w->info.pc = w->pc;
-  w->info.object_index = object_at(w, w->pc);
-  if (w->info.object_index == count)
+  if (amddwarf__debug_locate(w, w->pc, &w->info.object_index, &w->info.object_pc) !=
+      AMDDWARF_OK) {
+    /* Loaded objects are where the PC must be; unloaded ones keep the
+       first object's reading of an address no subprogram holds. */
+    if (w->load_addresses != NULL) {
+      st = amddwarf__debug_not_loaded(w, w->pc, err);
+      goto fail;
+    }
     w->info.object_index = 0;
+    w->info.object_pc = w->pc;
+  }
   w->info.object = w->objects[w->info.object_index];
+  if (w->load_addresses != NULL) {
+    w->info.load_address = w->load_addresses[w->info.object_index];
+    if ((st = amddwarf_object_check_wave(w->info.object, options->architecture,
+                                         w->info.wave_size, err)) != AMDDWARF_OK)
+      goto fail;
+  }
   w->ev = options->eval;
   if (w->ev == NULL) {
     if ((st = amddwarf_eval_new(NULL, &w->ev, err)) != AMDDWARF_OK)
@@ -331,5 +337,8 @@ void amddwarf_wave_close(amddwarf_wave *wave)
   if (wave->owns_ev)
     amddwarf_eval_free(wave->ev);
   amddwarf__mem_free(&a, wave->objects, wave->object_count * sizeof *wave->objects);
+  if (wave->load_addresses != NULL)
+    amddwarf__mem_free(&a, wave->load_addresses,
+                      wave->object_count * sizeof *wave->load_addresses);
   amddwarf__mem_free(&a, wave, sizeof *wave);
 }

@@ -32,6 +32,7 @@ typedef struct amddwarf_section {
   uint64_t size;
   uint64_t type, flags;
   uint64_t file_offset;   /* sh_offset */
+  uint64_t memory_size;   /* sh_size, also of SHT_NOBITS: the bytes it takes when loaded */
   uint64_t link, info, entsize;
   const uint8_t *data;    /* file bytes, or the relocated copy */
   uint8_t *owned;         /* the relocated copy (object allocator), or NULL */

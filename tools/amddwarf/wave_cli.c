@@ -1,0 +1,154 @@
+/* Opening the wave of a --state snapshot over its code objects. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wave_cli.h"
+
+/* The object options the command line asked for; 0 or the exit status. */
+static int object_options(const char *command, const cli_object_args *args,
+                          amddwarf_object_options *options)
+{
+  amddwarf_object_options_init(options);
+  if (args->convention != NULL &&
+      amddwarf_convention_from_name(args->convention, &options->convention) != AMDDWARF_OK)
+    return cli_usage_error(command, "unknown --convention '%s' (auto, legacy, extension)",
+                           args->convention);
+  if (args->dialect != NULL &&
+      amddwarf_dialect_from_name(args->dialect, &options->dialect) != AMDDWARF_OK)
+    return cli_usage_error(command, "unknown --dialect '%s' (auto, draft, vendor, user)",
+                           args->dialect);
+  options->flags = args->flags;
+  return 0;
+}
+
+/* The one place a listed code object is opened: entry INDEX of the
+   snapshot's COUNT code objects, from its URI, or from PATH (the command
+   line's file, NULL when none) in place of the file the URI names. */
+static amddwarf_status open_listed(const amddwarf_loaded_code_object *entry, size_t count,
+                                   const char *path, const amddwarf_object_options *options,
+                                   amddwarf_object **object, uint8_t **data,
+                                   amddwarf_error *err)
+{
+  if (path != NULL && count == 1) {
+    size_t size = 0;
+    int e = cli_slurp(path, data, &size);
+    if (e != 0) {
+      err->status = AMDDWARF_E_IO;
+      snprintf(err->message, sizeof err->message, "cannot read %s: %s", path, strerror(e));
+      return AMDDWARF_E_IO;
+    }
+    return amddwarf_object_open_memory(*data, size, options, object, err);
+  }
+  err->status = AMDDWARF_E_UNSUPPORTED;
+  snprintf(err->message, sizeof err->message,
+           "code object %s: opening code objects by URI is not supported; give the code "
+           "object file as OBJECT",
+           entry->uri);
+  return AMDDWARF_E_UNSUPPORTED;
+}
+
+/* The snapshot of STATE, loaded into W; 0 or the exit status. */
+static int load_snapshot(const char *command, bool json, const char *state, cli_wave *w)
+{
+  uint8_t *text = NULL;
+  size_t size = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  if (cli_read_input(command, json, state, &text, &size) != 0)
+    return CLI_EXIT_BAD_INPUT;
+  amddwarf_status st = amddwarf_snapshot_load((const char *)text, size, NULL, &w->snap, &err);
+  free(text);
+  if (st != AMDDWARF_OK)
+    return cli_report_error(command, json, st, &err);
+  amddwarf_snapshot_target(w->snap, &w->raw);
+  return 0;
+}
+
+int cli_wave_load(const char *command, cli_object_args *args, const char *state, cli_wave *w)
+{
+  memset(w, 0, sizeof *w);
+  int rc = load_snapshot(command, args->json, state, w);
+  if (rc != 0)
+    return rc;
+  size_t listed = 0;
+  const amddwarf_loaded_code_object *list = amddwarf_snapshot_code_objects(w->snap, &listed);
+  size_t count = list != NULL ? listed : 1;
+  if (list == NULL && args->path == NULL)
+    return cli_usage_error(command, "missing OBJECT (the snapshot lists no code_objects)");
+  if (list != NULL && listed == 0) {
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    err.status = AMDDWARF_E_PC_NOT_LOADED;
+    snprintf(err.message, sizeof err.message,
+             "the snapshot's code_objects list is empty: no code object is loaded");
+    return cli_report_error(command, args->json, AMDDWARF_E_PC_NOT_LOADED, &err);
+  }
+  w->objects = calloc(count, sizeof *w->objects);
+  w->data = calloc(count, sizeof *w->data);
+  if (list != NULL)
+    w->load_addresses = calloc(count, sizeof *w->load_addresses);
+  if (w->objects == NULL || w->data == NULL || (list != NULL && w->load_addresses == NULL)) {
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    return cli_report_error(command, args->json, AMDDWARF_E_NO_MEMORY, &err);
+  }
+  w->count = count;
+  if (list == NULL) {
+    rc = cli_object_open(command, args, &w->objects[0]);
+    /* The bytes are the object's now: released with it. */
+    w->data[0] = args->data;
+    args->data = NULL;
+    return rc;
+  }
+  amddwarf_object_options options;
+  if ((rc = object_options(command, args, &options)) != 0)
+    return rc;
+  for (size_t i = 0; i < count; ++i) {
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    w->load_addresses[i] = list[i].load_address;
+    amddwarf_status st =
+        open_listed(&list[i], count, args->path, &options, &w->objects[i], &w->data[i], &err);
+    if (st != AMDDWARF_OK)
+      return cli_report_error(command, args->json, st, &err);
+  }
+  return 0;
+}
+
+int cli_wave_start(const char *command, bool json, cli_wave *w, amddwarf_wave_options *options)
+{
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  if (w->load_addresses != NULL) {
+    options->load_addresses = w->load_addresses;
+    options->architecture = amddwarf_snapshot_architecture(w->snap);
+  }
+  amddwarf_status st = amddwarf_wave_open((const amddwarf_object *const *)w->objects, w->count,
+                                          &w->raw, options, &w->wave, &err);
+  if (st == AMDDWARF_OK)
+    return 0;
+  int rc = cli_report_error(command, json, st, &err);
+  if (st == AMDDWARF_E_PC_NOT_LOADED && !json) {
+    size_t listed = 0;
+    const amddwarf_loaded_code_object *list = amddwarf_snapshot_code_objects(w->snap, &listed);
+    for (size_t i = 0; i < listed; ++i)
+      fprintf(stderr, "amddwarf %s: note: code object %zu is %s at 0x%" PRIx64 "\n", command,
+              i, list[i].uri, list[i].load_address);
+  }
+  return rc;
+}
+
+void cli_wave_close(cli_wave *w)
+{
+  amddwarf_wave_close(w->wave);
+  for (size_t i = 0; i < w->count; ++i) {
+    amddwarf_object_close(w->objects[i]);
+    free(w->data[i]);
+  }
+  free(w->objects);
+  free(w->data);
+  free(w->load_addresses);
+  amddwarf_snapshot_free(w->snap);
+  memset(w, 0, sizeof *w);
+}
