@@ -22,10 +22,7 @@ static int object_options(const char *command, const cli_object_args *args,
   return 0;
 }
 
-/* The one place a listed code object is opened: entry INDEX of the
-   snapshot's COUNT code objects, from its URI, or from PATH (the command
-   line's file, NULL when none) in place of the file the URI names. */
-static amddwarf_status open_listed(const amddwarf_loaded_code_object *entry, size_t count,
+amddwarf_status cli_open_listed(const amddwarf_loaded_code_object *entry, size_t count,
                                    const char *path, const amddwarf_object_options *options,
                                    amddwarf_object **object, uint8_t **data,
                                    amddwarf_error *err)
@@ -109,7 +106,7 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
     amddwarf_error_clear(&err);
     w->load_addresses[i] = list[i].load_address;
     amddwarf_status st =
-        open_listed(&list[i], count, args->path, &options, &w->objects[i], &w->data[i], &err);
+        cli_open_listed(&list[i], count, args->path, &options, &w->objects[i], &w->data[i], &err);
     if (st != AMDDWARF_OK)
       return cli_report_error(command, args->json, st, &err);
   }

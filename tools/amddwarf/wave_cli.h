@@ -19,6 +19,16 @@ typedef struct cli_wave {
   amddwarf_wave *wave;            /* after cli_wave_start */
 } cli_wave;
 
+/* The one place a code object a snapshot lists is opened: ENTRY, one of
+   the COUNT listed, from its URI, or from PATH (a file given on the
+   command line; NULL: none) in place of the file the URI names (the same
+   offset and size), or PATH alone when it is one code object and COUNT is
+   1. *DATA receives the bytes *OBJECT reads (free after closing it; may
+   stay NULL). */
+amddwarf_status cli_open_listed(const amddwarf_loaded_code_object *entry, size_t count,
+                                const char *path, const amddwarf_object_options *options,
+                                amddwarf_object **object, uint8_t **data, amddwarf_error *err);
+
 /* Reads the snapshot STATE and opens its code objects: without a
    "code_objects" list, ARGS->path (required); with one, each listed URI,
    with ARGS->path (when given) read in place of the file the URI names
