@@ -16,7 +16,8 @@ static const char unwind_help[] =
     "of OBJECT (.debug_frame, or .eh_frame with --eh-frame or when there is no\n"
     ".debug_frame) and prints every frame: its PC, its CFA with the address\n"
     "space, the row that applies (looked up at PC - 1 in callers, the call\n"
-    "site), and the registers the callee's rules recover, as unwound values.\n"
+    "site), its function (a C++ name demangled, as llvm-symbolizer shows it),\n"
+    "and the registers the callee's rules recover, as unwound values.\n"
     "A register whose rule is undefined shows as <undefined>.\n"
     "\n"
     "The walk ends when a frame's return address rule is undefined (exit 0), or\n"
@@ -211,6 +212,8 @@ int cli_unwind_main(int argc, char **argv)
   trace_phase_begin(&tp, "registers");
   const amddwarf_cfi_target *ct = amddwarf_cfi_get_target(cfi);
   const amddwarf_cfi_row *callee = NULL;
+  /* The FDEs' ranges are where the wave's object is loaded. */
+  uint64_t load = amddwarf_wave_get_info(wave)->load_address;
   json_t *root = json ? json_object() : NULL, *frames = json ? json_array() : NULL;
   for (size_t i = 0; i < frame_count; i++) {
     amddwarf_wave_frame(wave, i, &frame, NULL);
@@ -229,6 +232,8 @@ int cli_unwind_main(int argc, char **argv)
       json_object_set_new(jf, "pc", json_string(hex));
       snprintf(hex, sizeof hex, "0x%" PRIx64, fi->lookup_pc);
       json_object_set_new(jf, "lookup_pc", json_string(hex));
+      json_object_set_new(jf, "function",
+                          fi->function_name ? json_string(fi->function_name) : json_null());
       if (fi->has_cfa) {
         json_t *cfa = json_object();
         json_object_set_new(cfa, "address", cli_json_addr(fi->cfa));
@@ -240,14 +245,16 @@ int cli_unwind_main(int argc, char **argv)
       json_object_set_new(jf, "fde", fi->row ? cli_json_addr(fi->row->fde->offset) : json_null());
     } else {
       printf("#%zu pc 0x%" PRIx64, fi->physical, fi->pc);
+      if (fi->function_name)
+        printf(" in %s", fi->function_name);
       if (fi->has_cfa)
         printf(" cfa 0x%" PRIx64 " (%s)", fi->cfa, aspace);
       else
         printf(" cfa <none>");
       if (fi->row)
         printf(" fde 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")", fi->row->fde->offset,
-               fi->row->fde->initial_location,
-               fi->row->fde->initial_location + fi->row->fde->address_range);
+               load + fi->row->fde->initial_location,
+               load + fi->row->fde->initial_location + fi->row->fde->address_range);
       else
         printf(" no FDE covers 0x%" PRIx64, fi->lookup_pc);
       printf("\n");

@@ -238,7 +238,11 @@ typedef struct amddwarf_frame {
   const amddwarf_object *object; /* the object holding lookup_pc, or NULL */
   const amddwarf_die_info *function; /* DW_TAG_subprogram or DW_TAG_inlined_subroutine,
                                         NULL when no DWARF covers the PC */
-  const char *function_name;     /* its name (the origin's for inlines), or NULL */
+  const char *function_name;     /* its name as a debugger shows it
+                                    (amddwarf_object_function_name: the demangled
+                                    linkage name, else DW_AT_name; the origin's for
+                                    inlines); without DWARF, the function or kernel
+                                    symbol holding the PC (demangled); else NULL */
   /* The source position: for the innermost frame of a physical frame, the
      line row at lookup_pc; for an outer frame of the inline chain, the call
      site of the inlined subroutine it called. FILE is NULL when unknown. */

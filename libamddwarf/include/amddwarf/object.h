@@ -400,6 +400,54 @@ AMDDWARF_API amddwarf_status amddwarf_object_range_list_offset(const amddwarf_ob
                                                                uint64_t value, uint64_t *offset,
                                                                amddwarf_error *err);
 
+/* ---- C++ names ---- */
+
+/* Demangles the Itanium C++ ABI symbol SYMBOL ("_Z4stepP8ParticlePfif" ->
+   "step(Particle*, float*, int, float)") with the C++ runtime's demangler
+   (libstdc++'s __cxa_demangle). Writes at most SIZE bytes to BUF
+   (NUL-terminated when SIZE > 0) and the full length to *LENGTH (may be
+   NULL). AMDDWARF_NOT_FOUND: SYMBOL is not a mangled name (it does not
+   start with _Z, is longer than 4096 bytes, or the demangler refuses it);
+   E_NO_MEMORY; E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_demangle(const char *symbol, char *buf, size_t size,
+                                               size_t *length);
+
+/* The name a debugger shows for the function DIE (a DW_TAG_subprogram or
+   DW_TAG_inlined_subroutine), as llvm-symbolizer and gdb's backtrace show
+   it: its linkage name (its own, else its abstract origin's or
+   specification's) demangled, else its DW_AT_name; NULL when it has
+   neither. Valid until amddwarf_object_close; any thread. */
+AMDDWARF_API const char *amddwarf_object_function_name(const amddwarf_object *object,
+                                                       const amddwarf_die_info *die);
+
+/* SYMBOL's name demangled ("step(Particle*, float*, int, float)"), or its
+   name when it is not a mangled one. Valid until close; any thread. */
+AMDDWARF_API const char *amddwarf_object_symbol_name(const amddwarf_object *object,
+                                                     const amddwarf_symbol *symbol);
+
+/* The function and kernel symbols NAME names: by their symbol name
+   ("_Z4stepP8ParticlePfif"), their demangled name ("step(Particle*,
+   float*, int, float)") or that name without its parameter list ("step",
+   "ns::Solver::step"), every overload of it; in address order. Writes at
+   most CAPACITY of them to OUT and their number to *COUNT.
+   AMDDWARF_NOT_FOUND when none; E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_find_functions(const amddwarf_object *object,
+                                                            const char *name,
+                                                            const amddwarf_symbol **out,
+                                                            size_t capacity, size_t *count);
+
+/* The function and kernel symbols nearest to NAME when none matches it, to
+   suggest: those whose symbol name, demangled name or demangled name
+   without parameters is within an edit distance (Levenshtein: insertions,
+   deletions and substitutions of bytes) of max(2, length of NAME / 3),
+   nearest first, ties in address order. Writes at most CAPACITY (no more
+   than AMDDWARF_MAX_SUGGESTIONS) to OUT; returns how many. */
+enum { AMDDWARF_MAX_SUGGESTIONS = 16 };
+AMDDWARF_API size_t amddwarf_object_suggest_functions(const amddwarf_object *object,
+                                                      const char *name,
+                                                      const amddwarf_symbol **out,
+                                                      size_t capacity);
+
 /* ---- scopes, variables ---- */
 
 /* The scopes containing PC, innermost first: lexical blocks, inlined

@@ -285,6 +285,25 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
 }
 
 
+/* The function or kernel symbol holding the frame's PC, as a symbolizer
+   names a PC no DWARF covers: in P's object, else (objects not loaded) in
+   the first of the wave's objects that has one. NULL when none. */
+static const char *symbol_name_at(const amddwarf_wave *w, const physical_frame *p)
+{
+  for (size_t i = 0; i < w->object_count; ++i) {
+    const amddwarf_object *object = p->object != NULL ? p->object : w->objects[i];
+    for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
+      const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
+      if ((s->kind == AMDDWARF_SYMBOL_FUNCTION || s->kind == AMDDWARF_SYMBOL_KERNEL) &&
+          p->object_pc >= s->address && p->object_pc - s->address < s->size)
+        return amddwarf_object_symbol_name(object, s);
+    }
+    if (p->object != NULL || w->load_addresses != NULL)
+      break;
+  }
+  return NULL;
+}
+
 /* Adds a frame of physical frame P for FUNCTION (NULL: no DWARF covers the
    PC) with scopes SCOPES[0..COUNT). */
 static amddwarf_debug_frame *add_frame(amddwarf_wave *w, const physical_frame *p,
@@ -297,7 +316,10 @@ static amddwarf_debug_frame *add_frame(amddwarf_wave *w, const physical_frame *p
     return NULL;
   f->pub.object = object;
   f->pub.function = function;
-  f->pub.function_name = function ? function->name : NULL;
+  /* The name a debugger shows: the demangled linkage name, as
+     llvm-symbolizer does. */
+  f->pub.function_name = function != NULL ? amddwarf_object_function_name(object, function)
+                                          : symbol_name_at(w, p);
   f->pub.scopes = scopes;
   f->pub.scope_count = count;
   if (function != NULL)

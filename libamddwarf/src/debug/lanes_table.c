@@ -31,7 +31,7 @@ static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc
       for (size_t k = 0; k < depth && k < 64 && function == NULL; ++k)
         if (scopes[k]->tag == AMDDWARF_DW_TAG_subprogram ||
             scopes[k]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
-          function = scopes[k]->name;
+          function = amddwarf_object_function_name(o, scopes[k]);
     int has_row = amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK;
     if (!has_row && function == NULL && i + 1 < end)
       continue;

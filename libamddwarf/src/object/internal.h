@@ -205,6 +205,18 @@ typedef struct amddwarf_scope_entry {
   uint32_t die_index;          /* the subprogram's index in its unit */
 } amddwarf_scope_entry;
 
+/* Display names (demangle.c): open addressing by the address of the DIE
+   or symbol they name. */
+typedef struct amddwarf_name_slot {
+  const void *key;
+  const char *name;
+} amddwarf_name_slot;
+
+typedef struct amddwarf_name_cache {
+  amddwarf_name_slot *slots;
+  size_t capacity, count;     /* CAPACITY a power of two, or 0 */
+} amddwarf_name_cache;
+
 struct amddwarf_object {
   amddwarf_allocator allocator;
   amddwarf_object_options options;
@@ -271,6 +283,7 @@ struct amddwarf_object {
   amddwarf_scope_entry *scopes;  /* by low address */
   uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
   size_t scope_count, scope_capacity;
+  amddwarf_name_cache names;     /* demangled names, made under load_lock */
 };
 
 /* What attribute values of unit CU are read against. */
@@ -281,6 +294,9 @@ static inline amddwarf_form_reader amddwarf_form_reader_make(amddwarf_object *ob
   amddwarf_form_reader fr = {object, cu, object->sec_str_offsets, err};
   return fr;
 }
+
+/* demangle.c */
+void amddwarf__object_free_names(amddwarf_object *object);
 
 /* cfi.c */
 void amddwarf__object_free_cfi(amddwarf_object *object);
