@@ -11,7 +11,7 @@
 #include "trace_print.h"
 
 static const char *const usage =
-    "usage: amddwarf eval OBJECT --state SNAPSHOT [--pc ADDR] [--frame N]\n"
+    "usage: amddwarf eval [OBJECT] --state SNAPSHOT [--pc ADDR] [--frame N]\n"
     "                     [--lane N | --lanes all|LIST] [--json] [--explain]\n"
     "                     [--convention C] [--trace] [--stats]\n"
     "                     [--set PATH=VALUE [--save-state OUT]] EXPR\n"
@@ -29,6 +29,13 @@ static const char *const usage =
     "comes from a symbol the object leaves undefined (amddwarf check).\n"
     "<inactive> marks a lane that is not active at the PC (not in EXEC, or not\n"
     "in DW_AT_LLVM_active_lane: amddwarf lanes); it is not read.\n"
+    "\n"
+    "A snapshot that lists its code_objects (URIs and load addresses,\n"
+    "specs/snapshot.md) has process addresses: each PC is mapped to the code\n"
+    "object loaded there, and a wave whose PC lies in none, or whose\n"
+    "architecture or wave size its code object does not have, is refused.\n"
+    "OBJECT may then be left out (the URIs name the code objects); given, it is\n"
+    "read in place of the files they name.\n"
     "\n"
     "  EXPR           a C expression of one variable (specs/eval-paths.md):\n"
     "                   NAME  E.MEMBER  E->MEMBER  E[INDEX]  *E  &E  (E)\n"
