@@ -50,7 +50,7 @@ static source_place where_at(const amddwarf_object *o, uint64_t pc)
     for (size_t i = 0; i < depth && i < 64 && w.function == NULL; ++i)
       if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram ||
           scopes[i]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
-        w.function = scopes[i]->name;
+        w.function = amddwarf_object_function_name(o, scopes[i]);
   if (amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK) {
     w.file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : NULL;
     w.line = r->line;

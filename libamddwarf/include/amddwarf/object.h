@@ -427,8 +427,9 @@ AMDDWARF_API const char *amddwarf_object_symbol_name(const amddwarf_object *obje
 
 /* The function and kernel symbols NAME names: by their symbol name
    ("_Z4stepP8ParticlePfif"), their demangled name ("step(Particle*,
-   float*, int, float)") or that name without its parameter list ("step",
-   "ns::Solver::step"), every overload of it; in address order. Writes at
+   float*, int, float)"), that name without its parameter list
+   ("ns::Solver::step") or without its qualifiers too ("step"), every
+   overload of it; in address order. Writes at
    most CAPACITY of them to OUT and their number to *COUNT.
    AMDDWARF_NOT_FOUND when none; E_INVALID_ARGUMENT. */
 AMDDWARF_API amddwarf_status amddwarf_object_find_functions(const amddwarf_object *object,
@@ -437,8 +438,8 @@ AMDDWARF_API amddwarf_status amddwarf_object_find_functions(const amddwarf_objec
                                                             size_t capacity, size_t *count);
 
 /* The function and kernel symbols nearest to NAME when none matches it, to
-   suggest: those whose symbol name, demangled name or demangled name
-   without parameters is within an edit distance (Levenshtein: insertions,
+   suggest: those one of whose names (as amddwarf_object_find_functions
+   reads them) is within an edit distance (Levenshtein: insertions,
    deletions and substitutions of bytes) of max(2, length of NAME / 3),
    nearest first, ties in address order. Writes at most CAPACITY (no more
    than AMDDWARF_MAX_SUGGESTIONS) to OUT; returns how many. */

@@ -178,18 +178,60 @@ static size_t base_length(const char *display)
   return n;
 }
 
-/* Whether NAME names symbol S: its symbol name, its demangled name, or
-   that name without its parameter list ("step"). */
-static int names(const amddwarf_object *object, const amddwarf_symbol *s, const char *name)
+/* Where the unqualified name starts in the first BASE bytes of DISPLAY:
+   after the last "::" outside template arguments and parentheses
+   ("ns::Solver<a::b>::step" -> "step"). */
+static size_t unqualified_start(const char *display, size_t base)
 {
-  if (strcmp(s->name, name) == 0)
-    return 1;
+  size_t start = 0;
+  int depth = 0;
+  for (size_t i = 0; i + 1 < base; ++i) {
+    char c = display[i];
+    if (c == '<' || c == '(')
+      ++depth;
+    else if ((c == '>' || c == ')') && depth > 0)
+      --depth;
+    else if (c == ':' && display[i + 1] == ':' && depth == 0)
+      start = i + 2;
+  }
+  return start;
+}
+
+/* The names a user may give for symbol S: its symbol name, its demangled
+   name, that name without its parameter list ("ns::Solver::step") and
+   without its qualifiers ("step"), as byte ranges of the two names. */
+typedef struct name_forms {
+  const char *text[4];
+  size_t length[4];
+  size_t count;
+} name_forms;
+
+static name_forms forms_of(const amddwarf_object *object, const amddwarf_symbol *s)
+{
+  name_forms f = {{s->name}, {strlen(s->name)}, 1};
   const char *display = amddwarf_object_symbol_name(object, s);
   if (display == s->name)
-    return 0;
-  size_t base = base_length(display);
-  return strcmp(display, name) == 0 ||
-         (strlen(name) == base && strncmp(display, name, base) == 0);
+    return f;
+  size_t base = base_length(display), start = unqualified_start(display, base);
+  f.text[1] = display;
+  f.length[1] = strlen(display);
+  f.text[2] = display;
+  f.length[2] = base;
+  f.text[3] = display + start;
+  f.length[3] = base - start;
+  f.count = start > 0 ? 4 : 3;
+  return f;
+}
+
+/* Whether NAME is one of the names of symbol S. */
+static int names(const amddwarf_object *object, const amddwarf_symbol *s, const char *name)
+{
+  name_forms f = forms_of(object, s);
+  size_t n = strlen(name);
+  for (size_t i = 0; i < f.count; ++i)
+    if (f.length[i] == n && memcmp(f.text[i], name, n) == 0)
+      return 1;
+  return 0;
 }
 
 amddwarf_status amddwarf_object_find_functions(const amddwarf_object *object, const char *name,
@@ -246,18 +288,15 @@ static size_t suggestion_limit(const char *name)
   return n / 3 > 2 ? n / 3 : 2;
 }
 
-/* How far NAME is from symbol S: the least distance to its symbol name, its
-   demangled name and that name without its parameters. */
+/* How far NAME is from symbol S: the least distance to any of its names. */
 static size_t symbol_distance(const amddwarf_object *object, const amddwarf_symbol *s,
                               const char *name, size_t limit)
 {
-  size_t best = edit_distance(s->name, strlen(s->name), name, limit);
-  const char *display = amddwarf_object_symbol_name(object, s);
-  if (display != s->name) {
-    size_t full = edit_distance(display, strlen(display), name, limit);
-    size_t base = edit_distance(display, base_length(display), name, limit);
-    best = full < best ? full : best;
-    best = base < best ? base : best;
+  name_forms f = forms_of(object, s);
+  size_t best = limit + 1;
+  for (size_t i = 0; i < f.count; ++i) {
+    size_t d = edit_distance(f.text[i], f.length[i], name, limit);
+    best = d < best ? d : best;
   }
   return best;
 }
