@@ -11,7 +11,9 @@ Load addresses (specs/snapshot.md, specs/stop.md):
   the global's memory at process addresses: eval, vars, lanes and unwind give
   the same values (the ones the snapshot's registers and memory hold, written
   here), lines (llvm-symbolizer-19 at the object address) and frames, the
-  PCs shown moved by the load address;
+  PCs shown moved by the load address; the global is read at its process
+  address whether the DWARF gives it through .debug_addr (DWARF 5) or a
+  DW_OP_addr operand (DWARF 4);
 - the same through `amddwarf dap`, with the code objects listed once for the
   whole stop;
 - refusals: a PC in no loaded code object, another processor, wave32 on gfx90a.
@@ -206,6 +208,24 @@ def main():
           shown(shown(shown(u2.stdout, LOAD + pc), LOAD + step), LOAD + step + step_size) ==
           u1.stdout,
           "unwind differs:\n%s\n%s" % (u1.stdout, u2.stdout + u2.stderr))
+
+    # ---- DWARF 4: the global's address is a DW_OP_addr operand, relocated too ----
+    co4 = os.path.join(work, "particle-dwarf4.co")
+    hipcc(["--offload-arch=gfx90a", "--cuda-device-only", "--no-gpu-bundle-output", "-g",
+           "-gdwarf-4", "-O2", "-c", src, "-o", co4], work)
+    dump4 = run_ok(["llvm-dwarfdump-19", "--debug-info", co4]).stdout
+    check("DW_OP_addr 0x" in dump4, "the DWARF 4 object gives gscale by DW_OP_addr")
+    syms4 = symbols(co4)
+    step4, advance4, gscale4 = (syms4["_Z4stepP8ParticlePfif"][0],
+                                syms4["_Z7advanceP8ParticlePfif"][0], syms4["gscale"][0])
+    uri4 = "file://%s#offset=0&size=%d" % (co4, os.path.getsize(co4))
+    abs4 = write(os.path.join(work, "abs-dwarf4.json"), json.dumps(snapshot(
+        LOAD + step4 + 0x10, LOAD + advance4 + 0x5c, LOAD + gscale4,
+        {"code_objects": [{"uri": uri4, "load_address": hex(LOAD)}]})))
+    for name, text in expected.items():
+        r = cli(amddwarf, "eval", co4, "--state", abs4, name)
+        check(r.returncode == 0 and r.stdout.strip() == text,
+              "DWARF 4 eval %s: %r %r" % (name, r.stdout, r.stderr))
 
     # ---- the adapter: the stop's code objects listed once for its waves ----
     stop = write(os.path.join(work, "stop.json"), json.dumps(

@@ -266,6 +266,39 @@ amddwarf_status amddwarf__debug_eval_location(const amddwarf_debug_frame *frame,
   return amddwarf__debug_eval_location_request(frame, cu, &request, bytes, size, out, err);
 }
 
+/* DW_OP_addr operands of the expression in FRAME's normalization buffer
+   (SIZE bytes, format of CU) that lie in the frame's object, moved to where
+   the object is loaded, as the loader relocates them. The buffer is patched
+   in place: an address keeps its size. */
+static amddwarf_status relocate_addresses(amddwarf_debug_frame *frame, const amddwarf_cu *cu,
+                                          amddwarf_error *err)
+{
+  enum { MAX_OPS = 128 };
+  amddwarf_op ops[MAX_OPS];
+  size_t count = 0;
+  amddwarf_expr_format format = cu->format;
+  if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
+    format.dialect = AMDDWARF_DIALECT_USER;
+  amddwarf_status st = amddwarf_expr_decode(frame->normalized, frame->normalized_size, &format,
+                                            ops, MAX_OPS, &count, err);
+  if (st == AMDDWARF_E_NO_SPACE)
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "a location expression of more than %d operations cannot have its "
+                         "DW_OP_addr operands relocated to the load address",
+                         (int)MAX_OPS);
+  if (st != AMDDWARF_OK)
+    return st;
+  for (size_t i = 0; i < count; ++i) {
+    if (ops[i].kind != AMDDWARF_OP_addr)
+      continue;
+    uint64_t address = amddwarf__debug_relocate(frame->pub.object, frame->pub.load_address,
+                                               ops[i].operands[0]);
+    for (uint32_t b = 0; b + 1 < ops[i].size && b < 8; ++b)
+      frame->normalized[ops[i].offset + 1 + b] = (uint8_t)(address >> (8 * b));
+  }
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf__debug_normalized_location(const amddwarf_debug_frame *cframe,
                                                    const amddwarf_cu *cu, const uint8_t *bytes,
                                                    size_t size, const uint8_t **expr,
@@ -286,6 +319,13 @@ amddwarf_status amddwarf__debug_normalized_location(const amddwarf_debug_frame *
         object, cu, AMDDWARF_ROLE_LOCATION, bytes, size, frame->normalized,
         sizeof frame->normalized, &frame->normalized_size, err);
     if (st != AMDDWARF_OK)
+      return st;
+    /* A loaded object's addresses are process addresses: DW_OP_addr's
+       operand is relocated in the frame's copy (a 0x03 byte is where one
+       may be; most expressions have none). */
+    if (frame->pub.load_address != 0 &&
+        memchr(frame->normalized, 0x03, frame->normalized_size) != NULL &&
+        (st = relocate_addresses(frame, cu, err)) != AMDDWARF_OK)
       return st;
     frame->normalized_from = bytes;
     frame->normalized_from_size = size;
