@@ -14,6 +14,9 @@ Load addresses (specs/snapshot.md, specs/stop.md):
   PCs shown moved by the load address; the global is read at its process
   address whether the DWARF gives it through .debug_addr (DWARF 5) or a
   DW_OP_addr operand (DWARF 4);
+- the code objects named only by their URIs (OBJECT left out): the one
+  roc-obj-ls prints for the code object inside a hipcc-built shared library,
+  loaded second of two; a file given as OBJECT read in place of the URI's;
 - the same through `amddwarf dap`, with the code objects listed once for the
   whole stop;
 - refusals: a PC in no loaded code object, another processor, wave32 on gfx90a.
@@ -150,7 +153,7 @@ def dap_view(amddwarf, program, stop_path):
 def main():
     args = arguments(__doc__)
     if missing_tool("hipcc", "llvm-symbolizer-19", "llvm-objdump-19", "llvm-readelf-19",
-                    "llvm-cxxfilt-19"):
+                    "llvm-cxxfilt-19", "roc-obj-ls"):
         return 0
     work, amddwarf = args.work, args.amddwarf
     os.makedirs(work, exist_ok=True)
@@ -226,6 +229,41 @@ def main():
         r = cli(amddwarf, "eval", co4, "--state", abs4, name)
         check(r.returncode == 0 and r.stdout.strip() == text,
               "DWARF 4 eval %s: %r %r" % (name, r.stdout, r.stderr))
+
+    # ---- code objects named by URI: inside a HIP shared library, among several ----
+    so = os.path.join(work, "libparticle.so")
+    hipcc(["--offload-arch=gfx90a", "-g", "-O2", "-fPIC", "-shared", src, "-o", so], work)
+    listed = [l.split() for l in run_ok(["roc-obj-ls", so]).stdout.splitlines()]
+    so_uri = [f[2] for f in listed if len(f) == 3 and f[1].endswith("--gfx90a")]
+    if check(len(so_uri) == 1, "roc-obj-ls lists one gfx90a code object: %r" % listed):
+        LOAD2 = 0x7F0000100000
+        two = {"code_objects": [{"uri": uri, "load_address": hex(LOAD)},
+                                {"uri": so_uri[0], "load_address": hex(LOAD2)}]}
+        in_so = write(os.path.join(work, "in-so.json"), json.dumps(
+            snapshot(LOAD2 + pc, LOAD2 + ret, LOAD2 + gscale, two)))
+        for name, text in expected.items():
+            r = cli(amddwarf, "eval", "--state", in_so, name)
+            check(r.returncode == 0 and r.stdout.strip() == text,
+                  "eval by URI in the second code object, %s: %r %r" % (name, r.stdout, r.stderr))
+        r = cli(amddwarf, "vars", "--state", in_so)
+        check(r.returncode == 0 and shown(r.stdout, LOAD2 + pc).replace(
+                  "0x%x" % (LOAD2 + pc - LOAD), "") == shown(v2.stdout, LOAD + pc).replace(
+                  "0x%x" % pc, ""),
+              "vars by URI:\n%s\n%s" % (r.stdout + r.stderr, v2.stdout))
+        r = cli(amddwarf, "unwind", "--state", in_so)
+        check(r.stdout.startswith("#0 pc 0x%x in %s " % (LOAD2 + pc, function)),
+              "unwind by URI: %r" % (r.stdout + r.stderr))
+        # The file given on the command line, read in place of the URI's.
+        moved = so_uri[0].replace("file://" + so, "file:///nonexistent/libparticle.so")
+        elsewhere = write(os.path.join(work, "elsewhere.json"), json.dumps(snapshot(
+            LOAD + pc, LOAD + ret, LOAD + gscale,
+            {"code_objects": [{"uri": moved, "load_address": hex(LOAD)}]})))
+        r = cli(amddwarf, "eval", so, "--state", elsewhere, "gscale")
+        check(r.returncode == 0 and r.stdout.strip() == "gscale = 1.5",
+              "eval OBJECT in place of the URI's file: %r %r" % (r.stdout, r.stderr))
+        r = cli(amddwarf, "eval", "--state", elsewhere, "gscale")
+        check(r.returncode == 1 and "/nonexistent/libparticle.so" in r.stderr,
+              "a URI whose file is missing: %r" % r.stderr)
 
     # ---- the adapter: the stop's code objects listed once for its waves ----
     stop = write(os.path.join(work, "stop.json"), json.dumps(

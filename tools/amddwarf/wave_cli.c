@@ -23,26 +23,42 @@ static int object_options(const char *command, const cli_object_args *args,
 }
 
 amddwarf_status cli_open_listed(const amddwarf_loaded_code_object *entry, size_t count,
-                                   const char *path, const amddwarf_object_options *options,
-                                   amddwarf_object **object, uint8_t **data,
-                                   amddwarf_error *err)
+                                const char *path, const amddwarf_object_options *options,
+                                amddwarf_object **object, uint8_t **data, amddwarf_error *err)
 {
-  if (path != NULL && count == 1) {
-    size_t size = 0;
-    int e = cli_slurp(path, data, &size);
-    if (e != 0) {
-      err->status = AMDDWARF_E_IO;
-      snprintf(err->message, sizeof err->message, "cannot read %s: %s", path, strerror(e));
-      return AMDDWARF_E_IO;
-    }
-    return amddwarf_object_open_memory(*data, size, options, object, err);
+  *data = NULL;
+  if (path == NULL)
+    return amddwarf_object_open_uri(entry->uri, options, object, err);
+  /* PATH stands for a list of one when it holds one code object. */
+  if (count == 1) {
+    amddwarf_status st = amddwarf_object_open_input(path, NULL, options, object, err);
+    if (st != AMDDWARF_E_CONTAINER_AMBIGUOUS)
+      return st;
   }
-  err->status = AMDDWARF_E_UNSUPPORTED;
-  snprintf(err->message, sizeof err->message,
-           "code object %s: opening code objects by URI is not supported; give the code "
-           "object file as OBJECT",
-           entry->uri);
-  return AMDDWARF_E_UNSUPPORTED;
+  /* Else PATH is read in place of the URI's file: the same range of it. */
+  amddwarf_uri uri;
+  amddwarf_status st = amddwarf_uri_parse(entry->uri, NULL, &uri, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (uri.kind != AMDDWARF_URI_FILE || !uri.has_size) {
+    /* Process memory is not in PATH; a URI without a size names its
+       whole file. */
+    amddwarf_uri_free(&uri, NULL);
+    return uri.kind != AMDDWARF_URI_FILE
+               ? amddwarf_object_open_uri(entry->uri, options, object, err)
+               : amddwarf_object_open_input(path, NULL, options, object, err);
+  }
+  size_t n = amddwarf_uri_format_file(path, uri.offset, uri.size, NULL, 0);
+  char *moved = malloc(n + 1);
+  if (moved == NULL)
+    st = AMDDWARF_E_NO_MEMORY;
+  else {
+    amddwarf_uri_format_file(path, uri.offset, uri.size, moved, n + 1);
+    st = amddwarf_object_open_uri(moved, options, object, err);
+  }
+  free(moved);
+  amddwarf_uri_free(&uri, NULL);
+  return st;
 }
 
 /* The snapshot of STATE, loaded into W; 0 or the exit status. */
@@ -107,8 +123,18 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
     w->load_addresses[i] = list[i].load_address;
     amddwarf_status st =
         cli_open_listed(&list[i], count, args->path, &options, &w->objects[i], &w->data[i], &err);
-    if (st != AMDDWARF_OK)
+    if (st != AMDDWARF_OK) {
+      /* Which listed code object, unless the message names its URI already. */
+      if (strstr(err.message, list[i].uri) == NULL) {
+        char message[2 * sizeof err.message];
+        int n = snprintf(message, sizeof message, "code object %zu (%s): %s", i, list[i].uri,
+                         err.message);
+        if (n > 0)
+          snprintf(err.message, sizeof err.message, "%.*s", (int)(sizeof err.message - 1),
+                   message);
+      }
       return cli_report_error(command, args->json, st, &err);
+    }
   }
   return 0;
 }

@@ -20,11 +20,12 @@ typedef struct cli_wave {
 } cli_wave;
 
 /* The one place a code object a snapshot lists is opened: ENTRY, one of
-   the COUNT listed, from its URI, or from PATH (a file given on the
-   command line; NULL: none) in place of the file the URI names (the same
-   offset and size), or PATH alone when it is one code object and COUNT is
-   1. *DATA receives the bytes *OBJECT reads (free after closing it; may
-   stay NULL). */
+   the COUNT listed, from its URI (amddwarf_object_open_uri); or, with PATH
+   (a file given on the command line; NULL: none), PATH itself when COUNT
+   is 1 and it holds one code object, else the same offset and size of
+   PATH in place of the file a file:// URI names. *DATA receives bytes
+   *OBJECT borrows (free after closing it; NULL when the object owns its
+   bytes, as it does here). */
 amddwarf_status cli_open_listed(const amddwarf_loaded_code_object *entry, size_t count,
                                 const char *path, const amddwarf_object_options *options,
                                 amddwarf_object **object, uint8_t **data, amddwarf_error *err);
