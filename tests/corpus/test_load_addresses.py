@@ -235,8 +235,8 @@ def main():
     hipcc(["--offload-arch=gfx90a", "-g", "-O2", "-fPIC", "-shared", src, "-o", so], work)
     listed = [l.split() for l in run_ok(["roc-obj-ls", so]).stdout.splitlines()]
     so_uri = [f[2] for f in listed if len(f) == 3 and f[1].endswith("--gfx90a")]
+    LOAD2 = 0x7F0000100000
     if check(len(so_uri) == 1, "roc-obj-ls lists one gfx90a code object: %r" % listed):
-        LOAD2 = 0x7F0000100000
         two = {"code_objects": [{"uri": uri, "load_address": hex(LOAD)},
                                 {"uri": so_uri[0], "load_address": hex(LOAD2)}]}
         in_so = write(os.path.join(work, "in-so.json"), json.dumps(
@@ -276,6 +276,13 @@ def main():
           "dap stack %r, llvm-symbolizer %s at line %d" % (d1, function, line))
     check(d2[:2] == d1[:2] and d2[3] == d1[3] and int(d2[2], 16) == LOAD + pc,
           "dap loaded %r, unloaded %r" % (d2, d1))
+    if so_uri:
+        # Two listed code objects: each opened by its URI, the wave in the second.
+        stop2 = write(os.path.join(work, "stop-two.json"), json.dumps(
+            dict(two, waves=[{"snapshot": snapshot(LOAD2 + pc, LOAD2 + ret, LOAD2 + gscale)}])))
+        d3 = dap_view(amddwarf, co, stop2)
+        check(d3[:2] == d1[:2] and d3[3] == d1[3] and int(d3[2], 16) == LOAD2 + pc,
+              "dap over two listed code objects %r, unloaded %r" % (d3, d1))
 
     # ---- refusals ----
     cases = [("pc", snapshot(pc, ret, gscale, loaded), "pc_not_loaded",
