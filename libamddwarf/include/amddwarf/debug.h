@@ -129,9 +129,10 @@ AMDDWARF_API amddwarf_status amddwarf_loaded_object_at(const amddwarf_object *co
 /* Whether a wave of processor ARCHITECTURE (a name amddwarf_isa_info_by_name
    knows; NULL or "": unknown) and WAVE_SIZE lanes (0: unknown) can run
    OBJECT's code. E_WAVE_MISMATCH, the message naming both: another
-   processor; a wave size the object has no code for (processors before
-   GFX10 run wave64 only; later ones the .wavefront_size of the object's
-   kernels, either when it has none). */
+   processor (not checked when the ISA table does not know the object's,
+   such as a generic target); a wave size the object has no code for
+   (processors before GFX10 run wave64 only; later ones the
+   .wavefront_size of the object's kernels, either when it has none). */
 AMDDWARF_API amddwarf_status amddwarf_object_check_wave(const amddwarf_object *object,
                                                         const char *architecture,
                                                         uint32_t wave_size,

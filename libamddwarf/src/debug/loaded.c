@@ -71,7 +71,9 @@ amddwarf_status amddwarf_object_check_wave(const amddwarf_object *object,
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_check_wave: no object");
   const amddwarf_object_info *info = amddwarf_object_get_info(object);
-  if (architecture != NULL && architecture[0] != '\0') {
+  /* A processor the ISA table does not know (a generic target such as
+     gfx10-3-generic runs on several) cannot be told apart: no refusal. */
+  if (architecture != NULL && architecture[0] != '\0' && info->isa_major != 0) {
     amddwarf_isa_info isa;
     const char *name = amddwarf_isa_info_by_name(architecture, &isa) == AMDDWARF_OK
                            ? isa.name
