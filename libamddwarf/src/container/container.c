@@ -1,6 +1,7 @@
 /* Containers: recognizing the input by its content, the host ELF sections
  * that hold offloaded code, the entry list and the bytes of one entry. */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fstat, mmap */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -256,11 +257,16 @@ amddwarf_status amddwarf__container_open_range(const char *path, bool whole, uin
   *out = NULL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: cannot open", path);
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "cannot read %s: %s", path,
+                          strerror(errno));
   struct stat info;
   amddwarf_status st = AMDDWARF_OK;
-  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
-    st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: not a regular file", path);
+  if (fstat(fd, &info) != 0)
+    st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "cannot read %s: %s", path,
+                        strerror(errno));
+  else if (!S_ISREG(info.st_mode))
+    st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "cannot read %s: %s", path,
+                        strerror(S_ISDIR(info.st_mode) ? EISDIR : EINVAL));
   uint64_t file_size = st == AMDDWARF_OK ? (uint64_t)info.st_size : 0;
   if (st == AMDDWARF_OK && whole) {
     offset = 0;
