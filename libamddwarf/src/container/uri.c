@@ -24,7 +24,7 @@ static amddwarf_status parse_number(const char *text, size_t start, size_t end, 
 {
   unsigned base = 10;
   size_t pos = start;
-  if (end - pos > 2 && text[pos] == '0' && (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
+  if (end - pos >= 2 && text[pos] == '0' && (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
     base = 16;
     pos += 2;
   } else if (end - pos > 1 && text[pos] == '0') {
