@@ -134,7 +134,8 @@ amddwarf_status amddwarf_uri_parse(const char *text, const amddwarf_allocator *a
                             "URI '%s': '%%' at offset %zu is not followed by two hex digits "
                             "(other than 00)",
                             text, i);
-      path[n++] = (char)(hi << 4 | lo);
+      else
+        path[n++] = (char)(hi << 4 | lo);
       i += 2;
     }
     path[n] = 0;
