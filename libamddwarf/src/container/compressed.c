@@ -35,11 +35,13 @@ typedef struct decoder {
   ZSTD_DStream *zstd;
   const uint8_t *in;
   size_t in_size, in_pos;
-  bool ready, done;
+  bool ready, done, borrowed;
 } decoder;
 
+/* KEEP (may be NULL) is a zstd stream to reuse (its buffers stay
+   allocated from one bundle to the next), else the decoder makes its own. */
 static amddwarf_status decoder_init(decoder *d, uint16_t method, const uint8_t *in,
-                                    size_t in_size)
+                                    size_t in_size, ZSTD_DStream *keep)
 {
   memset(d, 0, sizeof *d);
   d->method = method;
@@ -49,8 +51,9 @@ static amddwarf_status decoder_init(decoder *d, uint16_t method, const uint8_t *
     if (inflateInit(&d->z) != Z_OK)
       return AMDDWARF_E_NO_MEMORY;
   } else {
-    d->zstd = ZSTD_createDStream();
-    if (d->zstd == NULL || ZSTD_isError(ZSTD_initDStream(d->zstd)))
+    d->zstd = keep ? keep : ZSTD_createDStream();
+    d->borrowed = keep != NULL;
+    if (d->zstd == NULL || ZSTD_isError(ZSTD_DCtx_reset(d->zstd, ZSTD_reset_session_only)))
       return AMDDWARF_E_NO_MEMORY;
   }
   d->ready = true;
@@ -61,8 +64,15 @@ static void decoder_end(decoder *d)
 {
   if (d->ready && d->method == METHOD_ZLIB)
     inflateEnd(&d->z);
-  ZSTD_freeDStream(d->zstd);
+  if (!d->borrowed)
+    ZSTD_freeDStream(d->zstd);
   d->ready = false;
+}
+
+void amddwarf__ccob_release(amddwarf_container *c)
+{
+  ZSTD_freeDStream(c->zstd);
+  c->zstd = NULL;
 }
 
 /* Decodes into OUT[*FILLED, CAPACITY): returns 0, or a negative value with
@@ -222,8 +232,10 @@ static amddwarf_status decode_prefix(amddwarf_container *c, const amddwarf__ccob
 {
   decoder d;
   const uint8_t *payload = c->data + ccob->offset + ccob->header_size;
+  if (ccob->method == METHOD_ZSTD && c->zstd == NULL)
+    c->zstd = ZSTD_createDStream();
   amddwarf_status st = decoder_init(&d, ccob->method, payload,
-                                    (size_t)(ccob->size - ccob->header_size));
+                                    (size_t)(ccob->size - ccob->header_size), c->zstd);
   const char *why = NULL;
   uint64_t at = ccob->offset + c->file_base;
   *filled = 0;
@@ -319,8 +331,8 @@ amddwarf_status amddwarf__ccob_decompress(amddwarf_container *c, size_t index,
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                           "decompressed bundle of %zu bytes", capacity);
   decoder d;
-  amddwarf_status st =
-      decoder_init(&d, ccob->method, c->data + ccob->offset + ccob->header_size, payload_size);
+  amddwarf_status st = decoder_init(&d, ccob->method, c->data + ccob->offset + ccob->header_size,
+                                    payload_size, NULL);
   size_t filled = 0;
   const char *why = NULL;
   while (st == AMDDWARF_OK) {

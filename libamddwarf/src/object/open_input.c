@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "container/internal.h"
 #include "object/internal.h"
 #include <amddwarf/container.h>
 
@@ -88,30 +89,37 @@ amddwarf_status amddwarf_object_open_container(amddwarf_container *c, const char
                         selection != NULL && selection->index >= 0 ? " at that index" : "");
   else if (matches > 1)
     st = ambiguous(name, c, selection, has_target ? &want : NULL, matches, err);
+  /* the object owns its bytes (a decompressed bundle moves to it, an
+     uncompressed code object is copied), so the container (and its
+     mapping of the whole file) may go now */
   const uint8_t *bytes = NULL;
-  size_t size = 0;
+  size_t size = 0, block_size = 0;
+  void *block = NULL;
   if (st == AMDDWARF_OK)
-    st = amddwarf_container_entry_bytes(c, chosen, &bytes, &size, err);
-  uint8_t *copy = NULL;
+    st = amddwarf__container_take_bytes(c, chosen, &block, &block_size, &bytes, &size, err);
   amddwarf_allocator a = amddwarf__allocator_resolve(options_allocator(options));
-  if (st == AMDDWARF_OK) {
-    /* the object owns a copy: the container (and its mapping of the whole
-       file) may go now */
-    copy = amddwarf__mem_alloc(&a, size ? size : 1);
+  if (st == AMDDWARF_OK && (c->allocator.alloc != a.alloc || c->allocator.free != a.free ||
+                            c->allocator.user != a.user)) {
+    /* the container's allocator is not the object's: a copy of the object's */
+    void *copy = amddwarf__mem_alloc(&a, size ? size : 1);
     if (copy == NULL)
       st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                           "code object of %zu bytes", size);
     else
       memcpy(copy, bytes, size);
+    amddwarf__mem_free(&c->allocator, block, block_size);
+    block = copy;
+    block_size = size ? size : 1;
+    bytes = copy;
   }
   if (st == AMDDWARF_OK)
-    st = amddwarf_object_open_memory(copy, size, options, out, err);
+    st = amddwarf_object_open_memory(bytes, size, options, out, err);
   if (st != AMDDWARF_OK) {
-    if (copy != NULL)
-      amddwarf__mem_free(&a, copy, size ? size : 1);
+    amddwarf__mem_free(&a, block, block_size);
     return st;
   }
-  (*out)->owned_data = copy;
+  (*out)->owned_block = block;
+  (*out)->owned_block_size = block_size;
   if (has_target && amddwarf_container_entry_at(c, chosen)->target.processor[0] == 0) {
     const amddwarf_object_info *info = amddwarf_object_get_info(*out);
     amddwarf_target_id have;
