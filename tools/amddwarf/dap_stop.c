@@ -128,7 +128,7 @@ static bool open_object(dap_session *s, const json_t *j, dap_reply *reply)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_object *object = NULL;
-  amddwarf_status st = amddwarf_object_open_file(path, NULL, &object, &err);
+  amddwarf_status st = amddwarf_object_open_input(path, NULL, NULL, &object, &err);
   if (st != AMDDWARF_OK) {
     char what[600];
     snprintf(what, sizeof what, "launch: the code object '%s' does not open", path);
@@ -157,7 +157,8 @@ static amddwarf_status listed_object(dap_session *s, const amddwarf_loaded_code_
   memset(l, 0, sizeof *l);
   amddwarf_object_options options;
   amddwarf_object_options_init(&options);
-  amddwarf_status st = cli_open_listed(entry, count, NULL, &options, &l->object, &l->data, err);
+  amddwarf_status st =
+      cli_open_listed(entry, count, NULL, NULL, &options, &l->object, &l->data, err);
   if (st == AMDDWARF_OK && (l->uri = strdup(entry->uri)) == NULL)
     st = AMDDWARF_E_NO_MEMORY;
   if (st != AMDDWARF_OK) {

@@ -23,16 +23,19 @@ static int object_options(const char *command, const cli_object_args *args,
 }
 
 amddwarf_status cli_open_listed(const amddwarf_loaded_code_object *entry, size_t count,
-                                const char *path, const amddwarf_object_options *options,
+                                const char *path, const amddwarf_selection *selection,
+                                const amddwarf_object_options *options,
                                 amddwarf_object **object, uint8_t **data, amddwarf_error *err)
 {
   *data = NULL;
   if (path == NULL)
     return amddwarf_object_open_uri(entry->uri, options, object, err);
-  /* PATH stands for a list of one when it holds one code object. */
-  if (count == 1) {
-    amddwarf_status st = amddwarf_object_open_input(path, NULL, options, object, err);
-    if (st != AMDDWARF_E_CONTAINER_AMBIGUOUS)
+  /* PATH stands for a list of one when it holds one code object (or the
+     one SELECTION chooses). */
+  int chosen = selection != NULL && (selection->target != NULL || selection->index >= 0);
+  if (count == 1 || chosen) {
+    amddwarf_status st = amddwarf_object_open_input(path, selection, options, object, err);
+    if (st != AMDDWARF_E_CONTAINER_AMBIGUOUS || chosen)
       return st;
   }
   /* Else PATH is read in place of the URI's file: the same range of it. */
@@ -117,12 +120,24 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
   amddwarf_object_options options;
   if ((rc = object_options(command, args, &options)) != 0)
     return rc;
+  amddwarf_selection selection = {args->target, -1};
+  uint64_t index = 0;
+  if (args->object != NULL) {
+    if (cli_parse_u64(args->object, &index) != 0 || index > INT64_MAX)
+      return cli_usage_error(command, "--object '%s' is not a code object number",
+                             args->object);
+    selection.index = (int64_t)index;
+  }
+  if ((args->target != NULL || args->object != NULL) && (args->path == NULL || count > 1))
+    return cli_usage_error(command, "--target and --object choose the code object of OBJECT "
+                           "standing for the snapshot's one listed code object");
   for (size_t i = 0; i < count; ++i) {
     amddwarf_error err;
     amddwarf_error_clear(&err);
     w->load_addresses[i] = list[i].load_address;
     amddwarf_status st =
-        cli_open_listed(&list[i], count, args->path, &options, &w->objects[i], &w->data[i], &err);
+        cli_open_listed(&list[i], count, args->path, &selection, &options, &w->objects[i],
+                        &w->data[i], &err);
     if (st != AMDDWARF_OK) {
       /* Which listed code object, unless the message names its URI already. */
       if (strstr(err.message, list[i].uri) == NULL) {

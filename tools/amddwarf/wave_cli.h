@@ -22,12 +22,14 @@ typedef struct cli_wave {
 /* The one place a code object a snapshot lists is opened: ENTRY, one of
    the COUNT listed, from its URI (amddwarf_object_open_uri); or, with PATH
    (a file given on the command line; NULL: none), PATH itself when COUNT
-   is 1 and it holds one code object, else the same offset and size of
-   PATH in place of the file a file:// URI names. *DATA receives bytes
+   is 1 and it holds one code object or SELECTION (--target, --object; may
+   be NULL) chooses one, else the same offset and size of PATH in place of
+   the file a file:// URI names. *DATA receives bytes
    *OBJECT borrows (free after closing it; NULL when the object owns its
    bytes, as it does here). */
 amddwarf_status cli_open_listed(const amddwarf_loaded_code_object *entry, size_t count,
-                                const char *path, const amddwarf_object_options *options,
+                                const char *path, const amddwarf_selection *selection,
+                                const amddwarf_object_options *options,
                                 amddwarf_object **object, uint8_t **data, amddwarf_error *err);
 
 /* Reads the snapshot STATE and opens its code objects: without a

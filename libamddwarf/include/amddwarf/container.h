@@ -265,6 +265,17 @@ AMDDWARF_API amddwarf_status amddwarf_object_open_input(const char *input,
                                                         amddwarf_object **out,
                                                         amddwarf_error *err);
 
+/* The selection step of amddwarf_object_open_input on a container already
+   open (from memory, say): the chosen entry's bytes are copied, so the
+   object outlives CONTAINER. NAME names the input in messages. Errors: as
+   amddwarf_object_open_input's after the container is open. */
+AMDDWARF_API amddwarf_status amddwarf_object_open_container(amddwarf_container *container,
+                                                            const char *name,
+                                                            const amddwarf_selection *selection,
+                                                            const amddwarf_object_options *options,
+                                                            amddwarf_object **out,
+                                                            amddwarf_error *err);
+
 /* Opens the code object URI names: amddwarf_object_open_input with no
    selection, refusing input that is not a URI (E_CONTAINER_BAD_URI). */
 AMDDWARF_API amddwarf_status amddwarf_object_open_uri(const char *uri,

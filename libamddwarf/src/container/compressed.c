@@ -35,11 +35,13 @@ typedef struct decoder {
   ZSTD_DStream *zstd;
   const uint8_t *in;
   size_t in_size, in_pos;
-  bool ready, done;
+  bool ready, done, borrowed;
 } decoder;
 
+/* KEEP (may be NULL) is a zstd stream to reuse (its buffers stay
+   allocated from one bundle to the next), else the decoder makes its own. */
 static amddwarf_status decoder_init(decoder *d, uint16_t method, const uint8_t *in,
-                                    size_t in_size)
+                                    size_t in_size, ZSTD_DStream *keep)
 {
   memset(d, 0, sizeof *d);
   d->method = method;
@@ -49,8 +51,9 @@ static amddwarf_status decoder_init(decoder *d, uint16_t method, const uint8_t *
     if (inflateInit(&d->z) != Z_OK)
       return AMDDWARF_E_NO_MEMORY;
   } else {
-    d->zstd = ZSTD_createDStream();
-    if (d->zstd == NULL || ZSTD_isError(ZSTD_initDStream(d->zstd)))
+    d->zstd = keep ? keep : ZSTD_createDStream();
+    d->borrowed = keep != NULL;
+    if (d->zstd == NULL || ZSTD_isError(ZSTD_DCtx_reset(d->zstd, ZSTD_reset_session_only)))
       return AMDDWARF_E_NO_MEMORY;
   }
   d->ready = true;
@@ -61,8 +64,15 @@ static void decoder_end(decoder *d)
 {
   if (d->ready && d->method == METHOD_ZLIB)
     inflateEnd(&d->z);
-  ZSTD_freeDStream(d->zstd);
+  if (!d->borrowed)
+    ZSTD_freeDStream(d->zstd);
   d->ready = false;
+}
+
+void amddwarf__ccob_release(amddwarf_container *c)
+{
+  ZSTD_freeDStream(c->zstd);
+  c->zstd = NULL;
 }
 
 /* Decodes into OUT[*FILLED, CAPACITY): returns 0, or a negative value with
@@ -214,25 +224,29 @@ static amddwarf_status read_header(amddwarf_container *c, uint64_t offset, uint6
   return AMDDWARF_OK;
 }
 
-/* Decodes the first WANT bytes of the payload of CCOB into OUT. */
+/* Decodes the first WANT bytes of the payload of CCOB into OUT: *FILLED
+   gets how many came out, fewer only when the stream ended (*ENDED). */
 static amddwarf_status decode_prefix(amddwarf_container *c, const amddwarf__ccob *ccob,
-                                     uint8_t *out, size_t want, amddwarf_error *err)
+                                     uint8_t *out, size_t want, size_t *filled, bool *ended,
+                                     amddwarf_error *err)
 {
   decoder d;
   const uint8_t *payload = c->data + ccob->offset + ccob->header_size;
+  if (ccob->method == METHOD_ZSTD && c->zstd == NULL)
+    c->zstd = ZSTD_createDStream();
   amddwarf_status st = decoder_init(&d, ccob->method, payload,
-                                    (size_t)(ccob->size - ccob->header_size));
-  size_t filled = 0;
+                                    (size_t)(ccob->size - ccob->header_size), c->zstd);
   const char *why = NULL;
   uint64_t at = ccob->offset + c->file_base;
+  *filled = 0;
   if (st != AMDDWARF_OK)
     st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s decoder", method_name(ccob->method));
-  else if (decoder_run(&d, out, want, &filled, &why) != 0 || filled < want)
+  else if (decoder_run(&d, out, want, filled, &why) != 0)
     st = amddwarf__fail(err, AMDDWARF_E_CONTAINER_BAD_COMPRESSED, at,
                         "%s: offset %llu: the %s payload of the compressed bundle does not "
-                        "decode to the %zu bytes of its entry table: %s",
-                        c->name, (unsigned long long)at, method_name(ccob->method), want,
-                        why ? why : "it ends early");
+                        "decode after %zu bytes: %s",
+                        c->name, (unsigned long long)at, method_name(ccob->method), *filled, why);
+  *ended = d.done;
   decoder_end(&d);
   return st;
 }
@@ -257,17 +271,32 @@ amddwarf_status amddwarf__ccob_read(amddwarf_container *c, const char *section, 
     if (prefix == NULL)
       return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "bundle prefix");
     uint64_t need = 0, bundle_end = 0;
-    size_t first = c->count;
-    st = decode_prefix(c, &ccob, prefix, (size_t)want, err);
-    if (st == AMDDWARF_OK && memcmp(prefix, AMDDWARF_BUNDLE_MAGIC, AMDDWARF_BUNDLE_MAGIC_SIZE) != 0)
+    size_t first = c->count, filled = 0;
+    bool ended = false;
+    st = decode_prefix(c, &ccob, prefix, (size_t)want, &filled, &ended, err);
+    if (st == AMDDWARF_OK && filled < AMDDWARF_BUNDLE_MAGIC_SIZE)
+      st = amddwarf__fail(err, AMDDWARF_E_CONTAINER_BAD_COMPRESSED, offset + c->file_base,
+                          "%s: offset %llu: the compressed bundle decodes to %zu bytes, too few "
+                          "for a bundle",
+                          c->name, (unsigned long long)(offset + c->file_base), filled);
+    else if (st == AMDDWARF_OK &&
+             memcmp(prefix, AMDDWARF_BUNDLE_MAGIC, AMDDWARF_BUNDLE_MAGIC_SIZE) != 0)
       st = amddwarf__fail(err, AMDDWARF_E_CONTAINER_BAD_COMPRESSED, offset + c->file_base,
                           "%s: offset %llu: the compressed bundle does not hold an offload "
                           "bundle (no __CLANG_OFFLOAD_BUNDLE__ magic after decoding)",
                           c->name, (unsigned long long)(offset + c->file_base));
     if (st == AMDDWARF_OK)
-      st = amddwarf__bundle_read(c, &place, prefix, ccob.uncompressed_size, want,
+      st = amddwarf__bundle_read(c, &place, prefix, ccob.uncompressed_size, filled,
                                  offset + c->file_base, &need, &bundle_end, err);
     free(prefix);
+    if (st == AMDDWARF_END && (ended || want == ccob.uncompressed_size))
+      st = amddwarf__fail(err, AMDDWARF_E_CONTAINER_BAD_COMPRESSED, offset + c->file_base,
+                          "%s: offset %llu: compressed bundle header claims %llu bytes "
+                          "uncompressed, the %s payload decodes to %zu, which end inside the "
+                          "entry table",
+                          c->name, (unsigned long long)(offset + c->file_base),
+                          (unsigned long long)ccob.uncompressed_size, method_name(ccob.method),
+                          filled);
     if (st == AMDDWARF_END) {
       c->count = first;
       want = need > want * 2 ? need : want * 2;
@@ -302,8 +331,8 @@ amddwarf_status amddwarf__ccob_decompress(amddwarf_container *c, size_t index,
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
                           "decompressed bundle of %zu bytes", capacity);
   decoder d;
-  amddwarf_status st =
-      decoder_init(&d, ccob->method, c->data + ccob->offset + ccob->header_size, payload_size);
+  amddwarf_status st = decoder_init(&d, ccob->method, c->data + ccob->offset + ccob->header_size,
+                                    payload_size, NULL);
   size_t filled = 0;
   const char *why = NULL;
   while (st == AMDDWARF_OK) {

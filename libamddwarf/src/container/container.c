@@ -1,6 +1,7 @@
 /* Containers: recognizing the input by its content, the host ELF sections
  * that hold offloaded code, the entry list and the bytes of one entry. */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fstat, mmap */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -256,11 +257,16 @@ amddwarf_status amddwarf__container_open_range(const char *path, bool whole, uin
   *out = NULL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: cannot open", path);
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "cannot read %s: %s", path,
+                          strerror(errno));
   struct stat info;
   amddwarf_status st = AMDDWARF_OK;
-  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
-    st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: not a regular file", path);
+  if (fstat(fd, &info) != 0)
+    st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "cannot read %s: %s", path,
+                        strerror(errno));
+  else if (!S_ISREG(info.st_mode))
+    st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "cannot read %s: %s", path,
+                        strerror(S_ISDIR(info.st_mode) ? EISDIR : EINVAL));
   uint64_t file_size = st == AMDDWARF_OK ? (uint64_t)info.st_size : 0;
   if (st == AMDDWARF_OK && whole) {
     offset = 0;
@@ -325,6 +331,7 @@ void amddwarf_container_close(amddwarf_container *c)
     if (c->ccobs[i].bytes != NULL)
       amddwarf__mem_free(&a, c->ccobs[i].bytes, (size_t)c->ccobs[i].uncompressed_size);
   amddwarf__mem_free(&a, c->ccobs, c->ccob_capacity * sizeof *c->ccobs);
+  amddwarf__ccob_release(c);
   amddwarf__mem_free(&a, c->entries, c->capacity * sizeof *c->entries);
   if (c->mapping != NULL)
     munmap(c->mapping, c->mapping_size);
@@ -407,4 +414,30 @@ amddwarf_status amddwarf_container_open_input(const char *input,
   }
   amddwarf_uri_free(&uri, NULL);
   return st;
+}
+
+amddwarf_status amddwarf__container_take_bytes(amddwarf_container *c, size_t index, void **block,
+                                               size_t *block_size, const uint8_t **data,
+                                               size_t *size, amddwarf_error *err)
+{
+  amddwarf_status st = amddwarf_container_entry_bytes(c, index, data, size, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  const amddwarf__entry *e = &c->entries[index];
+  if (e->ccob >= 0) {
+    amddwarf__ccob *ccob = &c->ccobs[e->ccob];
+    *block = ccob->bytes;
+    *block_size = (size_t)ccob->uncompressed_size;
+    ccob->bytes = NULL;
+    return AMDDWARF_OK;
+  }
+  uint8_t *copy = amddwarf__mem_alloc(&c->allocator, *size ? *size : 1);
+  if (copy == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                          "code object of %zu bytes", *size);
+  memcpy(copy, *data, *size);
+  *block = copy;
+  *block_size = *size ? *size : 1;
+  *data = copy;
+  return AMDDWARF_OK;
 }

@@ -53,6 +53,7 @@ struct amddwarf_container {
   size_t count, capacity;
   amddwarf__ccob *ccobs;
   size_t ccob_count, ccob_capacity;
+  void *zstd;                    /* a ZSTD_DStream kept for reading entry tables */
 };
 
 /* Where a bundle (or image) was found, for its entries. */
@@ -87,6 +88,9 @@ amddwarf_status amddwarf__bundle_read(amddwarf_container *c, const amddwarf__pla
 amddwarf_status amddwarf__ccob_read(amddwarf_container *c, const char *section, uint64_t offset,
                                     uint64_t limit, uint64_t *end, amddwarf_error *err);
 
+/* Frees what the compressed-bundle reader keeps in C (its zstd stream). */
+void amddwarf__ccob_release(amddwarf_container *c);
+
 /* Decompresses compressed bundle INDEX (once) and checks its hash. */
 amddwarf_status amddwarf__ccob_decompress(amddwarf_container *c, size_t index,
                                           amddwarf_error *err);
@@ -104,6 +108,15 @@ amddwarf_status amddwarf__offload_binary_scan(amddwarf_container *c, const char 
 
 /* Reads a host ELF file's sections and everything offloaded in them. */
 amddwarf_status amddwarf__host_elf_scan(amddwarf_container *c, amddwarf_error *err);
+
+/* Hands the bytes of entry INDEX to the caller: *BLOCK (*BLOCK_SIZE bytes,
+   allocated with the container's allocator; the caller frees it) holds
+   *DATA (*SIZE bytes). A compressed entry's decompressed bundle moves out
+   of the container (its other entries then decompress it again); an
+   uncompressed entry is copied. */
+amddwarf_status amddwarf__container_take_bytes(amddwarf_container *c, size_t index, void **block,
+                                               size_t *block_size, const uint8_t **data,
+                                               size_t *size, amddwarf_error *err);
 
 /* Opens [OFFSET, OFFSET + SIZE) of the file at PATH, mapped (WHOLE: all of
    it, OFFSET and SIZE ignored). */

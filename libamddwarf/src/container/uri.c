@@ -24,7 +24,7 @@ static amddwarf_status parse_number(const char *text, size_t start, size_t end, 
 {
   unsigned base = 10;
   size_t pos = start;
-  if (end - pos > 2 && text[pos] == '0' && (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
+  if (end - pos >= 2 && text[pos] == '0' && (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
     base = 16;
     pos += 2;
   } else if (end - pos > 1 && text[pos] == '0') {
@@ -134,7 +134,8 @@ amddwarf_status amddwarf_uri_parse(const char *text, const amddwarf_allocator *a
                             "URI '%s': '%%' at offset %zu is not followed by two hex digits "
                             "(other than 00)",
                             text, i);
-      path[n++] = (char)(hi << 4 | lo);
+      else
+        path[n++] = (char)(hi << 4 | lo);
       i += 2;
     }
     path[n] = 0;
