@@ -215,7 +215,7 @@ def main():
           f"executable: --list {bundler_list(fatbin)}")
     for o in objs[:2]:
         data = bundler_unbundle(fatbin, o["entry_id"], os.path.join(work, "unbundled.co"))
-        ours = [p for p in extracted if f"-offset{o['offset']}-" in p]
+        ours = [p for p in extracted if f"-offset{int(o['offset'], 16)}-" in p]
         check(len(ours) == 1 and open(ours[0], "rb").read() == data,
               f"executable: {o['entry_id']} differs from --unbundle")
 
@@ -232,7 +232,7 @@ def main():
     check(r.returncode == 2 and "bogus+" in r.stderr, f"bad --target: {r.returncode} {r.stderr}")
     # The same answers on the container, the URI and the extracted file.
     for o in objs:
-        path = [p for p in extracted if f"-offset{o['offset']}-" in p][0]
+        path = [p for p in extracted if f"-offset{int(o['offset'], 16)}-" in p][0]
         same_answers(amddwarf, [([exe, "--object", str(o["index"])], exe),
                                 ([o["uri"]], o["uri"]), ([path], path)],
                      f"executable object {o['index']}")

@@ -87,9 +87,9 @@ static json_t *entry_json(const amddwarf_container_entry *e)
   json_object_set_new(o, "triple", json_string(e->triple));
   json_object_set_new(o, "target_id", json_string(e->target_id));
   json_object_set_new(o, "section", e->section[0] ? json_string(e->section) : json_null());
-  json_object_set_new(o, "offset", json_integer((json_int_t)e->offset));
+  json_object_set_new(o, "offset", cli_json_addr(e->offset));
   json_object_set_new(o, "size", json_integer((json_int_t)e->size));
-  json_object_set_new(o, "bundle_offset", json_integer((json_int_t)e->bundle_offset));
+  json_object_set_new(o, "bundle_offset", cli_json_addr(e->bundle_offset));
   json_object_set_new(o, "bundle_size", json_integer((json_int_t)e->bundle_size));
   json_object_set_new(o, "compressed", json_boolean(e->compressed));
   if (e->compressed) {
