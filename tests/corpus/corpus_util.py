@@ -153,3 +153,30 @@ def write(path, text):
     with open(path, "w") as f:
         f.write(text)
     return path
+
+
+def demangled_function_names(path):
+    """{DW_AT_name: demangled DW_AT_linkage_name} of the subprograms of PATH
+    that have both, from llvm-dwarfdump-19 and llvm-cxxfilt-19 (LLVM's
+    demangler, the one llvm-symbolizer shows names with): the C++ names
+    llvm-symbolizer's default --functions=linkage shows for a function."""
+    import re
+    r = run(["llvm-dwarfdump-19", "--debug-info", path])
+    pairs, tag, name, linkage = [], None, None, None
+    for line in r.stdout.splitlines() + ["0x0: DW_TAG_end"]:
+        m = re.match(r"^0x[0-9a-f]+:\s+(DW_TAG_\w+)", line)
+        if m:
+            if tag == "DW_TAG_subprogram" and name and linkage:
+                pairs.append((name, linkage))
+            tag, name, linkage = m.group(1), None, None
+            continue
+        m = re.search(r"DW_AT_(linkage_name|name)\s+\(\"([^\"]*)\"\)", line)
+        if m:
+            if m.group(1) == "name":
+                name = m.group(2)
+            else:
+                linkage = m.group(2)
+    if not pairs:
+        return {}
+    out = run(["llvm-cxxfilt-19"], "\n".join(l for _, l in pairs) + "\n").stdout.splitlines()
+    return {n: d for (n, _), d in zip(pairs, out)}

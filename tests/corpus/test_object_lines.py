@@ -5,7 +5,9 @@ Builds OpenCL and HIP kernels with always_inline helpers nested two deep and
 a noinline call (clang-19, gfx900 and gfx1030, -O1/-O2, DWARF 4 and 5, .o and
 .so) and, for every address where a line-table row starts and the address
 after it, compares the chain of frames amddwarf prints (function, file, line,
-column, innermost first) with `llvm-symbolizer-19 --inlining`. All the
+column, innermost first) with `llvm-symbolizer-19 --inlining` (C++ names
+demangled from their linkage names, as its default --functions=linkage shows
+them). All the
 addresses of an object are asked in one run (`--pc A,B,...`), each answered
 in its entry of the JSON document.
 
@@ -15,8 +17,8 @@ import json
 import os
 import sys
 
-from corpus_util import (arguments, check, compile_device, link_shared, missing_tool, run,
-                         summary, write)
+from corpus_util import (arguments, check, compile_device, demangled_function_names,
+                         link_shared, missing_tool, run, summary, write)
 
 OPENCL = r"""
 static inline __attribute__((always_inline)) int sq(int v) { return v * v + 1; }
@@ -57,7 +59,13 @@ __global__ void k(int *out, int n)
 """
 
 def symbolizer_frames(path, addresses):
-    """{address: [(function, file, line, column)]} from llvm-symbolizer."""
+    """{address: [(function, file, line, column)]} from llvm-symbolizer: with
+    --functions=short, C++ names then demangled from their linkage names as
+    llvm-symbolizer's default --functions=linkage shows them (taken from the
+    DWARF, since in a relocatable object, where every section starts at 0,
+    --functions=linkage names the outermost function by whichever symbol lies
+    at the address)."""
+    cxx = demangled_function_names(path)
     r = run(["llvm-symbolizer-19", "--obj=" + path, "--inlining", "--functions=short"],
             "\n".join(hex(a) for a in addresses) + "\n")
     out = {}
@@ -67,7 +75,7 @@ def symbolizer_frames(path, addresses):
         frames = []
         for fn, loc in zip(lines[0::2], lines[1::2]):
             file, line, col = loc.rsplit(":", 2)
-            frames.append((fn, file, int(line), int(col)))
+            frames.append((cxx.get(fn, fn), file, int(line), int(col)))
         out[a] = frames
     return out
 

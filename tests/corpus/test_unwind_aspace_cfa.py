@@ -286,11 +286,14 @@ def check_unwind(amddwarf, obj, snap, syms, label):
           (label, sorted(llvm_undefined), sorted(ours)))
 
     r = run([amddwarf, "unwind", obj, "--state", snap])
+    # Each frame is named as llvm-symbolizer-19 names its call site.
+    name = run(["llvm-symbolizer-19", "--obj=" + obj,
+                hex(caller + RETURN_OFFSET - 1)]).stdout.split("\n")[0]
     check(r.returncode == 0 and "VGPR5=<undefined>" in r.stdout and
           "SGPR4=<undefined>" in r.stdout and
-          ("#1 pc 0x%x cfa 0x%x (private_lane)" % (caller + RETURN_OFFSET, CALLER_FP))
+          ("#1 pc 0x%x in %s cfa 0x%x (private_lane)" % (caller + RETURN_OFFSET, name, CALLER_FP))
           in r.stdout,
-          "%s: unwind text:\n%s%s" % (label, r.stdout, r.stderr))
+          "%s: unwind text (llvm-symbolizer: %s):\n%s%s" % (label, name, r.stdout, r.stderr))
 
 
 def eval_lane0(amddwarf, obj, snap, frame, expr):
@@ -319,7 +322,8 @@ def check_eval(amddwarf, obj, snap, label):
 
 def main():
     args = arguments(__doc__)
-    if missing_tool("llvm-mc-19", "ld.lld-19", "llvm-nm-19", "llvm-dwarfdump-19"):
+    if missing_tool("llvm-mc-19", "ld.lld-19", "llvm-nm-19", "llvm-dwarfdump-19",
+                    "llvm-symbolizer-19"):
         return 0
     work = os.path.join(args.work, "unwind_aspace_cfa")
     os.makedirs(work, exist_ok=True)

@@ -9,8 +9,9 @@ and ld.lld-19 shared object), and for every address where a line-table row
 starts, and every 4-byte address of each sequence, compares the frames the debugger layer
 makes of a wave stopped there (tests/corpus/wave_frames.c: amddwarf_wave_open
 with the PC as an option, amddwarf_wave_frame while the frame is an inlined
-subroutine) with llvm-symbolizer-19 --inlining --functions=short: function
-names, file basenames, lines and columns of every frame, innermost first.
+subroutine) with llvm-symbolizer-19 --inlining --functions=linkage (its
+default: C++ names demangled from their linkage names): function names,
+file basenames, lines and columns of every frame, innermost first.
 Also checks the layer's own numbering: frame I has index I, physical frame
 0, and inline depths counting down to 0 at the function.
 
@@ -20,7 +21,8 @@ import json
 import os
 import sys
 
-from corpus_util import (arguments, check, compile_device, link_shared, missing_tool, run,
+from corpus_util import (arguments, check, compile_device, demangled_function_names,
+                         link_shared, missing_tool, run,
                          run_json, run_ok, summary, write)
 
 OPENCL = r"""
@@ -123,7 +125,10 @@ def row_addresses(amddwarf, path):
 
 
 def symbolizer_frames(path, addresses):
-    """{address: [(function, file basename, line, column)]} from llvm-symbolizer-19."""
+    """{address: [(function, file basename, line, column)]} from llvm-symbolizer-19
+    --functions=short, C++ names then demangled from their linkage names as its
+    default --functions=linkage shows them (corpus_util.demangled_function_names)."""
+    cxx = demangled_function_names(path)
     r = run(["llvm-symbolizer-19", "--obj=" + path, "--inlining", "--functions=short",
              "--output-style=JSON"], "\n".join(hex(a) for a in addresses) + "\n")
     out = {}
@@ -132,7 +137,7 @@ def symbolizer_frames(path, addresses):
         for s in entry.get("Symbol", []):
             name = s.get("FunctionName") or "??"
             file = os.path.basename(s["FileName"]) if s.get("FileName") else "??"
-            frames.append((name, file, s.get("Line", 0), s.get("Column", 0)))
+            frames.append((cxx.get(name, name), file, s.get("Line", 0), s.get("Column", 0)))
         out[a] = frames
     return out
 

@@ -174,9 +174,14 @@ static amddwarf_object *object_open(const program *p)
 
 /* ---- The state of wave W ---- */
 
+/* Where the waves' object is loaded: 0 (object addresses) except in the
+   tests of loaded code objects, whose PCs and return addresses are process
+   addresses. */
+static uint64_t load_address;
+
 static uint64_t stop_pc(uint32_t w)
 {
-  return 0x1220 + 4 * (w % 8);
+  return load_address + 0x1220 + 4 * (w % 8);
 }
 
 static uint32_t data(uint32_t w, uint32_t lane)
@@ -186,13 +191,15 @@ static uint32_t data(uint32_t w, uint32_t lane)
 
 static uint32_t leaf_v40(uint32_t w, uint32_t lane)
 {
-  return lane == 0 ? RETURN_INTO_MID : lane == 1 ? 0 : lane == 2 ? MID_FP
+  uint64_t ra = load_address + RETURN_INTO_MID;
+  return lane == 0 ? (uint32_t)ra : lane == 1 ? (uint32_t)(ra >> 32) : lane == 2 ? MID_FP
                                                                  : 0xa0000000u + data(w, lane);
 }
 
 static uint32_t mid_v40(uint32_t w, uint32_t lane)
 {
-  return lane == 61 ? KERNEL_FP : lane == 62 ? RETURN_INTO_KERNEL : lane == 63 ? 0
+  uint64_t ra = load_address + RETURN_INTO_KERNEL;
+  return lane == 61 ? KERNEL_FP : lane == 62 ? (uint32_t)ra : lane == 63 ? (uint32_t)(ra >> 32)
                                                                   : 0xb0000000u + data(w, lane);
 }
 
@@ -722,10 +729,174 @@ static void test_threads(void **state)
   amddwarf_object_close(shared);
 }
 
+/* ---- Loaded code objects ---- */
+
+#define LOADED_AT UINT64_C(0x7f0000001000)
+
+static amddwarf_status open_loaded(const amddwarf_object *object, amddwarf_snapshot *snap,
+                                   const char *architecture, amddwarf_target *raw,
+                                   amddwarf_wave **wave, amddwarf_error *err)
+{
+  const uint64_t loads[1] = {LOADED_AT};
+  amddwarf_wave_options options;
+  amddwarf_wave_options_init(&options);
+  options.load_addresses = loads;
+  options.architecture = architecture;
+  amddwarf_snapshot_target(snap, raw);
+  amddwarf_error_clear(err);
+  return amddwarf_wave_open(&object, 1, raw, &options, wave, err);
+}
+
+/* The same stop with the object loaded at 0x7f0000001000: PCs and return
+   addresses in the registers and the saved lanes are process addresses.
+   The frames, lines, CFAs and values are those of test_frame_list, each PC
+   moved by the load address, and each frame's object PC the object's. */
+static void test_frame_list_loaded(void **state)
+{
+  fixture *fx = *state;
+  const uint32_t w = 3;
+  load_address = LOADED_AT;
+  amddwarf_snapshot *snap = snapshot_new(w);
+  amddwarf_target raw;
+  amddwarf_wave *wave = NULL;
+  amddwarf_error err;
+  amddwarf_status st = open_loaded(fx->object, snap, "gfx900", &raw, &wave, &err);
+  if (st != AMDDWARF_OK)
+    print_error("open_loaded: %s\n", err.message);
+  assert_int_equal(st, AMDDWARF_OK);
+  const amddwarf_wave_info *info = amddwarf_wave_get_info(wave);
+  assert_int_equal(info->pc, LOADED_AT + 0x1220 + 4 * w);
+  assert_int_equal(info->object_pc, 0x1220 + 4 * w);
+  assert_int_equal(info->load_address, LOADED_AT);
+  const amddwarf_frame *f = NULL;
+  assert_int_equal(amddwarf_wave_frame(wave, 0, &f, &err), AMDDWARF_OK);
+  assert_frame(f, 0, "leaf", LOADED_AT + 0x1220 + 4 * w, LOADED_AT + 0x1220 + 4 * w, LEAF_FP,
+               21, 3);
+  assert_int_equal(f->object_pc, 0x1220 + 4 * w);
+  assert_int_equal(amddwarf_wave_frame(wave, 1, &f, &err), AMDDWARF_OK);
+  assert_frame(f, 1, "mid", LOADED_AT + RETURN_INTO_MID, LOADED_AT + RETURN_INTO_MID - 1,
+               MID_FP, 12, 7);
+  assert_int_equal(f->object_pc, RETURN_INTO_MID - 1);
+  assert_int_equal(f->load_address, LOADED_AT);
+  assert_int_equal(amddwarf_wave_frame(wave, 2, &f, &err), AMDDWARF_OK);
+  assert_frame(f, 2, "kernel", LOADED_AT + RETURN_INTO_KERNEL,
+               LOADED_AT + RETURN_INTO_KERNEL - 1, KERNEL_FP, 5, 2);
+  assert_int_equal(amddwarf_wave_frame(wave, 3, &f, &err), AMDDWARF_END);
+  for (uint32_t lane = 0; lane < LANES; lane += 21) {
+    assert_var(wave, 0, "lslot", lane, leaf_slot(w, lane));
+    assert_var(wave, 1, "slot", lane, mid_slot(w, lane));
+    assert_var(wave, 2, "kv", lane, kernel_v40(w, lane));
+  }
+  assert_int_equal(read_register(wave, 1, REG_PC, 0, 8), LOADED_AT + RETURN_INTO_MID);
+  /* Lane PCs are the wave's: a process address, placed in the object. */
+  size_t at = 9;
+  uint64_t object_pc = 0;
+  assert_int_equal(amddwarf_wave_object_at(wave, LOADED_AT + 0x1104, &at, &object_pc),
+                   AMDDWARF_OK);
+  assert_int_equal(at, 0);
+  assert_int_equal(object_pc, 0x1104);
+  assert_int_equal(amddwarf_wave_object_at(wave, 0x1104, &at, &object_pc), AMDDWARF_NOT_FOUND);
+  amddwarf_wave_close(wave);
+  amddwarf_snapshot_free(snap);
+  load_address = 0;
+}
+
+/* A stop that does not fit the object: its PC in no loaded object, another
+   processor, a wave size the processor does not run. */
+static void test_loaded_refusals(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_target raw;
+  amddwarf_wave *wave = NULL;
+  amddwarf_error err;
+  /* PCs as object addresses, below the load address. */
+  load_address = 0;
+  amddwarf_snapshot *snap = snapshot_new(0);
+  assert_int_equal(open_loaded(fx->object, snap, "gfx900", &raw, &wave, &err),
+                   AMDDWARF_E_PC_NOT_LOADED);
+  assert_null(wave);
+  assert_non_null(strstr(err.message, "0x1220 lies in no loaded code object"));
+  assert_non_null(strstr(err.message, "0x7f"));
+  amddwarf_snapshot_free(snap);
+  load_address = LOADED_AT;
+  snap = snapshot_new(0);
+  assert_int_equal(open_loaded(fx->object, snap, "gfx90a", &raw, &wave, &err),
+                   AMDDWARF_E_WAVE_MISMATCH);
+  assert_string_equal(err.message, "the wave is a gfx90a, its code object is for gfx900");
+  assert_null(wave);
+  amddwarf_snapshot_free(snap);
+  /* A wave32 snapshot: gfx900 runs wave64 only. */
+  const char *wave32 = "{\"wave_size\": 32, \"pc\": \"0x7f0000002220\"}";
+  assert_int_equal(amddwarf_snapshot_load(wave32, strlen(wave32), NULL, &snap, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(open_loaded(fx->object, snap, NULL, &raw, &wave, &err),
+                   AMDDWARF_E_WAVE_MISMATCH);
+  assert_string_equal(err.message,
+                      "the wave is wave32, its code object (gfx900) has wave64 code only");
+  amddwarf_snapshot_free(snap);
+  load_address = 0;
+}
+
+/* amddwarf_loaded_object_at over two copies of the object loaded apart:
+   an address belongs to the copy whose extent (its SHF_ALLOC sections,
+   listed here from the section headers) holds it, and becomes that
+   copy's object address. */
+static void test_loaded_object_at(void **state)
+{
+  fixture *fx = *state;
+  uint64_t low = UINT64_MAX, high = 0;
+  for (size_t i = 1; i < amddwarf_object_section_count(fx->object); ++i) {
+    amddwarf_object_section sec;
+    assert_int_equal(amddwarf_object_section_at(fx->object, i, &sec, NULL), AMDDWARF_OK);
+    if (!(sec.flags & 0x2) || sec.type == 8 /* SHT_NOBITS: none here */)
+      continue;
+    low = sec.address < low ? sec.address : low;
+    high = sec.address + sec.size > high ? sec.address + sec.size : high;
+  }
+  assert_true(low <= 0x1000 && high >= 0x1300);
+  uint64_t got_low = 0, got_high = 0;
+  assert_int_equal(amddwarf_object_extent(fx->object, &got_low, &got_high), AMDDWARF_OK);
+  assert_int_equal(got_low, low);
+  assert_int_equal(got_high, high);
+  const amddwarf_object *objects[2] = {fx->object, fx->object};
+  const uint64_t loads[2] = {0x100000000ull, 0x200000000ull};
+  size_t index = 7;
+  uint64_t at = 0;
+  assert_int_equal(amddwarf_loaded_object_at(objects, loads, 2, 0x100001220ull, &index, &at),
+                   AMDDWARF_OK);
+  assert_int_equal(index, 0);
+  assert_int_equal(at, 0x1220);
+  assert_int_equal(amddwarf_loaded_object_at(objects, loads, 2, 0x200001104ull, &index, &at),
+                   AMDDWARF_OK);
+  assert_int_equal(index, 1);
+  assert_int_equal(at, 0x1104);
+  /* The first and one past the last byte of the second copy. */
+  assert_int_equal(
+      amddwarf_loaded_object_at(objects, loads, 2, 0x200000000ull + low, &index, &at),
+      AMDDWARF_OK);
+  assert_int_equal(at, low);
+  assert_int_equal(
+      amddwarf_loaded_object_at(objects, loads, 2, 0x200000000ull + high, &index, &at),
+      AMDDWARF_NOT_FOUND);
+  assert_int_equal(amddwarf_loaded_object_at(objects, loads, 2, 0x1220, &index, &at),
+                   AMDDWARF_NOT_FOUND);
+  /* A load address where the extent would wrap: only what fits below. */
+  const uint64_t high_loads[1] = {UINT64_MAX - 0x1100};
+  assert_int_equal(amddwarf_loaded_object_at(objects, high_loads, 1, UINT64_MAX - 0x1100 + 0x1000,
+                                             &index, &at),
+                   AMDDWARF_OK);
+  assert_int_equal(at, 0x1000);
+  assert_int_equal(amddwarf_loaded_object_at(objects, loads, 2, 0x100001220ull, NULL, &at),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_frame_list),
+      cmocka_unit_test(test_frame_list_loaded),
+      cmocka_unit_test(test_loaded_refusals),
+      cmocka_unit_test(test_loaded_object_at),
       cmocka_unit_test(test_registers),
       cmocka_unit_test(test_caller_variables),
       cmocka_unit_test(test_no_cfi),

@@ -116,12 +116,101 @@ static void test_save_writes_places_and_snapshots(void **state)
   amddwarf_stop_free(stop);
 }
 
+/* The code objects of a stop (specs/stop.md): the stop's list is every
+   wave's whose snapshot lists none; a snapshot's own list wins; saving
+   writes each wave's list, and loading that gives the same lists. */
+static void test_code_objects_of_stop_and_waves(void **state)
+{
+  (void)state;
+  static const char doc[] =
+      "{\"code_objects\": [{\"uri\": \"file:///a.out#offset=4096&size=8192\","
+      " \"load_address\": \"0x7f0000001000\"},"
+      " {\"uri\": \"memory://1#offset=0x10&size=4\", \"load_address\": 16}],"
+      " \"waves\": [{\"snapshot\": " SNAPSHOT "},"
+      " {\"snapshot\": {\"code_objects\": [{\"uri\": \"file:///b \\\"q\\\".co\","
+      " \"load_address\": 0}]}}, {\"snapshot\": {\"code_objects\": []}}]}";
+  amddwarf_stop *stop = new_stop();
+  assert_int_equal(amddwarf_stop_add(stop, doc, strlen(doc), "stop.json", NULL), AMDDWARF_OK);
+  size_t count = 9;
+  const amddwarf_loaded_code_object *list =
+      amddwarf_snapshot_code_objects(amddwarf_stop_wave_get(stop, 0)->snapshot, &count);
+  assert_non_null(list);
+  assert_int_equal(count, 2);
+  assert_string_equal(list[0].uri, "file:///a.out#offset=4096&size=8192");
+  assert_int_equal(list[0].load_address, UINT64_C(0x7f0000001000));
+  assert_string_equal(list[1].uri, "memory://1#offset=0x10&size=4");
+  assert_int_equal(list[1].load_address, 16);
+  list = amddwarf_snapshot_code_objects(amddwarf_stop_wave_get(stop, 1)->snapshot, &count);
+  assert_int_equal(count, 1);
+  assert_string_equal(list[0].uri, "file:///b \"q\".co");
+  /* An empty list is a list: no code object is loaded. */
+  list = amddwarf_snapshot_code_objects(amddwarf_stop_wave_get(stop, 2)->snapshot, &count);
+  assert_non_null(list);
+  assert_int_equal(count, 0);
+  char *text = NULL;
+  size_t size = 0;
+  assert_int_equal(amddwarf_stop_save(stop, &text, &size, NULL), AMDDWARF_OK);
+  amddwarf_stop *again = new_stop();
+  assert_int_equal(amddwarf_stop_add(again, text, size, "saved.json", NULL), AMDDWARF_OK);
+  for (size_t w = 0; w < 3; ++w) {
+    size_t n1 = 0, n2 = 0;
+    const amddwarf_loaded_code_object *a =
+        amddwarf_snapshot_code_objects(amddwarf_stop_wave_get(stop, w)->snapshot, &n1);
+    const amddwarf_loaded_code_object *b =
+        amddwarf_snapshot_code_objects(amddwarf_stop_wave_get(again, w)->snapshot, &n2);
+    assert_int_equal(n1, n2);
+    for (size_t i = 0; i < n1; ++i) {
+      assert_string_equal(a[i].uri, b[i].uri);
+      assert_int_equal(a[i].load_address, b[i].load_address);
+    }
+  }
+  /* A snapshot without a list, in a stop without one, has none. */
+  amddwarf_stop *bare = new_stop();
+  assert_int_equal(amddwarf_stop_add(bare, SNAPSHOT, strlen(SNAPSHOT), "s.json", NULL),
+                   AMDDWARF_OK);
+  assert_null(amddwarf_snapshot_code_objects(amddwarf_stop_wave_get(bare, 0)->snapshot, &count));
+  assert_int_equal(count, 0);
+  amddwarf_stop_free(bare);
+  free(text);
+  amddwarf_stop_free(again);
+  amddwarf_stop_free(stop);
+}
+
+static void test_code_object_errors_name_the_member(void **state)
+{
+  (void)state;
+  static const struct {
+    const char *doc, *message;
+  } cases[] = {
+      {"{\"code_objects\": {}}",
+       "s.json: code_objects must be an array of {\"uri\": ..., \"load_address\": ...}"},
+      {"{\"code_objects\": [3]}",
+       "s.json: code_objects[0] must be an object {\"uri\": ..., \"load_address\": ...}"},
+      {"{\"code_objects\": [{\"uri\": \"\", \"load_address\": 0}]}",
+       "s.json: code_objects[0].uri must be a code object URI (a non-empty string)"},
+      {"{\"code_objects\": [{\"uri\": \"file:///x\", \"load_address\": -1}]}",
+       "s.json: code_objects[0].load_address: -1 is below the minimum 0"},
+      {"{\"code_objects\": [{\"uri\": \"file:///x\"}]}",
+       "s.json: code_objects[0].load_address: missing"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    amddwarf_stop *stop = new_stop();
+    amddwarf_error err;
+    assert_int_equal(amddwarf_stop_add(stop, cases[i].doc, strlen(cases[i].doc), "s.json", &err),
+                     AMDDWARF_E_SNAPSHOT_SCHEMA);
+    assert_string_equal(err.message, cases[i].message);
+    amddwarf_stop_free(stop);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_place_ids_read_as_every_integer),
       cmocka_unit_test(test_place_errors_name_the_member),
       cmocka_unit_test(test_save_writes_places_and_snapshots),
+      cmocka_unit_test(test_code_objects_of_stop_and_waves),
+      cmocka_unit_test(test_code_object_errors_name_the_member),
   };
   return cmocka_run_group_tests_name("stop", tests, NULL, NULL);
 }

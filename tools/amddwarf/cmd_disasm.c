@@ -14,6 +14,8 @@ static const char disasm_help[] =
     "usage: amddwarf disasm OBJECT [--function NAME | --pc ADDR [--count N]]\n"
     "                       [--source] [--locations] [--json]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Disassembles the executable sections (.text) of an AMDGPU code object for\n"
     "the processor and xnack/sramecc settings its e_flags name, with LLVM's\n"
     "disassembler: the same instructions `llvm-objdump-19 -d --mcpu=PROCESSOR`\n"
@@ -21,7 +23,10 @@ static const char disasm_help[] =
     "branch (s_branch, s_cbranch_*, s_call_b64) is followed by its target as\n"
     "<FUNCTION+OFFSET>, as llvm-objdump-19 shows it.\n"
     "\n"
-    "  --function NAME   only the function or kernel NAME (its symbol's range)\n"
+    "  --function NAME   only the function or kernel NAME (its symbol's range): its\n"
+    "                    symbol, its C++ name demangled or that name without its\n"
+    "                    parameters (step); one that names nothing lists the\n"
+    "                    nearest names, one that names overloads lists them\n"
     "  --pc ADDR         start at ADDR, an instruction boundary of its function\n"
     "                    (decoded from the function's start; another address is\n"
     "                    an error naming the boundaries around it)\n"
@@ -317,6 +322,45 @@ static int disasm_fail(const disasm_opts *o, amddwarf_status status, const char 
   return cli_report_error("disasm", o->json, status, &err);
 }
 
+/* The function --function NAME names (its symbol, demangled or not, or
+   its demangled name without parameters: amddwarf_object_find_functions).
+   None: the error names the nearest ones; several: a usage error listing
+   them. 0, or the exit status. */
+static int named_function(const amddwarf_object *obj, const disasm_opts *o,
+                          const amddwarf_symbol **out)
+{
+  const amddwarf_symbol *found[AMDDWARF_MAX_SUGGESTIONS];
+  size_t count = 0, shown = 0;
+  bool matched = amddwarf_object_find_functions(obj, o->function, found,
+                                                AMDDWARF_MAX_SUGGESTIONS, &count) ==
+                 AMDDWARF_OK;
+  if (matched && count == 1) {
+    *out = found[0];
+    return 0;
+  }
+  shown = matched ? (count < AMDDWARF_MAX_SUGGESTIONS ? count : AMDDWARF_MAX_SUGGESTIONS)
+                  : amddwarf_object_suggest_functions(obj, o->function, found,
+                                                      AMDDWARF_MAX_SUGGESTIONS);
+  cli_buf b = {0};
+  for (size_t i = 0; i < shown; ++i) {
+    const char *display = amddwarf_object_symbol_name(obj, found[i]);
+    cli_buf_printf(&b, "%s%s", i ? ", " : "", display);
+    if (display != found[i]->name)
+      cli_buf_printf(&b, " (%s)", found[i]->name);
+  }
+  int rc;
+  if (matched)
+    rc = cli_usage_error("disasm", "'%s' names %zu functions: %s; give one by its full or "
+                         "mangled name", o->function, count, b.data);
+  else if (shown > 0)
+    rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'; the nearest: %s",
+                     o->function, b.data);
+  else
+    rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'", o->function);
+  cli_buf_free(&b);
+  return rc;
+}
+
 /* With --pc: checks that PC is an instruction boundary, decoding from the
    start of the function holding it (or of the section). */
 static int check_boundary(const amddwarf_object *obj, disasm_context *dc,
@@ -366,21 +410,19 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
   bool found = false;
   if (o->locations && !vars)
     return disasm_fail(o, AMDDWARF_E_NO_MEMORY, "out of memory");
+  const amddwarf_symbol *named = NULL;
+  if (o->function && (rc = named_function(obj, o, &named)) != 0) {
+    free(vars);
+    return rc;
+  }
   for (int si = 0; si < nsections && rc == CLI_EXIT_OK; si++) {
     const exec_section *sec = &sections[si];
     uint64_t lo = sec->address, hi = sec->address + sec->size;
     if (o->function) {
-      const amddwarf_symbol *fs = NULL;
-      size_t n = amddwarf_object_symbol_count(obj);
-      for (size_t i = 0; i < n && !fs; i++) {
-        const amddwarf_symbol *s = amddwarf_object_symbol(obj, i);
-        if (s->section == sec->index && strcmp(s->name, o->function) == 0 && is_function(s))
-          fs = s;
-      }
-      if (!fs)
+      if (named->section != sec->index)
         continue;
-      lo = fs->address;
-      hi = fs->address + fs->size;
+      lo = named->address;
+      hi = named->address + named->size;
     } else if (o->have_pc) {
       if (o->pc < lo || o->pc >= hi)
         continue;
@@ -480,7 +522,8 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
   }
   if (rc == CLI_EXIT_OK && !found) {
     if (o->function)
-      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'", o->function);
+      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "function '%s' is not in an executable section",
+                       o->function);
     else if (o->have_pc)
       rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "0x%" PRIx64 " is not in an executable section",
                        o->pc);
@@ -516,6 +559,11 @@ int cli_disasm_main(int argc, char **argv)
     }
     if (cli_is_flag(argv[i], "--json")) {
       o.json = true;
+      continue;
+    }
+    if ((r = cli_object_select_arg(command, argc, argv, &i, &args)) != CLI_ARG_NONE) {
+      if (r == CLI_ARG_BAD)
+        return CLI_EXIT_USAGE;
       continue;
     }
     if ((r = cli_option_value(command, argc, argv, &i, "--function", &o.function)) != 0 ||

@@ -8,10 +8,14 @@ static const char *const usage =
     "usage: amddwarf dump OBJECT [--json] [--libdwarf] [--no-quirks] [--convention C]\n"
     "                     [--dialect D]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Prints what amddwarf reads from an AMDGPU code object (a relocatable .o\n"
     "or a linked .so/.hsaco): the ELF type and code object version, the ISA\n"
     "from e_flags (processor, xnack, sramecc, default wave size), the kernels\n"
-    "of the NT_AMDGPU_METADATA note with their register counts, and then each\n"
+    "of the NT_AMDGPU_METADATA note with their register counts, the function\n"
+    "and object symbols (a C++ name with its demangled form, as llvm-symbolizer\n"
+    "shows it), and then each\n"
     "DWARF compilation unit with the convention its locations are read with\n"
     "(specs/conventions.md), followed by every DIE and its attributes, with\n"
     "location expressions and location lists decoded.\n"
@@ -277,7 +281,12 @@ static int dump_text(const amddwarf_object *object, const char *path)
                                k->kernarg_segment_size};
     static const char *const labels[] = {"wave size", "sgprs", "vgprs", "agprs", "sgpr spills",
                                          "vgpr spills", "private", "group", "kernarg"};
-    printf("kernel %s: symbol %s, code 0x%llx (%llu bytes)", k->name, k->symbol ? k->symbol : "-",
+    char demangled[512];
+    printf("kernel %s", k->name);
+    /* A C++ kernel's name is mangled: show it as llvm-symbolizer does too. */
+    if (amddwarf_demangle(k->name, demangled, sizeof demangled, NULL) == AMDDWARF_OK)
+      printf(" (%s)", demangled);
+    printf(": symbol %s, code 0x%llx (%llu bytes)", k->symbol ? k->symbol : "-",
            (unsigned long long)k->code_address, (unsigned long long)k->code_size);
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f)
       if (fields[f] != UINT32_MAX)
@@ -286,7 +295,11 @@ static int dump_text(const amddwarf_object *object, const char *path)
   }
   for (size_t i = 0; i < amddwarf_object_symbol_count(object); ++i) {
     const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
-    printf("symbol %s: %s at 0x%llx, %llu bytes\n", s->name, symbol_kind_name(s->kind),
+    const char *display = amddwarf_object_symbol_name(object, s);
+    printf("symbol %s", s->name);
+    if (display != s->name)
+      printf(" (%s)", display);
+    printf(": %s at 0x%llx, %llu bytes\n", symbol_kind_name(s->kind),
            (unsigned long long)s->address, (unsigned long long)s->size);
   }
   text_ctx t = {object, NULL, NULL, {0}};

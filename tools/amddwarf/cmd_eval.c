@@ -7,14 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object_cli.h"
+#include "wave_cli.h"
 #include "trace_print.h"
 
 static const char *const usage =
-    "usage: amddwarf eval OBJECT --state SNAPSHOT [--pc ADDR] [--frame N]\n"
+    "usage: amddwarf eval [OBJECT] --state SNAPSHOT [--pc ADDR] [--frame N]\n"
     "                     [--lane N | --lanes all|LIST] [--json] [--explain]\n"
     "                     [--convention C] [--no-quirks] [--trace] [--stats]\n"
     "                     [--set PATH=VALUE [--save-state OUT]] EXPR\n"
+    "\n"
+    CLI_OBJECT_SELECT_HELP_SHORT
     "\n"
     "Finds the variable or parameter EXPR names in the scopes of the frame at\n"
     "the PC (innermost first), evaluates its location for each lane of the wave\n"
@@ -29,6 +31,9 @@ static const char *const usage =
     "comes from a symbol the object leaves undefined (amddwarf check).\n"
     "<inactive> marks a lane that is not active at the PC (not in EXEC, or not\n"
     "in DW_AT_LLVM_active_lane: amddwarf lanes); it is not read.\n"
+    "\n"
+    "A snapshot listing code_objects (specs/snapshot.md) has process\n"
+    "addresses and names its code objects: OBJECT may be left out.\n"
     "\n"
     "  EXPR           a C expression of one variable (specs/eval-paths.md):\n"
     "                   NAME  E.MEMBER  E->MEMBER  E[INDEX]  *E  &E  (E)\n"
@@ -177,7 +182,13 @@ static int parse_args(int argc, char **argv, eval_args *a)
     else
       return cli_usage_error("eval", "unexpected argument '%s'", argv[i]);
   }
-  if (a->object.path == NULL || (a->expr == NULL && a->set == NULL))
+  /* One operand without --set is EXPR: a snapshot that lists its code
+     objects names them itself. */
+  if (a->expr == NULL && a->set == NULL) {
+    a->expr = a->object.path;
+    a->object.path = NULL;
+  }
+  if (a->expr == NULL && a->set == NULL)
     return cli_usage_error("eval", "missing OBJECT or EXPR");
   if (a->state == NULL)
     return cli_usage_error("eval", "missing --state SNAPSHOT");
@@ -373,8 +384,7 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
 }
 
 /* Reads every lane of MASK (tracing each when asked) and prints them. */
-static int evaluate(const eval_args *a, amddwarf_wave *wave, const amddwarf_object *object,
-                    size_t frame, uint64_t mask)
+static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint64_t mask)
 {
   const char *expr = a->expr;
   char *path = NULL;
@@ -394,7 +404,9 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, const amddwarf_obje
     rc = cli_report_error("eval", a->object.json, AMDDWARF_E_NO_MEMORY, NULL);
     goto cleanup;
   }
-  amddwarf_expr_format format = trace_format(object, info->variable);
+  const amddwarf_frame *where = NULL;
+  amddwarf_wave_frame(wave, frame, &where, NULL);
+  amddwarf_expr_format format = trace_format(where->object, info->variable);
   trace_printer tp;
   trace_printer_init(&tp, stderr, &format, a->trace);
   const amddwarf_lanes *lanes = NULL;
@@ -442,50 +454,33 @@ cleanup:
   return rc;
 }
 
-/* The snapshot of STATE, loaded. */
-static int load_snapshot(const eval_args *a, amddwarf_snapshot **snap)
-{
-  uint8_t *data = NULL;
-  size_t size = 0;
-  amddwarf_error err;
-  if (cli_read_input("eval", a->object.json, a->state, &data, &size) != 0)
-    return CLI_EXIT_BAD_INPUT;
-  amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_snapshot_load((const char *)data, size, NULL, snap, &err);
-  free(data);
-  return st == AMDDWARF_OK ? 0 : cli_report_error("eval", a->object.json, st, &err);
-}
-
-/* The wave of SNAP in OBJECT at --pc or the snapshot's PC, and frame FRAME
-   with DWARF for it. */
-static int open_wave(const eval_args *a, const amddwarf_object *object, amddwarf_snapshot *snap,
-                     size_t frame, amddwarf_target *raw, amddwarf_wave **wave)
+/* The wave of W at --pc or the snapshot's PC, and frame FRAME with DWARF
+   for it. */
+static int open_wave(const eval_args *a, cli_wave *w, size_t frame)
 {
   amddwarf_wave_options options;
-  amddwarf_error err;
   uint64_t pc = 0;
   amddwarf_wave_options_init(&options);
-  amddwarf_error_clear(&err);
-  amddwarf_snapshot_target(snap, raw);
   if (a->pc != NULL) {
     if (cli_parse_u64(a->pc, &pc) != 0)
       return cli_usage_error("eval", "--pc '%s' is not a number", a->pc);
     options.has_pc = 1;
     options.pc = pc;
-  } else if (raw->read_register(raw->user, 16, 0, 8, &pc) != AMDDWARF_OK) {
+  } else if (w->raw.read_register(w->raw.user, 16, 0, 8, &pc) != AMDDWARF_OK) {
     return cli_usage_error("eval", "the snapshot has no pc: give --pc");
   }
-  const amddwarf_object *objects[1] = {object};
-  amddwarf_status st = amddwarf_wave_open(objects, 1, raw, &options, wave, &err);
-  if (st != AMDDWARF_OK)
-    return cli_report_error("eval", a->object.json, st, &err);
+  int rc = cli_wave_start("eval", a->object.json, w, &options);
+  if (rc != 0)
+    return rc;
   /* A PC no subprogram holds: say so as the other object commands do. */
   const amddwarf_frame *f = NULL;
-  if (amddwarf_wave_frame(*wave, frame, &f, NULL) == AMDDWARF_OK && f->function == NULL) {
+  if (amddwarf_wave_frame(w->wave, frame, &f, NULL) == AMDDWARF_OK && f->function == NULL) {
     size_t count = 0;
-    st = amddwarf_object_scopes_at(object, f->lookup_pc, NULL, 0, &count);
-    return cli_report_no_scope("eval", a->object.json, object, a->object.path, f->lookup_pc,
-                               st == AMDDWARF_OK ? AMDDWARF_NOT_FOUND : st);
+    const amddwarf_object *object = f->object ? f->object : w->objects[0];
+    amddwarf_status st = amddwarf_object_scopes_at(object, f->object_pc, NULL, 0, &count);
+    return cli_report_no_scope("eval", a->object.json, object,
+                               a->object.path ? a->object.path : "the code object",
+                               f->lookup_pc, st == AMDDWARF_OK ? AMDDWARF_NOT_FOUND : st);
   }
   return 0;
 }
@@ -496,26 +491,19 @@ int cli_eval_main(int argc, char **argv)
   memset(&a, 0, sizeof a);
   int rc = parse_args(argc, argv, &a);
   uint64_t frame = 0, mask = 0;
-  amddwarf_snapshot *snap = NULL;
-  amddwarf_object *object = NULL;
-  amddwarf_wave *wave = NULL;
-  amddwarf_target raw;
+  cli_wave w;
   if (rc >= 0)
     return rc;
   if (a.frame != NULL && cli_parse_u64(a.frame, &frame) != 0)
     return cli_usage_error("eval", "--frame '%s' is not a number", a.frame);
-  if ((rc = load_snapshot(&a, &snap)) != 0)
-    return rc;
-  if ((rc = cli_object_open("eval", &a.object, &object)) != 0 ||
-      (rc = open_wave(&a, object, snap, (size_t)frame, &raw, &wave)) != 0 ||
-      (rc = lane_mask(&a, snap, wave, &mask)) != 0)
+  if ((rc = cli_wave_load("eval", &a.object, a.state, &w)) != 0 ||
+      (rc = open_wave(&a, &w, (size_t)frame)) != 0 ||
+      (rc = lane_mask(&a, w.snap, w.wave, &mask)) != 0)
     goto cleanup;
-  if (a.set != NULL && (rc = assign(&a, wave, (size_t)frame, snap, mask)) != 0)
+  if (a.set != NULL && (rc = assign(&a, w.wave, (size_t)frame, w.snap, mask)) != 0)
     goto cleanup;
-  rc = evaluate(&a, wave, object, (size_t)frame, mask);
+  rc = evaluate(&a, w.wave, (size_t)frame, mask);
 cleanup:
-  amddwarf_wave_close(wave);
-  cli_object_close(&a.object, object);
-  amddwarf_snapshot_free(snap);
+  cli_wave_close(&w);
   return rc;
 }

@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object_cli.h"
+#include "wave_cli.h"
 #include "trace_print.h"
 
 static const char *const usage =
-    "usage: amddwarf lanes OBJECT --state SNAPSHOT [--pc ADDR] [--json] [--convention C]\n"
+    "usage: amddwarf lanes [OBJECT] --state SNAPSHOT [--pc ADDR] [--json] [--convention C]\n"
     "                      [--trace] [--stats]\n"
+    "\n"
+    CLI_OBJECT_SELECT_HELP
     "\n"
     "Prints a picture of the wave in SNAPSHOT (specs/snapshot.md): one character\n"
     "per lane ('#' active, '.' inactive), then the lanes grouped by the PC they\n"
@@ -50,7 +52,7 @@ static source_place where_at(const amddwarf_object *o, uint64_t pc)
     for (size_t i = 0; i < depth && i < 64 && w.function == NULL; ++i)
       if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram ||
           scopes[i]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
-        w.function = scopes[i]->name;
+        w.function = amddwarf_object_function_name(o, scopes[i]);
   if (amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK) {
     w.file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : NULL;
     w.line = r->line;
@@ -97,26 +99,16 @@ int cli_lanes_main(int argc, char **argv)
       return cli_usage_error("lanes", "more than one OBJECT");
     args.path = argv[i];
   }
-  if (args.path == NULL || state == NULL)
+  if (state == NULL)
     return cli_usage_error("lanes", "missing OBJECT or --state SNAPSHOT");
-  uint8_t *data = NULL;
-  size_t size = 0;
-  if (cli_read_input("lanes", args.json, state, &data, &size) != 0)
-    return CLI_EXIT_BAD_INPUT;
   amddwarf_error err;
   amddwarf_error_clear(&err);
-  amddwarf_snapshot *snap = NULL;
-  amddwarf_status st = amddwarf_snapshot_load((const char *)data, size, NULL, &snap, &err);
-  free(data);
-  if (st != AMDDWARF_OK)
-    return cli_report_error("lanes", args.json, st, &err);
-  amddwarf_object *object = NULL;
+  amddwarf_status st;
+  cli_wave cw;
   amddwarf_wave *wave = NULL;
-  int rc = cli_object_open("lanes", &args, &object);
+  int rc = cli_wave_load("lanes", &args, state, &cw);
   if (rc != 0)
     goto cleanup;
-  amddwarf_target raw;
-  amddwarf_snapshot_target(snap, &raw);
   amddwarf_wave_options options;
   amddwarf_wave_options_init(&options);
   if (pc_text != NULL) {
@@ -126,14 +118,16 @@ int cli_lanes_main(int argc, char **argv)
     }
     options.has_pc = 1;
   }
-  const amddwarf_object *objects[1] = {object};
-  if ((st = amddwarf_wave_open(objects, 1, &raw, &options, &wave, &err)) != AMDDWARF_OK) {
-    if (st == AMDDWARF_E_UNSUPPORTED || st == AMDDWARF_E_EVAL_UNAVAILABLE)
-      rc = cli_usage_error("lanes", "no PC: give --pc ADDR or a snapshot with \"pc\"");
-    else
-      rc = cli_report_error("lanes", args.json, st, &err);
+  /* Without a PC the wave cannot be placed. */
+  uint8_t pc_bytes[8];
+  if (!options.has_pc &&
+      cw.raw.read_register(cw.raw.user, 16, 0, sizeof pc_bytes, pc_bytes) != AMDDWARF_OK) {
+    rc = cli_usage_error("lanes", "no PC: give --pc ADDR or a snapshot with \"pc\"");
     goto cleanup;
   }
+  if ((rc = cli_wave_start("lanes", args.json, &cw, &options)) != 0)
+    goto cleanup;
+  wave = cw.wave;
   trace_printer tp;
   trace_printer_init(&tp, stderr, NULL, trace);
   if (trace || stats)
@@ -161,8 +155,13 @@ int cli_lanes_main(int argc, char **argv)
     for (unsigned l = 0; l < wave_size; ++l) {
       json_t *o = json_object();
       source_place w = {NULL, NULL, 0, 0, false};
-      if (lane[l].pc_known)
-        w = where_at(object, lane[l].pc);
+      size_t at = 0;
+      uint64_t object_pc = 0;
+      if (lane[l].pc_known &&
+          amddwarf_wave_object_at(wave, lane[l].pc, &at, &object_pc) == AMDDWARF_OK)
+        w = where_at(cw.objects[at], object_pc);
+      else if (lane[l].pc_known && cw.load_addresses == NULL)
+        w = where_at(cw.objects[0], lane[l].pc);
       json_object_set_new(o, "lane", json_integer(l));
       json_object_set_new(o, "active", json_boolean(lane[l].active));
       json_object_set_new(o, "pc", lane[l].pc_known ? cli_json_addr(lane[l].pc) : json_null());
@@ -190,8 +189,6 @@ int cli_lanes_main(int argc, char **argv)
     rc = cli_report_error("lanes", args.json, st, &err);
   free(table);
 cleanup:
-  amddwarf_wave_close(wave);
-  cli_object_close(&args, object);
-  amddwarf_snapshot_free(snap);
+  cli_wave_close(&cw);
   return rc;
 }

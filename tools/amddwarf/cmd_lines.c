@@ -11,11 +11,14 @@ static const char *const usage =
     "usage: amddwarf lines OBJECT QUERY... [--pc ADDR[,ADDR...]]... [--json] [--convention C]\n"
     "       amddwarf lines OBJECT --all [--json] [--convention C]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Maps between code addresses and source lines of an AMDGPU code object.\n"
     "Each QUERY is answered in the order given:\n"
     "\n"
     "  ADDR        the source location of a code address, innermost inlined\n"
-    "              frame first: for each inlined subroutine its name and the\n"
+    "              frame first: for each inlined subroutine its name (a C++\n"
+    "              name demangled, as llvm-symbolizer shows it) and the\n"
     "              line it is at, then the line its caller called it from,\n"
     "              up to the subprogram (like llvm-symbolizer --inlining).\n"
     "  FILE:LINE   every address where a row of a line table starts that\n"
@@ -81,12 +84,13 @@ static size_t frames_at(const amddwarf_object *object, uint64_t pc, frame *frame
   for (size_t i = 0; i < depth && n < capacity; ++i) {
     const amddwarf_die_info *s = scopes[i];
     if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine) {
-      frames[n++] = (frame){s->name, file, line, column, true};
+      frames[n++] = (frame){amddwarf_object_function_name(object, s), file, line, column, true};
       file = decl_file(object, s, s->call_file);
       line = s->call_line;
       column = s->call_column;
     } else if (s->tag == AMDDWARF_DW_TAG_subprogram) {
-      frames[n++] = (frame){s->name, file, line, column, false};
+      frames[n++] = (frame){amddwarf_object_function_name(object, s), file, line, column,
+                            false};
       break;
     }
   }

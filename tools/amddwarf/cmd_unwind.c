@@ -1,6 +1,6 @@
 /* amddwarf unwind: the backtrace of a wave snapshot, by virtual unwinding
  * with the call frame information of a code object. */
-#include "object_cli.h"
+#include "wave_cli.h"
 #include "trace_print.h"
 
 #include <inttypes.h>
@@ -8,15 +8,18 @@
 #include <string.h>
 
 static const char unwind_help[] =
-    "usage: amddwarf unwind OBJECT --state SNAPSHOT [--eh-frame] [--max-frames N] [--json]\n"
+    "usage: amddwarf unwind [OBJECT] --state SNAPSHOT [--eh-frame] [--max-frames N] [--json]\n"
     "                       [--trace] [--stats]\n"
+    "\n"
+    CLI_OBJECT_SELECT_HELP
     "\n"
     "Unwinds the wave in SNAPSHOT (a JSON wave state: registers, per-lane and\n"
     "global memory, EXEC; see specs/snapshot.md) with the call frame information\n"
     "of OBJECT (.debug_frame, or .eh_frame with --eh-frame or when there is no\n"
     ".debug_frame) and prints every frame: its PC, its CFA with the address\n"
     "space, the row that applies (looked up at PC - 1 in callers, the call\n"
-    "site), and the registers the callee's rules recover, as unwound values.\n"
+    "site), its function (a C++ name demangled, as llvm-symbolizer shows it),\n"
+    "and the registers the callee's rules recover, as unwound values.\n"
     "A register whose rule is undefined shows as <undefined>.\n"
     "\n"
     "The walk ends when a frame's return address rule is undefined (exit 0), or\n"
@@ -149,11 +152,15 @@ int cli_unwind_main(int argc, char **argv)
   const char *path = NULL, *state = NULL, *value = NULL;
   bool json = false, eh = false, trace = trace_env_enabled(), stats = false;
   uint64_t max_frames = 64;
+  cli_object_args args = {0};
   for (int i = 1; i < argc; i++) {
     int r;
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
       fputs(unwind_help, stdout);
       return CLI_EXIT_OK;
+    } else if ((r = cli_object_select_arg("unwind", argc, argv, &i, &args)) != CLI_ARG_NONE) {
+      if (r == CLI_ARG_BAD)
+        return CLI_EXIT_USAGE;
     } else if (cli_is_flag(argv[i], "--json")) {
       json = true;
     } else if (cli_is_flag(argv[i], "--trace")) {
@@ -179,31 +186,32 @@ int cli_unwind_main(int argc, char **argv)
       return cli_usage_error("unwind", "more than one OBJECT");
     }
   }
-  if (!path)
-    return cli_usage_error("unwind", "missing OBJECT");
   if (!state)
-    return cli_usage_error("unwind", "missing --state SNAPSHOT");
-  uint8_t *snap_text = NULL;
-  size_t snap_size = 0;
-  amddwarf_snapshot *snap = NULL;
-  amddwarf_object *object = NULL;
+    return cli_usage_error("unwind", "%s", path ? "missing --state SNAPSHOT" : "missing OBJECT");
   amddwarf_cfi *eh_cfi = NULL;
   amddwarf_wave *wave = NULL;
   int status = CLI_EXIT_BAD_INPUT;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st;
-  cli_object_args args = {path, NULL, NULL, json, 0, NULL};
-  if (cli_read_input("unwind", json, state, &snap_text, &snap_size) != 0 ||
-      (status = cli_object_open("unwind", &args, &object)) != 0)
+  args.path = path;
+  args.json = json;
+  cli_wave cw;
+  if ((status = cli_wave_load("unwind", &args, state, &cw)) != 0)
     goto done;
   status = CLI_EXIT_BAD_INPUT;
-  if ((st = amddwarf_snapshot_load((const char *)snap_text, snap_size, NULL, &snap, &err)) !=
-      AMDDWARF_OK) {
-    cli_report_error("unwind", json, st, &err);
-    goto done;
-  }
-  /* The object's CFI: .debug_frame, else .eh_frame; or .eh_frame when asked. */
+  if (path == NULL)
+    path = "the code object";
+  /* The CFI of the object holding the wave's PC: .debug_frame, else
+     .eh_frame; or .eh_frame when asked. */
+  const amddwarf_object *object = cw.objects[0];
+  uint64_t pc = 0;
+  size_t at = 0;
+  if (cw.load_addresses != NULL &&
+      cw.raw.read_register(cw.raw.user, 16, 0, sizeof pc, &pc) == AMDDWARF_OK &&
+      amddwarf_loaded_object_at((const amddwarf_object *const *)cw.objects, cw.load_addresses,
+                                cw.count, pc, &at, &pc) == AMDDWARF_OK)
+    object = cw.objects[at];
   amddwarf_cfi *cfi = NULL;
   if (eh) {
     size_t image_size = 0;
@@ -225,19 +233,15 @@ int cli_unwind_main(int argc, char **argv)
     cli_report_error("unwind", json, st, &err);
     goto done;
   }
-  amddwarf_target target;
-  amddwarf_snapshot_target(snap, &target);
   amddwarf_wave_options wo;
   amddwarf_wave_options_init(&wo);
   wo.max_frames = (uint32_t)max_frames;
   wo.cfi = cfi;
-  const amddwarf_object *objects[1] = {object};
   trace_printer tp;
   trace_printer_init(&tp, stderr, NULL, trace);
-  if ((st = amddwarf_wave_open(objects, 1, &target, &wo, &wave, &err)) != AMDDWARF_OK) {
-    cli_report_error("unwind", json, st, &err);
+  if (cli_wave_start("unwind", json, &cw, &wo) != 0)
     goto done;
-  }
+  wave = cw.wave;
   if (trace || stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
   /* Every frame first (the walk), then the registers of each. */
@@ -253,6 +257,8 @@ int cli_unwind_main(int argc, char **argv)
   trace_phase_begin(&tp, "registers");
   const amddwarf_cfi_target *ct = amddwarf_cfi_get_target(cfi);
   const amddwarf_cfi_row *callee = NULL;
+  /* The FDEs' ranges are where the wave's object is loaded. */
+  uint64_t load = amddwarf_wave_get_info(wave)->load_address;
   json_t *root = json ? json_object() : NULL, *frames = json ? json_array() : NULL;
   for (size_t i = 0; i < frame_count; i++) {
     amddwarf_wave_frame(wave, i, &frame, NULL);
@@ -271,6 +277,8 @@ int cli_unwind_main(int argc, char **argv)
       json_object_set_new(jf, "pc", json_string(hex));
       snprintf(hex, sizeof hex, "0x%" PRIx64, fi->lookup_pc);
       json_object_set_new(jf, "lookup_pc", json_string(hex));
+      json_object_set_new(jf, "function",
+                          fi->function_name ? json_string(fi->function_name) : json_null());
       if (fi->has_cfa) {
         json_t *cfa = json_object();
         json_object_set_new(cfa, "address", cli_json_addr(fi->cfa));
@@ -284,14 +292,16 @@ int cli_unwind_main(int argc, char **argv)
         json_object_set_new(jf, "synthesized", json_true());
     } else {
       printf("#%zu pc 0x%" PRIx64, fi->physical, fi->pc);
+      if (fi->function_name)
+        printf(" in %s", fi->function_name);
       if (fi->has_cfa)
         printf(" cfa 0x%" PRIx64 " (%s)", fi->cfa, aspace);
       else
         printf(" cfa <none>");
       if (fi->row)
         printf(" fde 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")", fi->row->fde->offset,
-               fi->row->fde->initial_location,
-               fi->row->fde->initial_location + fi->row->fde->address_range);
+               load + fi->row->fde->initial_location,
+               load + fi->row->fde->initial_location + fi->row->fde->address_range);
       else
         printf(" no FDE covers 0x%" PRIx64, fi->lookup_pc);
       printf("%s\n", fi->row && fi->row->synthesized ? " (rows synthesized from the prologue)"
@@ -325,10 +335,7 @@ int cli_unwind_main(int argc, char **argv)
     trace_print_stats(&tp, stderr);
   status = end == AMDDWARF_END ? CLI_EXIT_OK : CLI_EXIT_BAD_INPUT;
 done:
-  amddwarf_wave_close(wave);
+  cli_wave_close(&cw); /* the wave first: it unwinds with EH_CFI */
   amddwarf_cfi_close(eh_cfi);
-  cli_object_close(&args, object);
-  amddwarf_snapshot_free(snap);
-  free(snap_text);
   return status;
 }

@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object_cli.h"
+#include "wave_cli.h"
 
 static const char *const usage =
     "usage: amddwarf vars OBJECT --pc ADDR [--json] [--convention C] [--dialect D]\n"
-    "       amddwarf vars OBJECT --state SNAPSHOT [--frame N] [--pc ADDR] [--json]\n"
+    "       amddwarf vars [OBJECT] --state SNAPSHOT [--frame N] [--pc ADDR] [--json]\n"
+    "\n"
+    CLI_OBJECT_SELECT_HELP
     "\n"
     "Lists the variables and parameters visible at the code address ADDR of\n"
     "an AMDGPU code object, innermost scope first (lexical blocks, inlined\n"
@@ -22,7 +24,10 @@ static const char *const usage =
     "  --state SNAPSHOT a wave snapshot (specs/snapshot.md): list the variables\n"
     "                   of one of its frames, at the PC of that frame (the call\n"
     "                   site, PC - 1, in callers); inlined subroutines are frames\n"
-    "                   of their own, as in a debugger's backtrace\n"
+    "                   of their own, as in a debugger's backtrace. A snapshot\n"
+    "                   listing its code_objects (URIs and load addresses) has\n"
+    "                   process addresses and needs no OBJECT; OBJECT given is\n"
+    "                   read in place of the files its URIs name\n"
     "  --frame N        the frame (default 0, the innermost), unwound with the\n"
     "                   object's call frame information; with --state each\n"
     "                   variable's value in the snapshot's lane is shown too,\n"
@@ -79,6 +84,7 @@ static void const_value_text(cli_buf *b, const amddwarf_attr_value *v)
 typedef struct frame_values {
   amddwarf_wave *wave;
   size_t frame;
+  uint64_t pc;          /* the frame's PC as shown: a process address when loaded */
 } frame_values;
 
 /* VAR's value in the focused lane, as amddwarf eval prints one lane: made
@@ -113,7 +119,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
   cli_buf b = {0};
   const amddwarf_line_table *table = NULL;
   const amddwarf_line_row *row = NULL;
-  printf("pc 0x%llx", (unsigned long long)pc);
+  printf("pc 0x%llx", (unsigned long long)(fv != NULL ? fv->pc : pc));
   if (amddwarf_object_line_at(object, pc, &table, &row) == AMDDWARF_OK) {
     const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
     printf(": %s:%u:%u", file ? file : "?", row->line, row->column);
@@ -181,7 +187,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   json_t *root = json_object();
   const amddwarf_line_table *table = NULL;
   const amddwarf_line_row *row = NULL;
-  json_object_set_new(root, "pc", cli_json_addr(pc));
+  json_object_set_new(root, "pc", cli_json_addr(fv != NULL ? fv->pc : pc));
   if (amddwarf_object_line_at(object, pc, &table, &row) == AMDDWARF_OK) {
     const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
     json_t *line = json_object();
@@ -266,25 +272,13 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
 static int frame_vars(cli_object_args *args, const char *state, const char *pc_text,
                       uint64_t frame_index)
 {
-  uint8_t *text = NULL;
-  size_t size = 0;
-  amddwarf_snapshot *snap = NULL;
-  amddwarf_object *object = NULL;
-  amddwarf_wave *wave = NULL;
+  cli_wave w;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st;
-  int rc = CLI_EXIT_BAD_INPUT;
-  if (cli_read_input("vars", args->json, state, &text, &size) != 0)
+  int rc = cli_wave_load("vars", args, state, &w);
+  if (rc != 0)
     goto done;
-  if ((st = amddwarf_snapshot_load((const char *)text, size, NULL, &snap, &err)) != AMDDWARF_OK) {
-    rc = cli_report_error("vars", args->json, st, &err);
-    goto done;
-  }
-  if ((rc = cli_object_open("vars", args, &object)) != 0)
-    goto done;
-  amddwarf_target raw;
-  amddwarf_snapshot_target(snap, &raw);
   amddwarf_wave_options options;
   amddwarf_wave_options_init(&options);
   if (pc_text != NULL && cli_parse_u64(pc_text, &options.pc) != 0) {
@@ -292,13 +286,14 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
     goto done;
   }
   options.has_pc = pc_text != NULL;
-  const amddwarf_object *objects[1] = {object};
   const amddwarf_frame *frame = NULL;
   const amddwarf_var *vars = NULL;
   size_t count = 0;
-  if ((st = amddwarf_wave_open(objects, 1, &raw, &options, &wave, &err)) != AMDDWARF_OK ||
-      (st = amddwarf_wave_frame(wave, (size_t)frame_index, &frame, &err)) != AMDDWARF_OK ||
-      (st = amddwarf_wave_variables(wave, (size_t)frame_index, &vars, &count, &err)) !=
+  if ((rc = cli_wave_start("vars", args->json, &w, &options)) != 0)
+    goto done;
+  rc = CLI_EXIT_BAD_INPUT;
+  if ((st = amddwarf_wave_frame(w.wave, (size_t)frame_index, &frame, &err)) != AMDDWARF_OK ||
+      (st = amddwarf_wave_variables(w.wave, (size_t)frame_index, &vars, &count, &err)) !=
           AMDDWARF_OK) {
     if (st == AMDDWARF_END) {
       amddwarf_error_clear(&err);
@@ -309,21 +304,21 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
     rc = cli_report_error("vars", args->json, st, &err);
     goto done;
   }
+  /* The frame's own object: the one its PC lies in. */
+  const amddwarf_object *object = frame->object ? frame->object : w.objects[0];
   if (frame->function == NULL) {
-    rc = cli_report_no_scope("vars", args->json, object, args->path, frame->lookup_pc,
+    rc = cli_report_no_scope("vars", args->json, object,
+                             args->path ? args->path : "the code object", frame->lookup_pc,
                              AMDDWARF_NOT_FOUND);
     goto done;
   }
-  frame_values fv = {wave, (size_t)frame_index};
-  rc = args->json ? vars_json(object, frame->lookup_pc, frame->scopes, frame->scope_count,
+  frame_values fv = {w.wave, (size_t)frame_index, frame->lookup_pc};
+  rc = args->json ? vars_json(object, frame->object_pc, frame->scopes, frame->scope_count,
                               frame->scope_base, vars, count, &fv)
-                  : vars_text(object, frame->lookup_pc, frame->scopes, frame->scope_count,
+                  : vars_text(object, frame->object_pc, frame->scopes, frame->scope_count,
                               frame->scope_base, vars, count, &fv);
 done:
-  amddwarf_wave_close(wave);
-  cli_object_close(args, object);
-  amddwarf_snapshot_free(snap);
-  free(text);
+  cli_wave_close(&w);
   return rc;
 }
 
@@ -351,7 +346,8 @@ int cli_vars_main(int argc, char **argv)
     args.path = argv[i];
   }
   uint64_t pc = 0, frame = 0;
-  if (args.path == NULL)
+  /* A snapshot that lists its code objects names them itself. */
+  if (args.path == NULL && state == NULL)
     return cli_usage_error("vars", "missing OBJECT");
   if (frame_text != NULL && (cli_parse_u64(frame_text, &frame) != 0 || frame > 100000))
     return cli_usage_error("vars", "--frame '%s' is not a frame number", frame_text);

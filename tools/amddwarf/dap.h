@@ -21,7 +21,20 @@ typedef struct dap_thread {
   amddwarf_target raw;           /* the wave's snapshot target */
   amddwarf_wave *wave;           /* NULL when it did not open (OPEN_ERROR says why) */
   char open_error[1024];
+  /* The wave's code objects (borrowed from the session: the programs, or
+     the code objects its snapshot lists) and, when it lists them, their
+     load addresses (owned; NULL: the PCs are object addresses). */
+  amddwarf_object **objects;
+  size_t object_count;
+  uint64_t *load_addresses;
 } dap_thread;
+
+/* A code object a stop lists by URI, opened once for every wave naming it. */
+typedef struct dap_listed_object {
+  char *uri;
+  amddwarf_object *object;
+  uint8_t *data;                 /* the bytes OBJECT reads, or NULL */
+} dap_listed_object;
 
 typedef enum dap_handle_kind {
   DAP_HANDLE_LOCALS,
@@ -50,6 +63,8 @@ typedef struct dap_session {
   amddwarf_object **objects;
   size_t object_count;
   char **object_paths;
+  dap_listed_object *listed;     /* code objects the stop lists, by URI */
+  size_t listed_count;
   amddwarf_stop *stop;
   char *stop_path;
   dap_thread *threads;
@@ -97,6 +112,10 @@ bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t
 enum { DAP_FRAME_STRIDE = 4096 };
 bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply *reply,
                    size_t *thread, size_t *frame);
+/* The line-table row at PC (a process address when THREAD's wave lists
+   loaded code objects) in THREAD's objects: true with *TABLE and *ROW. */
+bool dap_line_at(dap_session *s, size_t thread, uint64_t pc, const amddwarf_line_table **table,
+                 const amddwarf_line_row **row);
 /* "file.cl:12" for PC in THREAD's objects, or "" (BUF of SIZE bytes). */
 void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size);
 /* The text `amddwarf lanes` prints for THREAD's wave, as a new string. */

@@ -319,11 +319,29 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
                     MAX_INSTRUCTIONS);
   if (!disasm_setup(s, reply))
     return false;
+  /* A wave over loaded code objects names process addresses: the code is
+     that of the object loaded there, shown at its load address (BIAS). */
+  uint64_t bias = 0;
+  const amddwarf_object *only = NULL;
+  bool unloaded = false;
+  const dap_thread *t = s->thread_count ? &s->threads[s->current_thread] : NULL;
+  if (t != NULL && t->load_addresses != NULL && t->wave != NULL) {
+    size_t at = 0;
+    uint64_t object_address = 0;
+    if (amddwarf_wave_object_at(t->wave, ref.address, &at, &object_address) == AMDDWARF_OK) {
+      only = t->objects[at];
+      bias = t->load_addresses[at];
+      ref.address = object_address;
+    } else {
+      unloaded = true;
+    }
+  }
   disasm_state *d = s->disasm;
   section_code *sc = NULL;
-  for (size_t i = 0; i < d->section_count && !sc; i++) {
+  for (size_t i = 0; i < d->section_count && !sc && !unloaded; i++) {
     const exec_section *sec = d->sections[i].section;
-    if (ref.address >= sec->address && ref.address - sec->address < sec->size)
+    if ((only == NULL || d->sections[i].object == only) && ref.address >= sec->address &&
+        ref.address - sec->address < sec->size)
       sc = &d->sections[i];
   }
   json_t *list = json_array();
@@ -333,7 +351,8 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
     /* Outside every section: addresses with no code, as the protocol asks
        for exactly instructionCount entries. */
     for (uint64_t k = 0; k < count; k++)
-      json_array_append_new(list, invalid_instruction(ref.address + 4 * (uint64_t)(offset + (json_int_t)k)));
+      json_array_append_new(list, invalid_instruction(bias + ref.address +
+                                                      4 * (uint64_t)(offset + (json_int_t)k)));
     return true;
   }
   if (!section_starts(sc))
@@ -356,7 +375,7 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
     if (index < 0 || (uint64_t)index >= sc->count) {
       uint64_t a = index < 0 ? sc->section->address - 4 * (uint64_t)(-index)
                              : end + 4 * ((uint64_t)index - sc->count);
-      json_array_append_new(list, invalid_instruction(a));
+      json_array_append_new(list, invalid_instruction(bias + a));
       continue;
     }
     uint64_t pc = sc->starts[index];
@@ -367,7 +386,7 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
       snprintf(text, sizeof text, "<unknown>");
     for (uint64_t b = 0; b < next - pc && b < 24; b++)
       snprintf(hex + 2 * b, sizeof hex - 2 * b, "%02x", bytes[b]);
-    snprintf(a, sizeof a, "0x%" PRIx64, pc);
+    snprintf(a, sizeof a, "0x%" PRIx64, bias + pc);
     json_t *j = json_object();
     json_object_set_new(j, "address", json_string(a));
     json_object_set_new(j, "instructionBytes", json_string(hex));

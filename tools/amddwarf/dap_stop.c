@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "dap.h"
-#include "object_cli.h"
+#include "wave_cli.h"
 
 /* ---- Launch ---- */
 
@@ -19,9 +19,20 @@ void dap_session_release(dap_session *s)
   dap_handles_clear(s);
   free(s->handles);
   dap_disasm_release(s);
-  for (size_t i = 0; i < s->thread_count; i++)
+  for (size_t i = 0; i < s->thread_count; i++) {
     amddwarf_wave_close(s->threads[i].wave);
+    free(s->threads[i].objects);
+    free(s->threads[i].load_addresses);
+  }
   free(s->threads);
+  for (size_t i = 0; i < s->listed_count; i++) {
+    amddwarf_object_close(s->listed[i].object);
+    free(s->listed[i].data);
+    free(s->listed[i].uri);
+  }
+  free(s->listed);
+  s->listed = NULL;
+  s->listed_count = 0;
   amddwarf_stop_free(s->stop);
   for (size_t i = 0; i < s->object_count; i++) {
     amddwarf_object_close(s->objects[i]);
@@ -117,7 +128,7 @@ static bool open_object(dap_session *s, const json_t *j, dap_reply *reply)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_object *object = NULL;
-  amddwarf_status st = amddwarf_object_open_file(path, NULL, &object, &err);
+  amddwarf_status st = amddwarf_object_open_input(path, NULL, NULL, &object, &err);
   if (st != AMDDWARF_OK) {
     char what[600];
     snprintf(what, sizeof what, "launch: the code object '%s' does not open", path);
@@ -126,6 +137,77 @@ static bool open_object(dap_session *s, const json_t *j, dap_reply *reply)
   s->objects[s->object_count] = object;
   s->object_paths[s->object_count++] = strdup(path);
   return true;
+}
+
+/* The listed code object ENTRY (one of the COUNT its wave's snapshot
+   lists), opened once per session. */
+static amddwarf_status listed_object(dap_session *s, const amddwarf_loaded_code_object *entry,
+                                     size_t count, amddwarf_object **out, amddwarf_error *err)
+{
+  for (size_t i = 0; i < s->listed_count; i++)
+    if (strcmp(s->listed[i].uri, entry->uri) == 0) {
+      *out = s->listed[i].object;
+      return AMDDWARF_OK;
+    }
+  dap_listed_object *grown = realloc(s->listed, (s->listed_count + 1) * sizeof *grown);
+  if (grown == NULL)
+    return AMDDWARF_E_NO_MEMORY;
+  s->listed = grown;
+  dap_listed_object *l = &s->listed[s->listed_count];
+  memset(l, 0, sizeof *l);
+  amddwarf_object_options options;
+  amddwarf_object_options_init(&options);
+  amddwarf_status st =
+      cli_open_listed(entry, count, NULL, NULL, &options, &l->object, &l->data, err);
+  if (st == AMDDWARF_OK && (l->uri = strdup(entry->uri)) == NULL)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st != AMDDWARF_OK) {
+    amddwarf_object_close(l->object);
+    free(l->data);
+    return st;
+  }
+  s->listed_count++;
+  *out = l->object;
+  return AMDDWARF_OK;
+}
+
+/* The code objects of thread T: the programs when its snapshot lists no
+   code object; else the listed ones at their load addresses, the one
+   program standing for a list of one. */
+static amddwarf_status thread_objects(dap_session *s, dap_thread *t, amddwarf_error *err)
+{
+  size_t count = 0;
+  const amddwarf_loaded_code_object *list =
+      amddwarf_snapshot_code_objects(t->place->snapshot, &count);
+  if (list == NULL)
+    count = s->object_count;
+  if (count == 0) {
+    err->status = AMDDWARF_E_PC_NOT_LOADED;
+    snprintf(err->message, sizeof err->message,
+             "the snapshot's code_objects list is empty: no code object is loaded");
+    return AMDDWARF_E_PC_NOT_LOADED;
+  }
+  t->objects = calloc(count, sizeof *t->objects);
+  if (t->objects == NULL)
+    return AMDDWARF_E_NO_MEMORY;
+  t->object_count = count;
+  if (list == NULL) {
+    memcpy(t->objects, s->objects, count * sizeof *t->objects);
+    return AMDDWARF_OK;
+  }
+  if ((t->load_addresses = calloc(count, sizeof *t->load_addresses)) == NULL)
+    return AMDDWARF_E_NO_MEMORY;
+  for (size_t i = 0; i < count; i++) {
+    t->load_addresses[i] = list[i].load_address;
+    amddwarf_status st = AMDDWARF_OK;
+    if (count == 1 && s->object_count == 1)
+      t->objects[i] = s->objects[0];
+    else
+      st = listed_object(s, &list[i], count, &t->objects[i], err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  return AMDDWARF_OK;
 }
 
 bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
@@ -170,8 +252,15 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
     t->place = amddwarf_stop_wave_get(s->stop, i);
     amddwarf_snapshot_target(t->place->snapshot, &t->raw);
     amddwarf_error_clear(&err);
-    st = amddwarf_wave_open((const amddwarf_object *const *)s->objects, s->object_count,
-                            &t->raw, NULL, &t->wave, &err);
+    st = thread_objects(s, t, &err);
+    if (st == AMDDWARF_OK) {
+      amddwarf_wave_options options;
+      amddwarf_wave_options_init(&options);
+      options.load_addresses = t->load_addresses;
+      options.architecture = amddwarf_snapshot_architecture(t->place->snapshot);
+      st = amddwarf_wave_open((const amddwarf_object *const *)t->objects, t->object_count,
+                              &t->raw, &options, &t->wave, &err);
+    }
     if (st != AMDDWARF_OK) {
       /* The thread stays, and says why it has no frames. */
       t->wave = NULL;
@@ -191,20 +280,32 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* ---- Threads ---- */
 
+bool dap_line_at(dap_session *s, size_t thread, uint64_t pc, const amddwarf_line_table **table,
+                 const amddwarf_line_row **row)
+{
+  const dap_thread *t = &s->threads[thread];
+  size_t at = 0;
+  uint64_t object_pc = pc;
+  if (t->load_addresses != NULL)
+    return t->wave != NULL &&
+           amddwarf_wave_object_at(t->wave, pc, &at, &object_pc) == AMDDWARF_OK &&
+           amddwarf_object_line_at(t->objects[at], object_pc, table, row) == AMDDWARF_OK;
+  for (size_t i = 0; i < t->object_count; i++)
+    if (amddwarf_object_line_at(t->objects[i], pc, table, row) == AMDDWARF_OK)
+      return true;
+  return false;
+}
+
 void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size)
 {
-  (void)thread;
+  const amddwarf_line_table *t = NULL;
+  const amddwarf_line_row *r = NULL;
   buf[0] = '\0';
-  for (size_t i = 0; i < s->object_count; i++) {
-    const amddwarf_line_table *t = NULL;
-    const amddwarf_line_row *r = NULL;
-    if (amddwarf_object_line_at(s->objects[i], pc, &t, &r) != AMDDWARF_OK)
-      continue;
-    const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
-    const char *base = strrchr(file, '/');
-    snprintf(buf, size, "%s:%u", base ? base + 1 : file, r->line);
+  if (!dap_line_at(s, thread, pc, &t, &r))
     return;
-  }
+  const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
+  const char *base = strrchr(file, '/');
+  snprintf(buf, size, "%s:%u", base ? base + 1 : file, r->line);
 }
 
 static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
@@ -396,16 +497,13 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
     if (lane->pc_known) {
       snprintf(text, sizeof text, "0x%" PRIx64, lane->pc);
       json_object_set_new(j, "pc", json_string(text));
-      for (size_t i = 0; i < s->object_count; i++) {
-        const amddwarf_line_table *t = NULL;
-        const amddwarf_line_row *r = NULL;
-        if (amddwarf_object_line_at(s->objects[i], lane->pc, &t, &r) != AMDDWARF_OK)
-          continue;
+      const amddwarf_line_table *t = NULL;
+      const amddwarf_line_row *r = NULL;
+      if (dap_line_at(s, thread, lane->pc, &t, &r)) {
         if (r->file < t->file_count && t->files[r->file])
           json_object_set_new(j, "source", source_json(t->files[r->file]));
         json_object_set_new(j, "line", json_integer(r->line));
         json_object_set_new(j, "column", json_integer(r->column));
-        break;
       }
     } else {
       json_object_set_new(j, "pc", json_null());

@@ -464,6 +464,10 @@ typedef struct amddwarf_unwinder_options {
   amddwarf_status (*caller_register)(void *user, size_t index, uint64_t pc, uint32_t regno,
                                      uint64_t offset, uint64_t size, void *buf);
   void *caller_register_user;
+  /* Where the CFI's code is loaded: the target's PCs are PC_BIAS above the
+     addresses the CFI gives (a code object at a load address). Rows are
+     found at PC - PC_BIAS; the frames' PCs stay the target's. [0] */
+  uint64_t pc_bias;
 } amddwarf_unwinder_options;
 
 AMDDWARF_API void amddwarf_unwinder_options_init(amddwarf_unwinder_options *options);

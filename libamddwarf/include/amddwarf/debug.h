@@ -60,6 +60,19 @@ typedef struct amddwarf_wave_options {
   amddwarf_status (*caller_register)(void *user, size_t index, uint64_t pc, uint32_t regno,
                                      uint64_t offset, uint64_t size, void *buf);
   void *caller_register_user;
+  /* Where the code objects are loaded in the process (borrowed, read at
+     open): LOAD_ADDRESSES[i] is the process address of OBJECTS[i]'s
+     address 0, as amd-dbgapi reports it. NULL: the objects are not loaded
+     and every PC is an object address (the first object holding it). With
+     them every PC of the wave (the target's, options.pc, return addresses,
+     lane PCs) is a process address: the object is the one whose loaded
+     extent (amddwarf_object_extent) holds it, and the wave and its frames
+     map to object addresses for the DWARF and the CFI, and back. */
+  const uint64_t *load_addresses;
+  /* The wave's processor ("gfx90a"; NULL or "": unknown). With
+     LOAD_ADDRESSES, a processor other than the wave's object's is refused
+     (E_WAVE_MISMATCH). */
+  const char *architecture;
 } amddwarf_wave_options;
 
 AMDDWARF_API void amddwarf_wave_options_init(amddwarf_wave_options *options);
@@ -70,7 +83,11 @@ AMDDWARF_API void amddwarf_wave_options_init(amddwarf_wave_options *options);
    frame-base, CFA, base-type, address-index and entry-register callbacks
    are ignored: the layer provides them. OPTIONS may be NULL. Errors:
    E_INVALID_ARGUMENT, E_NO_MEMORY, the target's error reading the PC
-   (E_UNSUPPORTED when it has no read_register). */
+   (E_UNSUPPORTED when it has no read_register); with load addresses,
+   E_PC_NOT_LOADED (the PC lies in no object's loaded extent: the message
+   lists them) and E_WAVE_MISMATCH (options.architecture is not the wave
+   object's processor, or the target's wave size is one the object's code
+   cannot run at: amddwarf_object_check_wave). */
 AMDDWARF_API amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects,
                                                 size_t count, const amddwarf_target *raw,
                                                 const amddwarf_wave_options *options,
@@ -85,6 +102,8 @@ typedef struct amddwarf_wave_info {
   uint64_t exec;                 /* EXEC (all lanes when the target has none) */
   const amddwarf_object *object; /* the object holding the PC */
   size_t object_index;           /* its index in OBJECTS */
+  uint64_t load_address;         /* where OBJECT is loaded (0 without load addresses) */
+  uint64_t object_pc;            /* PC - LOAD_ADDRESS: the PC in OBJECT's addresses */
 } amddwarf_wave_info;
 
 AMDDWARF_API const amddwarf_wave_info *amddwarf_wave_get_info(const amddwarf_wave *wave);
@@ -99,6 +118,41 @@ AMDDWARF_API amddwarf_status amddwarf_wave_set_focus(amddwarf_wave *wave, uint32
    amddwarf_eval_request.trace does. */
 AMDDWARF_API void amddwarf_wave_set_trace(amddwarf_wave *wave, amddwarf_trace_fn trace,
                                           void *user);
+
+/* ---- Loaded code objects ------------------------------------------------ */
+
+/* The object among OBJECTS[0..COUNT), OBJECTS[i] loaded at
+   LOAD_ADDRESSES[i], whose loaded extent (amddwarf_object_extent moved by
+   its load address) holds the process address ADDRESS: its index in
+   *INDEX and ADDRESS in its own addresses in *OBJECT_ADDRESS. The first
+   such object when extents overlap. AMDDWARF_NOT_FOUND when none holds it;
+   E_INVALID_ARGUMENT for a NULL argument. */
+AMDDWARF_API amddwarf_status amddwarf_loaded_object_at(const amddwarf_object *const *objects,
+                                                       const uint64_t *load_addresses,
+                                                       size_t count, uint64_t address,
+                                                       size_t *index,
+                                                       uint64_t *object_address);
+
+/* Whether a wave of processor ARCHITECTURE (a name amddwarf_isa_info_by_name
+   knows; NULL or "": unknown) and WAVE_SIZE lanes (0: unknown) can run
+   OBJECT's code. E_WAVE_MISMATCH, the message naming both: another
+   processor (not checked when the ISA table does not know the object's,
+   such as a generic target); a wave size the object has no code for
+   (processors before GFX10 run wave64 only; later ones the
+   .wavefront_size of the object's kernels, either when it has none). */
+AMDDWARF_API amddwarf_status amddwarf_object_check_wave(const amddwarf_object *object,
+                                                        const char *architecture,
+                                                        uint32_t wave_size,
+                                                        amddwarf_error *err);
+
+/* The wave's object holding PC (a process address when the wave has load
+   addresses): its index among the wave's objects and the PC in its own
+   addresses. Without load addresses, the first object whose subprograms
+   contain PC, and *OBJECT_PC = PC. AMDDWARF_NOT_FOUND when none. A
+   debugger maps every PC it shows a place for (lane PCs, return addresses)
+   through it. */
+AMDDWARF_API amddwarf_status amddwarf_wave_object_at(const amddwarf_wave *wave, uint64_t pc,
+                                                     size_t *index, uint64_t *object_pc);
 
 /* ---- Lanes --------------------------------------------------------------- */
 
@@ -192,7 +246,11 @@ typedef struct amddwarf_frame {
   const amddwarf_object *object; /* the object holding lookup_pc, or NULL */
   const amddwarf_die_info *function; /* DW_TAG_subprogram or DW_TAG_inlined_subroutine,
                                         NULL when no DWARF covers the PC */
-  const char *function_name;     /* its name (the origin's for inlines), or NULL */
+  const char *function_name;     /* its name as a debugger shows it
+                                    (amddwarf_object_function_name: the demangled
+                                    linkage name, else DW_AT_name; the origin's for
+                                    inlines); without DWARF, the function or kernel
+                                    symbol holding the PC (demangled); else NULL */
   /* The source position: for the innermost frame of a physical frame, the
      line row at lookup_pc; for an outer frame of the inline chain, the call
      site of the inlined subroutine it called. FILE is NULL when unknown. */
@@ -211,6 +269,12 @@ typedef struct amddwarf_frame {
      or from the backend's caller_register callback (backend_registers). */
   bool unwound_by_prologue;
   bool backend_registers;
+  /* LOOKUP_PC in OBJECT's own addresses: the address of every DWARF and CFI
+     look-up (scopes, lines, location lists). PC and LOOKUP_PC are process
+     addresses when the wave's objects are loaded (load addresses given),
+     and then OBJECT_PC = LOOKUP_PC - LOAD_ADDRESS; without, the same. */
+  uint64_t object_pc;
+  uint64_t load_address;         /* where OBJECT is loaded (0 without load addresses) */
 } amddwarf_frame;
 
 /* Frame INDEX, unwinding as far as needed. AMDDWARF_OK with *OUT;

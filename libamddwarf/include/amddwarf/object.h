@@ -153,6 +153,15 @@ AMDDWARF_API const amddwarf_object_info *amddwarf_object_get_info(const amddwarf
    until amddwarf_object_close. */
 AMDDWARF_API const uint8_t *amddwarf_object_image(const amddwarf_object *object, size_t *size);
 
+/* The addresses OBJECT takes when loaded: [*LOW, *HIGH), the union of its
+   SHF_ALLOC sections (SHT_NOBITS ones included) in the object's own
+   addresses. A loader places it at a load address L, where object address
+   A becomes process address L + A. AMDDWARF_NOT_FOUND when no section is
+   allocated (a relocatable object has addresses 0 in every section; then
+   the extent is that of its largest section at 0). */
+AMDDWARF_API amddwarf_status amddwarf_object_extent(const amddwarf_object *object,
+                                                    uint64_t *low, uint64_t *high);
+
 /* One ELF section of a code object, as the object reads it. */
 typedef struct amddwarf_object_section {
   uint32_t index;                /* section header index (1 and up) */
@@ -398,6 +407,55 @@ AMDDWARF_API amddwarf_status amddwarf_object_range_list_offset(const amddwarf_ob
                                                                size_t cu_index, unsigned form,
                                                                uint64_t value, uint64_t *offset,
                                                                amddwarf_error *err);
+
+/* ---- C++ names ---- */
+
+/* Demangles the Itanium C++ ABI symbol SYMBOL ("_Z4stepP8ParticlePfif" ->
+   "step(Particle*, float*, int, float)") with the C++ runtime's demangler
+   (libstdc++'s __cxa_demangle). Writes at most SIZE bytes to BUF
+   (NUL-terminated when SIZE > 0) and the full length to *LENGTH (may be
+   NULL). AMDDWARF_NOT_FOUND: SYMBOL is not a mangled name (it does not
+   start with _Z, is longer than 4096 bytes, or the demangler refuses it);
+   E_NO_MEMORY; E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_demangle(const char *symbol, char *buf, size_t size,
+                                               size_t *length);
+
+/* The name a debugger shows for the function DIE (a DW_TAG_subprogram or
+   DW_TAG_inlined_subroutine), as llvm-symbolizer and gdb's backtrace show
+   it: its linkage name (its own, else its abstract origin's or
+   specification's) demangled, else its DW_AT_name; NULL when it has
+   neither. Valid until amddwarf_object_close; any thread. */
+AMDDWARF_API const char *amddwarf_object_function_name(const amddwarf_object *object,
+                                                       const amddwarf_die_info *die);
+
+/* SYMBOL's name demangled ("step(Particle*, float*, int, float)"), or its
+   name when it is not a mangled one. Valid until close; any thread. */
+AMDDWARF_API const char *amddwarf_object_symbol_name(const amddwarf_object *object,
+                                                     const amddwarf_symbol *symbol);
+
+/* The function and kernel symbols NAME names: by their symbol name
+   ("_Z4stepP8ParticlePfif"), their demangled name ("step(Particle*,
+   float*, int, float)"), that name without its parameter list
+   ("ns::Solver::step") or without its qualifiers too ("step"), every
+   overload of it; in address order. Writes at
+   most CAPACITY of them to OUT and their number to *COUNT.
+   AMDDWARF_NOT_FOUND when none; E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_object_find_functions(const amddwarf_object *object,
+                                                            const char *name,
+                                                            const amddwarf_symbol **out,
+                                                            size_t capacity, size_t *count);
+
+/* The function and kernel symbols nearest to NAME when none matches it, to
+   suggest: those one of whose names (as amddwarf_object_find_functions
+   reads them) is within an edit distance (Levenshtein: insertions,
+   deletions and substitutions of bytes) of max(2, length of NAME / 3),
+   nearest first, ties in address order. Writes at most CAPACITY (no more
+   than AMDDWARF_MAX_SUGGESTIONS) to OUT; returns how many. */
+enum { AMDDWARF_MAX_SUGGESTIONS = 16 };
+AMDDWARF_API size_t amddwarf_object_suggest_functions(const amddwarf_object *object,
+                                                      const char *name,
+                                                      const amddwarf_symbol **out,
+                                                      size_t capacity);
 
 /* ---- scopes, variables ---- */
 

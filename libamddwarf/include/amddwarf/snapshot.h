@@ -62,6 +62,23 @@ AMDDWARF_API uint32_t amddwarf_snapshot_address_size(const amddwarf_snapshot *sn
 /* The processor name from "architecture", or "" when absent (static or owned by SNAPSHOT). */
 AMDDWARF_API const char *amddwarf_snapshot_architecture(const amddwarf_snapshot *snapshot);
 
+/* The loaded code objects of the process, as amd-dbgapi reports them
+   (member "code_objects", specs/snapshot.md): the code object's URI
+   ("file://PATH#offset=N&size=M") and its load address. With them the
+   snapshot's PCs are process addresses. */
+typedef struct amddwarf_loaded_code_object {
+  const char *uri;               /* NUL-terminated, owned by the snapshot */
+  uint64_t load_address;
+} amddwarf_loaded_code_object;
+
+enum { AMDDWARF_SNAPSHOT_MAX_CODE_OBJECTS = 1 << 16 };
+
+/* The snapshot's code objects: *COUNT of them, valid until
+   amddwarf_snapshot_free; NULL (and *COUNT 0) when it lists none (its PCs
+   are then object addresses). */
+AMDDWARF_API const amddwarf_loaded_code_object *
+amddwarf_snapshot_code_objects(const amddwarf_snapshot *snapshot, size_t *count);
+
 AMDDWARF_END_DECLS
 
 #endif

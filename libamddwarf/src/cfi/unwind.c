@@ -498,7 +498,7 @@ static uframe *frame_new(amddwarf_unwinder *u, uint64_t pc, uint64_t lookup_pc,
   f->lookup_pc = lookup_pc;
   amddwarf_error e;
   amddwarf_error_clear(&e);
-  f->row_status = amddwarf_cfi_find_row(u->cfi, lookup_pc, &f->row, &e);
+  f->row_status = amddwarf_cfi_find_row(u->cfi, lookup_pc - u->options.pc_bias, &f->row, &e);
   if (f->row_status != AMDDWARF_OK) {
     f->row = NULL;
     if (f->row_status != AMDDWARF_NOT_FOUND && err)
@@ -555,6 +555,8 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
       o.caller_register = options->caller_register;
       o.caller_register_user = options->caller_register_user;
     }
+    if (options->struct_size >= offsetof(amddwarf_unwinder_options, pc_bias) + sizeof(uint64_t))
+      o.pc_bias = options->pc_bias;
   }
   amddwarf_allocator a = amddwarf__allocator_resolve(o.allocator);
   amddwarf_unwinder *u = amddwarf__mem_calloc(&a, 1, sizeof *u);
@@ -643,7 +645,8 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
   uframe *c = u->frames[u->count - 1];
   if (!c->row) {
     if (c->row_status != AMDDWARF_NOT_FOUND) {
-      amddwarf_status st = amddwarf_cfi_find_row(u->cfi, c->lookup_pc, &c->row, err);
+      amddwarf_status st =
+          amddwarf_cfi_find_row(u->cfi, c->lookup_pc - u->options.pc_bias, &c->row, err);
       c->row = NULL;
       return finish(u, st, err);
     }

@@ -50,6 +50,7 @@ struct amddwarf_wave {
   amddwarf_allocator allocator;
   const amddwarf_object **objects;    /* copy of the caller's array */
   size_t object_count;
+  uint64_t *load_addresses;           /* copy of options.load_addresses, or NULL */
   amddwarf_target raw;                /* copy of the caller's raw target */
   amddwarf_target base;               /* RAW with the wave's PC and focus (user = wave):
                                          what the unwinder and frame 0 read */
@@ -105,8 +106,22 @@ static inline amddwarf_status amddwarf_debug_read_register(const amddwarf_wave *
   return w->raw.read_register(w->raw.user, regno, offset, size, buf);
 }
 
-/* The object whose subprograms contain PC, or NULL. */
-const amddwarf_object *amddwarf__debug_object_at(const amddwarf_wave *wave, uint64_t pc);
+/* The object holding PC (loaded.c): with load addresses, the one whose
+   loaded extent holds it, else the first whose subprograms contain it;
+   *INDEX and *OBJECT_PC, the PC in that object's addresses. NOT_FOUND. */
+amddwarf_status amddwarf__debug_locate(const amddwarf_wave *wave, uint64_t pc, size_t *index,
+                                      uint64_t *object_pc);
+
+/* E_PC_NOT_LOADED for PC, the message listing every object's loaded
+   extent. */
+amddwarf_status amddwarf__debug_not_loaded(const amddwarf_wave *wave, uint64_t pc,
+                                          amddwarf_error *err);
+
+/* ADDRESS, an address OBJECT's DWARF gives (DW_OP_addrx), as a process
+   address when OBJECT is loaded at LOAD: LOAD + ADDRESS when it lies in
+   the object's extent (what the loader relocates), else unchanged. */
+uint64_t amddwarf__debug_relocate(const amddwarf_object *object, uint64_t load,
+                                 uint64_t address);
 
 /* Releases the frames and the unwinder (frames.c). */
 void amddwarf__debug_free_frames(amddwarf_wave *wave);

@@ -67,7 +67,7 @@ static void set_frame_base(amddwarf_debug_frame *f)
   size_t size = 0;
   f->frame_base_done = 1;
   if (subprogram == NULL || subprogram->frame_base == NULL || f->cu == NULL ||
-      amddwarf_attr_value_expr_at(subprogram->frame_base, f->pub.lookup_pc, &bytes, &size,
+      amddwarf_attr_value_expr_at(subprogram->frame_base, f->pub.object_pc, &bytes, &size,
                                   NULL) != AMDDWARF_OK)
     return;
   f->has_frame_base =
@@ -94,14 +94,18 @@ static amddwarf_status frame_frame_base(void *user, const uint8_t **expr, size_t
   return AMDDWARF_OK;
 }
 
-/* An entry the object does not know fails with the reason in ERR. */
+/* An entry the object does not know fails with the reason in ERR. An
+   address inside a loaded object is where the loader put it. */
 static amddwarf_status frame_address_index_err(void *user, uint64_t index, uint64_t *value,
                                                amddwarf_error *err)
 {
   const amddwarf_debug_frame *f = user;
   if (f->cu == NULL)
     return AMDDWARF_NOT_FOUND;
-  return amddwarf_object_address_index(f->pub.object, f->cu, index, value, err);
+  amddwarf_status st = amddwarf_object_address_index(f->pub.object, f->cu, index, value, err);
+  if (st == AMDDWARF_OK)
+    *value = amddwarf__debug_relocate(f->pub.object, f->pub.load_address, *value);
+  return st;
 }
 
 static amddwarf_status frame_address_index(void *user, uint64_t index, uint64_t *value)
@@ -131,7 +135,7 @@ static amddwarf_status frame_die(void *user, amddwarf_die_ref_kind kind, uint64_
   out->is_dwarf_procedure = die->tag == AMDDWARF_DW_TAG_dwarf_procedure;
   if (die->location != NULL) {
     out->value = AMDDWARF_DIE_LOCATION;
-    if (amddwarf_attr_value_expr_at(die->location, f->pub.lookup_pc, &out->bytes, &out->size,
+    if (amddwarf_attr_value_expr_at(die->location, f->pub.object_pc, &out->bytes, &out->size,
                                     NULL) != AMDDWARF_OK) {
       out->bytes = NULL;
       out->size = 0;
@@ -231,7 +235,9 @@ static void init_frame_target(amddwarf_debug_frame *f)
 
 /* ---- building frames ---- */
 
-/* What one physical frame is: PC, lookup PC, CFA, register source. */
+/* What one physical frame is: PC, lookup PC (process addresses when the
+   objects are loaded), CFA, register source; then the object holding the
+   lookup PC and that PC in its addresses. */
 typedef struct physical_frame {
   size_t index;
   uint64_t pc, lookup_pc;
@@ -242,6 +248,8 @@ typedef struct physical_frame {
   const amddwarf_target *registers;
   bool unwound_by_prologue;      /* the callee's row is synthesized */
   bool backend_registers;
+  const amddwarf_object *object;   /* NULL: no object holds LOOKUP_PC */
+  uint64_t object_pc, load_address;
 } physical_frame;
 
 /* The source file name of index FILE in unit CU_INDEX's line table, or NULL. */
@@ -267,6 +275,8 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
   f->pub.physical = p->index;
   f->pub.pc = p->pc;
   f->pub.lookup_pc = p->lookup_pc;
+  f->pub.object_pc = p->object_pc;
+  f->pub.load_address = p->load_address;
   f->pub.has_cfa = p->has_cfa;
   f->pub.cfa_aspace = p->cfa_aspace;
   f->pub.cfa = p->cfa;
@@ -278,6 +288,25 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
   return f;
 }
 
+
+/* The function or kernel symbol holding the frame's PC, as a symbolizer
+   names a PC no DWARF covers: in P's object, else (objects not loaded) in
+   the first of the wave's objects that has one. NULL when none. */
+static const char *symbol_name_at(const amddwarf_wave *w, const physical_frame *p)
+{
+  for (size_t i = 0; i < w->object_count; ++i) {
+    const amddwarf_object *object = p->object != NULL ? p->object : w->objects[i];
+    for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
+      const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
+      if ((s->kind == AMDDWARF_SYMBOL_FUNCTION || s->kind == AMDDWARF_SYMBOL_KERNEL) &&
+          p->object_pc >= s->address && p->object_pc - s->address < s->size)
+        return amddwarf_object_symbol_name(object, s);
+    }
+    if (p->object != NULL || w->load_addresses != NULL)
+      break;
+  }
+  return NULL;
+}
 
 /* Adds a frame of physical frame P for FUNCTION (NULL: no DWARF covers the
    PC) with scopes SCOPES[0..COUNT). */
@@ -291,7 +320,10 @@ static amddwarf_debug_frame *add_frame(amddwarf_wave *w, const physical_frame *p
     return NULL;
   f->pub.object = object;
   f->pub.function = function;
-  f->pub.function_name = function ? function->name : NULL;
+  /* The name a debugger shows: the demangled linkage name, as
+     llvm-symbolizer does. */
+  f->pub.function_name = function != NULL ? amddwarf_object_function_name(object, function)
+                                          : symbol_name_at(w, p);
   f->pub.scopes = scopes;
   f->pub.scope_count = count;
   if (function != NULL)
@@ -312,7 +344,7 @@ static void set_positions(amddwarf_wave *w, size_t first, const physical_frame *
     if (k == first) {
       const amddwarf_line_table *t = NULL;
       const amddwarf_line_row *r = NULL;
-      if (amddwarf_object_line_at(object, p->lookup_pc, &t, &r) == AMDDWARF_OK) {
+      if (amddwarf_object_line_at(object, p->object_pc, &t, &r) == AMDDWARF_OK) {
         f->pub.file = r->file < t->file_count ? t->files[r->file] : NULL;
         f->pub.line = r->line;
         f->pub.column = r->column;
@@ -337,15 +369,22 @@ static int is_function(const amddwarf_die_info *scope)
 /* Turns physical frame P into frames: one per inlined subroutine at its
    lookup PC, innermost first, then its function (whose scopes run on to the
    unit DIE). A PC without DWARF gives one frame without a function. */
-static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p,
+static amddwarf_status expand_physical(amddwarf_wave *w, physical_frame *p,
                                        amddwarf_error *err)
 {
-  const amddwarf_object *object = amddwarf__debug_object_at(w, p->lookup_pc);
+  size_t at = 0;
+  p->object_pc = p->lookup_pc;
+  p->object = NULL;
+  if (amddwarf__debug_locate(w, p->lookup_pc, &at, &p->object_pc) == AMDDWARF_OK) {
+    p->object = w->objects[at];
+    p->load_address = w->load_addresses != NULL ? w->load_addresses[at] : 0;
+  }
+  const amddwarf_object *object = p->object;
   const amddwarf_die_info **scopes = NULL, *nearby[SCOPES_NEARBY];
   size_t depth = 0, full = 0, first = w->frame_count, start = 0;
   /* One look-up for the usual few scopes, a second for a deeper nest. */
   if (object != NULL &&
-      amddwarf_object_scopes_at(object, p->lookup_pc, nearby, SCOPES_NEARBY, &depth) ==
+      amddwarf_object_scopes_at(object, p->object_pc, nearby, SCOPES_NEARBY, &depth) ==
           AMDDWARF_OK &&
       depth > 0) {
     if (depth > MAX_SCOPES)
@@ -356,7 +395,7 @@ static amddwarf_status expand_physical(amddwarf_wave *w, const physical_frame *p
     if (depth <= SCOPES_NEARBY)
       memcpy(scopes, nearby, depth * sizeof *scopes);
     else
-      amddwarf_object_scopes_at(object, p->lookup_pc, scopes, depth, &full);
+      amddwarf_object_scopes_at(object, p->object_pc, scopes, depth, &full);
   }
   uint32_t inlines = 0;
   for (size_t i = 0; i < depth; ++i)
@@ -413,7 +452,7 @@ static amddwarf_status end_walk(amddwarf_wave *w, amddwarf_status st, const amdd
 /* Frame 0 of a wave whose object has no CFI: the base target's registers. */
 static amddwarf_status first_frame_without_cfi(amddwarf_wave *w, amddwarf_error *err)
 {
-  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, NULL, &w->base, false, false};
+  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, NULL, &w->base, false, false, NULL, 0, 0};
   amddwarf_status st = expand_physical(w, &p, err);
   w->physical_count = 1;
   return st;
@@ -430,8 +469,8 @@ static int is_kernel_entry(const amddwarf_wave *w, size_t index)
     const amddwarf_object *object = f->object ? f->object : w->info.object;
     for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
       const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
-      if (s->kind == AMDDWARF_SYMBOL_KERNEL && f->lookup_pc >= s->address &&
-          f->lookup_pc - s->address < s->size)
+      if (s->kind == AMDDWARF_SYMBOL_KERNEL && f->object_pc >= s->address &&
+          f->object_pc - s->address < s->size)
         return 1;
     }
     return 0;
@@ -459,6 +498,8 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     options.trace_user = w->trace_user;
     options.caller_register = w->caller_register;
     options.caller_register_user = w->caller_register_user;
+    /* The CFI is the wave's object's: its rows are at object addresses. */
+    options.pc_bias = w->info.load_address;
     if (st == AMDDWARF_OK)
       st = amddwarf_unwinder_new(cfi, &w->base, &options, &w->unwinder, &e);
     if (st != AMDDWARF_OK) {
@@ -498,7 +539,8 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
   physical_frame p = {index,        info.pc,        info.lookup_pc,
                       info.has_cfa, info.cfa_aspace, info.cfa,
                       info.row,     amddwarf_unwinder_frame_target(w->unwinder, index),
-                      false,        info.backend_registers};
+                      false,        info.backend_registers,
+                      NULL,         0,               0};
   amddwarf_frame_info callee;
   p.unwound_by_prologue = index > 0 &&
                           amddwarf_unwinder_frame(w->unwinder, index - 1, &callee) == AMDDWARF_OK &&

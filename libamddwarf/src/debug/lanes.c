@@ -16,7 +16,7 @@ static amddwarf_status read_attribute(const amddwarf_debug_frame *frame, const a
   size_t n = 0;
   amddwarf_location location;
   amddwarf_eval_request request;
-  if (amddwarf_attr_value_expr_at(value, frame->pub.lookup_pc, &bytes, &n, NULL) != AMDDWARF_OK)
+  if (amddwarf_attr_value_expr_at(value, frame->pub.object_pc, &bytes, &n, NULL) != AMDDWARF_OK)
     return AMDDWARF_E_EVAL_OPTIMIZED_OUT;
   amddwarf_status st =
       amddwarf__debug_eval_location(frame, cu, bytes, n, lane, &location, NULL);

@@ -8,10 +8,19 @@
 #include "debug/debug_internal.h"
 
 /* "FILE:LINE:COLUMN in FUNCTION" of PC in the first of the wave's objects
-   whose line table covers it; "?? in FUNCTION" without a row. */
+   whose line table covers it; "?? in FUNCTION" without a row. With load
+   addresses, in the object loaded where PC is, at its object address. */
 static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc)
 {
-  for (size_t i = 0; i < w->object_count; ++i) {
+  size_t first = 0, end = w->object_count;
+  if (w->load_addresses != NULL) {
+    if (amddwarf__debug_locate(w, pc, &first, &pc) != AMDDWARF_OK) {
+      amddwarf__text_printf(out, "?? in ??");
+      return;
+    }
+    end = first + 1;
+  }
+  for (size_t i = first; i < end; ++i) {
     const amddwarf_object *o = w->objects[i];
     const amddwarf_line_table *t = NULL;
     const amddwarf_line_row *r = NULL;
@@ -22,9 +31,9 @@ static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc
       for (size_t k = 0; k < depth && k < 64 && function == NULL; ++k)
         if (scopes[k]->tag == AMDDWARF_DW_TAG_subprogram ||
             scopes[k]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
-          function = scopes[k]->name;
+          function = amddwarf_object_function_name(o, scopes[k]);
     int has_row = amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK;
-    if (!has_row && function == NULL && i + 1 < w->object_count)
+    if (!has_row && function == NULL && i + 1 < end)
       continue;
     if (has_row) {
       const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";

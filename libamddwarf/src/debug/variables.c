@@ -25,10 +25,10 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
   amddwarf_status st = AMDDWARF_OK;
   if (object == NULL || f->pub.function == NULL)
     goto done; /* no DWARF: no variables */
-  st = amddwarf_object_vars_at(object, f->pub.lookup_pc, NULL, 0, &count);
+  st = amddwarf_object_vars_at(object, f->pub.object_pc, NULL, 0, &count);
   if (st != AMDDWARF_OK) {
     size_t unit = 0;
-    if (amddwarf_object_pc_unit(object, f->pub.lookup_pc, &unit) == AMDDWARF_OK &&
+    if (amddwarf_object_pc_unit(object, f->pub.object_pc, &unit) == AMDDWARF_OK &&
         (st = amddwarf_object_load_unit(object, unit, err)) != AMDDWARF_OK)
       goto done;
     st = amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
@@ -41,7 +41,7 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "variables");
     goto done;
   }
-  amddwarf_object_vars_at(object, f->pub.lookup_pc, all, count, &count);
+  amddwarf_object_vars_at(object, f->pub.object_pc, all, count, &count);
   size_t kept = 0;
   for (size_t i = 0; i < count; ++i)
     if (belongs(f, &all[i]))

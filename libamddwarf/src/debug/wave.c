@@ -117,22 +117,6 @@ static void read_wave_facts(amddwarf_wave *w)
     w->focus = lane;
 }
 
-/* The object whose subprograms contain PC: its index, or COUNT. */
-static size_t object_at(const amddwarf_wave *w, uint64_t pc)
-{
-  size_t unit = 0;
-  for (size_t i = 0; i < w->object_count; ++i)
-    if (amddwarf_object_pc_unit(w->objects[i], pc, &unit) == AMDDWARF_OK)
-      return i;
-  return w->object_count;
-}
-
-const amddwarf_object *amddwarf__debug_object_at(const amddwarf_wave *wave, uint64_t pc)
-{
-  size_t i = object_at(wave, pc);
-  return i < wave->object_count ? wave->objects[i] : NULL;
-}
-
 amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t count,
                                    const amddwarf_target *raw,
                                    const amddwarf_wave_options *options, amddwarf_wave **out,
@@ -164,6 +148,14 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
   }
   memcpy(w->objects, objects, count * sizeof *objects);
   w->object_count = count;
+  if (options->load_addresses != NULL) {
+    w->load_addresses = amddwarf__mem_calloc(&a, count, sizeof *w->load_addresses);
+    if (w->load_addresses == NULL) {
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "load addresses");
+      goto fail;
+    }
+    memcpy(w->load_addresses, options->load_addresses, count * sizeof *w->load_addresses);
+  }
   w->max_frames = options->max_frames ? options->max_frames : 256;
   w->cfi = options->cfi;
   /* Fields later versions added are read only when the caller's struct has them. */
@@ -194,10 +186,24 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
     w->has_pc = 1;
   }
   w->info.pc = w->pc;
-  w->info.object_index = object_at(w, w->pc);
-  if (w->info.object_index == count)
+  if (amddwarf__debug_locate(w, w->pc, &w->info.object_index, &w->info.object_pc) !=
+      AMDDWARF_OK) {
+    /* Loaded objects are where the PC must be; unloaded ones keep the
+       first object's reading of an address no subprogram holds. */
+    if (w->load_addresses != NULL) {
+      st = amddwarf__debug_not_loaded(w, w->pc, err);
+      goto fail;
+    }
     w->info.object_index = 0;
+    w->info.object_pc = w->pc;
+  }
   w->info.object = w->objects[w->info.object_index];
+  if (w->load_addresses != NULL) {
+    w->info.load_address = w->load_addresses[w->info.object_index];
+    if ((st = amddwarf_object_check_wave(w->info.object, options->architecture,
+                                         w->info.wave_size, err)) != AMDDWARF_OK)
+      goto fail;
+  }
   w->ev = options->eval;
   if (w->ev == NULL) {
     if ((st = amddwarf_eval_new(NULL, &w->ev, err)) != AMDDWARF_OK)
@@ -267,6 +273,39 @@ amddwarf_status amddwarf__debug_eval_location(const amddwarf_debug_frame *frame,
   return amddwarf__debug_eval_location_request(frame, cu, &request, bytes, size, out, err);
 }
 
+/* DW_OP_addr operands of the expression in FRAME's normalization buffer
+   (SIZE bytes, format of CU) that lie in the frame's object, moved to where
+   the object is loaded, as the loader relocates them. The buffer is patched
+   in place: an address keeps its size. */
+static amddwarf_status relocate_addresses(amddwarf_debug_frame *frame, const amddwarf_cu *cu,
+                                          amddwarf_error *err)
+{
+  enum { MAX_OPS = 128 };
+  amddwarf_op ops[MAX_OPS];
+  size_t count = 0;
+  amddwarf_expr_format format = cu->format;
+  if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
+    format.dialect = AMDDWARF_DIALECT_USER;
+  amddwarf_status st = amddwarf_expr_decode(frame->normalized, frame->normalized_size, &format,
+                                            ops, MAX_OPS, &count, err);
+  if (st == AMDDWARF_E_NO_SPACE)
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "a location expression of more than %d operations cannot have its "
+                         "DW_OP_addr operands relocated to the load address",
+                         (int)MAX_OPS);
+  if (st != AMDDWARF_OK)
+    return st;
+  for (size_t i = 0; i < count; ++i) {
+    if (ops[i].kind != AMDDWARF_OP_addr)
+      continue;
+    uint64_t address = amddwarf__debug_relocate(frame->pub.object, frame->pub.load_address,
+                                               ops[i].operands[0]);
+    for (uint32_t b = 0; b + 1 < ops[i].size && b < 8; ++b)
+      frame->normalized[ops[i].offset + 1 + b] = (uint8_t)(address >> (8 * b));
+  }
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf__debug_normalized_location(const amddwarf_debug_frame *cframe,
                                                    const amddwarf_cu *cu, const uint8_t *bytes,
                                                    size_t size, const uint8_t **expr,
@@ -287,6 +326,13 @@ amddwarf_status amddwarf__debug_normalized_location(const amddwarf_debug_frame *
         object, cu, AMDDWARF_ROLE_LOCATION, bytes, size, frame->normalized,
         sizeof frame->normalized, &frame->normalized_size, err);
     if (st != AMDDWARF_OK)
+      return st;
+    /* A loaded object's addresses are process addresses: DW_OP_addr's
+       operand is relocated in the frame's copy (a 0x03 byte is where one
+       may be; most expressions have none). */
+    if (frame->pub.load_address != 0 &&
+        memchr(frame->normalized, 0x03, frame->normalized_size) != NULL &&
+        (st = relocate_addresses(frame, cu, err)) != AMDDWARF_OK)
       return st;
     frame->normalized_from = bytes;
     frame->normalized_from_size = size;
@@ -338,5 +384,8 @@ void amddwarf_wave_close(amddwarf_wave *wave)
   if (wave->owns_ev)
     amddwarf_eval_free(wave->ev);
   amddwarf__mem_free(&a, wave->objects, wave->object_count * sizeof *wave->objects);
+  if (wave->load_addresses != NULL)
+    amddwarf__mem_free(&a, wave->load_addresses,
+                      wave->object_count * sizeof *wave->load_addresses);
   amddwarf__mem_free(&a, wave, sizeof *wave);
 }

@@ -97,6 +97,9 @@ struct amddwarf_snapshot {
   int has_tls;
   uint64_t tls_base;
   uint64_t unit_offset;
+  amddwarf_loaded_code_object *code_objects; /* in the arena; URIs too */
+  size_t code_object_count;
+  int has_code_objects;
 };
 
 enum { SNAPSHOT_MAX_BYTES = 1 << 30 };
@@ -530,6 +533,55 @@ static amddwarf_status default_register(loader *l, uint32_t regno, uint64_t valu
   return AMDDWARF_OK;
 }
 
+/* "code_objects": [{"uri": "file://...", "load_address": N}, ...], as
+   amd-dbgapi lists the loaded code objects of the process. The URIs are
+   read when the objects are opened. */
+static amddwarf_status parse_code_objects(loader *l, const json_t *list)
+{
+  amddwarf_snapshot *s = l->s;
+  amddwarf_status st;
+  if (list == NULL)
+    return AMDDWARF_OK;
+  if (!json_is_array(list))
+    return schema(l, "%s must be an array of {\"uri\": ..., \"load_address\": ...}",
+                  "code_objects");
+  if (json_array_size(list) > AMDDWARF_SNAPSHOT_MAX_CODE_OBJECTS)
+    return amddwarf__fail(l->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "code_objects: %zu entries, more than the limit of %u",
+                         json_array_size(list), (unsigned)AMDDWARF_SNAPSHOT_MAX_CODE_OBJECTS);
+  s->has_code_objects = 1;
+  s->code_object_count = json_array_size(list);
+  s->code_objects = amddwarf__arena_calloc(&s->arena, s->code_object_count + 1,
+                                          sizeof *s->code_objects);
+  if (s->code_objects == NULL)
+    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  for (size_t i = 0; i < s->code_object_count; i++) {
+    const json_t *entry = json_array_get(list, i);
+    const json_t *uri = json_object_get(entry, "uri");
+    char path[64];
+    if (!json_is_object(entry)) {
+      snprintf(path, sizeof path, "code_objects[%zu]", i);
+      return schema(l, "%s must be an object {\"uri\": ..., \"load_address\": ...}", path);
+    }
+    if (!json_is_string(uri) || json_string_length(uri) == 0 ||
+        strlen(json_string_value(uri)) != json_string_length(uri)) {
+      snprintf(path, sizeof path, "code_objects[%zu].uri", i);
+      return schema(l, "%s must be a code object URI (a non-empty string)", path);
+    }
+    snprintf(path, sizeof path, "code_objects[%zu].load_address", i);
+    if ((st = integer(l, json_object_get(entry, "load_address"), UINT64_MAX, path,
+                      &s->code_objects[i].load_address)) != AMDDWARF_OK)
+      return st;
+    size_t n = json_string_length(uri);
+    char *copy = amddwarf__arena_alloc(&s->arena, n + 1, 1);
+    if (copy == NULL)
+      return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    memcpy(copy, json_string_value(uri), n + 1);
+    s->code_objects[i].uri = copy;
+  }
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status load(loader *l, const json_t *root)
 {
   amddwarf_snapshot *s = l->s;
@@ -644,6 +696,8 @@ static amddwarf_status load(loader *l, const json_t *root)
     return st;
   if ((st = parse_types(l, json_object_get(root, "base_types"))) != AMDDWARF_OK)
     return st;
+  if ((st = parse_code_objects(l, json_object_get(root, "code_objects"))) != AMDDWARF_OK)
+    return st;
   return parse_dies(l, json_object_get(root, "dies"));
 }
 
@@ -716,6 +770,13 @@ uint32_t amddwarf_snapshot_wave_size(const amddwarf_snapshot *s) { return s->wav
 uint32_t amddwarf_snapshot_lane(const amddwarf_snapshot *s) { return s->lane; }
 uint32_t amddwarf_snapshot_address_size(const amddwarf_snapshot *s) { return s->address_size; }
 const char *amddwarf_snapshot_architecture(const amddwarf_snapshot *s) { return s->architecture; }
+
+const amddwarf_loaded_code_object *amddwarf_snapshot_code_objects(const amddwarf_snapshot *s,
+                                                                  size_t *count)
+{
+  *count = s->code_object_count;
+  return s->has_code_objects ? s->code_objects : NULL;
+}
 
 /* ---- target callbacks ------------------------------------------------------------ */
 
@@ -1223,6 +1284,21 @@ static void w_snapshot(const amddwarf_snapshot *s, amddwarf_text *w)
       w_str(w, "}");
     }
     w_str(w, "\n  ]");
+  }
+  if (s->has_code_objects) {
+    w_str(w, ",\n  \"code_objects\": [");
+    for (size_t i = 0; i < s->code_object_count; i++) {
+      json_t *uri = json_string(s->code_objects[i].uri);
+      char *quoted = uri ? json_dumps(uri, JSON_ENCODE_ANY) : NULL;
+      w_str(w, i ? ",\n    {\"uri\": " : "\n    {\"uri\": ");
+      w_str(w, quoted ? quoted : "\"\"");
+      w_str(w, ", \"load_address\": ");
+      w_u64(w, s->code_objects[i].load_address);
+      w_str(w, "}");
+      free(quoted);
+      json_decref(uri);
+    }
+    w_str(w, s->code_object_count ? "\n  ]" : "]");
   }
   w_str(w, "\n}\n");
 }

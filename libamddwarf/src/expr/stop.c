@@ -86,9 +86,11 @@ static char *copy_text(amddwarf_stop *stop, const char *text)
 
 /* Loads one wave: SNAPSHOT is the snapshot's JSON object, PLACE the entry
    holding the place members (NULL for a bare snapshot document). WHERE
-   prefixes messages ("stop.json waves[3]"). */
+   prefixes messages ("stop.json waves[3]"). CODE_OBJECTS, the stop's own
+   list (or NULL), is the wave's when its snapshot lists none. */
 static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const json_t *snapshot,
-                                 const char *where, amddwarf_stop_wave *w, amddwarf_error *err)
+                                 const json_t *code_objects, const char *where,
+                                 amddwarf_stop_wave *w, amddwarf_error *err)
 {
   memset(w, 0, sizeof *w);
   if (place) {
@@ -121,7 +123,19 @@ static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const
   }
   amddwarf_error inner;
   amddwarf_error_clear(&inner);
-  amddwarf_status st = amddwarf__snapshot_load_json(snapshot, &stop->alloc, &w->snapshot, &inner);
+  json_t *merged = NULL;
+  if (code_objects != NULL && json_is_object(snapshot) &&
+      json_object_get(snapshot, "code_objects") == NULL) {
+    /* A shallow copy: the members stay the document's. */
+    merged = json_copy((json_t *)snapshot);
+    if (merged == NULL || json_object_set(merged, "code_objects", (json_t *)code_objects) != 0) {
+      json_decref(merged);
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    }
+  }
+  amddwarf_status st = amddwarf__snapshot_load_json(merged ? merged : snapshot, &stop->alloc,
+                                                    &w->snapshot, &inner);
+  json_decref(merged);
   if (st != AMDDWARF_OK)
     return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s%s: %s", where,
                          place ? ".snapshot" : "", inner.message);
@@ -149,6 +163,7 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
   amddwarf_status st = AMDDWARF_OK;
   size_t first = stop->count;
   const json_t *waves = json_is_object(root) ? json_object_get(root, "waves") : NULL;
+  const json_t *code_objects = waves ? json_object_get(root, "code_objects") : NULL;
   size_t n = waves ? json_array_size(waves) : 1;
   if (!json_is_object(root)) {
     st = amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
@@ -179,11 +194,11 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
         st = amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                            "%s must be an object {\"snapshot\": ...}", where);
       else
-        st = load_wave(stop, entry, json_object_get(entry, "snapshot"), where,
+        st = load_wave(stop, entry, json_object_get(entry, "snapshot"), code_objects, where,
                        &stop->waves[stop->count], err);
     } else {
       snprintf(where, sizeof where, "%s", name);
-      st = load_wave(stop, NULL, root, where, &stop->waves[stop->count], err);
+      st = load_wave(stop, NULL, root, NULL, where, &stop->waves[stop->count], err);
     }
     if (st == AMDDWARF_OK)
       stop->count++;

@@ -776,6 +776,29 @@ amddwarf_status amddwarf_object_section_at(const amddwarf_object *object, size_t
   return AMDDWARF_OK;
 }
 
+amddwarf_status amddwarf_object_extent(const amddwarf_object *object, uint64_t *low,
+                                      uint64_t *high)
+{
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (size_t i = 1; i < object->section_count; ++i) {
+    const amddwarf_section *s = &object->sections[i];
+    uint64_t end;
+    if (!(s->flags & AMDDWARF_ELF_SHF_ALLOC) || s->memory_size == 0)
+      continue;
+    /* A section that wraps around cannot be loaded: it is no part of the
+       extent. */
+    if (amddwarf_add_overflow_u64(s->address, s->memory_size, &end))
+      continue;
+    lo = s->address < lo ? s->address : lo;
+    hi = end > hi ? end : hi;
+  }
+  if (lo >= hi)
+    return AMDDWARF_NOT_FOUND;
+  *low = lo;
+  *high = hi;
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status read_sections(amddwarf_object *object, const amddwarf_elf_image *elf,
                                      amddwarf_error *err)
 {
@@ -818,6 +841,7 @@ static amddwarf_status read_sections(amddwarf_object *object, const amddwarf_elf
     s->info = shdr.info;
     s->entsize = shdr.entsize;
     s->is_debug = strncmp(s->name, ".debug_", 7) == 0;
+    s->memory_size = shdr.type == SHT_NULL ? 0 : shdr.size;
     if (shdr.type == SHT_NOBITS || shdr.type == SHT_NULL) {
       s->size = 0;
       continue;

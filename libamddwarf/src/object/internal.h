@@ -32,6 +32,7 @@ typedef struct amddwarf_section {
   uint64_t size;
   uint64_t type, flags;
   uint64_t file_offset;   /* sh_offset */
+  uint64_t memory_size;   /* sh_size, also of SHT_NOBITS: the bytes it takes when loaded */
   uint64_t link, info, entsize;
   const uint8_t *data;    /* file bytes, or the relocated copy */
   uint8_t *owned;         /* the relocated copy (object allocator), or NULL */
@@ -204,6 +205,18 @@ typedef struct amddwarf_scope_entry {
   uint32_t die_index;          /* the subprogram's index in its unit */
 } amddwarf_scope_entry;
 
+/* Display names (demangle.c): open addressing by the address of the DIE
+   or symbol they name. */
+typedef struct amddwarf_name_slot {
+  const void *key;
+  const char *name;
+} amddwarf_name_slot;
+
+typedef struct amddwarf_name_cache {
+  amddwarf_name_slot *slots;
+  size_t capacity, count;     /* CAPACITY a power of two, or 0 */
+} amddwarf_name_cache;
+
 struct amddwarf_object {
   amddwarf_allocator allocator;
   amddwarf_object_options options;
@@ -213,6 +226,10 @@ struct amddwarf_object {
   const uint8_t *data;
   size_t size;
   uint8_t *owned_data;    /* open_file's copy */
+  /* A block holding DATA that the object owns (a decompressed bundle,
+     amddwarf_object_open_input), freed with its size; or NULL. */
+  void *owned_block;
+  size_t owned_block_size;
   amddwarf_elf_image elf; /* the ELF header, read once; borrows DATA */
   amddwarf_object_info info;
 
@@ -276,6 +293,7 @@ struct amddwarf_object {
   amddwarf_scope_entry *scopes;  /* by low address */
   uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
   size_t scope_count, scope_capacity;
+  amddwarf_name_cache names;     /* demangled names, made under load_lock */
 };
 
 /* What attribute values of unit CU are read against. */
@@ -286,6 +304,9 @@ static inline amddwarf_form_reader amddwarf_form_reader_make(amddwarf_object *ob
   amddwarf_form_reader fr = {object, cu, object->sec_str_offsets, err};
   return fr;
 }
+
+/* demangle.c */
+void amddwarf__object_free_names(amddwarf_object *object);
 
 /* cfi.c */
 void amddwarf__object_free_cfi(amddwarf_object *object);

@@ -28,6 +28,7 @@ void amddwarf_object_close(amddwarf_object *object)
   amddwarf__object_finish_dwarf(object);
   amddwarf__object_free_abbrevs(object);
   amddwarf__object_free_unknown(object);
+  amddwarf__object_free_names(object);
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
       amddwarf__mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
@@ -36,6 +37,7 @@ void amddwarf_object_close(amddwarf_object *object)
     pthread_mutex_destroy(&object->load_lock);
   amddwarf__arena_release(&object->arena);
   amddwarf__mem_free(&a, object->owned_data, object->size);
+  amddwarf__mem_free(&a, object->owned_block, object->owned_block_size);
   amddwarf__mem_free(&a, object, sizeof *object);
 }
 
