@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -733,6 +734,18 @@ static void test_open_input(void **state)
   amddwarf_uri_format_file(path, 16384, 1u << 30, uri, sizeof uri);
   assert_int_equal(amddwarf_object_open_uri(uri, NULL, &o, &err), AMDDWARF_E_IO);
   assert_non_null(strstr(err.message, "past the end of the file"));
+  /* a bare code object: its target is read from its e_flags */
+  fd = open(path, O_WRONLY | O_TRUNC);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, elf, size), (ssize_t)size);
+  close(fd);
+  amddwarf_selection gfx1030 = {"gfx1030:xnack-", -1};
+  assert_int_equal(amddwarf_object_open_input(path, &gfx1030, NULL, &o, &err), AMDDWARF_OK);
+  amddwarf_object_close(o);
+  assert_int_equal(amddwarf_object_open_input(path, &wrong, NULL, &o, &err),
+                   AMDDWARF_E_CONTAINER_NO_MATCH);
+  assert_non_null(strstr(err.message, "is a code object for gfx1030, not for target gfx90a"));
+  assert_null(o);
   unlink(path);
   free(b.data);
   free(elf);

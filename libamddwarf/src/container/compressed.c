@@ -41,7 +41,7 @@ typedef struct decoder {
 /* KEEP (may be NULL) is a zstd stream to reuse (its buffers stay
    allocated from one bundle to the next), else the decoder makes its own. */
 static amddwarf_status decoder_init(decoder *d, uint16_t method, const uint8_t *in,
-                                    size_t in_size, ZSTD_DStream *keep)
+                                    size_t in_size, ZSTD_DStream *keep, uint64_t claim)
 {
   memset(d, 0, sizeof *d);
   d->method = method;
@@ -53,7 +53,13 @@ static amddwarf_status decoder_init(decoder *d, uint16_t method, const uint8_t *
   } else {
     d->zstd = keep ? keep : ZSTD_createDStream();
     d->borrowed = keep != NULL;
-    if (d->zstd == NULL || ZSTD_isError(ZSTD_DCtx_reset(d->zstd, ZSTD_reset_session_only)))
+    /* a frame may ask for a window of up to 2 GiB; no window larger than
+       the claimed output is needed, so none larger is allocated */
+    int window_log = 10;
+    while (window_log < 31 && ((uint64_t)1 << window_log) < claim)
+      ++window_log;
+    if (d->zstd == NULL || ZSTD_isError(ZSTD_DCtx_reset(d->zstd, ZSTD_reset_session_only)) ||
+        ZSTD_isError(ZSTD_DCtx_setParameter(d->zstd, ZSTD_d_windowLogMax, window_log)))
       return AMDDWARF_E_NO_MEMORY;
   }
   d->ready = true;
@@ -235,7 +241,8 @@ static amddwarf_status decode_prefix(amddwarf_container *c, const amddwarf__ccob
   if (ccob->method == METHOD_ZSTD && c->zstd == NULL)
     c->zstd = ZSTD_createDStream();
   amddwarf_status st = decoder_init(&d, ccob->method, payload,
-                                    (size_t)(ccob->size - ccob->header_size), c->zstd);
+                                    (size_t)(ccob->size - ccob->header_size), c->zstd,
+                                    ccob->uncompressed_size);
   const char *why = NULL;
   uint64_t at = ccob->offset + c->file_base;
   *filled = 0;
@@ -332,7 +339,7 @@ amddwarf_status amddwarf__ccob_decompress(amddwarf_container *c, size_t index,
                           "decompressed bundle of %zu bytes", capacity);
   decoder d;
   amddwarf_status st = decoder_init(&d, ccob->method, c->data + ccob->offset + ccob->header_size,
-                                    payload_size, NULL);
+                                    payload_size, NULL, claim);
   size_t filled = 0;
   const char *why = NULL;
   while (st == AMDDWARF_OK) {

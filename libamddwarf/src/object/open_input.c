@@ -128,11 +128,12 @@ amddwarf_status amddwarf_object_open_container(amddwarf_container *c, const char
     have.xnack = info->xnack;
     have.sramecc = info->sramecc;
     if (!amddwarf_target_id_matches(&want, &have)) {
+      st = amddwarf__fail(err, AMDDWARF_E_CONTAINER_NO_MATCH, AMDDWARF_NO_OFFSET,
+                          "%s is a code object for %s, not for target %s", name, have.processor,
+                          selection->target);
       amddwarf_object_close(*out);
       *out = NULL;
-      return amddwarf__fail(err, AMDDWARF_E_CONTAINER_NO_MATCH, AMDDWARF_NO_OFFSET,
-                            "%s is a code object for %s, not for target %s", name,
-                            info->processor, selection->target);
+      return st;
     }
   }
   return AMDDWARF_OK;
