@@ -53,9 +53,10 @@ static amddwarf_status decoder_init(decoder *d, uint16_t method, const uint8_t *
   } else {
     d->zstd = keep ? keep : ZSTD_createDStream();
     d->borrowed = keep != NULL;
-    /* a frame may ask for a window of up to 2 GiB; no window larger than
-       the claimed output is needed, so none larger is allocated */
-    int window_log = 10;
+    /* a frame may ask for a window of up to 2 GiB: none larger than the
+       claimed output, or 8 MiB (what zstd's levels use for small inputs
+       when it does not know their size), is allocated */
+    int window_log = 23;
     while (window_log < 31 && ((uint64_t)1 << window_log) < claim)
       ++window_log;
     if (d->zstd == NULL || ZSTD_isError(ZSTD_DCtx_reset(d->zstd, ZSTD_reset_session_only)) ||
