@@ -1,7 +1,12 @@
 /* Helpers shared by the code-object subcommands. */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "object_cli.h"
 
@@ -22,6 +27,39 @@ int cli_object_arg(const char *command, const char *usage, int argc, char **argv
   return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
 }
 
+/* Maps the regular file ARGS->path read-only (a large object is not copied
+   into memory first); false when it cannot be (stdin, a pipe, an empty
+   file, an error: the caller reads it and reports). */
+static bool map_file(cli_object_args *args, size_t *size)
+{
+  if (strcmp(args->path, "-") == 0)
+    return false;
+  int fd = open(args->path, O_RDONLY);
+  if (fd < 0)
+    return false;
+  struct stat st;
+  void *p = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED)
+    return false;
+  args->data = p;
+  args->mapped = (size_t)st.st_size;
+  *size = args->mapped;
+  return true;
+}
+
+static void release_data(cli_object_args *args)
+{
+  if (args->mapped)
+    munmap(args->data, args->mapped);
+  else
+    free(args->data);
+  args->data = NULL;
+  args->mapped = 0;
+}
+
 int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out)
 {
   amddwarf_object_options options;
@@ -38,12 +76,12 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
                            args->dialect);
   options.flags = args->flags;
   size_t size = 0;
-  if (cli_read_input(command, args->json, args->path, &args->data, &size) != 0)
+  if (!map_file(args, &size) &&
+      cli_read_input(command, args->json, args->path, &args->data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_status st = amddwarf_object_open_memory(args->data, size, &options, out, &err);
   if (st != AMDDWARF_OK) {
-    free(args->data);
-    args->data = NULL;
+    release_data(args);
     return cli_report_error(command, args->json, st, &err);
   }
   return 0;
@@ -52,8 +90,7 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
 void cli_object_close(cli_object_args *args, amddwarf_object *object)
 {
   amddwarf_object_close(object);
-  free(args->data);
-  args->data = NULL;
+  release_data(args);
 }
 
 void cli_buf_printf(cli_buf *b, const char *format, ...)

@@ -15,6 +15,7 @@ typedef struct cli_object_args {
   bool json;
   uint32_t flags;           /* amddwarf_object_options.flags */
   uint8_t *data;            /* the file's bytes, owned: set by cli_object_open */
+  size_t mapped;            /* DATA is a mapping of this many bytes (else malloc'd) */
 } cli_object_args;
 
 /* What cli_object_arg did with an argument. */

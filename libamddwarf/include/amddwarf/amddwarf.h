@@ -21,5 +21,6 @@
 #include <amddwarf/gpuav.h>
 #include <amddwarf/printf.h>
 #include <amddwarf/produce.h>
+#include <amddwarf/stats.h>
 
 #endif
