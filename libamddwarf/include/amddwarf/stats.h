@@ -109,6 +109,12 @@ typedef struct amddwarf_stats amddwarf_stats;
 enum {
   AMDDWARF_STATS_NO_LLVM = 1u << 0,     /* skip the llvm-dwarfdump keys */
   AMDDWARF_STATS_NO_COVERAGE = 1u << 1, /* skip functions and variables */
+  /* Keep every variable (amddwarf_stats_function.vars) and its segments;
+     without it a function keeps its sums only (VARS NULL). */
+  AMDDWARF_STATS_VARIABLES = 1u << 2,
+  /* Compute on the calling thread only (by default the llvm-dwarfdump
+     keys and the coverage are computed on two threads at once). */
+  AMDDWARF_STATS_ONE_THREAD = 1u << 3,
 };
 
 typedef struct amddwarf_stats_options {
@@ -167,6 +173,8 @@ typedef struct amddwarf_stats_var {
   uint16_t inline_depth;         /* inlined subroutines between it and its function */
   uint64_t die_offset;
   const char *inlined_from;      /* the innermost inlined subroutine's name, or NULL */
+  const char *inlined_decl_file; /* its declaration ("" when not inlined) */
+  uint32_t inlined_decl_line;
   uint32_t call_line;            /* its DW_AT_call_line, 0 when not inlined */
   amddwarf_stats_coverage coverage;
   const amddwarf_range *scope;   /* the ranges of its enclosing scope */
@@ -199,8 +207,8 @@ typedef struct amddwarf_stats_function {
   uint64_t bytes;
   const amddwarf_range *inlined; /* its inlined subroutines' ranges (any depth) */
   size_t inlined_count;
-  const amddwarf_stats_var *vars;/* in DIE order */
-  size_t var_count;
+  const amddwarf_stats_var *vars;/* in DIE order; NULL without AMDDWARF_STATS_VARIABLES */
+  size_t var_count;              /* its variables and parameters, kept or not */
   amddwarf_stats_coverage coverage; /* sums over VARS */
 } amddwarf_stats_function;
 
@@ -272,8 +280,11 @@ typedef struct amddwarf_stats_diff {
 
 /* Matches the functions of BASE and NEW by name, declaration file (base
    name) and line, and the variables in them by name, declaration file and
-   line and by the inlined subroutine they are in; all instances of one
-   match are summed. *OUT is freed with amddwarf_stats_diff_free. Errors:
+   line. A variable of an inlined subroutine belongs to the function
+   inlined (its name and declaration), not to the function it was inlined
+   into: the instances of one match, inlined or out of line, are summed,
+   and a function's coverage is that of all its variables' instances.
+   Both statistics need AMDDWARF_STATS_VARIABLES. *OUT is freed with amddwarf_stats_diff_free. Errors:
    E_NO_MEMORY, E_INVALID_ARGUMENT. */
 AMDDWARF_API amddwarf_status amddwarf_stats_diff_compute(const amddwarf_stats *base,
                                                          const amddwarf_stats *new_stats,

@@ -314,7 +314,7 @@ amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
   if (st == AMDDWARF_OK && !(flags & AMDDWARF_STATS_NO_LLVM))
     st = amddwarf__stats_llvm(object, stats, err);
   if (st == AMDDWARF_OK && !(flags & AMDDWARF_STATS_NO_COVERAGE))
-    st = amddwarf__stats_coverage(object, stats, err);
+    st = amddwarf__stats_coverage(object, stats, flags, err);
   if (st != AMDDWARF_OK) {
     amddwarf_stats_free(stats);
     return st;

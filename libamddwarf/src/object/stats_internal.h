@@ -67,7 +67,7 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
                                      amddwarf_error *err);
 /* Computes the functions and variables into STATS (stats_coverage.c). */
 amddwarf_status amddwarf__stats_coverage(const amddwarf_object *object, amddwarf_stats *stats,
-                                         amddwarf_error *err);
+                                         uint32_t flags, amddwarf_error *err);
 
 struct amddwarf_stats {
   amddwarf_allocator allocator;
