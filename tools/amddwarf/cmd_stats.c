@@ -35,7 +35,9 @@ static const char *const usage =
     "it, then one line per function.\n"
     "\n"
     "  --json           the statistics as JSON (specs/json.md)\n"
-    "  --variables      one line per variable too (always in --json)\n"
+    "  --variables      every variable too: a line each, or with --json its\n"
+    "                   coverage and segments (kept in memory: large objects\n"
+    "                   need several times their DWARF's size)\n"
     "  --svg FILE       draw each function as a band over its PC range, one\n"
     "                   row per variable coloured by location kind, gaps where\n"
     "                   it has none, inlined subroutines marked (specs/stats.md)\n"
@@ -219,14 +221,48 @@ static void add_totals(totals *t, const amddwarf_stats *stats)
   }
 }
 
-static json_t *file_json(const stats_input *in)
+/* Writes VALUE (released) as the JSON of cli_print_json, its lines after
+   the first indented by INDENT more columns: members of a document written
+   piece by piece. */
+static void put_json(json_t *value, int indent)
+{
+  char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+  for (const char *p = text; p != NULL && *p; ++p) {
+    putchar(*p);
+    if (*p == '\n')
+      printf("%*s", indent, "");
+  }
+  free(text);
+  json_decref(value);
+}
+
+static json_t *totals_json(const amddwarf_stats *stats);
+
+/* One file's document, written function by function: a large object's
+   functions are never all in memory as JSON. */
+static void put_file_json(const stats_input *in, bool last)
+{
+  printf("    {\n      \"file\": ");
+  put_json(json_string(in->path), 6);
+  printf(",\n      \"llvm_dwarfdump\": ");
+  put_json(llvm_json(in->stats), 6);
+  printf(",\n      \"totals\": ");
+  put_json(totals_json(in->stats), 6);
+  size_t n = amddwarf_stats_function_count(in->stats);
+  printf(",\n      \"functions\": [%s", n ? "\n        " : "");
+  for (size_t i = 0; i < n; ++i) {
+    put_json(function_json(amddwarf_stats_function_at(in->stats, i)), 8);
+    printf("%s", i + 1 < n ? ",\n        " : "\n      ");
+  }
+  printf("]\n    }%s\n", last ? "" : ",");
+}
+
+static json_t *totals_json(const amddwarf_stats *stats)
 {
   json_t *o = json_object();
-  json_object_set_new(o, "file", json_string(in->path));
-  json_object_set_new(o, "llvm_dwarfdump", llvm_json(in->stats));
   totals t;
-  add_totals(&t, in->stats);
-  json_t *tot = json_object();
+  add_totals(&t, stats);
+  json_t *tot = o;
   json_object_set_new(tot, "kernels", json_integer((json_int_t)t.functions[0]));
   json_object_set_new(tot, "device_functions", json_integer((json_int_t)t.functions[1]));
   json_object_set_new(tot, "cfi_real", json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_REAL]));
@@ -235,11 +271,6 @@ static json_t *file_json(const stats_input *in)
   json_object_set_new(tot, "cfi_none", json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_NONE]));
   json_object_set_new(tot, "kernel_coverage", coverage_json(&t.coverage[0]));
   json_object_set_new(tot, "device_function_coverage", coverage_json(&t.coverage[1]));
-  json_object_set_new(o, "totals", tot);
-  json_t *fns = json_array();
-  for (size_t i = 0; i < amddwarf_stats_function_count(in->stats); ++i)
-    json_array_append_new(fns, function_json(amddwarf_stats_function_at(in->stats, i)));
-  json_object_set_new(o, "functions", fns);
   return o;
 }
 
@@ -529,7 +560,7 @@ int cli_stats_main(int argc, char **argv)
   size_t opened = 0;
   amddwarf_stats_options options;
   amddwarf_stats_options_init(&options);
-  options.flags |= (common.json || svg != NULL || diff || variables) ? AMDDWARF_STATS_VARIABLES : 0;
+  options.flags |= (svg != NULL || diff || variables) ? AMDDWARF_STATS_VARIABLES : 0;
   for (; opened < path_count && status == CLI_EXIT_OK && why == NULL; ++opened) {
     args[opened] = common;
     args[opened].path = paths[opened];
@@ -562,12 +593,10 @@ int cli_stats_main(int argc, char **argv)
   if (status == CLI_EXIT_OK && diff) {
     status = print_diff(&inputs[0], &inputs[1], common.json, max_drop, max_drop_text != NULL);
   } else if (status == CLI_EXIT_OK && common.json) {
-    json_t *root = json_object();
-    json_t *files = json_array();
+    printf("{\n  \"files\": [\n");
     for (size_t i = 0; i < path_count; ++i)
-      json_array_append_new(files, file_json(&inputs[i]));
-    json_object_set_new(root, "files", files);
-    cli_print_json(root);
+      put_file_json(&inputs[i], i + 1 == path_count);
+    printf("  ]\n}\n");
   } else if (status == CLI_EXIT_OK) {
     for (size_t i = 0; i < path_count; ++i)
       print_text(&inputs[i], variables);

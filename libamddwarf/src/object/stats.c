@@ -226,40 +226,66 @@ bool amddwarf__stats_die_ranges(const amddwarf_object *object, const stats_die *
   return st == AMDDWARF_OK && !s.failed;
 }
 
-void amddwarf__stats_note_files(amddwarf_stats *stats, size_t cu_index,
-                                const char *const *files, size_t count)
+bool amddwarf__stats_files_init(stats_files *cache, const amddwarf_object *object)
 {
-  if (cu_index >= stats->unit_count)
+  size_t n = amddwarf_object_cu_count(object) + 1;
+  cache->allocator = &object->allocator;
+  cache->unit_count = n - 1;
+  cache->files = amddwarf__mem_calloc(cache->allocator, n, sizeof *cache->files);
+  cache->counts = amddwarf__mem_calloc(cache->allocator, n, sizeof *cache->counts);
+  cache->known = amddwarf__mem_calloc(cache->allocator, n, 1);
+  if (cache->files == NULL || cache->counts == NULL || cache->known == NULL) {
+    amddwarf__stats_files_free(cache);
+    return false;
+  }
+  return true;
+}
+
+void amddwarf__stats_files_free(stats_files *cache)
+{
+  size_t n = cache->unit_count + 1;
+  amddwarf__mem_free(cache->allocator, (void *)(uintptr_t)cache->files, n * sizeof *cache->files);
+  amddwarf__mem_free(cache->allocator, cache->counts, n * sizeof *cache->counts);
+  amddwarf__mem_free(cache->allocator, cache->known, n);
+  cache->files = NULL;
+  cache->counts = NULL;
+  cache->known = NULL;
+}
+
+void amddwarf__stats_note_files(stats_files *cache, size_t cu_index, const char *const *files,
+                                size_t count)
+{
+  if (cu_index >= cache->unit_count || cache->known == NULL)
     return;
-  stats->unit_files[cu_index] = files;
-  stats->unit_file_counts[cu_index] = count;
-  stats->unit_files_known[cu_index] = 1;
+  cache->files[cu_index] = files;
+  cache->counts[cu_index] = count;
+  cache->known[cu_index] = 1;
 }
 
 typedef struct files_note {
-  amddwarf_stats *stats;
+  stats_files *cache;
   size_t cu_index;
 } files_note;
 
 static void note_files(void *user, const char *const *files, size_t count)
 {
   files_note *n = user;
-  amddwarf__stats_note_files(n->stats, n->cu_index, files, count);
+  amddwarf__stats_note_files(n->cache, n->cu_index, files, count);
 }
 
-const char *amddwarf__stats_file_name(amddwarf_stats *stats, const amddwarf_object *object,
+const char *amddwarf__stats_file_name(stats_files *cache, const amddwarf_object *object,
                                       size_t cu_index, uint64_t file)
 {
-  if (cu_index >= stats->unit_count)
+  if (cu_index >= cache->unit_count || cache->known == NULL)
     return NULL;
-  if (!stats->unit_files_known[cu_index]) {
-    files_note n = {stats, cu_index};
-    stats->unit_files_known[cu_index] = 1; /* a table that cannot be read has none */
+  if (!cache->known[cu_index]) {
+    files_note n = {cache, cu_index};
+    cache->known[cu_index] = 1; /* a table that cannot be read has none */
     (void)amddwarf__object_visit_lines(object, cu_index, note_files, NULL, &n, NULL);
   }
-  if (file >= stats->unit_file_counts[cu_index])
+  if (file >= cache->counts[cu_index])
     return NULL;
-  return stats->unit_files[cu_index][file];
+  return cache->files[cu_index][file];
 }
 
 /* ---- the handle ---- */
@@ -276,12 +302,53 @@ amddwarf_status amddwarf__stats_add_key(amddwarf_stats *stats, const char *key, 
   if (amddwarf__mem_reserve(&stats->allocator, (void **)&stats->keys, &stats->key_capacity,
                             stats->key_count + 1, sizeof *stats->keys) != 0)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics keys");
-  char *copy = amddwarf__arena_strndup(&stats->arena, key, strlen(key));
+  char *copy = amddwarf__arena_strndup(&stats->key_arena, key, strlen(key));
   if (copy == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics keys");
   stats->keys[stats->key_count].key = copy;
   stats->keys[stats->key_count++].value = value;
   return AMDDWARF_OK;
+}
+
+/* The coverage pass on a thread of its own. */
+typedef struct coverage_job {
+  const amddwarf_object *object;
+  amddwarf_stats *stats;
+  uint32_t flags;
+  amddwarf_status status;
+  amddwarf_error err;
+} coverage_job;
+
+static void *run_coverage(void *user)
+{
+  coverage_job *job = user;
+  job->status = amddwarf__stats_coverage(job->object, job->stats, job->flags, &job->err);
+  return NULL;
+}
+
+/* The two passes read the object only (what they load is loaded under its
+   lock) and write apart: the keys and their arena, the functions and the
+   handle's arena. Both wanted: the coverage on a second thread. */
+static amddwarf_status run_passes(const amddwarf_object *object, amddwarf_stats *stats,
+                                  uint32_t flags, amddwarf_error *err)
+{
+  bool llvm = !(flags & AMDDWARF_STATS_NO_LLVM), coverage = !(flags & AMDDWARF_STATS_NO_COVERAGE);
+  coverage_job job = {object, stats, flags, AMDDWARF_OK, {0}};
+  pthread_t thread;
+  bool threaded = llvm && coverage && !(flags & AMDDWARF_STATS_ONE_THREAD) &&
+                  pthread_create(&thread, NULL, run_coverage, &job) == 0;
+  amddwarf_status st = llvm ? amddwarf__stats_llvm(object, stats, err) : AMDDWARF_OK;
+  if (threaded) {
+    pthread_join(thread, NULL);
+    if (st == AMDDWARF_OK && job.status != AMDDWARF_OK) {
+      st = job.status;
+      if (err != NULL)
+        *err = job.err;
+    }
+  } else if (st == AMDDWARF_OK && coverage) {
+    st = amddwarf__stats_coverage(object, stats, flags, err);
+  }
+  return st;
 }
 
 amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
@@ -300,21 +367,10 @@ amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics");
   stats->allocator = object->allocator;
   amddwarf__arena_init(&stats->arena, &stats->allocator);
-  size_t units = amddwarf_object_cu_count(object);
-  stats->unit_count = units;
-  stats->unit_files = amddwarf__arena_calloc(&stats->arena, units + 1, sizeof *stats->unit_files);
-  stats->unit_file_counts =
-      amddwarf__arena_calloc(&stats->arena, units + 1, sizeof *stats->unit_file_counts);
-  stats->unit_files_known = amddwarf__arena_calloc(&stats->arena, units + 1, 1);
-  amddwarf_status st =
-      stats->unit_files == NULL || stats->unit_file_counts == NULL ||
-              stats->unit_files_known == NULL
-          ? amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics")
-          : amddwarf_object_index_all(object, err);
-  if (st == AMDDWARF_OK && !(flags & AMDDWARF_STATS_NO_LLVM))
-    st = amddwarf__stats_llvm(object, stats, err);
-  if (st == AMDDWARF_OK && !(flags & AMDDWARF_STATS_NO_COVERAGE))
-    st = amddwarf__stats_coverage(object, stats, flags, err);
+  amddwarf__arena_init(&stats->key_arena, &stats->allocator);
+  amddwarf_status st = amddwarf_object_index_all(object, err);
+  if (st == AMDDWARF_OK)
+    st = run_passes(object, stats, flags, err);
   if (st != AMDDWARF_OK) {
     amddwarf_stats_free(stats);
     return st;
@@ -331,6 +387,7 @@ void amddwarf_stats_free(amddwarf_stats *stats)
   amddwarf__mem_free(&a, stats->keys, stats->key_capacity * sizeof *stats->keys);
   amddwarf__mem_free(&a, stats->functions, stats->function_capacity * sizeof *stats->functions);
   amddwarf__arena_release(&stats->arena);
+  amddwarf__arena_release(&stats->key_arena);
   amddwarf__mem_free(&a, stats, sizeof *stats);
 }
 

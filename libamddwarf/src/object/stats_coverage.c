@@ -33,6 +33,7 @@ typedef struct cov_walk {
   amddwarf_status status;
   bool keep_vars;
   fn_builder b;
+  stats_files files;                /* each unit's file names */
   uint64_t *kernels;                /* kernel entry addresses, sorted */
   size_t kernel_count;
   /* the strings copied so far, by their address in the object */
@@ -116,7 +117,7 @@ static void decl_of(cov_walk *w, const stats_die *die, const char **file, uint32
   *file = "";
   *line = 0;
   if (amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &from))
-    *file = intern(w, amddwarf__stats_file_name(w->stats, w->object, from.cu_index,
+    *file = intern(w, amddwarf__stats_file_name(&w->files, w->object, from.cu_index,
                                                 from.decl_file));
   if (amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &from))
     *line = (uint32_t)from.decl_line;
@@ -249,8 +250,13 @@ static void add_var(cov_walk *w, const stats_die *die, const amddwarf_range *sco
                                          die->location.form, die->location.u, cover_entry, &v,
                                          NULL);
   }
-  if (c->covered > c->scope)
-    c->covered = c->scope; /* overlapping entries */
+  /* overlapping entries: a variable covers at most its scope, and each
+     part of its coverage at most what it covers */
+  uint64_t *parts[] = {&c->covered, &c->lane_correct, &c->legacy, &c->lane_missing, &c->quirk,
+                       &c->unknown_address};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i)
+    if (*parts[i] > c->scope)
+      *parts[i] = c->scope;
   add_coverage(&b->fn.coverage, c);
   ++b->fn.var_count;
   if (!w->keep_vars)
@@ -492,10 +498,14 @@ amddwarf_status amddwarf__stats_coverage(const amddwarf_object *object, amddwarf
   w.stats = stats;
   w.err = err;
   w.keep_vars = (flags & AMDDWARF_STATS_VARIABLES) != 0;
+  if (!amddwarf__stats_files_init(&w.files, object))
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "coverage");
   size_t symbols = amddwarf_object_symbol_count(object);
   w.kernels = amddwarf__mem_alloc(&stats->allocator, (symbols ? symbols : 1) * sizeof *w.kernels);
-  if (w.kernels == NULL)
+  if (w.kernels == NULL) {
+    amddwarf__stats_files_free(&w.files);
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "coverage");
+  }
   for (size_t i = 0; i < symbols; ++i) {
     const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
     if (s->kind == AMDDWARF_SYMBOL_KERNEL)
@@ -506,6 +516,7 @@ amddwarf_status amddwarf__stats_coverage(const amddwarf_object *object, amddwarf
     if (object->units[u].records != NULL && object->units[u].die_count > 0)
       walk_outside(&w, u, 0);
   amddwarf__mem_free(&stats->allocator, w.kernels, (symbols ? symbols : 1) * sizeof *w.kernels);
+  amddwarf__stats_files_free(&w.files);
   if (w.intern_mask) {
     amddwarf__mem_free(&stats->allocator, w.interned_from,
                        (w.intern_mask + 1) * sizeof *w.interned_from);

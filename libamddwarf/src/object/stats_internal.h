@@ -54,13 +54,25 @@ bool amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *di
 bool amddwarf__stats_die_ranges(const amddwarf_object *object, const stats_die *die,
                                 amddwarf_range **ranges, size_t *count, size_t *capacity);
 
-/* The path of file FILE of unit CU_INDEX's line table, or NULL. The
-   unit's file names are read once (without its rows) into STATS. */
-const char *amddwarf__stats_file_name(amddwarf_stats *stats, const amddwarf_object *object,
+/* Each unit's file names, read on first use: one cache per pass, so that
+   the two passes may run at once. */
+typedef struct stats_files {
+  const amddwarf_allocator *allocator;
+  const char *const **files;     /* by unit */
+  size_t *counts;
+  uint8_t *known;
+  size_t unit_count;
+} stats_files;
+
+bool amddwarf__stats_files_init(stats_files *cache, const amddwarf_object *object);
+void amddwarf__stats_files_free(stats_files *cache);
+/* The path of file FILE of unit CU_INDEX's line table, or NULL. The unit's
+   file names are read once (without its rows). */
+const char *amddwarf__stats_file_name(stats_files *cache, const amddwarf_object *object,
                                       size_t cu_index, uint64_t file);
 /* Notes the file names of unit CU_INDEX (valid until the object closes). */
-void amddwarf__stats_note_files(amddwarf_stats *stats, size_t cu_index,
-                                const char *const *files, size_t count);
+void amddwarf__stats_note_files(stats_files *cache, size_t cu_index, const char *const *files,
+                                size_t count);
 
 /* Computes the llvm-dwarfdump keys into STATS (stats_llvm.c). */
 amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_stats *stats,
@@ -76,11 +88,7 @@ struct amddwarf_stats {
   size_t key_count, key_capacity;
   amddwarf_stats_function *functions;
   size_t function_count, function_capacity;
-  /* Each unit's file names, read on first use (UNIT_FILES_KNOWN). */
-  const char *const **unit_files;
-  size_t *unit_file_counts;
-  uint8_t *unit_files_known;
-  size_t unit_count;
+  amddwarf_arena key_arena;      /* the keys' names: the llvm pass's own */
 };
 
 /* Appends KEY = VALUE (KEY copied into the arena). */

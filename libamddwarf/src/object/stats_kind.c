@@ -249,9 +249,15 @@ void amddwarf_loc_classify(const amddwarf_object *object, const amddwarf_cu *cu,
     out->flags |= AMDDWARF_LOC_UNDECODABLE;
     goto done;
   }
-  for (size_t i = 0; i < count; ++i)
+  bool takes_address = false; /* from an address field the object may not know */
+  for (size_t i = 0; i < count; ++i) {
     if (ops[i].kind == AMDDWARF_OP_entry_value || ops[i].kind == AMDDWARF_OP_GNU_entry_value)
       out->flags |= AMDDWARF_LOC_ENTRY_VALUE;
+    takes_address |= ops[i].kind == AMDDWARF_OP_addr || ops[i].kind == AMDDWARF_OP_addrx ||
+                     ops[i].kind == AMDDWARF_OP_constx ||
+                     ops[i].kind == AMDDWARF_OP_GNU_addr_index ||
+                     ops[i].kind == AMDDWARF_OP_GNU_const_index;
+  }
   size_t pieces = 0;
   for (size_t i = 0; i < count; ++i)
     pieces += is_piece(&ops[i]);
@@ -274,8 +280,8 @@ void amddwarf_loc_classify(const amddwarf_object *object, const amddwarf_cu *cu,
       start = i + 1;
     }
   }
-  if (object != NULL && amddwarf_object_expr_addresses_known(object, cu, bytes, size, NULL) !=
-                            AMDDWARF_OK)
+  if (takes_address && object != NULL &&
+      amddwarf_object_expr_addresses_known(object, cu, bytes, size, NULL) != AMDDWARF_OK)
     out->flags |= AMDDWARF_LOC_UNKNOWN_ADDRESS;
   if (read_through_quirk(object, cu, ops, count))
     out->flags |= AMDDWARF_LOC_QUIRK;

@@ -158,6 +158,8 @@ typedef struct walk {
   u64_vec origin_vars;
   u64_vec pending;       /* this unit's DIEs whose origin was not seen yet */
   u64_vec cross_cu;      /* pairs (unit, DIE offset) */
+  stats_files files;     /* each unit's file names */
+  amddwarf_arena arena;   /* the identifiers' copies, released at the end */
   /* scratch */
   text id;               /* the identifier being made */
   amddwarf_range *ranges;
@@ -276,7 +278,7 @@ static void die_id(walk *w, const stats_die *die, const char *prefix, text *out)
   stats_die from;
   const char *file = NULL;
   if (amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &from)) {
-    file = amddwarf__stats_file_name(w->stats, w->object, from.cu_index, from.decl_file);
+    file = amddwarf__stats_file_name(&w->files, w->object, from.cu_index, from.decl_file);
     if (file != NULL) {
       const char *slash = strrchr(file, '/');
       file = slash != NULL ? slash + 1 : file;
@@ -582,6 +584,67 @@ static void hex_index(char *out, unsigned index)
   out[3] = '\0';
 }
 
+/* Whether a DIE of AB can count: a scope, a variable, a parameter, a call
+   site or its parameter, a member with a constant value. The others are
+   only looked through (as LLVM returns from collectStatsForDie for them,
+   and skips DW_TAG_subroutine_type's children: it holds no scope). */
+static bool needs_attributes(const amddwarf_abbrev *ab)
+{
+  switch (ab->tag) {
+  case DW_TAG_subprogram: case DW_TAG_lexical_block: case DW_TAG_inlined_subroutine:
+  case DW_TAG_variable: case DW_TAG_formal_parameter: case DW_TAG_call_site:
+  case DW_TAG_GNU_call_site: case DW_TAG_call_site_parameter:
+  case DW_TAG_GNU_call_site_parameter: case DW_TAG_subroutine_type:
+    return true;
+  case DW_TAG_member:
+    for (uint32_t i = 0; i < ab->count; ++i)
+      if (ab->attrs[i].at == DW_AT_const_value)
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
+                     const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
+                     u64_vec *origin_vars);
+
+/* The children of record INDEX, each with its variable prefix. */
+static void walk_children(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
+                          const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
+                          u64_vec *origin_vars)
+{
+  const amddwarf_object *object = w->object;
+  const amddwarf_unit *unit = &object->units[cu_index];
+  const amddwarf_abbrev *abbrevs = object->abbrev_tables[unit->abbrev_table].all;
+  unsigned blocks = 0, params = 0;
+  size_t base = strlen(prefix);
+  char local[256];
+  char *child_prefix = base + 8 <= sizeof local
+                           ? local
+                           : amddwarf__mem_alloc(&object->allocator, base + 8);
+  if (child_prefix == NULL) {
+    oom(w);
+    return;
+  }
+  memcpy(child_prefix, prefix, base + 1);
+  for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
+       c = unit->records[c].sibling) {
+    unsigned tag = abbrevs[unit->records[c].abbrev].tag;
+    child_prefix[base] = '\0';
+    if (tag == DW_TAG_lexical_block) {
+      hex_index(child_prefix + base, blocks++);
+    } else if (tag == DW_TAG_formal_parameter) {
+      child_prefix[base] = 'p';
+      hex_index(child_prefix + base + 1, params++);
+    }
+    walk_die(w, cu_index, c, fn_index, child_prefix, scope_bytes, inline_depth, origin_vars);
+  }
+  if (child_prefix != local)
+    amddwarf__mem_free(&object->allocator, child_prefix, base + 8);
+}
+
 /* collectStatsRecursive for record INDEX of unit CU_INDEX. */
 static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
                      const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
@@ -591,6 +654,14 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
     return;
   const amddwarf_object *object = w->object;
   const amddwarf_unit *unit = &object->units[cu_index];
+  const amddwarf_abbrev *ab =
+      &object->abbrev_tables[unit->abbrev_table].all[unit->records[index].abbrev];
+  if (!needs_attributes(ab)) {
+    /* nothing of this DIE counts (a type, a member without a constant, ...):
+       its children may */
+    walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars);
+    return;
+  }
   stats_die die;
   amddwarf_status st = amddwarf__stats_die_read(object, cu_index,
                                                 record_offset(w, cu_index, index), &die, w->err);
@@ -684,34 +755,7 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
     inline_depth = 0;
   else if (is_inlined)
     ++inline_depth;
-  {
-    const amddwarf_abbrev *abbrevs = object->abbrev_tables[unit->abbrev_table].all;
-    unsigned blocks = 0, params = 0;
-    size_t base = strlen(prefix);
-    char local[256];
-    char *child_prefix = base + 8 <= sizeof local
-                             ? local
-                             : amddwarf__mem_alloc(&object->allocator, base + 8);
-    if (child_prefix == NULL) {
-      oom(w);
-      goto done;
-    }
-    memcpy(child_prefix, prefix, base + 1);
-    for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
-         c = unit->records[c].sibling) {
-      unsigned tag = abbrevs[unit->records[c].abbrev].tag;
-      child_prefix[base] = '\0';
-      if (tag == DW_TAG_lexical_block) {
-        hex_index(child_prefix + base, blocks++);
-      } else if (tag == DW_TAG_formal_parameter) {
-        child_prefix[base] = 'p';
-        hex_index(child_prefix + base + 1, params++);
-      }
-      walk_die(w, cu_index, c, fn_index, child_prefix, scope_bytes, inline_depth, origin_vars);
-    }
-    if (child_prefix != local)
-      amddwarf__mem_free(&object->allocator, child_prefix, base + 8);
-  }
+  walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars);
   if (candidate)
     count_zero_coverage(w, cu_index, &own_vars);
 done:
@@ -870,7 +914,7 @@ static void line_files(void *user, const char *const *files, size_t file_count)
 {
   line_stats *ls = user;
   walk *w = ls->w;
-  amddwarf__stats_note_files(w->stats, ls->cu_index, files, file_count);
+  amddwarf__stats_note_files(&w->files, ls->cu_index, files, file_count);
   ls->map_count = 0;
   ls->counted = false;
   if (amddwarf__mem_reserve(&w->object->allocator, (void **)&ls->map, &ls->map_capacity,
@@ -1095,12 +1139,15 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   w.stats = stats;
   w.err = err;
   w.fn_ids.allocator = w.var_ids.allocator = &object->allocator;
-  w.fn_ids.arena = w.var_ids.arena = &stats->arena;
+  amddwarf__arena_init(&w.arena, &object->allocator);
+  w.fn_ids.arena = w.var_ids.arena = &w.arena;
+  if (!amddwarf__stats_files_init(&w.files, object))
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics");
   line_stats ls;
   memset(&ls, 0, sizeof ls);
   ls.w = &w;
   ls.files.allocator = &object->allocator;
-  ls.files.arena = &stats->arena;
+  ls.files.arena = &w.arena;
   uint32_t global = fn_entry(&w, "/"); /* the functions' "/" entry: globals */
   for (size_t u = 0; u < object->cu_count && w.status == AMDDWARF_OK; ++u) {
     const amddwarf_unit *unit = &object->units[u];
@@ -1127,5 +1174,7 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   vec_free(&w, &w.pending);
   vec_free(&w, &w.cross_cu);
   text_free(&w, &w.id);
+  amddwarf__stats_files_free(&w.files);
+  amddwarf__arena_release(&w.arena);
   return w.status;
 }
