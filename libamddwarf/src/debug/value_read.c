@@ -211,11 +211,15 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
     r->state = AMDDWARF_LANE_OPTIMIZED_OUT;
     const amddwarf_die_info *holder =
         var->die->location == NULL && var->die->origin != NULL ? var->die->origin : var->die;
+    bool listed = false; /* a list with an entry that has a location */
+    for (size_t i = 0; holder->location != NULL && holder->location->kind == AMDDWARF_ATTR_LIST &&
+                       i < holder->location->count && !listed;
+         ++i)
+      listed = holder->location->entries[i].size > 0 &&
+               holder->location->entries[i].low < holder->location->entries[i].high;
     r->reason = var->available ? AMDDWARF_UNAVAILABLE_OPTIMIZED_OUT_AT_PC
-                : holder->location == NULL || holder->location->kind != AMDDWARF_ATTR_LIST ||
-                        holder->location->count == 0
-                    ? AMDDWARF_UNAVAILABLE_NO_LOCATION
-                    : AMDDWARF_UNAVAILABLE_NO_ENTRY_AT_PC;
+                : listed       ? AMDDWARF_UNAVAILABLE_NO_ENTRY_AT_PC
+                               : AMDDWARF_UNAVAILABLE_NO_LOCATION;
     amddwarf__text_printf(&r->message, "no location at this pc");
     return r->status;
   }
