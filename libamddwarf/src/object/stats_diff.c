@@ -273,8 +273,10 @@ amddwarf_status amddwarf_stats_diff_compute(const amddwarf_stats *base,
     }
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics diff");
   }
-  qsort(d->vars, d->var_count, sizeof *d->vars, worse_var);
-  qsort(d->functions, d->function_count, sizeof *d->functions, worse_function);
+  if (d->var_count > 0)
+    qsort(d->vars, d->var_count, sizeof *d->vars, worse_var);
+  if (d->function_count > 0)
+    qsort(d->functions, d->function_count, sizeof *d->functions, worse_function);
   diff->vars = d->vars;
   diff->var_count = d->var_count;
   diff->functions = d->functions;
