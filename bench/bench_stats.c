@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <amddwarf/amddwarf.h>
@@ -83,6 +85,28 @@ static void run_peer(void *arg)
     fprintf(stderr, "bench_stats: %s failed\n", c->peer_cmd);
     exit(1);
   }
+}
+
+/* CPU time (user + system) of this process, or of its waited-for
+   children, in ns: on a loaded machine wall time says little. */
+static double cpu_ns(int who)
+{
+  struct rusage u;
+  getrusage(who, &u);
+  return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e9 +
+         (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e3;
+}
+
+/* The median CPU time of REPEATS runs of FN(C) (WHO: self or children). */
+static double median_cpu(void (*fn)(void *), ctx *c, int who, unsigned repeats)
+{
+  double t[8];
+  for (unsigned i = 0; i < repeats && i < 8; ++i) {
+    double before = cpu_ns(who);
+    fn(c);
+    t[i] = cpu_ns(who) - before;
+  }
+  return bench_median(t, repeats < 8 ? repeats : 8);
 }
 
 /* RSS growth of computing the statistics with FLAGS, in a child process. */
@@ -170,6 +194,15 @@ int main(int argc, char **argv)
     c.flags = rows[i].flags;
     ours[i] = bench_median_ns(run_ours, &c, 3);
     bench_print_row(rows[i].name, ours[i], "llvm-dwarfdump-19 --statistics", peer, "run");
+  }
+  bench_print_header("the same, CPU time of the process (user + system)");
+  double peer_cpu = median_cpu(run_peer, &c, RUSAGE_CHILDREN, 3);
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+    c.flags = rows[i].flags;
+    char name[96];
+    snprintf(name, sizeof name, "%s (CPU)", rows[i].name);
+    bench_print_row(name, median_cpu(run_ours, &c, RUSAGE_SELF, 3),
+                    "llvm-dwarfdump-19 --statistics", peer_cpu, "run");
   }
   double mem = stats_memory(&c, AMDDWARF_STATS_ONE_THREAD);
   double mem_vars = stats_memory(&c, AMDDWARF_STATS_ONE_THREAD | AMDDWARF_STATS_VARIABLES);
