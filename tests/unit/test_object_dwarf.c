@@ -308,9 +308,10 @@ static void test_normalize_legacy(void **state)
   const uint8_t local[] = {0xa1, 0x00, 0x32, 0x16, 0x18};
   const uint8_t local_n[] = {0xa1, 0x00, 0x33, 0xe9, 0x02};
   normalized(o, 0, AMDDWARF_ROLE_LOCATION, local, sizeof local, local_n, sizeof local_n);
-  /* Before DW_OP_stack_value the suffix is dropped: the value is the constant. */
+  /* Before DW_OP_stack_value, read literally (no producer quirk: the unit
+     names no producer): the bytes private memory holds at the constant. */
   const uint8_t cst[] = {0x11, 0x00, 0x31, 0x16, 0x18, 0x9f};
-  const uint8_t cst_n[] = {0x11, 0x00, 0x9f};
+  const uint8_t cst_n[] = {0x11, 0x00, 0x35, 0xe9, 0x02};
   normalized(o, 0, AMDDWARF_ROLE_LOCATION, cst, sizeof cst, cst_n, sizeof cst_n);
   /* HIP's bare DW_OP_fbreg is private */
   const uint8_t bare[] = {0x91, 0x08};

@@ -5,7 +5,7 @@
 #include "object_cli.h"
 
 static const char *const usage =
-    "usage: amddwarf check OBJECT [--json] [--convention C] [--dialect D]\n"
+    "usage: amddwarf check OBJECT [--json] [--no-quirks] [--convention C] [--dialect D]\n"
     "\n"
     "Decodes every location expression (DW_AT_location, DW_AT_frame_base,\n"
     "DW_AT_data_member_location, array bounds, DW_AT_LLVM_lane_pc and\n"
@@ -30,8 +30,17 @@ static const char *const usage =
     "                     comes from a symbol without an address: clang's\n"
     "                     __local and __shared__ variables, whose symbols the\n"
     "                     link leaves undefined\n"
+    "  private_without_segment  a location in private memory in a kernel whose\n"
+    "                     metadata declares no private segment and no dynamic\n"
+    "                     stack\n"
     "\n"
-    "  --json             {\"problems\": [...], \"count\": N}\n"
+    "and, as warnings that are not problems, every location read through a\n"
+    "producer quirk (producer_quirk: clang's promoted OpenCL variables; see\n"
+    "specs/conventions.md), with a count per quirk.\n"
+    "\n"
+    "  --json             {\"problems\": [...], \"count\": N, \"warnings\": N,\n"
+    "                     \"quirk_uses\": {NAME: N}}\n"
+    "  --no-quirks        read every location as written: no producer quirk\n"
     "  --convention C     auto, legacy or extension (see amddwarf dump)\n"
     "  --dialect D        auto, draft, vendor or user\n"
     "\n"
@@ -44,15 +53,24 @@ typedef struct report_ctx {
   bool json;
   json_t *list;
   const amddwarf_object *object;
+  size_t warnings;
+  size_t quirk_uses[33]; /* by amddwarf_quirk (at most 32) */
 } report_ctx;
 
 static int report(void *user, const amddwarf_check_problem *p)
 {
   report_ctx *r = user;
   const char *at = p->attribute ? amddwarf_dw_at_name(p->attribute) : NULL;
+  bool warning = amddwarf_check_kind_is_warning(p->kind) != 0;
+  r->warnings += warning;
+  if (p->quirk != AMDDWARF_QUIRK_NONE && p->quirk < sizeof r->quirk_uses / sizeof r->quirk_uses[0])
+    r->quirk_uses[p->quirk]++;
   if (r->json) {
     json_t *o = json_object();
     json_object_set_new(o, "kind", json_string(amddwarf_check_kind_name(p->kind)));
+    json_object_set_new(o, "severity", json_string(warning ? "warning" : "error"));
+    if (p->quirk != AMDDWARF_QUIRK_NONE)
+      json_object_set_new(o, "quirk", json_string(amddwarf_quirk_get(p->quirk)->name));
     if (p->status != 0)
       json_object_set_new(o, "status", json_string(amddwarf_status_name(p->status)));
     json_object_set_new(o, "die",
@@ -69,7 +87,7 @@ static int report(void *user, const amddwarf_check_problem *p)
     json_array_append_new(r->list, o);
     return 0;
   }
-  printf("%s:", amddwarf_check_kind_name(p->kind));
+  printf("%s%s:", warning ? "warning: " : "", amddwarf_check_kind_name(p->kind));
   if (p->die_offset != UINT64_MAX) {
     const amddwarf_die_info *d = amddwarf_object_die_at(r->object, p->die_offset);
     printf(" DIE 0x%08llx", (unsigned long long)p->die_offset);
@@ -109,7 +127,7 @@ int cli_check_main(int argc, char **argv)
   int rc = cli_object_open("check", &args, &object);
   if (rc != 0)
     return rc;
-  report_ctx ctx = {args.json, args.json ? json_array() : NULL, object};
+  report_ctx ctx = {args.json, args.json ? json_array() : NULL, object, 0, {0}};
   size_t count = 0;
   amddwarf_error err;
   amddwarf_error_clear(&err);
@@ -123,12 +141,25 @@ int cli_check_main(int argc, char **argv)
     json_t *root = json_object();
     json_object_set_new(root, "file", json_string(args.path));
     json_object_set_new(root, "count", json_integer((json_int_t)count));
+    json_object_set_new(root, "warnings", json_integer((json_int_t)ctx.warnings));
+    json_t *uses = json_object();
+    for (amddwarf_quirk q = 1; q <= amddwarf_quirk_count() && q < 33; ++q)
+      if (ctx.quirk_uses[q])
+        json_object_set_new(uses, amddwarf_quirk_get(q)->name,
+                            json_integer((json_int_t)ctx.quirk_uses[q]));
+    json_object_set_new(root, "quirk_uses", uses);
     json_object_set_new(root, "problems", ctx.list);
     cli_print_json(root);
-  } else if (count == 0) {
-    printf("%s: no problems\n", args.path);
   } else {
-    printf("%s: %zu problem%s\n", args.path, count, count == 1 ? "" : "s");
+    for (amddwarf_quirk q = 1; q <= amddwarf_quirk_count() && q < 33; ++q)
+      if (ctx.quirk_uses[q])
+        printf("%s: producer quirk %s: %zu location%s read as: %s\n", args.path,
+               amddwarf_quirk_get(q)->name, ctx.quirk_uses[q], ctx.quirk_uses[q] == 1 ? "" : "s",
+               amddwarf_quirk_get(q)->reading);
+    if (count == 0)
+      printf("%s: no problems\n", args.path);
+    else
+      printf("%s: %zu problem%s\n", args.path, count, count == 1 ? "" : "s");
   }
   cli_object_close(&args, object);
   return count == 0 ? CLI_EXIT_OK : CLI_EXIT_BAD_INPUT;

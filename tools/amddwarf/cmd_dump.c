@@ -5,7 +5,8 @@
 #include "object_cli.h"
 
 static const char *const usage =
-    "usage: amddwarf dump OBJECT [--json] [--libdwarf] [--convention C] [--dialect D]\n"
+    "usage: amddwarf dump OBJECT [--json] [--libdwarf] [--no-quirks] [--convention C]\n"
+    "                     [--dialect D]\n"
     "\n"
     "Prints what amddwarf reads from an AMDGPU code object (a relocatable .o\n"
     "or a linked .so/.hsaco): the ELF type and code object version, the ISA\n"
@@ -17,6 +18,8 @@ static const char *const usage =
     "\n"
     "  --json            one JSON document instead of text\n"
     "  --convention C    read every unit as C: auto (detect), legacy, extension\n"
+    "  --no-quirks       read every location as written: no producer quirk (the\n"
+    "                    convention line lists the quirks a unit's producer has)\n"
     "  --dialect D       decode extension operations as D: auto, draft, vendor, user\n"
     "  --libdwarf        list attributes as libdwarf decodes them (a cross-check of\n"
     "                    the library's own reader; not for untrusted objects)\n"
@@ -296,9 +299,13 @@ static int dump_text(const amddwarf_object *object, const char *path)
            cu->offset_size);
     printf("  name \"%s\", language %s, producer \"%s\"\n", cu->name ? cu->name : "",
            lang ? lang : "?", cu->producer ? cu->producer : "");
-    printf("  convention: %s (%s); dialect %s%s%s\n", amddwarf_convention_name(cu->convention),
+    printf("  convention: %s (%s); dialect %s%s%s", amddwarf_convention_name(cu->convention),
            cu->convention_reason, amddwarf_dialect_name(cu->format.dialect),
            cu->augmentation ? "; augmentation " : "", cu->augmentation ? cu->augmentation : "");
+    for (amddwarf_quirk q = 1, n = 0; q <= amddwarf_quirk_count(); ++q)
+      if (cu->quirks & AMDDWARF_QUIRK_BIT(q))
+        printf("%s%s", n++ ? ", " : "; producer quirks ", amddwarf_quirk_get(q)->name);
+    printf("\n");
     t.cu = cu;
     amddwarf_error load_err;
     amddwarf_error_clear(&load_err);
@@ -518,6 +525,11 @@ static int dump_json(const amddwarf_object *object, const char *path)
     json_object_set_new(u, "convention", json_string(amddwarf_convention_name(cu->convention)));
     json_object_set_new(u, "convention_reason", json_string(cu->convention_reason));
     json_object_set_new(u, "dialect", json_string(amddwarf_dialect_name(cu->format.dialect)));
+    json_t *quirks = json_array();
+    for (amddwarf_quirk q = 1; q <= amddwarf_quirk_count(); ++q)
+      if (cu->quirks & AMDDWARF_QUIRK_BIT(q))
+        json_array_append_new(quirks, json_string(amddwarf_quirk_get(q)->name));
+    json_object_set_new(u, "quirks", quirks);
     json_t *dies = json_array();
     json_ctx j = {object, cu, NULL, NULL};
     amddwarf_error load_err;

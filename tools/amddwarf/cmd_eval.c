@@ -13,7 +13,7 @@
 static const char *const usage =
     "usage: amddwarf eval OBJECT --state SNAPSHOT [--pc ADDR] [--frame N]\n"
     "                     [--lane N | --lanes all|LIST] [--json] [--explain]\n"
-    "                     [--convention C] [--trace] [--stats]\n"
+    "                     [--convention C] [--no-quirks] [--trace] [--stats]\n"
     "                     [--set PATH=VALUE [--save-state OUT]] EXPR\n"
     "\n"
     "Finds the variable or parameter EXPR names in the scopes of the frame at\n"
@@ -57,6 +57,8 @@ static const char *const usage =
     "                 written. EXPR defaults to P\n"
     "  --save-state OUT  write the snapshot, with what --set changed, to OUT\n"
     "  --json         JSON output\n"
+    "  --no-quirks    read locations as written: no producer quirk (clang's\n"
+    "                 promoted OpenCL variables; specs/conventions.md)\n"
     "  --trace        print on stderr, per lane, every operation with the stack\n"
     "                 after it and every target access (also AMDDWARF_TRACE=1)\n"
     "  --stats        print counts and times per phase on stderr\n"
@@ -297,9 +299,14 @@ static int print_lanes(const eval_args *a, const char *expr, uint64_t pc,
     json_object_set_new(root, "type", json_string(info->type_name));
     if (a->explain)
       json_object_set_new(root, "location_expression", json_string(info->location));
+    json_object_set_new(root, "quirk",
+                        info->quirk_name ? json_string(info->quirk_name) : json_null());
   } else {
     if (a->explain)
       printf("%s: %s\n", info->variable->die->name, info->location);
+    if (a->explain && info->quirk != AMDDWARF_QUIRK_NONE)
+      printf("  read through producer quirk %s: %s (--no-quirks: as written)\n",
+             info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
     if (multi)
       printf("%s (%s) at pc 0x%llx\nlanes  value\n", expr, info->type_name,
              (unsigned long long)pc);

@@ -29,6 +29,7 @@ static const char *const usage =
     "                   shadowed ones included, as amddwarf eval prints it\n"
     "  --json           JSON output\n"
     "  --convention C   auto, legacy or extension (see amddwarf dump)\n"
+    "  --no-quirks      read locations as written: no producer quirk\n"
     "  --dialect D      auto, draft, vendor or user\n"
     "\n"
     "example: amddwarf vars kernel.o --pc 0x2d4\n";
@@ -154,6 +155,11 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
                  (unsigned long long)var->entry->high, b.len ? b.data : "<empty: optimized out>");
         else
           printf("    location: %s\n", b.len ? b.data : "<empty: optimized out>");
+        amddwarf_quirk q =
+            amddwarf_object_expr_quirk(object, cu, AMDDWARF_ROLE_LOCATION, var->expr, var->size);
+        if (q != AMDDWARF_QUIRK_NONE)
+          printf("    read through producer quirk %s: %s\n", amddwarf_quirk_get(q)->name,
+                 amddwarf_quirk_get(q)->reading);
       } else {
         printf("    location: <optimized out>\n");
       }
@@ -235,6 +241,11 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
         json_object_set_new(loc, "high", cli_json_addr(var->entry->high));
       }
       json_object_set_new(o, "location", loc);
+      amddwarf_quirk q =
+          amddwarf_object_expr_quirk(object, cu, AMDDWARF_ROLE_LOCATION, var->expr, var->size);
+      json_object_set_new(o, "quirk", q != AMDDWARF_QUIRK_NONE
+                                          ? json_string(amddwarf_quirk_get(q)->name)
+                                          : json_null());
     } else {
       json_object_set_new(o, "location", json_null());
     }

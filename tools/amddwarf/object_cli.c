@@ -21,6 +21,10 @@ int cli_object_arg(const char *command, const char *usage, int argc, char **argv
     args->json = true;
     return CLI_ARG_TAKEN;
   }
+  if (cli_is_flag(argv[*i], "--no-quirks")) {
+    args->flags |= AMDDWARF_OBJECT_NO_QUIRKS;
+    return CLI_ARG_TAKEN;
+  }
   int rc = cli_option_value(command, argc, argv, i, "--convention", &args->convention);
   if (rc == 0)
     rc = cli_option_value(command, argc, argv, i, "--dialect", &args->dialect);

@@ -27,7 +27,7 @@ enum {
 };
 
 /* Looks at argv[*i] for the options every object command takes: --help
-   (prints USAGE), --json, --convention and --dialect (advancing *i past
+   (prints USAGE), --json, --no-quirks, --convention and --dialect (advancing *i past
    their values). Returns one of CLI_ARG_*. */
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args);

@@ -279,6 +279,11 @@ typedef struct amddwarf_valobj_info {
   int shadowed;                  /* VARIABLE is hidden by an inner variable of its
                                     name: PATH given to amddwarf_valobj_new names
                                     that one (amddwarf_valobj_new_var) */
+  /* The producer quirk the variable's location at the PC is read through
+     (amddwarf_object_expr_quirk), AMDDWARF_QUIRK_NONE when it is read as
+     written; QUIRK_NAME is amddwarf_quirk_get(QUIRK)->name, or NULL. */
+  amddwarf_quirk quirk;
+  const char *quirk_name;
 } amddwarf_valobj_info;
 
 /* The value of PATH (specs/eval-paths.md: NAME, .M, ->M, [I], *, &, (),
@@ -313,7 +318,10 @@ AMDDWARF_API const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf
 typedef enum amddwarf_lane_state {
   AMDDWARF_LANE_VALUE = 0,          /* TEXT and BYTES hold the value */
   AMDDWARF_LANE_OPTIMIZED_OUT = 1,  /* no location at the PC, or undefined storage */
-  AMDDWARF_LANE_UNAVAILABLE = 2,    /* the target cannot read the storage */
+  AMDDWARF_LANE_UNAVAILABLE = 2,    /* the target cannot read the storage, or
+                                       (STATUS E_EVAL_NO_PRIVATE_SEGMENT) it is
+                                       private memory in a kernel that has none:
+                                       not read (amddwarf_object_private_possible) */
   AMDDWARF_LANE_ERROR = 3,          /* STATUS and MESSAGE say why */
 } amddwarf_lane_state;
 

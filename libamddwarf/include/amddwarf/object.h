@@ -78,6 +78,9 @@ enum {
   /* Load every unit's DIEs and line table at open (amddwarf_object_load_all):
      open then fails on anything a unit's loading would report. */
   AMDDWARF_OBJECT_LOAD_ALL = 1u << 1,
+  /* Read every expression literally: no producer quirk applies
+     (amddwarf_cu.quirks is 0; specs/conventions.md, "Producer quirks"). */
+  AMDDWARF_OBJECT_NO_QUIRKS = 1u << 8,
 };
 
 /* Defaults: malloc, detected conventions, auto dialect. */
@@ -187,6 +190,7 @@ typedef struct amddwarf_kernel {
   uint32_t sgpr_spill_count, vgpr_spill_count;
   uint32_t private_segment_fixed_size, group_segment_fixed_size;
   uint32_t kernarg_segment_size;
+  uint32_t uses_dynamic_stack;   /* .uses_dynamic_stack: 0 or 1 */
 } amddwarf_kernel;
 
 AMDDWARF_API size_t amddwarf_object_kernel_count(const amddwarf_object *object);
@@ -283,6 +287,10 @@ typedef struct amddwarf_cu {
   uint64_t line_offset;          /* DW_AT_stmt_list, UINT64_MAX when absent */
   size_t first_die;              /* index of the unit DIE for amddwarf_object_die */
   size_t die_count;              /* the unit's DIEs, counted at open */
+  /* The producer quirks this unit's expressions may use
+     (AMDDWARF_QUIRK_BIT of each): those whose producers match its
+     DW_AT_producer, in a legacy unit; 0 with AMDDWARF_OBJECT_NO_QUIRKS. */
+  uint32_t quirks;
 } amddwarf_cu;
 
 AMDDWARF_API size_t amddwarf_object_cu_count(const amddwarf_object *object);
@@ -641,6 +649,72 @@ AMDDWARF_API amddwarf_status amddwarf_object_normalize_expr(
     const uint8_t *bytes, size_t size, uint8_t *out, size_t capacity, size_t *out_size,
     amddwarf_error *err);
 
+/* ---- producer quirks (specs/conventions.md, "Producer quirks") ----
+
+   A producer quirk is DWARF that a known producer writes with another
+   meaning than it says (clang's promoted OpenCL variables keep the private
+   address-space suffix of their alloca). The table is src/object/quirks.def;
+   quirks are numbered 1 .. amddwarf_quirk_count(), 0 is none. A quirk
+   applies to an expression of a legacy unit whose producer it lists, when
+   the whole expression is its pattern; amddwarf_object_normalize_expr then
+   gives the corrected reading. AMDDWARF_OBJECT_NO_QUIRKS gives the literal
+   one. */
+
+typedef uint32_t amddwarf_quirk;
+enum { AMDDWARF_QUIRK_NONE = 0 };
+#define AMDDWARF_QUIRK_BIT(quirk) (1u << ((quirk) - 1u))
+/* The most operations a quirk's corrected reading has. */
+#define AMDDWARF_QUIRK_MAX_OPS 8
+
+typedef struct amddwarf_quirk_info {
+  const char *name;              /* "promoted_register" (stable) */
+  const char *pattern;           /* the operations it matches, spelled */
+  const char *reading;           /* what they are read as */
+  const char *why;               /* the producer's reason, with its evidence */
+  uint32_t producers;            /* bit I: amddwarf_quirk_producer(I) */
+} amddwarf_quirk_info;
+
+typedef struct amddwarf_quirk_producer_info {
+  const char *prefix;            /* DW_AT_producer starts with it, */
+  unsigned major_min, major_max; /* then a major version in range, then '.' */
+  const char *evidence;          /* where the pattern was seen */
+} amddwarf_quirk_producer_info;
+
+AMDDWARF_API size_t amddwarf_quirk_count(void);
+/* Quirk QUIRK (1 .. count), static; NULL for NONE or out of range. */
+AMDDWARF_API const amddwarf_quirk_info *amddwarf_quirk_get(amddwarf_quirk quirk);
+/* The quirk named NAME: AMDDWARF_OK with *QUIRK, or AMDDWARF_NOT_FOUND. */
+AMDDWARF_API amddwarf_status amddwarf_quirk_from_name(const char *name, amddwarf_quirk *quirk);
+AMDDWARF_API size_t amddwarf_quirk_producer_count(void);
+/* Producer INDEX of the table: E_INVALID_ARGUMENT past the end. */
+AMDDWARF_API amddwarf_status amddwarf_quirk_producer(size_t index,
+                                                     amddwarf_quirk_producer_info *out);
+/* The quirks (AMDDWARF_QUIRK_BIT mask) a unit with DW_AT_producer PRODUCER
+   (may be NULL: none) may use. */
+AMDDWARF_API uint32_t amddwarf_quirks_of_producer(const char *producer);
+
+/* The quirk that expression BYTES (SIZE) of unit CU, in ROLE, is read
+   through: its number, or AMDDWARF_QUIRK_NONE (not a quirk's pattern, the
+   unit's producer is not the quirk's, the unit is not legacy, or the object
+   was opened with AMDDWARF_OBJECT_NO_QUIRKS). */
+AMDDWARF_API amddwarf_quirk amddwarf_object_expr_quirk(const amddwarf_object *object,
+                                                       const amddwarf_cu *cu,
+                                                       amddwarf_expr_role role,
+                                                       const uint8_t *bytes, size_t size);
+
+/* ---- private memory ---- */
+
+/* Whether code at PC can have private (scratch) memory. AMDDWARF_OK: it
+   may, or the object cannot tell. AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT: PC is
+   in the code of a kernel (its symbol's range) whose NT_AMDGPU_METADATA
+   declares .private_segment_fixed_size 0 and .uses_dynamic_stack false, so
+   no location there is in private memory; ERR names the kernel. Functions
+   called from kernels are not judged (clang's call sites name no callee:
+   which kernels reach a function cannot be proved from the object), and a
+   kernel entry without both fields is not either. */
+AMDDWARF_API amddwarf_status amddwarf_object_private_possible(const amddwarf_object *object,
+                                                              uint64_t pc, amddwarf_error *err);
+
 /* Entry INDEX of unit CU's .debug_addr table (DW_OP_addrx, DW_OP_constx).
    Errors: E_OBJECT_BAD_LIST when the index is outside the table;
    E_EVAL_UNAVAILABLE when the object does not know the entry's value: it
@@ -685,6 +759,9 @@ typedef enum amddwarf_check_kind {
    range. Static strings. */
 AMDDWARF_API const char *amddwarf_check_kind_name(amddwarf_check_kind kind);
 AMDDWARF_API const char *amddwarf_check_kind_description(amddwarf_check_kind kind);
+/* Nonzero when KIND is a warning (producer_quirk): reported to the callback
+   but not counted as a problem of the object. */
+AMDDWARF_API int amddwarf_check_kind_is_warning(amddwarf_check_kind kind);
 
 typedef struct amddwarf_check_problem {
   amddwarf_check_kind kind;
@@ -695,6 +772,7 @@ typedef struct amddwarf_check_problem {
   uint64_t op_offset;            /* byte offset within the expression, or UINT64_MAX */
   int32_t opcode;                /* raw opcode, or AMDDWARF_NO_OPCODE */
   char message[AMDDWARF_ERROR_MESSAGE_SIZE];
+  amddwarf_quirk quirk;          /* PRODUCER_QUIRK: which one; else NONE */
 } amddwarf_check_problem;
 
 /* Statically checks every location-like expression (DW_AT_location,
@@ -703,7 +781,7 @@ typedef struct amddwarf_check_problem {
    each unit's convention and the object's wave size. REPORT (may be NULL)
    is called once per problem; the problem is valid during the call; a
    non-zero return stops the check early. *COUNT (may be NULL) receives the
-   number of problems. Returns AMDDWARF_OK whether or not problems were
+   number of problems, warnings not included. Returns AMDDWARF_OK whether or not problems were
    found; errors: those of amddwarf_object_load_all (a unit that cannot be
    read at all), E_NO_MEMORY and E_INVALID_ARGUMENT. */
 AMDDWARF_API amddwarf_status amddwarf_object_check(

@@ -111,6 +111,11 @@ static void describe_location(amddwarf_valobj *v)
                          (unsigned long long)v->frame->pub.lookup_pc);
   else
     amddwarf__expr_spell_append(&v->location_text, &v->cu->format, var->expr, var->size);
+  if (var->die->const_value == NULL && var->available && var->size > 0)
+    v->info.quirk = amddwarf_object_expr_quirk(v->object, v->cu, AMDDWARF_ROLE_LOCATION,
+                                               var->expr, var->size);
+  v->info.quirk_name =
+      v->info.quirk != AMDDWARF_QUIRK_NONE ? amddwarf_quirk_get(v->info.quirk)->name : NULL;
   v->info.location = amddwarf__text_status(&v->location_text) == AMDDWARF_OK
                          ? amddwarf__text_str(&v->location_text)
                          : "";

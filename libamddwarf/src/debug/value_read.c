@@ -17,12 +17,15 @@ void amddwarf__debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status stat
 {
   r->status = status;
   r->state = status == AMDDWARF_E_EVAL_OPTIMIZED_OUT ? AMDDWARF_LANE_OPTIMIZED_OUT
-             : status == AMDDWARF_E_EVAL_UNAVAILABLE ? AMDDWARF_LANE_UNAVAILABLE
-                                                     : AMDDWARF_LANE_ERROR;
+             : status == AMDDWARF_E_EVAL_UNAVAILABLE || status == AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT
+                 ? AMDDWARF_LANE_UNAVAILABLE
+                 : AMDDWARF_LANE_ERROR;
   /* the reason by the status alone; the readers below refine it */
   r->reason = status == AMDDWARF_E_EVAL_OPTIMIZED_OUT   ? AMDDWARF_UNAVAILABLE_OPTIMIZED_OUT_AT_PC
               : status == AMDDWARF_E_EVAL_UNAVAILABLE ? AMDDWARF_UNAVAILABLE_SNAPSHOT_MEMORY
-                                                      : AMDDWARF_UNAVAILABLE_NONE;
+              : status == AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT
+                  ? AMDDWARF_UNAVAILABLE_NO_PRIVATE_SEGMENT
+                  : AMDDWARF_UNAVAILABLE_NONE;
   amddwarf__text_reset(&r->message);
   amddwarf__text_printf(&r->message, "%s",
                        err && err->message[0] ? err->message : amddwarf_status_message(status));
@@ -178,6 +181,26 @@ static void refine_reason(const amddwarf_valobj *v, const amddwarf_location *loc
 
 /* ---- walking ---- */
 
+static bool private_aspace(uint32_t aspace)
+{
+  return aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE ||
+         aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE ||
+         (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+          aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63);
+}
+
+/* Whether any bit of LOC is in a private address space. */
+static bool in_private_memory(const amddwarf_location *loc)
+{
+  if (loc->kind == AMDDWARF_LOCATION_MEMORY)
+    return private_aspace(loc->u.memory.aspace);
+  if (loc->kind == AMDDWARF_LOCATION_COMPOSITE)
+    for (uint32_t i = 0; i < loc->u.composite.count; ++i)
+      if (in_private_memory(&loc->u.composite.parts[i].location))
+        return true;
+  return false;
+}
+
 /* The variable's location for the lane: its expression evaluated, or its
    DW_AT_const_value as implicit storage. */
 static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval_request *req,
@@ -237,6 +260,12 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
     return st;
   }
   st = amddwarf__debug_eval_location_request(v->frame, v->cu, req, var->expr, var->size, loc, &err);
+  /* Private memory where the kernel has none: unavailable, and never read. */
+  if (st == AMDDWARF_OK && v->object != NULL && in_private_memory(loc)) {
+    st = amddwarf_object_private_possible(v->object, v->frame->pub.lookup_pc, &err);
+    if (st != AMDDWARF_OK)
+      r->detailed = 1;
+  }
   if (st != AMDDWARF_OK) {
     amddwarf__debug_lane_fail(r, st, &err);
     refine_reason(v, NULL, r);
@@ -582,6 +611,8 @@ uint64_t amddwarf__debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, ui
   /* A location whose address the object leaves undefined takes the slow
      path, which reports it unavailable with the reason. */
   int plain = plain_read(v, &bit) && v->object != NULL && cu != NULL &&
+              amddwarf_object_private_possible(v->object, v->frame->pub.lookup_pc, NULL) ==
+                  AMDDWARF_OK &&
               amddwarf_object_expr_addresses_known(v->object, cu, v->var->expr, v->var->size,
                                                    NULL) == AMDDWARF_OK &&
               amddwarf__debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,

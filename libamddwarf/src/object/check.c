@@ -31,8 +31,21 @@ static const char *const check_descriptions[] = {
 #include <amddwarf/check.def>
 #undef AMDDWARF_CHECK
 };
+static const unsigned char check_warnings[] = {
+#define AMDDWARF_CHECK(kind, name, description) 0,
+#define AMDDWARF_CHECK_WARNING(kind, name, description) 1,
+#include <amddwarf/check.def>
+#undef AMDDWARF_CHECK_WARNING
+#undef AMDDWARF_CHECK
+};
 _Static_assert(sizeof check_names / sizeof check_names[0] == AMDDWARF_CHECK_KIND_COUNT,
                "check.def names");
+_Static_assert(sizeof check_warnings == AMDDWARF_CHECK_KIND_COUNT, "check.def warnings");
+
+int amddwarf_check_kind_is_warning(amddwarf_check_kind kind)
+{
+  return (unsigned)kind < AMDDWARF_CHECK_KIND_COUNT ? check_warnings[kind] : 0;
+}
 
 const char *amddwarf_check_kind_name(amddwarf_check_kind kind)
 {
@@ -76,6 +89,7 @@ typedef struct checker {
   uint64_t die_offset;
   uint16_t attribute;
   uint64_t entry_offset;
+  amddwarf_quirk pending_quirk; /* the quirk a PRODUCER_QUIRK problem names */
 } checker;
 
 static void problem(checker *c, amddwarf_check_kind kind, amddwarf_status status,
@@ -97,10 +111,12 @@ static void problem(checker *c, amddwarf_check_kind kind, amddwarf_status status
   p.entry_offset = c->entry_offset;
   p.op_offset = op_offset;
   p.opcode = opcode;
+  p.quirk = kind == AMDDWARF_CHECK_PRODUCER_QUIRK ? c->pending_quirk : AMDDWARF_QUIRK_NONE;
   va_start(ap, format);
   vsnprintf(p.message, sizeof p.message, format, ap);
   va_end(ap);
-  c->count++;
+  if (!check_warnings[kind])
+    c->count++;
   if (c->report != NULL && c->report(c->user, &p) != 0)
     c->stop = true;
 }
@@ -420,6 +436,84 @@ static void check_bytes(checker *c, const uint8_t *bytes, size_t size)
   free(ops);
 }
 
+/* ---- how a location is read: producer quirks, private memory ---- */
+
+/* Whether the normalized expression BYTES (SIZE, dialect user) forms an
+   address in a private address space: a constant naming one followed by
+   DW_OP_LLVM_form_aspace_address or DW_OP_xderef*. */
+static bool names_private_memory(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
+{
+  enum { MAX_OPS = 64 };
+  amddwarf_op ops[MAX_OPS];
+  size_t count = 0;
+  amddwarf_expr_format f = cu->format;
+  if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
+    f.dialect = AMDDWARF_DIALECT_USER; /* what normalizing wrote */
+  if (amddwarf_expr_decode(bytes, size, &f, ops, MAX_OPS, &count, NULL) != AMDDWARF_OK)
+    return false;
+  for (size_t i = 0; i + 1 < count; ++i) {
+    uint64_t k;
+    amddwarf_op_kind next = ops[i + 1].kind;
+    if (ops[i].kind >= AMDDWARF_OP_lit0 && ops[i].kind <= AMDDWARF_OP_lit31)
+      k = (uint64_t)(ops[i].kind - AMDDWARF_OP_lit0);
+    else if (ops[i].kind == AMDDWARF_OP_constu)
+      k = ops[i].operands[0];
+    else
+      continue;
+    bool private_space = k == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE ||
+                         k == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE ||
+                         (k >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+                          k <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63);
+    if (private_space && (next == AMDDWARF_OP_LLVM_form_aspace_address ||
+                          next == AMDDWARF_OP_xderef || next == AMDDWARF_OP_xderef_size ||
+                          next == AMDDWARF_OP_xderef_type))
+      return true;
+  }
+  return false;
+}
+
+/* The first address of DIE's subprogram, or UINT64_MAX. */
+static uint64_t subprogram_pc(const amddwarf_die_info *die)
+{
+  for (const amddwarf_die_info *d = die; d != NULL; d = d->parent)
+    if (d->tag == DW_TAG_subprogram)
+      return d->range_count > 0 ? d->ranges[0].low : UINT64_MAX;
+  return UINT64_MAX;
+}
+
+/* The location BYTES (SIZE) of variable DIE, used from PC on: a producer
+   quirk it is read through (a warning), or private memory where its kernel
+   has none. */
+static void check_reading(checker *c, const amddwarf_die_info *die, const uint8_t *bytes,
+                          size_t size, uint64_t pc)
+{
+  uint8_t normalized[512];
+  size_t normalized_size = 0;
+  amddwarf_error err;
+  if (c->object == NULL || c->cu == NULL || size == 0 ||
+      (die->tag != DW_TAG_variable && die->tag != DW_TAG_formal_parameter))
+    return;
+  amddwarf_quirk q = amddwarf_object_expr_quirk(c->object, c->cu, AMDDWARF_ROLE_LOCATION, bytes,
+                                                size);
+  if (q != AMDDWARF_QUIRK_NONE) {
+    const amddwarf_quirk_info *info = amddwarf_quirk_get(q);
+    c->pending_quirk = q;
+    problem(c, AMDDWARF_CHECK_PRODUCER_QUIRK, 0, UINT64_MAX, AMDDWARF_NO_OPCODE,
+            "producer quirk %s of \"%s\": %s", info->name,
+            c->cu->producer ? c->cu->producer : "", info->reading);
+  }
+  if (pc == UINT64_MAX ||
+      amddwarf_object_normalize_expr(c->object, c->cu, AMDDWARF_ROLE_LOCATION, bytes, size,
+                                     normalized, sizeof normalized, &normalized_size,
+                                     NULL) != AMDDWARF_OK ||
+      !names_private_memory(c->cu, normalized, normalized_size))
+    return;
+  amddwarf_error_clear(&err);
+  if (amddwarf_object_private_possible(c->object, pc, &err) != AMDDWARF_OK)
+    problem(c, AMDDWARF_CHECK_PRIVATE_WITHOUT_SEGMENT, AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT,
+            UINT64_MAX, AMDDWARF_NO_OPCODE, "%s", err.message);
+}
+
 static int entry_order(const void *a, const void *b)
 {
   const amddwarf_loc_entry *x = *(const amddwarf_loc_entry *const *)a;
@@ -437,8 +531,11 @@ static void check_value(checker *c, const amddwarf_die_info *die, uint16_t attri
   c->die_offset = die->offset;
   c->attribute = attribute;
   c->entry_offset = UINT64_MAX;
+  bool location = attribute == DW_AT_location;
   if (v->kind == AMDDWARF_ATTR_EXPR) {
     check_bytes(c, v->bytes, v->size);
+    if (location)
+      check_reading(c, die, v->bytes, v->size, subprogram_pc(die));
     return;
   }
   if (v->kind != AMDDWARF_ATTR_LIST)
@@ -455,6 +552,8 @@ static void check_value(checker *c, const amddwarf_die_info *die, uint16_t attri
     else if (!e->is_default && e->low < e->high && sorted != NULL)
       sorted[n++] = e;
     check_bytes(c, e->expr, e->size);
+    if (location)
+      check_reading(c, die, e->expr, e->size, e->is_default ? subprogram_pc(die) : e->low);
   }
   if (sorted != NULL) {
     qsort(sorted, n, sizeof *sorted, entry_order);

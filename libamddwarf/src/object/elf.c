@@ -337,6 +337,7 @@ static const kernel_field kernel_fields[] = {
     {".private_segment_fixed_size", offsetof(amddwarf_kernel, private_segment_fixed_size), false},
     {".group_segment_fixed_size", offsetof(amddwarf_kernel, group_segment_fixed_size), false},
     {".kernarg_segment_size", offsetof(amddwarf_kernel, kernarg_segment_size), false},
+    {".uses_dynamic_stack", offsetof(amddwarf_kernel, uses_dynamic_stack), false},
 };
 
 static uint64_t big_endian(const uint8_t *bytes, unsigned n)
@@ -362,14 +363,16 @@ static bool raw_string(const uint8_t *bytes, size_t pos, size_t end, const uint8
 }
 
 /* The non-negative integer in [POS, END) as msgpack-c's positive integer
-   reads it (any integer format), or UINT32_MAX for another type or a larger
-   value. */
+   reads it (any integer format), a boolean as 0 or 1, or UINT32_MAX for
+   another type or a larger value. */
 static uint32_t raw_u32(const uint8_t *bytes, size_t pos, size_t end)
 {
   uint8_t t = bytes[pos];
   uint64_t v;
   if (t <= 0x7f)
     return t;
+  if (t == 0xc2 || t == 0xc3)
+    return t == 0xc3;
   if ((t >= 0xcc && t <= 0xcf) || (t >= 0xd0 && t <= 0xd3)) {
     unsigned n = (unsigned)(end - pos - 1);
     v = big_endian(bytes + pos + 1, n);

@@ -503,4 +503,18 @@ amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_
 const amddwarf_scope_entry *amddwarf__object_scope_entry_at(const amddwarf_object *object,
                                                            uint64_t pc);
 
+/* ---- conventions and producer quirks (normalize.c, quirks.c) ---- */
+
+/* An operation of KIND with operands A and B (normalize.c). */
+amddwarf_op amddwarf__normalize_op(amddwarf_op_kind kind, uint64_t a, uint64_t b);
+/* "DW_OP_regx R" of a legacy unit for vector register R: the focused lane's
+   dword as a register location (five operations at RES); returns their
+   number. */
+size_t amddwarf__normalize_lane_register(uint64_t regno, amddwarf_op *res);
+/* The quirk of CU (amddwarf_cu.quirks) whose pattern OPS[0..COUNT) is:
+   its corrected operations at RES (room for AMDDWARF_QUIRK_MAX_OPS), their
+   number in *N; AMDDWARF_QUIRK_NONE when none applies. */
+amddwarf_quirk amddwarf__quirk_rewrite(const amddwarf_cu *cu, const amddwarf_op *ops,
+                                      size_t count, amddwarf_op *res, size_t *n);
+
 #endif

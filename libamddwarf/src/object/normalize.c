@@ -25,7 +25,7 @@ static bool is_constant(const amddwarf_op *op, uint64_t *value)
   return false;
 }
 
-static amddwarf_op make_op(amddwarf_op_kind kind, uint64_t a, uint64_t b)
+amddwarf_op amddwarf__normalize_op(amddwarf_op_kind kind, uint64_t a, uint64_t b)
 {
   amddwarf_op op;
   memset(&op, 0, sizeof op);
@@ -34,6 +34,8 @@ static amddwarf_op make_op(amddwarf_op_kind kind, uint64_t a, uint64_t b)
   op.operands[1] = b;
   return op;
 }
+
+#define make_op amddwarf__normalize_op
 
 static amddwarf_op make_lit(uint64_t v)
 {
@@ -74,7 +76,7 @@ static bool register_of(const amddwarf_op *op, uint64_t *regno)
    register, as a register location at byte offset lane * 4 (the whole
    register would start with lane 0's dword). Writes the operations at RES
    and returns how many. */
-static size_t lane_register(uint64_t regno, amddwarf_op *res)
+size_t amddwarf__normalize_lane_register(uint64_t regno, amddwarf_op *res)
 {
   size_t n = 0;
   res[n++] = make_op(AMDDWARF_OP_regx, regno, 0);
@@ -90,7 +92,7 @@ static size_t lane_register(uint64_t regno, amddwarf_op *res)
    would be lane 0's). Writes the operations at RES and returns how many. */
 static size_t lane_dword(uint64_t regno, int64_t offset, amddwarf_op *res)
 {
-  size_t n = lane_register(regno, res);
+  size_t n = amddwarf__normalize_lane_register(regno, res);
   res[n++] = make_op(AMDDWARF_OP_deref_size, 4, 0);
   if (offset > 0) {
     res[n++] = make_op(AMDDWARF_OP_plus_uconst, (uint64_t)offset, 0);
@@ -150,6 +152,8 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
         res[n++] = make_op(AMDDWARF_OP_shr, 0, 0);
       }
     }
+  } else if (amddwarf__quirk_rewrite(cu, ops, count, res, &n) != AMDDWARF_QUIRK_NONE) {
+    /* A producer quirk: the corrected reading (quirks.def). */
   } else {
     bool converted = false, stack_value = false;
     for (size_t i = 0; i < count; ++i)
@@ -162,13 +166,15 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
           ops[i + 2].kind == AMDDWARF_OP_xderef &&
           amddwarf_aspace_from_xderef(AMDDWARF_XDEREF_LEGACY, k, &aspace) == AMDDWARF_OK) {
         converted = true;
-        if (i + 3 < count && ops[i + 3].kind == AMDDWARF_OP_stack_value) {
-          i += 2; /* a constant "in" an address space: the constant itself */
-          continue;
-        }
         res[n++] = make_lit(aspace);
         res[n++] = make_op(AMDDWARF_OP_LLVM_form_aspace_address, 0, 0);
         i += 2;
+        /* "X, lit<k>, swap, xderef, stack_value" read literally: the value
+           is what memory holds at X in space k; the location of those bytes
+           says so, at the variable's own size (the promoted_constant quirk
+           reads X instead, where its producer wrote it). */
+        if (i + 1 < count && ops[i + 1].kind == AMDDWARF_OP_stack_value)
+          ++i;
         continue;
       }
       if (ops[i].kind == AMDDWARF_OP_bregx && is_vector_register(ops[i].operands[0])) {
@@ -180,7 +186,7 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
         /* -O2 "regx VGPRn" as a piece, or alone: the lane's own dword. Alone
            it becomes a 4-byte piece, so that a type larger than the dword
            does not read the next lanes' dwords as the rest of its bytes. */
-        n += lane_register(regno, &res[n]);
+        n += amddwarf__normalize_lane_register(regno, &res[n]);
         if (count == 1)
           res[n++] = make_op(AMDDWARF_OP_piece, 4, 0);
         continue;

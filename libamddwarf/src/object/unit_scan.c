@@ -101,6 +101,12 @@ static void choose_convention(const amddwarf_object *object, amddwarf_cu *cu, bo
     reason = "chosen by the caller";
   }
   cu->convention_reason = reason;
+  /* The producer quirks apply to legacy units only: an extension unit says
+     what it means with the extension's own operations. */
+  cu->quirks = cu->convention == AMDDWARF_CONVENTION_LEGACY &&
+                       !(object->options.flags & AMDDWARF_OBJECT_NO_QUIRKS)
+                   ? amddwarf_quirks_of_producer(cu->producer)
+                   : 0;
   if (object->options.dialect != AMDDWARF_DIALECT_AUTO)
     cu->format.dialect = object->options.dialect;
 }
