@@ -17,7 +17,8 @@ kind of location (tests/corpus/stats/every_kind.json, `amddwarf build`).
 * --diff on -O0 against -O2: the coverage of every function and variable,
   matched by name, declaration and inlining, from the same llvm-dwarfdump
   reading; --max-drop's exit status on either side of the largest drop.
-* --why: each reason the object can decide, at PCs read from llvm-dwarfdump.
+* --why: each reason the object can decide, at PCs read from llvm-dwarfdump
+  (quirk: clang's promoted_register, through the producer-quirk table).
 * --svg: rendered by rsvg-convert; pixels at the positions the layout of
   specs/stats.md gives for segments read from llvm-dwarfdump are the kind's
   colour, the gaps white.
@@ -305,22 +306,39 @@ def check_every_kind(args, path):
           "every_kind: no CFI, a device function: %s %s" % (fns[0]["cfi"], fns[0]["kind"]))
 
 
-def check_legacy_and_lds(args, objects):
-    """The clang -O2 objects read VGPR addresses by the legacy convention and
-    have LDS arrays whose addresses the object leaves undefined."""
+def check_quirks_legacy_and_lds(args, objects):
+    """clang-19 -O2 writes a promoted variable as DW_OP_bregx VGPR, lit1, swap,
+    xderef (the producer quirk promoted_register): read through the quirk it
+    is a VGPR, counted as quirk coverage; read literally (--no-quirks) it is
+    private memory at the lane's VGPR value, by the legacy convention. The
+    LDS arrays' addresses are left undefined by the object."""
     path = dict(objects)["cl-gfx900-O2.o"]
-    doc = stats_json(args, path)
-    fns = {f["name"]: f for f in doc["files"][0]["functions"]}
-    k = fns["k"]
-    check(k["kind"] == "kernel" and fns["mix"]["kind"] == "device",
-          "k is a kernel, mix a device function")
-    v = {x["name"]: x for x in k["variables"]}
-    check(v["buf"]["coverage"]["unknown_address"] == v["buf"]["coverage"]["scope"] > 0 and
-          v["buf"]["coverage"]["lane_correct"] == 0,
-          "buf (LDS): all of its coverage at an undefined address: %s" % v["buf"]["coverage"])
-    g = v["gid"]["coverage"]
-    check(g["legacy"] == g["covered"] > 0 and g["lane_correct"] == g["covered"],
-          "gid (bregx VGPR, legacy): lane-correct by the legacy convention: %s" % g)
+    for quirks in (True, False):
+        extra = () if quirks else ("--no-quirks",)
+        doc = stats_json(args, path, *extra)
+        fns = {f["name"]: f for f in doc["files"][0]["functions"]}
+        k = fns["k"]
+        check(k["kind"] == "kernel" and fns["mix"]["kind"] == "device",
+              "k is a kernel, mix a device function")
+        v = {x["name"]: x for x in k["variables"]}
+        b = v["buf"]["coverage"]
+        check(b["unknown_address"] == b["scope"] > 0 and b["lane_correct"] == 0,
+              "buf (LDS): all of its coverage at an undefined address: %s" % b)
+        g = v["gid"]["coverage"]
+        kinds = {s["kind"] for s in v["gid"]["segments"]}
+        flags = {f for s in v["gid"]["segments"] for f in s["flags"]}
+        if quirks:
+            check(g["quirk"] == g["covered"] > 0 and g["lane_correct"] == 0 and
+                  kinds == {"vgpr"} and flags == {"quirk"},
+                  "gid through promoted_register: VGPR, quirk coverage: %s %s" % (g, kinds))
+        else:
+            check(g["legacy"] == g["covered"] > 0 and g["lane_correct"] == g["covered"] and
+                  g["quirk"] == 0 and kinds == {"memory_private"},
+                  "gid read literally: private memory, legacy: %s %s" % (g, kinds))
+    first = min(int(s["low"], 16) for s in v["gid"]["segments"])
+    w = why(args, path, "gid", first)
+    check(w["reason"] == "quirk" and "promoted_register" in w["message"],
+          "why gid: read through the quirk: %s" % w)
 
 
 def function_sums(expected):
@@ -394,9 +412,18 @@ def check_why(args, objects):
         w = why(args, path, "gid", fn_low)
         check(w["reason"] == "no_entry_at_pc" and w["nearest_after"] == [[hex(first[0]), hex(first[1])]]
               and w["nearest_before"] is None, "why gid at the entry: %s" % w)
-    w = why(args, path, "gid", first[0])
+    # read literally, gid is private memory in a kernel without any
+    w = json.loads(run_ok([args.amddwarf, "stats", path, "--json", "--no-quirks", "--why", "gid",
+                           "--pc", hex(first[0])]).stdout)
+    check(w["reason"] == "no_private_segment" and w["location_kind"] == "memory_private",
+          "why gid inside its entry, read literally: %s" % w)
+    # at -O0 the same variable is on the kernel's stack: available
+    o0 = paths["cl-gfx900-O0.o"]
+    e0 = [e for e in expected_variables(o0).values()
+          if e["name"] == "gid" and e["function"] == "k"][0]
+    w = why(args, o0, "gid", e0["scope_ranges"][0][0])
     check(w["reason"] == "available" and w["location_kind"] == "memory_private",
-          "why gid inside its entry: %s" % w)
+          "why gid at -O0: %s" % w)
     w = why(args, path, "out", fn_low)
     check(by_name["out"]["entries"] is None and w["reason"] == "no_location",
           "why out (no DW_AT_location): %s" % w)
@@ -544,7 +571,7 @@ def main():
     check_llvm_keys(args, objects)
     check_per_variable(args, objects)
     check_every_kind(args, dict(objects)["every_kind.o"])
-    check_legacy_and_lds(args, objects)
+    check_quirks_legacy_and_lds(args, objects)
     check_diff(args, objects)
     check_why(args, objects)
     check_svg(args, objects)

@@ -9,7 +9,7 @@
 #include "stats_cli.h"
 
 static const char *const usage =
-    "usage: amddwarf stats OBJECT... [--json] [--variables] [--svg FILE]\n"
+    "usage: amddwarf stats OBJECT... [--json] [--variables] [--svg FILE] [--no-quirks]\n"
     "       amddwarf stats OBJECT --why VAR --pc ADDR [--json]\n"
     "       amddwarf stats --diff BASE NEW [--max-drop PCT] [--json] [--svg FILE]\n"
     "\n"
@@ -44,7 +44,8 @@ static const char *const usage =
     "  --why VAR        why VAR (innermost in scope at --pc) has no value there:\n"
     "                   available, not_in_scope, no_location, no_entry_at_pc\n"
     "                   (with the nearest ranges that have one),\n"
-    "                   optimized_out_at_pc, undefined_address, quirk, no_lane\n"
+    "                   optimized_out_at_pc, undefined_address, quirk (read\n"
+    "                   through a producer quirk), no_lane, no_private_segment\n"
     "  --pc ADDR        the code address for --why\n"
     "  --diff BASE NEW  match functions and variables of two builds by name,\n"
     "                   declaration file and line, and inlining; coverage lost\n"
@@ -52,6 +53,8 @@ static const char *const usage =
     "                   variables; lane-correct coverage lost\n"
     "  --max-drop PCT   with --diff: exit 1 when a function's coverage drops by\n"
     "                   more than PCT percentage points\n"
+    "  --no-quirks      read every location as written: no producer quirk\n"
+    "                   (coverage through a quirk is counted apart otherwise)\n"
     "  --convention C   auto, legacy or extension (see amddwarf dump)\n"
     "  --dialect D      auto, draft, vendor or user\n"
     "\n"

@@ -213,16 +213,29 @@ static bool is_piece(const amddwarf_op *op)
          op->kind == AMDDWARF_OP_LLVM_piece_end;
 }
 
-/* The one place where a producer quirk would change the reading of an
-   expression (the quirk table of src/object); none is applied yet. */
-static bool read_through_quirk(const amddwarf_object *object, const amddwarf_cu *cu,
-                               const amddwarf_op *ops, size_t count)
+/* The one place where a producer quirk changes the reading: when the
+   expression is read through a quirk (amddwarf_object_expr_quirk), OUT
+   classifies its corrected reading (amddwarf_object_normalize_expr, in the
+   extension convention) and is marked AMDDWARF_LOC_QUIRK. False when no
+   quirk applies. */
+static bool classify_quirk(const amddwarf_object *object, const amddwarf_cu *cu,
+                           const uint8_t *bytes, size_t size, amddwarf_loc_class *out)
 {
-  (void)object;
-  (void)cu;
-  (void)ops;
-  (void)count;
-  return false;
+  if (object == NULL ||
+      amddwarf_object_expr_quirk(object, cu, AMDDWARF_ROLE_LOCATION, bytes, size) ==
+          AMDDWARF_QUIRK_NONE)
+    return false;
+  uint8_t reading[128];
+  size_t n = 0;
+  if (amddwarf_object_normalize_expr(object, cu, AMDDWARF_ROLE_LOCATION, bytes, size, reading,
+                                     sizeof reading, &n, NULL) != AMDDWARF_OK)
+    return false;
+  amddwarf_cu corrected = *cu;
+  corrected.convention = AMDDWARF_CONVENTION_EXTENSION;
+  corrected.format.dialect = AMDDWARF_DIALECT_USER;
+  amddwarf_loc_classify(NULL, &corrected, reading, n, out);
+  out->flags |= AMDDWARF_LOC_QUIRK;
+  return true;
 }
 
 void amddwarf_loc_classify(const amddwarf_object *object, const amddwarf_cu *cu,
@@ -232,6 +245,8 @@ void amddwarf_loc_classify(const amddwarf_object *object, const amddwarf_cu *cu,
   out->kind = AMDDWARF_LOC_UNDEFINED;
   out->lane = AMDDWARF_LANE_NONE;
   if (cu == NULL || (bytes == NULL && size > 0))
+    return;
+  if (classify_quirk(object, cu, bytes, size, out))
     return;
   enum { INLINE_OPS = 32 };
   amddwarf_op inline_ops[INLINE_OPS], *ops = inline_ops;
@@ -283,8 +298,6 @@ void amddwarf_loc_classify(const amddwarf_object *object, const amddwarf_cu *cu,
   if (takes_address && object != NULL &&
       amddwarf_object_expr_addresses_known(object, cu, bytes, size, NULL) != AMDDWARF_OK)
     out->flags |= AMDDWARF_LOC_UNKNOWN_ADDRESS;
-  if (read_through_quirk(object, cu, ops, count))
-    out->flags |= AMDDWARF_LOC_QUIRK;
 done:
   if (ops != inline_ops)
     amddwarf__mem_free(&object->allocator, ops, capacity * sizeof *ops);

@@ -108,8 +108,13 @@ amddwarf_status amddwarf_stats_why(const amddwarf_object *object, const char *na
     } else if (out->location.kind == AMDDWARF_LOC_UNDEFINED) {
       set_reason(out, AMDDWARF_UNAVAILABLE_OPTIMIZED_OUT_AT_PC,
                  found->size == 0 ? "the expression is empty" : "DW_OP_LLVM_undefined");
+    } else if (out->location.kind == AMDDWARF_LOC_MEMORY_PRIVATE &&
+               amddwarf_object_private_possible(object, pc, &why) != AMDDWARF_OK) {
+      set_reason(out, AMDDWARF_UNAVAILABLE_NO_PRIVATE_SEGMENT, why.message);
     } else if (out->location.flags & AMDDWARF_LOC_QUIRK) {
-      set_reason(out, AMDDWARF_UNAVAILABLE_QUIRK, NULL);
+      const amddwarf_quirk_info *q = amddwarf_quirk_get(
+          amddwarf_object_expr_quirk(object, cu, AMDDWARF_ROLE_LOCATION, found->expr, found->size));
+      set_reason(out, AMDDWARF_UNAVAILABLE_QUIRK, q != NULL ? q->name : NULL);
     } else if (out->location.lane == AMDDWARF_LANE_MISSING) {
       set_reason(out, AMDDWARF_UNAVAILABLE_NO_LANE, NULL);
     } else {
