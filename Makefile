@@ -72,7 +72,7 @@ test-asan: build-asan
 # and CFI made on first use by whichever thread comes first), under
 # ThreadSanitizer; only their executables are built.
 TSAN_TESTS := test_debug_frames test_object_elf test_object_dwarf test_object_check \
-  test_object_die_refs
+  test_object_die_refs test_prologue
 
 build-tsan:
 	CC=clang-19 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \

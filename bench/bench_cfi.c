@@ -8,7 +8,12 @@
  *   - one step's rule look-ups (row, CFA, return address and frame pointer
  *     rules), and a real amddwarf_unwinder_step over a synthetic thread
  *     (creation and release of the unwinder amortized over its steps);
- *   - building the FDE index over more than 10 MB of .eh_frame.
+ *   - building the FDE index over more than 10 MB of .eh_frame;
+ *   - AMDGPU rows synthesized from a prologue (an FDE without instructions,
+ *     as clang emits) next to the same rules as real CFI (ROCm's directives)
+ *     in the same run: the first analysis of a 10,000-instruction function
+ *     (decoding included) against the first row computation of the real
+ *     FDE, and an unwind step through either frame (bench/gen_prologue.sh).
  *
  * Input: the largest .eh_frame among a few large shared libraries of this
  * machine (or the file given as the second argument). For the 10 MB index
@@ -26,6 +31,7 @@
 #include <unistd.h>
 
 #include <amddwarf/cfi.h>
+#include <amddwarf/object.h>
 
 #include "bench.h"
 
@@ -228,6 +234,159 @@ static void ours_index(void *arg)
   amddwarf_cfi_close(cfi);
 }
 
+/* ---- AMDGPU: rows synthesized from a prologue against real CFI ---- */
+
+typedef struct prologue_ctx {
+  uint8_t *image[2];            /* synth.o, real.o */
+  size_t size[2];
+  amddwarf_object *object[2];
+  amddwarf_cfi *cfi[2];
+  uint64_t body_pc;
+  int which;
+  double first_ns;
+} prologue_ctx;
+
+/* Frame 0 in the callee's body: FP s33, SP s32, the return address in
+   lanes 0 and 1 of v40. */
+static amddwarf_status p_read_register(void *user, uint32_t regno, uint64_t offset,
+                                       uint64_t size, void *buf)
+{
+  const prologue_ctx *p = user;
+  uint8_t bytes[256];
+  memset(bytes, 0, sizeof bytes);
+  uint64_t v = regno == 16 ? p->body_pc : regno == 64 ? 0x500 : regno == 65 ? 0x100 : 0;
+  if (regno == 2600) {
+    uint32_t lo = 0x10, hi = 0;
+    memcpy(bytes, &lo, 4);
+    memcpy(bytes + 4, &hi, 4);
+  } else {
+    memcpy(bytes, &v, 8);
+  }
+  if (offset + size > sizeof bytes)
+    return AMDDWARF_E_EVAL_UNAVAILABLE;
+  memcpy(buf, bytes + offset, (size_t)size);
+  return AMDDWARF_OK;
+}
+
+static void prologue_step(void *arg)
+{
+  prologue_ctx *p = arg;
+  amddwarf_target t;
+  memset(&t, 0, sizeof t);
+  t.struct_size = sizeof t;
+  t.user = p;
+  t.read_register = p_read_register;
+  for (int k = 0; k < 4096; k++) {
+    amddwarf_unwinder *u;
+    if (amddwarf_unwinder_new(p->cfi[p->which], &t, NULL, &u, NULL) != AMDDWARF_OK)
+      return;
+    amddwarf_status st = amddwarf_unwinder_step(u, NULL);
+    amddwarf_frame_info f;
+    amddwarf_unwinder_frame(u, 1, &f);
+    bench_consume(f.pc + f.cfa + (uint64_t)st);
+    amddwarf_unwinder_free(u);
+  }
+}
+
+/* The first row look-up of a fresh object: the analysis (synth) or the row
+   machine over the FDE's instructions (real). Opening is not timed. */
+static void prologue_first(void *arg)
+{
+  prologue_ctx *p = arg;
+  amddwarf_object *object;
+  amddwarf_cfi *cfi;
+  const amddwarf_cfi_row *row;
+  if (amddwarf_object_open_memory(p->image[p->which], p->size[p->which], NULL, &object, NULL) !=
+      AMDDWARF_OK)
+    return;
+  if (amddwarf_object_cfi(object, &cfi, NULL) == AMDDWARF_OK) {
+    uint64_t t0 = bench_now_ns();
+    if (amddwarf_cfi_find_row(cfi, p->body_pc, &row, NULL) == AMDDWARF_OK)
+      bench_consume(row->rule_count);
+    p->first_ns = (double)(bench_now_ns() - t0);
+  }
+  amddwarf_object_close(object);
+}
+
+static double prologue_first_median(prologue_ctx *p, int which)
+{
+  double samples[15];
+  p->which = which;
+  for (int i = 0; i < 15; i++) {
+    prologue_first(p);
+    samples[i] = p->first_ns;
+  }
+  return bench_median(samples, 15);
+}
+
+static void prologue_bench(const char *here)
+{
+  char cmd[4096], line[4096], synth[2048], real[2048];
+  const char *tmp = getenv("TMPDIR");
+  snprintf(cmd, sizeof cmd, "%s/gen_prologue.sh %s/amddwarf-bench-prologue 10000", here,
+           tmp ? tmp : "/tmp");
+  FILE *f = popen(cmd, "r");
+  prologue_ctx p;
+  memset(&p, 0, sizeof p);
+  if (f == NULL || fgets(line, sizeof line, f) == NULL ||
+      sscanf(line, "%2047s %2047s %" SCNx64, synth, real, &p.body_pc) != 3) {
+    printf("bench_cfi: %s failed: no prologue rows measured\n", cmd);
+    if (f)
+      pclose(f);
+    return;
+  }
+  pclose(f);
+  const char *paths[2] = {synth, real};
+  for (int i = 0; i < 2; i++) {
+    p.image[i] = read_file(paths[i], &p.size[i]);
+    amddwarf_error err;
+    if (p.image[i] == NULL ||
+        amddwarf_object_open_memory(p.image[i], p.size[i], NULL, &p.object[i], &err) !=
+            AMDDWARF_OK ||
+        amddwarf_object_cfi(p.object[i], &p.cfi[i], &err) != AMDDWARF_OK) {
+      printf("bench_cfi: %s: cannot open\n", paths[i]);
+      return;
+    }
+  }
+  double first_synth = prologue_first_median(&p, 0);
+  double first_real = prologue_first_median(&p, 1);
+  /* Rows cached from here on. */
+  const amddwarf_cfi_row *row;
+  for (int i = 0; i < 2; i++)
+    if (amddwarf_cfi_find_row(p.cfi[i], p.body_pc, &row, NULL) != AMDDWARF_OK ||
+        row->synthesized != (i == 0)) {
+      printf("bench_cfi: %s: no %s row at 0x%" PRIx64 "\n", paths[i],
+             i ? "real" : "synthesized", p.body_pc);
+      return;
+    }
+  /* The two alternate, in thread CPU time: the machine's other load falls
+     on both alike. */
+  double samples[2][31];
+  for (int r = 0; r < 31; r++)
+    for (int i = 0; i < 2; i++) {
+      p.which = i;
+      uint64_t t0 = bench_thread_cpu_ns();
+      prologue_step(&p);
+      samples[i][r] = (double)(bench_thread_cpu_ns() - t0) / 4096;
+    }
+  double step_synth = bench_median(samples[0], 31);
+  double step_real = bench_median(samples[1], 31);
+  bench_print_header("AMDGPU rows synthesized from a prologue vs real CFI (gfx900, 10,000 "
+                     "instructions)");
+  bench_print_row("first analysis (decode + rows) vs first rows of real CFI", first_synth,
+                  "real CFI rows", first_real, "function");
+  bench_print_row("unwind step through the frame (new+step+free), rows cached", step_synth,
+                  "real CFI", step_real, "step");
+  printf("\nfirst analysis of a 10,000-instruction function: %.3f ms (target <= 1 ms)\n",
+         first_synth / 1e6);
+  printf("step through a synthesized frame / through real CFI: %.2fx (target <= 1.2x)\n",
+         step_synth / step_real);
+  for (int i = 0; i < 2; i++) {
+    amddwarf_object_close(p.object[i]);
+    free(p.image[i]);
+  }
+}
+
 /* The .eh_frame bytes and address of PATH (malloc'ed), or NULL. */
 static uint8_t *eh_frame_of(const char *path, size_t *size, uint64_t *address)
 {
@@ -261,6 +420,7 @@ static uint8_t *eh_frame_of(const char *path, size_t *size, uint64_t *address)
 
 int main(int argc, char **argv)
 {
+  prologue_bench(argc > 1 ? argv[1] : "bench");
   const char *path = argc > 2 ? argv[2] : NULL;
   size_t best = 0;
   for (size_t i = 0; !path && i < sizeof candidates / sizeof candidates[0]; i++) {

@@ -341,6 +341,39 @@ def check_quirks_legacy_and_lds(args, objects):
           "why gid: read through the quirk: %s" % w)
 
 
+def check_cfi(args, objects):
+    """Call frame information per function: none for the hand-written object
+    (no .debug_frame), real once it has an FDE with instructions, and for
+    clang's functions, whose FDEs llvm-dwarfdump-19 shows without any
+    instruction but DW_CFA_nop, synthesized from their prologues."""
+    every = dict(objects)["every_kind.o"]
+    f = stats_json(args, every)["files"][0]["functions"][0]
+    check(f["cfi"] == "none", "every_kind without .debug_frame: cfi %s" % f["cfi"])
+    desc = json.load(open(os.path.join(HERE, "every_kind.json")))
+    desc["cfi"] = {"version": 4,
+                   "cies": [{"instructions": [
+                       {"op": "DW_CFA_LLVM_def_aspace_cfa", "operands": [64, 0, 6]}]}],
+                   "fdes": [{"cie": 0, "start": 0, "length": 64, "instructions": [
+                       {"op": "DW_CFA_advance_loc", "operands": [1]},
+                       {"op": "DW_CFA_offset", "operands": [16, 2]}]}]}
+    src = os.path.join(args.work, "every_kind_cfi.json")
+    with open(src, "w") as out:
+        json.dump(desc, out)
+    obj = os.path.join(args.work, "every_kind_cfi.o")
+    run_ok([args.amddwarf, "build", src, "-o", obj])
+    f = stats_json(args, obj)["files"][0]["functions"][0]
+    check(f["cfi"] == "real", "every_kind with an FDE of instructions: cfi %s" % f["cfi"])
+    path = dict(objects)["cl-gfx900-O2.o"]
+    frames = run_ok([DWARFDUMP, "--debug-frame", path]).stdout
+    fdes = re.findall(r"FDE cie=\w+ pc=([0-9a-f]+)\.\.\.([0-9a-f]+)\n((?:  .*\n|\n)*?)(?=\S|\Z)", frames)
+    empty = {int(lo, 16) for lo, hi, body in fdes if not re.search(r"DW_CFA_(?!nop)", body)}
+    fns = stats_json(args, path)["files"][0]["functions"]
+    check(fns and all(int(f["ranges"][0][0], 16) in empty and f["cfi"] == "synthesized"
+                      for f in fns),
+          "clang-19 -O2 functions (empty FDEs at %s): cfi %s" %
+          (sorted(hex(x) for x in empty), [(f["name"], f["cfi"]) for f in fns]))
+
+
 def function_sums(expected):
     """Per function key (the inlined function for inlined variables) and per
     variable key: [scope, covered]."""
@@ -572,6 +605,7 @@ def main():
     check_per_variable(args, objects)
     check_every_kind(args, dict(objects)["every_kind.o"])
     check_quirks_legacy_and_lds(args, objects)
+    check_cfi(args, objects)
     check_diff(args, objects)
     check_why(args, objects)
     check_svg(args, objects)

@@ -11,7 +11,8 @@
 
 static const char cfi_help[] =
     "usage: amddwarf cfi OBJECT [--pc ADDR] [--debug-frame | --eh-frame]\n"
-    "                    [--target amdgpu|amdgpu-wave32|x86-64] [--dialect NAME] [--json]\n"
+    "                    [--target amdgpu|amdgpu-wave32|x86-64] [--dialect NAME]\n"
+    "                    [--synthesize] [--json]\n"
     "\n"
     "Prints the call frame information of the ELF file OBJECT: every CIE\n"
     "(version, augmentation, alignment factors, return-address column, initial\n"
@@ -33,6 +34,11 @@ static const char cfi_help[] =
     "  --dialect NAME   encoding of extension operations and DW_CFA 0x2f:\n"
     "                   auto (default), draft (0x2f = DW_CFA_LLVM_def_cfa_aspace),\n"
     "                   vendor, user\n"
+    "  --synthesize     AMDGPU code objects: FDEs without instructions (clang's)\n"
+    "                   get the rows the prologue analyzer synthesizes from the\n"
+    "                   function's code (specs/cfi.md), marked (synthesized); a\n"
+    "                   function it cannot prove is reported with the\n"
+    "                   instruction and address where it stopped\n"
     "  --json           one JSON document (specs/json.md)\n"
     "\n"
     "Exit status: 0 ok, 1 malformed CFI (reported where it occurs) or no FDE\n"
@@ -47,6 +53,8 @@ typedef struct cfi_cli {
   int failures;
   amddwarf_cfi *cfi;
   const char *section;
+  bool synthesize;          /* --synthesize: the object's CFI with its analyzer */
+  amddwarf_object *object;  /* its owner then */
 } cfi_cli;
 
 static void report_inline(cfi_cli *c, json_t *into, amddwarf_status st,
@@ -96,13 +104,15 @@ static void instructions(cfi_cli *c, const amddwarf_cfi_cie *cie, const uint8_t 
 
 static json_t *row_json(cfi_cli *c, const amddwarf_cfi_row *row)
 {
-  char text[2048], name[64], in_name[64];
+  char text[16384], name[64], in_name[64];
   const amddwarf_cfi_target *target = amddwarf_cfi_get_target(c->cfi);
   json_t *r = json_object();
   json_object_set_new(r, "start", cli_json_addr(row->start));
   json_object_set_new(r, "end", cli_json_addr(row->end));
   amddwarf_cfi_row_print(c->cfi, row, text, sizeof text);
   json_object_set_new(r, "text", json_string(text));
+  if (row->synthesized)
+    json_object_set_new(r, "synthesized", json_true());
   json_t *cfa = json_object();
   static const char *const cfa_kinds[] = {"unspecified", "register_offset", "expression"};
   json_object_set_new(cfa, "kind", json_string(cfa_kinds[row->cfa.kind]));
@@ -260,7 +270,7 @@ static void print_fde(cfi_cli *c, const amddwarf_cfi_fde *fde, json_t *list)
     return;
   }
   json_t *rj = j ? json_array() : NULL;
-  char text[2048];
+  char text[16384];
   for (size_t i = 0; i < count; i++) {
     if (c->have_pc && (c->pc < rows[i].start || c->pc >= rows[i].end))
       continue;
@@ -268,13 +278,25 @@ static void print_fde(cfi_cli *c, const amddwarf_cfi_fde *fde, json_t *list)
       json_array_append_new(rj, row_json(c, &rows[i]));
     } else {
       amddwarf_cfi_row_print(c->cfi, &rows[i], text, sizeof text);
-      printf("  0x%" PRIx64 ": %s\n", rows[i].start, text);
+      printf("  0x%" PRIx64 ": %s%s\n", rows[i].start, text,
+             rows[i].synthesized ? " (synthesized)" : "");
     }
   }
   if (rj)
     json_object_set_new(j, "rows", rj);
   else
     printf("\n");
+}
+
+/* Releases the section's handle (or the object that owns it). */
+static void close_cfi(cfi_cli *c)
+{
+  if (c->object != NULL)
+    amddwarf_object_close(c->object);
+  else
+    amddwarf_cfi_close(c->cfi);
+  c->object = NULL;
+  c->cfi = NULL;
 }
 
 static int dump_section(cfi_cli *c, const uint8_t *image, size_t size,
@@ -284,15 +306,26 @@ static int dump_section(cfi_cli *c, const uint8_t *image, size_t size,
   amddwarf_error err;
   amddwarf_error_clear(&err);
   c->section = kind == AMDDWARF_CFI_EH_FRAME ? ".eh_frame" : ".debug_frame";
-  amddwarf_status st = amddwarf_cfi_open_elf(image, size, kind, options, &c->cfi, &err);
+  amddwarf_status st;
+  if (c->synthesize && kind == AMDDWARF_CFI_DEBUG_FRAME) {
+    /* The code object's own handle, whose FDEs without instructions the
+       prologue analyzer fills; owned by the object. */
+    st = amddwarf_object_open_memory(image, size, NULL, &c->object, &err);
+    if (st == AMDDWARF_OK)
+      st = amddwarf_object_cfi(c->object, &c->cfi, &err);
+  } else {
+    st = amddwarf_cfi_open_elf(image, size, kind, options, &c->cfi, &err);
+  }
   if (!root)
     printf("%s contents:\n\n", c->section);
   if (st == AMDDWARF_NOT_FOUND) {
+    close_cfi(c);
     if (!root)
       printf("\n");
     return 0;
   }
   if (st != AMDDWARF_OK) {
+    close_cfi(c);
     cli_report_error("cfi", root != NULL, st, &err);
     return -1;
   }
@@ -308,8 +341,7 @@ static int dump_section(cfi_cli *c, const uint8_t *image, size_t size,
   if (c->have_pc && amddwarf_cfi_find_fde(c->cfi, c->pc, &only) != AMDDWARF_OK) {
     if (!root)
       printf("no FDE covers 0x%" PRIx64 "\n\n", c->pc);
-    amddwarf_cfi_close(c->cfi);
-    c->cfi = NULL;
+    close_cfi(c);
     return 0;
   }
   c->covered = true;
@@ -328,8 +360,7 @@ static int dump_section(cfi_cli *c, const uint8_t *image, size_t size,
       fi++;
     }
   }
-  amddwarf_cfi_close(c->cfi);
-  c->cfi = NULL;
+  close_cfi(c);
   return 0;
 }
 
@@ -351,6 +382,8 @@ int cli_cfi_main(int argc, char **argv)
       return CLI_EXIT_OK;
     } else if (cli_is_flag(argv[i], "--json")) {
       c.json = true;
+    } else if (cli_is_flag(argv[i], "--synthesize")) {
+      c.synthesize = true;
     } else if (cli_is_flag(argv[i], "--debug-frame")) {
       debug_frame = true;
     } else if (cli_is_flag(argv[i], "--eh-frame")) {

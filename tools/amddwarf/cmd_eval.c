@@ -285,9 +285,20 @@ static amddwarf_expr_format trace_format(const amddwarf_object *object, const am
 
 /* Prints the lanes of MASK: one line per run of lanes that print the same,
    or JSON. Returns the exit status. */
-static int print_lanes(const eval_args *a, const char *expr, uint64_t pc,
+/* How a caller frame's registers were found: the callee's CFI, rows
+   synthesized from its prologue, or the backend; NULL for frame 0's. */
+static const char *unwound_by(const amddwarf_frame *f)
+{
+  if (f->physical == 0)
+    return NULL;
+  return f->backend_registers ? "backend" : f->unwound_by_prologue ? "synthesized" : "cfi";
+}
+
+static int print_lanes(const eval_args *a, const char *expr, const amddwarf_frame *frame,
                        const amddwarf_valobj_info *info, const lane_line *lines, uint64_t mask)
 {
+  uint64_t pc = frame->pc;
+  const char *how = unwound_by(frame);
   json_t *root = a->object.json ? json_object() : NULL;
   json_t *jl = root ? json_array() : NULL;
   bool multi = (mask & (mask - 1)) != 0;
@@ -301,12 +312,19 @@ static int print_lanes(const eval_args *a, const char *expr, uint64_t pc,
       json_object_set_new(root, "location_expression", json_string(info->location));
     json_object_set_new(root, "quirk",
                         info->quirk_name ? json_string(info->quirk_name) : json_null());
+    if (how != NULL)
+      json_object_set_new(root, "registers_unwound_by", json_string(how));
   } else {
     if (a->explain)
       printf("%s: %s\n", info->variable->die->name, info->location);
     if (a->explain && info->quirk != AMDDWARF_QUIRK_NONE)
       printf("  read through producer quirk %s: %s (--no-quirks: as written)\n",
              info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
+    if (a->explain && how != NULL && strcmp(how, "cfi") != 0)
+      printf("frame %zu: registers unwound by %s\n", frame->index,
+             strcmp(how, "backend") == 0
+                 ? "the backend (caller_register), over rows synthesized from the prologue"
+                 : "rows synthesized from the callee's prologue (its FDE has no instructions)");
     if (multi)
       printf("%s (%s) at pc 0x%llx\nlanes  value\n", expr, info->type_name,
              (unsigned long long)pc);
@@ -426,7 +444,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, const amddwarf_obje
     trace_print_stats(&tp, stderr);
   const amddwarf_frame *f = NULL;
   amddwarf_wave_frame(wave, frame, &f, NULL);
-  rc = print_lanes(a, expr, f->pc, info, lines, mask);
+  rc = print_lanes(a, expr, f, info, lines, mask);
 cleanup:
   free_lines(lines);
   amddwarf_valobj_free(value);

@@ -30,16 +30,51 @@ static const char unwind_help[] =
     "Example: amddwarf unwind kernel.o --state wave.json\n";
 
 /* The registers to show for a frame: the PC, then those whose rules the
-   callee's row (CALLEE, NULL for the innermost frame) names. */
+   callee's row (CALLEE, NULL for the innermost frame) names; of a
+   synthesized row, which lists every caller-saved register the callee may
+   write as undefined, those it recovers. */
 static size_t shown_registers(const amddwarf_cfi_row *callee, uint32_t *out, size_t cap,
                               uint32_t pc_reg)
 {
   size_t n = 0;
   out[n++] = pc_reg;
   for (uint32_t i = 0; callee != NULL && i < callee->rule_count && n < cap; i++)
-    if (callee->rules[i].column != pc_reg)
+    if (callee->rules[i].column != pc_reg &&
+        !(callee->synthesized && callee->rules[i].kind == AMDDWARF_CFI_RULE_UNDEFINED))
       out[n++] = callee->rules[i].column;
   return n;
+}
+
+/* A vector register whose rule leaves some lanes undefined (a caller-saved
+   VGPR whose inactive lanes were spilled): each lane on its own, null where
+   it cannot be read. NULL when no lane reads. */
+static json_t *lanes_one_by_one(amddwarf_wave *w, size_t frame, uint32_t regno, uint32_t lanes,
+                                char *text, size_t text_size, size_t len)
+{
+  json_t *value = json_array();
+  bool any = false;
+  for (uint32_t l = 0; l < lanes; l++) {
+    uint8_t b[4];
+    if (amddwarf_wave_read_register(w, frame, regno, 4 * l, 4, b, NULL) != AMDDWARF_OK) {
+      json_array_append_new(value, json_null());
+      if (l < 4 && len < text_size)
+        len += (size_t)snprintf(text + len, text_size - len, "%s<undefined>", l ? "," : "[");
+      continue;
+    }
+    uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                 (uint32_t)b[3] << 24;
+    json_array_append_new(value, cli_json_addr(v));
+    if (l < 4 && len < text_size)
+      len += (size_t)snprintf(text + len, text_size - len, "%s0x%x", l ? "," : "[", v);
+    any = true;
+  }
+  if (!any) {
+    json_decref(value);
+    return NULL;
+  }
+  if (len < text_size)
+    snprintf(text + len, text_size - len, ",...]");
+  return value;
 }
 
 /* Whether the callee's row leaves REGNO undefined. */
@@ -75,7 +110,10 @@ static void register_value(amddwarf_wave *w, size_t frame, uint32_t regno, bool 
   json_t *value = NULL;
   size_t len = 0;
   len += (size_t)snprintf(text + len, text_size - len, "%s=", name);
-  if (undefined && st != AMDDWARF_OK) {
+  if (st != AMDDWARF_OK && lanes &&
+      (value = lanes_one_by_one(w, frame, regno, lanes, text, text_size, len)) != NULL) {
+    /* some lanes read */
+  } else if (undefined && st != AMDDWARF_OK) {
     snprintf(text + len, text_size - len, "<undefined>");
     value = json_string("undefined");
   } else if (st != AMDDWARF_OK) {    snprintf(text + len, text_size - len, "<%s>", amddwarf_status_name(st));
@@ -242,6 +280,8 @@ int cli_unwind_main(int argc, char **argv)
         json_object_set_new(jf, "cfa", json_null());
       }
       json_object_set_new(jf, "fde", fi->row ? cli_json_addr(fi->row->fde->offset) : json_null());
+      if (fi->row && fi->row->synthesized)
+        json_object_set_new(jf, "synthesized", json_true());
     } else {
       printf("#%zu pc 0x%" PRIx64, fi->physical, fi->pc);
       if (fi->has_cfa)
@@ -254,7 +294,8 @@ int cli_unwind_main(int argc, char **argv)
                fi->row->fde->initial_location + fi->row->fde->address_range);
       else
         printf(" no FDE covers 0x%" PRIx64, fi->lookup_pc);
-      printf("\n");
+      printf("%s\n", fi->row && fi->row->synthesized ? " (rows synthesized from the prologue)"
+                                                     : "");
     }
     uint32_t regs[64];
     size_t n = shown_registers(callee, regs, 64, ct->return_address_column);

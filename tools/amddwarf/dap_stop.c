@@ -336,11 +336,17 @@ bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
     json_t *j = json_object();
     char name[320], pc[32];
     snprintf(pc, sizeof pc, "0x%" PRIx64, f->pc);
+    /* A caller found through rows synthesized from its callee's prologue,
+       or through the backend's registers, says so where the user looks. */
+    const char *how = f->physical == 0 || f->inline_depth > 0 ? ""
+                      : f->backend_registers                  ? " [backend registers]"
+                      : f->unwound_by_prologue                ? " [unwound from prologue]"
+                                                              : "";
     if (f->function_name)
-      snprintf(name, sizeof name, "%s%s", f->function_name,
-               f->inline_depth > 0 ? " [inlined]" : "");
+      snprintf(name, sizeof name, "%s%s%s", f->function_name,
+               f->inline_depth > 0 ? " [inlined]" : "", how);
     else
-      snprintf(name, sizeof name, "?? (%s)", pc);
+      snprintf(name, sizeof name, "?? (%s)%s", pc, how);
     json_object_set_new(j, "id", json_integer((json_int_t)(thread * DAP_FRAME_STRIDE + i + 1)));
     json_object_set_new(j, "name", json_string(name));
     if (f->file)

@@ -20,6 +20,7 @@
 #include <amddwarf/spirv.h>
 #include <amddwarf/gpuav.h>
 #include <amddwarf/printf.h>
+#include <amddwarf/disasm.h>
 #include <amddwarf/produce.h>
 #include <amddwarf/stats.h>
 

@@ -343,6 +343,9 @@ typedef struct amddwarf_cfi_row {
   uint32_t args_size_set;   /* DW_CFA_GNU_args_size seen */
   uint64_t args_size;
   const amddwarf_cfi_fde *fde;
+  /* The row comes from instructions a synthesizer made for an FDE without
+     any (amddwarf_cfi_set_synthesizer), not from the section. */
+  bool synthesized;
 } amddwarf_cfi_row;
 
 /* The row that holds at PC. Rows of an FDE are computed on first use and
@@ -397,6 +400,33 @@ AMDDWARF_API amddwarf_status amddwarf_cfi_check_expression(const amddwarf_cfi *c
                                                            const uint8_t *expr, size_t size,
                                                            amddwarf_error *err);
 
+/* ---- Rows synthesized from code -------------------------------------------
+
+   Producers such as clang-15/19 emit, for every AMDGPU function, an FDE with
+   no instructions under a CIE with none: no CFA, so no caller. A synthesizer
+   (the code object's prologue analyzer, object.h) writes the call frame
+   instructions the producer should have written for such an FDE; the rows
+   are computed from them as from the section's, cached with the FDE's, and
+   marked `synthesized`. */
+
+/* Writes into BUF (CAPACITY bytes) the call frame instructions for FDE, to
+   run from its CIE's row, and sets *SIZE to their length. Returns
+   AMDDWARF_OK (also when *SIZE > CAPACITY: nothing need be written then, and
+   it is called again with a larger buffer), or an error with ERR naming the
+   cause (it then becomes the FDE's error). Called at most once per FDE
+   (plus retries), serialized with the computing of rows; it must not call
+   back into CFI. */
+typedef amddwarf_status (*amddwarf_cfi_synthesize_fn)(void *user, const amddwarf_cfi_fde *fde,
+                                                      uint8_t *buf, size_t capacity,
+                                                      size_t *size, amddwarf_error *err);
+
+/* Installs SYNTHESIZE (NULL: none) for FDEs whose own and CIE's
+   instructions set no CFA rule and that have no instructions but DW_CFA_nop.
+   Call before the first row look-up; not while other threads use CFI. */
+AMDDWARF_API void amddwarf_cfi_set_synthesizer(amddwarf_cfi *cfi,
+                                               amddwarf_cfi_synthesize_fn synthesize,
+                                               void *user);
+
 /* ---- Virtual unwinding ----------------------------------------------------
 
    An unwinder walks the frames of one wave (or thread) from frame 0, whose
@@ -421,6 +451,19 @@ typedef struct amddwarf_unwinder_options {
      evaluations (eval.h); TRACE_USER is passed back, not owned. */
   amddwarf_trace_fn trace;
   void *trace_user;
+  /* Optional: a backend that knows more than the code says (one that
+     tracks call sites itself) gives the caller's registers. For the
+     caller of frame INDEX, whose PC is PC, fill BUF with SIZE bytes at byte
+     OFFSET of register REGNO and return AMDDWARF_OK, or return
+     AMDDWARF_NOT_FOUND when it does not know (the row's rule applies); any
+     other status is the read's error. Consulted only for frames whose row
+     is synthesized (amddwarf_cfi_row.synthesized): it takes precedence over
+     the synthesized rule, never over the section's CFI. A frame whose
+     registers it answered has backend_registers set. Must not call back
+     into the library. */
+  amddwarf_status (*caller_register)(void *user, size_t index, uint64_t pc, uint32_t regno,
+                                     uint64_t offset, uint64_t size, void *buf);
+  void *caller_register_user;
 } amddwarf_unwinder_options;
 
 AMDDWARF_API void amddwarf_unwinder_options_init(amddwarf_unwinder_options *options);
@@ -458,6 +501,9 @@ typedef struct amddwarf_frame_info {
   bool has_cfa;                  /* the CFA could be computed */
   uint32_t cfa_aspace;           /* DW_ASPACE_* of the CFA */
   uint64_t cfa;
+  /* A register of this frame (its PC included) came from the options'
+     caller_register callback rather than the callee's synthesized row. */
+  bool backend_registers;
 } amddwarf_frame_info;
 
 /* Describes frame INDEX (0 = innermost). Computes its CFA if not done yet.

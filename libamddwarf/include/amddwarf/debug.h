@@ -54,6 +54,13 @@ typedef struct amddwarf_wave_options {
      A backend visiting many waves in turn saves making one per wave. */
   amddwarf_eval *eval;
   const amddwarf_allocator *allocator; /* NULL: malloc */
+  /* Optional: the caller's registers as the backend knows them, for frames
+     whose rows are synthesized from prologues (amddwarf_unwinder_options'
+     caller_register, which says how it is called); they take precedence
+     over the synthesized rules and the frame is marked backend_registers. */
+  amddwarf_status (*caller_register)(void *user, size_t index, uint64_t pc, uint32_t regno,
+                                     uint64_t offset, uint64_t size, void *buf);
+  void *caller_register_user;
 } amddwarf_wave_options;
 
 AMDDWARF_API void amddwarf_wave_options_init(amddwarf_wave_options *options);
@@ -199,6 +206,12 @@ typedef struct amddwarf_frame {
   size_t scope_count;
   size_t scope_base;             /* the index of SCOPES[0] among the physical frame's
                                     scopes: amddwarf_var.depth counts from there */
+  /* How this frame was found: ROW->synthesized (its own rules come from the
+     prologue analyzer, specs/cfi.md), and whether its caller-facing
+     registers came from the callee's synthesized rules (unwound_by_prologue)
+     or from the backend's caller_register callback (backend_registers). */
+  bool unwound_by_prologue;
+  bool backend_registers;
 } amddwarf_frame;
 
 /* Frame INDEX, unwinding as far as needed. AMDDWARF_OK with *OUT;

@@ -143,6 +143,9 @@ struct amddwarf_cfi {
   pthread_mutex_t rows_lock;
   bool rows_lock_ready;
   _Atomic(const amddwarf_cfi_row *) last_row;
+  /* Instructions for FDEs without any (amddwarf_cfi_set_synthesizer). */
+  amddwarf_cfi_synthesize_fn synthesize;
+  void *synthesize_user;
 };
 
 enum { AMDDWARF_CFI_INDEX_BLOCK = 64 };

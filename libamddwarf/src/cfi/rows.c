@@ -41,6 +41,7 @@ typedef struct machine {
   bool dirty;
   uint64_t stored_rules;
   uint64_t loc, end;
+  bool synthesized;                /* running a synthesizer's instructions */
 } machine;
 
 static void state_free(const amddwarf_allocator *a, rule_state *s)
@@ -158,6 +159,7 @@ static amddwarf_status emit_row(machine *m, uint64_t until, amddwarf_error *err)
   row->cfa = m->state.cfa;
   row->rules = m->shared;
   row->rule_count = m->shared_count;
+  row->synthesized = m->synthesized;
   row->args_size_set = m->state.args_size_set;
   row->args_size = m->state.args_size;
   row->fde = m->fde;
@@ -580,6 +582,61 @@ amddwarf_status amddwarf_cfi_cie_row(amddwarf_cfi *cfi, const amddwarf_cfi_cie *
   return cached(slot, err);
 }
 
+void amddwarf_cfi_set_synthesizer(amddwarf_cfi *cfi, amddwarf_cfi_synthesize_fn synthesize,
+                                  void *user)
+{
+  cfi->synthesize = synthesize;
+  cfi->synthesize_user = user;
+}
+
+/* Whether FDE says nothing: only DW_CFA_nop (0x00) bytes after a CIE row
+   without a CFA rule. */
+static bool says_nothing(const amddwarf_cfi_fde *fde, const amddwarf_cfi_row *initial)
+{
+  if (initial->cfa.kind != AMDDWARF_CFA_RULE_UNSPECIFIED)
+    return false;
+  for (uint64_t i = 0; i < fde->instructions_size; i++)
+    if (fde->instructions[i] != 0)
+      return false;
+  return true;
+}
+
+/* The synthesizer's instructions for FDE, in the arena (they are pointed to
+   by the rows' expression rules): into *BYTES and *SIZE. */
+static amddwarf_status synthesize(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde,
+                                  const uint8_t **bytes, size_t *size, amddwarf_error *err)
+{
+  size_t capacity = 4096;
+  for (;;) {
+    uint8_t *buf = amddwarf__mem_alloc(&cfi->allocator, capacity);
+    if (buf == NULL)
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "synthesized CFI");
+    size_t need = 0;
+    amddwarf_status st = cfi->synthesize(cfi->synthesize_user, fde, buf, capacity, &need, err);
+    uint8_t *copy = NULL;
+    if (st == AMDDWARF_OK && need <= capacity) {
+      copy = amddwarf__arena_alloc(&cfi->arena, need ? need : 1, 1);
+      if (copy != NULL)
+        memcpy(copy, buf, need);
+      else
+        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "synthesized CFI");
+    }
+    amddwarf__mem_free(&cfi->allocator, buf, capacity);
+    if (st != AMDDWARF_OK)
+      return st;
+    if (copy != NULL) {
+      *bytes = copy;
+      *size = need;
+      return AMDDWARF_OK;
+    }
+    if (need > cfi->options.max_rules_per_fde * (size_t)16)
+      return amddwarf__fail(err, AMDDWARF_E_LIMIT, fde->offset,
+                           "FDE at offset 0x%" PRIx64 ": synthesized instructions too long",
+                           fde->offset);
+    capacity = need;
+  }
+}
+
 /* Runs FDE's instructions from its CIE's row into SLOT (under the rows lock). */
 static void compute_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde,
                              amddwarf_cfi_rows *slot, amddwarf_error *err)
@@ -608,8 +665,16 @@ static void compute_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde,
       m.loc = fde->initial_location;
       if (amddwarf_add_overflow_u64(fde->initial_location, fde->address_range, &m.end))
         m.end = UINT64_MAX;
-      st = run(&m, fde->instructions, fde->instructions_size, fde->instructions_offset,
-               err);
+      const uint8_t *bytes = fde->instructions;
+      size_t size = (size_t)fde->instructions_size;
+      uint64_t offset = fde->instructions_offset;
+      if (cfi->synthesize != NULL && says_nothing(fde, initial)) {
+        st = synthesize(cfi, fde, &bytes, &size, err);
+        m.synthesized = true;
+        offset = 0; /* errors give offsets into the synthesized instructions */
+      }
+      if (st == AMDDWARF_OK)
+        st = run(&m, bytes, size, offset, err);
       if (st == AMDDWARF_OK)
         st = emit_row(&m, m.end, err);
     }

@@ -41,6 +41,7 @@ struct uframe {
   uint32_t cfa_aspace;
   uint64_t cfa;
   amddwarf_target target;        /* this frame's view; user = this */
+  bool backend_registers;        /* the caller_register callback answered for it */
 };
 
 struct amddwarf_unwinder {
@@ -58,6 +59,7 @@ struct amddwarf_unwinder {
   amddwarf_error final_err;
   amddwarf_error inner;          /* the innermost failure inside a callback */
   bool inner_set;
+  bool inner_backend;            /* the callback answered for the frame a step is making */
 };
 
 void amddwarf_unwinder_options_init(amddwarf_unwinder_options *options)
@@ -240,9 +242,24 @@ static amddwarf_status unwound_register(uframe *c, uint32_t regno, uint64_t offs
                                                                   : c->row_status,
                          AMDDWARF_NO_OFFSET, "frame %zu: no row for PC 0x%" PRIx64, c->index,
                          c->lookup_pc);
+  amddwarf_status st;
+  if (u->options.caller_register != NULL && c->row->synthesized) {
+    st = u->options.caller_register(u->options.caller_register_user, c->index, c->pc, regno,
+                                    offset, size, buf);
+    if (st == AMDDWARF_OK) {
+      if (c->index + 1 < u->count)
+        u->frames[c->index + 1]->backend_registers = true;
+      else
+        u->inner_backend = true;
+      return AMDDWARF_OK;
+    }
+    if (st != AMDDWARF_NOT_FOUND)
+      return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET,
+                           "frame %zu: the backend's caller register %u: %s", c->index, regno,
+                           amddwarf_status_message(st));
+  }
   amddwarf_cfi_rule rule;
   bool set = amddwarf_cfi_row_rule(u->cfi, c->row, regno, &rule);
-  amddwarf_status st;
   switch (rule.kind) {
   case AMDDWARF_CFI_RULE_UNDEFINED:
     if (!set && regno == u->cfi->target->stack_pointer_column) {
@@ -533,6 +550,11 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
       o.trace = options->trace;
       o.trace_user = options->trace_user;
     }
+    if (options->struct_size >=
+        offsetof(amddwarf_unwinder_options, caller_register_user) + sizeof(void *)) {
+      o.caller_register = options->caller_register;
+      o.caller_register_user = options->caller_register_user;
+    }
   }
   amddwarf_allocator a = amddwarf__allocator_resolve(o.allocator);
   amddwarf_unwinder *u = amddwarf__mem_calloc(&a, 1, sizeof *u);
@@ -666,6 +688,8 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
     amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
     return finish(u, AMDDWARF_E_NO_MEMORY, err);
   }
+  f->backend_registers = u->inner_backend;
+  u->inner_backend = false;
   /* A caller that repeats a frame's PC and CFA would repeat forever. */
   if (f->row) {
     amddwarf_error e;
@@ -707,6 +731,7 @@ amddwarf_status amddwarf_unwinder_frame(amddwarf_unwinder *u, size_t index,
   out->has_cfa = f->cfa_status == AMDDWARF_OK;
   out->cfa = f->cfa;
   out->cfa_aspace = f->cfa_aspace;
+  out->backend_registers = f->backend_registers;
   return AMDDWARF_OK;
 }
 

@@ -62,6 +62,10 @@ struct amddwarf_wave {
   int owns_ev;                        /* EV is the wave's own (else options.eval) */
   amddwarf_trace_fn trace;
   void *trace_user;
+  /* The backend's caller registers (amddwarf_wave_options). */
+  amddwarf_status (*caller_register)(void *user, size_t index, uint64_t pc, uint32_t regno,
+                                     uint64_t offset, uint64_t size, void *buf);
+  void *caller_register_user;
 
   int lanes_done;
   amddwarf_lanes lanes;

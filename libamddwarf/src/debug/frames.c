@@ -240,6 +240,8 @@ typedef struct physical_frame {
   uint64_t cfa;
   const amddwarf_cfi_row *row;
   const amddwarf_target *registers;
+  bool unwound_by_prologue;      /* the callee's row is synthesized */
+  bool backend_registers;
 } physical_frame;
 
 /* The source file name of index FILE in unit CU_INDEX's line table, or NULL. */
@@ -269,6 +271,8 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
   f->pub.cfa_aspace = p->cfa_aspace;
   f->pub.cfa = p->cfa;
   f->pub.row = p->row;
+  f->pub.unwound_by_prologue = p->unwound_by_prologue;
+  f->pub.backend_registers = p->backend_registers;
   init_frame_target(f);
   w->frames[w->frame_count++] = f;
   return f;
@@ -409,7 +413,7 @@ static amddwarf_status end_walk(amddwarf_wave *w, amddwarf_status st, const amdd
 /* Frame 0 of a wave whose object has no CFI: the base target's registers. */
 static amddwarf_status first_frame_without_cfi(amddwarf_wave *w, amddwarf_error *err)
 {
-  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, NULL, &w->base};
+  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, NULL, &w->base, false, false};
   amddwarf_status st = expand_physical(w, &p, err);
   w->physical_count = 1;
   return st;
@@ -453,6 +457,8 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     options.max_frames = w->max_frames;
     options.trace = w->trace;
     options.trace_user = w->trace_user;
+    options.caller_register = w->caller_register;
+    options.caller_register_user = w->caller_register_user;
     if (st == AMDDWARF_OK)
       st = amddwarf_unwinder_new(cfi, &w->base, &options, &w->unwinder, &e);
     if (st != AMDDWARF_OK) {
@@ -491,7 +497,12 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     return end_walk(w, AMDDWARF_END, NULL);
   physical_frame p = {index,        info.pc,        info.lookup_pc,
                       info.has_cfa, info.cfa_aspace, info.cfa,
-                      info.row,     amddwarf_unwinder_frame_target(w->unwinder, index)};
+                      info.row,     amddwarf_unwinder_frame_target(w->unwinder, index),
+                      false,        info.backend_registers};
+  amddwarf_frame_info callee;
+  p.unwound_by_prologue = index > 0 &&
+                          amddwarf_unwinder_frame(w->unwinder, index - 1, &callee) == AMDDWARF_OK &&
+                          callee.row != NULL && callee.row->synthesized;
   w->physical_count++;
   return expand_physical(w, &p, err);
 }

@@ -1,6 +1,7 @@
 /* A stopped wave (debug.h): opening it over code objects and the raw target
  * of the stop, the wave's own facts (PC, wave size, EXEC, focus), and the
  * evaluation helpers every frame, lane and value of the wave shares. */
+#include <stddef.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -165,6 +166,12 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
   w->object_count = count;
   w->max_frames = options->max_frames ? options->max_frames : 256;
   w->cfi = options->cfi;
+  /* Fields later versions added are read only when the caller's struct has them. */
+  if (options->struct_size >= offsetof(amddwarf_wave_options, caller_register_user) +
+                                 sizeof options->caller_register_user) {
+    w->caller_register = options->caller_register;
+    w->caller_register_user = options->caller_register_user;
+  }
   w->has_pc = options->has_pc;
   w->pc = options->pc;
   init_targets(w, raw);

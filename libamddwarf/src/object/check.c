@@ -610,6 +610,15 @@ static void check_cfi(checker *c, const amddwarf_object *object)
     amddwarf_error_clear(&err);
     c->entry_offset = fde->offset;
     c->die_offset = UINT64_MAX;
+    /* An FDE that says nothing (clang's) has no expressions to check; its
+       rows would be the prologue analyzer's, not the object's. */
+    const amddwarf_cfi_row *initial = NULL;
+    bool says_nothing = amddwarf_cfi_cie_row(cfi, fde->cie, &initial, NULL) == AMDDWARF_OK &&
+                        initial->cfa.kind == AMDDWARF_CFA_RULE_UNSPECIFIED;
+    for (uint64_t b = 0; says_nothing && b < fde->instructions_size; ++b)
+      says_nothing = fde->instructions[b] == 0;
+    if (says_nothing)
+      continue;
     st = amddwarf_cfi_fde_rows(cfi, fde, &rows, &count, &err);
     if (st != AMDDWARF_OK) {
       problem(c, AMDDWARF_CHECK_CFI, st, err.offset, err.opcode, "FDE at 0x%llx: %s",

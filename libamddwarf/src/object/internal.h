@@ -267,6 +267,12 @@ struct amddwarf_object {
   bool cfi_done;
   amddwarf_status cfi_status;
   amddwarf_error cfi_error;
+  /* The decoder of the prologue analyzer (cfi.c), opened on the first FDE
+     without instructions; used only under the CFI handle's rows lock. */
+  struct amddwarf_disasm *prologue_disasm;
+  bool prologue_disasm_done;
+  amddwarf_status prologue_disasm_status;
+  amddwarf_error prologue_disasm_error;
   amddwarf_scope_entry *scopes;  /* by low address */
   uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
   size_t scope_count, scope_capacity;

@@ -127,19 +127,22 @@ static void decl_of(cov_walk *w, const stats_die *die, const char **file, uint32
 
 /* Whether a debugger can unwind the frames of the function entered at
    LOW: REAL when an FDE covering LOW has a call frame instruction other
-   than DW_CFA_nop (0x00, so any byte not zero), NONE otherwise. This is
-   the one place that also answers SYNTHESIZED, once the prologue analyzer
-   can say that it synthesizes rows for LOW. */
+   than DW_CFA_nop (0x00, so any byte not zero); SYNTHESIZED when it has
+   none but the object's prologue analyzer synthesizes its rows (the row at
+   LOW says so); NONE otherwise: no FDE, or one the analyzer refuses. */
 static amddwarf_stats_cfi function_cfi(const amddwarf_object *object, uint64_t low)
 {
   struct amddwarf_cfi *cfi = NULL;
   const amddwarf_cfi_fde *fde = NULL;
+  const amddwarf_cfi_row *row = NULL;
   if (amddwarf_object_cfi(object, &cfi, NULL) != AMDDWARF_OK ||
       amddwarf_cfi_find_fde(cfi, low, &fde) != AMDDWARF_OK)
     return AMDDWARF_STATS_CFI_NONE;
   for (uint64_t i = 0; i < fde->instructions_size; ++i)
     if (fde->instructions[i] != 0)
       return AMDDWARF_STATS_CFI_REAL;
+  if (amddwarf_cfi_find_row(cfi, low, &row, NULL) == AMDDWARF_OK && row->synthesized)
+    return AMDDWARF_STATS_CFI_SYNTHESIZED;
   return AMDDWARF_STATS_CFI_NONE;
 }
 
