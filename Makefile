@@ -9,7 +9,8 @@ DEBIAN_PACKAGES := build-essential gcc-12 cmake pkg-config python3 man-db \
   clang-19 llvm-19 llvm-19-dev lld-19 libclang-rt-19-dev \
   libelf-dev libdw-dev libdwarf-dev dwarfdump libcmocka-dev libmsgpack-dev \
   libjansson-dev glslang-tools spirv-tools valgrind \
-  cargo librust-gimli-dev hipcc
+  cargo librust-gimli-dev hipcc \
+  zlib1g-dev libzstd-dev libssl-dev clang-tools-19
 BENCH_PACKAGES := hyperfine
 
 JOBS ?= $(shell nproc)

@@ -9,6 +9,10 @@ target_include_directories(amddwarf_libdwarf INTERFACE ${LIBDWARF_INCLUDE_DIR})
 target_link_libraries(amddwarf_libdwarf INTERFACE ${LIBDWARF_LIBRARY})
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 pkg_check_modules(MSGPACK REQUIRED IMPORTED_TARGET msgpack)
+# Compressed offload bundles (CCOB): zlib and zstd payloads, an MD5 hash.
+pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+pkg_check_modules(LIBCRYPTO REQUIRED IMPORTED_TARGET libcrypto)
 
 # LLVM's C disassembler API (optional): enables `amddwarf disasm`.
 find_program(LLVM_CONFIG NAMES llvm-config-19 llvm-config)

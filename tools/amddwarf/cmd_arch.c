@@ -6,11 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "json_out.h"
+#include "object_cli.h"
 
 static const char arch_help[] =
-    "usage: amddwarf arch [NAME|OBJECT] [--json]\n"
+    "usage: amddwarf arch [NAME|OBJECT [--target ID] [--object N]] [--json]\n"
     "\n"
     "Prints, per AMDGPU processor, what a debugger backend needs beside the DWARF:\n"
     "the values amd-dbgapi's architecture queries report (breakpoint instruction,\n"
@@ -23,7 +22,9 @@ static const char arch_help[] =
     "                  amdgcn-amd-amdhsa--gfx1030, plus :wave32 or :wave64 to\n"
     "                  choose a wave size\n"
     "  OBJECT          a code object file: its processor and features from e_flags,\n"
-    "                  its kernels' wave size from the metadata\n"
+    "                  its kernels' wave size from the metadata; or a host\n"
+    "                  executable, bundle or URI holding code objects, one chosen\n"
+    "                  with --target ID or --object N (see `amddwarf objects`)\n"
     "  --json          print {\"architectures\": [...]}\n"
     "\n"
     "The breakpoint is written over an instruction; when a wave stops on it, its PC\n"
@@ -137,20 +138,16 @@ static void print_table(void)
   }
 }
 
-/* The architecture of the code object in DATA. */
-static amddwarf_status arch_of_object(const uint8_t *data, size_t size, amddwarf_arch *out,
+/* The architecture of the code object OBJ. */
+static amddwarf_status arch_of_object(const amddwarf_object *obj, amddwarf_arch *out,
                                       amddwarf_error *err)
 {
-  amddwarf_object *obj = NULL;
-  amddwarf_status st = amddwarf_object_open_memory(data, size, NULL, &obj, err);
-  if (st != AMDDWARF_OK)
-    return st;
+  amddwarf_status st;
   const amddwarf_object_info *info = amddwarf_object_get_info(obj);
   st = amddwarf_arch_from_e_flags(info->e_flags, info->abi_version, out, err);
   if (st == AMDDWARF_OK && ((info->wave_size == 32 && out->wave32) ||
                             (info->wave_size == 64 && out->wave64)))
     out->wave_size = info->wave_size;
-  amddwarf_object_close(obj);
   return st;
 }
 
@@ -159,11 +156,17 @@ int cli_arch_main(int argc, char **argv)
   const char *command = "arch";
   const char *what = NULL;
   bool json = false;
+  cli_object_args args = {0};
   for (int i = 1; i < argc; i++) {
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
       fputs(arch_help, stdout);
       return CLI_EXIT_OK;
     }
+    int r = cli_object_select_arg(command, argc, argv, &i, &args);
+    if (r == CLI_ARG_BAD)
+      return CLI_EXIT_USAGE;
+    if (r == CLI_ARG_TAKEN)
+      continue;
     if (cli_is_flag(argv[i], "--json")) {
       json = true;
       continue;
@@ -198,12 +201,14 @@ int cli_arch_main(int argc, char **argv)
      '/'), is an object; anything else a target ID. */
   struct stat sb;
   if (stat(what, &sb) == 0 || strchr(what, '/') != NULL || strchr(what, '.') != NULL) {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    if (cli_read_input(command, json, what, &data, &size) != 0)
-      return CLI_EXIT_BAD_INPUT;
-    st = arch_of_object(data, size, &a, &err);
-    free(data);
+    amddwarf_object *obj = NULL;
+    args.path = what;
+    args.json = json;
+    int rc = cli_object_open(command, &args, &obj);
+    if (rc != 0)
+      return rc;
+    st = arch_of_object(obj, &a, &err);
+    cli_object_close(&args, obj);
   } else {
     st = amddwarf_arch_from_name(what, &a, &err);
   }

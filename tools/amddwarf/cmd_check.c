@@ -7,6 +7,8 @@
 static const char *const usage =
     "usage: amddwarf check OBJECT [--json] [--no-quirks] [--convention C] [--dialect D]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Decodes every location expression (DW_AT_location, DW_AT_frame_base,\n"
     "DW_AT_data_member_location, array bounds, DW_AT_LLVM_lane_pc and\n"
     "active_lane), every location list and every .debug_frame CIE and FDE\n"

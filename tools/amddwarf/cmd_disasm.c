@@ -14,6 +14,8 @@ static const char disasm_help[] =
     "usage: amddwarf disasm OBJECT [--function NAME | --pc ADDR [--count N]]\n"
     "                       [--source] [--locations] [--json]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Disassembles the executable sections (.text) of an AMDGPU code object for\n"
     "the processor and xnack/sramecc settings its e_flags name, with LLVM's\n"
     "disassembler: the same instructions `llvm-objdump-19 -d --mcpu=PROCESSOR`\n"
@@ -516,6 +518,11 @@ int cli_disasm_main(int argc, char **argv)
     }
     if (cli_is_flag(argv[i], "--json")) {
       o.json = true;
+      continue;
+    }
+    if ((r = cli_object_select_arg(command, argc, argv, &i, &args)) != CLI_ARG_NONE) {
+      if (r == CLI_ARG_BAD)
+        return CLI_EXIT_USAGE;
       continue;
     }
     if ((r = cli_option_value(command, argc, argv, &i, "--function", &o.function)) != 0 ||

@@ -8,6 +8,8 @@ static const char *const usage =
     "usage: amddwarf dump OBJECT [--json] [--libdwarf] [--no-quirks] [--convention C]\n"
     "                     [--dialect D]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Prints what amddwarf reads from an AMDGPU code object (a relocatable .o\n"
     "or a linked .so/.hsaco): the ELF type and code object version, the ISA\n"
     "from e_flags (processor, xnack, sramecc, default wave size), the kernels\n"

@@ -16,6 +16,8 @@ static const char *const usage =
     "                     [--convention C] [--no-quirks] [--trace] [--stats]\n"
     "                     [--set PATH=VALUE [--save-state OUT]] EXPR\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP_SHORT
+    "\n"
     "Finds the variable or parameter EXPR names in the scopes of the frame at\n"
     "the PC (innermost first), evaluates its location for each lane of the wave\n"
     "in SNAPSHOT (a JSON wave state, specs/snapshot.md), follows EXPR's\n"

@@ -11,6 +11,8 @@ static const char *const usage =
     "usage: amddwarf lanes OBJECT --state SNAPSHOT [--pc ADDR] [--json] [--convention C]\n"
     "                      [--trace] [--stats]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Prints a picture of the wave in SNAPSHOT (specs/snapshot.md): one character\n"
     "per lane ('#' active, '.' inactive), then the lanes grouped by the PC they\n"
     "are at, with its source line and function.\n"

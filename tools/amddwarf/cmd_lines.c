@@ -11,6 +11,8 @@ static const char *const usage =
     "usage: amddwarf lines OBJECT QUERY... [--pc ADDR[,ADDR...]]... [--json] [--convention C]\n"
     "       amddwarf lines OBJECT --all [--json] [--convention C]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Maps between code addresses and source lines of an AMDGPU code object.\n"
     "Each QUERY is answered in the order given:\n"
     "\n"

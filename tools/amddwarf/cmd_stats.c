@@ -12,6 +12,9 @@ static const char *const usage =
     "usage: amddwarf stats OBJECT... [--json] [--variables] [--svg FILE] [--no-quirks]\n"
     "       amddwarf stats OBJECT --why VAR --pc ADDR [--json]\n"
     "       amddwarf stats --diff BASE NEW [--max-drop PCT] [--json] [--svg FILE]\n"
+    "       (each with [--target ID] [--object N])\n"
+    "\n"
+    CLI_OBJECT_SELECT_HELP
     "\n"
     "Measures how well the DWARF of AMDGPU code objects describes their\n"
     "variables:\n"
@@ -568,7 +571,6 @@ int cli_stats_main(int argc, char **argv)
     args[opened] = common;
     args[opened].path = paths[opened];
     args[opened].data = NULL;
-    args[opened].mapped = 0;
     if ((status = cli_object_open("stats", &args[opened], &objects[opened])) != 0)
       break;
     amddwarf_error err;

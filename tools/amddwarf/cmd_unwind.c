@@ -11,6 +11,8 @@ static const char unwind_help[] =
     "usage: amddwarf unwind OBJECT --state SNAPSHOT [--eh-frame] [--max-frames N] [--json]\n"
     "                       [--trace] [--stats]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Unwinds the wave in SNAPSHOT (a JSON wave state: registers, per-lane and\n"
     "global memory, EXEC; see specs/snapshot.md) with the call frame information\n"
     "of OBJECT (.debug_frame, or .eh_frame with --eh-frame or when there is no\n"
@@ -149,11 +151,15 @@ int cli_unwind_main(int argc, char **argv)
   const char *path = NULL, *state = NULL, *value = NULL;
   bool json = false, eh = false, trace = trace_env_enabled(), stats = false;
   uint64_t max_frames = 64;
+  cli_object_args args = {0};
   for (int i = 1; i < argc; i++) {
     int r;
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
       fputs(unwind_help, stdout);
       return CLI_EXIT_OK;
+    } else if ((r = cli_object_select_arg("unwind", argc, argv, &i, &args)) != CLI_ARG_NONE) {
+      if (r == CLI_ARG_BAD)
+        return CLI_EXIT_USAGE;
     } else if (cli_is_flag(argv[i], "--json")) {
       json = true;
     } else if (cli_is_flag(argv[i], "--trace")) {
@@ -193,7 +199,8 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st;
-  cli_object_args args = {path, NULL, NULL, json, 0, NULL, 0};
+  args.path = path;
+  args.json = json;
   if (cli_read_input("unwind", json, state, &snap_text, &snap_size) != 0 ||
       (status = cli_object_open("unwind", &args, &object)) != 0)
     goto done;

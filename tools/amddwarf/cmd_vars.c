@@ -9,6 +9,8 @@ static const char *const usage =
     "usage: amddwarf vars OBJECT --pc ADDR [--json] [--convention C] [--dialect D]\n"
     "       amddwarf vars OBJECT --state SNAPSHOT [--frame N] [--pc ADDR] [--json]\n"
     "\n"
+    CLI_OBJECT_SELECT_HELP
+    "\n"
     "Lists the variables and parameters visible at the code address ADDR of\n"
     "an AMDGPU code object, innermost scope first (lexical blocks, inlined\n"
     "subroutines, the subprogram, then the unit's globals), each with its type,\n"

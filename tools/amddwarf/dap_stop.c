@@ -117,7 +117,7 @@ static bool open_object(dap_session *s, const json_t *j, dap_reply *reply)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_object *object = NULL;
-  amddwarf_status st = amddwarf_object_open_file(path, NULL, &object, &err);
+  amddwarf_status st = amddwarf_object_open_input(path, NULL, NULL, &object, &err);
   if (st != AMDDWARF_OK) {
     char what[600];
     snprintf(what, sizeof what, "launch: the code object '%s' does not open", path);

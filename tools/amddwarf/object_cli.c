@@ -1,12 +1,9 @@
 /* Helpers shared by the code-object subcommands. */
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <amddwarf/container.h>
 
 #include "object_cli.h"
 
@@ -28,40 +25,39 @@ int cli_object_arg(const char *command, const char *usage, int argc, char **argv
   int rc = cli_option_value(command, argc, argv, i, "--convention", &args->convention);
   if (rc == 0)
     rc = cli_option_value(command, argc, argv, i, "--dialect", &args->dialect);
+  if (rc == 0)
+    return cli_object_select_arg(command, argc, argv, i, args);
   return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
 }
 
-/* Maps the regular file ARGS->path read-only (a large object is not copied
-   into memory first); false when it cannot be (stdin, a pipe, an empty
-   file, an error: the caller reads it and reports). */
-static bool map_file(cli_object_args *args, size_t *size)
+int cli_object_select_arg(const char *command, int argc, char **argv, int *i,
+                          cli_object_args *args)
 {
-  if (strcmp(args->path, "-") == 0)
-    return false;
-  int fd = open(args->path, O_RDONLY);
-  if (fd < 0)
-    return false;
-  struct stat st;
-  void *p = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (p == MAP_FAILED)
-    return false;
-  args->data = p;
-  args->mapped = (size_t)st.st_size;
-  *size = args->mapped;
-  return true;
+  int rc = cli_option_value(command, argc, argv, i, "--target", &args->target);
+  if (rc == 0)
+    rc = cli_option_value(command, argc, argv, i, "--object", &args->object);
+  return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
 }
 
-static void release_data(cli_object_args *args)
+/* Lists the code objects of INPUT that SELECTION leaves, each with the
+   option that selects it, after the one-line error. */
+static int report_ambiguous(const char *command, const cli_object_args *args,
+                            amddwarf_container *c, const amddwarf_error *err)
 {
-  if (args->mapped)
-    munmap(args->data, args->mapped);
-  else
-    free(args->data);
-  args->data = NULL;
-  args->mapped = 0;
+  fprintf(stderr, "amddwarf %s: error: %s (%s)\n", command, err->message,
+          amddwarf_status_name(err->status));
+  amddwarf_target_id want;
+  bool has_target = args->target != NULL &&
+                    amddwarf_target_id_parse(args->target, SIZE_MAX, &want, NULL) == AMDDWARF_OK;
+  fprintf(stderr, "candidates:\n");
+  for (size_t i = 0; i < amddwarf_container_count(c); ++i) {
+    const amddwarf_container_entry *e = amddwarf_container_entry_at(c, i);
+    if (has_target && !amddwarf_target_id_matches(&want, &e->target))
+      continue;
+    fprintf(stderr, "  --object %-4u %-40s target %s%s%s\n", e->index, e->entry_id,
+            e->target_id[0] ? e->target_id : "?", e->uri ? "  " : "", e->uri ? e->uri : "");
+  }
+  return CLI_EXIT_USAGE;
 }
 
 int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out)
@@ -79,22 +75,47 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
     return cli_usage_error(command, "unknown --dialect '%s' (auto, draft, vendor, user)",
                            args->dialect);
   options.flags = args->flags;
-  size_t size = 0;
-  if (!map_file(args, &size) &&
-      cli_read_input(command, args->json, args->path, &args->data, &size) != 0)
-    return CLI_EXIT_BAD_INPUT;
-  amddwarf_status st = amddwarf_object_open_memory(args->data, size, &options, out, &err);
-  if (st != AMDDWARF_OK) {
-    release_data(args);
-    return cli_report_error(command, args->json, st, &err);
+  amddwarf_selection selection = {args->target, -1};
+  if (args->object != NULL) {
+    uint64_t index = 0;
+    if (cli_parse_u64(args->object, &index) != 0 || index > INT64_MAX)
+      return cli_usage_error(command, "--object '%s' is not a code object number", args->object);
+    selection.index = (int64_t)index;
   }
-  return 0;
+  amddwarf_target_id want;
+  if (args->target != NULL &&
+      amddwarf_target_id_parse(args->target, SIZE_MAX, &want, &err) != AMDDWARF_OK)
+    return cli_usage_error(command, "--target: %s", err.message);
+  amddwarf_container *c = NULL;
+  amddwarf_status st;
+  if (strcmp(args->path, "-") == 0) {
+    size_t size = 0;
+    if (cli_read_input(command, args->json, args->path, &args->data, &size) != 0)
+      return CLI_EXIT_BAD_INPUT;
+    st = amddwarf_container_open_memory(args->data, size, "<stdin>", NULL, &c, &err);
+  } else {
+    st = amddwarf_container_open_input(args->path, NULL, &c, &err);
+  }
+  if (st == AMDDWARF_OK)
+    st = amddwarf_object_open_container(c, args->path, &selection, &options, out, &err);
+  int rc = 0;
+  if (st == AMDDWARF_E_CONTAINER_AMBIGUOUS)
+    rc = report_ambiguous(command, args, c, &err);
+  else if (st != AMDDWARF_OK)
+    rc = cli_report_error(command, args->json, st, &err);
+  amddwarf_container_close(c);
+  if (rc != 0) {
+    free(args->data);
+    args->data = NULL;
+  }
+  return rc;
 }
 
 void cli_object_close(cli_object_args *args, amddwarf_object *object)
 {
   amddwarf_object_close(object);
-  release_data(args);
+  free(args->data);
+  args->data = NULL;
 }
 
 void cli_buf_printf(cli_buf *b, const char *format, ...)

@@ -15,8 +15,24 @@ typedef struct cli_object_args {
   bool json;
   uint32_t flags;           /* amddwarf_object_options.flags */
   uint8_t *data;            /* the file's bytes, owned: set by cli_object_open */
-  size_t mapped;            /* DATA is a mapping of this many bytes (else malloc'd) */
+  const char *target;       /* --target ID: a code object of this target ID */
+  const char *object;       /* --object N: the code object `objects` numbers N */
 } cli_object_args;
+
+/* The help text of the options that choose one code object of a container,
+   for every command that reads a code object. */
+#define CLI_OBJECT_SELECT_HELP                                                                    \
+  "  OBJECT            a code object, a host executable or library (.hip_fatbin),\n"              \
+  "                    an offload bundle (compressed or not), a .o with bundle or\n"              \
+  "                    .llvm.offloading sections, or a URI file://PATH#offset=N&size=M\n"         \
+  "  --target ID       the code object for target ID (gfx90a, gfx90a:xnack-, ...)\n"             \
+  "  --object N        code object N, as `amddwarf objects` numbers them\n"                       \
+  "                    (a file holding one code object needs neither; when the\n"                \
+  "                    choice is ambiguous, the candidates are listed, exit 2)\n"
+/* The same in two lines, for a help text near the C limit on string size. */
+#define CLI_OBJECT_SELECT_HELP_SHORT                                                              \
+  "  --target ID, --object N  which code object of a host executable, bundle or\n"              \
+  "                 URI (see `amddwarf objects`); ambiguous: candidates, exit 2\n"
 
 /* What cli_object_arg did with an argument. */
 enum {
@@ -27,14 +43,21 @@ enum {
 };
 
 /* Looks at argv[*i] for the options every object command takes: --help
-   (prints USAGE), --json, --no-quirks, --convention and --dialect (advancing *i past
-   their values). Returns one of CLI_ARG_*. */
+   (prints USAGE), --json, --no-quirks, --convention, --dialect, --target and
+   --object (advancing *i past their values). Returns one of CLI_ARG_*. */
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args);
 
-/* Reads ARGS->path with cli_read_input (ARGS->data keeps the bytes) and opens
-   it; on failure reports the error and returns the exit status (non-zero),
-   else 0. Close with cli_object_close. */
+/* Only --target and --object (for commands that parse the rest themselves). */
+int cli_object_select_arg(const char *command, int argc, char **argv, int *i,
+                          cli_object_args *args);
+
+/* Opens the code object ARGS->path names (a path, a URI, or "-": stdin, kept
+   in ARGS->data) with amddwarf_object_open_input and the --target/--object
+   selection; on failure reports the error and returns the exit status
+   (non-zero: CLI_EXIT_USAGE when the choice is ambiguous, after listing
+   every candidate with the option that selects it), else 0. Close with
+   cli_object_close. */
 int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out);
 /* Closes OBJECT (NULL is allowed) and releases ARGS->data. */
 void cli_object_close(cli_object_args *args, amddwarf_object *object);

@@ -16,6 +16,7 @@
 #include <amddwarf/stop.h>
 #include <amddwarf/cfi.h>
 #include <amddwarf/object.h>
+#include <amddwarf/container.h>
 #include <amddwarf/debug.h>
 #include <amddwarf/spirv.h>
 #include <amddwarf/gpuav.h>

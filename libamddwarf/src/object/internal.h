@@ -213,6 +213,10 @@ struct amddwarf_object {
   const uint8_t *data;
   size_t size;
   uint8_t *owned_data;    /* open_file's copy */
+  /* A block holding DATA that the object owns (a decompressed bundle,
+     amddwarf_object_open_input), freed with its size; or NULL. */
+  void *owned_block;
+  size_t owned_block_size;
   amddwarf_elf_image elf; /* the ELF header, read once; borrows DATA */
   amddwarf_object_info info;
 

@@ -36,6 +36,7 @@ void amddwarf_object_close(amddwarf_object *object)
     pthread_mutex_destroy(&object->load_lock);
   amddwarf__arena_release(&object->arena);
   amddwarf__mem_free(&a, object->owned_data, object->size);
+  amddwarf__mem_free(&a, object->owned_block, object->owned_block_size);
   amddwarf__mem_free(&a, object, sizeof *object);
 }
 
