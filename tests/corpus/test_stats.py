@@ -58,7 +58,7 @@ def build(args):
     out.append(("cl-gfx900-O2-dwarf4.o", obj))
     if shutil.which(HIPCC):
         hip = os.path.join(HERE, "lds.hip")
-        for cpu, opt in (("gfx900", "-O0"), ("gfx1030", "-O2"), ("gfx900", "-O2")):
+        for cpu, opt in (("gfx900", "-O0"), ("gfx1030", "-O2")):
             co = os.path.join(work, "hipcc-%s-%s.co" % (cpu, opt[1:]))
             hipcc(["--offload-arch=" + cpu, "--cuda-device-only", "--no-gpu-bundle-output", "-g",
                    opt, "-c", hip, "-o", co], work)
@@ -341,6 +341,32 @@ def check_quirks_legacy_and_lds(args, objects):
           "why gid: read through the quirk: %s" % w)
 
 
+def check_container(args):
+    """stats opens what the other commands open: a host object holding the
+    device code in .hip_fatbin (hipcc -c), the code object chosen with
+    --target. Its llvm_dwarfdump keys equal llvm-dwarfdump-19's on the code
+    object clang-offload-bundler-19 unbundles from the same section."""
+    if not shutil.which(HIPCC) or missing_tool("clang-offload-bundler-19", "llvm-objcopy-19"):
+        return
+    host = os.path.join(args.work, "host.o")
+    hipcc(["--offload-arch=gfx900", "-g", "-O2", "-c", os.path.join(HERE, "lds.hip"), "-o", host],
+          args.work)
+    fatbin = os.path.join(args.work, "host.fatbin")
+    run_ok(["llvm-objcopy-19", "--dump-section", ".hip_fatbin=" + fatbin, host])
+    device = os.path.join(args.work, "host-gfx900.co")
+    run_ok(["clang-offload-bundler-19", "--unbundle", "--type=o", "--input=" + fatbin,
+            "--targets=hipv4-amdgcn-amd-amdhsa--gfx900", "--output=" + device])
+    ours = json.loads(run_ok([args.amddwarf, "stats", "--json", host, "--target", "gfx900"]).stdout)
+    theirs = json.loads(run_ok([DWARFDUMP, "--statistics", device]).stdout)
+    for key in ("version", "file", "format"):
+        theirs.pop(key)
+    got = ours["files"][0]["llvm_dwarfdump"]
+    check(got == theirs and got["#functions"] > 0,
+          "host object --target gfx900: %s" %
+          {k: (got.get(k), theirs.get(k)) for k in set(got) | set(theirs)
+           if got.get(k) != theirs.get(k)})
+
+
 def check_cfi(args, objects):
     """Call frame information per function: none for the hand-written object
     (no .debug_frame), real once it has an FDE with instructions, and for
@@ -606,6 +632,7 @@ def main():
     check_every_kind(args, dict(objects)["every_kind.o"])
     check_quirks_legacy_and_lds(args, objects)
     check_cfi(args, objects)
+    check_container(args)
     check_diff(args, objects)
     check_why(args, objects)
     check_svg(args, objects)
