@@ -394,6 +394,10 @@ def check_cfi(args, objects):
     fdes = re.findall(r"FDE cie=\w+ pc=([0-9a-f]+)\.\.\.([0-9a-f]+)\n((?:  .*\n|\n)*?)(?=\S|\Z)", frames)
     empty = {int(lo, 16) for lo, hi, body in fdes if not re.search(r"DW_CFA_(?!nop)", body)}
     fns = stats_json(args, path)["files"][0]["functions"]
+    check(fns and all(int(f["ranges"][0][0], 16) in empty and f["cfi"] == "none" for f in fns),
+          "clang-19 -O2 functions, prologues not analyzed: cfi %s" %
+          [(f["name"], f["cfi"]) for f in fns])
+    fns = stats_json(args, path, "--prologues")["files"][0]["functions"]
     check(fns and all(int(f["ranges"][0][0], 16) in empty and f["cfi"] == "synthesized"
                       for f in fns),
           "clang-19 -O2 functions (empty FDEs at %s): cfi %s" %

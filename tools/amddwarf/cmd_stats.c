@@ -9,7 +9,7 @@
 #include "stats_cli.h"
 
 static const char *const usage =
-    "usage: amddwarf stats OBJECT... [--json] [--variables] [--svg FILE] [--no-quirks]\n"
+    "usage: amddwarf stats OBJECT... [--json] [--variables] [--prologues] [--svg FILE]\n"
     "       amddwarf stats OBJECT --why VAR --pc ADDR [--json]\n"
     "       amddwarf stats --diff BASE NEW [--max-drop PCT] [--json] [--svg FILE]\n"
     "       (each with [--target ID] [--object N])\n"
@@ -56,6 +56,9 @@ static const char *const usage =
     "                   variables; lane-correct coverage lost\n"
     "  --max-drop PCT   with --diff: exit 1 when a function's coverage drops by\n"
     "                   more than PCT percentage points\n"
+    "  --prologues      analyze the prologue of every function whose FDE has no\n"
+    "                   instructions (clang's): synthesized or none; without it\n"
+    "                   such a function counts as none (milliseconds a function)\n"
     "  --no-quirks      read every location as written: no producer quirk\n"
     "                   (coverage through a quirk is counted apart otherwise)\n"
     "  --convention C   auto, legacy or extension (see amddwarf dump)\n"
@@ -506,7 +509,7 @@ int cli_stats_main(int argc, char **argv)
   const char *paths[MAX_FILES];
   size_t path_count = 0;
   const char *svg = NULL, *why = NULL, *pc_text = NULL, *max_drop_text = NULL;
-  bool diff = false, variables = false;
+  bool diff = false, variables = false, prologues = false;
   for (int i = 1; i < argc; ++i) {
     int taken = cli_object_arg("stats", usage, argc, argv, &i, &common);
     if (taken == CLI_ARG_TAKEN)
@@ -530,6 +533,10 @@ int cli_stats_main(int argc, char **argv)
     }
     if (cli_is_flag(argv[i], "--variables")) {
       variables = true;
+      continue;
+    }
+    if (cli_is_flag(argv[i], "--prologues")) {
+      prologues = true;
       continue;
     }
     if (argv[i][0] == '-' && argv[i][1] != '\0')
@@ -567,6 +574,7 @@ int cli_stats_main(int argc, char **argv)
   amddwarf_stats_options options;
   amddwarf_stats_options_init(&options);
   options.flags |= (svg != NULL || diff || variables) ? AMDDWARF_STATS_VARIABLES : 0;
+  options.flags |= prologues ? AMDDWARF_STATS_ANALYZE_PROLOGUES : 0;
   for (; opened < path_count && status == CLI_EXIT_OK && why == NULL; ++opened) {
     args[opened] = common;
     args[opened].path = paths[opened];

@@ -115,6 +115,11 @@ enum {
   /* Compute on the calling thread only (by default the llvm-dwarfdump
      keys and the coverage are computed on two threads at once). */
   AMDDWARF_STATS_ONE_THREAD = 1u << 3,
+  /* Run the prologue analyzer on every function whose FDE has no
+     instructions, to tell SYNTHESIZED from NONE (it disassembles the
+     function's code: milliseconds a function). Without it such a function
+     is NONE: its CFI alone does not unwind it. */
+  AMDDWARF_STATS_ANALYZE_PROLOGUES = 1u << 4,
 };
 
 typedef struct amddwarf_stats_options {

@@ -32,6 +32,7 @@ typedef struct cov_walk {
   amddwarf_error *err;
   amddwarf_status status;
   bool keep_vars;
+  bool analyze_prologues;
   fn_builder b;
   stats_files files;                /* each unit's file names */
   uint64_t *kernels;                /* kernel entry addresses, sorted */
@@ -129,8 +130,9 @@ static void decl_of(cov_walk *w, const stats_die *die, const char **file, uint32
    LOW: REAL when an FDE covering LOW has a call frame instruction other
    than DW_CFA_nop (0x00, so any byte not zero); SYNTHESIZED when it has
    none but the object's prologue analyzer synthesizes its rows (the row at
-   LOW says so); NONE otherwise: no FDE, or one the analyzer refuses. */
-static amddwarf_stats_cfi function_cfi(const amddwarf_object *object, uint64_t low)
+   LOW says so; only with ANALYZE); NONE otherwise: no FDE, one the
+   analyzer refuses, or one it was not asked about. */
+static amddwarf_stats_cfi function_cfi(const amddwarf_object *object, uint64_t low, bool analyze)
 {
   struct amddwarf_cfi *cfi = NULL;
   const amddwarf_cfi_fde *fde = NULL;
@@ -141,7 +143,7 @@ static amddwarf_stats_cfi function_cfi(const amddwarf_object *object, uint64_t l
   for (uint64_t i = 0; i < fde->instructions_size; ++i)
     if (fde->instructions[i] != 0)
       return AMDDWARF_STATS_CFI_REAL;
-  if (amddwarf_cfi_find_row(cfi, low, &row, NULL) == AMDDWARF_OK && row->synthesized)
+  if (analyze && amddwarf_cfi_find_row(cfi, low, &row, NULL) == AMDDWARF_OK && row->synthesized)
     return AMDDWARF_STATS_CFI_SYNTHESIZED;
   return AMDDWARF_STATS_CFI_NONE;
 }
@@ -352,7 +354,7 @@ static void walk_function(cov_walk *w, size_t cu_index, uint32_t index, const st
     fn->bytes += ranges[i].high - ranges[i].low;
   fn->is_kernel = (die->has_cc && die->cc == AMDDWARF_DW_CC_LLVM_OPENCL_KERNEL) ||
                   is_kernel_entry(w, ranges[0].low);
-  fn->cfi = (uint8_t)function_cfi(w->object, ranges[0].low);
+  fn->cfi = (uint8_t)function_cfi(w->object, ranges[0].low, w->analyze_prologues);
   const amddwarf_unit *unit = &w->object->units[cu_index];
   for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
        c = unit->records[c].sibling)
@@ -501,6 +503,7 @@ amddwarf_status amddwarf__stats_coverage(const amddwarf_object *object, amddwarf
   w.stats = stats;
   w.err = err;
   w.keep_vars = (flags & AMDDWARF_STATS_VARIABLES) != 0;
+  w.analyze_prologues = (flags & AMDDWARF_STATS_ANALYZE_PROLOGUES) != 0;
   if (!amddwarf__stats_files_init(&w.files, object))
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "coverage");
   size_t symbols = amddwarf_object_symbol_count(object);

@@ -152,9 +152,11 @@ typedef struct walk {
   /* location statistics */
   loc_buckets with_entry, without_entry;
   uint64_t num_var_param, num_param, num_var;
-  /* abstract origins */
+  /* abstract origins, and their indexes + 1 by offset (open addressing) */
   origin_fn *origins;
   size_t origin_count, origin_capacity;
+  uint32_t *origin_slots;
+  size_t origin_mask;
   u64_vec origin_vars;
   u64_vec pending;       /* this unit's DIEs whose origin was not seen yet */
   u64_vec cross_cu;      /* pairs (unit, DIE offset) */
@@ -199,12 +201,55 @@ static void vec_free(walk *w, u64_vec *v)
   memset(v, 0, sizeof *v);
 }
 
+static size_t origin_slot(uint64_t offset, size_t mask)
+{
+  return (size_t)((offset * 0x9e3779b97f4a7c15ull) >> 17) & mask;
+}
+
 static const origin_fn *origin_find(const walk *w, uint64_t offset)
 {
-  for (size_t i = w->origin_count; i-- > 0;)
-    if (w->origins[i].offset == offset)
-      return &w->origins[i];
+  if (w->origin_slots == NULL)
+    return NULL;
+  for (size_t h = origin_slot(offset, w->origin_mask); w->origin_slots[h] != 0;
+       h = (h + 1) & w->origin_mask)
+    if (w->origins[w->origin_slots[h] - 1].offset == offset)
+      return &w->origins[w->origin_slots[h] - 1];
   return NULL;
+}
+
+/* Appends FN to the abstract subprograms (each offset once: every DIE is
+   visited once). */
+static void origin_add(walk *w, const origin_fn *fn)
+{
+  const amddwarf_allocator *a = &w->object->allocator;
+  if (amddwarf__mem_reserve(a, (void **)&w->origins, &w->origin_capacity, w->origin_count + 1,
+                            sizeof *w->origins) != 0) {
+    oom(w);
+    return;
+  }
+  if ((w->origin_count + 1) * 2 > (w->origin_slots ? w->origin_mask + 1 : 0)) {
+    size_t cap = w->origin_slots ? (w->origin_mask + 1) * 2 : 64;
+    uint32_t *slots = amddwarf__mem_calloc(a, cap, sizeof *slots);
+    if (slots == NULL) {
+      oom(w);
+      return;
+    }
+    for (size_t i = 0; i < w->origin_count; ++i) {
+      size_t h = origin_slot(w->origins[i].offset, cap - 1);
+      while (slots[h] != 0)
+        h = (h + 1) & (cap - 1);
+      slots[h] = (uint32_t)i + 1;
+    }
+    if (w->origin_slots)
+      amddwarf__mem_free(a, w->origin_slots, (w->origin_mask + 1) * sizeof *slots);
+    w->origin_slots = slots;
+    w->origin_mask = cap - 1;
+  }
+  size_t h = origin_slot(fn->offset, w->origin_mask);
+  while (w->origin_slots[h] != 0)
+    h = (h + 1) & w->origin_mask;
+  w->origins[w->origin_count++] = *fn;
+  w->origin_slots[h] = (uint32_t)w->origin_count;
 }
 
 /* The index of the FnStatMap entry of ID (created empty), or UINT32_MAX
@@ -705,11 +750,7 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
         origin_fn fn = {die.offset, (uint32_t)cu_index, w->origin_vars.count, 0};
         collect_origin_vars(w, cu_index, index);
         fn.count = w->origin_vars.count - fn.first;
-        if (amddwarf__mem_reserve(&object->allocator, (void **)&w->origins, &w->origin_capacity,
-                                  w->origin_count + 1, sizeof *w->origins) != 0)
-          oom(w);
-        else
-          w->origins[w->origin_count++] = fn;
+        origin_add(w, &fn);
         goto done;
       }
       die_id(w, &die, "", &w->id);
@@ -1169,6 +1210,9 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   amddwarf__mem_free(&object->allocator, ls.sequence, ls.sequence_capacity * sizeof *ls.sequence);
   amddwarf__mem_free(&object->allocator, w.fns, w.fn_capacity * sizeof *w.fns);
   amddwarf__mem_free(&object->allocator, w.origins, w.origin_capacity * sizeof *w.origins);
+  if (w.origin_slots != NULL)
+    amddwarf__mem_free(&object->allocator, w.origin_slots,
+                       (w.origin_mask + 1) * sizeof *w.origin_slots);
   amddwarf__mem_free(&object->allocator, w.ranges, w.range_capacity * sizeof *w.ranges);
   vec_free(&w, &w.origin_vars);
   vec_free(&w, &w.pending);
