@@ -10,7 +10,8 @@ DEBIAN_PACKAGES := build-essential gcc-12 cmake pkg-config python3 man-db \
   libelf-dev libdw-dev libdwarf-dev dwarfdump libcmocka-dev libmsgpack-dev \
   libjansson-dev glslang-tools spirv-tools valgrind \
   cargo librust-gimli-dev hipcc \
-  zlib1g-dev libzstd-dev libssl-dev clang-tools-19
+  zlib1g-dev libzstd-dev libssl-dev clang-tools-19 \
+  librsvg2-bin
 BENCH_PACKAGES := hyperfine
 
 JOBS ?= $(shell nproc)
