@@ -46,12 +46,12 @@ static void fn_span(const amddwarf_stats_function *fn, uint64_t *low, uint64_t *
 static double x_of(uint64_t pc, uint64_t low, uint64_t high)
 {
   if (high <= low)
-    return SVG_LEFT;
+    return (double)SVG_LEFT;
   if (pc < low)
     pc = low;
   if (pc > high)
     pc = high;
-  return SVG_LEFT + (double)(pc - low) * SVG_BAND / (double)(high - low);
+  return (double)SVG_LEFT + (double)(pc - low) * (double)SVG_BAND / (double)(high - low);
 }
 
 static int band_height(const amddwarf_stats_function *fn)
