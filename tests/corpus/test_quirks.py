@@ -270,6 +270,12 @@ def check_object(amddwarf, work, label, obj, cpu, wave, producer_prefix):
             check("<unavailable>" in r.stdout and "DW_OP_LLVM_form_aspace_address" in r.stderr
                   and "read memory" not in r.stderr,
                   "%s: private memory is never read: %s" % (what, r.stderr[-400:]))
+            saved = state + ".refused"
+            r = run([amddwarf, "eval", obj, "--state", state, "--lane", "2", "--no-quirks",
+                     "--set", "%s=5" % e["name"], "--save-state", saved, e["name"]])
+            check(r.returncode == 1 and "(no_private_segment)" in r.stderr
+                  and not os.path.exists(saved),
+                  "%s: --no-quirks write refused, nothing saved: %s" % (what, r.stderr))
         if e["vgpr"] is not None and e["kernel"] == "spill":
             check_write(amddwarf, work, obj, state, e, what)
 

@@ -636,10 +636,13 @@ typedef enum amddwarf_expr_role {
 /* Rewrites the expression BYTES (SIZE) of unit CU, read under the unit's
    convention, into an expression with the same meaning under the extension
    convention, encoded in the DW_OP_LLVM_user dialect (specs/conventions.md
-   section 5): in a legacy unit, "lit<k>, swap, xderef" address-space suffixes
-   become DW_OP_LLVM_form_aspace_address (dropped before DW_OP_stack_value), a
-   bare DW_OP_fbreg gets the private_lane space, and a DW_OP_regx frame base
-   becomes the register's value divided by info.frame_base_divisor. Other
+   section 5): in a legacy unit, an expression that is a producer quirk's
+   pattern becomes the quirk's corrected reading (section 7), "lit<k>, swap,
+   xderef" address-space suffixes become DW_OP_LLVM_form_aspace_address (a
+   DW_OP_stack_value right after one is dropped: the location of the bytes
+   the xderef reads), a bare DW_OP_fbreg gets the private_lane space, and a
+   DW_OP_regx frame base becomes the register's value divided by
+   info.frame_base_divisor. Other
    expressions, and every expression of an extension unit, are copied.
    Writes at most CAPACITY bytes to OUT and the full size to *OUT_SIZE
    (E_NO_SPACE when it did not fit). Evaluate the result with

@@ -25,7 +25,7 @@ static bool is_constant(const amddwarf_op *op, uint64_t *value)
   return false;
 }
 
-amddwarf_op amddwarf__normalize_op(amddwarf_op_kind kind, uint64_t a, uint64_t b)
+static amddwarf_op make_op(amddwarf_op_kind kind, uint64_t a, uint64_t b)
 {
   amddwarf_op op;
   memset(&op, 0, sizeof op);
@@ -35,7 +35,10 @@ amddwarf_op amddwarf__normalize_op(amddwarf_op_kind kind, uint64_t a, uint64_t b
   return op;
 }
 
-#define make_op amddwarf__normalize_op
+amddwarf_op amddwarf__normalize_op(amddwarf_op_kind kind, uint64_t a, uint64_t b)
+{
+  return make_op(kind, a, b);
+}
 
 static amddwarf_op make_lit(uint64_t v)
 {
