@@ -11,7 +11,7 @@ DEBIAN_PACKAGES := build-essential gcc-12 cmake pkg-config python3 man-db \
   libjansson-dev glslang-tools spirv-tools valgrind \
   cargo librust-gimli-dev hipcc \
   zlib1g-dev libzstd-dev libssl-dev clang-tools-19 \
-  libstdc++-12-dev
+  libstdc++-12-dev librsvg2-bin
 BENCH_PACKAGES := hyperfine
 
 JOBS ?= $(shell nproc)

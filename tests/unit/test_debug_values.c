@@ -536,6 +536,7 @@ static void test_partial(void **state)
   assert_int_equal(amddwarf_valobj_read(value, 0, &lv, &err), AMDDWARF_OK);
   assert_int_equal(lv.state, AMDDWARF_LANE_VALUE);
   assert_string_equal(lv.text, "{key = 11, val = <optimized out>}");
+  assert_int_equal(lv.reason, AMDDWARF_UNAVAILABLE_NONE);
   assert_string_equal(lv.explain,
                       "bits 0-31: register SGPR8 bits 0-31; bits 32-63: past the last piece");
   assert_int_equal(lv.size, 8);
@@ -549,6 +550,7 @@ static void test_partial(void **state)
   assert_string_equal(lv.text, "");
   assert_null(lv.bytes);
   assert_false(lv.detailed);
+  assert_int_equal(lv.reason, AMDDWARF_UNAVAILABLE_OPTIMIZED_OUT_AT_PC);
   assert_string_equal(lv.message, "no piece of the location describes these bits");
   amddwarf_valobj_free(value);
   assert_text(fx, "kv.key", 0, "11");

@@ -53,7 +53,8 @@ static const char *const usage =
     "  --explain      also print the variable's location description and, per\n"
     "                 lane, the pointers followed and which bits of the value\n"
     "                 come from which register (and lane), or address space,\n"
-    "                 lane and address\n"
+    "                 lane and address; a lane without a value gets the reason\n"
+    "                 of amddwarf stats --why: [why: no_entry_at_pc], ...\n"
     "  --set P=V      first assign V to the scalar, enum, pointer or bitfield P\n"
     "                 in every lane of --lane/--lanes: an integer (decimal, 0x,\n"
     "                 negative), a float, true/false, a character 'c', an\n"
@@ -87,6 +88,7 @@ typedef struct lane_line {
   bool inactive; /* not active at the PC (amddwarf_wave_lanes): not read */
   amddwarf_lane_state state;
   amddwarf_status status;
+  amddwarf_unavailable reason;
   cli_buf text, message, explain;
   cli_buf line; /* as the text table prints it */
 } lane_line;
@@ -121,12 +123,15 @@ static void format_lane(lane_line *l, const amddwarf_lane_value *v, bool explain
     cli_buf_printf(&l->line, "%s", special);
   if (explain && v->explain[0])
     cli_buf_printf(&l->line, "    [%s]", v->explain);
+  if (explain && v->reason != AMDDWARF_UNAVAILABLE_NONE)
+    cli_buf_printf(&l->line, "    [why: %s]", amddwarf_unavailable_name(v->reason));
 }
 
 static void keep_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
 {
   l->state = v->state;
   l->status = v->status;
+  l->reason = v->reason;
   cli_buf_printf(&l->text, "%s", v->text);
   cli_buf_printf(&l->message, "%s", v->message);
   cli_buf_printf(&l->explain, "%s", v->explain);
@@ -315,10 +320,10 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
     json_object_set_new(root, "type", json_string(info->type_name));
     if (a->explain)
       json_object_set_new(root, "location_expression", json_string(info->location));
-    if (how != NULL)
-      json_object_set_new(root, "registers_unwound_by", json_string(how));
     json_object_set_new(root, "quirk",
                         info->quirk_name ? json_string(info->quirk_name) : json_null());
+    if (how != NULL)
+      json_object_set_new(root, "registers_unwound_by", json_string(how));
   } else {
     if (a->explain)
       printf("%s: %s\n", info->variable->die->name, info->location);
@@ -353,6 +358,11 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
     } else {
       json_object_set_new(o, "status", json_string(amddwarf_status_name(l->status)));
       json_object_set_new(o, "message", json_string(buf_text(&l->message)));
+      if (a->explain)
+        json_object_set_new(o, "reason",
+                            l->reason != AMDDWARF_UNAVAILABLE_NONE
+                                ? json_string(amddwarf_unavailable_name(l->reason))
+                                : json_null());
     }
     if (a->explain && l->explain.len)
       json_object_set_new(o, "location", json_string(buf_text(&l->explain)));

@@ -23,5 +23,6 @@
 #include <amddwarf/printf.h>
 #include <amddwarf/disasm.h>
 #include <amddwarf/produce.h>
+#include <amddwarf/stats.h>
 
 #endif

@@ -29,6 +29,7 @@
 #include <amddwarf/eval.h>
 #include <amddwarf/export.h>
 #include <amddwarf/object.h>
+#include <amddwarf/stats.h>
 #include <amddwarf/status.h>
 #include <amddwarf/target.h>
 
@@ -414,6 +415,10 @@ typedef struct amddwarf_lane_value {
   const char *explain;              /* where each bit came from */
   const uint8_t *bytes;             /* BYTE_SIZE bytes read (NULL unless VALUE) */
   size_t size;
+  /* Why the lane has no value, by the reasons `amddwarf stats --why` gives
+     (<amddwarf/unavailable.def>): NONE for a value and for an ERROR that is
+     no reason of the data (a bad expression, memory exhausted). */
+  amddwarf_unavailable reason;
 } amddwarf_lane_value;
 
 /* Reads the value for LANE (AMDDWARF_NO_LANE: the focused lane). Returns OK

@@ -337,6 +337,7 @@ static void lane_value(const amddwarf_debug_lane_read *r, amddwarf_lane_value *o
   out->text = amddwarf__text_str(&r->text);
   out->message = amddwarf__text_str(&r->message);
   out->detailed = r->detailed;
+  out->reason = r->state == AMDDWARF_LANE_VALUE ? AMDDWARF_UNAVAILABLE_NONE : r->reason;
   out->explain = amddwarf__text_str(&r->explain);
   out->bytes = r->state == AMDDWARF_LANE_VALUE ? r->bytes : NULL;
   out->size = r->state == AMDDWARF_LANE_VALUE ? r->size : 0;

@@ -15,6 +15,7 @@ typedef struct amddwarf_debug_lane_read {
   amddwarf_lane_state state;
   amddwarf_status status;
   int detailed;              /* MESSAGE says more than the state alone */
+  amddwarf_unavailable reason; /* why the lane has no value (NONE for a value) */
   int bytes_only;            /* set by the caller: TEXT and EXPLAIN stay empty */
   amddwarf_text text, message, explain;
   uint8_t *bytes;            /* CAPACITY bytes: the value, */

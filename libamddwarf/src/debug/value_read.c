@@ -20,6 +20,12 @@ void amddwarf__debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status stat
              : status == AMDDWARF_E_EVAL_UNAVAILABLE || status == AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT
                  ? AMDDWARF_LANE_UNAVAILABLE
                  : AMDDWARF_LANE_ERROR;
+  /* the reason by the status alone; the readers below refine it */
+  r->reason = status == AMDDWARF_E_EVAL_OPTIMIZED_OUT   ? AMDDWARF_UNAVAILABLE_OPTIMIZED_OUT_AT_PC
+              : status == AMDDWARF_E_EVAL_UNAVAILABLE ? AMDDWARF_UNAVAILABLE_SNAPSHOT_MEMORY
+              : status == AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT
+                  ? AMDDWARF_UNAVAILABLE_NO_PRIVATE_SEGMENT
+                  : AMDDWARF_UNAVAILABLE_NONE;
   amddwarf__text_reset(&r->message);
   amddwarf__text_printf(&r->message, "%s",
                        err && err->message[0] ? err->message : amddwarf_status_message(status));
@@ -126,6 +132,53 @@ void amddwarf__debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc
   amddwarf__text_printf(b, "%s", amddwarf_location_kind_name(loc->kind));
 }
 
+/* ---- why a lane has no value ---- */
+
+/* Whether a register the expression of V's variable names (as a location
+   or a base) reads as undefined through the frame's registers: the CFI
+   says the caller's register is not restored. Only caller frames can. */
+static bool register_not_restored(const amddwarf_valobj *v)
+{
+  const amddwarf_var *var = v->var;
+  const amddwarf_cu *cu = v->cu != NULL ? v->cu : v->frame->cu;
+  const amddwarf_target *t = v->frame->registers;
+  if (v->frame_index == 0 || cu == NULL || t == NULL || t->read_register == NULL ||
+      !var->available || var->size == 0 || var->size > 64)
+    return false;
+  amddwarf_op ops[64];
+  size_t count = 0;
+  amddwarf_expr_decode(var->expr, var->size, &cu->format, ops, 64, &count, NULL);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t regno;
+    if (ops[i].kind == AMDDWARF_OP_regx || ops[i].kind == AMDDWARF_OP_bregx)
+      regno = (uint32_t)ops[i].operands[0];
+    else if ((ops[i].kind >= AMDDWARF_OP_reg0 && ops[i].kind <= AMDDWARF_OP_reg31) ||
+             (ops[i].kind >= AMDDWARF_OP_breg0 && ops[i].kind <= AMDDWARF_OP_breg31))
+      regno = (uint32_t)ops[i].operands[1];
+    else
+      continue;
+    uint8_t word[4];
+    if (t->read_register(t->user, regno, 0, sizeof word, word) ==
+        AMDDWARF_E_EVAL_OPTIMIZED_OUT)
+      return true;
+  }
+  return false;
+}
+
+/* R's reason after a failure to locate or read: a register of a caller
+   frame the CFI does not restore, a register or memory the snapshot lacks
+   (LOC: where the read was, NULL when locating failed). */
+static void refine_reason(const amddwarf_valobj *v, const amddwarf_location *loc,
+                          amddwarf_debug_lane_read *r)
+{
+  if (r->status == AMDDWARF_E_EVAL_OPTIMIZED_OUT && register_not_restored(v))
+    r->reason = AMDDWARF_UNAVAILABLE_REGISTER_NOT_RESTORED;
+  else if (r->status == AMDDWARF_E_EVAL_UNAVAILABLE)
+    r->reason = loc != NULL && loc->kind == AMDDWARF_LOCATION_MEMORY
+                    ? AMDDWARF_UNAVAILABLE_SNAPSHOT_MEMORY
+                    : AMDDWARF_UNAVAILABLE_SNAPSHOT_REGISTER;
+}
+
 /* ---- walking ---- */
 
 static bool private_aspace(uint32_t aspace)
@@ -179,6 +232,17 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
   if (!var->available || var->size == 0) {
     r->status = AMDDWARF_E_EVAL_OPTIMIZED_OUT;
     r->state = AMDDWARF_LANE_OPTIMIZED_OUT;
+    const amddwarf_die_info *holder =
+        var->die->location == NULL && var->die->origin != NULL ? var->die->origin : var->die;
+    bool listed = false; /* a list with an entry that has a location */
+    for (size_t i = 0; holder->location != NULL && holder->location->kind == AMDDWARF_ATTR_LIST &&
+                       i < holder->location->count && !listed;
+         ++i)
+      listed = holder->location->entries[i].size > 0 &&
+               holder->location->entries[i].low < holder->location->entries[i].high;
+    r->reason = var->available ? AMDDWARF_UNAVAILABLE_OPTIMIZED_OUT_AT_PC
+                : listed       ? AMDDWARF_UNAVAILABLE_NO_ENTRY_AT_PC
+                               : AMDDWARF_UNAVAILABLE_NO_LOCATION;
     amddwarf__text_printf(&r->message, "no location at this pc");
     return r->status;
   }
@@ -191,6 +255,7 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
           : AMDDWARF_OK;
   if (st != AMDDWARF_OK) {
     amddwarf__debug_lane_fail(r, st, &err);
+    r->reason = AMDDWARF_UNAVAILABLE_UNDEFINED_ADDRESS;
     r->detailed = 1;
     return st;
   }
@@ -201,8 +266,10 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
     if (st != AMDDWARF_OK)
       r->detailed = 1;
   }
-  if (st != AMDDWARF_OK)
+  if (st != AMDDWARF_OK) {
     amddwarf__debug_lane_fail(r, st, &err);
+    refine_reason(v, NULL, r);
+  }
   return st;
 }
 
@@ -450,6 +517,7 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
   r->state = AMDDWARF_LANE_VALUE;
   r->status = AMDDWARF_OK;
   r->detailed = 0;
+  r->reason = AMDDWARF_UNAVAILABLE_NONE;
   r->size = 0;
   amddwarf__text_reset(&r->text);
   amddwarf__text_reset(&r->message);
@@ -479,6 +547,7 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
   amddwarf_status st = read_bits(v, req, &loc, bit, r, &whole, &err);
   if (st != AMDDWARF_OK) {
     amddwarf__debug_lane_fail(r, st, &err);
+    refine_reason(v, &loc, r);
     if (st == AMDDWARF_E_EVAL_UNAVAILABLE && last_load != NULL)
       unavailable_pointee(v, &loc, bit, last_load, r);
     return;
@@ -567,6 +636,7 @@ void amddwarf__debug_value_from_bytes(amddwarf_valobj *v, uint32_t lane, const u
   r->state = AMDDWARF_LANE_VALUE;
   r->status = AMDDWARF_OK;
   r->detailed = 0;
+  r->reason = AMDDWARF_UNAVAILABLE_NONE;
   r->size = (size_t)v->plan.byte_size;
   amddwarf__text_reset(&r->text);
   amddwarf__text_reset(&r->message);

@@ -511,6 +511,17 @@ void amddwarf__object_free_indexes(amddwarf_object *object);
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, size_t cu_index,
                                              amddwarf_error *err);
 void amddwarf__object_free_lines(amddwarf_object *object);
+/* Runs the line program of unit CU_INDEX without keeping its rows (a
+   table already read is walked instead): BEGIN sees its file paths as
+   amddwarf_line_table has them (valid until close), then VISIT each row in
+   program order; VISIT NULL reads the header and files only. Nothing is
+   called for a unit without a line table. */
+amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *object, size_t cu_index,
+                                            void (*begin)(void *user, const char *const *files,
+                                                          size_t file_count),
+                                            void (*visit)(void *user,
+                                                          const amddwarf_line_row *row),
+                                            void *user, amddwarf_error *err);
 
 /* scope.c */
 /* Sorts the scan's subprogram ranges into the PC -> scope index. */

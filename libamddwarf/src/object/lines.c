@@ -46,6 +46,10 @@ typedef struct line_header {
 typedef struct line_buf {
   amddwarf_line_row *rows;
   size_t count, capacity;
+  /* When set, rows go to VISIT instead of ROWS (amddwarf__object_visit_lines). */
+  void (*visit)(void *user, const amddwarf_line_row *row);
+  void *user;
+  void (*begin)(void *user, const char *const *files, size_t file_count);
   const char **names;      /* directories, then files */
   size_t name_count, name_capacity;
 } line_buf;
@@ -186,6 +190,10 @@ static amddwarf_status read_entries(amddwarf_object *object, amddwarf_reader *r,
 static amddwarf_status emit_row(amddwarf_object *object, line_buf *b,
                                 const amddwarf_line_row *row, amddwarf_error *err)
 {
+  if (b->visit != NULL) {
+    b->visit(b->user, row);
+    return AMDDWARF_OK;
+  }
   if (b->count >= 50000000u)
     return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "more than 50000000 line table rows");
@@ -322,7 +330,11 @@ out:
 }
 
 static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu,
-                                  amddwarf_line_table *table, amddwarf_error *err)
+                                  amddwarf_line_table *table,
+                                  void (*begin)(void *user, const char *const *files,
+                                                size_t file_count),
+                                  void (*visit)(void *user, const amddwarf_line_row *row),
+                                  void *user, amddwarf_error *err)
 {
   const amddwarf_section *s = object->sec_line;
   amddwarf_reader r;
@@ -336,6 +348,9 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
   size_t file_dirs_size = 0;
   memset(&b, 0, sizeof b);
   memset(&h, 0, sizeof h);
+  b.visit = visit;
+  b.user = user;
+  b.begin = begin;
   table->cu_index = cu->index;
   table->offset = cu->line_offset;
   if (s == NULL || cu->line_offset >= s->size)
@@ -490,11 +505,15 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
     }
     table->files = files;
     table->file_count = total;
+    if (begin != NULL)
+      begin(user, files, total);
+    if (begin != NULL && visit == NULL)
+      goto done; /* the files only */
   }
   r.pos = h.program_start;
   /* A row takes at least one byte of program (a special opcode), typically
      three or four: reserve for that, so the rows are rarely copied. */
-  if (h.end > h.program_start) {
+  if (h.end > h.program_start && visit == NULL) {
     size_t estimate = (h.end - h.program_start) / 3 + 16;
     if (estimate > ((size_t)1 << 20))
       estimate = (size_t)1 << 20; /* beyond this, grow as rows come */
@@ -603,7 +622,7 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
     memset(&unit->lines, 0, sizeof unit->lines);
     unit->lines.cu_index = (uint32_t)cu_index;
     unit->lines.offset = cu->line_offset;
-    st = read_lines(object, cu, &unit->lines, e);
+    st = read_lines(object, cu, &unit->lines, NULL, NULL, NULL, e);
     if (st == AMDDWARF_OK)
       st = index_sequences(object, unit, e);
     if (st == AMDDWARF_OK) {
@@ -614,6 +633,39 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
       atomic_store_explicit(&unit->lines_state, AMDDWARF_UNIT_FAILED, memory_order_release);
     }
   }
+  pthread_mutex_unlock(&object->load_lock);
+  return st;
+}
+
+amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *cobject, size_t cu_index,
+                                            void (*begin)(void *user, const char *const *files,
+                                                          size_t file_count),
+                                            void (*visit)(void *user,
+                                                          const amddwarf_line_row *row),
+                                            void *user, amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  amddwarf_unit *unit = amddwarf__object_unit(cobject, cu_index, err);
+  if (unit == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  const amddwarf_cu *cu = &object->cus[cu_index];
+  if (cu->line_offset == UINT64_MAX)
+    return AMDDWARF_OK;
+  if (atomic_load_explicit(&unit->lines_state, memory_order_acquire) != AMDDWARF_UNIT_UNLOADED) {
+    amddwarf_status st = amddwarf__object_ensure_lines(cobject, cu_index, err);
+    if (st != AMDDWARF_OK)
+      return st;
+    begin(user, unit->lines.files, unit->lines.file_count);
+    for (size_t i = 0; i < unit->lines.row_count; ++i)
+      visit(user, &unit->lines.rows[i]);
+    return AMDDWARF_OK;
+  }
+  /* The files go to the object's arena, under the loading lock; the rows
+     only to VISIT. */
+  amddwarf_line_table table;
+  memset(&table, 0, sizeof table);
+  pthread_mutex_lock(&object->load_lock);
+  amddwarf_status st = read_lines(object, cu, &table, begin, visit, user, err);
   pthread_mutex_unlock(&object->load_lock);
   return st;
 }

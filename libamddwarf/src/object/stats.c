@@ -1,0 +1,413 @@
+/* Debug-information statistics: the handle, the names of its tables, and
+ * one DIE's facts as the statistics read them (through the unit's compact
+ * index and the attribute reader of forms.c, without DIE summaries). */
+#include <string.h>
+
+#include "common/mem.h"
+#include "object/stats_internal.h"
+
+/* ---- names ---- */
+
+static const struct {
+  const char *name, *description;
+} unavailable_rows[] = {
+#define AMDDWARF_UNAVAILABLE(kind, name, description) {name, description},
+#include <amddwarf/unavailable.def>
+#undef AMDDWARF_UNAVAILABLE
+};
+_Static_assert(sizeof unavailable_rows / sizeof unavailable_rows[0] == AMDDWARF_UNAVAILABLE_COUNT,
+               "one row per reason");
+
+static const struct {
+  const char *name, *colour;
+} kind_rows[] = {
+#define AMDDWARF_LOC_KIND(kind, name, colour, description) {name, colour},
+#include <amddwarf/loc_kinds.def>
+#undef AMDDWARF_LOC_KIND
+};
+_Static_assert(sizeof kind_rows / sizeof kind_rows[0] == AMDDWARF_LOC_KIND_COUNT,
+               "one row per kind");
+
+const char *amddwarf_unavailable_name(amddwarf_unavailable reason)
+{
+  return (unsigned)reason < AMDDWARF_UNAVAILABLE_COUNT ? unavailable_rows[reason].name : NULL;
+}
+
+const char *amddwarf_unavailable_description(amddwarf_unavailable reason)
+{
+  return (unsigned)reason < AMDDWARF_UNAVAILABLE_COUNT ? unavailable_rows[reason].description
+                                                       : NULL;
+}
+
+const char *amddwarf_loc_kind_name(amddwarf_loc_kind kind)
+{
+  return (unsigned)kind < AMDDWARF_LOC_KIND_COUNT ? kind_rows[kind].name : NULL;
+}
+
+const char *amddwarf_loc_kind_colour(amddwarf_loc_kind kind)
+{
+  return (unsigned)kind < AMDDWARF_LOC_KIND_COUNT ? kind_rows[kind].colour : NULL;
+}
+
+const char *amddwarf_stats_cfi_name(amddwarf_stats_cfi cfi)
+{
+  static const char *const names[] = {"none", "real", "synthesized"};
+  return (unsigned)cfi < sizeof names / sizeof names[0] ? names[cfi] : NULL;
+}
+
+/* ---- one DIE's facts ---- */
+
+typedef struct fact_reader {
+  stats_die *die;
+  const amddwarf_cu *cu;
+} fact_reader;
+
+static int note_fact(void *user, const amddwarf_attribute *a)
+{
+  fact_reader *f = user;
+  stats_die *d = f->die;
+  const amddwarf_attr_value *v = &a->value;
+  switch (a->attribute) {
+  case DW_AT_name:
+    d->has_name = true;
+    d->name = v->kind == AMDDWARF_ATTR_STRING ? v->string : NULL;
+    break;
+  case DW_AT_linkage_name:
+  case DW_AT_MIPS_linkage_name:
+    d->has_linkage = true;
+    d->linkage = v->kind == AMDDWARF_ATTR_STRING ? v->string : NULL;
+    break;
+  case DW_AT_decl_file: d->has_decl_file = true; d->decl_file = v->u; break;
+  case DW_AT_decl_line: d->has_decl_line = true; d->decl_line = v->u; break;
+  case DW_AT_call_file: d->has_call_file = true; break;
+  case DW_AT_call_line: d->has_call_line = true; d->call_line = v->u; break;
+  case DW_AT_type: d->has_type = true; break;
+  case DW_AT_artificial: d->artificial = true; break;
+  case DW_AT_declaration: d->declaration = true; break;
+  case DW_AT_inline: d->has_inline = true; break;
+  case DW_AT_const_value: d->has_const_value = true; break;
+  case DW_AT_calling_convention: d->has_cc = true; d->cc = v->u; break;
+  case DW_AT_location:
+    d->has_location = true;
+    d->location = *v;
+    break;
+  case DW_AT_abstract_origin:
+    if (v->kind == AMDDWARF_ATTR_REF) {
+      d->has_origin = true;
+      d->origin = v->offset;
+      d->origin_raw = a->form == DW_FORM_ref_addr ? v->offset : v->offset - f->cu->offset;
+    }
+    break;
+  case DW_AT_specification:
+    if (v->kind == AMDDWARF_ATTR_REF)
+      d->specification = v->offset;
+    break;
+  case DW_AT_low_pc:
+  case DW_AT_high_pc:
+    amddwarf__pc_pair_note(&d->pc, a);
+    break;
+  case DW_AT_ranges:
+    d->has_ranges = true;
+    d->ranges_form = a->form;
+    d->ranges_value = v->u;
+    break;
+  default:
+    break;
+  }
+  return 0;
+}
+
+amddwarf_status amddwarf__stats_die_read(const amddwarf_object *object, size_t cu_index,
+                                         uint64_t offset, stats_die *out, amddwarf_error *err)
+{
+  memset(out, 0, sizeof *out);
+  out->offset = offset;
+  out->cu_index = (uint32_t)cu_index;
+  fact_reader f = {out, &object->cus[cu_index]};
+  const amddwarf_unit *unit = &object->units[cu_index];
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
+  r.pos = (size_t)offset;
+  uint64_t code = 0;
+  if (offset >= unit->end || amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset, "DIE 0x%llx: truncated",
+                         (unsigned long long)offset);
+  const amddwarf_abbrev *ab =
+      amddwarf__abbrev_find(&object->abbrev_tables[unit->abbrev_table], code);
+  if (ab == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
+                         "DIE 0x%llx: unknown abbreviation code %llu",
+                         (unsigned long long)offset, (unsigned long long)code);
+  out->tag = ab->tag;
+  amddwarf_form_reader fr =
+      amddwarf_form_reader_make((amddwarf_object *)(uintptr_t)object, f.cu, err);
+  return amddwarf__form_read_die(&fr, &r, ab, offset, note_fact, &f);
+}
+
+bool amddwarf__stats_die_at(const amddwarf_object *object, uint64_t offset, stats_die *out)
+{
+  amddwarf_die_ref ref;
+  if (offset == 0 || amddwarf_object_die_ref_at(object, offset, &ref, NULL) != AMDDWARF_OK)
+    return false;
+  return amddwarf__stats_die_read(object, ref.cu_index, offset, out, NULL) == AMDDWARF_OK;
+}
+
+static bool die_has(const stats_die *d, stats_inherited what)
+{
+  switch (what) {
+  case STATS_NAME: return d->has_name;
+  case STATS_LINKAGE: return d->has_linkage;
+  case STATS_DECL_FILE: return d->has_decl_file;
+  case STATS_DECL_LINE: return d->has_decl_line;
+  case STATS_TYPE: return d->has_type;
+  }
+  return false;
+}
+
+bool amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
+                              stats_inherited what, stats_die *from)
+{
+  /* LLVM's worklist takes the last reference pushed first: the
+     specification before the abstract origin. */
+  if (die_has(die, what)) {
+    if (from != NULL)
+      *from = *die;
+    return true;
+  }
+  uint64_t next = die->specification ? die->specification : die->origin;
+  stats_die cur;
+  for (int step = 0; step < AMDDWARF_MAX_ORIGIN_STEPS; ++step) {
+    if (next == 0 || !amddwarf__stats_die_at(object, next, &cur))
+      return false;
+    if (die_has(&cur, what)) {
+      if (from != NULL)
+        *from = cur;
+      return true;
+    }
+    next = cur.specification ? cur.specification : cur.origin;
+    if (next == cur.offset)
+      return false;
+  }
+  return false;
+}
+
+typedef struct range_sink {
+  const amddwarf_allocator *allocator;
+  amddwarf_range **ranges;
+  size_t *count, *capacity;
+  bool failed;
+} range_sink;
+
+static bool append_range(void *user, const amddwarf_range *range)
+{
+  range_sink *s = user;
+  if (amddwarf__mem_reserve(s->allocator, (void **)s->ranges, s->capacity, *s->count + 1,
+                            sizeof **s->ranges) != 0) {
+    s->failed = true;
+    return false;
+  }
+  (*s->ranges)[(*s->count)++] = *range;
+  return true;
+}
+
+bool amddwarf__stats_die_ranges(const amddwarf_object *object, const stats_die *die,
+                                amddwarf_range **ranges, size_t *count, size_t *capacity)
+{
+  range_sink s = {&object->allocator, ranges, count, capacity, false};
+  amddwarf_range one;
+  if (die->pc.has_low && die->pc.has_high && amddwarf__pc_pair_range(&die->pc, die->tag, &one))
+    return append_range(&s, &one);
+  if (!die->has_ranges)
+    return true;
+  amddwarf_object *o = (amddwarf_object *)(uintptr_t)object;
+  amddwarf_status st = amddwarf__object_visit_ranges(o, &object->cus[die->cu_index],
+                                                    die->ranges_form, die->ranges_value,
+                                                    append_range, &s, NULL);
+  return st == AMDDWARF_OK && !s.failed;
+}
+
+bool amddwarf__stats_files_init(stats_files *cache, const amddwarf_object *object)
+{
+  size_t n = amddwarf_object_cu_count(object) + 1;
+  cache->allocator = &object->allocator;
+  cache->unit_count = n - 1;
+  cache->files = amddwarf__mem_calloc(cache->allocator, n, sizeof *cache->files);
+  cache->counts = amddwarf__mem_calloc(cache->allocator, n, sizeof *cache->counts);
+  cache->known = amddwarf__mem_calloc(cache->allocator, n, 1);
+  if (cache->files == NULL || cache->counts == NULL || cache->known == NULL) {
+    amddwarf__stats_files_free(cache);
+    return false;
+  }
+  return true;
+}
+
+void amddwarf__stats_files_free(stats_files *cache)
+{
+  size_t n = cache->unit_count + 1;
+  amddwarf__mem_free(cache->allocator, (void *)(uintptr_t)cache->files, n * sizeof *cache->files);
+  amddwarf__mem_free(cache->allocator, cache->counts, n * sizeof *cache->counts);
+  amddwarf__mem_free(cache->allocator, cache->known, n);
+  cache->files = NULL;
+  cache->counts = NULL;
+  cache->known = NULL;
+}
+
+void amddwarf__stats_note_files(stats_files *cache, size_t cu_index, const char *const *files,
+                                size_t count)
+{
+  if (cu_index >= cache->unit_count || cache->known == NULL)
+    return;
+  cache->files[cu_index] = files;
+  cache->counts[cu_index] = count;
+  cache->known[cu_index] = 1;
+}
+
+typedef struct files_note {
+  stats_files *cache;
+  size_t cu_index;
+} files_note;
+
+static void note_files(void *user, const char *const *files, size_t count)
+{
+  files_note *n = user;
+  amddwarf__stats_note_files(n->cache, n->cu_index, files, count);
+}
+
+const char *amddwarf__stats_file_name(stats_files *cache, const amddwarf_object *object,
+                                      size_t cu_index, uint64_t file)
+{
+  if (cu_index >= cache->unit_count || cache->known == NULL)
+    return NULL;
+  if (!cache->known[cu_index]) {
+    files_note n = {cache, cu_index};
+    cache->known[cu_index] = 1; /* a table that cannot be read has none */
+    (void)amddwarf__object_visit_lines(object, cu_index, note_files, NULL, &n, NULL);
+  }
+  if (file >= cache->counts[cu_index])
+    return NULL;
+  return cache->files[cu_index][file];
+}
+
+/* ---- the handle ---- */
+
+void amddwarf_stats_options_init(amddwarf_stats_options *options)
+{
+  memset(options, 0, sizeof *options);
+  options->struct_size = sizeof *options;
+}
+
+amddwarf_status amddwarf__stats_add_key(amddwarf_stats *stats, const char *key, uint64_t value,
+                                        amddwarf_error *err)
+{
+  if (amddwarf__mem_reserve(&stats->allocator, (void **)&stats->keys, &stats->key_capacity,
+                            stats->key_count + 1, sizeof *stats->keys) != 0)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics keys");
+  char *copy = amddwarf__arena_strndup(&stats->key_arena, key, strlen(key));
+  if (copy == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics keys");
+  stats->keys[stats->key_count].key = copy;
+  stats->keys[stats->key_count++].value = value;
+  return AMDDWARF_OK;
+}
+
+/* The coverage pass on a thread of its own. */
+typedef struct coverage_job {
+  const amddwarf_object *object;
+  amddwarf_stats *stats;
+  uint32_t flags;
+  amddwarf_status status;
+  amddwarf_error err;
+} coverage_job;
+
+static void *run_coverage(void *user)
+{
+  coverage_job *job = user;
+  job->status = amddwarf__stats_coverage(job->object, job->stats, job->flags, &job->err);
+  return NULL;
+}
+
+/* The two passes read the object only (what they load is loaded under its
+   lock) and write apart: the keys and their arena, the functions and the
+   handle's arena. Both wanted: the coverage on a second thread. */
+static amddwarf_status run_passes(const amddwarf_object *object, amddwarf_stats *stats,
+                                  uint32_t flags, amddwarf_error *err)
+{
+  bool llvm = !(flags & AMDDWARF_STATS_NO_LLVM), coverage = !(flags & AMDDWARF_STATS_NO_COVERAGE);
+  coverage_job job = {object, stats, flags, AMDDWARF_OK, {0}};
+  pthread_t thread;
+  bool threaded = llvm && coverage && !(flags & AMDDWARF_STATS_ONE_THREAD) &&
+                  pthread_create(&thread, NULL, run_coverage, &job) == 0;
+  amddwarf_status st = llvm ? amddwarf__stats_llvm(object, stats, err) : AMDDWARF_OK;
+  if (threaded) {
+    pthread_join(thread, NULL);
+    if (st == AMDDWARF_OK && job.status != AMDDWARF_OK) {
+      st = job.status;
+      if (err != NULL)
+        *err = job.err;
+    }
+  } else if (st == AMDDWARF_OK && coverage) {
+    st = amddwarf__stats_coverage(object, stats, flags, err);
+  }
+  return st;
+}
+
+amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
+                                       const amddwarf_stats_options *options,
+                                       amddwarf_stats **out, amddwarf_error *err)
+{
+  if (out != NULL)
+    *out = NULL;
+  if (object == NULL || out == NULL ||
+      (options != NULL && options->struct_size < sizeof(amddwarf_stats_options)))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_stats_compute: NULL object or out, or an old options size");
+  uint32_t flags = options != NULL ? options->flags : 0;
+  amddwarf_stats *stats = amddwarf__mem_calloc(&object->allocator, 1, sizeof *stats);
+  if (stats == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics");
+  stats->allocator = object->allocator;
+  amddwarf__arena_init(&stats->arena, &stats->allocator);
+  amddwarf__arena_init(&stats->key_arena, &stats->allocator);
+  amddwarf_status st = amddwarf_object_index_all(object, err);
+  if (st == AMDDWARF_OK)
+    st = run_passes(object, stats, flags, err);
+  if (st != AMDDWARF_OK) {
+    amddwarf_stats_free(stats);
+    return st;
+  }
+  *out = stats;
+  return AMDDWARF_OK;
+}
+
+void amddwarf_stats_free(amddwarf_stats *stats)
+{
+  if (stats == NULL)
+    return;
+  amddwarf_allocator a = stats->allocator;
+  amddwarf__mem_free(&a, stats->keys, stats->key_capacity * sizeof *stats->keys);
+  amddwarf__mem_free(&a, stats->functions, stats->function_capacity * sizeof *stats->functions);
+  amddwarf__arena_release(&stats->arena);
+  amddwarf__arena_release(&stats->key_arena);
+  amddwarf__mem_free(&a, stats, sizeof *stats);
+}
+
+size_t amddwarf_stats_llvm_count(const amddwarf_stats *stats)
+{
+  return stats != NULL ? stats->key_count : 0;
+}
+
+const amddwarf_stats_key *amddwarf_stats_llvm_key(const amddwarf_stats *stats, size_t index)
+{
+  return stats != NULL && index < stats->key_count ? &stats->keys[index] : NULL;
+}
+
+size_t amddwarf_stats_function_count(const amddwarf_stats *stats)
+{
+  return stats != NULL ? stats->function_count : 0;
+}
+
+const amddwarf_stats_function *amddwarf_stats_function_at(const amddwarf_stats *stats,
+                                                         size_t index)
+{
+  return stats != NULL && index < stats->function_count ? &stats->functions[index] : NULL;
+}

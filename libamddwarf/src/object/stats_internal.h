@@ -1,0 +1,98 @@
+/* What the statistics files of src/object share: one DIE's facts as the
+ * statistics read them, read through the unit's compact index, and the
+ * handle's contents. */
+#ifndef AMDDWARF_OBJECT_STATS_INTERNAL_H
+#define AMDDWARF_OBJECT_STATS_INTERNAL_H
+
+#include <amddwarf/stats.h>
+
+#include "object/internal.h"
+
+/* DW_CC_LLVM_OpenCLKernel: clang's calling convention of a kernel. */
+#define AMDDWARF_DW_CC_LLVM_OPENCL_KERNEL 0xb3
+
+/* The attributes of one DIE that the statistics look at (own attributes;
+   stats_die_find follows origins for the inherited ones). */
+typedef struct stats_die {
+  uint64_t offset;
+  uint32_t cu_index;
+  uint16_t tag;
+  bool has_name, has_linkage, has_decl_file, has_decl_line, has_type;
+  bool artificial, declaration, has_inline, has_call_file, has_call_line;
+  bool has_const_value, has_location, has_ranges, has_cc;
+  const char *name, *linkage;
+  uint64_t decl_file, decl_line, call_line, cc;
+  amddwarf_attr_value location;  /* EXPR or LIST (else has_location with no value) */
+  uint64_t origin, specification;/* absolute offsets, 0 when absent */
+  uint64_t origin_raw;           /* DW_AT_abstract_origin as encoded (unit-relative for ref1-8) */
+  bool has_origin;
+  amddwarf_pc_pair pc;
+  uint16_t ranges_form;
+  uint64_t ranges_value;
+} stats_die;
+
+/* Reads the DIE at OFFSET of unit CU_INDEX (whose index is built). */
+amddwarf_status amddwarf__stats_die_read(const amddwarf_object *object, size_t cu_index,
+                                         uint64_t offset, stats_die *out, amddwarf_error *err);
+/* Reads the DIE at absolute OFFSET in whatever unit holds it: false when
+   no DIE starts there. */
+bool amddwarf__stats_die_at(const amddwarf_object *object, uint64_t offset, stats_die *out);
+
+/* Which attribute stats_die_find looks for. */
+typedef enum stats_inherited {
+  STATS_NAME, STATS_LINKAGE, STATS_DECL_FILE, STATS_DECL_LINE, STATS_TYPE,
+} stats_inherited;
+/* Like LLVM's findRecursively: the DIE itself, then what its
+   DW_AT_specification and DW_AT_abstract_origin name (8 steps at most).
+   *FROM receives the DIE that has it (for its unit). */
+bool amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
+                              stats_inherited what, stats_die *from);
+
+/* The ranges of DIE (low/high pc or DW_AT_ranges), appended to *RANGES
+   (COUNT, CAPACITY; the object's allocator). False when its range list
+   cannot be read. */
+bool amddwarf__stats_die_ranges(const amddwarf_object *object, const stats_die *die,
+                                amddwarf_range **ranges, size_t *count, size_t *capacity);
+
+/* Each unit's file names, read on first use: one cache per pass, so that
+   the two passes may run at once. */
+typedef struct stats_files {
+  const amddwarf_allocator *allocator;
+  const char *const **files;     /* by unit */
+  size_t *counts;
+  uint8_t *known;
+  size_t unit_count;
+} stats_files;
+
+bool amddwarf__stats_files_init(stats_files *cache, const amddwarf_object *object);
+void amddwarf__stats_files_free(stats_files *cache);
+/* The path of file FILE of unit CU_INDEX's line table, or NULL. The unit's
+   file names are read once (without its rows). */
+const char *amddwarf__stats_file_name(stats_files *cache, const amddwarf_object *object,
+                                      size_t cu_index, uint64_t file);
+/* Notes the file names of unit CU_INDEX (valid until the object closes). */
+void amddwarf__stats_note_files(stats_files *cache, size_t cu_index, const char *const *files,
+                                size_t count);
+
+/* Computes the llvm-dwarfdump keys into STATS (stats_llvm.c). */
+amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_stats *stats,
+                                     amddwarf_error *err);
+/* Computes the functions and variables into STATS (stats_coverage.c). */
+amddwarf_status amddwarf__stats_coverage(const amddwarf_object *object, amddwarf_stats *stats,
+                                         uint32_t flags, amddwarf_error *err);
+
+struct amddwarf_stats {
+  amddwarf_allocator allocator;
+  amddwarf_arena arena;
+  amddwarf_stats_key *keys;
+  size_t key_count, key_capacity;
+  amddwarf_stats_function *functions;
+  size_t function_count, function_capacity;
+  amddwarf_arena key_arena;      /* the keys' names: the llvm pass's own */
+};
+
+/* Appends KEY = VALUE (KEY copied into the arena). */
+amddwarf_status amddwarf__stats_add_key(amddwarf_stats *stats, const char *key, uint64_t value,
+                                        amddwarf_error *err);
+
+#endif
