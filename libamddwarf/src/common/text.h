@@ -23,6 +23,20 @@
 
 enum { AMDDWARF_TEXT_MAX = 16u << 20 };
 
+/* The value of the hexadecimal digit CH (either case), or -1: the one
+   reading of a hex digit, for the snapshot's byte strings, the expression
+   assembler and %-escapes of code-object URIs. */
+static inline int amddwarf__hex_digit(char ch)
+{
+  if (ch >= '0' && ch <= '9')
+    return ch - '0';
+  if (ch >= 'a' && ch <= 'f')
+    return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F')
+    return ch - 'A' + 10;
+  return -1;
+}
+
 typedef struct amddwarf_text {
   const amddwarf_allocator *allocator; /* NULL: malloc */
   char *data;                          /* NULL until something is appended */

@@ -5,17 +5,7 @@
 #include <string.h>
 
 #include "container/internal.h"
-
-static int hex_digit(char ch)
-{
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
-}
+#include "common/text.h"
 
 /* A C integer literal in TEXT[START, END): decimal, 0x hexadecimal or 0
    octal, fitting 64 bits. */
@@ -36,7 +26,7 @@ static amddwarf_status parse_number(const char *text, size_t start, size_t end, 
                           "URI '%s': %s at offset %zu has no digits", text, what, start);
   uint64_t value = 0;
   for (; pos < end; ++pos) {
-    int digit = hex_digit(text[pos]);
+    int digit = amddwarf__hex_digit(text[pos]);
     if (digit < 0 || (unsigned)digit >= base)
       return amddwarf__fail(err, AMDDWARF_E_CONTAINER_BAD_URI, pos,
                             "URI '%s': %s has '%c' at offset %zu, not a base-%u digit", text,
@@ -127,8 +117,8 @@ amddwarf_status amddwarf_uri_parse(const char *text, const amddwarf_allocator *a
         path[n++] = text[i];
         continue;
       }
-      int hi = i + 2 < end ? hex_digit(text[i + 1]) : -1;
-      int lo = i + 2 < end ? hex_digit(text[i + 2]) : -1;
+      int hi = i + 2 < end ? amddwarf__hex_digit(text[i + 1]) : -1;
+      int lo = i + 2 < end ? amddwarf__hex_digit(text[i + 2]) : -1;
       if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
         st = amddwarf__fail(err, AMDDWARF_E_CONTAINER_BAD_URI, i,
                             "URI '%s': '%%' at offset %zu is not followed by two hex digits "

@@ -34,6 +34,7 @@
 
 #include "common/error.h"
 #include "common/mem.h"
+#include "common/text.h"
 
 typedef struct token {
   size_t start;
@@ -246,17 +247,6 @@ static amddwarf_status implied_register(assembler *a, token t, uint64_t number)
   return st;
 }
 
-static int hex_digit(char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 static amddwarf_status pool_append(assembler *a, const uint8_t *bytes, size_t n)
 {
   if (amddwarf__mem_reserve(NULL, (void **)&a->pool, &a->pool_capacity, a->pool_size + n + 1,
@@ -340,8 +330,8 @@ static amddwarf_status block_operand(assembler *a, uint64_t *value)
     if (t.length == 0 || (t.length - i) % 2 != 0)
       return syntax(a, t.start, "expected hex bytes or a (sub-expression), got", t);
     for (; i < t.length; i += 2) {
-      int hi = hex_digit(a->text[t.start + i]);
-      int lo = hex_digit(a->text[t.start + i + 1]);
+      int hi = amddwarf__hex_digit(a->text[t.start + i]);
+      int lo = amddwarf__hex_digit(a->text[t.start + i + 1]);
       if (hi < 0 || lo < 0)
         return syntax(a, t.start, "bad hex byte in block", t);
       uint8_t byte = (uint8_t)(hi << 4 | lo);

@@ -124,14 +124,6 @@ static amddwarf_status integer(loader *l, const json_t *j, uint64_t max, const c
   return amddwarf__json_uint(j, max, path, AMDDWARF_E_SNAPSHOT_SCHEMA, l->err, out);
 }
 
-static int hex_digit(char c)
-{
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 /* Hex string ("0a 0b", "0x0a0b") into arena bytes. */
 static amddwarf_status parse_hex(loader *l, const json_t *j, const char *member, uint8_t **out,
                                  size_t *size)
@@ -145,7 +137,7 @@ static amddwarf_status parse_hex(loader *l, const json_t *j, const char *member,
   for (const char *p = text; *p; p++) {
     if (*p == ' ' || *p == '_')
       continue;
-    if (hex_digit(*p) < 0)
+    if (amddwarf__hex_digit(*p) < 0)
       return schema(l, "%s has a character that is not a hex digit", member);
     digits++;
   }
@@ -161,7 +153,7 @@ static amddwarf_status parse_hex(loader *l, const json_t *j, const char *member,
   size_t n = 0;
   int hi = -1;
   for (const char *p = text; *p; p++) {
-    int d = hex_digit(*p);
+    int d = amddwarf__hex_digit(*p);
     if (d < 0)
       continue;
     if (hi < 0) {

@@ -286,28 +286,37 @@ amddwarf_status amddwarf_object_die_ref_attributes(
                            : st;
 }
 
+amddwarf_status amddwarf__object_die_abbrev(const amddwarf_object *object, size_t cu_index,
+                                           uint64_t offset, amddwarf_reader *r,
+                                           const amddwarf_abbrev **abbrev, amddwarf_error *err)
+{
+  const amddwarf_unit *unit = &object->units[cu_index];
+  amddwarf_reader_init(r, object->sec_info->data, (size_t)unit->end);
+  r->pos = (size_t)offset;
+  uint64_t code = 0;
+  if (offset >= unit->end || amddwarf_read_uleb(r, &code) != AMDDWARF_OK)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset, "DIE 0x%llx: truncated",
+                         (unsigned long long)offset);
+  *abbrev = amddwarf__abbrev_find(&object->abbrev_tables[unit->abbrev_table], code);
+  if (*abbrev == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
+                         "DIE 0x%llx: unknown abbreviation code %llu",
+                         (unsigned long long)offset, (unsigned long long)code);
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf__object_read_die(const amddwarf_object *cobject, size_t cu_index,
                                          uint64_t offset,
                                          int (*visit)(void *user, const amddwarf_attribute *a),
                                          void *user, amddwarf_error *err)
 {
   amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
-  const amddwarf_cu *cu = &object->cus[cu_index];
-  const amddwarf_unit *unit = &object->units[cu_index];
-  amddwarf_form_reader fr = amddwarf_form_reader_make(object, cu, err);
   amddwarf_reader r;
-  amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
-  r.pos = (size_t)offset;
-  uint64_t code = 0;
-  if (offset >= unit->end || amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset, "DIE 0x%llx: truncated",
-                         (unsigned long long)offset);
-  const amddwarf_abbrev *ab =
-      amddwarf__abbrev_find(&object->abbrev_tables[unit->abbrev_table], code);
-  if (ab == NULL)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
-                         "DIE 0x%llx: unknown abbreviation code %llu",
-                         (unsigned long long)offset, (unsigned long long)code);
+  const amddwarf_abbrev *ab = NULL;
+  amddwarf_status st = amddwarf__object_die_abbrev(object, cu_index, offset, &r, &ab, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  amddwarf_form_reader fr = amddwarf_form_reader_make(object, &object->cus[cu_index], err);
   return amddwarf__form_read_die(&fr, &r, ab, offset, visit, user);
 }
 

@@ -497,6 +497,13 @@ amddwarf_status amddwarf__object_visit_ranges(amddwarf_object *object, const amd
 size_t amddwarf__object_unit_of_die(const amddwarf_object *object, size_t index);
 amddwarf_status amddwarf__object_ensure_index(const amddwarf_object *object, size_t cu_index,
                                              amddwarf_error *err);
+/* Positions R just after the abbreviation code of the DIE at OFFSET of unit
+   CU_INDEX (bounded by the unit's end) and finds its abbreviation: the one
+   place a DIE's start is read. E_OBJECT_DWARF when the code is truncated or
+   names no abbreviation. */
+amddwarf_status amddwarf__object_die_abbrev(const amddwarf_object *object, size_t cu_index,
+                                           uint64_t offset, amddwarf_reader *r,
+                                           const amddwarf_abbrev **abbrev, amddwarf_error *err);
 /* Decodes the attributes of the DIE at OFFSET of unit CU_INDEX in their
    encoded order, VISIT seeing each (a reference with its target's offset,
    a list with its section offset, neither resolved further) until

@@ -124,20 +124,11 @@ amddwarf_status amddwarf__stats_die_read(const amddwarf_object *object, size_t c
   out->offset = offset;
   out->cu_index = (uint32_t)cu_index;
   fact_reader f = {out, &object->cus[cu_index]};
-  const amddwarf_unit *unit = &object->units[cu_index];
   amddwarf_reader r;
-  amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
-  r.pos = (size_t)offset;
-  uint64_t code = 0;
-  if (offset >= unit->end || amddwarf_read_uleb(&r, &code) != AMDDWARF_OK)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset, "DIE 0x%llx: truncated",
-                         (unsigned long long)offset);
-  const amddwarf_abbrev *ab =
-      amddwarf__abbrev_find(&object->abbrev_tables[unit->abbrev_table], code);
-  if (ab == NULL)
-    return amddwarf__fail(err, AMDDWARF_E_OBJECT_DWARF, offset,
-                         "DIE 0x%llx: unknown abbreviation code %llu",
-                         (unsigned long long)offset, (unsigned long long)code);
+  const amddwarf_abbrev *ab = NULL;
+  amddwarf_status st = amddwarf__object_die_abbrev(object, cu_index, offset, &r, &ab, err);
+  if (st != AMDDWARF_OK)
+    return st;
   out->tag = ab->tag;
   amddwarf_form_reader fr =
       amddwarf_form_reader_make((amddwarf_object *)(uintptr_t)object, f.cu, err);
