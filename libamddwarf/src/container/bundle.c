@@ -24,7 +24,8 @@ static int span_order(const void *a, const void *b)
 static amddwarf_status check_overlaps(const amddwarf_container *c, span *spans, size_t count,
                                       uint64_t pos_base, amddwarf_error *err)
 {
-  qsort(spans, count, sizeof *spans, span_order);
+  if (count > 1) /* an empty table may come with no SPANS array at all */
+    qsort(spans, count, sizeof *spans, span_order);
   for (size_t i = 1; i < count; ++i)
     if (spans[i].offset < spans[i - 1].offset + spans[i - 1].size)
       return amddwarf__fail(err, AMDDWARF_E_CONTAINER_BAD_BUNDLE, pos_base + spans[i].table_pos,
