@@ -1,4 +1,5 @@
 /* Shared helpers of the amddwarf subcommands; see cli.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "json_out.h"
 
@@ -6,6 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 bool cli_is_flag(const char *arg, const char *flag)
 {
@@ -273,6 +278,35 @@ int cli_read_input(const char *command, bool json, const char *path, uint8_t **d
     return -1;
   }
   return 0;
+}
+
+int cli_map_input(const char *command, bool json, const char *path, uint8_t **data,
+                  size_t *size, size_t *mapped)
+{
+  *mapped = 0;
+  int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) {
+      close(fd);
+      *data = map;
+      *size = (size_t)st.st_size;
+      *mapped = (size_t)st.st_size;
+      return 0;
+    }
+  }
+  if (fd >= 0)
+    close(fd);
+  return cli_read_input(command, json, path, data, size);
+}
+
+void cli_release_input(uint8_t *data, size_t mapped)
+{
+  if (data != NULL && mapped > 0)
+    munmap(data, mapped);
+  else
+    free(data);
 }
 
 void cli_print_json(json_t *json)

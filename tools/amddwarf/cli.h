@@ -76,6 +76,16 @@ int cli_slurp(const char *path, uint8_t **data, size_t *size);
    -1 after reporting with cli_file_error (as JSON on stdout when JSON). */
 int cli_read_input(const char *command, bool json, const char *path, uint8_t **data,
                    size_t *size);
+/* The bytes of PATH for reading only: a regular file is mapped (its pages
+   are read when touched, so a query that reads little of a large object
+   keeps little resident); "-" and anything that cannot be mapped is read
+   with cli_read_input. *MAPPED is the mapping's size (release with
+   cli_release_input), 0 for a malloc'ed copy. Returns 0 or -1 as
+   cli_read_input. */
+int cli_map_input(const char *command, bool json, const char *path, uint8_t **data,
+                  size_t *size, size_t *mapped);
+/* Releases what cli_map_input gave (NULL is allowed). */
+void cli_release_input(uint8_t *data, size_t mapped);
 /* cli_read_input with errors as text on stderr. */
 int cli_read_file(const char *command, const char *path, uint8_t **data, size_t *size);
 

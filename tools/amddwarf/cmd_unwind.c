@@ -155,7 +155,7 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st;
-  cli_object_args args = {path, NULL, NULL, json, 0, NULL};
+  cli_object_args args = {path, NULL, NULL, json, 0, NULL, 0};
   if (cli_read_input("unwind", json, state, &snap_text, &snap_size) != 0 ||
       (status = cli_object_open("unwind", &args, &object)) != 0)
     goto done;

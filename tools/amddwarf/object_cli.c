@@ -38,11 +38,11 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
                            args->dialect);
   options.flags = args->flags;
   size_t size = 0;
-  if (cli_read_input(command, args->json, args->path, &args->data, &size) != 0)
+  if (cli_map_input(command, args->json, args->path, &args->data, &size, &args->mapped) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_status st = amddwarf_object_open_memory(args->data, size, &options, out, &err);
   if (st != AMDDWARF_OK) {
-    free(args->data);
+    cli_release_input(args->data, args->mapped);
     args->data = NULL;
     return cli_report_error(command, args->json, st, &err);
   }
@@ -52,7 +52,7 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
 void cli_object_close(cli_object_args *args, amddwarf_object *object)
 {
   amddwarf_object_close(object);
-  free(args->data);
+  cli_release_input(args->data, args->mapped);
   args->data = NULL;
 }
 

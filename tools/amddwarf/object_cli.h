@@ -15,6 +15,7 @@ typedef struct cli_object_args {
   bool json;
   uint32_t flags;           /* amddwarf_object_options.flags */
   uint8_t *data;            /* the file's bytes, owned: set by cli_object_open */
+  size_t mapped;            /* DATA is a mapping of this size (cli_map_input) */
 } cli_object_args;
 
 /* What cli_object_arg did with an argument. */
@@ -31,7 +32,7 @@ enum {
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args);
 
-/* Reads ARGS->path with cli_read_input (ARGS->data keeps the bytes) and opens
+/* Maps ARGS->path with cli_map_input (ARGS->data keeps the bytes) and opens
    it; on failure reports the error and returns the exit status (non-zero),
    else 0. Close with cli_object_close. */
 int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out);

@@ -189,6 +189,17 @@ typedef struct amddwarf_kernel {
   uint32_t kernarg_segment_size;
 } amddwarf_kernel;
 
+/* Reads the NT_AMDGPU_METADATA note and the symbol table now. Open only
+   checks that every note fits its section; the note's contents (a 113 MB
+   note for 80,000 kernels) and the symbols are read the first time a
+   kernel, a symbol or amddwarf_object_get_info (whose wave_size comes from
+   the kernels) is asked for, or by this call, which says why they cannot
+   be read: E_OBJECT_BAD_NOTE, E_OBJECT_BAD_ELF, E_NO_MEMORY. After a
+   failure the object has no kernels and no symbols, and its info keeps the
+   processor's wave size. */
+AMDDWARF_API amddwarf_status amddwarf_object_load_metadata(const amddwarf_object *object,
+                                                           amddwarf_error *err);
+
 AMDDWARF_API size_t amddwarf_object_kernel_count(const amddwarf_object *object);
 /* The INDEX-th kernel, or NULL when out of range. */
 AMDDWARF_API const amddwarf_kernel *amddwarf_object_kernel(const amddwarf_object *object,

@@ -539,7 +539,9 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
   return status;
 }
 
-static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_section *sec,
+/* Steps over the notes of SEC, checking that each fits; with PARSE, reads
+   the NT_AMDGPU_METADATA note. */
+static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_section *sec, bool parse,
                                   amddwarf_error *err)
 {
   uint64_t pos = 0;
@@ -555,7 +557,7 @@ static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_sectio
       return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, pos,
                            "%s: note at offset 0x%llx overruns the section (%llu bytes)",
                            sec->name, (unsigned long long)pos, (unsigned long long)sec->size);
-    if (type == AMDDWARF_NT_AMDGPU_METADATA && namesz == 7 &&
+    if (parse && type == AMDDWARF_NT_AMDGPU_METADATA && namesz == 7 &&
         memcmp(sec->data + name_at, "AMDGPU", 7) == 0) {
       amddwarf_status st = read_metadata(object, sec->data + desc_at, descsz, pos, err);
       if (st != AMDDWARF_OK)
@@ -867,17 +869,9 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
   for (size_t i = 1; i < object->section_count; ++i) {
     const amddwarf_section *s = &object->sections[i];
     if (s->type == SHT_NOTE) {
-      st = read_notes(object, s, err);
+      st = read_notes(object, s, false, err);
       if (st != AMDDWARF_OK)
         return st;
-    }
-  }
-  for (size_t i = 1; i < object->section_count; ++i) {
-    if (object->sections[i].type == SHT_SYMTAB) {
-      st = read_symbols(object, &object->sections[i], err);
-      if (st != AMDDWARF_OK)
-        return st;
-      break;
     }
   }
   if (object->info.elf_type != ET_REL) {
@@ -906,6 +900,28 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
   }
   if ((st = amddwarf__object_index_unknown(object, err)) != AMDDWARF_OK)
     return st;
+  object->info.frame_base_divisor = object->info.flat_scratch ? 1u : object->info.wave_size;
+  return AMDDWARF_OK;
+}
+
+/* ---- the metadata and the symbols, read on first use ---- */
+
+/* Reads the metadata note, the symbol table joined with its kernels, and
+   the kernels' wave size. Called with the load lock held. */
+static amddwarf_status read_elf_tables(amddwarf_object *object, amddwarf_error *err)
+{
+  amddwarf_status st = AMDDWARF_OK;
+  for (size_t i = 1; i < object->section_count && st == AMDDWARF_OK; ++i)
+    if (object->sections[i].type == SHT_NOTE)
+      st = read_notes(object, &object->sections[i], true, err);
+  for (size_t i = 1; i < object->section_count && st == AMDDWARF_OK; ++i) {
+    if (object->sections[i].type == SHT_SYMTAB) {
+      st = read_symbols(object, &object->sections[i], err);
+      break;
+    }
+  }
+  if (st != AMDDWARF_OK)
+    return st;
   /* The object's wave size: the kernels' when they all agree. */
   unsigned wave = 0;
   for (size_t k = 0; k < object->kernel_count; ++k) {
@@ -921,4 +937,41 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
     object->info.wave_size = wave;
   object->info.frame_base_divisor = object->info.flat_scratch ? 1u : object->info.wave_size;
   return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *cobject,
+                                                  amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  unsigned state = atomic_load_explicit(&object->elf_tables_state, memory_order_acquire);
+  if (state == AMDDWARF_UNIT_UNLOADED) {
+    pthread_mutex_lock(&object->load_lock);
+    state = atomic_load_explicit(&object->elf_tables_state, memory_order_acquire);
+    if (state == AMDDWARF_UNIT_UNLOADED) {
+      amddwarf_status st = read_elf_tables(object, &object->elf_tables_failure);
+      if (st != AMDDWARF_OK) {
+        object->elf_tables_failure.status = st;
+        /* What was read before the error is not handed out. */
+        object->kernel_count = 0;
+        object->symbol_count = 0;
+      }
+      state = st == AMDDWARF_OK ? AMDDWARF_UNIT_READY : AMDDWARF_UNIT_FAILED;
+      atomic_store_explicit(&object->elf_tables_state, (unsigned char)state,
+                            memory_order_release);
+    }
+    pthread_mutex_unlock(&object->load_lock);
+  }
+  if (state == AMDDWARF_UNIT_READY)
+    return AMDDWARF_OK;
+  if (err != NULL)
+    *err = object->elf_tables_failure;
+  return object->elf_tables_failure.status;
+}
+
+amddwarf_status amddwarf_object_load_metadata(const amddwarf_object *object, amddwarf_error *err)
+{
+  if (object == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_object_load_metadata: NULL object");
+  return amddwarf__object_ensure_elf_tables(object, err);
 }

@@ -212,7 +212,8 @@ struct amddwarf_object {
   bool lock_ready;
   const uint8_t *data;
   size_t size;
-  uint8_t *owned_data;    /* open_file's copy */
+  void *mapped_data;      /* open_file's mapping of the file, or NULL */
+  size_t mapped_size;
   amddwarf_elf_image elf; /* the ELF header, read once; borrows DATA */
   amddwarf_object_info info;
 
@@ -220,6 +221,10 @@ struct amddwarf_object {
   size_t section_count;
   size_t owned_bytes;     /* relocated copies */
 
+  /* The metadata note, the symbols and the wave size (elf.c), read on
+     first use: an amddwarf_unit_state (UNLOADED, READY or FAILED). */
+  _Atomic unsigned char elf_tables_state;
+  amddwarf_error elf_tables_failure;
   amddwarf_kernel *kernels;
   size_t kernel_count;
   amddwarf_symbol *symbols;
@@ -288,6 +293,9 @@ void amddwarf__object_free_cfi(amddwarf_object *object);
 amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_error *err);
 const amddwarf_section *amddwarf__object_find_section(const amddwarf_object *object,
                                                      const char *name);
+/* Reads the metadata note and the symbols once (amddwarf_object_load_metadata). */
+amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *object,
+                                                  amddwarf_error *err);
 
 /* forms.c */
 /* The table of .debug_abbrev OFFSET, read once and shared by the units
