@@ -590,6 +590,7 @@ int cli_dump_main(int argc, char **argv)
     cli_object_close(&args, object);
     return cli_report_error("dump", args.json, st, &err);
   }
+  (void)amddwarf_object_die_count(object); /* scans every unit: numbers its DIEs (first_die) */
   rc = args.json ? dump_json(object, args.path) : dump_text(object, args.path);
   cli_object_close(&args, object);
   return rc;

@@ -149,13 +149,29 @@ typedef struct amddwarf_unit_global {
   uint32_t index;             /* in the unit */
 } amddwarf_unit_global;
 
+/* Scope index entry: a subprogram's range, found by the scan. */
+typedef struct amddwarf_scope_entry {
+  uint64_t low, high;
+  uint64_t die_offset;
+  uint32_t cu_index;
+  uint32_t die_index;          /* the subprogram's index in its unit */
+} amddwarf_scope_entry;
+
 /* What the object knows of one unit beyond its public amddwarf_cu. The DIE
    summaries are made the first time the unit is asked for. */
 typedef struct amddwarf_unit {
   uint64_t end;               /* .debug_info offset after the unit */
   size_t abbrev_table;        /* index into object->abbrev_tables */
-  size_t first_die;           /* index of its unit DIE among all DIEs */
+  size_t first_die;           /* index of its unit DIE among all DIEs, once
+                                 every unit is scanned (amddwarf__object_scan_all) */
   uint32_t die_count;         /* counted by the scan */
+  /* The unit's scan (unit_scan.c), on first use: DIE_COUNT, the scope
+     index, GLOBALS and the convention are valid once it is READY (FAILED:
+     FAILURE says why, and no DIE of the unit can be read). */
+  _Atomic unsigned char scan_state;
+  amddwarf_scope_entry *scopes;  /* its subprograms' ranges, by low address */
+  uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
+  size_t scope_count, scope_capacity;
   _Atomic unsigned char state;/* amddwarf_unit_state */
   _Atomic unsigned char lines_state;
   amddwarf_die_info *dies;    /* DIE_COUNT summaries in offset order */
@@ -175,7 +191,7 @@ typedef struct amddwarf_unit {
   /* The compact index (die_index.c), built on first use of a DIE reference
      of the unit; INDEX_STATE is an amddwarf_unit_state (READY or FAILED). */
   _Atomic unsigned char index_state;
-  amddwarf_die_record *records;  /* DIE_COUNT records in offset order, in object->records */
+  amddwarf_die_record *records;  /* DIE_COUNT records in offset order (bulk allocation) */
   amddwarf_error index_failure;
   amddwarf_unit_global *globals; /* the unit DIE's variables, from the scan */
   size_t global_count, global_capacity;
@@ -195,14 +211,6 @@ static inline bool amddwarf__is_origin_attribute(const amddwarf_attribute *a)
   return (a->attribute == DW_AT_abstract_origin || a->attribute == DW_AT_specification) &&
          a->value.kind == AMDDWARF_ATTR_REF;
 }
-
-/* Scope index entry: a subprogram's range, found by the scan. */
-typedef struct amddwarf_scope_entry {
-  uint64_t low, high;
-  uint64_t die_offset;
-  uint32_t cu_index;
-  uint32_t die_index;          /* the subprogram's index in its unit */
-} amddwarf_scope_entry;
 
 struct amddwarf_object {
   amddwarf_allocator allocator;
@@ -248,12 +256,10 @@ struct amddwarf_object {
   amddwarf_cu *cus;           /* by unit index, in .debug_info order */
   amddwarf_unit *units;       /* parallel to cus */
   size_t cu_count, cu_capacity;
-  size_t die_count;           /* every DIE of every unit */
+  size_t die_count;           /* every DIE of the units scanned so far */
+  _Atomic bool all_scanned;   /* every unit scanned, first_die set */
   size_t loaded_die_bytes;    /* summaries made so far */
   size_t indexed_die_bytes;   /* compact index records made so far */
-  /* DIE_COUNT index records, unit by unit (die_index.c): one mapping made
-     on the first index built, written (and so faulted in) unit by unit. */
-  amddwarf_die_record *records;
   amddwarf_abbrev_table *abbrev_tables;
   size_t abbrev_table_count, abbrev_table_capacity;
   size_t *abbrev_slots;       /* open addressing by offset: table index + 1 */
@@ -272,9 +278,6 @@ struct amddwarf_object {
   bool cfi_done;
   amddwarf_status cfi_status;
   amddwarf_error cfi_error;
-  amddwarf_scope_entry *scopes;  /* by low address */
-  uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
-  size_t scope_count, scope_capacity;
 };
 
 /* What attribute values of unit CU are read against. */
@@ -493,9 +496,16 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, siz
                                              amddwarf_error *err);
 void amddwarf__object_free_lines(amddwarf_object *object);
 
+/* unit_scan.c: each unit's scan, on first use (the load lock is recursive:
+   these may be called with it held). */
+void amddwarf__object_ensure_scanned(const amddwarf_object *object, size_t cu_index);
+/* Scans every unit, then numbers every DIE (first_die). */
+void amddwarf__object_scan_all(const amddwarf_object *object);
+
 /* scope.c */
-/* Sorts the scan's subprogram ranges into the PC -> scope index. */
-amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_error *err);
+/* Sorts UNIT's subprogram ranges into its PC -> scope index. */
+amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_unit *unit,
+                                             amddwarf_error *err);
 /* The scope entry of the innermost subprogram range holding PC, or NULL. */
 const amddwarf_scope_entry *amddwarf__object_scope_entry_at(const amddwarf_object *object,
                                                            uint64_t pc);

@@ -36,7 +36,6 @@ void amddwarf_object_close(amddwarf_object *object)
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
       amddwarf__mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
-  amddwarf__mem_free(&a, object->scopes, object->scope_capacity * sizeof *object->scopes);
   if (object->lock_ready)
     pthread_mutex_destroy(&object->load_lock);
   amddwarf__arena_release(&object->arena);
@@ -184,20 +183,25 @@ size_t amddwarf_object_cu_count(const amddwarf_object *object)
 
 const amddwarf_cu *amddwarf_object_cu(const amddwarf_object *object, size_t index)
 {
-  return object && index < object->cu_count ? &object->cus[index] : NULL;
+  if (object == NULL || index >= object->cu_count)
+    return NULL;
+  amddwarf__object_ensure_scanned(object, index); /* its DIE count and convention */
+  return &object->cus[index];
 }
 
 size_t amddwarf_object_memory_used(const amddwarf_object *object)
 {
   if (object == NULL)
     return 0;
-  size_t lines = 0;
-  for (size_t i = 0; i < object->cu_count; ++i)
+  size_t lines = 0, scopes = 0;
+  for (size_t i = 0; i < object->cu_count; ++i) {
     lines += object->units[i].lines.row_count * sizeof(amddwarf_line_row);
+    scopes += object->units[i].scope_capacity * sizeof(amddwarf_scope_entry);
+  }
   return object->arena.bytes_reserved + object->owned_bytes + object->loaded_die_bytes +
          object->indexed_die_bytes + lines +
          object->cu_capacity * (sizeof(amddwarf_cu) + sizeof(amddwarf_unit)) +
-         object->scope_capacity * sizeof *object->scopes +
+         scopes +
          object->abbrev_table_capacity * sizeof *object->abbrev_tables +
          object->unit_map_capacity * sizeof *object->unit_map +
          object->constant_capacity * sizeof *object->constants +
