@@ -385,8 +385,11 @@ int main(int argc, char **argv)
   for (size_t u = 0; u < amddwarf_object_cu_count(c.object) && c.pc_count < PC_COUNT; ++u) {
     const amddwarf_line_table *t = amddwarf_object_line_table(c.object, u);
     for (size_t r = 0; t && r < t->row_count && c.pc_count < PC_COUNT; ++r, ++seen)
-      if (seen % stride == 0)
-        c.pcs[c.pc_count++] = t->rows[r].address;
+      if (seen % stride == 0) {
+        amddwarf_line_row row;
+        amddwarf_object_line_row(c.object, t, r, &row);
+        c.pcs[c.pc_count++] = row.address;
+      }
   }
   printf("# input: %s: %zu bytes, %.1f MB of debug sections, %zu units, %zu DIEs\n", path,
          c.size, debug_mb, amddwarf_object_cu_count(c.object),

@@ -194,23 +194,28 @@ static void test_line_program(void **state)
   assert_string_equal(t->files[0], "/src/a.cl");
   assert_string_equal(t->files[1], "/src/inc/b.h");
   assert_int_equal(t->row_count, 4);
-  assert_int_equal(t->rows[0].address, 0x1000);
-  assert_int_equal(t->rows[0].line, 10);
-  assert_int_equal(t->rows[0].column, 7);
-  assert_int_equal(t->rows[0].file, 0);
-  assert_int_equal(t->rows[0].flags, AMDDWARF_LINE_IS_STMT);
-  assert_int_equal(t->rows[1].address, 0x1008);
-  assert_int_equal(t->rows[1].line, 11);
-  assert_int_equal(t->rows[1].file, 1); /* file 1 stays 1 */
-  assert_int_equal(t->rows[1].flags, AMDDWARF_LINE_IS_STMT | AMDDWARF_LINE_PROLOGUE_END);
-  assert_int_equal(t->rows[2].address, 0x1020);
-  assert_int_equal(t->rows[2].flags, 0);
-  assert_int_equal(t->rows[3].address, 0x1100);
-  assert_true(t->rows[3].flags & AMDDWARF_LINE_END_SEQUENCE);
+  amddwarf_line_row rows[4];
+  for (size_t i = 0; i < 4; ++i)
+    assert_int_equal(amddwarf_object_line_row(o, t, i, &rows[i]), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_line_row(o, t, 4, &rows[0]), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_int_equal(rows[0].address, 0x1000);
+  assert_int_equal(rows[0].line, 10);
+  assert_int_equal(rows[0].column, 7);
+  assert_int_equal(rows[0].file, 0);
+  assert_int_equal(rows[0].flags, AMDDWARF_LINE_IS_STMT);
+  assert_int_equal(rows[1].address, 0x1008);
+  assert_int_equal(rows[1].line, 11);
+  assert_int_equal(rows[1].file, 1); /* file 1 stays 1 */
+  assert_int_equal(rows[1].flags, AMDDWARF_LINE_IS_STMT | AMDDWARF_LINE_PROLOGUE_END);
+  assert_int_equal(rows[2].address, 0x1020);
+  assert_int_equal(rows[2].flags, 0);
+  assert_int_equal(rows[3].address, 0x1100);
+  assert_true(rows[3].flags & AMDDWARF_LINE_END_SEQUENCE);
   const amddwarf_line_table *lt;
-  const amddwarf_line_row *row;
+  amddwarf_line_row row;
   assert_int_equal(amddwarf_object_line_at(o, 0x1010, &lt, &row), AMDDWARF_OK);
-  assert_ptr_equal(row, &t->rows[1]);
+  assert_ptr_equal(lt, t);
+  assert_memory_equal(&row, &rows[1], sizeof row);
   assert_int_equal(amddwarf_object_line_at(o, 0x1100, &lt, &row), AMDDWARF_NOT_FOUND);
   amddwarf_object_close(o);
 }

@@ -65,10 +65,11 @@ static size_t frames_at(const amddwarf_object *object, uint64_t pc, frame *frame
                         size_t capacity)
 {
   const amddwarf_line_table *t = NULL;
-  const amddwarf_line_row *r = NULL;
+  amddwarf_line_row r_found;
+  const amddwarf_line_row *r = &r_found;
   const amddwarf_die_info *scopes[MAX_SCOPES];
   size_t depth = 0, n = 0;
-  if (amddwarf_object_line_at(object, pc, &t, &r) != AMDDWARF_OK)
+  if (amddwarf_object_line_at(object, pc, &t, &r_found) != AMDDWARF_OK)
     return 0;
   const char *file = row_file(t, r);
   uint32_t line = r->line, column = r->column;
@@ -144,7 +145,9 @@ static int lines_all(const amddwarf_object *object, bool json)
       printf("Address            Line   Column File   ISA Discriminator Flags\n");
     }
     for (size_t i = 0; i < t->row_count; ++i) {
-      const amddwarf_line_row *r = &t->rows[i];
+      amddwarf_line_row r_found;
+      amddwarf_object_line_row(object, t, i, &r_found);
+      const amddwarf_line_row *r = &r_found;
       char flags[96];
       flags_text(flags, sizeof flags, r->flags);
       if (json) {
@@ -261,7 +264,9 @@ static int lines_source(const amddwarf_object *object, const char *source, const
     if (t == NULL)
       continue;
     for (size_t i = 0; i < t->row_count; ++i) {
-      const amddwarf_line_row *r = &t->rows[i];
+      amddwarf_line_row r_found;
+      amddwarf_object_line_row(object, t, i, &r_found);
+      const amddwarf_line_row *r = &r_found;
       if (r->line != line || !(r->flags & AMDDWARF_LINE_IS_STMT) ||
           (r->flags & AMDDWARF_LINE_END_SEQUENCE) || !file_matches(row_file(t, r), file))
         continue;

@@ -197,8 +197,9 @@ void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t siz
   buf[0] = '\0';
   for (size_t i = 0; i < s->object_count; i++) {
     const amddwarf_line_table *t = NULL;
-    const amddwarf_line_row *r = NULL;
-    if (amddwarf_object_line_at(s->objects[i], pc, &t, &r) != AMDDWARF_OK)
+    amddwarf_line_row r_found;
+    const amddwarf_line_row *r = &r_found;
+    if (amddwarf_object_line_at(s->objects[i], pc, &t, &r_found) != AMDDWARF_OK)
       continue;
     const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
     const char *base = strrchr(file, '/');
@@ -392,8 +393,9 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
       json_object_set_new(j, "pc", json_string(text));
       for (size_t i = 0; i < s->object_count; i++) {
         const amddwarf_line_table *t = NULL;
-        const amddwarf_line_row *r = NULL;
-        if (amddwarf_object_line_at(s->objects[i], lane->pc, &t, &r) != AMDDWARF_OK)
+        amddwarf_line_row r_found;
+        const amddwarf_line_row *r = &r_found;
+        if (amddwarf_object_line_at(s->objects[i], lane->pc, &t, &r_found) != AMDDWARF_OK)
           continue;
         if (r->file < t->file_count && t->files[r->file])
           json_object_set_new(j, "source", source_json(t->files[r->file]));

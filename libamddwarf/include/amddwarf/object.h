@@ -609,8 +609,8 @@ typedef struct amddwarf_line_table {
   uint32_t cu_index;
   uint64_t offset;               /* .debug_line offset */
   uint16_t version;
-  const amddwarf_line_row *rows; /* in the order of the program */
-  size_t row_count;
+  size_t row_count;              /* rows, in the order of the program:
+                                    amddwarf_object_line_row */
   const char *const *files;      /* full paths, index as in rows[].file; an
                                     index with no entry is NULL */
   size_t file_count;
@@ -621,13 +621,23 @@ typedef struct amddwarf_line_table {
 AMDDWARF_API const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *object,
                                                                    size_t cu_index);
 
+/* Row INDEX (below table->row_count) of TABLE, a table of OBJECT, in *OUT.
+   A table keeps its rows packed in 8 bytes each (its address from the
+   table's lowest, its line, and its other columns as an index into the
+   table's distinct ones; a table that does not fit keeps whole rows), so a
+   row is handed out by value. E_INVALID_ARGUMENT for another object's
+   table or an index past the end. */
+AMDDWARF_API amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
+                                                      const amddwarf_line_table *table,
+                                                      size_t index, amddwarf_line_row *out);
+
 /* The row covering PC (the last row at or before PC in a sequence whose end
-   is after PC): AMDDWARF_OK with *TABLE and *ROW, or AMDDWARF_NOT_FOUND.
-   The table of the unit whose subprogram holds PC is searched first, then
-   every table (reading those not read yet). */
+   is after PC): AMDDWARF_OK with *TABLE and the row in *ROW, or
+   AMDDWARF_NOT_FOUND. The table of the unit whose subprogram holds PC is
+   searched first, then every table (reading those not read yet). */
 AMDDWARF_API amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
                                                      const amddwarf_line_table **table,
-                                                     const amddwarf_line_row **row);
+                                                     amddwarf_line_row *row);
 
 /* ---- conventions ---- */
 

@@ -133,6 +133,19 @@ typedef struct amddwarf_line_sequence {
   uint32_t first_row, end_row;/* rows [first_row, end_row) before the end row */
 } amddwarf_line_sequence;
 
+/* A line table row in 8 bytes (lines.c): its address from the table's
+   lowest, and its line above the index of its other columns in KINDS. */
+typedef struct amddwarf_packed_row {
+  uint32_t address;
+  uint32_t line_kind;
+} amddwarf_packed_row;
+
+/* The columns of a row other than its address and line. */
+typedef struct amddwarf_line_kind {
+  uint32_t file, column, discriminator;
+  uint8_t isa, flags;
+} amddwarf_line_kind;
+
 /* One DIE of a unit's compact index (die_index.c): its tree links without
    its attributes, which are read from the section when asked for. */
 typedef struct amddwarf_die_record {
@@ -183,6 +196,11 @@ typedef struct amddwarf_unit {
   amddwarf_line_table lines;
   amddwarf_error lines_failure;
   amddwarf_line_sequence *sequences; /* by low address */
+  amddwarf_packed_row *packed;   /* LINES.row_count rows, or NULL: WIDE_ROWS */
+  amddwarf_line_kind *kinds;
+  size_t kind_count;
+  uint64_t line_base;            /* the lowest row address */
+  amddwarf_line_row *wide_rows;  /* a table that does not pack */
   size_t sequence_count;
   /* The unit's variables' address fields the object does not know, by
      (section, offset); found when the unit is loaded. */
@@ -495,6 +513,8 @@ void amddwarf__object_free_indexes(amddwarf_object *object);
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, size_t cu_index,
                                              amddwarf_error *err);
 void amddwarf__object_free_lines(amddwarf_object *object);
+/* The bytes the rows of the tables read so far take. */
+size_t amddwarf__object_line_bytes(const amddwarf_object *object);
 
 /* unit_scan.c: each unit's scan, on first use (the load lock is recursive:
    these may be called with it held). */

@@ -322,6 +322,7 @@ out:
 }
 
 static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu,
+                                  amddwarf_line_row **rows_out,
                                   amddwarf_line_table *table, amddwarf_error *err)
 {
   const amddwarf_section *s = object->sec_line;
@@ -513,23 +514,15 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
       st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
       goto done;
     }
-    table->rows = kept;
+    *rows_out = kept;
     table->row_count = b.count;
     b.rows = NULL;
     b.capacity = 0;
     goto done;
   }
   if (st == AMDDWARF_OK) { /* no rows: an empty table, still present */
-    amddwarf_line_row *rows =
-        amddwarf__arena_alloc(&object->arena, (b.count ? b.count : 1) * sizeof *rows, 8);
-    if (rows == NULL) {
-      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
-      goto done;
-    }
-    if (b.count)
-      memcpy(rows, b.rows, b.count * sizeof *rows);
-    table->rows = rows;
-    table->row_count = b.count;
+    *rows_out = NULL;
+    table->row_count = 0;
   }
   goto done;
 truncated:
@@ -544,23 +537,23 @@ done:
 
 /* The sequences of TABLE by address, for amddwarf_object_line_at. */
 static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *unit,
-                                       amddwarf_error *err)
+                                       const amddwarf_line_row *rows, amddwarf_error *err)
 {
   const amddwarf_line_table *t = &unit->lines;
   size_t n = 0;
   for (size_t i = 0; i < t->row_count; ++i)
-    n += (t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE) != 0;
+    n += (rows[i].flags & AMDDWARF_LINE_END_SEQUENCE) != 0;
   unit->sequences = amddwarf__arena_alloc(&object->arena, (n ? n : 1) * sizeof *unit->sequences, 8);
   if (unit->sequences == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, t->offset, "line sequences");
   size_t k = 0, start = 0;
   for (size_t i = 0; i < t->row_count; ++i) {
-    if (!(t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE))
+    if (!(rows[i].flags & AMDDWARF_LINE_END_SEQUENCE))
       continue;
     if (i > start) {
       amddwarf_line_sequence *q = &unit->sequences[k++];
-      q->low = t->rows[start].address;
-      q->high = t->rows[i].address;
+      q->low = rows[start].address;
+      q->high = rows[i].address;
       q->first_row = (uint32_t)start;
       q->end_row = (uint32_t)i;
     }
@@ -576,6 +569,125 @@ static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *u
   }
   unit->sequence_count = k;
   return AMDDWARF_OK;
+}
+
+/* ---- rows packed in 8 bytes ---- */
+
+/* A row is its address from the table's lowest (32 bits) and its line (20
+   bits) with the index (12 bits) of its other columns among the table's
+   distinct (file, column, discriminator, isa, flags): 8 bytes instead of
+   32. A table that does not fit (a line of 2^20 or more, more than 4096
+   distinct column sets, code spanning 4 GiB) keeps its rows whole. */
+#define LINE_KIND_BITS 12u
+#define LINE_KIND_MAX (1u << LINE_KIND_BITS)
+#define LINE_MAX_PACKED (1u << (32u - LINE_KIND_BITS))
+
+static bool same_kind(const amddwarf_line_kind *k, const amddwarf_line_row *r)
+{
+  return k->file == r->file && k->column == r->column && k->discriminator == r->discriminator &&
+         k->isa == r->isa && k->flags == r->flags;
+}
+
+static uint64_t kind_hash(const amddwarf_line_row *r)
+{
+  uint64_t h = (uint64_t)r->file * 0x9e3779b97f4a7c15ull ^ (uint64_t)r->column * 0xc2b2ae3d27d4eb4full;
+  h ^= (uint64_t)r->discriminator * 0x165667b19e3779f9ull ^ ((uint64_t)r->isa << 8 | r->flags);
+  return h ^ (h >> 29);
+}
+
+/* Packs the COUNT ROWS of UNIT's table: true when they fit (unit->packed
+   and unit->kinds are set), false to keep them whole; *ST an error. */
+static bool pack_rows(amddwarf_object *object, amddwarf_unit *unit, const amddwarf_line_row *rows,
+                      size_t count, amddwarf_status *st, amddwarf_error *err)
+{
+  enum { SLOTS = 2 * LINE_KIND_MAX };
+  uint16_t slots[SLOTS]; /* kind index + 1, 0 empty */
+  amddwarf_line_kind kinds[LINE_KIND_MAX];
+  size_t kind_count = 0;
+  uint64_t base = UINT64_MAX, top = 0;
+  *st = AMDDWARF_OK;
+  for (size_t i = 0; i < count; ++i) {
+    if (rows[i].address < base)
+      base = rows[i].address;
+    if (rows[i].address > top)
+      top = rows[i].address;
+    if (rows[i].line >= LINE_MAX_PACKED)
+      return false;
+  }
+  if (count == 0 || top - base > UINT32_MAX)
+    return false;
+  amddwarf_packed_row *packed =
+      amddwarf__mem_alloc(&object->allocator, count * sizeof *packed);
+  if (packed == NULL) {
+    *st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, unit->lines.offset, "line table rows");
+    return false;
+  }
+  memset(slots, 0, sizeof slots);
+  for (size_t i = 0; i < count; ++i) {
+    const amddwarf_line_row *r = &rows[i];
+    size_t k = (size_t)kind_hash(r) & (SLOTS - 1);
+    while (slots[k] != 0 && !same_kind(&kinds[slots[k] - 1], r))
+      k = (k + 1) & (SLOTS - 1);
+    if (slots[k] == 0) {
+      if (kind_count == LINE_KIND_MAX) {
+        amddwarf__mem_free(&object->allocator, packed, count * sizeof *packed);
+        return false;
+      }
+      kinds[kind_count] = (amddwarf_line_kind){r->file, r->column, r->discriminator, r->isa,
+                                               r->flags};
+      slots[k] = (uint16_t)++kind_count;
+    }
+    packed[i].address = (uint32_t)(r->address - base);
+    packed[i].line_kind = r->line << LINE_KIND_BITS | (uint32_t)(slots[k] - 1);
+  }
+  unit->kinds = amddwarf__arena_alloc(&object->arena, kind_count * sizeof *unit->kinds, 8);
+  if (unit->kinds == NULL) {
+    amddwarf__mem_free(&object->allocator, packed, count * sizeof *packed);
+    *st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, unit->lines.offset, "line table rows");
+    return false;
+  }
+  memcpy(unit->kinds, kinds, kind_count * sizeof *kinds);
+  unit->kind_count = kind_count;
+  unit->packed = packed;
+  unit->line_base = base;
+  return true;
+}
+
+static uint64_t row_address(const amddwarf_unit *unit, size_t i)
+{
+  return unit->packed != NULL ? unit->line_base + unit->packed[i].address
+                              : unit->wide_rows[i].address;
+}
+
+static void row_at(const amddwarf_unit *unit, size_t i, amddwarf_line_row *out)
+{
+  if (unit->packed == NULL) {
+    *out = unit->wide_rows[i];
+    return;
+  }
+  const amddwarf_packed_row *p = &unit->packed[i];
+  const amddwarf_line_kind *k = &unit->kinds[p->line_kind & (LINE_KIND_MAX - 1)];
+  memset(out, 0, sizeof *out);
+  out->address = unit->line_base + p->address;
+  out->line = p->line_kind >> LINE_KIND_BITS;
+  out->file = k->file;
+  out->column = k->column;
+  out->discriminator = k->discriminator;
+  out->isa = k->isa;
+  out->flags = k->flags;
+}
+
+size_t amddwarf__object_line_bytes(const amddwarf_object *object)
+{
+  size_t bytes = 0;
+  for (size_t i = 0; i < object->cu_count; ++i) {
+    const amddwarf_unit *unit = &object->units[i];
+    size_t n = unit->lines.row_count;
+    bytes += unit->packed != NULL    ? n * sizeof *unit->packed
+             : unit->wide_rows != NULL ? n * sizeof *unit->wide_rows
+                                       : 0;
+  }
+  return bytes;
 }
 
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, size_t cu_index,
@@ -603,9 +715,17 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
     memset(&unit->lines, 0, sizeof unit->lines);
     unit->lines.cu_index = (uint32_t)cu_index;
     unit->lines.offset = cu->line_offset;
-    st = read_lines(object, cu, &unit->lines, e);
+    amddwarf_line_row *rows = NULL;
+    st = read_lines(object, cu, &rows, &unit->lines, e);
     if (st == AMDDWARF_OK)
-      st = index_sequences(object, unit, e);
+      st = index_sequences(object, unit, rows, e);
+    if (st == AMDDWARF_OK && !pack_rows(object, unit, rows, unit->lines.row_count, &st, e) &&
+        st == AMDDWARF_OK) {
+      unit->wide_rows = rows; /* kept whole */
+      rows = NULL;
+    }
+    if (rows != NULL)
+      amddwarf__mem_free(&object->allocator, rows, unit->lines.row_count * sizeof *rows);
     if (st == AMDDWARF_OK) {
       atomic_store_explicit(&unit->lines_state, AMDDWARF_UNIT_READY, memory_order_release);
     } else {
@@ -621,12 +741,13 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
 void amddwarf__object_free_lines(amddwarf_object *object)
 {
   for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i) {
-    amddwarf_line_table *t = &object->units[i].lines;
-    if (t->row_count > 0) /* rows kept from the reader's buffer */
-      amddwarf__mem_free(&object->allocator, (void *)(uintptr_t)t->rows,
-                        t->row_count * sizeof *t->rows);
-    t->rows = NULL;
-    t->row_count = 0;
+    amddwarf_unit *unit = &object->units[i];
+    size_t n = unit->lines.row_count;
+    amddwarf__mem_free(&object->allocator, unit->wide_rows, n * sizeof *unit->wide_rows);
+    amddwarf__mem_free(&object->allocator, unit->packed, n * sizeof *unit->packed);
+    unit->wide_rows = NULL;
+    unit->packed = NULL;
+    unit->lines.row_count = 0;
   }
 }
 
@@ -636,16 +757,29 @@ const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *obj
   if (amddwarf__object_ensure_lines(object, cu_index, NULL) != AMDDWARF_OK)
     return NULL;
   const amddwarf_line_table *t = &object->units[cu_index].lines;
-  return t->rows != NULL ? t : NULL;
+  return atomic_load_explicit(&object->units[cu_index].lines_state, memory_order_acquire) ==
+                 AMDDWARF_UNIT_READY
+             ? t
+             : NULL;
 }
 
-/* The row of unit CU_INDEX covering PC, or NULL. */
-static const amddwarf_line_row *unit_row_at(const amddwarf_object *object, size_t cu_index,
-                                            uint64_t pc)
+amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
+                                         const amddwarf_line_table *table, size_t index,
+                                         amddwarf_line_row *out)
+{
+  if (object == NULL || table == NULL || out == NULL || table->cu_index >= object->cu_count ||
+      table != &object->units[table->cu_index].lines || index >= table->row_count)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  row_at(&object->units[table->cu_index], index, out);
+  return AMDDWARF_OK;
+}
+
+/* The index of the row of unit CU_INDEX covering PC, or SIZE_MAX. */
+static size_t unit_row_at(const amddwarf_object *object, size_t cu_index, uint64_t pc)
 {
   const amddwarf_line_table *t = amddwarf_object_line_table(object, cu_index);
   if (t == NULL)
-    return NULL;
+    return SIZE_MAX;
   const amddwarf_unit *unit = &object->units[cu_index];
   /* Sequences may overlap (folded or discarded code): the one starting last
      at or before PC is tried first, then the earlier ones. */
@@ -664,31 +798,31 @@ static const amddwarf_line_row *unit_row_at(const amddwarf_object *object, size_
     size_t a = q->first_row, b = q->end_row; /* last row with address <= pc */
     while (b - a > 1) {
       size_t mid = a + (b - a) / 2;
-      if (t->rows[mid].address <= pc)
+      if (row_address(unit, mid) <= pc)
         a = mid;
       else
         b = mid;
     }
-    return &t->rows[a];
+    return a;
   }
-  return NULL;
+  return SIZE_MAX;
 }
 
 amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
                                         const amddwarf_line_table **table,
-                                        const amddwarf_line_row **row)
+                                        amddwarf_line_row *row)
 {
   if (object == NULL)
     return AMDDWARF_NOT_FOUND;
   const amddwarf_scope_entry *scope = amddwarf__object_scope_entry_at(object, pc);
   size_t first = scope != NULL ? scope->cu_index : SIZE_MAX;
-  const amddwarf_line_row *hit = first != SIZE_MAX ? unit_row_at(object, first, pc) : NULL;
-  for (size_t c = 0; hit == NULL && c < object->cu_count; ++c)
-    if (c != first && (hit = unit_row_at(object, c, pc)) != NULL)
+  size_t hit = first != SIZE_MAX ? unit_row_at(object, first, pc) : SIZE_MAX;
+  for (size_t c = 0; hit == SIZE_MAX && c < object->cu_count; ++c)
+    if (c != first && (hit = unit_row_at(object, c, pc)) != SIZE_MAX)
       first = c;
-  if (hit == NULL)
+  if (hit == SIZE_MAX)
     return AMDDWARF_NOT_FOUND;
   *table = &object->units[first].lines;
-  *row = hit;
+  row_at(&object->units[first], hit, row);
   return AMDDWARF_OK;
 }

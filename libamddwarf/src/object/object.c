@@ -193,9 +193,8 @@ size_t amddwarf_object_memory_used(const amddwarf_object *object)
 {
   if (object == NULL)
     return 0;
-  size_t lines = 0, scopes = 0;
+  size_t lines = amddwarf__object_line_bytes(object), scopes = 0;
   for (size_t i = 0; i < object->cu_count; ++i) {
-    lines += object->units[i].lines.row_count * sizeof(amddwarf_line_row);
     scopes += object->units[i].scope_capacity * sizeof(amddwarf_scope_entry);
   }
   return object->arena.bytes_reserved + object->owned_bytes + object->loaded_die_bytes +
