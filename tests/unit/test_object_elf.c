@@ -132,7 +132,8 @@ static void bb_msgpack_str(byte_buf *b, const char *s)
   bb_bytes(b, s, n);
 }
 
-static size_t note_object(const byte_buf *desc)
+/* An object for processor MACH (e_flags) whose .note holds DESC. */
+static size_t note_object_for(const byte_buf *desc, uint32_t mach)
 {
   static byte_buf note;
   note.len = 0;
@@ -144,8 +145,13 @@ static size_t note_object(const byte_buf *desc)
   while (note.len % 4)
     bb_u8(&note, 0);
   elf_sec s[] = {ELF_SEC(".note", TEST_SHT_NOTE, &note)};
-  elf_params p = {TEST_ET_DYN, TEST_EM_AMDGPU, 2, 0x2c};
+  elf_params p = {TEST_ET_DYN, TEST_EM_AMDGPU, 2, mach};
   return elf_build(image, sizeof image, &p, s, 1);
+}
+
+static size_t note_object(const byte_buf *desc)
+{
+  return note_object_for(desc, 0x2c); /* gfx900 */
 }
 
 static void test_metadata_note(void **state)
@@ -164,6 +170,7 @@ static void test_metadata_note(void **state)
   bb_msgpack_str(&m, ".symbol");
   bb_msgpack_str(&m, "k.kd");
   bb_msgpack_str(&m, ".wavefront_size");
+  size_t wave_at = m.len;
   bb_u8(&m, 32);
   bb_msgpack_str(&m, ".sgpr_count");
   bb_u8(&m, 10);
@@ -176,10 +183,11 @@ static void test_metadata_note(void **state)
   assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
   const amddwarf_object_info *info = amddwarf_object_get_info(o);
   assert_string_equal(info->target, "amdgcn-amd-amdhsa--gfx900");
-  /* The kernels' wave size wins over gfx900's default of 64. */
+  /* gfx900 runs wave64 only (isa.def): a kernel that says 32 does not
+     change the object's wave size. */
   assert_int_equal(info->isa_wave_size, 64);
-  assert_int_equal(info->wave_size, 32);
-  assert_int_equal(info->frame_base_divisor, 32);
+  assert_int_equal(info->wave_size, 64);
+  assert_int_equal(info->frame_base_divisor, 64);
   assert_int_equal(amddwarf_object_kernel_count(o), 1);
   const amddwarf_kernel *k = amddwarf_object_kernel(o, 0);
   assert_string_equal(k->name, "k");
@@ -187,6 +195,16 @@ static void test_metadata_note(void **state)
   assert_int_equal(k->sgpr_count, 10);
   assert_int_equal(k->vgpr_spill_count, 200);
   assert_int_equal(k->vgpr_count, UINT32_MAX); /* absent */
+  amddwarf_object_close(o);
+  /* gfx1030 runs both: its kernels' wave size (64) wins over its default
+     of 32, and sets the frame base divisor (MUBUF scratch). */
+  m.data[wave_at] = 64;
+  n = note_object_for(&m, 0x36);
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  info = amddwarf_object_get_info(o);
+  assert_int_equal(info->isa_wave_size, 32);
+  assert_int_equal(info->wave_size, 64);
+  assert_int_equal(info->frame_base_divisor, 64);
   amddwarf_object_close(o);
   /* An array that claims 2^32-1 elements in 5 bytes is refused before
      anything is allocated for it. */

@@ -247,10 +247,13 @@ struct amddwarf_object {
   size_t section_count;
   size_t owned_bytes;     /* relocated copies */
 
-  /* The metadata note, the symbols and the wave size (elf.c), read on
-     first use: an amddwarf_unit_state (UNLOADED, READY or FAILED). */
-  _Atomic unsigned char elf_tables_state;
-  amddwarf_error elf_tables_failure;
+  /* The symbols, then the metadata note with the kernels' wave size
+     (elf.c), each read on first use: an amddwarf_unit_state (UNLOADED,
+     READY or FAILED). */
+  _Atomic unsigned char symbols_state, elf_tables_state;
+  amddwarf_error symbols_failure, elf_tables_failure;
+  bool one_wave_size;     /* the processor runs one wave size (gfx8, gfx9): the
+                             note is not needed for it */
   amddwarf_kernel *kernels;
   size_t kernel_count;
   amddwarf_symbol *symbols;
@@ -314,9 +317,15 @@ void amddwarf__object_free_cfi(amddwarf_object *object);
 amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_error *err);
 const amddwarf_section *amddwarf__object_find_section(const amddwarf_object *object,
                                                      const char *name);
-/* Reads the metadata note and the symbols once (amddwarf_object_load_metadata). */
+/* Reads the symbol table once. */
+amddwarf_status amddwarf__object_ensure_symbols(const amddwarf_object *object,
+                                               amddwarf_error *err);
+/* Reads the metadata note (and the symbols) once (amddwarf_object_load_metadata). */
 amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *object,
                                                   amddwarf_error *err);
+/* The object's info with its wave size and frame base divisor final:
+   without reading the note when the processor runs one wave size. */
+const amddwarf_object_info *amddwarf__object_wave_info(const amddwarf_object *object);
 
 /* forms.c */
 /* The table of .debug_abbrev OFFSET, read once and shared by the units

@@ -166,7 +166,7 @@ const amddwarf_kernel *amddwarf_object_kernel(const amddwarf_object *object, siz
 
 size_t amddwarf_object_symbol_count(const amddwarf_object *object)
 {
-  if (object == NULL || amddwarf__object_ensure_elf_tables(object, NULL) != AMDDWARF_OK)
+  if (object == NULL || amddwarf__object_ensure_symbols(object, NULL) != AMDDWARF_OK)
     return 0;
   return object->symbol_count;
 }
