@@ -1,24 +1,25 @@
 /* Code objects: ELF, DWARF DIEs, types, variables and line tables.
  *
  * amddwarf_object_open_* reads an AMDGPU code object (relocatable .o or
- * linked shared object): the ELF header and ISA, the NT_AMDGPU_METADATA note,
- * the symbol table, relocations applied to the debug sections of relocatable
- * objects, and one pass over .debug_info that reads every unit header and
- * unit DIE, checks the structure of every DIE, detects each unit's
- * convention and indexes the subprograms' PC ranges. A malformed unit does
- * not fail open: it keeps its error (amddwarf_object_load_unit) and the
- * other units stay readable (specs/code-objects.md). The DIE summaries
- * (amddwarf_die_info) and the line table of a unit are made the first time
- * something of that unit is asked for ("loading" the unit), so opening is
- * fast and holds little memory; amddwarf_object_load_all (or the
- * AMDDWARF_OBJECT_LOAD_ALL flag) loads everything at once. DIE references
- * (amddwarf_die_ref, below) read the same DIEs without summaries: 16 bytes
- * a DIE, and the variables at a PC from the subprogram's DIEs alone.
+ * linked shared object): the ELF header and ISA, the sections (every
+ * note's size checked), relocations applied to the debug sections of
+ * relocatable objects, and each unit's header and unit DIE. Everything else
+ * is read the first time a question needs it (specs/code-objects.md): the
+ * symbols, the NT_AMDGPU_METADATA note (amddwarf_object_load_metadata says
+ * why it cannot be read), a unit's scan (its DIE count, structure check,
+ * convention and PC -> scope index; a PC is looked up in the units whose
+ * ranges hold it first), its line table (rows packed in 8 bytes), its DIE
+ * summaries (amddwarf_die_info) and its compact DIE index. A malformed
+ * unit keeps its error (amddwarf_object_load_unit) and the other units stay
+ * readable. amddwarf_object_load_all (or the AMDDWARF_OBJECT_LOAD_ALL
+ * flag) reads everything at once. DIE references (amddwarf_die_ref, below)
+ * read the same DIEs without summaries: 16 bytes a DIE, and the variables
+ * at a PC from the subprogram's DIEs alone.
  *
  * Everything returned by the query functions is `const`, lives in the handle
  * and stays valid until amddwarf_object_close, unless said otherwise. The
- * query functions may be called from several threads at once: loading is
- * serialized inside the handle.
+ * query functions may be called from several threads at once: what is read
+ * on first use is made once, under a lock inside the handle.
  *
  * Expression bytes (DW_AT_location, DW_AT_frame_base, location list entries,
  * DW_AT_LLVM_lane_pc, ...) are returned raw; decode them with
@@ -292,8 +293,11 @@ typedef struct amddwarf_cu {
   const amddwarf_range *ranges;  /* the unit's PC ranges */
   size_t range_count;
   uint64_t line_offset;          /* DW_AT_stmt_list, UINT64_MAX when absent */
-  size_t first_die;              /* index of the unit DIE for amddwarf_object_die */
-  size_t die_count;              /* the unit's DIEs, counted at open */
+  size_t first_die;              /* index of the unit DIE for amddwarf_object_die,
+                                    set when every unit is scanned
+                                    (amddwarf_object_die_count) */
+  size_t die_count;              /* the unit's DIEs, counted by its scan
+                                    (amddwarf_object_cu scans the unit) */
 } amddwarf_cu;
 
 AMDDWARF_API size_t amddwarf_object_cu_count(const amddwarf_object *object);
@@ -366,8 +370,9 @@ AMDDWARF_API amddwarf_status amddwarf_object_load_all(const amddwarf_object *obj
 AMDDWARF_API const amddwarf_die_info *amddwarf_object_die_at(const amddwarf_object *object,
                                                         uint64_t offset);
 
-/* Every DIE in .debug_info order (unit DIEs included); the count is known
-   at open, a DIE is NULL when its unit cannot be loaded. */
+/* Every DIE in .debug_info order (unit DIEs included); the count scans
+   every unit (once) and numbers the DIEs (amddwarf_cu.first_die); a DIE is
+   NULL when its unit cannot be loaded. */
 AMDDWARF_API size_t amddwarf_object_die_count(const amddwarf_object *object);
 AMDDWARF_API const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size_t index);
 
