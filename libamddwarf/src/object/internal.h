@@ -209,7 +209,9 @@ typedef struct amddwarf_unit {
   /* The compact index (die_index.c), built on first use of a DIE reference
      of the unit; INDEX_STATE is an amddwarf_unit_state (READY or FAILED). */
   _Atomic unsigned char index_state;
-  amddwarf_die_record *records;  /* DIE_COUNT records in offset order (bulk allocation) */
+  amddwarf_die_record *records;  /* DIE_COUNT records in offset order: an array of
+                                    its own (RECORDS_OWNED), or in object->records */
+  bool records_owned;
   amddwarf_error index_failure;
   amddwarf_unit_global *globals; /* the unit DIE's variables, from the scan */
   size_t global_count, global_capacity;
@@ -278,6 +280,9 @@ struct amddwarf_object {
   amddwarf_unit *units;       /* parallel to cus */
   size_t cu_count, cu_capacity;
   size_t die_count;           /* every DIE of the units scanned so far */
+  /* Every unit's index records, unit by unit (die_index.c): one mapping
+     made by amddwarf_object_index_all for the units not indexed yet. */
+  amddwarf_die_record *records;
   _Atomic bool all_scanned;   /* every unit scanned, first_die set */
   size_t loaded_die_bytes;    /* summaries made so far */
   size_t indexed_die_bytes;   /* compact index records made so far */
