@@ -8,7 +8,7 @@
  * symbols, the NT_AMDGPU_METADATA note (amddwarf_object_load_metadata says
  * why it cannot be read), a unit's scan (its DIE count, structure check,
  * convention and PC -> scope index; a PC is looked up in the units whose
- * ranges hold it first), its line table (rows packed in 8 bytes), its DIE
+ * ranges hold it first), its line table (every 32nd row kept), its DIE
  * summaries (amddwarf_die_info) and its compact DIE index. A malformed
  * unit keeps its error (amddwarf_object_load_unit) and the other units stay
  * readable. amddwarf_object_load_all (or the AMDDWARF_OBJECT_LOAD_ALL
@@ -627,11 +627,10 @@ AMDDWARF_API const amddwarf_line_table *amddwarf_object_line_table(const amddwar
                                                                    size_t cu_index);
 
 /* Row INDEX (below table->row_count) of TABLE, a table of OBJECT, in *OUT.
-   A table keeps its rows packed in 8 bytes each (its address from the
-   table's lowest, its line, and its other columns as an index into the
-   table's distinct ones; a table that does not fit keeps whole rows), so a
-   row is handed out by value. E_INVALID_ARGUMENT for another object's
-   table or an index past the end. */
+   A table keeps every 32nd row and the line program's offset after it; the
+   rows between are read again by running the program from there (31 rows
+   at most), so a row is handed out by value. E_INVALID_ARGUMENT for
+   another object's table or an index past the end. */
 AMDDWARF_API amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
                                                       const amddwarf_line_table *table,
                                                       size_t index, amddwarf_line_row *out);

@@ -133,18 +133,8 @@ typedef struct amddwarf_line_sequence {
   uint32_t first_row, end_row;/* rows [first_row, end_row) before the end row */
 } amddwarf_line_sequence;
 
-/* A line table row in 8 bytes (lines.c): its address from the table's
-   lowest, and its line above the index of its other columns in KINDS. */
-typedef struct amddwarf_packed_row {
-  uint32_t address;
-  uint32_t line_kind;
-} amddwarf_packed_row;
-
-/* The columns of a row other than its address and line. */
-typedef struct amddwarf_line_kind {
-  uint32_t file, column, discriminator;
-  uint8_t isa, flags;
-} amddwarf_line_kind;
+/* What a unit's table keeps of its line program (lines.c). */
+struct amddwarf_line_program;
 
 /* One DIE of a unit's compact index (die_index.c): its tree links without
    its attributes, which are read from the section when asked for. */
@@ -196,11 +186,12 @@ typedef struct amddwarf_unit {
   amddwarf_line_table lines;
   amddwarf_error lines_failure;
   amddwarf_line_sequence *sequences; /* by low address */
-  amddwarf_packed_row *packed;   /* LINES.row_count rows, or NULL: WIDE_ROWS */
-  amddwarf_line_kind *kinds;
-  size_t kind_count;
-  uint64_t line_base;            /* the lowest row address */
-  amddwarf_line_row *wide_rows;  /* a table that does not pack */
+  /* Every 32nd row, and the program offset after it: the rows between are
+     read again from there (lines.c). */
+  const struct amddwarf_line_program *program;
+  amddwarf_line_row *checkpoints;
+  uint32_t *checkpoint_pos;
+  size_t checkpoint_count;
   size_t sequence_count;
   /* The unit's variables' address fields the object does not know, by
      (section, offset); found when the unit is loaded. */

@@ -42,10 +42,22 @@ typedef struct line_header {
   size_t program_start, end;
 } line_header;
 
+/* A table keeps every LINE_CHECKPOINT_ROWS-th row and where the program
+   goes on after it; the rows between are read again from there. */
+#define LINE_CHECKPOINT_ROWS 32u
+
+/* What a unit's table keeps of its header to run its program again. */
+struct amddwarf_line_program {
+  line_header h;
+  uint8_t reset_flags;
+};
+
 /* Growable arrays held while one table is read. */
 typedef struct line_buf {
   amddwarf_line_row *rows;
   size_t count, capacity;
+  uint32_t *marks;         /* program offset after each checkpoint row */
+  size_t mark_count, mark_capacity;
   const char **names;      /* directories, then files */
   size_t name_count, name_capacity;
 } line_buf;
@@ -183,9 +195,37 @@ static amddwarf_status read_entries(amddwarf_object *object, amddwarf_reader *r,
   return AMDDWARF_OK;
 }
 
-static amddwarf_status emit_row(amddwarf_object *object, line_buf *b,
-                                const amddwarf_line_row *row, amddwarf_error *err)
+/* Where the rows of a running program go: every row into BUF (reading the
+   table), or, running again from a checkpoint, past SKIP rows into *OUT
+   (the run then ends with AMDDWARF_END). */
+typedef struct line_sink {
+  amddwarf_object *object;
+  line_buf *buf;
+  size_t skip;
+  amddwarf_line_row *out;
+} line_sink;
+
+/* Takes ROW, emitted by the operation that ends at program offset POS. */
+static amddwarf_status emit_row(line_sink *sink, const amddwarf_line_row *row, size_t pos,
+                                amddwarf_error *err)
 {
+  amddwarf_object *object = sink->object;
+  line_buf *b = sink->buf;
+  if (b == NULL) {
+    if (sink->skip-- > 0)
+      return AMDDWARF_OK;
+    *sink->out = *row;
+    return AMDDWARF_END;
+  }
+  if (b->count % LINE_CHECKPOINT_ROWS == 0) {
+    if (pos > UINT32_MAX)
+      return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, pos,
+                           ".debug_line at 0x%zx: a line program past 4 GiB", pos);
+    if (amddwarf__mem_reserve(&object->allocator, (void **)&b->marks, &b->mark_capacity,
+                             b->mark_count + 1, sizeof *b->marks) != 0)
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table rows");
+    b->marks[b->mark_count++] = (uint32_t)pos;
+  }
   if (b->count >= 50000000u)
     return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "more than 50000000 line table rows");
@@ -206,13 +246,30 @@ static void line_reset(amddwarf_line_row *row, uint8_t flags)
   row->flags = flags;
 }
 
-static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
-                                   const line_header *h, line_buf *b, amddwarf_error *err)
+/* The registers after ROW was emitted (DWARF 5 section 6.2.5). */
+static void after_row(amddwarf_line_row *row, uint8_t reset_flags)
+{
+  if (row->flags & AMDDWARF_LINE_END_SEQUENCE) {
+    line_reset(row, reset_flags);
+    return;
+  }
+  row->discriminator = 0;
+  row->flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
+                           AMDDWARF_LINE_EPILOGUE_BEGIN);
+}
+
+/* Runs the program at R from the registers START (NULL: a sequence's
+   start) to H->end, or until SINK ends the run (AMDDWARF_END). */
+static amddwarf_status run_program(line_sink *sink, amddwarf_reader *r, const line_header *h,
+                                   const amddwarf_line_row *start, amddwarf_error *err)
 {
   amddwarf_line_row row;
   amddwarf_status st = AMDDWARF_OK;
   const uint8_t reset_flags = h->default_is_stmt ? AMDDWARF_LINE_IS_STMT : 0;
-  line_reset(&row, reset_flags);
+  if (start != NULL)
+    row = *start;
+  else
+    line_reset(&row, reset_flags);
   while (r->pos < h->end) {
     uint8_t op = 0;
     uint64_t u = 0;
@@ -224,11 +281,9 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
       unsigned adjusted = (unsigned)(op - h->opcode_base);
       row.address += (uint64_t)h->min_inst_length * (adjusted / h->line_range);
       row.line = (uint32_t)((int64_t)row.line + h->line_base + (int64_t)(adjusted % h->line_range));
-      if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+      if ((st = emit_row(sink, &row, r->pos, err)) != AMDDWARF_OK)
         return st;
-      row.discriminator = 0;
-      row.flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
-                              AMDDWARF_LINE_EPILOGUE_BEGIN);
+      after_row(&row, reset_flags);
       continue;
     }
     switch (op) {
@@ -244,9 +299,9 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
         goto out;
       if (sub == 1) { /* end_sequence */
         row.flags |= AMDDWARF_LINE_END_SEQUENCE;
-        if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+        if ((st = emit_row(sink, &row, ext_end, err)) != AMDDWARF_OK)
           return st;
-        line_reset(&row, reset_flags);
+        after_row(&row, reset_flags);
       } else if (sub == 2) { /* set_address */
         unsigned n = (unsigned)(len - 1);
         if (n == 0 || n > 8)
@@ -262,11 +317,9 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
       break;
     }
     case 1: /* copy */
-      if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+      if ((st = emit_row(sink, &row, r->pos, err)) != AMDDWARF_OK)
         return st;
-      row.discriminator = 0;
-      row.flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
-                              AMDDWARF_LINE_EPILOGUE_BEGIN);
+      after_row(&row, reset_flags);
       break;
     case 2: /* advance_pc */
       if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
@@ -321,9 +374,13 @@ out:
   return AMDDWARF_OK;
 }
 
+/* Reads unit CU's table: its files into TABLE, every row into *ROWS_OUT
+   (TABLE->row_count of them; NULL when none), the program offsets after
+   every LINE_CHECKPOINT_ROWS-th row into *MARKS_OUT, the header into *H_OUT. */
 static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu,
-                                  amddwarf_line_row **rows_out,
-                                  amddwarf_line_table *table, amddwarf_error *err)
+                                  amddwarf_line_row **rows_out, uint32_t **marks_out,
+                                  line_header *h_out, amddwarf_line_table *table,
+                                  amddwarf_error *err)
 {
   const amddwarf_section *s = object->sec_line;
   amddwarf_reader r;
@@ -505,7 +562,20 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
       goto done;
     }
   }
-  st = run_program(object, &r, &h, &b, err);
+  line_sink sink = {object, &b, 0, NULL};
+  st = run_program(&sink, &r, &h, NULL, err);
+  if (st == AMDDWARF_OK) {
+    *h_out = h;
+    *marks_out = NULL;
+    if (b.mark_count > 0) { /* ceil(count / LINE_CHECKPOINT_ROWS) of them */
+      *marks_out = amddwarf__mem_alloc(&object->allocator, b.mark_count * sizeof *b.marks);
+      if (*marks_out == NULL) {
+        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+        goto done;
+      }
+      memcpy(*marks_out, b.marks, b.mark_count * sizeof *b.marks);
+    }
+  }
   if (st == AMDDWARF_OK && b.count > 0) {
     /* Keep the buffer, trimmed: freed by amddwarf_object_close. */
     amddwarf_line_row *kept = amddwarf__mem_realloc(
@@ -530,6 +600,7 @@ truncated:
 done:
   if (b.rows != NULL)
     amddwarf__mem_free(&object->allocator, b.rows, b.capacity * sizeof *b.rows);
+  amddwarf__mem_free(&object->allocator, b.marks, b.mark_capacity * sizeof *b.marks);
   amddwarf__mem_free(&object->allocator, b.names, b.name_capacity * sizeof *b.names);
   amddwarf__mem_free(&object->allocator, file_dirs, file_dirs_size);
   return st;
@@ -571,110 +642,57 @@ static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *u
   return AMDDWARF_OK;
 }
 
-/* ---- rows packed in 8 bytes ---- */
+/* ---- rows read again from checkpoints ---- */
 
-/* A row is its address from the table's lowest (32 bits) and its line (20
-   bits) with the index (12 bits) of its other columns among the table's
-   distinct (file, column, discriminator, isa, flags): 8 bytes instead of
-   32. A table that does not fit (a line of 2^20 or more, more than 4096
-   distinct column sets, code spanning 4 GiB) keeps its rows whole. */
-#define LINE_KIND_BITS 12u
-#define LINE_KIND_MAX (1u << LINE_KIND_BITS)
-#define LINE_MAX_PACKED (1u << (32u - LINE_KIND_BITS))
-
-static bool same_kind(const amddwarf_line_kind *k, const amddwarf_line_row *r)
+/* Row I of UNIT's table: a checkpoint, or the program run again from the
+   checkpoint before it (LINE_CHECKPOINT_ROWS - 1 rows at most). */
+static amddwarf_status row_at(const amddwarf_object *object, const amddwarf_unit *unit,
+                              size_t i, amddwarf_line_row *out)
 {
-  return k->file == r->file && k->column == r->column && k->discriminator == r->discriminator &&
-         k->isa == r->isa && k->flags == r->flags;
+  size_t c = i / LINE_CHECKPOINT_ROWS;
+  *out = unit->checkpoints[c];
+  if (i % LINE_CHECKPOINT_ROWS == 0)
+    return AMDDWARF_OK;
+  const struct amddwarf_line_program *p = unit->program;
+  amddwarf_line_row start = unit->checkpoints[c];
+  after_row(&start, p->reset_flags);
+  line_sink sink = {(amddwarf_object *)(uintptr_t)object, NULL,
+                    i - c * LINE_CHECKPOINT_ROWS - 1, out};
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, object->sec_line->data, (size_t)object->sec_line->size);
+  r.pos = unit->checkpoint_pos[c];
+  amddwarf_status st = run_program(&sink, &r, &p->h, &start, NULL);
+  /* The program ran to this row when the table was read: anything else is
+     a section changed under the object. */
+  return st == AMDDWARF_END ? AMDDWARF_OK : AMDDWARF_E_OBJECT_DWARF;
 }
 
-static uint64_t kind_hash(const amddwarf_line_row *r)
+static uint64_t row_address(const amddwarf_object *object, const amddwarf_unit *unit, size_t i)
 {
-  uint64_t h = (uint64_t)r->file * 0x9e3779b97f4a7c15ull ^ (uint64_t)r->column * 0xc2b2ae3d27d4eb4full;
-  h ^= (uint64_t)r->discriminator * 0x165667b19e3779f9ull ^ ((uint64_t)r->isa << 8 | r->flags);
-  return h ^ (h >> 29);
+  amddwarf_line_row row;
+  return row_at(object, unit, i, &row) == AMDDWARF_OK ? row.address : UINT64_MAX;
 }
 
-/* Packs the COUNT ROWS of UNIT's table: true when they fit (unit->packed
-   and unit->kinds are set), false to keep them whole; *ST an error. */
-static bool pack_rows(amddwarf_object *object, amddwarf_unit *unit, const amddwarf_line_row *rows,
-                      size_t count, amddwarf_status *st, amddwarf_error *err)
+/* Keeps every LINE_CHECKPOINT_ROWS-th of the COUNT ROWS of UNIT's table,
+   with MARKS (taken over) and its program's header H. */
+static amddwarf_status keep_checkpoints(amddwarf_object *object, amddwarf_unit *unit,
+                                        const amddwarf_line_row *rows, size_t count,
+                                        uint32_t *marks, const line_header *h,
+                                        amddwarf_error *err)
 {
-  enum { SLOTS = 2 * LINE_KIND_MAX };
-  uint16_t slots[SLOTS]; /* kind index + 1, 0 empty */
-  amddwarf_line_kind kinds[LINE_KIND_MAX];
-  size_t kind_count = 0;
-  uint64_t base = UINT64_MAX, top = 0;
-  *st = AMDDWARF_OK;
-  for (size_t i = 0; i < count; ++i) {
-    if (rows[i].address < base)
-      base = rows[i].address;
-    if (rows[i].address > top)
-      top = rows[i].address;
-    if (rows[i].line >= LINE_MAX_PACKED)
-      return false;
-  }
-  if (count == 0 || top - base > UINT32_MAX)
-    return false;
-  amddwarf_packed_row *packed =
-      amddwarf__mem_alloc(&object->allocator, count * sizeof *packed);
-  if (packed == NULL) {
-    *st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, unit->lines.offset, "line table rows");
-    return false;
-  }
-  memset(slots, 0, sizeof slots);
-  for (size_t i = 0; i < count; ++i) {
-    const amddwarf_line_row *r = &rows[i];
-    size_t k = (size_t)kind_hash(r) & (SLOTS - 1);
-    while (slots[k] != 0 && !same_kind(&kinds[slots[k] - 1], r))
-      k = (k + 1) & (SLOTS - 1);
-    if (slots[k] == 0) {
-      if (kind_count == LINE_KIND_MAX) {
-        amddwarf__mem_free(&object->allocator, packed, count * sizeof *packed);
-        return false;
-      }
-      kinds[kind_count] = (amddwarf_line_kind){r->file, r->column, r->discriminator, r->isa,
-                                               r->flags};
-      slots[k] = (uint16_t)++kind_count;
-    }
-    packed[i].address = (uint32_t)(r->address - base);
-    packed[i].line_kind = r->line << LINE_KIND_BITS | (uint32_t)(slots[k] - 1);
-  }
-  unit->kinds = amddwarf__arena_alloc(&object->arena, kind_count * sizeof *unit->kinds, 8);
-  if (unit->kinds == NULL) {
-    amddwarf__mem_free(&object->allocator, packed, count * sizeof *packed);
-    *st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, unit->lines.offset, "line table rows");
-    return false;
-  }
-  memcpy(unit->kinds, kinds, kind_count * sizeof *kinds);
-  unit->kind_count = kind_count;
-  unit->packed = packed;
-  unit->line_base = base;
-  return true;
-}
-
-static uint64_t row_address(const amddwarf_unit *unit, size_t i)
-{
-  return unit->packed != NULL ? unit->line_base + unit->packed[i].address
-                              : unit->wide_rows[i].address;
-}
-
-static void row_at(const amddwarf_unit *unit, size_t i, amddwarf_line_row *out)
-{
-  if (unit->packed == NULL) {
-    *out = unit->wide_rows[i];
-    return;
-  }
-  const amddwarf_packed_row *p = &unit->packed[i];
-  const amddwarf_line_kind *k = &unit->kinds[p->line_kind & (LINE_KIND_MAX - 1)];
-  memset(out, 0, sizeof *out);
-  out->address = unit->line_base + p->address;
-  out->line = p->line_kind >> LINE_KIND_BITS;
-  out->file = k->file;
-  out->column = k->column;
-  out->discriminator = k->discriminator;
-  out->isa = k->isa;
-  out->flags = k->flags;
+  size_t n = (count + LINE_CHECKPOINT_ROWS - 1) / LINE_CHECKPOINT_ROWS;
+  unit->checkpoint_pos = marks;
+  unit->checkpoint_count = n;
+  struct amddwarf_line_program *p = amddwarf__arena_alloc(&object->arena, sizeof *p, 8);
+  unit->checkpoints = n ? amddwarf__mem_alloc(&object->allocator, n * sizeof *rows) : NULL;
+  if (p == NULL || (n > 0 && unit->checkpoints == NULL))
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, unit->lines.offset, "line table rows");
+  p->h = *h;
+  p->reset_flags = h->default_is_stmt ? AMDDWARF_LINE_IS_STMT : 0;
+  unit->program = p;
+  for (size_t k = 0; k < n; ++k)
+    unit->checkpoints[k] = rows[k * LINE_CHECKPOINT_ROWS];
+  return AMDDWARF_OK;
 }
 
 size_t amddwarf__object_line_bytes(const amddwarf_object *object)
@@ -682,10 +700,7 @@ size_t amddwarf__object_line_bytes(const amddwarf_object *object)
   size_t bytes = 0;
   for (size_t i = 0; i < object->cu_count; ++i) {
     const amddwarf_unit *unit = &object->units[i];
-    size_t n = unit->lines.row_count;
-    bytes += unit->packed != NULL    ? n * sizeof *unit->packed
-             : unit->wide_rows != NULL ? n * sizeof *unit->wide_rows
-                                       : 0;
+    bytes += unit->checkpoint_count * (sizeof *unit->checkpoints + sizeof *unit->checkpoint_pos);
   }
   return bytes;
 }
@@ -716,14 +731,19 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
     unit->lines.cu_index = (uint32_t)cu_index;
     unit->lines.offset = cu->line_offset;
     amddwarf_line_row *rows = NULL;
-    st = read_lines(object, cu, &rows, &unit->lines, e);
+    uint32_t *marks = NULL;
+    line_header h;
+    st = read_lines(object, cu, &rows, &marks, &h, &unit->lines, e);
     if (st == AMDDWARF_OK)
       st = index_sequences(object, unit, rows, e);
-    if (st == AMDDWARF_OK && !pack_rows(object, unit, rows, unit->lines.row_count, &st, e) &&
-        st == AMDDWARF_OK) {
-      unit->wide_rows = rows; /* kept whole */
-      rows = NULL;
+    if (st == AMDDWARF_OK) {
+      st = keep_checkpoints(object, unit, rows, unit->lines.row_count, marks, &h, e);
+      marks = NULL;
     }
+    if (marks != NULL)
+      amddwarf__mem_free(&object->allocator, marks,
+                        ((unit->lines.row_count + LINE_CHECKPOINT_ROWS - 1) / LINE_CHECKPOINT_ROWS) *
+                            sizeof *marks);
     if (rows != NULL)
       amddwarf__mem_free(&object->allocator, rows, unit->lines.row_count * sizeof *rows);
     if (st == AMDDWARF_OK) {
@@ -742,11 +762,12 @@ void amddwarf__object_free_lines(amddwarf_object *object)
 {
   for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i) {
     amddwarf_unit *unit = &object->units[i];
-    size_t n = unit->lines.row_count;
-    amddwarf__mem_free(&object->allocator, unit->wide_rows, n * sizeof *unit->wide_rows);
-    amddwarf__mem_free(&object->allocator, unit->packed, n * sizeof *unit->packed);
-    unit->wide_rows = NULL;
-    unit->packed = NULL;
+    size_t n = unit->checkpoint_count;
+    amddwarf__mem_free(&object->allocator, unit->checkpoints, n * sizeof *unit->checkpoints);
+    amddwarf__mem_free(&object->allocator, unit->checkpoint_pos, n * sizeof *unit->checkpoint_pos);
+    unit->checkpoints = NULL;
+    unit->checkpoint_pos = NULL;
+    unit->checkpoint_count = 0;
     unit->lines.row_count = 0;
   }
 }
@@ -770,8 +791,7 @@ amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
   if (object == NULL || table == NULL || out == NULL || table->cu_index >= object->cu_count ||
       table != &object->units[table->cu_index].lines || index >= table->row_count)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  row_at(&object->units[table->cu_index], index, out);
-  return AMDDWARF_OK;
+  return row_at(object, &object->units[table->cu_index], index, out);
 }
 
 /* The index of the row of unit CU_INDEX covering PC, or SIZE_MAX. */
@@ -798,7 +818,7 @@ static size_t unit_row_at(const amddwarf_object *object, size_t cu_index, uint64
     size_t a = q->first_row, b = q->end_row; /* last row with address <= pc */
     while (b - a > 1) {
       size_t mid = a + (b - a) / 2;
-      if (row_address(unit, mid) <= pc)
+      if (row_address(object, unit, mid) <= pc)
         a = mid;
       else
         b = mid;
@@ -823,6 +843,6 @@ amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t 
   if (hit == SIZE_MAX)
     return AMDDWARF_NOT_FOUND;
   *table = &object->units[first].lines;
-  row_at(&object->units[first], hit, row);
-  return AMDDWARF_OK;
+  return row_at(object, &object->units[first], hit, row) == AMDDWARF_OK ? AMDDWARF_OK
+                                                                         : AMDDWARF_NOT_FOUND;
 }
