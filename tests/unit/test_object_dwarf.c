@@ -198,6 +198,11 @@ static void test_line_program(void **state)
   for (size_t i = 0; i < 4; ++i)
     assert_int_equal(amddwarf_object_line_row(o, t, i, &rows[i]), AMDDWARF_OK);
   assert_int_equal(amddwarf_object_line_row(o, t, 4, &rows[0]), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_line_row run[3]; /* rows 1-3 in one run of the program: the same rows */
+  assert_int_equal(amddwarf_object_line_rows(o, t, 1, run, 3), AMDDWARF_OK);
+  assert_memory_equal(run, &rows[1], sizeof run);
+  assert_int_equal(amddwarf_object_line_rows(o, t, 1, run, 0), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_int_equal(amddwarf_object_line_rows(o, t, 2, run, 3), AMDDWARF_E_INVALID_ARGUMENT);
   assert_int_equal(rows[0].address, 0x1000);
   assert_int_equal(rows[0].line, 10);
   assert_int_equal(rows[0].column, 7);

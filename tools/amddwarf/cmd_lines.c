@@ -38,6 +38,7 @@ static const char *const usage =
     "          amddwarf lines kernel.o kernel.cl:12\n";
 
 #define MAX_SCOPES 256
+#define ROW_CHUNK 256 /* rows read at once when every row is read */
 
 static const char *row_file(const amddwarf_line_table *t, const amddwarf_line_row *r)
 {
@@ -168,10 +169,14 @@ static int lines_all(const amddwarf_object *object, bool json)
              t->version);
       printf("Address            Line   Column File   ISA Discriminator Flags\n");
     }
+    amddwarf_line_row chunk[ROW_CHUNK];
     for (size_t i = 0; i < t->row_count; ++i) {
-      amddwarf_line_row r_found;
-      amddwarf_object_line_row(object, t, i, &r_found);
-      const amddwarf_line_row *r = &r_found;
+      if (i % ROW_CHUNK == 0 &&
+          amddwarf_object_line_rows(object, t, i, chunk,
+                                    t->row_count - i < ROW_CHUNK ? t->row_count - i
+                                                                 : ROW_CHUNK) != AMDDWARF_OK)
+        break;
+      const amddwarf_line_row *r = &chunk[i % ROW_CHUNK];
       char flags[96];
       flags_text(flags, sizeof flags, r->flags);
       if (json) {
@@ -287,10 +292,14 @@ static int lines_source(const amddwarf_object *object, const char *source, const
     const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
     if (t == NULL)
       continue;
+    amddwarf_line_row chunk[ROW_CHUNK];
     for (size_t i = 0; i < t->row_count; ++i) {
-      amddwarf_line_row r_found;
-      amddwarf_object_line_row(object, t, i, &r_found);
-      const amddwarf_line_row *r = &r_found;
+      if (i % ROW_CHUNK == 0 &&
+          amddwarf_object_line_rows(object, t, i, chunk,
+                                    t->row_count - i < ROW_CHUNK ? t->row_count - i
+                                                                 : ROW_CHUNK) != AMDDWARF_OK)
+        break;
+      const amddwarf_line_row *r = &chunk[i % ROW_CHUNK];
       if (r->line != line || !(r->flags & AMDDWARF_LINE_IS_STMT) ||
           (r->flags & AMDDWARF_LINE_END_SEQUENCE) || !file_matches(row_file(t, r), file))
         continue;

@@ -635,6 +635,15 @@ AMDDWARF_API amddwarf_status amddwarf_object_line_row(const amddwarf_object *obj
                                                       const amddwarf_line_table *table,
                                                       size_t index, amddwarf_line_row *out);
 
+/* Rows FIRST to FIRST + COUNT - 1 of TABLE into OUT (COUNT entries), the
+   program run once: what a reader of every row uses, in chunks.
+   E_INVALID_ARGUMENT as amddwarf_object_line_row, and for COUNT 0 or rows
+   past the end. */
+AMDDWARF_API amddwarf_status amddwarf_object_line_rows(const amddwarf_object *object,
+                                                       const amddwarf_line_table *table,
+                                                       size_t first, amddwarf_line_row *out,
+                                                       size_t count);
+
 /* The row covering PC (the last row at or before PC in a sequence whose end
    is after PC): AMDDWARF_OK with *TABLE and the row in *ROW, or
    AMDDWARF_NOT_FOUND. The table of the unit whose subprogram holds PC is

@@ -196,13 +196,14 @@ static amddwarf_status read_entries(amddwarf_object *object, amddwarf_reader *r,
 }
 
 /* Where the rows of a running program go: every row into BUF (reading the
-   table), or, running again from a checkpoint, past SKIP rows into *OUT
-   (the run then ends with AMDDWARF_END). */
+   table), or, running again from a checkpoint, past SKIP rows the next
+   WANT into OUT (the run then ends with AMDDWARF_END). */
 typedef struct line_sink {
   amddwarf_object *object;
   line_buf *buf;
   size_t skip;
   amddwarf_line_row *out;
+  size_t want, got;
 } line_sink;
 
 /* Takes ROW, emitted by the operation that ends at program offset POS. */
@@ -212,10 +213,12 @@ static amddwarf_status emit_row(line_sink *sink, const amddwarf_line_row *row, s
   amddwarf_object *object = sink->object;
   line_buf *b = sink->buf;
   if (b == NULL) {
-    if (sink->skip-- > 0)
+    if (sink->skip > 0) {
+      --sink->skip;
       return AMDDWARF_OK;
-    *sink->out = *row;
-    return AMDDWARF_END;
+    }
+    sink->out[sink->got++] = *row;
+    return sink->got == sink->want ? AMDDWARF_END : AMDDWARF_OK;
   }
   if (b->count % LINE_CHECKPOINT_ROWS == 0) {
     if (pos > UINT32_MAX)
@@ -562,7 +565,7 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
       goto done;
     }
   }
-  line_sink sink = {object, &b, 0, NULL};
+  line_sink sink = {object, &b, 0, NULL, 0, 0};
   st = run_program(&sink, &r, &h, NULL, err);
   if (st == AMDDWARF_OK) {
     *h_out = h;
@@ -644,27 +647,36 @@ static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *u
 
 /* ---- rows read again from checkpoints ---- */
 
-/* Row I of UNIT's table: a checkpoint, or the program run again from the
-   checkpoint before it (LINE_CHECKPOINT_ROWS - 1 rows at most). */
-static amddwarf_status row_at(const amddwarf_object *object, const amddwarf_unit *unit,
-                              size_t i, amddwarf_line_row *out)
+/* Rows FIRST to FIRST + COUNT - 1 (COUNT > 0, all in the table) of UNIT's
+   table into OUT: from the checkpoint at or before FIRST, the program run
+   again once. */
+static amddwarf_status rows_at(const amddwarf_object *object, const amddwarf_unit *unit,
+                               size_t first, amddwarf_line_row *out, size_t count)
 {
-  size_t c = i / LINE_CHECKPOINT_ROWS;
-  *out = unit->checkpoints[c];
-  if (i % LINE_CHECKPOINT_ROWS == 0)
-    return AMDDWARF_OK;
+  size_t c = first / LINE_CHECKPOINT_ROWS;
   const struct amddwarf_line_program *p = unit->program;
+  line_sink sink = {(amddwarf_object *)(uintptr_t)object, NULL, 0, out, count, 0};
+  if (first % LINE_CHECKPOINT_ROWS == 0)
+    out[sink.got++] = unit->checkpoints[c];
+  else
+    sink.skip = first - c * LINE_CHECKPOINT_ROWS - 1;
+  if (sink.got == count)
+    return AMDDWARF_OK;
   amddwarf_line_row start = unit->checkpoints[c];
   after_row(&start, p->reset_flags);
-  line_sink sink = {(amddwarf_object *)(uintptr_t)object, NULL,
-                    i - c * LINE_CHECKPOINT_ROWS - 1, out};
   amddwarf_reader r;
   amddwarf_reader_init(&r, object->sec_line->data, (size_t)object->sec_line->size);
   r.pos = unit->checkpoint_pos[c];
   amddwarf_status st = run_program(&sink, &r, &p->h, &start, NULL);
-  /* The program ran to this row when the table was read: anything else is
-     a section changed under the object. */
+  /* The program ran past these rows when the table was read: anything
+     else is a section changed under the object. */
   return st == AMDDWARF_END ? AMDDWARF_OK : AMDDWARF_E_OBJECT_DWARF;
+}
+
+static amddwarf_status row_at(const amddwarf_object *object, const amddwarf_unit *unit,
+                              size_t i, amddwarf_line_row *out)
+{
+  return rows_at(object, unit, i, out, 1);
 }
 
 static uint64_t row_address(const amddwarf_object *object, const amddwarf_unit *unit, size_t i)
@@ -784,14 +796,22 @@ const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *obj
              : NULL;
 }
 
+amddwarf_status amddwarf_object_line_rows(const amddwarf_object *object,
+                                          const amddwarf_line_table *table, size_t first,
+                                          amddwarf_line_row *out, size_t count)
+{
+  if (object == NULL || table == NULL || out == NULL || table->cu_index >= object->cu_count ||
+      table != &object->units[table->cu_index].lines || first >= table->row_count ||
+      count == 0 || count > table->row_count - first)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  return rows_at(object, &object->units[table->cu_index], first, out, count);
+}
+
 amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
                                          const amddwarf_line_table *table, size_t index,
                                          amddwarf_line_row *out)
 {
-  if (object == NULL || table == NULL || out == NULL || table->cu_index >= object->cu_count ||
-      table != &object->units[table->cu_index].lines || index >= table->row_count)
-    return AMDDWARF_E_INVALID_ARGUMENT;
-  return row_at(object, &object->units[table->cu_index], index, out);
+  return amddwarf_object_line_rows(object, table, index, out, 1);
 }
 
 /* The index of the row of unit CU_INDEX covering PC, or SIZE_MAX. */
