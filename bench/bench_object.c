@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 #include <stdio.h>
@@ -125,6 +126,31 @@ static void run_open_index_all(void *arg)
   amddwarf_object_close(o);
 }
 
+/* Reads every unit's line table. */
+static void read_every_line_table(const amddwarf_object *o)
+{
+  size_t rows = 0;
+  for (size_t u = 0; u < amddwarf_object_cu_count(o); ++u) {
+    const amddwarf_line_table *t = amddwarf_object_line_table(o, u);
+    rows += t != NULL ? t->row_count : 0;
+  }
+  bench_consume(rows);
+}
+
+/* Open, then every unit's compact DIE index and line table: every unit
+   loaded through references. */
+static void run_open_index_lines(void *arg)
+{
+  amddwarf_object *o = open_or_exit(arg);
+  amddwarf_error err;
+  if (amddwarf_object_index_all(o, &err) != AMDDWARF_OK) {
+    fprintf(stderr, "index all: %s\n", err.message);
+    exit(1);
+  }
+  read_every_line_table(o);
+  amddwarf_object_close(o);
+}
+
 static int sum_attribute(void *user, const amddwarf_attribute *a)
 {
   *(uint64_t *)user += a->form + a->value.u;
@@ -151,7 +177,8 @@ static void run_open_ref_walk(void *arg)
 
 /* The memory with every unit indexed, measured in a child process: RSS
    growth and the library's count, in bytes. */
-static int index_memory(const ctx *c, double *rss_bytes, double *library_bytes)
+static int index_memory(const ctx *c, bool with_lines, double *rss_bytes,
+                        double *library_bytes)
 {
   int fds[2];
   double result[2] = {-1, -1};
@@ -163,6 +190,8 @@ static int index_memory(const ctx *c, double *rss_bytes, double *library_bytes)
     amddwarf_object *o = open_or_exit(c);
     amddwarf_error err;
     if (amddwarf_object_index_all(o, &err) == AMDDWARF_OK) {
+      if (with_lines)
+        read_every_line_table(o);
       result[0] = (double)(rss_kb() - before) * 1024.0;
       result[1] = (double)amddwarf_object_memory_used(o);
     }
@@ -385,8 +414,11 @@ int main(int argc, char **argv)
   for (size_t u = 0; u < amddwarf_object_cu_count(c.object) && c.pc_count < PC_COUNT; ++u) {
     const amddwarf_line_table *t = amddwarf_object_line_table(c.object, u);
     for (size_t r = 0; t && r < t->row_count && c.pc_count < PC_COUNT; ++r, ++seen)
-      if (seen % stride == 0)
-        c.pcs[c.pc_count++] = t->rows[r].address;
+      if (seen % stride == 0) {
+        amddwarf_line_row row;
+        amddwarf_object_line_row(c.object, t, r, &row);
+        c.pcs[c.pc_count++] = row.address;
+      }
   }
   printf("# input: %s: %zu bytes, %.1f MB of debug sections, %zu units, %zu DIEs\n", path,
          c.size, debug_mb, amddwarf_object_cu_count(c.object),
@@ -446,8 +478,16 @@ int main(int argc, char **argv)
   double first_ref = first_ref_query_ns(&c);
   bench_print_row("first variables query in a unit through references", first_ref, "none", -1,
                   "lookup");
+  double index_lines = bench_median_ns(run_open_index_lines, &c, 5);
+  bench_print_row("open + every unit's DIE index and line table, per MB", index_lines / debug_mb,
+                  "libdwarf DIE+attr walk", peer / debug_mb, "MB");
   double index_rss = 0, index_library = 0;
-  if (index_memory(&c, &index_rss, &index_library) == 0)
+  if (index_memory(&c, true, &index_rss, &index_library) == 0)
+    printf("#   memory with every unit indexed and its line table read: %.1f MB RSS growth "
+           "(%.2fx the debug sections; library accounting %.1f MB, %.2fx; target 1x)\n",
+           index_rss / 1e6, index_rss / 1e6 / debug_mb, index_library / 1e6,
+           index_library / 1e6 / debug_mb);
+  if (index_memory(&c, false, &index_rss, &index_library) == 0)
     printf("#   memory with every unit indexed (references): %.1f MB RSS growth from before "
            "open (%.2fx the debug sections; library accounting %.1f MB, %.2fx; target 2x)\n",
            index_rss / 1e6, index_rss / 1e6 / debug_mb, index_library / 1e6,

@@ -598,9 +598,12 @@ static void check_unit_vars(checker *c, Dwarf_Die unit, size_t cu_index, size_t 
   if (t == NULL || t->row_count == 0)
     return;
   size_t stride = t->row_count / per_unit + 1;
-  for (size_t r = 0; r < t->row_count; r += stride)
-    if (!(t->rows[r].flags & AMDDWARF_LINE_END_SEQUENCE))
-      check_vars_at(c, unit, t->rows[r].address);
+  for (size_t r = 0; r < t->row_count; r += stride) {
+    amddwarf_line_row row;
+    amddwarf_object_line_row(c->object, t, r, &row);
+    if (!(row.flags & AMDDWARF_LINE_END_SEQUENCE))
+      check_vars_at(c, unit, row.address);
+  }
 }
 
 int main(int argc, char **argv)

@@ -271,6 +271,8 @@ def check_object(amddwarf, work, label, obj, cpu, wave, producer_prefix):
                   and "read memory" not in r.stderr,
                   "%s: private memory is never read: %s" % (what, r.stderr[-400:]))
             saved = state + ".refused"
+            if os.path.exists(saved):
+                os.remove(saved)
             r = run([amddwarf, "eval", obj, "--state", state, "--lane", "2", "--no-quirks",
                      "--set", "%s=5" % e["name"], "--save-state", saved, e["name"]])
             check(r.returncode == 1 and "(no_private_segment)" in r.stderr

@@ -56,13 +56,16 @@ static size_t walk_references(const amddwarf_object *object)
     for (size_t r = 0; t != NULL && r < t->row_count && r < 256; ++r) {
       size_t count = 0;
       amddwarf_die_links links;
-      if (amddwarf_object_var_refs_at(object, t->rows[r].address, vars, 64, &count, &err) ==
+      amddwarf_line_row at;
+      if (amddwarf_object_line_row(object, t, r, &at) != AMDDWARF_OK)
+        abort();
+      if (amddwarf_object_var_refs_at(object, at.address, vars, 64, &count, &err) ==
           AMDDWARF_OK)
         for (size_t v = 0; v < count && v < 64; ++v) /* what a query hands out can be read */
           if (amddwarf_object_die_links(object, vars[v].die, &links, &err) != AMDDWARF_OK ||
               amddwarf_object_die_links(object, vars[v].scope, &links, &err) != AMDDWARF_OK)
             abort();
-      if (amddwarf_object_scope_refs_at(object, t->rows[r].address, scopes, 16, &count, &err) ==
+      if (amddwarf_object_scope_refs_at(object, at.address, scopes, 16, &count, &err) ==
           AMDDWARF_OK)
         for (size_t s = 0; s < count && s < 16; ++s)
           if (amddwarf_object_die_links(object, scopes[s], &links, &err) != AMDDWARF_OK)
@@ -113,9 +116,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t r = 0; t != NULL && r < t->row_count && r < 256; ++r) {
       size_t count = 0;
       const amddwarf_line_table *lt = NULL;
-      const amddwarf_line_row *row = NULL;
-      amddwarf_object_vars_at(object, t->rows[r].address, vars, 64, &count);
-      amddwarf_object_line_at(object, t->rows[r].address, &lt, &row);
+      amddwarf_line_row row, covering;
+      if (amddwarf_object_line_row(object, t, r, &row) != AMDDWARF_OK)
+        abort();
+      amddwarf_object_vars_at(object, row.address, vars, 64, &count);
+      amddwarf_object_line_at(object, row.address, &lt, &covering);
       sink += count;
     }
   }

@@ -18,9 +18,13 @@ static size_t why_everywhere(const amddwarf_object *object)
   amddwarf_var_ref vars[16];
   for (size_t c = 0; c < amddwarf_object_cu_count(object) && c < 8; ++c) {
     const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
-    for (size_t r = 0; t != NULL && r < t->row_count && r < 64; ++r) {
+    amddwarf_line_row rows[64];
+    size_t row_count = t != NULL ? (t->row_count < 64 ? t->row_count : 64) : 0;
+    if (row_count > 0 && amddwarf_object_line_rows(object, t, 0, rows, row_count) != AMDDWARF_OK)
+      row_count = 0;
+    for (size_t r = 0; r < row_count; ++r) {
       size_t count = 0;
-      if (amddwarf_object_var_refs_at(object, t->rows[r].address, vars, 16, &count, &err) !=
+      if (amddwarf_object_var_refs_at(object, rows[r].address, vars, 16, &count, &err) !=
           AMDDWARF_OK)
         continue;
       for (size_t v = 0; v < count && v < 16; ++v) {
@@ -31,7 +35,7 @@ static size_t why_everywhere(const amddwarf_object *object)
                                           &err) != AMDDWARF_OK ||
             name.value.kind != AMDDWARF_ATTR_STRING || name.value.string == NULL)
           continue;
-        if (amddwarf_stats_why(object, name.value.string, t->rows[r].address, &why, &err) ==
+        if (amddwarf_stats_why(object, name.value.string, rows[r].address, &why, &err) ==
             AMDDWARF_OK) {
           if ((unsigned)why.reason >= AMDDWARF_UNAVAILABLE_COUNT ||
               amddwarf_unavailable_name(why.reason) == NULL)

@@ -194,23 +194,33 @@ static void test_line_program(void **state)
   assert_string_equal(t->files[0], "/src/a.cl");
   assert_string_equal(t->files[1], "/src/inc/b.h");
   assert_int_equal(t->row_count, 4);
-  assert_int_equal(t->rows[0].address, 0x1000);
-  assert_int_equal(t->rows[0].line, 10);
-  assert_int_equal(t->rows[0].column, 7);
-  assert_int_equal(t->rows[0].file, 0);
-  assert_int_equal(t->rows[0].flags, AMDDWARF_LINE_IS_STMT);
-  assert_int_equal(t->rows[1].address, 0x1008);
-  assert_int_equal(t->rows[1].line, 11);
-  assert_int_equal(t->rows[1].file, 1); /* file 1 stays 1 */
-  assert_int_equal(t->rows[1].flags, AMDDWARF_LINE_IS_STMT | AMDDWARF_LINE_PROLOGUE_END);
-  assert_int_equal(t->rows[2].address, 0x1020);
-  assert_int_equal(t->rows[2].flags, 0);
-  assert_int_equal(t->rows[3].address, 0x1100);
-  assert_true(t->rows[3].flags & AMDDWARF_LINE_END_SEQUENCE);
+  amddwarf_line_row rows[4];
+  for (size_t i = 0; i < 4; ++i)
+    assert_int_equal(amddwarf_object_line_row(o, t, i, &rows[i]), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_line_row(o, t, 4, &rows[0]), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_line_row run[3]; /* rows 1-3 in one run of the program: the same rows */
+  assert_int_equal(amddwarf_object_line_rows(o, t, 1, run, 3), AMDDWARF_OK);
+  assert_memory_equal(run, &rows[1], sizeof run);
+  assert_int_equal(amddwarf_object_line_rows(o, t, 1, run, 0), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_int_equal(amddwarf_object_line_rows(o, t, 2, run, 3), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_int_equal(rows[0].address, 0x1000);
+  assert_int_equal(rows[0].line, 10);
+  assert_int_equal(rows[0].column, 7);
+  assert_int_equal(rows[0].file, 0);
+  assert_int_equal(rows[0].flags, AMDDWARF_LINE_IS_STMT);
+  assert_int_equal(rows[1].address, 0x1008);
+  assert_int_equal(rows[1].line, 11);
+  assert_int_equal(rows[1].file, 1); /* file 1 stays 1 */
+  assert_int_equal(rows[1].flags, AMDDWARF_LINE_IS_STMT | AMDDWARF_LINE_PROLOGUE_END);
+  assert_int_equal(rows[2].address, 0x1020);
+  assert_int_equal(rows[2].flags, 0);
+  assert_int_equal(rows[3].address, 0x1100);
+  assert_true(rows[3].flags & AMDDWARF_LINE_END_SEQUENCE);
   const amddwarf_line_table *lt;
-  const amddwarf_line_row *row;
+  amddwarf_line_row row;
   assert_int_equal(amddwarf_object_line_at(o, 0x1010, &lt, &row), AMDDWARF_OK);
-  assert_ptr_equal(row, &t->rows[1]);
+  assert_ptr_equal(lt, t);
+  assert_memory_equal(&row, &rows[1], sizeof row);
   assert_int_equal(amddwarf_object_line_at(o, 0x1100, &lt, &row), AMDDWARF_NOT_FOUND);
   amddwarf_object_close(o);
 }
@@ -625,8 +635,10 @@ static void test_references(void **state)
   assert_non_null(strstr(err.message, expect));
 }
 
-/* Units are summarized on first use: open counts DIEs per unit, and a
-   reference from unit B into unit A loads A along with B. */
+/* Units are scanned and summarized on first use: a unit's DIEs are counted
+   when it is first asked for, every DIE is numbered when the count of all
+   is asked for, and a reference from unit B into unit A loads A along with
+   B. */
 static void test_units_load_on_first_use(void **state)
 {
   (void)state;
@@ -637,10 +649,11 @@ static void test_units_load_on_first_use(void **state)
   assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
   size_t at_open = amddwarf_object_memory_used(o);
   const amddwarf_cu *a = amddwarf_object_cu(o, 0), *b = amddwarf_object_cu(o, 1);
-  assert_int_equal(a->first_die, 0);
   assert_int_equal(a->die_count, 9);
-  assert_int_equal(b->first_die, 9);
   assert_int_equal(b->die_count, 4);
+  assert_int_equal(amddwarf_object_die_count(o), 13);
+  assert_int_equal(a->first_die, 0);
+  assert_int_equal(b->first_die, 9);
   assert_string_equal(b->name, "b.cl"); /* from the unit DIE, read at open */
   const amddwarf_die_info *cross = amddwarf_object_die_at(o, d.off_cross);
   assert_non_null(cross);

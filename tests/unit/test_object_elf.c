@@ -20,6 +20,23 @@ static uint8_t image[TEST_IMAGE_SIZE];
 
 /* ---- header and ISA ---- */
 
+/* Opens IMAGE, which succeeds whatever its note holds (the note is read on
+   first use), and reads the metadata: its status. A note that cannot be read
+   leaves no kernel and no symbol. */
+static amddwarf_status open_reading_metadata(const uint8_t *bytes, size_t n, amddwarf_error *err)
+{
+  amddwarf_object *o = NULL;
+  amddwarf_status st = open_test_object(bytes, n, &o, err);
+  assert_int_equal(st, AMDDWARF_OK);
+  st = amddwarf_object_load_metadata(o, err);
+  if (st != AMDDWARF_OK) {
+    assert_int_equal(amddwarf_object_kernel_count(o), 0);
+    assert_int_equal(amddwarf_object_symbol_count(o), 0);
+  }
+  amddwarf_object_close(o);
+  return st;
+}
+
 static void test_not_elf(void **state)
 {
   (void)state;
@@ -115,7 +132,8 @@ static void bb_msgpack_str(byte_buf *b, const char *s)
   bb_bytes(b, s, n);
 }
 
-static size_t note_object(const byte_buf *desc)
+/* An object for processor MACH (e_flags) whose .note holds DESC. */
+static size_t note_object_for(const byte_buf *desc, uint32_t mach)
 {
   static byte_buf note;
   note.len = 0;
@@ -127,8 +145,13 @@ static size_t note_object(const byte_buf *desc)
   while (note.len % 4)
     bb_u8(&note, 0);
   elf_sec s[] = {ELF_SEC(".note", TEST_SHT_NOTE, &note)};
-  elf_params p = {TEST_ET_DYN, TEST_EM_AMDGPU, 2, 0x2c};
+  elf_params p = {TEST_ET_DYN, TEST_EM_AMDGPU, 2, mach};
   return elf_build(image, sizeof image, &p, s, 1);
+}
+
+static size_t note_object(const byte_buf *desc)
+{
+  return note_object_for(desc, 0x2c); /* gfx900 */
 }
 
 static void test_metadata_note(void **state)
@@ -147,6 +170,7 @@ static void test_metadata_note(void **state)
   bb_msgpack_str(&m, ".symbol");
   bb_msgpack_str(&m, "k.kd");
   bb_msgpack_str(&m, ".wavefront_size");
+  size_t wave_at = m.len;
   bb_u8(&m, 32);
   bb_msgpack_str(&m, ".sgpr_count");
   bb_u8(&m, 10);
@@ -159,10 +183,11 @@ static void test_metadata_note(void **state)
   assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
   const amddwarf_object_info *info = amddwarf_object_get_info(o);
   assert_string_equal(info->target, "amdgcn-amd-amdhsa--gfx900");
-  /* The kernels' wave size wins over gfx900's default of 64. */
+  /* gfx900 runs wave64 only (isa.def): a kernel that says 32 does not
+     change the object's wave size. */
   assert_int_equal(info->isa_wave_size, 64);
-  assert_int_equal(info->wave_size, 32);
-  assert_int_equal(info->frame_base_divisor, 32);
+  assert_int_equal(info->wave_size, 64);
+  assert_int_equal(info->frame_base_divisor, 64);
   assert_int_equal(amddwarf_object_kernel_count(o), 1);
   const amddwarf_kernel *k = amddwarf_object_kernel(o, 0);
   assert_string_equal(k->name, "k");
@@ -171,13 +196,23 @@ static void test_metadata_note(void **state)
   assert_int_equal(k->vgpr_spill_count, 200);
   assert_int_equal(k->vgpr_count, UINT32_MAX); /* absent */
   amddwarf_object_close(o);
+  /* gfx1030 runs both: its kernels' wave size (64) wins over its default
+     of 32, and sets the frame base divisor (MUBUF scratch). */
+  m.data[wave_at] = 64;
+  n = note_object_for(&m, 0x36);
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  info = amddwarf_object_get_info(o);
+  assert_int_equal(info->isa_wave_size, 32);
+  assert_int_equal(info->wave_size, 64);
+  assert_int_equal(info->frame_base_divisor, 64);
+  amddwarf_object_close(o);
   /* An array that claims 2^32-1 elements in 5 bytes is refused before
      anything is allocated for it. */
   m.len = 0;
   bb_u8(&m, 0xdd); /* array 32 */
   bb_uint(&m, 0xffffffffu, 4);
   n = note_object(&m);
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
+  assert_int_equal(open_reading_metadata(image, n, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
   assert_non_null(strstr(err.message, "NT_AMDGPU_METADATA"));
   /* A note whose descriptor runs past its section. */
   m.len = 0;
@@ -251,7 +286,7 @@ static void test_metadata_kernel_fields(void **state)
   bb_u8(&m, 2);
   bb_u8(&m, 3);
   n = note_object(&m);
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
+  assert_int_equal(open_reading_metadata(image, n, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
   assert_non_null(strstr(err.message, "has a kernel entry that is not a map: kernel 1 at byte"));
   /* A kernel without a name, and one cut short. */
   m.len = 0;
@@ -262,11 +297,11 @@ static void test_metadata_kernel_fields(void **state)
   bb_msgpack_str(&m, ".sgpr_count");
   bb_u8(&m, 1);
   n = note_object(&m);
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
+  assert_int_equal(open_reading_metadata(image, n, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
   assert_non_null(strstr(err.message, "has a kernel without a .name string: kernel 0"));
   m.len -= 2; /* the last key's value and a byte of the key */
   n = note_object(&m);
-  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
+  assert_int_equal(open_reading_metadata(image, n, &err), AMDDWARF_E_OBJECT_BAD_NOTE);
   assert_non_null(strstr(err.message, "is not well-formed msgpack"));
 }
 

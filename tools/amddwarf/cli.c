@@ -1,4 +1,5 @@
 /* Shared helpers of the amddwarf subcommands; see cli.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "json_out.h"
 
@@ -6,6 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 bool cli_is_flag(const char *arg, const char *flag)
 {

@@ -456,8 +456,9 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
       if (sym && !ji)
         printf("\n%016" PRIx64 " <%s>:\n", pc, sym->name);
       const amddwarf_line_table *table;
-      const amddwarf_line_row *row;
-      bool has_row = o->source && amddwarf_object_line_at(obj, pc, &table, &row) == AMDDWARF_OK;
+      amddwarf_line_row row_found;
+      const amddwarf_line_row *row = &row_found;
+      bool has_row = o->source && amddwarf_object_line_at(obj, pc, &table, &row_found) == AMDDWARF_OK;
       if (has_row && !ji &&
           (table != last_table || row->file != last_file || row->line != last_line)) {
         const char *file = row->file < table->file_count && table->files[row->file]

@@ -607,6 +607,15 @@ int cli_dump_main(int argc, char **argv)
   int rc = cli_object_open("dump", &args, &object);
   if (rc != 0)
     return rc;
+  /* The metadata note is read on first use: a note that cannot be read is
+     this command's error, as it was open's. */
+  amddwarf_error err;
+  amddwarf_status st = amddwarf_object_load_metadata(object, &err);
+  if (st != AMDDWARF_OK) {
+    cli_object_close(&args, object);
+    return cli_report_error("dump", args.json, st, &err);
+  }
+  (void)amddwarf_object_die_count(object); /* scans every unit: numbers its DIEs (first_die) */
   rc = args.json ? dump_json(object, args.path) : dump_text(object, args.path);
   cli_object_close(&args, object);
   return rc;

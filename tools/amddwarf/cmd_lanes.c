@@ -44,7 +44,8 @@ typedef struct source_place {
 static source_place where_at(const amddwarf_object *o, uint64_t pc)
 {
   const amddwarf_line_table *t = NULL;
-  const amddwarf_line_row *r = NULL;
+  amddwarf_line_row r_found;
+  const amddwarf_line_row *r = &r_found;
   const amddwarf_die_info *scopes[64];
   size_t depth = 0;
   source_place w = {NULL, NULL, 0, 0, false};
@@ -53,7 +54,7 @@ static source_place where_at(const amddwarf_object *o, uint64_t pc)
       if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram ||
           scopes[i]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
         w.function = amddwarf_object_function_name(o, scopes[i]);
-  if (amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK) {
+  if (amddwarf_object_line_at(o, pc, &t, &r_found) == AMDDWARF_OK) {
     w.file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : NULL;
     w.line = r->line;
     w.column = r->column;

@@ -41,21 +41,31 @@ static const char *const usage =
     "          amddwarf lines kernel.o kernel.cl:12\n";
 
 #define MAX_SCOPES 256
+#define ROW_CHUNK 256 /* rows read at once when every row is read */
 
 static const char *row_file(const amddwarf_line_table *t, const amddwarf_line_row *r)
 {
   return r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
 }
 
-static const char *decl_file(const amddwarf_object *object, const amddwarf_die_info *d,
-                             uint32_t file)
+static const char *decl_file(const amddwarf_object *object, size_t cu_index, uint64_t file)
 {
-  const amddwarf_line_table *t = amddwarf_object_line_table(object, d->cu_index);
+  const amddwarf_line_table *t = amddwarf_object_line_table(object, cu_index);
   if (t == NULL || file >= t->file_count || t->files[file] == NULL)
     return "?";
   return t->files[file];
 }
 
+/* Attribute AT of DIE as an unsigned number, 0 when absent. */
+static uint64_t die_number(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
+{
+  amddwarf_attribute a;
+  if (amddwarf_object_die_attribute(object, die, at, 0, &a, NULL) != AMDDWARF_OK)
+    return 0;
+  return a.value.kind == AMDDWARF_ATTR_SIGNED ? (uint64_t)a.value.s : a.value.u;
+}
+
+/* The name of DIE, its own or its abstract origin's; NULL when none. */
 typedef struct frame {
   const char *function;
   const char *file;
@@ -63,33 +73,40 @@ typedef struct frame {
   bool inlined;
 } frame;
 
-/* The frames at PC, innermost first. Returns the count (0: no line). */
+/* The frames at PC, innermost first, read through DIE references (the
+   subprogram's DIEs only, not its unit's). Returns the count (0: no line). */
 static size_t frames_at(const amddwarf_object *object, uint64_t pc, frame *frames,
                         size_t capacity)
 {
   const amddwarf_line_table *t = NULL;
-  const amddwarf_line_row *r = NULL;
-  const amddwarf_die_info *scopes[MAX_SCOPES];
+  amddwarf_line_row r_found;
+  const amddwarf_line_row *r = &r_found;
+  amddwarf_die_ref scopes[MAX_SCOPES];
   size_t depth = 0, n = 0;
-  if (amddwarf_object_line_at(object, pc, &t, &r) != AMDDWARF_OK)
+  if (amddwarf_object_line_at(object, pc, &t, &r_found) != AMDDWARF_OK)
     return 0;
   const char *file = row_file(t, r);
   uint32_t line = r->line, column = r->column;
-  if (amddwarf_object_scopes_at(object, pc, scopes, MAX_SCOPES, &depth) != AMDDWARF_OK) {
+  if (amddwarf_object_scope_refs_at(object, pc, scopes, MAX_SCOPES, &depth, NULL) !=
+      AMDDWARF_OK) {
     frames[0] = (frame){NULL, file, line, column, false};
     return 1;
   }
   if (depth > MAX_SCOPES)
     depth = MAX_SCOPES;
   for (size_t i = 0; i < depth && n < capacity; ++i) {
-    const amddwarf_die_info *s = scopes[i];
-    if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine) {
-      frames[n++] = (frame){amddwarf_object_function_name(object, s), file, line, column, true};
-      file = decl_file(object, s, s->call_file);
-      line = s->call_line;
-      column = s->call_column;
-    } else if (s->tag == AMDDWARF_DW_TAG_subprogram) {
-      frames[n++] = (frame){amddwarf_object_function_name(object, s), file, line, column,
+    amddwarf_die_ref s = scopes[i];
+    amddwarf_die_links links;
+    if (amddwarf_object_die_links(object, s, &links, NULL) != AMDDWARF_OK)
+      break;
+    if (links.tag == AMDDWARF_DW_TAG_inlined_subroutine) {
+      frames[n++] = (frame){amddwarf_object_die_function_name(object, s), file, line, column,
+                            true};
+      file = decl_file(object, s.cu_index, die_number(object, s, AMDDWARF_DW_AT_call_file));
+      line = (uint32_t)die_number(object, s, AMDDWARF_DW_AT_call_line);
+      column = (uint32_t)die_number(object, s, AMDDWARF_DW_AT_call_column);
+    } else if (links.tag == AMDDWARF_DW_TAG_subprogram) {
+      frames[n++] = (frame){amddwarf_object_die_function_name(object, s), file, line, column,
                             false};
       break;
     }
@@ -147,8 +164,14 @@ static int lines_all(const amddwarf_object *object, bool json)
              t->version);
       printf("Address            Line   Column File   ISA Discriminator Flags\n");
     }
+    amddwarf_line_row chunk[ROW_CHUNK];
     for (size_t i = 0; i < t->row_count; ++i) {
-      const amddwarf_line_row *r = &t->rows[i];
+      if (i % ROW_CHUNK == 0 &&
+          amddwarf_object_line_rows(object, t, i, chunk,
+                                    t->row_count - i < ROW_CHUNK ? t->row_count - i
+                                                                 : ROW_CHUNK) != AMDDWARF_OK)
+        break;
+      const amddwarf_line_row *r = &chunk[i % ROW_CHUNK];
       char flags[96];
       flags_text(flags, sizeof flags, r->flags);
       if (json) {
@@ -264,8 +287,14 @@ static int lines_source(const amddwarf_object *object, const char *source, const
     const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
     if (t == NULL)
       continue;
+    amddwarf_line_row chunk[ROW_CHUNK];
     for (size_t i = 0; i < t->row_count; ++i) {
-      const amddwarf_line_row *r = &t->rows[i];
+      if (i % ROW_CHUNK == 0 &&
+          amddwarf_object_line_rows(object, t, i, chunk,
+                                    t->row_count - i < ROW_CHUNK ? t->row_count - i
+                                                                 : ROW_CHUNK) != AMDDWARF_OK)
+        break;
+      const amddwarf_line_row *r = &chunk[i % ROW_CHUNK];
       if (r->line != line || !(r->flags & AMDDWARF_LINE_IS_STMT) ||
           (r->flags & AMDDWARF_LINE_END_SEQUENCE) || !file_matches(row_file(t, r), file))
         continue;

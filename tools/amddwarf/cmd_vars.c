@@ -118,9 +118,10 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
 {
   cli_buf b = {0};
   const amddwarf_line_table *table = NULL;
-  const amddwarf_line_row *row = NULL;
+  amddwarf_line_row row_found;
+  const amddwarf_line_row *row = &row_found;
   printf("pc 0x%llx", (unsigned long long)(fv != NULL ? fv->pc : pc));
-  if (amddwarf_object_line_at(object, pc, &table, &row) == AMDDWARF_OK) {
+  if (amddwarf_object_line_at(object, pc, &table, &row_found) == AMDDWARF_OK) {
     const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
     printf(": %s:%u:%u", file ? file : "?", row->line, row->column);
   }
@@ -186,9 +187,10 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
 {
   json_t *root = json_object();
   const amddwarf_line_table *table = NULL;
-  const amddwarf_line_row *row = NULL;
+  amddwarf_line_row row_found;
+  const amddwarf_line_row *row = &row_found;
   json_object_set_new(root, "pc", cli_json_addr(fv != NULL ? fv->pc : pc));
-  if (amddwarf_object_line_at(object, pc, &table, &row) == AMDDWARF_OK) {
+  if (amddwarf_object_line_at(object, pc, &table, &row_found) == AMDDWARF_OK) {
     const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
     json_t *line = json_object();
     json_object_set_new(line, "file", file ? json_string(file) : json_null());

@@ -115,7 +115,7 @@ bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply 
 /* The line-table row at PC (a process address when THREAD's wave lists
    loaded code objects) in THREAD's objects: true with *TABLE and *ROW. */
 bool dap_line_at(dap_session *s, size_t thread, uint64_t pc, const amddwarf_line_table **table,
-                 const amddwarf_line_row **row);
+                 amddwarf_line_row *row);
 /* "file.cl:12" for PC in THREAD's objects, or "" (BUF of SIZE bytes). */
 void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size);
 /* The text `amddwarf lanes` prints for THREAD's wave, as a new string. */

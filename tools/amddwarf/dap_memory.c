@@ -368,6 +368,7 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
   }
   int64_t first = (int64_t)lo + offset;
   const amddwarf_line_table *last_table = NULL;
+  amddwarf_line_row last_row_found;
   const amddwarf_line_row *last_row = NULL;
   for (uint64_t k = 0; k < count; k++) {
     int64_t index = first + (int64_t)k;
@@ -395,8 +396,9 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
     if (sym)
       json_object_set_new(j, "symbol", json_string(sym));
     const amddwarf_line_table *table = NULL;
-    const amddwarf_line_row *row = NULL;
-    if (amddwarf_object_line_at(sc->object, pc, &table, &row) == AMDDWARF_OK) {
+    amddwarf_line_row row_found;
+    const amddwarf_line_row *row = &row_found;
+    if (amddwarf_object_line_at(sc->object, pc, &table, &row_found) == AMDDWARF_OK) {
       /* The location is given where the source line changes. */
       if (table != last_table || !last_row || row->file != last_row->file ||
           row->line != last_row->line || k == 0) {
@@ -410,7 +412,8 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
       json_object_set_new(j, "line", json_integer(row->line));
       json_object_set_new(j, "column", json_integer(row->column));
       last_table = table;
-      last_row = row;
+      last_row_found = *row;
+      last_row = &last_row_found;
     }
     json_array_append_new(list, j);
   }

@@ -281,7 +281,7 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
 /* ---- Threads ---- */
 
 bool dap_line_at(dap_session *s, size_t thread, uint64_t pc, const amddwarf_line_table **table,
-                 const amddwarf_line_row **row)
+                 amddwarf_line_row *row)
 {
   const dap_thread *t = &s->threads[thread];
   size_t at = 0;
@@ -299,9 +299,10 @@ bool dap_line_at(dap_session *s, size_t thread, uint64_t pc, const amddwarf_line
 void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size)
 {
   const amddwarf_line_table *t = NULL;
-  const amddwarf_line_row *r = NULL;
+  amddwarf_line_row row;
+  const amddwarf_line_row *r = &row;
   buf[0] = '\0';
-  if (!dap_line_at(s, thread, pc, &t, &r))
+  if (!dap_line_at(s, thread, pc, &t, &row))
     return;
   const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
   const char *base = strrchr(file, '/');
@@ -498,8 +499,9 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
       snprintf(text, sizeof text, "0x%" PRIx64, lane->pc);
       json_object_set_new(j, "pc", json_string(text));
       const amddwarf_line_table *t = NULL;
-      const amddwarf_line_row *r = NULL;
-      if (dap_line_at(s, thread, lane->pc, &t, &r)) {
+      amddwarf_line_row row;
+      const amddwarf_line_row *r = &row;
+      if (dap_line_at(s, thread, lane->pc, &t, &row)) {
         if (r->file < t->file_count && t->files[r->file])
           json_object_set_new(j, "source", source_json(t->files[r->file]));
         json_object_set_new(j, "line", json_integer(r->line));

@@ -1,24 +1,25 @@
 /* Code objects: ELF, DWARF DIEs, types, variables and line tables.
  *
  * amddwarf_object_open_* reads an AMDGPU code object (relocatable .o or
- * linked shared object): the ELF header and ISA, the NT_AMDGPU_METADATA note,
- * the symbol table, relocations applied to the debug sections of relocatable
- * objects, and one pass over .debug_info that reads every unit header and
- * unit DIE, checks the structure of every DIE, detects each unit's
- * convention and indexes the subprograms' PC ranges. A malformed unit does
- * not fail open: it keeps its error (amddwarf_object_load_unit) and the
- * other units stay readable (specs/code-objects.md). The DIE summaries
- * (amddwarf_die_info) and the line table of a unit are made the first time
- * something of that unit is asked for ("loading" the unit), so opening is
- * fast and holds little memory; amddwarf_object_load_all (or the
- * AMDDWARF_OBJECT_LOAD_ALL flag) loads everything at once. DIE references
- * (amddwarf_die_ref, below) read the same DIEs without summaries: 16 bytes
- * a DIE, and the variables at a PC from the subprogram's DIEs alone.
+ * linked shared object): the ELF header and ISA, the sections (every
+ * note's size checked), relocations applied to the debug sections of
+ * relocatable objects, and each unit's header and unit DIE. Everything else
+ * is read the first time a question needs it (specs/code-objects.md): the
+ * symbols, the NT_AMDGPU_METADATA note (amddwarf_object_load_metadata says
+ * why it cannot be read), a unit's scan (its DIE count, structure check,
+ * convention and PC -> scope index; a PC is looked up in the units whose
+ * ranges hold it first), its line table (every 32nd row kept), its DIE
+ * summaries (amddwarf_die_info) and its compact DIE index. A malformed
+ * unit keeps its error (amddwarf_object_load_unit) and the other units stay
+ * readable. amddwarf_object_load_all (or the AMDDWARF_OBJECT_LOAD_ALL
+ * flag) reads everything at once. DIE references (amddwarf_die_ref, below)
+ * read the same DIEs without summaries: 16 bytes a DIE, and the variables
+ * at a PC from the subprogram's DIEs alone.
  *
  * Everything returned by the query functions is `const`, lives in the handle
  * and stays valid until amddwarf_object_close, unless said otherwise. The
- * query functions may be called from several threads at once: loading is
- * serialized inside the handle.
+ * query functions may be called from several threads at once: what is read
+ * on first use is made once, under a lock inside the handle.
  *
  * Expression bytes (DW_AT_location, DW_AT_frame_base, location list entries,
  * DW_AT_LLVM_lane_pc, ...) are returned raw; decode them with
@@ -202,6 +203,17 @@ typedef struct amddwarf_kernel {
   uint32_t uses_dynamic_stack;   /* .uses_dynamic_stack: 0 or 1 */
 } amddwarf_kernel;
 
+/* Reads the NT_AMDGPU_METADATA note and the symbol table now. Open only
+   checks that every note fits its section; the note's contents (a 113 MB
+   note for 80,000 kernels) and the symbols are read the first time a
+   kernel, a symbol or amddwarf_object_get_info (whose wave_size comes from
+   the kernels) is asked for, or by this call, which says why they cannot
+   be read: E_OBJECT_BAD_NOTE, E_OBJECT_BAD_ELF, E_NO_MEMORY. After a
+   failure the object has no kernels and no symbols, and its info keeps the
+   processor's wave size. */
+AMDDWARF_API amddwarf_status amddwarf_object_load_metadata(const amddwarf_object *object,
+                                                           amddwarf_error *err);
+
 AMDDWARF_API size_t amddwarf_object_kernel_count(const amddwarf_object *object);
 /* The INDEX-th kernel, or NULL when out of range. */
 AMDDWARF_API const amddwarf_kernel *amddwarf_object_kernel(const amddwarf_object *object,
@@ -294,11 +306,15 @@ typedef struct amddwarf_cu {
   const amddwarf_range *ranges;  /* the unit's PC ranges */
   size_t range_count;
   uint64_t line_offset;          /* DW_AT_stmt_list, UINT64_MAX when absent */
-  size_t first_die;              /* index of the unit DIE for amddwarf_object_die */
-  size_t die_count;              /* the unit's DIEs, counted at open */
+  size_t first_die;              /* index of the unit DIE for amddwarf_object_die,
+                                    set when every unit is scanned
+                                    (amddwarf_object_die_count) */
+  size_t die_count;              /* the unit's DIEs, counted by its scan
+                                    (amddwarf_object_cu scans the unit) */
   /* The producer quirks this unit's expressions may use
      (AMDDWARF_QUIRK_BIT of each): those whose producers match its
-     DW_AT_producer, in a legacy unit; 0 with AMDDWARF_OBJECT_NO_QUIRKS. */
+     DW_AT_producer, in a legacy unit; 0 with AMDDWARF_OBJECT_NO_QUIRKS.
+     Set by the unit's scan, as die_count. */
   uint32_t quirks;
 } amddwarf_cu;
 
@@ -372,8 +388,9 @@ AMDDWARF_API amddwarf_status amddwarf_object_load_all(const amddwarf_object *obj
 AMDDWARF_API const amddwarf_die_info *amddwarf_object_die_at(const amddwarf_object *object,
                                                         uint64_t offset);
 
-/* Every DIE in .debug_info order (unit DIEs included); the count is known
-   at open, a DIE is NULL when its unit cannot be loaded. */
+/* Every DIE in .debug_info order (unit DIEs included); the count scans
+   every unit (once) and numbers the DIEs (amddwarf_cu.first_die); a DIE is
+   NULL when its unit cannot be loaded. */
 AMDDWARF_API size_t amddwarf_object_die_count(const amddwarf_object *object);
 AMDDWARF_API const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size_t index);
 
@@ -577,6 +594,13 @@ AMDDWARF_API amddwarf_status amddwarf_object_die_ref_attributes(
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
 
+/* amddwarf_object_function_name for a DIE reference, its attributes read
+   from .debug_info (following DW_AT_abstract_origin and
+   DW_AT_specification): what a caller on references, such as `amddwarf
+   lines`, shows without the unit's summaries. */
+AMDDWARF_API const char *amddwarf_object_die_function_name(const amddwarf_object *object,
+                                                           amddwarf_die_ref die);
+
 /* amddwarf_object_scopes_at with references: innermost first, the unit DIE
    last. Reads the DIEs of the subprogram containing PC only. */
 AMDDWARF_API amddwarf_status amddwarf_object_scope_refs_at(const amddwarf_object *object,
@@ -664,8 +688,8 @@ typedef struct amddwarf_line_table {
   uint32_t cu_index;
   uint64_t offset;               /* .debug_line offset */
   uint16_t version;
-  const amddwarf_line_row *rows; /* in the order of the program */
-  size_t row_count;
+  size_t row_count;              /* rows, in the order of the program:
+                                    amddwarf_object_line_row */
   const char *const *files;      /* full paths, index as in rows[].file; an
                                     index with no entry is NULL */
   size_t file_count;
@@ -676,13 +700,31 @@ typedef struct amddwarf_line_table {
 AMDDWARF_API const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *object,
                                                                    size_t cu_index);
 
+/* Row INDEX (below table->row_count) of TABLE, a table of OBJECT, in *OUT.
+   A table keeps every 32nd row and the line program's offset after it; the
+   rows between are read again by running the program from there (31 rows
+   at most), so a row is handed out by value. E_INVALID_ARGUMENT for
+   another object's table or an index past the end. */
+AMDDWARF_API amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
+                                                      const amddwarf_line_table *table,
+                                                      size_t index, amddwarf_line_row *out);
+
+/* Rows FIRST to FIRST + COUNT - 1 of TABLE into OUT (COUNT entries), the
+   program run once: what a reader of every row uses, in chunks.
+   E_INVALID_ARGUMENT as amddwarf_object_line_row, and for COUNT 0 or rows
+   past the end. */
+AMDDWARF_API amddwarf_status amddwarf_object_line_rows(const amddwarf_object *object,
+                                                       const amddwarf_line_table *table,
+                                                       size_t first, amddwarf_line_row *out,
+                                                       size_t count);
+
 /* The row covering PC (the last row at or before PC in a sequence whose end
-   is after PC): AMDDWARF_OK with *TABLE and *ROW, or AMDDWARF_NOT_FOUND.
-   The table of the unit whose subprogram holds PC is searched first, then
-   every table (reading those not read yet). */
+   is after PC): AMDDWARF_OK with *TABLE and the row in *ROW, or
+   AMDDWARF_NOT_FOUND. The table of the unit whose subprogram holds PC is
+   searched first, then every table (reading those not read yet). */
 AMDDWARF_API amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
                                                      const amddwarf_line_table **table,
-                                                     const amddwarf_line_row **row);
+                                                     amddwarf_line_row *row);
 
 /* ---- conventions ---- */
 

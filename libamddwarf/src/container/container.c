@@ -209,6 +209,7 @@ static amddwarf_status container_new(const void *data, size_t size, const char *
   if (c == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "container handle");
   c->allocator = a;
+  c->fd = -1;
   c->options = opts;
   c->options.allocator = NULL;
   amddwarf__arena_init(&c->arena, &c->allocator);
@@ -293,15 +294,18 @@ amddwarf_status amddwarf__container_open_range(const char *path, bool whole, uin
       st = amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: cannot map", path);
     }
   }
-  close(fd);
-  if (st != AMDDWARF_OK)
+  if (st != AMDDWARF_OK) {
+    close(fd);
     return st;
+  }
   amddwarf_container *c = NULL;
   st = container_new((const uint8_t *)mapping + page_offset, (size_t)size, path, options, &c, err);
   if (st != AMDDWARF_OK) {
     munmap(mapping, mapping_size);
+    close(fd);
     return st;
   }
+  c->fd = fd;
   c->mapping = mapping;
   c->mapping_size = mapping_size;
   c->path = c->name;
@@ -335,6 +339,8 @@ void amddwarf_container_close(amddwarf_container *c)
   amddwarf__mem_free(&a, c->entries, c->capacity * sizeof *c->entries);
   if (c->mapping != NULL)
     munmap(c->mapping, c->mapping_size);
+  if (c->fd >= 0)
+    close(c->fd);
   amddwarf__arena_release(&c->arena);
   amddwarf__mem_free(&a, c, sizeof *c);
 }
@@ -417,9 +423,11 @@ amddwarf_status amddwarf_container_open_input(const char *input,
 }
 
 amddwarf_status amddwarf__container_take_bytes(amddwarf_container *c, size_t index, void **block,
-                                               size_t *block_size, const uint8_t **data,
-                                               size_t *size, amddwarf_error *err)
+                                               size_t *block_size, bool *mapped,
+                                               const uint8_t **data, size_t *size,
+                                               amddwarf_error *err)
 {
+  *mapped = false;
   amddwarf_status st = amddwarf_container_entry_bytes(c, index, data, size, err);
   if (st != AMDDWARF_OK)
     return st;
@@ -429,6 +437,21 @@ amddwarf_status amddwarf__container_take_bytes(amddwarf_container *c, size_t ind
     *block = ccob->bytes;
     *block_size = (size_t)ccob->uncompressed_size;
     ccob->bytes = NULL;
+    return AMDDWARF_OK;
+  }
+  if (c->fd >= 0 && *size > 0) {
+    uint64_t offset = e->pub.offset;
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t page_offset = offset % (uint64_t)(page > 0 ? page : 4096);
+    size_t length = (size_t)(page_offset + *size);
+    void *map = mmap(NULL, length, PROT_READ, MAP_PRIVATE, c->fd, (off_t)(offset - page_offset));
+    if (map == MAP_FAILED)
+      return amddwarf__fail(err, AMDDWARF_E_IO, offset, "%s: cannot map %zu bytes at %llu",
+                            c->name, *size, (unsigned long long)offset);
+    *block = map;
+    *block_size = length;
+    *mapped = true;
+    *data = (const uint8_t *)map + page_offset;
     return AMDDWARF_OK;
   }
   uint8_t *copy = amddwarf__mem_alloc(&c->allocator, *size ? *size : 1);

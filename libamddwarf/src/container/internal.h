@@ -44,6 +44,8 @@ struct amddwarf_container {
   size_t size;
   void *mapping;                 /* the file's mapping (open_file), or NULL */
   size_t mapping_size;
+  int fd;                        /* the mapped file, kept open to map an entry
+                                    for an object (take_bytes); -1 when none */
   const char *name;              /* for messages */
   const char *path;              /* for URIs, or NULL */
   uint64_t file_base;            /* file offset of data[0] */
@@ -109,14 +111,17 @@ amddwarf_status amddwarf__offload_binary_scan(amddwarf_container *c, const char 
 /* Reads a host ELF file's sections and everything offloaded in them. */
 amddwarf_status amddwarf__host_elf_scan(amddwarf_container *c, amddwarf_error *err);
 
-/* Hands the bytes of entry INDEX to the caller: *BLOCK (*BLOCK_SIZE bytes,
-   allocated with the container's allocator; the caller frees it) holds
-   *DATA (*SIZE bytes). A compressed entry's decompressed bundle moves out
-   of the container (its other entries then decompress it again); an
-   uncompressed entry is copied. */
+/* Hands the bytes of entry INDEX to the caller: *BLOCK (*BLOCK_SIZE bytes)
+   holds *DATA (*SIZE bytes). A compressed entry's decompressed bundle moves
+   out of the container (its other entries then decompress it again): a
+   block of the container's allocator, *MAPPED false. An uncompressed entry
+   of a file is mapped again on its own (*MAPPED true: the caller munmaps
+   the block), so an object keeps only the pages it reads and outlives the
+   container; one of memory is copied. */
 amddwarf_status amddwarf__container_take_bytes(amddwarf_container *c, size_t index, void **block,
-                                               size_t *block_size, const uint8_t **data,
-                                               size_t *size, amddwarf_error *err);
+                                               size_t *block_size, bool *mapped,
+                                               const uint8_t **data, size_t *size,
+                                               amddwarf_error *err);
 
 /* Opens [OFFSET, OFFSET + SIZE) of the file at PATH, mapped (WHOLE: all of
    it, OFFSET and SIZE ignored). */

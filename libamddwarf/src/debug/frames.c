@@ -343,8 +343,9 @@ static void set_positions(amddwarf_wave *w, size_t first, const physical_frame *
       continue;
     if (k == first) {
       const amddwarf_line_table *t = NULL;
-      const amddwarf_line_row *r = NULL;
-      if (amddwarf_object_line_at(object, p->object_pc, &t, &r) == AMDDWARF_OK) {
+      amddwarf_line_row r_found;
+      const amddwarf_line_row *r = &r_found;
+      if (amddwarf_object_line_at(object, p->object_pc, &t, &r_found) == AMDDWARF_OK) {
         f->pub.file = r->file < t->file_count ? t->files[r->file] : NULL;
         f->pub.line = r->line;
         f->pub.column = r->column;

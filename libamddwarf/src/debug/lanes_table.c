@@ -23,7 +23,8 @@ static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc
   for (size_t i = first; i < end; ++i) {
     const amddwarf_object *o = w->objects[i];
     const amddwarf_line_table *t = NULL;
-    const amddwarf_line_row *r = NULL;
+    amddwarf_line_row r_found;
+    const amddwarf_line_row *r = &r_found;
     const amddwarf_die_info *scopes[64];
     size_t depth = 0;
     const char *function = NULL;
@@ -32,7 +33,7 @@ static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc
         if (scopes[k]->tag == AMDDWARF_DW_TAG_subprogram ||
             scopes[k]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
           function = amddwarf_object_function_name(o, scopes[k]);
-    int has_row = amddwarf_object_line_at(o, pc, &t, &r) == AMDDWARF_OK;
+    int has_row = amddwarf_object_line_at(o, pc, &t, &r_found) == AMDDWARF_OK;
     if (!has_row && function == NULL && i + 1 < end)
       continue;
     if (has_row) {

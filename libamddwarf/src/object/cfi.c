@@ -198,7 +198,7 @@ static amddwarf_status open_cfi(const amddwarf_object *object, amddwarf_cfi **ou
 {
   amddwarf_cfi_options options;
   amddwarf_cfi_options_init(&options);
-  options.target = amddwarf_cfi_target_amdgpu(object->info.wave_size);
+  options.target = amddwarf_cfi_target_amdgpu(amddwarf__object_wave_info(object)->wave_size);
   options.allocator = &object->allocator;
   const amddwarf_section *frame = amddwarf__object_find_section(object, ".debug_frame");
   if (frame != NULL) {

@@ -576,7 +576,7 @@ static void checker_init(checker *c, const amddwarf_object *object, const amddwa
 {
   c->object = object;
   c->cu = cu;
-  c->wave_size = object ? object->info.wave_size : 64;
+  c->wave_size = object ? amddwarf__object_wave_info(object)->wave_size : 64;
   if (cu != NULL) {
     c->format = cu->format;
     c->convention = cu->convention;

@@ -142,6 +142,35 @@ const char *amddwarf_object_function_name(const amddwarf_object *object,
   return die->name != NULL ? die->name : die->linkage_name;
 }
 
+/* A string attribute AT of DIE, its origin's or specification's, or NULL. */
+static const char *die_string(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
+{
+  amddwarf_attribute a;
+  if (amddwarf_object_die_attribute(object, die, at, AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a,
+                                    NULL) != AMDDWARF_OK ||
+      a.value.kind != AMDDWARF_ATTR_STRING)
+    return NULL;
+  return a.value.string;
+}
+
+const char *amddwarf_object_die_function_name(const amddwarf_object *object,
+                                              amddwarf_die_ref die)
+{
+  if (object == NULL)
+    return NULL;
+  const char *linkage = die_string(object, die, AMDDWARF_DW_AT_linkage_name);
+  if (linkage == NULL)
+    linkage = die_string(object, die, AMDDWARF_DW_AT_MIPS_linkage_name);
+  /* The linkage string lives as long as the object: it keys the cache. */
+  if (linkage != NULL) {
+    const char *shown = display_name(object, linkage, linkage);
+    if (shown != linkage)
+      return shown;
+  }
+  const char *name = die_string(object, die, AMDDWARF_DW_AT_name);
+  return name != NULL ? name : linkage;
+}
+
 const char *amddwarf_object_symbol_name(const amddwarf_object *object,
                                         const amddwarf_symbol *symbol)
 {
@@ -241,8 +270,9 @@ amddwarf_status amddwarf_object_find_functions(const amddwarf_object *object, co
   if (object == NULL || name == NULL || count == NULL || (out == NULL && capacity > 0))
     return AMDDWARF_E_INVALID_ARGUMENT;
   size_t found = 0;
-  for (size_t i = 0; i < object->symbol_count; ++i) {
-    const amddwarf_symbol *s = &object->symbols[i];
+  size_t symbol_count = amddwarf_object_symbol_count(object); /* read on first use */
+  for (size_t i = 0; i < symbol_count; ++i) {
+    const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
     if (!is_function_symbol(s) || !names(object, s, name))
       continue;
     if (found < capacity)
@@ -310,8 +340,9 @@ size_t amddwarf_object_suggest_functions(const amddwarf_object *object, const ch
   size_t distance[AMDDWARF_MAX_SUGGESTIONS];
   if (capacity > AMDDWARF_MAX_SUGGESTIONS)
     capacity = AMDDWARF_MAX_SUGGESTIONS;
-  for (size_t i = 0; i < object->symbol_count; ++i) {
-    const amddwarf_symbol *s = &object->symbols[i];
+  size_t symbol_count = amddwarf_object_symbol_count(object); /* read on first use */
+  for (size_t i = 0; i < symbol_count; ++i) {
+    const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
     if (!is_function_symbol(s))
       continue;
     size_t d = symbol_distance(object, s, name, limit);

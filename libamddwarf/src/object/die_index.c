@@ -15,7 +15,10 @@
 
 size_t amddwarf__object_unit_of_die(const amddwarf_object *object, size_t index)
 {
-  if (object == NULL || index >= object->die_count || object->cu_count == 0)
+  if (object == NULL)
+    return SIZE_MAX;
+  amddwarf__object_scan_all(object); /* the DIEs are numbered */
+  if (index >= object->die_count || object->cu_count == 0)
     return SIZE_MAX;
   size_t lo = 0, n = object->cu_count;
   while (n > 1) { /* the last unit whose first DIE is at or before INDEX */
@@ -96,17 +99,22 @@ static amddwarf_status build_index(amddwarf_object *object, size_t cu_index)
   if (amddwarf__unit_failed_at_open(unit)) {
     st = unit->failure.status;
     unit->index_failure = unit->failure;
-  } else if (object->records == NULL &&
-             (object->records = amddwarf__mem_alloc_bulk(
-                  &object->allocator, records_bytes(object->die_count))) == NULL) {
-    st = amddwarf__fail(&unit->index_failure, AMDDWARF_E_NO_MEMORY,
-                        object->cus[cu_index].offset, "the DIE index");
   } else {
-    amddwarf_die_record *records = object->records + unit->first_die;
-    st = fill_records(object, cu_index, records, &unit->index_failure);
+    /* Inside the whole object's array when amddwarf_object_index_all made
+       one, else an array of the unit's own. */
+    bool shared = object->records != NULL;
+    amddwarf_die_record *records =
+        shared ? object->records + unit->first_die
+               : amddwarf__mem_alloc_bulk(&object->allocator, records_bytes(unit->die_count));
+    st = records == NULL ? amddwarf__fail(&unit->index_failure, AMDDWARF_E_NO_MEMORY,
+                                          object->cus[cu_index].offset, "the DIE index")
+                         : fill_records(object, cu_index, records, &unit->index_failure);
     if (st == AMDDWARF_OK) {
       unit->records = records;
+      unit->records_owned = !shared;
       object->indexed_die_bytes += (size_t)unit->die_count * sizeof *records;
+    } else if (records != NULL && !shared) {
+      amddwarf__mem_free_bulk(&object->allocator, records, records_bytes(unit->die_count));
     }
   }
   atomic_store_explicit(&unit->index_state,
@@ -146,19 +154,35 @@ amddwarf_status amddwarf_object_index_unit(const amddwarf_object *object, size_t
 
 amddwarf_status amddwarf_object_index_all(const amddwarf_object *object, amddwarf_error *err)
 {
+  if (object == NULL)
+    return amddwarf__object_each_unit(object, "amddwarf_object_index_all",
+                                      amddwarf__object_ensure_index, err);
+  amddwarf__object_scan_all(object);
+  /* Every unit: one array for the units not indexed yet (with the C
+     library's allocator a mapping advised for huge pages, written unit by
+     unit), so that their pages are not faulted 4 KiB at a time. */
+  amddwarf_object *o = (amddwarf_object *)(uintptr_t)object;
+  pthread_mutex_lock(&o->load_lock);
+  if (o->records == NULL)
+    o->records = amddwarf__mem_alloc_bulk(&o->allocator, records_bytes(o->die_count));
+  pthread_mutex_unlock(&o->load_lock);
   return amddwarf__object_each_unit(object, "amddwarf_object_index_all",
                                     amddwarf__object_ensure_index, err);
 }
 
 void amddwarf__object_free_indexes(amddwarf_object *object)
 {
-  amddwarf__mem_free_bulk(&object->allocator, object->records,
-                          records_bytes(object->die_count));
+  amddwarf__mem_free_bulk(&object->allocator, object->records, records_bytes(object->die_count));
   object->records = NULL;
   object->indexed_die_bytes = 0;
   for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i) {
     amddwarf_unit *unit = &object->units[i];
+    if (unit->records != NULL && unit->records_owned)
+      amddwarf__mem_free_bulk(&object->allocator, unit->records, records_bytes(unit->die_count));
     unit->records = NULL;
+    amddwarf__mem_free(&object->allocator, unit->scopes,
+                      unit->scope_capacity * sizeof *unit->scopes);
+    unit->scopes = NULL;
     amddwarf__mem_free(&object->allocator, unit->globals,
                       unit->global_capacity * sizeof *unit->globals);
     unit->globals = NULL;

@@ -438,6 +438,12 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
 {
   amddwarf_cu *cu = &object->cus[cu_index];
   amddwarf_unit *unit = &object->units[cu_index];
+  amddwarf__object_ensure_scanned(object, cu_index); /* a unit a reference leads into */
+  if (atomic_load_explicit(&unit->scan_state, memory_order_acquire) == AMDDWARF_UNIT_FAILED) {
+    if (err != NULL)
+      *err = unit->failure;
+    return unit->failure.status;
+  }
   walker w;
   memset(&w, 0, sizeof w);
   w.object = object;
@@ -688,6 +694,7 @@ amddwarf_unit *amddwarf__object_unit(const amddwarf_object *cobject, size_t cu_i
                    cu_index);
     return NULL;
   }
+  amddwarf__object_ensure_scanned(object, cu_index);
   return &object->units[cu_index];
 }
 
@@ -742,6 +749,8 @@ amddwarf_status amddwarf__object_each_unit(const amddwarf_object *object, const 
 
 amddwarf_status amddwarf_object_load_all(const amddwarf_object *object, amddwarf_error *err)
 {
+  if (object != NULL)
+    amddwarf__object_scan_all(object);
   return amddwarf__object_each_unit(object, "amddwarf_object_load_all", amddwarf_object_load_unit,
                                     err);
 }
@@ -778,7 +787,10 @@ const amddwarf_die_info *amddwarf_object_die_at(const amddwarf_object *object, u
 
 size_t amddwarf_object_die_count(const amddwarf_object *object)
 {
-  return object ? object->die_count : 0;
+  if (object == NULL)
+    return 0;
+  amddwarf__object_scan_all(object);
+  return object->die_count;
 }
 
 const amddwarf_die_info *amddwarf_object_die(const amddwarf_object *object, size_t index)

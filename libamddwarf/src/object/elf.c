@@ -542,7 +542,9 @@ static amddwarf_status read_metadata(amddwarf_object *object, const uint8_t *des
   return status;
 }
 
-static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_section *sec,
+/* Steps over the notes of SEC, checking that each fits; with PARSE, reads
+   the NT_AMDGPU_METADATA note. */
+static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_section *sec, bool parse,
                                   amddwarf_error *err)
 {
   uint64_t pos = 0;
@@ -558,7 +560,7 @@ static amddwarf_status read_notes(amddwarf_object *object, const amddwarf_sectio
       return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_NOTE, pos,
                            "%s: note at offset 0x%llx overruns the section (%llu bytes)",
                            sec->name, (unsigned long long)pos, (unsigned long long)sec->size);
-    if (type == AMDDWARF_NT_AMDGPU_METADATA && namesz == 7 &&
+    if (parse && type == AMDDWARF_NT_AMDGPU_METADATA && namesz == 7 &&
         memcmp(sec->data + name_at, "AMDGPU", 7) == 0) {
       amddwarf_status st = read_metadata(object, sec->data + desc_at, descsz, pos, err);
       if (st != AMDDWARF_OK)
@@ -704,17 +706,30 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
   for (size_t i = 0; i < count; ++i)
     if (out[i].kind == AMDDWARF_SYMBOL_DESCRIPTOR)
       name_index_each(&index, out, out[i].name, strlen(out[i].name) - 3, mark_kernel_entry, NULL);
-  for (size_t k = 0; k < object->kernel_count; ++k) {
-    amddwarf_kernel *kernel = &object->kernels[k];
-    if (kernel->symbol != NULL)
-      name_index_each(&index, out, kernel->symbol, strlen(kernel->symbol), join_descriptor,
-                      kernel);
-    name_index_each(&index, out, kernel->name, strlen(kernel->name), join_code, kernel);
-  }
   amddwarf__mem_free(&object->allocator, index.slots, (index.mask + 1) * sizeof *index.slots);
   qsort(out, count, sizeof *out, symbol_order);
   object->symbols = out;
   object->symbol_count = count;
+  return AMDDWARF_OK;
+}
+
+/* Joins the metadata's kernels with their descriptor and code symbols. */
+static amddwarf_status join_kernels(amddwarf_object *object, amddwarf_error *err)
+{
+  name_index index;
+  if (object->kernel_count == 0)
+    return AMDDWARF_OK;
+  if (!name_index_build(object, object->symbols, object->symbol_count, &index))
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
+  for (size_t k = 0; k < object->kernel_count; ++k) {
+    amddwarf_kernel *kernel = &object->kernels[k];
+    if (kernel->symbol != NULL)
+      name_index_each(&index, object->symbols, kernel->symbol, strlen(kernel->symbol),
+                      join_descriptor, kernel);
+    name_index_each(&index, object->symbols, kernel->name, strlen(kernel->name), join_code,
+                    kernel);
+  }
+  amddwarf__mem_free(&object->allocator, index.slots, (index.mask + 1) * sizeof *index.slots);
   return AMDDWARF_OK;
 }
 
@@ -887,6 +902,9 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
   object->info.abi_version = elf->abi_version;
   object->info.e_flags = elf->e_flags;
   decode_isa(&object->info);
+  amddwarf_isa_info isa;
+  object->one_wave_size = amddwarf_isa_info_by_mach(object->info.mach, &isa) == AMDDWARF_OK &&
+                          isa.wave32 != isa.wave64;
 
   amddwarf_status st = read_sections(object, elf, err);
   if (st != AMDDWARF_OK)
@@ -894,17 +912,9 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
   for (size_t i = 1; i < object->section_count; ++i) {
     const amddwarf_section *s = &object->sections[i];
     if (s->type == SHT_NOTE) {
-      st = read_notes(object, s, err);
+      st = read_notes(object, s, false, err);
       if (st != AMDDWARF_OK)
         return st;
-    }
-  }
-  for (size_t i = 1; i < object->section_count; ++i) {
-    if (object->sections[i].type == SHT_SYMTAB) {
-      st = read_symbols(object, &object->sections[i], err);
-      if (st != AMDDWARF_OK)
-        return st;
-      break;
     }
   }
   if (object->info.elf_type != ET_REL) {
@@ -933,6 +943,75 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
   }
   if ((st = amddwarf__object_index_unknown(object, err)) != AMDDWARF_OK)
     return st;
+  object->info.frame_base_divisor = object->info.flat_scratch ? 1u : object->info.wave_size;
+  return AMDDWARF_OK;
+}
+
+/* ---- the symbols and the metadata, read on first use ---- */
+
+/* Runs READ once under the load lock, keeping its status in *STATE and
+   FAILURE (an amddwarf_unit_state: UNLOADED, READY or FAILED). */
+static amddwarf_status run_once(amddwarf_object *object, _Atomic unsigned char *state,
+                                amddwarf_error *failure,
+                                amddwarf_status (*read)(amddwarf_object *object,
+                                                        amddwarf_error *err),
+                                amddwarf_error *err)
+{
+  unsigned now = atomic_load_explicit(state, memory_order_acquire);
+  if (now == AMDDWARF_UNIT_UNLOADED) {
+    pthread_mutex_lock(&object->load_lock);
+    now = atomic_load_explicit(state, memory_order_acquire);
+    if (now == AMDDWARF_UNIT_UNLOADED) {
+      amddwarf_status st = read(object, failure);
+      failure->status = st;
+      now = st == AMDDWARF_OK ? AMDDWARF_UNIT_READY : AMDDWARF_UNIT_FAILED;
+      atomic_store_explicit(state, (unsigned char)now, memory_order_release);
+    }
+    pthread_mutex_unlock(&object->load_lock);
+  }
+  if (now == AMDDWARF_UNIT_READY)
+    return AMDDWARF_OK;
+  if (err != NULL)
+    *err = *failure;
+  return failure->status;
+}
+
+static amddwarf_status read_symbol_table(amddwarf_object *object, amddwarf_error *err)
+{
+  for (size_t i = 1; i < object->section_count; ++i)
+    if (object->sections[i].type == SHT_SYMTAB) {
+      amddwarf_status st = read_symbols(object, &object->sections[i], err);
+      if (st != AMDDWARF_OK)
+        object->symbol_count = 0; /* what was read before the error is not handed out */
+      return st;
+    }
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__object_ensure_symbols(const amddwarf_object *cobject,
+                                               amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  return run_once(object, &object->symbols_state, &object->symbols_failure, read_symbol_table,
+                  err);
+}
+
+/* Reads the metadata note, joins its kernels with the symbols, and takes
+   the kernels' wave size when the processor has a choice. */
+static amddwarf_status read_metadata_note(amddwarf_object *object, amddwarf_error *err)
+{
+  amddwarf_status st = amddwarf__object_ensure_symbols(object, err);
+  for (size_t i = 1; i < object->section_count && st == AMDDWARF_OK; ++i)
+    if (object->sections[i].type == SHT_NOTE)
+      st = read_notes(object, &object->sections[i], true, err);
+  if (st == AMDDWARF_OK)
+    st = join_kernels(object, err);
+  if (st != AMDDWARF_OK) {
+    object->kernel_count = 0; /* what was read before the error is not handed out */
+    return st;
+  }
+  if (object->one_wave_size)
+    return AMDDWARF_OK;
   /* The object's wave size: the kernels' when they all agree. */
   unsigned wave = 0;
   for (size_t k = 0; k < object->kernel_count; ++k) {
@@ -948,4 +1027,27 @@ amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_erro
     object->info.wave_size = wave;
   object->info.frame_base_divisor = object->info.flat_scratch ? 1u : object->info.wave_size;
   return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *cobject,
+                                                  amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  return run_once(object, &object->elf_tables_state, &object->elf_tables_failure,
+                  read_metadata_note, err);
+}
+
+const amddwarf_object_info *amddwarf__object_wave_info(const amddwarf_object *object)
+{
+  if (!object->one_wave_size)
+    amddwarf__object_ensure_elf_tables(object, NULL);
+  return &object->info;
+}
+
+amddwarf_status amddwarf_object_load_metadata(const amddwarf_object *object, amddwarf_error *err)
+{
+  if (object == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_object_load_metadata: NULL object");
+  return amddwarf__object_ensure_elf_tables(object, err);
 }

@@ -134,6 +134,9 @@ typedef struct amddwarf_line_sequence {
   uint32_t first_row, end_row;/* rows [first_row, end_row) before the end row */
 } amddwarf_line_sequence;
 
+/* What a unit's table keeps of its line program (lines.c). */
+struct amddwarf_line_program;
+
 /* One DIE of a unit's compact index (die_index.c): its tree links without
    its attributes, which are read from the section when asked for. */
 typedef struct amddwarf_die_record {
@@ -150,13 +153,29 @@ typedef struct amddwarf_unit_global {
   uint32_t index;             /* in the unit */
 } amddwarf_unit_global;
 
+/* Scope index entry: a subprogram's range, found by the scan. */
+typedef struct amddwarf_scope_entry {
+  uint64_t low, high;
+  uint64_t die_offset;
+  uint32_t cu_index;
+  uint32_t die_index;          /* the subprogram's index in its unit */
+} amddwarf_scope_entry;
+
 /* What the object knows of one unit beyond its public amddwarf_cu. The DIE
    summaries are made the first time the unit is asked for. */
 typedef struct amddwarf_unit {
   uint64_t end;               /* .debug_info offset after the unit */
   size_t abbrev_table;        /* index into object->abbrev_tables */
-  size_t first_die;           /* index of its unit DIE among all DIEs */
+  size_t first_die;           /* index of its unit DIE among all DIEs, once
+                                 every unit is scanned (amddwarf__object_scan_all) */
   uint32_t die_count;         /* counted by the scan */
+  /* The unit's scan (unit_scan.c), on first use: DIE_COUNT, the scope
+     index, GLOBALS and the convention are valid once it is READY (FAILED:
+     FAILURE says why, and no DIE of the unit can be read). */
+  _Atomic unsigned char scan_state;
+  amddwarf_scope_entry *scopes;  /* its subprograms' ranges, by low address */
+  uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
+  size_t scope_count, scope_capacity;
   _Atomic unsigned char state;/* amddwarf_unit_state */
   _Atomic unsigned char lines_state;
   amddwarf_die_info *dies;    /* DIE_COUNT summaries in offset order */
@@ -168,6 +187,12 @@ typedef struct amddwarf_unit {
   amddwarf_line_table lines;
   amddwarf_error lines_failure;
   amddwarf_line_sequence *sequences; /* by low address */
+  /* Every 32nd row, and the program offset after it: the rows between are
+     read again from there (lines.c). */
+  const struct amddwarf_line_program *program;
+  amddwarf_line_row *checkpoints;
+  uint32_t *checkpoint_pos;
+  size_t checkpoint_count;
   size_t sequence_count;
   /* The unit's variables' address fields the object does not know, by
      (section, offset); found when the unit is loaded. */
@@ -176,7 +201,9 @@ typedef struct amddwarf_unit {
   /* The compact index (die_index.c), built on first use of a DIE reference
      of the unit; INDEX_STATE is an amddwarf_unit_state (READY or FAILED). */
   _Atomic unsigned char index_state;
-  amddwarf_die_record *records;  /* DIE_COUNT records in offset order, in object->records */
+  amddwarf_die_record *records;  /* DIE_COUNT records in offset order: an array of
+                                    its own (RECORDS_OWNED), or in object->records */
+  bool records_owned;
   amddwarf_error index_failure;
   amddwarf_unit_global *globals; /* the unit DIE's variables, from the scan */
   size_t global_count, global_capacity;
@@ -197,14 +224,6 @@ static inline bool amddwarf__is_origin_attribute(const amddwarf_attribute *a)
          a->value.kind == AMDDWARF_ATTR_REF;
 }
 
-/* Scope index entry: a subprogram's range, found by the scan. */
-typedef struct amddwarf_scope_entry {
-  uint64_t low, high;
-  uint64_t die_offset;
-  uint32_t cu_index;
-  uint32_t die_index;          /* the subprogram's index in its unit */
-} amddwarf_scope_entry;
-
 /* Display names (demangle.c): open addressing by the address of the DIE
    or symbol they name. */
 typedef struct amddwarf_name_slot {
@@ -216,7 +235,6 @@ typedef struct amddwarf_name_cache {
   amddwarf_name_slot *slots;
   size_t capacity, count;     /* CAPACITY a power of two, or 0 */
 } amddwarf_name_cache;
-
 struct amddwarf_object {
   amddwarf_allocator allocator;
   amddwarf_object_options options;
@@ -225,7 +243,8 @@ struct amddwarf_object {
   bool lock_ready;
   const uint8_t *data;
   size_t size;
-  uint8_t *owned_data;    /* open_file's copy */
+  void *mapped_data;      /* open_file's mapping of the file, or NULL */
+  size_t mapped_size;
   /* A block holding DATA that the object owns (a decompressed bundle,
      amddwarf_object_open_input), freed with its size; or NULL. */
   void *owned_block;
@@ -237,6 +256,13 @@ struct amddwarf_object {
   size_t section_count;
   size_t owned_bytes;     /* relocated copies */
 
+  /* The symbols, then the metadata note with the kernels' wave size
+     (elf.c), each read on first use: an amddwarf_unit_state (UNLOADED,
+     READY or FAILED). */
+  _Atomic unsigned char symbols_state, elf_tables_state;
+  amddwarf_error symbols_failure, elf_tables_failure;
+  bool one_wave_size;     /* the processor runs one wave size (gfx8, gfx9): the
+                             note is not needed for it */
   amddwarf_kernel *kernels;
   size_t kernel_count;
   amddwarf_symbol *symbols;
@@ -260,12 +286,13 @@ struct amddwarf_object {
   amddwarf_cu *cus;           /* by unit index, in .debug_info order */
   amddwarf_unit *units;       /* parallel to cus */
   size_t cu_count, cu_capacity;
-  size_t die_count;           /* every DIE of every unit */
+  size_t die_count;           /* every DIE of the units scanned so far */
+  /* Every unit's index records, unit by unit (die_index.c): one mapping
+     made by amddwarf_object_index_all for the units not indexed yet. */
+  amddwarf_die_record *records;
+  _Atomic bool all_scanned;   /* every unit scanned, first_die set */
   size_t loaded_die_bytes;    /* summaries made so far */
   size_t indexed_die_bytes;   /* compact index records made so far */
-  /* DIE_COUNT index records, unit by unit (die_index.c): one mapping made
-     on the first index built, written (and so faulted in) unit by unit. */
-  amddwarf_die_record *records;
   amddwarf_abbrev_table *abbrev_tables;
   size_t abbrev_table_count, abbrev_table_capacity;
   size_t *abbrev_slots;       /* open addressing by offset: table index + 1 */
@@ -290,9 +317,6 @@ struct amddwarf_object {
   bool prologue_disasm_done;
   amddwarf_status prologue_disasm_status;
   amddwarf_error prologue_disasm_error;
-  amddwarf_scope_entry *scopes;  /* by low address */
-  uint64_t *scope_max_high;      /* prefix maximum of scopes[].high */
-  size_t scope_count, scope_capacity;
   amddwarf_name_cache names;     /* demangled names, made under load_lock */
 };
 
@@ -315,6 +339,15 @@ void amddwarf__object_free_cfi(amddwarf_object *object);
 amddwarf_status amddwarf__object_read_elf(amddwarf_object *object, amddwarf_error *err);
 const amddwarf_section *amddwarf__object_find_section(const amddwarf_object *object,
                                                      const char *name);
+/* Reads the symbol table once. */
+amddwarf_status amddwarf__object_ensure_symbols(const amddwarf_object *object,
+                                               amddwarf_error *err);
+/* Reads the metadata note (and the symbols) once (amddwarf_object_load_metadata). */
+amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *object,
+                                                  amddwarf_error *err);
+/* The object's info with its wave size and frame base divisor final:
+   without reading the note when the processor runs one wave size. */
+const amddwarf_object_info *amddwarf__object_wave_info(const amddwarf_object *object);
 
 /* forms.c */
 /* The table of .debug_abbrev OFFSET, read once and shared by the units
@@ -529,10 +562,19 @@ amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *object, size
                                             void (*visit)(void *user,
                                                           const amddwarf_line_row *row),
                                             void *user, amddwarf_error *err);
+/* The bytes the rows of the tables read so far take. */
+size_t amddwarf__object_line_bytes(const amddwarf_object *object);
+
+/* unit_scan.c: each unit's scan, on first use (the load lock is recursive:
+   these may be called with it held). */
+void amddwarf__object_ensure_scanned(const amddwarf_object *object, size_t cu_index);
+/* Scans every unit, then numbers every DIE (first_die). */
+void amddwarf__object_scan_all(const amddwarf_object *object);
 
 /* scope.c */
-/* Sorts the scan's subprogram ranges into the PC -> scope index. */
-amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_error *err);
+/* Sorts UNIT's subprogram ranges into its PC -> scope index. */
+amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_unit *unit,
+                                             amddwarf_error *err);
 /* The scope entry of the innermost subprogram range holding PC, or NULL. */
 const amddwarf_scope_entry *amddwarf__object_scope_entry_at(const amddwarf_object *object,
                                                            uint64_t pc);

@@ -42,14 +42,22 @@ typedef struct line_header {
   size_t program_start, end;
 } line_header;
 
+/* A table keeps every LINE_CHECKPOINT_ROWS-th row and where the program
+   goes on after it; the rows between are read again from there. */
+#define LINE_CHECKPOINT_ROWS 32u
+
+/* What a unit's table keeps of its header to run its program again. */
+struct amddwarf_line_program {
+  line_header h;
+  uint8_t reset_flags;
+};
+
 /* Growable arrays held while one table is read. */
 typedef struct line_buf {
   amddwarf_line_row *rows;
   size_t count, capacity;
-  /* When set, rows go to VISIT instead of ROWS (amddwarf__object_visit_lines). */
-  void (*visit)(void *user, const amddwarf_line_row *row);
-  void *user;
-  void (*begin)(void *user, const char *const *files, size_t file_count);
+  uint32_t *marks;         /* program offset after each checkpoint row */
+  size_t mark_count, mark_capacity;
   const char **names;      /* directories, then files */
   size_t name_count, name_capacity;
 } line_buf;
@@ -187,12 +195,46 @@ static amddwarf_status read_entries(amddwarf_object *object, amddwarf_reader *r,
   return AMDDWARF_OK;
 }
 
-static amddwarf_status emit_row(amddwarf_object *object, line_buf *b,
-                                const amddwarf_line_row *row, amddwarf_error *err)
+/* Where the rows of a running program go: every row into BUF (reading the
+   table), or, running again from a checkpoint, past SKIP rows the next
+   WANT into OUT (the run then ends with AMDDWARF_END), or every row to
+   VISIT and nowhere else. */
+typedef struct line_sink {
+  amddwarf_object *object;
+  line_buf *buf;
+  size_t skip;
+  amddwarf_line_row *out;
+  size_t want, got;
+  void (*visit)(void *user, const amddwarf_line_row *row);
+  void *user;
+} line_sink;
+
+/* Takes ROW, emitted by the operation that ends at program offset POS. */
+static amddwarf_status emit_row(line_sink *sink, const amddwarf_line_row *row, size_t pos,
+                                amddwarf_error *err)
 {
-  if (b->visit != NULL) {
-    b->visit(b->user, row);
+  if (sink->visit != NULL) { /* amddwarf__object_visit_lines: nothing kept */
+    sink->visit(sink->user, row);
     return AMDDWARF_OK;
+  }
+  amddwarf_object *object = sink->object;
+  line_buf *b = sink->buf;
+  if (b == NULL) {
+    if (sink->skip > 0) {
+      --sink->skip;
+      return AMDDWARF_OK;
+    }
+    sink->out[sink->got++] = *row;
+    return sink->got == sink->want ? AMDDWARF_END : AMDDWARF_OK;
+  }
+  if (b->count % LINE_CHECKPOINT_ROWS == 0) {
+    if (pos > UINT32_MAX)
+      return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, pos,
+                           ".debug_line at 0x%zx: a line program past 4 GiB", pos);
+    if (amddwarf__mem_reserve(&object->allocator, (void **)&b->marks, &b->mark_capacity,
+                             b->mark_count + 1, sizeof *b->marks) != 0)
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "line table rows");
+    b->marks[b->mark_count++] = (uint32_t)pos;
   }
   if (b->count >= 50000000u)
     return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
@@ -214,13 +256,30 @@ static void line_reset(amddwarf_line_row *row, uint8_t flags)
   row->flags = flags;
 }
 
-static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
-                                   const line_header *h, line_buf *b, amddwarf_error *err)
+/* The registers after ROW was emitted (DWARF 5 section 6.2.5). */
+static void after_row(amddwarf_line_row *row, uint8_t reset_flags)
+{
+  if (row->flags & AMDDWARF_LINE_END_SEQUENCE) {
+    line_reset(row, reset_flags);
+    return;
+  }
+  row->discriminator = 0;
+  row->flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
+                           AMDDWARF_LINE_EPILOGUE_BEGIN);
+}
+
+/* Runs the program at R from the registers START (NULL: a sequence's
+   start) to H->end, or until SINK ends the run (AMDDWARF_END). */
+static amddwarf_status run_program(line_sink *sink, amddwarf_reader *r, const line_header *h,
+                                   const amddwarf_line_row *start, amddwarf_error *err)
 {
   amddwarf_line_row row;
   amddwarf_status st = AMDDWARF_OK;
   const uint8_t reset_flags = h->default_is_stmt ? AMDDWARF_LINE_IS_STMT : 0;
-  line_reset(&row, reset_flags);
+  if (start != NULL)
+    row = *start;
+  else
+    line_reset(&row, reset_flags);
   while (r->pos < h->end) {
     uint8_t op = 0;
     uint64_t u = 0;
@@ -232,11 +291,9 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
       unsigned adjusted = (unsigned)(op - h->opcode_base);
       row.address += (uint64_t)h->min_inst_length * (adjusted / h->line_range);
       row.line = (uint32_t)((int64_t)row.line + h->line_base + (int64_t)(adjusted % h->line_range));
-      if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+      if ((st = emit_row(sink, &row, r->pos, err)) != AMDDWARF_OK)
         return st;
-      row.discriminator = 0;
-      row.flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
-                              AMDDWARF_LINE_EPILOGUE_BEGIN);
+      after_row(&row, reset_flags);
       continue;
     }
     switch (op) {
@@ -252,9 +309,9 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
         goto out;
       if (sub == 1) { /* end_sequence */
         row.flags |= AMDDWARF_LINE_END_SEQUENCE;
-        if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+        if ((st = emit_row(sink, &row, ext_end, err)) != AMDDWARF_OK)
           return st;
-        line_reset(&row, reset_flags);
+        after_row(&row, reset_flags);
       } else if (sub == 2) { /* set_address */
         unsigned n = (unsigned)(len - 1);
         if (n == 0 || n > 8)
@@ -270,11 +327,9 @@ static amddwarf_status run_program(amddwarf_object *object, amddwarf_reader *r,
       break;
     }
     case 1: /* copy */
-      if ((st = emit_row(object, b, &row, err)) != AMDDWARF_OK)
+      if ((st = emit_row(sink, &row, r->pos, err)) != AMDDWARF_OK)
         return st;
-      row.discriminator = 0;
-      row.flags &= (uint8_t)~(AMDDWARF_LINE_BASIC_BLOCK | AMDDWARF_LINE_PROLOGUE_END |
-                              AMDDWARF_LINE_EPILOGUE_BEGIN);
+      after_row(&row, reset_flags);
       break;
     case 2: /* advance_pc */
       if ((st = amddwarf_read_uleb(r, &u)) != AMDDWARF_OK)
@@ -329,8 +384,12 @@ out:
   return AMDDWARF_OK;
 }
 
+/* Reads unit CU's table: its files into TABLE, every row into *ROWS_OUT
+   (TABLE->row_count of them; NULL when none), the program offsets after
+   every LINE_CHECKPOINT_ROWS-th row into *MARKS_OUT, the header into *H_OUT. */
 static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu,
-                                  amddwarf_line_table *table,
+                                  amddwarf_line_row **rows_out, uint32_t **marks_out,
+                                  line_header *h_out, amddwarf_line_table *table,
                                   void (*begin)(void *user, const char *const *files,
                                                 size_t file_count),
                                   void (*visit)(void *user, const amddwarf_line_row *row),
@@ -348,9 +407,6 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
   size_t file_dirs_size = 0;
   memset(&b, 0, sizeof b);
   memset(&h, 0, sizeof h);
-  b.visit = visit;
-  b.user = user;
-  b.begin = begin;
   table->cu_index = cu->index;
   table->offset = cu->line_offset;
   if (s == NULL || cu->line_offset >= s->size)
@@ -523,7 +579,22 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
       goto done;
     }
   }
-  st = run_program(object, &r, &h, &b, err);
+  line_sink sink = {object, &b, 0, NULL, 0, 0, visit, user};
+  st = run_program(&sink, &r, &h, NULL, err);
+  if (visit != NULL)
+    goto done; /* the rows went to VISIT */
+  if (st == AMDDWARF_OK) {
+    *h_out = h;
+    *marks_out = NULL;
+    if (b.mark_count > 0) { /* ceil(count / LINE_CHECKPOINT_ROWS) of them */
+      *marks_out = amddwarf__mem_alloc(&object->allocator, b.mark_count * sizeof *b.marks);
+      if (*marks_out == NULL) {
+        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
+        goto done;
+      }
+      memcpy(*marks_out, b.marks, b.mark_count * sizeof *b.marks);
+    }
+  }
   if (st == AMDDWARF_OK && b.count > 0) {
     /* Keep the buffer, trimmed: freed by amddwarf_object_close. */
     amddwarf_line_row *kept = amddwarf__mem_realloc(
@@ -532,23 +603,15 @@ static amddwarf_status read_lines(amddwarf_object *object, const amddwarf_cu *cu
       st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
       goto done;
     }
-    table->rows = kept;
+    *rows_out = kept;
     table->row_count = b.count;
     b.rows = NULL;
     b.capacity = 0;
     goto done;
   }
   if (st == AMDDWARF_OK) { /* no rows: an empty table, still present */
-    amddwarf_line_row *rows =
-        amddwarf__arena_alloc(&object->arena, (b.count ? b.count : 1) * sizeof *rows, 8);
-    if (rows == NULL) {
-      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->line_offset, "line table rows");
-      goto done;
-    }
-    if (b.count)
-      memcpy(rows, b.rows, b.count * sizeof *rows);
-    table->rows = rows;
-    table->row_count = b.count;
+    *rows_out = NULL;
+    table->row_count = 0;
   }
   goto done;
 truncated:
@@ -556,6 +619,7 @@ truncated:
 done:
   if (b.rows != NULL)
     amddwarf__mem_free(&object->allocator, b.rows, b.capacity * sizeof *b.rows);
+  amddwarf__mem_free(&object->allocator, b.marks, b.mark_capacity * sizeof *b.marks);
   amddwarf__mem_free(&object->allocator, b.names, b.name_capacity * sizeof *b.names);
   amddwarf__mem_free(&object->allocator, file_dirs, file_dirs_size);
   return st;
@@ -563,23 +627,23 @@ done:
 
 /* The sequences of TABLE by address, for amddwarf_object_line_at. */
 static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *unit,
-                                       amddwarf_error *err)
+                                       const amddwarf_line_row *rows, amddwarf_error *err)
 {
   const amddwarf_line_table *t = &unit->lines;
   size_t n = 0;
   for (size_t i = 0; i < t->row_count; ++i)
-    n += (t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE) != 0;
+    n += (rows[i].flags & AMDDWARF_LINE_END_SEQUENCE) != 0;
   unit->sequences = amddwarf__arena_alloc(&object->arena, (n ? n : 1) * sizeof *unit->sequences, 8);
   if (unit->sequences == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, t->offset, "line sequences");
   size_t k = 0, start = 0;
   for (size_t i = 0; i < t->row_count; ++i) {
-    if (!(t->rows[i].flags & AMDDWARF_LINE_END_SEQUENCE))
+    if (!(rows[i].flags & AMDDWARF_LINE_END_SEQUENCE))
       continue;
     if (i > start) {
       amddwarf_line_sequence *q = &unit->sequences[k++];
-      q->low = t->rows[start].address;
-      q->high = t->rows[i].address;
+      q->low = rows[start].address;
+      q->high = rows[i].address;
       q->first_row = (uint32_t)start;
       q->end_row = (uint32_t)i;
     }
@@ -595,6 +659,78 @@ static amddwarf_status index_sequences(amddwarf_object *object, amddwarf_unit *u
   }
   unit->sequence_count = k;
   return AMDDWARF_OK;
+}
+
+/* ---- rows read again from checkpoints ---- */
+
+/* Rows FIRST to FIRST + COUNT - 1 (COUNT > 0, all in the table) of UNIT's
+   table into OUT: from the checkpoint at or before FIRST, the program run
+   again once. */
+static amddwarf_status rows_at(const amddwarf_object *object, const amddwarf_unit *unit,
+                               size_t first, amddwarf_line_row *out, size_t count)
+{
+  size_t c = first / LINE_CHECKPOINT_ROWS;
+  const struct amddwarf_line_program *p = unit->program;
+  line_sink sink = {(amddwarf_object *)(uintptr_t)object, NULL, 0, out, count, 0, NULL, NULL};
+  if (first % LINE_CHECKPOINT_ROWS == 0)
+    out[sink.got++] = unit->checkpoints[c];
+  else
+    sink.skip = first - c * LINE_CHECKPOINT_ROWS - 1;
+  if (sink.got == count)
+    return AMDDWARF_OK;
+  amddwarf_line_row start = unit->checkpoints[c];
+  after_row(&start, p->reset_flags);
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, object->sec_line->data, (size_t)object->sec_line->size);
+  r.pos = unit->checkpoint_pos[c];
+  amddwarf_status st = run_program(&sink, &r, &p->h, &start, NULL);
+  /* The program ran past these rows when the table was read: anything
+     else is a section changed under the object. */
+  return st == AMDDWARF_END ? AMDDWARF_OK : AMDDWARF_E_OBJECT_DWARF;
+}
+
+static amddwarf_status row_at(const amddwarf_object *object, const amddwarf_unit *unit,
+                              size_t i, amddwarf_line_row *out)
+{
+  return rows_at(object, unit, i, out, 1);
+}
+
+static uint64_t row_address(const amddwarf_object *object, const amddwarf_unit *unit, size_t i)
+{
+  amddwarf_line_row row;
+  return row_at(object, unit, i, &row) == AMDDWARF_OK ? row.address : UINT64_MAX;
+}
+
+/* Keeps every LINE_CHECKPOINT_ROWS-th of the COUNT ROWS of UNIT's table,
+   with MARKS (taken over) and its program's header H. */
+static amddwarf_status keep_checkpoints(amddwarf_object *object, amddwarf_unit *unit,
+                                        const amddwarf_line_row *rows, size_t count,
+                                        uint32_t *marks, const line_header *h,
+                                        amddwarf_error *err)
+{
+  size_t n = (count + LINE_CHECKPOINT_ROWS - 1) / LINE_CHECKPOINT_ROWS;
+  unit->checkpoint_pos = marks;
+  unit->checkpoint_count = n;
+  struct amddwarf_line_program *p = amddwarf__arena_alloc(&object->arena, sizeof *p, 8);
+  unit->checkpoints = n ? amddwarf__mem_alloc(&object->allocator, n * sizeof *rows) : NULL;
+  if (p == NULL || (n > 0 && unit->checkpoints == NULL))
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, unit->lines.offset, "line table rows");
+  p->h = *h;
+  p->reset_flags = h->default_is_stmt ? AMDDWARF_LINE_IS_STMT : 0;
+  unit->program = p;
+  for (size_t k = 0; k < n; ++k)
+    unit->checkpoints[k] = rows[k * LINE_CHECKPOINT_ROWS];
+  return AMDDWARF_OK;
+}
+
+size_t amddwarf__object_line_bytes(const amddwarf_object *object)
+{
+  size_t bytes = 0;
+  for (size_t i = 0; i < object->cu_count; ++i) {
+    const amddwarf_unit *unit = &object->units[i];
+    bytes += unit->checkpoint_count * (sizeof *unit->checkpoints + sizeof *unit->checkpoint_pos);
+  }
+  return bytes;
 }
 
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, size_t cu_index,
@@ -622,9 +758,22 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
     memset(&unit->lines, 0, sizeof unit->lines);
     unit->lines.cu_index = (uint32_t)cu_index;
     unit->lines.offset = cu->line_offset;
-    st = read_lines(object, cu, &unit->lines, NULL, NULL, NULL, e);
+    amddwarf_line_row *rows = NULL;
+    uint32_t *marks = NULL;
+    line_header h;
+    st = read_lines(object, cu, &rows, &marks, &h, &unit->lines, NULL, NULL, NULL, e);
     if (st == AMDDWARF_OK)
-      st = index_sequences(object, unit, e);
+      st = index_sequences(object, unit, rows, e);
+    if (st == AMDDWARF_OK) {
+      st = keep_checkpoints(object, unit, rows, unit->lines.row_count, marks, &h, e);
+      marks = NULL;
+    }
+    if (marks != NULL)
+      amddwarf__mem_free(&object->allocator, marks,
+                        ((unit->lines.row_count + LINE_CHECKPOINT_ROWS - 1) / LINE_CHECKPOINT_ROWS) *
+                            sizeof *marks);
+    if (rows != NULL)
+      amddwarf__mem_free(&object->allocator, rows, unit->lines.row_count * sizeof *rows);
     if (st == AMDDWARF_OK) {
       atomic_store_explicit(&unit->lines_state, AMDDWARF_UNIT_READY, memory_order_release);
     } else {
@@ -656,8 +805,14 @@ amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *cobject, siz
     if (st != AMDDWARF_OK)
       return st;
     begin(user, unit->lines.files, unit->lines.file_count);
-    for (size_t i = 0; i < unit->lines.row_count; ++i)
-      visit(user, &unit->lines.rows[i]);
+    amddwarf_line_row chunk[256];
+    for (size_t i = 0; i < unit->lines.row_count && visit != NULL; i += 256) {
+      size_t n = unit->lines.row_count - i < 256 ? unit->lines.row_count - i : 256;
+      if ((st = amddwarf_object_line_rows(cobject, &unit->lines, i, chunk, n)) != AMDDWARF_OK)
+        return st;
+      for (size_t k = 0; k < n; ++k)
+        visit(user, &chunk[k]);
+    }
     return AMDDWARF_OK;
   }
   /* The files go to the object's arena, under the loading lock; the rows
@@ -665,7 +820,7 @@ amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *cobject, siz
   amddwarf_line_table table;
   memset(&table, 0, sizeof table);
   pthread_mutex_lock(&object->load_lock);
-  amddwarf_status st = read_lines(object, cu, &table, begin, visit, user, err);
+  amddwarf_status st = read_lines(object, cu, NULL, NULL, NULL, &table, begin, visit, user, err);
   pthread_mutex_unlock(&object->load_lock);
   return st;
 }
@@ -673,12 +828,14 @@ amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *cobject, siz
 void amddwarf__object_free_lines(amddwarf_object *object)
 {
   for (size_t i = 0; i < object->cu_count && object->units != NULL; ++i) {
-    amddwarf_line_table *t = &object->units[i].lines;
-    if (t->row_count > 0) /* rows kept from the reader's buffer */
-      amddwarf__mem_free(&object->allocator, (void *)(uintptr_t)t->rows,
-                        t->row_count * sizeof *t->rows);
-    t->rows = NULL;
-    t->row_count = 0;
+    amddwarf_unit *unit = &object->units[i];
+    size_t n = unit->checkpoint_count;
+    amddwarf__mem_free(&object->allocator, unit->checkpoints, n * sizeof *unit->checkpoints);
+    amddwarf__mem_free(&object->allocator, unit->checkpoint_pos, n * sizeof *unit->checkpoint_pos);
+    unit->checkpoints = NULL;
+    unit->checkpoint_pos = NULL;
+    unit->checkpoint_count = 0;
+    unit->lines.row_count = 0;
   }
 }
 
@@ -688,16 +845,36 @@ const amddwarf_line_table *amddwarf_object_line_table(const amddwarf_object *obj
   if (amddwarf__object_ensure_lines(object, cu_index, NULL) != AMDDWARF_OK)
     return NULL;
   const amddwarf_line_table *t = &object->units[cu_index].lines;
-  return t->rows != NULL ? t : NULL;
+  return atomic_load_explicit(&object->units[cu_index].lines_state, memory_order_acquire) ==
+                 AMDDWARF_UNIT_READY
+             ? t
+             : NULL;
 }
 
-/* The row of unit CU_INDEX covering PC, or NULL. */
-static const amddwarf_line_row *unit_row_at(const amddwarf_object *object, size_t cu_index,
-                                            uint64_t pc)
+amddwarf_status amddwarf_object_line_rows(const amddwarf_object *object,
+                                          const amddwarf_line_table *table, size_t first,
+                                          amddwarf_line_row *out, size_t count)
+{
+  if (object == NULL || table == NULL || out == NULL || table->cu_index >= object->cu_count ||
+      table != &object->units[table->cu_index].lines || first >= table->row_count ||
+      count == 0 || count > table->row_count - first)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  return rows_at(object, &object->units[table->cu_index], first, out, count);
+}
+
+amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
+                                         const amddwarf_line_table *table, size_t index,
+                                         amddwarf_line_row *out)
+{
+  return amddwarf_object_line_rows(object, table, index, out, 1);
+}
+
+/* The index of the row of unit CU_INDEX covering PC, or SIZE_MAX. */
+static size_t unit_row_at(const amddwarf_object *object, size_t cu_index, uint64_t pc)
 {
   const amddwarf_line_table *t = amddwarf_object_line_table(object, cu_index);
   if (t == NULL)
-    return NULL;
+    return SIZE_MAX;
   const amddwarf_unit *unit = &object->units[cu_index];
   /* Sequences may overlap (folded or discarded code): the one starting last
      at or before PC is tried first, then the earlier ones. */
@@ -716,31 +893,31 @@ static const amddwarf_line_row *unit_row_at(const amddwarf_object *object, size_
     size_t a = q->first_row, b = q->end_row; /* last row with address <= pc */
     while (b - a > 1) {
       size_t mid = a + (b - a) / 2;
-      if (t->rows[mid].address <= pc)
+      if (row_address(object, unit, mid) <= pc)
         a = mid;
       else
         b = mid;
     }
-    return &t->rows[a];
+    return a;
   }
-  return NULL;
+  return SIZE_MAX;
 }
 
 amddwarf_status amddwarf_object_line_at(const amddwarf_object *object, uint64_t pc,
                                         const amddwarf_line_table **table,
-                                        const amddwarf_line_row **row)
+                                        amddwarf_line_row *row)
 {
   if (object == NULL)
     return AMDDWARF_NOT_FOUND;
   const amddwarf_scope_entry *scope = amddwarf__object_scope_entry_at(object, pc);
   size_t first = scope != NULL ? scope->cu_index : SIZE_MAX;
-  const amddwarf_line_row *hit = first != SIZE_MAX ? unit_row_at(object, first, pc) : NULL;
-  for (size_t c = 0; hit == NULL && c < object->cu_count; ++c)
-    if (c != first && (hit = unit_row_at(object, c, pc)) != NULL)
+  size_t hit = first != SIZE_MAX ? unit_row_at(object, first, pc) : SIZE_MAX;
+  for (size_t c = 0; hit == SIZE_MAX && c < object->cu_count; ++c)
+    if (c != first && (hit = unit_row_at(object, c, pc)) != SIZE_MAX)
       first = c;
-  if (hit == NULL)
+  if (hit == SIZE_MAX)
     return AMDDWARF_NOT_FOUND;
   *table = &object->units[first].lines;
-  *row = hit;
-  return AMDDWARF_OK;
+  return row_at(object, &object->units[first], hit, row) == AMDDWARF_OK ? AMDDWARF_OK
+                                                                         : AMDDWARF_NOT_FOUND;
 }

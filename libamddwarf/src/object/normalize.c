@@ -144,7 +144,7 @@ amddwarf_status amddwarf_object_normalize_expr(const amddwarf_object *object,
       n = count;
     } else {
       uint64_t r = ops[0].kind == AMDDWARF_OP_regx ? ops[0].operands[0] : ops[0].operands[1];
-      unsigned div = object->info.frame_base_divisor, shift = 0;
+      unsigned div = amddwarf__object_wave_info(object)->frame_base_divisor, shift = 0;
       while (div > 1u) {
         div >>= 1;
         ++shift;

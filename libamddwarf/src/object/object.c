@@ -1,7 +1,12 @@
 /* Code objects: opening, closing and the accessors of an opened object. */
+#define _XOPEN_SOURCE 700
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/mem.h"
 #include "object/internal.h"
@@ -32,12 +37,12 @@ void amddwarf_object_close(amddwarf_object *object)
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
       amddwarf__mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
-  amddwarf__mem_free(&a, object->scopes, object->scope_capacity * sizeof *object->scopes);
   if (object->lock_ready)
     pthread_mutex_destroy(&object->load_lock);
   amddwarf__arena_release(&object->arena);
-  amddwarf__mem_free(&a, object->owned_data, object->size);
   amddwarf__mem_free(&a, object->owned_block, object->owned_block_size);
+  if (object->mapped_data != NULL)
+    munmap(object->mapped_data, object->mapped_size);
   amddwarf__mem_free(&a, object, sizeof *object);
 }
 
@@ -76,13 +81,21 @@ amddwarf_status amddwarf_object_open_memory(const void *data, size_t size,
   object->data = data;
   object->size = size;
   amddwarf_status st = AMDDWARF_OK;
-  if (pthread_mutex_init(&object->load_lock, NULL) != 0)
+  /* Recursive: loading a unit may need another unit's scan, or the
+     metadata, while the lock is held. */
+  pthread_mutexattr_t lock_kind;
+  if (pthread_mutexattr_init(&lock_kind) != 0 ||
+      pthread_mutexattr_settype(&lock_kind, PTHREAD_MUTEX_RECURSIVE) != 0 ||
+      pthread_mutex_init(&object->load_lock, &lock_kind) != 0)
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "object lock");
+  pthread_mutexattr_destroy(&lock_kind);
   object->lock_ready = st == AMDDWARF_OK;
   if (st == AMDDWARF_OK)
     st = amddwarf__object_read_elf(object, err);
   if (st == AMDDWARF_OK)
     st = amddwarf__object_scan_dwarf(object, err);
+  if (st == AMDDWARF_OK && (opts.flags & AMDDWARF_OBJECT_LOAD_ALL))
+    st = amddwarf_object_load_metadata(object, err);
   if (st == AMDDWARF_OK && (opts.flags & AMDDWARF_OBJECT_LOAD_ALL))
     st = amddwarf_object_load_all(object, err);
   if (st != AMDDWARF_OK) {
@@ -104,63 +117,65 @@ amddwarf_status amddwarf_object_open_file(const char *path, const amddwarf_objec
   if (options != NULL && options->struct_size >= sizeof(uint32_t) + sizeof(void *) &&
       options->struct_size <= sizeof opts)
     memcpy(&opts, options, options->struct_size);
-  amddwarf_allocator a = amddwarf__allocator_resolve(opts.allocator);
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
+  /* A regular file is mapped: its pages are read when a query touches them,
+     so one question about a large object keeps little of it resident. */
+  int fd = open(path, O_RDONLY);
+  if (fd < 0)
     return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: cannot open", path);
-  uint8_t *buf = NULL;
-  long length = -1;
-  if (fseek(f, 0, SEEK_END) == 0)
-    length = ftell(f);
-  if (length < 0 || (uint64_t)length > AMDDWARF_MAX_FILE_SIZE || fseek(f, 0, SEEK_SET) != 0) {
-    fclose(f);
+  struct stat st_file;
+  if (fstat(fd, &st_file) != 0 || !S_ISREG(st_file.st_mode) || st_file.st_size < 0 ||
+      (uint64_t)st_file.st_size > AMDDWARF_MAX_FILE_SIZE) {
+    close(fd);
     return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET,
-                         "%s: cannot determine the size (or larger than 16 GiB)", path);
+                         "%s: not a regular file, or larger than 16 GiB", path);
   }
-  buf = amddwarf__mem_alloc(&a, length > 0 ? (size_t)length : 1);
-  if (buf == NULL) {
-    fclose(f);
-    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "%s: %ld bytes", path,
-                         length);
-  }
-  size_t got = length > 0 ? fread(buf, 1, (size_t)length, f) : 0;
-  fclose(f);
-  if (got != (size_t)length) {
-    amddwarf__mem_free(&a, buf, length > 0 ? (size_t)length : 1);
-    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: short read", path);
-  }
-  amddwarf_status st = amddwarf_object_open_memory(buf, (size_t)length, options, out, err);
+  size_t length = (size_t)st_file.st_size;
+  void *map = length > 0 ? mmap(NULL, length, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+  close(fd);
+  if (map == MAP_FAILED)
+    return amddwarf__fail(err, AMDDWARF_E_IO, AMDDWARF_NO_OFFSET, "%s: cannot map %zu bytes",
+                         path, length);
+  amddwarf_status st = amddwarf_object_open_memory(map, length, options, out, err);
   if (st != AMDDWARF_OK) {
-    amddwarf__mem_free(&a, buf, length > 0 ? (size_t)length : 1);
+    if (map != NULL)
+      munmap(map, length);
     return st;
   }
-  (*out)->owned_data = buf;
+  (*out)->mapped_data = map;
+  (*out)->mapped_size = length;
   return AMDDWARF_OK;
 }
 
 const amddwarf_object_info *amddwarf_object_get_info(const amddwarf_object *object)
 {
-  return object ? &object->info : NULL;
+  if (object == NULL)
+    return NULL;
+  amddwarf__object_ensure_elf_tables(object, NULL); /* the kernels' wave size */
+  return &object->info;
 }
 
 size_t amddwarf_object_kernel_count(const amddwarf_object *object)
 {
-  return object ? object->kernel_count : 0;
+  if (object == NULL || amddwarf__object_ensure_elf_tables(object, NULL) != AMDDWARF_OK)
+    return 0;
+  return object->kernel_count;
 }
 
 const amddwarf_kernel *amddwarf_object_kernel(const amddwarf_object *object, size_t index)
 {
-  return object && index < object->kernel_count ? &object->kernels[index] : NULL;
+  return index < amddwarf_object_kernel_count(object) ? &object->kernels[index] : NULL;
 }
 
 size_t amddwarf_object_symbol_count(const amddwarf_object *object)
 {
-  return object ? object->symbol_count : 0;
+  if (object == NULL || amddwarf__object_ensure_symbols(object, NULL) != AMDDWARF_OK)
+    return 0;
+  return object->symbol_count;
 }
 
 const amddwarf_symbol *amddwarf_object_symbol(const amddwarf_object *object, size_t index)
 {
-  return object && index < object->symbol_count ? &object->symbols[index] : NULL;
+  return index < amddwarf_object_symbol_count(object) ? &object->symbols[index] : NULL;
 }
 
 size_t amddwarf_object_cu_count(const amddwarf_object *object)
@@ -170,20 +185,24 @@ size_t amddwarf_object_cu_count(const amddwarf_object *object)
 
 const amddwarf_cu *amddwarf_object_cu(const amddwarf_object *object, size_t index)
 {
-  return object && index < object->cu_count ? &object->cus[index] : NULL;
+  if (object == NULL || index >= object->cu_count)
+    return NULL;
+  amddwarf__object_ensure_scanned(object, index); /* its DIE count and convention */
+  return &object->cus[index];
 }
 
 size_t amddwarf_object_memory_used(const amddwarf_object *object)
 {
   if (object == NULL)
     return 0;
-  size_t lines = 0;
-  for (size_t i = 0; i < object->cu_count; ++i)
-    lines += object->units[i].lines.row_count * sizeof(amddwarf_line_row);
+  size_t lines = amddwarf__object_line_bytes(object), scopes = 0;
+  for (size_t i = 0; i < object->cu_count; ++i) {
+    scopes += object->units[i].scope_capacity * sizeof(amddwarf_scope_entry);
+  }
   return object->arena.bytes_reserved + object->owned_bytes + object->loaded_die_bytes +
          object->indexed_die_bytes + lines +
          object->cu_capacity * (sizeof(amddwarf_cu) + sizeof(amddwarf_unit)) +
-         object->scope_capacity * sizeof *object->scopes +
+         scopes +
          object->abbrev_table_capacity * sizeof *object->abbrev_tables +
          object->unit_map_capacity * sizeof *object->unit_map +
          object->constant_capacity * sizeof *object->constants +

@@ -2,6 +2,7 @@
  * or a container of them) as one code object, chosen by a selection. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/mem.h"
 #include "container/internal.h"
@@ -89,17 +90,20 @@ amddwarf_status amddwarf_object_open_container(amddwarf_container *c, const char
                         selection != NULL && selection->index >= 0 ? " at that index" : "");
   else if (matches > 1)
     st = ambiguous(name, c, selection, has_target ? &want : NULL, matches, err);
-  /* the object owns its bytes (a decompressed bundle moves to it, an
-     uncompressed code object is copied), so the container (and its
-     mapping of the whole file) may go now */
+  /* the object owns its bytes (a decompressed bundle moves to it, a code
+     object in a file is mapped on its own, one in memory is copied), so the
+     container (and its mapping of the whole file) may go now */
   const uint8_t *bytes = NULL;
   size_t size = 0, block_size = 0;
   void *block = NULL;
+  bool mapped = false;
   if (st == AMDDWARF_OK)
-    st = amddwarf__container_take_bytes(c, chosen, &block, &block_size, &bytes, &size, err);
+    st = amddwarf__container_take_bytes(c, chosen, &block, &block_size, &mapped, &bytes, &size,
+                                        err);
   amddwarf_allocator a = amddwarf__allocator_resolve(options_allocator(options));
-  if (st == AMDDWARF_OK && (c->allocator.alloc != a.alloc || c->allocator.free != a.free ||
-                            c->allocator.user != a.user)) {
+  if (st == AMDDWARF_OK && !mapped &&
+      (c->allocator.alloc != a.alloc || c->allocator.free != a.free ||
+       c->allocator.user != a.user)) {
     /* the container's allocator is not the object's: a copy of the object's */
     void *copy = amddwarf__mem_alloc(&a, size ? size : 1);
     if (copy == NULL)
@@ -115,11 +119,19 @@ amddwarf_status amddwarf_object_open_container(amddwarf_container *c, const char
   if (st == AMDDWARF_OK)
     st = amddwarf_object_open_memory(bytes, size, options, out, err);
   if (st != AMDDWARF_OK) {
-    amddwarf__mem_free(&a, block, block_size);
+    if (mapped)
+      munmap(block, block_size);
+    else
+      amddwarf__mem_free(&a, block, block_size);
     return st;
   }
-  (*out)->owned_block = block;
-  (*out)->owned_block_size = block_size;
+  if (mapped) {
+    (*out)->mapped_data = block;
+    (*out)->mapped_size = block_size;
+  } else {
+    (*out)->owned_block = block;
+    (*out)->owned_block_size = block_size;
+  }
   if (has_target && amddwarf_container_entry_at(c, chosen)->target.processor[0] == 0) {
     const amddwarf_object_info *info = amddwarf_object_get_info(*out);
     amddwarf_target_id have;

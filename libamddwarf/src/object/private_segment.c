@@ -17,8 +17,9 @@
 /* The kernel whose code holds PC, or NULL. */
 static const amddwarf_kernel *kernel_at(const amddwarf_object *object, uint64_t pc)
 {
-  for (size_t k = 0; k < object->kernel_count; ++k) {
-    const amddwarf_kernel *kernel = &object->kernels[k];
+  size_t count = amddwarf_object_kernel_count(object); /* reads the note on first use */
+  for (size_t k = 0; k < count; ++k) {
+    const amddwarf_kernel *kernel = amddwarf_object_kernel(object, k);
     if (kernel->code_address != UINT64_MAX && pc >= kernel->code_address &&
         pc - kernel->code_address < kernel->code_size)
       return kernel;

@@ -22,20 +22,21 @@ static int scope_order(const void *a, const void *b)
   return 0;
 }
 
-amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_error *err)
+amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_unit *unit,
+                                             amddwarf_error *err)
 {
-  size_t n = object->scope_count;
+  size_t n = unit->scope_count;
   if (n > 1)
-    qsort(object->scopes, n, sizeof *object->scopes, scope_order);
-  object->scope_max_high =
-      amddwarf__arena_alloc(&object->arena, (n ? n : 1) * sizeof *object->scope_max_high, 8);
-  if (object->scope_max_high == NULL)
+    qsort(unit->scopes, n, sizeof *unit->scopes, scope_order);
+  unit->scope_max_high =
+      amddwarf__arena_alloc(&object->arena, (n ? n : 1) * sizeof *unit->scope_max_high, 8);
+  if (unit->scope_max_high == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scope index");
   uint64_t max = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (object->scopes[i].high > max)
-      max = object->scopes[i].high;
-    object->scope_max_high[i] = max;
+    if (unit->scopes[i].high > max)
+      max = unit->scopes[i].high;
+    unit->scope_max_high[i] = max;
   }
   return AMDDWARF_OK;
 }
@@ -48,24 +49,67 @@ static bool die_contains(const amddwarf_die_info *d, uint64_t pc)
   return false;
 }
 
-const amddwarf_scope_entry *amddwarf__object_scope_entry_at(const amddwarf_object *object,
-                                                           uint64_t pc)
+/* The entry of scanned unit U holding PC that starts last (of equal
+   starts, the later DIE), or NULL. */
+static const amddwarf_scope_entry *unit_scope_at(const amddwarf_unit *unit, uint64_t pc)
 {
-  size_t lo = 0, hi = object->scope_count;
+  size_t lo = 0, hi = unit->scope_count;
   while (lo < hi) { /* first entry with low > pc */
     size_t mid = lo + (hi - lo) / 2;
-    if (object->scopes[mid].low <= pc)
+    if (unit->scopes[mid].low <= pc)
       lo = mid + 1;
     else
       hi = mid;
   }
   for (size_t i = lo; i-- > 0;) {
-    if (object->scope_max_high[i] <= pc)
+    if (unit->scope_max_high[i] <= pc)
       break;
-    if (pc < object->scopes[i].high) /* of overlapping ones, the one starting last */
-      return &object->scopes[i];
+    if (pc < unit->scopes[i].high) /* of overlapping ones, the one starting last */
+      return &unit->scopes[i];
   }
   return NULL;
+}
+
+static bool unit_ranges_hold(const amddwarf_cu *cu, uint64_t pc)
+{
+  for (size_t r = 0; r < cu->range_count; ++r)
+    if (pc >= cu->ranges[r].low && pc < cu->ranges[r].high)
+      return true;
+  return false;
+}
+
+/* Of two entries holding a PC, the one the whole object's index ordered
+   last: the later start, then the later DIE. */
+static const amddwarf_scope_entry *later_entry(const amddwarf_scope_entry *a,
+                                               const amddwarf_scope_entry *b)
+{
+  if (a == NULL)
+    return b;
+  if (b == NULL)
+    return a;
+  return scope_order(a, b) < 0 ? b : a;
+}
+
+/* Looks in the units whose ranges hold PC (and those without ranges) first,
+   scanning them; only when none has a subprogram there, in every unit:
+   a subprogram outside its unit's ranges is still found. */
+const amddwarf_scope_entry *amddwarf__object_scope_entry_at(const amddwarf_object *object,
+                                                           uint64_t pc)
+{
+  const amddwarf_scope_entry *best = NULL;
+  for (int pass = 0; pass < 2 && best == NULL; ++pass) {
+    for (size_t u = 0; u < object->cu_count; ++u) {
+      const amddwarf_cu *cu = &object->cus[u];
+      bool candidate = cu->range_count == 0 || unit_ranges_hold(cu, pc);
+      if (candidate != (pass == 0))
+        continue;
+      amddwarf__object_ensure_scanned(object, u);
+      const amddwarf_unit *unit = &object->units[u];
+      if (atomic_load_explicit(&unit->scan_state, memory_order_acquire) == AMDDWARF_UNIT_READY)
+        best = later_entry(best, unit_scope_at(unit, pc));
+    }
+  }
+  return best;
 }
 
 amddwarf_status amddwarf_object_pc_unit(const amddwarf_object *object, uint64_t pc,

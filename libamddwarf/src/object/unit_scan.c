@@ -1,14 +1,18 @@
-/* Code objects: the open-time pass over .debug_info.
+/* Code objects: the passes over .debug_info that find units and scopes.
  *
- * Opening reads every unit header and unit DIE, then steps over the other
- * DIEs without summarizing them: an abbreviation whose forms all have fixed
- * sizes is skipped in one step. What the pass keeps is small: the units
- * (amddwarf_cu), their DIE counts, the subprograms' PC ranges (the PC ->
- * scope index) and each unit's convention. The DIE summaries
+ * Opening reads every unit header and unit DIE (names, bases, the unit's
+ * PC ranges, its line table offset) and nothing else. The first time a
+ * unit is asked for, one pass (the unit's "scan") steps over its other
+ * DIEs without summarizing them: an abbreviation whose forms all have
+ * fixed sizes is skipped in one step. The scan keeps what is small: the
+ * unit's DIE count, its subprograms' PC ranges (the unit's PC -> scope
+ * index), its variables and its convention. A PC is looked up in the units
+ * whose ranges hold it first, as llvm-dwarfdump --lookup does, so one
+ * question about a large object scans one unit. The DIE summaries
  * (amddwarf_die_info) are made per unit on first use (die_reader.c).
  *
- * The pass checks the structure of every DIE (abbreviation codes, forms,
- * nesting, unit bounds), so a malformed .debug_info still fails at open;
+ * The scan checks the structure of every DIE of its unit (abbreviation
+ * codes, forms, nesting, unit bounds): a malformed unit keeps its error;
  * what only the summaries read (references, strings, most lists) is checked
  * when the unit is loaded. */
 #include <stdlib.h>
@@ -128,13 +132,13 @@ typedef struct scan {
 
 static amddwarf_status add_scope(scan *s, uint64_t low, uint64_t high, uint64_t die_offset)
 {
-  amddwarf_object *object = s->object;
+  amddwarf_unit *unit = s->unit;
   if (high <= low)
     return AMDDWARF_OK;
-  if (amddwarf__mem_reserve(&object->allocator, (void **)&object->scopes, &object->scope_capacity,
-                           object->scope_count + 1, sizeof *object->scopes) != 0)
+  if (amddwarf__mem_reserve(&s->object->allocator, (void **)&unit->scopes, &unit->scope_capacity,
+                           unit->scope_count + 1, sizeof *unit->scopes) != 0)
     return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, die_offset, "scope index");
-  amddwarf_scope_entry *e = &object->scopes[object->scope_count++];
+  amddwarf_scope_entry *e = &unit->scopes[unit->scope_count++];
   e->low = low;
   e->high = high;
   e->die_offset = die_offset;
@@ -334,9 +338,8 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
       s->saw_extension = true;
     amddwarf_status st;
     if (!root_seen) {
-      root_seen = true;
-      s->cu->die_offset = off; /* after any padding before the unit DIE */
-      st = read_unit_die(s, r, ab, off);
+      root_seen = true; /* read at open (read_unit_root) */
+      st = amddwarf__form_skip_die(&s->fr, r, ab, off);
     } else if (ab->tag == DW_TAG_subprogram ||
                ((ab->scan_flags & AMDDWARF_ABBREV_FRAME_OR_LOCATION) && !s->saw_extension &&
                 !s->saw_extension_op && s->cu->augmentation == NULL)) {
@@ -356,11 +359,34 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
     }
   }
   s->unit->die_count = count;
-  s->unit->first_die = object->die_count;
   s->cu->die_count = count;
-  s->cu->first_die = object->die_count;
   object->die_count += count;
   return AMDDWARF_OK;
+}
+
+/* Reads the unit DIE at R (after any padding), which open keeps: the
+   unit's names, bases, ranges and line table offset. */
+static amddwarf_status read_unit_root(scan *s, amddwarf_reader *r)
+{
+  while (r->pos < r->size) {
+    uint64_t off = r->pos, code = 0;
+    if (amddwarf_read_uleb(r, &code) != AMDDWARF_OK)
+      break;
+    if (code == 0)
+      continue; /* padding before the unit DIE */
+    const amddwarf_abbrev *ab = amddwarf__abbrev_find(s->abbrevs, code);
+    if (ab == NULL)
+      return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
+                           ".debug_info at 0x%llx: abbreviation code %llu is not in the table at "
+                           ".debug_abbrev 0x%llx",
+                           (unsigned long long)off, (unsigned long long)code,
+                           (unsigned long long)s->abbrevs->offset);
+    s->cu->die_offset = off;
+    return read_unit_die(s, r, ab, off);
+  }
+  return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, r->pos,
+                       ".debug_info at 0x%llx: truncated abbreviation code",
+                       (unsigned long long)r->pos);
 }
 
 /* Reads the header of the unit at R (positioned at its start) into CU and
@@ -481,12 +507,11 @@ static void fail_unit_at_open(amddwarf_object *object, amddwarf_cu *cu, amddwarf
   unit->failure = *why;
   unit->global_count = 0;
   unit->die_count = 0;
-  unit->first_die = object->die_count;
   cu->die_count = 0;
-  cu->first_die = object->die_count;
   if (cu->convention == AMDDWARF_CONVENTION_AUTO)
     choose_convention(object, cu, false, false);
   atomic_store_explicit(&unit->state, AMDDWARF_UNIT_FAILED, memory_order_relaxed);
+  atomic_store_explicit(&unit->scan_state, AMDDWARF_UNIT_FAILED, memory_order_release);
 }
 
 amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_error *err)
@@ -513,8 +538,6 @@ amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_er
   const amddwarf_section *info = object->sec_info;
   if (info == NULL || info->size == 0)
     return AMDDWARF_OK; /* no DWARF: an object with only ELF information */
-  uint32_t max_dies =
-      object->options.max_dies ? object->options.max_dies : AMDDWARF_DEFAULT_MAX_DIES;
   amddwarf_reader r;
   amddwarf_reader_init(&r, info->data, (size_t)info->size);
   while (r.pos < info->size) {
@@ -539,14 +562,12 @@ amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_er
       s.unit = unit;
       s.abbrevs = abbrevs;
       s.err = &unit_err;
-      s.max_dies = max_dies;
       s.fr = amddwarf_form_reader_make(object, cu, &unit_err);
       amddwarf_reader ur = r;
       ur.size = (size_t)unit->end;
-      st = scan_unit_dies(&s, &ur);
-      choose_convention(object, cu, s.saw_extension, s.saw_extension_op);
+      st = read_unit_root(&s, &ur);
     }
-    if (st == AMDDWARF_E_NO_MEMORY || st == AMDDWARF_E_LIMIT) {
+    if (st == AMDDWARF_E_NO_MEMORY) {
       if (err != NULL)
         *err = unit_err;
       return st; /* the object as a whole is too large */
@@ -560,5 +581,75 @@ amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_er
     }
     r.pos = (size_t)unit->end;
   }
-  return amddwarf__object_build_scopes(object, err);
+  return AMDDWARF_OK;
+}
+
+/* ---- the scan of one unit, on first use ---- */
+
+/* Scans unit CU_INDEX (the load lock held): its DIE count, scope index,
+   variables and convention, or its failure. */
+static void scan_unit(amddwarf_object *object, size_t cu_index)
+{
+  amddwarf_cu *cu = &object->cus[cu_index];
+  amddwarf_unit *unit = &object->units[cu_index];
+  amddwarf_error unit_err;
+  amddwarf_error_clear(&unit_err);
+  uint32_t max_dies =
+      object->options.max_dies ? object->options.max_dies : AMDDWARF_DEFAULT_MAX_DIES;
+  scan s;
+  memset(&s, 0, sizeof s);
+  s.object = object;
+  s.cu = cu;
+  s.unit = unit;
+  s.abbrevs = &object->abbrev_tables[unit->abbrev_table];
+  s.err = &unit_err;
+  s.max_dies = max_dies;
+  s.fr = amddwarf_form_reader_make(object, cu, &unit_err);
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
+  r.pos = (size_t)cu->die_offset;
+  amddwarf_status st = scan_unit_dies(&s, &r);
+  if (st == AMDDWARF_OK)
+    st = amddwarf__object_build_scopes(object, unit, &unit_err);
+  if (st == AMDDWARF_OK) {
+    choose_convention(object, cu, s.saw_extension, s.saw_extension_op);
+  } else {
+    unit_err.status = st;
+    unit->scope_count = 0;
+    fail_unit_at_open(object, cu, unit, &unit_err);
+  }
+  atomic_store_explicit(&unit->scan_state, st == AMDDWARF_OK ? AMDDWARF_UNIT_READY
+                                                             : AMDDWARF_UNIT_FAILED,
+                        memory_order_release);
+}
+
+void amddwarf__object_ensure_scanned(const amddwarf_object *cobject, size_t cu_index)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  amddwarf_unit *unit = &object->units[cu_index];
+  if (atomic_load_explicit(&unit->scan_state, memory_order_acquire) != AMDDWARF_UNIT_UNLOADED)
+    return;
+  pthread_mutex_lock(&object->load_lock);
+  if (atomic_load_explicit(&unit->scan_state, memory_order_acquire) == AMDDWARF_UNIT_UNLOADED)
+    scan_unit(object, cu_index);
+  pthread_mutex_unlock(&object->load_lock);
+}
+
+void amddwarf__object_scan_all(const amddwarf_object *cobject)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  if (atomic_load_explicit(&object->all_scanned, memory_order_acquire))
+    return;
+  pthread_mutex_lock(&object->load_lock);
+  if (!atomic_load_explicit(&object->all_scanned, memory_order_acquire)) {
+    size_t first = 0;
+    for (size_t i = 0; i < object->cu_count; ++i) {
+      amddwarf__object_ensure_scanned(object, i);
+      object->units[i].first_die = first;
+      object->cus[i].first_die = first;
+      first += object->units[i].die_count;
+    }
+    atomic_store_explicit(&object->all_scanned, true, memory_order_release);
+  }
+  pthread_mutex_unlock(&object->load_lock);
 }
