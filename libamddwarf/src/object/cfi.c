@@ -23,18 +23,6 @@ typedef struct decode_slot {
   const char *text;
 } decode_slot;
 
-/* Whether ADDRESS starts or lies in a kernel's code. */
-static bool in_kernel(const amddwarf_object *object, uint64_t address)
-{
-  for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
-    const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
-    if (s->kind == AMDDWARF_SYMBOL_KERNEL && address >= s->address &&
-        address - s->address < (s->size ? s->size : 1))
-      return true;
-  }
-  return false;
-}
-
 static uint64_t key_hash(const uint8_t *bytes, size_t n)
 {
   uint64_t h = 1469598103934665603u;
@@ -168,7 +156,8 @@ static amddwarf_status synthesize_rows(void *user, const amddwarf_cfi_fde *fde, 
   p.end = fde->initial_location + fde->address_range;
   p.code_alignment = fde->cie->code_alignment_factor ? fde->cie->code_alignment_factor : 1;
   p.data_alignment = fde->cie->data_alignment_factor ? fde->cie->data_alignment_factor : 1;
-  p.kernel = in_kernel(object, p.start);
+  amddwarf__kernel_at kernel;
+  p.kernel = amddwarf__object_kernel_at(object, p.start, &kernel);
   amddwarf_arch arch;
   if (amddwarf_arch_from_e_flags(object->info.e_flags, object->info.abi_version, &arch, NULL) ==
       AMDDWARF_OK)

@@ -67,7 +67,9 @@ amddwarf_status amddwarf_disasm_open(const amddwarf_object *object, amddwarf_dis
   return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                        "this libamddwarf was built without LLVM's C disassembler API");
 #else
-  const amddwarf_object_info *info = amddwarf_object_get_info(object);
+  /* The ELF header's fields only: amddwarf_object_get_info would read the
+     metadata note, which decoding does not need. */
+  const amddwarf_object_info *info = &object->info;
   amddwarf_arch arch;
   amddwarf_status st = amddwarf_arch_from_e_flags(info->e_flags, info->abi_version, &arch, err);
   if (st != AMDDWARF_OK)

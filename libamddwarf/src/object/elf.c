@@ -996,6 +996,116 @@ amddwarf_status amddwarf__object_ensure_symbols(const amddwarf_object *cobject,
                   err);
 }
 
+/* ELF address of SYM, as read_symbols gives it. */
+static uint64_t symbol_address(const amddwarf_object *object, const Elf64_Sym *sym)
+{
+  uint64_t address = sym->st_value;
+  if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < object->section_count &&
+      object->info.elf_type == ET_REL)
+    address += object->sections[sym->st_shndx].address;
+  return address;
+}
+
+/* The bytes of the kernel descriptor symbol SYM (64 of them), or NULL. */
+static const uint8_t *descriptor_bytes(const amddwarf_object *object, const Elf64_Sym *sym)
+{
+  if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= object->section_count)
+    return NULL;
+  const amddwarf_section *sec = &object->sections[sym->st_shndx];
+  uint64_t offset = sym->st_value;
+  if (object->info.elf_type != ET_REL) {
+    if (offset < sec->address)
+      return NULL;
+    offset -= sec->address;
+  }
+  if (sec->type == SHT_NOBITS || sec->data == NULL || offset > sec->size ||
+      sec->size - offset < AMDDWARF_KERNEL_DESCRIPTOR_SIZE)
+    return NULL;
+  return sec->data + offset;
+}
+
+/* Searches .symtab in place (two passes, nothing kept) for the function
+   holding ADDRESS and its NAME.kd descriptor: the rule of read_symbols
+   applied to two symbols, for a question about one function that should
+   not read every symbol. */
+static bool find_kernel_in_place(const amddwarf_object *object, uint64_t address,
+                                 amddwarf__kernel_at *out)
+{
+  const amddwarf_section *symtab = NULL;
+  for (size_t i = 1; i < object->section_count && symtab == NULL; ++i)
+    if (object->sections[i].type == SHT_SYMTAB)
+      symtab = &object->sections[i];
+  if (symtab == NULL || symtab->link >= object->section_count)
+    return false;
+  const amddwarf_section *strtab = &object->sections[symtab->link];
+  size_t n = (size_t)(symtab->size / sizeof(Elf64_Sym));
+  enum { MAX_HOLDERS = 4 }; /* functions holding ADDRESS: one, or a few aliases */
+  const char *names[MAX_HOLDERS];
+  size_t lengths[MAX_HOLDERS], holders = 0;
+  uint64_t starts[MAX_HOLDERS], sizes[MAX_HOLDERS];
+  for (size_t i = 1; i < n && holders < MAX_HOLDERS; ++i) {
+    Elf64_Sym sym;
+    memcpy(&sym, symtab->data + i * sizeof sym, sizeof sym);
+    if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_name >= strtab->size)
+      continue;
+    uint64_t start = symbol_address(object, &sym);
+    if (address < start || address - start >= (sym.st_size ? sym.st_size : 1))
+      continue;
+    size_t room = (size_t)(strtab->size - sym.st_name);
+    names[holders] = (const char *)strtab->data + sym.st_name;
+    const char *nul = memchr(names[holders], '\0', room);
+    lengths[holders] = nul != NULL ? (size_t)(nul - names[holders]) : room;
+    starts[holders] = start;
+    sizes[holders++] = sym.st_size;
+  }
+  for (size_t i = 1; i < n && holders > 0; ++i) {
+    Elf64_Sym sym;
+    memcpy(&sym, symtab->data + i * sizeof sym, sizeof sym);
+    if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_name >= strtab->size)
+      continue;
+    const char *name = (const char *)strtab->data + sym.st_name;
+    size_t room = (size_t)(strtab->size - sym.st_name);
+    for (size_t h = 0; h < holders; ++h)
+      if (room >= lengths[h] + 4 && memcmp(name, names[h], lengths[h]) == 0 &&
+          memcmp(name + lengths[h], ".kd", 4) == 0) {
+        *out = (amddwarf__kernel_at){names[h], lengths[h], starts[h], sizes[h],
+                                     descriptor_bytes(object, &sym)};
+        return true;
+      }
+  }
+  return false;
+}
+
+bool amddwarf__object_kernel_at(const amddwarf_object *object, uint64_t address,
+                                amddwarf__kernel_at *out)
+{
+  if (atomic_load_explicit(&object->symbols_state, memory_order_acquire) != AMDDWARF_UNIT_READY)
+    return find_kernel_in_place(object, address, out);
+  for (size_t k = 0; k < object->symbol_count; ++k) {
+    const amddwarf_symbol *s = &object->symbols[k];
+    if (s->kind != AMDDWARF_SYMBOL_KERNEL || address < s->address ||
+        address - s->address >= (s->size ? s->size : 1))
+      continue;
+    size_t length = strlen(s->name);
+    *out = (amddwarf__kernel_at){s->name, length, s->address, s->size, NULL};
+    for (size_t d = 0; d < object->symbol_count; ++d) {
+      const amddwarf_symbol *kd = &object->symbols[d];
+      if (kd->kind == AMDDWARF_SYMBOL_DESCRIPTOR && strncmp(kd->name, s->name, length) == 0 &&
+          strcmp(kd->name + length, ".kd") == 0) {
+        Elf64_Sym sym = {0};
+        sym.st_shndx = (uint16_t)kd->section;
+        sym.st_value = kd->address;
+        if (object->info.elf_type == ET_REL && kd->section < object->section_count)
+          sym.st_value -= object->sections[kd->section].address;
+        out->descriptor = descriptor_bytes(object, &sym);
+        break;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
 /* Reads the metadata note, joins its kernels with the symbols, and takes
    the kernels' wave size when the processor has a choice. */
 static amddwarf_status read_metadata_note(amddwarf_object *object, amddwarf_error *err)
