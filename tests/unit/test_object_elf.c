@@ -418,9 +418,33 @@ static void test_relocations_applied(void **state)
   assert_ptr_equal(scopes[0], f);
   assert_int_equal(amddwarf_object_scopes_at(o, 0x50 + 0x60, scopes, 4, &depth),
                    AMDDWARF_NOT_FOUND);
-  /* The symbol is a function, not a kernel (no .kd). */
-  assert_int_equal(amddwarf_object_symbol_count(o), 1);
-  assert_int_equal(amddwarf_object_symbol(o, 0)->kind, AMDDWARF_SYMBOL_FUNCTION);
+  /* The function holding an address, before the symbol table is read
+     (.symtab searched in place; "func" at 0x40 of .text, whose address in
+     the relocatable object is its section's) and after (the table): on a
+     fresh object, since opening and relocating leave the table unread. */
+  amddwarf_object_close(o);
+  assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
+  uint64_t text = 0;
+  for (size_t i = 1; i < amddwarf_object_section_count(o); ++i) {
+    amddwarf_object_section sec;
+    if (amddwarf_object_section_at(o, i, &sec, NULL) == AMDDWARF_OK &&
+        strcmp(sec.name, ".text") == 0)
+      text = sec.address;
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    amddwarf_symbol sym;
+    assert_int_equal(amddwarf_object_function_symbol_at(o, text + 0x40 + 0x2f, &sym), AMDDWARF_OK);
+    assert_string_equal(sym.name, "func");
+    assert_int_equal(sym.address, text + 0x40);
+    assert_int_equal(sym.size, 0x30);
+    assert_int_equal(sym.kind, AMDDWARF_SYMBOL_FUNCTION);
+    assert_int_equal(amddwarf_object_function_symbol_at(o, text + 0x40 + 0x30, &sym),
+                     AMDDWARF_NOT_FOUND);
+    assert_int_equal(amddwarf_object_function_symbol_at(o, text + 0x3f, &sym), AMDDWARF_NOT_FOUND);
+    /* The symbol is a function, not a kernel (no .kd). */
+    assert_int_equal(amddwarf_object_symbol_count(o), 1);
+    assert_int_equal(amddwarf_object_symbol(o, 0)->kind, AMDDWARF_SYMBOL_FUNCTION);
+  }
   amddwarf_object_close(o);
 }
 

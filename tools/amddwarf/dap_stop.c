@@ -330,7 +330,7 @@ static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
   }
   const amddwarf_wave_info *info = amddwarf_wave_get_info(t->wave);
   if (!isa[0] && info->object)
-    isa = amddwarf_object_get_info(info->object)->processor;
+    isa = amddwarf_object_get_wave_info(info->object)->processor;
   uint64_t exec = info->exec;
   uint64_t all = info->wave_size >= 64 ? UINT64_MAX : (UINT64_C(1) << info->wave_size) - 1;
   unsigned active = (unsigned)__builtin_popcountll(exec & all);

@@ -149,6 +149,12 @@ typedef struct amddwarf_object_info {
 
 /* Valid until amddwarf_object_close. */
 AMDDWARF_API const amddwarf_object_info *amddwarf_object_get_info(const amddwarf_object *object);
+/* amddwarf_object_get_info without reading the metadata note where the
+   processor runs one wave size (gfx8, gfx9): every field is final except
+   target and metadata_version, empty until the note is read. For a caller
+   that needs the processor, the ISA or the wave size of one big object. */
+AMDDWARF_API const amddwarf_object_info *amddwarf_object_get_wave_info(
+    const amddwarf_object *object);
 
 /* The ELF file's bytes as opened (not relocated) and their size: valid
    until amddwarf_object_close. */
@@ -233,6 +239,14 @@ typedef struct amddwarf_symbol {
   amddwarf_symbol_kind kind;
   uint32_t section;              /* st_shndx */
 } amddwarf_symbol;
+
+/* The function or kernel symbol whose range holds ADDRESS (a kernel's
+   when several do), by value: AMDDWARF_OK, AMDDWARF_NOT_FOUND, or
+   E_INVALID_ARGUMENT. Before the symbol table has been read, .symtab is
+   searched in place, without reading every symbol. */
+AMDDWARF_API amddwarf_status amddwarf_object_function_symbol_at(const amddwarf_object *object,
+                                                                uint64_t address,
+                                                                amddwarf_symbol *out);
 
 /* Function and object symbols, sorted by address then name. */
 AMDDWARF_API size_t amddwarf_object_symbol_count(const amddwarf_object *object);
@@ -446,7 +460,8 @@ AMDDWARF_API const char *amddwarf_object_function_name(const amddwarf_object *ob
                                                        const amddwarf_die_info *die);
 
 /* SYMBOL's name demangled ("step(Particle*, float*, int, float)"), or its
-   name when it is not a mangled one. Valid until close; any thread. */
+   name when it is not a mangled one. SYMBOL may be a copy (one of
+   amddwarf_object_function_symbol_at). Valid until close; any thread. */
 AMDDWARF_API const char *amddwarf_object_symbol_name(const amddwarf_object *object,
                                                      const amddwarf_symbol *symbol);
 

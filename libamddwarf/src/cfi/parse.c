@@ -20,7 +20,7 @@
 #include "common/error.h"
 #include "common/mem.h"
 
-/* An FDE as seen by the first pass. */
+/* An entry of the section, framed (read_entry): an FDE before it is parsed. */
 typedef struct raw_fde {
   uint64_t offset, length, header, end, cie_offset, cie_pointer;
   bool dwarf64;
@@ -494,12 +494,50 @@ static amddwarf_status build_index(amddwarf_cfi *cfi, amddwarf_error *err)
   return AMDDWARF_OK;
 }
 
+/* Frames the entry at R's position into *RAW (its CIE id read into
+   cie_pointer, *IS_CIE said) and moves R past it. RAW->length 0: a padding
+   entry of .debug_frame, to be skipped. AMDDWARF_END at the end of the
+   section or at .eh_frame's terminator; else the framing error. */
+static amddwarf_status read_entry(amddwarf_cfi *cfi, amddwarf_reader *r, bool eh, raw_fde *raw,
+                                  bool *is_cie, amddwarf_error *err)
+{
+  if (amddwarf_reader_at_end(r))
+    return AMDDWARF_END;
+  memset(raw, 0, sizeof *raw);
+  raw->offset = r->pos;
+  amddwarf_status st = read_initial_length(cfi, r, &raw->length, &raw->dwarf64, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (raw->length == 0)
+    return eh ? AMDDWARF_END : AMDDWARF_OK; /* .eh_frame's terminator */
+  raw->header = r->pos; /* the CIE id or pointer, until it is read */
+  if (!amddwarf_range_fits(raw->header, raw->length, r->size))
+    return amddwarf__fail(err, AMDDWARF_E_TRUNCATED, raw->offset,
+                          "%s entry at offset 0x%llx: length 0x%llx runs past the end of the "
+                          "section (size 0x%zx)", eh ? ".eh_frame" : ".debug_frame",
+                          (unsigned long long)raw->offset, (unsigned long long)raw->length,
+                          r->size);
+  raw->end = raw->header + raw->length;
+  amddwarf_reader entry = *r;
+  entry.size = (size_t)raw->end;
+  uint64_t id = 0;
+  if ((st = amddwarf__read_uint(&entry, raw->dwarf64 ? 8 : 4, &id)) != AMDDWARF_OK)
+    return section_fail(err, AMDDWARF_E_TRUNCATED, cfi, raw->header, "CIE id truncated");
+  *is_cie = eh ? id == 0 : id == (raw->dwarf64 ? UINT64_MAX : 0xffffffffu);
+  raw->cie_pointer = id;
+  /* .eh_frame: relative to the pointer field; .debug_frame: a section offset. */
+  raw->cie_offset = eh ? raw->header - id : id;
+  if (eh && id > raw->header)
+    raw->cie_offset = UINT64_MAX;
+  raw->header = entry.pos; /* what follows the CIE id or pointer */
+  r->pos = (size_t)raw->end;
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_cfi **out,
                                   amddwarf_error *err)
 {
   amddwarf_status st = AMDDWARF_OK;
-  raw_fde *raws = NULL;
-  size_t raw_count = 0, raw_capacity = 0;
   if (!options || !out || options->struct_size < sizeof *options ||
       (!options->data && options->size))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
@@ -533,97 +571,76 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
     cfi->options.data = cfi->owned_data;
   }
 
+  /* Two passes over the entries: the CIEs and a count of the FDEs, then
+     each FDE parsed into its final place (a big section's FDEs are never
+     held twice). */
   amddwarf_reader r;
   amddwarf_reader_init(&r, cfi->options.data, options->size);
   r.big_endian = options->big_endian;
-  while (!amddwarf_reader_at_end(&r)) {
-    uint64_t offset = r.pos, length, id;
-    bool dwarf64;
-    if ((st = read_initial_length(cfi, &r, &length, &dwarf64, err)) != AMDDWARF_OK)
-      goto fail;
-    if (length == 0) {
-      if (eh)
-        break; /* the terminator */
+  size_t fde_total = 0;
+  raw_fde raw;
+  bool is_cie = false;
+  while ((st = read_entry(cfi, &r, eh, &raw, &is_cie, err)) == AMDDWARF_OK) {
+    if (raw.length == 0)
+      continue;
+    if (!is_cie) {
+      fde_total++;
       continue;
     }
-    uint64_t header = r.pos;
-    if (!amddwarf_range_fits(header, length, r.size)) {
-      st = amddwarf__fail(err, AMDDWARF_E_TRUNCATED, offset,
-                         "%s entry at offset 0x%llx: length 0x%llx runs past the end of the "
-                         "section (size 0x%zx)", eh ? ".eh_frame" : ".debug_frame",
-                         (unsigned long long)offset, (unsigned long long)length, r.size);
+    if (amddwarf__mem_reserve(&cfi->allocator, (void **)&cfi->cies, &cfi->cie_capacity,
+                             cfi->cie_count + 1, sizeof *cfi->cies) != 0) {
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, raw.offset, "CIE table");
       goto fail;
     }
-    uint64_t end = header + length;
-    amddwarf_reader entry = r;
-    entry.size = (size_t)end;
-    if ((st = amddwarf__read_uint(&entry, dwarf64 ? 8 : 4, &id)) != AMDDWARF_OK) {
-      st = section_fail(err, AMDDWARF_E_TRUNCATED, cfi, header, "CIE id truncated");
+    amddwarf_cfi_cie *cie = &cfi->cies[cfi->cie_count];
+    memset(cie, 0, sizeof *cie);
+    cie->offset = raw.offset;
+    cie->length = raw.length;
+    cie->dwarf64 = raw.dwarf64;
+    amddwarf_reader entry;
+    amddwarf_reader_init(&entry, cfi->options.data, (size_t)raw.end);
+    entry.big_endian = options->big_endian;
+    entry.pos = (size_t)raw.header;
+    if ((st = parse_cie(cfi, &entry, cie, raw.end, err)) != AMDDWARF_OK)
       goto fail;
-    }
-    bool is_cie = eh ? id == 0 : id == (dwarf64 ? UINT64_MAX : 0xffffffffu);
-    if (is_cie) {
-      if (amddwarf__mem_reserve(&cfi->allocator, (void **)&cfi->cies, &cfi->cie_capacity,
-                               cfi->cie_count + 1, sizeof *cfi->cies) != 0) {
-        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "CIE table");
-        goto fail;
-      }
-      amddwarf_cfi_cie *cie = &cfi->cies[cfi->cie_count];
-      memset(cie, 0, sizeof *cie);
-      cie->offset = offset;
-      cie->length = length;
-      cie->dwarf64 = dwarf64;
-      if ((st = parse_cie(cfi, &entry, cie, end, err)) != AMDDWARF_OK)
-        goto fail;
-      cfi->cie_count++;
-    } else {
-      if (amddwarf__mem_reserve(&cfi->allocator, (void **)&raws, &raw_capacity, raw_count + 1,
-                               sizeof *raws) != 0) {
-        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, offset, "FDE table");
-        goto fail;
-      }
-      raw_fde *raw = &raws[raw_count++];
-      raw->offset = offset;
-      raw->length = length;
-      raw->dwarf64 = dwarf64;
-      raw->header = entry.pos;
-      raw->end = end;
-      raw->cie_pointer = id;
-      /* .eh_frame: relative to the pointer field; .debug_frame: a section offset. */
-      raw->cie_offset = eh ? header - id : id;
-      if (eh && id > header)
-        raw->cie_offset = UINT64_MAX;
-    }
-    r.pos = (size_t)end;
+    cfi->cie_count++;
   }
+  if (st != AMDDWARF_END)
+    goto fail;
+  st = AMDDWARF_OK;
 
-  if (raw_count) {
-    cfi->fdes = amddwarf__mem_calloc(&cfi->allocator, raw_count, sizeof *cfi->fdes);
-    cfi->fde_capacity = cfi->fdes ? raw_count : 0;
+  if (fde_total) {
+    cfi->fdes = amddwarf__mem_calloc(&cfi->allocator, fde_total, sizeof *cfi->fdes);
+    cfi->fde_capacity = cfi->fdes ? fde_total : 0;
     if (!cfi->fdes) {
       st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE table");
       goto fail;
     }
   }
   const amddwarf_cfi_cie *last_cie = NULL;
-  for (size_t i = 0; i < raw_count; i++) {
+  r.pos = 0;
+  while (cfi->fde_count < fde_total &&
+         (st = read_entry(cfi, &r, eh, &raw, &is_cie, err)) == AMDDWARF_OK) {
+    if (raw.length == 0 || is_cie)
+      continue;
     /* Neighbouring FDEs usually share their CIE. */
-    const amddwarf_cfi_cie *cie = last_cie && last_cie->offset == raws[i].cie_offset
+    const amddwarf_cfi_cie *cie = last_cie && last_cie->offset == raw.cie_offset
                                       ? last_cie
-                                      : find_cie(cfi, raws[i].cie_offset);
+                                      : find_cie(cfi, raw.cie_offset);
     last_cie = cie;
     if (!cie) {
       st = amddwarf__fail(err, AMDDWARF_E_CFI_BAD_CIE_POINTER,
-                         raws[i].header - (raws[i].dwarf64 ? 8 : 4),
+                         raw.header - (raw.dwarf64 ? 8 : 4),
                          "FDE at offset 0x%llx: CIE pointer 0x%llx does not reach a CIE",
-                         (unsigned long long)raws[i].offset,
-                         (unsigned long long)raws[i].cie_pointer);
+                         (unsigned long long)raw.offset, (unsigned long long)raw.cie_pointer);
       goto fail;
     }
-    if ((st = parse_fde(cfi, &raws[i], cie, &cfi->fdes[i], err)) != AMDDWARF_OK)
+    if ((st = parse_fde(cfi, &raw, cie, &cfi->fdes[cfi->fde_count], err)) != AMDDWARF_OK)
       goto fail;
     cfi->fde_count++;
   }
+  if (st != AMDDWARF_OK && st != AMDDWARF_END)
+    goto fail;
   if ((st = build_index(cfi, err)) != AMDDWARF_OK)
     goto fail;
   cfi->fde_rows = amddwarf__mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
@@ -634,11 +651,9 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "row cache");
     goto fail;
   }
-  amddwarf__mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
   *out = cfi;
   return AMDDWARF_OK;
 fail:
-  amddwarf__mem_free(&cfi->allocator, raws, raw_capacity * sizeof *raws);
   amddwarf_cfi_close(cfi);
   return st;
 }

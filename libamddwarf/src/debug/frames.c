@@ -296,12 +296,9 @@ static const char *symbol_name_at(const amddwarf_wave *w, const physical_frame *
 {
   for (size_t i = 0; i < w->object_count; ++i) {
     const amddwarf_object *object = p->object != NULL ? p->object : w->objects[i];
-    for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
-      const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
-      if ((s->kind == AMDDWARF_SYMBOL_FUNCTION || s->kind == AMDDWARF_SYMBOL_KERNEL) &&
-          p->object_pc >= s->address && p->object_pc - s->address < s->size)
-        return amddwarf_object_symbol_name(object, s);
-    }
+    amddwarf_symbol s;
+    if (amddwarf_object_function_symbol_at(object, p->object_pc, &s) == AMDDWARF_OK)
+      return amddwarf_object_symbol_name(object, &s);
     if (p->object != NULL || w->load_addresses != NULL)
       break;
   }
@@ -468,13 +465,9 @@ static int is_kernel_entry(const amddwarf_wave *w, size_t index)
     if (f->physical != index)
       continue;
     const amddwarf_object *object = f->object ? f->object : w->info.object;
-    for (size_t k = 0; k < amddwarf_object_symbol_count(object); ++k) {
-      const amddwarf_symbol *s = amddwarf_object_symbol(object, k);
-      if (s->kind == AMDDWARF_SYMBOL_KERNEL && f->object_pc >= s->address &&
-          f->object_pc - s->address < s->size)
-        return 1;
-    }
-    return 0;
+    amddwarf_symbol s;
+    return amddwarf_object_function_symbol_at(object, f->object_pc, &s) == AMDDWARF_OK &&
+           s.kind == AMDDWARF_SYMBOL_KERNEL;
   }
   return 0;
 }

@@ -48,7 +48,7 @@ amddwarf_status amddwarf_loaded_object_at(const amddwarf_object *const *objects,
    .wavefront_size), either size when the object has no kernel. */
 static int runs_at(const amddwarf_object *object, uint32_t wave_size)
 {
-  const amddwarf_object_info *info = amddwarf_object_get_info(object);
+  const amddwarf_object_info *info = amddwarf_object_get_wave_info(object);
   if (info->isa_major != 0 && info->isa_major < 10)
     return wave_size == 64;
   size_t kernels = amddwarf_object_kernel_count(object), known = 0;
@@ -70,7 +70,7 @@ amddwarf_status amddwarf_object_check_wave(const amddwarf_object *object,
   if (object == NULL)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_check_wave: no object");
-  const amddwarf_object_info *info = amddwarf_object_get_info(object);
+  const amddwarf_object_info *info = amddwarf_object_get_wave_info(object);
   /* A processor the ISA table does not know (a generic target such as
      gfx10-3-generic runs on several) cannot be told apart: no refusal. */
   if (architecture != NULL && architecture[0] != '\0' && info->isa_major != 0) {

@@ -106,7 +106,7 @@ static void read_wave_facts(amddwarf_wave *w)
   uint32_t size = 0, lane = 0;
   if (w->raw.wave_size == NULL || w->raw.wave_size(w->raw.user, &size) != AMDDWARF_OK ||
       (size != 32 && size != 64))
-    size = amddwarf_object_get_info(w->objects[0])->wave_size == 32 ? 32 : 64;
+    size = amddwarf_object_get_wave_info(w->objects[0])->wave_size == 32 ? 32 : 64;
   w->info.wave_size = size;
   uint64_t all = size == 64 ? ~0ull : (1ull << size) - 1;
   if (w->raw.exec_mask == NULL || w->raw.exec_mask(w->raw.user, &w->info.exec) != AMDDWARF_OK)

@@ -156,8 +156,9 @@ static amddwarf_status synthesize_rows(void *user, const amddwarf_cfi_fde *fde, 
   p.end = fde->initial_location + fde->address_range;
   p.code_alignment = fde->cie->code_alignment_factor ? fde->cie->code_alignment_factor : 1;
   p.data_alignment = fde->cie->data_alignment_factor ? fde->cie->data_alignment_factor : 1;
-  amddwarf__kernel_at kernel;
-  p.kernel = amddwarf__object_kernel_at(object, p.start, &kernel);
+  amddwarf__function_at function;
+  p.kernel = amddwarf__object_function_at(object, p.start, &function) &&
+             function.symbol.kind == AMDDWARF_SYMBOL_KERNEL;
   amddwarf_arch arch;
   if (amddwarf_arch_from_e_flags(object->info.e_flags, object->info.abi_version, &arch, NULL) ==
       AMDDWARF_OK)

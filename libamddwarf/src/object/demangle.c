@@ -71,8 +71,8 @@ static const char *display_of(amddwarf_object *object, const char *name)
   return copy != NULL ? copy : name;
 }
 
-/* The cached display name of KEY, an address the object owns (a DIE or a
-   symbol), computing it from NAME on first use: open addressing by the
+/* The cached display name of KEY, an address the object owns (a DIE, or the
+   name string of a symbol or a DIE's linkage name), computing it from NAME on first use: open addressing by the
    key's address. Under the load lock. */
 static const char *cached(amddwarf_object *object, const void *key, const char *name)
 {
@@ -176,7 +176,7 @@ const char *amddwarf_object_symbol_name(const amddwarf_object *object,
 {
   if (object == NULL || symbol == NULL)
     return NULL;
-  return display_name(object, symbol, symbol->name);
+  return display_name(object, symbol->name, symbol->name);
 }
 
 /* ---- Finding functions by name ---- */

@@ -1026,84 +1026,128 @@ static const uint8_t *descriptor_bytes(const amddwarf_object *object, const Elf6
 
 /* Searches .symtab in place (two passes, nothing kept) for the function
    holding ADDRESS and its NAME.kd descriptor: the rule of read_symbols
-   applied to two symbols, for a question about one function that should
-   not read every symbol. */
-static bool find_kernel_in_place(const amddwarf_object *object, uint64_t address,
-                                 amddwarf__kernel_at *out)
+   applied to a few symbols, for a question about one function that should
+   not read every symbol. Returns 1 with *OUT, 0 when no function holds
+   ADDRESS, -1 when the table must be read whole to tell (no .symtab to
+   search in place, or a name running into the end of its string table). */
+static int find_function_in_place(const amddwarf_object *object, uint64_t address,
+                                  amddwarf__function_at *out)
 {
   const amddwarf_section *symtab = NULL;
   for (size_t i = 1; i < object->section_count && symtab == NULL; ++i)
     if (object->sections[i].type == SHT_SYMTAB)
       symtab = &object->sections[i];
-  if (symtab == NULL || symtab->link >= object->section_count)
-    return false;
+  if (symtab == NULL)
+    return 0;
+  if (symtab->link >= object->section_count)
+    return -1;
   const amddwarf_section *strtab = &object->sections[symtab->link];
   size_t n = (size_t)(symtab->size / sizeof(Elf64_Sym));
   enum { MAX_HOLDERS = 4 }; /* functions holding ADDRESS: one, or a few aliases */
-  const char *names[MAX_HOLDERS];
-  size_t lengths[MAX_HOLDERS], holders = 0;
-  uint64_t starts[MAX_HOLDERS], sizes[MAX_HOLDERS];
-  for (size_t i = 1; i < n && holders < MAX_HOLDERS; ++i) {
+  amddwarf_symbol holders[MAX_HOLDERS];
+  size_t lengths[MAX_HOLDERS], count = 0;
+  for (size_t i = 1; i < n && count < MAX_HOLDERS; ++i) {
     Elf64_Sym sym;
     memcpy(&sym, symtab->data + i * sizeof sym, sizeof sym);
-    if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_name >= strtab->size)
+    if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
       continue;
     uint64_t start = symbol_address(object, &sym);
     if (address < start || address - start >= (sym.st_size ? sym.st_size : 1))
       continue;
-    size_t room = (size_t)(strtab->size - sym.st_name);
-    names[holders] = (const char *)strtab->data + sym.st_name;
-    const char *nul = memchr(names[holders], '\0', room);
-    lengths[holders] = nul != NULL ? (size_t)(nul - names[holders]) : room;
-    starts[holders] = start;
-    sizes[holders++] = sym.st_size;
+    if (sym.st_name >= strtab->size)
+      return -1;
+    const char *name = (const char *)strtab->data + sym.st_name;
+    const char *nul = memchr(name, '\0', (size_t)(strtab->size - sym.st_name));
+    if (nul == NULL)
+      return -1;
+    holders[count] = (amddwarf_symbol){name, start, sym.st_size, AMDDWARF_SYMBOL_FUNCTION,
+                                       sym.st_shndx};
+    lengths[count++] = (size_t)(nul - name);
   }
-  for (size_t i = 1; i < n && holders > 0; ++i) {
+  if (count == 0)
+    return 0;
+  *out = (amddwarf__function_at){holders[0], NULL};
+  for (size_t i = 1; i < n; ++i) {
     Elf64_Sym sym;
     memcpy(&sym, symtab->data + i * sizeof sym, sizeof sym);
     if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_name >= strtab->size)
       continue;
     const char *name = (const char *)strtab->data + sym.st_name;
     size_t room = (size_t)(strtab->size - sym.st_name);
-    for (size_t h = 0; h < holders; ++h)
-      if (room >= lengths[h] + 4 && memcmp(name, names[h], lengths[h]) == 0 &&
+    for (size_t h = 0; h < count; ++h)
+      if (room >= lengths[h] + 4 && memcmp(name, holders[h].name, lengths[h]) == 0 &&
           memcmp(name + lengths[h], ".kd", 4) == 0) {
-        *out = (amddwarf__kernel_at){names[h], lengths[h], starts[h], sizes[h],
-                                     descriptor_bytes(object, &sym)};
-        return true;
+        *out = (amddwarf__function_at){holders[h], descriptor_bytes(object, &sym)};
+        out->symbol.kind = AMDDWARF_SYMBOL_KERNEL;
+        return 1;
       }
   }
-  return false;
+  return 1;
 }
 
-bool amddwarf__object_kernel_at(const amddwarf_object *object, uint64_t address,
-                                amddwarf__kernel_at *out)
+/* find_function_in_place over the symbol table read whole. */
+static bool find_function_in_table(const amddwarf_object *object, uint64_t address,
+                                   amddwarf__function_at *out)
 {
-  if (atomic_load_explicit(&object->symbols_state, memory_order_acquire) != AMDDWARF_UNIT_READY)
-    return find_kernel_in_place(object, address, out);
+  const amddwarf_symbol *found = NULL;
   for (size_t k = 0; k < object->symbol_count; ++k) {
     const amddwarf_symbol *s = &object->symbols[k];
-    if (s->kind != AMDDWARF_SYMBOL_KERNEL || address < s->address ||
-        address - s->address >= (s->size ? s->size : 1))
-      continue;
-    size_t length = strlen(s->name);
-    *out = (amddwarf__kernel_at){s->name, length, s->address, s->size, NULL};
-    for (size_t d = 0; d < object->symbol_count; ++d) {
-      const amddwarf_symbol *kd = &object->symbols[d];
-      if (kd->kind == AMDDWARF_SYMBOL_DESCRIPTOR && strncmp(kd->name, s->name, length) == 0 &&
-          strcmp(kd->name + length, ".kd") == 0) {
-        Elf64_Sym sym = {0};
-        sym.st_shndx = (uint16_t)kd->section;
-        sym.st_value = kd->address;
-        if (object->info.elf_type == ET_REL && kd->section < object->section_count)
-          sym.st_value -= object->sections[kd->section].address;
-        out->descriptor = descriptor_bytes(object, &sym);
-        break;
-      }
-    }
-    return true;
+    if ((s->kind == AMDDWARF_SYMBOL_FUNCTION || s->kind == AMDDWARF_SYMBOL_KERNEL) &&
+        address >= s->address && address - s->address < (s->size ? s->size : 1) &&
+        (found == NULL || (found->kind != AMDDWARF_SYMBOL_KERNEL &&
+                           s->kind == AMDDWARF_SYMBOL_KERNEL)))
+      found = s;
   }
-  return false;
+  if (found == NULL)
+    return false;
+  *out = (amddwarf__function_at){*found, NULL};
+  if (found->kind != AMDDWARF_SYMBOL_KERNEL)
+    return true;
+  size_t length = strlen(found->name);
+  for (size_t d = 0; d < object->symbol_count; ++d) {
+    const amddwarf_symbol *kd = &object->symbols[d];
+    if (kd->kind == AMDDWARF_SYMBOL_DESCRIPTOR && strncmp(kd->name, found->name, length) == 0 &&
+        strcmp(kd->name + length, ".kd") == 0) {
+      Elf64_Sym sym = {0};
+      sym.st_shndx = (uint16_t)kd->section;
+      sym.st_value = kd->address;
+      if (object->info.elf_type == ET_REL && kd->section < object->section_count)
+        sym.st_value -= object->sections[kd->section].address;
+      out->descriptor = descriptor_bytes(object, &sym);
+      break;
+    }
+  }
+  return true;
+}
+
+bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t address,
+                                  amddwarf__function_at *out)
+{
+  if (atomic_load_explicit(&object->symbols_state, memory_order_acquire) != AMDDWARF_UNIT_READY) {
+    int found = find_function_in_place(object, address, out);
+    if (found >= 0)
+      return found == 1;
+    if (amddwarf__object_ensure_symbols(object, NULL) != AMDDWARF_OK)
+      return false;
+  }
+  return find_function_in_table(object, address, out);
+}
+
+amddwarf_status amddwarf_object_function_symbol_at(const amddwarf_object *object,
+                                                   uint64_t address, amddwarf_symbol *out)
+{
+  if (object == NULL || out == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  amddwarf__function_at found;
+  if (!amddwarf__object_function_at(object, address, &found))
+    return AMDDWARF_NOT_FOUND;
+  *out = found.symbol;
+  return AMDDWARF_OK;
+}
+
+const amddwarf_object_info *amddwarf_object_get_wave_info(const amddwarf_object *object)
+{
+  return object != NULL ? amddwarf__object_wave_info(object) : NULL;
 }
 
 /* Reads the metadata note, joins its kernels with the symbols, and takes

@@ -342,21 +342,16 @@ const amddwarf_section *amddwarf__object_find_section(const amddwarf_object *obj
 /* Reads the symbol table once. */
 amddwarf_status amddwarf__object_ensure_symbols(const amddwarf_object *object,
                                                amddwarf_error *err);
-/* The kernel whose code holds an address: its function symbol (a function
-   with a NAME.kd descriptor) and the descriptor's bytes. */
+/* The function symbol holding an address (kind KERNEL when it has a NAME.kd
+   descriptor), and for a kernel its descriptor's bytes. */
 enum { AMDDWARF_KERNEL_DESCRIPTOR_SIZE = 64 };
-typedef struct amddwarf__kernel_at {
-  const char *name;              /* NAME_LENGTH bytes (a string table without its
-                                    last NUL ends a name early) */
-  size_t name_length;
-  uint64_t address, size;
+typedef struct amddwarf__function_at {
+  amddwarf_symbol symbol;
   const uint8_t *descriptor;     /* AMDDWARF_KERNEL_DESCRIPTOR_SIZE bytes, or NULL */
-} amddwarf__kernel_at;
-/* Whether ADDRESS lies in a kernel's code, and which. Before the symbol
-   table is read, .symtab is searched in place (two passes, nothing kept),
-   so a question about one function does not read every symbol. */
-bool amddwarf__object_kernel_at(const amddwarf_object *object, uint64_t address,
-                                amddwarf__kernel_at *out);
+} amddwarf__function_at;
+/* amddwarf_object_function_symbol_at with the descriptor. */
+bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t address,
+                                  amddwarf__function_at *out);
 /* Reads the metadata note (and the symbols) once (amddwarf_object_load_metadata). */
 amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *object,
                                                   amddwarf_error *err);

@@ -40,19 +40,18 @@ amddwarf_status amddwarf_object_private_possible(const amddwarf_object *object, 
   if (object == NULL)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_object_private_possible: NULL object");
-  amddwarf__kernel_at kernel;
+  amddwarf__function_at kernel;
   /* A kernel must be found with its descriptor, and both fields must say
      "none": anything less tells nothing. */
-  if (!amddwarf__object_kernel_at(object, pc, &kernel) || kernel.descriptor == NULL)
+  if (!amddwarf__object_function_at(object, pc, &kernel) || kernel.descriptor == NULL)
     return AMDDWARF_OK;
   uint32_t fixed = read_le(kernel.descriptor + DESCRIPTOR_PRIVATE_SEGMENT_FIXED_SIZE, 4);
   uint32_t properties = read_le(kernel.descriptor + DESCRIPTOR_KERNEL_CODE_PROPERTIES, 2);
   if (fixed != 0 || (properties & PROPERTY_USES_DYNAMIC_STACK) != 0)
     return AMDDWARF_OK;
   return amddwarf__fail(err, AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT, AMDDWARF_NO_OFFSET,
-                       "kernel %.*s has no private memory (.private_segment_fixed_size 0, "
+                       "kernel %s has no private memory (.private_segment_fixed_size 0, "
                        ".uses_dynamic_stack false): a location in private memory at pc 0x%" PRIx64
                        " cannot be right",
-                       (int)(kernel.name_length < 4096 ? kernel.name_length : 4096), kernel.name,
-                       pc);
+                       kernel.symbol.name, pc);
 }
