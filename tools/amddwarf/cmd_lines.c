@@ -41,7 +41,6 @@ static const char *const usage =
     "          amddwarf lines kernel.o kernel.cl:12\n";
 
 #define MAX_SCOPES 256
-#define ROW_CHUNK 256 /* rows read at once when every row is read */
 
 static const char *row_file(const amddwarf_line_table *t, const amddwarf_line_row *r)
 {
@@ -151,6 +150,32 @@ static json_t *flags_json(uint8_t flags)
   return list;
 }
 
+/* Prints ROW, or appends it to the JSON array USER (NULL: text). */
+static int print_row(void *user, size_t index, const amddwarf_line_row *row)
+{
+  (void)index;
+  json_t *rows = user;
+  bool json = rows != NULL;
+  const amddwarf_line_row *r = row;
+  char flags[96];
+  flags_text(flags, sizeof flags, r->flags);
+  if (json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "address", cli_json_addr(r->address));
+    json_object_set_new(o, "line", json_integer(r->line));
+    json_object_set_new(o, "column", json_integer(r->column));
+    json_object_set_new(o, "file", json_integer(r->file));
+    json_object_set_new(o, "isa", json_integer(r->isa));
+    json_object_set_new(o, "discriminator", json_integer(r->discriminator));
+    json_object_set_new(o, "flags", flags_json(r->flags));
+    json_array_append_new(rows, o);
+  } else {
+    printf("0x%016llx %6u %6u %6u %3u %13u %s\n", (unsigned long long)r->address, r->line,
+           r->column, r->file, r->isa, r->discriminator, flags);
+  }
+  return 0;
+}
+
 static int lines_all(const amddwarf_object *object, bool json)
 {
   json_t *tables = json ? json_array() : NULL;
@@ -164,31 +189,7 @@ static int lines_all(const amddwarf_object *object, bool json)
              t->version);
       printf("Address            Line   Column File   ISA Discriminator Flags\n");
     }
-    amddwarf_line_row chunk[ROW_CHUNK];
-    for (size_t i = 0; i < t->row_count; ++i) {
-      if (i % ROW_CHUNK == 0 &&
-          amddwarf_object_line_rows(object, t, i, chunk,
-                                    t->row_count - i < ROW_CHUNK ? t->row_count - i
-                                                                 : ROW_CHUNK) != AMDDWARF_OK)
-        break;
-      const amddwarf_line_row *r = &chunk[i % ROW_CHUNK];
-      char flags[96];
-      flags_text(flags, sizeof flags, r->flags);
-      if (json) {
-        json_t *o = json_object();
-        json_object_set_new(o, "address", cli_json_addr(r->address));
-        json_object_set_new(o, "line", json_integer(r->line));
-        json_object_set_new(o, "column", json_integer(r->column));
-        json_object_set_new(o, "file", json_integer(r->file));
-        json_object_set_new(o, "isa", json_integer(r->isa));
-        json_object_set_new(o, "discriminator", json_integer(r->discriminator));
-        json_object_set_new(o, "flags", flags_json(r->flags));
-        json_array_append_new(rows, o);
-      } else {
-        printf("0x%016llx %6u %6u %6u %3u %13u %s\n", (unsigned long long)r->address, r->line,
-               r->column, r->file, r->isa, r->discriminator, flags);
-      }
-    }
+    (void)amddwarf_object_line_visit(object, t, print_row, rows);
     if (json) {
       json_t *o = json_object();
       json_object_set_new(o, "offset", cli_json_addr(t->offset));
@@ -270,6 +271,39 @@ static int lines_addr(const amddwarf_object *object, uint64_t pc, json_t *list)
   return CLI_EXIT_OK;
 }
 
+/* A FILE:LINE query over one table: its matching rows are printed, or
+   appended to ADDRESSES. */
+typedef struct source_query {
+  const amddwarf_line_table *table;
+  const char *file;
+  uint32_t line;
+  json_t *addresses;
+  size_t found;
+} source_query;
+
+static int match_row(void *user, size_t index, const amddwarf_line_row *r)
+{
+  (void)index;
+  source_query *q = user;
+  const amddwarf_line_table *t = q->table;
+  if (r->line != q->line || !(r->flags & AMDDWARF_LINE_IS_STMT) ||
+      (r->flags & AMDDWARF_LINE_END_SEQUENCE) || !file_matches(row_file(t, r), q->file))
+    return 0;
+  ++q->found;
+  if (q->addresses != NULL) {
+    json_t *o = json_object();
+    json_object_set_new(o, "address", cli_json_addr(r->address));
+    json_object_set_new(o, "file", json_string(row_file(t, r)));
+    json_object_set_new(o, "line", json_integer(r->line));
+    json_object_set_new(o, "column", json_integer(r->column));
+    json_array_append_new(q->addresses, o);
+  } else {
+    printf("0x%llx: %s:%u:%u\n", (unsigned long long)r->address, row_file(t, r), r->line,
+           r->column);
+  }
+  return 0;
+}
+
 /* Answers FILE:LINE (SOURCE as given): prints its addresses, or appends its
    entry to LIST. */
 static int lines_source(const amddwarf_object *object, const char *source, const char *file,
@@ -287,30 +321,9 @@ static int lines_source(const amddwarf_object *object, const char *source, const
     const amddwarf_line_table *t = amddwarf_object_line_table(object, c);
     if (t == NULL)
       continue;
-    amddwarf_line_row chunk[ROW_CHUNK];
-    for (size_t i = 0; i < t->row_count; ++i) {
-      if (i % ROW_CHUNK == 0 &&
-          amddwarf_object_line_rows(object, t, i, chunk,
-                                    t->row_count - i < ROW_CHUNK ? t->row_count - i
-                                                                 : ROW_CHUNK) != AMDDWARF_OK)
-        break;
-      const amddwarf_line_row *r = &chunk[i % ROW_CHUNK];
-      if (r->line != line || !(r->flags & AMDDWARF_LINE_IS_STMT) ||
-          (r->flags & AMDDWARF_LINE_END_SEQUENCE) || !file_matches(row_file(t, r), file))
-        continue;
-      ++found;
-      if (addresses != NULL) {
-        json_t *o = json_object();
-        json_object_set_new(o, "address", cli_json_addr(r->address));
-        json_object_set_new(o, "file", json_string(row_file(t, r)));
-        json_object_set_new(o, "line", json_integer(r->line));
-        json_object_set_new(o, "column", json_integer(r->column));
-        json_array_append_new(addresses, o);
-      } else {
-        printf("0x%llx: %s:%u:%u\n", (unsigned long long)r->address, row_file(t, r), r->line,
-               r->column);
-      }
-    }
+    source_query q = {t, file, line, addresses, 0};
+    (void)amddwarf_object_line_visit(object, t, match_row, &q);
+    found += q.found;
   }
   if (found == 0) {
     json_decref(addresses);

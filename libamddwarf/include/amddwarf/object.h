@@ -733,6 +733,13 @@ AMDDWARF_API amddwarf_status amddwarf_object_line_rows(const amddwarf_object *ob
                                                        size_t first, amddwarf_line_row *out,
                                                        size_t count);
 
+/* Calls VISIT with every row of TABLE in program order (read in chunks by
+   amddwarf_object_line_rows) until it returns nonzero. AMDDWARF_OK, or the
+   error of amddwarf_object_line_rows; a NULL table has no rows. */
+AMDDWARF_API amddwarf_status amddwarf_object_line_visit(
+    const amddwarf_object *object, const amddwarf_line_table *table,
+    int (*visit)(void *user, size_t index, const amddwarf_line_row *row), void *user);
+
 /* The row covering PC (the last row at or before PC in a sequence whose end
    is after PC): AMDDWARF_OK with *TABLE and the row in *ROW, or
    AMDDWARF_NOT_FOUND. The table of the unit whose subprogram holds PC is

@@ -786,6 +786,21 @@ amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *cobject, si
   return st;
 }
 
+/* A visitor of amddwarf__object_visit_lines, as amddwarf_object_line_visit
+   calls it (visit_each_row). */
+typedef struct each_row {
+  void (*visit)(void *user, const amddwarf_line_row *row);
+  void *user;
+} each_row;
+
+static int visit_each_row(void *user, size_t index, const amddwarf_line_row *row)
+{
+  (void)index;
+  const each_row *each = user;
+  each->visit(each->user, row);
+  return 0;
+}
+
 amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *cobject, size_t cu_index,
                                             void (*begin)(void *user, const char *const *files,
                                                           size_t file_count),
@@ -805,15 +820,10 @@ amddwarf_status amddwarf__object_visit_lines(const amddwarf_object *cobject, siz
     if (st != AMDDWARF_OK)
       return st;
     begin(user, unit->lines.files, unit->lines.file_count);
-    amddwarf_line_row chunk[256];
-    for (size_t i = 0; i < unit->lines.row_count && visit != NULL; i += 256) {
-      size_t n = unit->lines.row_count - i < 256 ? unit->lines.row_count - i : 256;
-      if ((st = amddwarf_object_line_rows(cobject, &unit->lines, i, chunk, n)) != AMDDWARF_OK)
-        return st;
-      for (size_t k = 0; k < n; ++k)
-        visit(user, &chunk[k]);
-    }
-    return AMDDWARF_OK;
+    if (visit == NULL)
+      return AMDDWARF_OK;
+    each_row each = {visit, user};
+    return amddwarf_object_line_visit(cobject, &unit->lines, visit_each_row, &each);
   }
   /* The files go to the object's arena, under the loading lock; the rows
      only to VISIT. */
@@ -867,6 +877,28 @@ amddwarf_status amddwarf_object_line_row(const amddwarf_object *object,
                                          amddwarf_line_row *out)
 {
   return amddwarf_object_line_rows(object, table, index, out, 1);
+}
+
+amddwarf_status amddwarf_object_line_visit(const amddwarf_object *object,
+                                           const amddwarf_line_table *table,
+                                           int (*visit)(void *user, size_t index,
+                                                        const amddwarf_line_row *row),
+                                           void *user)
+{
+  if (visit == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  enum { CHUNK = 256 }; /* rows read in one run of the program */
+  amddwarf_line_row chunk[CHUNK];
+  for (size_t first = 0; table != NULL && first < table->row_count; first += CHUNK) {
+    size_t n = table->row_count - first < CHUNK ? table->row_count - first : CHUNK;
+    amddwarf_status st = amddwarf_object_line_rows(object, table, first, chunk, n);
+    if (st != AMDDWARF_OK)
+      return st;
+    for (size_t k = 0; k < n; ++k)
+      if (visit(user, first + k, &chunk[k]) != 0)
+        return AMDDWARF_OK;
+  }
+  return AMDDWARF_OK;
 }
 
 /* The index of the row of unit CU_INDEX covering PC, or SIZE_MAX. */

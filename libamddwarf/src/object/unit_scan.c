@@ -130,6 +130,16 @@ typedef struct scan {
   bool saw_extension_op; /* a location or frame base with an extension operation */
 } scan;
 
+/* The error of a DIE at OFF whose abbreviation CODE is not in the unit's table. */
+static amddwarf_status unknown_abbrev(const scan *s, uint64_t off, uint64_t code)
+{
+  return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
+                       ".debug_info at 0x%llx: abbreviation code %llu is not in the table at "
+                       ".debug_abbrev 0x%llx",
+                       (unsigned long long)off, (unsigned long long)code,
+                       (unsigned long long)s->abbrevs->offset);
+}
+
 static amddwarf_status add_scope(scan *s, uint64_t low, uint64_t high, uint64_t die_offset)
 {
   amddwarf_unit *unit = s->unit;
@@ -319,11 +329,7 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
     }
     const amddwarf_abbrev *ab = amddwarf__abbrev_find(s->abbrevs, code);
     if (ab == NULL)
-      return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
-                           ".debug_info at 0x%llx: abbreviation code %llu is not in the table at "
-                           ".debug_abbrev 0x%llx",
-                           (unsigned long long)off, (unsigned long long)code,
-                           (unsigned long long)s->abbrevs->offset);
+      return unknown_abbrev(s, off, code);
     if (root_seen && depth == 0)
       return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
                            ".debug_info at 0x%llx: a second top-level DIE in the unit",
@@ -376,11 +382,7 @@ static amddwarf_status read_unit_root(scan *s, amddwarf_reader *r)
       continue; /* padding before the unit DIE */
     const amddwarf_abbrev *ab = amddwarf__abbrev_find(s->abbrevs, code);
     if (ab == NULL)
-      return amddwarf__fail(s->err, AMDDWARF_E_OBJECT_DWARF, off,
-                           ".debug_info at 0x%llx: abbreviation code %llu is not in the table at "
-                           ".debug_abbrev 0x%llx",
-                           (unsigned long long)off, (unsigned long long)code,
-                           (unsigned long long)s->abbrevs->offset);
+      return unknown_abbrev(s, off, code);
     s->cu->die_offset = off;
     return read_unit_die(s, r, ab, off);
   }
