@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "container/internal.h"
-#include "object/elf_image.h"
+#include "elf/elf_image.h"
 
 static const char *const kind_names[] = {"code_object", "host_elf", "bundle",
                                          "compressed_bundle", "offload_binary"};

@@ -12,7 +12,7 @@
 
 #include "common/checked.h"
 #include "common/mem.h"
-#include "object/elf_image.h"
+#include "elf/elf_image.h"
 #include "object/internal.h"
 
 #define AMDDWARF_EM_AMDGPU 224

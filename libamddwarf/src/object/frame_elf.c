@@ -9,7 +9,7 @@
 #include "common/checked.h"
 #include "common/error.h"
 #include "common/mem.h"
-#include "object/elf_image.h"
+#include "elf/elf_image.h"
 
 /* Reads initialized bytes of the image at a virtual address, through the
    allocated sections. */

@@ -18,7 +18,7 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "common/reader.h"
-#include "object/elf_image.h"
+#include "elf/elf_image.h"
 
 /* The LLVM/AMDGPU attributes are <amddwarf/dwarf.h>'s (DESIGN.md section 6).
    AMDDWARF_DW_AT_LLVM_active_lane and _augmentation (0x3e08, 0x3e09) have no

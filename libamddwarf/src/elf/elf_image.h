@@ -5,8 +5,8 @@
  * The code object layer (elf.c) and the ELF entry of the CFI reader
  * (frame_elf.c) read through it; it keeps no state beyond the caller's
  * amddwarf_elf_image, which borrows the file bytes. */
-#ifndef AMDDWARF_OBJECT_ELF_IMAGE_H
-#define AMDDWARF_OBJECT_ELF_IMAGE_H
+#ifndef AMDDWARF_ELF_ELF_IMAGE_H
+#define AMDDWARF_ELF_ELF_IMAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>

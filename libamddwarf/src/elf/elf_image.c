@@ -1,6 +1,6 @@
 /* The library's one ELF reader: header, section headers, names and the
  * relocation rules (see elf_image.h). */
-#include "object/elf_image.h"
+#include "elf/elf_image.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -151,13 +151,13 @@ amddwarf_status amddwarf__elf_find_section(const amddwarf_elf_image *elf, const 
 
 static const amddwarf_elf_reloc_rule amdgpu_rules[] = {
 #define AMDDWARF_RELOC(name, type, bytes, how) {#name, type, bytes, AMDDWARF_RELOC_##how},
-#include "object/relocs.def"
+#include "elf/relocs.def"
 #undef AMDDWARF_RELOC
 };
 
 static const amddwarf_elf_reloc_rule x86_64_rules[] = {
 #define AMDDWARF_RELOC(name, type, bytes, how) {#name, type, bytes, AMDDWARF_RELOC_##how},
-#include "object/relocs_x86_64.def"
+#include "elf/relocs_x86_64.def"
 #undef AMDDWARF_RELOC
 };
 
