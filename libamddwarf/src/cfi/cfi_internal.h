@@ -126,8 +126,15 @@ struct amddwarf_cfi {
   size_t owned_size;
   amddwarf_cfi_cie *cies;
   size_t cie_count, cie_capacity;
+  /* Every FDE is parsed at open (so a bad one fails open) but kept only as
+     its offset and index entry; its amddwarf_cfi_fde is parsed again into
+     FDES (zeroed pages until then) on first use, under ROWS_LOCK, and
+     published by FDE_READY (release/acquire). A big .debug_frame keeps
+     resident only the FDEs a question touched. */
   amddwarf_cfi_fde *fdes;
   size_t fde_count, fde_capacity;
+  uint64_t *fde_offsets;         /* fde_count entries */
+  _Atomic unsigned char *fde_ready;
   amddwarf_cfi_index_entry *index;
   size_t index_count;
   /* Search helpers: the start of every index entry, and of every
@@ -149,6 +156,10 @@ struct amddwarf_cfi {
 };
 
 enum { AMDDWARF_CFI_INDEX_BLOCK = 64 };
+
+/* FDE INDEX (below fde_count), parsed again on first use: it was parsed
+   at open, so this cannot fail. */
+const amddwarf_cfi_fde *amddwarf__cfi_fde(const amddwarf_cfi *cfi, size_t index);
 
 /* Position in cfi->index of the entry covering PC, or SIZE_MAX. */
 size_t amddwarf__cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc);

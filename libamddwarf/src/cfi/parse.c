@@ -458,26 +458,10 @@ static const amddwarf_cfi_cie *find_cie(const amddwarf_cfi *cfi, uint64_t offset
   return lo < cfi->cie_count && cfi->cies[lo].offset == offset ? &cfi->cies[lo] : NULL;
 }
 
-static amddwarf_status build_index(amddwarf_cfi *cfi, amddwarf_error *err)
+/* Sorts the N entries of cfi->index (SORTED: already in order) and makes
+   the search helpers. */
+static amddwarf_status build_index(amddwarf_cfi *cfi, size_t n, bool sorted, amddwarf_error *err)
 {
-  cfi->index = amddwarf__mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
-                                   sizeof *cfi->index);
-  if (!cfi->index)
-    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
-  bool sorted = true;
-  size_t n = 0;
-  for (size_t i = 0; i < cfi->fde_count; i++) {
-    const amddwarf_cfi_fde *fde = &cfi->fdes[i];
-    if (fde->address_range == 0)
-      continue;
-    uint64_t end;
-    if (amddwarf_add_overflow_u64(fde->initial_location, fde->address_range, &end))
-      end = UINT64_MAX;
-    amddwarf_cfi_index_entry e = {fde->initial_location, end, (uint32_t)i};
-    if (n > 0 && index_compare(&cfi->index[n - 1], &e) > 0)
-      sorted = false;
-    cfi->index[n++] = e;
-  }
   if (!sorted && sort_index(cfi, cfi->index, n) != 0)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
   cfi->index_count = n;
@@ -612,11 +596,21 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   if (fde_total) {
     cfi->fdes = amddwarf__mem_calloc(&cfi->allocator, fde_total, sizeof *cfi->fdes);
     cfi->fde_capacity = cfi->fdes ? fde_total : 0;
-    if (!cfi->fdes) {
+    cfi->fde_offsets = amddwarf__mem_alloc(&cfi->allocator, fde_total * sizeof *cfi->fde_offsets);
+    cfi->fde_ready = amddwarf__mem_calloc(&cfi->allocator, fde_total, sizeof *cfi->fde_ready);
+    if (!cfi->fdes || !cfi->fde_offsets || !cfi->fde_ready) {
       st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE table");
       goto fail;
     }
   }
+  cfi->index = amddwarf__mem_calloc(&cfi->allocator, fde_total ? fde_total : 1,
+                                   sizeof *cfi->index);
+  if (!cfi->index) {
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+    goto fail;
+  }
+  size_t indexed = 0;
+  bool sorted = true;
   const amddwarf_cfi_cie *last_cie = NULL;
   r.pos = 0;
   while (cfi->fde_count < fde_total &&
@@ -635,13 +629,23 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
                          (unsigned long long)raw.offset, (unsigned long long)raw.cie_pointer);
       goto fail;
     }
-    if ((st = parse_fde(cfi, &raw, cie, &cfi->fdes[cfi->fde_count], err)) != AMDDWARF_OK)
+    amddwarf_cfi_fde fde;
+    if ((st = parse_fde(cfi, &raw, cie, &fde, err)) != AMDDWARF_OK)
       goto fail;
-    cfi->fde_count++;
+    if (fde.address_range != 0) {
+      uint64_t end;
+      if (amddwarf_add_overflow_u64(fde.initial_location, fde.address_range, &end))
+        end = UINT64_MAX;
+      amddwarf_cfi_index_entry e = {fde.initial_location, end, (uint32_t)cfi->fde_count};
+      if (indexed > 0 && index_compare(&cfi->index[indexed - 1], &e) > 0)
+        sorted = false;
+      cfi->index[indexed++] = e;
+    }
+    cfi->fde_offsets[cfi->fde_count++] = raw.offset;
   }
   if (st != AMDDWARF_OK && st != AMDDWARF_END)
     goto fail;
-  if ((st = build_index(cfi, err)) != AMDDWARF_OK)
+  if ((st = build_index(cfi, indexed, sorted, err)) != AMDDWARF_OK)
     goto fail;
   cfi->fde_rows = amddwarf__mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
                                       sizeof *cfi->fde_rows);
@@ -666,7 +670,9 @@ void amddwarf_cfi_close(amddwarf_cfi *cfi)
   amddwarf__arena_release(&cfi->arena);
   amddwarf__mem_free(&a, cfi->cies, cfi->cie_capacity * sizeof *cfi->cies);
   amddwarf__mem_free(&a, cfi->fdes, cfi->fde_capacity * sizeof *cfi->fdes);
-  amddwarf__mem_free(&a, cfi->index, (cfi->fde_count ? cfi->fde_count : 1) * sizeof *cfi->index);
+  amddwarf__mem_free(&a, cfi->fde_offsets, cfi->fde_capacity * sizeof *cfi->fde_offsets);
+  amddwarf__mem_free(&a, cfi->fde_ready, cfi->fde_capacity * sizeof *cfi->fde_ready);
+  amddwarf__mem_free(&a, cfi->index, (cfi->fde_capacity ? cfi->fde_capacity : 1) * sizeof *cfi->index);
   amddwarf__mem_free(&a, cfi->starts, (cfi->index_count ? cfi->index_count : 1) *
                                          sizeof *cfi->starts);
   amddwarf__mem_free(&a, cfi->top, (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
@@ -707,9 +713,37 @@ size_t amddwarf_cfi_fde_count(const amddwarf_cfi *cfi)
   return cfi->fde_count;
 }
 
+const amddwarf_cfi_fde *amddwarf__cfi_fde(const amddwarf_cfi *ccfi, size_t index)
+{
+  amddwarf_cfi *cfi = (amddwarf_cfi *)(uintptr_t)ccfi;
+  if (atomic_load_explicit(&cfi->fde_ready[index], memory_order_acquire))
+    return &cfi->fdes[index];
+  if (cfi->rows_lock_ready)
+    pthread_mutex_lock(&cfi->rows_lock);
+  if (!atomic_load_explicit(&cfi->fde_ready[index], memory_order_relaxed)) {
+    amddwarf_reader r;
+    amddwarf_reader_init(&r, cfi->options.data, cfi->options.size);
+    r.big_endian = cfi->options.big_endian;
+    r.pos = (size_t)cfi->fde_offsets[index];
+    raw_fde raw;
+    bool is_cie = false;
+    bool eh = cfi->options.kind == AMDDWARF_CFI_EH_FRAME;
+    /* Framed, its CIE found and parsed at open: none of this fails now. */
+    if (read_entry(cfi, &r, eh, &raw, &is_cie, NULL) == AMDDWARF_OK) {
+      const amddwarf_cfi_cie *cie = find_cie(cfi, raw.cie_offset);
+      if (cie != NULL)
+        (void)parse_fde(cfi, &raw, cie, &cfi->fdes[index], NULL);
+    }
+    atomic_store_explicit(&cfi->fde_ready[index], 1, memory_order_release);
+  }
+  if (cfi->rows_lock_ready)
+    pthread_mutex_unlock(&cfi->rows_lock);
+  return &cfi->fdes[index];
+}
+
 const amddwarf_cfi_fde *amddwarf_cfi_fde_at(const amddwarf_cfi *cfi, size_t index)
 {
-  return index < cfi->fde_count ? &cfi->fdes[index] : NULL;
+  return index < cfi->fde_count ? amddwarf__cfi_fde(cfi, index) : NULL;
 }
 
 /* Number of elements of V[0..N) that are <= KEY (V sorted). Branch-free
@@ -754,6 +788,6 @@ amddwarf_status amddwarf_cfi_find_fde(const amddwarf_cfi *cfi, uint64_t pc,
   size_t i = amddwarf__cfi_index_find(cfi, pc);
   if (i == SIZE_MAX)
     return AMDDWARF_NOT_FOUND;
-  *out = &cfi->fdes[cfi->index[i].fde];
+  *out = amddwarf__cfi_fde(cfi, cfi->index[i].fde);
   return AMDDWARF_OK;
 }

@@ -721,7 +721,7 @@ amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
     rows = slot->rows;
     count = slot->count;
   } else {
-    amddwarf_status st = amddwarf_cfi_fde_rows(cfi, &cfi->fdes[fde], &rows, &count, err);
+    amddwarf_status st = amddwarf_cfi_fde_rows(cfi, amddwarf__cfi_fde(cfi, fde), &rows, &count, err);
     if (st != AMDDWARF_OK)
       return st;
   }
