@@ -301,45 +301,17 @@ amddwarf_status amddwarf__stats_add_key(amddwarf_stats *stats, const char *key, 
   return AMDDWARF_OK;
 }
 
-/* The coverage pass on a thread of its own. */
-typedef struct coverage_job {
-  const amddwarf_object *object;
-  amddwarf_stats *stats;
-  uint32_t flags;
-  amddwarf_status status;
-  amddwarf_error err;
-} coverage_job;
-
-static void *run_coverage(void *user)
+/* One walk over the DIEs gives the keys and the coverage (the keys' walk
+   feeds the coverage); the coverage alone has a walk of its own, which
+   reads only the DIEs inside functions. */
+static amddwarf_status run_walk(const amddwarf_object *object, amddwarf_stats *stats,
+                                uint32_t flags, amddwarf_error *err)
 {
-  coverage_job *job = user;
-  job->status = amddwarf__stats_coverage(job->object, job->stats, job->flags, &job->err);
-  return NULL;
-}
-
-/* The two passes read the object only (what they load is loaded under its
-   lock) and write apart: the keys and their arena, the functions and the
-   handle's arena. Both wanted: the coverage on a second thread. */
-static amddwarf_status run_passes(const amddwarf_object *object, amddwarf_stats *stats,
-                                  uint32_t flags, amddwarf_error *err)
-{
-  bool llvm = !(flags & AMDDWARF_STATS_NO_LLVM), coverage = !(flags & AMDDWARF_STATS_NO_COVERAGE);
-  coverage_job job = {object, stats, flags, AMDDWARF_OK, {0}};
-  pthread_t thread;
-  bool threaded = llvm && coverage && !(flags & AMDDWARF_STATS_ONE_THREAD) &&
-                  pthread_create(&thread, NULL, run_coverage, &job) == 0;
-  amddwarf_status st = llvm ? amddwarf__stats_llvm(object, stats, err) : AMDDWARF_OK;
-  if (threaded) {
-    pthread_join(thread, NULL);
-    if (st == AMDDWARF_OK && job.status != AMDDWARF_OK) {
-      st = job.status;
-      if (err != NULL)
-        *err = job.err;
-    }
-  } else if (st == AMDDWARF_OK && coverage) {
-    st = amddwarf__stats_coverage(object, stats, flags, err);
-  }
-  return st;
+  if (!(flags & AMDDWARF_STATS_NO_LLVM))
+    return amddwarf__stats_llvm(object, stats, flags, err);
+  if (!(flags & AMDDWARF_STATS_NO_COVERAGE))
+    return amddwarf__stats_coverage(object, stats, flags, err);
+  return AMDDWARF_OK;
 }
 
 amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
@@ -361,7 +333,7 @@ amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
   amddwarf__arena_init(&stats->key_arena, &stats->allocator);
   amddwarf_status st = amddwarf_object_index_all(object, err);
   if (st == AMDDWARF_OK)
-    st = run_passes(object, stats, flags, err);
+    st = run_walk(object, stats, flags, err);
   if (st != AMDDWARF_OK) {
     amddwarf_stats_free(stats);
     return st;

@@ -160,6 +160,7 @@ typedef struct walk {
   u64_vec origin_vars;
   u64_vec pending;       /* this unit's DIEs whose origin was not seen yet */
   u64_vec cross_cu;      /* pairs (unit, DIE offset) */
+  stats_cov *cov;        /* the GPU coverage, fed by this walk; or NULL */
   stats_files files;     /* each unit's file names */
   amddwarf_arena arena;   /* the identifiers' copies, released at the end */
   /* scratch */
@@ -397,11 +398,14 @@ typedef struct loc_sum {
   size_t scope_count;
   bool has_default;
   uint64_t total, covered, entry;
+  stats_cov_var *cov;    /* the variable's coverage, or NULL */
 } loc_sum;
 
 static bool sum_entry(void *user, const amddwarf_loc_entry *e)
 {
   loc_sum *s = user;
+  if (s->cov != NULL && !amddwarf__stats_cov_var_entry(s->cov, e))
+    return false;
   if (e->is_default) {
     s->has_default = true;
     return true;
@@ -421,10 +425,11 @@ static bool sum_entry(void *user, const amddwarf_loc_entry *e)
 }
 
 /* collectStatsForDie: DIE (record INDEX of unit CU_INDEX) in the function
-   of FnStatMap entry FN_INDEX, with variable prefix PREFIX. */
+   of FnStatMap entry FN_INDEX, with variable prefix PREFIX. COV, when not
+   NULL, receives the entries of its location list. */
 static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_die *die,
                           uint32_t fn_index, const char *prefix, uint64_t scope_bytes,
-                          u64_vec *origin_vars)
+                          u64_vec *origin_vars, stats_cov_var *cov)
 {
   const amddwarf_object *object = w->object;
   if (die->tag == DW_TAG_compile_unit)
@@ -478,7 +483,7 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
         (void)amddwarf__stats_die_ranges(object, &p, &w->ranges, &w->range_count,
                                          &w->range_capacity);
     }
-    loc_sum s = {object, cu, w->ranges, w->range_count, false, 0, 0, 0};
+    loc_sum s = {object, cu, w->ranges, w->range_count, false, 0, 0, 0, cov};
     amddwarf_status st = amddwarf__object_visit_loclist((amddwarf_object *)(uintptr_t)object, cu,
                                                         die->location.form, die->location.u,
                                                         sum_entry, &s, NULL);
@@ -651,14 +656,33 @@ static bool needs_attributes(const amddwarf_abbrev *ab)
   }
 }
 
+/* Where the coverage is along the walk: outside functions, inside one (in
+   a scope), or nowhere (in a type, a declaration, a call site, or without
+   coverage). */
+typedef enum cov_mode { COV_OFF, COV_OUTSIDE, COV_INSIDE } cov_mode;
+typedef struct cov_place {
+  cov_mode mode;
+  stats_cov_scope scope;  /* COV_INSIDE */
+} cov_place;
+
+/* Where the children of a DIE of TAG that is neither a function, a scope
+   nor a variable are, for the coverage. */
+static cov_place children_place(const cov_place *cov, unsigned tag)
+{
+  cov_place inner = {COV_OFF, {0}};
+  if (cov->mode == COV_OUTSIDE && !amddwarf__stats_cov_skips_outside(tag))
+    inner.mode = COV_OUTSIDE;
+  return inner;
+}
+
 static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
                      const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
-                     u64_vec *origin_vars);
+                     u64_vec *origin_vars, const cov_place *cov);
 
 /* The children of record INDEX, each with its variable prefix. */
 static void walk_children(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
                           const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
-                          u64_vec *origin_vars)
+                          u64_vec *origin_vars, const cov_place *cov)
 {
   const amddwarf_object *object = w->object;
   const amddwarf_unit *unit = &object->units[cu_index];
@@ -684,19 +708,24 @@ static void walk_children(walk *w, size_t cu_index, uint32_t index, uint32_t fn_
       child_prefix[base] = 'p';
       hex_index(child_prefix + base + 1, params++);
     }
-    walk_die(w, cu_index, c, fn_index, child_prefix, scope_bytes, inline_depth, origin_vars);
+    walk_die(w, cu_index, c, fn_index, child_prefix, scope_bytes, inline_depth, origin_vars, cov);
   }
   if (child_prefix != local)
     amddwarf__mem_free(&object->allocator, child_prefix, base + 8);
 }
 
-/* collectStatsRecursive for record INDEX of unit CU_INDEX. */
+/* collectStatsRecursive for record INDEX of unit CU_INDEX, and the
+   coverage of what is at COV. */
 static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
                      const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
-                     u64_vec *origin_vars)
+                     u64_vec *origin_vars, const cov_place *cov)
 {
   if (w->status != AMDDWARF_OK)
     return;
+  if (cov->mode != COV_OFF && amddwarf__stats_cov_status(w->cov) != AMDDWARF_OK) {
+    w->status = amddwarf__stats_cov_status(w->cov);
+    return;
+  }
   const amddwarf_object *object = w->object;
   const amddwarf_unit *unit = &object->units[cu_index];
   const amddwarf_abbrev *ab =
@@ -704,7 +733,9 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
   if (!needs_attributes(ab)) {
     /* nothing of this DIE counts (a type, a member without a constant, ...):
        its children may */
-    walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars);
+    cov_place inner = children_place(cov, ab->tag);
+    walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars,
+                  &inner);
     return;
   }
   stats_die die;
@@ -721,6 +752,8 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
   bool is_inlined = die.tag == DW_TAG_inlined_subroutine;
   bool candidate = is_inlined || (is_function && die.has_origin);
   u64_vec own_vars = {NULL, 0, 0};
+  cov_place inner = children_place(cov, die.tag);
+  bool cov_function = false;
   if (candidate && die.has_origin) {
     const origin_fn *o = origin_find(w, die.origin_raw);
     if (o != NULL && o->cu_index == cu_index) {
@@ -789,14 +822,32 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
       else if (is_inlined && inline_depth == 0)
         sat_add(&w->inline_size, bytes);
     }
+    if (is_function && cov->mode != COV_OFF) {
+      cov_function = amddwarf__stats_cov_function_begin(w->cov, &die, w->ranges,
+                                                         w->range_count, &inner.scope);
+      inner.mode = cov_function ? COV_INSIDE : COV_OFF;
+    } else if (cov->mode == COV_INSIDE) {
+      inner = *cov;
+      if (!amddwarf__stats_cov_enter(w->cov, &die, w->ranges, w->range_count, &inner.scope))
+        inner.mode = COV_OFF;
+    }
+  } else if (cov->mode == COV_INSIDE && !die.declaration &&
+             (die.tag == DW_TAG_variable || die.tag == DW_TAG_formal_parameter)) {
+    stats_cov_var var;
+    amddwarf__stats_cov_var_begin(w->cov, &die, &cov->scope, &var);
+    stats_for_die(w, cu_index, index, &die, fn_index, prefix, scope_bytes, origin_vars, &var);
+    amddwarf__stats_cov_var_end(&var, &die);
   } else {
-    stats_for_die(w, cu_index, index, &die, fn_index, prefix, scope_bytes, origin_vars);
+    stats_for_die(w, cu_index, index, &die, fn_index, prefix, scope_bytes, origin_vars, NULL);
   }
   if (is_function)
     inline_depth = 0;
   else if (is_inlined)
     ++inline_depth;
-  walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars);
+  walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars,
+                &inner);
+  if (cov_function)
+    amddwarf__stats_cov_function_end(w->cov);
   if (candidate)
     count_zero_coverage(w, cu_index, &own_vars);
 done:
@@ -1172,7 +1223,7 @@ static void add_keys(walk *w, const line_stats *ls)
 }
 
 amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_stats *stats,
-                                     amddwarf_error *err)
+                                     uint32_t flags, amddwarf_error *err)
 {
   walk w;
   memset(&w, 0, sizeof w);
@@ -1184,6 +1235,15 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   w.fn_ids.arena = w.var_ids.arena = &w.arena;
   if (!amddwarf__stats_files_init(&w.files, object))
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics");
+  cov_place top = {COV_OFF, {0}};
+  if (!(flags & AMDDWARF_STATS_NO_COVERAGE)) {
+    w.cov = amddwarf__stats_cov_new(object, stats, flags, &w.files, err);
+    if (w.cov == NULL) {
+      amddwarf__stats_files_free(&w.files);
+      return AMDDWARF_E_NO_MEMORY;
+    }
+    top.mode = COV_OUTSIDE;
+  }
   line_stats ls;
   memset(&ls, 0, sizeof ls);
   ls.w = &w;
@@ -1194,7 +1254,7 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
     const amddwarf_unit *unit = &object->units[u];
     unit_lines(&w, u, &ls); /* first: it notes the unit's file names */
     if (unit->records != NULL && unit->die_count > 0) {
-      walk_die(&w, u, 0, global, "g", 0, 0, NULL);
+      walk_die(&w, u, 0, global, "g", 0, 0, NULL, &top);
       resolve_pending(&w, u);
     }
   }
@@ -1218,7 +1278,8 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   vec_free(&w, &w.pending);
   vec_free(&w, &w.cross_cu);
   text_free(&w, &w.id);
+  amddwarf_status cov_status = amddwarf__stats_cov_free(w.cov);
   amddwarf__stats_files_free(&w.files);
   amddwarf__arena_release(&w.arena);
-  return w.status;
+  return w.status != AMDDWARF_OK ? w.status : cov_status;
 }
