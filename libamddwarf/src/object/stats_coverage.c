@@ -288,8 +288,8 @@ void amddwarf__stats_cov_var_end(stats_cov_var *v, const stats_die *die)
 {
   cov_walk *w = v->cov;
   fn_builder *b = &w->b;
-  amddwarf_stats_var var = v->var;
-  amddwarf_stats_coverage *c = &var.coverage;
+  amddwarf_stats_var *var = &v->var;
+  amddwarf_stats_coverage *c = &var->coverage;
   /* overlapping entries: a variable covers at most its scope, and each
      part of its coverage at most what it covers */
   uint64_t *parts[] = {&c->covered, &c->lane_correct, &c->legacy, &c->lane_missing, &c->quirk,
@@ -301,26 +301,26 @@ void amddwarf__stats_cov_var_end(stats_cov_var *v, const stats_die *die)
   ++b->fn.var_count;
   if (!w->keep_vars)
     return;
-  var.name = intern(w, inherited_name(w, die, STATS_NAME));
-  decl_of(w, die, &var.decl_file, &var.decl_line);
-  var.is_param = die->tag == DW_TAG_formal_parameter;
+  var->name = intern(w, inherited_name(w, die, STATS_NAME));
+  decl_of(w, die, &var->decl_file, &var->decl_line);
+  var->is_param = die->tag == DW_TAG_formal_parameter;
   const stats_cov_scope *in = v->scope;
-  var.inline_depth = in->inline_depth;
-  var.inlined_from = in->inlined_from;
-  var.inlined_decl_file = in->inlined_decl_file != NULL ? in->inlined_decl_file : "";
-  var.inlined_decl_line = in->inlined_decl_line;
-  var.call_line = in->call_line;
-  var.die_offset = die->offset;
+  var->inline_depth = in->inline_depth;
+  var->inlined_from = in->inlined_from;
+  var->inlined_decl_file = in->inlined_decl_file != NULL ? in->inlined_decl_file : "";
+  var->inlined_decl_line = in->inlined_decl_line;
+  var->call_line = in->call_line;
+  var->die_offset = die->offset;
   /* the segments are placed when the function ends */
-  var.scope = in->ranges;
-  var.scope_count = in->count;
-  var.segment_count = b->segment_count - v->first_segment;
+  var->scope = in->ranges;
+  var->scope_count = in->count;
+  var->segment_count = b->segment_count - v->first_segment;
   if (!grow(w, (void **)&b->vars, &b->var_capacity, b->var_count + 1, sizeof *b->vars) ||
       !grow(w, (void **)&b->first_segment, &b->first_capacity, b->var_count + 1,
             sizeof *b->first_segment))
     return;
   b->first_segment[b->var_count] = v->first_segment;
-  b->vars[b->var_count++] = var;
+  b->vars[b->var_count++] = *var;
 }
 
 /* ---- functions and scopes ---- */

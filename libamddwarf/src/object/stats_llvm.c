@@ -998,8 +998,12 @@ typedef struct line_stats {
   size_t map_count, map_capacity;
   bool counted;          /* the unit has file names: LLVM counts its rows */
   size_t cu_index;
-  amddwarf_line_row *sequence; /* the rows of the sequence being read */
-  size_t sequence_count, sequence_capacity;
+  /* the sequence being read: its rows' keys, and what it adds */
+  uint64_t *keys;
+  size_t key_count, key_capacity;
+  uint64_t first_address, last_address;
+  uint64_t seq_stmt, seq_zero_bytes;
+  bool last_zero;        /* the last row has line 0 */
 } line_stats;
 
 static void line_files(void *user, const char *const *files, size_t file_count)
@@ -1032,42 +1036,55 @@ static void line_files(void *user, const char *const *files, size_t file_count)
 }
 
 /* LLVM counts the rows of a sequence only when the sequence ends after it
-   starts: the rows wait for the sequence's end. */
+   starts: each row's key and counts wait for the sequence's end. */
 static void line_row(void *user, const amddwarf_line_row *row)
 {
   line_stats *ls = user;
   walk *w = ls->w;
   if (!ls->counted)
     return;
-  if (amddwarf__mem_reserve(&w->object->allocator, (void **)&ls->sequence,
-                            &ls->sequence_capacity, ls->sequence_count + 1,
-                            sizeof *ls->sequence) != 0) {
-    oom(w);
+  size_t n = ls->key_count;
+  uint64_t address = row->address;
+  if (n > 0 && ls->last_zero) /* the bytes of a line-0 row end here */
+    sat_add(&ls->seq_zero_bytes, address - ls->last_address);
+  if (!(row->flags & AMDDWARF_LINE_END_SEQUENCE)) {
+    if (n == ls->key_capacity &&
+        amddwarf__mem_reserve(&w->object->allocator, (void **)&ls->keys, &ls->key_capacity,
+                              n + 1, sizeof *ls->keys) != 0) {
+      oom(w);
+      return;
+    }
+    if (n == 0) {
+      ls->first_address = address;
+      ls->seq_stmt = ls->seq_zero_bytes = 0;
+    }
+    uint32_t file = row->file < ls->map_count ? ls->map[row->file] : 0;
+    uint64_t key = line_key(row->line, row->column, file);
+    ls->seq_stmt += (row->flags & AMDDWARF_LINE_IS_STMT) != 0;
+    ls->last_zero = row->line == 0;
+    ls->last_address = address;
+    ls->key_count = n + 1;
+    ls->keys[n] = key; /* last: the stores above need no reload */
     return;
   }
-  ls->sequence[ls->sequence_count++] = *row;
-  if (!(row->flags & AMDDWARF_LINE_END_SEQUENCE))
+  /* the end row is not an entry */
+  ls->key_count = 0;
+  uint64_t first = n > 0 ? ls->first_address : address;
+  if (!(first < address))
     return;
-  const amddwarf_line_row *rows = ls->sequence;
-  size_t n = ls->sequence_count - 1; /* the end row is not an entry */
-  ls->sequence_count = 0;
-  if (!(rows[0].address < rows[n].address))
-    return;
-  sat_add(&ls->bytes, rows[n].address - rows[0].address);
+  sat_add(&ls->bytes, address - first);
   sat_add(&ls->entries, n);
-  for (size_t r = 0; r < n; ++r) {
-    if (rows[r].flags & AMDDWARF_LINE_IS_STMT)
-      sat_add(&ls->stmt_entries, 1);
-    uint32_t file = rows[r].file < ls->map_count ? ls->map[rows[r].file] : 0;
-    line_set_add(w, &ls->unique, line_key(rows[r].line, rows[r].column, file));
-    if (rows[r].line == 0)
-      sat_add(&ls->zero_bytes, rows[r + 1].address - rows[r].address);
-  }
+  sat_add(&ls->stmt_entries, ls->seq_stmt);
+  sat_add(&ls->zero_bytes, ls->seq_zero_bytes);
+  const uint64_t *keys = ls->keys;
+  for (size_t r = 0; r < n; ++r)
+    if (r == 0 || keys[r] != keys[r - 1]) /* a key repeated at once is in */
+      line_set_add(w, &ls->unique, keys[r]);
 }
 
 static void unit_lines(walk *w, size_t cu_index, line_stats *ls)
 {
-  ls->sequence_count = 0;
+  ls->key_count = 0;
   ls->counted = false;
   ls->cu_index = cu_index;
   /* A unit whose table cannot be read is left out of the counts. */
@@ -1267,7 +1284,7 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   table_free(&ls.files);
   line_set_clear(&w, &ls.unique);
   amddwarf__mem_free(&object->allocator, ls.map, ls.map_capacity * sizeof *ls.map);
-  amddwarf__mem_free(&object->allocator, ls.sequence, ls.sequence_capacity * sizeof *ls.sequence);
+  amddwarf__mem_free(&object->allocator, ls.keys, ls.key_capacity * sizeof *ls.keys);
   amddwarf__mem_free(&object->allocator, w.fns, w.fn_capacity * sizeof *w.fns);
   amddwarf__mem_free(&object->allocator, w.origins, w.origin_capacity * sizeof *w.origins);
   if (w.origin_slots != NULL)
