@@ -155,31 +155,25 @@ static bool die_has(const stats_die *d, stats_inherited what)
   return false;
 }
 
-bool amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
-                              stats_inherited what, stats_die *from)
+const stats_die *amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
+                                          stats_inherited what, stats_die *scratch)
 {
   /* LLVM's worklist takes the last reference pushed first: the
      specification before the abstract origin. */
-  if (die_has(die, what)) {
-    if (from != NULL)
-      *from = *die;
-    return true;
-  }
+  if (die_has(die, what))
+    return die;
   uint64_t next = die->specification ? die->specification : die->origin;
-  stats_die cur;
+  stats_die *cur = scratch;
   for (int step = 0; step < AMDDWARF_MAX_ORIGIN_STEPS; ++step) {
-    if (next == 0 || !amddwarf__stats_die_at(object, next, &cur))
-      return false;
-    if (die_has(&cur, what)) {
-      if (from != NULL)
-        *from = cur;
-      return true;
-    }
-    next = cur.specification ? cur.specification : cur.origin;
-    if (next == cur.offset)
-      return false;
+    if (next == 0 || !amddwarf__stats_die_at(object, next, cur))
+      return NULL;
+    if (die_has(cur, what))
+      return cur;
+    next = cur->specification ? cur->specification : cur->origin;
+    if (next == cur->offset)
+      return NULL;
   }
-  return false;
+  return NULL;
 }
 
 typedef struct range_sink {

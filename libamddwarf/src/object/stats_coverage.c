@@ -126,22 +126,24 @@ static const char *intern(cov_walk *w, const char *s)
 
 static const char *inherited_name(cov_walk *w, const stats_die *die, stats_inherited what)
 {
-  stats_die from;
-  if (!amddwarf__stats_die_find(w->object, die, what, &from))
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, what, &scratch);
+  if (from == NULL)
     return NULL;
-  return what == STATS_LINKAGE ? from.linkage : from.name;
+  return what == STATS_LINKAGE ? from->linkage : from->name;
 }
 
 static void decl_of(cov_walk *w, const stats_die *die, const char **file, uint32_t *line)
 {
-  stats_die from;
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &scratch);
   *file = "";
   *line = 0;
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &from))
-    *file = intern(w, amddwarf__stats_file_name(w->files, w->object, from.cu_index,
-                                                from.decl_file));
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &from))
-    *line = (uint32_t)from.decl_line;
+  if (from != NULL)
+    *file = intern(w, amddwarf__stats_file_name(w->files, w->object, from->cu_index,
+                                                from->decl_file));
+  if ((from = amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &scratch)) != NULL)
+    *line = (uint32_t)from->decl_line;
 }
 
 /* ---- call frame information ---- */

@@ -44,9 +44,10 @@ typedef enum stats_inherited {
 } stats_inherited;
 /* Like LLVM's findRecursively: the DIE itself, then what its
    DW_AT_specification and DW_AT_abstract_origin name (8 steps at most).
-   *FROM receives the DIE that has it (for its unit). */
-bool amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
-                              stats_inherited what, stats_die *from);
+   Returns the DIE that has it (for its unit): DIE itself, or SCRATCH read
+   from elsewhere; NULL when none. */
+const stats_die *amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
+                                          stats_inherited what, stats_die *scratch);
 
 /* The ranges of DIE (low/high pc or DW_AT_ranges), appended to *RANGES
    (COUNT, CAPACITY; the object's allocator). False when its range list

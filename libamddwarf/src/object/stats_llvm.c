@@ -304,11 +304,13 @@ static void text_free(walk *w, text *t)
    found through origins; "" when none. */
 static const char *die_linkage_or_name(const walk *w, const stats_die *die)
 {
-  stats_die from;
-  if (amddwarf__stats_die_find(w->object, die, STATS_LINKAGE, &from) && from.linkage != NULL)
-    return from.linkage;
-  if (amddwarf__stats_die_find(w->object, die, STATS_NAME, &from) && from.name != NULL)
-    return from.name;
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, STATS_LINKAGE, &scratch);
+  if (from != NULL && from->linkage != NULL)
+    return from->linkage;
+  from = amddwarf__stats_die_find(w->object, die, STATS_NAME, &scratch);
+  if (from != NULL && from->name != NULL)
+    return from->name;
   return "";
 }
 
@@ -321,10 +323,11 @@ static void die_id(walk *w, const stats_die *die, const char *prefix, text *out)
   text_add(w, out, name, strlen(name));
   if (prefix[0] != '\0' && strcmp(prefix, "g") != 0)
     return;
-  stats_die from;
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &scratch);
   const char *file = NULL;
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &from)) {
-    file = amddwarf__stats_file_name(&w->files, w->object, from.cu_index, from.decl_file);
+  if (from != NULL) {
+    file = amddwarf__stats_file_name(&w->files, w->object, from->cu_index, from->decl_file);
     if (file != NULL) {
       const char *slash = strrchr(file, '/');
       file = slash != NULL ? slash + 1 : file;
@@ -335,8 +338,8 @@ static void die_id(walk *w, const stats_die *die, const char *prefix, text *out)
     file = "/";
   text_add(w, out, file, strlen(file));
   uint64_t line = 0;
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &from))
-    line = from.decl_line;
+  if ((from = amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &scratch)) != NULL)
+    line = from->decl_line;
   char num[32];
   int n = snprintf(num, sizeof num, ":%llu", (unsigned long long)line);
   text_add(w, out, num, (size_t)n);
@@ -450,9 +453,10 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
     return;
   if (local && die->declaration)
     return;
-  bool has_src = amddwarf__stats_die_find(object, die, STATS_DECL_FILE, NULL) &&
-                 amddwarf__stats_die_find(object, die, STATS_DECL_LINE, NULL);
-  bool has_type = amddwarf__stats_die_find(object, die, STATS_TYPE, NULL);
+  stats_die scratch;
+  bool has_src = amddwarf__stats_die_find(object, die, STATS_DECL_FILE, &scratch) &&
+                 amddwarf__stats_die_find(object, die, STATS_DECL_LINE, &scratch);
+  bool has_type = amddwarf__stats_die_find(object, die, STATS_TYPE, &scratch);
   bool defer = false;
   if (die->has_origin) {
     if (die->has_location || die->has_const_value) {
@@ -507,14 +511,12 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
     count_bucket(&w->with_entry, bucket_of(covered, scope_bytes), param, local);
     count_bucket(&w->without_entry, bucket_of(covered - entry, scope_bytes), param, local);
   }
-  stats_die id_die = *die;
-  if (die->has_origin) {
-    stats_die origin;
-    if (amddwarf__stats_die_at(object, die->origin, &origin))
-      id_die = origin;
-  }
+  stats_die origin;
+  const stats_die *id_die = die;
+  if (die->has_origin && amddwarf__stats_die_at(object, die->origin, &origin))
+    id_die = &origin;
   text *id = &w->id;
-  die_id(w, &id_die, prefix, id);
+  die_id(w, id_die, prefix, id);
   if (id->data != NULL) {
     /* VarsInFunction: one set per function, its index the owner */
     bool added = false;
@@ -544,7 +546,7 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
     return;
   }
   fn->vars_with_loc += has_loc;
-  if (id_die.artificial) {
+  if (id_die->artificial) {
     ++fn->artificial;
     return;
   }
@@ -811,8 +813,9 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
       } else {
         ++fn->out_of_line;
       }
-      if (amddwarf__stats_die_find(object, &die, STATS_DECL_FILE, NULL) &&
-          amddwarf__stats_die_find(object, &die, STATS_DECL_LINE, NULL))
+      stats_die scratch;
+      if (amddwarf__stats_die_find(object, &die, STATS_DECL_FILE, &scratch) &&
+          amddwarf__stats_die_find(object, &die, STATS_DECL_LINE, &scratch))
         fn->has_source_location = true;
     }
     if (bytes) {
