@@ -110,6 +110,38 @@ static double median_cpu(void (*fn)(void *), ctx *c, int who, unsigned repeats)
   return bench_median(t, repeats < 8 ? repeats : 8);
 }
 
+/* The default run and the peer, alternately, PAIRS times: on a shared
+   machine the load changes from second to second, and each pair's ratio
+   compares the two under about the same load. The medians of the wall
+   and CPU times of each side, and of the pairs' ratios. */
+typedef struct pair_result {
+  double ours, peer, ratio, ours_cpu, peer_cpu, cpu_ratio;
+} pair_result;
+
+static pair_result alternate(ctx *c, unsigned pairs)
+{
+  double ours[16], peer[16], ratio[16], ours_cpu[16], peer_cpu[16], cpu_ratio[16];
+  pairs = pairs > 16 ? 16 : pairs;
+  for (unsigned i = 0; i < pairs; ++i) {
+    double cpu = cpu_ns(RUSAGE_CHILDREN);
+    uint64_t t = bench_now_ns();
+    run_peer(c);
+    peer[i] = (double)(bench_now_ns() - t);
+    peer_cpu[i] = cpu_ns(RUSAGE_CHILDREN) - cpu;
+    cpu = cpu_ns(RUSAGE_SELF);
+    t = bench_now_ns();
+    run_ours(c);
+    ours[i] = (double)(bench_now_ns() - t);
+    ours_cpu[i] = cpu_ns(RUSAGE_SELF) - cpu;
+    ratio[i] = peer[i] / ours[i];
+    cpu_ratio[i] = peer_cpu[i] / ours_cpu[i];
+  }
+  pair_result r = {bench_median(ours, pairs),     bench_median(peer, pairs),
+                   bench_median(ratio, pairs),    bench_median(ours_cpu, pairs),
+                   bench_median(peer_cpu, pairs), bench_median(cpu_ratio, pairs)};
+  return r;
+}
+
 /* RSS growth of computing the statistics with FLAGS, in a child process. */
 static double stats_memory(ctx *c, uint32_t flags)
 {
@@ -205,6 +237,13 @@ int main(int argc, char **argv)
     ours_cpu[i] = median_cpu(run_ours, &c, RUSAGE_SELF, 3);
     bench_print_row(name, ours_cpu[i], "llvm-dwarfdump-19 --statistics", peer_cpu, "run");
   }
+  bench_print_header("the default run and the peer alternately (7 pairs; medians)");
+  c.flags = 0;
+  pair_result pr = alternate(&c, 7);
+  bench_print_row("default run, wall", pr.ours, "llvm-dwarfdump-19 --statistics", pr.peer, "run");
+  bench_print_row("default run, CPU", pr.ours_cpu, "llvm-dwarfdump-19 --statistics", pr.peer_cpu,
+                  "run");
+  printf("#   median of the pairs' ratios: %.2fx wall, %.2fx CPU\n", pr.ratio, pr.cpu_ratio);
   double mem = stats_memory(&c, 0);
   double mem_vars = stats_memory(&c, AMDDWARF_STATS_VARIABLES);
   printf("#   %.1f MB of debug sections; the default run: peer/ours %.2fx wall, %.2fx CPU\n",
