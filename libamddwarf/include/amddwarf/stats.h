@@ -112,8 +112,9 @@ enum {
   /* Keep every variable (amddwarf_stats_function.vars) and its segments;
      without it a function keeps its sums only (VARS NULL). */
   AMDDWARF_STATS_VARIABLES = 1u << 2,
-  /* Accepted for compatibility; changes nothing: the keys and the
-     coverage are one walk on the calling thread. */
+  /* Compute on the calling thread only (by default the line tables are
+     counted on a second thread while the DIEs are walked; the keys and
+     the coverage are one walk over the DIEs either way). */
   AMDDWARF_STATS_ONE_THREAD = 1u << 3,
   /* Run the prologue analyzer on every function whose FDE has no
      instructions, to tell SYNTHESIZED from NONE (it disassembles the

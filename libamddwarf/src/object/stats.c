@@ -237,6 +237,12 @@ void amddwarf__stats_files_free(stats_files *cache)
   cache->known = NULL;
 }
 
+void amddwarf__stats_files_load_all(stats_files *cache, const amddwarf_object *object)
+{
+  for (size_t u = 0; u < cache->unit_count; ++u)
+    (void)amddwarf__stats_file_name(cache, object, u, 0);
+}
+
 void amddwarf__stats_note_files(stats_files *cache, size_t cu_index, const char *const *files,
                                 size_t count)
 {
@@ -271,6 +277,71 @@ const char *amddwarf__stats_file_name(stats_files *cache, const amddwarf_object 
   if (file >= cache->counts[cu_index])
     return NULL;
   return cache->files[cu_index][file];
+}
+
+/* ---- a table keyed by (owner, string) ---- */
+
+static uint64_t hash_key(uint32_t owner, const char *s, size_t n)
+{
+  uint64_t h = 1469598103934665603ull ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull);
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+  return h ^ (h >> 31);
+}
+
+static bool table_grow(str_table *t)
+{
+  size_t cap = t->mask ? (t->mask + 1) * 2 : 64;
+  str_slot *slots = amddwarf__mem_calloc(t->allocator, cap, sizeof *slots);
+  if (slots == NULL)
+    return false;
+  for (size_t i = 0; t->mask && i <= t->mask; ++i) {
+    if (t->slots[i].key == NULL)
+      continue;
+    size_t s = t->slots[i].hash & (cap - 1);
+    while (slots[s].key != NULL)
+      s = (s + 1) & (cap - 1);
+    slots[s] = t->slots[i];
+  }
+  if (t->mask)
+    amddwarf__mem_free(t->allocator, t->slots, (t->mask + 1) * sizeof *t->slots);
+  t->slots = slots;
+  t->mask = cap - 1;
+  return true;
+}
+
+uint32_t amddwarf__stats_table_get(str_table *t, uint32_t owner, const char *key, size_t n,
+                          uint32_t new_value, bool *added)
+{
+  *added = false;
+  if ((t->count + 1) * 2 > t->mask + 1 && !table_grow(t)) {
+    t->failed = true;
+    return UINT32_MAX;
+  }
+  uint64_t h = hash_key(owner, key, n);
+  size_t s = h & t->mask;
+  for (; t->slots[s].key != NULL; s = (s + 1) & t->mask)
+    if (t->slots[s].hash == h && t->slots[s].owner == owner &&
+        strncmp(t->slots[s].key, key, n) == 0 && t->slots[s].key[n] == '\0')
+      return t->slots[s].value;
+  char *copy = amddwarf__arena_strndup(t->arena, key, n);
+  if (copy == NULL) {
+    t->failed = true;
+    return UINT32_MAX;
+  }
+  t->slots[s].key = copy;
+  t->slots[s].hash = h;
+  t->slots[s].owner = owner;
+  t->slots[s].value = new_value;
+  ++t->count;
+  *added = true;
+  return new_value;
+}
+
+void amddwarf__stats_table_free(str_table *t)
+{
+  if (t->mask)
+    amddwarf__mem_free(t->allocator, t->slots, (t->mask + 1) * sizeof *t->slots);
 }
 
 /* ---- the handle ---- */

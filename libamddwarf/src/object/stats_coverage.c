@@ -506,6 +506,8 @@ stats_cov *amddwarf__stats_cov_new(const amddwarf_object *object, amddwarf_stats
     }
   }
   w->classes = amddwarf__mem_calloc(&stats->allocator, CLASS_CACHE_SLOTS, sizeof *w->classes);
+  struct amddwarf_cfi *cfi = NULL; /* loaded now, before a walk needs it */
+  (void)amddwarf_object_cfi(object, &cfi, NULL);
   size_t symbols = amddwarf_object_symbol_count(object);
   w->kernel_capacity = symbols ? symbols : 1;
   w->kernels = amddwarf__mem_alloc(&stats->allocator, w->kernel_capacity * sizeof *w->kernels);

@@ -70,6 +70,8 @@ void amddwarf__stats_files_free(stats_files *cache);
    file names are read once (without its rows). */
 const char *amddwarf__stats_file_name(stats_files *cache, const amddwarf_object *object,
                                       size_t cu_index, uint64_t file);
+/* Reads the file names of every unit now. */
+void amddwarf__stats_files_load_all(stats_files *cache, const amddwarf_object *object);
 /* Notes the file names of unit CU_INDEX (valid until the object closes). */
 void amddwarf__stats_note_files(stats_files *cache, size_t cu_index, const char *const *files,
                                 size_t count);
@@ -137,6 +139,46 @@ void amddwarf__stats_cov_var_end(stats_cov_var *var, const stats_die *die);
 /* Whether the coverage looks past a DIE of TAG outside functions (no
    concrete function is inside a type). */
 bool amddwarf__stats_cov_skips_outside(unsigned tag);
+
+/* TOTAL + VALUE, staying at UINT64_MAX ("overflowed") once there. */
+static inline void amddwarf__stats_sat_add(uint64_t *total, uint64_t value)
+{
+  if (*total != UINT64_MAX)
+    *total = *total < UINT64_MAX - value ? *total + value : UINT64_MAX;
+}
+
+/* A table keyed by (owner, string): the identifiers of functions and
+   variables, the paths of line tables (stats.c). */
+typedef struct str_slot {
+  const char *key;       /* NULL: empty */
+  uint64_t hash;
+  uint32_t owner, value;
+} str_slot;
+
+typedef struct str_table {
+  const amddwarf_allocator *allocator;
+  amddwarf_arena *arena;
+  str_slot *slots;
+  size_t mask, count;
+  bool failed;
+} str_table;
+
+/* The value of (OWNER, KEY of N bytes); when absent, inserts it (KEY
+   copied into the table's arena) with NEW_VALUE and sets *ADDED.
+   UINT32_MAX when memory runs out (and FAILED is set). */
+uint32_t amddwarf__stats_table_get(str_table *t, uint32_t owner, const char *key, size_t n,
+                                   uint32_t new_value, bool *added);
+void amddwarf__stats_table_free(str_table *t);
+
+/* The line-table numbers of llvm-dwarfdump --statistics (stats_lines.c). */
+typedef struct stats_line_counts {
+  uint64_t bytes, zero_bytes, entries, stmt_entries, unique, unique_nonzero;
+} stats_line_counts;
+/* Counts the line table of every unit into *OUT (a unit whose table
+   cannot be read is left out, as LLVM does). FILES, when not NULL, notes
+   each unit's file names. Errors: E_NO_MEMORY. */
+amddwarf_status amddwarf__stats_lines(const amddwarf_object *object, stats_files *files,
+                                      stats_line_counts *out, amddwarf_error *err);
 
 /* Computes the llvm-dwarfdump keys into STATS (stats_llvm.c), and unless
    FLAGS has AMDDWARF_STATS_NO_COVERAGE the coverage in the same walk. */
