@@ -4,7 +4,8 @@
  * same run. Ours: opening the object and computing the statistics as
  * `amddwarf stats` does by default, the llvm-dwarfdump keys and the GPU
  * coverage of every function in one walk over the DIEs (without keeping
- * every variable); then each part alone. The peer: the whole command, as a
+ * every variable), the line tables on a second thread; the same on one
+ * thread; then each part alone. The peer: the whole command, as a
  * process (it maps the file, reads the DWARF and prints its JSON). Memory:
  * the RSS growth of a child process from before open to after the
  * statistics, against the debug sections' size (goal: at most 2x), by
@@ -217,12 +218,13 @@ int main(int argc, char **argv)
     uint32_t flags;
   } rows[] = {
       {"default: llvm keys + GPU coverage", 0},
+      {"the same on one thread", AMDDWARF_STATS_ONE_THREAD},
       {"llvm keys only", AMDDWARF_STATS_NO_COVERAGE},
       {"GPU coverage only", AMDDWARF_STATS_NO_LLVM},
       {"every variable kept (--variables)", AMDDWARF_STATS_VARIABLES},
       {"open and the DIE index only", AMDDWARF_STATS_NO_LLVM | AMDDWARF_STATS_NO_COVERAGE},
   };
-  double ours[5], ours_cpu[5];
+  double ours[6], ours_cpu[6];
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
     c.flags = rows[i].flags;
     ours[i] = bench_median_ns(run_ours, &c, 3);
