@@ -639,6 +639,8 @@ static void walk_scope(cov_walk *w, size_t cu_index, uint32_t index, const stats
       walk_function(w, cu_index, index, &die);
     return;
   }
+  if (die.declaration) /* a scope that is a declaration holds nothing that counts */
+    return;
   w->range_count = 0;
   if (!amddwarf__stats_die_ranges(object, &die, &w->ranges, &w->range_count, &w->range_capacity))
     return;
