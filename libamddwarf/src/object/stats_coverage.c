@@ -3,7 +3,9 @@
  * subroutines included), and for each the bytes of its scope covered by
  * each kind of location, correctly for every lane or not, through a quirk,
  * or from an address the object leaves undefined; whether the function
- * has call frame information. Read through the DIE references. */
+ * has call frame information. A builder fed DIE by DIE: by the walk of
+ * the llvm-dwarfdump keys (stats_llvm.c), so that each DIE is read once,
+ * or by the coverage's own walk below when the keys are not wanted. */
 #include <stdlib.h>
 #include <string.h>
 
