@@ -1,13 +1,15 @@
 /* bench_stats: `amddwarf stats` on the benchmark object of bench_object
  * (bench/gen_object.sh: 200 linked copies of one OpenCL unit, 109 MB of
  * DWARF) against `llvm-dwarfdump-19 --statistics` on the same file, in the
- * same run. Ours: opening the object and computing the statistics, the
- * llvm-dwarfdump keys and the GPU coverage of every function (without
- * keeping every variable), on the calling thread; then each part alone,
- * and both parts on two threads. The peer: the whole command, as a
+ * same run. Ours: opening the object and computing the statistics as
+ * `amddwarf stats` does by default, the llvm-dwarfdump keys and the GPU
+ * coverage of every function in one walk over the DIEs (without keeping
+ * every variable), the line tables on a second thread; the same on one
+ * thread; then each part alone. The peer: the whole command, as a
  * process (it maps the file, reads the DWARF and prints its JSON). Memory:
  * the RSS growth of a child process from before open to after the
- * statistics, against the debug sections' size (goal: at most 2x). */
+ * statistics, against the debug sections' size (goal: at most 2x), by
+ * default and with every variable kept (--variables, --svg, --diff). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +111,38 @@ static double median_cpu(void (*fn)(void *), ctx *c, int who, unsigned repeats)
   return bench_median(t, repeats < 8 ? repeats : 8);
 }
 
+/* The default run and the peer, alternately, PAIRS times: on a shared
+   machine the load changes from second to second, and each pair's ratio
+   compares the two under about the same load. The medians of the wall
+   and CPU times of each side, and of the pairs' ratios. */
+typedef struct pair_result {
+  double ours, peer, ratio, ours_cpu, peer_cpu, cpu_ratio;
+} pair_result;
+
+static pair_result alternate(ctx *c, unsigned pairs)
+{
+  double ours[16], peer[16], ratio[16], ours_cpu[16], peer_cpu[16], cpu_ratio[16];
+  pairs = pairs > 16 ? 16 : pairs;
+  for (unsigned i = 0; i < pairs; ++i) {
+    double cpu = cpu_ns(RUSAGE_CHILDREN);
+    uint64_t t = bench_now_ns();
+    run_peer(c);
+    peer[i] = (double)(bench_now_ns() - t);
+    peer_cpu[i] = cpu_ns(RUSAGE_CHILDREN) - cpu;
+    cpu = cpu_ns(RUSAGE_SELF);
+    t = bench_now_ns();
+    run_ours(c);
+    ours[i] = (double)(bench_now_ns() - t);
+    ours_cpu[i] = cpu_ns(RUSAGE_SELF) - cpu;
+    ratio[i] = peer[i] / ours[i];
+    cpu_ratio[i] = peer_cpu[i] / ours_cpu[i];
+  }
+  pair_result r = {bench_median(ours, pairs),     bench_median(peer, pairs),
+                   bench_median(ratio, pairs),    bench_median(ours_cpu, pairs),
+                   bench_median(peer_cpu, pairs), bench_median(cpu_ratio, pairs)};
+  return r;
+}
+
 /* RSS growth of computing the statistics with FLAGS, in a child process. */
 static double stats_memory(ctx *c, uint32_t flags)
 {
@@ -183,13 +217,14 @@ int main(int argc, char **argv)
     const char *name;
     uint32_t flags;
   } rows[] = {
-      {"llvm keys + GPU coverage, one thread", AMDDWARF_STATS_ONE_THREAD},
+      {"default: llvm keys + GPU coverage", 0},
+      {"the same on one thread", AMDDWARF_STATS_ONE_THREAD},
       {"llvm keys only", AMDDWARF_STATS_NO_COVERAGE},
       {"GPU coverage only", AMDDWARF_STATS_NO_LLVM},
-      {"llvm keys + GPU coverage, two threads", 0},
+      {"every variable kept (--variables)", AMDDWARF_STATS_VARIABLES},
       {"open and the DIE index only", AMDDWARF_STATS_NO_LLVM | AMDDWARF_STATS_NO_COVERAGE},
   };
-  double ours[5];
+  double ours[6], ours_cpu[6];
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
     c.flags = rows[i].flags;
     ours[i] = bench_median_ns(run_ours, &c, 3);
@@ -201,13 +236,20 @@ int main(int argc, char **argv)
     c.flags = rows[i].flags;
     char name[96];
     snprintf(name, sizeof name, "%s (CPU)", rows[i].name);
-    bench_print_row(name, median_cpu(run_ours, &c, RUSAGE_SELF, 3),
-                    "llvm-dwarfdump-19 --statistics", peer_cpu, "run");
+    ours_cpu[i] = median_cpu(run_ours, &c, RUSAGE_SELF, 3);
+    bench_print_row(name, ours_cpu[i], "llvm-dwarfdump-19 --statistics", peer_cpu, "run");
   }
-  double mem = stats_memory(&c, AMDDWARF_STATS_ONE_THREAD);
-  double mem_vars = stats_memory(&c, AMDDWARF_STATS_ONE_THREAD | AMDDWARF_STATS_VARIABLES);
-  printf("#   %.1f MB of debug sections; peer/ours %.2fx (one thread), %.2fx (two threads)\n",
-         debug_mb, peer / ours[0], peer / ours[3]);
+  bench_print_header("the default run and the peer alternately (7 pairs; medians)");
+  c.flags = 0;
+  pair_result pr = alternate(&c, 7);
+  bench_print_row("default run, wall", pr.ours, "llvm-dwarfdump-19 --statistics", pr.peer, "run");
+  bench_print_row("default run, CPU", pr.ours_cpu, "llvm-dwarfdump-19 --statistics", pr.peer_cpu,
+                  "run");
+  printf("#   median of the pairs' ratios: %.2fx wall, %.2fx CPU\n", pr.ratio, pr.cpu_ratio);
+  double mem = stats_memory(&c, 0);
+  double mem_vars = stats_memory(&c, AMDDWARF_STATS_VARIABLES);
+  printf("#   %.1f MB of debug sections; the default run: peer/ours %.2fx wall, %.2fx CPU\n",
+         debug_mb, peer / ours[0], peer_cpu / ours_cpu[0]);
   printf("#   memory of open + statistics: %.1f MB RSS growth (%.2fx the debug sections); "
          "with every variable kept: %.1f MB (%.2fx)\n",
          mem / 1e6, mem / 1e6 / debug_mb, mem_vars / 1e6, mem_vars / 1e6 / debug_mb);

@@ -21,7 +21,9 @@ kind of location (tests/corpus/stats/every_kind.json, `amddwarf build`).
   (quirk: clang's promoted_register, through the producer-quirk table).
 * --svg: rendered by rsvg-convert; pixels at the positions the layout of
   specs/stats.md gives for segments read from llvm-dwarfdump are the kind's
-  colour, the gaps white.
+  colour, the gaps white; with --diff (-O0 against -O2 both ways), each
+  function of BASE above its NEW match, and a function of one side only
+  under or over a grey row for the side that lacks it.
 """
 
 import json
@@ -549,6 +551,8 @@ def png_pixels(path):
 
 def pixel(img, x, y):
     width, height, bpp, rows = img
+    if not (0 <= x < width and 0 <= y < height):
+        return "outside the %dx%d picture" % (width, height)
     return "#%02x%02x%02x" % tuple(rows[y][x * bpp:x * bpp + 3])
 
 
@@ -562,12 +566,79 @@ def read_colours():
         COLOURS[m.group(1)] = m.group(2)
 
 
+def check_band(img, label, fn, y, exp):
+    """The band of FN (stats --json) drawn at Y: its range line, its inlined
+    subroutines, each variable's segments (EXP: from llvm-dwarfdump, or None
+    for every_kind's hand-made table) and widest gap. Returns its height."""
+    # layout of specs/stats.md: bands from x 200, 780 wide; a function's title
+    # row 20 high, then 12 per variable, bars 10 high; 8 after each band
+    low = min(int(r[0], 16) for r in fn["ranges"])
+    high = max(int(r[1], 16) for r in fn["ranges"])
+
+    def x_of(pc):
+        return 200 + (pc - low) * 780.0 / (high - low)
+    lo, hi = (int(v, 16) for v in fn["ranges"][0])
+    xm = int((x_of(lo) + x_of(hi)) / 2)
+    check(pixel(img, xm, y + 6) == "#000000",
+          "%s %s: range line at (%d, %d): %s" % (label, fn["name"], xm, y + 6,
+                                                pixel(img, xm, y + 6)))
+    for lo, hi in ((int(a, 16), int(b, 16)) for a, b in fn["inlined"]):
+        xm = int((x_of(lo) + x_of(hi)) / 2)
+        check(pixel(img, xm, y + 13) == "#ffbb00",
+              "%s %s: inlined range marked at x %d: %s" % (label, fn["name"], xm,
+                                                           pixel(img, xm, y + 13)))
+    row = y + 20
+    for v in fn["variables"]:
+        # the segments as llvm-dwarfdump gives the entries (every_kind: by hand)
+        if exp is not None:
+            e = exp[int(v["die"], 16)]
+            spans = ([(l, h) for l, h in e["scope_ranges"]] if e["entries"] == "all" else
+                     [(max(l, sl), min(h, sh)) for l, h, t in (e["entries"] or []) if t
+                      for sl, sh in e["scope_ranges"] if min(h, sh) > max(l, sl)])
+        else:
+            spans = [(l, h) for l, h, k, lane in EVERY_KIND[v["name"]][4]]
+            kinds = [k for l, h, k, lane in EVERY_KIND[v["name"]][4]]
+        for i, (lo, hi) in enumerate(spans):
+            x0, x1 = x_of(lo), x_of(hi)
+            if x1 - x0 < 3:
+                continue
+            kind = kinds[i] if exp is None else v["segments"][i]["kind"]
+            xm = int((x0 + x1) / 2)
+            check(pixel(img, xm, row + 5) == COLOURS[kind],
+                  "%s %s.%s [0x%x, 0x%x): pixel (%d, %d) %s, expected %s (%s)" %
+                  (label, fn["name"], v["name"], lo, hi, xm, row + 5,
+                   pixel(img, xm, row + 5), COLOURS[kind], kind))
+        # a gap: the middle of the widest uncovered stretch is white
+        edges = sorted(spans)
+        cursor, gap = low, None
+        for lo, hi in edges + [(high, high)]:
+            if lo - cursor > (high - low) // 20 and (gap is None or lo - cursor > gap[1] - gap[0]):
+                gap = (cursor, lo)
+            cursor = max(cursor, hi)
+        if gap is not None:
+            xm = int((x_of(gap[0]) + x_of(gap[1])) / 2)
+            check(pixel(img, xm, row + 5) == "#ffffff",
+                  "%s %s.%s: gap [0x%x, 0x%x) white at %d: %s" %
+                  (label, fn["name"], v["name"], gap[0], gap[1], xm,
+                   pixel(img, xm, row + 5)))
+        row += 12
+    return 20 + 12 * len(fn["variables"]) + 8
+
+
+def check_missing_row(img, label, name, y):
+    """The title row of a function the other build lacks: a grey bar over
+    the whole band at y + 4, 6 high (specs/stats.md)."""
+    for x in (201, 590, 979):
+        check(pixel(img, x, y + 6) == "#bbbbbb",
+              "%s: %s's missing row at (%d, %d): %s" % (label, name, x, y + 6,
+                                                      pixel(img, x, y + 6)))
+    return 20 + 8
+
+
 def check_svg(args, objects):
     if missing_tool("rsvg-convert"):
         return
     read_colours()
-    # layout of specs/stats.md: bands from x 200, 780 wide; a function's title
-    # row 20 high, then 12 per variable, bars 10 high; 8 after each band
     for label in ("every_kind.o", "cl-gfx900-O2.o"):
         path = dict(objects)[label]
         svg = os.path.join(args.work, label + ".svg")
@@ -578,52 +649,52 @@ def check_svg(args, objects):
         exp = expected_variables(path) if label != "every_kind.o" else None
         y = 0
         for fn in doc["files"][0]["functions"]:
-            low = min(int(r[0], 16) for r in fn["ranges"])
-            high = max(int(r[1], 16) for r in fn["ranges"])
+            y += check_band(img, label, fn, y, exp)
+    check_svg_diff(args, objects)
 
-            def x_of(pc):
-                return 200 + (pc - low) * 780.0 / (high - low)
-            for lo, hi in ((int(a, 16), int(b, 16)) for a, b in fn["inlined"]):
-                xm = int((x_of(lo) + x_of(hi)) / 2)
-                check(pixel(img, xm, y + 13) == "#ffbb00",
-                      "%s %s: inlined range marked at x %d: %s" % (label, fn["name"], xm,
-                                                                   pixel(img, xm, y + 13)))
-            row = y + 20
-            for v in fn["variables"]:
-                # the segments as llvm-dwarfdump gives the entries (every_kind: by hand)
-                if exp is not None:
-                    e = exp[int(v["die"], 16)]
-                    spans = ([(l, h) for l, h in e["scope_ranges"]] if e["entries"] == "all" else
-                             [(max(l, sl), min(h, sh)) for l, h, t in (e["entries"] or []) if t
-                              for sl, sh in e["scope_ranges"] if min(h, sh) > max(l, sl)])
-                else:
-                    spans = [(l, h) for l, h, k, lane in EVERY_KIND[v["name"]][4]]
-                    kinds = [k for l, h, k, lane in EVERY_KIND[v["name"]][4]]
-                for i, (lo, hi) in enumerate(spans):
-                    x0, x1 = x_of(lo), x_of(hi)
-                    if x1 - x0 < 3:
-                        continue
-                    kind = kinds[i] if exp is None else v["segments"][i]["kind"]
-                    xm = int((x0 + x1) / 2)
-                    check(pixel(img, xm, row + 5) == COLOURS[kind],
-                          "%s %s.%s [0x%x, 0x%x): pixel (%d, %d) %s, expected %s (%s)" %
-                          (label, fn["name"], v["name"], lo, hi, xm, row + 5,
-                           pixel(img, xm, row + 5), COLOURS[kind], kind))
-                # a gap: the middle of the widest uncovered stretch is white
-                edges = sorted(spans)
-                cursor, gap = low, None
-                for lo, hi in edges + [(high, high)]:
-                    if lo - cursor > (high - low) // 20 and (gap is None or lo - cursor > gap[1] - gap[0]):
-                        gap = (cursor, lo)
-                    cursor = max(cursor, hi)
-                if gap is not None:
-                    xm = int((x_of(gap[0]) + x_of(gap[1])) / 2)
-                    check(pixel(img, xm, row + 5) == "#ffffff",
-                          "%s %s.%s: gap [0x%x, 0x%x) white at %d: %s" %
-                          (label, fn["name"], v["name"], gap[0], gap[1], xm,
-                           pixel(img, xm, row + 5)))
-                row += 12
-            y += 20 + 12 * len(fn["variables"]) + 8
+
+def check_svg_diff(args, objects):
+    """stats --diff --svg both ways between -O0 and -O2: -O2 inlines scale
+    everywhere, so it is a function of BASE only one way and of NEW only the
+    other. Each BASE function's band, its NEW match under it (matched here
+    by name, declaration file's base name and line) or a grey missing row,
+    then NEW's unmatched functions under a missing row."""
+    objs = dict(objects)
+    for base_label, new_label in (("cl-gfx900-O0.o", "cl-gfx900-O2.o"),
+                                  ("cl-gfx900-O2.o", "cl-gfx900-O0.o")):
+        label = "diff %s %s" % (base_label, new_label)
+        svg = os.path.join(args.work, "diff-%s-%s.svg" % (base_label, new_label))
+        png = svg[:-4] + ".png"
+        run_ok([args.amddwarf, "stats", "--diff", objs[base_label], objs[new_label],
+                "--svg", svg])
+        run_ok(["rsvg-convert", svg, "-o", png])
+        img = png_pixels(png)
+        sides = [stats_json(args, objs[l])["files"][0]["functions"]
+                 for l in (base_label, new_label)]
+        exps = [expected_variables(objs[l]) for l in (base_label, new_label)]
+
+        def key(fn):
+            return (fn["name"], os.path.basename(fn["decl_file"]), fn["decl_line"])
+        unmatched = list(sides[1])
+        only = [[], []]
+        y = 0
+        for fn in sides[0]:
+            y += check_band(img, label, fn, y, exps[0])
+            match = [g for g in unmatched if key(g) == key(fn)]
+            if match:
+                unmatched.remove(match[0])
+                y += check_band(img, label, match[0], y, exps[1])
+            else:
+                only[0].append(fn["name"])
+                y += check_missing_row(img, label, fn["name"], y)
+        for g in unmatched:
+            only[1].append(g["name"])
+            y += check_missing_row(img, label, g["name"], y)
+            y += check_band(img, label, g, y, exps[1])
+        width, height = img[0], img[1]
+        check(height == y, "%s: picture %d high, the layout %d" % (label, height, y))
+        expected_only = [["scale"], []] if base_label.endswith("O0.o") else [[], ["scale"]]
+        check(only == expected_only, "%s: functions of one side only %s" % (label, only))
 
 
 def main():

@@ -2,7 +2,9 @@
  * llvm-dwarfdump keys, coverage by kind with every variable and segment
  * kept, on one thread and on two), why each variable in scope at each
  * line-table address is unavailable there, and the diff of the object
- * with itself, which must lose nothing. */
+ * with itself, which must lose nothing. The coverage the keys' walk feeds
+ * must equal the coverage's own walk (AMDDWARF_STATS_NO_LLVM) whenever
+ * both succeed: the same functions, variables and counts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,33 @@ static size_t why_everywhere(const amddwarf_object *object)
   return sink;
 }
 
+/* The coverage's own walk gives what the keys' walk fed it (STATS). */
+static void same_coverage(const amddwarf_object *object, const amddwarf_stats *stats)
+{
+  amddwarf_stats_options so;
+  amddwarf_stats_options_init(&so);
+  so.flags = AMDDWARF_STATS_VARIABLES | AMDDWARF_STATS_NO_LLVM;
+  amddwarf_stats *own = NULL;
+  amddwarf_error err;
+  if (amddwarf_stats_compute(object, &so, &own, &err) != AMDDWARF_OK)
+    return; /* it reads fewer DIEs, but may fail where the other did not */
+  if (amddwarf_stats_function_count(own) != amddwarf_stats_function_count(stats))
+    abort();
+  for (size_t f = 0; f < amddwarf_stats_function_count(own); ++f) {
+    const amddwarf_stats_function *a = amddwarf_stats_function_at(own, f);
+    const amddwarf_stats_function *b = amddwarf_stats_function_at(stats, f);
+    if (a->die_offset != b->die_offset || a->var_count != b->var_count ||
+        memcmp(&a->coverage, &b->coverage, sizeof a->coverage) != 0)
+      abort();
+    for (size_t v = 0; v < a->var_count && a->vars != NULL; ++v)
+      if (a->vars[v].die_offset != b->vars[v].die_offset ||
+          a->vars[v].segment_count != b->vars[v].segment_count ||
+          memcmp(&a->vars[v].coverage, &b->vars[v].coverage, sizeof a->vars[v].coverage) != 0)
+        abort();
+  }
+  amddwarf_stats_free(own);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   amddwarf_object *object = NULL;
@@ -69,6 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   so.flags = AMDDWARF_STATS_VARIABLES | (size & 1 ? AMDDWARF_STATS_ONE_THREAD : 0);
   amddwarf_stats *stats = NULL;
   if (amddwarf_stats_compute(object, &so, &stats, &err) == AMDDWARF_OK) {
+    same_coverage(object, stats);
     for (size_t i = 0; i < amddwarf_stats_llvm_count(stats); ++i)
       sink += (size_t)amddwarf_stats_llvm_key(stats, i)->value;
     for (size_t f = 0; f < amddwarf_stats_function_count(stats); ++f) {

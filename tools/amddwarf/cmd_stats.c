@@ -499,8 +499,10 @@ static int write_svg(const char *path, const stats_input *a, const stats_input *
   FILE *f = fopen(path, "w");
   if (f == NULL)
     return cli_file_error("stats", json, path, "cannot be written");
-  cli_stats_svg(f, a, b);
-  return fclose(f) == 0 ? 0 : cli_file_error("stats", json, path, "cannot be written");
+  int drawn = cli_stats_svg(f, a, b);
+  if (fclose(f) != 0 || drawn != 0)
+    return cli_file_error("stats", json, path, "cannot be written");
+  return 0;
 }
 
 int cli_stats_main(int argc, char **argv)

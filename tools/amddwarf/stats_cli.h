@@ -16,6 +16,6 @@ typedef struct stats_input {
 /* Writes the picture of INPUT (one band per function) to OUT; with NEW
    (diff mode) each function's BASE band is drawn above its NEW band.
    Layout in specs/stats.md, "The picture". */
-void cli_stats_svg(FILE *out, const stats_input *input, const stats_input *new_input);
+int cli_stats_svg(FILE *out, const stats_input *input, const stats_input *new_input);
 
 #endif

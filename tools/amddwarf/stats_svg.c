@@ -1,8 +1,14 @@
 /* amddwarf stats --svg: each function a horizontal band over its PC range,
  * one row per variable coloured by location kind, gaps where the variable
  * has no location, inlined subroutines marked under the function's name.
+ * With --diff, BASE's band above NEW's; a function one build lacks gets a
+ * grey title row on that side (BASE-only ones in BASE's order, NEW-only
+ * ones after them).
  * The geometry is fixed (specs/stats.md, "The picture") so that a test can
  * find a segment's pixels from its addresses. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats_cli.h"
@@ -16,6 +22,8 @@ enum {
   SVG_BAR = 10,
   SVG_GAP = 8,         /* after each band */
 };
+/* the bar of a title row whose function the other build lacks */
+#define SVG_MISSING_COLOUR "#bbbbbb"
 
 static void xml_text(FILE *out, const char *s)
 {
@@ -106,51 +114,94 @@ static int draw_band(FILE *out, const amddwarf_stats_function *fn, const char *l
   return band_height(fn);
 }
 
-static const amddwarf_stats_function *find_match(const amddwarf_stats *stats,
-                                                 const amddwarf_stats_function *fn)
+/* A title row for the side a function is missing from: its name, and a
+   grey bar over the whole band. Returns the height used. */
+static int draw_missing(FILE *out, const amddwarf_stats_function *fn, const char *label, int y)
+{
+  fprintf(out, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s: ", y + 14, label);
+  xml_text(out, fn->name);
+  fputs(" (no such function)</text>\n", out);
+  fprintf(out,
+          "<rect class=\"missing\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"6\" "
+          "fill=\"" SVG_MISSING_COLOUR "\"/>\n",
+          SVG_LEFT, y + 4, SVG_BAND);
+  return SVG_TITLE + SVG_GAP;
+}
+
+static const char *base_name(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  return slash != NULL ? slash + 1 : path;
+}
+
+/* The function of STATS that FN is, as the diff matches them (name,
+   declaration file's base name and line), not yet TAKEN; or SIZE_MAX. */
+static size_t find_match(const amddwarf_stats *stats, const amddwarf_stats_function *fn,
+                         const bool *taken)
 {
   for (size_t i = 0; i < amddwarf_stats_function_count(stats); ++i) {
     const amddwarf_stats_function *g = amddwarf_stats_function_at(stats, i);
-    if (strcmp(g->name, fn->name) == 0 && g->decl_line == fn->decl_line)
-      return g;
+    if (!taken[i] && strcmp(g->name, fn->name) == 0 && g->decl_line == fn->decl_line &&
+        strcmp(base_name(g->decl_file), base_name(fn->decl_file)) == 0)
+      return i;
   }
-  return NULL;
+  return SIZE_MAX;
 }
 
-void cli_stats_svg(FILE *out, const stats_input *input, const stats_input *new_input)
+/* The rows of the picture, in order: each BASE function with its NEW
+   match under it (or a missing row), then each NEW function that matched
+   none, a missing row above it. Returns the height; writes only with
+   WRITE. TAKEN: one flag per NEW function. */
+static int draw_all(FILE *out, const amddwarf_stats *base, const amddwarf_stats *new_stats,
+                    bool *taken, bool write)
 {
-  const amddwarf_stats *base = input->stats;
   size_t n = amddwarf_stats_function_count(base);
-  int height = 0;
+  size_t m = new_stats != NULL ? amddwarf_stats_function_count(new_stats) : 0;
+  for (size_t i = 0; i < m; ++i)
+    taken[i] = false;
+  int y = 0;
   for (size_t i = 0; i < n; ++i) {
     const amddwarf_stats_function *fn = amddwarf_stats_function_at(base, i);
-    height += band_height(fn);
-    if (new_input != NULL) {
-      const amddwarf_stats_function *g = find_match(new_input->stats, fn);
-      height += g != NULL ? band_height(g) : SVG_TITLE + SVG_GAP;
+    y += write ? draw_band(out, fn, new_stats != NULL ? "base" : NULL, y) : band_height(fn);
+    if (new_stats == NULL)
+      continue;
+    size_t k = find_match(new_stats, fn, taken);
+    if (k != SIZE_MAX) {
+      taken[k] = true;
+      const amddwarf_stats_function *g = amddwarf_stats_function_at(new_stats, k);
+      y += write ? draw_band(out, g, "new", y) : band_height(g);
+    } else {
+      y += write ? draw_missing(out, fn, "new", y) : SVG_TITLE + SVG_GAP;
     }
   }
+  for (size_t k = 0; k < m; ++k) {
+    if (taken[k])
+      continue;
+    const amddwarf_stats_function *g = amddwarf_stats_function_at(new_stats, k);
+    y += write ? draw_missing(out, g, "base", y) : SVG_TITLE + SVG_GAP;
+    y += write ? draw_band(out, g, "new", y) : band_height(g);
+  }
+  return y;
+}
+
+int cli_stats_svg(FILE *out, const stats_input *input, const stats_input *new_input)
+{
+  const amddwarf_stats *base = input->stats;
+  const amddwarf_stats *new_stats = new_input != NULL ? new_input->stats : NULL;
+  size_t m = new_stats != NULL ? amddwarf_stats_function_count(new_stats) : 0;
+  bool *taken = calloc(m ? m : 1, sizeof *taken);
+  if (taken == NULL)
+    return -1;
+  int height = draw_all(out, base, new_stats, taken, false);
+  if (height <= 0)
+    height = 1;
   fprintf(out,
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
           "viewBox=\"0 0 %d %d\">\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
           "fill=\"#ffffff\"/>\n",
-          SVG_WIDTH, height > 0 ? height : 1, SVG_WIDTH, height > 0 ? height : 1, SVG_WIDTH,
-          height > 0 ? height : 1);
-  int y = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const amddwarf_stats_function *fn = amddwarf_stats_function_at(base, i);
-    y += draw_band(out, fn, new_input != NULL ? "base" : NULL, y);
-    if (new_input == NULL)
-      continue;
-    const amddwarf_stats_function *g = find_match(new_input->stats, fn);
-    if (g != NULL) {
-      y += draw_band(out, g, "new", y);
-    } else {
-      fprintf(out, "<text x=\"4\" y=\"%d\" font-size=\"12\">new: ", y + 14);
-      xml_text(out, fn->name);
-      fputs(" (no such function)</text>\n", out);
-      y += SVG_TITLE + SVG_GAP;
-    }
-  }
+          SVG_WIDTH, height, SVG_WIDTH, height, SVG_WIDTH, height);
+  (void)draw_all(out, base, new_stats, taken, true);
   fputs("</svg>\n", out);
+  free(taken);
+  return 0;
 }

@@ -1,8 +1,8 @@
 /* Debug-information quality: what llvm-dwarfdump --statistics counts, and
  * what it cannot say about GPU code (specs/stats.md).
  *
- * amddwarf_stats_compute walks every unit of an opened code object through
- * its DIE references (16 bytes a DIE; no DIE summaries) and keeps:
+ * amddwarf_stats_compute walks every unit of an opened code object once,
+ * through its DIE references (16 bytes a DIE; no DIE summaries), and keeps:
  *
  *  - the keys and values `llvm-dwarfdump-19 --statistics` prints for the
  *    same file (all but "version", "file" and "format"), by LLVM 19's
@@ -112,8 +112,9 @@ enum {
   /* Keep every variable (amddwarf_stats_function.vars) and its segments;
      without it a function keeps its sums only (VARS NULL). */
   AMDDWARF_STATS_VARIABLES = 1u << 2,
-  /* Compute on the calling thread only (by default the llvm-dwarfdump
-     keys and the coverage are computed on two threads at once). */
+  /* Compute on the calling thread only (by default the line tables are
+     counted on a second thread while the DIEs are walked; the keys and
+     the coverage are one walk over the DIEs either way). */
   AMDDWARF_STATS_ONE_THREAD = 1u << 3,
   /* Run the prologue analyzer on every function whose FDE has no
      instructions, to tell SYNTHESIZED from NONE (it disassembles the

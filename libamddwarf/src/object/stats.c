@@ -155,31 +155,25 @@ static bool die_has(const stats_die *d, stats_inherited what)
   return false;
 }
 
-bool amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
-                              stats_inherited what, stats_die *from)
+const stats_die *amddwarf__stats_die_find(const amddwarf_object *object, const stats_die *die,
+                                          stats_inherited what, stats_die *scratch)
 {
   /* LLVM's worklist takes the last reference pushed first: the
      specification before the abstract origin. */
-  if (die_has(die, what)) {
-    if (from != NULL)
-      *from = *die;
-    return true;
-  }
+  if (die_has(die, what))
+    return die;
   uint64_t next = die->specification ? die->specification : die->origin;
-  stats_die cur;
+  stats_die *cur = scratch;
   for (int step = 0; step < AMDDWARF_MAX_ORIGIN_STEPS; ++step) {
-    if (next == 0 || !amddwarf__stats_die_at(object, next, &cur))
-      return false;
-    if (die_has(&cur, what)) {
-      if (from != NULL)
-        *from = cur;
-      return true;
-    }
-    next = cur.specification ? cur.specification : cur.origin;
-    if (next == cur.offset)
-      return false;
+    if (next == 0 || !amddwarf__stats_die_at(object, next, cur))
+      return NULL;
+    if (die_has(cur, what))
+      return cur;
+    next = cur->specification ? cur->specification : cur->origin;
+    if (next == cur->offset)
+      return NULL;
   }
-  return false;
+  return NULL;
 }
 
 typedef struct range_sink {
@@ -243,6 +237,12 @@ void amddwarf__stats_files_free(stats_files *cache)
   cache->known = NULL;
 }
 
+void amddwarf__stats_files_load_all(stats_files *cache, const amddwarf_object *object)
+{
+  for (size_t u = 0; u < cache->unit_count; ++u)
+    (void)amddwarf__stats_file_name(cache, object, u, 0);
+}
+
 void amddwarf__stats_note_files(stats_files *cache, size_t cu_index, const char *const *files,
                                 size_t count)
 {
@@ -279,6 +279,71 @@ const char *amddwarf__stats_file_name(stats_files *cache, const amddwarf_object 
   return cache->files[cu_index][file];
 }
 
+/* ---- a table keyed by (owner, string) ---- */
+
+static uint64_t hash_key(uint32_t owner, const char *s, size_t n)
+{
+  uint64_t h = 1469598103934665603ull ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull);
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+  return h ^ (h >> 31);
+}
+
+static bool table_grow(str_table *t)
+{
+  size_t cap = t->mask ? (t->mask + 1) * 2 : 64;
+  str_slot *slots = amddwarf__mem_calloc(t->allocator, cap, sizeof *slots);
+  if (slots == NULL)
+    return false;
+  for (size_t i = 0; t->mask && i <= t->mask; ++i) {
+    if (t->slots[i].key == NULL)
+      continue;
+    size_t s = t->slots[i].hash & (cap - 1);
+    while (slots[s].key != NULL)
+      s = (s + 1) & (cap - 1);
+    slots[s] = t->slots[i];
+  }
+  if (t->mask)
+    amddwarf__mem_free(t->allocator, t->slots, (t->mask + 1) * sizeof *t->slots);
+  t->slots = slots;
+  t->mask = cap - 1;
+  return true;
+}
+
+uint32_t amddwarf__stats_table_get(str_table *t, uint32_t owner, const char *key, size_t n,
+                          uint32_t new_value, bool *added)
+{
+  *added = false;
+  if ((t->count + 1) * 2 > t->mask + 1 && !table_grow(t)) {
+    t->failed = true;
+    return UINT32_MAX;
+  }
+  uint64_t h = hash_key(owner, key, n);
+  size_t s = h & t->mask;
+  for (; t->slots[s].key != NULL; s = (s + 1) & t->mask)
+    if (t->slots[s].hash == h && t->slots[s].owner == owner &&
+        strncmp(t->slots[s].key, key, n) == 0 && t->slots[s].key[n] == '\0')
+      return t->slots[s].value;
+  char *copy = amddwarf__arena_strndup(t->arena, key, n);
+  if (copy == NULL) {
+    t->failed = true;
+    return UINT32_MAX;
+  }
+  t->slots[s].key = copy;
+  t->slots[s].hash = h;
+  t->slots[s].owner = owner;
+  t->slots[s].value = new_value;
+  ++t->count;
+  *added = true;
+  return new_value;
+}
+
+void amddwarf__stats_table_free(str_table *t)
+{
+  if (t->mask)
+    amddwarf__mem_free(t->allocator, t->slots, (t->mask + 1) * sizeof *t->slots);
+}
+
 /* ---- the handle ---- */
 
 void amddwarf_stats_options_init(amddwarf_stats_options *options)
@@ -301,45 +366,17 @@ amddwarf_status amddwarf__stats_add_key(amddwarf_stats *stats, const char *key, 
   return AMDDWARF_OK;
 }
 
-/* The coverage pass on a thread of its own. */
-typedef struct coverage_job {
-  const amddwarf_object *object;
-  amddwarf_stats *stats;
-  uint32_t flags;
-  amddwarf_status status;
-  amddwarf_error err;
-} coverage_job;
-
-static void *run_coverage(void *user)
+/* One walk over the DIEs gives the keys and the coverage (the keys' walk
+   feeds the coverage); the coverage alone has a walk of its own, which
+   reads only the DIEs inside functions. */
+static amddwarf_status run_walk(const amddwarf_object *object, amddwarf_stats *stats,
+                                uint32_t flags, amddwarf_error *err)
 {
-  coverage_job *job = user;
-  job->status = amddwarf__stats_coverage(job->object, job->stats, job->flags, &job->err);
-  return NULL;
-}
-
-/* The two passes read the object only (what they load is loaded under its
-   lock) and write apart: the keys and their arena, the functions and the
-   handle's arena. Both wanted: the coverage on a second thread. */
-static amddwarf_status run_passes(const amddwarf_object *object, amddwarf_stats *stats,
-                                  uint32_t flags, amddwarf_error *err)
-{
-  bool llvm = !(flags & AMDDWARF_STATS_NO_LLVM), coverage = !(flags & AMDDWARF_STATS_NO_COVERAGE);
-  coverage_job job = {object, stats, flags, AMDDWARF_OK, {0}};
-  pthread_t thread;
-  bool threaded = llvm && coverage && !(flags & AMDDWARF_STATS_ONE_THREAD) &&
-                  pthread_create(&thread, NULL, run_coverage, &job) == 0;
-  amddwarf_status st = llvm ? amddwarf__stats_llvm(object, stats, err) : AMDDWARF_OK;
-  if (threaded) {
-    pthread_join(thread, NULL);
-    if (st == AMDDWARF_OK && job.status != AMDDWARF_OK) {
-      st = job.status;
-      if (err != NULL)
-        *err = job.err;
-    }
-  } else if (st == AMDDWARF_OK && coverage) {
-    st = amddwarf__stats_coverage(object, stats, flags, err);
-  }
-  return st;
+  if (!(flags & AMDDWARF_STATS_NO_LLVM))
+    return amddwarf__stats_llvm(object, stats, flags, err);
+  if (!(flags & AMDDWARF_STATS_NO_COVERAGE))
+    return amddwarf__stats_coverage(object, stats, flags, err);
+  return AMDDWARF_OK;
 }
 
 amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
@@ -361,7 +398,7 @@ amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
   amddwarf__arena_init(&stats->key_arena, &stats->allocator);
   amddwarf_status st = amddwarf_object_index_all(object, err);
   if (st == AMDDWARF_OK)
-    st = run_passes(object, stats, flags, err);
+    st = run_walk(object, stats, flags, err);
   if (st != AMDDWARF_OK) {
     amddwarf_stats_free(stats);
     return st;

@@ -3,7 +3,9 @@
  * subroutines included), and for each the bytes of its scope covered by
  * each kind of location, correctly for every lane or not, through a quirk,
  * or from an address the object leaves undefined; whether the function
- * has call frame information. Read through the DIE references. */
+ * has call frame information. A builder fed DIE by DIE: by the walk of
+ * the llvm-dwarfdump keys (stats_llvm.c), so that each DIE is read once,
+ * or by the coverage's own walk below when the keys are not wanted. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +18,8 @@
    statistics' arena when it ends. */
 typedef struct fn_builder {
   amddwarf_stats_function fn;
-  amddwarf_range *ranges, *inlined;
-  size_t range_count, range_capacity, inlined_count, inlined_capacity;
+  amddwarf_range *inlined;
+  size_t inlined_count, inlined_capacity;
   amddwarf_stats_var *vars;
   size_t var_count, var_capacity;
   amddwarf_stats_segment *segments; /* every variable's, in variable order */
@@ -26,21 +28,41 @@ typedef struct fn_builder {
   size_t first_capacity;
 } fn_builder;
 
-typedef struct cov_walk {
+/* Expressions classified in the current unit, by their bytes: a unit's
+   variables share a few expressions (a frame offset, a register), and the
+   classification depends only on the unit and the bytes. Direct-mapped;
+   expressions longer than CLASS_KEY_BYTES are classified each time. */
+enum { CLASS_CACHE_SLOTS = 1024, CLASS_KEY_BYTES = 22 };
+typedef struct class_slot {
+  uint8_t size;                     /* 0: empty (an empty expression is not kept) */
+  uint8_t bytes[CLASS_KEY_BYTES];
+  amddwarf_loc_class class;
+} class_slot;
+
+struct stats_cov {
   const amddwarf_object *object;
   amddwarf_stats *stats;
   amddwarf_error *err;
   amddwarf_status status;
   bool keep_vars;
   bool analyze_prologues;
-  fn_builder b;
-  stats_files files;                /* each unit's file names */
+  bool in_function;
+  fn_builder b;                     /* the current function */
+  fn_builder *suspended;            /* the functions B is nested in (rare) */
+  size_t suspended_count, suspended_capacity;
+  stats_files own_files, *files;    /* each unit's file names */
   uint64_t *kernels;                /* kernel entry addresses, sorted */
-  size_t kernel_count;
+  size_t kernel_count, kernel_capacity;
   /* the strings copied so far, by their address in the object */
   const char **interned_from, **interned_to;
   size_t intern_mask, intern_count;
-} cov_walk;
+  const amddwarf_cu *class_unit;    /* the unit of CLASSES */
+  class_slot *classes;
+  /* the coverage's own walk: the ranges being read */
+  amddwarf_range *ranges;
+  size_t range_count, range_capacity;
+};
+typedef stats_cov cov_walk;
 
 static bool oom(cov_walk *w)
 {
@@ -106,22 +128,24 @@ static const char *intern(cov_walk *w, const char *s)
 
 static const char *inherited_name(cov_walk *w, const stats_die *die, stats_inherited what)
 {
-  stats_die from;
-  if (!amddwarf__stats_die_find(w->object, die, what, &from))
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, what, &scratch);
+  if (from == NULL)
     return NULL;
-  return what == STATS_LINKAGE ? from.linkage : from.name;
+  return what == STATS_LINKAGE ? from->linkage : from->name;
 }
 
 static void decl_of(cov_walk *w, const stats_die *die, const char **file, uint32_t *line)
 {
-  stats_die from;
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &scratch);
   *file = "";
   *line = 0;
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &from))
-    *file = intern(w, amddwarf__stats_file_name(&w->files, w->object, from.cu_index,
-                                                from.decl_file));
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &from))
-    *line = (uint32_t)from.decl_line;
+  if (from != NULL)
+    *file = intern(w, amddwarf__stats_file_name(w->files, w->object, from->cu_index,
+                                                from->decl_file));
+  if ((from = amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &scratch)) != NULL)
+    *line = (uint32_t)from->decl_line;
 }
 
 /* ---- call frame information ---- */
@@ -163,32 +187,18 @@ static void add_coverage(amddwarf_stats_coverage *sum, const amddwarf_stats_cove
   sum->unknown_address += c->unknown_address;
 }
 
-/* The inlined subroutine a variable is in. */
-typedef struct inline_info {
-  uint16_t depth;
-  const char *name, *decl_file;
-  uint32_t decl_line, call_line;
-} inline_info;
-
-typedef struct var_reader {
-  cov_walk *w;
-  const amddwarf_cu *cu;
-  const amddwarf_range *scope;
-  size_t scope_count;
-  amddwarf_stats_coverage *c;
-} var_reader;
-
-/* Counts [LOW, HIGH) of the scope as located by CLASS. */
-static void cover(var_reader *v, uint64_t low, uint64_t high, const amddwarf_loc_class *class)
+/* Counts [LOW, HIGH) of VAR's scope as located by CLASS. */
+static void cover(stats_cov_var *v, uint64_t low, uint64_t high, const amddwarf_loc_class *class)
 {
-  cov_walk *w = v->w;
-  for (size_t i = 0; i < v->scope_count; ++i) {
-    uint64_t lo = low > v->scope[i].low ? low : v->scope[i].low;
-    uint64_t hi = high < v->scope[i].high ? high : v->scope[i].high;
+  cov_walk *w = v->cov;
+  const amddwarf_range *scope = v->scope->ranges;
+  for (size_t i = 0; i < v->scope->count; ++i) {
+    uint64_t lo = low > scope[i].low ? low : scope[i].low;
+    uint64_t hi = high < scope[i].high ? high : scope[i].high;
     if (lo >= hi)
       continue;
     uint64_t n = hi - lo;
-    amddwarf_stats_coverage *c = v->c;
+    amddwarf_stats_coverage *c = &v->var.coverage;
     c->kind[class->kind] += n;
     if (class->kind != AMDDWARF_LOC_UNDEFINED) {
       c->covered += n;
@@ -219,42 +229,71 @@ static void cover(var_reader *v, uint64_t low, uint64_t high, const amddwarf_loc
   }
 }
 
-static bool cover_entry(void *user, const amddwarf_loc_entry *e)
+/* amddwarf_loc_classify, through the unit's cache. */
+static void classify(cov_walk *w, const amddwarf_cu *cu, const uint8_t *bytes, size_t size,
+                     amddwarf_loc_class *out)
 {
-  var_reader *v = user;
-  amddwarf_loc_class class;
-  amddwarf_loc_classify(v->w->object, v->cu, e->expr, e->size, &class);
-  cover(v, e->low, e->high, &class);
-  return v->w->status == AMDDWARF_OK;
+  if (size == 0 || size > CLASS_KEY_BYTES || w->classes == NULL) {
+    amddwarf_loc_classify(w->object, cu, bytes, size, out);
+    return;
+  }
+  if (w->class_unit != cu) {
+    memset(w->classes, 0, CLASS_CACHE_SLOTS * sizeof *w->classes);
+    w->class_unit = cu;
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i)
+    h = (h ^ bytes[i]) * 1099511628211ull;
+  class_slot *slot = &w->classes[(h ^ (h >> 29)) & (CLASS_CACHE_SLOTS - 1)];
+  if (slot->size == size && memcmp(slot->bytes, bytes, size) == 0) {
+    *out = slot->class;
+    return;
+  }
+  amddwarf_loc_classify(w->object, cu, bytes, size, out);
+  slot->size = (uint8_t)size;
+  memcpy(slot->bytes, bytes, size);
+  slot->class = *out;
 }
 
-static void add_var(cov_walk *w, const stats_die *die, const amddwarf_range *scope,
-                    size_t scope_count, const inline_info *in)
+void amddwarf__stats_cov_var_begin(stats_cov *w, const stats_die *die,
+                                   const stats_cov_scope *scope, stats_cov_var *v)
 {
-  fn_builder *b = &w->b;
-  amddwarf_stats_var var;
-  memset(&var, 0, sizeof var);
-  amddwarf_stats_coverage *c = &var.coverage;
-  for (size_t i = 0; i < scope_count; ++i)
-    c->scope += scope[i].high - scope[i].low;
-  const amddwarf_cu *cu = &w->object->cus[die->cu_index];
-  var_reader v = {w, cu, scope, scope_count, c};
-  size_t first = b->segment_count;
-  var.has_location = die->has_const_value ||
-                     (die->has_location && (die->location.kind == AMDDWARF_ATTR_EXPR ||
-                                            die->location.kind == AMDDWARF_ATTR_LIST));
+  memset(&v->var, 0, sizeof v->var);
+  v->cov = w;
+  v->cu = &w->object->cus[die->cu_index];
+  v->scope = scope;
+  v->first_segment = w->b.segment_count;
+  amddwarf_stats_coverage *c = &v->var.coverage;
+  for (size_t i = 0; i < scope->count; ++i)
+    c->scope += scope->ranges[i].high - scope->ranges[i].low;
+  v->var.has_location = die->has_const_value ||
+                        (die->has_location && (die->location.kind == AMDDWARF_ATTR_EXPR ||
+                                               die->location.kind == AMDDWARF_ATTR_LIST));
   if (die->has_const_value) {
     amddwarf_loc_class value = {AMDDWARF_LOC_IMPLICIT, AMDDWARF_LANE_UNIFORM, 0, 0};
-    cover(&v, 0, UINT64_MAX, &value);
+    cover(v, 0, UINT64_MAX, &value);
   } else if (die->has_location && die->location.kind == AMDDWARF_ATTR_EXPR) {
     amddwarf_loc_class class;
-    amddwarf_loc_classify(w->object, cu, die->location.bytes, die->location.size, &class);
-    cover(&v, 0, UINT64_MAX, &class);
-  } else if (die->has_location && die->location.kind == AMDDWARF_ATTR_LIST) {
-    (void)amddwarf__object_visit_loclist((amddwarf_object *)(uintptr_t)w->object, cu,
-                                         die->location.form, die->location.u, cover_entry, &v,
-                                         NULL);
+    classify(w, v->cu, die->location.bytes, die->location.size, &class);
+    cover(v, 0, UINT64_MAX, &class);
   }
+}
+
+bool amddwarf__stats_cov_var_entry(void *var, const amddwarf_loc_entry *e)
+{
+  stats_cov_var *v = var;
+  amddwarf_loc_class class;
+  classify(v->cov, v->cu, e->expr, e->size, &class);
+  cover(v, e->low, e->high, &class);
+  return v->cov->status == AMDDWARF_OK;
+}
+
+void amddwarf__stats_cov_var_end(stats_cov_var *v, const stats_die *die)
+{
+  cov_walk *w = v->cov;
+  fn_builder *b = &w->b;
+  amddwarf_stats_var *var = &v->var;
+  amddwarf_stats_coverage *c = &var->coverage;
   /* overlapping entries: a variable covers at most its scope, and each
      part of its coverage at most what it covers */
   uint64_t *parts[] = {&c->covered, &c->lane_correct, &c->legacy, &c->lane_missing, &c->quirk,
@@ -266,36 +305,29 @@ static void add_var(cov_walk *w, const stats_die *die, const amddwarf_range *sco
   ++b->fn.var_count;
   if (!w->keep_vars)
     return;
-  const char *name = inherited_name(w, die, STATS_NAME);
-  var.name = intern(w, name);
-  decl_of(w, die, &var.decl_file, &var.decl_line);
-  var.is_param = die->tag == DW_TAG_formal_parameter;
-  var.inline_depth = in->depth;
-  var.inlined_from = in->name;
-  var.inlined_decl_file = in->decl_file != NULL ? in->decl_file : "";
-  var.inlined_decl_line = in->decl_line;
-  var.call_line = in->call_line;
-  var.die_offset = die->offset;
-  /* the scope and segments are placed when the function ends */
-  var.scope = scope;
-  var.scope_count = scope_count;
-  var.segment_count = b->segment_count - first;
+  var->name = intern(w, inherited_name(w, die, STATS_NAME));
+  decl_of(w, die, &var->decl_file, &var->decl_line);
+  var->is_param = die->tag == DW_TAG_formal_parameter;
+  const stats_cov_scope *in = v->scope;
+  var->inline_depth = in->inline_depth;
+  var->inlined_from = in->inlined_from;
+  var->inlined_decl_file = in->inlined_decl_file != NULL ? in->inlined_decl_file : "";
+  var->inlined_decl_line = in->inlined_decl_line;
+  var->call_line = in->call_line;
+  var->die_offset = die->offset;
+  /* the segments are placed when the function ends */
+  var->scope = in->ranges;
+  var->scope_count = in->count;
+  var->segment_count = b->segment_count - v->first_segment;
   if (!grow(w, (void **)&b->vars, &b->var_capacity, b->var_count + 1, sizeof *b->vars) ||
       !grow(w, (void **)&b->first_segment, &b->first_capacity, b->var_count + 1,
             sizeof *b->first_segment))
     return;
-  b->first_segment[b->var_count] = first;
-  b->vars[b->var_count++] = var;
+  b->first_segment[b->var_count] = v->first_segment;
+  b->vars[b->var_count++] = *var;
 }
 
-/* ---- the walk ---- */
-
-static uint32_t first_child(const amddwarf_unit *unit, uint32_t index)
-{
-  uint32_t next = index + 1;
-  return next < unit->die_count && unit->records[next].parent == index ? next
-                                                                       : AMDDWARF_NO_RECORD;
-}
+/* ---- functions and scopes ---- */
 
 /* A copy of RANGES in the arena. */
 static const amddwarf_range *keep_ranges(cov_walk *w, const amddwarf_range *ranges, size_t count)
@@ -311,9 +343,6 @@ static const amddwarf_range *keep_ranges(cov_walk *w, const amddwarf_range *rang
   return copy;
 }
 
-static void walk_scope(cov_walk *w, size_t cu_index, uint32_t index,
-                       const amddwarf_range *scope, size_t scope_count, inline_info in);
-
 static bool is_kernel_entry(const cov_walk *w, uint64_t pc)
 {
   size_t lo = 0, hi = w->kernel_count;
@@ -327,21 +356,36 @@ static bool is_kernel_entry(const cov_walk *w, uint64_t pc)
   return lo < w->kernel_count && w->kernels[lo] == pc;
 }
 
-/* A concrete subprogram: one function of the statistics. */
-static void walk_function(cov_walk *w, size_t cu_index, uint32_t index, const stats_die *die)
+static void builder_free(cov_walk *w, fn_builder *b)
 {
-  fn_builder saved = w->b; /* a function nested in another (rare) */
-  memset(&w->b, 0, sizeof w->b);
-  fn_builder *b = &w->b;
-  if (!amddwarf__stats_die_ranges(w->object, die, &b->ranges, &b->range_count,
-                                  &b->range_capacity) ||
-      b->range_count == 0)
-    goto done;
+  const amddwarf_allocator *a = &w->stats->allocator;
+  amddwarf__mem_free(a, b->inlined, b->inlined_capacity * sizeof *b->inlined);
+  amddwarf__mem_free(a, b->vars, b->var_capacity * sizeof *b->vars);
+  amddwarf__mem_free(a, b->segments, b->segment_capacity * sizeof *b->segments);
+  amddwarf__mem_free(a, b->first_segment, b->first_capacity * sizeof *b->first_segment);
+  memset(b, 0, sizeof *b);
+}
+
+bool amddwarf__stats_cov_function_begin(stats_cov *w, const stats_die *die,
+                                        const amddwarf_range *ranges_in, size_t count,
+                                        stats_cov_scope *scope)
+{
+  memset(scope, 0, sizeof *scope);
+  if (count == 0 || w->status != AMDDWARF_OK)
+    return false;
   /* scopes point at ranges that stay where they are: the arena copy */
-  const amddwarf_range *ranges = keep_ranges(w, b->ranges, b->range_count);
+  const amddwarf_range *ranges = keep_ranges(w, ranges_in, count);
   if (ranges == NULL)
-    goto done;
-  amddwarf_stats_function *fn = &b->fn;
+    return false;
+  if (w->in_function) {
+    if (!grow(w, (void **)&w->suspended, &w->suspended_capacity, w->suspended_count + 1,
+              sizeof *w->suspended))
+      return false;
+    w->suspended[w->suspended_count++] = w->b;
+    memset(&w->b, 0, sizeof w->b);
+  }
+  w->in_function = true;
+  amddwarf_stats_function *fn = &w->b.fn;
   fn->name = intern(w, inherited_name(w, die, STATS_NAME));
   const char *linkage = inherited_name(w, die, STATS_LINKAGE);
   fn->linkage_name = linkage != NULL ? intern(w, linkage) : NULL;
@@ -349,23 +393,26 @@ static void walk_function(cov_walk *w, size_t cu_index, uint32_t index, const st
   fn->cu_index = die->cu_index;
   fn->die_offset = die->offset;
   fn->ranges = ranges;
-  fn->range_count = b->range_count;
-  for (size_t i = 0; i < b->range_count; ++i)
+  fn->range_count = count;
+  for (size_t i = 0; i < count; ++i)
     fn->bytes += ranges[i].high - ranges[i].low;
   fn->is_kernel = (die->has_cc && die->cc == AMDDWARF_DW_CC_LLVM_OPENCL_KERNEL) ||
                   is_kernel_entry(w, ranges[0].low);
   fn->cfi = (uint8_t)function_cfi(w->object, ranges[0].low, w->analyze_prologues);
-  const amddwarf_unit *unit = &w->object->units[cu_index];
-  for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
-       c = unit->records[c].sibling)
-  {
-    inline_info none = {0, NULL, NULL, 0, 0};
-    walk_scope(w, cu_index, c, ranges, b->range_count, none);
-  }
-  if (w->status != AMDDWARF_OK)
-    goto done;
+  scope->ranges = ranges;
+  scope->count = count;
+  return true;
+}
+
+/* Places the function's variables and segments in the arena. */
+static bool finish_function(cov_walk *w)
+{
+  fn_builder *b = &w->b;
+  amddwarf_stats_function *fn = &b->fn;
   fn->inlined = keep_ranges(w, b->inlined, b->inlined_count);
   fn->inlined_count = b->inlined_count;
+  if (w->status != AMDDWARF_OK)
+    return false;
   if (w->keep_vars && b->var_count > 0) {
     amddwarf_stats_var *vars =
         amddwarf__arena_alloc(&w->stats->arena, b->var_count * sizeof *vars, 8);
@@ -373,10 +420,8 @@ static void walk_function(cov_walk *w, size_t cu_index, uint32_t index, const st
         b->segment_count ? amddwarf__arena_alloc(&w->stats->arena,
                                                  b->segment_count * sizeof *segments, 8)
                          : NULL;
-    if (vars == NULL || (b->segment_count && segments == NULL)) {
-      oom(w);
-      goto done;
-    }
+    if (vars == NULL || (b->segment_count && segments == NULL))
+      return oom(w);
     if (b->segment_count)
       memcpy(segments, b->segments, b->segment_count * sizeof *segments);
     for (size_t i = 0; i < b->var_count; ++i) {
@@ -386,107 +431,54 @@ static void walk_function(cov_walk *w, size_t cu_index, uint32_t index, const st
     fn->vars = vars;
   }
   amddwarf_stats *stats = w->stats;
-  if (grow(w, (void **)&stats->functions, &stats->function_capacity, stats->function_count + 1,
-           sizeof *stats->functions))
-    stats->functions[stats->function_count++] = *fn;
-done:
-  amddwarf__mem_free(&w->stats->allocator, b->ranges, b->range_capacity * sizeof *b->ranges);
-  amddwarf__mem_free(&w->stats->allocator, b->inlined, b->inlined_capacity * sizeof *b->inlined);
-  amddwarf__mem_free(&w->stats->allocator, b->vars, b->var_capacity * sizeof *b->vars);
-  amddwarf__mem_free(&w->stats->allocator, b->segments,
-                     b->segment_capacity * sizeof *b->segments);
-  amddwarf__mem_free(&w->stats->allocator, b->first_segment,
-                     b->first_capacity * sizeof *b->first_segment);
-  w->b = saved;
+  if (!grow(w, (void **)&stats->functions, &stats->function_capacity, stats->function_count + 1,
+            sizeof *stats->functions))
+    return false;
+  stats->functions[stats->function_count++] = *fn;
+  return true;
 }
 
-/* DIE INDEX inside a function: a scope or a variable. */
-static void walk_scope(cov_walk *w, size_t cu_index, uint32_t index,
-                       const amddwarf_range *scope, size_t scope_count, inline_info in)
+void amddwarf__stats_cov_function_end(stats_cov *w)
 {
-  const amddwarf_object *object = w->object;
-  const amddwarf_unit *unit = &object->units[cu_index];
-  unsigned tag = object->abbrev_tables[unit->abbrev_table].all[unit->records[index].abbrev].tag;
-  if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter &&
-      tag != DW_TAG_lexical_block && tag != DW_TAG_inlined_subroutine &&
-      tag != DW_TAG_subprogram)
+  if (!w->in_function)
     return;
-  stats_die die;
-  amddwarf_status st = amddwarf__stats_die_read(
-      object, cu_index, object->cus[cu_index].offset + unit->records[index].offset, &die, w->err);
-  if (st != AMDDWARF_OK) {
-    w->status = st;
-    return;
-  }
-  if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) {
-    if (!die.declaration)
-      add_var(w, &die, scope, scope_count, &in);
-    return;
-  }
-  if (tag == DW_TAG_subprogram) {
-    if (!die.declaration && !die.has_inline)
-      walk_function(w, cu_index, index, &die);
-    return;
-  }
+  (void)finish_function(w);
+  builder_free(w, &w->b);
+  w->in_function = w->suspended_count > 0;
+  if (w->in_function)
+    w->b = w->suspended[--w->suspended_count];
+}
+
+bool amddwarf__stats_cov_enter(stats_cov *w, const stats_die *die, const amddwarf_range *ranges,
+                               size_t count, stats_cov_scope *scope)
+{
   fn_builder *b = &w->b;
-  size_t first = b->range_count;
-  if (!amddwarf__stats_die_ranges(object, &die, &b->ranges, &b->range_count, &b->range_capacity))
-    return;
   const amddwarf_range *own = NULL;
-  if (b->range_count > first) {
-    own = keep_ranges(w, b->ranges + first, b->range_count - first);
+  if (count > 0) {
+    own = keep_ranges(w, ranges, count);
     if (own == NULL)
-      return;
-    scope = own;
-    scope_count = b->range_count - first;
+      return false;
+    scope->ranges = own;
+    scope->count = count;
   }
-  b->range_count = first;
-  if (tag == DW_TAG_inlined_subroutine) {
-    for (size_t i = 0; own != NULL && i < scope_count; ++i) {
-      if (!grow(w, (void **)&b->inlined, &b->inlined_capacity, b->inlined_count + 1,
-                sizeof *b->inlined))
-        return;
-      b->inlined[b->inlined_count++] = own[i];
-    }
-    ++in.depth;
-    if (w->keep_vars) {
-      in.name = intern(w, inherited_name(w, &die, STATS_NAME));
-      decl_of(w, &die, &in.decl_file, &in.decl_line);
-    }
-    in.call_line = (uint32_t)die.call_line;
+  if (die->tag != DW_TAG_inlined_subroutine)
+    return true;
+  for (size_t i = 0; i < count; ++i) {
+    if (!grow(w, (void **)&b->inlined, &b->inlined_capacity, b->inlined_count + 1,
+              sizeof *b->inlined))
+      return false;
+    b->inlined[b->inlined_count++] = own[i];
   }
-  for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
-       c = unit->records[c].sibling)
-    walk_scope(w, cu_index, c, scope, scope_count, in);
+  ++scope->inline_depth;
+  if (w->keep_vars) {
+    scope->inlined_from = intern(w, inherited_name(w, die, STATS_NAME));
+    decl_of(w, die, &scope->inlined_decl_file, &scope->inlined_decl_line);
+  }
+  scope->call_line = (uint32_t)die->call_line;
+  return true;
 }
 
-/* Outside functions: finds the concrete subprograms. */
-static void walk_outside(cov_walk *w, size_t cu_index, uint32_t index)
-{
-  const amddwarf_object *object = w->object;
-  const amddwarf_unit *unit = &object->units[cu_index];
-  unsigned tag = object->abbrev_tables[unit->abbrev_table].all[unit->records[index].abbrev].tag;
-  if (tag == DW_TAG_subprogram) {
-    stats_die die;
-    amddwarf_status st = amddwarf__stats_die_read(
-        object, cu_index, object->cus[cu_index].offset + unit->records[index].offset, &die,
-        w->err);
-    if (st != AMDDWARF_OK) {
-      w->status = st;
-      return;
-    }
-    if (!die.declaration && !die.has_inline)
-      walk_function(w, cu_index, index, &die);
-    return;
-  }
-  if (tag == DW_TAG_subroutine_type || tag == DW_TAG_structure_type ||
-      tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type || tag == DW_TAG_array_type ||
-      tag == DW_TAG_base_type || tag == DW_TAG_pointer_type || tag == DW_TAG_typedef)
-    return;
-  for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
-       c = unit->records[c].sibling)
-    walk_outside(w, cu_index, c);
-}
+/* ---- the builder ---- */
 
 static int compare_u64(const void *a, const void *b)
 {
@@ -494,40 +486,207 @@ static int compare_u64(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+stats_cov *amddwarf__stats_cov_new(const amddwarf_object *object, amddwarf_stats *stats,
+                                   uint32_t flags, stats_files *files, amddwarf_error *err)
+{
+  cov_walk *w = amddwarf__mem_calloc(&stats->allocator, 1, sizeof *w);
+  if (w == NULL) {
+    amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "coverage");
+    return NULL;
+  }
+  w->object = object;
+  w->stats = stats;
+  w->err = err;
+  w->keep_vars = (flags & AMDDWARF_STATS_VARIABLES) != 0;
+  w->analyze_prologues = (flags & AMDDWARF_STATS_ANALYZE_PROLOGUES) != 0;
+  w->files = files;
+  if (files == NULL) {
+    w->files = &w->own_files;
+    if (!amddwarf__stats_files_init(&w->own_files, object)) {
+      w->files = NULL;
+      oom(w);
+    }
+  }
+  w->classes = amddwarf__mem_calloc(&stats->allocator, CLASS_CACHE_SLOTS, sizeof *w->classes);
+  struct amddwarf_cfi *cfi = NULL; /* loaded now, before a walk needs it */
+  (void)amddwarf_object_cfi(object, &cfi, NULL);
+  size_t symbols = amddwarf_object_symbol_count(object);
+  w->kernel_capacity = symbols ? symbols : 1;
+  w->kernels = amddwarf__mem_alloc(&stats->allocator, w->kernel_capacity * sizeof *w->kernels);
+  if (w->kernels == NULL)
+    oom(w);
+  for (size_t i = 0; w->kernels != NULL && i < symbols; ++i) {
+    const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
+    if (s->kind == AMDDWARF_SYMBOL_KERNEL)
+      w->kernels[w->kernel_count++] = s->address;
+  }
+  if (w->kernels != NULL)
+    qsort(w->kernels, w->kernel_count, sizeof *w->kernels, compare_u64);
+  if (w->status != AMDDWARF_OK) {
+    amddwarf__stats_cov_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+amddwarf_status amddwarf__stats_cov_status(const stats_cov *cov)
+{
+  return cov->status;
+}
+
+amddwarf_status amddwarf__stats_cov_free(stats_cov *w)
+{
+  if (w == NULL)
+    return AMDDWARF_OK;
+  const amddwarf_allocator *a = &w->stats->allocator;
+  while (w->in_function) { /* a walk that stopped on an error */
+    builder_free(w, &w->b);
+    w->in_function = w->suspended_count > 0;
+    if (w->in_function)
+      w->b = w->suspended[--w->suspended_count];
+  }
+  amddwarf__mem_free(a, w->suspended, w->suspended_capacity * sizeof *w->suspended);
+  amddwarf__mem_free(a, w->kernels, w->kernel_capacity * sizeof *w->kernels);
+  amddwarf__mem_free(a, w->classes, CLASS_CACHE_SLOTS * sizeof *w->classes);
+  amddwarf__mem_free(a, w->ranges, w->range_capacity * sizeof *w->ranges);
+  if (w->files == &w->own_files)
+    amddwarf__stats_files_free(&w->own_files);
+  if (w->intern_mask) {
+    amddwarf__mem_free(a, w->interned_from, (w->intern_mask + 1) * sizeof *w->interned_from);
+    amddwarf__mem_free(a, w->interned_to, (w->intern_mask + 1) * sizeof *w->interned_to);
+  }
+  amddwarf_status st = w->status;
+  amddwarf__mem_free(a, w, sizeof *w);
+  return st;
+}
+
+/* ---- the coverage's own walk (without the llvm-dwarfdump keys) ---- */
+
+static uint32_t first_child(const amddwarf_unit *unit, uint32_t index)
+{
+  uint32_t next = index + 1;
+  return next < unit->die_count && unit->records[next].parent == index ? next
+                                                                       : AMDDWARF_NO_RECORD;
+}
+
+static unsigned record_tag(const amddwarf_object *object, const amddwarf_unit *unit,
+                           uint32_t index)
+{
+  return object->abbrev_tables[unit->abbrev_table].all[unit->records[index].abbrev].tag;
+}
+
+static bool read_die(cov_walk *w, size_t cu_index, uint32_t index, stats_die *die)
+{
+  const amddwarf_object *object = w->object;
+  amddwarf_status st = amddwarf__stats_die_read(
+      object, cu_index, object->cus[cu_index].offset + object->units[cu_index].records[index].offset,
+      die, w->err);
+  if (st != AMDDWARF_OK && w->status == AMDDWARF_OK)
+    w->status = st;
+  return st == AMDDWARF_OK;
+}
+
+static void walk_scope(cov_walk *w, size_t cu_index, uint32_t index, const stats_cov_scope *scope);
+
+/* The children of record INDEX in SCOPE. */
+static void walk_children(cov_walk *w, size_t cu_index, uint32_t index,
+                          const stats_cov_scope *scope)
+{
+  const amddwarf_unit *unit = &w->object->units[cu_index];
+  for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
+       c = unit->records[c].sibling)
+    walk_scope(w, cu_index, c, scope);
+}
+
+/* A concrete subprogram: one function of the statistics. */
+static void walk_function(cov_walk *w, size_t cu_index, uint32_t index, const stats_die *die)
+{
+  w->range_count = 0;
+  stats_cov_scope scope;
+  if (amddwarf__stats_die_ranges(w->object, die, &w->ranges, &w->range_count,
+                                 &w->range_capacity) &&
+      amddwarf__stats_cov_function_begin(w, die, w->ranges, w->range_count, &scope)) {
+    walk_children(w, cu_index, index, &scope);
+    amddwarf__stats_cov_function_end(w);
+  }
+}
+
+/* DIE INDEX inside a function: a scope or a variable. */
+static void walk_scope(cov_walk *w, size_t cu_index, uint32_t index, const stats_cov_scope *scope)
+{
+  const amddwarf_object *object = w->object;
+  unsigned tag = record_tag(object, &object->units[cu_index], index);
+  if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter &&
+      tag != DW_TAG_lexical_block && tag != DW_TAG_inlined_subroutine &&
+      tag != DW_TAG_subprogram)
+    return;
+  stats_die die;
+  if (!read_die(w, cu_index, index, &die))
+    return;
+  if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) {
+    if (die.declaration)
+      return;
+    stats_cov_var v;
+    amddwarf__stats_cov_var_begin(w, &die, scope, &v);
+    if (die.has_location && die.location.kind == AMDDWARF_ATTR_LIST)
+      (void)amddwarf__object_visit_loclist((amddwarf_object *)(uintptr_t)object,
+                                           &object->cus[cu_index], die.location.form,
+                                           die.location.u, amddwarf__stats_cov_var_entry, &v,
+                                           NULL);
+    amddwarf__stats_cov_var_end(&v, &die);
+    return;
+  }
+  if (tag == DW_TAG_subprogram) {
+    if (!die.declaration && !die.has_inline)
+      walk_function(w, cu_index, index, &die);
+    return;
+  }
+  if (die.declaration) /* a scope that is a declaration holds nothing that counts */
+    return;
+  w->range_count = 0;
+  if (!amddwarf__stats_die_ranges(object, &die, &w->ranges, &w->range_count, &w->range_capacity))
+    return;
+  stats_cov_scope inner = *scope;
+  if (!amddwarf__stats_cov_enter(w, &die, w->ranges, w->range_count, &inner))
+    return;
+  walk_children(w, cu_index, index, &inner);
+}
+
+/* Outside functions: finds the concrete subprograms. */
+static void walk_outside(cov_walk *w, size_t cu_index, uint32_t index)
+{
+  const amddwarf_object *object = w->object;
+  const amddwarf_unit *unit = &object->units[cu_index];
+  unsigned tag = record_tag(object, unit, index);
+  if (tag == DW_TAG_subprogram) {
+    stats_die die;
+    if (read_die(w, cu_index, index, &die) && !die.declaration && !die.has_inline)
+      walk_function(w, cu_index, index, &die);
+    return;
+  }
+  if (amddwarf__stats_cov_skips_outside(tag))
+    return;
+  for (uint32_t c = first_child(unit, index); c != AMDDWARF_NO_RECORD && w->status == AMDDWARF_OK;
+       c = unit->records[c].sibling)
+    walk_outside(w, cu_index, c);
+}
+
+bool amddwarf__stats_cov_skips_outside(unsigned tag)
+{
+  return tag == DW_TAG_subroutine_type || tag == DW_TAG_structure_type ||
+         tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type ||
+         tag == DW_TAG_array_type || tag == DW_TAG_base_type || tag == DW_TAG_pointer_type ||
+         tag == DW_TAG_typedef;
+}
+
 amddwarf_status amddwarf__stats_coverage(const amddwarf_object *object, amddwarf_stats *stats,
                                          uint32_t flags, amddwarf_error *err)
 {
-  cov_walk w;
-  memset(&w, 0, sizeof w);
-  w.object = object;
-  w.stats = stats;
-  w.err = err;
-  w.keep_vars = (flags & AMDDWARF_STATS_VARIABLES) != 0;
-  w.analyze_prologues = (flags & AMDDWARF_STATS_ANALYZE_PROLOGUES) != 0;
-  if (!amddwarf__stats_files_init(&w.files, object))
-    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "coverage");
-  size_t symbols = amddwarf_object_symbol_count(object);
-  w.kernels = amddwarf__mem_alloc(&stats->allocator, (symbols ? symbols : 1) * sizeof *w.kernels);
-  if (w.kernels == NULL) {
-    amddwarf__stats_files_free(&w.files);
-    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "coverage");
-  }
-  for (size_t i = 0; i < symbols; ++i) {
-    const amddwarf_symbol *s = amddwarf_object_symbol(object, i);
-    if (s->kind == AMDDWARF_SYMBOL_KERNEL)
-      w.kernels[w.kernel_count++] = s->address;
-  }
-  qsort(w.kernels, w.kernel_count, sizeof *w.kernels, compare_u64);
-  for (size_t u = 0; u < object->cu_count && w.status == AMDDWARF_OK; ++u)
+  cov_walk *w = amddwarf__stats_cov_new(object, stats, flags, NULL, err);
+  if (w == NULL)
+    return AMDDWARF_E_NO_MEMORY;
+  for (size_t u = 0; u < object->cu_count && w->status == AMDDWARF_OK; ++u)
     if (object->units[u].records != NULL && object->units[u].die_count > 0)
-      walk_outside(&w, u, 0);
-  amddwarf__mem_free(&stats->allocator, w.kernels, (symbols ? symbols : 1) * sizeof *w.kernels);
-  amddwarf__stats_files_free(&w.files);
-  if (w.intern_mask) {
-    amddwarf__mem_free(&stats->allocator, w.interned_from,
-                       (w.intern_mask + 1) * sizeof *w.interned_from);
-    amddwarf__mem_free(&stats->allocator, w.interned_to,
-                       (w.intern_mask + 1) * sizeof *w.interned_to);
-  }
-  return w.status;
+      walk_outside(w, u, 0);
+  return amddwarf__stats_cov_free(w);
 }

@@ -8,6 +8,7 @@
  * DW_FORM_ref4) with absolute DIE offsets, lexical-block and parameter
  * indexes are written as one byte in hex, a variable's list entries are
  * clipped to its parent DIE's own ranges. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,92 +17,6 @@
 
 enum { COVERAGE_BUCKETS = 12 };
 
-static void sat_add(uint64_t *total, uint64_t value)
-{
-  if (*total != UINT64_MAX)
-    *total = *total < UINT64_MAX - value ? *total + value : UINT64_MAX;
-}
-
-/* ---- a table keyed by (owner, string) ---- */
-
-typedef struct str_slot {
-  const char *key;       /* NULL: empty */
-  uint64_t hash;
-  uint32_t owner, value;
-} str_slot;
-
-typedef struct str_table {
-  const amddwarf_allocator *allocator;
-  amddwarf_arena *arena;
-  str_slot *slots;
-  size_t mask, count;
-  bool failed;
-} str_table;
-
-static uint64_t hash_key(uint32_t owner, const char *s, size_t n)
-{
-  uint64_t h = 1469598103934665603ull ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull);
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
-  return h ^ (h >> 31);
-}
-
-static bool table_grow(str_table *t)
-{
-  size_t cap = t->mask ? (t->mask + 1) * 2 : 64;
-  str_slot *slots = amddwarf__mem_calloc(t->allocator, cap, sizeof *slots);
-  if (slots == NULL)
-    return false;
-  for (size_t i = 0; t->mask && i <= t->mask; ++i) {
-    if (t->slots[i].key == NULL)
-      continue;
-    size_t s = t->slots[i].hash & (cap - 1);
-    while (slots[s].key != NULL)
-      s = (s + 1) & (cap - 1);
-    slots[s] = t->slots[i];
-  }
-  if (t->mask)
-    amddwarf__mem_free(t->allocator, t->slots, (t->mask + 1) * sizeof *t->slots);
-  t->slots = slots;
-  t->mask = cap - 1;
-  return true;
-}
-
-/* The value of (OWNER, KEY of N bytes); when absent, inserts it with
-   NEW_VALUE and sets *ADDED. UINT32_MAX when memory runs out. */
-static uint32_t table_get(str_table *t, uint32_t owner, const char *key, size_t n,
-                          uint32_t new_value, bool *added)
-{
-  *added = false;
-  if ((t->count + 1) * 2 > t->mask + 1 && !table_grow(t)) {
-    t->failed = true;
-    return UINT32_MAX;
-  }
-  uint64_t h = hash_key(owner, key, n);
-  size_t s = h & t->mask;
-  for (; t->slots[s].key != NULL; s = (s + 1) & t->mask)
-    if (t->slots[s].hash == h && t->slots[s].owner == owner &&
-        strncmp(t->slots[s].key, key, n) == 0 && t->slots[s].key[n] == '\0')
-      return t->slots[s].value;
-  char *copy = amddwarf__arena_strndup(t->arena, key, n);
-  if (copy == NULL) {
-    t->failed = true;
-    return UINT32_MAX;
-  }
-  t->slots[s].key = copy;
-  t->slots[s].hash = h;
-  t->slots[s].owner = owner;
-  t->slots[s].value = new_value;
-  ++t->count;
-  *added = true;
-  return new_value;
-}
-
-static void table_free(str_table *t)
-{
-  if (t->mask)
-    amddwarf__mem_free(t->allocator, t->slots, (t->mask + 1) * sizeof *t->slots);
-}
 
 /* ---- what is counted ---- */
 
@@ -160,6 +75,7 @@ typedef struct walk {
   u64_vec origin_vars;
   u64_vec pending;       /* this unit's DIEs whose origin was not seen yet */
   u64_vec cross_cu;      /* pairs (unit, DIE offset) */
+  stats_cov *cov;        /* the GPU coverage, fed by this walk; or NULL */
   stats_files files;     /* each unit's file names */
   amddwarf_arena arena;   /* the identifiers' copies, released at the end */
   /* scratch */
@@ -257,7 +173,7 @@ static void origin_add(walk *w, const origin_fn *fn)
 static uint32_t fn_entry(walk *w, const char *id)
 {
   bool added;
-  uint32_t index = table_get(&w->fn_ids, 0, id, strlen(id), (uint32_t)w->fn_count, &added);
+  uint32_t index = amddwarf__stats_table_get(&w->fn_ids, 0, id, strlen(id), (uint32_t)w->fn_count, &added);
   if (index == UINT32_MAX) {
     oom(w);
     return UINT32_MAX;
@@ -303,11 +219,13 @@ static void text_free(walk *w, text *t)
    found through origins; "" when none. */
 static const char *die_linkage_or_name(const walk *w, const stats_die *die)
 {
-  stats_die from;
-  if (amddwarf__stats_die_find(w->object, die, STATS_LINKAGE, &from) && from.linkage != NULL)
-    return from.linkage;
-  if (amddwarf__stats_die_find(w->object, die, STATS_NAME, &from) && from.name != NULL)
-    return from.name;
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, STATS_LINKAGE, &scratch);
+  if (from != NULL && from->linkage != NULL)
+    return from->linkage;
+  from = amddwarf__stats_die_find(w->object, die, STATS_NAME, &scratch);
+  if (from != NULL && from->name != NULL)
+    return from->name;
   return "";
 }
 
@@ -320,10 +238,11 @@ static void die_id(walk *w, const stats_die *die, const char *prefix, text *out)
   text_add(w, out, name, strlen(name));
   if (prefix[0] != '\0' && strcmp(prefix, "g") != 0)
     return;
-  stats_die from;
+  stats_die scratch;
+  const stats_die *from = amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &scratch);
   const char *file = NULL;
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &from)) {
-    file = amddwarf__stats_file_name(&w->files, w->object, from.cu_index, from.decl_file);
+  if (from != NULL) {
+    file = amddwarf__stats_file_name(&w->files, w->object, from->cu_index, from->decl_file);
     if (file != NULL) {
       const char *slash = strrchr(file, '/');
       file = slash != NULL ? slash + 1 : file;
@@ -334,8 +253,8 @@ static void die_id(walk *w, const stats_die *die, const char *prefix, text *out)
     file = "/";
   text_add(w, out, file, strlen(file));
   uint64_t line = 0;
-  if (amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &from))
-    line = from.decl_line;
+  if ((from = amddwarf__stats_die_find(w->object, die, STATS_DECL_LINE, &scratch)) != NULL)
+    line = from->decl_line;
   char num[32];
   int n = snprintf(num, sizeof num, ":%llu", (unsigned long long)line);
   text_add(w, out, num, (size_t)n);
@@ -397,11 +316,14 @@ typedef struct loc_sum {
   size_t scope_count;
   bool has_default;
   uint64_t total, covered, entry;
+  stats_cov_var *cov;    /* the variable's coverage, or NULL */
 } loc_sum;
 
 static bool sum_entry(void *user, const amddwarf_loc_entry *e)
 {
   loc_sum *s = user;
+  if (s->cov != NULL && !amddwarf__stats_cov_var_entry(s->cov, e))
+    return false;
   if (e->is_default) {
     s->has_default = true;
     return true;
@@ -421,10 +343,11 @@ static bool sum_entry(void *user, const amddwarf_loc_entry *e)
 }
 
 /* collectStatsForDie: DIE (record INDEX of unit CU_INDEX) in the function
-   of FnStatMap entry FN_INDEX, with variable prefix PREFIX. */
+   of FnStatMap entry FN_INDEX, with variable prefix PREFIX. COV, when not
+   NULL, receives the entries of its location list. */
 static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_die *die,
                           uint32_t fn_index, const char *prefix, uint64_t scope_bytes,
-                          u64_vec *origin_vars)
+                          u64_vec *origin_vars, stats_cov_var *cov)
 {
   const amddwarf_object *object = w->object;
   if (die->tag == DW_TAG_compile_unit)
@@ -434,20 +357,21 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
   bool local = die->tag == DW_TAG_variable;
   bool constant_member = die->tag == DW_TAG_member && die->has_const_value;
   if (die->tag == DW_TAG_call_site || die->tag == DW_TAG_GNU_call_site) {
-    sat_add(&w->call_site_dies, 1);
+    amddwarf__stats_sat_add(&w->call_site_dies, 1);
     return;
   }
   if (die->tag == DW_TAG_call_site_parameter || die->tag == DW_TAG_GNU_call_site_parameter) {
-    sat_add(&w->call_site_params, 1);
+    amddwarf__stats_sat_add(&w->call_site_params, 1);
     return;
   }
   if (!param && !local && !constant_member)
     return;
   if (local && die->declaration)
     return;
-  bool has_src = amddwarf__stats_die_find(object, die, STATS_DECL_FILE, NULL) &&
-                 amddwarf__stats_die_find(object, die, STATS_DECL_LINE, NULL);
-  bool has_type = amddwarf__stats_die_find(object, die, STATS_TYPE, NULL);
+  stats_die scratch;
+  bool has_src = amddwarf__stats_die_find(object, die, STATS_DECL_FILE, &scratch) &&
+                 amddwarf__stats_die_find(object, die, STATS_DECL_LINE, &scratch);
+  bool has_type = amddwarf__stats_die_find(object, die, STATS_TYPE, &scratch);
   bool defer = false;
   if (die->has_origin) {
     if (die->has_location || die->has_const_value) {
@@ -478,7 +402,7 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
         (void)amddwarf__stats_die_ranges(object, &p, &w->ranges, &w->range_count,
                                          &w->range_capacity);
     }
-    loc_sum s = {object, cu, w->ranges, w->range_count, false, 0, 0, 0};
+    loc_sum s = {object, cu, w->ranges, w->range_count, false, 0, 0, 0, cov};
     amddwarf_status st = amddwarf__object_visit_loclist((amddwarf_object *)(uintptr_t)object, cu,
                                                         die->location.form, die->location.u,
                                                         sum_entry, &s, NULL);
@@ -494,44 +418,42 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
     }
   }
   if (scope_bytes && !defer) {
-    sat_add(&w->num_var_param, 1);
+    amddwarf__stats_sat_add(&w->num_var_param, 1);
     if (param)
-      sat_add(&w->num_param, 1);
+      amddwarf__stats_sat_add(&w->num_param, 1);
     else if (local)
-      sat_add(&w->num_var, 1);
+      amddwarf__stats_sat_add(&w->num_var, 1);
     count_bucket(&w->with_entry, bucket_of(covered, scope_bytes), param, local);
     count_bucket(&w->without_entry, bucket_of(covered - entry, scope_bytes), param, local);
   }
-  stats_die id_die = *die;
-  if (die->has_origin) {
-    stats_die origin;
-    if (amddwarf__stats_die_at(object, die->origin, &origin))
-      id_die = origin;
-  }
+  stats_die origin;
+  const stats_die *id_die = die;
+  if (die->has_origin && amddwarf__stats_die_at(object, die->origin, &origin))
+    id_die = &origin;
   text *id = &w->id;
-  die_id(w, &id_die, prefix, id);
+  die_id(w, id_die, prefix, id);
   if (id->data != NULL) {
     /* VarsInFunction: one set per function, its index the owner */
     bool added = false;
-    if (table_get(&w->var_ids, (uint32_t)(fn - w->fns), id->data, id->len, 0, &added) ==
+    if (amddwarf__stats_table_get(&w->var_ids, (uint32_t)(fn - w->fns), id->data, id->len, 0, &added) ==
         UINT32_MAX)
       oom(w);
     if (added)
       ++fn->vars_in_function;
   }
-  sat_add(&w->total_covered, total);
+  amddwarf__stats_sat_add(&w->total_covered, total);
   if (scope_bytes) {
-    sat_add(&w->scope_covered, covered);
-    sat_add(&w->scope_bytes, scope_bytes);
-    sat_add(&w->scope_entry, entry);
+    amddwarf__stats_sat_add(&w->scope_covered, covered);
+    amddwarf__stats_sat_add(&w->scope_bytes, scope_bytes);
+    amddwarf__stats_sat_add(&w->scope_entry, entry);
     if (param) {
-      sat_add(&w->param_covered, covered);
-      sat_add(&w->param_bytes, scope_bytes);
-      sat_add(&w->param_entry, entry);
+      amddwarf__stats_sat_add(&w->param_covered, covered);
+      amddwarf__stats_sat_add(&w->param_bytes, scope_bytes);
+      amddwarf__stats_sat_add(&w->param_entry, entry);
     } else if (local) {
-      sat_add(&w->local_covered, covered);
-      sat_add(&w->local_bytes, scope_bytes);
-      sat_add(&w->local_entry, entry);
+      amddwarf__stats_sat_add(&w->local_covered, covered);
+      amddwarf__stats_sat_add(&w->local_bytes, scope_bytes);
+      amddwarf__stats_sat_add(&w->local_entry, entry);
     }
   }
   if (constant_member) {
@@ -539,7 +461,7 @@ static void stats_for_die(walk *w, size_t cu_index, uint32_t index, const stats_
     return;
   }
   fn->vars_with_loc += has_loc;
-  if (id_die.artificial) {
+  if (id_die->artificial) {
     ++fn->artificial;
     return;
   }
@@ -599,14 +521,14 @@ static unsigned tag_in_unit(const walk *w, size_t cu_index, uint64_t offset)
 static void count_zero_coverage(walk *w, size_t cu_index, const u64_vec *vars)
 {
   for (size_t i = 0; i < vars->count; ++i) {
-    sat_add(&w->num_var_param, 1);
+    amddwarf__stats_sat_add(&w->num_var_param, 1);
     ++w->with_entry.all[0];
     unsigned tag = tag_in_unit(w, cu_index, vars->items[i]);
     if (tag == DW_TAG_formal_parameter) {
-      sat_add(&w->num_param, 1);
+      amddwarf__stats_sat_add(&w->num_param, 1);
       ++w->with_entry.params[0];
     } else if (tag == DW_TAG_variable) {
-      sat_add(&w->num_var, 1);
+      amddwarf__stats_sat_add(&w->num_var, 1);
       ++w->with_entry.locals[0];
     }
   }
@@ -651,14 +573,33 @@ static bool needs_attributes(const amddwarf_abbrev *ab)
   }
 }
 
+/* Where the coverage is along the walk: outside functions, inside one (in
+   a scope), or nowhere (in a type, a declaration, a call site, or without
+   coverage). */
+typedef enum cov_mode { COV_OFF, COV_OUTSIDE, COV_INSIDE } cov_mode;
+typedef struct cov_place {
+  cov_mode mode;
+  stats_cov_scope scope;  /* COV_INSIDE */
+} cov_place;
+
+/* Where the children of a DIE of TAG that is neither a function, a scope
+   nor a variable are, for the coverage. */
+static cov_place children_place(const cov_place *cov, unsigned tag)
+{
+  cov_place inner = {COV_OFF, {0}};
+  if (cov->mode == COV_OUTSIDE && !amddwarf__stats_cov_skips_outside(tag))
+    inner.mode = COV_OUTSIDE;
+  return inner;
+}
+
 static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
                      const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
-                     u64_vec *origin_vars);
+                     u64_vec *origin_vars, const cov_place *cov);
 
 /* The children of record INDEX, each with its variable prefix. */
 static void walk_children(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
                           const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
-                          u64_vec *origin_vars)
+                          u64_vec *origin_vars, const cov_place *cov)
 {
   const amddwarf_object *object = w->object;
   const amddwarf_unit *unit = &object->units[cu_index];
@@ -684,19 +625,24 @@ static void walk_children(walk *w, size_t cu_index, uint32_t index, uint32_t fn_
       child_prefix[base] = 'p';
       hex_index(child_prefix + base + 1, params++);
     }
-    walk_die(w, cu_index, c, fn_index, child_prefix, scope_bytes, inline_depth, origin_vars);
+    walk_die(w, cu_index, c, fn_index, child_prefix, scope_bytes, inline_depth, origin_vars, cov);
   }
   if (child_prefix != local)
     amddwarf__mem_free(&object->allocator, child_prefix, base + 8);
 }
 
-/* collectStatsRecursive for record INDEX of unit CU_INDEX. */
+/* collectStatsRecursive for record INDEX of unit CU_INDEX, and the
+   coverage of what is at COV. */
 static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index,
                      const char *prefix, uint64_t scope_bytes, uint32_t inline_depth,
-                     u64_vec *origin_vars)
+                     u64_vec *origin_vars, const cov_place *cov)
 {
   if (w->status != AMDDWARF_OK)
     return;
+  if (cov->mode != COV_OFF && amddwarf__stats_cov_status(w->cov) != AMDDWARF_OK) {
+    w->status = amddwarf__stats_cov_status(w->cov);
+    return;
+  }
   const amddwarf_object *object = w->object;
   const amddwarf_unit *unit = &object->units[cu_index];
   const amddwarf_abbrev *ab =
@@ -704,7 +650,9 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
   if (!needs_attributes(ab)) {
     /* nothing of this DIE counts (a type, a member without a constant, ...):
        its children may */
-    walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars);
+    cov_place inner = children_place(cov, ab->tag);
+    walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars,
+                  &inner);
     return;
   }
   stats_die die;
@@ -721,6 +669,8 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
   bool is_inlined = die.tag == DW_TAG_inlined_subroutine;
   bool candidate = is_inlined || (is_function && die.has_origin);
   u64_vec own_vars = {NULL, 0, 0};
+  cov_place inner = children_place(cov, die.tag);
+  bool cov_function = false;
   if (candidate && die.has_origin) {
     const origin_fn *o = origin_find(w, die.origin_raw);
     if (o != NULL && o->cu_index == cu_index) {
@@ -737,7 +687,7 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
     if (die.declaration)
       goto done;
     if (die.has_call_file && die.has_call_line)
-      sat_add(&w->call_site_entries, 1);
+      amddwarf__stats_sat_add(&w->call_site_entries, 1);
     w->range_count = 0;
     if (!amddwarf__stats_die_ranges(object, &die, &w->ranges, &w->range_count,
                                     &w->range_capacity))
@@ -778,25 +728,44 @@ static void walk_die(walk *w, size_t cu_index, uint32_t index, uint32_t fn_index
       } else {
         ++fn->out_of_line;
       }
-      if (amddwarf__stats_die_find(object, &die, STATS_DECL_FILE, NULL) &&
-          amddwarf__stats_die_find(object, &die, STATS_DECL_LINE, NULL))
+      stats_die scratch;
+      if (amddwarf__stats_die_find(object, &die, STATS_DECL_FILE, &scratch) &&
+          amddwarf__stats_die_find(object, &die, STATS_DECL_LINE, &scratch))
         fn->has_source_location = true;
     }
     if (bytes) {
       scope_bytes = bytes;
       if (is_function)
-        sat_add(&w->function_size, bytes);
+        amddwarf__stats_sat_add(&w->function_size, bytes);
       else if (is_inlined && inline_depth == 0)
-        sat_add(&w->inline_size, bytes);
+        amddwarf__stats_sat_add(&w->inline_size, bytes);
     }
+    if (is_function && cov->mode != COV_OFF) {
+      cov_function = amddwarf__stats_cov_function_begin(w->cov, &die, w->ranges,
+                                                         w->range_count, &inner.scope);
+      inner.mode = cov_function ? COV_INSIDE : COV_OFF;
+    } else if (cov->mode == COV_INSIDE) {
+      inner = *cov;
+      if (!amddwarf__stats_cov_enter(w->cov, &die, w->ranges, w->range_count, &inner.scope))
+        inner.mode = COV_OFF;
+    }
+  } else if (cov->mode == COV_INSIDE && !die.declaration &&
+             (die.tag == DW_TAG_variable || die.tag == DW_TAG_formal_parameter)) {
+    stats_cov_var var;
+    amddwarf__stats_cov_var_begin(w->cov, &die, &cov->scope, &var);
+    stats_for_die(w, cu_index, index, &die, fn_index, prefix, scope_bytes, origin_vars, &var);
+    amddwarf__stats_cov_var_end(&var, &die);
   } else {
-    stats_for_die(w, cu_index, index, &die, fn_index, prefix, scope_bytes, origin_vars);
+    stats_for_die(w, cu_index, index, &die, fn_index, prefix, scope_bytes, origin_vars, NULL);
   }
   if (is_function)
     inline_depth = 0;
   else if (is_inlined)
     ++inline_depth;
-  walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars);
+  walk_children(w, cu_index, index, fn_index, prefix, scope_bytes, inline_depth, origin_vars,
+                &inner);
+  if (cov_function)
+    amddwarf__stats_cov_function_end(w->cov);
   if (candidate)
     count_zero_coverage(w, cu_index, &own_vars);
 done:
@@ -874,162 +843,6 @@ static void resolve_cross_cu(walk *w)
   }
 }
 
-/* ---- line tables ---- */
-
-/* A row's (line, column, file) as LLVM keeps it: the column in 16 bits,
-   the file numbered over every unit in 16 bits; one 64-bit key. */
-static uint64_t line_key(uint32_t line, uint32_t column, uint32_t file)
-{
-  return (uint64_t)line << 32 | (uint64_t)(uint16_t)column << 16 | (uint16_t)file;
-}
-
-/* A set of line keys (open addressing by a multiplicative hash's high
-   bits; slot value KEY + 1, 0 empty, so the key of all zeros fits). */
-typedef struct line_set {
-  uint64_t *slots;
-  size_t count;
-  size_t zero_lines;     /* keys with line 0 */
-  unsigned bits;         /* 1 << bits slots, 0 before the first insert */
-} line_set;
-
-static size_t line_slot(uint64_t key, unsigned bits)
-{
-  return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
-}
-
-static bool line_set_add(walk *w, line_set *s, uint64_t key)
-{
-  if (s->bits == 0 || (s->count + 1) * 2 > ((size_t)1 << s->bits)) {
-    unsigned bits = s->bits ? s->bits + 1 : 10;
-    size_t cap = (size_t)1 << bits;
-    uint64_t *slots = amddwarf__mem_calloc(&w->object->allocator, cap, sizeof *slots);
-    if (slots == NULL)
-      return oom(w);
-    size_t old = s->bits ? (size_t)1 << s->bits : 0;
-    for (size_t i = 0; i < old; ++i) {
-      if (s->slots[i] == 0)
-        continue;
-      size_t h = line_slot(s->slots[i] - 1, bits);
-      while (slots[h] != 0)
-        h = (h + 1) & (cap - 1);
-      slots[h] = s->slots[i];
-    }
-    amddwarf__mem_free(&w->object->allocator, s->slots, old * sizeof *s->slots);
-    s->slots = slots;
-    s->bits = bits;
-  }
-  size_t mask = ((size_t)1 << s->bits) - 1;
-  for (size_t h = line_slot(key, s->bits);; h = (h + 1) & mask) {
-    if (s->slots[h] == 0) {
-      s->slots[h] = key + 1;
-      ++s->count;
-      s->zero_lines += (key >> 32) == 0;
-      return true;
-    }
-    if (s->slots[h] == key + 1)
-      return true;
-  }
-}
-
-static void line_set_clear(walk *w, line_set *s)
-{
-  size_t n = s->bits ? (size_t)1 << s->bits : 0;
-  amddwarf__mem_free(&w->object->allocator, s->slots, n * sizeof *s->slots);
-  memset(s, 0, sizeof *s);
-}
-
-typedef struct line_stats {
-  walk *w;
-  uint64_t bytes, zero_bytes, entries, stmt_entries;
- line_set unique;       /* unique non-0: its keys without those of line 0 */
-  str_table files;       /* path -> index over every unit */
-  uint32_t *map;         /* the unit's file index -> index over every unit */
-  size_t map_count, map_capacity;
-  bool counted;          /* the unit has file names: LLVM counts its rows */
-  size_t cu_index;
-  amddwarf_line_row *sequence; /* the rows of the sequence being read */
-  size_t sequence_count, sequence_capacity;
-} line_stats;
-
-static void line_files(void *user, const char *const *files, size_t file_count)
-{
-  line_stats *ls = user;
-  walk *w = ls->w;
-  amddwarf__stats_note_files(&w->files, ls->cu_index, files, file_count);
-  ls->map_count = 0;
-  ls->counted = false;
-  if (amddwarf__mem_reserve(&w->object->allocator, (void **)&ls->map, &ls->map_capacity,
-                            file_count + 1, sizeof *ls->map) != 0) {
-    oom(w);
-    return;
-  }
-  for (size_t f = 0; f < file_count; ++f) {
-    ls->map[f] = 0; /* LLVM's DenseMap gives 0 for a file without a name */
-    if (files[f] == NULL)
-      continue;
-    bool added;
-    uint32_t g = table_get(&ls->files, 0, files[f], strlen(files[f]), (uint32_t)ls->files.count,
-                           &added);
-    if (g == UINT32_MAX) {
-      oom(w);
-      return;
-    }
-    ls->map[f] = g;
-    ls->counted = true;
-  }
-  ls->map_count = file_count;
-}
-
-/* LLVM counts the rows of a sequence only when the sequence ends after it
-   starts: the rows wait for the sequence's end. */
-static void line_row(void *user, const amddwarf_line_row *row)
-{
-  line_stats *ls = user;
-  walk *w = ls->w;
-  if (!ls->counted)
-    return;
-  if (amddwarf__mem_reserve(&w->object->allocator, (void **)&ls->sequence,
-                            &ls->sequence_capacity, ls->sequence_count + 1,
-                            sizeof *ls->sequence) != 0) {
-    oom(w);
-    return;
-  }
-  ls->sequence[ls->sequence_count++] = *row;
-  if (!(row->flags & AMDDWARF_LINE_END_SEQUENCE))
-    return;
-  const amddwarf_line_row *rows = ls->sequence;
-  size_t n = ls->sequence_count - 1; /* the end row is not an entry */
-  ls->sequence_count = 0;
-  if (!(rows[0].address < rows[n].address))
-    return;
-  sat_add(&ls->bytes, rows[n].address - rows[0].address);
-  sat_add(&ls->entries, n);
-  for (size_t r = 0; r < n; ++r) {
-    if (rows[r].flags & AMDDWARF_LINE_IS_STMT)
-      sat_add(&ls->stmt_entries, 1);
-    uint32_t file = rows[r].file < ls->map_count ? ls->map[rows[r].file] : 0;
-    line_set_add(w, &ls->unique, line_key(rows[r].line, rows[r].column, file));
-    if (rows[r].line == 0)
-      sat_add(&ls->zero_bytes, rows[r + 1].address - rows[r].address);
-  }
-}
-
-static void unit_lines(walk *w, size_t cu_index, line_stats *ls)
-{
-  ls->sequence_count = 0;
-  ls->counted = false;
-  ls->cu_index = cu_index;
-  /* A unit whose table cannot be read is left out of the counts. */
-  uint64_t before[4] = {ls->bytes, ls->zero_bytes, ls->entries, ls->stmt_entries};
-  if (amddwarf__object_visit_lines(w->object, cu_index, line_files, line_row, ls, NULL) !=
-      AMDDWARF_OK) {
-    ls->bytes = before[0];
-    ls->zero_bytes = before[1];
-    ls->entries = before[2];
-    ls->stmt_entries = before[3];
-  }
-}
-
 /* ---- the keys ---- */
 
 static void add_key(walk *w, const char *key, uint64_t value)
@@ -1090,7 +903,7 @@ static void add_section_sizes(walk *w)
   }
 }
 
-static void add_keys(walk *w, const line_stats *ls)
+static void add_keys(walk *w, const stats_line_counts *ls)
 {
   uint64_t var_total = 0, var_unique = 0, var_with_loc = 0, functions = 0, inlined = 0;
   uint64_t with_src = 0, origins = 0, params = 0, param_types = 0, param_locs = 0;
@@ -1100,21 +913,21 @@ static void add_keys(walk *w, const line_stats *ls)
     uint64_t total = f->vars_in_function * (f->inlined + f->out_of_line);
     if (!f->is_function)
       total = f->locals + f->constant_members + f->artificial;
-    sat_add(&var_with_loc, f->vars_with_loc + f->constant_members);
-    sat_add(&var_total, total);
-    sat_add(&var_unique, f->vars_in_function);
+    amddwarf__stats_sat_add(&var_with_loc, f->vars_with_loc + f->constant_members);
+    amddwarf__stats_sat_add(&var_total, total);
+    amddwarf__stats_sat_add(&var_unique, f->vars_in_function);
     functions += f->is_function;
     with_src += f->has_source_location;
     inlined += f->is_function * f->inlined;
     origins += f->is_function * f->abstract_origins;
-    sat_add(&params, f->params);
-    sat_add(&param_types, f->param_types);
-    sat_add(&param_locs, f->param_locs);
-    sat_add(&param_src, f->param_src);
-    sat_add(&locals, f->locals);
-    sat_add(&local_types, f->local_types);
-    sat_add(&local_locs, f->local_locs);
-    sat_add(&local_src, f->local_src);
+    amddwarf__stats_sat_add(&params, f->params);
+    amddwarf__stats_sat_add(&param_types, f->param_types);
+    amddwarf__stats_sat_add(&param_locs, f->param_locs);
+    amddwarf__stats_sat_add(&param_src, f->param_src);
+    amddwarf__stats_sat_add(&locals, f->locals);
+    amddwarf__stats_sat_add(&local_types, f->local_types);
+    amddwarf__stats_sat_add(&local_locs, f->local_locs);
+    amddwarf__stats_sat_add(&local_src, f->local_src);
   }
   add_key(w, "#functions", functions);
   add_key(w, "#functions with location", with_src);
@@ -1167,12 +980,27 @@ static void add_keys(walk *w, const line_stats *ls)
   add_key(w, "#bytes with line-0 locations", ls->zero_bytes);
   add_key(w, "#line entries", ls->entries);
   add_key(w, "#line entries (is_stmt)", ls->stmt_entries);
-  add_key(w, "#line entries (unique)", ls->unique.count);
-  add_key(w, "#line entries (unique non-0)", ls->unique.count - ls->unique.zero_lines);
+  add_key(w, "#line entries (unique)", ls->unique);
+  add_key(w, "#line entries (unique non-0)", ls->unique_nonzero);
+}
+
+/* The line tables' numbers on a thread of their own. */
+typedef struct lines_job {
+  const amddwarf_object *object;
+  stats_line_counts counts;
+  amddwarf_status status;
+  amddwarf_error err;
+} lines_job;
+
+static void *run_lines(void *user)
+{
+  lines_job *job = user;
+  job->status = amddwarf__stats_lines(job->object, NULL, &job->counts, &job->err);
+  return NULL;
 }
 
 amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_stats *stats,
-                                     amddwarf_error *err)
+                                     uint32_t flags, amddwarf_error *err)
 {
   walk w;
   memset(&w, 0, sizeof w);
@@ -1184,30 +1012,51 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   w.fn_ids.arena = w.var_ids.arena = &w.arena;
   if (!amddwarf__stats_files_init(&w.files, object))
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics");
-  line_stats ls;
-  memset(&ls, 0, sizeof ls);
-  ls.w = &w;
-  ls.files.allocator = &object->allocator;
-  ls.files.arena = &w.arena;
+  cov_place top = {COV_OFF, {0}};
+  if (!(flags & AMDDWARF_STATS_NO_COVERAGE)) {
+    w.cov = amddwarf__stats_cov_new(object, stats, flags, &w.files, err);
+    if (w.cov == NULL) {
+      amddwarf__stats_files_free(&w.files);
+      return AMDDWARF_E_NO_MEMORY;
+    }
+    top.mode = COV_OUTSIDE;
+  }
+  lines_job lines = {object, {0}, AMDDWARF_OK, {0}};
+  pthread_t thread;
+  bool threaded = false;
+  if (flags & AMDDWARF_STATS_ONE_THREAD) {
+    /* first: it notes every unit's file names */
+    lines.status = amddwarf__stats_lines(object, &w.files, &lines.counts, &lines.err);
+  } else {
+    /* The walk reads what it needs of the object before the line tables
+       (which are read under the object's loading lock) start: the file
+       names of every unit, the CFI (amddwarf__stats_cov_new). */
+    amddwarf__stats_files_load_all(&w.files, object);
+    threaded = pthread_create(&thread, NULL, run_lines, &lines) == 0;
+    if (!threaded)
+      lines.status = amddwarf__stats_lines(object, NULL, &lines.counts, &lines.err);
+  }
   uint32_t global = fn_entry(&w, "/"); /* the functions' "/" entry: globals */
   for (size_t u = 0; u < object->cu_count && w.status == AMDDWARF_OK; ++u) {
     const amddwarf_unit *unit = &object->units[u];
-    unit_lines(&w, u, &ls); /* first: it notes the unit's file names */
     if (unit->records != NULL && unit->die_count > 0) {
-      walk_die(&w, u, 0, global, "g", 0, 0, NULL);
+      walk_die(&w, u, 0, global, "g", 0, 0, NULL, &top);
       resolve_pending(&w, u);
     }
   }
   resolve_cross_cu(&w);
-  if (w.fn_ids.failed || w.var_ids.failed || ls.files.failed)
+  if (threaded)
+    pthread_join(thread, NULL);
+  if (w.fn_ids.failed || w.var_ids.failed)
     oom(&w);
-  add_keys(&w, &ls);
-  table_free(&w.fn_ids);
-  table_free(&w.var_ids);
-  table_free(&ls.files);
-  line_set_clear(&w, &ls.unique);
-  amddwarf__mem_free(&object->allocator, ls.map, ls.map_capacity * sizeof *ls.map);
-  amddwarf__mem_free(&object->allocator, ls.sequence, ls.sequence_capacity * sizeof *ls.sequence);
+  if (w.status == AMDDWARF_OK && lines.status != AMDDWARF_OK) {
+    w.status = lines.status;
+    if (err != NULL)
+      *err = lines.err;
+  }
+  add_keys(&w, &lines.counts);
+  amddwarf__stats_table_free(&w.fn_ids);
+  amddwarf__stats_table_free(&w.var_ids);
   amddwarf__mem_free(&object->allocator, w.fns, w.fn_capacity * sizeof *w.fns);
   amddwarf__mem_free(&object->allocator, w.origins, w.origin_capacity * sizeof *w.origins);
   if (w.origin_slots != NULL)
@@ -1218,7 +1067,8 @@ amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_sta
   vec_free(&w, &w.pending);
   vec_free(&w, &w.cross_cu);
   text_free(&w, &w.id);
+  amddwarf_status cov_status = amddwarf__stats_cov_free(w.cov);
   amddwarf__stats_files_free(&w.files);
   amddwarf__arena_release(&w.arena);
-  return w.status;
+  return w.status != AMDDWARF_OK ? w.status : cov_status;
 }

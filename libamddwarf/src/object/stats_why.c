@@ -1,8 +1,10 @@
 /* Why one variable has no value at one PC, statically (from the object
  * alone): the reasons of <amddwarf/unavailable.def> that the object can
  * decide. The reasons that need a frame or a snapshot (a register the CFI
- * does not restore, an inactive lane, missing snapshot memory) are decided
- * by the debugger layer, with the same enumeration. */
+ * does not restore in a caller frame: it depends on where the callee is
+ * stopped; missing snapshot memory or registers) are decided by the
+ * debugger layer, with the same enumeration; no reader reports
+ * lane_inactive (specs/stats.md, section 3). */
 #include <stdio.h>
 #include <string.h>
 
