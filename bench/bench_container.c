@@ -60,12 +60,12 @@ static uint8_t *read_file(const char *path, size_t *size)
 static void answer(amddwarf_object *o, uint64_t pc)
 {
   const amddwarf_line_table *table = NULL;
-  const amddwarf_line_row *row = NULL;
+  amddwarf_line_row row;
   if (amddwarf_object_line_at(o, pc, &table, &row) != AMDDWARF_OK) {
     fprintf(stderr, "bench_container: no line at 0x%llx\n", (unsigned long long)pc);
     exit(1);
   }
-  bench_consume(row->line);
+  bench_consume(row.line);
   amddwarf_object_close(o);
 }
 
@@ -199,7 +199,12 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench_container: no line table in %s\n", c.object);
     return 1;
   }
-  c.pc = lines->rows[lines->row_count / 2].address;
+  amddwarf_line_row middle;
+  if (amddwarf_object_line_row(o, lines, lines->row_count / 2, &middle) != AMDDWARF_OK) {
+    fprintf(stderr, "bench_container: cannot read a row of %s\n", c.object);
+    return 1;
+  }
+  c.pc = middle.address;
   amddwarf_object_close(o);
   size_t object_size = 0;
   free(read_file(c.object, &object_size));
