@@ -239,7 +239,11 @@ test('a session over a stop', async (t) => {
     const unknown = await dc.customRequest('frobnicate', {}).then(() => null, (e) => e);
     assert.equal(unknown.message, "unknown request 'frobnicate'");
     const badThread = await dc.stackTraceRequest({ threadId: 9 }).then(() => null, (e) => e);
-    assert.equal(badThread.message, "argument 'threadId' must be an integer from 0 to 2");
+    assert.equal(badThread.message, "argument 'threadId' must be a thread id from 1 to 2");
+    const zero = await dc.stackTraceRequest({ threadId: 0 }).then(() => null, (e) => e);
+    assert.equal(zero.message, "argument 'threadId' must be a thread id from 1 to 2");
+    const text = await dc.stackTraceRequest({ threadId: '1' }).then(() => null, (e) => e);
+    assert.equal(text.message, "argument 'threadId' must be a thread id from 1 to 2");
     const r = await dc.threadsRequest();
     assert.equal(r.body.threads.length, 2);
   });

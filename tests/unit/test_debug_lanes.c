@@ -134,6 +134,71 @@ static void test_spell(void **state)
   assert_string_equal(small, "0-3");
 }
 
+/* Where the active lanes and the lane PCs come from, and the one count of
+   active lanes, on the seed (EXEC 0x3, a lane_pc) and on nest-active-lane,
+   whose DW_AT_LLVM_active_lane (s8:s9 = 0x1) drops lane 1 that EXEC (0x3)
+   holds: the count follows the mask the lanes come from, not EXEC. */
+static void test_sources(void **state)
+{
+  const fixture *fx = *state;
+  assert_int_equal(fx->lanes->active_from, AMDDWARF_ACTIVE_FROM_EXEC);
+  assert_int_equal(fx->lanes->pc_from, AMDDWARF_LANE_PC_FROM_LANE_PC);
+  assert_int_equal(fx->lanes->active_count, 2);
+
+  char path[1024];
+  FILE *f = NULL;
+  uint8_t elf[4096];
+  char wave_json[1024];
+  snprintf(path, sizeof path, "%s/tests/golden/object/nest-active-lane.elf", AMDDWARF_SOURCE_DIR);
+  assert_non_null(f = fopen(path, "rb"));
+  size_t elf_size = fread(elf, 1, sizeof elf, f);
+  fclose(f);
+  snprintf(path, sizeof path, "%s/tests/golden/object/nest-active-lane-wave.json",
+           AMDDWARF_SOURCE_DIR);
+  assert_non_null(f = fopen(path, "rb"));
+  size_t json_size = fread(wave_json, 1, sizeof wave_json, f);
+  fclose(f);
+  amddwarf_error err;
+  amddwarf_object *object = NULL;
+  amddwarf_snapshot *snap = NULL;
+  amddwarf_target raw;
+  amddwarf_wave *wave = NULL;
+  const amddwarf_lanes *lanes = NULL;
+  assert_int_equal(amddwarf_object_open_memory(elf, elf_size, NULL, &object, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_snapshot_load(wave_json, json_size, NULL, &snap, &err), AMDDWARF_OK);
+  amddwarf_snapshot_target(snap, &raw);
+  const amddwarf_object *objects[1] = {object};
+  assert_int_equal(amddwarf_wave_open(objects, 1, &raw, NULL, &wave, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_lanes(wave, &lanes, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_get_info(wave)->exec, 0x3);
+  assert_int_equal(lanes->active_from, AMDDWARF_ACTIVE_FROM_ACTIVE_LANE);
+  assert_int_equal(lanes->active_mask, 0x1);
+  assert_int_equal(lanes->active_count, 1);
+  amddwarf_wave_close(wave);
+  amddwarf_snapshot_free(snap);
+  amddwarf_object_close(object);
+}
+
+/* The names the text and the JSON output use (specs/json.md, specs/dap.md). */
+static void test_source_names(void **state)
+{
+  (void)state;
+  assert_string_equal(amddwarf_active_from_text(AMDDWARF_ACTIVE_FROM_EXEC), "EXEC");
+  assert_string_equal(amddwarf_active_from_key(AMDDWARF_ACTIVE_FROM_EXEC), "exec");
+  assert_string_equal(amddwarf_active_from_text(AMDDWARF_ACTIVE_FROM_ACTIVE_LANE),
+                      "DW_AT_LLVM_active_lane");
+  assert_string_equal(amddwarf_active_from_key(AMDDWARF_ACTIVE_FROM_ACTIVE_LANE),
+                      "DW_AT_LLVM_active_lane");
+  assert_string_equal(amddwarf_lane_pc_from_text(AMDDWARF_LANE_PC_FROM_WAVE_PC), "the wave PC");
+  assert_string_equal(amddwarf_lane_pc_from_key(AMDDWARF_LANE_PC_FROM_WAVE_PC), "wave_pc");
+  assert_string_equal(amddwarf_lane_pc_from_text(AMDDWARF_LANE_PC_FROM_LANE_PC),
+                      "DW_AT_LLVM_lane_pc");
+  assert_string_equal(amddwarf_lane_pc_from_key(AMDDWARF_LANE_PC_FROM_LANE_PC),
+                      "DW_AT_LLVM_lane_pc");
+  assert_string_equal(amddwarf_active_from_text((amddwarf_active_from)7), "?");
+  assert_string_equal(amddwarf_lane_pc_from_key((amddwarf_lane_pc_from)-1), "?");
+}
+
 static void test_table(void **state)
 {
   fixture *fx = *state;
@@ -159,6 +224,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_parse, setup, teardown),
       cmocka_unit_test(test_spell),
       cmocka_unit_test_setup_teardown(test_table, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sources, setup, teardown),
+      cmocka_unit_test(test_source_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,16 +63,6 @@ static source_place where_at(const amddwarf_object *o, uint64_t pc)
   return w;
 }
 
-/* The enumeration names of the JSON output for the library's sources. */
-static const char *source_name(const char *source)
-{
-  if (strcmp(source, "EXEC") == 0)
-    return "exec";
-  if (strcmp(source, "the wave PC") == 0)
-    return "wave_pc";
-  return source; /* DW_AT_LLVM_active_lane, DW_AT_LLVM_lane_pc */
-}
-
 int cli_lanes_main(int argc, char **argv)
 {
   cli_object_args args = {0};
@@ -144,14 +134,13 @@ int cli_lanes_main(int argc, char **argv)
     trace_print_stats(&tp, stderr);
   uint64_t pc = amddwarf_wave_get_info(wave)->pc;
   unsigned wave_size = lanes->wave_size;
-  const char *active_source = lanes->active_source, *pc_source = lanes->pc_source;
   const amddwarf_lane *lane = lanes->lanes;
   if (args.json) {
     json_t *root = json_object();
     json_object_set_new(root, "pc", cli_json_addr(pc));
     json_object_set_new(root, "wave_size", json_integer(wave_size));
-    json_object_set_new(root, "active_from", json_string(source_name(active_source)));
-    json_object_set_new(root, "pc_from", json_string(source_name(pc_source)));
+    json_object_set_new(root, "active_from", json_string(amddwarf_active_from_key(lanes->active_from)));
+    json_object_set_new(root, "pc_from", json_string(amddwarf_lane_pc_from_key(lanes->pc_from)));
     json_t *jl = json_array();
     for (unsigned l = 0; l < wave_size; ++l) {
       json_t *o = json_object();

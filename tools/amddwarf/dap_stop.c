@@ -306,7 +306,11 @@ void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t siz
     return;
   const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
   const char *base = strrchr(file, '/');
-  snprintf(buf, size, "%s:%u", base ? base + 1 : file, r->line);
+  /* Line 0 is no source line (compiler-generated code): name the file alone. */
+  if (r->line == 0)
+    snprintf(buf, size, "%s", base ? base + 1 : file);
+  else
+    snprintf(buf, size, "%s:%u", base ? base + 1 : file, r->line);
 }
 
 static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
@@ -331,12 +335,15 @@ static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
   const amddwarf_wave_info *info = amddwarf_wave_get_info(t->wave);
   if (!isa[0] && info->object)
     isa = amddwarf_object_get_wave_info(info->object)->processor;
-  uint64_t exec = info->exec;
-  uint64_t all = info->wave_size >= 64 ? UINT64_MAX : (UINT64_C(1) << info->wave_size) - 1;
-  unsigned active = (unsigned)__builtin_popcountll(exec & all);
+  /* The count of the Lanes scope: DW_AT_LLVM_active_lane where the code
+     has one, else EXEC. */
+  const amddwarf_lanes *lanes = NULL;
+  char active[16] = "?";
+  if (amddwarf_wave_lanes(t->wave, &lanes, NULL) == AMDDWARF_OK)
+    snprintf(active, sizeof active, "%u", lanes->active_count);
   char where[256];
   dap_where(s, i, info->pc, where, sizeof where);
-  snprintf(buf, size, "%s %s %u/%u lanes at %s", place, isa, active, info->wave_size,
+  snprintf(buf, size, "%s %s %s/%u lanes at %s", place, isa, active, info->wave_size,
            where[0] ? where : "??");
 }
 
@@ -360,10 +367,14 @@ bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply)
 bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t *thread)
 {
   uint64_t id = 0;
-  if (!dap_arg_index(reply, args, "threadId", true, s->thread_count, &id))
-    return false;
-  if (id == 0)
-    return dap_fail(reply, "threadId 0 names no thread: threads are 1 to %zu", s->thread_count);
+  const json_t *v = args ? json_object_get(args, "threadId") : NULL;
+  if (!v)
+    return dap_fail(reply, "missing argument 'threadId'");
+  if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+      (uint64_t)json_integer_value(v) > s->thread_count)
+    return dap_fail(reply, "argument 'threadId' must be a thread id from 1 to %zu",
+                    s->thread_count);
+  id = (uint64_t)json_integer_value(v);
   *thread = (size_t)id - 1;
   if (!s->threads[*thread].wave)
     return dap_fail(reply, "thread %llu has no frames: %s", (unsigned long long)id,
@@ -519,8 +530,10 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
   json_object_set_new(reply->body, "activeMask", json_string(text));
   json_object_set_new(reply->body, "focusLane",
                       json_integer(amddwarf_wave_focus(s->threads[thread].wave)));
-  json_object_set_new(reply->body, "activeFrom", json_string(lanes->active_source));
-  json_object_set_new(reply->body, "pcFrom", json_string(lanes->pc_source));
+  json_object_set_new(reply->body, "activeFrom",
+                      json_string(amddwarf_active_from_text(lanes->active_from)));
+  json_object_set_new(reply->body, "pcFrom",
+                      json_string(amddwarf_lane_pc_from_text(lanes->pc_from)));
   json_object_set_new(reply->body, "lanes", list);
   return true;
 }

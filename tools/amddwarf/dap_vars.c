@@ -409,8 +409,8 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
   char text[512], lanes_text[256], where[256];
   amddwarf_lanes_spell(lanes->active_mask, lanes->wave_size, lanes_text, sizeof lanes_text);
   snprintf(text, sizeof text, "0x%" PRIx64 " (%u of %u lanes: %s; from %s)", lanes->active_mask,
-           (unsigned)__builtin_popcountll(lanes->active_mask), lanes->wave_size,
-           lanes_text[0] ? lanes_text : "none", lanes->active_source);
+           lanes->active_count, lanes->wave_size, lanes_text[0] ? lanes_text : "none",
+           amddwarf_active_from_text(lanes->active_from));
   json_array_append_new(list, plain_variable("active", text));
   snprintf(text, sizeof text, "%u", amddwarf_wave_focus(wave));
   json_array_append_new(list, plain_variable("focus", text));

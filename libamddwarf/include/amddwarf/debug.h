@@ -165,13 +165,35 @@ typedef struct amddwarf_lane {
                                     (inactive and no lane_pc), or the evaluation's error */
 } amddwarf_lane;
 
+/* Where the active lanes come from. */
+typedef enum amddwarf_active_from {
+  AMDDWARF_ACTIVE_FROM_EXEC = 0,        /* the wave's EXEC register */
+  AMDDWARF_ACTIVE_FROM_ACTIVE_LANE = 1  /* the innermost DW_AT_LLVM_active_lane */
+} amddwarf_active_from;
+
+/* Where the lane PCs come from. */
+typedef enum amddwarf_lane_pc_from {
+  AMDDWARF_LANE_PC_FROM_WAVE_PC = 0,    /* active lanes stand at the wave PC */
+  AMDDWARF_LANE_PC_FROM_LANE_PC = 1     /* the innermost DW_AT_LLVM_lane_pc, per lane */
+} amddwarf_lane_pc_from;
+
 typedef struct amddwarf_lanes {
   uint32_t wave_size;
+  uint32_t active_count;         /* lanes in ACTIVE_MASK: the one count every view shows */
   uint64_t active_mask;
-  const char *active_source;     /* "EXEC" or "DW_AT_LLVM_active_lane" (static) */
-  const char *pc_source;         /* "the wave PC" or "DW_AT_LLVM_lane_pc" (static) */
+  amddwarf_active_from active_from;
+  amddwarf_lane_pc_from pc_from;
   amddwarf_lane lanes[AMDDWARF_MAX_LANES];
 } amddwarf_lanes;
+
+/* Names of a source. TEXT is for people ("EXEC", "DW_AT_LLVM_active_lane",
+   "the wave PC", "DW_AT_LLVM_lane_pc"); KEY is the enumeration name of the
+   JSON output ("exec", "DW_AT_LLVM_active_lane", "wave_pc",
+   "DW_AT_LLVM_lane_pc"). Static strings; "?" for a value outside the enum. */
+AMDDWARF_API const char *amddwarf_active_from_text(amddwarf_active_from from);
+AMDDWARF_API const char *amddwarf_active_from_key(amddwarf_active_from from);
+AMDDWARF_API const char *amddwarf_lane_pc_from_text(amddwarf_lane_pc_from from);
+AMDDWARF_API const char *amddwarf_lane_pc_from_key(amddwarf_lane_pc_from from);
 
 /* Where every lane is: the DW_AT_LLVM_lane_pc (under its old or new code)
    of the innermost scope at the PC that has one, evaluated per lane, else

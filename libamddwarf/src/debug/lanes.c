@@ -35,6 +35,40 @@ static uint64_t load_le(const uint8_t *bytes, size_t size)
   return v;
 }
 
+/* The names of the sources of active lanes and lane PCs, by enum value. */
+static const struct {
+  const char *text, *key;
+} active_from_names[] = {
+  [AMDDWARF_ACTIVE_FROM_EXEC] = {"EXEC", "exec"},
+  [AMDDWARF_ACTIVE_FROM_ACTIVE_LANE] = {"DW_AT_LLVM_active_lane", "DW_AT_LLVM_active_lane"},
+}, lane_pc_from_names[] = {
+  [AMDDWARF_LANE_PC_FROM_WAVE_PC] = {"the wave PC", "wave_pc"},
+  [AMDDWARF_LANE_PC_FROM_LANE_PC] = {"DW_AT_LLVM_lane_pc", "DW_AT_LLVM_lane_pc"},
+};
+
+#define NAME_OF(table, value, field)                                                     \
+  ((unsigned)(value) < sizeof table / sizeof table[0] ? table[(unsigned)(value)].field : "?")
+
+const char *amddwarf_active_from_text(amddwarf_active_from from)
+{
+  return NAME_OF(active_from_names, from, text);
+}
+
+const char *amddwarf_active_from_key(amddwarf_active_from from)
+{
+  return NAME_OF(active_from_names, from, key);
+}
+
+const char *amddwarf_lane_pc_from_text(amddwarf_lane_pc_from from)
+{
+  return NAME_OF(lane_pc_from_names, from, text);
+}
+
+const char *amddwarf_lane_pc_from_key(amddwarf_lane_pc_from from)
+{
+  return NAME_OF(lane_pc_from_names, from, key);
+}
+
 /* The innermost scope of FRAME (through the end of the physical frame's
    scopes) with lane_pc (LANE_PC nonzero) or active_lane. */
 static const amddwarf_die_info *innermost_with(const amddwarf_debug_frame *frame, int lane_pc)
@@ -53,8 +87,8 @@ static void compute_lanes(amddwarf_wave *w, amddwarf_lanes *out)
   memset(out, 0, sizeof *out);
   out->wave_size = wave;
   out->active_mask = w->info.exec;
-  out->active_source = "EXEC";
-  out->pc_source = "the wave PC";
+  out->active_from = AMDDWARF_ACTIVE_FROM_EXEC;
+  out->pc_from = AMDDWARF_LANE_PC_FROM_WAVE_PC;
   amddwarf_debug_frame *frame = NULL;
   const amddwarf_die_info *with_pc = NULL, *with_active = NULL;
   if (amddwarf__debug_frame_get(w, 0, &frame, NULL) == AMDDWARF_OK) {
@@ -75,14 +109,15 @@ static void compute_lanes(amddwarf_wave *w, amddwarf_lanes *out)
     if (read_attribute(frame, cu, with_active->active_lane, 0, 0, mask, wave / 8) ==
         AMDDWARF_OK) {
       out->active_mask = load_le(mask, wave / 8);
-      out->active_source = "DW_AT_LLVM_active_lane";
+      out->active_from = AMDDWARF_ACTIVE_FROM_ACTIVE_LANE;
     }
   }
   if (with_pc != NULL)
-    out->pc_source = "DW_AT_LLVM_lane_pc";
+    out->pc_from = AMDDWARF_LANE_PC_FROM_LANE_PC;
   for (uint32_t l = 0; l < wave; ++l) {
     amddwarf_lane *lane = &out->lanes[l];
     lane->active = (uint8_t)(out->active_mask >> l & 1);
+    out->active_count += lane->active;
     if (with_pc != NULL) {
       /* DW_AT_LLVM_lane_pc locates a vector of generic PCs, one per lane. */
       const amddwarf_cu *cu = amddwarf_object_cu(frame->pub.object, with_pc->cu_index);

@@ -51,8 +51,8 @@ static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc
 static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amddwarf_text *out)
 {
   amddwarf__text_printf(out, "wave%u at pc 0x%llx; active lanes from %s, lane PCs from %s\n",
-                       lanes->wave_size, (unsigned long long)w->info.pc, lanes->active_source,
-                       lanes->pc_source);
+                       lanes->wave_size, (unsigned long long)w->info.pc, amddwarf_active_from_text(lanes->active_from),
+                       amddwarf_lane_pc_from_text(lanes->pc_from));
   amddwarf__text_printf(out, "lanes 0-%u: ", lanes->wave_size - 1);
   for (uint32_t l = 0; l < lanes->wave_size; ++l)
     amddwarf__text_append(out, lanes->lanes[l].active ? "#" : ".", 1);
