@@ -254,6 +254,40 @@ test('a session over a stop', async (t) => {
   });
 });
 
+test('unwinding that stops: the label frame is counted and says what `unwind` says', async () => {
+  // Wave 0 without s30:s31, which hold leaf's return address.
+  const snapshot = JSON.parse(fs.readFileSync(stop, 'utf8')).waves[0].snapshot;
+  delete snapshot.registers.s30;
+  delete snapshot.registers.s31;
+  const state = path.join(work, 'no-return.json');
+  fs.writeFileSync(state, JSON.stringify(snapshot));
+  const noReturn = path.join(work, 'no-return-stop.json');
+  fs.writeFileSync(noReturn, JSON.stringify({ waves: [{ snapshot }] }));
+  let cli;
+  try {
+    execFileSync(amddwarf, ['unwind', object, '--state', state, '--json']);
+  } catch (e) {
+    cli = JSON.parse(e.stdout.toString());
+  }
+  assert.ok(cli && cli.end, 'unwind --json exits 1 with an end record');
+  const client = await startAdapter(amddwarf);
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    await client.launchRequest({ program: object, stop: noReturn });
+    const r = await client.stackTraceRequest({ threadId: 1 });
+    assert.equal(r.body.stackFrames.length, cli.frames.length + 1);
+    assert.equal(r.body.totalFrames, r.body.stackFrames.length);
+    const label = r.body.stackFrames[cli.frames.length];
+    assert.equal(label.name, `<unwinding stopped: ${cli.end.message} (${cli.end.status})>`);
+    assert.equal(label.presentationHint, 'label');
+    const paged = await client.stackTraceRequest({ threadId: 1, startFrame: 1, levels: 1 });
+    assert.deepEqual(paged.body.stackFrames, [label]);
+    assert.equal(paged.body.totalFrames, 2);
+  } finally {
+    await client.stop();
+  }
+});
+
 test('a stop that does not load is an error response', async () => {
   const bad = path.join(work, 'bad-stop.json');
   fs.writeFileSync(bad, '{"waves": [{"snapshot": {"wave_size": 48}}]}');

@@ -482,7 +482,9 @@ bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
   }
   reply->body = json_object();
   json_object_set_new(reply->body, "stackFrames", frames);
-  json_object_set_new(reply->body, "totalFrames", json_integer((json_int_t)total));
+  /* The label frame that says why unwinding stopped is one of the frames. */
+  json_object_set_new(reply->body, "totalFrames",
+                      json_integer((json_int_t)(total + (stopped[0] ? 1 : 0))));
   return true;
 }
 
