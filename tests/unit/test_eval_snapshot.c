@@ -57,6 +57,32 @@ static void test_rejects(void **state)
   assert_int_equal(load("{}", &err), AMDDWARF_OK);
 }
 
+/* A member outside specs/snapshot.md's table is refused with the nearest
+   one: "regsiters" is 2 edits (a swap) from "registers", "exce" 2 from
+   "exec", "Pc" 1 from "pc"; the spelled-out distances are hand counts. */
+static void test_unknown_members(void **state)
+{
+  (void)state;
+  amddwarf_error err;
+  assert_int_equal(load("{\"pc\": 4, \"regsiters\": {\"s1\": 1}}", &err),
+                   AMDDWARF_E_SNAPSHOT_SCHEMA);
+  assert_string_equal(err.message, "'regsiters' is not a snapshot member; the nearest is 'registers'");
+  assert_int_equal(load("{\"exce\": 3}", &err), AMDDWARF_E_SNAPSHOT_SCHEMA);
+  assert_string_equal(err.message, "'exce' is not a snapshot member; the nearest is 'exec'");
+  assert_int_equal(load("{\"Pc\": 3}", &err), AMDDWARF_E_SNAPSHOT_SCHEMA);
+  assert_string_equal(err.message, "'Pc' is not a snapshot member; the nearest is 'pc'");
+  assert_int_equal(load("{\"entry_register\": {}}", &err), AMDDWARF_E_SNAPSHOT_SCHEMA);
+  assert_string_equal(err.message,
+                      "'entry_register' is not a snapshot member; the nearest is 'entry_registers'");
+  assert_int_equal(load("{\"dies\": [], \"base_types\": [], \"unit_offset\": 0, \"debug_addr\": [],"
+                        " \"tls_base\": 0, \"object_address\": {\"address\": 0}, \"frame_base\": \"\","
+                        " \"apertures\": {\"shared\": 0, \"private\": 0}, \"memory\": [],"
+                        " \"entry_registers\": {}, \"lane\": 0, \"dialect\": \"auto\","
+                        " \"address_size\": 8, \"wave_size\": 64, \"architecture\": \"gfx900\"}",
+                        &err),
+                   AMDDWARF_OK);
+}
+
 static void test_target_answers(void **state)
 {
   (void)state;
@@ -513,6 +539,7 @@ int main(void)
       cmocka_unit_test(test_save_round_trip),
       cmocka_unit_test(test_save_small),
       cmocka_unit_test(test_save_allocator),
+      cmocka_unit_test(test_unknown_members),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,3 +196,32 @@ amddwarf_status amddwarf__text_take(amddwarf_text *t, char **out, size_t *length
   t->len = t->cap = 0;
   return AMDDWARF_OK;
 }
+
+size_t amddwarf__edit_distance(const char *a, size_t a_length, const char *b, size_t limit)
+{
+  size_t b_length = strlen(b);
+  if (a_length > AMDDWARF_EDIT_DISTANCE_MAX || b_length > AMDDWARF_EDIT_DISTANCE_MAX)
+    return limit + 1;
+  if ((a_length > b_length ? a_length - b_length : b_length - a_length) > limit)
+    return limit + 1;
+  /* One row of the distance matrix; each row's least entry bounds the
+     final distance from below, so a row above LIMIT ends the search. */
+  size_t row[AMDDWARF_EDIT_DISTANCE_MAX + 1];
+  for (size_t j = 0; j <= b_length; ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a_length; ++i) {
+    size_t diagonal = row[0], best = i;
+    row[0] = i;
+    for (size_t j = 1; j <= b_length; ++j) {
+      size_t up = row[j];
+      size_t cost = diagonal + (a[i - 1] != b[j - 1]);
+      size_t del = up + 1, ins = row[j - 1] + 1;
+      row[j] = cost < del ? (cost < ins ? cost : ins) : (del < ins ? del : ins);
+      best = row[j] < best ? row[j] : best;
+      diagonal = up;
+    }
+    if (best > limit)
+      return limit + 1;
+  }
+  return row[b_length];
+}

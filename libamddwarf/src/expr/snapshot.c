@@ -574,6 +574,42 @@ static amddwarf_status parse_code_objects(loader *l, const json_t *list)
   return AMDDWARF_OK;
 }
 
+/* The members of a snapshot (specs/snapshot.md); any other is refused, so
+   that a misspelt member is not silently ignored. */
+static const char *const snapshot_members[] = {
+  "architecture", "wave_size", "address_size", "dialect", "lane", "registers",
+  "entry_registers", "exec", "pc", "memory", "apertures", "frame_base", "cfa",
+  "object_address", "tls_base", "debug_addr", "unit_offset", "base_types", "dies",
+  "code_objects",
+};
+
+/* Refuses a member of ROOT that is not a snapshot member, naming the
+   nearest known one. */
+static amddwarf_status check_members(loader *l, const json_t *root)
+{
+  const char *key;
+  const json_t *value;
+  json_object_foreach((json_t *)root, key, value) {
+    (void)value;
+    const char *nearest = snapshot_members[0];
+    size_t best = SIZE_MAX;
+    size_t count = sizeof snapshot_members / sizeof snapshot_members[0], i;
+    for (i = 0; i < count && strcmp(key, snapshot_members[i]) != 0; i++) {
+      size_t d = amddwarf__edit_distance(key, strlen(key), snapshot_members[i],
+                                         AMDDWARF_EDIT_DISTANCE_MAX);
+      if (d < best) {
+        best = d;
+        nearest = snapshot_members[i];
+      }
+    }
+    if (i == count)
+      return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                            "'%.64s' is not a snapshot member; the nearest is '%s'", key,
+                            nearest);
+  }
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status load(loader *l, const json_t *root)
 {
   amddwarf_snapshot *s = l->s;
@@ -581,6 +617,8 @@ static amddwarf_status load(loader *l, const json_t *root)
   uint64_t v;
   if (!json_is_object(root))
     return schema(l, "%s must be a JSON object", "the snapshot");
+  if ((st = check_members(l, root)) != AMDDWARF_OK)
+    return st;
   const json_t *arch = json_object_get(root, "architecture");
   if (arch) {
     amddwarf_isa_info isa;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/text.h"
 #include "object/internal.h"
 
 /* libstdc++ (cxxabi.h): a malloc'ed demangled name, or NULL with *STATUS
@@ -21,7 +22,7 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *length, int 
 
 /* Longer symbols are not demangled: the demangler's recursion grows with
    the nesting of a name, and no real function name comes near this. */
-enum { MAX_MANGLED = 4096, MAX_SUGGESTION_LENGTH = 256 };
+enum { MAX_MANGLED = 4096 };
 
 /* A name the Itanium ABI mangled: "_Z..." (or "__Z..." as some platforms
    spell it). */
@@ -283,35 +284,6 @@ amddwarf_status amddwarf_object_find_functions(const amddwarf_object *object, co
   return found > 0 ? AMDDWARF_OK : AMDDWARF_NOT_FOUND;
 }
 
-/* The Levenshtein distance of A (its first A_LENGTH bytes) and B, or LIMIT
-   + 1 when it is above LIMIT. */
-static size_t edit_distance(const char *a, size_t a_length, const char *b, size_t limit)
-{
-  size_t b_length = strlen(b);
-  if (a_length > MAX_SUGGESTION_LENGTH || b_length > MAX_SUGGESTION_LENGTH)
-    return limit + 1;
-  if ((a_length > b_length ? a_length - b_length : b_length - a_length) > limit)
-    return limit + 1;
-  size_t row[MAX_SUGGESTION_LENGTH + 1];
-  for (size_t j = 0; j <= b_length; ++j)
-    row[j] = j;
-  for (size_t i = 1; i <= a_length; ++i) {
-    size_t diagonal = row[0], best = i;
-    row[0] = i;
-    for (size_t j = 1; j <= b_length; ++j) {
-      size_t up = row[j];
-      size_t cost = diagonal + (a[i - 1] != b[j - 1]);
-      size_t del = up + 1, ins = row[j - 1] + 1;
-      row[j] = cost < del ? (cost < ins ? cost : ins) : (del < ins ? del : ins);
-      best = row[j] < best ? row[j] : best;
-      diagonal = up;
-    }
-    if (best > limit)
-      return limit + 1;
-  }
-  return row[b_length];
-}
-
 static size_t suggestion_limit(const char *name)
 {
   size_t n = strlen(name);
@@ -325,7 +297,7 @@ static size_t symbol_distance(const amddwarf_object *object, const amddwarf_symb
   name_forms f = forms_of(object, s);
   size_t best = limit + 1;
   for (size_t i = 0; i < f.count; ++i) {
-    size_t d = edit_distance(f.text[i], f.length[i], name, limit);
+    size_t d = amddwarf__edit_distance(f.text[i], f.length[i], name, limit);
     best = d < best ? d : best;
   }
   return best;
