@@ -288,6 +288,20 @@ test('unwinding that stops: the label frame is counted and says what `unwind` sa
   }
 });
 
+test('a wave32 stop over a wave64 object: the thread says why it has no frames', async () => {
+  const wave32 = path.join(work, 'wave32-stop.json');
+  fs.writeFileSync(wave32, '{"waves": [{"snapshot": {"wave_size": 32, "pc": "0x1120"}}]}');
+  const client = await startAdapter(amddwarf);
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    await client.launchRequest({ program: object, stop: wave32 });
+    const w = await client.stackTraceRequest({ threadId: 1 }).then(() => null, (x) => x);
+    assert.match(w.message, /^thread 1 has no frames: .*the wave is wave32, its code object \(gfx900\) has wave64 code only \(wave_mismatch\)$/);
+  } finally {
+    await client.stop();
+  }
+});
+
 test('a stop that does not load is an error response', async () => {
   const bad = path.join(work, 'bad-stop.json');
   fs.writeFileSync(bad, '{"waves": [{"snapshot": {"wave_size": 48}}]}');

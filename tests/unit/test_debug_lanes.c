@@ -179,6 +179,29 @@ static void test_sources(void **state)
   amddwarf_object_close(object);
 }
 
+/* A wave32 target over the seed's gfx900 object (gfx9 has no wave32) is
+   refused, not read at the wrong size. */
+static void test_wave_size_mismatch(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_error err;
+  amddwarf_snapshot *snap = NULL;
+  amddwarf_target raw;
+  amddwarf_wave *wave = NULL;
+  static const char wave32[] = "{\"wave_size\": 32, \"pc\": \"0x24\", \"exec\": \"0x3\"}";
+  assert_int_equal(amddwarf_snapshot_load(wave32, sizeof wave32 - 1, NULL, &snap, &err),
+                   AMDDWARF_OK);
+  amddwarf_snapshot_target(snap, &raw);
+  const amddwarf_object *objects[1] = {fx->object};
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_wave_open(objects, 1, &raw, NULL, &wave, &err),
+                   AMDDWARF_E_WAVE_MISMATCH);
+  assert_null(wave);
+  assert_string_equal(err.message,
+                      "the wave is wave32, its code object (gfx900) has wave64 code only");
+  amddwarf_snapshot_free(snap);
+}
+
 /* The names the text and the JSON output use (specs/json.md, specs/dap.md). */
 static void test_source_names(void **state)
 {
@@ -226,6 +249,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_table, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sources, setup, teardown),
       cmocka_unit_test(test_source_names),
+      cmocka_unit_test_setup_teardown(test_wave_size_mismatch, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,11 +84,12 @@ AMDDWARF_API void amddwarf_wave_options_init(amddwarf_wave_options *options);
    frame-base, CFA, base-type, address-index and entry-register callbacks
    are ignored: the layer provides them. OPTIONS may be NULL. Errors:
    E_INVALID_ARGUMENT, E_NO_MEMORY, the target's error reading the PC
-   (E_UNSUPPORTED when it has no read_register); with load addresses,
+   (E_UNSUPPORTED when it has no read_register); E_WAVE_MISMATCH when the
+   target's wave size is one the code of the object holding the PC cannot
+   run at (amddwarf_object_check_wave); with load addresses, also
    E_PC_NOT_LOADED (the PC lies in no object's loaded extent: the message
-   lists them) and E_WAVE_MISMATCH (options.architecture is not the wave
-   object's processor, or the target's wave size is one the object's code
-   cannot run at: amddwarf_object_check_wave). */
+   lists them) and E_WAVE_MISMATCH when options.architecture is not that
+   object's processor. */
 AMDDWARF_API amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects,
                                                 size_t count, const amddwarf_target *raw,
                                                 const amddwarf_wave_options *options,

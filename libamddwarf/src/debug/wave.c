@@ -198,12 +198,15 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
     w->info.object_pc = w->pc;
   }
   w->info.object = w->objects[w->info.object_index];
-  if (w->load_addresses != NULL) {
+  if (w->load_addresses != NULL)
     w->info.load_address = w->load_addresses[w->info.object_index];
-    if ((st = amddwarf_object_check_wave(w->info.object, options->architecture,
-                                         w->info.wave_size, err)) != AMDDWARF_OK)
-      goto fail;
-  }
+  /* A wave read at a size its code cannot run at would give every register
+     and lane at the wrong width. The architecture is compared only for
+     loaded objects, where the target names the process's agent. */
+  if ((st = amddwarf_object_check_wave(w->info.object,
+                                       w->load_addresses != NULL ? options->architecture : NULL,
+                                       w->info.wave_size, err)) != AMDDWARF_OK)
+    goto fail;
   w->ev = options->eval;
   if (w->ev == NULL) {
     if ((st = amddwarf_eval_new(NULL, &w->ev, err)) != AMDDWARF_OK)
