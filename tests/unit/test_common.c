@@ -432,6 +432,26 @@ static void test_status_table_and_error_details(void **state)
   assert_int_equal(amddwarf__fail(NULL, AMDDWARF_E_IO, 0, "x"), AMDDWARF_E_IO);
 }
 
+/* Distances worked out by hand: kitten -> sitting is the textbook 3
+   (k->s, e->i, +g); a transposition is two edits; the limit cuts early. */
+static void test_edit_distance(void **state)
+{
+  (void)state;
+  assert_int_equal(amddwarf__edit_distance("kitten", 6, "sitting", 10), 3);
+  assert_int_equal(amddwarf__edit_distance("regsiters", 9, "registers", 10), 2);
+  assert_int_equal(amddwarf__edit_distance("", 0, "pc", 10), 2);
+  assert_int_equal(amddwarf__edit_distance("pc", 2, "pc", 10), 0);
+  /* Only the first A_LENGTH bytes of A count. */
+  assert_int_equal(amddwarf__edit_distance("execX", 4, "exec", 10), 0);
+  /* Above the limit: LIMIT + 1, whether the lengths or the rows show it. */
+  assert_int_equal(amddwarf__edit_distance("kitten", 6, "sitting", 2), 3);
+  assert_int_equal(amddwarf__edit_distance("a", 1, "abcdef", 2), 3);
+  char longer[AMDDWARF_EDIT_DISTANCE_MAX + 2];
+  memset(longer, 'a', sizeof longer - 1);
+  longer[sizeof longer - 1] = '\0';
+  assert_int_equal(amddwarf__edit_distance(longer, sizeof longer - 1, longer, 5), 6);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -449,6 +469,7 @@ int main(void)
       cmocka_unit_test(test_text_limit_and_take),
       cmocka_unit_test(test_text_fixed_buffer),
       cmocka_unit_test(test_status_table_and_error_details),
+      cmocka_unit_test(test_edit_distance),
   };
   return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }

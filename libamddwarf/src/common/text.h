@@ -54,15 +54,6 @@ void amddwarf__text_init_fixed(amddwarf_text *t, char *buf, size_t size);
 void amddwarf__text_printf(amddwarf_text *t, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
-
-/* The Levenshtein distance (fewest single-byte insertions, deletions and
-   substitutions) of A, its first A_LENGTH bytes, and the string B; LIMIT + 1
-   when it is above LIMIT, or when either is longer than
-   AMDDWARF_EDIT_DISTANCE_MAX bytes. The one measure of "the nearest name"
-   for suggestions (function names, snapshot members). */
-enum { AMDDWARF_EDIT_DISTANCE_MAX = 256 };
-size_t amddwarf__edit_distance(const char *a, size_t a_length, const char *b, size_t limit);
-
 #endif
     ;
 void amddwarf__text_vprintf(amddwarf_text *t, const char *format, va_list ap);
@@ -112,7 +103,6 @@ void amddwarf__text_free(amddwarf_text *t);
    nothing handed over, T freed) when an append was dropped or the buffer
    cannot be trimmed. */
 amddwarf_status amddwarf__text_take(amddwarf_text *t, char **out, size_t *length);
-
 
 /* The Levenshtein distance (fewest single-byte insertions, deletions and
    substitutions) of A, its first A_LENGTH bytes, and the string B; LIMIT + 1
