@@ -119,7 +119,9 @@ test('a session over a stop', async (t) => {
     assert.deepEqual(groups.body.variables.map((v) => [v.name, v.value, v.evaluateName]), [
       ['[0]', '{x = 1, y = 2}', 's @lanes 0'],
       ['[1]', '{x = 11, y = 12}', 's @lanes 1'],
-      ['[2-63]', '<unavailable>', 's @lanes 2-63'],
+      ['[2-7]', '<unavailable>', 's @lanes 2-7'],
+      // EXEC is 0xff: lanes 8-63 are inactive, marked and not read.
+      ['[8-63]', '<inactive>', 's @lanes 8-63'],
     ]);
   });
 
@@ -137,6 +139,40 @@ test('a session over a stop', async (t) => {
     const bad = await dc.evaluateRequest({ expression: 's.z', frameId: 1, context: 'repl' })
       .then(() => null, (e) => e);
     assert.equal(bad.message, "s.z: no member 'z' in struct S (not_found)");
+  });
+
+  await t.test('inactive lanes: marked in every view as eval marks them, writes refused', async () => {
+    // Wave 1: EXEC 0xff, lane_id in v1 is 100 + lane. Lanes 8 and 9 are inactive.
+    const table = await dc.evaluateRequest({ expression: 'lane_id @lanes 6-9', frameId: 1, context: 'repl' });
+    assert.equal(table.body.result, 'lane_id (int) at pc 0x1120\n6 = 106\n7 = 107\n8-9 = <inactive>\n');
+    // The same question through the CLI gets the same answers.
+    const wave = path.join(work, 'wave1.json');
+    fs.writeFileSync(wave, JSON.stringify(JSON.parse(fs.readFileSync(stop, 'utf8')).waves[0].snapshot));
+    const cli = execFileSync(amddwarf, ['eval', object, '--state', wave, '--lanes', '6-9', 'lane_id'],
+      { encoding: 'utf8' });
+    assert.equal(cli, 'lane_id (int) at pc 0x1120\nlanes  value\n    6  106\n    7  107\n  8-9  <inactive>\n');
+    // Focused on an inactive lane, hover and the Locals scope say so.
+    await dc.evaluateRequest({ expression: 'lane 9', frameId: 1, context: 'repl' });
+    const hover = await dc.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'hover' });
+    assert.equal(hover.body.result, '<inactive>');
+    const locals = await scope(1, 'Locals');
+    const laneId = await variable(locals, 'lane_id');
+    assert.equal(laneId.value, '<inactive>');
+    // Writing the focused inactive lane is refused, and nothing is written.
+    const refused = await dc.setVariableRequest({ variablesReference: locals, name: 'lane_id', value: '5' })
+      .then(() => null, (e) => e);
+    assert.match(refused.message, /^cannot assign '5' to lane_id: lane 9 is inactive: it stands at its own PC, where 'lane_id' may be kept elsewhere; writing inactive lanes must be asked for explicitly/);
+    await dc.evaluateRequest({ expression: 'lane 0', frameId: 1, context: 'repl' });
+    const groups = (await dc.variablesRequest({ variablesReference: laneId.variablesReference, filter: 'named' }))
+      .body.variables[0].variablesReference;
+    const group = await dc.setVariableRequest({ variablesReference: groups, name: '[7-8]', value: '5' })
+      .then(() => null, (e) => e);
+    assert.match(group.message, /lane 8 is inactive/);
+    // A lane group answers with its own new value, not the focused lane's (0: 100).
+    const written = await dc.setVariableRequest({ variablesReference: groups, name: '[3]', value: '-4' });
+    assert.equal(written.body.value, '-4');
+    const after = await dc.evaluateRequest({ expression: 'lane_id @lanes 0-3,7', frameId: 1, context: 'repl' });
+    assert.equal(after.body.result, 'lane_id (int) at pc 0x1120\n0 = 100\n1 = 101\n2 = 102\n3 = -4\n7 = 107\n');
   });
 
   await t.test('amdgpu/lanes', async () => {
@@ -224,7 +260,9 @@ test('a session over a stop', async (t) => {
     const groups = await dc.variablesRequest({ variablesReference: members.body.variables[0].variablesReference });
     assert.deepEqual(groups.body.variables.map((v) => [v.name, v.value, v.evaluateName]), [
       ['[0]', '{x = 5, y = 6}', undefined],
-      ['[1-63]', '<unavailable>', undefined],
+      ['[1-3]', '<unavailable>', undefined],
+      // EXEC is 0xf: lanes 4-63 are inactive.
+      ['[4-63]', '<inactive>', undefined],
     ]);
     // Written through the list: the outer variable's member, then the outer variable's own name.
     await dc.setVariableRequest({ variablesReference: outer.variablesReference, name: 'y', value: '-6' });

@@ -29,8 +29,8 @@ static const char *const usage =
     "<unavailable> that the snapshot lacks the register or memory, or (with\n"
     "the reason) that the object does not know the variable's address: it\n"
     "comes from a symbol the object leaves undefined (amddwarf check).\n"
-    "<inactive> marks a lane that is not active at the PC (not in EXEC, or not\n"
-    "in DW_AT_LLVM_active_lane: amddwarf lanes); it is not read.\n"
+    "<inactive>: a lane not active at the PC (amddwarf lanes); it stands at\n"
+    "its own PC, so it is not read (specs/debug-api.md).\n"
     "\n"
     "A snapshot listing code_objects (specs/snapshot.md) has process\n"
     "addresses and names its code objects: OBJECT may be left out.\n"
@@ -60,6 +60,7 @@ static const char *const usage =
     "                 negative), a float, true/false, a character 'c', an\n"
     "                 enumerator's name, or an address; all lanes or none are\n"
     "                 written. EXPR defaults to P\n"
+    "  --inactive     --set writes inactive lanes too (refused without)\n"
     "  --save-state OUT  write the snapshot, with what --set changed, to OUT\n"
     "  --json         JSON output\n"
     "  --no-quirks    read locations as written, without producer quirks\n"
@@ -78,28 +79,17 @@ static const char *const usage =
 typedef struct eval_args {
   cli_object_args object;
   const char *state, *pc, *lane, *lanes, *frame, *expr, *set, *save;
-  bool explain, trace, stats;
+  bool explain, trace, stats, inactive;
 } eval_args;
 
 /* One lane's read, copied out of the value (its texts change with the next read). */
 typedef struct lane_line {
-  bool inactive; /* not active at the PC (amddwarf_wave_lanes): not read */
   amddwarf_lane_state state;
   amddwarf_status status;
   amddwarf_unavailable reason;
   cli_buf text, message, explain;
   cli_buf line; /* as the text table prints it */
 } lane_line;
-
-/* <optimized out> and <unavailable> are values a debugger shows, not errors. */
-static const char *state_text(amddwarf_lane_state state)
-{
-  if (state == AMDDWARF_LANE_OPTIMIZED_OUT)
-    return "<optimized out>";
-  if (state == AMDDWARF_LANE_UNAVAILABLE)
-    return "<unavailable>";
-  return NULL;
-}
 
 static const char *buf_text(const cli_buf *b)
 {
@@ -110,15 +100,7 @@ static const char *buf_text(const cli_buf *b)
    reason when there is one, and where its bits are with --explain. */
 static void format_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
 {
-  const char *special = state_text(v->state);
-  if (v->state == AMDDWARF_LANE_VALUE)
-    cli_buf_printf(&l->line, "%s", v->text);
-  else if (special == NULL)
-    cli_buf_printf(&l->line, "%s (%s)", v->message, amddwarf_status_name(v->status));
-  else if (v->detailed)
-    cli_buf_printf(&l->line, "%s (%s)", special, v->message);
-  else
-    cli_buf_printf(&l->line, "%s", special);
+  cli_buf_lane_value(&l->line, v);
   if (explain && v->explain[0])
     cli_buf_printf(&l->line, "    [%s]", v->explain);
   if (explain && v->reason != AMDDWARF_UNAVAILABLE_NONE)
@@ -157,6 +139,10 @@ static int parse_args(int argc, char **argv, eval_args *a)
       continue;
     if (taken != CLI_ARG_NONE)
       return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    if (cli_is_flag(argv[i], "--inactive")) {
+      a->inactive = true;
+      continue;
+    }
     if (cli_is_flag(argv[i], "--explain") || cli_is_flag(argv[i], "--trace") ||
         cli_is_flag(argv[i], "--stats")) {
       *(cli_is_flag(argv[i], "--explain") ? &a->explain
@@ -263,7 +249,8 @@ static int assign(const eval_args *a, amddwarf_wave *wave, size_t frame,
                         : open_value(a, wave, frame, path, &value);
   amddwarf_error_clear(&err);
   if (rc == 0) {
-    amddwarf_status st = amddwarf_valobj_assign(value, mask, equals + 1, &err);
+    amddwarf_status st = amddwarf_valobj_assign_lanes(
+        value, mask, equals + 1, a->inactive ? AMDDWARF_ASSIGN_INACTIVE : 0, &err);
     if (st != AMDDWARF_OK)
       rc = cli_report_error("eval", a->object.json, st, &err);
   }
@@ -346,8 +333,8 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
       continue;
     json_t *o = json_object();
     json_object_set_new(o, "lane", json_integer(lane));
-    json_object_set_new(o, "active", json_boolean(!l->inactive));
-    if (l->inactive) {
+    json_object_set_new(o, "active", json_boolean(l->state != AMDDWARF_LANE_INACTIVE));
+    if (l->state == AMDDWARF_LANE_INACTIVE) {
       json_array_append_new(jl, o);
       continue;
     }
@@ -416,13 +403,6 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   amddwarf_expr_format format = trace_format(where->object, info->variable);
   trace_printer tp;
   trace_printer_init(&tp, stderr, &format, a->trace);
-  const amddwarf_lanes *lanes = NULL;
-  amddwarf_error_clear(&err);
-  amddwarf_status lanes_status = amddwarf_wave_lanes(wave, &lanes, &err);
-  if (lanes_status != AMDDWARF_OK) {
-    rc = cli_report_error("eval", a->object.json, lanes_status, &err);
-    goto cleanup;
-  }
   if (a->trace || a->stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
   for (unsigned lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
@@ -430,12 +410,6 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
     amddwarf_status st;
     if (!(mask >> lane & 1))
       continue;
-    if (!lanes->lanes[lane].active) {
-      /* The lane does not run at this PC: its registers hold no value of it. */
-      lines[lane].inactive = true;
-      cli_buf_printf(&lines[lane].line, "<inactive>");
-      continue;
-    }
     if (a->trace)
       fprintf(stderr, "lane %u:\n", lane);
     trace_phase_begin(&tp, "evaluate and read");

@@ -100,15 +100,8 @@ static void var_value_text(const frame_values *fv, const amddwarf_var *var, cli_
     st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &lane, &err);
   if (st != AMDDWARF_OK)
     cli_buf_printf(out, "%s (%s)", err.message, amddwarf_status_name(st));
-  else if (lane.state == AMDDWARF_LANE_VALUE)
-    cli_buf_printf(out, "%s", lane.text);
-  else if (lane.state == AMDDWARF_LANE_ERROR)
-    cli_buf_printf(out, "%s (%s)", lane.message, amddwarf_status_name(lane.status));
   else
-    cli_buf_printf(out, lane.detailed ? "%s (%s)" : "%s",
-                   lane.state == AMDDWARF_LANE_OPTIMIZED_OUT ? "<optimized out>"
-                                                              : "<unavailable>",
-                   lane.message);
+    cli_buf_lane_value(out, &lane);
   amddwarf_valobj_free(value);
 }
 

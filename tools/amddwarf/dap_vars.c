@@ -85,28 +85,6 @@ void dap_invalidate(dap_session *s, size_t thread)
 
 /* ---- Values ---- */
 
-/* The text a lane's read shows. */
-static void lane_text(const amddwarf_lane_value *v, cli_buf *out)
-{
-  switch (v->state) {
-  case AMDDWARF_LANE_VALUE:
-    cli_buf_printf(out, "%s", v->text);
-    break;
-  case AMDDWARF_LANE_OPTIMIZED_OUT:
-    cli_buf_printf(out, "<optimized out>");
-    break;
-  case AMDDWARF_LANE_UNAVAILABLE:
-    if (v->detailed)
-      cli_buf_printf(out, "<unavailable> (%s)", v->message);
-    else
-      cli_buf_printf(out, "<unavailable>");
-    break;
-  default:
-    cli_buf_printf(out, "<error: %s (%s)>", v->message, amddwarf_status_name(v->status));
-    break;
-  }
-}
-
 /* The value of PATH; VAR (dap_handle.var) nonzero: PATH applied to that
    variable of the frame. */
 static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, size_t var,
@@ -150,19 +128,20 @@ static void set_evaluate_name(json_t *j, const amddwarf_valobj *value)
     json_object_set_new(j, "evaluateName", json_string(info->path));
 }
 
-/* Fills J (a Variable or an evaluate body) with VALUE's focused-lane text,
-   type and children. VALUE_KEY is "value" or "result". */
-static void describe(dap_session *s, size_t thread, size_t frame, amddwarf_valobj *value,
-                     json_t *j, const char *value_key)
+/* Fills J (a Variable or an evaluate body) with VALUE's text in LANE
+   (AMDDWARF_NO_LANE: the focused lane), type and children. VALUE_KEY is
+   "value" or "result". */
+static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_valobj *value,
+                          uint32_t lane, json_t *j, const char *value_key)
 {
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
   amddwarf_lane_value read;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   cli_buf text = {0};
-  amddwarf_status st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &read, &err);
+  amddwarf_status st = amddwarf_valobj_read(value, lane, &read, &err);
   if (st == AMDDWARF_OK)
-    lane_text(&read, &text);
+    cli_buf_lane_value(&text, &read);
   else
     cli_buf_printf(&text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
@@ -175,6 +154,12 @@ static void describe(dap_session *s, size_t thread, size_t frame, amddwarf_valob
   if (info->indexed_children > 0)
     json_object_set_new(j, "indexedVariables",
                         json_integer((json_int_t)info->indexed_children));
+}
+
+static void describe(dap_session *s, size_t thread, size_t frame, amddwarf_valobj *value,
+                     json_t *j, const char *value_key)
+{
+  describe_lane(s, thread, frame, value, AMDDWARF_NO_LANE, j, value_key);
 }
 
 /* A Variable for PATH (of variable VAR, dap_handle.var) named NAME, or one
@@ -470,7 +455,7 @@ static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, 
     amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
     snprintf(name, sizeof name, "[%s]", lanes);
     cli_buf text = {0}, eval_name = {0};
-    lane_text(&groups[g].value, &text);
+    cli_buf_lane_value(&text, &groups[g].value);
     cli_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
     json_t *j = plain_variable(name, text.data ? text.data : "");
     if (h->var == 0)
@@ -615,7 +600,7 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
     char lanes[256];
     amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
     cli_buf_printf(&out, "%s = ", lanes);
-    lane_text(&groups[g].value, &out);
+    cli_buf_lane_value(&out, &groups[g].value);
     cli_buf_printf(&out, "\n");
   }
   amddwarf_valobj_free(value);
@@ -719,7 +704,8 @@ bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply)
 /* ---- writes ---- */
 
 /* Assigns TEXT to PATH for LANES (0: the focused lane), then answers with
-   the focused lane's new value and tells the client to read again. */
+   the new value (of the lowest lane written) and tells the client to read
+   again. Inactive lanes are refused by the layer. */
 static bool assign(dap_session *s, size_t thread, size_t frame, size_t var, const char *path,
                    uint64_t lanes, const char *text, dap_reply *reply)
 {
@@ -739,8 +725,11 @@ static bool assign(dap_session *s, size_t thread, size_t frame, size_t var, cons
     snprintf(what, sizeof what, "cannot assign '%s' to %s", text, path);
     return dap_fail_status(reply, what, st, &err);
   }
+  uint32_t lowest = 0;
+  while (!(lanes >> lowest & 1))
+    lowest++;
   reply->body = json_object();
-  describe(s, thread, frame, value, reply->body, "value");
+  describe_lane(s, thread, frame, value, lowest, reply->body, "value");
   amddwarf_valobj_free(value);
   dap_invalidate(s, thread);
   return true;

@@ -423,7 +423,17 @@ typedef enum amddwarf_lane_state {
                                        private memory in a kernel that has none:
                                        not read (amddwarf_object_private_possible) */
   AMDDWARF_LANE_ERROR = 3,          /* STATUS and MESSAGE say why */
+  AMDDWARF_LANE_INACTIVE = 4,       /* the lane is not active (amddwarf_wave_lanes):
+                                       it stands at its own lane PC, where the
+                                       frame's location need not be the variable's
+                                       (specs/debug-api.md, "Inactive lanes"); not
+                                       read. MESSAGE gives the lane's PC */
 } amddwarf_lane_state;
+
+/* What stands for a lane without a value, as every view shows it:
+   "<optimized out>", "<unavailable>", "<error>", "<inactive>"; "" for
+   AMDDWARF_LANE_VALUE and "?" outside the enum. Static strings. */
+AMDDWARF_API const char *amddwarf_lane_state_text(amddwarf_lane_state state);
 
 typedef struct amddwarf_lane_value {
   uint32_t lane;
@@ -443,6 +453,15 @@ typedef struct amddwarf_lane_value {
      no reason of the data (a bad expression, memory exhausted). */
   amddwarf_unavailable reason;
 } amddwarf_lane_value;
+
+/* The one text of a lane's read, which `amddwarf eval`, `amddwarf vars`
+   and the debug adapter show: the value's TEXT; STATE's text
+   (amddwarf_lane_state_text) alone, or followed by " (MESSAGE)" when
+   DETAILED; for ERROR, "<error: MESSAGE (STATUS)>" with the status's name.
+   Writes at most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0)
+   and returns the full length, as snprintf. */
+AMDDWARF_API size_t amddwarf_lane_value_text(const amddwarf_lane_value *value, char *buf,
+                                             size_t buf_size);
 
 /* Reads the value for LANE (AMDDWARF_NO_LANE: the focused lane). Returns OK
    with *OUT (also for OPTIMIZED_OUT, UNAVAILABLE and per-lane ERROR), or
@@ -489,13 +508,27 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, 
 AMDDWARF_API amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_t index,
                                                    amddwarf_valobj **out, amddwarf_error *err);
 
+/* Flags of amddwarf_valobj_assign_lanes. */
+enum {
+  /* Write inactive lanes too (amddwarf_wave_lanes): the storage the frame's
+     location names for them, which the lane reads when it runs this code. */
+  AMDDWARF_ASSIGN_INACTIVE = 1u << 0,
+};
+
 /* Assigns TEXT to VALUE for every lane of LANES: an integer (decimal, 0x,
    negative), a float for float types, true/false, an enumerator's name, or
    a pointer's address. All-or-nothing: every lane's location is evaluated
    and checked first, and a failed target write restores what was written.
    Errors: E_INVALID_ARGUMENT (TEXT does not fit the type, the value is not
    assignable), E_EVAL_WRITE_UNDEFINED / E_EVAL_WRITE_READONLY (the location
-   cannot be written), E_EVAL_OPTIMIZED_OUT, the target's write errors. */
+   cannot be written), E_EVAL_OPTIMIZED_OUT, the target's write errors.
+   An inactive lane in LANES is refused (E_INVALID_ARGUMENT, naming the
+   lanes) unless FLAGS has AMDDWARF_ASSIGN_INACTIVE. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_assign_lanes(amddwarf_valobj *value,
+                                                          uint64_t lanes, const char *text,
+                                                          unsigned flags,
+                                                          amddwarf_error *err);
+/* amddwarf_valobj_assign_lanes with FLAGS 0: active lanes only. */
 AMDDWARF_API amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
                                                     const char *text, amddwarf_error *err);
 

@@ -334,6 +334,13 @@ static amddwarf_status write_lanes(amddwarf_valobj *v, const lane_storage *stora
 amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
                                        const char *text, amddwarf_error *err)
 {
+  return amddwarf_valobj_assign_lanes(value, lanes, text, 0, err);
+}
+
+amddwarf_status amddwarf_valobj_assign_lanes(amddwarf_valobj *value, uint64_t lanes,
+                                             const char *text, unsigned flags,
+                                             amddwarf_error *err)
+{
   lane_storage storage[AMDDWARF_MAX_LANES];
   amddwarf_debug_lane_read scratch;
   new_bits nb;
@@ -352,6 +359,20 @@ amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "lane mask 0x%llx names lanes past the wave's %u",
                          (unsigned long long)lanes, size);
+  /* An inactive lane stands at its own PC: the frame's location may not be
+     where it keeps the variable, so writing it is asked for explicitly. */
+  uint64_t inactive = lanes & ~value->active_mask;
+  if (inactive != 0 && !(flags & AMDDWARF_ASSIGN_INACTIVE)) {
+    char spelled[256];
+    amddwarf_lanes_spell(inactive, size, spelled, sizeof spelled);
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "lane%s %s %s inactive: %s at %s own PC, where '%.200s' may be "
+                         "kept elsewhere; writing inactive lanes must be asked for explicitly",
+                         (inactive & (inactive - 1)) ? "s" : "", spelled,
+                         (inactive & (inactive - 1)) ? "are" : "is",
+                         (inactive & (inactive - 1)) ? "they stand" : "it stands",
+                         (inactive & (inactive - 1)) ? "their" : "its", value->path_text);
+  }
   if ((st = parse_text(value, text, &nb, err)) != AMDDWARF_OK)
     return st;
   memset(&scratch, 0, sizeof scratch);

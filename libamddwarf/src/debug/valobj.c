@@ -163,6 +163,11 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame, const amddw
   v->cu = amddwarf_object_cu(v->object, var->die->cu_index);
   v->var = var;
   v->info.shadowed = var != innermost;
+  v->active_mask = wave->info.exec;
+  if (amddwarf_wave_lanes(wave, &v->lanes, NULL) == AMDDWARF_OK)
+    v->active_mask = v->lanes->active_mask;
+  else
+    v->lanes = NULL;
   memcpy(v->path.name, path->name, sizeof path->name);
   memcpy(v->path.ops, path->ops, path->count * sizeof *path->ops);
   v->path.count = path->count;
@@ -341,6 +346,35 @@ static void lane_value(const amddwarf_debug_lane_read *r, amddwarf_lane_value *o
   out->explain = amddwarf__text_str(&r->explain);
   out->bytes = r->state == AMDDWARF_LANE_VALUE ? r->bytes : NULL;
   out->size = r->state == AMDDWARF_LANE_VALUE ? r->size : 0;
+}
+
+const char *amddwarf_lane_state_text(amddwarf_lane_state state)
+{
+  static const char *const texts[] = {
+      [AMDDWARF_LANE_VALUE] = "",
+      [AMDDWARF_LANE_OPTIMIZED_OUT] = "<optimized out>",
+      [AMDDWARF_LANE_UNAVAILABLE] = "<unavailable>",
+      [AMDDWARF_LANE_ERROR] = "<error>",
+      [AMDDWARF_LANE_INACTIVE] = "<inactive>",
+  };
+  return (unsigned)state < sizeof texts / sizeof texts[0] ? texts[state] : "?";
+}
+
+size_t amddwarf_lane_value_text(const amddwarf_lane_value *value, char *buf, size_t buf_size)
+{
+  amddwarf_text t;
+  amddwarf__text_init_fixed(&t, buf, buf_size);
+  if (value->state == AMDDWARF_LANE_VALUE)
+    amddwarf__text_puts(&t, value->text ? value->text : "");
+  else if (value->state == AMDDWARF_LANE_ERROR)
+    amddwarf__text_printf(&t, "<error: %s (%s)>", value->message ? value->message : "",
+                         amddwarf_status_name(value->status));
+  else if (value->detailed && value->message != NULL && value->message[0] != '\0')
+    amddwarf__text_printf(&t, "%s (%s)", amddwarf_lane_state_text(value->state),
+                         value->message);
+  else
+    amddwarf__text_puts(&t, amddwarf_lane_state_text(value->state));
+  return t.len;
 }
 
 static amddwarf_status check_lanes(const amddwarf_valobj *v, uint64_t lanes, amddwarf_error *err)

@@ -34,6 +34,11 @@ struct amddwarf_valobj {
   amddwarf_valobj_info info;
   amddwarf_text location_text;
   uint8_t const_bytes[16];       /* a DW_AT_const_value constant as implicit bytes */
+  /* The wave's lanes (amddwarf_wave_lanes), read when the value is made:
+     a lane outside its active mask is inactive and not read. NULL when they
+     could not be computed: EXEC decides. */
+  const amddwarf_lanes *lanes;
+  uint64_t active_mask;
   /* The named children (struct members as paths reach them); NULL otherwise. */
   const amddwarf_die_info **members;
   size_t member_count;

@@ -504,6 +504,20 @@ static void extend_bitfield(const amddwarf_debug_plan *plan, uint8_t *bytes)
     bytes[i] = (uint8_t)(n >> (8 * i));
 }
 
+/* An inactive lane stands at its own PC, not the frame's: the location the
+   frame's PC selects may name storage the lane never wrote, so it is not
+   read (specs/debug-api.md, "Inactive lanes"). */
+static void mark_inactive(const amddwarf_valobj *v, amddwarf_debug_lane_read *r)
+{
+  const amddwarf_lane *lane = v->lanes != NULL ? &v->lanes->lanes[r->lane] : NULL;
+  r->state = AMDDWARF_LANE_INACTIVE;
+  if (lane != NULL && lane->pc_known)
+    amddwarf__text_printf(&r->message, "inactive, at its lane PC 0x%llx",
+                         (unsigned long long)lane->pc);
+  else
+    amddwarf__text_puts(&r->message, "inactive, its PC unknown");
+}
+
 /* Reads lane REQ->lane into R with REQ, the lane's request. */
 static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
                       amddwarf_debug_lane_read *r)
@@ -523,6 +537,10 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
   amddwarf__text_reset(&r->message);
   amddwarf__text_reset(&r->explain);
   amddwarf_error_clear(&err);
+  if (!(v->active_mask >> req->lane & 1)) {
+    mark_inactive(v, r);
+    return;
+  }
   if (locate(v, req, &loc, &bit, &last_load, r) != AMDDWARF_OK)
     return;
   if (plan->is_address) {
@@ -617,7 +635,8 @@ uint64_t amddwarf__debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, ui
                                                    NULL) == AMDDWARF_OK &&
               amddwarf__debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
                                                  &expr, &expr_size, NULL) == AMDDWARF_OK;
-  if (!plain)
+  lanes &= v->active_mask;
+  if (!plain || lanes == 0)
     return 0;
   amddwarf__debug_request_init(v->frame, v->cu, 0, &req);
   if (amddwarf_eval_read_lanes(v->wave->ev, &req, expr, expr_size, lanes, bit, v->plan.bit_size,
