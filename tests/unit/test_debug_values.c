@@ -622,6 +622,99 @@ static void test_shadowed(void **state)
   assert_null(value);
 }
 
+/* ---- Inactive lanes (specs/debug-api.md, "Inactive lanes") ---- */
+
+/* EXEC is 0xf: lanes 4 and up are inactive. Without DW_AT_LLVM_lane_pc an
+   inactive lane's PC is unknown. */
+static void test_inactive(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_error err;
+  amddwarf_lane_value lv;
+  amddwarf_valobj *value = value_new(fx, "n");
+  assert_int_equal(amddwarf_valobj_read(value, 4, &lv, &err), AMDDWARF_OK);
+  assert_int_equal(lv.state, AMDDWARF_LANE_INACTIVE);
+  assert_string_equal(lv.text, "");
+  assert_string_equal(lv.message, "inactive, its PC unknown");
+  assert_null(lv.bytes);
+  /* Groups: 0,1,3 read 7, 2 reads 9 (v1), 4-5 are one inactive group. */
+  amddwarf_value_group groups[4];
+  size_t count = 0;
+  assert_int_equal(amddwarf_valobj_read_lanes(value, 0x3f, groups, 4, &count, &err), AMDDWARF_OK);
+  assert_int_equal(count, 3);
+  assert_int_equal(groups[0].mask, 0xb);
+  assert_int_equal(groups[1].mask, 0x4);
+  assert_int_equal(groups[2].mask, 0x30);
+  assert_int_equal(groups[2].value.state, AMDDWARF_LANE_INACTIVE);
+  /* Bytes: an inactive lane reads as zeros with its state. */
+  int32_t bytes[6];
+  amddwarf_lane_state states[AMDDWARF_MAX_LANES];
+  memset(bytes, 0x55, sizeof bytes);
+  assert_int_equal(amddwarf_valobj_read_bytes(value, 0x30 | 0x4, bytes, 4, states, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(bytes[2], 9);
+  assert_int_equal(states[2], AMDDWARF_LANE_VALUE);
+  assert_int_equal(bytes[4], 0);
+  assert_int_equal(states[4], AMDDWARF_LANE_INACTIVE);
+  assert_int_equal(states[5], AMDDWARF_LANE_INACTIVE);
+  /* A write naming an inactive lane is refused whole: lane 0 keeps 7. */
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_valobj_assign(value, 0x31, "5", &err), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message, "lanes 4-5 are inactive: they stand at their own PC, where "
+                                   "'n' may be kept elsewhere; writing inactive lanes must be "
+                                   "asked for explicitly");
+  assert_int_equal(amddwarf_valobj_read(value, 0, &lv, &err), AMDDWARF_OK);
+  assert_string_equal(lv.text, "7");
+  /* Asked for explicitly, lane 4's storage (VGPR1 lane 4) is written. */
+  assert_int_equal(amddwarf_valobj_assign_lanes(value, 0x10, "-8", AMDDWARF_ASSIGN_INACTIVE, &err),
+                   AMDDWARF_OK);
+  uint8_t reg[4];
+  assert_int_equal(amddwarf_wave_read_register(fx->wave, 0, 2561, 16, 4, reg, &err), AMDDWARF_OK);
+  assert_int_equal(reg[0] | reg[1] << 8 | reg[2] << 16 | (uint32_t)reg[3] << 24, 0xfffffff8u);
+  amddwarf_valobj_free(value);
+  /* A constant is the lane's only where the lane runs, too. */
+  value = value_new(fx, "k");
+  assert_int_equal(amddwarf_valobj_read(value, 7, &lv, &err), AMDDWARF_OK);
+  assert_int_equal(lv.state, AMDDWARF_LANE_INACTIVE);
+  amddwarf_valobj_free(value);
+}
+
+/* The one text of a lane's read, for every state. */
+static void test_lane_value_text(void **state)
+{
+  (void)state;
+  char buf[64];
+  amddwarf_lane_value v;
+  memset(&v, 0, sizeof v);
+  v.text = "{x = 1}";
+  v.message = "";
+  assert_int_equal(amddwarf_lane_value_text(&v, buf, sizeof buf), 7);
+  assert_string_equal(buf, "{x = 1}");
+  v.state = AMDDWARF_LANE_OPTIMIZED_OUT;
+  amddwarf_lane_value_text(&v, buf, sizeof buf);
+  assert_string_equal(buf, "<optimized out>");
+  v.state = AMDDWARF_LANE_UNAVAILABLE;
+  v.message = "undefined symbol 'tile'";
+  amddwarf_lane_value_text(&v, buf, sizeof buf);
+  assert_string_equal(buf, "<unavailable>");
+  v.detailed = 1;
+  amddwarf_lane_value_text(&v, buf, sizeof buf);
+  assert_string_equal(buf, "<unavailable> (undefined symbol 'tile')");
+  v.state = AMDDWARF_LANE_INACTIVE;
+  v.detailed = 0;
+  v.message = "inactive, at its lane PC 0x1140";
+  amddwarf_lane_value_text(&v, buf, sizeof buf);
+  assert_string_equal(buf, "<inactive>");
+  v.state = AMDDWARF_LANE_ERROR;
+  v.status = AMDDWARF_E_LIMIT;
+  v.message = "too big";
+  assert_int_equal(amddwarf_lane_value_text(&v, buf, 8), strlen("<error: too big (limit)>"));
+  assert_string_equal(buf, "<error:");
+  amddwarf_lane_value_text(&v, buf, sizeof buf);
+  assert_string_equal(buf, "<error: too big (limit)>");
+  assert_string_equal(amddwarf_lane_state_text((amddwarf_lane_state)9), "?");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -634,6 +727,8 @@ int main(void)
       cmocka_unit_test(test_assign_all_or_nothing),
       cmocka_unit_test(test_partial),
       cmocka_unit_test(test_shadowed),
+      cmocka_unit_test(test_inactive),
+      cmocka_unit_test(test_lane_value_text),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
