@@ -340,6 +340,26 @@ test('a wave32 stop over a wave64 object: the thread says why it has no frames',
   }
 });
 
+test('a thread stopped on a line-0 row names the file alone, not line 0', async () => {
+  const program = JSON.parse(fs.readFileSync(path.join(source, 'program.json'), 'utf8'));
+  program.units[0].lines.push({ offset: 352, line: 0, column: 0 });
+  const spec = path.join(work, 'line0.json');
+  const elf = path.join(work, 'line0.elf');
+  fs.writeFileSync(spec, JSON.stringify(program));
+  execFileSync(amddwarf, ['build', spec, '-o', elf]);
+  const line0 = path.join(work, 'line0-stop.json');
+  fs.writeFileSync(line0, '{"waves": [{"snapshot": {"architecture": "gfx900", "pc": "0x1160", "exec": "0x3"}}]}');
+  const client = await startAdapter(amddwarf);
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    await client.launchRequest({ program: elf, stop: line0 });
+    const r = await client.threadsRequest();
+    assert.deepEqual(r.body.threads, [{ id: 1, name: 'wave #1 gfx900 2/64 lanes at dap.cl' }]);
+  } finally {
+    await client.stop();
+  }
+});
+
 test('a stop that does not load is an error response', async () => {
   const bad = path.join(work, 'bad-stop.json');
   fs.writeFileSync(bad, '{"waves": [{"snapshot": {"wave_size": 48}}]}');
