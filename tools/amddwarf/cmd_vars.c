@@ -67,17 +67,17 @@ static const char *decl_file_name(const amddwarf_object *object, const amddwarf_
   return t->files[d->decl_file];
 }
 
-static void const_value_text(cli_buf *b, const amddwarf_attr_value *v)
+/* A constant as a value of its variable's type (amddwarf_const_value_text). */
+static void const_value_text(cli_buf *b, const amddwarf_object *object,
+                             const amddwarf_die_info *die)
 {
-  if (v->kind == AMDDWARF_ATTR_SIGNED)
-    cli_buf_printf(b, "%lld", (long long)v->s);
-  else if (v->kind == AMDDWARF_ATTR_UNSIGNED)
-    cli_buf_printf(b, "%llu", (unsigned long long)v->u);
-  else if (v->kind == AMDDWARF_ATTR_BLOCK || v->kind == AMDDWARF_ATTR_EXPR) {
-    for (size_t i = 0; i < v->size && v->bytes; ++i)
-      cli_buf_printf(b, "%s%02x", i ? " " : "", v->bytes[i]);
-  } else if (v->kind == AMDDWARF_ATTR_STRING)
-    cli_buf_printf(b, "\"%s\"", v->string ? v->string : "");
+  char small[256];
+  size_t n = amddwarf_const_value_text(object, die, small, sizeof small);
+  char *big = n < sizeof small ? NULL : malloc(n + 1);
+  if (big != NULL)
+    amddwarf_const_value_text(object, die, big, n + 1);
+  cli_buf_printf(b, "%s", big != NULL ? big : small);
+  free(big);
 }
 
 /* The frame whose variables' values are shown (vars --state), or none. */
@@ -85,7 +85,32 @@ typedef struct frame_values {
   amddwarf_wave *wave;
   size_t frame;
   uint64_t pc;          /* the frame's PC as shown: a process address when loaded */
+  /* The frame's source position as the layer gives it (amddwarf_frame):
+     an outer frame of an inline chain is at its call site, as `lines` and
+     the debug adapter show it. */
+  const char *file;
+  uint32_t line, column;
 } frame_values;
+
+/* The source position of the listing: the frame's (FV), else the line row at PC. */
+static bool listing_place(const amddwarf_object *object, uint64_t pc, const frame_values *fv,
+                          const char **file, uint32_t *line, uint32_t *column)
+{
+  const amddwarf_line_table *table = NULL;
+  amddwarf_line_row row;
+  if (fv != NULL) {
+    *file = fv->file;
+    *line = fv->line;
+    *column = fv->column;
+    return fv->file != NULL;
+  }
+  if (amddwarf_object_line_at(object, pc, &table, &row) != AMDDWARF_OK)
+    return false;
+  *file = row.file < table->file_count ? table->files[row.file] : NULL;
+  *line = row.line;
+  *column = row.column;
+  return true;
+}
 
 /* VAR's value in the focused lane, as amddwarf eval prints one lane: made
    from VAR itself, so a variable an inner one shadows shows its own. */
@@ -110,14 +135,11 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_var *vars, size_t count, const frame_values *fv)
 {
   cli_buf b = {0};
-  const amddwarf_line_table *table = NULL;
-  amddwarf_line_row row_found;
-  const amddwarf_line_row *row = &row_found;
+  const char *file = NULL;
+  uint32_t line = 0, column = 0;
   printf("pc 0x%llx", (unsigned long long)(fv != NULL ? fv->pc : pc));
-  if (amddwarf_object_line_at(object, pc, &table, &row_found) == AMDDWARF_OK) {
-    const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
-    printf(": %s:%u:%u", file ? file : "?", row->line, row->column);
-  }
+  if (listing_place(object, pc, fv, &file, &line, &column))
+    printf(": %s:%u:%u", file ? file : "?", line, column);
   printf("\n");
   size_t v = 0;
   for (size_t s = 0; s < depth; ++s) {
@@ -138,15 +160,15 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       const amddwarf_var *var = &vars[v];
       char type[256];
       amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
-      const char *file = decl_file_name(object, var->die);
+      const char *decl_file = decl_file_name(object, var->die);
       printf("  %s %s: %s", var_kind(var->die), var->die->name ? var->die->name : "<unnamed>",
              type);
       if (var->die->decl_line)
-        printf(" (declared at %s:%u)", file ? file : "?", var->die->decl_line);
+        printf(" (declared at %s:%u)", decl_file ? decl_file : "?", var->die->decl_line);
       printf("\n");
       b.len = 0;
       if (var->die->const_value != NULL) {
-        const_value_text(&b, var->die->const_value);
+        const_value_text(&b, object, var->die);
         printf("    const value: %s\n", b.data ? b.data : "");
       } else if (var->available) {
         cli_buf_expr(&b, cu, var->expr, var->size);
@@ -179,16 +201,14 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_var *vars, size_t count, const frame_values *fv)
 {
   json_t *root = json_object();
-  const amddwarf_line_table *table = NULL;
-  amddwarf_line_row row_found;
-  const amddwarf_line_row *row = &row_found;
+  const char *file = NULL;
+  uint32_t line_number = 0, column = 0;
   json_object_set_new(root, "pc", cli_json_addr(fv != NULL ? fv->pc : pc));
-  if (amddwarf_object_line_at(object, pc, &table, &row_found) == AMDDWARF_OK) {
-    const char *file = row->file < table->file_count ? table->files[row->file] : NULL;
+  if (listing_place(object, pc, fv, &file, &line_number, &column)) {
     json_t *line = json_object();
     json_object_set_new(line, "file", file ? json_string(file) : json_null());
-    json_object_set_new(line, "line", json_integer(row->line));
-    json_object_set_new(line, "column", json_integer(row->column));
+    json_object_set_new(line, "line", json_integer(line_number));
+    json_object_set_new(line, "column", json_integer(column));
     json_object_set_new(root, "line", line);
   } else {
     json_object_set_new(root, "line", json_null());
@@ -232,7 +252,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     json_object_set_new(o, "decl_line", json_integer(var->die->decl_line));
     if (var->die->const_value != NULL) {
       cli_buf b = {0};
-      const_value_text(&b, var->die->const_value);
+      const_value_text(&b, object, var->die);
       json_object_set_new(o, "const_value", json_string(b.data ? b.data : ""));
       cli_buf_free(&b);
     } else if (var->available) {
@@ -307,7 +327,8 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
                              AMDDWARF_NOT_FOUND);
     goto done;
   }
-  frame_values fv = {w.wave, (size_t)frame_index, frame->lookup_pc};
+  frame_values fv = {w.wave, (size_t)frame_index, frame->lookup_pc,
+                     frame->file, frame->line, frame->column};
   rc = args->json ? vars_json(object, frame->object_pc, frame->scopes, frame->scope_count,
                               frame->scope_base, vars, count, &fv)
                   : vars_text(object, frame->object_pc, frame->scopes, frame->scope_count,

@@ -338,13 +338,32 @@ AMDDWARF_API amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t
                                                      amddwarf_error *err);
 
 /* The innermost variable named NAME of frame INDEX: OK with *OUT, or
-   NOT_FOUND with ERR naming the PC. */
+   NOT_FOUND with ERR naming the PC and, when an outer frame of the same
+   inline chain has one (amddwarf_wave_variable_frame), that frame: "no
+   variable 'pr' in scope at pc 0x1234; frame 1 (hip_kernel) has one". */
+/* The nearest frame outside FRAME, among the frames of FRAME's inline chain
+   (the ones sharing its physical frame: no unwinding), that lists a
+   variable named NAME: OK with *FOUND, else NOT_FOUND. A debugger points
+   there when NAME is not in scope at an inlined PC. */
+AMDDWARF_API amddwarf_status amddwarf_wave_variable_frame(amddwarf_wave *wave, size_t frame,
+                                                          const char *name, size_t *found);
+
 AMDDWARF_API amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, size_t frame,
                                                          const char *name,
                                                          const amddwarf_var **out,
                                                          amddwarf_error *err);
 
 /* ---- Values -------------------------------------------------------------- */
+
+/* The DW_AT_const_value of DIE (a variable or parameter of OBJECT) printed
+   by DIE's type, as a value read from it prints (`amddwarf eval`): "2" for
+   a float constant whose bits are 0x40000000, "{1, 2}" for a block holding
+   an int[2]; a string form quoted. Writes at most BUF_SIZE bytes to BUF
+   (NUL-terminated when BUF_SIZE > 0) and returns the full length; 0 (and
+   "") when DIE has no DW_AT_const_value. */
+AMDDWARF_API size_t amddwarf_const_value_text(const amddwarf_object *object,
+                                              const amddwarf_die_info *die, char *buf,
+                                              size_t buf_size);
 
 typedef struct amddwarf_valobj amddwarf_valobj;
 

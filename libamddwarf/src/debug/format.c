@@ -426,3 +426,50 @@ void amddwarf__debug_format_value(amddwarf_text *out, const amddwarf_object *obj
   piece v = {bytes, size, valid, 0};
   print_typed(&p, type, v, 0);
 }
+
+const uint8_t *amddwarf__debug_const_bytes(const amddwarf_object *object,
+                                          const amddwarf_die_info *die, uint8_t buf[16],
+                                          uint64_t *size)
+{
+  const amddwarf_attr_value *cv = die->const_value;
+  if (cv->kind == AMDDWARF_ATTR_BLOCK && cv->bytes != NULL) {
+    *size = cv->size;
+    return cv->bytes;
+  }
+  /* A constant form holds the value's bits (a float's too, DWARF 5
+     section 2.19); the type gives their width. */
+  amddwarf_debug_type type = {die->type, 0};
+  if (amddwarf__debug_type_size(object, type, size) != AMDDWARF_OK || *size > 16)
+    *size = 16;
+  for (size_t i = 0; i < 16; ++i)
+    buf[i] = (uint8_t)(i < 8 ? cv->u >> (8 * i) : 0);
+  return buf;
+}
+
+size_t amddwarf_const_value_text(const amddwarf_object *object, const amddwarf_die_info *die,
+                                 char *buf, size_t buf_size)
+{
+  amddwarf_text t;
+  amddwarf__text_init_fixed(&t, buf, buf_size);
+  const amddwarf_attr_value *cv = die != NULL ? die->const_value : NULL;
+  if (cv == NULL || object == NULL)
+    return 0;
+  if (cv->kind == AMDDWARF_ATTR_STRING) {
+    amddwarf__text_printf(&t, "\"%s\"", cv->string ? cv->string : "");
+    return t.len;
+  }
+  uint8_t bytes[16];
+  uint64_t size = 0;
+  const uint8_t *value = amddwarf__debug_const_bytes(object, die, bytes, &size);
+  amddwarf_debug_type type = {die->type, 0};
+  if (die->type == NULL) {
+    /* No type: the constant as the form gives it. */
+    if (cv->kind == AMDDWARF_ATTR_SIGNED)
+      amddwarf__text_printf(&t, "%lld", (long long)cv->s);
+    else
+      amddwarf__text_printf(&t, "%llu", (unsigned long long)cv->u);
+    return t.len;
+  }
+  amddwarf__debug_format_value(&t, object, type, value, NULL, (size_t)size);
+  return t.len;
+}

@@ -16,6 +16,13 @@ void amddwarf__debug_format_value(amddwarf_text *out, const amddwarf_object *obj
                                  amddwarf_debug_type type, const uint8_t *bytes,
                                  const uint8_t *valid, size_t size);
 
+/* The bytes of DIE's DW_AT_const_value as a value of DIE's type: a block's
+   own bytes, else the constant's in little-endian order written to BUF
+   (16 bytes; the type's size, at most 16, in *SIZE). */
+const uint8_t *amddwarf__debug_const_bytes(const amddwarf_object *object,
+                                          const amddwarf_die_info *die, uint8_t buf[16],
+                                          uint64_t *size);
+
 /* Whether the BITS bits of VALID from bit FIRST are all set (VALID NULL: yes). */
 int amddwarf__debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bits);
 

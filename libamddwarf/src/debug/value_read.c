@@ -213,18 +213,7 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
   memset(loc, 0, sizeof *loc);
   if (cv != NULL) {
     uint64_t size = 0;
-    if (cv->kind == AMDDWARF_ATTR_BLOCK && cv->bytes != NULL) {
-      loc->u.implicit.bytes = cv->bytes;
-      size = cv->size;
-    } else {
-      amddwarf_debug_type type = {var->die->type, 0};
-      if (amddwarf__debug_type_size(v->object, type, &size) != AMDDWARF_OK ||
-          size > sizeof v->const_bytes)
-        size = sizeof v->const_bytes;
-      for (size_t i = 0; i < sizeof v->const_bytes; ++i)
-        v->const_bytes[i] = (uint8_t)(i < 8 ? cv->u >> (8 * i) : 0);
-      loc->u.implicit.bytes = v->const_bytes;
-    }
+    loc->u.implicit.bytes = amddwarf__debug_const_bytes(v->object, var->die, v->const_bytes, &size);
     loc->kind = AMDDWARF_LOCATION_IMPLICIT;
     loc->u.implicit.bit_size = size * 8;
     return AMDDWARF_OK;

@@ -79,20 +79,52 @@ amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,
   return st;
 }
 
+/* The innermost of FRAME's variables named NAME, or NULL. */
+static const amddwarf_var *listed(amddwarf_wave *wave, size_t frame, const char *name)
+{
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  if (amddwarf_wave_variables(wave, frame, &vars, &count, NULL) != AMDDWARF_OK)
+    return NULL;
+  for (size_t i = 0; i < count; ++i)
+    if (vars[i].die->name != NULL && strcmp(vars[i].die->name, name) == 0)
+      return &vars[i];
+  return NULL;
+}
+
+amddwarf_status amddwarf_wave_variable_frame(amddwarf_wave *wave, size_t frame,
+                                             const char *name, size_t *found)
+{
+  amddwarf_debug_frame *f = NULL;
+  if (wave == NULL || name == NULL || found == NULL ||
+      amddwarf__debug_frame_get(wave, frame, &f, NULL) != AMDDWARF_OK)
+    return AMDDWARF_NOT_FOUND;
+  /* The frames an inline chain adds share the physical frame: no unwinding. */
+  for (size_t k = frame + 1; k <= frame + f->pub.inline_depth; ++k)
+    if (listed(wave, k, name) != NULL) {
+      *found = k;
+      return AMDDWARF_OK;
+    }
+  return AMDDWARF_NOT_FOUND;
+}
+
 amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, size_t frame, const char *name,
                                             const amddwarf_var **out, amddwarf_error *err)
 {
   const amddwarf_var *vars = NULL;
-  size_t count = 0;
+  size_t count = 0, outer = 0;
   amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
   if (st != AMDDWARF_OK)
     return st;
-  for (size_t i = 0; i < count; ++i)
-    if (vars[i].die->name != NULL && strcmp(vars[i].die->name, name) == 0) {
-      *out = &vars[i];
-      return AMDDWARF_OK;
-    }
+  if ((*out = listed(wave, frame, name)) != NULL)
+    return AMDDWARF_OK;
+  unsigned long long pc = (unsigned long long)wave->frames[frame]->pub.lookup_pc;
+  if (amddwarf_wave_variable_frame(wave, frame, name, &outer) == AMDDWARF_OK) {
+    const char *function = wave->frames[outer]->pub.function_name;
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+                         "no variable '%s' in scope at pc 0x%llx; frame %zu (%s) has one", name,
+                         pc, outer, function != NULL ? function : "??");
+  }
   return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
-                       "no variable '%s' in scope at pc 0x%llx", name,
-                       (unsigned long long)wave->frames[frame]->pub.lookup_pc);
+                       "no variable '%s' in scope at pc 0x%llx", name, pc);
 }
