@@ -160,6 +160,45 @@ def layer_frames(wave_frames, path, addresses):
     return out
 
 
+def check_views(amddwarf, work):
+    """The CLI's views of an inlined frame agree with llvm-symbolizer-19:
+    `vars --frame 1` is at the call site of frame 1 (its file, line and
+    column), and `eval s` at a PC in leaf, where only the inlining `outer`
+    has an `s`, names that frame and the command that reads it there."""
+    path = os.path.join(work, "cl-O2-dwarf5.so")
+    addrs = row_addresses(amddwarf, path)
+    theirs = symbolizer_frames(path, addrs)
+    places = hints = 0
+    for a in addrs:
+        frames = theirs.get(a, [])
+        if len(frames) < 2 or frames[0][0] == "??":
+            continue
+        state = write(os.path.join(work, "views-wave.json"),
+                      '{"architecture": "gfx900", "pc": "0x%x", "exec": "0x1"}' % a)
+        if places < 40:
+            first = run_ok([amddwarf, "vars", path, "--state", state, "--frame", "1"]
+                           ).stdout.splitlines()[0]
+            fn, file, line, column = frames[1]
+            check(first.endswith("/%s:%d:%d" % (file, line, column)) or
+                  first.endswith(": %s:%d:%d" % (file, line, column)),
+                  "0x%x: vars --frame 1 says %r, llvm-symbolizer frame 1 is %s:%d:%d"
+                  % (a, first, file, line, column))
+            places += 1
+        names = [f[0] for f in frames]
+        if hints < 20 and names[0] == "leaf" and "outer" in names:
+            k = names.index("outer")
+            r = run([amddwarf, "eval", path, "--state", state, "s"])
+            check(r.returncode == 1 and
+                  ("; frame %d (outer) has one (not_found)" % k) in r.stderr and
+                  ("note: read it there: amddwarf eval %s --state %s --frame %d s"
+                   % (path, state, k)) in r.stderr,
+                  "0x%x: eval s (outer is frame %d): %r" % (a, k, r.stderr))
+            hints += 1
+    check(places >= 40 and hints >= 5, "compared %d call sites and %d hints" % (places, hints))
+    print("vars --frame 1 at %d call sites and %d out-of-scope hints agree with "
+          "llvm-symbolizer-19" % (places, hints))
+
+
 def main():
     args = arguments(__doc__, build_required=True)
     if missing_tool("clang-19", "ld.lld-19", "llvm-symbolizer-19"):
@@ -194,6 +233,7 @@ def main():
                     compared += 1
                     inlined += len(frames) > 1
                     deepest = max(deepest, len(frames))
+    check_views(args.amddwarf, work)
     check(compared > 300 and inlined > 100 and deepest >= 4,
           "compared %d addresses, %d with inlined frames, at most %d frames deep"
           % (compared, inlined, deepest))
