@@ -103,7 +103,12 @@ static void format_lane(lane_line *l, const amddwarf_lane_value *v, bool explain
   cli_buf_lane_value(&l->line, v);
   if (explain && v->explain[0])
     cli_buf_printf(&l->line, "    [%s]", v->explain);
-  if (explain && v->reason != AMDDWARF_UNAVAILABLE_NONE)
+  /* A message the text does not show already says which register or
+     memory the location needs. */
+  if (explain && v->reason != AMDDWARF_UNAVAILABLE_NONE && !v->detailed && v->message[0])
+    cli_buf_printf(&l->line, "    [why: %s: %s]", amddwarf_unavailable_name(v->reason),
+                   v->message);
+  else if (explain && v->reason != AMDDWARF_UNAVAILABLE_NONE)
     cli_buf_printf(&l->line, "    [why: %s]", amddwarf_unavailable_name(v->reason));
 }
 

@@ -134,49 +134,113 @@ void amddwarf__debug_explain_bits(amddwarf_text *b, const amddwarf_location *loc
 
 /* ---- why a lane has no value ---- */
 
-/* Whether a register the expression of V's variable names (as a location
-   or a base) reads as undefined through the frame's registers: the CFI
-   says the caller's register is not restored. Only caller frames can. */
-static bool register_not_restored(const amddwarf_valobj *v)
+/* The first register the expression BYTES names (as a location or a base;
+   DW_OP_fbreg: those of the frame base, DEPTH limiting that to one level)
+   whose read through V's frame's registers gives STATUS: OK with *REGNO,
+   else NOT_FOUND. */
+static amddwarf_status named_register(const amddwarf_valobj *v, const uint8_t *bytes,
+                                      size_t size, int depth, amddwarf_status status,
+                                      uint32_t *regno)
 {
-  const amddwarf_var *var = v->var;
   const amddwarf_cu *cu = v->cu != NULL ? v->cu : v->frame->cu;
   const amddwarf_target *t = v->frame->registers;
-  if (v->frame_index == 0 || cu == NULL || t == NULL || t->read_register == NULL ||
-      !var->available || var->size == 0 || var->size > 64)
-    return false;
+  const amddwarf_target *full = &v->frame->target;
+  if (cu == NULL || t == NULL || t->read_register == NULL || size == 0 || size > 64)
+    return AMDDWARF_NOT_FOUND;
   amddwarf_op ops[64];
   size_t count = 0;
-  amddwarf_expr_decode(var->expr, var->size, &cu->format, ops, 64, &count, NULL);
+  amddwarf_expr_decode(bytes, size, &cu->format, ops, 64, &count, NULL);
   for (size_t i = 0; i < count; ++i) {
-    uint32_t regno;
+    const uint8_t *base = NULL;
+    size_t base_size = 0;
+    if (ops[i].kind == AMDDWARF_OP_fbreg && depth == 0 && full->frame_base != NULL &&
+        full->frame_base(full->user, &base, &base_size) == AMDDWARF_OK &&
+        named_register(v, base, base_size, 1, status, regno) == AMDDWARF_OK)
+      return AMDDWARF_OK;
     if (ops[i].kind == AMDDWARF_OP_regx || ops[i].kind == AMDDWARF_OP_bregx)
-      regno = (uint32_t)ops[i].operands[0];
+      *regno = (uint32_t)ops[i].operands[0];
     else if ((ops[i].kind >= AMDDWARF_OP_reg0 && ops[i].kind <= AMDDWARF_OP_reg31) ||
              (ops[i].kind >= AMDDWARF_OP_breg0 && ops[i].kind <= AMDDWARF_OP_breg31))
-      regno = (uint32_t)ops[i].operands[1];
+      *regno = (uint32_t)ops[i].operands[1];
     else
       continue;
     uint8_t word[4];
-    if (t->read_register(t->user, regno, 0, sizeof word, word) ==
-        AMDDWARF_E_EVAL_OPTIMIZED_OUT)
-      return true;
+    if (t->read_register(t->user, *regno, 0, sizeof word, word) == status)
+      return AMDDWARF_OK;
   }
-  return false;
+  return AMDDWARF_NOT_FOUND;
+}
+
+/* named_register over V's variable's location expression. */
+static amddwarf_status expression_register(const amddwarf_valobj *v, amddwarf_status status,
+                                           uint32_t *regno)
+{
+  const amddwarf_var *var = v->var;
+  if (!var->available)
+    return AMDDWARF_NOT_FOUND;
+  return named_register(v, var->expr, var->size, 0, status, regno);
+}
+
+/* Whether a register of V's variable reads as undefined through the
+   frame's registers: the CFI says the caller's register is not restored.
+   Only caller frames can. */
+static bool register_not_restored(const amddwarf_valobj *v)
+{
+  uint32_t regno;
+  return v->frame_index != 0 &&
+         expression_register(v, AMDDWARF_E_EVAL_OPTIMIZED_OUT, &regno) == AMDDWARF_OK;
+}
+
+/* The register of LOC (a register, or a composite's register part) that
+   the target cannot read, else one the expression names: OK with *REGNO. */
+static amddwarf_status unreadable_register(const amddwarf_valobj *v, const amddwarf_location *loc,
+                                           uint32_t *regno)
+{
+  const amddwarf_target *t = v->frame->registers;
+  uint8_t word[4];
+  if (loc != NULL && loc->kind == AMDDWARF_LOCATION_REGISTER) {
+    *regno = loc->u.reg.regno;
+    return AMDDWARF_OK;
+  }
+  if (loc != NULL && loc->kind == AMDDWARF_LOCATION_COMPOSITE && t != NULL &&
+      t->read_register != NULL)
+    for (uint32_t i = 0; i < loc->u.composite.count; ++i) {
+      const amddwarf_location *part = &loc->u.composite.parts[i].location;
+      if (part->kind == AMDDWARF_LOCATION_REGISTER &&
+          t->read_register(t->user, part->u.reg.regno, 0, sizeof word, word) ==
+              AMDDWARF_E_EVAL_UNAVAILABLE) {
+        *regno = part->u.reg.regno;
+        return AMDDWARF_OK;
+      }
+    }
+  return expression_register(v, AMDDWARF_E_EVAL_UNAVAILABLE, regno);
 }
 
 /* R's reason after a failure to locate or read: a register of a caller
-   frame the CFI does not restore, a register or memory the snapshot lacks
-   (LOC: where the read was, NULL when locating failed). */
+   frame the CFI does not restore, a register or memory the target lacks
+   (LOC: where the read was, NULL when locating failed). A register the
+   target lacks is named in the message, which a debugger's explanation
+   shows. */
 static void refine_reason(const amddwarf_valobj *v, const amddwarf_location *loc,
                           amddwarf_debug_lane_read *r)
 {
+  uint32_t regno = 0;
+  char name[32];
   if (r->status == AMDDWARF_E_EVAL_OPTIMIZED_OUT && register_not_restored(v))
     r->reason = AMDDWARF_UNAVAILABLE_REGISTER_NOT_RESTORED;
-  else if (r->status == AMDDWARF_E_EVAL_UNAVAILABLE)
-    r->reason = loc != NULL && loc->kind == AMDDWARF_LOCATION_MEMORY
-                    ? AMDDWARF_UNAVAILABLE_SNAPSHOT_MEMORY
-                    : AMDDWARF_UNAVAILABLE_SNAPSHOT_REGISTER;
+  else if (r->status == AMDDWARF_E_EVAL_UNAVAILABLE && loc != NULL &&
+           loc->kind == AMDDWARF_LOCATION_MEMORY)
+    r->reason = AMDDWARF_UNAVAILABLE_SNAPSHOT_MEMORY;
+  else if (r->status == AMDDWARF_E_EVAL_UNAVAILABLE) {
+    r->reason = AMDDWARF_UNAVAILABLE_SNAPSHOT_REGISTER;
+    if (!r->detailed && unreadable_register(v, loc, &regno) == AMDDWARF_OK &&
+        amddwarf_amdgpu_register_name(regno, AMDDWARF_REGISTER_DWARF_NAME, name, sizeof name) ==
+            AMDDWARF_OK) {
+      amddwarf__text_reset(&r->message);
+      amddwarf__text_printf(&r->message, "the target cannot read register %s (DWARF %u)", name,
+                           regno);
+    }
+  }
 }
 
 /* ---- walking ---- */
