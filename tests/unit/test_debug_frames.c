@@ -796,6 +796,21 @@ static void test_frame_list_loaded(void **state)
   assert_int_equal(at, 0);
   assert_int_equal(object_pc, 0x1104);
   assert_int_equal(amddwarf_wave_object_at(wave, 0x1104, &at, &object_pc), AMDDWARF_NOT_FOUND);
+  /* The place of a process address: mid's row at offset 384 (0x1180) is
+     line 12 column 7 of frames.cl. */
+  amddwarf_place place;
+  assert_int_equal(amddwarf_wave_place(wave, LOADED_AT + 0x1184, &place), AMDDWARF_OK);
+  assert_ptr_equal(place.object, fx->object);
+  assert_int_equal(place.object_pc, 0x1184);
+  assert_string_equal(place.function, "mid");
+  assert_int_equal(place.inlined, 0);
+  assert_int_equal(place.has_row, 1);
+  assert_string_equal(amddwarf_place_file_name(&place), "frames.cl");
+  assert_int_equal(place.line, 12);
+  assert_int_equal(place.column, 7);
+  assert_int_equal(amddwarf_wave_place(wave, 0x1184, &place), AMDDWARF_NOT_FOUND);
+  assert_null(place.function);
+  assert_null(amddwarf_place_file_name(&place));
   amddwarf_wave_close(wave);
   amddwarf_snapshot_free(snap);
   load_address = 0;

@@ -33,36 +33,6 @@ static const char *const usage =
     "\n"
     "example: amddwarf lanes kernel.o --state wave.json\n";
 
-typedef struct source_place {
-  const char *function; /* NULL: unknown */
-  const char *file;     /* NULL: unknown */
-  uint32_t line, column;
-  bool has_row;         /* a line table row covers the PC */
-} source_place;
-
-/* The innermost function and the line table row at PC. */
-static source_place where_at(const amddwarf_object *o, uint64_t pc)
-{
-  const amddwarf_line_table *t = NULL;
-  amddwarf_line_row r_found;
-  const amddwarf_line_row *r = &r_found;
-  const amddwarf_die_info *scopes[64];
-  size_t depth = 0;
-  source_place w = {NULL, NULL, 0, 0, false};
-  if (amddwarf_object_scopes_at(o, pc, scopes, 64, &depth) == AMDDWARF_OK && depth > 0)
-    for (size_t i = 0; i < depth && i < 64 && w.function == NULL; ++i)
-      if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram ||
-          scopes[i]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
-        w.function = amddwarf_object_function_name(o, scopes[i]);
-  if (amddwarf_object_line_at(o, pc, &t, &r_found) == AMDDWARF_OK) {
-    w.file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : NULL;
-    w.line = r->line;
-    w.column = r->column;
-    w.has_row = true;
-  }
-  return w;
-}
-
 int cli_lanes_main(int argc, char **argv)
 {
   cli_object_args args = {0};
@@ -144,14 +114,9 @@ int cli_lanes_main(int argc, char **argv)
     json_t *jl = json_array();
     for (unsigned l = 0; l < wave_size; ++l) {
       json_t *o = json_object();
-      source_place w = {NULL, NULL, 0, 0, false};
-      size_t at = 0;
-      uint64_t object_pc = 0;
-      if (lane[l].pc_known &&
-          amddwarf_wave_object_at(wave, lane[l].pc, &at, &object_pc) == AMDDWARF_OK)
-        w = where_at(cw.objects[at], object_pc);
-      else if (lane[l].pc_known && cw.load_addresses == NULL)
-        w = where_at(cw.objects[0], lane[l].pc);
+      amddwarf_place w;
+      if (!lane[l].pc_known || amddwarf_wave_place(wave, lane[l].pc, &w) != AMDDWARF_OK)
+        memset(&w, 0, sizeof w);
       json_object_set_new(o, "lane", json_integer(l));
       json_object_set_new(o, "active", json_boolean(lane[l].active));
       json_object_set_new(o, "pc", lane[l].pc_known ? cli_json_addr(lane[l].pc) : json_null());

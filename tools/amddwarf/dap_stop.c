@@ -280,37 +280,24 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* ---- Threads ---- */
 
-bool dap_line_at(dap_session *s, size_t thread, uint64_t pc, const amddwarf_line_table **table,
-                 amddwarf_line_row *row)
+bool dap_place(dap_session *s, size_t thread, uint64_t pc, amddwarf_place *place)
 {
   const dap_thread *t = &s->threads[thread];
-  size_t at = 0;
-  uint64_t object_pc = pc;
-  if (t->load_addresses != NULL)
-    return t->wave != NULL &&
-           amddwarf_wave_object_at(t->wave, pc, &at, &object_pc) == AMDDWARF_OK &&
-           amddwarf_object_line_at(t->objects[at], object_pc, table, row) == AMDDWARF_OK;
-  for (size_t i = 0; i < t->object_count; i++)
-    if (amddwarf_object_line_at(t->objects[i], pc, table, row) == AMDDWARF_OK)
-      return true;
-  return false;
+  return t->wave != NULL && amddwarf_wave_place(t->wave, pc, place) == AMDDWARF_OK;
 }
 
 void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size)
 {
-  const amddwarf_line_table *t = NULL;
-  amddwarf_line_row row;
-  const amddwarf_line_row *r = &row;
+  amddwarf_place place;
   buf[0] = '\0';
-  if (!dap_line_at(s, thread, pc, &t, &row))
+  if (!dap_place(s, thread, pc, &place) || !place.has_row)
     return;
-  const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
-  const char *base = strrchr(file, '/');
+  const char *file = amddwarf_place_file_name(&place);
   /* Line 0 is no source line (compiler-generated code): name the file alone. */
-  if (r->line == 0)
-    snprintf(buf, size, "%s", base ? base + 1 : file);
+  if (place.line == 0)
+    snprintf(buf, size, "%s", file ? file : "?");
   else
-    snprintf(buf, size, "%s:%u", base ? base + 1 : file, r->line);
+    snprintf(buf, size, "%s:%u", file ? file : "?", place.line);
 }
 
 static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
@@ -511,14 +498,12 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
     if (lane->pc_known) {
       snprintf(text, sizeof text, "0x%" PRIx64, lane->pc);
       json_object_set_new(j, "pc", json_string(text));
-      const amddwarf_line_table *t = NULL;
-      amddwarf_line_row row;
-      const amddwarf_line_row *r = &row;
-      if (dap_line_at(s, thread, lane->pc, &t, &row)) {
-        if (r->file < t->file_count && t->files[r->file])
-          json_object_set_new(j, "source", source_json(t->files[r->file]));
-        json_object_set_new(j, "line", json_integer(r->line));
-        json_object_set_new(j, "column", json_integer(r->column));
+      amddwarf_place place;
+      if (dap_place(s, thread, lane->pc, &place) && place.has_row) {
+        if (place.file != NULL)
+          json_object_set_new(j, "source", source_json(place.file));
+        json_object_set_new(j, "line", json_integer(place.line));
+        json_object_set_new(j, "column", json_integer(place.column));
       }
     } else {
       json_object_set_new(j, "pc", json_null());

@@ -156,6 +156,30 @@ AMDDWARF_API amddwarf_status amddwarf_object_check_wave(const amddwarf_object *o
 AMDDWARF_API amddwarf_status amddwarf_wave_object_at(const amddwarf_wave *wave, uint64_t pc,
                                                      size_t *index, uint64_t *object_pc);
 
+/* Where a PC is in the source, as every view of a wave shows it. */
+typedef struct amddwarf_place {
+  const amddwarf_object *object; /* the object holding the PC */
+  size_t object_index;           /* its index among the wave's objects */
+  uint64_t object_pc;            /* the PC in OBJECT's own addresses */
+  const char *function;          /* the innermost function at the PC
+                                    (amddwarf_object_function_name), NULL unknown */
+  int inlined;                   /* FUNCTION is an inlined subroutine */
+  int has_row;                   /* a line-table row covers the PC: */
+  const char *file;              /* its file as the table names it (NULL unknown), */
+  uint32_t line, column;         /* line (0: code no source line produced) and column */
+} amddwarf_place;
+
+/* The place of PC (a process address when the wave has load addresses):
+   in the object loaded where PC is; without load addresses, in the first
+   of the wave's objects whose line table covers PC or whose functions hold
+   it. NOT_FOUND (and *OUT zeroed) when no object knows PC;
+   E_INVALID_ARGUMENT for NULL arguments. */
+AMDDWARF_API amddwarf_status amddwarf_wave_place(const amddwarf_wave *wave, uint64_t pc,
+                                                 amddwarf_place *out);
+
+/* The last component of PLACE's file ("histo.cl"), or NULL when unknown. */
+AMDDWARF_API const char *amddwarf_place_file_name(const amddwarf_place *place);
+
 /* ---- Lanes --------------------------------------------------------------- */
 
 typedef struct amddwarf_lane {

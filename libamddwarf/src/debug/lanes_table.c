@@ -7,45 +7,18 @@
 #include "common/error.h"
 #include "debug/debug_internal.h"
 
-/* "FILE:LINE:COLUMN in FUNCTION" of PC in the first of the wave's objects
-   whose line table covers it; "?? in FUNCTION" without a row. With load
-   addresses, in the object loaded where PC is, at its object address. */
+/* "FILE:LINE:COLUMN in FUNCTION" of PC (amddwarf_wave_place); "??" for
+   what is unknown. */
 static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc)
 {
-  size_t first = 0, end = w->object_count;
-  if (w->load_addresses != NULL) {
-    if (amddwarf__debug_locate(w, pc, &first, &pc) != AMDDWARF_OK) {
-      amddwarf__text_printf(out, "?? in ??");
-      return;
-    }
-    end = first + 1;
+  amddwarf_place place;
+  if (amddwarf_wave_place(w, pc, &place) == AMDDWARF_OK && place.has_row) {
+    const char *file = amddwarf_place_file_name(&place);
+    amddwarf__text_printf(out, "%s:%u:%u", file ? file : "?", place.line, place.column);
+  } else {
+    amddwarf__text_printf(out, "??");
   }
-  for (size_t i = first; i < end; ++i) {
-    const amddwarf_object *o = w->objects[i];
-    const amddwarf_line_table *t = NULL;
-    amddwarf_line_row r_found;
-    const amddwarf_line_row *r = &r_found;
-    const amddwarf_die_info *scopes[64];
-    size_t depth = 0;
-    const char *function = NULL;
-    if (amddwarf_object_scopes_at(o, pc, scopes, 64, &depth) == AMDDWARF_OK)
-      for (size_t k = 0; k < depth && k < 64 && function == NULL; ++k)
-        if (scopes[k]->tag == AMDDWARF_DW_TAG_subprogram ||
-            scopes[k]->tag == AMDDWARF_DW_TAG_inlined_subroutine)
-          function = amddwarf_object_function_name(o, scopes[k]);
-    int has_row = amddwarf_object_line_at(o, pc, &t, &r_found) == AMDDWARF_OK;
-    if (!has_row && function == NULL && i + 1 < end)
-      continue;
-    if (has_row) {
-      const char *file = r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
-      const char *base = strrchr(file, '/');
-      amddwarf__text_printf(out, "%s:%u:%u", base ? base + 1 : file, r->line, r->column);
-    } else {
-      amddwarf__text_printf(out, "??");
-    }
-    amddwarf__text_printf(out, " in %s", function ? function : "??");
-    return;
-  }
+  amddwarf__text_printf(out, " in %s", place.function ? place.function : "??");
 }
 
 static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amddwarf_text *out)
