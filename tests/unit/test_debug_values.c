@@ -713,6 +713,29 @@ static void test_lane_value_text(void **state)
   amddwarf_lane_value_text(&v, buf, sizeof buf);
   assert_string_equal(buf, "<error: too big (limit)>");
   assert_string_equal(amddwarf_lane_state_text((amddwarf_lane_state)9), "?");
+  /* Equal where the text is: a hidden message does not split a group. */
+  amddwarf_lane_value a, b;
+  memset(&a, 0, sizeof a);
+  a.state = AMDDWARF_LANE_INACTIVE;
+  a.text = "";
+  a.message = "inactive, at its lane PC 0x1140";
+  b = a;
+  b.lane = 3;
+  b.message = "inactive, its PC unknown";
+  assert_true(amddwarf_lane_values_equal(&a, &b));
+  a.state = b.state = AMDDWARF_LANE_UNAVAILABLE;
+  a.detailed = b.detailed = 1;
+  assert_false(amddwarf_lane_values_equal(&a, &b));
+  a.state = b.state = AMDDWARF_LANE_ERROR;
+  a.detailed = b.detailed = 0;
+  assert_false(amddwarf_lane_values_equal(&a, &b));
+  a.state = b.state = AMDDWARF_LANE_VALUE;
+  a.message = b.message = "";
+  a.text = "7";
+  b.text = "9";
+  assert_false(amddwarf_lane_values_equal(&a, &b));
+  b.text = "7";
+  assert_true(amddwarf_lane_values_equal(&a, &b));
 }
 
 int main(void)

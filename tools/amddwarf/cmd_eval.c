@@ -86,6 +86,7 @@ typedef struct eval_args {
 typedef struct lane_line {
   amddwarf_lane_state state;
   amddwarf_status status;
+  int detailed;
   amddwarf_unavailable reason;
   cli_buf text, message, explain;
   cli_buf line; /* as the text table prints it */
@@ -116,6 +117,7 @@ static void keep_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
 {
   l->state = v->state;
   l->status = v->status;
+  l->detailed = v->detailed;
   l->reason = v->reason;
   cli_buf_printf(&l->text, "%s", v->text);
   cli_buf_printf(&l->message, "%s", v->message);
@@ -297,6 +299,19 @@ static amddwarf_expr_format trace_format(const amddwarf_object *object, const am
   return format;
 }
 
+/* Whether lanes A and B read the same (amddwarf_lane_values_equal) and,
+   with --explain, have the same explanation. */
+static bool same_lane(const lane_line *a, const lane_line *b, bool explain)
+{
+  amddwarf_lane_value x = {0}, y = {0};
+  x.state = a->state, x.status = a->status, x.detailed = a->detailed;
+  x.text = buf_text(&a->text), x.message = buf_text(&a->message);
+  y.state = b->state, y.status = b->status, y.detailed = b->detailed;
+  y.text = buf_text(&b->text), y.message = buf_text(&b->message);
+  return amddwarf_lane_values_equal(&x, &y) &&
+         (!explain || strcmp(buf_text(&a->explain), buf_text(&b->explain)) == 0);
+}
+
 /* Prints the lanes of MASK: one line per run of lanes that print the same,
    or JSON. Returns the exit status. */
 /* How a caller frame's registers were found: the callee's CFI, rows
@@ -378,7 +393,7 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
     if (!(mask >> lane & 1))
       continue;
     while (multi && last + 1 < AMDDWARF_MAX_LANES && (mask >> (last + 1) & 1) &&
-           strcmp(buf_text(&lines[last + 1].line), buf_text(&lines[lane].line)) == 0)
+           same_lane(&lines[last + 1], &lines[lane], a->explain))
       ++last;
     if (!multi) {
       printf("%s = %s\n", expr, buf_text(&lines[lane].line));

@@ -529,7 +529,15 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_read_bytes(amddwarf_valobj *value, 
                                                         amddwarf_lane_state *states,
                                                         amddwarf_error *err);
 
-/* A set of lanes whose reads agree (same state, text and message). */
+/* Whether two lane reads show the same thing: the same state, status,
+   detail and text, and the same message where amddwarf_lane_value_text
+   shows it (ERROR, or DETAILED); not the lane, bytes or explanation. The one
+   rule by which lanes are grouped by value (amddwarf_valobj_read_lanes,
+   `amddwarf eval --lanes`, the adapter's per-lane nodes). */
+AMDDWARF_API int amddwarf_lane_values_equal(const amddwarf_lane_value *a,
+                                            const amddwarf_lane_value *b);
+
+/* A set of lanes whose reads agree (amddwarf_lane_values_equal). */
 typedef struct amddwarf_value_group {
   uint64_t mask;
   amddwarf_lane_value value;        /* the lowest lane's */

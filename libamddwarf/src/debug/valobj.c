@@ -429,11 +429,21 @@ amddwarf_status amddwarf_valobj_read_bytes(amddwarf_valobj *value, uint64_t lane
   return amddwarf__debug_value_read_bytes(value, lanes, bytes, stride, states, err);
 }
 
+int amddwarf_lane_values_equal(const amddwarf_lane_value *a, const amddwarf_lane_value *b)
+{
+  /* The message counts where it is shown (amddwarf_lane_value_text). */
+  int shown = a->state == AMDDWARF_LANE_ERROR || a->detailed;
+  return a->state == b->state && a->status == b->status && a->detailed == b->detailed &&
+         strcmp(a->text ? a->text : "", b->text ? b->text : "") == 0 &&
+         (!shown || strcmp(a->message ? a->message : "", b->message ? b->message : "") == 0);
+}
+
 static int same_result(const amddwarf_debug_lane_read *a, const amddwarf_debug_lane_read *b)
 {
-  return a->state == b->state && a->status == b->status && a->detailed == b->detailed &&
-         strcmp(amddwarf__text_str(&a->text), amddwarf__text_str(&b->text)) == 0 &&
-         strcmp(amddwarf__text_str(&a->message), amddwarf__text_str(&b->message)) == 0;
+  amddwarf_lane_value x, y;
+  lane_value(a, &x);
+  lane_value(b, &y);
+  return amddwarf_lane_values_equal(&x, &y);
 }
 
 amddwarf_status amddwarf_valobj_read_lanes(amddwarf_valobj *value, uint64_t lanes,
