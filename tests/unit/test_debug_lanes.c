@@ -241,6 +241,36 @@ static void test_table(void **state)
   assert_int_equal(length, strlen(buf));
 }
 
+/* The register set of a wave64 wave, numbered as the AMDGPU DWARF
+   register map says: PC_64 16, EXEC_MASK_64 17, SGPR0-63 from 32,
+   SGPR64-105 from 1088, wave64 VGPRs from 2560. */
+static void test_register_set(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_wave_register r;
+  assert_int_equal(amddwarf_wave_register_count(fx->wave), 2 + 106 + 256);
+  static const struct {
+    size_t index;
+    const char *name;
+    uint32_t regno, size;
+    int per_lane, always;
+  } expected[] = {
+      {0, "pc", 16, 8, 0, 1},          {1, "exec", 17, 8, 0, 1},
+      {2 + 33, "s33", 65, 4, 0, 0},    {2 + 64, "s64", 1088, 4, 0, 0},
+      {2 + 105, "s105", 1129, 4, 0, 0}, {2 + 106 + 1, "v1", 2561, 4, 1, 0},
+      {2 + 106 + 255, "v255", 2815, 4, 1, 0},
+  };
+  for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
+    assert_int_equal(amddwarf_wave_register_get(fx->wave, expected[i].index, &r), AMDDWARF_OK);
+    assert_string_equal(r.name, expected[i].name);
+    assert_int_equal(r.regno, expected[i].regno);
+    assert_int_equal(r.size, expected[i].size);
+    assert_int_equal(r.per_lane, expected[i].per_lane);
+    assert_int_equal(r.always_listed, expected[i].always);
+  }
+  assert_int_equal(amddwarf_wave_register_get(fx->wave, 2 + 106 + 256, &r), AMDDWARF_NOT_FOUND);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -250,6 +280,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_sources, setup, teardown),
       cmocka_unit_test(test_source_names),
       cmocka_unit_test_setup_teardown(test_wave_size_mismatch, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_register_set, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

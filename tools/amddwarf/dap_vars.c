@@ -340,44 +340,34 @@ static json_t *plain_variable(const char *name, const char *value)
   return j;
 }
 
+/* The wave's registers (amddwarf_wave_register_get) as frame H->frame
+   sees them; a vector register's value is the focused lane's. */
 static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
 {
   amddwarf_wave *wave = s->threads[h->thread].wave;
-  const amddwarf_wave_info *info = amddwarf_wave_get_info(wave);
   uint32_t lane = amddwarf_wave_focus(wave);
-  char name[32], value[64];
+  char name[48], value[64];
   uint8_t buf[8];
-  struct {
-    uint32_t regno;
-    uint64_t size;
-  } fixed[] = {{16, 8}, {info->wave_size == 32 ? 1u : 17u, info->wave_size == 32 ? 4u : 8u}};
-  for (size_t i = 0; i < 2; i++) {
-    uint64_t v = 0;
-    amddwarf_amdgpu_register_name(fixed[i].regno, AMDDWARF_REGISTER_ASM_NAME, name, sizeof name);
-    if (amddwarf_wave_read_register(wave, h->frame, fixed[i].regno, 0, fixed[i].size, buf,
-                                    NULL) == AMDDWARF_OK) {
-      for (size_t b = fixed[i].size; b-- > 0;)
-        v = v << 8 | buf[b];
-      snprintf(value, sizeof value, "0x%0*" PRIx64, (int)fixed[i].size * 2, v);
-    } else {
-      snprintf(value, sizeof value, "<unavailable>");
-    }
-    json_array_append_new(list, plain_variable(name, value));
-  }
-  /* Scalar registers, then the focused lane's dword of each vector register:
-     those the stop has (a register it lacks is not listed). */
-  for (uint32_t k = 0; k < 106 + 256; k++) {
-    uint32_t regno = k < 64 ? 32 + k : k < 106 ? 1088 + (k - 64)
-                                               : (info->wave_size == 32 ? 1536u : 2560u) + (k - 106);
-    uint64_t offset = k < 106 ? 0 : 4 * (uint64_t)lane;
-    if (amddwarf_wave_read_register(wave, h->frame, regno, offset, 4, buf, NULL) != AMDDWARF_OK)
+  size_t count = amddwarf_wave_register_count(wave);
+  for (size_t i = 0; i < count; i++) {
+    amddwarf_wave_register reg;
+    if (amddwarf_wave_register_get(wave, i, &reg) != AMDDWARF_OK || reg.size > sizeof buf)
       continue;
-    amddwarf_amdgpu_register_name(regno, AMDDWARF_REGISTER_ASM_NAME, name, sizeof name);
-    if (k >= 106)
-      snprintf(name + strlen(name), sizeof name - strlen(name), " [lane %u]", lane);
-    snprintf(value, sizeof value, "0x%08" PRIx32,
-             (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 |
-                 (uint32_t)buf[3] << 24);
+    uint64_t offset = reg.per_lane ? (uint64_t)reg.size * lane : 0, v = 0;
+    if (amddwarf_wave_read_register(wave, h->frame, reg.regno, offset, reg.size, buf, NULL) ==
+        AMDDWARF_OK) {
+      for (size_t b = reg.size; b-- > 0;)
+        v = v << 8 | buf[b];
+      snprintf(value, sizeof value, "0x%0*" PRIx64, (int)reg.size * 2, v);
+    } else if (reg.always_listed) {
+      snprintf(value, sizeof value, "<unavailable>");
+    } else {
+      continue;
+    }
+    if (reg.per_lane)
+      snprintf(name, sizeof name, "%s [lane %u]", reg.name, lane);
+    else
+      snprintf(name, sizeof name, "%s", reg.name);
     json_array_append_new(list, plain_variable(name, value));
   }
 }

@@ -343,6 +343,24 @@ AMDDWARF_API amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, si
                                                          uint64_t size, void *buf,
                                                          amddwarf_error *err);
 
+/* One register of the set a debugger shows for a wave. */
+typedef struct amddwarf_wave_register {
+  uint32_t regno;      /* DWARF number, in the wave size's EXEC and VGPR ranges */
+  char name[16];       /* assembler name: "pc", "exec", "s33", "v7" */
+  uint32_t size;       /* bytes of one value: 8 for pc and wave64's exec, else 4 */
+  int per_lane;        /* a vector register: lane L's value at byte offset L * SIZE */
+  int always_listed;   /* pc and exec: shown even when the target cannot read them;
+                          a debugger lists the others only when they read */
+} amddwarf_wave_register;
+
+/* The registers a debugger shows for WAVE, by INDEX below
+   amddwarf_wave_register_count: pc, exec, s0-s105, v0-v255, numbered by
+   the AMDGPU DWARF register map for the wave's size. Read them with
+   amddwarf_wave_read_register. NOT_FOUND past the end. */
+AMDDWARF_API size_t amddwarf_wave_register_count(const amddwarf_wave *wave);
+AMDDWARF_API amddwarf_status amddwarf_wave_register_get(const amddwarf_wave *wave, size_t index,
+                                                        amddwarf_wave_register *out);
+
 /* The full target of frame INDEX (raw callbacks, unwound registers, the
    frame's DIEs, frame base, CFA and entry values), for evaluating its
    expressions with amddwarf_eval_expr; its location lists apply at the
