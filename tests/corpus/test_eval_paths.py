@@ -342,7 +342,7 @@ def check_hip(amddwarf, work, version):
     # A pointer into memory the snapshot does not have.
     r = run([amddwarf, "eval", obj, "--state", snap, "out[100]"])
     check(r.returncode == 0 and r.stdout.strip() ==
-          "out[100] = <unavailable> (the snapshot has no generic memory at 0x%x, where 'out' points)"
+          "out[100] = <unavailable> (the target cannot read generic memory at 0x%x, where 'out' points)"
           % (GLOBAL_OUT + 400), "%s: out[100]: %r" % (label, r.stdout + r.stderr))
 
 

@@ -541,7 +541,7 @@ static void unavailable_pointee(amddwarf_valobj *v, const amddwarf_location *loc
   char name[512], label[32];
   amddwarf__debug_path_spell(&v->path, last_load->op, name, sizeof name);
   amddwarf__text_reset(&r->message);
-  amddwarf__text_printf(&r->message, "the snapshot has no %s memory at 0x%llx, where '%.200s' points",
+  amddwarf__text_printf(&r->message, "the target cannot read %s memory at 0x%llx, where '%.200s' points",
                        amddwarf__debug_aspace_label(loc->u.memory.aspace, label, sizeof label),
                        (unsigned long long)(loc->byte_offset + (loc->bit + bit) / 8), name);
   r->detailed = 1;
