@@ -89,7 +89,15 @@ typedef struct amddwarf_target {
   void *user;           /* passed to every callback; not owned */
 
   /* Registers by DWARF number: SIZE bytes at byte OFFSET within the register
-     (for a vector register, lane L's dword is at offset 4*L). */
+     (for a vector register, lane L's dword is at offset 4*L). A register the
+     target does not have, or cannot read now, is E_EVAL_UNAVAILABLE: the
+     debugger layer shows the lane as <unavailable> and names the register
+     (specs/debug-api.md); NOT_FOUND is not the answer for a missing
+     register, it reaches the caller as a per-lane error.
+     E_EVAL_OPTIMIZED_OUT is for a register an unwound frame does not
+     restore (the CFI's undefined rule). Writes follow the same rules; the
+     layer never asks a target to write an inactive lane unless its caller
+     asked for it (AMDDWARF_ASSIGN_INACTIVE). */
   amddwarf_status (*read_register)(void *user, uint32_t regno, uint64_t offset, uint64_t size,
                                    void *buf);
   amddwarf_status (*write_register)(void *user, uint32_t regno, uint64_t offset,
