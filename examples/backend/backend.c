@@ -132,7 +132,7 @@ int main(int argc, char **argv)
     printf("%s%s", lane_set(groups[i].mask, set), groups[i].pc_known ? "" : ": no PC (inactive)\n");
     if (!groups[i].pc_known)
       continue;
-    printf(" at pc 0x%" PRIx64 "%s:\n", o.pc = groups[i].pc,
+    printf(" at pc 0x%" PRIx64 "%s:\n", (o.lanes_at_pc = groups[i].mask, o.pc = groups[i].pc),
            groups[i].mask & lanes->active_mask ? "" : " (waiting, not in EXEC)");
     if (amddwarf_wave_open(objects, 1, &raw, &o, &at, &err))
       printf("  <error: %s>\n", err.message);

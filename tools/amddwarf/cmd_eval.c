@@ -87,6 +87,7 @@ typedef struct lane_line {
   amddwarf_lane_state state;
   amddwarf_status status;
   int detailed;
+  int inactive; /* amddwarf_lane_value.inactive */
   amddwarf_unavailable reason;
   cli_buf text, message, explain;
   cli_buf line; /* as the text table prints it */
@@ -118,6 +119,7 @@ static void keep_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
   l->state = v->state;
   l->status = v->status;
   l->detailed = v->detailed;
+  l->inactive = v->inactive;
   l->reason = v->reason;
   cli_buf_printf(&l->text, "%s", v->text);
   cli_buf_printf(&l->message, "%s", v->message);
@@ -304,9 +306,9 @@ static amddwarf_expr_format trace_format(const amddwarf_object *object, const am
 static bool same_lane(const lane_line *a, const lane_line *b, bool explain)
 {
   amddwarf_lane_value x = {0}, y = {0};
-  x.state = a->state, x.status = a->status, x.detailed = a->detailed;
+  x.state = a->state, x.status = a->status, x.detailed = a->detailed, x.inactive = a->inactive;
   x.text = buf_text(&a->text), x.message = buf_text(&a->message);
-  y.state = b->state, y.status = b->status, y.detailed = b->detailed;
+  y.state = b->state, y.status = b->status, y.detailed = b->detailed, y.inactive = b->inactive;
   y.text = buf_text(&b->text), y.message = buf_text(&b->message);
   return amddwarf_lane_values_equal(&x, &y) &&
          (!explain || strcmp(buf_text(&a->explain), buf_text(&b->explain)) == 0);
@@ -367,7 +369,7 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
       continue;
     json_t *o = json_object();
     json_object_set_new(o, "lane", json_integer(lane));
-    json_object_set_new(o, "active", json_boolean(l->state != AMDDWARF_LANE_INACTIVE));
+    json_object_set_new(o, "active", json_boolean(!l->inactive));
     if (l->state == AMDDWARF_LANE_INACTIVE) {
       json_array_append_new(jl, o);
       continue;

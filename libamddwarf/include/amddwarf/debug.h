@@ -74,6 +74,11 @@ typedef struct amddwarf_wave_options {
      LOAD_ADDRESSES, a processor other than the wave's object's is refused
      (E_WAVE_MISMATCH). */
   const char *architecture;
+  /* The lanes that stand at PC (with HAS_PC): a debugger showing a group of
+     diverged lanes where they wait opens a wave at their lane PC and names
+     them here; they are read there though inactive (and marked so). 0: the
+     lanes whose lane PC is the wave's PC. */
+  uint64_t lanes_at_pc;
 } amddwarf_wave_options;
 
 AMDDWARF_API void amddwarf_wave_options_init(amddwarf_wave_options *options);
@@ -484,11 +489,12 @@ typedef enum amddwarf_lane_state {
                                        private memory in a kernel that has none:
                                        not read (amddwarf_object_private_possible) */
   AMDDWARF_LANE_ERROR = 3,          /* STATUS and MESSAGE say why */
-  AMDDWARF_LANE_INACTIVE = 4,       /* the lane is not active (amddwarf_wave_lanes):
-                                       it stands at its own lane PC, where the
-                                       frame's location need not be the variable's
-                                       (specs/debug-api.md, "Inactive lanes"); not
-                                       read. MESSAGE gives the lane's PC */
+  AMDDWARF_LANE_INACTIVE = 4,       /* the lane is not active (amddwarf_wave_lanes)
+                                       and stands at its own lane PC, not the
+                                       wave's, where the frame's location need not
+                                       be the variable's (specs/debug-api.md,
+                                       "Inactive lanes"); not read. MESSAGE gives
+                                       the lane's PC */
 } amddwarf_lane_state;
 
 /* What stands for a lane without a value, as every view shows it:
@@ -513,12 +519,17 @@ typedef struct amddwarf_lane_value {
      (<amddwarf/unavailable.def>): NONE for a value and for an ERROR that is
      no reason of the data (a bad expression, memory exhausted). */
   amddwarf_unavailable reason;
+  /* The lane is inactive: STATE INACTIVE (not read), or, when its lane PC
+     is the wave's PC (a wave opened at a diverged lane's PC), read there
+     and marked. */
+  int inactive;
 } amddwarf_lane_value;
 
 /* The one text of a lane's read, which `amddwarf eval`, `amddwarf vars`
    and the debug adapter show: the value's TEXT; STATE's text
    (amddwarf_lane_state_text) alone, or followed by " (MESSAGE)" when
-   DETAILED; for ERROR, "<error: MESSAGE (STATUS)>" with the status's name.
+   DETAILED; for ERROR, "<error: MESSAGE (STATUS)>" with the status's name;
+   then " <inactive>" for a lane read although INACTIVE is set.
    Writes at most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0)
    and returns the full length, as snprintf. */
 AMDDWARF_API size_t amddwarf_lane_value_text(const amddwarf_lane_value *value, char *buf,
@@ -548,7 +559,7 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_read_bytes(amddwarf_valobj *value, 
                                                         amddwarf_error *err);
 
 /* Whether two lane reads show the same thing: the same state, status,
-   detail and text, and the same message where amddwarf_lane_value_text
+   detail, inactive mark and text, and the same message where amddwarf_lane_value_text
    shows it (ERROR, or DETAILED); not the lane, bytes or explanation. The one
    rule by which lanes are grouped by value (amddwarf_valobj_read_lanes,
    `amddwarf eval --lanes`, the adapter's per-lane nodes). */

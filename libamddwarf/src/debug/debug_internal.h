@@ -67,6 +67,7 @@ struct amddwarf_wave {
   amddwarf_status (*caller_register)(void *user, size_t index, uint64_t pc, uint32_t regno,
                                      uint64_t offset, uint64_t size, void *buf);
   void *caller_register_user;
+  uint64_t lanes_at_pc;               /* options.lanes_at_pc */
 
   int lanes_done;
   amddwarf_lanes lanes;

@@ -168,6 +168,12 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame, const amddw
     v->active_mask = v->lanes->active_mask;
   else
     v->lanes = NULL;
+  /* An inactive lane whose lane PC is the wave's stands here: it is read
+     (and marked). */
+  v->readable_mask = v->active_mask | wave->lanes_at_pc;
+  for (uint32_t l = 0; v->lanes != NULL && l < v->lanes->wave_size; ++l)
+    if (v->lanes->lanes[l].pc_known && v->lanes->lanes[l].pc == wave->info.pc)
+      v->readable_mask |= 1ull << l;
   memcpy(v->path.name, path->name, sizeof path->name);
   memcpy(v->path.ops, path->ops, path->count * sizeof *path->ops);
   v->path.count = path->count;
@@ -342,6 +348,7 @@ static void lane_value(const amddwarf_debug_lane_read *r, amddwarf_lane_value *o
   out->text = amddwarf__text_str(&r->text);
   out->message = amddwarf__text_str(&r->message);
   out->detailed = r->detailed;
+  out->inactive = r->state == AMDDWARF_LANE_INACTIVE || r->inactive;
   out->reason = r->state == AMDDWARF_LANE_VALUE ? AMDDWARF_UNAVAILABLE_NONE : r->reason;
   out->explain = amddwarf__text_str(&r->explain);
   out->bytes = r->state == AMDDWARF_LANE_VALUE ? r->bytes : NULL;
@@ -374,6 +381,9 @@ size_t amddwarf_lane_value_text(const amddwarf_lane_value *value, char *buf, siz
                          value->message);
   else
     amddwarf__text_puts(&t, amddwarf_lane_state_text(value->state));
+  /* A lane read where it stands although inactive is marked. */
+  if (value->inactive && value->state != AMDDWARF_LANE_INACTIVE)
+    amddwarf__text_puts(&t, " <inactive>");
   return t.len;
 }
 
@@ -434,6 +444,7 @@ int amddwarf_lane_values_equal(const amddwarf_lane_value *a, const amddwarf_lane
   /* The message counts where it is shown (amddwarf_lane_value_text). */
   int shown = a->state == AMDDWARF_LANE_ERROR || a->detailed;
   return a->state == b->state && a->status == b->status && a->detailed == b->detailed &&
+         a->inactive == b->inactive &&
          strcmp(a->text ? a->text : "", b->text ? b->text : "") == 0 &&
          (!shown || strcmp(a->message ? a->message : "", b->message ? b->message : "") == 0);
 }

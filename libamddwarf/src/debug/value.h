@@ -15,6 +15,7 @@ typedef struct amddwarf_debug_lane_read {
   amddwarf_lane_state state;
   amddwarf_status status;
   int detailed;              /* MESSAGE says more than the state alone */
+  int inactive;              /* read for an inactive lane that stands at the PC */
   amddwarf_unavailable reason; /* why the lane has no value (NONE for a value) */
   int bytes_only;            /* set by the caller: TEXT and EXPLAIN stay empty */
   amddwarf_text text, message, explain;
@@ -35,10 +36,12 @@ struct amddwarf_valobj {
   amddwarf_text location_text;
   uint8_t const_bytes[16];       /* a DW_AT_const_value constant as implicit bytes */
   /* The wave's lanes (amddwarf_wave_lanes), read when the value is made:
-     a lane outside its active mask is inactive and not read. NULL when they
-     could not be computed: EXEC decides. */
+     a lane outside its active mask is inactive, read only when its lane PC
+     is the wave's PC (READABLE_MASK). NULL when they could not be
+     computed: EXEC decides. */
   const amddwarf_lanes *lanes;
   uint64_t active_mask;
+  uint64_t readable_mask;
   /* The named children (struct members as paths reach them); NULL otherwise. */
   const amddwarf_die_info **members;
   size_t member_count;

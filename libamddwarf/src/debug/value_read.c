@@ -590,7 +590,8 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
   amddwarf__text_reset(&r->message);
   amddwarf__text_reset(&r->explain);
   amddwarf_error_clear(&err);
-  if (!(v->active_mask >> req->lane & 1)) {
+  r->inactive = !(v->active_mask >> req->lane & 1);
+  if (!(v->readable_mask >> req->lane & 1)) {
     mark_inactive(v, r);
     return;
   }
@@ -688,7 +689,7 @@ uint64_t amddwarf__debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, ui
                                                    NULL) == AMDDWARF_OK &&
               amddwarf__debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
                                                  &expr, &expr_size, NULL) == AMDDWARF_OK;
-  lanes &= v->active_mask;
+  lanes &= v->readable_mask;
   if (!plain || lanes == 0)
     return 0;
   amddwarf__debug_request_init(v->frame, v->cu, 0, &req);
@@ -708,6 +709,7 @@ void amddwarf__debug_value_from_bytes(amddwarf_valobj *v, uint32_t lane, const u
   r->state = AMDDWARF_LANE_VALUE;
   r->status = AMDDWARF_OK;
   r->detailed = 0;
+  r->inactive = !(v->active_mask >> lane & 1);
   r->reason = AMDDWARF_UNAVAILABLE_NONE;
   r->size = (size_t)v->plan.byte_size;
   amddwarf__text_reset(&r->text);
