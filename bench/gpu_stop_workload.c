@@ -634,6 +634,9 @@ amddwarf_status gpu_stop_api_open(gpu_stop *stop, amddwarf_wave **out, amddwarf_
   amddwarf_wave_options options;
   amddwarf_wave_options_init(&options);
   options.eval = stop->eval; /* one evaluator for every wave, as the direct path */
+  /* The workload's code does not diverge: every lane, in EXEC or not, stands
+     at the wave's PC and is read there, as the direct path reads it. */
+  options.lanes_at_pc = ~0ull >> (64 - GPU_STOP_LANES);
   return amddwarf_wave_open(objects, 1, &stop->target, &options, out, err);
 }
 

@@ -74,10 +74,11 @@ typedef struct amddwarf_wave_options {
      LOAD_ADDRESSES, a processor other than the wave's object's is refused
      (E_WAVE_MISMATCH). */
   const char *architecture;
-  /* The lanes that stand at PC (with HAS_PC): a debugger showing a group of
-     diverged lanes where they wait opens a wave at their lane PC and names
-     them here; they are read there though inactive (and marked so). 0: the
-     lanes whose lane PC is the wave's PC. */
+  /* Lanes that stand at the wave's PC though inactive: a debugger showing a
+     group of diverged lanes where they wait opens a wave at their lane PC
+     (HAS_PC) and names them here; a backend that knows its code does not
+     diverge names the masked lanes. They are read there (and marked
+     inactive). 0: only the lanes whose lane PC is the wave's PC. */
   uint64_t lanes_at_pc;
 } amddwarf_wave_options;
 

@@ -167,7 +167,7 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
   w->has_pc = options->has_pc;
   w->pc = options->pc;
   if (options->struct_size >= offsetof(amddwarf_wave_options, lanes_at_pc) +
-                                 sizeof options->lanes_at_pc && options->has_pc)
+                                 sizeof options->lanes_at_pc)
     w->lanes_at_pc = options->lanes_at_pc;
   init_targets(w, raw);
   read_wave_facts(w);
