@@ -247,11 +247,8 @@ def compare(label, ours_text, llvm_text, our_names, llvm_names, stats, failures)
         for offset, rows in fdes.items():
             stats["fdes"] += 1
             got = mine[offset]
-            # llvm-dwarfdump drops a last row that has no CFA and no rule
-            # (an FDE without instructions has no row at all); ours keeps
-            # it, since the PCs it covers do have that row.
-            if len(got) == len(rows) + 1 and got[-1][1] == "CFA=unspecified":
-                got = got[:-1]
+            # Neither shows a last row without a CFA or a rule (an FDE
+            # without instructions has no row at all).
             if len(got) != len(rows):
                 failures.append(f"{label} {section} FDE 0x{offset:x}: {len(got)} rows, "
                                 f"llvm {len(rows)}")

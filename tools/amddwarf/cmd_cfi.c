@@ -277,6 +277,12 @@ static void print_fde(cfi_cli *c, const amddwarf_cfi_fde *fde, json_t *list)
     if (rj) {
       json_array_append_new(rj, row_json(c, &rows[i]));
     } else {
+      /* A last row that says nothing (no CFA, no rule: an FDE without
+         instructions, or one ending in an empty row) is not shown, as
+         llvm-dwarfdump does not; --pc and the JSON show it, as its PCs have it. */
+      if (!c->have_pc && i + 1 == count && !rows[i].synthesized &&
+          rows[i].cfa.kind == AMDDWARF_CFA_RULE_UNSPECIFIED && rows[i].rule_count == 0)
+        continue;
       amddwarf_cfi_row_print(c->cfi, &rows[i], text, sizeof text);
       printf("  0x%" PRIx64 ": %s%s\n", rows[i].start, text,
              rows[i].synthesized ? " (synthesized)" : "");
