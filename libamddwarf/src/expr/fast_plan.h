@@ -1,5 +1,6 @@
-/* Compiled expressions of the one-lane fast path: fast_compile.c makes
- * them, fast.c runs them.
+/* Compiled expressions: fast_compile.c lowers each operation of the common
+ * set once into steps; fast.c runs them for one lane, lanes.c for every lane
+ * of a wave at once (the lane an affine symbol).
  *
  * The fast set has no branches, so everything about the stack but its
  * numbers is the same on every run of an expression: how deep it is before

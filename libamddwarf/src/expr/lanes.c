@@ -1,18 +1,19 @@
 /* The whole-wave evaluator (amddwarf_eval_read_lanes): one location
  * expression evaluated and read for every lane of a wave together.
  *
- * The expression runs once with the lane as a symbol. Every value is affine
- * in the lane, A * lane + B modulo 2^64 (the ring operations commute with
- * the evaluator's wrap-around arithmetic); a location is a storage at an
- * affine byte offset; a composite is a list of such parts. An operation
- * outside that domain (a product of two lane-dependent values, a branch on
- * one, typed values, dereferences, bit offsets, ...) ends the symbolic run,
- * and every lane is evaluated by the one-lane evaluator, which stays the
- * one owner of the semantics. A rule that depends on the lane (an offset
- * leaving its storage, a part past its storage) is recorded as a check and
- * made per lane with the one-lane evaluator's arithmetic; a lane failing a
- * check, or whose read is not plainly successful, is evaluated alone too,
- * so that its status and message are the evaluator's own.
+ * The expression runs once with the lane as a symbol, from the plan the
+ * one-lane fast path runs (fast_plan.h: each operation lowered once, by
+ * fast_compile.c). Every value is affine in the lane, A * lane + B modulo
+ * 2^64 (the ring operations commute with the evaluator's wrap-around
+ * arithmetic); a location is a storage at an affine byte offset; a
+ * composite is a list of such parts. A step outside that domain (a product
+ * of two lane-dependent values, a dereference, a plan the compiler
+ * refused: branches, typed values, ...) ends the symbolic run, and every
+ * lane is evaluated by the one-lane evaluator. A rule that depends on the
+ * lane (an offset leaving its storage, a part past its storage) is
+ * recorded as a check and made per lane with the rules of rules.h; a lane
+ * failing a check, or whose read is not plainly successful, is evaluated
+ * alone too, so that its status and message are the evaluator's own.
  *
  * The reads of the other lanes are gathered by storage and made once: the
  * range of a register every lane reads, the span of a memory space, and
