@@ -7,8 +7,9 @@
  *   ops_locations.c  registers, memory, address spaces, offsets, implicit locations
  *   ops_composites.c pieces, extend, select_bit_piece
  *   ops_control.c    branches, calls, entry values
- *   fast.c       the one-lane fast path for common locations: runs plans
- *   fast_compile.c   ... compiles them (fast_plan.h)
+ *   fast_compile.c   the common operations lowered once into plans (fast_plan.h)
+ *   fast.c       ... a plan run for one lane (the one-lane fast path)
+ *   lanes.c      ... a plan run for every lane at once (amddwarf_eval_read_lanes)
  *   context.c    the context's buffers; public reads and writes
  *   location.c   bit offsets, storage sizes, conversions, composites
  *   access.c     reading and writing bits through any location

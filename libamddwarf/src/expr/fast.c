@@ -457,6 +457,17 @@ static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame
     fast_set(f, top - 1, space, x);
     return true;
   }
+  case FC_ROT: {
+    uint32_t space = f->space[top];
+    x = f->x[top];
+    fast_set(f, top, f->space[top - 1], f->x[top - 1]);
+    fast_set(f, top - 1, f->space[top - 2], f->x[top - 2]);
+    fast_set(f, top - 2, space, x);
+    return true;
+  }
+  case FC_UNDEFINED:
+    fast_set(f, s->depth, 0, 0);
+    return true;
   case FC_BINARY:
     return fast_value(f, top) && fast_value(f, top - 1) &&
            fast_binary(m, f, top - 1, (amddwarf_op_kind)s->a, f->x[top]);

@@ -164,13 +164,14 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
     s->b = generic;
     return push(c, FAST_VALUE, 0);
   case AMDDWARF_OP_dup:
-  case AMDDWARF_OP_over: {
-    unsigned from = kind == AMDDWARF_OP_dup ? 0 : 1;
-    if (c->depth < from + 1)
+  case AMDDWARF_OP_over:
+  case AMDDWARF_OP_pick: {
+    uint64_t from = kind == AMDDWARF_OP_dup ? 0 : kind == AMDDWARF_OP_over ? 1 : x;
+    if (from >= c->depth)
       return false;
     s->code = FC_DUP;
-    s->a = from;
-    static_entry e = *below_top(c, from);
+    s->a = (uint32_t)from;
+    static_entry e = *below_top(c, (unsigned)from);
     return push(c, e.kind, e.register_bytes);
   }
   case AMDDWARF_OP_drop:
@@ -188,6 +189,19 @@ static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *e
     *below_top(c, 1) = top;
     return true;
   }
+  case AMDDWARF_OP_rot: {
+    if (c->depth < 3)
+      return false;
+    s->code = FC_ROT;
+    static_entry top = *below_top(c, 0);
+    *below_top(c, 0) = *below_top(c, 1);
+    *below_top(c, 1) = *below_top(c, 2);
+    *below_top(c, 2) = top;
+    return true;
+  }
+  case AMDDWARF_OP_LLVM_undefined:
+    s->code = FC_UNDEFINED;
+    return push(c, FAST_UNDEFINED, 0);
   case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_and:
   case AMDDWARF_OP_or: case AMDDWARF_OP_xor: case AMDDWARF_OP_shl: case AMDDWARF_OP_shr:
   case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:

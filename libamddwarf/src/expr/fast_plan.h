@@ -1,5 +1,6 @@
-/* Compiled expressions of the one-lane fast path: fast_compile.c makes
- * them, fast.c runs them.
+/* Compiled expressions: fast_compile.c lowers each operation of the common
+ * set once into steps; fast.c runs them for one lane, lanes.c for every lane
+ * of a wave at once (the lane an affine symbol).
  *
  * The fast set has no branches, so everything about the stack but its
  * numbers is the same on every run of an expression: how deep it is before
@@ -29,7 +30,7 @@ typedef enum fast_kind {
   FAST_REGISTER,  /* register SPACE at byte X */
   FAST_MEMORY,    /* address X of address space SPACE */
   FAST_COMPOSITE, /* byte X of the frame's composite SPACE */
-  FAST_UNDEFINED, /* only as a piece */
+  FAST_UNDEFINED, /* LLVM_undefined, or a piece of an empty stack */
 } fast_kind;
 
 /* What each step does; operands are unpacked and range-checked once. */
@@ -43,6 +44,8 @@ typedef enum fast_code {
   FC_LANE,           /* push the lane (B: the generic mask) */
   FC_DUP,            /* push a copy of the entry A below the top (0: the top) */
   FC_SWAP,
+  FC_ROT,            /* the top entry below the next two */
+  FC_UNDEFINED,      /* push the undefined location */
   FC_BINARY,         /* operation A on two generic values */
   FC_BINARY_CONST,   /* operation A on the generic value and B: a constant
                         and the operation after it, fused */

@@ -1,18 +1,19 @@
 /* The whole-wave evaluator (amddwarf_eval_read_lanes): one location
  * expression evaluated and read for every lane of a wave together.
  *
- * The expression runs once with the lane as a symbol. Every value is affine
- * in the lane, A * lane + B modulo 2^64 (the ring operations commute with
- * the evaluator's wrap-around arithmetic); a location is a storage at an
- * affine byte offset; a composite is a list of such parts. An operation
- * outside that domain (a product of two lane-dependent values, a branch on
- * one, typed values, dereferences, bit offsets, ...) ends the symbolic run,
- * and every lane is evaluated by the one-lane evaluator, which stays the
- * one owner of the semantics. A rule that depends on the lane (an offset
- * leaving its storage, a part past its storage) is recorded as a check and
- * made per lane with the one-lane evaluator's arithmetic; a lane failing a
- * check, or whose read is not plainly successful, is evaluated alone too,
- * so that its status and message are the evaluator's own.
+ * The expression runs once with the lane as a symbol, from the plan the
+ * one-lane fast path runs (fast_plan.h: each operation lowered once, by
+ * fast_compile.c). Every value is affine in the lane, A * lane + B modulo
+ * 2^64 (the ring operations commute with the evaluator's wrap-around
+ * arithmetic); a location is a storage at an affine byte offset; a
+ * composite is a list of such parts. A step outside that domain (a product
+ * of two lane-dependent values, a dereference, a plan the compiler
+ * refused: branches, typed values, ...) ends the symbolic run, and every
+ * lane is evaluated by the one-lane evaluator. A rule that depends on the
+ * lane (an offset leaving its storage, a part past its storage) is
+ * recorded as a check and made per lane with the rules of rules.h; a lane
+ * failing a check, or whose read is not plainly successful, is evaluated
+ * alone too, so that its status and message are the evaluator's own.
  *
  * The reads of the other lanes are gathered by storage and made once: the
  * range of a register every lane reads, the span of a memory space, and
@@ -30,7 +31,6 @@
 
 enum {
   LANES = AMDDWARF_EVAL_MAX_LANES,
-  MAX_BYTES = 64,         /* longer expressions are evaluated lane by lane */
   MAX_STACK = 32,
   MAX_PARTS = 256,
   MAX_CHECKS = 32,
@@ -138,28 +138,13 @@ typedef struct symbolic {
   machine *m;
   struct eval_lanes *w;
   entry stack[MAX_STACK];
-  uint32_t sp, stack_cap;
+  uint32_t stack_cap;
   uint32_t parts_used, parts_cap;
   check checks[MAX_CHECKS];
   uint32_t check_count;
   uint64_t steps;
   uint32_t depth;
 } symbolic;
-
-/* The operations of BYTES (at most MAX_BYTES) through the evaluator's
-   decode cache, as the one-lane evaluation loads them. They stay valid
-   while no other expression is loaded. */
-static bool load_ops(symbolic *s, const uint8_t *bytes, size_t size, const amddwarf_op **ops,
-                     size_t *count)
-{
-  program p;
-  if (size > MAX_BYTES || (bytes == NULL && size > 0) ||
-      amddwarf__load_program(s->m, bytes, size, &p) != AMDDWARF_OK)
-    return false;
-  *ops = p.external ? p.external : s->m->ev->ops + p.first;
-  *count = p.count;
-  return true;
-}
 
 /* The storage of entry E (rules.h). */
 static bool bounds_of(symbolic *s, const entry *e, storage_size *out)
@@ -228,77 +213,6 @@ static bool require(symbolic *s, const check *c)
   return true;
 }
 
-/* ---- the stack --------------------------------------------------------------- */
-
-static entry *push(symbolic *s)
-{
-  if (s->sp >= s->stack_cap)
-    return NULL;
-  entry *e = &s->stack[s->sp++];
-  memset(e, 0, sizeof *e);
-  return e;
-}
-
-static bool push_value(symbolic *s, affine x)
-{
-  entry *e = push(s);
-  if (e == NULL)
-    return false;
-  e->kind = ENTRY_VALUE;
-  e->x = x;
-  return true;
-}
-
-static bool push_storage(symbolic *s, amddwarf_location_kind kind, uint32_t id, affine offset)
-{
-  entry *e = push(s);
-  if (e == NULL)
-    return false;
-  e->kind = ENTRY_STORAGE;
-  e->where.kind = kind;
-  e->where.id = id;
-  e->x = offset;
-  return true;
-}
-
-/* pop_value: a value, or a default-space memory location as its address. */
-static bool pop_value(symbolic *s, uint32_t base, affine *out)
-{
-  if (s->sp <= base)
-    return false;
-  entry *e = &s->stack[s->sp - 1];
-  if (e->kind == ENTRY_VALUE ||
-      (e->kind == ENTRY_STORAGE && e->where.kind == AMDDWARF_LOCATION_MEMORY &&
-       e->where.id == AMDDWARF_ASPACE_NONE)) {
-    *out = e->x;
-    s->sp--;
-    return true;
-  }
-  return false;
-}
-
-/* pop_location: a complete location, or a generic value as a default-space
-   memory location. */
-static bool pop_location(symbolic *s, uint32_t base, entry *out)
-{
-  if (s->sp <= base || s->stack[s->sp - 1].incomplete)
-    return false;
-  *out = s->stack[--s->sp];
-  if (out->kind == ENTRY_VALUE) {
-    out->kind = ENTRY_STORAGE;
-    out->where.kind = AMDDWARF_LOCATION_MEMORY;
-    out->where.id = AMDDWARF_ASPACE_NONE;
-  }
-  return true;
-}
-
-static bool any_incomplete(const symbolic *s)
-{
-  for (uint32_t i = 0; i < s->sp; i++)
-    if (s->stack[i].incomplete)
-      return true;
-  return false;
-}
 
 /* ---- locations ----------------------------------------------------------------- */
 
@@ -388,73 +302,93 @@ static void begin_composite(symbolic *s, entry *c)
   c->first = s->parts_used;
 }
 
-/* DW_OP_piece of BITS bits. */
-static bool piece(symbolic *s, uint32_t base, uint64_t bits)
+/* ---- the plan's steps over affine values ------------------------------------ */
+
+/* The entries are the plan's stack slots: a step finds its operands at the
+   depth the plan gives it (fast_plan.h), so the rules of which entry serves
+   as what are the plan's, checked here only where they depend on a number
+   (a memory location's address space). */
+
+static inline void set_value(entry *e, affine x)
 {
-  entry pl;
-  memset(&pl, 0, sizeof pl);
-  pl.kind = ENTRY_STORAGE;
-  pl.where.kind = AMDDWARF_LOCATION_UNDEFINED;
-  if (s->sp > base && !s->stack[s->sp - 1].incomplete && !pop_location(s, base, &pl))
-    return false;
-  entry *c;
-  if (s->sp > base && s->stack[s->sp - 1].incomplete) {
-    c = &s->stack[s->sp - 1];
-  } else {
-    /* A composite starts at the end of the parts: none is being built. */
-    if (any_incomplete(s) || (c = push(s)) == NULL)
-      return false;
-    begin_composite(s, c);
-    c->incomplete = true;
-  }
-  return append(s, c, &pl, bits);
+  memset(e, 0, sizeof *e);
+  e->kind = ENTRY_VALUE;
+  e->x = x;
 }
 
-/* DW_OP_LLVM_select_bit_piece BITS COUNT: the EXEC-selected spill. */
-static bool select_bit_piece(symbolic *s, uint32_t base, uint64_t bits, uint64_t count)
+static inline void set_storage(entry *e, amddwarf_location_kind kind, uint32_t id, affine offset)
 {
-  affine mask;
-  entry l1, l0, c;
-  uint64_t total;
-  if (bits == 0 || count == 0 || bits % 8 != 0 || count > 64 || any_incomplete(s))
-    return false;
-  if (!pop_value(s, base, &mask) || mask.a != 0 || !pop_location(s, base, &l1) ||
-      !pop_location(s, base, &l0) || l1.kind != ENTRY_STORAGE || l0.kind != ENTRY_STORAGE ||
-      s->m->req->format.address_size < 8)
-    return false;
-  if (amddwarf_mul_overflow_u64(bits, count, &total) || total > INT64_MAX)
-    return false;
-  /* Every part is one of the two storages: their bounds are found once. */
-  storage_size b0, b1;
-  if (!bounds_of(s, &l0, &b0) || !bounds_of(s, &l1, &b1))
-    return false;
-  begin_composite(s, &c);
-  for (uint64_t n = 0; n < count; n++) {
-    if (++s->steps > s->m->ev->max_steps)
-      return false;
-    bool one = mask.b >> n & 1;
-    const entry *from = one ? &l1 : &l0;
-    const storage_size *b = one ? &b1 : &b0;
-    affine at;
-    if (!move_within(s, from->x, b, constant(n * bits / 8), true, &at) ||
-        !append_within(s, &c, from->where, at, b, bits))
-      return false;
-  }
-  entry *e = push(s);
-  if (e == NULL)
-    return false;
-  *e = c;
-  return true;
+  memset(e, 0, sizeof *e);
+  e->kind = ENTRY_STORAGE;
+  e->where.kind = kind;
+  e->where.id = id;
+  e->x = offset;
 }
 
-/* DW_OP_LLVM_form_aspace_address: the space on top, the address below. */
-static bool form_aspace_address(symbolic *s, uint32_t base)
+/* Entry E as a generic value: a value, or a default-space memory location
+   as its address. */
+static inline bool as_value(const entry *e, affine *out)
 {
-  affine space, address;
-  uint32_t aspace;
-  if (!pop_value(s, base, &space) || space.a != 0 || space.b > UINT32_MAX ||
-      !amddwarf__aspace_of_number(space.b, &aspace) ||
-      !pop_value(s, base, &address))
+  if (e->kind == ENTRY_VALUE ||
+      (e->kind == ENTRY_STORAGE && e->where.kind == AMDDWARF_LOCATION_MEMORY &&
+       e->where.id == AMDDWARF_ASPACE_NONE)) {
+    *out = e->x;
+    return true;
+  }
+  return false;
+}
+
+/* Entry E as a location: a generic value is a default-space address. */
+static inline void as_location(entry *e)
+{
+  if (e->kind == ENTRY_VALUE) {
+    e->kind = ENTRY_STORAGE;
+    e->where.kind = AMDDWARF_LOCATION_MEMORY;
+    e->where.id = AMDDWARF_ASPACE_NONE;
+  }
+}
+
+/* The generic binary operation KIND (64 bits: the whole-wave path takes
+   8-byte addresses only) on X and Y. Constants go through the evaluator's
+   own arithmetic; a lane-dependent value stays affine under a sum, a
+   difference, a product with a constant and a left shift by a constant
+   below 64, and leaves the domain under anything else. */
+static bool affine_binary(amddwarf_op_kind kind, affine x, affine y, affine *z)
+{
+  uint64_t r;
+  if (x.a == 0 && y.a == 0) {
+    if (!amddwarf__integer_binary(kind, x.b, y.b, 64, &r))
+      return false;
+    *z = constant(r);
+    return true;
+  }
+  switch (kind) {
+  case AMDDWARF_OP_plus:
+    z->a = x.a + y.a, z->b = x.b + y.b;
+    return true;
+  case AMDDWARF_OP_minus:
+    z->a = x.a - y.a, z->b = x.b - y.b;
+    return true;
+  case AMDDWARF_OP_mul:
+    if (x.a != 0 && y.a != 0)
+      return false;
+    z->a = x.a * y.b + y.a * x.b, z->b = x.b * y.b;
+    return true;
+  case AMDDWARF_OP_shl:
+    if (y.a != 0 || y.b >= 64)
+      return false;
+    z->a = x.a << y.b, z->b = x.b << y.b;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* The generic value E as an address in ASPACE (form_aspace_address). */
+static bool form_space(symbolic *s, entry *e, uint32_t aspace)
+{
+  affine address;
+  if (!as_value(e, &address))
     return false;
   uint64_t mask = amddwarf__aspace_mask(s->m, aspace);
   address.a &= mask;
@@ -469,11 +403,20 @@ static bool form_aspace_address(symbolic *s, uint32_t base)
     if (!require(s, &c))
       return false;
   }
-  return push_storage(s, AMDDWARF_LOCATION_MEMORY, aspace, address);
+  set_storage(e, AMDDWARF_LOCATION_MEMORY, aspace, address);
+  return true;
 }
 
-/* breg*: a default-space memory location at the register's number plus DISP. */
-static bool breg(symbolic *s, uint32_t regno, uint64_t disp)
+/* A number naming an address space, the same for every lane. */
+static bool space_of(const entry *e, uint32_t *aspace)
+{
+  affine x;
+  return as_value(e, &x) && x.a == 0 && amddwarf__aspace_of_number(x.b, aspace);
+}
+
+/* breg: a default-space memory location at register REGNO's number plus
+   DISP, into E. */
+static bool breg(symbolic *s, entry *e, uint32_t regno, uint64_t disp)
 {
   uint64_t size;
   uint8_t buf[8] = {0};
@@ -484,214 +427,201 @@ static bool breg(symbolic *s, uint32_t regno, uint64_t disp)
   if (register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
       amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
     return false;
-  uint64_t x = amddwarf__load_le64(buf);
-  return push_storage(s, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE, constant(x + disp));
+  set_storage(e, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE,
+              constant(amddwarf__load_le64(buf) + disp));
+  return true;
 }
 
-static bool run(symbolic *s, const amddwarf_op *ops, size_t count, uint32_t base);
+/* The open composite of one plan run (its pieces). */
+typedef struct pieces {
+  bool open;
+  entry composite;
+} pieces;
 
-/* DW_OP_fbreg DISP: the frame base evaluated on a frame of its own. */
-static bool frame_base(symbolic *s, int64_t disp)
+/* A part of BITS bits (whole bytes), E or undefined, appended to the open
+   composite. */
+static bool wave_piece(symbolic *s, pieces *o, entry *e, uint64_t bits)
+{
+  entry undefined;
+  if (bits % 8 != 0)
+    return false;
+  if (e == NULL) {
+    set_storage(&undefined, AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
+    e = &undefined;
+  }
+  as_location(e);
+  if (!o->open) {
+    begin_composite(s, &o->composite);
+    o->open = true;
+  }
+  return append(s, &o->composite, e, bits);
+}
+
+/* select_bit_piece of COUNT parts of BITS bits: the EXEC-selected spill,
+   the mask on top of L0 and L1, into L0's slot. */
+static bool wave_select(symbolic *s, const pieces *o, entry *l0, entry *l1, const entry *mask_entry,
+                        uint64_t bits, uint64_t count)
+{
+  affine mask;
+  entry c;
+  if (bits % 8 != 0 || count > 64 || o->open || !as_value(mask_entry, &mask) || mask.a != 0)
+    return false;
+  as_location(l0);
+  as_location(l1);
+  if (l0->kind != ENTRY_STORAGE || l1->kind != ENTRY_STORAGE)
+    return false;
+  /* Every part is one of the two storages: their bounds are found once. */
+  storage_size b0, b1;
+  if (!bounds_of(s, l0, &b0) || !bounds_of(s, l1, &b1))
+    return false;
+  begin_composite(s, &c);
+  s->steps += count; /* as building it counts */
+  if (s->steps > s->m->ev->max_steps)
+    return false;
+  for (uint64_t n = 0; n < count; n++) {
+    bool one = mask.b >> n & 1;
+    const entry *from = one ? l1 : l0;
+    const storage_size *b = one ? &b1 : &b0;
+    affine at;
+    if (!move_within(s, from->x, b, constant(n * bits / 8), true, &at) ||
+        !append_within(s, &c, from->where, at, b, bits))
+      return false;
+  }
+  *l0 = c;
+  return true;
+}
+
+static bool run_plan(symbolic *s, const fast_plan *plan, uint32_t base, entry *result);
+
+/* DW_OP_fbreg DISP: the frame base's plan on the slots above BASE, a
+   memory location moved by DISP, into E. */
+static bool frame_base(symbolic *s, entry *e, uint32_t base, int64_t disp)
 {
   const amddwarf_target *t = s->m->t;
   const uint8_t *bytes = NULL;
   size_t size = 0;
+  program p;
   entry loc;
-  /* A frame base inside a frame base would evict the operations being run. */
+  /* A frame base inside a frame base would evict the plan being run. */
   if (s->depth > 0 || s->depth >= s->m->ev->max_call_depth || !TARGET_HAS(t, frame_base) ||
-      t->frame_base(t->user, &bytes, &size) != AMDDWARF_OK)
+      t->frame_base(t->user, &bytes, &size) != AMDDWARF_OK ||
+      amddwarf__load_program(s->m, bytes, size, &p) != AMDDWARF_OK || p.plan == NULL)
     return false;
-  const amddwarf_op *ops;
-  size_t count;
-  uint32_t base = s->sp;
-  if (!load_ops(s, bytes, size, &ops, &count))
-    return false;
-  /* No expression is loaded inside a frame base, so OPS stays valid. */
   s->depth++;
-  bool ok = run(s, ops, count, base);
+  bool ok = run_plan(s, p.plan, base, &loc);
   s->depth--;
-  if (!ok || s->sp == base)
-    return false;
-  s->stack[s->sp - 1].incomplete = false;
-  if (!pop_location(s, base, &loc) || loc.kind != ENTRY_STORAGE ||
-      loc.where.kind != AMDDWARF_LOCATION_MEMORY)
-    return false;
-  s->sp = base;
-  if (!move(s, &loc, constant((uint64_t)disp), false))
-    return false;
-  entry *e = push(s);
-  if (e == NULL)
+  if (!ok || loc.kind != ENTRY_STORAGE || loc.where.kind != AMDDWARF_LOCATION_MEMORY ||
+      !move(s, &loc, constant((uint64_t)disp), false))
     return false;
   *e = loc;
   return true;
 }
 
-static bool copy_entry(symbolic *s, uint32_t base, uint64_t index)
+/* Step T of a plan whose stack starts at slot BASE. */
+static bool wave_step(symbolic *s, const fast_step *t, uint32_t base, pieces *o)
 {
-  if (s->sp - base <= index || s->stack[s->sp - 1 - index].incomplete)
+  entry *slot = &s->stack[base + t->depth]; /* the slot above the top */
+  entry *top = slot - 1;
+  affine x, y;
+  uint32_t aspace;
+  switch ((fast_code)t->code) {
+  case FC_VALUE:
+    set_value(slot, constant(t->b));
+    return true;
+  case FC_REGISTER:
+    set_storage(slot, AMDDWARF_LOCATION_REGISTER, t->a, constant(0));
+    return true;
+  case FC_ADDRESS:
+    set_storage(slot, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE, constant(t->b));
+    return true;
+  case FC_BREG:
+    return breg(s, slot, t->a, t->b);
+  case FC_ASPACE_BREG:
+    return space_of(top, &aspace) && breg(s, top, t->a, t->b) && form_space(s, top, aspace);
+  case FC_FBREG:
+    return frame_base(s, slot, base + t->index, (int64_t)t->b);
+  case FC_LANE:
+    set_value(slot, (affine){1, 0});
+    return true;
+  case FC_DUP:
+    *slot = top[-(int)t->a];
+    return true;
+  case FC_SWAP: {
+    entry e = top[0];
+    top[0] = top[-1];
+    top[-1] = e;
+    return true;
+  }
+  case FC_ROT: {
+    entry e = top[0];
+    top[0] = top[-1];
+    top[-1] = top[-2];
+    top[-2] = e;
+    return true;
+  }
+  case FC_UNDEFINED:
+    set_storage(slot, AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
+    return true;
+  case FC_BINARY:
+    if (!as_value(&top[-1], &x) || !as_value(top, &y) ||
+        !affine_binary((amddwarf_op_kind)t->a, x, y, &x))
+      return false;
+    set_value(&top[-1], x);
+    return true;
+  case FC_BINARY_CONST:
+    if (!as_value(top, &x) || !affine_binary((amddwarf_op_kind)t->a, x, constant(t->b), &x))
+      return false;
+    set_value(top, x);
+    return true;
+  case FC_OFFSET:
+    as_location(&top[-1]);
+    return as_value(top, &x) && move(s, &top[-1], x, false);
+  case FC_OFFSET_UCONST:
+    as_location(top);
+    return move(s, top, constant(t->b), false);
+  case FC_LANE_OFFSET:
+    as_location(top);
+    return move(s, top, (affine){t->b, 0}, false);
+  case FC_REGISTER_LANE:
+    set_storage(slot, AMDDWARF_LOCATION_REGISTER, t->a, constant(0));
+    return move(s, slot, (affine){t->b, 0}, false);
+  case FC_FORM_ASPACE:
+    return space_of(top, &aspace) && form_space(s, &top[-1], aspace);
+  case FC_FORM_ASPACE_CONST:
+    return form_space(s, top, t->a);
+  case FC_BREG_ASPACE:
+    return breg(s, slot, t->a, t->b) && form_space(s, slot, t->space);
+  case FC_PIECE:
+    return wave_piece(s, o, t->depth == 1 ? &s->stack[base] : NULL, t->b);
+  case FC_SELECT:
+    return wave_select(s, o, &top[-2], &top[-1], top, t->b, t->a);
+  case FC_DEREF: /* a read per lane: lane by lane */
     return false;
-  entry e = s->stack[s->sp - 1 - index];
-  entry *n = push(s);
-  if (n == NULL)
-    return false;
-  *n = e;
-  return true;
+  }
+  return false;
 }
 
-/* The binary operations of generic values (64 bits: the whole-wave path
-   takes 8-byte addresses only). Constants go through the evaluator's own
-   arithmetic; a lane-dependent value stays affine under a sum, a
-   difference, a product with a constant and a left shift by a constant
-   below 64, and leaves the domain under anything else. */
-static bool binary(symbolic *s, uint32_t base, amddwarf_op_kind kind)
+/* Runs PLAN on the slots from BASE: its result (the top entry as a
+   location, or the open composite) in *RESULT. */
+static bool run_plan(symbolic *s, const fast_plan *plan, uint32_t base, entry *result)
 {
-  affine x, y, z;
-  uint64_t r;
-  if (s->sp < base + 2 || !pop_value(s, base, &y) || !pop_value(s, base, &x))
+  pieces o;
+  o.open = false;
+  /* One slot more than the deepest stack: an open composite's. */
+  if (!plan->usable || (uint64_t)base + plan->deepest + 1 > s->stack_cap ||
+      s->steps + plan->operations > s->m->ev->max_steps)
     return false;
-  if (x.a == 0 && y.a == 0)
-    return amddwarf__integer_binary(kind, x.b, y.b, 64, &r) && push_value(s, constant(r));
-  switch (kind) {
-  case AMDDWARF_OP_plus:
-    z.a = x.a + y.a, z.b = x.b + y.b;
-    break;
-  case AMDDWARF_OP_minus:
-    z.a = x.a - y.a, z.b = x.b - y.b;
-    break;
-  case AMDDWARF_OP_mul:
-    if (x.a != 0 && y.a != 0)
+  s->steps += plan->operations;
+  for (const fast_step *t = plan->steps, *end = t + plan->count; t < end; t++)
+    if (!wave_step(s, t, base, &o))
       return false;
-    z.a = x.a * y.b + y.a * x.b, z.b = x.b * y.b;
-    break;
-  case AMDDWARF_OP_shl:
-    if (y.a != 0 || y.b >= 64)
-      return false;
-    z.a = x.a << y.b, z.b = x.b << y.b;
-    break;
-  default:
-    return false;
-  }
-  return push_value(s, z);
-}
-
-static bool step(symbolic *s, const amddwarf_op *op, uint32_t base, size_t *next)
-{
-  amddwarf_op_kind kind = op->kind;
-  affine x;
-  entry loc;
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
-    return push_value(s, constant((uint64_t)(kind - AMDDWARF_OP_lit0)));
-  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31)
-    return push_storage(s, AMDDWARF_LOCATION_REGISTER, (uint32_t)(kind - AMDDWARF_OP_reg0),
-                        constant(0));
-  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31)
-    return breg(s, (uint32_t)(kind - AMDDWARF_OP_breg0), op->operands[0]);
-  switch (kind) {
-  case AMDDWARF_OP_nop:
-  case AMDDWARF_OP_LLVM_nop:
-    return true;
-  case AMDDWARF_OP_const1u: case AMDDWARF_OP_const2u: case AMDDWARF_OP_const4u:
-  case AMDDWARF_OP_const8u: case AMDDWARF_OP_constu: case AMDDWARF_OP_const1s:
-  case AMDDWARF_OP_const2s: case AMDDWARF_OP_const4s: case AMDDWARF_OP_const8s:
-  case AMDDWARF_OP_consts:
-    return push_value(s, constant(op->operands[0]));
-  case AMDDWARF_OP_addr:
-    return push_storage(s, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE,
-                        constant(op->operands[0]));
-  case AMDDWARF_OP_regx:
-    return op->operands[0] <= UINT32_MAX &&
-           push_storage(s, AMDDWARF_LOCATION_REGISTER, (uint32_t)op->operands[0], constant(0));
-  case AMDDWARF_OP_bregx:
-    return breg(s, (uint32_t)op->operands[0], op->operands[1]);
-  case AMDDWARF_OP_fbreg:
-    return frame_base(s, (int64_t)op->operands[0]);
-  case AMDDWARF_OP_dup:
-    return copy_entry(s, base, 0);
-  case AMDDWARF_OP_over:
-    return copy_entry(s, base, 1);
-  case AMDDWARF_OP_pick:
-    return copy_entry(s, base, op->operands[0]);
-  case AMDDWARF_OP_drop:
-    if (s->sp <= base)
-      return false;
-    s->sp--;
-    return true;
-  case AMDDWARF_OP_swap: {
-    if (s->sp < base + 2)
-      return false;
-    entry t = s->stack[s->sp - 1];
-    s->stack[s->sp - 1] = s->stack[s->sp - 2];
-    s->stack[s->sp - 2] = t;
+  if (plan->depth > 0) {
+    *result = s->stack[base + plan->depth - 1u];
+    as_location(result);
     return true;
   }
-  case AMDDWARF_OP_rot: {
-    if (s->sp < base + 3)
-      return false;
-    entry t = s->stack[s->sp - 1];
-    s->stack[s->sp - 1] = s->stack[s->sp - 2];
-    s->stack[s->sp - 2] = s->stack[s->sp - 3];
-    s->stack[s->sp - 3] = t;
-    return true;
-  }
-  case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_shl:
-  case AMDDWARF_OP_shr: case AMDDWARF_OP_and: case AMDDWARF_OP_or: case AMDDWARF_OP_xor:
-  case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:
-    return binary(s, base, kind);
-  case AMDDWARF_OP_plus_uconst:
-    if (!pop_value(s, base, &x))
-      return false;
-    x.b += op->operands[0];
-    return push_value(s, x);
-  case AMDDWARF_OP_skip:
-    *next = op->target;
-    return true;
-  case AMDDWARF_OP_bra:
-    if (!pop_value(s, base, &x) || x.a != 0)
-      return false; /* a branch on the lane: lane by lane */
-    if (x.b != 0)
-      *next = op->target;
-    return true;
-  case AMDDWARF_OP_LLVM_push_lane:
-    return push_value(s, (affine){1, 0});
-  case AMDDWARF_OP_LLVM_undefined:
-    return push_storage(s, AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
-  case AMDDWARF_OP_LLVM_form_aspace_address:
-    return form_aspace_address(s, base);
-  case AMDDWARF_OP_LLVM_offset:
-    if (!pop_value(s, base, &x) || !pop_location(s, base, &loc) || !move(s, &loc, x, false))
-      return false;
-    s->stack[s->sp++] = loc;
-    return true;
-  case AMDDWARF_OP_LLVM_offset_uconst:
-    if (op->operands[0] > INT64_MAX || !pop_location(s, base, &loc) ||
-        !move(s, &loc, constant(op->operands[0]), false))
-      return false;
-    s->stack[s->sp++] = loc;
-    return true;
-  case AMDDWARF_OP_piece:
-    return op->operands[0] <= UINT64_MAX / 8 && piece(s, base, op->operands[0] * 8);
-  case AMDDWARF_OP_LLVM_piece_end:
-    if (s->sp <= base || !s->stack[s->sp - 1].incomplete)
-      return false;
-    s->stack[s->sp - 1].incomplete = false;
-    return true;
-  case AMDDWARF_OP_LLVM_select_bit_piece:
-    return select_bit_piece(s, base, op->operands[0], op->operands[1]);
-  default:
-    return false;
-  }
-}
-
-static bool run(symbolic *s, const amddwarf_op *ops, size_t count, uint32_t base)
-{
-  size_t pc = 0;
-  while (pc < count) {
-    size_t next = pc + 1;
-    if (++s->steps > s->m->ev->max_steps || !step(s, &ops[pc], base, &next))
-      return false;
-    pc = next;
-  }
-  return true;
+  *result = o.composite;
+  return o.open;
 }
 
 /* ---- reading every lane ------------------------------------------------------ */
@@ -948,31 +878,21 @@ static bool read_segment_alone(wave_read *r, uint32_t lane, const segment *g, ui
 /* ---- the entry point ------------------------------------------------------------ */
 
 /* The symbolic run of BYTES: the result in *RESULT, or false. */
+/* The symbolic run of BYTES, from the plan the one-lane evaluator runs
+   (fast_plan.h): the result in *RESULT, or false. */
 static bool evaluate(symbolic *s, const uint8_t *bytes, size_t size, entry *result)
 {
   const amddwarf_eval_request *req = s->m->req;
-  if (req->initial_count > 0 || s->m->trace != NULL || req->format.address_size != 8)
+  program p;
+  if (req->initial_count > 0 || s->m->trace != NULL || req->format.address_size != 8 ||
+      (bytes == NULL && size > 0) ||
+      amddwarf__load_program(s->m, bytes, size, &p) != AMDDWARF_OK || p.plan == NULL)
     return false;
-  const amddwarf_op *loaded;
-  size_t count;
-  if (!load_ops(s, bytes, size, &loaded, &count))
-    return false;
-  /* A frame base loaded later may move or evict these: run from a copy. */
-  amddwarf_op ops[MAX_BYTES];
-  memcpy(ops, loaded, count * sizeof *ops);
-  if (!run(s, ops, count, 0) || s->sp == 0)
-    return false;
-  *result = s->stack[s->sp - 1];
-  result->incomplete = false;
-  if (result->kind == ENTRY_VALUE) {
-    result->kind = ENTRY_STORAGE;
-    result->where.kind = AMDDWARF_LOCATION_MEMORY;
-    result->where.id = AMDDWARF_ASPACE_NONE;
-  }
-  return true;
+  /* Cached plans stay pinned for the evaluation: a frame base loaded
+     while this one runs does not move it. */
+  return run_plan(s, p.plan, 0, result);
 }
 
-/* Lane LANE by the one-lane evaluator and read. */
 static amddwarf_status one_lane(amddwarf_eval *ev, const amddwarf_eval_request *request,
                                 const uint8_t *bytes, size_t size, uint32_t lane,
                                 uint64_t bit_offset, uint64_t bit_size, uint8_t *out)
@@ -1025,7 +945,6 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   symbolic s;
   s.m = &m;
   s.w = ev->lanes;
-  s.sp = 0;
   s.stack_cap = ev->stack_cap < MAX_STACK ? ev->stack_cap : MAX_STACK;
   s.parts_used = 0;
   s.parts_cap = ev->parts_cap < MAX_PARTS ? ev->parts_cap : MAX_PARTS;
