@@ -23,6 +23,7 @@
    values agree, and the lanes without a PC.
 """
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -154,6 +155,33 @@ def main():
     # The example must use the installed library, not the build tree's.
     ldd = run(["ldd", str(exe)]).stdout
     check(str(prefix) in ldd, f"example links the installed library: {ldd}")
+
+    # pkg-config from the same prefix: the installed amddwarf.pc names the
+    # prefix it was installed under, so a program built with its flags
+    # compiles, links and runs against the installed library.
+    pcs = sorted(prefix.glob("lib*/**/pkgconfig/amddwarf.pc")) + \
+        sorted(prefix.glob("lib/pkgconfig/amddwarf.pc"))
+    if check(bool(pcs), f"amddwarf.pc installed under {prefix}"):
+        env = dict(os.environ, PKG_CONFIG_PATH=str(pcs[0].parent))
+        include = run(["pkg-config", "--variable=includedir", "amddwarf"], env=env).stdout.strip()
+        check(pathlib.Path(include).resolve() == (prefix / "include").resolve(),
+              f"pkg-config includedir {include!r} is {prefix}/include")
+        cflags = run(["pkg-config", "--cflags", "amddwarf"], env=env).stdout.split()
+        libs = run(["pkg-config", "--libs", "amddwarf"], env=env).stdout.split()
+        hello = work / "hello.c"
+        hello.write_text('#include <stdio.h>\n#include <amddwarf/amddwarf.h>\n'
+                         'int main(void) { puts(amddwarf_version()); return 0; }\n')
+        cc = compiler.group(1) if compiler else "cc"
+        r = run([cc] + flags.split() + cflags + [str(hello), "-o", str(work / "hello")] + libs)
+        if check(r.returncode == 0, f"build with pkg-config flags {cflags} {libs}: {r.stderr[-800:]}"):
+            libdir = run(["pkg-config", "--variable=libdir", "amddwarf"], env=env).stdout.strip()
+            r = run([str(work / "hello")], env=dict(os.environ, LD_LIBRARY_PATH=libdir))
+            project = re.search(r"project\(\w+\s+VERSION\s+([0-9.]+)",
+                                (source_dir / "CMakeLists.txt").read_text())
+            check(r.returncode == 0 and project is not None and
+                  r.stdout.strip().startswith(project.group(1)),
+                  f"the pkg-config build runs and prints the project's version: "
+                  f"{r.stdout!r} {r.stderr[-300:]}")
 
     src = work / "k.cl"
     src.write_text(KERNEL)
