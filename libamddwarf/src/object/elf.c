@@ -656,6 +656,17 @@ static void join_code(amddwarf_symbol *symbol, void *user)
   }
 }
 
+/* SYM's address: its value, plus its section's address in a relocatable
+   object (whose sections the object lays out). */
+static uint64_t symbol_address(const amddwarf_object *object, const Elf64_Sym *sym)
+{
+  uint64_t address = sym->st_value;
+  if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < object->section_count &&
+      object->info.elf_type == ET_REL)
+    address += object->sections[sym->st_shndx].address;
+  return address;
+}
+
 static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_section *symtab,
                                     amddwarf_error *err)
 {
@@ -688,10 +699,7 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
     s->name = nul != NULL ? name : amddwarf__arena_strndup(&object->arena, name, len);
     if (s->name == NULL)
       return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "symbol names");
-    s->address = sym.st_value;
-    if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < object->section_count &&
-        object->info.elf_type == ET_REL)
-      s->address += object->sections[sym.st_shndx].address;
+    s->address = symbol_address(object, &sym);
     s->size = sym.st_size;
     s->section = sym.st_shndx;
     s->kind = kind == STT_FUNC ? AMDDWARF_SYMBOL_FUNCTION : AMDDWARF_SYMBOL_OBJECT;
@@ -996,28 +1004,17 @@ amddwarf_status amddwarf__object_ensure_symbols(const amddwarf_object *cobject,
                   err);
 }
 
-/* ELF address of SYM, as read_symbols gives it. */
-static uint64_t symbol_address(const amddwarf_object *object, const Elf64_Sym *sym)
+/* The 64 bytes of a kernel descriptor in section SHNDX at ADDRESS (as
+   symbol_address gives it), or NULL. */
+static const uint8_t *descriptor_bytes(const amddwarf_object *object, uint32_t shndx,
+                                       uint64_t address)
 {
-  uint64_t address = sym->st_value;
-  if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < object->section_count &&
-      object->info.elf_type == ET_REL)
-    address += object->sections[sym->st_shndx].address;
-  return address;
-}
-
-/* The bytes of the kernel descriptor symbol SYM (64 of them), or NULL. */
-static const uint8_t *descriptor_bytes(const amddwarf_object *object, const Elf64_Sym *sym)
-{
-  if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= object->section_count)
+  if (shndx == SHN_UNDEF || shndx >= object->section_count)
     return NULL;
-  const amddwarf_section *sec = &object->sections[sym->st_shndx];
-  uint64_t offset = sym->st_value;
-  if (object->info.elf_type != ET_REL) {
-    if (offset < sec->address)
-      return NULL;
-    offset -= sec->address;
-  }
+  const amddwarf_section *sec = &object->sections[shndx];
+  if (address < sec->address)
+    return NULL;
+  uint64_t offset = address - sec->address;
   if (sec->type == SHT_NOBITS || sec->data == NULL || offset > sec->size ||
       sec->size - offset < AMDDWARF_KERNEL_DESCRIPTOR_SIZE)
     return NULL;
@@ -1077,7 +1074,8 @@ static int find_function_in_place(const amddwarf_object *object, uint64_t addres
     for (size_t h = 0; h < count; ++h)
       if (room >= lengths[h] + 4 && memcmp(name, holders[h].name, lengths[h]) == 0 &&
           memcmp(name + lengths[h], ".kd", 4) == 0) {
-        *out = (amddwarf__function_at){holders[h], descriptor_bytes(object, &sym)};
+        *out = (amddwarf__function_at){
+            holders[h], descriptor_bytes(object, sym.st_shndx, symbol_address(object, &sym))};
         out->symbol.kind = AMDDWARF_SYMBOL_KERNEL;
         return 1;
       }
@@ -1108,12 +1106,7 @@ static bool find_function_in_table(const amddwarf_object *object, uint64_t addre
     const amddwarf_symbol *kd = &object->symbols[d];
     if (kd->kind == AMDDWARF_SYMBOL_DESCRIPTOR && strncmp(kd->name, found->name, length) == 0 &&
         strcmp(kd->name + length, ".kd") == 0) {
-      Elf64_Sym sym = {0};
-      sym.st_shndx = (uint16_t)kd->section;
-      sym.st_value = kd->address;
-      if (object->info.elf_type == ET_REL && kd->section < object->section_count)
-        sym.st_value -= object->sections[kd->section].address;
-      out->descriptor = descriptor_bytes(object, &sym);
+      out->descriptor = descriptor_bytes(object, kd->section, kd->address);
       break;
     }
   }

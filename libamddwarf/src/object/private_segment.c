@@ -18,6 +18,7 @@
  * whether every kernel reaching it lacks private memory cannot be proved. */
 #include <inttypes.h>
 
+#include "common/reader.h"
 #include "object/internal.h"
 
 enum {
@@ -25,14 +26,6 @@ enum {
   DESCRIPTOR_KERNEL_CODE_PROPERTIES = 56,      /* uint16 */
   PROPERTY_USES_DYNAMIC_STACK = 1u << 11,
 };
-
-static uint32_t read_le(const uint8_t *p, size_t n)
-{
-  uint32_t v = 0;
-  for (size_t i = 0; i < n; ++i)
-    v |= (uint32_t)p[i] << (8 * i);
-  return v;
-}
 
 amddwarf_status amddwarf_object_private_possible(const amddwarf_object *object, uint64_t pc,
                                                  amddwarf_error *err)
@@ -45,8 +38,15 @@ amddwarf_status amddwarf_object_private_possible(const amddwarf_object *object, 
      "none": anything less tells nothing. */
   if (!amddwarf__object_function_at(object, pc, &kernel) || kernel.descriptor == NULL)
     return AMDDWARF_OK;
-  uint32_t fixed = read_le(kernel.descriptor + DESCRIPTOR_PRIVATE_SEGMENT_FIXED_SIZE, 4);
-  uint32_t properties = read_le(kernel.descriptor + DESCRIPTOR_KERNEL_CODE_PROPERTIES, 2);
+  /* Little-endian, as every AMDGPU code object; the bytes are all there. */
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, kernel.descriptor, AMDDWARF_KERNEL_DESCRIPTOR_SIZE);
+  uint32_t fixed = 0;
+  uint16_t properties = 0;
+  r.pos = DESCRIPTOR_PRIVATE_SEGMENT_FIXED_SIZE;
+  (void)amddwarf__read_u32(&r, &fixed);
+  r.pos = DESCRIPTOR_KERNEL_CODE_PROPERTIES;
+  (void)amddwarf__read_u16(&r, &properties);
   if (fixed != 0 || (properties & PROPERTY_USES_DYNAMIC_STACK) != 0)
     return AMDDWARF_OK;
   return amddwarf__fail(err, AMDDWARF_E_EVAL_NO_PRIVATE_SEGMENT, AMDDWARF_NO_OFFSET,
