@@ -4,6 +4,7 @@
  * variables in scope at every line-table address, and the static checker;
  * before any of that, the same DIEs and variables through DIE references,
  * which read the section without the summaries' checks of references. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,57 @@ static int count_problem(void *user, const amddwarf_check_problem *problem)
   size_t *n = user;
   *n += (size_t)problem->kind + 1;
   return 0;
+}
+
+/* The function holding an address, found first by searching .symtab in
+   place (nothing read yet), then through the symbol table read whole.
+   Whatever either returns must hold the address. The addresses probed are
+   the first unit's line rows (an end of sequence is a function's end) and
+   words from the input. */
+enum { PROBES = 48 };
+
+static size_t probe_addresses(const amddwarf_object *object, const uint8_t *data, size_t size,
+                              uint64_t *addresses)
+{
+  size_t count = 0;
+  const amddwarf_line_table *t =
+      amddwarf_object_cu_count(object) > 0 ? amddwarf_object_line_table(object, 0) : NULL;
+  for (size_t r = 0; t != NULL && r < t->row_count && count < PROBES / 2; ++r) {
+    amddwarf_line_row row;
+    if (amddwarf_object_line_row(object, t, r, &row) == AMDDWARF_OK)
+      addresses[count++] = row.address;
+  }
+  for (size_t at = 0; at + 8 <= size && count < PROBES; at += size / 16 + 8) {
+    uint64_t word;
+    memcpy(&word, data + at, 8);
+    addresses[count++] = word;
+  }
+  return count;
+}
+
+static bool holds(const amddwarf_symbol *s, uint64_t address)
+{
+  return address >= s->address && address - s->address < (s->size ? s->size : 1);
+}
+
+static size_t probe_function_symbols(const amddwarf_object *object, const uint8_t *data,
+                                     size_t size)
+{
+  uint64_t addresses[PROBES];
+  size_t count = probe_addresses(object, data, size, addresses), sink = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t p = 0; p < count; ++p) {
+      amddwarf_symbol s;
+      if (amddwarf_object_function_symbol_at(object, addresses[p], &s) != AMDDWARF_OK)
+        continue;
+      if (!holds(&s, addresses[p]))
+        abort();
+      sink += s.name != NULL;
+    }
+    if (amddwarf_object_symbol_count(object) == 0)
+      break; /* the table could not be read, or holds nothing */
+  }
+  return sink;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -92,7 +144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(copy);
     return 0;
   }
-  size_t sink = walk_references(object);
+  size_t sink = probe_function_symbols(object, data, size);
+  sink += walk_references(object);
   /* Units are loaded in a data-dependent order: the last one first, so
      references between units are resolved from both sides. */
   size_t units = amddwarf_object_cu_count(object);
