@@ -344,7 +344,9 @@ static bool step(checker *c, const amddwarf_op *ops, size_t count, path_state *s
   return true;
 }
 
-static void analyze(checker *c, const amddwarf_op *ops, size_t count)
+/* INITIAL_DEPTH entries are on the stack when the expression starts: the
+   CFA, for the expression of a register's rule (DWARF 5 section 6.4.2). */
+static void analyze(checker *c, const amddwarf_op *ops, size_t count, uint32_t initial_depth)
 {
   /* reported[op * 4 + k]: k = 0 underflow, 1 piece, 2 address space, 3 register. */
   uint8_t *reported = calloc(count * 4 + 4, 1);
@@ -355,6 +357,7 @@ static void analyze(checker *c, const amddwarf_op *ops, size_t count)
   if (reported == NULL || seen == NULL || work == NULL)
     goto cleanup;
   memset(&work[0], 0, sizeof work[0]);
+  work[0].depth = initial_depth; /* an unknown memory location: slot 0 is SLOT_UNKNOWN */
   top = 1;
   while (top > 0 && !c->stop && states < MAX_PATH_STATES) {
     path_state s = work[--top];
@@ -405,7 +408,7 @@ cleanup:
   free(work);
 }
 
-static void check_bytes(checker *c, const uint8_t *bytes, size_t size)
+static void check_bytes(checker *c, const uint8_t *bytes, size_t size, uint32_t initial_depth)
 {
   amddwarf_error err;
   size_t count = 0;
@@ -431,7 +434,7 @@ static void check_bytes(checker *c, const uint8_t *bytes, size_t size)
     problem(c, AMDDWARF_CHECK_DECODE, st, err.offset, err.opcode, "%s",
             err.message[0] ? err.message : amddwarf_status_message(st));
   } else {
-    analyze(c, ops, count);
+    analyze(c, ops, count, initial_depth);
   }
   free(ops);
 }
@@ -533,7 +536,7 @@ static void check_value(checker *c, const amddwarf_die_info *die, uint16_t attri
   c->entry_offset = UINT64_MAX;
   bool location = attribute == DW_AT_location;
   if (v->kind == AMDDWARF_ATTR_EXPR) {
-    check_bytes(c, v->bytes, v->size);
+    check_bytes(c, v->bytes, v->size, 0);
     if (location)
       check_reading(c, die, v->bytes, v->size, subprogram_pc(die));
     return;
@@ -551,7 +554,7 @@ static void check_value(checker *c, const amddwarf_die_info *die, uint16_t attri
               (unsigned long long)e->high);
     else if (!e->is_default && e->low < e->high && sorted != NULL)
       sorted[n++] = e;
-    check_bytes(c, e->expr, e->size);
+    check_bytes(c, e->expr, e->size, 0);
     if (location)
       check_reading(c, die, e->expr, e->size, e->is_default ? subprogram_pc(die) : e->low);
   }
@@ -586,6 +589,27 @@ static void checker_init(checker *c, const amddwarf_object *object, const amddwa
   }
 }
 
+/* Checks the expressions of ROW that differ from those of BEFORE (NULL:
+   none), so that a rule is checked where it is set, not in every row it
+   holds. */
+static void check_row_expressions(checker *c, const amddwarf_cfi *cfi,
+                                  const amddwarf_cfi_row *row, const amddwarf_cfi_row *before)
+{
+  if (row->cfa.expr != NULL && row->cfa.expr_size > 0 &&
+      (before == NULL || before->cfa.expr != row->cfa.expr))
+    check_bytes(c, row->cfa.expr, (size_t)row->cfa.expr_size, 0);
+  for (uint32_t k = 0; k < row->rule_count && !c->stop; ++k) {
+    const amddwarf_cfi_rule *rule = &row->rules[k];
+    amddwarf_cfi_rule was;
+    if (rule->expr == NULL || rule->expr_size == 0)
+      continue;
+    if (before != NULL && amddwarf_cfi_row_rule(cfi, before, rule->column, &was) &&
+        was.expr == rule->expr)
+      continue;
+    check_bytes(c, rule->expr, (size_t)rule->expr_size, 1); /* the CFA is pushed first */
+  }
+}
+
 /* The rows of .debug_frame, from the object's own CFI handle (the section
    as relocated when the object was opened). */
 static void check_cfi(checker *c, const amddwarf_object *object)
@@ -603,6 +627,7 @@ static void check_cfi(checker *c, const amddwarf_object *object)
     problem(c, AMDDWARF_CHECK_CFI, st, err.offset, err.opcode, ".debug_frame: %s", err.message);
     return;
   }
+  const amddwarf_cfi_cie *checked_cie = NULL;
   for (size_t i = 0; i < amddwarf_cfi_fde_count(cfi) && !c->stop; ++i) {
     const amddwarf_cfi_fde *fde = amddwarf_cfi_fde_at(cfi, i);
     const amddwarf_cfi_row *rows = NULL;
@@ -625,13 +650,16 @@ static void check_cfi(checker *c, const amddwarf_object *object)
               (unsigned long long)fde->offset, err.message);
       continue;
     }
-    for (size_t r = 0; r < count && !c->stop; ++r) {
-      if (rows[r].cfa.expr != NULL && rows[r].cfa.expr_size > 0)
-        check_bytes(c, rows[r].cfa.expr, (size_t)rows[r].cfa.expr_size);
-      for (uint32_t k = 0; k < rows[r].rule_count; ++k)
-        if (rows[r].rules[k].expr != NULL && rows[r].rules[k].expr_size > 0)
-          check_bytes(c, rows[r].rules[k].expr, (size_t)rows[r].rules[k].expr_size);
+    /* A CIE's rules are checked with its first FDE (the FDEs of one CIE
+       usually follow each other), then only what each row changes. */
+    if (initial != NULL && checked_cie != fde->cie) {
+      checked_cie = fde->cie;
+      c->entry_offset = fde->cie->offset;
+      check_row_expressions(c, cfi, initial, NULL);
+      c->entry_offset = fde->offset;
     }
+    for (size_t r = 0; r < count && !c->stop; ++r)
+      check_row_expressions(c, cfi, &rows[r], r > 0 ? &rows[r - 1] : initial);
   }
 }
 
@@ -650,7 +678,7 @@ amddwarf_status amddwarf_object_check_expr(
   c.user = user;
   c.die_offset = UINT64_MAX;
   c.entry_offset = UINT64_MAX;
-  check_bytes(&c, bytes, size);
+  check_bytes(&c, bytes, size, 0);
   if (count)
     *count = c.count;
   return AMDDWARF_OK;
