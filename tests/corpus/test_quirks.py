@@ -131,6 +131,22 @@ def kernels(path):
     return out
 
 
+def descriptor_file_offset(path, kernel):
+    """File offset of KERNEL's descriptor (the symbol KERNEL.kd), from
+    llvm-readelf-19's symbols and section headers."""
+    sections = {}
+    for line in run([READELF, "-S", "--wide", path]).stdout.splitlines():
+        m = re.match(r"\s*\[\s*(\d+)\]\s+\S+\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)", line)
+        if m:
+            sections[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3), 16))
+    for line in run([READELF, "-s", path]).stdout.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[7] == kernel + ".kd" and f[6].isdigit():
+            address, offset = sections[int(f[6])]
+            return offset + int(f[1], 16) - address
+    raise AssertionError("%s: no symbol %s.kd" % (path, kernel))
+
+
 # Every VGPR lane distinct, and decoys distinct from every register value.
 def vgpr_value(r, lane):
     return 0x10000 * (r + 1) + 0x100 * lane + 0x10
@@ -227,6 +243,19 @@ def check_object(amddwarf, work, label, obj, cpu, wave, producer_prefix):
           and len(private) == doc["count"],
           "%s: check --no-quirks: %d private_without_segment, want %d (exit %d)"
           % (label, len(private), len(in_flat), r.returncode))
+
+    # A kernel whose descriptor sets KERNEL_CODE_PROPERTY_USES_DYNAMIC_STACK
+    # (bit 11 of the u16 at byte 56; AMDGPUUsage, "Kernel Descriptor") has
+    # private memory though its fixed size is 0: nothing is reported there.
+    dynamic = os.path.join(work, "%s-dynamic-stack.so" % label)
+    image = bytearray(open(obj, "rb").read())
+    at = descriptor_file_offset(obj, "flat") + 56
+    check(image[at + 1] & 0x08 == 0, "%s: flat's descriptor already has a dynamic stack" % label)
+    image[at + 1] |= 0x08
+    open(dynamic, "wb").write(image)
+    doc = json.loads(run([amddwarf, "check", dynamic, "--json", "--no-quirks"]).stdout)
+    check(not [p for p in doc["problems"] if p["kind"] == "private_without_segment"],
+          "%s: a dynamic stack is private memory: %s" % (label, doc["problems"][:2]))
 
     regs = {e["vgpr"] for e in reg_entries}
     constants = {e["constant"] for e in const_entries}
