@@ -100,10 +100,8 @@ static bool push(compiler *c, fast_kind kind, uint32_t register_bytes)
 typedef bool lowering(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                       bool *emit);
 
-enum {
-  PICK_OPERAND = UINT32_MAX,  /* lower_pick: the entry the operand names */
-  DEREF_GENERIC = UINT32_MAX, /* lower_deref: the generic size */
-};
+#define PICK_OPERAND UINT32_MAX  /* lower_pick: the entry the operand names */
+#define DEREF_GENERIC UINT32_MAX /* lower_deref: the generic size */
 
 static bool lower_nop(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                       bool *emit)
