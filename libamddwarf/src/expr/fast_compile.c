@@ -92,212 +92,319 @@ static bool push(compiler *c, fast_kind kind, uint32_t register_bytes)
   return true;
 }
 
-/* The step for operation OP on the compiler's stack (S->depth is filled in
-   already; the kinds of the entries the step uses are noted as it takes
-   them); false when OP is outside the fast set or never runs on this
-   stack. *EMIT is false for an operation that only changes the
-   compile-time stack. */
+/* A lowering: the step for operation OP on the compiler's stack (S->depth
+   is filled in already, S->a is 0 and S->b OP's first operand; the kinds of
+   the entries the step uses are noted as it takes them); false when OP
+   never runs on this stack. *EMIT is false for an operation that only
+   changes the compile-time stack. PARAMETER is the row's (plan_lower.def). */
+typedef bool lowering(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                      bool *emit);
+
+#define PICK_OPERAND UINT32_MAX  /* lower_pick: the entry the operand names */
+#define DEREF_GENERIC UINT32_MAX /* lower_deref: the generic size */
+
+static bool lower_nop(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                      bool *emit)
+{
+  (void)c, (void)op, (void)parameter, (void)s;
+  *emit = false;
+  return true;
+}
+
+static bool lower_constant(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                           fast_step *s, bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_VALUE;
+  s->b &= mask_of(c->generic_bits);
+  return push(c, FAST_VALUE, 0);
+}
+
+static bool lower_push_lane(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                            fast_step *s, bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_LANE;
+  s->b = mask_of(c->generic_bits);
+  return push(c, FAST_VALUE, 0);
+}
+
+static bool lower_pick(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                       bool *emit)
+{
+  (void)emit;
+  uint64_t from = parameter == PICK_OPERAND ? op->operands[0] : parameter;
+  if (from >= c->depth)
+    return false;
+  s->code = FC_DUP;
+  s->a = (uint32_t)from;
+  static_entry e = *below_top(c, (unsigned)from);
+  return push(c, e.kind, e.register_bytes);
+}
+
+static bool lower_drop(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                       bool *emit)
+{
+  (void)op, (void)parameter, (void)s;
+  *emit = false;
+  if (c->depth < 1)
+    return false;
+  c->depth--;
+  return true;
+}
+
+static bool lower_swap(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                       bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  if (c->depth < 2)
+    return false;
+  s->code = FC_SWAP;
+  static_entry top = *below_top(c, 0);
+  *below_top(c, 0) = *below_top(c, 1);
+  *below_top(c, 1) = top;
+  return true;
+}
+
+static bool lower_rot(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                      bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  if (c->depth < 3)
+    return false;
+  s->code = FC_ROT;
+  static_entry top = *below_top(c, 0);
+  *below_top(c, 0) = *below_top(c, 1);
+  *below_top(c, 1) = *below_top(c, 2);
+  *below_top(c, 2) = top;
+  return true;
+}
+
+static bool lower_binary(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                         bool *emit)
+{
+  (void)parameter, (void)emit;
+  s->code = FC_BINARY;
+  s->a = (uint32_t)op->kind;
+  if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
+    return false;
+  c->depth--;
+  return true;
+}
+
+static bool lower_plus_uconst(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                              fast_step *s, bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_BINARY_CONST;
+  s->a = AMDDWARF_OP_plus;
+  s->b &= mask_of(c->generic_bits);
+  return c->depth >= 1 && serves_as_value(c, s, 0);
+}
+
+static bool lower_address(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                          bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_ADDRESS;
+  return push(c, FAST_MEMORY, 0);
+}
+
+static bool lower_register(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                           fast_step *s, bool *emit)
+{
+  (void)parameter, (void)emit;
+  s->code = FC_REGISTER;
+  s->a = (uint32_t)op->operands[0];
+  return op->operands[0] <= UINT32_MAX && push(c, FAST_REGISTER, fixed_register_bytes(s->a));
+}
+
+static bool lower_breg(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                       bool *emit)
+{
+  (void)parameter, (void)emit;
+  s->code = FC_BREG;
+  s->a = (uint32_t)op->operands[0];
+  s->b = op->operands[1];
+  s->register_bytes = fixed_register_bytes(s->a);
+  return op->operands[0] <= UINT32_MAX && push(c, FAST_MEMORY, 0);
+}
+
+static bool lower_aspace_breg(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                              fast_step *s, bool *emit)
+{
+  (void)parameter, (void)emit;
+  s->code = FC_ASPACE_BREG;
+  s->a = (uint32_t)op->operands[0];
+  s->b = op->operands[1];
+  s->register_bytes = fixed_register_bytes(s->a);
+  if (op->operands[0] > UINT32_MAX || c->depth < 1 || !serves_as_value(c, s, 0))
+    return false;
+  c->depth--;
+  return push(c, FAST_MEMORY, 0);
+}
+
+static bool lower_fbreg(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                        bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_FBREG;
+  s->index = (uint8_t)(c->depth + c->composite_open);
+  return push(c, FAST_MEMORY, 0);
+}
+
+static bool lower_undefined(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                            fast_step *s, bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_UNDEFINED;
+  return push(c, FAST_UNDEFINED, 0);
+}
+
+static bool lower_offset(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                         bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_OFFSET;
+  if (c->depth < 2 || !serves_as_value(c, s, 0))
+    return false;
+  c->depth--;
+  s->register_bytes = register_bytes_of(before(c, s, 1));
+  serves_as_location(c, s, 1); /* any location moves */
+  return true;
+}
+
+static bool lower_offset_uconst(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                                fast_step *s, bool *emit)
+{
+  (void)parameter, (void)emit;
+  s->code = FC_OFFSET_UCONST;
+  if (c->depth < 1)
+    return false;
+  s->register_bytes = register_bytes_of(before(c, s, 0));
+  serves_as_location(c, s, 0);
+  return op->operands[0] <= INT64_MAX;
+}
+
+static bool lower_form_aspace(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                              fast_step *s, bool *emit)
+{
+  (void)op, (void)parameter, (void)emit;
+  s->code = FC_FORM_ASPACE;
+  if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
+    return false;
+  c->depth -= 2;
+  return push(c, FAST_MEMORY, 0);
+}
+
+static bool lower_deref(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                        bool *emit)
+{
+  (void)emit;
+  s->code = FC_DEREF;
+  s->b = parameter == DEREF_GENERIC ? c->generic_bits / 8 : op->operands[0];
+  /* A zero or wider-than-generic size is the general path's error; a
+     composite is not read here. */
+  if (s->b == 0 || s->b > c->generic_bits / 8 || c->depth < 1)
+    return false;
+  s->register_bytes = register_bytes_of(before(c, s, 0));
+  fast_kind from = serves_as_location(c, s, 0);
+  if (from != FAST_REGISTER && from != FAST_MEMORY)
+    return false;
+  c->depth--;
+  return push(c, FAST_VALUE, 0);
+}
+
+static bool lower_piece(compiler *c, const amddwarf_op *op, uint32_t unit_bits, fast_step *s,
+                        bool *emit)
+{
+  (void)emit;
+  fast_plan *plan = c->plan;
+  uint64_t x = op->operands[0];
+  s->code = FC_PIECE;
+  s->b = x * unit_bits;
+  bool operands_fit = unit_bits == 8 ? x <= UINT64_MAX / 8 : op->operands[1] == 0;
+  if (!operands_fit || c->depth > 1 || plan->pieces == FAST_PIECES)
+    return false;
+  fast_kind part = FAST_UNDEFINED;
+  if (c->depth == 1 && (part = serves_as_location(c, s, 0)) == FAST_COMPOSITE)
+    return false;
+  s->index = plan->pieces;
+  plan->piece_register_bytes[plan->pieces] = c->depth == 1 ? register_bytes_of(before(c, s, 0)) : 0;
+  plan->piece_kind[plan->pieces] = (uint8_t)part;
+  plan->piece_bits[plan->pieces++] = s->b;
+  plan->pieces_whole_bytes &= s->b % 8 == 0;
+  if (plan->pieces_bits + s->b < plan->pieces_bits)
+    plan->pieces_bits = UINT64_MAX;
+  else
+    plan->pieces_bits += s->b;
+  c->depth = 0;
+  c->composite_open = true;
+  return true;
+}
+
+static bool lower_select(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                         bool *emit)
+{
+  (void)parameter, (void)emit;
+  uint64_t x = op->operands[0], y = op->operands[1];
+  s->code = FC_SELECT;
+  s->a = (uint32_t)y;
+  /* A composite too large is the general machine's error. */
+  uint64_t bit_size;
+  if (x == 0 || y == 0 || y > c->generic_bits || c->composites == FAST_COMPOSITES ||
+      c->depth < 3 || !serves_as_value(c, s, 0) || amddwarf_mul_overflow_u64(x, y, &bit_size) ||
+      bit_size > INT64_MAX)
+    return false;
+  s->one_register_bytes = register_bytes_of(before(c, s, 1));
+  s->register_bytes = register_bytes_of(before(c, s, 2));
+  fast_kind one = serves_as_location(c, s, 1), zero = serves_as_location(c, s, 2);
+  s->lazy = x % 8 == 0 && bit_size <= c->composite_bits_limit &&
+            (one == FAST_REGISTER || one == FAST_MEMORY) &&
+            (zero == FAST_REGISTER || zero == FAST_MEMORY);
+  s->index = (uint8_t)c->composites++;
+  c->depth -= 3;
+  return push(c, FAST_COMPOSITE, 0);
+}
+
+/* The lowering table (plan_lower.def). */
+typedef struct lowering_row {
+  lowering *lower; /* NULL: the operation has no plan */
+  uint32_t parameter;
+} lowering_row;
+
+static const lowering_row lowerings[AMDDWARF_OP_KIND_COUNT] = {
+#define PLAN_LOWER(kind, lower, parameter) [AMDDWARF_OP_##kind] = {lower, parameter},
+#include "expr/plan_lower.def"
+#undef PLAN_LOWER
+};
+
+/* The step for operation OP: the lit, reg and breg families lower as
+   constu, regx and bregx of their number (consecutive kinds, ops.def). */
 static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *emit)
 {
+  amddwarf_op as = *op;
   amddwarf_op_kind kind = op->kind;
-  uint64_t x = op->operands[0], y = op->operands[1];
-  uint64_t generic = mask_of(c->generic_bits);
-  s->a = 0;
-  s->b = x;
-  *emit = true;
   if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) {
-    s->code = FC_VALUE;
-    s->b = (uint64_t)(kind - AMDDWARF_OP_lit0);
-    return push(c, FAST_VALUE, 0);
-  }
-  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
-    s->code = FC_REGISTER;
-    s->a = (uint32_t)(kind - AMDDWARF_OP_reg0);
-    return push(c, FAST_REGISTER, fixed_register_bytes(s->a));
-  }
-  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
-    s->code = FC_BREG;
-    s->a = (uint32_t)(kind - AMDDWARF_OP_breg0);
-    s->register_bytes = fixed_register_bytes(s->a);
-    return push(c, FAST_MEMORY, 0);
-  }
-  switch (kind) {
-  case AMDDWARF_OP_nop:
-  case AMDDWARF_OP_LLVM_nop:
-    *emit = false;
-    return true;
-  case AMDDWARF_OP_const1u: case AMDDWARF_OP_const2u: case AMDDWARF_OP_const4u:
-  case AMDDWARF_OP_const8u: case AMDDWARF_OP_constu: case AMDDWARF_OP_const1s:
-  case AMDDWARF_OP_const2s: case AMDDWARF_OP_const4s: case AMDDWARF_OP_const8s:
-  case AMDDWARF_OP_consts:
-    s->code = FC_VALUE;
-    s->b = x & generic;
-    return push(c, FAST_VALUE, 0);
-  case AMDDWARF_OP_addr:
-    s->code = FC_ADDRESS;
-    return push(c, FAST_MEMORY, 0);
-  case AMDDWARF_OP_regx:
-    s->code = FC_REGISTER;
-    s->a = (uint32_t)x;
-    return x <= UINT32_MAX && push(c, FAST_REGISTER, fixed_register_bytes(s->a));
-  case AMDDWARF_OP_bregx:
-    s->code = FC_BREG;
-    s->a = (uint32_t)x;
-    s->b = y;
-    s->register_bytes = fixed_register_bytes(s->a);
-    return x <= UINT32_MAX && push(c, FAST_MEMORY, 0);
-  case AMDDWARF_OP_LLVM_aspace_bregx:
-    s->code = FC_ASPACE_BREG;
-    s->a = (uint32_t)x;
-    s->b = y;
-    s->register_bytes = fixed_register_bytes(s->a);
-    if (x > UINT32_MAX || c->depth < 1 || !serves_as_value(c, s, 0))
-      return false;
-    c->depth--;
-    return push(c, FAST_MEMORY, 0);
-  case AMDDWARF_OP_fbreg:
-    s->code = FC_FBREG;
-    s->index = (uint8_t)(c->depth + c->composite_open);
-    return push(c, FAST_MEMORY, 0);
-  case AMDDWARF_OP_LLVM_push_lane:
-    s->code = FC_LANE;
-    s->b = generic;
-    return push(c, FAST_VALUE, 0);
-  case AMDDWARF_OP_dup:
-  case AMDDWARF_OP_over:
-  case AMDDWARF_OP_pick: {
-    uint64_t from = kind == AMDDWARF_OP_dup ? 0 : kind == AMDDWARF_OP_over ? 1 : x;
-    if (from >= c->depth)
-      return false;
-    s->code = FC_DUP;
-    s->a = (uint32_t)from;
-    static_entry e = *below_top(c, (unsigned)from);
-    return push(c, e.kind, e.register_bytes);
-  }
-  case AMDDWARF_OP_drop:
-    *emit = false;
-    if (c->depth < 1)
-      return false;
-    c->depth--;
-    return true;
-  case AMDDWARF_OP_swap: {
-    if (c->depth < 2)
-      return false;
-    s->code = FC_SWAP;
-    static_entry top = *below_top(c, 0);
-    *below_top(c, 0) = *below_top(c, 1);
-    *below_top(c, 1) = top;
-    return true;
-  }
-  case AMDDWARF_OP_rot: {
-    if (c->depth < 3)
-      return false;
-    s->code = FC_ROT;
-    static_entry top = *below_top(c, 0);
-    *below_top(c, 0) = *below_top(c, 1);
-    *below_top(c, 1) = *below_top(c, 2);
-    *below_top(c, 2) = top;
-    return true;
-  }
-  case AMDDWARF_OP_LLVM_undefined:
-    s->code = FC_UNDEFINED;
-    return push(c, FAST_UNDEFINED, 0);
-  case AMDDWARF_OP_plus: case AMDDWARF_OP_minus: case AMDDWARF_OP_mul: case AMDDWARF_OP_and:
-  case AMDDWARF_OP_or: case AMDDWARF_OP_xor: case AMDDWARF_OP_shl: case AMDDWARF_OP_shr:
-  case AMDDWARF_OP_eq: case AMDDWARF_OP_ne:
-    s->code = FC_BINARY;
-    s->a = (uint32_t)kind;
-    if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
-      return false;
-    c->depth--;
-    return true;
-  case AMDDWARF_OP_plus_uconst:
-    s->code = FC_BINARY_CONST;
-    s->a = AMDDWARF_OP_plus;
-    s->b = x & generic;
-    return c->depth >= 1 && serves_as_value(c, s, 0);
-  case AMDDWARF_OP_LLVM_offset:
-    s->code = FC_OFFSET;
-    if (c->depth < 2 || !serves_as_value(c, s, 0))
-      return false;
-    c->depth--;
-    s->register_bytes = register_bytes_of(before(c, s, 1));
-    serves_as_location(c, s, 1); /* any location moves */
-    return true;
-  case AMDDWARF_OP_LLVM_offset_uconst:
-    s->code = FC_OFFSET_UCONST;
-    if (c->depth < 1)
-      return false;
-    s->register_bytes = register_bytes_of(before(c, s, 0));
-    serves_as_location(c, s, 0);
-    return x <= INT64_MAX;
-  case AMDDWARF_OP_LLVM_form_aspace_address:
-    s->code = FC_FORM_ASPACE;
-    if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
-      return false;
-    c->depth -= 2;
-    return push(c, FAST_MEMORY, 0);
-  case AMDDWARF_OP_deref:
-  case AMDDWARF_OP_deref_size: {
-    s->code = FC_DEREF;
-    s->b = kind == AMDDWARF_OP_deref ? c->generic_bits / 8 : x;
-    /* A zero or wider-than-generic size is the general path's error; a
-       composite is not read here. */
-    if (s->b == 0 || s->b > c->generic_bits / 8 || c->depth < 1)
-      return false;
-    s->register_bytes = register_bytes_of(before(c, s, 0));
-    fast_kind from = serves_as_location(c, s, 0);
-    if (from != FAST_REGISTER && from != FAST_MEMORY)
-      return false;
-    c->depth--;
-    return push(c, FAST_VALUE, 0);
-  }
-  case AMDDWARF_OP_piece:
-  case AMDDWARF_OP_bit_piece: {
-    fast_plan *plan = c->plan;
-    s->code = FC_PIECE;
-    s->b = kind == AMDDWARF_OP_piece ? x * 8 : x;
-    if ((kind == AMDDWARF_OP_piece && x > UINT64_MAX / 8) ||
-        (kind == AMDDWARF_OP_bit_piece && y != 0) || c->depth > 1 || plan->pieces == FAST_PIECES)
-      return false;
-    fast_kind part = FAST_UNDEFINED;
-    if (c->depth == 1 && (part = serves_as_location(c, s, 0)) == FAST_COMPOSITE)
-      return false;
-    s->index = plan->pieces;
-    plan->piece_register_bytes[plan->pieces] = c->depth == 1 ? register_bytes_of(before(c, s, 0)) : 0;
-    plan->piece_kind[plan->pieces] = (uint8_t)part;
-    plan->piece_bits[plan->pieces++] = s->b;
-    plan->pieces_whole_bytes &= s->b % 8 == 0;
-    if (plan->pieces_bits + s->b < plan->pieces_bits)
-      plan->pieces_bits = UINT64_MAX;
-    else
-      plan->pieces_bits += s->b;
-    c->depth = 0;
-    c->composite_open = true;
-    return true;
-  }
-  case AMDDWARF_OP_LLVM_select_bit_piece: {
-    s->code = FC_SELECT;
-    s->a = (uint32_t)y;
-    /* A composite too large is the general machine's error. */
-    uint64_t bit_size;
-    if (x == 0 || y == 0 || y > c->generic_bits || c->composites == FAST_COMPOSITES ||
-        c->depth < 3 || !serves_as_value(c, s, 0) || amddwarf_mul_overflow_u64(x, y, &bit_size) ||
-        bit_size > INT64_MAX)
-      return false;
-    s->one_register_bytes = register_bytes_of(before(c, s, 1));
-    s->register_bytes = register_bytes_of(before(c, s, 2));
-    fast_kind one = serves_as_location(c, s, 1), zero = serves_as_location(c, s, 2);
-    s->lazy = x % 8 == 0 && bit_size <= c->composite_bits_limit &&
-              (one == FAST_REGISTER || one == FAST_MEMORY) &&
-              (zero == FAST_REGISTER || zero == FAST_MEMORY);
-    s->index = (uint8_t)c->composites++;
-    c->depth -= 3;
-    return push(c, FAST_COMPOSITE, 0);
-  }
-  default:
+    as.kind = AMDDWARF_OP_constu;
+    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_lit0);
+  } else if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
+    as.kind = AMDDWARF_OP_regx;
+    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_reg0);
+  } else if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
+    as.kind = AMDDWARF_OP_bregx;
+    as.operands[1] = op->operands[0];
+    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_breg0);
+  } else if ((unsigned)kind >= AMDDWARF_OP_KIND_COUNT) {
     return false;
   }
+  const lowering_row *row = &lowerings[as.kind];
+  if (!row->lower)
+    return false;
+  s->a = 0;
+  s->b = as.operands[0];
+  *emit = true;
+  return row->lower(c, &as, row->parameter, s, emit);
 }
 
 /* Fuses step S into the steps before it when they make one step:
