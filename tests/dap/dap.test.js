@@ -367,12 +367,14 @@ test('a stop that does not load is an error response', async () => {
   try {
     await client.initializeRequest({ adapterID: 'amddwarf' });
     const e = await client.launchRequest({ program: object, stop: bad }).then(() => null, (x) => x);
-    assert.equal(e.message,
-      `launch: the stop does not load: ${bad} waves[0].snapshot: wave_size must be 32 or 64 (snapshot_schema)`);
+    // The snapshot is read when its wave is: the message gives its byte
+    // offset in the file ('{"waves": [{"snapshot": ' is 24 bytes).
+    assert.equal(e.message, `launch: the stop does not load: ${bad} waves[0].snapshot ` +
+      '(at byte 24): wave_size must be 32 or 64 (snapshot_schema)');
     const typo = path.join(work, 'typo-stop.json');
     fs.writeFileSync(typo, '{"waves": [{"snapshot": {"pc": "0x1120", "regsiters": {"s8": 1}}}]}');
     const t = await client.launchRequest({ program: object, stop: typo }).then(() => null, (x) => x);
-    assert.equal(t.message, `launch: the stop does not load: ${typo} waves[0].snapshot: ` +
+    assert.equal(t.message, `launch: the stop does not load: ${typo} waves[0].snapshot (at byte 24): ` +
       "'regsiters' is not a snapshot member; the nearest is 'registers' (snapshot_schema)");
     const ok = await client.launchRequest({ program: object, stop });
     assert.equal(ok.success, true);

@@ -18,6 +18,8 @@
 /* One thread of the protocol: a wave of the stop. */
 typedef struct dap_thread {
   const amddwarf_stop_wave *place;
+  bool tried;                    /* opened, or failed to (WAVE, OPEN_ERROR): a wave is
+                                    read and opened on first use (dap_thread_open) */
   amddwarf_target raw;           /* the wave's snapshot target */
   amddwarf_wave *wave;           /* NULL when it did not open (OPEN_ERROR says why) */
   char open_error[1024];
@@ -67,6 +69,8 @@ typedef struct dap_session {
   size_t listed_count;
   amddwarf_stop *stop;
   char *stop_path;
+  struct dap_stop_text *stop_texts; /* the stop files, mapped while the stop reads them */
+  size_t stop_text_count;
   dap_thread *threads;
   size_t thread_count;
   size_t current_thread;         /* the thread memory requests read (specs/dap.md) */
@@ -106,6 +110,9 @@ void dap_session_release(dap_session *s);
 bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply);
 bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply);
 bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply);
+/* Reads and opens THREAD's wave on first use: true when it opened (else
+   its OPEN_ERROR says why). */
+bool dap_thread_open(dap_session *s, size_t thread);
 /* The thread of a threadId argument (1-based) that opened; sets current_thread. */
 bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t *thread);
 /* frameId = thread * DAP_FRAME_STRIDE + frame + 1. */
