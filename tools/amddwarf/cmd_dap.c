@@ -227,7 +227,7 @@ static const request requests[] = {
     {"pause", true, no_op},
 };
 
-static void handle_message(dap_session *s, json_t *message, int64_t seq)
+void dap_handle_message(dap_session *s, const json_t *message, int64_t seq)
 {
   dap_reply reply;
   memset(&reply, 0, sizeof reply);
@@ -296,7 +296,7 @@ int cli_dap_main(int argc, char **argv)
     char error[512];
     dap_read_result r = dap_reader_next(&reader, &message, &seq, error, sizeof error);
     if (r == DAP_READ_MESSAGE) {
-      handle_message(&s, message, seq);
+      dap_handle_message(&s, message, seq);
       json_decref(message);
       continue;
     }

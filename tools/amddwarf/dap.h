@@ -97,6 +97,10 @@ bool dap_fail(dap_reply *reply, const char *format, ...)
 bool dap_fail_status(dap_reply *reply, const char *what, amddwarf_status status,
                      const amddwarf_error *err);
 
+/* Answers MESSAGE (sequence number SEQ) on S->out: its response, then any
+   event it causes (cmd_dap.c; the request fuzz target drives it too). */
+void dap_handle_message(dap_session *s, const json_t *message, int64_t seq);
+
 /* Sends event EVENT with BODY (stolen; may be NULL). */
 void dap_send_event(dap_session *s, const char *event, json_t *body);
 
