@@ -213,6 +213,22 @@ static void test_bare_snapshot(void **state)
   amddwarf_stop_free(stop);
 }
 
+/* Member names are compared decoded, as the whole parse compares them. */
+static void test_escaped_member_names(void **state)
+{
+  (void)state;
+  static const char doc[] =
+      "{\"w\\u0061ves\": [{\"wave_\\u0069d\": 5, \"sn\\u0061pshot\": " SNAPSHOT_A "}]}";
+  amddwarf_stop *stop = new_stop();
+  assert_int_equal(amddwarf_stop_add_indexed(stop, doc, strlen(doc), "e.json", NULL), AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_wave_count(stop), 1);
+  assert_int_equal(amddwarf_stop_wave_get(stop, 0)->wave_id, 5);
+  const amddwarf_stop_wave *w = NULL;
+  assert_int_equal(amddwarf_stop_wave_load(stop, 0, &w, NULL), AMDDWARF_OK);
+  assert_string_equal(amddwarf_snapshot_architecture(w->snapshot), "gfx900");
+  amddwarf_stop_free(stop);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -221,6 +237,7 @@ int main(void)
       cmocka_unit_test(test_late_errors_name_member_and_offset),
       cmocka_unit_test(test_index_errors),
       cmocka_unit_test(test_bare_snapshot),
+      cmocka_unit_test(test_escaped_member_names),
   };
   return cmocka_run_group_tests_name("stop_index", tests, NULL, NULL);
 }

@@ -3,6 +3,8 @@
  * value is skipped by matching its brackets and strings, the strings found
  * with memchr, so the pass costs little more than reading the bytes. What
  * is skipped is checked by jansson when the wave is parsed (stop.c). */
+#include <jansson.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <amddwarf/allocator.h>
@@ -19,6 +21,10 @@ typedef struct scanner {
   size_t size, at;
   const char *name;
   amddwarf_error *err;
+  /* The last member name read, its escapes decoded (at most 15 bytes: no
+     longer name is one the index reads). */
+  char key[16];
+  size_t key_length;
 } scanner;
 
 static amddwarf_status scan_fail(scanner *s, size_t offset, const char *what)
@@ -117,6 +123,24 @@ static amddwarf_status member_name(scanner *s, stop_scan_range *key)
   if (st != AMDDWARF_OK)
     return st;
   key->end = s->at - 1;
+  size_t n = key->end - key->begin;
+  s->key_length = SIZE_MAX;
+  if (memchr(s->text + key->begin, '\\', n) == NULL) {
+    if (n < sizeof s->key) {
+      memcpy(s->key, s->text + key->begin, n);
+      s->key_length = n;
+    }
+  } else {
+    /* An escaped name ("w\u0061ves") is the name it decodes to. */
+    json_t *decoded = json_loadb(s->text + key->begin - 1, n + 2, JSON_DECODE_ANY, NULL);
+    if (!decoded)
+      return scan_fail(s, key->begin - 1, "a member name that is not a valid string");
+    if (json_string_length(decoded) < sizeof s->key) {
+      s->key_length = json_string_length(decoded);
+      memcpy(s->key, json_string_value(decoded), s->key_length);
+    }
+    json_decref(decoded);
+  }
   skip_space(s);
   if (s->at >= s->size || s->text[s->at] != ':')
     return scan_fail(s, s->at, "':' is expected after a member name");
@@ -125,10 +149,11 @@ static amddwarf_status member_name(scanner *s, stop_scan_range *key)
   return AMDDWARF_OK;
 }
 
-static int key_is(const scanner *s, stop_scan_range key, const char *name)
+/* Whether the last member name read is NAME. */
+static int key_is(const scanner *s, const char *name)
 {
   size_t n = strlen(name);
-  return key.end - key.begin == n && memcmp(s->text + key.begin, name, n) == 0;
+  return s->key_length == n && memcmp(s->key, name, n) == 0;
 }
 
 /* After a member's value: ',' (true in *MORE) or the object's '}'. */
@@ -186,9 +211,9 @@ static amddwarf_status scan_wave(scanner *s, size_t index, stop_scan_wave *w)
     stop_scan_range key;
     amddwarf_status st = member_name(s, &key);
     if (st == AMDDWARF_OK)
-      st = key_is(s, key, "snapshot")     ? keep_value(s, key, &w->snapshot)
-           : key_is(s, key, "work_group") ? keep_value(s, key, &w->work_group)
-           : key_is(s, key, "wave_id")    ? keep_value(s, key, &w->wave_id)
+      st = key_is(s, "snapshot")     ? keep_value(s, key, &w->snapshot)
+           : key_is(s, "work_group") ? keep_value(s, key, &w->work_group)
+           : key_is(s, "wave_id")    ? keep_value(s, key, &w->wave_id)
                                           : skip_value(s);
     if (st == AMDDWARF_OK)
       st = member_separator(s, '}', &more);
@@ -234,7 +259,12 @@ amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *n
                                    amddwarf_error *err)
 {
   memset(out, 0, sizeof *out);
-  scanner s = {text, size, 0, name, err};
+  scanner s;
+  memset(&s, 0, sizeof s);
+  s.text = text;
+  s.size = size;
+  s.name = name;
+  s.err = err;
   stop_scan_range waves = {0, 0};
   amddwarf_status st = AMDDWARF_OK;
   skip_space(&s);
@@ -253,7 +283,7 @@ amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *n
     st = member_name(&s, &key);
     if (st != AMDDWARF_OK)
       break;
-    if (key_is(&s, key, "waves")) {
+    if (key_is(&s, "waves")) {
       if (out->has_waves)
         st = keep_value(&s, key, &waves); /* refuses the second one */
       else {
@@ -262,7 +292,7 @@ amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *n
         st = scan_waves(&s, alloc, out);
         waves.end = s.at;
       }
-    } else if (key_is(&s, key, "code_objects")) {
+    } else if (key_is(&s, "code_objects")) {
       st = keep_value(&s, key, &out->code_objects);
     } else {
       st = skip_value(&s);
