@@ -382,3 +382,47 @@ test('a stop that does not load is an error response', async () => {
     await client.stop();
   }
 });
+
+// A write that changes the active lanes: leaf's DW_AT_LLVM_active_lane is
+// s10:s11, which the variable `active` also names. After setVariable
+// writes 3 there, the lanes are read again: lanes 0 and 1 active (the
+// mask written), where EXEC and the 0xf before the write said 0-3.
+test('lanes are read again after a write that changes them', async () => {
+  const program = JSON.parse(fs.readFileSync(path.join(source, 'program.json'), 'utf8'));
+  const unit = program.units[0];
+  const mask = 'DW_OP_regx s10; DW_OP_piece 4; DW_OP_regx s11; DW_OP_piece 4';
+  unit.types.push({ id: 'mask', kind: 'base', name: 'unsigned long', byte_size: 8,
+                    encoding: 'unsigned' });
+  const leaf = unit.functions[1];
+  leaf.active_lane = mask;
+  leaf.variables.push({ name: 'active', type: 'mask', location: mask });
+  delete leaf.blocks;
+  const programFile = path.join(work, 'lanes-program.json');
+  const elf = path.join(work, 'lanes.elf');
+  fs.writeFileSync(programFile, JSON.stringify(program));
+  execFileSync(amddwarf, ['build', programFile, '-o', elf]);
+  const stopFile = path.join(work, 'lanes-stop.json');
+  fs.writeFileSync(stopFile, JSON.stringify({ waves: [{ snapshot: {
+    architecture: 'gfx900', pc: '0x1120', exec: '0xff', lane: 0,
+    registers: { v1: [100, 101, 102, 103, 104, 105, 106, 107], s8: 10, s10: '0xf', s11: 0,
+                 s30: '0x1084', s31: 0, s32: '0x4000', s33: '0x2000' } } }] }));
+  const client = await startAdapter(amddwarf);
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    await client.launchRequest({ program: elf, stop: stopFile });
+    let lanes = await client.customRequest('amdgpu/lanes', { threadId: 1 });
+    assert.equal(lanes.body.activeMask, '0xf');
+    const scopes = await client.scopesRequest({ frameId: 1 });
+    const locals = scopes.body.scopes.find((x) => x.name === 'Locals').variablesReference;
+    const set = await client.setVariableRequest({ variablesReference: locals, name: 'active',
+                                                  value: '3' });
+    assert.equal(set.success, true);
+    lanes = await client.customRequest('amdgpu/lanes', { threadId: 1 });
+    assert.equal(lanes.body.activeMask, '0x3');
+    assert.deepEqual(lanes.body.lanes.slice(0, 3).map((l) => l.active), [true, true, false]);
+    const threads = await client.threadsRequest();
+    assert.equal(threads.body.threads[0].name, 'wave #1 gfx900 2/64 lanes at dap.cl:12');
+  } finally {
+    await client.stop();
+  }
+});
