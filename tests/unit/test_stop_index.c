@@ -229,6 +229,44 @@ static void test_escaped_member_names(void **state)
   amddwarf_stop_free(stop);
 }
 
+/* A wave let go is parsed again on its next load, the same; one written
+   through its target, or parsed whole, stays. s8 is DWARF register 40 in a
+   wave64 (SGPRs from 32, the AMDGPU DWARF register map). */
+static void test_unload(void **state)
+{
+  (void)state;
+  static const char doc[] = "{\"waves\": [{\"snapshot\": {\"architecture\": \"gfx900\", "
+                            "\"pc\": \"0x1000\", \"registers\": {\"s8\": 10}}}]}";
+  amddwarf_stop *stop = new_stop();
+  assert_int_equal(amddwarf_stop_add_indexed(stop, doc, strlen(doc), "u.json", NULL), AMDDWARF_OK);
+  const amddwarf_stop_wave *w = NULL;
+  assert_int_equal(amddwarf_stop_wave_load(stop, 0, &w, NULL), AMDDWARF_OK);
+  char *before = saved_snapshot(w->snapshot);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, NULL), AMDDWARF_OK);
+  assert_null(amddwarf_stop_wave_get(stop, 0)->snapshot);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, NULL), AMDDWARF_OK); /* not loaded */
+  assert_int_equal(amddwarf_stop_wave_load(stop, 0, &w, NULL), AMDDWARF_OK);
+  char *after = saved_snapshot(w->snapshot);
+  assert_string_equal(before, after);
+  free(before);
+  free(after);
+  amddwarf_target target;
+  amddwarf_snapshot_target(w->snapshot, &target);
+  uint32_t value = 99;
+  assert_int_equal(target.write_register(target.user, 40, 0, 4, &value), AMDDWARF_OK);
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, &err), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message, "u.json waves[0] was written through its target: it stays");
+  assert_non_null(amddwarf_stop_wave_get(stop, 0)->snapshot);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 1, NULL), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_stop_free(stop);
+  stop = new_stop();
+  assert_int_equal(amddwarf_stop_add(stop, doc, strlen(doc), "u.json", NULL), AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, NULL), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_stop_free(stop);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -238,6 +276,7 @@ int main(void)
       cmocka_unit_test(test_index_errors),
       cmocka_unit_test(test_bare_snapshot),
       cmocka_unit_test(test_escaped_member_names),
+      cmocka_unit_test(test_unload),
   };
   return cmocka_run_group_tests_name("stop_index", tests, NULL, NULL);
 }

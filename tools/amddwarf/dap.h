@@ -20,6 +20,10 @@ typedef struct dap_thread {
   const amddwarf_stop_wave *place;
   bool tried;                    /* opened, or failed to (WAVE, OPEN_ERROR): a wave is
                                     read and opened on first use (dap_thread_open) */
+  uint64_t last_use;             /* when a request last named it (dap_session.use_clock) */
+  uint32_t focus;                /* the focused lane, kept while the wave is let go */
+  bool has_focus;
+  char name[512];                /* its name in `threads` once opened, kept likewise */
   amddwarf_target raw;           /* the wave's snapshot target */
   amddwarf_wave *wave;           /* NULL when it did not open (OPEN_ERROR says why) */
   char open_error[1024];
@@ -71,6 +75,8 @@ typedef struct dap_session {
   char *stop_path;
   struct dap_stop_text *stop_texts; /* the stop files, mapped while the stop reads them */
   size_t stop_text_count;
+  uint64_t use_clock;            /* counts dap_thread_open calls */
+  size_t open_count;             /* threads whose wave is open */
   dap_thread *threads;
   size_t thread_count;
   size_t current_thread;         /* the thread memory requests read (specs/dap.md) */

@@ -23,6 +23,11 @@
    larger one are read on first use (specs/dap.md, "Large stops"). */
 enum { DAP_READ_AT_LAUNCH = 64 };
 
+/* At most this many waves are open at once (about 300 KB each with their
+   snapshot); opening one more lets go of the least recently used, which is
+   read again when a request names it (specs/dap.md, "Large stops"). */
+enum { DAP_OPEN_WAVES = 64 };
+
 /* A stop file's bytes, mapped for as long as the stop reads its waves from
    them (amddwarf_stop_add_indexed): the file is read once, at launch, and
    each wave's part of it again when the wave is first used. */
@@ -327,11 +332,52 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
   return true;
 }
 
+/* Closes thread T's wave and lets go of its snapshot (a written one stays:
+   amddwarf_stop_wave_unload refuses it); its focus and name are kept. */
+static void thread_close(dap_session *s, size_t thread)
+{
+  dap_thread *t = &s->threads[thread];
+  if (t->wave != NULL) {
+    t->focus = amddwarf_wave_focus(t->wave);
+    t->has_focus = true;
+    amddwarf_wave_close(t->wave);
+    t->wave = NULL;
+    s->open_count--;
+  }
+  free(t->objects);
+  free(t->load_addresses);
+  t->objects = NULL;
+  t->load_addresses = NULL;
+  t->object_count = 0;
+  amddwarf_stop_wave_unload(s->stop, thread, NULL);
+  t->place = amddwarf_stop_wave_get(s->stop, thread);
+  t->open_error[0] = '\0';
+  t->tried = false;
+}
+
+/* Keeps the open waves under DAP_OPEN_WAVES before one more opens: lets go
+   of the least recently used, never the current thread nor KEEP. */
+static void make_room(dap_session *s, size_t keep)
+{
+  while (s->open_count >= DAP_OPEN_WAVES) {
+    size_t oldest = s->thread_count;
+    for (size_t i = 0; i < s->thread_count; i++)
+      if (s->threads[i].wave != NULL && i != keep && i != s->current_thread &&
+          (oldest == s->thread_count || s->threads[i].last_use < s->threads[oldest].last_use))
+        oldest = i;
+    if (oldest == s->thread_count)
+      return;
+    thread_close(s, oldest);
+  }
+}
+
 bool dap_thread_open(dap_session *s, size_t thread)
 {
   dap_thread *t = &s->threads[thread];
+  t->last_use = ++s->use_clock;
   if (t->tried)
     return t->wave != NULL;
+  make_room(s, thread);
   t->tried = true;
   amddwarf_error err;
   amddwarf_error_clear(&err);
@@ -350,19 +396,23 @@ bool dap_thread_open(dap_session *s, size_t thread)
     st = amddwarf_wave_open((const amddwarf_object *const *)t->objects, t->object_count, &t->raw,
                             &options, &t->wave, &err);
   }
-  if (st != AMDDWARF_OK) {
-    /* The thread stays, and says why it has no frames. */
-    t->wave = NULL;
-    if (t->place->snapshot != NULL)
-      snprintf(t->open_error, sizeof t->open_error, "%s: %s (%s)", t->place->origin,
-               err.message[0] ? err.message : amddwarf_status_message(st),
-               amddwarf_status_name(st));
-    else /* the message names the wave */
-      snprintf(t->open_error, sizeof t->open_error, "%s (%s)",
-               err.message[0] ? err.message : amddwarf_status_message(st),
-               amddwarf_status_name(st));
+  if (st == AMDDWARF_OK) {
+    s->open_count++;
+    if (t->has_focus)
+      amddwarf_wave_set_focus(t->wave, t->focus);
+    return true;
   }
-  return t->wave != NULL;
+  /* The thread stays, and says why it has no frames. */
+  t->wave = NULL;
+  if (t->place->snapshot != NULL)
+    snprintf(t->open_error, sizeof t->open_error, "%s: %s (%s)", t->place->origin,
+             err.message[0] ? err.message : amddwarf_status_message(st),
+             amddwarf_status_name(st));
+  else /* the message names the wave */
+    snprintf(t->open_error, sizeof t->open_error, "%s (%s)",
+             err.message[0] ? err.message : amddwarf_status_message(st),
+             amddwarf_status_name(st));
+  return false;
 }
 
 /* ---- Threads ---- */
@@ -389,7 +439,7 @@ void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t siz
 
 static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
 {
-  const dap_thread *t = &s->threads[i];
+  dap_thread *t = &s->threads[i];
   char place[96] = "";
   if (t->place->has_work_group && t->place->has_wave_id)
     snprintf(place, sizeof place, "wg(%u,%u,%u) wave %u", t->place->work_group[0],
@@ -403,8 +453,12 @@ static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
     snprintf(place, sizeof place, "wave #%zu", i + 1);
   if (!t->tried) {
     /* Its snapshot is read when a request first needs it: a stop of
-       thousands of waves lists its threads without reading them all. */
-    snprintf(buf, size, "%s (not read yet)", place);
+       thousands of waves lists its threads without reading them all. A
+       wave let go keeps the name it had. */
+    if (t->name[0])
+      snprintf(buf, size, "%s", t->name);
+    else
+      snprintf(buf, size, "%s (not read yet)", place);
     return;
   }
   const char *isa = t->place->snapshot ? amddwarf_snapshot_architecture(t->place->snapshot) : "";
@@ -425,6 +479,7 @@ static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
   dap_where(s, i, info->pc, where, sizeof where);
   snprintf(buf, size, "%s %s %s/%u lanes at %s", place, isa, active, info->wave_size,
            where[0] ? where : "??");
+  snprintf(t->name, sizeof t->name, "%s", buf);
 }
 
 bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply)

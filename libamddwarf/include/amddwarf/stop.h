@@ -71,6 +71,17 @@ AMDDWARF_API amddwarf_status amddwarf_stop_wave_load(amddwarf_stop *stop, size_t
                                                      const amddwarf_stop_wave **out,
                                                      amddwarf_error *err);
 
+/* Lets go of the parsed snapshot of wave INDEX, added by
+   amddwarf_stop_add_indexed, so that a debugger keeps a bounded number of
+   waves parsed; the next amddwarf_stop_wave_load parses it again. Every
+   pointer into the snapshot (its target, a wave opened over it) must be
+   dropped first. A wave not loaded is left as it is. Errors:
+   E_INVALID_ARGUMENT (INDEX past the end; a wave added by amddwarf_stop_add;
+   a wave written through its target since it was loaded, whose state the
+   document no longer holds: it stays parsed). */
+AMDDWARF_API amddwarf_status amddwarf_stop_wave_unload(amddwarf_stop *stop, size_t index,
+                                                       amddwarf_error *err);
+
 AMDDWARF_API size_t amddwarf_stop_wave_count(const amddwarf_stop *stop);
 /* Wave INDEX in the order added, or NULL past the end; valid until
    amddwarf_stop_free or the next add. Its SNAPSHOT is NULL while an

@@ -410,6 +410,25 @@ amddwarf_status amddwarf_stop_wave_load(amddwarf_stop *stop, size_t index,
   return AMDDWARF_OK;
 }
 
+amddwarf_status amddwarf_stop_wave_unload(amddwarf_stop *stop, size_t index, amddwarf_error *err)
+{
+  if (!stop || index >= stop->count)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "no stop, or wave %zu past the stop's %zu", index, stop ? stop->count : 0);
+  stop_entry *e = &stop->waves[index];
+  if (e->wave.snapshot == NULL)
+    return AMDDWARF_OK;
+  if (e->document == (size_t)NOT_INDEXED)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s was parsed whole (amddwarf_stop_add): it stays", e->wave.origin);
+  if (amddwarf__snapshot_written(e->wave.snapshot))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s was written through its target: it stays", e->wave.origin);
+  amddwarf_snapshot_free(e->wave.snapshot);
+  e->wave.snapshot = NULL;
+  return AMDDWARF_OK;
+}
+
 /* ---- Saving ---- */
 
 amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_t *size,
