@@ -426,3 +426,37 @@ test('lanes are read again after a write that changes them', async () => {
     await client.stop();
   }
 });
+
+// A stop of 70 waves, more than the 64 the adapter keeps open: visiting
+// them all closes the first ones, which must come back as they were left,
+// the focused lane of thread 1 (lane 3: v1's 103 in stop.json) and the
+// write to thread 2 (lane_id = 55), and their names.
+test('waves let go and opened again keep their focus, writes and names', async () => {
+  const wave = JSON.parse(fs.readFileSync(stop, 'utf8')).waves[0].snapshot;
+  const many = path.join(work, 'many-stop.json');
+  fs.writeFileSync(many, JSON.stringify({ waves: Array.from({ length: 70 }, () => ({ snapshot: wave })) }));
+  const client = await startAdapter(amddwarf);
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    await client.launchRequest({ program: object, stop: many });
+    let threads = await client.threadsRequest();
+    assert.equal(threads.body.threads.length, 70);
+    assert.equal(threads.body.threads[0].name, 'wave #1 gfx900 8/64 lanes at dap.cl:12');
+    assert.equal(threads.body.threads[1].name, 'wave #2 (not read yet)');
+    const focus = await client.evaluateRequest({ expression: 'lane 3', frameId: 1, context: 'repl' });
+    assert.equal(focus.body.result, 'focus: lane 3 of thread 1');
+    const scopes = await client.scopesRequest({ frameId: 4097 });
+    const locals = scopes.body.scopes.find((x) => x.name === 'Locals').variablesReference;
+    await client.setVariableRequest({ variablesReference: locals, name: 'lane_id', value: '55' });
+    for (let t = 3; t <= 70; t++)
+      assert.equal((await client.stackTraceRequest({ threadId: t })).body.totalFrames, 2);
+    threads = await client.threadsRequest();
+    assert.equal(threads.body.threads[1].name, 'wave #2 gfx900 8/64 lanes at dap.cl:12');
+    const again = await client.variablesRequest({ variablesReference: locals });
+    assert.equal(again.body.variables.find((v) => v.name === 'lane_id').value, '55');
+    const lane = await client.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'watch' });
+    assert.equal(lane.body.result, '103');
+  } finally {
+    await client.stop();
+  }
+});

@@ -332,12 +332,16 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
   return true;
 }
 
+static void thread_name(dap_session *s, size_t i, char *buf, size_t size);
+
 /* Closes thread T's wave and lets go of its snapshot (a written one stays:
    amddwarf_stop_wave_unload refuses it); its focus and name are kept. */
 static void thread_close(dap_session *s, size_t thread)
 {
   dap_thread *t = &s->threads[thread];
   if (t->wave != NULL) {
+    char name[sizeof t->name];
+    thread_name(s, thread, name, sizeof name); /* kept in T->name */
     t->focus = amddwarf_wave_focus(t->wave);
     t->has_focus = true;
     amddwarf_wave_close(t->wave);
