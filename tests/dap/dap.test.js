@@ -367,15 +367,95 @@ test('a stop that does not load is an error response', async () => {
   try {
     await client.initializeRequest({ adapterID: 'amddwarf' });
     const e = await client.launchRequest({ program: object, stop: bad }).then(() => null, (x) => x);
-    assert.equal(e.message,
-      `launch: the stop does not load: ${bad} waves[0].snapshot: wave_size must be 32 or 64 (snapshot_schema)`);
+    // The snapshot is read when its wave is: the message gives its byte
+    // offset in the file ('{"waves": [{"snapshot": ' is 24 bytes).
+    assert.equal(e.message, `launch: the stop does not load: ${bad} waves[0].snapshot ` +
+      '(at byte 24): wave_size must be 32 or 64 (snapshot_schema)');
     const typo = path.join(work, 'typo-stop.json');
     fs.writeFileSync(typo, '{"waves": [{"snapshot": {"pc": "0x1120", "regsiters": {"s8": 1}}}]}');
     const t = await client.launchRequest({ program: object, stop: typo }).then(() => null, (x) => x);
-    assert.equal(t.message, `launch: the stop does not load: ${typo} waves[0].snapshot: ` +
+    assert.equal(t.message, `launch: the stop does not load: ${typo} waves[0].snapshot (at byte 24): ` +
       "'regsiters' is not a snapshot member; the nearest is 'registers' (snapshot_schema)");
     const ok = await client.launchRequest({ program: object, stop });
     assert.equal(ok.success, true);
+  } finally {
+    await client.stop();
+  }
+});
+
+// A write that changes the active lanes: leaf's DW_AT_LLVM_active_lane is
+// s10:s11, which the variable `active` also names. After setVariable
+// writes 3 there, the lanes are read again: lanes 0 and 1 active (the
+// mask written), where EXEC and the 0xf before the write said 0-3.
+test('lanes are read again after a write that changes them', async () => {
+  const program = JSON.parse(fs.readFileSync(path.join(source, 'program.json'), 'utf8'));
+  const unit = program.units[0];
+  const mask = 'DW_OP_regx s10; DW_OP_piece 4; DW_OP_regx s11; DW_OP_piece 4';
+  unit.types.push({ id: 'mask', kind: 'base', name: 'unsigned long', byte_size: 8,
+                    encoding: 'unsigned' });
+  const leaf = unit.functions[1];
+  leaf.active_lane = mask;
+  leaf.variables.push({ name: 'active', type: 'mask', location: mask });
+  delete leaf.blocks;
+  const programFile = path.join(work, 'lanes-program.json');
+  const elf = path.join(work, 'lanes.elf');
+  fs.writeFileSync(programFile, JSON.stringify(program));
+  execFileSync(amddwarf, ['build', programFile, '-o', elf]);
+  const stopFile = path.join(work, 'lanes-stop.json');
+  fs.writeFileSync(stopFile, JSON.stringify({ waves: [{ snapshot: {
+    architecture: 'gfx900', pc: '0x1120', exec: '0xff', lane: 0,
+    registers: { v1: [100, 101, 102, 103, 104, 105, 106, 107], s8: 10, s10: '0xf', s11: 0,
+                 s30: '0x1084', s31: 0, s32: '0x4000', s33: '0x2000' } } }] }));
+  const client = await startAdapter(amddwarf);
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    await client.launchRequest({ program: elf, stop: stopFile });
+    let lanes = await client.customRequest('amdgpu/lanes', { threadId: 1 });
+    assert.equal(lanes.body.activeMask, '0xf');
+    const scopes = await client.scopesRequest({ frameId: 1 });
+    const locals = scopes.body.scopes.find((x) => x.name === 'Locals').variablesReference;
+    const set = await client.setVariableRequest({ variablesReference: locals, name: 'active',
+                                                  value: '3' });
+    assert.equal(set.success, true);
+    lanes = await client.customRequest('amdgpu/lanes', { threadId: 1 });
+    assert.equal(lanes.body.activeMask, '0x3');
+    assert.deepEqual(lanes.body.lanes.slice(0, 3).map((l) => l.active), [true, true, false]);
+    const threads = await client.threadsRequest();
+    assert.equal(threads.body.threads[0].name, 'wave #1 gfx900 2/64 lanes at dap.cl:12');
+  } finally {
+    await client.stop();
+  }
+});
+
+// A stop of 70 waves, more than the 64 the adapter keeps open: visiting
+// them all closes the first ones, which must come back as they were left,
+// the focused lane of thread 1 (lane 3: v1's 103 in stop.json) and the
+// write to thread 2 (lane_id = 55), and their names.
+test('waves let go and opened again keep their focus, writes and names', async () => {
+  const wave = JSON.parse(fs.readFileSync(stop, 'utf8')).waves[0].snapshot;
+  const many = path.join(work, 'many-stop.json');
+  fs.writeFileSync(many, JSON.stringify({ waves: Array.from({ length: 70 }, () => ({ snapshot: wave })) }));
+  const client = await startAdapter(amddwarf);
+  try {
+    await client.initializeRequest({ adapterID: 'amddwarf' });
+    await client.launchRequest({ program: object, stop: many });
+    let threads = await client.threadsRequest();
+    assert.equal(threads.body.threads.length, 70);
+    assert.equal(threads.body.threads[0].name, 'wave #1 gfx900 8/64 lanes at dap.cl:12');
+    assert.equal(threads.body.threads[1].name, 'wave #2 (not read yet)');
+    const focus = await client.evaluateRequest({ expression: 'lane 3', frameId: 1, context: 'repl' });
+    assert.equal(focus.body.result, 'focus: lane 3 of thread 1');
+    const scopes = await client.scopesRequest({ frameId: 4097 });
+    const locals = scopes.body.scopes.find((x) => x.name === 'Locals').variablesReference;
+    await client.setVariableRequest({ variablesReference: locals, name: 'lane_id', value: '55' });
+    for (let t = 3; t <= 70; t++)
+      assert.equal((await client.stackTraceRequest({ threadId: t })).body.totalFrames, 2);
+    threads = await client.threadsRequest();
+    assert.equal(threads.body.threads[1].name, 'wave #2 gfx900 8/64 lanes at dap.cl:12');
+    const again = await client.variablesRequest({ variablesReference: locals });
+    assert.equal(again.body.variables.find((v) => v.name === 'lane_id').value, '55');
+    const lane = await client.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'watch' });
+    assert.equal(lane.body.result, '103');
   } finally {
     await client.stop();
   }

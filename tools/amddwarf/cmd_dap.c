@@ -227,7 +227,29 @@ static const request requests[] = {
     {"pause", true, no_op},
 };
 
-static void handle_message(dap_session *s, json_t *message, int64_t seq)
+/* The waves of a large stop are opened on first use and let go when many
+   are open (dap_thread_open): a request naming a thread through a
+   variablesReference or a memory reference "THREAD/..." has it opened
+   before its handler runs; threadId and frameId arguments open theirs. */
+static void open_named_thread(dap_session *s, const json_t *args)
+{
+  const json_t *ref = json_object_get(args, "variablesReference");
+  if (json_is_integer(ref) && json_integer_value(ref) >= 1 &&
+      (uint64_t)json_integer_value(ref) <= s->handle_count) {
+    size_t thread = s->handles[json_integer_value(ref) - 1].thread;
+    if (thread < s->thread_count)
+      dap_thread_open(s, thread);
+  }
+  const char *memory = json_string_value(json_object_get(args, "memoryReference"));
+  if (memory && memory[0] >= '1' && memory[0] <= '9') {
+    char *end = NULL;
+    unsigned long long thread = strtoull(memory, &end, 10);
+    if (end && *end == '/' && thread >= 1 && thread <= s->thread_count)
+      dap_thread_open(s, (size_t)thread - 1);
+  }
+}
+
+void dap_handle_message(dap_session *s, const json_t *message, int64_t seq)
 {
   dap_reply reply;
   memset(&reply, 0, sizeof reply);
@@ -263,13 +285,25 @@ static void handle_message(dap_session *s, json_t *message, int64_t seq)
     dap_fail(&reply, "unknown request '%s'", name);
   else if (r->needs_launch && !s->launched)
     dap_fail(&reply, "%s: no stop is loaded: send launch first", name);
-  else
+  else {
+    if (s->launched && json_is_object(args))
+      open_named_thread(s, args);
     r->handle(s, args, &reply);
+  }
   send_response(s, seq, name, &reply);
   if (r && !reply.failed && r->handle == initialize)
     dap_send_event(s, "initialized", NULL);
   if (r && !reply.failed && (r->handle == dap_launch || r->handle == configuration_done))
     maybe_stopped(s);
+  /* A write may change which lanes are active and where they stand: the
+     wave written (the current thread) reads its lanes again. */
+  if (r && !reply.failed && s->launched && s->current_thread < s->thread_count &&
+      s->threads[s->current_thread].wave &&
+      (r->handle == dap_set_variable || r->handle == dap_set_expression ||
+       r->handle == dap_write_memory)) {
+    amddwarf_wave_lanes_refresh(s->threads[s->current_thread].wave, NULL);
+    s->threads[s->current_thread].name[0] = '\0';
+  }
   if (r && r->handle == disconnect && strcmp(name, "terminate") == 0)
     dap_send_event(s, "terminated", NULL);
 }
@@ -296,7 +330,7 @@ int cli_dap_main(int argc, char **argv)
     char error[512];
     dap_read_result r = dap_reader_next(&reader, &message, &seq, error, sizeof error);
     if (r == DAP_READ_MESSAGE) {
-      handle_message(&s, message, seq);
+      dap_handle_message(&s, message, seq);
       json_decref(message);
       continue;
     }

@@ -18,6 +18,12 @@
 /* One thread of the protocol: a wave of the stop. */
 typedef struct dap_thread {
   const amddwarf_stop_wave *place;
+  bool tried;                    /* opened, or failed to (WAVE, OPEN_ERROR): a wave is
+                                    read and opened on first use (dap_thread_open) */
+  uint64_t last_use;             /* when a request last named it (dap_session.use_clock) */
+  uint32_t focus;                /* the focused lane, kept while the wave is let go */
+  bool has_focus;
+  char name[512];                /* its name in `threads` once opened, kept likewise */
   amddwarf_target raw;           /* the wave's snapshot target */
   amddwarf_wave *wave;           /* NULL when it did not open (OPEN_ERROR says why) */
   char open_error[1024];
@@ -67,6 +73,10 @@ typedef struct dap_session {
   size_t listed_count;
   amddwarf_stop *stop;
   char *stop_path;
+  struct dap_stop_text *stop_texts; /* the stop files, mapped while the stop reads them */
+  size_t stop_text_count;
+  uint64_t use_clock;            /* counts dap_thread_open calls */
+  size_t open_count;             /* threads whose wave is open */
   dap_thread *threads;
   size_t thread_count;
   size_t current_thread;         /* the thread memory requests read (specs/dap.md) */
@@ -93,6 +103,10 @@ bool dap_fail(dap_reply *reply, const char *format, ...)
 bool dap_fail_status(dap_reply *reply, const char *what, amddwarf_status status,
                      const amddwarf_error *err);
 
+/* Answers MESSAGE (sequence number SEQ) on S->out: its response, then any
+   event it causes (cmd_dap.c; the request fuzz target drives it too). */
+void dap_handle_message(dap_session *s, const json_t *message, int64_t seq);
+
 /* Sends event EVENT with BODY (stolen; may be NULL). */
 void dap_send_event(dap_session *s, const char *event, json_t *body);
 
@@ -106,6 +120,9 @@ void dap_session_release(dap_session *s);
 bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply);
 bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply);
 bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply);
+/* Reads and opens THREAD's wave on first use: true when it opened (else
+   its OPEN_ERROR says why). */
+bool dap_thread_open(dap_session *s, size_t thread);
 /* The thread of a threadId argument (1-based) that opened; sets current_thread. */
 bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t *thread);
 /* frameId = thread * DAP_FRAME_STRIDE + frame + 1. */

@@ -2,17 +2,49 @@
  * threads (one per wave), stackTrace (the debugger layer's frames, inlined
  * subroutines included) and the lanes of a wave (the amdgpu/lanes request and
  * the REPL's `lanes` table, amddwarf_wave_lanes_table). */
-#define _POSIX_C_SOURCE 200809L /* opendir */
+#define _POSIX_C_SOURCE 200809L /* opendir, mmap */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dap.h"
 #include "wave_cli.h"
 
 /* ---- Launch ---- */
+
+/* Stops of at most this many waves are read whole at launch, so every
+   thread is named with its lanes and line from the start; the waves of a
+   larger one are read on first use (specs/dap.md, "Large stops"). */
+enum { DAP_READ_AT_LAUNCH = 64 };
+
+/* At most this many waves are open at once (about 300 KB each with their
+   snapshot); opening one more lets go of the least recently used, which is
+   read again when a request names it (specs/dap.md, "Large stops"). */
+enum { DAP_OPEN_WAVES = 64 };
+
+/* A stop file's bytes, mapped for as long as the stop reads its waves from
+   them (amddwarf_stop_add_indexed): the file is read once, at launch, and
+   each wave's part of it again when the wave is first used. */
+struct dap_stop_text {
+  void *data;
+  size_t size;
+};
+
+static void release_stop_texts(dap_session *s)
+{
+  for (size_t i = 0; i < s->stop_text_count; i++)
+    if (s->stop_texts[i].size > 0)
+      munmap(s->stop_texts[i].data, s->stop_texts[i].size);
+  free(s->stop_texts);
+  s->stop_texts = NULL;
+  s->stop_text_count = 0;
+}
 
 void dap_session_release(dap_session *s)
 {
@@ -34,6 +66,7 @@ void dap_session_release(dap_session *s)
   s->listed = NULL;
   s->listed_count = 0;
   amddwarf_stop_free(s->stop);
+  release_stop_texts(s);
   for (size_t i = 0; i < s->object_count; i++) {
     amddwarf_object_close(s->objects[i]);
     free(s->object_paths[i]);
@@ -56,17 +89,45 @@ static int compare_names(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Maps PATH read-only into *TEXT: 0 or an errno. */
+static int map_file(const char *path, struct dap_stop_text *text)
+{
+  int fd = open(path, O_RDONLY);
+  if (fd < 0)
+    return errno;
+  struct stat st;
+  int error = fstat(fd, &st) != 0 ? errno : 0;
+  text->data = NULL;
+  text->size = error == 0 ? (size_t)st.st_size : 0;
+  if (error == 0 && text->size > 0) {
+    text->data = mmap(NULL, text->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (text->data == MAP_FAILED) {
+      error = errno;
+      text->data = NULL;
+      text->size = 0;
+    }
+  }
+  close(fd);
+  return error;
+}
+
 static bool add_file(dap_session *s, const char *path, dap_reply *reply)
 {
-  uint8_t *data = NULL;
-  size_t size = 0;
-  int error = cli_slurp(path, &data, &size);
+  struct dap_stop_text *grown =
+      realloc(s->stop_texts, (s->stop_text_count + 1) * sizeof *s->stop_texts);
+  if (!grown)
+    return dap_fail(reply, "launch: out of memory");
+  s->stop_texts = grown;
+  struct dap_stop_text *text = &s->stop_texts[s->stop_text_count];
+  int error = map_file(path, text);
   if (error != 0)
     return dap_fail(reply, "launch: cannot read stop file '%s': %s", path, strerror(error));
+  s->stop_text_count++;
+  /* The waves are indexed; each is parsed when a request first needs it. */
   amddwarf_error err;
   amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_stop_add(s->stop, (const char *)data, size, path, &err);
-  free(data);
+  amddwarf_status st =
+      amddwarf_stop_add_indexed(s->stop, (const char *)text->data, text->size, path, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "launch: the stop does not load", st, &err);
   return true;
@@ -247,27 +308,20 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
       ok = dap_fail(reply, "launch: out of memory");
     }
   }
-  for (size_t i = 0; ok && i < s->thread_count; i++) {
-    dap_thread *t = &s->threads[i];
-    t->place = amddwarf_stop_wave_get(s->stop, i);
-    amddwarf_snapshot_target(t->place->snapshot, &t->raw);
+  for (size_t i = 0; ok && i < s->thread_count; i++)
+    s->threads[i].place = amddwarf_stop_wave_get(s->stop, i);
+  /* A small stop is read whole; of a larger one, the first thread, the one
+     `stopped` names. A snapshot read now that does not load fails the
+     launch; one read later leaves its thread saying why. */
+  size_t now = s->thread_count <= DAP_READ_AT_LAUNCH ? s->thread_count : 1;
+  for (size_t i = 0; ok && i < now; i++) {
     amddwarf_error_clear(&err);
-    st = thread_objects(s, t, &err);
-    if (st == AMDDWARF_OK) {
-      amddwarf_wave_options options;
-      amddwarf_wave_options_init(&options);
-      options.load_addresses = t->load_addresses;
-      options.architecture = amddwarf_snapshot_architecture(t->place->snapshot);
-      st = amddwarf_wave_open((const amddwarf_object *const *)t->objects, t->object_count,
-                              &t->raw, &options, &t->wave, &err);
-    }
-    if (st != AMDDWARF_OK) {
-      /* The thread stays, and says why it has no frames. */
-      t->wave = NULL;
-      snprintf(t->open_error, sizeof t->open_error, "%s: %s (%s)", t->place->origin,
-               err.message[0] ? err.message : amddwarf_status_message(st),
-               amddwarf_status_name(st));
-    }
+    const amddwarf_stop_wave *loaded = NULL;
+    st = amddwarf_stop_wave_load(s->stop, i, &loaded, &err);
+    if (st != AMDDWARF_OK)
+      ok = dap_fail_status(reply, "launch: the stop does not load", st, &err);
+    else
+      dap_thread_open(s, i);
   }
   if (!ok) {
     dap_session_release(s);
@@ -276,6 +330,93 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
   s->stop_path = strdup(json_string_value(stop));
   s->launched = true;
   return true;
+}
+
+static void thread_name(dap_session *s, size_t i, char *buf, size_t size);
+
+/* Closes thread T's wave and lets go of its snapshot (a written one stays:
+   amddwarf_stop_wave_unload refuses it); its focus and name are kept. */
+static void thread_close(dap_session *s, size_t thread)
+{
+  dap_thread *t = &s->threads[thread];
+  if (t->wave != NULL) {
+    char name[sizeof t->name];
+    thread_name(s, thread, name, sizeof name); /* kept in T->name */
+    t->focus = amddwarf_wave_focus(t->wave);
+    t->has_focus = true;
+    amddwarf_wave_close(t->wave);
+    t->wave = NULL;
+    s->open_count--;
+  }
+  free(t->objects);
+  free(t->load_addresses);
+  t->objects = NULL;
+  t->load_addresses = NULL;
+  t->object_count = 0;
+  amddwarf_stop_wave_unload(s->stop, thread, NULL);
+  t->place = amddwarf_stop_wave_get(s->stop, thread);
+  t->open_error[0] = '\0';
+  t->tried = false;
+}
+
+/* Keeps the open waves under DAP_OPEN_WAVES before one more opens: lets go
+   of the least recently used, never the current thread nor KEEP. */
+static void make_room(dap_session *s, size_t keep)
+{
+  while (s->open_count >= DAP_OPEN_WAVES) {
+    size_t oldest = s->thread_count;
+    for (size_t i = 0; i < s->thread_count; i++)
+      if (s->threads[i].wave != NULL && i != keep && i != s->current_thread &&
+          (oldest == s->thread_count || s->threads[i].last_use < s->threads[oldest].last_use))
+        oldest = i;
+    if (oldest == s->thread_count)
+      return;
+    thread_close(s, oldest);
+  }
+}
+
+bool dap_thread_open(dap_session *s, size_t thread)
+{
+  dap_thread *t = &s->threads[thread];
+  t->last_use = ++s->use_clock;
+  if (t->tried)
+    return t->wave != NULL;
+  make_room(s, thread);
+  t->tried = true;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  const amddwarf_stop_wave *loaded = NULL;
+  amddwarf_status st = amddwarf_stop_wave_load(s->stop, thread, &loaded, &err);
+  if (st == AMDDWARF_OK) {
+    t->place = loaded;
+    amddwarf_snapshot_target(t->place->snapshot, &t->raw);
+    st = thread_objects(s, t, &err);
+  }
+  if (st == AMDDWARF_OK) {
+    amddwarf_wave_options options;
+    amddwarf_wave_options_init(&options);
+    options.load_addresses = t->load_addresses;
+    options.architecture = amddwarf_snapshot_architecture(t->place->snapshot);
+    st = amddwarf_wave_open((const amddwarf_object *const *)t->objects, t->object_count, &t->raw,
+                            &options, &t->wave, &err);
+  }
+  if (st == AMDDWARF_OK) {
+    s->open_count++;
+    if (t->has_focus)
+      amddwarf_wave_set_focus(t->wave, t->focus);
+    return true;
+  }
+  /* The thread stays, and says why it has no frames. */
+  t->wave = NULL;
+  if (t->place->snapshot != NULL)
+    snprintf(t->open_error, sizeof t->open_error, "%s: %s (%s)", t->place->origin,
+             err.message[0] ? err.message : amddwarf_status_message(st),
+             amddwarf_status_name(st));
+  else /* the message names the wave */
+    snprintf(t->open_error, sizeof t->open_error, "%s (%s)",
+             err.message[0] ? err.message : amddwarf_status_message(st),
+             amddwarf_status_name(st));
+  return false;
 }
 
 /* ---- Threads ---- */
@@ -302,7 +443,7 @@ void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t siz
 
 static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
 {
-  const dap_thread *t = &s->threads[i];
+  dap_thread *t = &s->threads[i];
   char place[96] = "";
   if (t->place->has_work_group && t->place->has_wave_id)
     snprintf(place, sizeof place, "wg(%u,%u,%u) wave %u", t->place->work_group[0],
@@ -314,7 +455,17 @@ static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
     snprintf(place, sizeof place, "wave %u", t->place->wave_id);
   else
     snprintf(place, sizeof place, "wave #%zu", i + 1);
-  const char *isa = amddwarf_snapshot_architecture(t->place->snapshot);
+  if (!t->tried) {
+    /* Its snapshot is read when a request first needs it: a stop of
+       thousands of waves lists its threads without reading them all. A
+       wave let go keeps the name it had. */
+    if (t->name[0])
+      snprintf(buf, size, "%s", t->name);
+    else
+      snprintf(buf, size, "%s (not read yet)", place);
+    return;
+  }
+  const char *isa = t->place->snapshot ? amddwarf_snapshot_architecture(t->place->snapshot) : "";
   if (!t->wave) {
     snprintf(buf, size, "%s %s (not opened)", place, isa[0] ? isa : "");
     return;
@@ -332,6 +483,7 @@ static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
   dap_where(s, i, info->pc, where, sizeof where);
   snprintf(buf, size, "%s %s %s/%u lanes at %s", place, isa, active, info->wave_size,
            where[0] ? where : "??");
+  snprintf(t->name, sizeof t->name, "%s", buf);
 }
 
 bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply)
@@ -363,7 +515,7 @@ bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t
                     s->thread_count);
   id = (uint64_t)json_integer_value(v);
   *thread = (size_t)id - 1;
-  if (!s->threads[*thread].wave)
+  if (!dap_thread_open(s, *thread))
     return dap_fail(reply, "thread %llu has no frames: %s", (unsigned long long)id,
                     s->threads[*thread].open_error);
   s->current_thread = *thread;
@@ -387,7 +539,7 @@ bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply 
   } else if (required) {
     return dap_fail(reply, "frameId 0 names no frame");
   }
-  if (*thread >= s->thread_count || !s->threads[*thread].wave)
+  if (*thread >= s->thread_count || !dap_thread_open(s, *thread))
     return dap_fail(reply, "thread %zu has no frames: %s", *thread + 1,
                     *thread < s->thread_count ? s->threads[*thread].open_error : "no thread");
   s->current_thread = *thread;

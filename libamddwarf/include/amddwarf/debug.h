@@ -235,6 +235,14 @@ AMDDWARF_API amddwarf_status amddwarf_wave_lanes(amddwarf_wave *wave,
                                                  const amddwarf_lanes **out,
                                                  amddwarf_error *err);
 
+/* Forgets the lanes amddwarf_wave_lanes computed, so that the next call
+   reads them again: after a write through the wave's target that may
+   change them (EXEC, a register or memory DW_AT_LLVM_active_lane or
+   DW_AT_LLVM_lane_pc reads). Frames are not recomputed. Errors:
+   E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_wave_lanes_refresh(amddwarf_wave *wave,
+                                                         amddwarf_error *err);
+
 /* Lanes that share a PC: MASK holds them; PC_KNOWN 0 groups the lanes whose
    PC is unknown. */
 typedef struct amddwarf_lane_group {

@@ -47,16 +47,54 @@ AMDDWARF_API amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *
                                                size_t size, const char *name,
                                                amddwarf_error *err);
 
+/* As amddwarf_stop_add, without parsing each wave's snapshot: one pass over
+   TEXT finds every wave's members and reads its place (work_group,
+   wave_id); the snapshot is parsed by amddwarf_stop_wave_load on first use
+   (specs/stop.md, "Large stops"). TEXT must stay unchanged until
+   amddwarf_stop_free (e.g. a mapped file): the stop keeps pointers into it.
+   A document without "waves" (one snapshot) is parsed at once. All or
+   nothing for what the pass reads. Errors: as amddwarf_stop_add; E_BAD_JSON
+   and E_SNAPSHOT_SCHEMA set ERR.offset to the byte of the document where
+   the fault is; a wave's snapshot is checked only when it is loaded. */
+AMDDWARF_API amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text,
+                                                       size_t size, const char *name,
+                                                       amddwarf_error *err);
+
+/* Wave INDEX with its snapshot parsed: a wave added by amddwarf_stop_add is
+   returned as it is, one added by amddwarf_stop_add_indexed is parsed the
+   first time. Errors: E_INVALID_ARGUMENT (INDEX past the end), and those of
+   amddwarf_snapshot_load with the wave in front of the message
+   ("stop.json waves[7].snapshot (at byte 1234): ...") and ERR.offset the
+   byte of the document: of the JSON fault, else the snapshot's first byte.
+   A wave that fails stays unparsed (loading it again fails again). */
+AMDDWARF_API amddwarf_status amddwarf_stop_wave_load(amddwarf_stop *stop, size_t index,
+                                                     const amddwarf_stop_wave **out,
+                                                     amddwarf_error *err);
+
+/* Lets go of the parsed snapshot of wave INDEX, added by
+   amddwarf_stop_add_indexed, so that a debugger keeps a bounded number of
+   waves parsed; the next amddwarf_stop_wave_load parses it again. Every
+   pointer into the snapshot (its target, a wave opened over it) must be
+   dropped first. A wave not loaded is left as it is. Errors:
+   E_INVALID_ARGUMENT (INDEX past the end; a wave added by amddwarf_stop_add;
+   a wave written through its target since it was loaded, whose state the
+   document no longer holds: it stays parsed). */
+AMDDWARF_API amddwarf_status amddwarf_stop_wave_unload(amddwarf_stop *stop, size_t index,
+                                                       amddwarf_error *err);
+
 AMDDWARF_API size_t amddwarf_stop_wave_count(const amddwarf_stop *stop);
 /* Wave INDEX in the order added, or NULL past the end; valid until
-   amddwarf_stop_free. */
+   amddwarf_stop_free or the next add. Its SNAPSHOT is NULL while an
+   indexed wave is not loaded (amddwarf_stop_wave_load); its place and
+   ORIGIN are always set. */
 AMDDWARF_API const amddwarf_stop_wave *amddwarf_stop_wave_get(const amddwarf_stop *stop,
                                                               size_t index);
 
 /* Writes the stop as one stop document holding every wave's current state
    (amddwarf_snapshot_save, writes included) and place; loading it gives the
    same waves. *TEXT (NUL-terminated, *SIZE bytes without the NUL) is
-   malloc'ed when the stop has no allocator, else allocated with it (release
+   malloc'ed when the stop has no allocator (indexed waves not loaded are
+   parsed for the save, and errors of that parse are returned), else allocated with it (release
    with free(user, *TEXT, *SIZE + 1)). Errors: E_INVALID_ARGUMENT,
    E_NO_MEMORY, those of amddwarf_snapshot_save. */
 AMDDWARF_API amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text,

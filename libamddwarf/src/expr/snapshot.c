@@ -100,6 +100,8 @@ struct amddwarf_snapshot {
   amddwarf_loaded_code_object *code_objects; /* in the arena; URIs too */
   size_t code_object_count;
   int has_code_objects;
+  int written;                   /* a write through the target succeeded: the document no
+                                    longer holds this state (amddwarf__snapshot_written) */
 };
 
 enum { SNAPSHOT_MAX_BYTES = 1 << 30 };
@@ -787,6 +789,11 @@ amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
   return st;
 }
 
+int amddwarf__snapshot_written(const amddwarf_snapshot *s)
+{
+  return s != NULL && s->written;
+}
+
 void amddwarf_snapshot_free(amddwarf_snapshot *s)
 {
   if (!s)
@@ -858,7 +865,9 @@ static amddwarf_status cb_write_register(void *user, uint32_t regno, uint64_t of
                                          uint64_t size, const void *buf)
 {
   amddwarf_snapshot *s = user;
-  return register_access(snapshot_register(s, regno), offset, size, NULL, buf);
+  amddwarf_status st = register_access(snapshot_register(s, regno), offset, size, NULL, buf);
+  s->written |= st == AMDDWARF_OK;
+  return st;
 }
 
 static amddwarf_status cb_read_entry_register(void *user, uint32_t regno, uint64_t offset,
@@ -987,7 +996,9 @@ static amddwarf_status cb_read_memory(void *user, uint32_t aspace, uint32_t lane
 static amddwarf_status cb_write_memory(void *user, uint32_t aspace, uint32_t lane,
                                        uint64_t address, uint64_t size, const void *buf)
 {
-  return memory_access(user, aspace, lane, address, size, NULL, buf);
+  amddwarf_status st = memory_access(user, aspace, lane, address, size, NULL, buf);
+  ((amddwarf_snapshot *)user)->written |= st == AMDDWARF_OK;
+  return st;
 }
 
 static amddwarf_status cb_focused_lane(void *user, uint32_t *lane)

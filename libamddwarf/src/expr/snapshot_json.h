@@ -14,4 +14,8 @@ amddwarf_status amddwarf__snapshot_load_json(const json_t *root,
                                             const amddwarf_allocator *allocator,
                                             amddwarf_snapshot **out, amddwarf_error *err);
 
+/* Whether a write went through the snapshot's target since it was loaded:
+   a stop keeps such a wave parsed (amddwarf_stop_wave_unload). */
+int amddwarf__snapshot_written(const amddwarf_snapshot *s);
+
 #endif

@@ -1,7 +1,9 @@
 /* Stops: the waves of a stopped GPU as snapshots with their places
  * (<amddwarf/stop.h>, specs/stop.md). The document is parsed once; each
  * wave's snapshot member is handed, parsed, to the snapshot loader, so the
- * two formats have one reader each. */
+ * two formats have one reader each. An indexed document (a stop of
+ * thousands of waves) is not parsed whole: stop_scan.c finds each wave's
+ * members in one pass, and a wave's snapshot is parsed on first use. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,11 +16,30 @@
 #include "common/mem.h"
 #include "common/text.h"
 #include "expr/snapshot_json.h"
+#include "expr/stop_scan.h"
+
+/* A document added with amddwarf_stop_add_indexed: the caller's text, and
+   its "code_objects" parsed (or NULL). */
+typedef struct indexed_document {
+  const char *text;
+  json_t *code_objects;
+} indexed_document;
+
+/* A wave, and where its snapshot lies when it is parsed on first use. */
+typedef struct stop_entry {
+  amddwarf_stop_wave wave;       /* WAVE.snapshot NULL: not parsed yet */
+  size_t document;               /* into DOCUMENTS; NOT_INDEXED: parsed when added */
+  size_t begin, end;             /* the snapshot member's value in the document */
+} stop_entry;
+
+enum { NOT_INDEXED = -1 };
 
 struct amddwarf_stop {
   amddwarf_allocator alloc;
-  amddwarf_stop_wave *waves;
+  stop_entry *waves;
   size_t count, capacity;
+  indexed_document *documents;
+  size_t document_count, document_capacity;
 };
 
 amddwarf_status amddwarf_stop_new(const amddwarf_allocator *allocator, amddwarf_stop **out,
@@ -47,8 +68,12 @@ void amddwarf_stop_free(amddwarf_stop *stop)
   if (!stop)
     return;
   for (size_t i = 0; i < stop->count; i++)
-    wave_release(stop, &stop->waves[i]);
+    wave_release(stop, &stop->waves[i].wave);
   amddwarf__mem_free(&stop->alloc, stop->waves, stop->capacity * sizeof *stop->waves);
+  for (size_t i = 0; i < stop->document_count; i++)
+    json_decref(stop->documents[i].code_objects);
+  amddwarf__mem_free(&stop->alloc, stop->documents,
+                     stop->document_capacity * sizeof *stop->documents);
   amddwarf_allocator alloc = stop->alloc;
   amddwarf__mem_free(&alloc, stop, sizeof *stop);
 }
@@ -60,7 +85,7 @@ size_t amddwarf_stop_wave_count(const amddwarf_stop *stop)
 
 const amddwarf_stop_wave *amddwarf_stop_wave_get(const amddwarf_stop *stop, size_t index)
 {
-  return stop && index < stop->count ? &stop->waves[index] : NULL;
+  return stop && index < stop->count ? &stop->waves[index].wave : NULL;
 }
 
 /* An id of the place, in [0, 2^32), read as every integer of the document
@@ -84,43 +109,47 @@ static char *copy_text(amddwarf_stop *stop, const char *text)
   return copy;
 }
 
-/* Loads one wave: SNAPSHOT is the snapshot's JSON object, PLACE the entry
-   holding the place members (NULL for a bare snapshot document). WHERE
-   prefixes messages ("stop.json waves[3]"). CODE_OBJECTS, the stop's own
-   list (or NULL), is the wave's when its snapshot lists none. */
-static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const json_t *snapshot,
-                                 const json_t *code_objects, const char *where,
-                                 amddwarf_stop_wave *w, amddwarf_error *err)
+/* The place members of a wave: WG (its "work_group", or NULL) and ID (its
+   "wave_id", or NULL). WHERE prefixes messages ("stop.json waves[3]"). */
+static amddwarf_status load_place(const json_t *wg, const json_t *id, const char *where,
+                                  amddwarf_stop_wave *w, amddwarf_error *err)
 {
-  memset(w, 0, sizeof *w);
-  if (place) {
-    const json_t *wg = json_object_get(place, "work_group");
-    if (wg) {
-      if (!json_is_array(wg) || json_array_size(wg) < 1 || json_array_size(wg) > 3)
-        return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                             "%s.work_group must be an array of 1 to 3 ids", where);
-      for (size_t i = 0; i < json_array_size(wg); i++) {
-        char path[600];
-        snprintf(path, sizeof path, "%s.work_group[%zu]", where, i);
-        amddwarf_status st = place_u32(json_array_get(wg, i), path, err, &w->work_group[i]);
-        if (st != AMDDWARF_OK)
-          return st;
-      }
-      w->has_work_group = 1;
-    }
-    const json_t *id = json_object_get(place, "wave_id");
-    if (id) {
+  if (wg) {
+    if (!json_is_array(wg) || json_array_size(wg) < 1 || json_array_size(wg) > 3)
+      return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                           "%s.work_group must be an array of 1 to 3 ids", where);
+    for (size_t i = 0; i < json_array_size(wg); i++) {
       char path[600];
-      snprintf(path, sizeof path, "%s.wave_id", where);
-      amddwarf_status st = place_u32(id, path, err, &w->wave_id);
+      snprintf(path, sizeof path, "%s.work_group[%zu]", where, i);
+      amddwarf_status st = place_u32(json_array_get(wg, i), path, err, &w->work_group[i]);
       if (st != AMDDWARF_OK)
         return st;
-      w->has_wave_id = 1;
     }
-    if (!json_is_object(snapshot))
-      return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                           "%s.snapshot must be a snapshot object (specs/snapshot.md)", where);
+    w->has_work_group = 1;
   }
+  if (id) {
+    char path[600];
+    snprintf(path, sizeof path, "%s.wave_id", where);
+    amddwarf_status st = place_u32(id, path, err, &w->wave_id);
+    if (st != AMDDWARF_OK)
+      return st;
+    w->has_wave_id = 1;
+  }
+  return AMDDWARF_OK;
+}
+
+/* Loads the snapshot of wave W: SNAPSHOT is the snapshot's JSON object,
+   IN_STOP whether it is a member of a stop's wave (not a bare snapshot
+   document). CODE_OBJECTS, the stop's own list (or NULL), is the wave's when
+   its snapshot lists none. AT, the snapshot's byte offset in its document
+   (AMDDWARF_NO_OFFSET: unknown), is ERR.offset of the snapshot's errors. */
+static amddwarf_status load_snapshot(const amddwarf_stop *stop, const json_t *snapshot, int in_stop,
+                                     const json_t *code_objects, const char *where, uint64_t at,
+                                     amddwarf_stop_wave *w, amddwarf_error *err)
+{
+  if (in_stop && !json_is_object(snapshot))
+    return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, at,
+                         "%s.snapshot must be a snapshot object (specs/snapshot.md)", where);
   amddwarf_error inner;
   amddwarf_error_clear(&inner);
   json_t *merged = NULL;
@@ -136,9 +165,34 @@ static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const
   amddwarf_status st = amddwarf__snapshot_load_json(merged ? merged : snapshot, &stop->alloc,
                                                     &w->snapshot, &inner);
   json_decref(merged);
-  if (st != AMDDWARF_OK)
+  if (st != AMDDWARF_OK) {
+    if (at != AMDDWARF_NO_OFFSET)
+      return amddwarf__fail(err, st, at, "%s.snapshot (at byte %llu): %s", where,
+                           (unsigned long long)at, inner.message);
     return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s%s: %s", where,
-                         place ? ".snapshot" : "", inner.message);
+                         in_stop ? ".snapshot" : "", inner.message);
+  }
+  return AMDDWARF_OK;
+}
+
+/* Loads one wave: SNAPSHOT is the snapshot's JSON object, PLACE the entry
+   holding the place members (NULL for a bare snapshot document). WHERE
+   prefixes messages ("stop.json waves[3]"). CODE_OBJECTS, the stop's own
+   list (or NULL), is the wave's when its snapshot lists none. */
+static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const json_t *snapshot,
+                                 const json_t *code_objects, const char *where,
+                                 amddwarf_stop_wave *w, amddwarf_error *err)
+{
+  memset(w, 0, sizeof *w);
+  amddwarf_status st = AMDDWARF_OK;
+  if (place)
+    st = load_place(json_object_get(place, "work_group"), json_object_get(place, "wave_id"),
+                    where, w, err);
+  if (st == AMDDWARF_OK)
+    st = load_snapshot(stop, snapshot, place != NULL, code_objects, where, AMDDWARF_NO_OFFSET, w,
+                       err);
+  if (st != AMDDWARF_OK)
+    return st;
   if (!(w->origin = copy_text(stop, where))) {
     amddwarf_snapshot_free(w->snapshot);
     w->snapshot = NULL;
@@ -195,20 +249,184 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
                            "%s must be an object {\"snapshot\": ...}", where);
       else
         st = load_wave(stop, entry, json_object_get(entry, "snapshot"), code_objects, where,
-                       &stop->waves[stop->count], err);
+                       &stop->waves[stop->count].wave, err);
     } else {
       snprintf(where, sizeof where, "%s", name);
-      st = load_wave(stop, NULL, root, NULL, where, &stop->waves[stop->count], err);
+      st = load_wave(stop, NULL, root, NULL, where, &stop->waves[stop->count].wave, err);
     }
     if (st == AMDDWARF_OK)
-      stop->count++;
+      stop->waves[stop->count++].document = (size_t)NOT_INDEXED;
   }
   if (st != AMDDWARF_OK)
     while (stop->count > first)
-      wave_release(stop, &stop->waves[--stop->count]);
+      wave_release(stop, &stop->waves[--stop->count].wave);
 done:
   json_decref(root);
   return st;
+}
+
+/* ---- Indexed documents: each wave's snapshot parsed on first use ---- */
+
+/* The JSON value at RANGE of TEXT, or NULL with ERR set (the member's
+   byte offset and what is wrong there). */
+static json_t *parse_range(const char *text, stop_scan_range range, const char *what,
+                           amddwarf_error *err)
+{
+  json_error_t jerr;
+  json_t *j = json_loadb(text + range.begin, range.end - range.begin,
+                         JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+  if (!j) {
+    uint64_t at = (uint64_t)range.begin + (uint64_t)jerr.position;
+    amddwarf__fail(err, AMDDWARF_E_BAD_JSON, at, "%s (at byte %zu): byte %llu: %s", what,
+                   range.begin, (unsigned long long)at, jerr.text);
+  }
+  return j;
+}
+
+/* The place of indexed wave W of document TEXT, WHERE naming it. */
+static amddwarf_status index_place(const char *text, const stop_scan_wave *w, const char *where,
+                                   amddwarf_stop_wave *out, amddwarf_error *err)
+{
+  char what[600];
+  json_t *wg = NULL, *id = NULL;
+  amddwarf_status st = AMDDWARF_OK;
+  if (w->work_group.end > w->work_group.begin) {
+    snprintf(what, sizeof what, "%s.work_group", where);
+    if (!(wg = parse_range(text, w->work_group, what, err)))
+      st = AMDDWARF_E_BAD_JSON;
+  }
+  if (st == AMDDWARF_OK && w->wave_id.end > w->wave_id.begin) {
+    snprintf(what, sizeof what, "%s.wave_id", where);
+    if (!(id = parse_range(text, w->wave_id, what, err)))
+      st = AMDDWARF_E_BAD_JSON;
+  }
+  if (st == AMDDWARF_OK)
+    st = load_place(wg, id, where, out, err);
+  json_decref(wg);
+  json_decref(id);
+  return st;
+}
+
+amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text, size_t size,
+                                          const char *name, amddwarf_error *err)
+{
+  if (!stop || (!text && size))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "no stop or no text");
+  if (!name)
+    name = "stop";
+  stop_scan_result scan;
+  amddwarf_status st = amddwarf__stop_scan(text ? text : "", size, name, &stop->alloc, &scan, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  /* A bare snapshot is one wave: nothing to defer. */
+  if (!scan.has_waves) {
+    amddwarf__stop_scan_release(&stop->alloc, &scan);
+    return amddwarf_stop_add(stop, text, size, name, err);
+  }
+  size_t first = stop->count;
+  json_t *code_objects = NULL;
+  if (scan.count > AMDDWARF_STOP_MAX_WAVES - stop->count)
+    st = amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                       "%s: more than %d waves in the stop", name, AMDDWARF_STOP_MAX_WAVES);
+  else if (amddwarf__mem_reserve(&stop->alloc, (void **)&stop->waves, &stop->capacity,
+                                 stop->count + scan.count, sizeof *stop->waves) != 0 ||
+           amddwarf__mem_reserve(&stop->alloc, (void **)&stop->documents,
+                                 &stop->document_capacity, stop->document_count + 1,
+                                 sizeof *stop->documents) != 0)
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  if (st == AMDDWARF_OK && scan.code_objects.end > scan.code_objects.begin) {
+    char what[600];
+    snprintf(what, sizeof what, "%s: code_objects", name);
+    if (!(code_objects = parse_range(text, scan.code_objects, what, err)))
+      st = AMDDWARF_E_BAD_JSON;
+  }
+  for (size_t i = 0; i < scan.count && st == AMDDWARF_OK; i++) {
+    const stop_scan_wave *sw = &scan.waves[i];
+    stop_entry *e = &stop->waves[stop->count];
+    char where[512];
+    snprintf(where, sizeof where, "%s waves[%zu]", name, i);
+    memset(e, 0, sizeof *e);
+    if (sw->snapshot.end == sw->snapshot.begin)
+      st = amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, sw->entry.begin,
+                         "%s (at byte %zu).snapshot must be a snapshot object (specs/snapshot.md)",
+                         where, sw->entry.begin);
+    else
+      st = index_place(text, sw, where, &e->wave, err);
+    if (st == AMDDWARF_OK && !(e->wave.origin = copy_text(stop, where)))
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    if (st != AMDDWARF_OK)
+      break;
+    e->document = stop->document_count;
+    e->begin = sw->snapshot.begin;
+    e->end = sw->snapshot.end;
+    stop->count++;
+  }
+  amddwarf__stop_scan_release(&stop->alloc, &scan);
+  if (st != AMDDWARF_OK) {
+    while (stop->count > first)
+      wave_release(stop, &stop->waves[--stop->count].wave);
+    json_decref(code_objects);
+    return st;
+  }
+  stop->documents[stop->document_count].text = text;
+  stop->documents[stop->document_count++].code_objects = code_objects;
+  return AMDDWARF_OK;
+}
+
+/* Parses the snapshot of indexed entry E into OUT->snapshot (OUT is E's wave
+   or a copy of it). */
+static amddwarf_status parse_entry(const amddwarf_stop *stop, const stop_entry *e,
+                                   amddwarf_stop_wave *out, amddwarf_error *err)
+{
+  const indexed_document *doc = &stop->documents[e->document];
+  char what[600];
+  snprintf(what, sizeof what, "%s.snapshot", e->wave.origin);
+  stop_scan_range range = {e->begin, e->end};
+  json_t *snapshot = parse_range(doc->text, range, what, err);
+  if (!snapshot)
+    return AMDDWARF_E_BAD_JSON;
+  amddwarf_status st = load_snapshot(stop, snapshot, 1, doc->code_objects, e->wave.origin,
+                                     (uint64_t)e->begin, out, err);
+  json_decref(snapshot);
+  return st;
+}
+
+amddwarf_status amddwarf_stop_wave_load(amddwarf_stop *stop, size_t index,
+                                        const amddwarf_stop_wave **out, amddwarf_error *err)
+{
+  if (!stop || !out || index >= stop->count)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "no stop, no output, or wave %zu past the stop's %zu", index,
+                         stop ? stop->count : 0);
+  *out = NULL;
+  stop_entry *e = &stop->waves[index];
+  if (e->wave.snapshot == NULL) {
+    amddwarf_status st = parse_entry(stop, e, &e->wave, err);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
+  *out = &e->wave;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_stop_wave_unload(amddwarf_stop *stop, size_t index, amddwarf_error *err)
+{
+  if (!stop || index >= stop->count)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "no stop, or wave %zu past the stop's %zu", index, stop ? stop->count : 0);
+  stop_entry *e = &stop->waves[index];
+  if (e->wave.snapshot == NULL)
+    return AMDDWARF_OK;
+  if (e->document == (size_t)NOT_INDEXED)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s was parsed whole (amddwarf_stop_add): it stays", e->wave.origin);
+  if (amddwarf__snapshot_written(e->wave.snapshot))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s was written through its target: it stays", e->wave.origin);
+  amddwarf_snapshot_free(e->wave.snapshot);
+  e->wave.snapshot = NULL;
+  return AMDDWARF_OK;
 }
 
 /* ---- Saving ---- */
@@ -227,7 +445,16 @@ amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_
   amddwarf_status st = AMDDWARF_OK;
   amddwarf__text_puts(&b, "{\"waves\": [");
   for (size_t i = 0; i < stop->count && st == AMDDWARF_OK; i++) {
-    const amddwarf_stop_wave *w = &stop->waves[i];
+    const amddwarf_stop_wave *w = &stop->waves[i].wave;
+    /* A wave not parsed yet is parsed for the save and let go again. */
+    amddwarf_stop_wave parsed = *w;
+    if (w->snapshot == NULL) {
+      parsed.snapshot = NULL;
+      st = parse_entry(stop, &stop->waves[i], &parsed, err);
+      if (st != AMDDWARF_OK)
+        break;
+      w = &parsed;
+    }
     amddwarf__text_puts(&b, i ? ",\n  {" : "\n  {");
     if (w->has_work_group)
       amddwarf__text_printf(&b, "\"work_group\": [%u, %u, %u], ", w->work_group[0],
@@ -247,6 +474,8 @@ amddwarf_status amddwarf_stop_save(const amddwarf_stop *stop, char **text, size_
       amddwarf__mem_free(&stop->alloc, snap, snap_size + 1);
       amddwarf__text_puts(&b, "}");
     }
+    if (w == &parsed)
+      amddwarf_snapshot_free(parsed.snapshot);
   }
   amddwarf__text_puts(&b, stop->count ? "\n]}\n" : "]}\n");
   if (st != AMDDWARF_OK) {

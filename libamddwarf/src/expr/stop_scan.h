@@ -1,0 +1,43 @@
+/* The one-pass index of a stop document (stop_scan.c): where each wave's
+ * members lie in the text, found without building the document's tree, so
+ * that a stop of thousands of waves opens in the time of one read of its
+ * bytes and each wave's snapshot is parsed on first use (stop.c). */
+#ifndef AMDDWARF_EXPR_STOP_SCAN_H
+#define AMDDWARF_EXPR_STOP_SCAN_H
+
+#include <stddef.h>
+
+#include <amddwarf/status.h>
+
+/* A byte range [begin, end) of the document; begin == end: absent. */
+typedef struct stop_scan_range {
+  size_t begin, end;
+} stop_scan_range;
+
+/* One element of "waves": the whole element and its members' values. */
+typedef struct stop_scan_wave {
+  stop_scan_range entry, work_group, wave_id, snapshot;
+} stop_scan_wave;
+
+typedef struct stop_scan_result {
+  int has_waves;                  /* the document has a "waves" member */
+  stop_scan_range code_objects;   /* the stop's "code_objects" value */
+  stop_scan_wave *waves;          /* COUNT entries, allocated with the scan's allocator */
+  size_t count, capacity;
+} stop_scan_result;
+
+struct amddwarf_allocator;
+
+/* Indexes TEXT (SIZE bytes): a JSON object whose "waves" member is an array
+   of objects. Every value is checked as far as finding its end needs
+   (strings, brackets, the characters of numbers and literals); values the
+   index keeps are parsed fully when used. NAME prefixes messages; errors
+   are E_BAD_JSON with ERR.offset the byte offset, E_SNAPSHOT_SCHEMA (a wave
+   that is not an object, "waves" not an array; message and offset name it),
+   E_NO_MEMORY. On error *OUT is released. */
+amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *name,
+                                   const struct amddwarf_allocator *alloc, stop_scan_result *out,
+                                   amddwarf_error *err);
+void amddwarf__stop_scan_release(const struct amddwarf_allocator *alloc, stop_scan_result *r);
+
+#endif

@@ -1,0 +1,282 @@
+/* Unit tests of the indexed stop (amddwarf_stop_add_indexed,
+ * src/expr/stop_scan.c and stop.c): each wave read on first use must be the
+ * wave amddwarf_stop_add reads from the same document (the oracle: the
+ * snapshots saved back, byte for byte), and errors, early or late, name the
+ * member and the byte offset counted by hand in the documents below. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <amddwarf/stop.h>
+
+#define SNAPSHOT_A "{\"architecture\": \"gfx900\", \"pc\": \"0x1000\"}"
+#define SNAPSHOT_B "{\"architecture\": \"gfx90a\", \"pc\": \"0x2000\", \"wave_size\": 64}"
+
+static amddwarf_stop *new_stop(void)
+{
+  amddwarf_stop *stop = NULL;
+  assert_int_equal(amddwarf_stop_new(NULL, &stop, NULL), AMDDWARF_OK);
+  return stop;
+}
+
+static char *saved_snapshot(const amddwarf_snapshot *snapshot)
+{
+  char *text = NULL;
+  size_t size = 0;
+  assert_int_equal(amddwarf_snapshot_save(snapshot, &text, &size, NULL), AMDDWARF_OK);
+  return text;
+}
+
+/* Strings holding brackets, quotes and escaped backslashes, and members
+   the index skips, must not move the waves' ranges. */
+static const char DOC[] =
+    "{\"note\": \"a ] } \\\" [ {\", \"more\": [{\"x\": \"\\\\\"}, [1, 2]],\n"
+    " \"code_objects\": [{\"uri\": \"file:///a.out\", \"load_address\": \"0x1000\"}],\n"
+    " \"waves\": [\n"
+    "  {\"work_group\": [3, 1], \"wave_id\": 2, \"snapshot\": " SNAPSHOT_A "},\n"
+    "  {\"extra\": {\"s\": \"}\"}, \"snapshot\": " SNAPSHOT_B ", \"wave_id\": 9}\n"
+    " ]}\n";
+
+static void test_indexed_waves_equal_parsed_waves(void **state)
+{
+  (void)state;
+  amddwarf_stop *parsed = new_stop(), *indexed = new_stop();
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_stop_add(parsed, DOC, strlen(DOC), "s.json", &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_add_indexed(indexed, DOC, strlen(DOC), "s.json", &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_wave_count(indexed), 2);
+  /* Places are read by the index; snapshots wait for their first use. */
+  const amddwarf_stop_wave *w = amddwarf_stop_wave_get(indexed, 0);
+  assert_null(w->snapshot);
+  assert_true(w->has_work_group);
+  assert_int_equal(w->work_group[0], 3);
+  assert_int_equal(w->work_group[1], 1);
+  assert_int_equal(w->work_group[2], 0);
+  assert_int_equal(w->wave_id, 2);
+  assert_string_equal(w->origin, "s.json waves[0]");
+  w = amddwarf_stop_wave_get(indexed, 1);
+  assert_false(w->has_work_group);
+  assert_int_equal(w->wave_id, 9);
+  for (size_t i = 0; i < 2; i++) {
+    const amddwarf_stop_wave *loaded = NULL;
+    assert_int_equal(amddwarf_stop_wave_load(indexed, i, &loaded, &err), AMDDWARF_OK);
+    assert_ptr_equal(loaded, amddwarf_stop_wave_get(indexed, i));
+    char *a = saved_snapshot(amddwarf_stop_wave_get(parsed, i)->snapshot);
+    char *b = saved_snapshot(loaded->snapshot);
+    assert_string_equal(a, b);
+    /* The stop's code_objects reached the wave. */
+    assert_non_null(strstr(b, "file:///a.out"));
+    free(a);
+    free(b);
+  }
+  amddwarf_stop_free(parsed);
+  amddwarf_stop_free(indexed);
+}
+
+/* Saving an indexed stop reads the waves not loaded yet: the same document
+   as the parsed stop's. */
+static void test_save_reads_unloaded_waves(void **state)
+{
+  (void)state;
+  amddwarf_stop *parsed = new_stop(), *indexed = new_stop();
+  assert_int_equal(amddwarf_stop_add(parsed, DOC, strlen(DOC), "s.json", NULL), AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_add_indexed(indexed, DOC, strlen(DOC), "s.json", NULL),
+                   AMDDWARF_OK);
+  const amddwarf_stop_wave *loaded = NULL;
+  assert_int_equal(amddwarf_stop_wave_load(indexed, 1, &loaded, NULL), AMDDWARF_OK);
+  char *a = NULL, *b = NULL;
+  size_t na = 0, nb = 0;
+  assert_int_equal(amddwarf_stop_save(parsed, &a, &na, NULL), AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_save(indexed, &b, &nb, NULL), AMDDWARF_OK);
+  assert_int_equal(na, nb);
+  assert_string_equal(a, b);
+  assert_null(amddwarf_stop_wave_get(indexed, 0)->snapshot); /* let go after the save */
+  free(a);
+  free(b);
+  amddwarf_stop_free(parsed);
+  amddwarf_stop_free(indexed);
+}
+
+/* A wave whose snapshot is wrong is found when it is loaded, and the error
+   names the wave's member and its byte offset in the document. */
+static void test_late_errors_name_member_and_offset(void **state)
+{
+  (void)state;
+  /* The snapshots' offsets: the lengths of the text before them. */
+  static const char doc[] = "{\"waves\": [{\"snapshot\": " SNAPSHOT_A "}, "
+                            "{\"snapshot\": {\"pc\": \"0x10\", \"wave_size\": 48}}, "
+                            "{\"snapshot\": {\"pc\": tru}}]}";
+  size_t second = strlen("{\"waves\": [{\"snapshot\": " SNAPSHOT_A "}, {\"snapshot\": ");
+  size_t third = strlen("{\"waves\": [{\"snapshot\": " SNAPSHOT_A "}, "
+                        "{\"snapshot\": {\"pc\": \"0x10\", \"wave_size\": 48}}, "
+                        "{\"snapshot\": ");
+  amddwarf_stop *stop = new_stop();
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_stop_add_indexed(stop, doc, strlen(doc), "s.json", &err),
+                   AMDDWARF_OK);
+  const amddwarf_stop_wave *w = NULL;
+  if (amddwarf_stop_wave_load(stop, 0, &w, &err) != AMDDWARF_OK)
+    fail_msg("%s", err.message);
+  assert_int_equal(amddwarf_stop_wave_load(stop, 1, &w, &err), AMDDWARF_E_SNAPSHOT_SCHEMA);
+  assert_null(w);
+  char expect[256];
+  snprintf(expect, sizeof expect,
+           "s.json waves[1].snapshot (at byte %zu): wave_size must be 32 or 64", second);
+  assert_string_equal(err.message, expect);
+  assert_int_equal(err.offset, second);
+  /* Loading again fails again. */
+  assert_int_equal(amddwarf_stop_wave_load(stop, 1, &w, &err), AMDDWARF_E_SNAPSHOT_SCHEMA);
+  /* A JSON fault inside a wave, which the index's pass does not look at:
+     the offset of the end of the bad token "tru" (bytes 7 to 9 of the
+     snapshot; jansson gives the position after the token it refused). */
+  assert_int_equal(amddwarf_stop_wave_load(stop, 2, &w, &err), AMDDWARF_E_BAD_JSON);
+  assert_int_equal(err.offset, third + 10);
+  snprintf(expect, sizeof expect, "s.json waves[2].snapshot (at byte %zu): byte %zu: ", third,
+           third + 10);
+  assert_memory_equal(err.message, expect, strlen(expect));
+  assert_int_equal(amddwarf_stop_wave_load(stop, 3, &w, &err), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_stop_free(stop);
+}
+
+/* What the index reads itself is refused at once, all or nothing, with the
+   byte offset counted by hand. */
+static void test_index_errors(void **state)
+{
+  (void)state;
+  static const struct {
+    const char *doc;
+    amddwarf_status status;
+    uint64_t offset;
+    const char *message;
+  } cases[] = {
+      {"[1]", AMDDWARF_E_SNAPSHOT_SCHEMA, 0,
+       "s.json must be a JSON object: a stop {\"waves\": [...]} or a snapshot"},
+      {"{\"waves\": {}}", AMDDWARF_E_SNAPSHOT_SCHEMA, 10,
+       "s.json: waves (byte 10) must be an array"},
+      {"{\"waves\": [{\"snapshot\": {}}, 3]}", AMDDWARF_E_SNAPSHOT_SCHEMA, 29,
+       "s.json waves[1] (byte 29) must be an object {\"snapshot\": ...}"},
+      {"{\"waves\": [{\"wave_id\": 1}]}", AMDDWARF_E_SNAPSHOT_SCHEMA, 11,
+       "s.json waves[0] (at byte 11).snapshot must be a snapshot object (specs/snapshot.md)"},
+      {"{\"waves\": [{\"snapshot\": {\"a\": \"x}]}", AMDDWARF_E_BAD_JSON, 30,
+       "s.json: byte 30: a string that does not end"},
+      {"{\"waves\": [{\"snapshot\": {\"a\": [}]}]}", AMDDWARF_E_BAD_JSON, 31,
+       "s.json: byte 31: a closing bracket that matches no opening one"},
+      {"{\"waves\": [{\"snapshot\": {}, \"snapshot\": {}}]}", AMDDWARF_E_BAD_JSON, 28,
+       "s.json: byte 28: duplicate member 'snapshot'"},
+      {"{\"waves\": [{\"snapshot\": {}}]} x", AMDDWARF_E_BAD_JSON, 30,
+       "s.json: byte 30: text after the document's object"},
+      {"{\"waves\": [{\"snapshot\": {}} {}]}", AMDDWARF_E_BAD_JSON, 28,
+       "s.json: byte 28: ',' or ']' is expected here"},
+      {"{\"waves\": [{\"wave_id\": -1, \"snapshot\": {}}]}", AMDDWARF_E_SNAPSHOT_SCHEMA,
+       UINT64_MAX, "s.json waves[0].wave_id: -1 is below the minimum 0"},
+      {"{\"waves\": [{\"wave_id\": 1x, \"snapshot\": {}}]}", AMDDWARF_E_BAD_JSON,
+       UINT64_MAX, NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    amddwarf_stop *stop = new_stop();
+    assert_int_equal(amddwarf_stop_add(stop, SNAPSHOT_A, strlen(SNAPSHOT_A), "a.json", NULL),
+                     AMDDWARF_OK);
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    assert_int_equal(
+        amddwarf_stop_add_indexed(stop, cases[i].doc, strlen(cases[i].doc), "s.json", &err),
+        cases[i].status);
+    if (cases[i].offset != UINT64_MAX)
+      assert_int_equal(err.offset, cases[i].offset);
+    if (cases[i].message)
+      assert_string_equal(err.message, cases[i].message);
+    assert_int_equal(amddwarf_stop_wave_count(stop), 1); /* unchanged */
+    amddwarf_stop_free(stop);
+  }
+}
+
+/* A bare snapshot document is one wave, parsed at once. */
+static void test_bare_snapshot(void **state)
+{
+  (void)state;
+  amddwarf_stop *stop = new_stop();
+  assert_int_equal(amddwarf_stop_add_indexed(stop, SNAPSHOT_B, strlen(SNAPSHOT_B), "b.json", NULL),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_wave_count(stop), 1);
+  assert_non_null(amddwarf_stop_wave_get(stop, 0)->snapshot);
+  assert_string_equal(amddwarf_snapshot_architecture(amddwarf_stop_wave_get(stop, 0)->snapshot),
+                      "gfx90a");
+  amddwarf_stop_free(stop);
+}
+
+/* Member names are compared decoded, as the whole parse compares them. */
+static void test_escaped_member_names(void **state)
+{
+  (void)state;
+  static const char doc[] =
+      "{\"w\\u0061ves\": [{\"wave_\\u0069d\": 5, \"sn\\u0061pshot\": " SNAPSHOT_A "}]}";
+  amddwarf_stop *stop = new_stop();
+  assert_int_equal(amddwarf_stop_add_indexed(stop, doc, strlen(doc), "e.json", NULL), AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_wave_count(stop), 1);
+  assert_int_equal(amddwarf_stop_wave_get(stop, 0)->wave_id, 5);
+  const amddwarf_stop_wave *w = NULL;
+  assert_int_equal(amddwarf_stop_wave_load(stop, 0, &w, NULL), AMDDWARF_OK);
+  assert_string_equal(amddwarf_snapshot_architecture(w->snapshot), "gfx900");
+  amddwarf_stop_free(stop);
+}
+
+/* A wave let go is parsed again on its next load, the same; one written
+   through its target, or parsed whole, stays. s8 is DWARF register 40 in a
+   wave64 (SGPRs from 32, the AMDGPU DWARF register map). */
+static void test_unload(void **state)
+{
+  (void)state;
+  static const char doc[] = "{\"waves\": [{\"snapshot\": {\"architecture\": \"gfx900\", "
+                            "\"pc\": \"0x1000\", \"registers\": {\"s8\": 10}}}]}";
+  amddwarf_stop *stop = new_stop();
+  assert_int_equal(amddwarf_stop_add_indexed(stop, doc, strlen(doc), "u.json", NULL), AMDDWARF_OK);
+  const amddwarf_stop_wave *w = NULL;
+  assert_int_equal(amddwarf_stop_wave_load(stop, 0, &w, NULL), AMDDWARF_OK);
+  char *before = saved_snapshot(w->snapshot);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, NULL), AMDDWARF_OK);
+  assert_null(amddwarf_stop_wave_get(stop, 0)->snapshot);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, NULL), AMDDWARF_OK); /* not loaded */
+  assert_int_equal(amddwarf_stop_wave_load(stop, 0, &w, NULL), AMDDWARF_OK);
+  char *after = saved_snapshot(w->snapshot);
+  assert_string_equal(before, after);
+  free(before);
+  free(after);
+  amddwarf_target target;
+  amddwarf_snapshot_target(w->snapshot, &target);
+  uint32_t value = 99;
+  assert_int_equal(target.write_register(target.user, 40, 0, 4, &value), AMDDWARF_OK);
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, &err), AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message, "u.json waves[0] was written through its target: it stays");
+  assert_non_null(amddwarf_stop_wave_get(stop, 0)->snapshot);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 1, NULL), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_stop_free(stop);
+  stop = new_stop();
+  assert_int_equal(amddwarf_stop_add(stop, doc, strlen(doc), "u.json", NULL), AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_wave_unload(stop, 0, NULL), AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_stop_free(stop);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_indexed_waves_equal_parsed_waves),
+      cmocka_unit_test(test_save_reads_unloaded_waves),
+      cmocka_unit_test(test_late_errors_name_member_and_offset),
+      cmocka_unit_test(test_index_errors),
+      cmocka_unit_test(test_bare_snapshot),
+      cmocka_unit_test(test_escaped_member_names),
+      cmocka_unit_test(test_unload),
+  };
+  return cmocka_run_group_tests_name("stop_index", tests, NULL, NULL);
+}
