@@ -1065,7 +1065,7 @@ static void *run_second(void *user)
    .debug_line a DIE (measured on the benchmark object), so that both
    threads end together; it walks the last unit at least, so that every
    object of two units or more is split. */
-enum { LINE_BYTES_PER_DIE = 32 };
+enum { LINE_BYTES_PER_DIE = 30 };
 
 static size_t split_unit(const amddwarf_object *object)
 {
