@@ -78,6 +78,8 @@ test-asan: build-asan
 # ThreadSanitizer; only their executables are built.
 TSAN_TESTS := test_debug_frames test_object_elf test_object_dwarf test_object_check \
   test_object_die_refs test_prologue
+# the statistics walk the units of an object on two threads
+TSAN_TESTS += test_object_stats
 
 build-tsan:
 	CC=clang-19 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -4,7 +4,7 @@
 The corpus: OpenCL kernels (an inlined callee, location lists with gaps, LDS
 arrays, a lexical block) built with clang-19 for gfx900 (wave64) and
 gfx1030 (wave32) at -O0 and -O2, as .o and linked .so (and one DWARF 4
-object); HIP kernels built with hipcc; and a hand-written object with every
+object, and one .so of three of these units); HIP kernels built with hipcc; and a hand-written object with every
 kind of location (tests/corpus/stats/every_kind.json, `amddwarf build`).
 
 * llvm_dwarfdump: the keys and values of `stats --json` equal those of
@@ -58,6 +58,14 @@ def build(args):
     obj = os.path.join(work, "cl-gfx900-O2-dwarf4.o")
     compile_opencl(src, obj, "gfx900", ["-g", "-gdwarf-4", "-O2"])
     out.append(("cl-gfx900-O2-dwarf4.o", obj))
+    # Three units in one object (their kernels of the same names, kept by
+    # --allow-multiple-definition): the statistics walk the units on two
+    # threads, and a function of several units adds up.
+    units = os.path.join(work, "cl-gfx900-units.so")
+    run_ok([LLD, "-shared", "--allow-multiple-definition",
+            os.path.join(work, "cl-gfx900-O0.o"), os.path.join(work, "cl-gfx900-O2.o"), obj,
+            "-o", units])
+    out.append(("cl-gfx900-units.so", units))
     if shutil.which(HIPCC):
         hip = os.path.join(HERE, "lds.hip")
         for cpu, opt in (("gfx900", "-O0"), ("gfx1030", "-O2")):

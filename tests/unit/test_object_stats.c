@@ -2,9 +2,14 @@
  * counts coverage by (specs/stats.md section 2): each expression written in
  * the assembler's syntax, its kind and lane status worked out by hand from
  * the AMDGPU DWARF register map and address-space tables, under the legacy
- * and the extension convention; and the names of the tables. */
+ * and the extension convention; the names of the tables; and the
+ * statistics of an object of three units, which the walk splits over two
+ * threads (counted by hand, as LLVM 19's Statistics.cpp counts: a function
+ * is one entry per identifier, its name, file and line, whatever the unit;
+ * equal to llvm-dwarfdump-19 --statistics on this object). */
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <string.h>
 
@@ -143,6 +148,103 @@ static void test_bad_arguments(void **state)
   amddwarf_stats_diff_free(NULL);
 }
 
+/* Three units: "a" in the first and the last (one FnStatMap entry, its
+   variables' identifiers {p, x} and {p, z}), "b" in the second. */
+static const char units_json[] =
+    "{\"dwarf\": {\"version\": 5, \"dialect\": \"user\", \"wave_size\": 64},"
+    " \"object\": {\"type\": \"relocatable\", \"processor\": \"gfx900\", \"text_size\": 192},"
+    " \"symbols\": [{\"name\": \"a\", \"offset\": 0, \"size\": 64, \"kind\": \"func\","
+    "                \"binding\": \"global\"},"
+    "               {\"name\": \"b\", \"offset\": 64, \"size\": 64, \"kind\": \"func\","
+    "                \"binding\": \"global\"}],"
+    " \"units\": ["
+    "  {\"name\": \"u0.cl\", \"files\": [{\"name\": \"u0.cl\"}],"
+    "   \"types\": [{\"id\": \"int\", \"kind\": \"base\", \"name\": \"int\", \"byte_size\": 4,"
+    "              \"encoding\": \"signed\"}],"
+    "   \"functions\": [{\"name\": \"a\", \"low\": 0, \"high\": 64,"
+    "     \"parameters\": [{\"name\": \"p\", \"type\": \"int\", \"line\": 1,"
+    "                     \"location\": \"DW_OP_regx s40\"}],"
+    "     \"variables\": [{\"name\": \"x\", \"type\": \"int\", \"line\": 2,"
+    "       \"location\": [{\"low\": 0, \"high\": 16, \"expr\": \"DW_OP_regx s41\"}]}]}]},"
+    "  {\"name\": \"u1.cl\", \"files\": [{\"name\": \"u1.cl\"}],"
+    "   \"types\": [{\"id\": \"int\", \"kind\": \"base\", \"name\": \"int\", \"byte_size\": 4,"
+    "              \"encoding\": \"signed\"}],"
+    "   \"functions\": [{\"name\": \"b\", \"low\": 64, \"high\": 128,"
+    "     \"variables\": [{\"name\": \"y\", \"type\": \"int\", \"line\": 3,"
+    "                    \"location\": \"DW_OP_regx s42\"}]}]},"
+    "  {\"name\": \"u2.cl\", \"files\": [{\"name\": \"u2.cl\"}],"
+    "   \"types\": [{\"id\": \"int\", \"kind\": \"base\", \"name\": \"int\", \"byte_size\": 4,"
+    "              \"encoding\": \"signed\"}],"
+    "   \"functions\": [{\"name\": \"a\", \"low\": 128, \"high\": 192,"
+    "     \"parameters\": [{\"name\": \"p\", \"type\": \"int\", \"line\": 1,"
+    "                     \"location\": \"DW_OP_regx s40\"}],"
+    "     \"variables\": [{\"name\": \"z\", \"type\": \"int\", \"line\": 4}]}]}"
+    " ]}";
+
+static uint64_t key_of(const amddwarf_stats *stats, const char *key)
+{
+  for (size_t i = 0; i < amddwarf_stats_llvm_count(stats); ++i)
+    if (strcmp(amddwarf_stats_llvm_key(stats, i)->key, key) == 0)
+      return amddwarf_stats_llvm_key(stats, i)->value;
+  print_error("no key %s\n", key);
+  fail();
+  return 0;
+}
+
+static void test_units_on_two_threads(void **state)
+{
+  (void)state;
+  uint8_t *image = NULL;
+  size_t size = 0;
+  amddwarf_error err;
+  assert_int_equal(amddwarf_build_json(units_json, strlen(units_json), NULL, &image, &size, &err),
+                   AMDDWARF_OK);
+  amddwarf_object *object = NULL;
+  assert_int_equal(amddwarf_object_open_memory(image, size, NULL, &object, &err), AMDDWARF_OK);
+  static const struct {
+    const char *key;
+    uint64_t value;
+  } keys[] = {
+      {"#functions", 2},
+      {"#unique source variables", 4},      /* a: {p, x, z}, b: {y} */
+      {"#source variables", 7},             /* a: 3 x 2 instances, b: 1 */
+      {"#source variables with location", 4},
+      {"#params", 2},
+      {"#local vars", 3},
+      {"#bytes within functions", 192},
+      {"sum_all_variables(#bytes in parent scope)", 5 * 64},
+      {"sum_all_variables(#bytes in parent scope covered by DW_AT_location)", 64 + 16 + 64 + 64},
+  };
+  static const struct {
+    const char *name;
+    uint64_t covered, scope;
+  } functions[] = {{"a", 64 + 16, 128}, {"b", 64, 64}, {"a", 64, 128}};
+  /* the default (the units on two threads) and one thread; several times,
+     for ThreadSanitizer */
+  for (int run = 0; run < 8; ++run) {
+    amddwarf_stats_options options;
+    amddwarf_stats_options_init(&options);
+    options.flags = run % 2 ? AMDDWARF_STATS_ONE_THREAD : 0;
+    amddwarf_stats *stats = NULL;
+    assert_int_equal(amddwarf_stats_compute(object, &options, &stats, &err), AMDDWARF_OK);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+      if (key_of(stats, keys[i].key) != keys[i].value)
+        print_error("%s: %llu\n", keys[i].key, (unsigned long long)key_of(stats, keys[i].key));
+      assert_int_equal(key_of(stats, keys[i].key), keys[i].value);
+    }
+    assert_int_equal(amddwarf_stats_function_count(stats), 3);
+    for (size_t i = 0; i < 3; ++i) {
+      const amddwarf_stats_function *fn = amddwarf_stats_function_at(stats, i);
+      assert_string_equal(fn->name, functions[i].name);
+      assert_int_equal(fn->coverage.covered, functions[i].covered);
+      assert_int_equal(fn->coverage.scope, functions[i].scope);
+    }
+    amddwarf_stats_free(stats);
+  }
+  amddwarf_object_close(object);
+  amddwarf_produce_free_bytes(NULL, image, size);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -150,6 +252,7 @@ int main(void)
       cmocka_unit_test(test_undecodable),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_bad_arguments),
+      cmocka_unit_test(test_units_on_two_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -236,10 +236,16 @@ static void add_totals(totals *t, const amddwarf_stats *stats)
 static void put_json(json_t *value, int indent)
 {
   char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-  for (const char *p = text; p != NULL && *p; ++p) {
-    putchar(*p);
-    if (*p == '\n')
-      printf("%*s", indent, "");
+  /* a line at a time: a large object's functions make hundreds of MB */
+  static const char spaces[] = "        ";
+  for (const char *line = text; line != NULL && *line != '\0';) {
+    const char *end = strchr(line, '\n');
+    size_t n = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
+    fwrite(line, 1, n, stdout);
+    if (end != NULL)
+      fwrite(spaces, 1, (size_t)indent < sizeof spaces - 1 ? (size_t)indent : sizeof spaces - 1,
+             stdout);
+    line += n;
   }
   free(text);
   json_decref(value);

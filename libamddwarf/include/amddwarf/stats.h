@@ -112,9 +112,10 @@ enum {
   /* Keep every variable (amddwarf_stats_function.vars) and its segments;
      without it a function keeps its sums only (VARS NULL). */
   AMDDWARF_STATS_VARIABLES = 1u << 2,
-  /* Compute on the calling thread only (by default the line tables are
-     counted on a second thread while the DIEs are walked; the keys and
-     the coverage are one walk over the DIEs either way). */
+  /* Compute on the calling thread only (by default the line tables and
+     the walk of the last units are on a second thread; the results are
+     the same; the keys and the coverage are one walk over the DIEs either
+     way). */
   AMDDWARF_STATS_ONE_THREAD = 1u << 3,
   /* Run the prologue analyzer on every function whose FDE has no
      instructions, to tell SYNTHESIZED from NONE (it disassembles the

@@ -396,6 +396,7 @@ amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
   stats->allocator = object->allocator;
   amddwarf__arena_init(&stats->arena, &stats->allocator);
   amddwarf__arena_init(&stats->key_arena, &stats->allocator);
+  amddwarf__arena_init(&stats->part_arena, &stats->allocator);
   amddwarf_status st = amddwarf_object_index_all(object, err);
   if (st == AMDDWARF_OK)
     st = run_walk(object, stats, flags, err);
@@ -416,6 +417,7 @@ void amddwarf_stats_free(amddwarf_stats *stats)
   amddwarf__mem_free(&a, stats->functions, stats->function_capacity * sizeof *stats->functions);
   amddwarf__arena_release(&stats->arena);
   amddwarf__arena_release(&stats->key_arena);
+  amddwarf__arena_release(&stats->part_arena);
   amddwarf__mem_free(&a, stats, sizeof *stats);
 }
 

@@ -197,6 +197,7 @@ struct amddwarf_stats {
   amddwarf_stats_function *functions;
   size_t function_count, function_capacity;
   amddwarf_arena key_arena;      /* the keys' names: the llvm pass's own */
+  amddwarf_arena part_arena;     /* the strings of the functions walked on a second thread */
 };
 
 /* Appends KEY = VALUE (KEY copied into the arena). */

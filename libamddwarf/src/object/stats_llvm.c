@@ -76,7 +76,8 @@ typedef struct walk {
   u64_vec pending;       /* this unit's DIEs whose origin was not seen yet */
   u64_vec cross_cu;      /* pairs (unit, DIE offset) */
   stats_cov *cov;        /* the GPU coverage, fed by this walk; or NULL */
-  stats_files files;     /* each unit's file names */
+  stats_files files;     /* each unit's file names (the first walk's) */
+  stats_files *names;    /* the file names it reads: its own, or the first walk's */
   amddwarf_arena arena;   /* the identifiers' copies, released at the end */
   /* scratch */
   text id;               /* the identifier being made */
@@ -242,7 +243,7 @@ static void die_id(walk *w, const stats_die *die, const char *prefix, text *out)
   const stats_die *from = amddwarf__stats_die_find(w->object, die, STATS_DECL_FILE, &scratch);
   const char *file = NULL;
   if (from != NULL) {
-    file = amddwarf__stats_file_name(&w->files, w->object, from->cu_index, from->decl_file);
+    file = amddwarf__stats_file_name(w->names, w->object, from->cu_index, from->decl_file);
     if (file != NULL) {
       const char *slash = strrchr(file, '/');
       file = slash != NULL ? slash + 1 : file;
@@ -984,91 +985,334 @@ static void add_keys(walk *w, const stats_line_counts *ls)
   add_key(w, "#line entries (unique non-0)", ls->unique_nonzero);
 }
 
-/* The line tables' numbers on a thread of their own. */
-typedef struct lines_job {
-  const amddwarf_object *object;
-  stats_line_counts counts;
-  amddwarf_status status;
-  amddwarf_error err;
-} lines_job;
+/* ---- the walk over the units, on one thread or two ---- */
 
-static void *run_lines(void *user)
+static void walk_init(walk *w, const amddwarf_object *object, amddwarf_stats *stats,
+                      amddwarf_error *err)
 {
-  lines_job *job = user;
-  job->status = amddwarf__stats_lines(job->object, NULL, &job->counts, &job->err);
+  memset(w, 0, sizeof *w);
+  w->object = object;
+  w->stats = stats;
+  w->err = err;
+  w->fn_ids.allocator = w->var_ids.allocator = &object->allocator;
+  amddwarf__arena_init(&w->arena, &object->allocator);
+  w->fn_ids.arena = w->var_ids.arena = &w->arena;
+  w->names = &w->files;
+}
+
+/* Frees W; returns its first error, the coverage's included. */
+static amddwarf_status walk_free(walk *w)
+{
+  const amddwarf_allocator *a = &w->object->allocator;
+  amddwarf__stats_table_free(&w->fn_ids);
+  amddwarf__stats_table_free(&w->var_ids);
+  amddwarf__mem_free(a, w->fns, w->fn_capacity * sizeof *w->fns);
+  amddwarf__mem_free(a, w->origins, w->origin_capacity * sizeof *w->origins);
+  if (w->origin_slots != NULL)
+    amddwarf__mem_free(a, w->origin_slots, (w->origin_mask + 1) * sizeof *w->origin_slots);
+  amddwarf__mem_free(a, w->ranges, w->range_capacity * sizeof *w->ranges);
+  vec_free(w, &w->origin_vars);
+  vec_free(w, &w->pending);
+  vec_free(w, &w->cross_cu);
+  text_free(w, &w->id);
+  amddwarf_status cov_status = amddwarf__stats_cov_free(w->cov);
+  w->cov = NULL;
+  if (w->names == &w->files)
+    amddwarf__stats_files_free(&w->files);
+  amddwarf__arena_release(&w->arena);
+  return w->status != AMDDWARF_OK ? w->status : cov_status;
+}
+
+/* Units FIRST to END (exclusive), in order. */
+static void walk_units(walk *w, size_t first, size_t end, const cov_place *top)
+{
+  uint32_t global = fn_entry(w, "/"); /* the functions' "/" entry: globals */
+  for (size_t u = first; u < end && w->status == AMDDWARF_OK; ++u) {
+    const amddwarf_unit *unit = &w->object->units[u];
+    if (unit->records != NULL && unit->die_count > 0) {
+      walk_die(w, u, 0, global, "g", 0, 0, NULL, top);
+      resolve_pending(w, u);
+    }
+  }
+  if (w->fn_ids.failed || w->var_ids.failed)
+    oom(w);
+}
+
+/* The second thread: the last units' walk (into a statistics handle of
+   its own, PART), then the line tables' numbers. */
+typedef struct second_job {
+  const amddwarf_object *object;
+  walk w;
+  amddwarf_stats part;
+  cov_place top;
+  size_t first_unit;
+  amddwarf_error walk_err;
+  stats_line_counts counts;
+  amddwarf_status lines_status;
+  amddwarf_error lines_err;
+} second_job;
+
+static void *run_second(void *user)
+{
+  second_job *job = user;
+  walk_units(&job->w, job->first_unit, job->object->cu_count, &job->top);
+  job->lines_status = amddwarf__stats_lines(job->object, NULL, &job->counts, &job->lines_err);
   return NULL;
 }
 
-amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_stats *stats,
-                                     uint32_t flags, amddwarf_error *err)
+/* Where the second thread's units begin: the walk's cost taken as the
+   units' DIEs and the line tables' as LINE_BYTES_PER_DIE bytes of
+   .debug_line a DIE (measured on the benchmark object), so that both
+   threads end together; it walks the last unit at least, so that every
+   object of two units or more is split. */
+enum { LINE_BYTES_PER_DIE = 30 };
+
+static size_t split_unit(const amddwarf_object *object)
+{
+  uint64_t dies = 0, line_bytes = 0;
+  for (size_t u = 0; u < object->cu_count; ++u)
+    dies += object->units[u].die_count;
+  amddwarf_object_section sec;
+  for (size_t i = 1; amddwarf_object_section_at(object, i, &sec, NULL) == AMDDWARF_OK; ++i)
+    if (strcmp(sec.name, ".debug_line") == 0)
+      line_bytes += object->sections[i].size;
+  uint64_t lines = line_bytes / LINE_BYTES_PER_DIE;
+  uint64_t half = (dies + lines) / 2, ours = 0;
+  size_t k = 0;
+  while (k + 1 < object->cu_count && ours + object->units[k].die_count <= half)
+    ours += object->units[k++].die_count;
+  return object->cu_count < 2 ? object->cu_count : k;
+}
+
+/* Adds the counts of W2 (the walk of later units) to W's. */
+static bool merge_walk(walk *w, walk *w2)
+{
+  uint64_t *const sums[] = {
+      &w->total_covered, &w->scope_covered, &w->scope_bytes, &w->scope_entry,
+      &w->param_covered, &w->param_bytes,   &w->param_entry, &w->local_covered,
+      &w->local_bytes,   &w->local_entry,   &w->call_site_entries, &w->call_site_dies,
+      &w->call_site_params, &w->function_size, &w->inline_size, &w->num_var_param,
+      &w->num_param,     &w->num_var};
+  const uint64_t *const sums2[] = {
+      &w2->total_covered, &w2->scope_covered, &w2->scope_bytes, &w2->scope_entry,
+      &w2->param_covered, &w2->param_bytes,   &w2->param_entry, &w2->local_covered,
+      &w2->local_bytes,   &w2->local_entry,   &w2->call_site_entries, &w2->call_site_dies,
+      &w2->call_site_params, &w2->function_size, &w2->inline_size, &w2->num_var_param,
+      &w2->num_param,     &w2->num_var};
+  for (size_t i = 0; i < sizeof sums / sizeof sums[0]; ++i)
+    amddwarf__stats_sat_add(sums[i], *sums2[i]);
+  for (size_t i = 0; i < COVERAGE_BUCKETS; ++i) {
+    w->with_entry.all[i] += w2->with_entry.all[i];
+    w->with_entry.params[i] += w2->with_entry.params[i];
+    w->with_entry.locals[i] += w2->with_entry.locals[i];
+    w->without_entry.all[i] += w2->without_entry.all[i];
+    w->without_entry.params[i] += w2->without_entry.params[i];
+    w->without_entry.locals[i] += w2->without_entry.locals[i];
+  }
+  /* FnStatMap: entries by identifier; a function of both walks gets the
+     union of its variables' identifiers (VarsInFunction is a set) */
+  const amddwarf_allocator *a = &w->object->allocator;
+  uint32_t *to = amddwarf__mem_alloc(a, (w2->fn_count ? w2->fn_count : 1) * sizeof *to);
+  uint8_t *shared = amddwarf__mem_calloc(a, w2->fn_count ? w2->fn_count : 1, 1);
+  bool ok = to != NULL && shared != NULL;
+  size_t before = w->fn_count;
+  for (size_t s = 0; ok && w2->fn_ids.mask && s <= w2->fn_ids.mask; ++s) {
+    const str_slot *slot = &w2->fn_ids.slots[s];
+    if (slot->key == NULL)
+      continue;
+    const fn_stats *f2 = &w2->fns[slot->value];
+    uint32_t index = fn_entry(w, slot->key);
+    if (index == UINT32_MAX) {
+      ok = false;
+      break;
+    }
+    fn_stats *f = &w->fns[index];
+    to[slot->value] = index;
+    shared[slot->value] = index < before;
+    f->inlined += f2->inlined;
+    f->out_of_line += f2->out_of_line;
+    f->abstract_origins += f2->abstract_origins;
+    f->vars_with_loc += f2->vars_with_loc;
+    f->constant_members += f2->constant_members;
+    f->artificial += f2->artificial;
+    f->is_function |= f2->is_function;
+    f->has_source_location |= f2->has_source_location;
+    f->params += f2->params;
+    f->param_src += f2->param_src;
+    f->param_types += f2->param_types;
+    f->param_locs += f2->param_locs;
+    f->locals += f2->locals;
+    f->local_src += f2->local_src;
+    f->local_types += f2->local_types;
+    f->local_locs += f2->local_locs;
+    if (!shared[slot->value])
+      f->vars_in_function = f2->vars_in_function;
+  }
+  for (size_t s = 0; ok && w2->var_ids.mask && s <= w2->var_ids.mask; ++s) {
+    const str_slot *slot = &w2->var_ids.slots[s];
+    if (slot->key == NULL || !shared[slot->owner])
+      continue;
+    bool added = false;
+    uint32_t owner = to[slot->owner];
+    if (amddwarf__stats_table_get(&w->var_ids, owner, slot->key, strlen(slot->key), 0, &added) ==
+        UINT32_MAX)
+      ok = false;
+    else if (added)
+      ++w->fns[owner].vars_in_function;
+  }
+  amddwarf__mem_free(a, to, (w2->fn_count ? w2->fn_count : 1) * sizeof *to);
+  amddwarf__mem_free(a, shared, w2->fn_count ? w2->fn_count : 1);
+  /* the abstract subprograms and the references still to resolve */
+  size_t base = w->origin_vars.count;
+  for (size_t i = 0; ok && i < w2->origin_vars.count; ++i)
+    ok = vec_push(w, &w->origin_vars, w2->origin_vars.items[i]);
+  for (size_t i = 0; ok && i < w2->origin_count; ++i) {
+    origin_fn fn = w2->origins[i];
+    fn.first += base;
+    origin_add(w, &fn);
+  }
+  for (size_t i = 0; ok && i < w2->cross_cu.count; ++i)
+    ok = vec_push(w, &w->cross_cu, w2->cross_cu.items[i]);
+  return ok ? w->status == AMDDWARF_OK : oom(w);
+}
+
+/* Appends the functions of PART (the second walk's, of later units) to
+   STATS, which takes its arena. */
+static bool merge_functions(amddwarf_stats *stats, amddwarf_stats *part)
+{
+  size_t n = stats->function_count + part->function_count;
+  if (part->function_count > 0 &&
+      amddwarf__mem_reserve(&stats->allocator, (void **)&stats->functions,
+                            &stats->function_capacity, n, sizeof *stats->functions) != 0)
+    return false;
+  if (part->function_count > 0)
+    memcpy(stats->functions + stats->function_count, part->functions,
+           part->function_count * sizeof *part->functions);
+  stats->function_count = n;
+  amddwarf__mem_free(&part->allocator, part->functions,
+                     part->function_capacity * sizeof *part->functions);
+  part->functions = NULL;
+  stats->part_arena = part->arena;
+  amddwarf__arena_init(&part->arena, &part->allocator);
+  return true;
+}
+
+/* The whole object on this thread, the line tables first (they note
+   every unit's file names). */
+static void walk_one_thread(walk *w, const cov_place *top, stats_line_counts *lines)
+{
+  amddwarf_error lines_err;
+  amddwarf_status st = amddwarf__stats_lines(w->object, &w->files, lines, &lines_err);
+  walk_units(w, 0, w->object->cu_count, top);
+  resolve_cross_cu(w);
+  if (w->status == AMDDWARF_OK && st != AMDDWARF_OK) {
+    w->status = st;
+    if (w->err != NULL)
+      *w->err = lines_err;
+  }
+}
+
+/* The first units on this thread, the others and the line tables on a
+   second; false when the second thread cannot start. */
+static bool walk_two_threads(walk *w, uint32_t flags, const cov_place *top,
+                             stats_line_counts *lines)
+{
+  const amddwarf_object *object = w->object;
+  /* What both read of the object is read before the second thread starts
+     (the line tables are read under the object's loading lock): the file
+     names of every unit, the CFI and symbols (amddwarf__stats_cov_new). */
+  amddwarf__stats_files_load_all(&w->files, object);
+  second_job *job = amddwarf__mem_calloc(&object->allocator, 1, sizeof *job);
+  if (job == NULL)
+    return false;
+  job->object = object;
+  job->top = *top;
+  job->first_unit = split_unit(object);
+  job->part.allocator = w->stats->allocator;
+  amddwarf__arena_init(&job->part.arena, &job->part.allocator);
+  amddwarf__arena_init(&job->part.key_arena, &job->part.allocator);
+  walk_init(&job->w, object, w->stats, &job->walk_err);
+  job->w.names = &w->files;
+  job->w.stats = &job->part;
+  bool started = false;
+  if (w->cov != NULL) {
+    job->w.cov = amddwarf__stats_cov_new(object, &job->part, flags, &w->files, &job->walk_err);
+    if (job->w.cov == NULL)
+      goto out;
+  }
+  pthread_t thread;
+  started = pthread_create(&thread, NULL, run_second, job) == 0;
+  if (!started)
+    goto out;
+  walk_units(w, 0, job->first_unit, top);
+  pthread_join(thread, NULL);
+  amddwarf_status second =
+      job->w.cov != NULL ? amddwarf__stats_cov_status(job->w.cov) : AMDDWARF_OK;
+  if (job->w.status != AMDDWARF_OK || second != AMDDWARF_OK) {
+    /* the error of the first unit that fails, as one thread meets it */
+    started = false;
+    goto out;
+  }
+  if (w->status == AMDDWARF_OK && (!merge_walk(w, &job->w) ||
+                                   !merge_functions(w->stats, &job->part)))
+    oom(w);
+  resolve_cross_cu(w);
+  *lines = job->counts;
+  if (w->status == AMDDWARF_OK && job->lines_status != AMDDWARF_OK) {
+    w->status = job->lines_status;
+    if (w->err != NULL)
+      *w->err = job->lines_err;
+  }
+out:
+  (void)walk_free(&job->w);
+  amddwarf__mem_free(&object->allocator, job->part.functions,
+                     job->part.function_capacity * sizeof *job->part.functions);
+  amddwarf__arena_release(&job->part.arena);
+  amddwarf__arena_release(&job->part.key_arena);
+  amddwarf__mem_free(&object->allocator, job, sizeof *job);
+  return started;
+}
+
+/* One run of the walk; *AGAIN when the two threads' walk met an error
+   and the statistics must be made again on one thread. */
+static amddwarf_status run_walks(const amddwarf_object *object, amddwarf_stats *stats,
+                                 uint32_t flags, amddwarf_error *err, bool *again)
 {
   walk w;
-  memset(&w, 0, sizeof w);
-  w.object = object;
-  w.stats = stats;
-  w.err = err;
-  w.fn_ids.allocator = w.var_ids.allocator = &object->allocator;
-  amddwarf__arena_init(&w.arena, &object->allocator);
-  w.fn_ids.arena = w.var_ids.arena = &w.arena;
+  walk_init(&w, object, stats, err);
   if (!amddwarf__stats_files_init(&w.files, object))
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "statistics");
   cov_place top = {COV_OFF, {0}};
   if (!(flags & AMDDWARF_STATS_NO_COVERAGE)) {
     w.cov = amddwarf__stats_cov_new(object, stats, flags, &w.files, err);
     if (w.cov == NULL) {
-      amddwarf__stats_files_free(&w.files);
+      (void)walk_free(&w);
       return AMDDWARF_E_NO_MEMORY;
     }
     top.mode = COV_OUTSIDE;
   }
-  lines_job lines = {object, {0}, AMDDWARF_OK, {0}};
-  pthread_t thread;
-  bool threaded = false;
+  stats_line_counts lines;
+  memset(&lines, 0, sizeof lines);
   if (flags & AMDDWARF_STATS_ONE_THREAD) {
-    /* first: it notes every unit's file names */
-    lines.status = amddwarf__stats_lines(object, &w.files, &lines.counts, &lines.err);
-  } else {
-    /* The walk reads what it needs of the object before the line tables
-       (which are read under the object's loading lock) start: the file
-       names of every unit, the CFI (amddwarf__stats_cov_new). */
-    amddwarf__stats_files_load_all(&w.files, object);
-    threaded = pthread_create(&thread, NULL, run_lines, &lines) == 0;
-    if (!threaded)
-      lines.status = amddwarf__stats_lines(object, NULL, &lines.counts, &lines.err);
+    walk_one_thread(&w, &top, &lines);
+  } else if (!walk_two_threads(&w, flags, &top, &lines)) {
+    *again = true;
+    (void)walk_free(&w);
+    return AMDDWARF_OK;
   }
-  uint32_t global = fn_entry(&w, "/"); /* the functions' "/" entry: globals */
-  for (size_t u = 0; u < object->cu_count && w.status == AMDDWARF_OK; ++u) {
-    const amddwarf_unit *unit = &object->units[u];
-    if (unit->records != NULL && unit->die_count > 0) {
-      walk_die(&w, u, 0, global, "g", 0, 0, NULL, &top);
-      resolve_pending(&w, u);
-    }
-  }
-  resolve_cross_cu(&w);
-  if (threaded)
-    pthread_join(thread, NULL);
-  if (w.fn_ids.failed || w.var_ids.failed)
-    oom(&w);
-  if (w.status == AMDDWARF_OK && lines.status != AMDDWARF_OK) {
-    w.status = lines.status;
-    if (err != NULL)
-      *err = lines.err;
-  }
-  add_keys(&w, &lines.counts);
-  amddwarf__stats_table_free(&w.fn_ids);
-  amddwarf__stats_table_free(&w.var_ids);
-  amddwarf__mem_free(&object->allocator, w.fns, w.fn_capacity * sizeof *w.fns);
-  amddwarf__mem_free(&object->allocator, w.origins, w.origin_capacity * sizeof *w.origins);
-  if (w.origin_slots != NULL)
-    amddwarf__mem_free(&object->allocator, w.origin_slots,
-                       (w.origin_mask + 1) * sizeof *w.origin_slots);
-  amddwarf__mem_free(&object->allocator, w.ranges, w.range_capacity * sizeof *w.ranges);
-  vec_free(&w, &w.origin_vars);
-  vec_free(&w, &w.pending);
-  vec_free(&w, &w.cross_cu);
-  text_free(&w, &w.id);
-  amddwarf_status cov_status = amddwarf__stats_cov_free(w.cov);
-  amddwarf__stats_files_free(&w.files);
-  amddwarf__arena_release(&w.arena);
-  return w.status != AMDDWARF_OK ? w.status : cov_status;
+  add_keys(&w, &lines);
+  return walk_free(&w);
+}
+
+amddwarf_status amddwarf__stats_llvm(const amddwarf_object *object, amddwarf_stats *stats,
+                                     uint32_t flags, amddwarf_error *err)
+{
+  bool again = false;
+  amddwarf_status st = run_walks(object, stats, flags, err, &again);
+  if (!again)
+    return st;
+  /* Two threads cannot start, or a unit failed: one thread, which meets
+     the first error in unit order. */
+  stats->function_count = 0;
+  return run_walks(object, stats, flags | AMDDWARF_STATS_ONE_THREAD, err, &again);
 }
