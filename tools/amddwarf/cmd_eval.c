@@ -491,7 +491,7 @@ static int open_wave(const eval_args *a, cli_wave *w, size_t frame)
     return rc;
   /* A PC no subprogram holds: say so as the other object commands do. */
   const amddwarf_frame *f = NULL;
-  if (amddwarf_wave_frame(w->wave, frame, &f, NULL) == AMDDWARF_OK && f->function == NULL) {
+  if (amddwarf_wave_frame(w->wave, frame, &f, NULL) == AMDDWARF_OK && !amddwarf_die_ref_valid(f->function)) {
     size_t count = 0;
     const amddwarf_object *object = f->object ? f->object : w->objects[0];
     amddwarf_status st = amddwarf_object_scopes_at(object, f->object_pc, NULL, 0, &count);

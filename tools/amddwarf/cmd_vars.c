@@ -321,7 +321,7 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   }
   /* The frame's own object: the one its PC lies in. */
   const amddwarf_object *object = frame->object ? frame->object : w.objects[0];
-  if (frame->function == NULL) {
+  if (!amddwarf_die_ref_valid(frame->function)) {
     rc = cli_report_no_scope("vars", args->json, object,
                              args->path ? args->path : "the code object", frame->lookup_pc,
                              AMDDWARF_NOT_FOUND);
@@ -329,10 +329,19 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   }
   frame_values fv = {w.wave, (size_t)frame_index, frame->lookup_pc,
                      frame->file, frame->line, frame->column};
-  rc = args->json ? vars_json(object, frame->object_pc, frame->scopes, frame->scope_count,
-                              frame->scope_base, vars, count, &fv)
-                  : vars_text(object, frame->object_pc, frame->scopes, frame->scope_count,
-                              frame->scope_base, vars, count, &fv);
+  /* The listing prints the scopes' summaries (the variables' unit). */
+  const amddwarf_die_info *scopes[MAX_SCOPES];
+  size_t depth = frame->scope_count < MAX_SCOPES ? frame->scope_count : MAX_SCOPES;
+  for (size_t i = 0; i < depth; ++i)
+    if ((scopes[i] = amddwarf_object_die_at(object, frame->scopes[i].offset)) == NULL) {
+      amddwarf_object_load_unit(object, frame->scopes[i].cu_index, &err);
+      rc = cli_report_error("vars", args->json, err.status, &err);
+      goto done;
+    }
+  rc = args->json ? vars_json(object, frame->object_pc, scopes, depth, frame->scope_base, vars,
+                              count, &fv)
+                  : vars_text(object, frame->object_pc, scopes, depth, frame->scope_base, vars,
+                              count, &fv);
 done:
   cli_wave_close(&w);
   return rc;

@@ -298,8 +298,9 @@ typedef struct amddwarf_frame {
   uint64_t cfa;
   const amddwarf_cfi_row *row;   /* the CFI row at lookup_pc, or NULL */
   const amddwarf_object *object; /* the object holding lookup_pc, or NULL */
-  const amddwarf_die_info *function; /* DW_TAG_subprogram or DW_TAG_inlined_subroutine,
-                                        NULL when no DWARF covers the PC */
+  amddwarf_die_ref function;     /* DW_TAG_subprogram or DW_TAG_inlined_subroutine;
+                                    not valid (amddwarf_die_ref_valid) when no DWARF
+                                    covers the PC */
   const char *function_name;     /* its name as a debugger shows it
                                     (amddwarf_object_function_name: the demangled
                                     linkage name, else DW_AT_name; the origin's for
@@ -310,10 +311,10 @@ typedef struct amddwarf_frame {
      site of the inlined subroutine it called. FILE is NULL when unknown. */
   const char *file;
   uint32_t line, column;
-  /* The scopes of this frame in amddwarf_object_scopes_at order:
+  /* The scopes of this frame in amddwarf_object_scope_refs_at order:
      SCOPES[0..SCOPE_COUNT), innermost first, ending at FUNCTION for an
      inline's frame and at the unit DIE for the function's own frame. */
-  const amddwarf_die_info *const *scopes;
+  const amddwarf_die_ref *scopes;
   size_t scope_count;
   size_t scope_base;             /* the index of SCOPES[0] among the physical frame's
                                     scopes: amddwarf_var.depth counts from there */

@@ -23,7 +23,7 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
   amddwarf_var *all = NULL;
   size_t count = 0;
   amddwarf_status st = AMDDWARF_OK;
-  if (object == NULL || f->pub.function == NULL)
+  if (object == NULL || !amddwarf_die_ref_valid(f->pub.function))
     goto done; /* no DWARF: no variables */
   st = amddwarf_object_vars_at(object, f->pub.object_pc, NULL, 0, &count);
   if (st != AMDDWARF_OK) {
