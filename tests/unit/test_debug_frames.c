@@ -511,14 +511,14 @@ static void test_caller_variables(void **state)
   assert_int_not_equal(mid_v40(w, 1), leaf_v40(w, 1));
 
   /* The variables of each frame are its function's. */
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   amddwarf_error err;
   assert_int_equal(amddwarf_wave_variables(wave, 1, &vars, &count, &err), AMDDWARF_OK);
   assert_int_equal(count, 4);
-  assert_string_equal(vars[0].die->name, "vlane");
-  assert_string_equal(vars[3].die->name, "gone");
-  const amddwarf_var *var = NULL;
+  assert_string_equal(vars[0].name, "vlane");
+  assert_string_equal(vars[3].name, "gone");
+  const amddwarf_frame_var *var = NULL;
   assert_int_equal(amddwarf_wave_find_variable(wave, 1, "here", &var, &err), AMDDWARF_NOT_FOUND);
   assert_int_equal(amddwarf_wave_find_variable(wave, 0, "here", &var, &err), AMDDWARF_OK);
   assert_int_equal(amddwarf_wave_find_variable(wave, 2, "kv", &var, &err), AMDDWARF_OK);

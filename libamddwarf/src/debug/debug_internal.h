@@ -40,7 +40,7 @@ typedef struct amddwarf_debug_frame {
   size_t normalized_size;
   const uint8_t *normalized_expr;     /* NORMALIZED, or the original bytes when the
                                          same (their address is stable) */
-  amddwarf_var *vars;                 /* amddwarf_wave_variables, on first use */
+  amddwarf_frame_var *vars;           /* amddwarf_wave_variables, on first use */
   size_t var_count, var_capacity;
   int vars_done;
   amddwarf_status vars_status;
