@@ -13,6 +13,7 @@
 #include <dwarf.h> /* elfutils: the peer's own constants */
 #include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,12 +88,18 @@ static Dwarf_Die *unit_at(Dwarf *dwarf, const index *ix, Dwarf_Addr pc, Dwarf_Di
 }
 
 /* The variables in scope at PC, each with its name, line and location. */
-static size_t variables_at(Dwarf *dwarf, const index *ix, Dwarf_Addr pc, uint64_t *sum)
+static size_t variables_at(Dwarf *dwarf, const index *ix, Dwarf_Addr pc, bool with_line,
+                           uint64_t *sum)
 {
   Dwarf_Die unit, *scopes = NULL;
   size_t variables = 0;
   if (unit_at(dwarf, ix, pc, &unit) == NULL)
     return 0;
+  /* The frame's source position, as amddwarf_frame gives it. */
+  Dwarf_Line *row = with_line ? dwarf_getsrc_die(&unit, pc) : NULL;
+  int line_number = 0;
+  if (row != NULL && dwarf_lineno(row, &line_number) == 0)
+    *sum += (uint64_t)line_number;
   int count = dwarf_getscopes(&unit, pc, &scopes);
   for (int i = 0; i < count; i++) {
     Dwarf_Die child;
@@ -142,10 +149,13 @@ int main(int argc, char **argv)
     snprintf(key, sizeof key, "vars%zu", i);
     our_vars[i] = (size_t)bench_peer_time(ours, key);
   }
-  double open_ns[101], question_ns[101];
+  double open_ns[101], question_ns[101], scopes_ns[101];
   uint64_t sum = 0;
   elf_version(EV_CURRENT);
-  for (int r = 0; r < runs; ++r) {
+  /* Even runs answer with the line row, odd ones without (scopes and
+     variables only). */
+  for (int r = 0; r < 2 * runs; ++r) {
+    bool with_line = r % 2 == 0;
     index ix = {NULL, 0, 0};
     uint64_t t0 = bench_now_ns();
     int fd = open(path, O_RDONLY);
@@ -157,10 +167,14 @@ int main(int argc, char **argv)
     }
     uint64_t t1 = bench_now_ns();
     for (size_t i = 0; i < frames; ++i)
-      peer_vars[i] = variables_at(dwarf, &ix, pcs[i], &sum);
+      peer_vars[i] = variables_at(dwarf, &ix, pcs[i], with_line, &sum);
     uint64_t t2 = bench_now_ns();
-    open_ns[r] = (double)(t1 - t0);
-    question_ns[r] = (double)(t2 - t1);
+    if (with_line) {
+      open_ns[r / 2] = (double)(t1 - t0);
+      question_ns[r / 2] = (double)(t2 - t1);
+    } else {
+      scopes_ns[r / 2] = (double)(t2 - t1);
+    }
     dwarf_end(dwarf);
     elf_end(elf);
     close(fd);
@@ -169,6 +183,7 @@ int main(int argc, char **argv)
   bench_consume(sum);
   double peer_open = bench_median(open_ns, (size_t)runs);
   double peer_question = bench_median(question_ns, (size_t)runs);
+  double peer_scopes = bench_median(scopes_ns, (size_t)runs);
   double our_open = bench_peer_time(ours, "ours_open");
   double our_question = bench_peer_time(ours, "ours_question");
   printf("# debugger layer, first question of a fresh open: %zu frame(s), median of %d runs\n",
@@ -181,6 +196,8 @@ int main(int argc, char **argv)
          peer_open / 1e6, our_open / peer_open);
   printf("| wave, frames, variables (libdw: getscopes path) | %.3f | %.3f | %.2f |\n",
          our_question / 1e6, peer_question / 1e6, our_question / peer_question);
+  printf("| the same without the line row (libdw: getscopes and variables only) | %.3f | %.3f | "
+         "%.2f |\n", our_question / 1e6, peer_scopes / 1e6, our_question / peer_scopes);
   printf("| both | %.3f | %.3f | %.2f |\n", (our_open + our_question) / 1e6,
          (peer_open + peer_question) / 1e6,
          (our_open + our_question) / (peer_open + peer_question));
