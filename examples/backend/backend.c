@@ -58,7 +58,7 @@ static void print_frames(amddwarf_wave *wave, uint64_t mask)
 {
   static const char *const state[] = {"", "<optimized out>", "<unavailable>", "<error>"};
   const amddwarf_frame *f;
-  const amddwarf_var *vars;
+  const amddwarf_frame_var *vars;
   amddwarf_value_group g[64];
   amddwarf_error err = {0};
   amddwarf_status st;
@@ -70,9 +70,9 @@ static void print_frames(amddwarf_wave *wave, uint64_t mask)
     printf(f->file ? " at %s:%u\n" : "\n", slash ? slash + 1 : f->file, (unsigned)f->line);
     amddwarf_wave_variables(wave, i, &vars, &count, NULL); /* none on error */
     for (size_t k = 0; mask && k < count; k++, n = 0) {
-      const char *name = vars[k].die->name;
+      const char *name = vars[k].name;
       amddwarf_valobj *v = NULL;
-      if (!name || vars[k].scope->depth == 0)
+      if (!name || vars[k].global)
         continue; /* unnamed, or a global (its scope is the unit DIE) */
       if (amddwarf_valobj_new(wave, i, name, &v, &err) ||
           amddwarf_valobj_read_lanes(v, mask, g, 64, &n, &err))

@@ -385,7 +385,7 @@ static void assert_frame(const amddwarf_frame *f, size_t index, const char *name
   assert_true(f->has_cfa);
   assert_int_equal(f->cfa_aspace, PRIVATE_WAVE);
   assert_int_equal(f->cfa, cfa);
-  assert_non_null(f->function);
+  assert_true(amddwarf_die_ref_valid(f->function));
   assert_string_equal(f->function_name, name);
   assert_non_null(f->file);
   assert_string_equal(f->file, "/src/frames.cl");
@@ -394,8 +394,11 @@ static void assert_frame(const amddwarf_frame *f, size_t index, const char *name
   /* The function's scopes: the subprogram, then the unit. */
   assert_int_equal(f->scope_count, 2);
   assert_int_equal(f->scope_base, 0);
-  assert_ptr_equal(f->scopes[0], f->function);
-  assert_int_equal(f->scopes[1]->tag, 0x11); /* DW_TAG_compile_unit */
+  assert_int_equal(f->scopes[0].offset, f->function.offset);
+  amddwarf_die_links links;
+  assert_int_equal(amddwarf_object_die_links(f->object, f->scopes[1], &links, NULL), AMDDWARF_OK);
+  assert_int_equal(links.tag, 0x11); /* DW_TAG_compile_unit */
+  assert_int_equal(f->scopes[1].offset, amddwarf_object_cu(f->object, 0)->die_offset);
 }
 
 /* leaf (the stop), mid (return address from lanes 0-1 of the leaf's v40,
@@ -508,14 +511,14 @@ static void test_caller_variables(void **state)
   assert_int_not_equal(mid_v40(w, 1), leaf_v40(w, 1));
 
   /* The variables of each frame are its function's. */
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   amddwarf_error err;
   assert_int_equal(amddwarf_wave_variables(wave, 1, &vars, &count, &err), AMDDWARF_OK);
   assert_int_equal(count, 4);
-  assert_string_equal(vars[0].die->name, "vlane");
-  assert_string_equal(vars[3].die->name, "gone");
-  const amddwarf_var *var = NULL;
+  assert_string_equal(vars[0].name, "vlane");
+  assert_string_equal(vars[3].name, "gone");
+  const amddwarf_frame_var *var = NULL;
   assert_int_equal(amddwarf_wave_find_variable(wave, 1, "here", &var, &err), AMDDWARF_NOT_FOUND);
   assert_int_equal(amddwarf_wave_find_variable(wave, 0, "here", &var, &err), AMDDWARF_OK);
   assert_int_equal(amddwarf_wave_find_variable(wave, 2, "kv", &var, &err), AMDDWARF_OK);

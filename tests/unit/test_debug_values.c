@@ -273,7 +273,7 @@ static void test_info(void **state)
   assert_int_equal(info->kind, AMDDWARF_VALUE_KIND_SCALAR);
   assert_int_equal(info->byte_size, 4);
   assert_int_equal(info->bit_size, 32);
-  assert_string_equal(info->variable->die->name, "p");
+  assert_string_equal(info->variable->name, "p");
   assert_string_equal(info->location, "DW_OP_regx SGPR6, DW_OP_piece 0x4, DW_OP_regx SGPR7, "
                                       "DW_OP_piece 0x4");
   assert_int_equal(info->named_children + info->indexed_children, 0);
@@ -566,16 +566,16 @@ static void test_partial(void **state)
 static void test_shadowed(void **state)
 {
   fixture *fx = *state;
-  const amddwarf_var *vars = NULL, *inner = NULL, *outer = NULL;
+  const amddwarf_frame_var *vars = NULL, *inner = NULL, *outer = NULL;
   size_t count = 0;
   amddwarf_error err;
   amddwarf_lane_value lv;
   assert_int_equal(amddwarf_wave_variables(fx->wave, 0, &vars, &count, &err), AMDDWARF_OK);
   for (size_t i = 0; i < count; ++i)
-    if (vars[i].die->name != NULL && strcmp(vars[i].die->name, "sh") == 0)
+    if (vars[i].name != NULL && strcmp(vars[i].name, "sh") == 0)
       *(inner == NULL ? &inner : &outer) = &vars[i];
   assert_non_null(outer);
-  assert_true(inner->depth < outer->depth);
+  assert_true(inner->ref.depth < outer->ref.depth);
 
   amddwarf_valobj *value = value_new(fx, "sh");
   assert_ptr_equal(amddwarf_valobj_get_info(value)->variable, inner);
@@ -616,7 +616,7 @@ static void test_shadowed(void **state)
   assert_int_equal(amddwarf_valobj_new_var(fx->wave, 0, outer, "s.x", &value, &err),
                    AMDDWARF_E_INVALID_ARGUMENT);
   assert_string_equal(err.message, "path 's.x' starts at 's', not at the variable 'sh'");
-  amddwarf_var copy = *outer;
+  amddwarf_frame_var copy = *outer;
   assert_int_equal(amddwarf_valobj_new_var(fx->wave, 0, &copy, NULL, &value, &err),
                    AMDDWARF_E_INVALID_ARGUMENT);
   assert_null(value);

@@ -292,9 +292,10 @@ static int assign(const eval_args *a, amddwarf_wave *wave, size_t frame,
 }
 
 /* The expression format of the variable's unit, for printing traced operations. */
-static amddwarf_expr_format trace_format(const amddwarf_object *object, const amddwarf_var *var)
+static amddwarf_expr_format trace_format(const amddwarf_object *object,
+                                         const amddwarf_frame_var *var)
 {
-  const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
+  const amddwarf_cu *cu = amddwarf_object_cu(object, var->ref.die.cu_index);
   amddwarf_expr_format format = cu->format;
   if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
     format.dialect = AMDDWARF_DIALECT_USER; /* legacy expressions are normalized into it */
@@ -337,7 +338,7 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
   if (root) {
     json_object_set_new(root, "pc", cli_json_addr(pc));
     json_object_set_new(root, "expression", json_string(expr));
-    json_object_set_new(root, "variable", cli_json_addr(info->variable->die->offset));
+    json_object_set_new(root, "variable", cli_json_addr(info->variable->ref.die.offset));
     json_object_set_new(root, "type", json_string(info->type_name));
     if (a->explain)
       json_object_set_new(root, "location_expression", json_string(info->location));
@@ -347,7 +348,7 @@ static int print_lanes(const eval_args *a, const char *expr, const amddwarf_fram
       json_object_set_new(root, "registers_unwound_by", json_string(how));
   } else {
     if (a->explain)
-      printf("%s: %s\n", info->variable->die->name, info->location);
+      printf("%s: %s\n", info->variable->name, info->location);
     if (a->explain && info->quirk != AMDDWARF_QUIRK_NONE)
       printf("  read through producer quirk %s: %s (--no-quirks: as written)\n",
              info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
@@ -491,7 +492,7 @@ static int open_wave(const eval_args *a, cli_wave *w, size_t frame)
     return rc;
   /* A PC no subprogram holds: say so as the other object commands do. */
   const amddwarf_frame *f = NULL;
-  if (amddwarf_wave_frame(w->wave, frame, &f, NULL) == AMDDWARF_OK && f->function == NULL) {
+  if (amddwarf_wave_frame(w->wave, frame, &f, NULL) == AMDDWARF_OK && !amddwarf_die_ref_valid(f->function)) {
     size_t count = 0;
     const amddwarf_object *object = f->object ? f->object : w->objects[0];
     amddwarf_status st = amddwarf_object_scopes_at(object, f->object_pc, NULL, 0, &count);

@@ -112,9 +112,23 @@ static bool listing_place(const amddwarf_object *object, uint64_t pc, const fram
   return true;
 }
 
+/* One listed variable: its summary (type, name, declaration, constant) and
+   its location at the PC; FRAME_VAR, the wave's variable its value is read
+   from (vars --state), or NULL. */
+typedef struct var_row {
+  const amddwarf_die_info *die;
+  uint32_t depth;
+  int available;
+  const uint8_t *expr;
+  size_t size;
+  int has_range;          /* the location comes from a bounded list entry */
+  uint64_t low, high;
+  const amddwarf_frame_var *frame_var;
+} var_row;
+
 /* VAR's value in the focused lane, as amddwarf eval prints one lane: made
    from VAR itself, so a variable an inner one shadows shows its own. */
-static void var_value_text(const frame_values *fv, const amddwarf_var *var, cli_buf *out)
+static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, cli_buf *out)
 {
   amddwarf_valobj *value = NULL;
   amddwarf_lane_value lane;
@@ -132,7 +146,7 @@ static void var_value_text(const frame_values *fv, const amddwarf_var *var, cli_
 
 static int vars_text(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_die_info *const *scopes, size_t depth, size_t base,
-                     const amddwarf_var *vars, size_t count, const frame_values *fv)
+                     const var_row *vars, size_t count, const frame_values *fv)
 {
   cli_buf b = {0};
   const char *file = NULL;
@@ -157,7 +171,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       printf("  frame base: %s\n", b.len ? b.data : "<unavailable>");
     }
     for (; v < count && vars[v].depth == base + s; ++v) {
-      const amddwarf_var *var = &vars[v];
+      const var_row *var = &vars[v];
       char type[256];
       amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
       const char *decl_file = decl_file_name(object, var->die);
@@ -172,9 +186,9 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
         printf("    const value: %s\n", b.data ? b.data : "");
       } else if (var->available) {
         cli_buf_expr(&b, cu, var->expr, var->size);
-        if (var->entry != NULL && !var->entry->is_default)
-          printf("    location [0x%llx, 0x%llx): %s\n", (unsigned long long)var->entry->low,
-                 (unsigned long long)var->entry->high, b.len ? b.data : "<empty: optimized out>");
+        if (var->has_range)
+          printf("    location [0x%llx, 0x%llx): %s\n", (unsigned long long)var->low,
+                 (unsigned long long)var->high, b.len ? b.data : "<empty: optimized out>");
         else
           printf("    location: %s\n", b.len ? b.data : "<empty: optimized out>");
         amddwarf_quirk q =
@@ -187,7 +201,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       }
       if (fv != NULL && var->die->name != NULL) {
         b.len = 0;
-        var_value_text(fv, var, &b);
+        var_value_text(fv, var->frame_var, &b);
         printf("    value: %s\n", b.data ? b.data : "");
       }
     }
@@ -198,7 +212,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
 
 static int vars_json(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_die_info *const *scopes, size_t depth, size_t base,
-                     const amddwarf_var *vars, size_t count, const frame_values *fv)
+                     const var_row *vars, size_t count, const frame_values *fv)
 {
   json_t *root = json_object();
   const char *file = NULL;
@@ -239,7 +253,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   json_object_set_new(root, "scopes", js);
   json_t *jv = json_array();
   for (size_t v = 0; v < count; ++v) {
-    const amddwarf_var *var = &vars[v];
+    const var_row *var = &vars[v];
     const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
     char type[256];
     amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
@@ -257,9 +271,9 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
       cli_buf_free(&b);
     } else if (var->available) {
       json_t *loc = cli_json_expr(cu, var->expr, var->size);
-      if (var->entry != NULL && !var->entry->is_default) {
-        json_object_set_new(loc, "low", cli_json_addr(var->entry->low));
-        json_object_set_new(loc, "high", cli_json_addr(var->entry->high));
+      if (var->has_range) {
+        json_object_set_new(loc, "low", cli_json_addr(var->low));
+        json_object_set_new(loc, "high", cli_json_addr(var->high));
       }
       json_object_set_new(o, "location", loc);
       amddwarf_quirk q =
@@ -272,7 +286,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     }
     if (fv != NULL && var->die->name != NULL) {
       cli_buf b = {0};
-      var_value_text(fv, var, &b);
+      var_value_text(fv, var->frame_var, &b);
       json_object_set_new(o, "value", json_string(b.data ? b.data : ""));
       cli_buf_free(&b);
     }
@@ -291,6 +305,7 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st;
+  var_row *rows = NULL;
   int rc = cli_wave_load("vars", args, state, &w);
   if (rc != 0)
     goto done;
@@ -302,7 +317,7 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   }
   options.has_pc = pc_text != NULL;
   const amddwarf_frame *frame = NULL;
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   if ((rc = cli_wave_start("vars", args->json, &w, &options)) != 0)
     goto done;
@@ -321,7 +336,7 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   }
   /* The frame's own object: the one its PC lies in. */
   const amddwarf_object *object = frame->object ? frame->object : w.objects[0];
-  if (frame->function == NULL) {
+  if (!amddwarf_die_ref_valid(frame->function)) {
     rc = cli_report_no_scope("vars", args->json, object,
                              args->path ? args->path : "the code object", frame->lookup_pc,
                              AMDDWARF_NOT_FOUND);
@@ -329,11 +344,38 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   }
   frame_values fv = {w.wave, (size_t)frame_index, frame->lookup_pc,
                      frame->file, frame->line, frame->column};
-  rc = args->json ? vars_json(object, frame->object_pc, frame->scopes, frame->scope_count,
-                              frame->scope_base, vars, count, &fv)
-                  : vars_text(object, frame->object_pc, frame->scopes, frame->scope_count,
-                              frame->scope_base, vars, count, &fv);
+  /* The listing prints the scopes' and variables' summaries (their types). */
+  const amddwarf_die_info *scopes[MAX_SCOPES];
+  size_t depth = frame->scope_count < MAX_SCOPES ? frame->scope_count : MAX_SCOPES;
+  rows = calloc(count ? count : 1, sizeof *rows);
+  if (rows == NULL) {
+    rc = cli_report_error("vars", args->json, AMDDWARF_E_NO_MEMORY, NULL);
+    goto done;
+  }
+  for (size_t i = 0; i < depth + count; ++i) {
+    amddwarf_die_ref ref = i < depth ? frame->scopes[i] : vars[i - depth].ref.die;
+    const amddwarf_die_info *die = amddwarf_object_die_at(object, ref.offset);
+    if (die == NULL) {
+      amddwarf_object_load_unit(object, ref.cu_index, &err);
+      rc = cli_report_error("vars", args->json, err.status, &err);
+      goto done;
+    }
+    if (i < depth) {
+      scopes[i] = die;
+      continue;
+    }
+    const amddwarf_var_ref *v = &vars[i - depth].ref;
+    var_row row = {die, v->depth, v->available, v->expr, v->size,
+                   v->from_list && !v->entry.is_default, v->entry.low, v->entry.high,
+                   &vars[i - depth]};
+    rows[i - depth] = row;
+  }
+  rc = args->json ? vars_json(object, frame->object_pc, scopes, depth, frame->scope_base, rows,
+                              count, &fv)
+                  : vars_text(object, frame->object_pc, scopes, depth, frame->scope_base, rows,
+                              count, &fv);
 done:
+  free(rows);
   cli_wave_close(&w);
   return rc;
 }
@@ -396,8 +438,20 @@ int cli_vars_main(int argc, char **argv)
     return cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
   }
   amddwarf_object_vars_at(object, pc, vars, count, &count);
-  rc = args.json ? vars_json(object, pc, scopes, depth, 0, vars, count, NULL)
-                 : vars_text(object, pc, scopes, depth, 0, vars, count, NULL);
+  var_row *rows = calloc(count ? count : 1, sizeof *rows);
+  for (size_t i = 0; rows != NULL && i < count; ++i) {
+    const amddwarf_var *v = &vars[i];
+    var_row row = {v->die, v->depth, v->available, v->expr, v->size,
+                   v->entry != NULL && !v->entry->is_default, v->entry ? v->entry->low : 0,
+                   v->entry ? v->entry->high : 0, NULL};
+    rows[i] = row;
+  }
+  if (rows == NULL)
+    rc = cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
+  else
+    rc = args.json ? vars_json(object, pc, scopes, depth, 0, rows, count, NULL)
+                   : vars_text(object, pc, scopes, depth, 0, rows, count, NULL);
+  free(rows);
   free(vars);
   cli_object_close(&args, object);
   return rc;

@@ -94,7 +94,7 @@ static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, s
   amddwarf_error_clear(err);
   if (var == 0)
     return amddwarf_valobj_new(wave, frame, path, out, err);
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
   if (st != AMDDWARF_OK)
@@ -111,7 +111,7 @@ static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, s
 static size_t value_var(dap_session *s, size_t thread, size_t frame, const amddwarf_valobj *value)
 {
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   amddwarf_error err;
   if (!info->shadowed ||
@@ -237,10 +237,10 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
 /* ---- variables ---- */
 
 /* Whether variable I of VARS is shadowed: an earlier (inner) one has its name. */
-static bool is_shadowed(const amddwarf_var *vars, size_t i)
+static bool is_shadowed(const amddwarf_frame_var *vars, size_t i)
 {
   for (size_t k = 0; k < i; k++)
-    if (vars[k].die->name && strcmp(vars[k].die->name, vars[i].die->name) == 0)
+    if (vars[k].name && strcmp(vars[k].name, vars[i].name) == 0)
       return true;
   return false;
 }
@@ -248,36 +248,35 @@ static bool is_shadowed(const amddwarf_var *vars, size_t i)
 /* The name variable I of VARS shows: its own, and for a shadowed one where
    it is declared, "x @ file.cl:12" (as lldb-dap names them), so every
    listed name is distinct and setVariable finds the one meant. */
-static void frame_variable_name(const amddwarf_frame *f, const amddwarf_var *vars, size_t i,
-                                cli_buf *out)
+static void frame_variable_name(const amddwarf_frame *f, const amddwarf_frame_var *vars,
+                                size_t i, cli_buf *out)
 {
-  const amddwarf_die_info *die = vars[i].die;
+  const amddwarf_frame_var *die = &vars[i];
   cli_buf_printf(out, "%s", die->name);
   if (!is_shadowed(vars, i))
     return;
-  const amddwarf_line_table *t = f->object ? amddwarf_object_line_table(f->object, die->cu_index)
-                                           : NULL;
+  const amddwarf_line_table *t =
+      f->object ? amddwarf_object_line_table(f->object, die->ref.die.cu_index) : NULL;
   const char *file = t && die->decl_file < t->file_count ? t->files[die->decl_file] : NULL;
   const char *base = file ? strrchr(file, '/') : NULL;
   if (die->decl_line)
     cli_buf_printf(out, " @ %s:%u", base ? base + 1 : file ? file : "?", die->decl_line);
   else
-    cli_buf_printf(out, " @ scope %u", vars[i].depth - (uint32_t)f->scope_base);
+    cli_buf_printf(out, " @ scope %u", vars[i].ref.depth - (uint32_t)f->scope_base);
 }
 
 /* Whether variable I belongs in the scope list H (Locals or Arguments). */
-static bool listed_in(const dap_handle *h, const amddwarf_var *var)
+static bool listed_in(const dap_handle *h, const amddwarf_frame_var *var)
 {
   unsigned want = h->kind == DAP_HANDLE_ARGUMENTS ? TAG_FORMAL_PARAMETER : TAG_VARIABLE;
-  return var->die->name && var->die->tag == want &&
-         !(var->scope && var->scope->tag == TAG_COMPILE_UNIT);
+  return var->name && var->tag == want && !var->global;
 }
 
 static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *list,
                                  dap_reply *reply)
 {
   const amddwarf_frame *f = NULL;
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   amddwarf_error err;
   amddwarf_error_clear(&err);
@@ -295,7 +294,7 @@ static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *li
     cli_buf name = {0};
     frame_variable_name(f, vars, i, &name);
     json_array_append_new(list, variable_json(s, h->thread, h->frame, name.data, var,
-                                              vars[i].die->name));
+                                              vars[i].name));
     cli_buf_free(&name);
   }
   return true;
@@ -308,7 +307,7 @@ static bool find_listed_variable(dap_session *s, const dap_handle *h, const char
                                  size_t *var, const char **path)
 {
   const amddwarf_frame *f = NULL;
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   amddwarf_error err;
   amddwarf_wave *wave = s->threads[h->thread].wave;
@@ -324,7 +323,7 @@ static bool find_listed_variable(dap_session *s, const dap_handle *h, const char
     found = shown.data && strcmp(shown.data, name) == 0;
     if (found) {
       *var = is_shadowed(vars, i) ? i + 1 : 0;
-      *path = vars[i].die->name;
+      *path = vars[i].name;
     }
     cli_buf_free(&shown);
   }

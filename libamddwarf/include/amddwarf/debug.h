@@ -306,8 +306,9 @@ typedef struct amddwarf_frame {
   uint64_t cfa;
   const amddwarf_cfi_row *row;   /* the CFI row at lookup_pc, or NULL */
   const amddwarf_object *object; /* the object holding lookup_pc, or NULL */
-  const amddwarf_die_info *function; /* DW_TAG_subprogram or DW_TAG_inlined_subroutine,
-                                        NULL when no DWARF covers the PC */
+  amddwarf_die_ref function;     /* DW_TAG_subprogram or DW_TAG_inlined_subroutine;
+                                    not valid (amddwarf_die_ref_valid) when no DWARF
+                                    covers the PC */
   const char *function_name;     /* its name as a debugger shows it
                                     (amddwarf_object_function_name: the demangled
                                     linkage name, else DW_AT_name; the origin's for
@@ -318,10 +319,10 @@ typedef struct amddwarf_frame {
      site of the inlined subroutine it called. FILE is NULL when unknown. */
   const char *file;
   uint32_t line, column;
-  /* The scopes of this frame in amddwarf_object_scopes_at order:
+  /* The scopes of this frame in amddwarf_object_scope_refs_at order:
      SCOPES[0..SCOPE_COUNT), innermost first, ending at FUNCTION for an
      inline's frame and at the unit DIE for the function's own frame. */
-  const amddwarf_die_info *const *scopes;
+  const amddwarf_die_ref *scopes;
   size_t scope_count;
   size_t scope_base;             /* the index of SCOPES[0] among the physical frame's
                                     scopes: amddwarf_var.depth counts from there */
@@ -384,14 +385,31 @@ AMDDWARF_API const amddwarf_target *amddwarf_wave_frame_target(amddwarf_wave *wa
 
 /* ---- Variables ----------------------------------------------------------- */
 
+/* A variable or parameter of a frame: its DIE reference and location at
+   the frame's lookup PC (amddwarf_object_var_refs_at), and what a debugger
+   lists of it, read from its DIE (and its DW_AT_abstract_origin or
+   DW_AT_specification chain for the name and declaration, as a DIE
+   summary inherits them). */
+typedef struct amddwarf_frame_var {
+  amddwarf_var_ref ref;          /* die, scope, depth, available, expr/size, entry */
+  const char *name;              /* DW_AT_name, NULL when none; valid until close */
+  uint16_t tag;                  /* DW_TAG_variable or DW_TAG_formal_parameter */
+  uint8_t global;                /* declared in the unit DIE */
+  uint8_t has_const_value;       /* its own DW_AT_const_value */
+  uint32_t decl_file, decl_line; /* 0 when unknown; DECL_FILE indexes the line
+                                    table of the unit of REF.die */
+} amddwarf_frame_var;
+
 /* The variables and parameters visible in frame INDEX at its lookup_pc:
    those of its own scopes, innermost first, then the unit's globals (as
-   amddwarf_object_vars_at, whose depth indexes the frame's own scopes).
-   *VARS is valid until close. Errors: as amddwarf_wave_frame, and the
-   unit's loading error. A frame without DWARF has no variables (OK, 0). */
+   amddwarf_object_var_refs_at, whose depth indexes the physical frame's
+   scopes). Reads the DIEs of the subprogram holding the PC, never the
+   unit's summaries. *VARS is valid until close. Errors: as
+   amddwarf_wave_frame, and the unit's read errors. A frame without DWARF
+   has no variables (OK, 0). */
 AMDDWARF_API amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,
-                                                     const amddwarf_var **vars, size_t *count,
-                                                     amddwarf_error *err);
+                                                     const amddwarf_frame_var **vars,
+                                                     size_t *count, amddwarf_error *err);
 
 /* The innermost variable named NAME of frame INDEX: OK with *OUT, or
    NOT_FOUND with ERR naming the PC and, when an outer frame of the same
@@ -406,7 +424,7 @@ AMDDWARF_API amddwarf_status amddwarf_wave_variable_frame(amddwarf_wave *wave, s
 
 AMDDWARF_API amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, size_t frame,
                                                          const char *name,
-                                                         const amddwarf_var **out,
+                                                         const amddwarf_frame_var **out,
                                                          amddwarf_error *err);
 
 /* ---- Values -------------------------------------------------------------- */
@@ -441,7 +459,7 @@ typedef struct amddwarf_valobj_info {
   amddwarf_value_kind kind;
   uint64_t byte_size;            /* of the value read */
   uint64_t bit_size;             /* bits read: byte_size * 8, or a bitfield's width */
-  const amddwarf_var *variable;  /* the variable the path starts from */
+  const amddwarf_frame_var *variable; /* the variable the path starts from */
   const char *location;          /* the variable's location as the unit spells it
                                     ("DW_OP_regx VGPR1, ..."), "DW_AT_const_value" or
                                     "no location at pc 0x..." */
@@ -481,7 +499,7 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t fra
    not one of the frame's variables or has no name, PATH does not parse or
    starts at another name), those of amddwarf_valobj_new. */
 AMDDWARF_API amddwarf_status amddwarf_valobj_new_var(amddwarf_wave *wave, size_t frame,
-                                                     const amddwarf_var *var,
+                                                     const amddwarf_frame_var *var,
                                                      const char *path, amddwarf_valobj **out,
                                                      amddwarf_error *err);
 AMDDWARF_API void amddwarf_valobj_free(amddwarf_valobj *value);

@@ -609,6 +609,18 @@ AMDDWARF_API amddwarf_status amddwarf_object_die_ref_attributes(
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
 
+/* The expression attribute AT (DW_AT_location, DW_AT_frame_base,
+   DW_AT_LLVM_lane_pc, ...) of DIE gives at PC: its expression, or
+   the entry of its location list covering PC (by amddwarf_attr_value_expr_at's
+   rule; *ENTRY, may be NULL, gets that entry). AMDDWARF_NOT_FOUND when DIE
+   lacks AT, AT is of another kind, or no entry covers PC. Errors: as
+   amddwarf_object_die_attribute, and the list errors. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_expr_at(const amddwarf_object *object,
+                                                         amddwarf_die_ref die, unsigned at,
+                                                         uint64_t pc, const uint8_t **bytes,
+                                                         size_t *size, amddwarf_loc_entry *entry,
+                                                         amddwarf_error *err);
+
 /* amddwarf_object_function_name for a DIE reference, its attributes read
    from .debug_info (following DW_AT_abstract_origin and
    DW_AT_specification): what a caller on references, such as `amddwarf

@@ -466,7 +466,7 @@ static amddwarf_status build_index(amddwarf_cfi *cfi, size_t n, bool sorted, amd
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
   cfi->index_count = n;
   cfi->top_count = (n + AMDDWARF_CFI_INDEX_BLOCK - 1) / AMDDWARF_CFI_INDEX_BLOCK;
-  cfi->starts = amddwarf__mem_alloc(&cfi->allocator, (n ? n : 1) * sizeof *cfi->starts);
+  cfi->starts = amddwarf__mem_alloc_bulk(&cfi->allocator, (n ? n : 1) * sizeof *cfi->starts);
   cfi->top = amddwarf__mem_alloc(&cfi->allocator,
                                 (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
   if (!cfi->starts || !cfi->top)
@@ -518,6 +518,96 @@ static amddwarf_status read_entry(amddwarf_cfi *cfi, amddwarf_reader *r, bool eh
   return AMDDWARF_OK;
 }
 
+/* Whether the entries of CFI can be framed in place: .debug_frame in
+   little-endian byte order on a little-endian host. */
+static bool frames_in_place(const amddwarf_cfi *cfi)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return cfi->options.kind == AMDDWARF_CFI_DEBUG_FRAME && !cfi->options.big_endian;
+#else
+  (void)cfi;
+  return false;
+#endif
+}
+
+/* The 32-bit FDE at POS, framed in place: its end and CIE pointer. False
+   for anything else (a CIE, padding, a 64-bit or bad length), which
+   read_entry frames and reports. */
+static bool fde_in_place(const amddwarf_cfi *cfi, size_t pos, size_t *end, uint32_t *cie)
+{
+  const uint8_t *d = cfi->options.data;
+  size_t size = cfi->options.size;
+  uint32_t length, id;
+  if (size - pos < 8)
+    return false;
+  memcpy(&length, d + pos, 4);
+  if (length < 4 || length >= 0xfffffff0u || length > size - pos - 4)
+    return false;
+  memcpy(&id, d + pos + 4, 4);
+  if (id == 0xffffffffu)
+    return false;
+  *end = pos + 4 + length;
+  *cie = id;
+  return true;
+}
+
+/* The second pass over the usual .debug_frame (frames_in_place, CIEs
+   without segment selectors): each FDE's address fields read in place
+   instead of parsed (a big object has one FDE per function, and the index
+   is built before the first unwind). False leaves the general pass to do
+   it (and to report what is wrong); *INDEXED and *SORTED as it sets them. */
+static bool index_in_place(amddwarf_cfi *cfi, size_t fde_total, size_t *indexed, bool *sorted)
+{
+  if (!frames_in_place(cfi))
+    return false;
+  const uint8_t *d = cfi->options.data;
+  size_t size = cfi->options.size, pos = 0, count = 0, n = 0;
+  bool in_order = true;
+  const amddwarf_cfi_cie *last = NULL;
+  while (count < fde_total && size - pos >= 4) {
+    uint32_t length;
+    memcpy(&length, d + pos, 4);
+    if (length == 0) { /* padding */
+      pos += 4;
+      continue;
+    }
+    size_t end;
+    uint32_t id;
+    if (!fde_in_place(cfi, pos, &end, &id)) {
+      /* A CIE: step over it; anything else goes to the general pass. */
+      if (size - pos < 8 || length >= 0xfffffff0u || length > size - pos - 4)
+        return false;
+      pos += 4 + (size_t)length;
+      continue;
+    }
+    const amddwarf_cfi_cie *cie = last && last->offset == id ? last : find_cie(cfi, id);
+    if (cie == NULL || cie->segment_selector_size != 0 ||
+        (cie->address_size != 4 && cie->address_size != 8) ||
+        end - pos < 8 + 2 * (size_t)cie->address_size)
+      return false;
+    last = cie;
+    uint64_t location = 0, range = 0, stop;
+    memcpy(&location, d + pos + 8, cie->address_size);
+    memcpy(&range, d + pos + 8 + cie->address_size, cie->address_size);
+    if (range != 0) {
+      if (amddwarf_add_overflow_u64(location, range, &stop))
+        stop = UINT64_MAX;
+      amddwarf_cfi_index_entry e = {location, stop, (uint32_t)count};
+      if (n > 0 && index_compare(&cfi->index[n - 1], &e) > 0)
+        in_order = false;
+      cfi->index[n++] = e;
+    }
+    cfi->fde_offsets[count++] = pos;
+    pos = end;
+  }
+  if (count != fde_total)
+    return false;
+  cfi->fde_count = count;
+  *indexed = n;
+  *sorted = in_order;
+  return true;
+}
+
 amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_cfi **out,
                                   amddwarf_error *err)
 {
@@ -564,7 +654,18 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   size_t fde_total = 0;
   raw_fde raw;
   bool is_cie = false;
-  while ((st = read_entry(cfi, &r, eh, &raw, &is_cie, err)) == AMDDWARF_OK) {
+  bool in_place = frames_in_place(cfi);
+  for (;;) {
+    size_t fde_end;
+    uint32_t fde_cie;
+    /* FDEs are only counted here: framed in place when they can be. */
+    if (in_place && fde_in_place(cfi, r.pos, &fde_end, &fde_cie)) {
+      fde_total++;
+      r.pos = fde_end;
+      continue;
+    }
+    if ((st = read_entry(cfi, &r, eh, &raw, &is_cie, err)) != AMDDWARF_OK)
+      break;
     if (raw.length == 0)
       continue;
     if (!is_cie) {
@@ -594,17 +695,23 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   st = AMDDWARF_OK;
 
   if (fde_total) {
-    cfi->fdes = amddwarf__mem_calloc(&cfi->allocator, fde_total, sizeof *cfi->fdes);
-    cfi->fde_capacity = cfi->fdes ? fde_total : 0;
-    cfi->fde_offsets = amddwarf__mem_alloc(&cfi->allocator, fde_total * sizeof *cfi->fde_offsets);
-    cfi->fde_ready = amddwarf__mem_calloc(&cfi->allocator, fde_total, sizeof *cfi->fde_ready);
+    /* Parsed, and their rows made, on first use: only the slots of the FDEs
+       a question touches become resident. */
+    cfi->fdes = amddwarf__mem_calloc_sparse(&cfi->allocator, fde_total, sizeof *cfi->fdes);
+    cfi->fde_capacity = fde_total; /* the size every array below is freed with */
+    cfi->fde_offsets =
+        amddwarf__mem_alloc_bulk(&cfi->allocator, fde_total * sizeof *cfi->fde_offsets);
+    cfi->fde_ready =
+        amddwarf__mem_calloc_sparse(&cfi->allocator, fde_total, sizeof *cfi->fde_ready);
     if (!cfi->fdes || !cfi->fde_offsets || !cfi->fde_ready) {
       st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE table");
       goto fail;
     }
   }
-  cfi->index = amddwarf__mem_calloc(&cfi->allocator, fde_total ? fde_total : 1,
-                                   sizeof *cfi->index);
+  /* The index arrays are written whole in one pass: bulk mappings, which
+     take a page fault per 2 MiB where huge pages are available. */
+  cfi->index = amddwarf__mem_alloc_bulk(&cfi->allocator,
+                                       (fde_total ? fde_total : 1) * sizeof *cfi->index);
   if (!cfi->index) {
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
     goto fail;
@@ -613,6 +720,8 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
   bool sorted = true;
   const amddwarf_cfi_cie *last_cie = NULL;
   r.pos = 0;
+  if (index_in_place(cfi, fde_total, &indexed, &sorted))
+    r.pos = r.size; /* done */
   while (cfi->fde_count < fde_total &&
          (st = read_entry(cfi, &r, eh, &raw, &is_cie, err)) == AMDDWARF_OK) {
     if (raw.length == 0 || is_cie)
@@ -647,8 +756,9 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
     goto fail;
   if ((st = build_index(cfi, indexed, sorted, err)) != AMDDWARF_OK)
     goto fail;
-  cfi->fde_rows = amddwarf__mem_calloc(&cfi->allocator, cfi->fde_count ? cfi->fde_count : 1,
-                                      sizeof *cfi->fde_rows);
+  cfi->fde_rows = amddwarf__mem_calloc_sparse(&cfi->allocator,
+                                             cfi->fde_count ? cfi->fde_count : 1,
+                                             sizeof *cfi->fde_rows);
   cfi->cie_rows = amddwarf__mem_calloc(&cfi->allocator, cfi->cie_count ? cfi->cie_count : 1,
                                       sizeof *cfi->cie_rows);
   if (!cfi->fde_rows || !cfi->cie_rows) {
@@ -669,15 +779,16 @@ void amddwarf_cfi_close(amddwarf_cfi *cfi)
   amddwarf_allocator a = cfi->allocator;
   amddwarf__arena_release(&cfi->arena);
   amddwarf__mem_free(&a, cfi->cies, cfi->cie_capacity * sizeof *cfi->cies);
-  amddwarf__mem_free(&a, cfi->fdes, cfi->fde_capacity * sizeof *cfi->fdes);
-  amddwarf__mem_free(&a, cfi->fde_offsets, cfi->fde_capacity * sizeof *cfi->fde_offsets);
-  amddwarf__mem_free(&a, cfi->fde_ready, cfi->fde_capacity * sizeof *cfi->fde_ready);
-  amddwarf__mem_free(&a, cfi->index, (cfi->fde_capacity ? cfi->fde_capacity : 1) * sizeof *cfi->index);
-  amddwarf__mem_free(&a, cfi->starts, (cfi->index_count ? cfi->index_count : 1) *
-                                         sizeof *cfi->starts);
+  amddwarf__mem_free_bulk(&a, cfi->fdes, cfi->fde_capacity * sizeof *cfi->fdes);
+  amddwarf__mem_free_bulk(&a, cfi->fde_offsets, cfi->fde_capacity * sizeof *cfi->fde_offsets);
+  amddwarf__mem_free_bulk(&a, cfi->fde_ready, cfi->fde_capacity * sizeof *cfi->fde_ready);
+  amddwarf__mem_free_bulk(&a, cfi->index,
+                          (cfi->fde_capacity ? cfi->fde_capacity : 1) * sizeof *cfi->index);
+  amddwarf__mem_free_bulk(&a, cfi->starts, (cfi->index_count ? cfi->index_count : 1) *
+                                              sizeof *cfi->starts);
   amddwarf__mem_free(&a, cfi->top, (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
-  amddwarf__mem_free(&a, cfi->fde_rows, (cfi->fde_count ? cfi->fde_count : 1) *
-                                           sizeof *cfi->fde_rows);
+  amddwarf__mem_free_bulk(&a, cfi->fde_rows, (cfi->fde_count ? cfi->fde_count : 1) *
+                                                sizeof *cfi->fde_rows);
   amddwarf__mem_free(&a, cfi->cie_rows, (cfi->cie_count ? cfi->cie_count : 1) *
                                            sizeof *cfi->cie_rows);
   amddwarf__mem_free(&a, cfi->owned_data, cfi->owned_size);

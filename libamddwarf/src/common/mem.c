@@ -130,6 +130,21 @@ void *amddwarf__mem_calloc_bulk(const amddwarf_allocator *a, size_t count, size_
   return amddwarf__mem_calloc(a, count, size);
 }
 
+void *amddwarf__mem_calloc_sparse(const amddwarf_allocator *a, size_t count, size_t size)
+{
+  size_t bytes;
+  if (amddwarf_mul_overflow_size(count, size, &bytes))
+    return NULL;
+#ifdef AMDDWARF_HAVE_MAP_HUGE
+  if (is_bulk_mapping(a, bytes)) {
+    void *p = mmap(NULL, page_round(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    return p != MAP_FAILED ? p : NULL;
+  }
+#endif
+  return amddwarf__mem_calloc(a, count, size);
+}
+
 void *amddwarf__mem_alloc_bulk(const amddwarf_allocator *a, size_t bytes)
 {
 #ifdef AMDDWARF_HAVE_MAP_HUGE

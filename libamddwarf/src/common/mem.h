@@ -28,6 +28,12 @@ void amddwarf__mem_free(const amddwarf_allocator *a, void *ptr, size_t size);
 void *amddwarf__mem_calloc_bulk(const amddwarf_allocator *a, size_t count, size_t size);
 /* The same, not zeroed (BYTES bytes). */
 void *amddwarf__mem_alloc_bulk(const amddwarf_allocator *a, size_t bytes);
+/* A zeroed array of COUNT elements of SIZE bytes that is filled sparsely
+   (a cache slot per FDE, of which a question touches a few): as
+   amddwarf__mem_calloc_bulk, but a large one is a mapping of small pages,
+   so that only the pages written become resident, whatever the C
+   library's heap holds. Freed with amddwarf__mem_free_bulk. */
+void *amddwarf__mem_calloc_sparse(const amddwarf_allocator *a, size_t count, size_t size);
 void amddwarf__mem_free_bulk(const amddwarf_allocator *a, void *ptr, size_t bytes);
 
 /* Grows the array *ITEMS (capacity *CAPACITY elements of ELEM_SIZE bytes) so

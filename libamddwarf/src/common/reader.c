@@ -1,4 +1,6 @@
 /* Bounds-checked reader; see reader.h for the LEB128 rules. */
+#include <string.h>
+
 #include "common/reader.h"
 
 amddwarf_status amddwarf__read_uint(amddwarf_reader *r, unsigned size, uint64_t *out)
@@ -9,9 +11,22 @@ amddwarf_status amddwarf__read_uint(amddwarf_reader *r, unsigned size, uint64_t 
     return AMDDWARF_E_TRUNCATED;
   const uint8_t *p = r->data + r->pos;
   uint64_t value = 0;
-  for (unsigned i = 0; i < size; i++) {
-    unsigned byte_index = r->big_endian ? i : size - 1 - i;
-    value = (value << 8) | p[byte_index];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* The common sizes of a little-endian section on a little-endian host in
+     one load each (the FDE index of a big object reads several per entry). */
+  if (!r->big_endian && size == 4) {
+    uint32_t v32;
+    memcpy(&v32, p, 4);
+    value = v32;
+  } else if (!r->big_endian && size == 8) {
+    memcpy(&value, p, 8);
+  } else
+#endif
+  {
+    for (unsigned i = 0; i < size; i++) {
+      unsigned byte_index = r->big_endian ? i : size - 1 - i;
+      value = (value << 8) | p[byte_index];
+    }
   }
   r->pos += size;
   *out = value;

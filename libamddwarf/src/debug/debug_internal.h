@@ -17,7 +17,7 @@
 typedef struct amddwarf_debug_frame {
   amddwarf_frame pub;
   amddwarf_wave *wave;
-  const amddwarf_die_info **scopes;   /* owned by the first frame of a physical
+  amddwarf_die_ref *scopes;           /* owned by the first frame of a physical
                                          frame; pub.scopes points into it */
   size_t scope_capacity;
   const amddwarf_cu *cu;              /* unit of the frame's function, or NULL */
@@ -25,7 +25,7 @@ typedef struct amddwarf_debug_frame {
   amddwarf_target target;             /* the full target (user = this frame) */
   /* The function's frame base, normalized on first use (most frames of a
      backtrace never evaluate one): SUBPROGRAM's, FRAME_BASE_DONE once tried. */
-  const amddwarf_die_info *subprogram;
+  amddwarf_die_ref subprogram;
   int frame_base_done;
   uint8_t frame_base[64];
   size_t frame_base_size;
@@ -40,7 +40,7 @@ typedef struct amddwarf_debug_frame {
   size_t normalized_size;
   const uint8_t *normalized_expr;     /* NORMALIZED, or the original bytes when the
                                          same (their address is stable) */
-  amddwarf_var *vars;                 /* amddwarf_wave_variables, on first use */
+  amddwarf_frame_var *vars;           /* amddwarf_wave_variables, on first use */
   size_t var_count, var_capacity;
   int vars_done;
   amddwarf_status vars_status;
@@ -164,5 +164,22 @@ amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame
                                                      const uint8_t *bytes, size_t size,
                                                      amddwarf_location *out,
                                                      amddwarf_error *err);
+
+/* Reading DIEs through references (die_read.c); a failed read reads as
+   absent. The DIE's tag, or 0. */
+unsigned amddwarf__debug_die_tag(const amddwarf_object *object, amddwarf_die_ref die);
+/* Whether DIE is a subprogram or an inlined subroutine. */
+int amddwarf__debug_die_is_function(const amddwarf_object *object, amddwarf_die_ref die);
+/* Attribute AT of DIE as a constant: 1 with *OUT, else 0. */
+int amddwarf__debug_die_udata(const amddwarf_object *object, amddwarf_die_ref die, unsigned at,
+                              uint64_t *out);
+/* Whether DIE has DW_AT_LLVM_lane_pc (under its old or new code), or
+   DW_AT_LLVM_active_lane as an expression or list. */
+int amddwarf__debug_die_has_lane_pc(const amddwarf_object *object, amddwarf_die_ref die);
+int amddwarf__debug_die_has_active_lane(const amddwarf_object *object, amddwarf_die_ref die);
+/* The expression of DIE's lane_pc (LANE_PC nonzero) or active_lane at PC. */
+amddwarf_status amddwarf__debug_die_lane_expr_at(const amddwarf_object *object,
+                                                amddwarf_die_ref die, int lane_pc, uint64_t pc,
+                                                const uint8_t **bytes, size_t *size);
 
 #endif

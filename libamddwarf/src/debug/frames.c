@@ -62,13 +62,12 @@ static amddwarf_status frame_entry_register(void *user, uint32_t regno, uint64_t
 /* The normalized DW_AT_frame_base of the frame's subprogram at its PC. */
 static void set_frame_base(amddwarf_debug_frame *f)
 {
-  const amddwarf_die_info *subprogram = f->subprogram;
   const uint8_t *bytes = NULL;
   size_t size = 0;
   f->frame_base_done = 1;
-  if (subprogram == NULL || subprogram->frame_base == NULL || f->cu == NULL ||
-      amddwarf_attr_value_expr_at(subprogram->frame_base, f->pub.object_pc, &bytes, &size,
-                                  NULL) != AMDDWARF_OK)
+  if (!amddwarf_die_ref_valid(f->subprogram) || f->cu == NULL ||
+      amddwarf_object_die_expr_at(f->pub.object, f->subprogram, AMDDWARF_DW_AT_frame_base,
+                                  f->pub.object_pc, &bytes, &size, NULL, NULL) != AMDDWARF_OK)
     return;
   f->has_frame_base =
       amddwarf_object_normalize_expr(f->pub.object, f->cu, AMDDWARF_ROLE_FRAME_BASE, bytes, size,
@@ -128,22 +127,28 @@ static amddwarf_status frame_die(void *user, amddwarf_die_ref_kind kind, uint64_
       return AMDDWARF_NOT_FOUND;
     offset = f->cu->offset + ref;
   }
-  const amddwarf_die_info *die = amddwarf_object_die_at(f->pub.object, offset);
-  if (die == NULL)
+  amddwarf_die_ref die;
+  if (amddwarf_object_die_ref_at(f->pub.object, offset, &die, NULL) != AMDDWARF_OK)
     return AMDDWARF_NOT_FOUND;
   memset(out, 0, sizeof *out);
-  out->is_dwarf_procedure = die->tag == AMDDWARF_DW_TAG_dwarf_procedure;
-  if (die->location != NULL) {
+  out->is_dwarf_procedure =
+      amddwarf__debug_die_tag(f->pub.object, die) == AMDDWARF_DW_TAG_dwarf_procedure;
+  amddwarf_attribute a;
+  if (amddwarf_object_die_attribute(f->pub.object, die, AMDDWARF_DW_AT_location, 0, &a, NULL) ==
+      AMDDWARF_OK) {
     out->value = AMDDWARF_DIE_LOCATION;
-    if (amddwarf_attr_value_expr_at(die->location, f->pub.object_pc, &out->bytes, &out->size,
+    if (amddwarf_object_die_expr_at(f->pub.object, die, AMDDWARF_DW_AT_location,
+                                    f->pub.object_pc, &out->bytes, &out->size, NULL,
                                     NULL) != AMDDWARF_OK) {
       out->bytes = NULL;
       out->size = 0;
     }
-  } else if (die->const_value != NULL && die->const_value->kind == AMDDWARF_ATTR_BLOCK) {
+  } else if (amddwarf_object_die_attribute(f->pub.object, die, AMDDWARF_DW_AT_const_value, 0,
+                                           &a, NULL) == AMDDWARF_OK &&
+             a.value.kind == AMDDWARF_ATTR_BLOCK) {
     out->value = AMDDWARF_DIE_CONST_VALUE;
-    out->bytes = die->const_value->bytes;
-    out->size = die->const_value->size;
+    out->bytes = a.value.bytes;
+    out->size = a.value.size;
   }
   return AMDDWARF_OK;
 }
@@ -154,13 +159,22 @@ static amddwarf_status frame_base_type(void *user, uint64_t die_offset, amddwarf
   const amddwarf_debug_frame *f = user;
   if (f->cu == NULL)
     return AMDDWARF_NOT_FOUND;
-  const amddwarf_die_info *die = amddwarf_object_die_at(f->pub.object, f->cu->offset + die_offset);
-  if (die == NULL || die->tag != AMDDWARF_DW_TAG_base_type)
+  const amddwarf_object *object = f->pub.object;
+  amddwarf_die_ref die;
+  if (amddwarf_object_die_ref_at(object, f->cu->offset + die_offset, &die, NULL) != AMDDWARF_OK ||
+      amddwarf__debug_die_tag(object, die) != AMDDWARF_DW_TAG_base_type)
     return AMDDWARF_NOT_FOUND;
+  uint64_t bit_size = 0, byte_size = 0, vector_size = 0, encoding = 0;
+  if (!amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_bit_size, &bit_size) &&
+      amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_byte_size, &byte_size))
+    bit_size = byte_size * 8;
+  if (!amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_LLVM_vector_size, &vector_size))
+    amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_LLVM_vector_size_old, &vector_size);
+  amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_encoding, &encoding);
   out->die = die_offset;
-  out->bit_size = (uint32_t)(die->bit_size ? die->bit_size : die->byte_size * 8);
-  out->count = die->vector_size ? die->vector_size : 1;
-  out->encoding = (uint8_t)die->encoding;
+  out->bit_size = (uint32_t)bit_size;
+  out->count = vector_size ? (uint32_t)vector_size : 1;
+  out->encoding = (uint8_t)encoding;
   return AMDDWARF_OK;
 }
 
@@ -309,8 +323,8 @@ static const char *symbol_name_at(const amddwarf_wave *w, const physical_frame *
    PC) with scopes SCOPES[0..COUNT). */
 static amddwarf_debug_frame *add_frame(amddwarf_wave *w, const physical_frame *p,
                                        const amddwarf_object *object,
-                                       const amddwarf_die_info *function,
-                                       const amddwarf_die_info **scopes, size_t count)
+                                       amddwarf_die_ref function,
+                                       const amddwarf_die_ref *scopes, size_t count)
 {
   amddwarf_debug_frame *f = frame_new(w, p);
   if (f == NULL)
@@ -319,12 +333,13 @@ static amddwarf_debug_frame *add_frame(amddwarf_wave *w, const physical_frame *p
   f->pub.function = function;
   /* The name a debugger shows: the demangled linkage name, as
      llvm-symbolizer does. */
-  f->pub.function_name = function != NULL ? amddwarf_object_function_name(object, function)
-                                          : symbol_name_at(w, p);
+  f->pub.function_name = amddwarf_die_ref_valid(function)
+                             ? amddwarf_object_die_function_name(object, function)
+                             : symbol_name_at(w, p);
   f->pub.scopes = scopes;
   f->pub.scope_count = count;
-  if (function != NULL)
-    f->cu = amddwarf_object_cu(object, function->cu_index);
+  if (amddwarf_die_ref_valid(function))
+    f->cu = amddwarf_object_cu(object, function.cu_index);
   return f;
 }
 
@@ -349,19 +364,17 @@ static void set_positions(amddwarf_wave *w, size_t first, const physical_frame *
       }
       continue;
     }
-    const amddwarf_die_info *callee = w->frames[k - 1]->pub.function;
-    if (callee != NULL && callee->call_line) {
-      f->pub.file = file_name(object, callee->cu_index, callee->call_file);
-      f->pub.line = callee->call_line;
-      f->pub.column = callee->call_column;
+    amddwarf_die_ref callee = w->frames[k - 1]->pub.function;
+    uint64_t line = 0, file = 0, column = 0;
+    if (amddwarf_die_ref_valid(callee) &&
+        amddwarf__debug_die_udata(object, callee, AMDDWARF_DW_AT_call_line, &line) && line) {
+      amddwarf__debug_die_udata(object, callee, AMDDWARF_DW_AT_call_file, &file);
+      amddwarf__debug_die_udata(object, callee, AMDDWARF_DW_AT_call_column, &column);
+      f->pub.file = file_name(object, callee.cu_index, (uint32_t)file);
+      f->pub.line = (uint32_t)line;
+      f->pub.column = (uint32_t)column;
     }
   }
-}
-
-static int is_function(const amddwarf_die_info *scope)
-{
-  return scope->tag == AMDDWARF_DW_TAG_inlined_subroutine ||
-         scope->tag == AMDDWARF_DW_TAG_subprogram;
 }
 
 /* Turns physical frame P into frames: one per inlined subroutine at its
@@ -378,11 +391,11 @@ static amddwarf_status expand_physical(amddwarf_wave *w, physical_frame *p,
     p->load_address = w->load_addresses != NULL ? w->load_addresses[at] : 0;
   }
   const amddwarf_object *object = p->object;
-  const amddwarf_die_info **scopes = NULL, *nearby[SCOPES_NEARBY];
+  amddwarf_die_ref *scopes = NULL, nearby[SCOPES_NEARBY];
   size_t depth = 0, full = 0, first = w->frame_count, start = 0;
   /* One look-up for the usual few scopes, a second for a deeper nest. */
   if (object != NULL &&
-      amddwarf_object_scopes_at(object, p->object_pc, nearby, SCOPES_NEARBY, &depth) ==
+      amddwarf_object_scope_refs_at(object, p->object_pc, nearby, SCOPES_NEARBY, &depth, NULL) ==
           AMDDWARF_OK &&
       depth > 0) {
     if (depth > MAX_SCOPES)
@@ -393,26 +406,34 @@ static amddwarf_status expand_physical(amddwarf_wave *w, physical_frame *p,
     if (depth <= SCOPES_NEARBY)
       memcpy(scopes, nearby, depth * sizeof *scopes);
     else
-      amddwarf_object_scopes_at(object, p->object_pc, scopes, depth, &full);
+      amddwarf_object_scope_refs_at(object, p->object_pc, scopes, depth, &full, NULL);
   }
+  /* Tags of the scopes, read once: blocks, inlines, the subprogram. */
   uint32_t inlines = 0;
-  for (size_t i = 0; i < depth; ++i)
-    inlines += scopes[i]->tag == AMDDWARF_DW_TAG_inlined_subroutine;
-  const amddwarf_die_info *subprogram = NULL;
-  for (size_t i = 0; i < depth && subprogram == NULL; ++i) {
-    if (!is_function(scopes[i]))
+  unsigned tags[SCOPES_NEARBY];
+  for (size_t i = 0; i < depth; ++i) {
+    unsigned tag = amddwarf__debug_die_tag(object, scopes[i]);
+    if (i < SCOPES_NEARBY)
+      tags[i] = tag;
+    inlines += tag == AMDDWARF_DW_TAG_inlined_subroutine;
+  }
+  amddwarf_die_ref subprogram = {0, 0, 0};
+  for (size_t i = 0; i < depth && !amddwarf_die_ref_valid(subprogram); ++i) {
+    unsigned tag = i < SCOPES_NEARBY ? tags[i] : amddwarf__debug_die_tag(object, scopes[i]);
+    if (tag != AMDDWARF_DW_TAG_inlined_subroutine && tag != AMDDWARF_DW_TAG_subprogram)
       continue;
-    if (scopes[i]->tag == AMDDWARF_DW_TAG_subprogram)
+    if (tag == AMDDWARF_DW_TAG_subprogram)
       subprogram = scopes[i];
-    size_t end = subprogram != NULL ? depth : i + 1;
+    size_t end = amddwarf_die_ref_valid(subprogram) ? depth : i + 1;
     amddwarf_debug_frame *f = add_frame(w, p, object, scopes[i], scopes + start, end - start);
     if (f == NULL)
       goto no_memory;
     f->pub.scope_base = start;
-    f->pub.inline_depth = subprogram != NULL ? 0 : inlines--;
+    f->pub.inline_depth = amddwarf_die_ref_valid(subprogram) ? 0 : inlines--;
     start = i + 1;
   }
-  if (w->frame_count == first && add_frame(w, p, object, NULL, scopes, depth) == NULL)
+  amddwarf_die_ref none = {0, 0, 0};
+  if (w->frame_count == first && add_frame(w, p, object, none, scopes, depth) == NULL)
     goto no_memory;
   /* The first frame of the physical frame owns the scope array. */
   w->frames[first]->scopes = scopes;
@@ -420,8 +441,8 @@ static amddwarf_status expand_physical(amddwarf_wave *w, physical_frame *p,
   set_positions(w, first, p);
   for (size_t k = first; k < w->frame_count; ++k) {
     amddwarf_debug_frame *f = w->frames[k];
-    if (f->cu == NULL && subprogram != NULL)
-      f->cu = amddwarf_object_cu(object, subprogram->cu_index);
+    if (f->cu == NULL && amddwarf_die_ref_valid(subprogram))
+      f->cu = amddwarf_object_cu(object, subprogram.cu_index);
     f->subprogram = subprogram;
   }
   return AMDDWARF_OK;

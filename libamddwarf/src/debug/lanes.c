@@ -6,17 +6,19 @@
 #include "common/error.h"
 #include "debug/debug_internal.h"
 
-/* Evaluates attribute VALUE of a DIE of unit CU in FRAME for LANE and
-   reads SIZE bytes BIT_OFFSET bits into the location it gives. */
+/* Evaluates the lane_pc (LANE_PC nonzero) or active_lane attribute of
+   DIE, of unit CU, in FRAME for LANE and reads SIZE bytes BIT_OFFSET bits
+   into the location it gives. */
 static amddwarf_status read_attribute(const amddwarf_debug_frame *frame, const amddwarf_cu *cu,
-                                      const amddwarf_attr_value *value, uint32_t lane,
+                                      amddwarf_die_ref die, int lane_pc, uint32_t lane,
                                       uint64_t bit_offset, void *buf, size_t size)
 {
   const uint8_t *bytes = NULL;
   size_t n = 0;
   amddwarf_location location;
   amddwarf_eval_request request;
-  if (amddwarf_attr_value_expr_at(value, frame->pub.object_pc, &bytes, &n, NULL) != AMDDWARF_OK)
+  if (amddwarf__debug_die_lane_expr_at(frame->pub.object, die, lane_pc, frame->pub.object_pc,
+                                       &bytes, &n) != AMDDWARF_OK)
     return AMDDWARF_E_EVAL_OPTIMIZED_OUT;
   amddwarf_status st =
       amddwarf__debug_eval_location(frame, cu, bytes, n, lane, &location, NULL);
@@ -71,14 +73,17 @@ const char *amddwarf_lane_pc_from_key(amddwarf_lane_pc_from from)
 
 /* The innermost scope of FRAME (through the end of the physical frame's
    scopes) with lane_pc (LANE_PC nonzero) or active_lane. */
-static const amddwarf_die_info *innermost_with(const amddwarf_debug_frame *frame, int lane_pc)
+static amddwarf_die_ref innermost_with(const amddwarf_debug_frame *frame, int lane_pc)
 {
+  const amddwarf_object *object = frame->pub.object;
   for (size_t i = 0; i < frame->pub.scope_count; ++i) {
-    const amddwarf_die_info *s = frame->pub.scopes[i];
-    if (lane_pc ? s->lane_pc != NULL : s->active_lane != NULL)
+    amddwarf_die_ref s = frame->pub.scopes[i];
+    if (lane_pc ? amddwarf__debug_die_has_lane_pc(object, s)
+                : amddwarf__debug_die_has_active_lane(object, s))
       return s;
   }
-  return NULL;
+  amddwarf_die_ref none = {0, 0, 0};
+  return none;
 }
 
 static void compute_lanes(amddwarf_wave *w, amddwarf_lanes *out)
@@ -90,39 +95,39 @@ static void compute_lanes(amddwarf_wave *w, amddwarf_lanes *out)
   out->active_from = AMDDWARF_ACTIVE_FROM_EXEC;
   out->pc_from = AMDDWARF_LANE_PC_FROM_WAVE_PC;
   amddwarf_debug_frame *frame = NULL;
-  const amddwarf_die_info *with_pc = NULL, *with_active = NULL;
+  amddwarf_die_ref with_pc = {0, 0, 0}, with_active = {0, 0, 0};
   if (amddwarf__debug_frame_get(w, 0, &frame, NULL) == AMDDWARF_OK) {
     /* Frame 0 and its inlines share the physical frame's scopes; the first
        frame's scopes are the innermost. */
     with_pc = innermost_with(frame, 1);
     with_active = innermost_with(frame, 0);
     for (size_t k = 1; k < w->frame_count && w->frames[k]->pub.physical == 0; ++k) {
-      if (with_pc == NULL)
+      if (!amddwarf_die_ref_valid(with_pc))
         with_pc = innermost_with(w->frames[k], 1);
-      if (with_active == NULL)
+      if (!amddwarf_die_ref_valid(with_active))
         with_active = innermost_with(w->frames[k], 0);
     }
   }
-  if (with_active != NULL) {
+  if (amddwarf_die_ref_valid(with_active)) {
     uint8_t mask[8] = {0};
-    const amddwarf_cu *cu = amddwarf_object_cu(frame->pub.object, with_active->cu_index);
-    if (read_attribute(frame, cu, with_active->active_lane, 0, 0, mask, wave / 8) ==
+    const amddwarf_cu *cu = amddwarf_object_cu(frame->pub.object, with_active.cu_index);
+    if (read_attribute(frame, cu, with_active, 0, 0, 0, mask, wave / 8) ==
         AMDDWARF_OK) {
       out->active_mask = load_le(mask, wave / 8);
       out->active_from = AMDDWARF_ACTIVE_FROM_ACTIVE_LANE;
     }
   }
-  if (with_pc != NULL)
+  if (amddwarf_die_ref_valid(with_pc))
     out->pc_from = AMDDWARF_LANE_PC_FROM_LANE_PC;
   for (uint32_t l = 0; l < wave; ++l) {
     amddwarf_lane *lane = &out->lanes[l];
     lane->active = (uint8_t)(out->active_mask >> l & 1);
     out->active_count += lane->active;
-    if (with_pc != NULL) {
+    if (amddwarf_die_ref_valid(with_pc)) {
       /* DW_AT_LLVM_lane_pc locates a vector of generic PCs, one per lane. */
-      const amddwarf_cu *cu = amddwarf_object_cu(frame->pub.object, with_pc->cu_index);
+      const amddwarf_cu *cu = amddwarf_object_cu(frame->pub.object, with_pc.cu_index);
       uint8_t pc[8] = {0};
-      lane->pc_status = read_attribute(frame, cu, with_pc->lane_pc, l,
+      lane->pc_status = read_attribute(frame, cu, with_pc, 1, l,
                                        (uint64_t)l * cu->address_size * 8, pc, cu->address_size);
       if (lane->pc_status == AMDDWARF_OK) {
         lane->pc_known = 1;

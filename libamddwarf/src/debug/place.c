@@ -9,16 +9,17 @@
    PC, or NULL; *INLINED whether it is an inlined subroutine. */
 static const char *innermost_function(const amddwarf_object *object, uint64_t pc, int *inlined)
 {
-  const amddwarf_die_info *scopes[64];
+  amddwarf_die_ref scopes[64];
   size_t depth = 0;
-  if (amddwarf_object_scopes_at(object, pc, scopes, 64, &depth) != AMDDWARF_OK)
+  if (amddwarf_object_scope_refs_at(object, pc, scopes, 64, &depth, NULL) != AMDDWARF_OK)
     return NULL;
-  for (size_t k = 0; k < depth && k < 64; ++k)
-    if (scopes[k]->tag == AMDDWARF_DW_TAG_subprogram ||
-        scopes[k]->tag == AMDDWARF_DW_TAG_inlined_subroutine) {
-      *inlined = scopes[k]->tag == AMDDWARF_DW_TAG_inlined_subroutine;
-      return amddwarf_object_function_name(object, scopes[k]);
+  for (size_t k = 0; k < depth && k < 64; ++k) {
+    unsigned tag = amddwarf__debug_die_tag(object, scopes[k]);
+    if (tag == AMDDWARF_DW_TAG_subprogram || tag == AMDDWARF_DW_TAG_inlined_subroutine) {
+      *inlined = tag == AMDDWARF_DW_TAG_inlined_subroutine;
+      return amddwarf_object_die_function_name(object, scopes[k]);
     }
+  }
   return NULL;
 }
 

@@ -87,7 +87,7 @@ static amddwarf_status describe_children(amddwarf_valobj *v)
 static amddwarf_status describe(amddwarf_valobj *v)
 {
   amddwarf_valobj_info *info = &v->info;
-  const amddwarf_var *var = v->var;
+  const amddwarf_frame_var *var = v->var;
   amddwarf__debug_path_spell(&v->path, v->path.count, v->path_text, sizeof v->path_text);
   info->path = v->path_text;
   info->type_name = v->plan.type_name;
@@ -103,15 +103,15 @@ static amddwarf_status describe(amddwarf_valobj *v)
 /* The location description, as the unit spells it ("" when out of memory). */
 static void describe_location(amddwarf_valobj *v)
 {
-  const amddwarf_var *var = v->var;
-  if (var->die->const_value != NULL)
+  const amddwarf_var_ref *var = &v->var->ref;
+  if (v->var->has_const_value)
     amddwarf__text_printf(&v->location_text, "DW_AT_const_value");
   else if (!var->available || var->size == 0)
     amddwarf__text_printf(&v->location_text, "no location at pc 0x%llx",
                          (unsigned long long)v->frame->pub.lookup_pc);
   else
     amddwarf__expr_spell_append(&v->location_text, &v->cu->format, var->expr, var->size);
-  if (var->die->const_value == NULL && var->available && var->size > 0)
+  if (!v->var->has_const_value && var->available && var->size > 0)
     v->info.quirk = amddwarf_object_expr_quirk(v->object, v->cu, AMDDWARF_ROLE_LOCATION,
                                                var->expr, var->size);
   v->info.quirk_name =
@@ -124,12 +124,13 @@ static void describe_location(amddwarf_valobj *v)
 /* A value of PATH (parsed) in frame FRAME: of the variable VAR when given
    (one of the frame's, PATH's name being its own), else of the innermost
    variable PATH names. */
-static amddwarf_status make_value(amddwarf_wave *wave, size_t frame, const amddwarf_var *var,
+static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
+                                  const amddwarf_frame_var *var,
                                   const amddwarf_debug_path *path, amddwarf_valobj **out,
                                   amddwarf_error *err)
 {
   amddwarf_debug_frame *f = NULL;
-  const amddwarf_var *innermost = NULL;
+  const amddwarf_frame_var *innermost = NULL;
   char message[AMDDWARF_ERROR_MESSAGE_SIZE];
   amddwarf_valobj *v = NULL;
   amddwarf_status st = amddwarf__debug_frame_get(wave, frame, &f, err);
@@ -160,8 +161,10 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame, const amddw
   v->frame = f;
   v->frame_index = frame;
   v->object = f->pub.object;
-  v->cu = amddwarf_object_cu(v->object, var->die->cu_index);
+  v->cu = amddwarf_object_cu(v->object, var->ref.die.cu_index);
   v->var = var;
+  /* The type layer reads the variable's summary (its unit's). */
+  v->die = amddwarf_object_die_at(v->object, var->ref.die.offset);
   v->info.shadowed = var != innermost;
   v->active_mask = wave->info.exec;
   if (amddwarf_wave_lanes(wave, &v->lanes, NULL) == AMDDWARF_OK)
@@ -178,13 +181,13 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame, const amddw
   memcpy(v->path.ops, path->ops, path->count * sizeof *path->ops);
   v->path.count = path->count;
   amddwarf__text_init(&v->location_text, &wave->allocator);
-  if (v->cu == NULL) {
+  if (v->cu == NULL || v->die == NULL) {
     st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                        "the unit of '%s' cannot be read", path->name);
     goto done;
   }
   message[0] = '\0';
-  st = amddwarf__debug_plan_build(v->object, var->die->type, path, &v->plan, message,
+  st = amddwarf__debug_plan_build(v->object, v->die->type, path, &v->plan, message,
                                  sizeof message);
   if (st != AMDDWARF_OK) {
     st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s", message);
@@ -219,20 +222,20 @@ amddwarf_status amddwarf_valobj_new(amddwarf_wave *wave, size_t frame, const cha
 
 /* Whether VAR is one of the variables of frame FRAME (amddwarf_wave_variables). */
 static amddwarf_status check_frame_variable(amddwarf_wave *wave, size_t frame,
-                                            const amddwarf_var *var, amddwarf_error *err)
+                                            const amddwarf_frame_var *var, amddwarf_error *err)
 {
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
   if (st != AMDDWARF_OK)
     return st;
   for (size_t i = 0; i < count; ++i)
     if (&vars[i] == var)
-      return var->die->name != NULL
+      return var->name != NULL
                  ? AMDDWARF_OK
                  : amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                                   "the variable at DIE 0x%llx has no name",
-                                  (unsigned long long)var->die->offset);
+                                  (unsigned long long)var->ref.die.offset);
   return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                        "amddwarf_valobj_new_var: the variable is not one that "
                        "amddwarf_wave_variables gave for frame %zu",
@@ -240,7 +243,7 @@ static amddwarf_status check_frame_variable(amddwarf_wave *wave, size_t frame,
 }
 
 amddwarf_status amddwarf_valobj_new_var(amddwarf_wave *wave, size_t frame,
-                                        const amddwarf_var *var, const char *path,
+                                        const amddwarf_frame_var *var, const char *path,
                                         amddwarf_valobj **out, amddwarf_error *err)
 {
   amddwarf_debug_path parsed;
@@ -255,13 +258,13 @@ amddwarf_status amddwarf_valobj_new_var(amddwarf_wave *wave, size_t frame,
   if (st != AMDDWARF_OK)
     return st;
   if (path == NULL)
-    path = var->die->name;
+    path = var->name;
   if (amddwarf__debug_path_parse(path, &parsed, message, sizeof message, &offset) != 0)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, offset, "%s", message);
-  if (strcmp(parsed.name, var->die->name) != 0)
+  if (strcmp(parsed.name, var->name) != 0)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, 0,
                          "path '%s' starts at '%s', not at the variable '%s'", path,
-                         parsed.name, var->die->name);
+                         parsed.name, var->name);
   return make_value(wave, frame, var, &parsed, out, err);
 }
 

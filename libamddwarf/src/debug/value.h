@@ -31,7 +31,10 @@ struct amddwarf_valobj {
   size_t frame_index;
   const amddwarf_object *object; /* the frame's object, holding the variable */
   const amddwarf_cu *cu;         /* the variable's unit */
-  const amddwarf_var *var;
+  const amddwarf_frame_var *var;
+  /* The variable's DIE summary, for the type layer (plan.c, types.c,
+     format.c), which reads summaries. */
+  const amddwarf_die_info *die;
   amddwarf_valobj_info info;
   amddwarf_text location_text;
   uint8_t const_bytes[16];       /* a DW_AT_const_value constant as implicit bytes */

@@ -175,7 +175,7 @@ static amddwarf_status named_register(const amddwarf_valobj *v, const uint8_t *b
 static amddwarf_status expression_register(const amddwarf_valobj *v, amddwarf_status status,
                                            uint32_t *regno)
 {
-  const amddwarf_var *var = v->var;
+  const amddwarf_var_ref *var = &v->var->ref;
   if (!var->available)
     return AMDDWARF_NOT_FOUND;
   return named_register(v, var->expr, var->size, 0, status, regno);
@@ -270,14 +270,14 @@ static bool in_private_memory(const amddwarf_location *loc)
 static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval_request *req,
                                          amddwarf_location *loc, amddwarf_debug_lane_read *r)
 {
-  const amddwarf_var *var = v->var;
-  const amddwarf_attr_value *cv = var->die->const_value;
+  const amddwarf_var_ref *var = &v->var->ref;
+  const amddwarf_attr_value *cv = v->die->const_value;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   memset(loc, 0, sizeof *loc);
   if (cv != NULL) {
     uint64_t size = 0;
-    loc->u.implicit.bytes = amddwarf__debug_const_bytes(v->object, var->die, v->const_bytes, &size);
+    loc->u.implicit.bytes = amddwarf__debug_const_bytes(v->object, v->die, v->const_bytes, &size);
     loc->kind = AMDDWARF_LOCATION_IMPLICIT;
     loc->u.implicit.bit_size = size * 8;
     return AMDDWARF_OK;
@@ -286,7 +286,7 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
     r->status = AMDDWARF_E_EVAL_OPTIMIZED_OUT;
     r->state = AMDDWARF_LANE_OPTIMIZED_OUT;
     const amddwarf_die_info *holder =
-        var->die->location == NULL && var->die->origin != NULL ? var->die->origin : var->die;
+        v->die->location == NULL && v->die->origin != NULL ? v->die->origin : v->die;
     bool listed = false; /* a list with an entry that has a location */
     for (size_t i = 0; holder->location != NULL && holder->location->kind == AMDDWARF_ATTR_LIST &&
                        i < holder->location->count && !listed;
@@ -657,10 +657,10 @@ void amddwarf__debug_value_read(amddwarf_valobj *v, uint32_t lane, amddwarf_debu
 static int plain_read(const amddwarf_valobj *v, uint64_t *bit)
 {
   const amddwarf_debug_plan *plan = &v->plan;
-  const amddwarf_var *var = v->var;
+  const amddwarf_var_ref *var = &v->var->ref;
   *bit = 0;
   if (plan->is_address || plan->bit_size != plan->byte_size * 8 ||
-      plan->byte_size > MAX_VALUE_BYTES || var->die->const_value != NULL || !var->available ||
+      plan->byte_size > MAX_VALUE_BYTES || v->die->const_value != NULL || !var->available ||
       var->size == 0)
     return 0;
   for (size_t i = 0; i < plan->count; ++i) {
@@ -685,9 +685,9 @@ uint64_t amddwarf__debug_value_read_whole(amddwarf_valobj *v, uint64_t lanes, ui
   int plain = plain_read(v, &bit) && v->object != NULL && cu != NULL &&
               amddwarf_object_private_possible(v->object, v->frame->pub.lookup_pc, NULL) ==
                   AMDDWARF_OK &&
-              amddwarf_object_expr_addresses_known(v->object, cu, v->var->expr, v->var->size,
+              amddwarf_object_expr_addresses_known(v->object, cu, v->var->ref.expr, v->var->ref.size,
                                                    NULL) == AMDDWARF_OK &&
-              amddwarf__debug_normalized_location(v->frame, v->cu, v->var->expr, v->var->size,
+              amddwarf__debug_normalized_location(v->frame, v->cu, v->var->ref.expr, v->var->ref.size,
                                                  &expr, &expr_size, NULL) == AMDDWARF_OK;
   lanes &= v->readable_mask;
   if (!plain || lanes == 0)

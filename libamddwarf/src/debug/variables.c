@@ -6,59 +6,112 @@
 #include "common/mem.h"
 #include "debug/debug_internal.h"
 
-/* Whether VAR (from amddwarf_object_vars_at, its depth counting the
+/* Whether VAR (from amddwarf_object_var_refs_at, its depth counting the
    physical frame's scopes) belongs to FRAME: declared in one of the frame's
-   own scopes, or a global of the unit. */
-static int belongs(const amddwarf_debug_frame *frame, const amddwarf_var *var)
+   own scopes, or a global of the unit (the last scope, the unit DIE). */
+static int belongs(const amddwarf_debug_frame *frame, const amddwarf_frame_var *var)
 {
-  if (var->scope->tag == AMDDWARF_DW_TAG_compile_unit)
+  if (var->global)
     return 1;
   size_t first = frame->pub.scope_base;
-  return var->depth >= first && var->depth < first + frame->pub.scope_count;
+  return var->ref.depth >= first && var->ref.depth < first + frame->pub.scope_count;
+}
+
+/* A string attribute of DIE (its origin's when it has none), or NULL. */
+static const char *die_string(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
+{
+  amddwarf_attribute a;
+  if (amddwarf_object_die_attribute(object, die, at, AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a,
+                                    NULL) != AMDDWARF_OK ||
+      a.value.kind != AMDDWARF_ATTR_STRING)
+    return NULL;
+  return a.value.string;
+}
+
+/* What a debugger lists of VAR, read from its DIE. */
+static void describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
+                         amddwarf_frame_var *var)
+{
+  amddwarf_die_ref die = var->ref.die;
+  amddwarf_attribute a;
+  uint64_t line = 0, file = 0;
+  var->name = die_string(object, die, AMDDWARF_DW_AT_name);
+  var->tag = (uint16_t)amddwarf__debug_die_tag(object, die);
+  var->global = var->ref.scope.offset == cu->die_offset;
+  var->has_const_value = amddwarf_object_die_attribute(object, die, AMDDWARF_DW_AT_const_value,
+                                                       0, &a, NULL) == AMDDWARF_OK;
+  /* The declaration comes as one: the first of the chain with a line. */
+  amddwarf_die_ref at = die;
+  for (int step = 0; step <= 8 && amddwarf_die_ref_valid(at); ++step) {
+    if (amddwarf__debug_die_udata(object, at, AMDDWARF_DW_AT_decl_line, &line) && line) {
+      amddwarf__debug_die_udata(object, at, AMDDWARF_DW_AT_decl_file, &file);
+      break;
+    }
+    line = 0;
+    amddwarf_die_ref next = {0, 0, 0};
+    if ((amddwarf_object_die_attribute(object, at, AMDDWARF_DW_AT_abstract_origin, 0, &a,
+                                       NULL) == AMDDWARF_OK ||
+         amddwarf_object_die_attribute(object, at, AMDDWARF_DW_AT_specification, 0, &a,
+                                       NULL) == AMDDWARF_OK) &&
+        a.value.kind == AMDDWARF_ATTR_REF)
+      amddwarf_object_die_ref_at(object, a.value.offset, &next, NULL);
+    at = next;
+  }
+  var->decl_line = (uint32_t)line;
+  var->decl_file = line ? (uint32_t)file : 0;
 }
 
 static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *err)
 {
   const amddwarf_object *object = f->pub.object;
-  amddwarf_var *all = NULL;
-  size_t count = 0;
+  amddwarf_var_ref *refs = NULL;
+  amddwarf_frame_var *all = NULL;
+  size_t count = 0, kept = 0;
   amddwarf_status st = AMDDWARF_OK;
-  if (object == NULL || f->pub.function == NULL)
+  if (object == NULL || !amddwarf_die_ref_valid(f->pub.function) || f->cu == NULL)
     goto done; /* no DWARF: no variables */
-  st = amddwarf_object_vars_at(object, f->pub.object_pc, NULL, 0, &count);
-  if (st != AMDDWARF_OK) {
-    size_t unit = 0;
-    if (amddwarf_object_pc_unit(object, f->pub.object_pc, &unit) == AMDDWARF_OK &&
-        (st = amddwarf_object_load_unit(object, unit, err)) != AMDDWARF_OK)
-      goto done;
+  st = amddwarf_object_var_refs_at(object, f->pub.object_pc, NULL, 0, &count, err);
+  if (st == AMDDWARF_NOT_FOUND)
     st = amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
-                       "no subprogram contains pc 0x%llx",
-                       (unsigned long long)f->pub.lookup_pc);
+                        "no subprogram contains pc 0x%llx",
+                        (unsigned long long)f->pub.lookup_pc);
+  if (st != AMDDWARF_OK)
     goto done;
-  }
+  refs = amddwarf__mem_calloc(&f->wave->allocator, count ? count : 1, sizeof *refs);
   all = amddwarf__mem_calloc(&f->wave->allocator, count ? count : 1, sizeof *all);
-  if (all == NULL) {
+  if (refs == NULL || all == NULL) {
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "variables");
     goto done;
   }
-  amddwarf_object_vars_at(object, f->pub.object_pc, all, count, &count);
-  size_t kept = 0;
-  for (size_t i = 0; i < count; ++i)
-    if (belongs(f, &all[i]))
-      all[kept++] = all[i];
+  if ((st = amddwarf_object_var_refs_at(object, f->pub.object_pc, refs, count, &count, err)) !=
+      AMDDWARF_OK)
+    goto done;
+  for (size_t i = 0; i < count; ++i) {
+    amddwarf_frame_var *v = &all[kept];
+    memset(v, 0, sizeof *v);
+    v->ref = refs[i];
+    v->global = v->ref.scope.offset == f->cu->die_offset;
+    if (!belongs(f, v))
+      continue;
+    describe_var(object, f->cu, v);
+    ++kept;
+  }
   f->vars = all;
   f->var_count = kept;
-  all = NULL;
   /* The array keeps its full size for the free. */
   f->var_capacity = count ? count : 1;
+  all = NULL;
 done:
+  amddwarf__mem_free(&f->wave->allocator, refs, (count ? count : 1) * sizeof *refs);
+  if (all != NULL)
+    amddwarf__mem_free(&f->wave->allocator, all, (count ? count : 1) * sizeof *all);
   f->vars_status = st;
   f->vars_done = 1;
   return st;
 }
 
 amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,
-                                        const amddwarf_var **vars, size_t *count,
+                                        const amddwarf_frame_var **vars, size_t *count,
                                         amddwarf_error *err)
 {
   amddwarf_debug_frame *f = NULL;
@@ -80,14 +133,14 @@ amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,
 }
 
 /* The innermost of FRAME's variables named NAME, or NULL. */
-static const amddwarf_var *listed(amddwarf_wave *wave, size_t frame, const char *name)
+static const amddwarf_frame_var *listed(amddwarf_wave *wave, size_t frame, const char *name)
 {
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0;
   if (amddwarf_wave_variables(wave, frame, &vars, &count, NULL) != AMDDWARF_OK)
     return NULL;
   for (size_t i = 0; i < count; ++i)
-    if (vars[i].die->name != NULL && strcmp(vars[i].die->name, name) == 0)
+    if (vars[i].name != NULL && strcmp(vars[i].name, name) == 0)
       return &vars[i];
   return NULL;
 }
@@ -109,9 +162,9 @@ amddwarf_status amddwarf_wave_variable_frame(amddwarf_wave *wave, size_t frame,
 }
 
 amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, size_t frame, const char *name,
-                                            const amddwarf_var **out, amddwarf_error *err)
+                                            const amddwarf_frame_var **out, amddwarf_error *err)
 {
-  const amddwarf_var *vars = NULL;
+  const amddwarf_frame_var *vars = NULL;
   size_t count = 0, outer = 0;
   amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
   if (st != AMDDWARF_OK)

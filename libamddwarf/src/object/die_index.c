@@ -386,3 +386,35 @@ amddwarf_status amddwarf_object_die_attribute(const amddwarf_object *object, amd
   }
   return st == AMDDWARF_OK ? AMDDWARF_NOT_FOUND : st;
 }
+
+amddwarf_status amddwarf_object_die_expr_at(const amddwarf_object *object, amddwarf_die_ref die,
+                                            unsigned at, uint64_t pc, const uint8_t **bytes,
+                                            size_t *size, amddwarf_loc_entry *entry,
+                                            amddwarf_error *err)
+{
+  amddwarf_attribute a;
+  amddwarf_status st = amddwarf_object_die_attribute(object, die, at, 0, &a, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (a.value.kind == AMDDWARF_ATTR_EXPR) {
+    *bytes = a.value.bytes;
+    *size = a.value.size;
+    return AMDDWARF_OK;
+  }
+  if (a.value.kind != AMDDWARF_ATTR_LIST)
+    return AMDDWARF_NOT_FOUND;
+  amddwarf_loc_entry found_entry;
+  bool found = false;
+  amddwarf_object *o = (amddwarf_object *)(uintptr_t)object;
+  st = amddwarf__object_loclist_at(o, &object->cus[die.cu_index], a.form, a.value.u, pc,
+                                   &found_entry, &found, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (!found)
+    return AMDDWARF_NOT_FOUND;
+  *bytes = found_entry.expr;
+  *size = found_entry.size;
+  if (entry != NULL)
+    *entry = found_entry;
+  return AMDDWARF_OK;
+}

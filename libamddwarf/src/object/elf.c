@@ -1113,11 +1113,72 @@ static bool find_function_in_table(const amddwarf_object *object, uint64_t addre
   return true;
 }
 
+/* One answer of the in-place search (a value read asks about its frame's
+   PC for every variable: each search reads the whole .symtab twice). */
+struct amddwarf_symbol_hit {
+  uint64_t address;
+  int found;                      /* find_function_in_place's 1 or 0 */
+  amddwarf__function_at answer;
+  struct amddwarf_symbol_hit *next;
+};
+
+enum { MAX_SYMBOL_HITS_SEARCHED = 16 };
+
+/* The remembered answer for ADDRESS among the newest few, or NULL. */
+static const struct amddwarf_symbol_hit *symbol_hit(const amddwarf_object *object,
+                                                    uint64_t address)
+{
+  const struct amddwarf_symbol_hit *h =
+      atomic_load_explicit(&((amddwarf_object *)(uintptr_t)object)->symbol_hits,
+                           memory_order_acquire);
+  for (int k = 0; h != NULL && k < MAX_SYMBOL_HITS_SEARCHED; h = h->next, ++k)
+    if (h->address == address)
+      return h;
+  return NULL;
+}
+
+/* Remembers an answer (none when out of memory: the search is made again). */
+static void remember_symbol_hit(const amddwarf_object *cobject, uint64_t address, int found,
+                                const amddwarf__function_at *answer)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  struct amddwarf_symbol_hit *h = amddwarf__mem_alloc(&object->allocator, sizeof *h);
+  if (h == NULL)
+    return;
+  h->address = address;
+  h->found = found;
+  if (found)
+    h->answer = *answer;
+  h->next = atomic_load_explicit(&object->symbol_hits, memory_order_relaxed);
+  while (!atomic_compare_exchange_weak_explicit(&object->symbol_hits, &h->next, h,
+                                                memory_order_release, memory_order_relaxed))
+    ;
+}
+
+void amddwarf__object_free_symbol_hits(amddwarf_object *object)
+{
+  struct amddwarf_symbol_hit *h = atomic_load_explicit(&object->symbol_hits, memory_order_acquire);
+  while (h != NULL) {
+    struct amddwarf_symbol_hit *next = h->next;
+    amddwarf__mem_free(&object->allocator, h, sizeof *h);
+    h = next;
+  }
+  atomic_store_explicit(&object->symbol_hits, NULL, memory_order_relaxed);
+}
+
 bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t address,
                                   amddwarf__function_at *out)
 {
   if (atomic_load_explicit(&object->symbols_state, memory_order_acquire) != AMDDWARF_UNIT_READY) {
+    const struct amddwarf_symbol_hit *hit = symbol_hit(object, address);
+    if (hit != NULL) {
+      if (hit->found)
+        *out = hit->answer;
+      return hit->found == 1;
+    }
     int found = find_function_in_place(object, address, out);
+    if (found >= 0)
+      remember_symbol_hit(object, address, found, out);
     if (found >= 0)
       return found == 1;
     if (amddwarf__object_ensure_symbols(object, NULL) != AMDDWARF_OK)

@@ -318,6 +318,10 @@ struct amddwarf_object {
   amddwarf_status prologue_disasm_status;
   amddwarf_error prologue_disasm_error;
   amddwarf_name_cache names;     /* demangled names, made under load_lock */
+  /* The answers of the in-place function-symbol search by address, newest
+     first (elf.c): a list that only grows, pushed with compare-and-swap,
+     so readers need no lock; freed at close. */
+  _Atomic(struct amddwarf_symbol_hit *) symbol_hits;
 };
 
 /* What attribute values of unit CU are read against. */
@@ -352,6 +356,7 @@ typedef struct amddwarf__function_at {
 /* amddwarf_object_function_symbol_at with the descriptor. */
 bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t address,
                                   amddwarf__function_at *out);
+void amddwarf__object_free_symbol_hits(amddwarf_object *object);
 /* Reads the metadata note (and the symbols) once (amddwarf_object_load_metadata). */
 amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *object,
                                                   amddwarf_error *err);
