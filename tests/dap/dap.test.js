@@ -82,7 +82,7 @@ test('a session over a stop', async (t) => {
 
   await t.test('scopes and the outer frame\'s variables', async () => {
     const r = await dc.scopesRequest({ frameId: 1 });
-    assert.deepEqual(r.body.scopes.map((s) => s.name), ['Locals', 'Arguments', 'Registers', 'Lanes']);
+    assert.deepEqual(r.body.scopes.map((s) => s.name), ['Locals', 'Arguments', 'Globals', 'Registers', 'Lanes']);
     const total = await variable(await scope(2, 'Locals'), 'total');
     assert.equal(total.value, '77');
     const n = await variable(await scope(1, 'Arguments'), 'n');

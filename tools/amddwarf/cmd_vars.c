@@ -90,7 +90,25 @@ typedef struct frame_values {
      the debug adapter show it. */
   const char *file;
   uint32_t line, column;
+  /* The frame's list (amddwarf_wave_frame_variables): it adds the variables
+     an inlined routine declares only in its abstract origin. */
+  const amddwarf_listed_variable *listed;
+  size_t listed_count;
 } frame_values;
+
+/* The text of a variable the frame lists without a location of its own. */
+static void print_missing(const amddwarf_object *object, const amddwarf_listed_variable *v)
+{
+  char type[256];
+  amddwarf_type_name(object, v->die->type, type, sizeof type, NULL);
+  const char *decl_file = decl_file_name(object, v->die);
+  printf("  %s %s: %s", var_kind(v->die), v->die->name, type);
+  if (v->die->decl_line)
+    printf(" (declared at %s:%u)", decl_file ? decl_file : "?", v->die->decl_line);
+  printf("\n    location: %s (%s)\n    value: %s\n",
+         amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT), v->missing,
+         amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT));
+}
 
 /* The source position of the listing: the frame's (FV), else the line row at PC. */
 static bool listing_place(const amddwarf_object *object, uint64_t pc, const frame_values *fv,
@@ -191,6 +209,9 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
         printf("    value: %s\n", b.data ? b.data : "");
       }
     }
+    for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k)
+      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s)
+        print_missing(object, &fv->listed[k]);
   }
   cli_buf_free(&b);
   return CLI_EXIT_OK;
@@ -278,6 +299,25 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     }
     json_array_append_new(jv, o);
   }
+  for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k) {
+    const amddwarf_listed_variable *m = &fv->listed[k];
+    if (m->missing == NULL)
+      continue;
+    char type[256];
+    amddwarf_type_name(object, m->die->type, type, sizeof type, NULL);
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(m->die->name));
+    json_object_set_new(o, "kind", json_string(var_kind(m->die)));
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "offset", cli_json_addr(m->die->offset));
+    json_object_set_new(o, "scope", json_integer((json_int_t)m->scope));
+    json_object_set_new(o, "decl_line", json_integer(m->die->decl_line));
+    json_object_set_new(o, "location", json_null());
+    json_object_set_new(o, "missing", json_string(m->missing));
+    json_object_set_new(o, "value",
+                        json_string(amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT)));
+    json_array_append_new(jv, o);
+  }
   json_object_set_new(root, "vars", jv);
   cli_print_json(root);
   return CLI_EXIT_OK;
@@ -328,7 +368,12 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
     goto done;
   }
   frame_values fv = {w.wave, (size_t)frame_index, frame->lookup_pc,
-                     frame->file, frame->line, frame->column};
+                     frame->file, frame->line, frame->column, NULL, 0};
+  if ((st = amddwarf_wave_frame_variables(w.wave, (size_t)frame_index, &fv.listed,
+                                          &fv.listed_count, &err)) != AMDDWARF_OK) {
+    rc = cli_report_error("vars", args->json, st, &err);
+    goto done;
+  }
   rc = args->json ? vars_json(object, frame->object_pc, frame->scopes, frame->scope_count,
                               frame->scope_base, vars, count, &fv)
                   : vars_text(object, frame->object_pc, frame->scopes, frame->scope_count,

@@ -16,9 +16,6 @@
 #include "object_cli.h"
 
 enum {
-  TAG_FORMAL_PARAMETER = 0x05,
-  TAG_COMPILE_UNIT = 0x11,
-  TAG_VARIABLE = 0x34,
   /* Elements listed for a variables request without a start/count. */
   UNPAGED_ELEMENTS = 1000,
 };
@@ -85,26 +82,15 @@ void dap_invalidate(dap_session *s, size_t thread)
 
 /* ---- Values ---- */
 
-/* The value of PATH; VAR (dap_handle.var) nonzero: PATH applied to that
-   variable of the frame. */
+/* The value of PATH; VAR (dap_handle.var) nonzero: PATH applied to
+   variable VAR - 1 of the frame (amddwarf_valobj_new_indexed). */
 static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, size_t var,
                                   const char *path, amddwarf_valobj **out, amddwarf_error *err)
 {
   amddwarf_wave *wave = s->threads[thread].wave;
   amddwarf_error_clear(err);
-  if (var == 0)
-    return amddwarf_valobj_new(wave, frame, path, out, err);
-  const amddwarf_var *vars = NULL;
-  size_t count = 0;
-  amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
-  if (st != AMDDWARF_OK)
-    return st;
-  if (var > count) {
-    err->status = AMDDWARF_NOT_FOUND;
-    snprintf(err->message, sizeof err->message, "frame %zu has no variable %zu", frame, var - 1);
-    return AMDDWARF_NOT_FOUND;
-  }
-  return amddwarf_valobj_new_var(wave, frame, &vars[var - 1], path, out, err);
+  return var == 0 ? amddwarf_valobj_new(wave, frame, path, out, err)
+                  : amddwarf_valobj_new_indexed(wave, frame, var - 1, path, out, err);
 }
 
 /* dap_handle.var of VALUE: its variable's place when a path cannot name it. */
@@ -216,6 +202,7 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
     dap_handle_kind kind;
   } scopes[] = {{"Locals", "locals", DAP_HANDLE_LOCALS},
                 {"Arguments", "arguments", DAP_HANDLE_ARGUMENTS},
+                {"Globals", NULL, DAP_HANDLE_GLOBALS},
                 {"Registers", "registers", DAP_HANDLE_REGISTERS},
                 {"Lanes", NULL, DAP_HANDLE_LANES_SCOPE}};
   json_t *list = json_array();
@@ -236,99 +223,45 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* ---- variables ---- */
 
-/* Whether variable I of VARS is shadowed: an earlier (inner) one has its name. */
-static bool is_shadowed(const amddwarf_var *vars, size_t i)
+/* The listed kind that scope list H shows. */
+static amddwarf_listed_kind listed_kind(const dap_handle *h)
 {
-  for (size_t k = 0; k < i; k++)
-    if (vars[k].die->name && strcmp(vars[k].die->name, vars[i].die->name) == 0)
-      return true;
-  return false;
+  return h->kind == DAP_HANDLE_ARGUMENTS ? AMDDWARF_LISTED_ARGUMENT
+         : h->kind == DAP_HANDLE_GLOBALS ? AMDDWARF_LISTED_GLOBAL
+                                         : AMDDWARF_LISTED_LOCAL;
 }
 
-/* The name variable I of VARS shows: its own, and for a shadowed one where
-   it is declared, "x @ file.cl:12" (as lldb-dap names them), so every
-   listed name is distinct and setVariable finds the one meant. */
-static void frame_variable_name(const amddwarf_frame *f, const amddwarf_var *vars, size_t i,
-                                cli_buf *out)
-{
-  const amddwarf_die_info *die = vars[i].die;
-  cli_buf_printf(out, "%s", die->name);
-  if (!is_shadowed(vars, i))
-    return;
-  const amddwarf_line_table *t = f->object ? amddwarf_object_line_table(f->object, die->cu_index)
-                                           : NULL;
-  const char *file = t && die->decl_file < t->file_count ? t->files[die->decl_file] : NULL;
-  const char *base = file ? strrchr(file, '/') : NULL;
-  if (die->decl_line)
-    cli_buf_printf(out, " @ %s:%u", base ? base + 1 : file ? file : "?", die->decl_line);
-  else
-    cli_buf_printf(out, " @ scope %u", vars[i].depth - (uint32_t)f->scope_base);
-}
-
-/* Whether variable I belongs in the scope list H (Locals or Arguments). */
-static bool listed_in(const dap_handle *h, const amddwarf_var *var)
-{
-  unsigned want = h->kind == DAP_HANDLE_ARGUMENTS ? TAG_FORMAL_PARAMETER : TAG_VARIABLE;
-  return var->die->name && var->die->tag == want &&
-         !(var->scope && var->scope->tag == TAG_COMPILE_UNIT);
-}
+static json_t *plain_variable(const char *name, const char *value);
 
 static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *list,
                                  dap_reply *reply)
 {
-  const amddwarf_frame *f = NULL;
-  const amddwarf_var *vars = NULL;
+  const amddwarf_listed_variable *vars = NULL;
   size_t count = 0;
   amddwarf_error err;
   amddwarf_error_clear(&err);
-  amddwarf_wave *wave = s->threads[h->thread].wave;
-  amddwarf_status st = amddwarf_wave_frame(wave, h->frame, &f, &err);
-  if (st == AMDDWARF_OK)
-    st = amddwarf_wave_variables(wave, h->frame, &vars, &count, &err);
+  amddwarf_status st =
+      amddwarf_wave_frame_variables(s->threads[h->thread].wave, h->frame, &vars, &count, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "variables", st, &err);
   for (size_t i = 0; i < count; i++) {
-    if (!listed_in(h, &vars[i]))
+    const amddwarf_listed_variable *v = &vars[i];
+    if (v->kind != listed_kind(h))
       continue;
-    /* A shadowed variable is reached through its place in the list, not its name. */
-    size_t var = is_shadowed(vars, i) ? i + 1 : 0;
-    cli_buf name = {0};
-    frame_variable_name(f, vars, i, &name);
-    json_array_append_new(list, variable_json(s, h->thread, h->frame, name.data, var,
-                                              vars[i].die->name));
-    cli_buf_free(&name);
+    if (v->missing != NULL) {
+      cli_buf text = {0};
+      cli_buf_printf(&text, "%s (%s)", amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT),
+                     v->missing);
+      json_array_append_new(list, plain_variable(v->name, text.data));
+      cli_buf_free(&text);
+      continue;
+    }
+    /* A shadowed variable is reached through its index, not its name. */
+    json_array_append_new(list, variable_json(s, h->thread, h->frame, v->name,
+                                              v->shadowed ? v->var_index + 1 : 0,
+                                              v->path_name));
   }
   return true;
-}
-
-/* The variable of scope list H that shows NAME: its dap_handle.var in *VAR
-   (0 for one its name finds) and its own name in *PATH. False when no
-   listed variable shows NAME. */
-static bool find_listed_variable(dap_session *s, const dap_handle *h, const char *name,
-                                 size_t *var, const char **path)
-{
-  const amddwarf_frame *f = NULL;
-  const amddwarf_var *vars = NULL;
-  size_t count = 0;
-  amddwarf_error err;
-  amddwarf_wave *wave = s->threads[h->thread].wave;
-  if (amddwarf_wave_frame(wave, h->frame, &f, &err) != AMDDWARF_OK ||
-      amddwarf_wave_variables(wave, h->frame, &vars, &count, &err) != AMDDWARF_OK)
-    return false;
-  bool found = false;
-  for (size_t i = 0; i < count && !found; i++) {
-    if (!listed_in(h, &vars[i]))
-      continue;
-    cli_buf shown = {0};
-    frame_variable_name(f, vars, i, &shown);
-    found = shown.data && strcmp(shown.data, name) == 0;
-    if (found) {
-      *var = is_shadowed(vars, i) ? i + 1 : 0;
-      *path = vars[i].die->name;
-    }
-    cli_buf_free(&shown);
-  }
-  return found;
 }
 
 static json_t *plain_variable(const char *name, const char *value)
@@ -530,6 +463,7 @@ bool dap_variables(dap_session *s, const json_t *args, dap_reply *reply)
   switch (h->kind) {
   case DAP_HANDLE_LOCALS:
   case DAP_HANDLE_ARGUMENTS:
+  case DAP_HANDLE_GLOBALS:
     ok = list_frame_variables(s, h, list, reply);
     break;
   case DAP_HANDLE_REGISTERS:
@@ -739,12 +673,18 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
     return dap_fail(reply, "thread %zu has no frames", h->thread + 1);
   switch (h->kind) {
   case DAP_HANDLE_LOCALS:
-  case DAP_HANDLE_ARGUMENTS: {
-    size_t var = 0;
-    const char *path = NULL;
-    if (!find_listed_variable(s, h, n, &var, &path))
+  case DAP_HANDLE_ARGUMENTS:
+  case DAP_HANDLE_GLOBALS: {
+    const amddwarf_listed_variable *listed = NULL;
+    amddwarf_error err;
+    if (amddwarf_wave_frame_variable_find(s->threads[h->thread].wave, h->frame, n, &listed,
+                                          &err) != AMDDWARF_OK ||
+        listed->kind != listed_kind(h))
       return dap_fail(reply, "setVariable: no variable '%s' is listed here", n);
-    return assign(s, h->thread, h->frame, var, path, 0, v, reply);
+    if (listed->missing != NULL)
+      return dap_fail(reply, "setVariable: '%s' is optimized out (%s)", n, listed->missing);
+    return assign(s, h->thread, h->frame, listed->shadowed ? listed->var_index + 1 : 0,
+                  listed->path_name, 0, v, reply);
   }
   case DAP_HANDLE_VALUE: {
     /* A child: "x" of a struct, "[3]" of an array, "*p" of a pointer. */

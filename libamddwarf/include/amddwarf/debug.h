@@ -401,6 +401,55 @@ AMDDWARF_API amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, si
                                                          const amddwarf_var **out,
                                                          amddwarf_error *err);
 
+/* ---- The variables a frame lists ------------------------------------------ */
+
+/* Which list of a debugger a variable belongs to. */
+typedef enum amddwarf_listed_kind {
+  AMDDWARF_LISTED_LOCAL = 0,     /* DW_TAG_variable of one of the frame's scopes */
+  AMDDWARF_LISTED_ARGUMENT = 1,  /* DW_TAG_formal_parameter */
+  AMDDWARF_LISTED_GLOBAL = 2,    /* a variable of the frame's unit */
+} amddwarf_listed_kind;
+
+typedef struct amddwarf_listed_variable {
+  const char *name;              /* as listed, distinct in the frame: the DIE's name,
+                                    or for one that an earlier (inner) listed variable
+                                    of its name shadows, "x @ file.cl:12" (the base
+                                    name of its DW_AT_decl_file and its decl line;
+                                    "x @ scope N" without a decl line) */
+  const char *path_name;         /* the DIE's name, as a path spells it */
+  amddwarf_listed_kind kind;
+  const amddwarf_die_info *die;  /* the variable's DIE: for one declared only in an
+                                    abstract origin, the origin's */
+  const amddwarf_var *var;       /* its entry of amddwarf_wave_variables (for
+                                    amddwarf_valobj_new_var), or NULL when the frame's
+                                    scope does not declare it (MISSING says why) */
+  size_t var_index;              /* VAR's index there; SIZE_MAX when VAR is NULL */
+  uint32_t scope;                /* index in the frame's SCOPES */
+  int shadowed;                  /* a path's NAME finds another variable: reach this
+                                    one through VAR */
+  const char *missing;           /* NULL, or why it has no value: an inlined routine
+                                    declares it only in its abstract origin (the
+                                    optimized code kept no trace of it) and a debugger
+                                    shows it as <optimized out> */
+} amddwarf_listed_variable;
+
+/* The variables frame FRAME lists, in the order a debugger shows them: the
+   frame's scopes innermost first, each with its variables and parameters in
+   DIE order and then those its abstract origin declares that it does not
+   (as gdb lists them: optimized out), then the unit's globals. Unnamed
+   variables are left out. *LIST is valid until close. Errors: those of
+   amddwarf_wave_variables, E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_wave_frame_variables(amddwarf_wave *wave, size_t frame,
+                                                           const amddwarf_listed_variable **list,
+                                                           size_t *count, amddwarf_error *err);
+
+/* The variable that frame FRAME lists as LISTED_NAME ("x", "x @ k.cl:12"):
+   OK with *OUT, or NOT_FOUND ("frame 0 lists no variable 'y'"); the errors
+   of amddwarf_wave_frame_variables. O(log n) after the first listing. */
+AMDDWARF_API amddwarf_status amddwarf_wave_frame_variable_find(
+    amddwarf_wave *wave, size_t frame, const char *listed_name,
+    const amddwarf_listed_variable **out, amddwarf_error *err);
+
 /* ---- Values -------------------------------------------------------------- */
 
 /* The DW_AT_const_value of DIE (a variable or parameter of OBJECT) printed
@@ -476,6 +525,14 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_new_var(amddwarf_wave *wave, size_t
                                                      const amddwarf_var *var,
                                                      const char *path, amddwarf_valobj **out,
                                                      amddwarf_error *err);
+/* amddwarf_valobj_new_var for variable VAR_INDEX of amddwarf_wave_variables
+   (amddwarf_listed_variable.var_index): for a debugger that keeps an index
+   where it cannot keep a pointer. Errors: NOT_FOUND (the frame has fewer
+   variables), those of amddwarf_valobj_new_var. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_new_indexed(amddwarf_wave *wave, size_t frame,
+                                                         size_t var_index, const char *path,
+                                                         amddwarf_valobj **out,
+                                                         amddwarf_error *err);
 AMDDWARF_API void amddwarf_valobj_free(amddwarf_valobj *value);
 /* Valid until amddwarf_valobj_free. */
 AMDDWARF_API const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value);

@@ -44,7 +44,10 @@ typedef struct amddwarf_debug_frame {
   size_t var_count, var_capacity;
   int vars_done;
   amddwarf_status vars_status;
+  struct amddwarf_frame_listing *listing; /* amddwarf_wave_frame_variables, on first use */
 } amddwarf_debug_frame;
+
+void amddwarf__frame_listing_free(amddwarf_wave *wave, struct amddwarf_frame_listing *listing);
 
 struct amddwarf_wave {
   amddwarf_allocator allocator;

@@ -1,0 +1,313 @@
+/* The variables a frame lists (debug.h, amddwarf_wave_frame_variables):
+ * locals, arguments and globals of amddwarf_wave_variables, each under a
+ * name that is distinct in the list ("x", and "x @ file.cl:12" for one an
+ * inner variable of its name shadows), plus the variables and parameters an
+ * inlined routine declares only in its abstract origin, listed as optimized
+ * out (as gdb lists them). The list is made once per frame: names are
+ * compared after one sort, not pairwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/mem.h"
+#include "common/text.h"
+#include "debug/debug_internal.h"
+
+/* A name and where it stands in the list: sorted by name, then place
+   (inner first), without state outside the array. */
+typedef struct keyed {
+  const char *key;
+  size_t index;
+} keyed;
+
+struct amddwarf_frame_listing {
+  amddwarf_listed_variable *items;
+  size_t count;
+  keyed *by_name;    /* ITEMS' listed names, sorted */
+  char *names;       /* every text ITEMS point into */
+  size_t names_size;
+};
+
+/* One entry while the list is made: texts are offsets into one growing text. */
+typedef struct draft {
+  amddwarf_listed_variable item;
+  size_t name_at, missing_at; /* offsets in the text; missing_at SIZE_MAX: none */
+} draft;
+
+static amddwarf_listed_kind kind_of(const amddwarf_die_info *die, const amddwarf_die_info *scope)
+{
+  if (scope->tag == AMDDWARF_DW_TAG_compile_unit)
+    return AMDDWARF_LISTED_GLOBAL;
+  return die->tag == AMDDWARF_DW_TAG_formal_parameter ? AMDDWARF_LISTED_ARGUMENT
+                                                      : AMDDWARF_LISTED_LOCAL;
+}
+
+static int is_variable(const amddwarf_die_info *die)
+{
+  return die->tag == AMDDWARF_DW_TAG_variable || die->tag == AMDDWARF_DW_TAG_formal_parameter;
+}
+
+/* Whether SCOPE has a child whose abstract origin is ORIGIN_CHILD. */
+static int has_concrete(const amddwarf_die_info *scope, const amddwarf_die_info *origin_child)
+{
+  for (const amddwarf_die_info *c = scope->first_child; c != NULL; c = c->next_sibling)
+    if (c->origin == origin_child)
+      return 1;
+  return 0;
+}
+
+typedef struct builder {
+  amddwarf_wave *wave;
+  draft *drafts;
+  size_t count, capacity;
+  amddwarf_text text;
+} builder;
+
+static int add(builder *b, const amddwarf_listed_variable *item, const char *missing)
+{
+  if (amddwarf__mem_reserve(&b->wave->allocator, (void **)&b->drafts, &b->capacity,
+                           b->count + 1, sizeof *b->drafts) != 0)
+    return -1;
+  draft *d = &b->drafts[b->count++];
+  d->item = *item;
+  d->name_at = 0;
+  d->missing_at = (size_t)-1;
+  if (missing != NULL) {
+    d->missing_at = b->text.len;
+    amddwarf__text_puts(&b->text, missing);
+    amddwarf__text_write(&b->text, NULL, '\0', 1);
+  }
+  return 0;
+}
+
+/* Variable V of VARS (amddwarf_wave_variables), in the frame's scope SCOPE;
+   an unnamed one is not listed. */
+static int add_var(builder *b, const amddwarf_var *vars, size_t v, uint32_t scope)
+{
+  if (vars[v].die->name == NULL)
+    return 0;
+  amddwarf_listed_variable item = {0};
+  item.path_name = vars[v].die->name;
+  item.kind = kind_of(vars[v].die, vars[v].scope);
+  item.die = vars[v].die;
+  item.var = &vars[v];
+  item.var_index = v;
+  item.scope = scope;
+  return add(b, &item, NULL);
+}
+
+/* The variables SCOPE's abstract origin declares that SCOPE itself does not
+   (an inlined routine whose optimized code kept no trace of them). */
+static int add_origin_only(builder *b, const amddwarf_die_info *scope, uint32_t index)
+{
+  const amddwarf_die_info *origin = scope->origin;
+  /* A DW_AT_specification leads to a declaration, whose parameters are
+     not the definition's: only an abstract origin counts. */
+  if (origin == NULL || scope->tag == AMDDWARF_DW_TAG_compile_unit ||
+      (origin->flags & AMDDWARF_DIE_DECLARATION) != 0)
+    return 0;
+  char why[320];
+  snprintf(why, sizeof why,
+           "declared only in the abstract origin (DIE 0x%llx%s%s%s): the optimized code "
+           "keeps no location for it",
+           (unsigned long long)origin->offset, origin->name != NULL ? ", " : "",
+           origin->name != NULL && scope->tag == AMDDWARF_DW_TAG_inlined_subroutine
+               ? "inlined "
+               : "",
+           origin->name != NULL ? origin->name : "");
+  for (const amddwarf_die_info *c = origin->first_child; c != NULL; c = c->next_sibling) {
+    if (!is_variable(c) || c->name == NULL || has_concrete(scope, c))
+      continue;
+    amddwarf_listed_variable item = {0};
+    item.path_name = c->name;
+    item.kind = c->tag == AMDDWARF_DW_TAG_formal_parameter ? AMDDWARF_LISTED_ARGUMENT
+                                                           : AMDDWARF_LISTED_LOCAL;
+    item.die = c;
+    item.var_index = (size_t)-1;
+    item.scope = index;
+    if (add(b, &item, why) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+static int by_key_then_place(const void *a, const void *b)
+{
+  const keyed *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  return c != 0 ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Marks every draft that an earlier one of its name shadows, with N log N
+   comparisons, and writes each listed name into the text. KEYS has room for
+   every draft. */
+static int name_drafts(builder *b, const amddwarf_frame *frame, keyed *keys)
+{
+  for (size_t i = 0; i < b->count; ++i)
+    keys[i] = (keyed){b->drafts[i].item.path_name, i};
+  qsort(keys, b->count, sizeof *keys, by_key_then_place);
+  for (size_t k = 1; k < b->count; ++k)
+    if (strcmp(keys[k].key, keys[k - 1].key) == 0)
+      b->drafts[keys[k].index].item.shadowed = 1;
+  for (size_t i = 0; i < b->count; ++i) {
+    draft *d = &b->drafts[i];
+    const amddwarf_die_info *die = d->item.die;
+    d->name_at = b->text.len;
+    amddwarf__text_puts(&b->text, die->name);
+    if (d->item.shadowed) {
+      const amddwarf_line_table *t =
+          frame->object != NULL ? amddwarf_object_line_table(frame->object, die->cu_index) : NULL;
+      const char *file = t != NULL && die->decl_file < t->file_count ? t->files[die->decl_file]
+                                                                      : NULL;
+      const char *base = file != NULL ? strrchr(file, '/') : NULL;
+      if (die->decl_line != 0)
+        amddwarf__text_printf(&b->text, " @ %s:%u",
+                              base != NULL ? base + 1 : file != NULL ? file : "?",
+                              die->decl_line);
+      else
+        amddwarf__text_printf(&b->text, " @ scope %u", d->item.scope);
+    }
+    amddwarf__text_write(&b->text, NULL, '\0', 1);
+  }
+  return amddwarf__text_status(&b->text) == AMDDWARF_OK ? 0 : -1;
+}
+
+static void listing_free(amddwarf_wave *wave, struct amddwarf_frame_listing *l)
+{
+  if (l == NULL)
+    return;
+  amddwarf__mem_free(&wave->allocator, l->items, (l->count ? l->count : 1) * sizeof *l->items);
+  amddwarf__mem_free(&wave->allocator, l->by_name, (l->count ? l->count : 1) * sizeof *l->by_name);
+  amddwarf__mem_free(&wave->allocator, l->names, l->names_size);
+  amddwarf__mem_free(&wave->allocator, l, sizeof *l);
+}
+
+void amddwarf__frame_listing_free(amddwarf_wave *wave, struct amddwarf_frame_listing *listing)
+{
+  listing_free(wave, listing);
+}
+
+static amddwarf_status make_listing(amddwarf_wave *wave, amddwarf_debug_frame *f,
+                                    const amddwarf_var *vars, size_t var_count,
+                                    amddwarf_error *err)
+{
+  const amddwarf_frame *frame = &f->pub;
+  builder b = {wave, NULL, 0, 0, {0}};
+  amddwarf__text_init(&b.text, &wave->allocator);
+  struct amddwarf_frame_listing *l = amddwarf__mem_calloc(&wave->allocator, 1, sizeof *l);
+  int failed = l == NULL;
+  /* The frame's scopes innermost first; each one's variables, then those
+     only its abstract origin declares; the unit's globals last. */
+  size_t v = 0;
+  for (uint32_t s = 0; !failed && s < frame->scope_count; ++s) {
+    for (; !failed && v < var_count && vars[v].depth == frame->scope_base + s; ++v)
+      failed = add_var(&b, vars, v, s) != 0;
+    if (!failed)
+      failed = add_origin_only(&b, frame->scopes[s], s) != 0;
+  }
+  for (; !failed && v < var_count; ++v)
+    failed = add_var(&b, vars, v, (uint32_t)(vars[v].depth - frame->scope_base)) != 0;
+  size_t n = b.count ? b.count : 1;
+  if (!failed) {
+    l->items = amddwarf__mem_calloc(&wave->allocator, n, sizeof *l->items);
+    l->by_name = amddwarf__mem_calloc(&wave->allocator, n, sizeof *l->by_name);
+    failed = l->items == NULL || l->by_name == NULL || name_drafts(&b, frame, l->by_name) != 0;
+  }
+  if (!failed) {
+    char *names = NULL;
+    size_t length = 0;
+    failed = amddwarf__text_take(&b.text, &names, &length) != AMDDWARF_OK;
+    l->names = names;
+    l->names_size = length + 1;
+    l->count = b.count;
+    for (size_t i = 0; !failed && i < b.count; ++i) {
+      l->items[i] = b.drafts[i].item;
+      l->items[i].name = names + b.drafts[i].name_at;
+      if (b.drafts[i].missing_at != (size_t)-1)
+        l->items[i].missing = names + b.drafts[i].missing_at;
+    }
+  }
+  if (!failed) {
+    /* The names as listed, sorted for amddwarf_wave_frame_variable_find. */
+    for (size_t i = 0; i < b.count; ++i)
+      l->by_name[i] = (keyed){l->items[i].name, i};
+    qsort(l->by_name, b.count, sizeof *l->by_name, by_key_then_place);
+  }
+  amddwarf__text_free(&b.text);
+  amddwarf__mem_free(&wave->allocator, b.drafts, b.capacity * sizeof *b.drafts);
+  if (failed) {
+    listing_free(wave, l);
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET,
+                         "the variables of frame %zu", frame->index);
+  }
+  f->listing = l;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_wave_frame_variables(amddwarf_wave *wave, size_t frame,
+                                              const amddwarf_listed_variable **list,
+                                              size_t *count, amddwarf_error *err)
+{
+  if (wave == NULL || list == NULL || count == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_wave_frame_variables: NULL argument");
+  *list = NULL;
+  *count = 0;
+  const amddwarf_var *vars = NULL;
+  size_t var_count = 0;
+  amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &var_count, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  amddwarf_debug_frame *f = wave->frames[frame];
+  if (f->listing == NULL && (st = make_listing(wave, f, vars, var_count, err)) != AMDDWARF_OK)
+    return st;
+  *list = f->listing->items;
+  *count = f->listing->count;
+  return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf_wave_frame_variable_find(amddwarf_wave *wave, size_t frame,
+                                                  const char *listed_name,
+                                                  const amddwarf_listed_variable **out,
+                                                  amddwarf_error *err)
+{
+  const amddwarf_listed_variable *list = NULL;
+  size_t count = 0;
+  if (listed_name == NULL || out == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_wave_frame_variable_find: NULL argument");
+  amddwarf_status st = amddwarf_wave_frame_variables(wave, frame, &list, &count, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  const struct amddwarf_frame_listing *l = wave->frames[frame]->listing;
+  size_t low = 0, high = count;
+  while (low < high) {
+    size_t mid = low + (high - low) / 2;
+    if (strcmp(l->by_name[mid].key, listed_name) < 0)
+      low = mid + 1;
+    else
+      high = mid;
+  }
+  if (low < count && strcmp(l->by_name[low].key, listed_name) == 0) {
+    *out = &list[l->by_name[low].index];
+    return AMDDWARF_OK;
+  }
+  return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+                       "frame %zu lists no variable '%s'", frame, listed_name);
+}
+
+amddwarf_status amddwarf_valobj_new_indexed(amddwarf_wave *wave, size_t frame, size_t var_index,
+                                            const char *path, amddwarf_valobj **out,
+                                            amddwarf_error *err)
+{
+  const amddwarf_var *vars = NULL;
+  size_t count = 0;
+  amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (var_index >= count)
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+                         "frame %zu has no variable %zu", frame, var_index);
+  return amddwarf_valobj_new_var(wave, frame, &vars[var_index], path, out, err);
+}
