@@ -224,6 +224,24 @@ test('a session over a stop', async (t) => {
       "memoryReference '1/private_lane:0x80': private_lane memory needs a lane: private_lane:LANE:ADDRESS");
   });
 
+  await t.test('writeMemory: an inactive lane only when asked', async () => {
+    // Thread 2's EXEC is 0xf: lane 5 is inactive, lane 0 active.
+    const refused = await dc.customRequest('writeMemory', { memoryReference: '2/private_lane:5:0x0', data: 'AQID' })
+      .then(() => null, (e) => e);
+    assert.equal(refused.message, 'writeMemory: private_lane memory of lane 5 at 0x0: the memory of ' +
+      'inactive lane 5; writing inactive lanes must be asked for explicitly (invalid_argument)');
+    const bad = await dc.customRequest('readMemory', { memoryReference: '2/private_lane:70:0x0', count: 4 })
+      .then(() => null, (e) => e);
+    assert.equal(bad.message, 'readMemory: lane 70 is not a lane of the wave (0-63) (bad_lane)');
+    const w = await dc.customRequest('writeMemory', { memoryReference: '2/private_lane:0:0x80', data: 'CQo=' });
+    assert.equal(w.body.bytesWritten, 2);
+    const r = await dc.customRequest('readMemory', { memoryReference: '2/private_lane0:0x80', count: 4 });
+    assert.equal(Buffer.from(r.body.data, 'base64').toString('hex'), '090a0000');
+    const asked = await dc.customRequest('writeMemory', { memoryReference: '2/private_lane:0:0x80', data: 'BQA=',
+      inactiveLanes: true });
+    assert.equal(asked.body.bytesWritten, 2);
+  });
+
   await t.test('a listing that outgrows the reference table', async () => {
     // References are numbered in order and their table doubles from 64
     // entries. Fill it to 64, then list a scope whose values need references

@@ -1,5 +1,6 @@
-/* amddwarf dap: memory and code. readMemory and writeMemory through the
- * wave's target, with memory references naming an address space and, for a
+/* amddwarf dap: memory and code. readMemory and writeMemory through
+ * amddwarf_wave_read_memory/write_memory (the evaluator's address mapping and
+ * lane checks), with memory references naming an address space and, for a
  * per-lane space, a lane (specs/dap.md, "Memory references"); disassemble
  * through LLVM's disassembler (disasm_llvm.c, as `amddwarf disasm`), each
  * instruction with its source line. */
@@ -77,32 +78,27 @@ static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, 
   if (!s->threads[s->current_thread].wave)
     return dap_fail(reply, "memoryReference '%s': thread %zu has no wave: %s", whole,
                     s->current_thread + 1, s->threads[s->current_thread].open_error);
-  uint32_t wave_size =
-      amddwarf_wave_get_info(s->threads[s->current_thread].wave)->wave_size;
+  /* The lane's range and the space's mapping are the library's
+     (amddwarf_wave_read_memory); the reference's syntax is checked here. */
   out->aspace = value;
   out->lane = AMDDWARF_NO_LANE;
-  if (value >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
-      value <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
-    out->aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
-    out->lane = value - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
-    if (n == 3)
-      return dap_fail(reply, "memoryReference '%s': %s names its lane already", whole, space);
-  } else if (info.per_lane) {
+  bool named_lane = value >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+                    value <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63;
+  if (named_lane && n == 3)
+    return dap_fail(reply, "memoryReference '%s': %s names its lane already", whole, space);
+  if (!named_lane && info.per_lane) {
     uint64_t lane;
     if (n != 3)
       return dap_fail(reply, "memoryReference '%s': %s memory needs a lane: %s:LANE:ADDRESS",
                       whole, space, space);
-    if (parse_u64(parts[1], &lane) != 0 || lane >= wave_size)
-      return dap_fail(reply, "memoryReference '%s': lane '%s' is not a lane of the wave (0-%u)",
-                      whole, parts[1], wave_size - 1);
+    if (parse_u64(parts[1], &lane) != 0 || lane > UINT32_MAX - 1)
+      return dap_fail(reply, "memoryReference '%s': lane '%s' is not a lane number", whole,
+                      parts[1]);
     out->lane = (uint32_t)lane;
-  } else if (n == 3) {
+  } else if (!named_lane && n == 3) {
     return dap_fail(reply, "memoryReference '%s': %s memory has no lanes: %s:ADDRESS", whole,
                     space, space);
   }
-  if (out->lane != AMDDWARF_NO_LANE && out->lane >= wave_size)
-    return dap_fail(reply, "memoryReference '%s': lane %u is not a lane of the wave (0-%u)", whole,
-                    out->lane, wave_size - 1);
   return true;
 }
 
@@ -133,20 +129,18 @@ bool dap_read_memory(dap_session *s, const json_t *args, dap_reply *reply)
   if (!parse_memory_ref(s, json_string_value(r), &ref, reply) || !offset_ref(&ref, args, reply) ||
       !dap_arg_index(reply, args, "count", true, MAX_MEMORY_REQUEST, &count))
     return false;
-  const amddwarf_target *t = &s->threads[s->current_thread].raw;
   uint8_t *buf = malloc(count ? count : 1);
   if (!buf)
     return dap_fail(reply, "readMemory: out of memory");
-  /* The readable prefix: the whole range, else byte by byte up to the first
-     byte the stop does not have. */
-  uint64_t got = count;
-  if (count > 0 && t->read_memory(t->user, ref.aspace, ref.lane, ref.address, count, buf) !=
-                       AMDDWARF_OK) {
-    got = 0;
-    while (got < count && ref.address + got >= ref.address &&
-           t->read_memory(t->user, ref.aspace, ref.lane, ref.address + got, 1, buf + got) ==
-               AMDDWARF_OK)
-      got++;
+  /* The readable prefix: bytes past it are unreadableBytes, not an error. */
+  uint64_t got = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_read_memory(s->threads[s->current_thread].wave, ref.aspace,
+                                                 ref.lane, ref.address, count, buf, &got, &err);
+  if (st != AMDDWARF_OK && got == 0 && st != AMDDWARF_E_EVAL_UNAVAILABLE) {
+    free(buf);
+    return dap_fail_status(reply, "readMemory", st, &err);
   }
   reply->body = json_object();
   char address[32];
@@ -171,13 +165,16 @@ bool dap_write_memory(dap_session *s, const json_t *args, dap_reply *reply)
   size_t size = 0;
   if (dap_base64_decode(json_string_value(d), &data, &size) != 0)
     return dap_fail(reply, "writeMemory: 'data' is not base64");
-  const amddwarf_target *t = &s->threads[s->current_thread].raw;
-  amddwarf_status st =
-      size ? t->write_memory(t->user, ref.aspace, ref.lane, ref.address, size, data) : AMDDWARF_OK;
+  /* "inactiveLanes": true asks for the memory of inactive lanes too. */
+  unsigned flags = json_is_true(json_object_get(args, "inactiveLanes")) ? AMDDWARF_ASSIGN_INACTIVE
+                                                                        : 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_write_memory(s->threads[s->current_thread].wave, ref.aspace,
+                                                  ref.lane, ref.address, size, data, flags, &err);
   free(data);
   if (st != AMDDWARF_OK)
-    return dap_fail(reply, "writeMemory: the stop has no %zu bytes at %s (%s)", size,
-                    json_string_value(r), amddwarf_status_name(st));
+    return dap_fail_status(reply, "writeMemory", st, &err);
   reply->body = json_object();
   json_object_set_new(reply->body, "bytesWritten", json_integer((json_int_t)size));
   json_t *ev = json_object();

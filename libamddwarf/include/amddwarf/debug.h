@@ -450,6 +450,41 @@ AMDDWARF_API amddwarf_status amddwarf_wave_frame_variable_find(
     amddwarf_wave *wave, size_t frame, const char *listed_name,
     const amddwarf_listed_variable **out, amddwarf_error *err);
 
+/* ---- Memory --------------------------------------------------------------- */
+
+/* Reads SIZE bytes at ADDRESS of address space ASPACE (DW_ASPACE_*) of
+   WAVE's target, mapped as the evaluator maps a location's address:
+   private_lane<N> is private_lane of lane N; a generic address goes through
+   the target's apertures (when it gives them) to global, local or
+   private_lane; private_lane reads lane LANE (AMDDWARF_NO_LANE: the focused
+   lane); private_wave is the swizzled view of every lane's private memory
+   (target.h). LANE is AMDDWARF_NO_LANE for a space without lanes. Reading
+   an inactive lane's memory is allowed: memory does not depend on the PC.
+   OK with all SIZE bytes; else the status of the failed read, ERR naming
+   the space as given and as mapped ("generic 0x2000000000001000 =
+   private_lane memory of lane 3 at 0x1000: the target reads 4 of 16 bytes
+   (E_EVAL_UNAVAILABLE)"), with the readable prefix in BUF and its length in
+   *READABLE (may be NULL). Errors: E_INVALID_ARGUMENT (no such space, a
+   lane given for a space without lanes, or two different lanes),
+   E_AMDGPU_BAD_LANE (a lane past the wave), E_UNSUPPORTED (the target has
+   no read_memory), the target's. */
+AMDDWARF_API amddwarf_status amddwarf_wave_read_memory(amddwarf_wave *wave, uint32_t aspace,
+                                                       uint32_t lane, uint64_t address,
+                                                       uint64_t size, void *buf,
+                                                       uint64_t *readable, amddwarf_error *err);
+
+/* Writes SIZE bytes of BUF as amddwarf_wave_read_memory reads them. The
+   memory of an inactive lane (private_lane of that lane, or a private_wave
+   dword that belongs to it) is refused with E_INVALID_ARGUMENT naming the
+   lanes unless FLAGS has AMDDWARF_ASSIGN_INACTIVE, as for values: the lane
+   stands at its own PC and may keep what the caller means elsewhere.
+   Nothing is written on an error. Errors: as the read, E_UNSUPPORTED (no
+   write_memory), the target's. */
+AMDDWARF_API amddwarf_status amddwarf_wave_write_memory(amddwarf_wave *wave, uint32_t aspace,
+                                                        uint32_t lane, uint64_t address,
+                                                        uint64_t size, const void *buf,
+                                                        unsigned flags, amddwarf_error *err);
+
 /* ---- Values -------------------------------------------------------------- */
 
 /* The DW_AT_const_value of DIE (a variable or parameter of OBJECT) printed
