@@ -29,6 +29,12 @@ typedef struct amddwarf_amdgpu_register {
 typedef enum amddwarf_register_style {
   AMDDWARF_REGISTER_DWARF_NAME = 0, /* SGPR32, VGPR3, EXEC_MASK_64, PC_64 */
   AMDDWARF_REGISTER_ASM_NAME = 1,   /* s32, v3, exec, pc */
+  /* The names llvm-dwarfdump-19 prints for AMDGPU (LLVM's MC registers:
+     PC_REG, EXEC, EXEC_LO, SGPR32, VGPR3, AGPR3), which `amddwarf cfi`
+     prints too; without LLVM's _LO16, which names the 16-bit sub-register
+     LLVM happens to list first for the number. Where LLVM names no register
+     (PC_32, the wave32 VGPR and AGPR numbers) the DWARF name. */
+  AMDDWARF_REGISTER_LLVM_NAME = 2,
 } amddwarf_register_style;
 
 /* Describes DWARF register DWARF. Returns AMDDWARF_OK, or AMDDWARF_NOT_FOUND
