@@ -304,6 +304,33 @@ test('a session over a stop', async (t) => {
     assert.equal(r.body.threads.length, 2);
   });
 
+  await t.test('registers: written through the library, inactive lanes refused', async () => {
+    // Thread 2: EXEC 0xf, v1 = 200-203 in lanes 0-3 (lane_id), s10 the inner s.
+    const frame = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames[0].id;
+    const regs = await scope(frame, 'Registers');
+    const w = await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 0]', value: '210' });
+    assert.equal(w.body.value, '0x000000d2');
+    const lane = await dc.evaluateRequest({ expression: 'lane_id', frameId: frame, context: 'watch' });
+    assert.equal(lane.body.result, '210');
+    await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 0]', value: '0xc8' });
+    assert.equal((await variable(regs, 'v1 [lane 0]')).value, '0x000000c8');
+    await dc.evaluateRequest({ expression: 'lane 5', frameId: frame, context: 'repl' });
+    const inactive = await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 5]', value: '1' })
+      .then(() => null, (e) => e);
+    await dc.evaluateRequest({ expression: 'lane 0', frameId: frame, context: 'repl' });
+    assert.equal(inactive.message,
+      'setVariable: v1 of inactive lane 5: writing inactive lanes must be asked for explicitly (invalid_argument)');
+    const exec = await dc.setVariableRequest({ variablesReference: regs, name: 'exec', value: '1' })
+      .then(() => null, (e) => e);
+    assert.equal(exec.message,
+      "setVariable: exec is not written: the wave's frames and lanes are computed from it (unsupported)");
+    const big = await dc.setVariableRequest({ variablesReference: regs, name: 's10', value: '0x100000000' })
+      .then(() => null, (e) => e);
+    assert.equal(big.message, "setVariable: '0x100000000' is not a 4-byte unsigned integer");
+    const s10 = await dc.setVariableRequest({ variablesReference: regs, name: 's10', value: '89' });
+    assert.equal(s10.body.value, '0x00000059');
+  });
+
   await t.test('disconnect', async () => {
     const r = await dc.disconnectRequest({});
     assert.equal(r.success, true);

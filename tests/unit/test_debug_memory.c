@@ -1,7 +1,8 @@
 /* Memory of a wave by address space and lane (src/debug/memory.c,
- * amddwarf_wave_read_memory, amddwarf_wave_write_memory) over a snapshot
- * target: wave64, EXEC 0xf (lanes 0-3 active), focused lane 1, apertures
- * shared 0x1000000000000 and private 0x2000000000000.
+ * amddwarf_wave_read_memory, amddwarf_wave_write_memory) and register
+ * writes (src/debug/register_write.c) over a snapshot target: wave64, EXEC
+ * 0xf (lanes 0-3 active), focused lane 1, apertures shared 0x1000000000000
+ * and private 0x2000000000000, v1 = 1..6 in lanes 0-5, s4 = 7.
  *
  * Expected bytes are worked out by hand from the snapshot and the AMDGPU
  * mapping rules (seed spec, "Address Space Mapping"): a generic address in
@@ -32,7 +33,7 @@ static const char program_json[] =
 
 static const char snapshot_json[] =
     "{\"architecture\": \"gfx900\", \"wave_size\": 64, \"lane\": 1, \"exec\": \"0xf\","
-    " \"pc\": 16, \"registers\": {},"
+    " \"pc\": 16, \"registers\": {\"v1\": [1, 2, 3, 4, 5, 6], \"s4\": 7},"
     " \"apertures\": {\"shared\": \"0x1000000000000\", \"private\": \"0x2000000000000\"},"
     " \"memory\": ["
     "  {\"address_space\": \"global\", \"address\": \"0x1000\", \"bytes\": \"0102030405060708\"},"
@@ -196,12 +197,59 @@ static void test_writes(void **state)
   assert_read(fx, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 1, 0x10, "d1d2a3a4");
 }
 
+static uint32_t register_dword(fixture *fx, uint32_t regno, uint64_t offset)
+{
+  uint8_t b[4];
+  amddwarf_error err;
+  assert_int_equal(amddwarf_wave_read_register(fx->wave, 0, regno, offset, 4, b, &err),
+                   AMDDWARF_OK);
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* Registers: v1 is DWARF 2561 in a wave64 (lane L's dword at 4 * L), s4 is 36. */
+static void test_register_writes(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_error err;
+  static const uint8_t nine[4] = {9, 0, 0, 0};
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 2561, 8, 4, nine, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(register_dword(fx, 2561, 8), 9);
+  assert_int_equal(register_dword(fx, 2561, 4), 2);
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 2561, 20, 4, nine, 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message,
+                      "v1 of inactive lane 5: writing inactive lanes must be asked for explicitly");
+  /* Lanes 3 and 4: one of them inactive refuses the whole write. */
+  static const uint8_t two[8] = {1, 1, 1, 1, 2, 2, 2, 2};
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 2561, 12, 8, two, 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_int_equal(register_dword(fx, 2561, 12), 4);
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 2561, 20, 4, nine,
+                                                AMDDWARF_ASSIGN_INACTIVE, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(register_dword(fx, 2561, 20), 9);
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 36, 0, 4, nine, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(register_dword(fx, 36, 0), 9);
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 36, 2, 4, nine, 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message, "s4 has 4 bytes: bytes 2-5 are past its end");
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 17, 0, 4, nine, 0, &err),
+                   AMDDWARF_E_UNSUPPORTED);
+  assert_string_equal(err.message,
+                      "exec is not written: the wave's frames and lanes are computed from it");
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 16, 0, 4, nine, 0, &err),
+                   AMDDWARF_E_UNSUPPORTED);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mapping),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_writes),
+      cmocka_unit_test(test_register_writes),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,6 +8,7 @@
  * it is, so references stay valid across writes and focus changes, and the
  * same descriptor always gets the same reference. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,15 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* ---- variables ---- */
 
+static json_t *plain_variable(const char *name, const char *value)
+{
+  json_t *j = json_object();
+  json_object_set_new(j, "name", json_string(name));
+  json_object_set_new(j, "value", json_string(value));
+  json_object_set_new(j, "variablesReference", json_integer(0));
+  return j;
+}
+
 /* The listed kind that scope list H shows. */
 static amddwarf_listed_kind listed_kind(const dap_handle *h)
 {
@@ -230,8 +240,6 @@ static amddwarf_listed_kind listed_kind(const dap_handle *h)
          : h->kind == DAP_HANDLE_GLOBALS ? AMDDWARF_LISTED_GLOBAL
                                          : AMDDWARF_LISTED_LOCAL;
 }
-
-static json_t *plain_variable(const char *name, const char *value);
 
 static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *list,
                                  dap_reply *reply)
@@ -264,13 +272,22 @@ static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *li
   return true;
 }
 
-static json_t *plain_variable(const char *name, const char *value)
+
+/* REG's value in frame FRAME as the Registers scope shows it ("0x00002000";
+   a vector register's in LANE); false when the target cannot read it. */
+static bool register_text(amddwarf_wave *wave, size_t frame, const amddwarf_wave_register *reg,
+                          uint32_t lane, char *value, size_t size)
 {
-  json_t *j = json_object();
-  json_object_set_new(j, "name", json_string(name));
-  json_object_set_new(j, "value", json_string(value));
-  json_object_set_new(j, "variablesReference", json_integer(0));
-  return j;
+  uint8_t buf[8];
+  uint64_t offset = reg->per_lane ? (uint64_t)reg->size * lane : 0, v = 0;
+  if (reg->size > sizeof buf ||
+      amddwarf_wave_read_register(wave, frame, reg->regno, offset, reg->size, buf, NULL) !=
+          AMDDWARF_OK)
+    return false;
+  for (size_t b = reg->size; b-- > 0;)
+    v = v << 8 | buf[b];
+  snprintf(value, size, "0x%0*" PRIx64, (int)reg->size * 2, v);
+  return true;
 }
 
 /* The wave's registers (amddwarf_wave_register_get) as frame H->frame
@@ -280,22 +297,15 @@ static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
   amddwarf_wave *wave = s->threads[h->thread].wave;
   uint32_t lane = amddwarf_wave_focus(wave);
   char name[48], value[64];
-  uint8_t buf[8];
   size_t count = amddwarf_wave_register_count(wave);
   for (size_t i = 0; i < count; i++) {
     amddwarf_wave_register reg;
-    if (amddwarf_wave_register_get(wave, i, &reg) != AMDDWARF_OK || reg.size > sizeof buf)
+    if (amddwarf_wave_register_get(wave, i, &reg) != AMDDWARF_OK)
       continue;
-    uint64_t offset = reg.per_lane ? (uint64_t)reg.size * lane : 0, v = 0;
-    if (amddwarf_wave_read_register(wave, h->frame, reg.regno, offset, reg.size, buf, NULL) ==
-        AMDDWARF_OK) {
-      for (size_t b = reg.size; b-- > 0;)
-        v = v << 8 | buf[b];
-      snprintf(value, sizeof value, "0x%0*" PRIx64, (int)reg.size * 2, v);
-    } else if (reg.always_listed) {
+    if (!register_text(wave, h->frame, &reg, lane, value, sizeof value)) {
+      if (!reg.always_listed)
+        continue;
       snprintf(value, sizeof value, "<unavailable>");
-    } else {
-      continue;
     }
     if (reg.per_lane)
       snprintf(name, sizeof name, "%s [lane %u]", reg.name, lane);
@@ -303,6 +313,46 @@ static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
       snprintf(name, sizeof name, "%s", reg.name);
     json_array_append_new(list, plain_variable(name, value));
   }
+}
+
+/* setVariable in the Registers scope: NAME as listed ("s33", "v1 [lane 0]":
+   the focused lane's dword), TEXT an integer, written through
+   amddwarf_wave_write_register (which refuses inactive lanes, pc and exec). */
+static bool set_register(dap_session *s, const dap_handle *h, const char *name, const char *text,
+                         dap_reply *reply)
+{
+  amddwarf_wave *wave = s->threads[h->thread].wave;
+  uint32_t lane = amddwarf_wave_focus(wave);
+  size_t base = strcspn(name, " ");
+  amddwarf_wave_register reg;
+  size_t count = amddwarf_wave_register_count(wave), i = 0;
+  for (; i < count; i++)
+    if (amddwarf_wave_register_get(wave, i, &reg) == AMDDWARF_OK &&
+        strlen(reg.name) == base && strncmp(reg.name, name, base) == 0)
+      break;
+  if (i == count)
+    return dap_fail(reply, "setVariable: no register '%s' is listed here", name);
+  char *end = NULL;
+  errno = 0;
+  uint64_t v = strtoull(text, &end, 0);
+  if (!*text || *end || errno != 0 || text[0] == '-' ||
+      (reg.size < 8 && v >> (reg.size * 8) != 0))
+    return dap_fail(reply, "setVariable: '%s' is not a %u-byte unsigned integer", text, reg.size);
+  uint8_t bytes[8];
+  for (uint32_t b = 0; b < reg.size && b < sizeof bytes; b++)
+    bytes[b] = (uint8_t)(v >> (8 * b));
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_write_register(
+      wave, h->frame, reg.regno, reg.per_lane ? (uint64_t)reg.size * lane : 0, reg.size, bytes, 0,
+      &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "setVariable", st, &err);
+  char value[64] = "<unavailable>";
+  register_text(wave, h->frame, &reg, lane, value, sizeof value);
+  reply->body = json_pack("{s:s}", "value", value);
+  dap_invalidate(s, h->thread);
+  return true;
 }
 
 static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, dap_reply *reply)
@@ -709,9 +759,10 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
       return dap_fail(reply, "setVariable: %s", err.message);
     return assign(s, h->thread, h->frame, h->var, h->path, lanes, v, reply);
   }
+  case DAP_HANDLE_REGISTERS:
+    return set_register(s, h, n, v, reply);
   default:
-    return dap_fail(reply, "setVariable: %s cannot be written here; write a variable",
-                    h->kind == DAP_HANDLE_REGISTERS ? "registers" : "lanes");
+    return dap_fail(reply, "setVariable: lanes cannot be written here; write a variable");
   }
 }
 

@@ -349,6 +349,20 @@ AMDDWARF_API amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, si
                                                          uint64_t size, void *buf,
                                                          amddwarf_error *err);
 
+/* Writes SIZE bytes of BUF at byte OFFSET of register REGNO of frame INDEX
+   (the innermost physical frame and its inlines: the target's registers).
+   A vector register's dwords of inactive lanes (lane L's at L * 4) are
+   refused (E_INVALID_ARGUMENT naming the lanes) unless FLAGS has
+   AMDDWARF_ASSIGN_INACTIVE. Errors: E_UNSUPPORTED (a caller's frame, whose
+   registers the CFI places; pc and exec, from which the wave's frames and
+   lanes are computed; a target without write_register), E_INVALID_ARGUMENT
+   (bytes past the register), NOT_FOUND (no such frame or register), the
+   target's. */
+AMDDWARF_API amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t frame,
+                                                          uint32_t regno, uint64_t offset,
+                                                          uint64_t size, const void *buf,
+                                                          unsigned flags, amddwarf_error *err);
+
 /* One register of the set a debugger shows for a wave. */
 typedef struct amddwarf_wave_register {
   uint32_t regno;      /* DWARF number, in the wave size's EXEC and VGPR ranges */
