@@ -15,12 +15,14 @@ typedef struct register_range {
   uint32_t lane_bits;
   uint32_t lanes;
   uint32_t wave;
+  amddwarf_register_kind kind;
 } register_range;
 
 static const register_range register_ranges[] = {
 #define AMDDWARF_REGS(first, count, name, asm_name, llvm_name, first_index, lane_bits, lanes, \
-                      wave)                                                                  \
-  {first, count, name, asm_name, llvm_name, first_index, lane_bits, lanes, wave},
+                      wave, kind)                                                            \
+  {first, count, name, asm_name, llvm_name, first_index, lane_bits, lanes, wave,              \
+   AMDDWARF_REGISTER_KIND_##kind},
 #include "amdgpu/regs.def"
 #undef AMDDWARF_REGS
 };
@@ -50,6 +52,7 @@ amddwarf_status amddwarf_amdgpu_register_info(uint32_t dwarf, amddwarf_amdgpu_re
   out->lanes = range->lanes;
   out->bit_size = range->lane_bits * (range->lanes ? range->lanes : 1);
   out->wave_size = range->wave;
+  out->kind_id = range->kind;
   return AMDDWARF_OK;
 }
 

@@ -2,8 +2,6 @@
  * innermost physical frame's, through the target, with the lane rule of
  * every write of the layer: a vector register's dwords of inactive lanes are
  * written only when the caller asks (AMDDWARF_ASSIGN_INACTIVE). */
-#include <string.h>
-
 #include <amddwarf/amdgpu.h>
 
 #include "common/error.h"
@@ -46,8 +44,7 @@ amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t index, 
                          info.bit_size / 8, (unsigned long long)offset,
                          (unsigned long long)(offset + size - 1));
   /* The wave's frames, lanes and lane PCs are computed from these. */
-  if (regno == AMDDWARF_DEBUG_PC_REGISTER || regno == 0 || strcmp(info.asm_kind, "exec") == 0 ||
-      strcmp(info.asm_kind, "exec_lo") == 0)
+  if (info.kind_id == AMDDWARF_REGISTER_KIND_PC || info.kind_id == AMDDWARF_REGISTER_KIND_EXEC)
     return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                          "%s is not written: the wave's frames and lanes are computed from it",
                          name);
