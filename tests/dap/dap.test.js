@@ -331,6 +331,18 @@ test('a session over a stop', async (t) => {
     assert.equal(s10.body.value, '0x00000059');
   });
 
+  await t.test('memoryReference: view a variable\'s memory', async () => {
+    // Thread 2's outer s (DW_OP_fbreg 0: s33 = 0x2000 is the wave's, 0x2000 >> 6 = 0x80 the
+    // lane's private address) is {x = 5, y = -6} after the writes above; the inner s is in s10.
+    const frame = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames[0].id;
+    const locals = await scope(frame, 'Locals');
+    const outer = await variable(locals, 's @ dap.cl:11');
+    assert.equal(outer.memoryReference, '2/private_lane:0:0x80');
+    const r = await dc.customRequest('readMemory', { memoryReference: outer.memoryReference, count: 8 });
+    assert.equal(Buffer.from(r.body.data, 'base64').toString('hex'), '05000000faffffff');
+    assert.equal((await variable(locals, 's')).memoryReference, undefined);
+  });
+
   await t.test('disconnect', async () => {
     const r = await dc.disconnectRequest({});
     assert.equal(r.success, true);

@@ -212,12 +212,45 @@ static void test_values(void **state)
   assert_null(value);
 }
 
+/* Where a listed variable is in memory (amddwarf_valobj_address): the outer
+   s at DW_OP_addr 0x1000 (global, no lane), its member y 4 bytes on; the
+   inner s in s10 is in no memory. */
+static void test_address(void **state)
+{
+  fixture *fx = *state;
+  const amddwarf_listed_variable *v = NULL;
+  amddwarf_valobj *value = NULL;
+  amddwarf_error err;
+  uint32_t aspace = 99, lane = 99;
+  uint64_t address = 0;
+  assert_int_equal(amddwarf_wave_frame_variable_find(fx->wave, 0, "s @ frame.cl:3", &v, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_valobj_new_indexed(fx->wave, 0, v->var_index, "s.y", &value, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_valobj_address(value, AMDDWARF_NO_LANE, &aspace, &lane, &address,
+                                           &err),
+                   AMDDWARF_OK);
+  assert_int_equal(aspace, AMDDWARF_ASPACE_NONE);
+  assert_int_equal(lane, AMDDWARF_NO_LANE);
+  assert_int_equal(address, 0x1004);
+  amddwarf_valobj_free(value);
+  assert_int_equal(amddwarf_valobj_new(fx->wave, 0, "s", &value, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_valobj_address(value, 2, &aspace, &lane, &address, &err),
+                   AMDDWARF_NOT_FOUND);
+  assert_string_equal(err.message, "'s' is not at a byte in memory in lane 2 (its location is "
+                                   "register)");
+  assert_int_equal(amddwarf_valobj_address(value, 64, &aspace, &lane, &address, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_valobj_free(value);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_list),
       cmocka_unit_test(test_find),
       cmocka_unit_test(test_values),
+      cmocka_unit_test(test_address),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -115,6 +115,22 @@ static void set_evaluate_name(json_t *j, const amddwarf_valobj *value)
     json_object_set_new(j, "evaluateName", json_string(info->path));
 }
 
+/* "memoryReference" of a value in memory (amddwarf_valobj_address), in the
+   syntax readMemory takes: THREAD/SPACE:[LANE:]ADDRESS. */
+static void set_memory_reference(size_t thread, amddwarf_valobj *value, uint32_t lane, json_t *j)
+{
+  uint32_t aspace = 0, at_lane = AMDDWARF_NO_LANE;
+  uint64_t address = 0;
+  char space[32], ref[96], lane_part[16] = "";
+  if (amddwarf_valobj_address(value, lane, &aspace, &at_lane, &address, NULL) != AMDDWARF_OK ||
+      amddwarf_aspace_name(aspace, space, sizeof space) != AMDDWARF_OK)
+    return;
+  if (at_lane != AMDDWARF_NO_LANE)
+    snprintf(lane_part, sizeof lane_part, "%u:", at_lane);
+  snprintf(ref, sizeof ref, "%zu/%s:%s0x%" PRIx64, thread + 1, space, lane_part, address);
+  json_object_set_new(j, "memoryReference", json_string(ref));
+}
+
 /* Fills J (a Variable or an evaluate body) with VALUE's text in LANE
    (AMDDWARF_NO_LANE: the focused lane), type and children. VALUE_KEY is
    "value" or "result". */
@@ -134,6 +150,7 @@ static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
   cli_buf_free(&text);
   json_object_set_new(j, "type", json_string(info->type_name));
+  set_memory_reference(thread, value, lane, j);
   json_object_set_new(j, "variablesReference",
                       json_integer(handle_ref(s, DAP_HANDLE_VALUE, thread, frame,
                                               value_var(s, thread, frame, value), info->path)));

@@ -582,6 +582,18 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_new_indexed(amddwarf_wave *wave, si
                                                          size_t var_index, const char *path,
                                                          amddwarf_valobj **out,
                                                          amddwarf_error *err);
+/* Where VALUE's first byte is in memory for LANE (AMDDWARF_NO_LANE: the
+   focused lane): *ASPACE (DW_ASPACE_*, as the location names it: a generic
+   address stays generic; private_lane<N> becomes private_lane with
+   *ADDRESS_LANE N), *ADDRESS_LANE (the lane of a private_lane address, else
+   AMDDWARF_NO_LANE) and *ADDRESS, ready for amddwarf_wave_read_memory.
+   Errors: NOT_FOUND (the value is in a register, implicit, composite or a
+   bit field: "'x' is not at a byte in memory in lane 0 (its location is
+   register)"), E_INVALID_ARGUMENT (no such lane), the lane's location
+   error (optimized out, unavailable). */
+AMDDWARF_API amddwarf_status amddwarf_valobj_address(amddwarf_valobj *value, uint32_t lane,
+                                                     uint32_t *aspace, uint32_t *address_lane,
+                                                     uint64_t *address, amddwarf_error *err);
 AMDDWARF_API void amddwarf_valobj_free(amddwarf_valobj *value);
 /* Valid until amddwarf_valobj_free. */
 AMDDWARF_API const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value);
