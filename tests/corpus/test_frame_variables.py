@@ -18,7 +18,8 @@ import sys
 
 from corpus_util import Dap, arguments, check, compile_opencl, missing_tool, run_ok, summary, write
 
-KERNEL = r"""static inline int helper(int a) {
+KERNEL = r"""global int gcount = 3;
+static inline int helper(int a) {
   int s = a * 3;
   int priv[4] = {a, a + 1, a + 2, a + 3};
   int unused = 5;
@@ -27,6 +28,7 @@ KERNEL = r"""static inline int helper(int a) {
 kernel void k(global int *out, int n) {
   int x = n + 1;
   out[get_global_id(0)] = helper(x) + x;
+  out[n] = gcount;
 }
 """
 
@@ -128,6 +130,15 @@ def main():
         want = "<optimized out> (%s)" % reason.get(name)
         check(shown.get((name, tag)) == want,
               "adapter %s %s: %r, want %r" % (tag, name, shown.get((name, tag)), want))
+    # The unit's program-scope variables (DW_TAG_variable children of the
+    # unit DIE) are the Globals scope, and no other scope lists them.
+    unit_vars = sorted(name_of(tree[c]) for c in children(tree, min(tree))
+                       if tree[c]["tag"] == "DW_TAG_variable")
+    globals_ = sorted(v["name"] for v in d.request(
+        "variables", {"variablesReference": scopes["Globals"]})["body"]["variables"])
+    check(unit_vars == ["gcount"] and globals_ == unit_vars,
+          "Globals: %r, the unit's variables %r" % (globals_, unit_vars))
+    check(not any(n == "gcount" for n, _ in shown), "gcount only under Globals")
     w = d.request("setVariable", {"variablesReference": scopes["Locals"], "name": "s",
                                   "value": "1"})
     check(not w["success"] and "optimized out" in w.get("message", ""),
