@@ -243,6 +243,51 @@ static void test_register_writes(void **state)
                    AMDDWARF_E_UNSUPPORTED);
 }
 
+/* The reference syntax of specs/dap.md, "Memory references". */
+static void test_ref_parse(void **state)
+{
+  (void)state;
+  static const struct {
+    const char *text;
+    uint32_t aspace, lane;
+    uint64_t address;
+  } good[] = {
+      {"0x1000", AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE, 0x1000},
+      {"local:256", AMDDWARF_ASPACE_AMDGPU_LOCAL, AMDDWARF_NO_LANE, 256},
+      {"private_lane:5:0x40", AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 5, 0x40},
+      {"private_lane5:0x40", AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 + 5, AMDDWARF_NO_LANE, 0x40},
+      {"private_wave:0x800", AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, AMDDWARF_NO_LANE, 0x800},
+  };
+  static const struct {
+    const char *text, *message;
+  } bad[] = {
+      {"private_lane:0x80", "private_lane memory needs a lane: private_lane:LANE:ADDRESS"},
+      {"local:1:0x80", "local memory has no lanes: local:ADDRESS"},
+      {"private_lane5:1:0x80", "private_lane5 names its lane already"},
+      {"lds:0x80", "no address space 'lds' (global, generic, region, local, private_lane, "
+                   "private_wave, private_lane<N>)"},
+      {"a:b:c:d", "more than three parts: use SPACE:LANE:ADDRESS, SPACE:ADDRESS or ADDRESS"},
+      {"local:-4", "'-4' is not an address"},
+      {"private_lane:x:0", "lane 'x' is not a lane number"},
+      {"", "'' is not an address"},
+  };
+  uint32_t aspace = 0, lane = 0;
+  uint64_t address = 0;
+  amddwarf_error err;
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
+    assert_int_equal(amddwarf_memory_ref_parse(good[i].text, &aspace, &lane, &address, &err),
+                     AMDDWARF_OK);
+    assert_int_equal(aspace, good[i].aspace);
+    assert_int_equal(lane, good[i].lane);
+    assert_int_equal(address, good[i].address);
+  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    assert_int_equal(amddwarf_memory_ref_parse(bad[i].text, &aspace, &lane, &address, &err),
+                     AMDDWARF_E_INVALID_ARGUMENT);
+    assert_string_equal(err.message, bad[i].message);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -250,6 +295,7 @@ int main(void)
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_writes),
       cmocka_unit_test(test_register_writes),
+      cmocka_unit_test(test_ref_parse),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -96,18 +96,28 @@ typedef struct frame_values {
   size_t listed_count;
 } frame_values;
 
-/* The text of a variable the frame lists without a location of its own. */
-static void print_missing(const amddwarf_object *object, const amddwarf_listed_variable *v)
+/* "  variable x: int (declared at k.cl:3)" */
+static void print_head(const amddwarf_object *object, const amddwarf_die_info *die)
 {
   char type[256];
-  amddwarf_type_name(object, v->die->type, type, sizeof type, NULL);
-  const char *decl_file = decl_file_name(object, v->die);
-  printf("  %s %s: %s", var_kind(v->die), v->die->name, type);
-  if (v->die->decl_line)
-    printf(" (declared at %s:%u)", decl_file ? decl_file : "?", v->die->decl_line);
-  printf("\n    location: %s (%s)\n    value: %s\n",
-         amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT), v->missing,
-         amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT));
+  amddwarf_type_name(object, die->type, type, sizeof type, NULL);
+  const char *decl_file = decl_file_name(object, die);
+  printf("  %s %s: %s", var_kind(die), die->name ? die->name : "<unnamed>", type);
+  if (die->decl_line)
+    printf(" (declared at %s:%u)", decl_file ? decl_file : "?", die->decl_line);
+  printf("\n");
+}
+
+/* Name, kind, type, offset, scope and decl_line of DIE in SCOPE. */
+static json_t *head_json(const amddwarf_object *object, const amddwarf_die_info *die,
+                         size_t scope)
+{
+  char type[256];
+  amddwarf_type_name(object, die->type, type, sizeof type, NULL);
+  return json_pack("{s:o,s:s,s:s,s:o,s:I,s:I}", "name",
+                   die->name ? json_string(die->name) : json_null(), "kind", var_kind(die),
+                   "type", type, "offset", cli_json_addr(die->offset), "scope",
+                   (json_int_t)scope, "decl_line", (json_int_t)die->decl_line);
 }
 
 /* The source position of the listing: the frame's (FV), else the line row at PC. */
@@ -176,14 +186,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
     }
     for (; v < count && vars[v].depth == base + s; ++v) {
       const amddwarf_var *var = &vars[v];
-      char type[256];
-      amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
-      const char *decl_file = decl_file_name(object, var->die);
-      printf("  %s %s: %s", var_kind(var->die), var->die->name ? var->die->name : "<unnamed>",
-             type);
-      if (var->die->decl_line)
-        printf(" (declared at %s:%u)", decl_file ? decl_file : "?", var->die->decl_line);
-      printf("\n");
+      print_head(object, var->die);
       b.len = 0;
       if (var->die->const_value != NULL) {
         const_value_text(&b, object, var->die);
@@ -209,9 +212,13 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
         printf("    value: %s\n", b.data ? b.data : "");
       }
     }
+    /* The variables only an inlined routine's abstract origin declares. */
     for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k)
-      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s)
-        print_missing(object, &fv->listed[k]);
+      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s) {
+        print_head(object, fv->listed[k].die);
+        printf("    location: <optimized out> (%s)\n    value: <optimized out>\n",
+               fv->listed[k].missing);
+      }
   }
   cli_buf_free(&b);
   return CLI_EXIT_OK;
@@ -262,15 +269,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   for (size_t v = 0; v < count; ++v) {
     const amddwarf_var *var = &vars[v];
     const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
-    char type[256];
-    amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
-    json_t *o = json_object();
-    json_object_set_new(o, "name", var->die->name ? json_string(var->die->name) : json_null());
-    json_object_set_new(o, "kind", json_string(var_kind(var->die)));
-    json_object_set_new(o, "type", json_string(type));
-    json_object_set_new(o, "offset", cli_json_addr(var->die->offset));
-    json_object_set_new(o, "scope", json_integer((json_int_t)(var->depth - base)));
-    json_object_set_new(o, "decl_line", json_integer(var->die->decl_line));
+    json_t *o = head_json(object, var->die, var->depth - base);
     if (var->die->const_value != NULL) {
       cli_buf b = {0};
       const_value_text(&b, object, var->die);
@@ -303,19 +302,10 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     const amddwarf_listed_variable *m = &fv->listed[k];
     if (m->missing == NULL)
       continue;
-    char type[256];
-    amddwarf_type_name(object, m->die->type, type, sizeof type, NULL);
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(m->die->name));
-    json_object_set_new(o, "kind", json_string(var_kind(m->die)));
-    json_object_set_new(o, "type", json_string(type));
-    json_object_set_new(o, "offset", cli_json_addr(m->die->offset));
-    json_object_set_new(o, "scope", json_integer((json_int_t)m->scope));
-    json_object_set_new(o, "decl_line", json_integer(m->die->decl_line));
+    json_t *o = head_json(object, m->die, m->scope);
     json_object_set_new(o, "location", json_null());
     json_object_set_new(o, "missing", json_string(m->missing));
-    json_object_set_new(o, "value",
-                        json_string(amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT)));
+    json_object_set_new(o, "value", json_string("<optimized out>"));
     json_array_append_new(jv, o);
   }
   json_object_set_new(root, "vars", jv);

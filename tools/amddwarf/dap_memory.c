@@ -17,7 +17,7 @@ enum { MAX_MEMORY_REQUEST = 1 << 20, MAX_INSTRUCTIONS = 10000 };
 /* ---- Memory references: [SPACE:[LANE:]]ADDRESS ---- */
 
 typedef struct memory_ref {
-  uint32_t aspace;               /* DW_ASPACE_* (private_lane<N> folded into private_lane) */
+  uint32_t aspace;               /* DW_ASPACE_* as named */
   uint32_t lane;                 /* AMDDWARF_NO_LANE for a space without lanes */
   uint64_t address;
 } memory_ref;
@@ -33,8 +33,10 @@ static int parse_u64(const char *text, uint64_t *out)
 
 static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, dap_reply *reply)
 {
-  /* "THREAD/" first names the wave; without it, the current thread. */
+  /* "THREAD/" first names the wave; without it, the current thread. The
+     rest is the library's syntax (amddwarf_memory_ref_parse). */
   const char *whole = text, *slash = strchr(text, '/');
+  amddwarf_error err;
   if (slash) {
     char id[24];
     uint64_t thread;
@@ -48,57 +50,13 @@ static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, 
     s->current_thread = (size_t)thread - 1;
     text = slash + 1;
   }
-  char copy[256];
-  if (strlen(text) >= sizeof copy)
-    return dap_fail(reply, "memoryReference '%.40s...' is too long", whole);
-  snprintf(copy, sizeof copy, "%s", text);
-  char *parts[3];
-  size_t n = 0;
-  for (char *p = copy; n < 3;) {
-    parts[n++] = p;
-    char *colon = strchr(p, ':');
-    if (!colon)
-      break;
-    *colon = '\0';
-    p = colon + 1;
-    if (n == 3)
-      return dap_fail(reply, "memoryReference '%s' has more than three parts: "
-                             "use SPACE:LANE:ADDRESS, SPACE:ADDRESS or ADDRESS", whole);
-  }
-  const char *space = n > 1 ? parts[0] : "global";
-  if (parse_u64(parts[n - 1], &out->address) != 0)
-    return dap_fail(reply, "memoryReference '%s': '%s' is not an address", whole, parts[n - 1]);
-  uint32_t value;
-  amddwarf_aspace_info info;
-  if (amddwarf_aspace_lookup(space, &value) != AMDDWARF_OK ||
-      amddwarf_aspace_info_get(value, &info) != AMDDWARF_OK)
-    return dap_fail(reply, "memoryReference '%s': no address space '%s' (global, generic, "
-                           "region, local, private_lane, private_wave, private_lane<N>)", whole,
-                    space);
+  amddwarf_error_clear(&err);
+  if (amddwarf_memory_ref_parse(text, &out->aspace, &out->lane, &out->address, &err) !=
+      AMDDWARF_OK)
+    return dap_fail(reply, "memoryReference '%.200s': %s", whole, err.message);
   if (!s->threads[s->current_thread].wave)
     return dap_fail(reply, "memoryReference '%s': thread %zu has no wave: %s", whole,
                     s->current_thread + 1, s->threads[s->current_thread].open_error);
-  /* The lane's range and the space's mapping are the library's
-     (amddwarf_wave_read_memory); the reference's syntax is checked here. */
-  out->aspace = value;
-  out->lane = AMDDWARF_NO_LANE;
-  bool named_lane = value >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
-                    value <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63;
-  if (named_lane && n == 3)
-    return dap_fail(reply, "memoryReference '%s': %s names its lane already", whole, space);
-  if (!named_lane && info.per_lane) {
-    uint64_t lane;
-    if (n != 3)
-      return dap_fail(reply, "memoryReference '%s': %s memory needs a lane: %s:LANE:ADDRESS",
-                      whole, space, space);
-    if (parse_u64(parts[1], &lane) != 0 || lane > UINT32_MAX - 1)
-      return dap_fail(reply, "memoryReference '%s': lane '%s' is not a lane number", whole,
-                      parts[1]);
-    out->lane = (uint32_t)lane;
-  } else if (!named_lane && n == 3) {
-    return dap_fail(reply, "memoryReference '%s': %s memory has no lanes: %s:ADDRESS", whole,
-                    space, space);
-  }
   return true;
 }
 

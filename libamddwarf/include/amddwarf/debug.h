@@ -487,6 +487,19 @@ AMDDWARF_API amddwarf_status amddwarf_wave_read_memory(amddwarf_wave *wave, uint
                                                        uint64_t size, void *buf,
                                                        uint64_t *readable, amddwarf_error *err);
 
+/* Parses an address-space-qualified address, "[SPACE:[LANE:]]ADDRESS"
+   (specs/dap.md, "Memory references"): "0x1000" (global), "local:0x100",
+   "private_lane:5:0x40", "private_lane5:0x40", "private_wave:0x800"; SPACE
+   a name of amddwarf_aspace_lookup, numbers decimal or 0x hex. *ASPACE is
+   the space as named (private_lane<N> stays private_lane<N>), *LANE the
+   lane given for a per-lane space, else AMDDWARF_NO_LANE: arguments for
+   amddwarf_wave_read_memory, which checks the lane against a wave.
+   E_INVALID_ARGUMENT, ERR saying what is wrong ("private_lane memory needs
+   a lane: private_lane:LANE:ADDRESS", "no address space 'lds' (...)"). */
+AMDDWARF_API amddwarf_status amddwarf_memory_ref_parse(const char *text, uint32_t *aspace,
+                                                       uint32_t *lane, uint64_t *address,
+                                                       amddwarf_error *err);
+
 /* Writes SIZE bytes of BUF as amddwarf_wave_read_memory reads them. The
    memory of an inactive lane (private_lane of that lane, or a private_wave
    dword that belongs to it) is refused with E_INVALID_ARGUMENT naming the

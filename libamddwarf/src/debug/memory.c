@@ -6,7 +6,9 @@
  * lane's memory refused unless asked for. Messages name the space as given
  * and, for a generic address, where the apertures put it; they speak of the
  * target, whatever backend stands behind it. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -193,5 +195,73 @@ amddwarf_status amddwarf_wave_write_memory(amddwarf_wave *wave, uint32_t aspace,
   if (st != AMDDWARF_OK)
     return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s: the target cannot write %llu bytes (%s)",
                          p.where, (unsigned long long)size, amddwarf_status_name(st));
+  return AMDDWARF_OK;
+}
+
+/* A number as amddwarf_memory_ref_parse reads it: decimal or 0x hex, no sign. */
+static int parse_number(const char *text, size_t length, uint64_t *out)
+{
+  char copy[32];
+  char *end = NULL;
+  if (length == 0 || length >= sizeof copy || text[0] == '-' || text[0] == '+')
+    return -1;
+  memcpy(copy, text, length);
+  copy[length] = '\0';
+  errno = 0;
+  *out = strtoull(copy, &end, 0);
+  return *end != '\0' || errno != 0 ? -1 : 0;
+}
+
+amddwarf_status amddwarf_memory_ref_parse(const char *text, uint32_t *aspace, uint32_t *lane,
+                                          uint64_t *address, amddwarf_error *err)
+{
+  const char *parts[3] = {text, NULL, NULL};
+  size_t lengths[3] = {0}, n = 1;
+  char space[40];
+  uint32_t value = AMDDWARF_ASPACE_NONE;
+  uint64_t number = 0;
+  amddwarf_aspace_info info;
+  if (text == NULL || aspace == NULL || lane == NULL || address == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_memory_ref_parse: NULL argument");
+  for (const char *p = text, *colon; (colon = strchr(p, ':')) != NULL; p = colon + 1) {
+    if (n == 3)
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                           "more than three parts: use SPACE:LANE:ADDRESS, SPACE:ADDRESS or "
+                           "ADDRESS");
+    lengths[n - 1] = (size_t)(colon - parts[n - 1]);
+    parts[n++] = colon + 1;
+  }
+  lengths[n - 1] = strlen(parts[n - 1]);
+  if (parse_number(parts[n - 1], lengths[n - 1], address) != 0)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "'%.*s' is not an address", (int)(lengths[n - 1] % 200), parts[n - 1]);
+  snprintf(space, sizeof space, "%.*s", n > 1 ? (int)(lengths[0] % 40) : 0, text);
+  if (n > 1 && (amddwarf_aspace_lookup(space, &value) != AMDDWARF_OK ||
+                amddwarf_aspace_info_get(value, &info) != AMDDWARF_OK))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "no address space '%s' (global, generic, region, local, private_lane, "
+                         "private_wave, private_lane<N>)", space);
+  if (n == 1)
+    snprintf(space, sizeof space, "global");
+  *aspace = value;
+  *lane = AMDDWARF_NO_LANE;
+  int named = value >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+              value <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63;
+  int per_lane = n > 1 && info.per_lane && !named;
+  if (named && n == 3)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s names its lane already", space);
+  if (per_lane && n != 3)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s memory needs a lane: %s:LANE:ADDRESS", space, space);
+  if (!per_lane && !named && n == 3)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s memory has no lanes: %s:ADDRESS", space, space);
+  if (per_lane && (parse_number(parts[1], lengths[1], &number) != 0 || number >= UINT32_MAX))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "lane '%.*s' is not a lane number", (int)(lengths[1] % 200), parts[1]);
+  if (per_lane)
+    *lane = (uint32_t)number;
   return AMDDWARF_OK;
 }
