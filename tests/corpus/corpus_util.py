@@ -180,3 +180,35 @@ def demangled_function_names(path):
         return {}
     out = run(["llvm-cxxfilt-19"], "\n".join(l for _, l in pairs) + "\n").stdout.splitlines()
     return {n: d for (n, _), d in zip(pairs, out)}
+
+
+class Dap:
+    """A minimal DAP client over `amddwarf dap`'s stdin and stdout."""
+
+    def __init__(self, amddwarf):
+        self.p = subprocess.Popen([amddwarf, "dap"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE)
+        self.seq = 0
+
+    def request(self, command, arguments=None):
+        self.seq += 1
+        body = json.dumps({"seq": self.seq, "type": "request", "command": command,
+                           "arguments": arguments or {}}).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+        while True:
+            length = 0
+            while True:
+                line = self.p.stdout.readline()
+                if line in (b"\r\n", b""):
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            message = json.loads(self.p.stdout.read(length))
+            if message.get("type") == "response" and message.get("request_seq") == self.seq:
+                return message
+
+    def close(self):
+        self.request("disconnect")
+        self.p.stdin.close()
+        self.p.wait(timeout=30)

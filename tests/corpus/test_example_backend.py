@@ -14,7 +14,10 @@
    tests/golden/produce/seed_nest.json, with DW_AT_LLVM_lane_pc procedures):
    lanes grouped by the lane PCs the seed's example gives, i per lane from
    VGPR1.
-4. The example's whole output must equal the text this script derives from
+4. The example serves registers and memory from arrays of its own (filled
+   from the snapshot at the stop), as a backend over amd-dbgapi would: its
+   target callbacks, not the snapshot's, answer every read.
+5. The example's whole output must equal the text this script derives from
    those inputs: wave line, breakpoint facts (s_trap 7, 4 bytes, adjust 4),
    the one-frame backtrace of a kernel (its FDE has no CFA rule, as
    llvm-dwarfdump-19 --debug-frame shows; a kernel is the outermost frame), then
@@ -262,14 +265,19 @@ def main():
                                      ([4, 5], 0xc, 4, " (waiting, not in EXEC)")):
         nest_lines += [f"{lane_set(group)} at pc {pc:#x}{waiting}:",
                        f"  #0 0x{pc:016x} in X () at x.cl:{line}"]
-        nest_lines += [f"    i = {10 + l}  [lane {l}]" for l in group]
-        nest_lines += [f"    __lex_1_save_exec = {0x3f}  [{lane_set(group)}]",
-                       f"    __lex_1_1_save_exec = {0xf}  [{lane_set(group)}]"]
+        # A lane outside EXEC read at its own lane PC is marked (specs/debug-api.md,
+        # "Inactive lanes"): the text every view shows, amddwarf_lane_value_text.
+        mark = " <inactive>" if waiting else ""
+        nest_lines += [f"    i = {10 + l}{mark}  [lane {l}]" for l in group]
+        nest_lines += [f"    __lex_1_save_exec = {0x3f}{mark}  [{lane_set(group)}]",
+                       f"    __lex_1_1_save_exec = {0xf}{mark}  [{lane_set(group)}]"]
     expected = "\n".join(nest_lines + ["lanes 6-63: no PC (inactive)"]) + "\n"
     r = run([str(exe), str(nest), str(nest_wave)])
     check(r.returncode == 0 and r.stdout == expected,
           f"seed nest: output differs\n--- expected\n{expected}--- got\n{r.stdout}{r.stderr}")
 
+    lines = (source_dir / "examples" / "backend" / "backend.c").read_text().count("\n")
+    check(lines <= 150, f"examples/backend/backend.c has {lines} lines, at most 150")
     usage = run([str(exe)])
     check(usage.returncode == 2 and "usage:" in usage.stderr, "example usage message")
 

@@ -34,9 +34,8 @@ Usage: test_load_addresses.py --amddwarf PATH --work DIR
 import json
 import os
 import re
-import subprocess
 
-from corpus_util import arguments, check, hipcc, missing_tool, run, run_ok, summary, write
+from corpus_util import Dap, arguments, check, hipcc, missing_tool, run, run_ok, summary, write
 
 HIP = r"""
 #include <hip/hip_runtime.h>
@@ -105,38 +104,6 @@ def all_shown(text):
     return re.sub(r"0x([0-9a-f]+)",
                   lambda m: "0x%x" % (int(m.group(1), 16) - LOAD)
                   if int(m.group(1), 16) >= LOAD else m.group(0), text)
-
-
-class Dap:
-    """A minimal DAP client over `amddwarf dap`'s stdin and stdout."""
-
-    def __init__(self, amddwarf):
-        self.p = subprocess.Popen([amddwarf, "dap"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE)
-        self.seq = 0
-
-    def request(self, command, arguments=None):
-        self.seq += 1
-        body = json.dumps({"seq": self.seq, "type": "request", "command": command,
-                           "arguments": arguments or {}}).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-        while True:
-            length = 0
-            while True:
-                line = self.p.stdout.readline()
-                if line in (b"\r\n", b""):
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            message = json.loads(self.p.stdout.read(length))
-            if message.get("type") == "response" and message.get("request_seq") == self.seq:
-                return message
-
-    def close(self):
-        self.request("disconnect")
-        self.p.stdin.close()
-        self.p.wait(timeout=30)
 
 
 def dap_view(amddwarf, program, stop_path):

@@ -95,7 +95,7 @@ body:
 """,
 }
 
-PAIR = "PC_64=[DW_OP_regx SGPR30, DW_OP_piece 0x4, DW_OP_regx SGPR31, DW_OP_piece 0x4]"
+PAIR = "PC_REG=[DW_OP_regx SGPR30, DW_OP_piece 0x4, DW_OP_regx SGPR31, DW_OP_piece 0x4]"
 
 
 def caller_saved_vgprs():
@@ -110,7 +110,7 @@ def expected(shape, wave):
     if shape == "func_no_clobber":
         return "CFA=SGPR32+0 in addrspace6: %s, SGPR32=CFA" % PAIR
     if shape == "func_call_clobber":
-        rules = ["PC_64=[DW_OP_regx %s, DW_OP_bit_piece 0x20 0x0, DW_OP_regx %s, "
+        rules = ["PC_REG=[DW_OP_regx %s, DW_OP_bit_piece 0x20 0x0, DW_OP_regx %s, "
                  "DW_OP_bit_piece 0x20 0x20]" % (v40, v40)]
         rules += ["SGPR%d=undefined" % n for n in range(30)]
         rules += ["SGPR32=CFA",

@@ -82,7 +82,7 @@ test('a session over a stop', async (t) => {
 
   await t.test('scopes and the outer frame\'s variables', async () => {
     const r = await dc.scopesRequest({ frameId: 1 });
-    assert.deepEqual(r.body.scopes.map((s) => s.name), ['Locals', 'Arguments', 'Registers', 'Lanes']);
+    assert.deepEqual(r.body.scopes.map((s) => s.name), ['Locals', 'Arguments', 'Globals', 'Registers', 'Lanes']);
     const total = await variable(await scope(2, 'Locals'), 'total');
     assert.equal(total.value, '77');
     const n = await variable(await scope(1, 'Arguments'), 'n');
@@ -224,6 +224,24 @@ test('a session over a stop', async (t) => {
       "memoryReference '1/private_lane:0x80': private_lane memory needs a lane: private_lane:LANE:ADDRESS");
   });
 
+  await t.test('writeMemory: an inactive lane only when asked', async () => {
+    // Thread 2's EXEC is 0xf: lane 5 is inactive, lane 0 active.
+    const refused = await dc.customRequest('writeMemory', { memoryReference: '2/private_lane:5:0x0', data: 'AQID' })
+      .then(() => null, (e) => e);
+    assert.equal(refused.message, 'writeMemory: private_lane memory of lane 5 at 0x0: the memory of ' +
+      'inactive lane 5; writing inactive lanes must be asked for explicitly (invalid_argument)');
+    const bad = await dc.customRequest('readMemory', { memoryReference: '2/private_lane:70:0x0', count: 4 })
+      .then(() => null, (e) => e);
+    assert.equal(bad.message, 'readMemory: lane 70 is not a lane of the wave (0-63) (bad_lane)');
+    const w = await dc.customRequest('writeMemory', { memoryReference: '2/private_lane:0:0x80', data: 'CQo=' });
+    assert.equal(w.body.bytesWritten, 2);
+    const r = await dc.customRequest('readMemory', { memoryReference: '2/private_lane0:0x80', count: 4 });
+    assert.equal(Buffer.from(r.body.data, 'base64').toString('hex'), '090a0000');
+    const asked = await dc.customRequest('writeMemory', { memoryReference: '2/private_lane:0:0x80', data: 'BQA=',
+      inactiveLanes: true });
+    assert.equal(asked.body.bytesWritten, 2);
+  });
+
   await t.test('a listing that outgrows the reference table', async () => {
     // References are numbered in order and their table doubles from 64
     // entries. Fill it to 64, then list a scope whose values need references
@@ -284,6 +302,45 @@ test('a session over a stop', async (t) => {
     assert.equal(text.message, "argument 'threadId' must be a thread id from 1 to 2");
     const r = await dc.threadsRequest();
     assert.equal(r.body.threads.length, 2);
+  });
+
+  await t.test('registers: written through the library, inactive lanes refused', async () => {
+    // Thread 2: EXEC 0xf, v1 = 200-203 in lanes 0-3 (lane_id), s10 the inner s.
+    const frame = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames[0].id;
+    const regs = await scope(frame, 'Registers');
+    const w = await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 0]', value: '210' });
+    assert.equal(w.body.value, '0x000000d2');
+    const lane = await dc.evaluateRequest({ expression: 'lane_id', frameId: frame, context: 'watch' });
+    assert.equal(lane.body.result, '210');
+    await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 0]', value: '0xc8' });
+    assert.equal((await variable(regs, 'v1 [lane 0]')).value, '0x000000c8');
+    await dc.evaluateRequest({ expression: 'lane 5', frameId: frame, context: 'repl' });
+    const inactive = await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 5]', value: '1' })
+      .then(() => null, (e) => e);
+    await dc.evaluateRequest({ expression: 'lane 0', frameId: frame, context: 'repl' });
+    assert.equal(inactive.message,
+      'setVariable: v1 of inactive lane 5: writing inactive lanes must be asked for explicitly (invalid_argument)');
+    const exec = await dc.setVariableRequest({ variablesReference: regs, name: 'exec', value: '1' })
+      .then(() => null, (e) => e);
+    assert.equal(exec.message,
+      "setVariable: exec is not written: the wave's frames and lanes are computed from it (unsupported)");
+    const big = await dc.setVariableRequest({ variablesReference: regs, name: 's10', value: '0x100000000' })
+      .then(() => null, (e) => e);
+    assert.equal(big.message, "setVariable: '0x100000000' is not a 4-byte unsigned integer");
+    const s10 = await dc.setVariableRequest({ variablesReference: regs, name: 's10', value: '89' });
+    assert.equal(s10.body.value, '0x00000059');
+  });
+
+  await t.test('memoryReference: view a variable\'s memory', async () => {
+    // Thread 2's outer s (DW_OP_fbreg 0: s33 = 0x2000 is the wave's, 0x2000 >> 6 = 0x80 the
+    // lane's private address) is {x = 5, y = -6} after the writes above; the inner s is in s10.
+    const frame = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames[0].id;
+    const locals = await scope(frame, 'Locals');
+    const outer = await variable(locals, 's @ dap.cl:11');
+    assert.equal(outer.memoryReference, '2/private_lane:0:0x80');
+    const r = await dc.customRequest('readMemory', { memoryReference: outer.memoryReference, count: 8 });
+    assert.equal(Buffer.from(r.body.data, 'base64').toString('hex'), '05000000faffffff');
+    assert.equal((await variable(locals, 's')).memoryReference, undefined);
   });
 
   await t.test('disconnect', async () => {

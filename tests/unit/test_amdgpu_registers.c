@@ -46,6 +46,36 @@ static void test_names_and_sizes_follow_the_mapping_table(void **state)
   }
 }
 
+/* The kinds by the spec's mapping table, and the names llvm-dwarfdump-19
+   prints for the same numbers (probed with .cfi_undefined N on gfx900:
+   reg0, EXEC_LO_LO16, PC_REG, EXEC, SGPR1_LO16, VGPR3_LO16, AGPR0_LO16;
+   LLVM's _LO16 names the 16-bit sub-register it lists first). */
+static void test_kinds_and_llvm_names(void **state)
+{
+  (void)state;
+  static const struct {
+    uint32_t dwarf;
+    amddwarf_register_kind kind;
+    const char *llvm;
+  } cases[] = {
+      {0, AMDDWARF_REGISTER_KIND_PC, "PC_32"},       {1, AMDDWARF_REGISTER_KIND_EXEC, "EXEC_LO"},
+      {16, AMDDWARF_REGISTER_KIND_PC, "PC_REG"},     {17, AMDDWARF_REGISTER_KIND_EXEC, "EXEC"},
+      {33, AMDDWARF_REGISTER_KIND_SGPR, "SGPR1"},    {1129, AMDDWARF_REGISTER_KIND_SGPR, "SGPR105"},
+      {1537, AMDDWARF_REGISTER_KIND_VGPR, "VGPR1"},  {2048, AMDDWARF_REGISTER_KIND_AGPR, "AGPR0"},
+      {2563, AMDDWARF_REGISTER_KIND_VGPR, "VGPR3"},  {3072, AMDDWARF_REGISTER_KIND_AGPR, "AGPR0"},
+  };
+  char buf[32];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    amddwarf_amdgpu_register info;
+    assert_int_equal(amddwarf_amdgpu_register_info(cases[i].dwarf, &info), AMDDWARF_OK);
+    assert_int_equal(info.kind_id, cases[i].kind);
+    assert_int_equal(amddwarf_amdgpu_register_name(cases[i].dwarf, AMDDWARF_REGISTER_LLVM_NAME,
+                                                   buf, sizeof buf),
+                     AMDDWARF_OK);
+    assert_string_equal(buf, cases[i].llvm);
+  }
+}
+
 static void test_reserved_numbers_are_not_found(void **state)
 {
   (void)state;
@@ -101,6 +131,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_names_and_sizes_follow_the_mapping_table),
+      cmocka_unit_test(test_kinds_and_llvm_names),
       cmocka_unit_test(test_reserved_numbers_are_not_found),
       cmocka_unit_test(test_lookup_by_either_name_and_wave_size),
   };

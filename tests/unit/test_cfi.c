@@ -281,7 +281,7 @@ static void test_every_rule(void **state)
     assert_true(rows[2].rules[i - 1].column < rows[2].rules[i].column);
   char text[512];
   amddwarf_cfi_row_print(cfi, &rows[1], text, sizeof text);
-  assert_string_equal(text, "CFA=SGPR32+0 in addrspace6: PC_64=undefined, SGPR1=[CFA+8], SGPR2=CFA+4, "
+  assert_string_equal(text, "CFA=SGPR32+0 in addrspace6: PC_REG=undefined, SGPR1=[CFA+8], SGPR2=CFA+4, "
                             "SGPR3=SGPR4, SGPR5=[DW_OP_lit8], SGPR6=DW_OP_lit1, SGPR40=same");
   amddwarf_cfi_close(cfi);
 }

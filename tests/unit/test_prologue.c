@@ -112,7 +112,7 @@ static void test_leaf(void **state)
   /* One row: what it writes (v0, v2, v3, s4, s5; v_mad's carry-out pair
      included) undefined, everything else the caller's. */
   assert_string_equal(row_text(cfi, BASE + 8, text, sizeof text),
-                      "CFA=SGPR32+0 in addrspace6: PC_64=[DW_OP_regx SGPR30, DW_OP_piece 0x4, "
+                      "CFA=SGPR32+0 in addrspace6: PC_REG=[DW_OP_regx SGPR30, DW_OP_piece 0x4, "
                       "DW_OP_regx SGPR31, DW_OP_piece 0x4], SGPR4=undefined, SGPR5=undefined, "
                       "SGPR32=CFA, VGPR0=undefined, VGPR2=undefined, VGPR3=undefined");
   const amddwarf_cfi_row *rows;

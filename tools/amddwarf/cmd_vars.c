@@ -90,7 +90,35 @@ typedef struct frame_values {
      the debug adapter show it. */
   const char *file;
   uint32_t line, column;
+  /* The frame's list (amddwarf_wave_frame_variables): it adds the variables
+     an inlined routine declares only in its abstract origin. */
+  const amddwarf_listed_variable *listed;
+  size_t listed_count;
 } frame_values;
+
+/* "  variable x: int (declared at k.cl:3)" */
+static void print_head(const amddwarf_object *object, const amddwarf_die_info *die)
+{
+  char type[256];
+  amddwarf_type_name(object, die->type, type, sizeof type, NULL);
+  const char *decl_file = decl_file_name(object, die);
+  printf("  %s %s: %s", var_kind(die), die->name ? die->name : "<unnamed>", type);
+  if (die->decl_line)
+    printf(" (declared at %s:%u)", decl_file ? decl_file : "?", die->decl_line);
+  printf("\n");
+}
+
+/* Name, kind, type, offset, scope and decl_line of DIE in SCOPE. */
+static json_t *head_json(const amddwarf_object *object, const amddwarf_die_info *die,
+                         size_t scope)
+{
+  char type[256];
+  amddwarf_type_name(object, die->type, type, sizeof type, NULL);
+  return json_pack("{s:o,s:s,s:s,s:o,s:I,s:I}", "name",
+                   die->name ? json_string(die->name) : json_null(), "kind", var_kind(die),
+                   "type", type, "offset", cli_json_addr(die->offset), "scope",
+                   (json_int_t)scope, "decl_line", (json_int_t)die->decl_line);
+}
 
 /* The source position of the listing: the frame's (FV), else the line row at PC. */
 static bool listing_place(const amddwarf_object *object, uint64_t pc, const frame_values *fv,
@@ -172,14 +200,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
     }
     for (; v < count && vars[v].depth == base + s; ++v) {
       const var_row *var = &vars[v];
-      char type[256];
-      amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
-      const char *decl_file = decl_file_name(object, var->die);
-      printf("  %s %s: %s", var_kind(var->die), var->die->name ? var->die->name : "<unnamed>",
-             type);
-      if (var->die->decl_line)
-        printf(" (declared at %s:%u)", decl_file ? decl_file : "?", var->die->decl_line);
-      printf("\n");
+      print_head(object, var->die);
       b.len = 0;
       if (var->die->const_value != NULL) {
         const_value_text(&b, object, var->die);
@@ -203,6 +224,15 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
         b.len = 0;
         var_value_text(fv, var->frame_var, &b);
         printf("    value: %s\n", b.data ? b.data : "");
+      }
+    }
+    /* The variables only an inlined routine's abstract origin declares. */
+    for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k) {
+      const amddwarf_die_info *die = amddwarf_object_die_at(object, fv->listed[k].die.offset);
+      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s && die != NULL) {
+        print_head(object, die);
+        printf("    location: <optimized out> (%s)\n    value: <optimized out>\n",
+               fv->listed[k].missing);
       }
     }
   }
@@ -255,15 +285,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   for (size_t v = 0; v < count; ++v) {
     const var_row *var = &vars[v];
     const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
-    char type[256];
-    amddwarf_type_name(object, var->die->type, type, sizeof type, NULL);
-    json_t *o = json_object();
-    json_object_set_new(o, "name", var->die->name ? json_string(var->die->name) : json_null());
-    json_object_set_new(o, "kind", json_string(var_kind(var->die)));
-    json_object_set_new(o, "type", json_string(type));
-    json_object_set_new(o, "offset", cli_json_addr(var->die->offset));
-    json_object_set_new(o, "scope", json_integer((json_int_t)(var->depth - base)));
-    json_object_set_new(o, "decl_line", json_integer(var->die->decl_line));
+    json_t *o = head_json(object, var->die, var->depth - base);
     if (var->die->const_value != NULL) {
       cli_buf b = {0};
       const_value_text(&b, object, var->die);
@@ -290,6 +312,17 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
       json_object_set_new(o, "value", json_string(b.data ? b.data : ""));
       cli_buf_free(&b);
     }
+    json_array_append_new(jv, o);
+  }
+  for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k) {
+    const amddwarf_listed_variable *m = &fv->listed[k];
+    const amddwarf_die_info *die = amddwarf_object_die_at(object, m->die.offset);
+    if (m->missing == NULL || die == NULL)
+      continue;
+    json_t *o = head_json(object, die, m->scope);
+    json_object_set_new(o, "location", json_null());
+    json_object_set_new(o, "missing", json_string(m->missing));
+    json_object_set_new(o, "value", json_string("<optimized out>"));
     json_array_append_new(jv, o);
   }
   json_object_set_new(root, "vars", jv);
@@ -343,7 +376,12 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
     goto done;
   }
   frame_values fv = {w.wave, (size_t)frame_index, frame->lookup_pc,
-                     frame->file, frame->line, frame->column};
+                     frame->file, frame->line, frame->column, NULL, 0};
+  if ((st = amddwarf_wave_frame_variables(w.wave, (size_t)frame_index, &fv.listed,
+                                          &fv.listed_count, &err)) != AMDDWARF_OK) {
+    rc = cli_report_error("vars", args->json, st, &err);
+    goto done;
+  }
   /* The listing prints the scopes' and variables' summaries (their types). */
   const amddwarf_die_info *scopes[MAX_SCOPES];
   size_t depth = frame->scope_count < MAX_SCOPES ? frame->scope_count : MAX_SCOPES;

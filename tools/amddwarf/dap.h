@@ -49,6 +49,7 @@ typedef enum dap_handle_kind {
   DAP_HANDLE_LANES_SCOPE,
   DAP_HANDLE_VALUE,              /* PATH's children */
   DAP_HANDLE_VALUE_LANES,        /* PATH's value per lane group */
+  DAP_HANDLE_GLOBALS,
 } dap_handle_kind;
 
 /* What a variablesReference stands for. */

@@ -1,5 +1,6 @@
-/* amddwarf dap: memory and code. readMemory and writeMemory through the
- * wave's target, with memory references naming an address space and, for a
+/* amddwarf dap: memory and code. readMemory and writeMemory through
+ * amddwarf_wave_read_memory/write_memory (the evaluator's address mapping and
+ * lane checks), with memory references naming an address space and, for a
  * per-lane space, a lane (specs/dap.md, "Memory references"); disassemble
  * through LLVM's disassembler (disasm_llvm.c, as `amddwarf disasm`), each
  * instruction with its source line. */
@@ -16,7 +17,7 @@ enum { MAX_MEMORY_REQUEST = 1 << 20, MAX_INSTRUCTIONS = 10000 };
 /* ---- Memory references: [SPACE:[LANE:]]ADDRESS ---- */
 
 typedef struct memory_ref {
-  uint32_t aspace;               /* DW_ASPACE_* (private_lane<N> folded into private_lane) */
+  uint32_t aspace;               /* DW_ASPACE_* as named */
   uint32_t lane;                 /* AMDDWARF_NO_LANE for a space without lanes */
   uint64_t address;
 } memory_ref;
@@ -32,8 +33,10 @@ static int parse_u64(const char *text, uint64_t *out)
 
 static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, dap_reply *reply)
 {
-  /* "THREAD/" first names the wave; without it, the current thread. */
+  /* "THREAD/" first names the wave; without it, the current thread. The
+     rest is the library's syntax (amddwarf_memory_ref_parse). */
   const char *whole = text, *slash = strchr(text, '/');
+  amddwarf_error err;
   if (slash) {
     char id[24];
     uint64_t thread;
@@ -47,62 +50,13 @@ static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, 
     s->current_thread = (size_t)thread - 1;
     text = slash + 1;
   }
-  char copy[256];
-  if (strlen(text) >= sizeof copy)
-    return dap_fail(reply, "memoryReference '%.40s...' is too long", whole);
-  snprintf(copy, sizeof copy, "%s", text);
-  char *parts[3];
-  size_t n = 0;
-  for (char *p = copy; n < 3;) {
-    parts[n++] = p;
-    char *colon = strchr(p, ':');
-    if (!colon)
-      break;
-    *colon = '\0';
-    p = colon + 1;
-    if (n == 3)
-      return dap_fail(reply, "memoryReference '%s' has more than three parts: "
-                             "use SPACE:LANE:ADDRESS, SPACE:ADDRESS or ADDRESS", whole);
-  }
-  const char *space = n > 1 ? parts[0] : "global";
-  if (parse_u64(parts[n - 1], &out->address) != 0)
-    return dap_fail(reply, "memoryReference '%s': '%s' is not an address", whole, parts[n - 1]);
-  uint32_t value;
-  amddwarf_aspace_info info;
-  if (amddwarf_aspace_lookup(space, &value) != AMDDWARF_OK ||
-      amddwarf_aspace_info_get(value, &info) != AMDDWARF_OK)
-    return dap_fail(reply, "memoryReference '%s': no address space '%s' (global, generic, "
-                           "region, local, private_lane, private_wave, private_lane<N>)", whole,
-                    space);
+  amddwarf_error_clear(&err);
+  if (amddwarf_memory_ref_parse(text, &out->aspace, &out->lane, &out->address, &err) !=
+      AMDDWARF_OK)
+    return dap_fail(reply, "memoryReference '%.200s': %s", whole, err.message);
   if (!s->threads[s->current_thread].wave)
     return dap_fail(reply, "memoryReference '%s': thread %zu has no wave: %s", whole,
                     s->current_thread + 1, s->threads[s->current_thread].open_error);
-  uint32_t wave_size =
-      amddwarf_wave_get_info(s->threads[s->current_thread].wave)->wave_size;
-  out->aspace = value;
-  out->lane = AMDDWARF_NO_LANE;
-  if (value >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
-      value <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
-    out->aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
-    out->lane = value - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
-    if (n == 3)
-      return dap_fail(reply, "memoryReference '%s': %s names its lane already", whole, space);
-  } else if (info.per_lane) {
-    uint64_t lane;
-    if (n != 3)
-      return dap_fail(reply, "memoryReference '%s': %s memory needs a lane: %s:LANE:ADDRESS",
-                      whole, space, space);
-    if (parse_u64(parts[1], &lane) != 0 || lane >= wave_size)
-      return dap_fail(reply, "memoryReference '%s': lane '%s' is not a lane of the wave (0-%u)",
-                      whole, parts[1], wave_size - 1);
-    out->lane = (uint32_t)lane;
-  } else if (n == 3) {
-    return dap_fail(reply, "memoryReference '%s': %s memory has no lanes: %s:ADDRESS", whole,
-                    space, space);
-  }
-  if (out->lane != AMDDWARF_NO_LANE && out->lane >= wave_size)
-    return dap_fail(reply, "memoryReference '%s': lane %u is not a lane of the wave (0-%u)", whole,
-                    out->lane, wave_size - 1);
   return true;
 }
 
@@ -133,20 +87,18 @@ bool dap_read_memory(dap_session *s, const json_t *args, dap_reply *reply)
   if (!parse_memory_ref(s, json_string_value(r), &ref, reply) || !offset_ref(&ref, args, reply) ||
       !dap_arg_index(reply, args, "count", true, MAX_MEMORY_REQUEST, &count))
     return false;
-  const amddwarf_target *t = &s->threads[s->current_thread].raw;
   uint8_t *buf = malloc(count ? count : 1);
   if (!buf)
     return dap_fail(reply, "readMemory: out of memory");
-  /* The readable prefix: the whole range, else byte by byte up to the first
-     byte the stop does not have. */
-  uint64_t got = count;
-  if (count > 0 && t->read_memory(t->user, ref.aspace, ref.lane, ref.address, count, buf) !=
-                       AMDDWARF_OK) {
-    got = 0;
-    while (got < count && ref.address + got >= ref.address &&
-           t->read_memory(t->user, ref.aspace, ref.lane, ref.address + got, 1, buf + got) ==
-               AMDDWARF_OK)
-      got++;
+  /* The readable prefix: bytes past it are unreadableBytes, not an error. */
+  uint64_t got = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_read_memory(s->threads[s->current_thread].wave, ref.aspace,
+                                                 ref.lane, ref.address, count, buf, &got, &err);
+  if (st != AMDDWARF_OK && got == 0 && st != AMDDWARF_E_EVAL_UNAVAILABLE) {
+    free(buf);
+    return dap_fail_status(reply, "readMemory", st, &err);
   }
   reply->body = json_object();
   char address[32];
@@ -171,13 +123,16 @@ bool dap_write_memory(dap_session *s, const json_t *args, dap_reply *reply)
   size_t size = 0;
   if (dap_base64_decode(json_string_value(d), &data, &size) != 0)
     return dap_fail(reply, "writeMemory: 'data' is not base64");
-  const amddwarf_target *t = &s->threads[s->current_thread].raw;
-  amddwarf_status st =
-      size ? t->write_memory(t->user, ref.aspace, ref.lane, ref.address, size, data) : AMDDWARF_OK;
+  /* "inactiveLanes": true asks for the memory of inactive lanes too. */
+  unsigned flags = json_is_true(json_object_get(args, "inactiveLanes")) ? AMDDWARF_ASSIGN_INACTIVE
+                                                                        : 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_write_memory(s->threads[s->current_thread].wave, ref.aspace,
+                                                  ref.lane, ref.address, size, data, flags, &err);
   free(data);
   if (st != AMDDWARF_OK)
-    return dap_fail(reply, "writeMemory: the stop has no %zu bytes at %s (%s)", size,
-                    json_string_value(r), amddwarf_status_name(st));
+    return dap_fail_status(reply, "writeMemory", st, &err);
   reply->body = json_object();
   json_object_set_new(reply->body, "bytesWritten", json_integer((json_int_t)size));
   json_t *ev = json_object();

@@ -8,6 +8,7 @@
  * it is, so references stay valid across writes and focus changes, and the
  * same descriptor always gets the same reference. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,6 @@
 #include "object_cli.h"
 
 enum {
-  TAG_FORMAL_PARAMETER = 0x05,
-  TAG_COMPILE_UNIT = 0x11,
-  TAG_VARIABLE = 0x34,
   /* Elements listed for a variables request without a start/count. */
   UNPAGED_ELEMENTS = 1000,
 };
@@ -85,26 +83,15 @@ void dap_invalidate(dap_session *s, size_t thread)
 
 /* ---- Values ---- */
 
-/* The value of PATH; VAR (dap_handle.var) nonzero: PATH applied to that
-   variable of the frame. */
+/* The value of PATH; VAR (dap_handle.var) nonzero: PATH applied to
+   variable VAR - 1 of the frame (amddwarf_valobj_new_indexed). */
 static amddwarf_status value_open(dap_session *s, size_t thread, size_t frame, size_t var,
                                   const char *path, amddwarf_valobj **out, amddwarf_error *err)
 {
   amddwarf_wave *wave = s->threads[thread].wave;
   amddwarf_error_clear(err);
-  if (var == 0)
-    return amddwarf_valobj_new(wave, frame, path, out, err);
-  const amddwarf_frame_var *vars = NULL;
-  size_t count = 0;
-  amddwarf_status st = amddwarf_wave_variables(wave, frame, &vars, &count, err);
-  if (st != AMDDWARF_OK)
-    return st;
-  if (var > count) {
-    err->status = AMDDWARF_NOT_FOUND;
-    snprintf(err->message, sizeof err->message, "frame %zu has no variable %zu", frame, var - 1);
-    return AMDDWARF_NOT_FOUND;
-  }
-  return amddwarf_valobj_new_var(wave, frame, &vars[var - 1], path, out, err);
+  return var == 0 ? amddwarf_valobj_new(wave, frame, path, out, err)
+                  : amddwarf_valobj_new_indexed(wave, frame, var - 1, path, out, err);
 }
 
 /* dap_handle.var of VALUE: its variable's place when a path cannot name it. */
@@ -128,6 +115,22 @@ static void set_evaluate_name(json_t *j, const amddwarf_valobj *value)
     json_object_set_new(j, "evaluateName", json_string(info->path));
 }
 
+/* "memoryReference" of a value in memory (amddwarf_valobj_address), in the
+   syntax readMemory takes: THREAD/SPACE:[LANE:]ADDRESS. */
+static void set_memory_reference(size_t thread, amddwarf_valobj *value, uint32_t lane, json_t *j)
+{
+  uint32_t aspace = 0, at_lane = AMDDWARF_NO_LANE;
+  uint64_t address = 0;
+  char space[32], ref[96], lane_part[16] = "";
+  if (amddwarf_valobj_address(value, lane, &aspace, &at_lane, &address, NULL) != AMDDWARF_OK ||
+      amddwarf_aspace_name(aspace, space, sizeof space) != AMDDWARF_OK)
+    return;
+  if (at_lane != AMDDWARF_NO_LANE)
+    snprintf(lane_part, sizeof lane_part, "%u:", at_lane);
+  snprintf(ref, sizeof ref, "%zu/%s:%s0x%" PRIx64, thread + 1, space, lane_part, address);
+  json_object_set_new(j, "memoryReference", json_string(ref));
+}
+
 /* Fills J (a Variable or an evaluate body) with VALUE's text in LANE
    (AMDDWARF_NO_LANE: the focused lane), type and children. VALUE_KEY is
    "value" or "result". */
@@ -147,6 +150,7 @@ static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
   cli_buf_free(&text);
   json_object_set_new(j, "type", json_string(info->type_name));
+  set_memory_reference(thread, value, lane, j);
   json_object_set_new(j, "variablesReference",
                       json_integer(handle_ref(s, DAP_HANDLE_VALUE, thread, frame,
                                               value_var(s, thread, frame, value), info->path)));
@@ -216,6 +220,7 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
     dap_handle_kind kind;
   } scopes[] = {{"Locals", "locals", DAP_HANDLE_LOCALS},
                 {"Arguments", "arguments", DAP_HANDLE_ARGUMENTS},
+                {"Globals", NULL, DAP_HANDLE_GLOBALS},
                 {"Registers", "registers", DAP_HANDLE_REGISTERS},
                 {"Lanes", NULL, DAP_HANDLE_LANES_SCOPE}};
   json_t *list = json_array();
@@ -236,100 +241,6 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* ---- variables ---- */
 
-/* Whether variable I of VARS is shadowed: an earlier (inner) one has its name. */
-static bool is_shadowed(const amddwarf_frame_var *vars, size_t i)
-{
-  for (size_t k = 0; k < i; k++)
-    if (vars[k].name && strcmp(vars[k].name, vars[i].name) == 0)
-      return true;
-  return false;
-}
-
-/* The name variable I of VARS shows: its own, and for a shadowed one where
-   it is declared, "x @ file.cl:12" (as lldb-dap names them), so every
-   listed name is distinct and setVariable finds the one meant. */
-static void frame_variable_name(const amddwarf_frame *f, const amddwarf_frame_var *vars,
-                                size_t i, cli_buf *out)
-{
-  const amddwarf_frame_var *die = &vars[i];
-  cli_buf_printf(out, "%s", die->name);
-  if (!is_shadowed(vars, i))
-    return;
-  const amddwarf_line_table *t =
-      f->object ? amddwarf_object_line_table(f->object, die->ref.die.cu_index) : NULL;
-  const char *file = t && die->decl_file < t->file_count ? t->files[die->decl_file] : NULL;
-  const char *base = file ? strrchr(file, '/') : NULL;
-  if (die->decl_line)
-    cli_buf_printf(out, " @ %s:%u", base ? base + 1 : file ? file : "?", die->decl_line);
-  else
-    cli_buf_printf(out, " @ scope %u", vars[i].ref.depth - (uint32_t)f->scope_base);
-}
-
-/* Whether variable I belongs in the scope list H (Locals or Arguments). */
-static bool listed_in(const dap_handle *h, const amddwarf_frame_var *var)
-{
-  unsigned want = h->kind == DAP_HANDLE_ARGUMENTS ? TAG_FORMAL_PARAMETER : TAG_VARIABLE;
-  return var->name && var->tag == want && !var->global;
-}
-
-static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *list,
-                                 dap_reply *reply)
-{
-  const amddwarf_frame *f = NULL;
-  const amddwarf_frame_var *vars = NULL;
-  size_t count = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  amddwarf_wave *wave = s->threads[h->thread].wave;
-  amddwarf_status st = amddwarf_wave_frame(wave, h->frame, &f, &err);
-  if (st == AMDDWARF_OK)
-    st = amddwarf_wave_variables(wave, h->frame, &vars, &count, &err);
-  if (st != AMDDWARF_OK)
-    return dap_fail_status(reply, "variables", st, &err);
-  for (size_t i = 0; i < count; i++) {
-    if (!listed_in(h, &vars[i]))
-      continue;
-    /* A shadowed variable is reached through its place in the list, not its name. */
-    size_t var = is_shadowed(vars, i) ? i + 1 : 0;
-    cli_buf name = {0};
-    frame_variable_name(f, vars, i, &name);
-    json_array_append_new(list, variable_json(s, h->thread, h->frame, name.data, var,
-                                              vars[i].name));
-    cli_buf_free(&name);
-  }
-  return true;
-}
-
-/* The variable of scope list H that shows NAME: its dap_handle.var in *VAR
-   (0 for one its name finds) and its own name in *PATH. False when no
-   listed variable shows NAME. */
-static bool find_listed_variable(dap_session *s, const dap_handle *h, const char *name,
-                                 size_t *var, const char **path)
-{
-  const amddwarf_frame *f = NULL;
-  const amddwarf_frame_var *vars = NULL;
-  size_t count = 0;
-  amddwarf_error err;
-  amddwarf_wave *wave = s->threads[h->thread].wave;
-  if (amddwarf_wave_frame(wave, h->frame, &f, &err) != AMDDWARF_OK ||
-      amddwarf_wave_variables(wave, h->frame, &vars, &count, &err) != AMDDWARF_OK)
-    return false;
-  bool found = false;
-  for (size_t i = 0; i < count && !found; i++) {
-    if (!listed_in(h, &vars[i]))
-      continue;
-    cli_buf shown = {0};
-    frame_variable_name(f, vars, i, &shown);
-    found = shown.data && strcmp(shown.data, name) == 0;
-    if (found) {
-      *var = is_shadowed(vars, i) ? i + 1 : 0;
-      *path = vars[i].name;
-    }
-    cli_buf_free(&shown);
-  }
-  return found;
-}
-
 static json_t *plain_variable(const char *name, const char *value)
 {
   json_t *j = json_object();
@@ -339,6 +250,63 @@ static json_t *plain_variable(const char *name, const char *value)
   return j;
 }
 
+/* The listed kind that scope list H shows. */
+static amddwarf_listed_kind listed_kind(const dap_handle *h)
+{
+  return h->kind == DAP_HANDLE_ARGUMENTS ? AMDDWARF_LISTED_ARGUMENT
+         : h->kind == DAP_HANDLE_GLOBALS ? AMDDWARF_LISTED_GLOBAL
+                                         : AMDDWARF_LISTED_LOCAL;
+}
+
+static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *list,
+                                 dap_reply *reply)
+{
+  const amddwarf_listed_variable *vars = NULL;
+  size_t count = 0;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st =
+      amddwarf_wave_frame_variables(s->threads[h->thread].wave, h->frame, &vars, &count, &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "variables", st, &err);
+  for (size_t i = 0; i < count; i++) {
+    const amddwarf_listed_variable *v = &vars[i];
+    if (v->kind != listed_kind(h))
+      continue;
+    if (v->missing != NULL) {
+      cli_buf text = {0};
+      cli_buf_printf(&text, "%s (%s)", amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT),
+                     v->missing);
+      json_array_append_new(list, plain_variable(v->name, text.data));
+      cli_buf_free(&text);
+      continue;
+    }
+    /* A shadowed variable is reached through its index, not its name. */
+    json_array_append_new(list, variable_json(s, h->thread, h->frame, v->name,
+                                              v->shadowed ? v->var_index + 1 : 0,
+                                              v->path_name));
+  }
+  return true;
+}
+
+
+/* REG's value in frame FRAME as the Registers scope shows it ("0x00002000";
+   a vector register's in LANE); false when the target cannot read it. */
+static bool register_text(amddwarf_wave *wave, size_t frame, const amddwarf_wave_register *reg,
+                          uint32_t lane, char *value, size_t size)
+{
+  uint8_t buf[8];
+  uint64_t offset = reg->per_lane ? (uint64_t)reg->size * lane : 0, v = 0;
+  if (reg->size > sizeof buf ||
+      amddwarf_wave_read_register(wave, frame, reg->regno, offset, reg->size, buf, NULL) !=
+          AMDDWARF_OK)
+    return false;
+  for (size_t b = reg->size; b-- > 0;)
+    v = v << 8 | buf[b];
+  snprintf(value, size, "0x%0*" PRIx64, (int)reg->size * 2, v);
+  return true;
+}
+
 /* The wave's registers (amddwarf_wave_register_get) as frame H->frame
    sees them; a vector register's value is the focused lane's. */
 static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
@@ -346,22 +314,15 @@ static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
   amddwarf_wave *wave = s->threads[h->thread].wave;
   uint32_t lane = amddwarf_wave_focus(wave);
   char name[48], value[64];
-  uint8_t buf[8];
   size_t count = amddwarf_wave_register_count(wave);
   for (size_t i = 0; i < count; i++) {
     amddwarf_wave_register reg;
-    if (amddwarf_wave_register_get(wave, i, &reg) != AMDDWARF_OK || reg.size > sizeof buf)
+    if (amddwarf_wave_register_get(wave, i, &reg) != AMDDWARF_OK)
       continue;
-    uint64_t offset = reg.per_lane ? (uint64_t)reg.size * lane : 0, v = 0;
-    if (amddwarf_wave_read_register(wave, h->frame, reg.regno, offset, reg.size, buf, NULL) ==
-        AMDDWARF_OK) {
-      for (size_t b = reg.size; b-- > 0;)
-        v = v << 8 | buf[b];
-      snprintf(value, sizeof value, "0x%0*" PRIx64, (int)reg.size * 2, v);
-    } else if (reg.always_listed) {
+    if (!register_text(wave, h->frame, &reg, lane, value, sizeof value)) {
+      if (!reg.always_listed)
+        continue;
       snprintf(value, sizeof value, "<unavailable>");
-    } else {
-      continue;
     }
     if (reg.per_lane)
       snprintf(name, sizeof name, "%s [lane %u]", reg.name, lane);
@@ -369,6 +330,46 @@ static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
       snprintf(name, sizeof name, "%s", reg.name);
     json_array_append_new(list, plain_variable(name, value));
   }
+}
+
+/* setVariable in the Registers scope: NAME as listed ("s33", "v1 [lane 0]":
+   the focused lane's dword), TEXT an integer, written through
+   amddwarf_wave_write_register (which refuses inactive lanes, pc and exec). */
+static bool set_register(dap_session *s, const dap_handle *h, const char *name, const char *text,
+                         dap_reply *reply)
+{
+  amddwarf_wave *wave = s->threads[h->thread].wave;
+  uint32_t lane = amddwarf_wave_focus(wave);
+  size_t base = strcspn(name, " ");
+  amddwarf_wave_register reg;
+  size_t count = amddwarf_wave_register_count(wave), i = 0;
+  for (; i < count; i++)
+    if (amddwarf_wave_register_get(wave, i, &reg) == AMDDWARF_OK &&
+        strlen(reg.name) == base && strncmp(reg.name, name, base) == 0)
+      break;
+  if (i == count)
+    return dap_fail(reply, "setVariable: no register '%s' is listed here", name);
+  char *end = NULL;
+  errno = 0;
+  uint64_t v = strtoull(text, &end, 0);
+  if (!*text || *end || errno != 0 || text[0] == '-' ||
+      (reg.size < 8 && v >> (reg.size * 8) != 0))
+    return dap_fail(reply, "setVariable: '%s' is not a %u-byte unsigned integer", text, reg.size);
+  uint8_t bytes[8];
+  for (uint32_t b = 0; b < reg.size && b < sizeof bytes; b++)
+    bytes[b] = (uint8_t)(v >> (8 * b));
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_wave_write_register(
+      wave, h->frame, reg.regno, reg.per_lane ? (uint64_t)reg.size * lane : 0, reg.size, bytes, 0,
+      &err);
+  if (st != AMDDWARF_OK)
+    return dap_fail_status(reply, "setVariable", st, &err);
+  char value[64] = "<unavailable>";
+  register_text(wave, h->frame, &reg, lane, value, sizeof value);
+  reply->body = json_pack("{s:s}", "value", value);
+  dap_invalidate(s, h->thread);
+  return true;
 }
 
 static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, dap_reply *reply)
@@ -529,6 +530,7 @@ bool dap_variables(dap_session *s, const json_t *args, dap_reply *reply)
   switch (h->kind) {
   case DAP_HANDLE_LOCALS:
   case DAP_HANDLE_ARGUMENTS:
+  case DAP_HANDLE_GLOBALS:
     ok = list_frame_variables(s, h, list, reply);
     break;
   case DAP_HANDLE_REGISTERS:
@@ -738,12 +740,18 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
     return dap_fail(reply, "thread %zu has no frames", h->thread + 1);
   switch (h->kind) {
   case DAP_HANDLE_LOCALS:
-  case DAP_HANDLE_ARGUMENTS: {
-    size_t var = 0;
-    const char *path = NULL;
-    if (!find_listed_variable(s, h, n, &var, &path))
+  case DAP_HANDLE_ARGUMENTS:
+  case DAP_HANDLE_GLOBALS: {
+    const amddwarf_listed_variable *listed = NULL;
+    amddwarf_error err;
+    if (amddwarf_wave_frame_variable_find(s->threads[h->thread].wave, h->frame, n, &listed,
+                                          &err) != AMDDWARF_OK ||
+        listed->kind != listed_kind(h))
       return dap_fail(reply, "setVariable: no variable '%s' is listed here", n);
-    return assign(s, h->thread, h->frame, var, path, 0, v, reply);
+    if (listed->missing != NULL)
+      return dap_fail(reply, "setVariable: '%s' is optimized out (%s)", n, listed->missing);
+    return assign(s, h->thread, h->frame, listed->shadowed ? listed->var_index + 1 : 0,
+                  listed->path_name, 0, v, reply);
   }
   case DAP_HANDLE_VALUE: {
     /* A child: "x" of a struct, "[3]" of an array, "*p" of a pointer. */
@@ -768,9 +776,10 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
       return dap_fail(reply, "setVariable: %s", err.message);
     return assign(s, h->thread, h->frame, h->var, h->path, lanes, v, reply);
   }
+  case DAP_HANDLE_REGISTERS:
+    return set_register(s, h, n, v, reply);
   default:
-    return dap_fail(reply, "setVariable: %s cannot be written here; write a variable",
-                    h->kind == DAP_HANDLE_REGISTERS ? "registers" : "lanes");
+    return dap_fail(reply, "setVariable: lanes cannot be written here; write a variable");
   }
 }
 

@@ -15,6 +15,15 @@
 
 AMDDWARF_BEGIN_DECLS
 
+/* The kinds of AMDGPU DWARF registers (src/amdgpu/regs.def). */
+typedef enum amddwarf_register_kind {
+  AMDDWARF_REGISTER_KIND_PC = 0,    /* PC_32 (0), PC_64 (16) */
+  AMDDWARF_REGISTER_KIND_EXEC = 1,  /* EXEC_MASK_32 (1), EXEC_MASK_64 (17) */
+  AMDDWARF_REGISTER_KIND_SGPR = 2,  /* scalar: 32-95, 1088-1129 */
+  AMDDWARF_REGISTER_KIND_VGPR = 3,  /* vector, one dword per lane: 1536+ (wave32), 2560+ (wave64) */
+  AMDDWARF_REGISTER_KIND_AGPR = 4,  /* accumulation: 2048+ (wave32), 3072+ (wave64) */
+} amddwarf_register_kind;
+
 typedef struct amddwarf_amdgpu_register {
   uint32_t dwarf;        /* DWARF register number */
   const char *kind;      /* "PC_64", "SGPR", "VGPR", ... (static) */
@@ -24,11 +33,21 @@ typedef struct amddwarf_amdgpu_register {
   uint32_t lanes;        /* 0: scalar; 32 or 64: one dword per lane */
   uint32_t bit_size;     /* total size in bits: lane_bits * max(lanes, 1) */
   uint32_t wave_size;    /* 32 or 64 if only meaningful in that wave mode, else 0 */
+  /* KIND as a closed set, to switch on instead of comparing strings. Added
+     at the end: a caller compiled against an older header must not pass a
+     struct of the old size (rebuild; the source is unchanged). */
+  amddwarf_register_kind kind_id;
 } amddwarf_amdgpu_register;
 
 typedef enum amddwarf_register_style {
   AMDDWARF_REGISTER_DWARF_NAME = 0, /* SGPR32, VGPR3, EXEC_MASK_64, PC_64 */
   AMDDWARF_REGISTER_ASM_NAME = 1,   /* s32, v3, exec, pc */
+  /* The names llvm-dwarfdump-19 prints for AMDGPU (LLVM's MC registers:
+     PC_REG, EXEC, EXEC_LO, SGPR32, VGPR3, AGPR3), which `amddwarf cfi`
+     prints too; without LLVM's _LO16, which names the 16-bit sub-register
+     LLVM happens to list first for the number. Where LLVM names no register
+     (PC_32, the wave32 VGPR and AGPR numbers) the DWARF name. */
+  AMDDWARF_REGISTER_LLVM_NAME = 2,
 } amddwarf_register_style;
 
 /* Describes DWARF register DWARF. Returns AMDDWARF_OK, or AMDDWARF_NOT_FOUND

@@ -358,6 +358,20 @@ AMDDWARF_API amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, si
                                                          uint64_t size, void *buf,
                                                          amddwarf_error *err);
 
+/* Writes SIZE bytes of BUF at byte OFFSET of register REGNO of frame INDEX
+   (the innermost physical frame and its inlines: the target's registers).
+   A vector register's dwords of inactive lanes (lane L's at L * 4) are
+   refused (E_INVALID_ARGUMENT naming the lanes) unless FLAGS has
+   AMDDWARF_ASSIGN_INACTIVE. Errors: E_UNSUPPORTED (a caller's frame, whose
+   registers the CFI places; pc and exec, from which the wave's frames and
+   lanes are computed; a target without write_register), E_INVALID_ARGUMENT
+   (bytes past the register), NOT_FOUND (no such frame or register), the
+   target's. */
+AMDDWARF_API amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t frame,
+                                                          uint32_t regno, uint64_t offset,
+                                                          uint64_t size, const void *buf,
+                                                          unsigned flags, amddwarf_error *err);
+
 /* One register of the set a debugger shows for a wave. */
 typedef struct amddwarf_wave_register {
   uint32_t regno;      /* DWARF number, in the wave size's EXEC and VGPR ranges */
@@ -426,6 +440,103 @@ AMDDWARF_API amddwarf_status amddwarf_wave_find_variable(amddwarf_wave *wave, si
                                                          const char *name,
                                                          const amddwarf_frame_var **out,
                                                          amddwarf_error *err);
+
+/* ---- The variables a frame lists ------------------------------------------ */
+
+/* Which list of a debugger a variable belongs to. */
+typedef enum amddwarf_listed_kind {
+  AMDDWARF_LISTED_LOCAL = 0,     /* DW_TAG_variable of one of the frame's scopes */
+  AMDDWARF_LISTED_ARGUMENT = 1,  /* DW_TAG_formal_parameter */
+  AMDDWARF_LISTED_GLOBAL = 2,    /* a variable of the frame's unit */
+} amddwarf_listed_kind;
+
+typedef struct amddwarf_listed_variable {
+  const char *name;              /* as listed, distinct in the frame: the DIE's name,
+                                    or for one that an earlier (inner) listed variable
+                                    of its name shadows, "x @ file.cl:12" (the base
+                                    name of its DW_AT_decl_file and its decl line;
+                                    "x @ scope N" without a decl line) */
+  const char *path_name;         /* the DIE's name, as a path spells it */
+  amddwarf_listed_kind kind;
+  amddwarf_die_ref die;          /* the variable's DIE: for one declared only in an
+                                    abstract origin, the origin's */
+  const amddwarf_frame_var *var; /* its entry of amddwarf_wave_variables (for
+                                    amddwarf_valobj_new_var), or NULL when the frame's
+                                    scope does not declare it (MISSING says why) */
+  size_t var_index;              /* VAR's index there; SIZE_MAX when VAR is NULL */
+  uint32_t scope;                /* index in the frame's SCOPES */
+  int shadowed;                  /* a path's NAME finds another variable: reach this
+                                    one through VAR */
+  const char *missing;           /* NULL, or why it has no value: an inlined routine
+                                    declares it only in its abstract origin (the
+                                    optimized code kept no trace of it) and a debugger
+                                    shows it as <optimized out> */
+} amddwarf_listed_variable;
+
+/* The variables frame FRAME lists, in the order a debugger shows them: the
+   frame's scopes innermost first, each with its variables and parameters in
+   DIE order and then those its abstract origin declares that it does not
+   (as gdb lists them: optimized out), then the unit's globals. Unnamed
+   variables are left out. *LIST is valid until close. Errors: those of
+   amddwarf_wave_variables, E_NO_MEMORY. */
+AMDDWARF_API amddwarf_status amddwarf_wave_frame_variables(amddwarf_wave *wave, size_t frame,
+                                                           const amddwarf_listed_variable **list,
+                                                           size_t *count, amddwarf_error *err);
+
+/* The variable that frame FRAME lists as LISTED_NAME ("x", "x @ k.cl:12"):
+   OK with *OUT, or NOT_FOUND ("frame 0 lists no variable 'y'"); the errors
+   of amddwarf_wave_frame_variables. O(log n) after the first listing. */
+AMDDWARF_API amddwarf_status amddwarf_wave_frame_variable_find(
+    amddwarf_wave *wave, size_t frame, const char *listed_name,
+    const amddwarf_listed_variable **out, amddwarf_error *err);
+
+/* ---- Memory --------------------------------------------------------------- */
+
+/* Reads SIZE bytes at ADDRESS of address space ASPACE (DW_ASPACE_*) of
+   WAVE's target, mapped as the evaluator maps a location's address:
+   private_lane<N> is private_lane of lane N; a generic address goes through
+   the target's apertures (when it gives them) to global, local or
+   private_lane; private_lane reads lane LANE (AMDDWARF_NO_LANE: the focused
+   lane); private_wave is the swizzled view of every lane's private memory
+   (target.h). LANE is AMDDWARF_NO_LANE for a space without lanes. Reading
+   an inactive lane's memory is allowed: memory does not depend on the PC.
+   OK with all SIZE bytes; else the status of the failed read, ERR naming
+   the space as given and as mapped ("generic 0x2000000000001000 =
+   private_lane memory of lane 3 at 0x1000: the target reads 4 of 16 bytes
+   (E_EVAL_UNAVAILABLE)"), with the readable prefix in BUF and its length in
+   *READABLE (may be NULL). Errors: E_INVALID_ARGUMENT (no such space, a
+   lane given for a space without lanes, or two different lanes),
+   E_AMDGPU_BAD_LANE (a lane past the wave), E_UNSUPPORTED (the target has
+   no read_memory), the target's. */
+AMDDWARF_API amddwarf_status amddwarf_wave_read_memory(amddwarf_wave *wave, uint32_t aspace,
+                                                       uint32_t lane, uint64_t address,
+                                                       uint64_t size, void *buf,
+                                                       uint64_t *readable, amddwarf_error *err);
+
+/* Parses an address-space-qualified address, "[SPACE:[LANE:]]ADDRESS"
+   (specs/dap.md, "Memory references"): "0x1000" (global), "local:0x100",
+   "private_lane:5:0x40", "private_lane5:0x40", "private_wave:0x800"; SPACE
+   a name of amddwarf_aspace_lookup, numbers decimal or 0x hex. *ASPACE is
+   the space as named (private_lane<N> stays private_lane<N>), *LANE the
+   lane given for a per-lane space, else AMDDWARF_NO_LANE: arguments for
+   amddwarf_wave_read_memory, which checks the lane against a wave.
+   E_INVALID_ARGUMENT, ERR saying what is wrong ("private_lane memory needs
+   a lane: private_lane:LANE:ADDRESS", "no address space 'lds' (...)"). */
+AMDDWARF_API amddwarf_status amddwarf_memory_ref_parse(const char *text, uint32_t *aspace,
+                                                       uint32_t *lane, uint64_t *address,
+                                                       amddwarf_error *err);
+
+/* Writes SIZE bytes of BUF as amddwarf_wave_read_memory reads them. The
+   memory of an inactive lane (private_lane of that lane, or a private_wave
+   dword that belongs to it) is refused with E_INVALID_ARGUMENT naming the
+   lanes unless FLAGS has AMDDWARF_ASSIGN_INACTIVE, as for values: the lane
+   stands at its own PC and may keep what the caller means elsewhere.
+   Nothing is written on an error. Errors: as the read, E_UNSUPPORTED (no
+   write_memory), the target's. */
+AMDDWARF_API amddwarf_status amddwarf_wave_write_memory(amddwarf_wave *wave, uint32_t aspace,
+                                                        uint32_t lane, uint64_t address,
+                                                        uint64_t size, const void *buf,
+                                                        unsigned flags, amddwarf_error *err);
 
 /* ---- Values -------------------------------------------------------------- */
 
@@ -502,6 +613,26 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_new_var(amddwarf_wave *wave, size_t
                                                      const amddwarf_frame_var *var,
                                                      const char *path, amddwarf_valobj **out,
                                                      amddwarf_error *err);
+/* amddwarf_valobj_new_var for variable VAR_INDEX of amddwarf_wave_variables
+   (amddwarf_listed_variable.var_index): for a debugger that keeps an index
+   where it cannot keep a pointer. Errors: NOT_FOUND (the frame has fewer
+   variables), those of amddwarf_valobj_new_var. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_new_indexed(amddwarf_wave *wave, size_t frame,
+                                                         size_t var_index, const char *path,
+                                                         amddwarf_valobj **out,
+                                                         amddwarf_error *err);
+/* Where VALUE's first byte is in memory for LANE (AMDDWARF_NO_LANE: the
+   focused lane): *ASPACE (DW_ASPACE_*, as the location names it: a generic
+   address stays generic; private_lane<N> becomes private_lane with
+   *ADDRESS_LANE N), *ADDRESS_LANE (the lane of a private_lane address, else
+   AMDDWARF_NO_LANE) and *ADDRESS, ready for amddwarf_wave_read_memory.
+   Errors: NOT_FOUND (the value is in a register, implicit, composite or a
+   bit field: "'x' is not at a byte in memory in lane 0 (its location is
+   register)"), E_INVALID_ARGUMENT (no such lane), the lane's location
+   error (optimized out, unavailable). */
+AMDDWARF_API amddwarf_status amddwarf_valobj_address(amddwarf_valobj *value, uint32_t lane,
+                                                     uint32_t *aspace, uint32_t *address_lane,
+                                                     uint64_t *address, amddwarf_error *err);
 AMDDWARF_API void amddwarf_valobj_free(amddwarf_valobj *value);
 /* Valid until amddwarf_valobj_free. */
 AMDDWARF_API const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value);

@@ -7,17 +7,66 @@
  * copies nothing out of it: the struct and everything USER points to must
  * stay valid while an evaluation, read or write that uses it runs.
  *
- * Rules every callback follows:
- *  - It returns AMDDWARF_OK, or AMDDWARF_E_EVAL_UNAVAILABLE when the storage
- *    exists but cannot be read or written (a register not saved, memory not
- *    mapped), or AMDDWARF_E_UNSUPPORTED / AMDDWARF_NOT_FOUND as documented
- *    below. Any other negative status is passed through to the caller.
+ * The contract, for every callback:
+ *  - It returns AMDDWARF_OK, or one of the statuses below; what the library
+ *    makes of each:
+ *      E_EVAL_UNAVAILABLE  the storage exists but cannot be read or written
+ *                          now: a register the target does not have or did
+ *                          not save, memory not mapped or not captured. The
+ *                          debugger layer shows the lane <unavailable> and,
+ *                          for a register, names it (specs/debug-api.md).
+ *                          This is THE answer for a missing register.
+ *      E_EVAL_OPTIMIZED_OUT a register an unwound frame does not restore (the
+ *                          CFI's undefined rule): the lane is <optimized out>.
+ *      NOT_FOUND           only where a callback below says so (a DIE or base
+ *                          type that does not exist). From read_register it is
+ *                          NOT "no such register": it reaches the caller as a
+ *                          per-lane <error> ("no matching entry").
+ *      E_UNSUPPORTED       the callback cannot answer at all (no EXEC mask, no
+ *                          apertures, no frame base): the same as a NULL
+ *                          callback, an error naming what is missing; for
+ *                          apertures, generic addresses are then passed on
+ *                          as generic.
+ *      anything else       passed through to the caller unchanged.
  *  - It must not call back into libamddwarf (no re-entrant evaluation).
  *  - A NULL callback means "not provided": an operation that needs it fails
  *    with AMDDWARF_E_UNSUPPORTED naming the callback; nothing crashes.
  *  - Sizes and offsets are in bytes; memory and register bytes are
  *    little-endian (AMDGPU), lane 0 in the least significant bytes of a
- *    vector register. */
+ *    vector register (lane L's dword at offset 4 * L).
+ *  - A read fills all SIZE bytes or fails; a write writes all or nothing.
+ *  - Lanes: the library never asks a target to write an inactive lane's
+ *    storage (a vector register's dword, private_lane memory, a private_wave
+ *    dword of that lane) unless its caller asked for it
+ *    (AMDDWARF_ASSIGN_INACTIVE: amddwarf_valobj_assign_lanes,
+ *    amddwarf_wave_write_register, amddwarf_wave_write_memory).
+ *  - Private memory comes in two views of the same bytes: private_lane (one
+ *    lane's, lane address A) and private_wave (the wave's scratch, swizzled:
+ *    lane L's address A is wave address (A / 4) * wave_size * 4 + L * 4 +
+ *    A % 4, amddwarf_private_lane_to_wave). Reads of whole objects (a 256-byte
+ *    array in private_wave, one read for all lanes of a dword) arrive as one
+ *    private_wave call spanning many lanes' dwords; a target that stores
+ *    per-lane memory must serve them by the swizzle (the snapshot target does,
+ *    dword by dword). examples/backend/backend.c implements both views over
+ *    one scratch array.
+ *
+ * Callbacks and what each may return besides OK (the fields below say more):
+ *   read_register, write_register   E_EVAL_UNAVAILABLE, E_EVAL_OPTIMIZED_OUT
+ *   register_size                   NOT_FOUND (no such register)
+ *   read_memory, write_memory       E_EVAL_UNAVAILABLE
+ *   focused_lane                    E_UNSUPPORTED (then lane 0)
+ *   wave_size                       E_UNSUPPORTED (then the code object's wave size)
+ *   exec_mask                       E_UNSUPPORTED (the debugger layer then counts
+ *                                   every lane as active)
+ *   apertures                       E_UNSUPPORTED (generic stays generic)
+ *   frame_base, cfa, object_address E_UNSUPPORTED
+ *   tls_address, address_index      E_UNSUPPORTED, E_EVAL_UNAVAILABLE
+ *   address_index_err               as address_index, with a message in ERR
+ *   base_type, die                  NOT_FOUND (no such DIE)
+ *   read_entry_register             E_EVAL_UNAVAILABLE, E_UNSUPPORTED
+ * Register numbers are DWARF numbers (AMDGPU: amddwarf_amdgpu_register_info,
+ * whose kind_id is an amddwarf_register_kind); address spaces are DW_ASPACE_*
+ * (below). */
 #ifndef AMDDWARF_TARGET_H
 #define AMDDWARF_TARGET_H
 

@@ -10,15 +10,19 @@ typedef struct register_range {
   uint32_t count;
   const char *name;
   const char *asm_name;
+  const char *llvm_name;
   uint32_t first_index;
   uint32_t lane_bits;
   uint32_t lanes;
   uint32_t wave;
+  amddwarf_register_kind kind;
 } register_range;
 
 static const register_range register_ranges[] = {
-#define AMDDWARF_REGS(first, count, name, asm_name, first_index, lane_bits, lanes, wave) \
-  {first, count, name, asm_name, first_index, lane_bits, lanes, wave},
+#define AMDDWARF_REGS(first, count, name, asm_name, llvm_name, first_index, lane_bits, lanes, \
+                      wave, kind)                                                            \
+  {first, count, name, asm_name, llvm_name, first_index, lane_bits, lanes, wave,              \
+   AMDDWARF_REGISTER_KIND_##kind},
 #include "amdgpu/regs.def"
 #undef AMDDWARF_REGS
 };
@@ -48,6 +52,7 @@ amddwarf_status amddwarf_amdgpu_register_info(uint32_t dwarf, amddwarf_amdgpu_re
   out->lanes = range->lanes;
   out->bit_size = range->lane_bits * (range->lanes ? range->lanes : 1);
   out->wave_size = range->wave;
+  out->kind_id = range->kind;
   return AMDDWARF_OK;
 }
 
@@ -59,7 +64,10 @@ amddwarf_status amddwarf_amdgpu_register_name(uint32_t dwarf, amddwarf_register_
   if (!range)
     n = snprintf(buf, size, "reg%u", (unsigned)dwarf);
   else {
-    const char *base = style == AMDDWARF_REGISTER_ASM_NAME ? range->asm_name : range->name;
+    const char *base = style == AMDDWARF_REGISTER_ASM_NAME ? range->asm_name
+                       : style == AMDDWARF_REGISTER_LLVM_NAME && range->llvm_name != NULL
+                           ? range->llvm_name
+                           : range->name;
     if (range->count == 1)
       n = snprintf(buf, size, "%s", base);
     else

@@ -161,6 +161,13 @@ enum { AMDDWARF_CFI_INDEX_BLOCK = 64 };
    at open, so this cannot fail. */
 const amddwarf_cfi_fde *amddwarf__cfi_fde(const amddwarf_cfi *cfi, size_t index);
 
+/* The register name the llvm-dwarfdump-19 spellings print
+   (amddwarf_cfi_insn_print, amddwarf_cfi_row_print): for AMDGPU the names
+   LLVM gives (AMDDWARF_REGISTER_LLVM_NAME: PC_REG, EXEC), else
+   amddwarf_cfi_register_name's. */
+void amddwarf__cfi_dump_register_name(const amddwarf_cfi_target *target, uint32_t reg, char *buf,
+                                     size_t size);
+
 /* Position in cfi->index of the entry covering PC, or SIZE_MAX. */
 size_t amddwarf__cfi_index_find(const amddwarf_cfi *cfi, uint64_t pc);
 

@@ -157,23 +157,23 @@ static bool print_register_op(const amddwarf_cfi *cfi, const amddwarf_op *op,
   if (!info)
     return false;
   if (op->kind >= AMDDWARF_OP_reg0 && op->kind <= AMDDWARF_OP_reg31) {
-    amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
+    amddwarf__cfi_dump_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
     amddwarf__text_printf(out, "%s %s", info->name, name);
     return true;
   }
   if (op->kind == AMDDWARF_OP_regx) {
-    amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
+    amddwarf__cfi_dump_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
     amddwarf__text_printf(out, "%s %s", info->name, name);
     return true;
   }
   if (op->kind >= AMDDWARF_OP_breg0 && op->kind <= AMDDWARF_OP_breg31) {
-    amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
+    amddwarf__cfi_dump_register_name(cfi->target, (uint32_t)op->operands[1], name, sizeof name);
     amddwarf__text_printf(out, "%s %s%+" PRId64, info->name, name,
                         (int64_t)op->operands[0]);
     return true;
   }
   if (op->kind == AMDDWARF_OP_bregx) {
-    amddwarf_cfi_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
+    amddwarf__cfi_dump_register_name(cfi->target, (uint32_t)op->operands[0], name, sizeof name);
     amddwarf__text_printf(out, "%s %s%+" PRId64, info->name, name,
                         (int64_t)op->operands[1]);
     return true;
@@ -268,7 +268,7 @@ size_t amddwarf_cfi_insn_print(const amddwarf_cfi *cfi, const amddwarf_cfi_cie *
     }
     case CFA_OPND_LOW6_REG:
     case CFA_OPND_REG:
-      amddwarf_cfi_register_name(cfi->target, (uint32_t)v, name, sizeof name);
+      amddwarf__cfi_dump_register_name(cfi->target, (uint32_t)v, name, sizeof name);
       amddwarf__text_printf(&out, " %s", name);
       break;
     case CFA_OPND_UOFF: amddwarf__text_printf(&out, " %+" PRId64, (int64_t)v); break;

@@ -798,7 +798,7 @@ size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *r
   switch (row->cfa.kind) {
   case AMDDWARF_CFA_RULE_UNSPECIFIED: amddwarf__text_puts(&out, "unspecified"); break;
   case AMDDWARF_CFA_RULE_REG_OFFSET:
-    amddwarf_cfi_register_name(cfi->target, row->cfa.reg, name, sizeof name);
+    amddwarf__cfi_dump_register_name(cfi->target, row->cfa.reg, name, sizeof name);
     amddwarf__text_printf(&out, "%s", name);
     if (row->cfa.offset != 0 || row->cfa.aspace_given)
       amddwarf__text_printf(&out, "%+" PRId64, row->cfa.offset);
@@ -812,7 +812,7 @@ size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *r
   }
   for (uint32_t i = 0; i < row->rule_count; i++) {
     const amddwarf_cfi_rule *r = &row->rules[i];
-    amddwarf_cfi_register_name(cfi->target, r->column, name, sizeof name);
+    amddwarf__cfi_dump_register_name(cfi->target, r->column, name, sizeof name);
     amddwarf__text_printf(&out, "%s%s=", i == 0 ? ": " : ", ", name);
     switch (r->kind) {
     case AMDDWARF_CFI_RULE_UNDEFINED: amddwarf__text_puts(&out, "undefined"); break;
@@ -824,7 +824,7 @@ size_t amddwarf_cfi_row_print(const amddwarf_cfi *cfi, const amddwarf_cfi_row *r
       break;
     case AMDDWARF_CFI_RULE_VAL_OFFSET: print_cfa_offset(&out, r->offset); break;
     case AMDDWARF_CFI_RULE_REGISTER:
-      amddwarf_cfi_register_name(cfi->target, r->reg, name, sizeof name);
+      amddwarf__cfi_dump_register_name(cfi->target, r->reg, name, sizeof name);
       amddwarf__text_printf(&out, "%s", name);
       break;
     case AMDDWARF_CFI_RULE_EXPRESSION:

@@ -149,6 +149,17 @@ void amddwarf_cfi_register_name(const amddwarf_cfi_target *target, uint32_t reg,
   snprintf(buf, size, "reg%u", (unsigned)reg);
 }
 
+void amddwarf__cfi_dump_register_name(const amddwarf_cfi_target *target, uint32_t reg, char *buf,
+                                     size_t size)
+{
+  amddwarf_cfi_register_name(target, reg, buf, size);
+  /* AMDGPU (a wave size): the name llvm-dwarfdump-19 prints for a register
+     the target has (PC_REG, EXEC, SGPR32), so the two dumps agree. */
+  if (target != NULL && target->wave_size != 0 && target->register_name != NULL &&
+      target->register_name(target, reg, buf, size))
+    amddwarf_amdgpu_register_name(reg, AMDDWARF_REGISTER_LLVM_NAME, buf, size);
+}
+
 static const char *const rule_kind_names[] = {
     "undefined", "same_value", "offset", "val_offset",
     "register",  "expression", "val_expression", "architectural",

@@ -44,7 +44,10 @@ typedef struct amddwarf_debug_frame {
   size_t var_count, var_capacity;
   int vars_done;
   amddwarf_status vars_status;
+  struct amddwarf_frame_listing *listing; /* amddwarf_wave_frame_variables, on first use */
 } amddwarf_debug_frame;
+
+void amddwarf__frame_listing_free(amddwarf_wave *wave, struct amddwarf_frame_listing *listing);
 
 struct amddwarf_wave {
   amddwarf_allocator allocator;
@@ -164,6 +167,11 @@ amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame
                                                      const uint8_t *bytes, size_t size,
                                                      amddwarf_location *out,
                                                      amddwarf_error *err);
+
+/* What a debugger lists of VAR (its name, tag, declaration, whether it is
+   a global of CU), read from the DIE VAR->ref.die (variables.c). */
+void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
+                                  amddwarf_frame_var *var);
 
 /* Reading DIEs through references (die_read.c); a failed read reads as
    absent. The DIE's tag, or 0. */

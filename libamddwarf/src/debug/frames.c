@@ -631,6 +631,7 @@ void amddwarf__debug_free_frames(amddwarf_wave *w)
       amddwarf__mem_free(&w->allocator, (void *)f->scopes,
                         f->scope_capacity * sizeof *f->scopes);
     amddwarf__mem_free(&w->allocator, f->vars, f->var_capacity * sizeof *f->vars);
+    amddwarf__frame_listing_free(w, f->listing);
     amddwarf__mem_free(&w->allocator, f, sizeof *f);
   }
   amddwarf__mem_free(&w->allocator, w->frames, w->frame_capacity * sizeof *w->frames);

@@ -28,9 +28,9 @@ static const char *die_string(const amddwarf_object *object, amddwarf_die_ref di
   return a.value.string;
 }
 
-/* What a debugger lists of VAR, read from its DIE. */
-static void describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
-                         amddwarf_frame_var *var)
+/* What a debugger lists of VAR, read from its DIE (debug_internal.h). */
+void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
+                                  amddwarf_frame_var *var)
 {
   amddwarf_die_ref die = var->ref.die;
   amddwarf_attribute a;
@@ -93,7 +93,7 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
     v->global = v->ref.scope.offset == f->cu->die_offset;
     if (!belongs(f, v))
       continue;
-    describe_var(object, f->cu, v);
+    amddwarf__debug_describe_var(object, f->cu, v);
     ++kept;
   }
   f->vars = all;

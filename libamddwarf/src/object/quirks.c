@@ -103,7 +103,7 @@ static bool amddwarf__quirk_match_register(const amddwarf_op *ops, size_t count,
     /* A vector register: the lane's dword, as the legacy convention reads
        "DW_OP_regx VGPRn" alone. */
     *n = amddwarf__normalize_lane_register(regno, res);
-  } else if (strcmp(info.kind, "SGPR") == 0) {
+  } else if (info.kind_id == AMDDWARF_REGISTER_KIND_SGPR) {
     *n = 0;
     res[(*n)++] = amddwarf__normalize_op(AMDDWARF_OP_regx, regno, 0);
   } else {

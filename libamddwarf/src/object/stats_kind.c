@@ -62,11 +62,11 @@ static amddwarf_loc_kind register_kind(uint32_t regno, bool *vector)
   if (amddwarf_amdgpu_register_info(regno, &info) != AMDDWARF_OK)
     return AMDDWARF_LOC_OTHER_REGISTER;
   *vector = info.lanes > 0;
-  if (strcmp(info.kind, "SGPR") == 0)
+  if (info.kind_id == AMDDWARF_REGISTER_KIND_SGPR)
     return AMDDWARF_LOC_SGPR;
-  if (strncmp(info.kind, "VGPR", 4) == 0)
+  if (info.kind_id == AMDDWARF_REGISTER_KIND_VGPR)
     return AMDDWARF_LOC_VGPR;
-  if (strncmp(info.kind, "AGPR", 4) == 0)
+  if (info.kind_id == AMDDWARF_REGISTER_KIND_AGPR)
     return AMDDWARF_LOC_AGPR;
   return AMDDWARF_LOC_OTHER_REGISTER;
 }

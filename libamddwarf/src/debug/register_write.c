@@ -1,0 +1,77 @@
+/* Writing a wave's registers (debug.h, amddwarf_wave_write_register): the
+ * innermost physical frame's, through the target, with the lane rule of
+ * every write of the layer: a vector register's dwords of inactive lanes are
+ * written only when the caller asks (AMDDWARF_ASSIGN_INACTIVE). */
+#include <amddwarf/amdgpu.h>
+
+#include "common/error.h"
+#include "debug/debug_internal.h"
+
+/* The lanes whose dwords bytes [OFFSET, OFFSET + SIZE) of a vector register
+   with LANE_BYTES per lane cover. */
+static uint64_t lanes_covered(uint64_t offset, uint64_t size, uint32_t lane_bytes,
+                              uint32_t wave_size)
+{
+  uint64_t lanes = 0;
+  for (uint64_t lane = offset / lane_bytes; lane < wave_size && lane * lane_bytes < offset + size;
+       ++lane)
+    lanes |= UINT64_C(1) << lane;
+  return lanes;
+}
+
+amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t index, uint32_t regno,
+                                             uint64_t offset, uint64_t size, const void *buf,
+                                             unsigned flags, amddwarf_error *err)
+{
+  amddwarf_debug_frame *f = NULL;
+  amddwarf_amdgpu_register info;
+  char name[32];
+  if (wave == NULL || (buf == NULL && size > 0))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_wave_write_register: NULL argument");
+  amddwarf_status st = amddwarf__debug_frame_get(wave, index, &f, err);
+  if (st == AMDDWARF_END)
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET, "no frame %zu", index);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (amddwarf_amdgpu_register_info(regno, &info) != AMDDWARF_OK)
+    return amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
+                         "DWARF register %u is not an AMDGPU register", regno);
+  amddwarf_amdgpu_register_name(regno, AMDDWARF_REGISTER_ASM_NAME, name, sizeof name);
+  if (offset > info.bit_size / 8 || size > info.bit_size / 8 - offset)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "%s has %u bytes: bytes %llu-%llu are past its end", name,
+                         info.bit_size / 8, (unsigned long long)offset,
+                         (unsigned long long)(offset + size - 1));
+  /* The wave's frames, lanes and lane PCs are computed from these. */
+  if (info.kind_id == AMDDWARF_REGISTER_KIND_PC || info.kind_id == AMDDWARF_REGISTER_KIND_EXEC)
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "%s is not written: the wave's frames and lanes are computed from it",
+                         name);
+  if (f->pub.physical != 0)
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "frame %zu: a caller's registers are not written (only the innermost "
+                         "frame's, which the target holds)", index);
+  if (wave->raw.write_register == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "the target has no write_register callback");
+  if (info.lanes != 0 && !(flags & AMDDWARF_ASSIGN_INACTIVE)) {
+    const amddwarf_lanes *lanes = NULL;
+    if ((st = amddwarf_wave_lanes(wave, &lanes, err)) != AMDDWARF_OK)
+      return st;
+    uint64_t inactive =
+        lanes_covered(offset, size, info.lane_bits / 8, wave->info.wave_size) & ~lanes->active_mask;
+    if (inactive != 0) {
+      char spelled[256];
+      amddwarf_lanes_spell(inactive, wave->info.wave_size, spelled, sizeof spelled);
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                           "%s of inactive lane%s %s: writing inactive lanes must be asked for "
+                           "explicitly", name, (inactive & (inactive - 1)) ? "s" : "", spelled);
+    }
+  }
+  st = size > 0 ? wave->raw.write_register(wave->raw.user, regno, offset, size, buf) : AMDDWARF_OK;
+  if (st != AMDDWARF_OK)
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "the target cannot write %s (%s)", name,
+                         amddwarf_status_name(st));
+  return AMDDWARF_OK;
+}
