@@ -322,6 +322,12 @@ static void test_origins(void **state)
                    AMDDWARF_OK);
   assert_int_equal(a.value.kind, AMDDWARF_ATTR_REF);
   assert_int_equal(a.value.offset, d.off_a);
+  /* The accessors: a string through the origin, a reference of DIE itself. */
+  assert_string_equal(amddwarf_object_die_string(o, b, DW_AT_name), "a");
+  assert_null(amddwarf_object_die_string(o, b, DW_AT_abstract_origin)); /* not a string */
+  assert_int_equal(amddwarf_object_die_reference(o, b, DW_AT_abstract_origin).offset, d.off_a);
+  amddwarf_die_ref none = amddwarf_object_die_reference(o, b, DW_AT_specification);
+  assert_false(amddwarf_die_ref_valid(none));
   expect_refs_match_summaries(o);
   amddwarf_object_close(o);
 }

@@ -601,6 +601,19 @@ AMDDWARF_API amddwarf_status amddwarf_object_die_attribute(const amddwarf_object
                                                            unsigned flags, amddwarf_attribute *out,
                                                            amddwarf_error *err);
 
+/* String attribute AT of DIE (DW_AT_name, DW_AT_linkage_name...), its
+   abstract origin's or specification's when DIE lacks it, as
+   AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN finds it; NULL when there is none, it is
+   not a string, or the DIE cannot be read. Valid until close. */
+AMDDWARF_API const char *amddwarf_object_die_string(const amddwarf_object *object,
+                                                    amddwarf_die_ref die, unsigned at);
+
+/* The DIE that reference attribute AT of DIE itself (DW_AT_abstract_origin,
+   DW_AT_specification, DW_AT_type...) names; a reference that is not
+   valid (amddwarf_die_ref_valid) when DIE lacks AT or it names no DIE. */
+AMDDWARF_API amddwarf_die_ref amddwarf_object_die_reference(const amddwarf_object *object,
+                                                            amddwarf_die_ref die, unsigned at);
+
 /* Calls VISIT for every attribute of DIE in encoded order, as
    amddwarf_object_die_attributes does for a summary, with references and
    lists as amddwarf_object_die_attribute gives them. */

@@ -45,18 +45,6 @@ static amddwarf_listed_kind kind_of(const amddwarf_frame_var *var)
                                                       : AMDDWARF_LISTED_LOCAL;
 }
 
-/* The DIE that attribute AT (a reference) of DIE names, or an invalid one. */
-static amddwarf_die_ref referenced(const amddwarf_object *object, amddwarf_die_ref die,
-                                   unsigned at)
-{
-  amddwarf_attribute a;
-  amddwarf_die_ref target = {0, 0, 0};
-  if (amddwarf_object_die_attribute(object, die, at, 0, &a, NULL) == AMDDWARF_OK &&
-      a.value.kind == AMDDWARF_ATTR_REF)
-    amddwarf_object_die_ref_at(object, a.value.offset, &target, NULL);
-  return target;
-}
-
 typedef struct builder {
   amddwarf_wave *wave;
   draft *drafts;
@@ -118,7 +106,7 @@ static int concrete_origins(builder *b, const amddwarf_object *object, amddwarf_
   if (amddwarf_object_die_links(object, scope, &links, NULL) != AMDDWARF_OK)
     return 0;
   for (amddwarf_die_ref c = links.first_child; amddwarf_die_ref_valid(c); c = links.next_sibling) {
-    amddwarf_die_ref origin = referenced(object, c, AMDDWARF_DW_AT_abstract_origin);
+    amddwarf_die_ref origin = amddwarf_object_die_reference(object, c, AMDDWARF_DW_AT_abstract_origin);
     if (amddwarf_die_ref_valid(origin)) {
       if (amddwarf__mem_reserve(&b->wave->allocator, (void **)out, capacity, *count + 1,
                                sizeof **out) != 0)
@@ -139,7 +127,7 @@ static int add_origin_only(builder *b, const amddwarf_frame *frame, amddwarf_die
 {
   const amddwarf_object *object = frame->object;
   unsigned scope_tag = amddwarf__debug_die_tag(object, scope);
-  amddwarf_die_ref origin = referenced(object, scope, AMDDWARF_DW_AT_abstract_origin);
+  amddwarf_die_ref origin = amddwarf_object_die_reference(object, scope, AMDDWARF_DW_AT_abstract_origin);
   amddwarf_attribute a;
   /* A DW_AT_specification leads to a declaration, whose parameters are
      not the definition's: only an abstract origin counts. */
@@ -147,12 +135,7 @@ static int add_origin_only(builder *b, const amddwarf_frame *frame, amddwarf_die
       amddwarf_object_die_attribute(object, origin, AMDDWARF_DW_AT_declaration, 0, &a, NULL) ==
           AMDDWARF_OK)
     return 0;
-  const char *origin_name = amddwarf_object_die_attribute(object, origin, AMDDWARF_DW_AT_name,
-                                                          AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a,
-                                                          NULL) == AMDDWARF_OK &&
-                                    a.value.kind == AMDDWARF_ATTR_STRING
-                                ? a.value.string
-                                : NULL;
+  const char *origin_name = amddwarf_object_die_string(object, origin, AMDDWARF_DW_AT_name);
   char why[320];
   snprintf(why, sizeof why,
            "declared only in the abstract origin (DIE 0x%llx%s%s%s): the optimized code "

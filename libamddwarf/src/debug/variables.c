@@ -17,17 +17,6 @@ static int belongs(const amddwarf_debug_frame *frame, const amddwarf_frame_var *
   return var->ref.depth >= first && var->ref.depth < first + frame->pub.scope_count;
 }
 
-/* A string attribute of DIE (its origin's when it has none), or NULL. */
-static const char *die_string(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
-{
-  amddwarf_attribute a;
-  if (amddwarf_object_die_attribute(object, die, at, AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a,
-                                    NULL) != AMDDWARF_OK ||
-      a.value.kind != AMDDWARF_ATTR_STRING)
-    return NULL;
-  return a.value.string;
-}
-
 /* What a debugger lists of VAR, read from its DIE (debug_internal.h). */
 void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
                                   amddwarf_frame_var *var)
@@ -35,7 +24,7 @@ void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_
   amddwarf_die_ref die = var->ref.die;
   amddwarf_attribute a;
   uint64_t line = 0, file = 0;
-  var->name = die_string(object, die, AMDDWARF_DW_AT_name);
+  var->name = amddwarf_object_die_string(object, die, AMDDWARF_DW_AT_name);
   var->tag = (uint16_t)amddwarf__debug_die_tag(object, die);
   var->global = var->ref.scope.offset == cu->die_offset;
   var->has_const_value = amddwarf_object_die_attribute(object, die, AMDDWARF_DW_AT_const_value,
@@ -48,14 +37,11 @@ void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_
       break;
     }
     line = 0;
-    amddwarf_die_ref next = {0, 0, 0};
-    if ((amddwarf_object_die_attribute(object, at, AMDDWARF_DW_AT_abstract_origin, 0, &a,
-                                       NULL) == AMDDWARF_OK ||
-         amddwarf_object_die_attribute(object, at, AMDDWARF_DW_AT_specification, 0, &a,
-                                       NULL) == AMDDWARF_OK) &&
-        a.value.kind == AMDDWARF_ATTR_REF)
-      amddwarf_object_die_ref_at(object, a.value.offset, &next, NULL);
-    at = next;
+    amddwarf_die_ref next = amddwarf_object_die_reference(object, at,
+                                                          AMDDWARF_DW_AT_abstract_origin);
+    at = amddwarf_die_ref_valid(next)
+             ? next
+             : amddwarf_object_die_reference(object, at, AMDDWARF_DW_AT_specification);
   }
   var->decl_line = (uint32_t)line;
   var->decl_file = line ? (uint32_t)file : 0;

@@ -143,32 +143,21 @@ const char *amddwarf_object_function_name(const amddwarf_object *object,
   return die->name != NULL ? die->name : die->linkage_name;
 }
 
-/* A string attribute AT of DIE, its origin's or specification's, or NULL. */
-static const char *die_string(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
-{
-  amddwarf_attribute a;
-  if (amddwarf_object_die_attribute(object, die, at, AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a,
-                                    NULL) != AMDDWARF_OK ||
-      a.value.kind != AMDDWARF_ATTR_STRING)
-    return NULL;
-  return a.value.string;
-}
-
 const char *amddwarf_object_die_function_name(const amddwarf_object *object,
                                               amddwarf_die_ref die)
 {
   if (object == NULL)
     return NULL;
-  const char *linkage = die_string(object, die, AMDDWARF_DW_AT_linkage_name);
+  const char *linkage = amddwarf_object_die_string(object, die, AMDDWARF_DW_AT_linkage_name);
   if (linkage == NULL)
-    linkage = die_string(object, die, AMDDWARF_DW_AT_MIPS_linkage_name);
+    linkage = amddwarf_object_die_string(object, die, AMDDWARF_DW_AT_MIPS_linkage_name);
   /* The linkage string lives as long as the object: it keys the cache. */
   if (linkage != NULL) {
     const char *shown = display_name(object, linkage, linkage);
     if (shown != linkage)
       return shown;
   }
-  const char *name = die_string(object, die, AMDDWARF_DW_AT_name);
+  const char *name = amddwarf_object_die_string(object, die, AMDDWARF_DW_AT_name);
   return name != NULL ? name : linkage;
 }
 

@@ -387,6 +387,28 @@ amddwarf_status amddwarf_object_die_attribute(const amddwarf_object *object, amd
   return st == AMDDWARF_OK ? AMDDWARF_NOT_FOUND : st;
 }
 
+const char *amddwarf_object_die_string(const amddwarf_object *object, amddwarf_die_ref die,
+                                       unsigned at)
+{
+  amddwarf_attribute a;
+  if (amddwarf_object_die_attribute(object, die, at, AMDDWARF_ATTRIBUTE_FOLLOW_ORIGIN, &a,
+                                    NULL) != AMDDWARF_OK ||
+      a.value.kind != AMDDWARF_ATTR_STRING)
+    return NULL;
+  return a.value.string;
+}
+
+amddwarf_die_ref amddwarf_object_die_reference(const amddwarf_object *object,
+                                               amddwarf_die_ref die, unsigned at)
+{
+  amddwarf_attribute a;
+  amddwarf_die_ref target = {0, 0, 0};
+  if (amddwarf_object_die_attribute(object, die, at, 0, &a, NULL) == AMDDWARF_OK &&
+      a.value.kind == AMDDWARF_ATTR_REF)
+    amddwarf_object_die_ref_at(object, a.value.offset, &target, NULL);
+  return target;
+}
+
 amddwarf_status amddwarf_object_die_expr_at(const amddwarf_object *object, amddwarf_die_ref die,
                                             unsigned at, uint64_t pc, const uint8_t **bytes,
                                             size_t *size, amddwarf_loc_entry *entry,
