@@ -164,8 +164,7 @@ static int add_origin_only(builder *b, const amddwarf_frame *frame, amddwarf_die
           bsearch(&c.offset, concrete, concrete_count, sizeof *concrete, by_offset) == NULL) {
         amddwarf_listed_variable item = {0};
         item.path_name = var.name;
-        item.kind = var.tag == AMDDWARF_DW_TAG_formal_parameter ? AMDDWARF_LISTED_ARGUMENT
-                                                                : AMDDWARF_LISTED_LOCAL;
+        item.kind = kind_of(&var); /* never a global: VAR's scope is the origin */
         item.die = c;
         item.var_index = (size_t)-1;
         item.scope = index;
