@@ -201,6 +201,19 @@ static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const
   return AMDDWARF_OK;
 }
 
+/* Room in STOP for N more waves: refused past AMDDWARF_STOP_MAX_WAVES. */
+static amddwarf_status reserve_waves(amddwarf_stop *stop, size_t n, const char *name,
+                                     amddwarf_error *err)
+{
+  if (n > AMDDWARF_STOP_MAX_WAVES - stop->count)
+    return amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                         "%s: more than %d waves in the stop", name, AMDDWARF_STOP_MAX_WAVES);
+  if (amddwarf__mem_reserve(&stop->alloc, (void **)&stop->waves, &stop->capacity,
+                           stop->count + n, sizeof *stop->waves) != 0)
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t size,
                                   const char *name, amddwarf_error *err)
 {
@@ -229,16 +242,8 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
                        "%s: waves must be an array", name);
     goto done;
   }
-  if (n > AMDDWARF_STOP_MAX_WAVES - stop->count) {
-    st = amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
-                       "%s: more than %d waves in the stop", name, AMDDWARF_STOP_MAX_WAVES);
+  if ((st = reserve_waves(stop, n, name, err)) != AMDDWARF_OK)
     goto done;
-  }
-  if (amddwarf__mem_reserve(&stop->alloc, (void **)&stop->waves, &stop->capacity,
-                           stop->count + n, sizeof *stop->waves) != 0) {
-    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    goto done;
-  }
   for (size_t i = 0; i < n && st == AMDDWARF_OK; i++) {
     char where[512];
     if (waves) {
@@ -326,14 +331,10 @@ amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text,
   }
   size_t first = stop->count;
   json_t *code_objects = NULL;
-  if (scan.count > AMDDWARF_STOP_MAX_WAVES - stop->count)
-    st = amddwarf__fail(err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
-                       "%s: more than %d waves in the stop", name, AMDDWARF_STOP_MAX_WAVES);
-  else if (amddwarf__mem_reserve(&stop->alloc, (void **)&stop->waves, &stop->capacity,
-                                 stop->count + scan.count, sizeof *stop->waves) != 0 ||
-           amddwarf__mem_reserve(&stop->alloc, (void **)&stop->documents,
-                                 &stop->document_capacity, stop->document_count + 1,
-                                 sizeof *stop->documents) != 0)
+  st = reserve_waves(stop, scan.count, name, err);
+  if (st == AMDDWARF_OK &&
+      amddwarf__mem_reserve(&stop->alloc, (void **)&stop->documents, &stop->document_capacity,
+                            stop->document_count + 1, sizeof *stop->documents) != 0)
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   if (st == AMDDWARF_OK && scan.code_objects.end > scan.code_objects.begin) {
     char what[600];
