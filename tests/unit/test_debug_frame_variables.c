@@ -28,6 +28,8 @@
 #include <amddwarf/produce.h>
 #include <amddwarf/snapshot.h>
 
+#include "wave_fixture.h"
+
 static const char program_json[] =
     "{\"dwarf\": {\"version\": 5, \"dialect\": \"user\", \"wave_size\": 64},"
     " \"object\": {\"type\": \"relocatable\", \"processor\": \"gfx900\", \"text_size\": 64},"
@@ -69,48 +71,18 @@ static const char snapshot_json[] =
     "  \"fbffffff0000803e\"}, {\"address_space\": \"global\", \"address\": \"0x2000\","
     "  \"bytes\": \"05000000\"}]}";
 
-typedef struct fixture {
-  uint8_t *image;
-  size_t size;
-  amddwarf_object *object;
-  amddwarf_snapshot *snap;
-  amddwarf_target target;
-  amddwarf_wave *wave;
-} fixture;
+typedef wave_fixture fixture;
 
 static int setup(void **state)
 {
-  fixture *fx = calloc(1, sizeof *fx);
-  amddwarf_error err;
-  if (fx == NULL)
-    return -1;
-  amddwarf_status st =
-      amddwarf_build_json(program_json, sizeof program_json - 1, NULL, &fx->image, &fx->size, &err);
-  if (st != AMDDWARF_OK)
-    print_error("amddwarf_build_json: %s\n", err.message);
-  assert_int_equal(st, AMDDWARF_OK);
-  assert_int_equal(amddwarf_object_open_memory(fx->image, fx->size, NULL, &fx->object, &err),
-                   AMDDWARF_OK);
-  st = amddwarf_snapshot_load(snapshot_json, sizeof snapshot_json - 1, NULL, &fx->snap, &err);
-  if (st != AMDDWARF_OK)
-    print_error("amddwarf_snapshot_load: %s\n", err.message);
-  assert_int_equal(st, AMDDWARF_OK);
-  amddwarf_snapshot_target(fx->snap, &fx->target);
-  const amddwarf_object *objects[1] = {fx->object};
-  assert_int_equal(amddwarf_wave_open(objects, 1, &fx->target, NULL, &fx->wave, &err),
-                   AMDDWARF_OK);
-  *state = fx;
+  *state = wave_fixture_open(program_json, sizeof program_json - 1, snapshot_json,
+                             sizeof snapshot_json - 1);
   return 0;
 }
 
 static int teardown(void **state)
 {
-  fixture *fx = *state;
-  amddwarf_wave_close(fx->wave);
-  amddwarf_snapshot_free(fx->snap);
-  amddwarf_object_close(fx->object);
-  amddwarf_produce_free_bytes(NULL, fx->image, fx->size);
-  free(fx);
+  wave_fixture_close(*state);
   return 0;
 }
 
