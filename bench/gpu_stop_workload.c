@@ -652,11 +652,10 @@ amddwarf_status gpu_stop_api_backtrace(amddwarf_wave *wave,
       break;
     if (st != AMDDWARF_OK)
       return st;
-    if (!frame->has_cfa)
+    if (amddwarf_wave_frame_cfa(wave, k, &frames[k].cfa_aspace, &frames[k].cfa, NULL) !=
+        AMDDWARF_OK)
       return fail(err, AMDDWARF_E_CFI_UNEVALUABLE, "a frame's CFA");
     frames[k].pc = frame->pc;
-    frames[k].cfa = frame->cfa;
-    frames[k].cfa_aspace = frame->cfa_aspace;
     *count = k + 1;
   }
   return AMDDWARF_OK;

@@ -16,6 +16,9 @@ buffer stores and loads, s32/s33 arithmetic, s_getpc/s_swappc) exactly, and
 gives every other instruction's destination a fresh value. Its state is the
 snapshot. Then, from `amddwarf unwind --json` and `amddwarf vars --frame 1`:
 
+  * `vars --frame 0` does not load the instruction decoder (libLLVM) and
+    `unwind` does, as the dynamic loader's LD_DEBUG=files trace shows;
+
   * frame 1's PC is the instruction after middle's s_swappc_b64 and frame
     2's the return address middle received (llvm-objdump-19);
   * frame 1's line is the call site's as llvm-symbolizer-19 gives it;
@@ -342,6 +345,16 @@ def check_variant(amddwarf, work, label, obj, cpu, wave, lang):
             check(int(v, 16) == entry["v"][n][l],
                   "%s: frame 2 %s lane %d = %s, k had 0x%x" % (label, name, l, v,
                                                               entry["v"][n][l]))
+    # The instruction decoder (libLLVM) is loaded only when a question needs
+    # decoded instructions: frame 1 does (leaf's rows come from its
+    # prologue), frame 0's variables do not. The dynamic loader says which.
+    loaded = "file=" + "libLLVM"
+    traced = dict(os.environ, LD_DEBUG="files")
+    for args, want_loaded in ((["vars", "--frame", "0"], False), (["unwind"], True)):
+        t = run([amddwarf] + args + [obj, "--state", snap], env=traced)
+        check((loaded in t.stderr) == want_loaded,
+              "%s: `%s` %s libLLVM" % (label, " ".join(args),
+                                      "does not load" if want_loaded else "loads"))
     # The call site's line; middle's `a` read through the frame base that
     # leaf's rows restore (-O0: in scratch at DW_OP_fbreg from middle's FP).
     want = symbolizer_line(obj, facts["call_site"])

@@ -374,17 +374,21 @@ static int teardown(void **state)
 
 /* ---- Frames ---- */
 
-static void assert_frame(const amddwarf_frame *f, size_t index, const char *name, uint64_t pc,
-                         uint64_t lookup_pc, uint64_t cfa, uint32_t line, uint32_t column)
+static void assert_frame(amddwarf_wave *wave, const amddwarf_frame *f, size_t index,
+                         const char *name, uint64_t pc, uint64_t lookup_pc, uint64_t cfa,
+                         uint32_t line, uint32_t column)
 {
   assert_int_equal(f->index, index);
   assert_int_equal(f->physical, index);
   assert_int_equal(f->inline_depth, 0);
   assert_int_equal(f->pc, pc);
   assert_int_equal(f->lookup_pc, lookup_pc);
-  assert_true(f->has_cfa);
-  assert_int_equal(f->cfa_aspace, PRIVATE_WAVE);
-  assert_int_equal(f->cfa, cfa);
+  uint32_t cfa_aspace = 0;
+  uint64_t cfa_address = 0;
+  assert_int_equal(amddwarf_wave_frame_cfa(wave, index, &cfa_aspace, &cfa_address, NULL),
+                   AMDDWARF_OK);
+  assert_int_equal(cfa_aspace, PRIVATE_WAVE);
+  assert_int_equal(cfa_address, cfa);
   assert_true(amddwarf_die_ref_valid(f->function));
   assert_string_equal(f->function_name, name);
   assert_non_null(f->file);
@@ -415,11 +419,11 @@ static void test_frame_list(void **state)
     const amddwarf_frame *f = NULL;
     amddwarf_error err;
     assert_int_equal(amddwarf_wave_frame(wave, 0, &f, &err), AMDDWARF_OK);
-    assert_frame(f, 0, "leaf", stop_pc(w), stop_pc(w), LEAF_FP, 21, 3);
+    assert_frame(wave, f, 0, "leaf", stop_pc(w), stop_pc(w), LEAF_FP, 21, 3);
     assert_int_equal(amddwarf_wave_frame(wave, 1, &f, &err), AMDDWARF_OK);
-    assert_frame(f, 1, "mid", RETURN_INTO_MID, RETURN_INTO_MID - 1, MID_FP, 12, 7);
+    assert_frame(wave, f, 1, "mid", RETURN_INTO_MID, RETURN_INTO_MID - 1, MID_FP, 12, 7);
     assert_int_equal(amddwarf_wave_frame(wave, 2, &f, &err), AMDDWARF_OK);
-    assert_frame(f, 2, "kernel", RETURN_INTO_KERNEL, RETURN_INTO_KERNEL - 1, KERNEL_FP, 5, 2);
+    assert_frame(wave, f, 2, "kernel", RETURN_INTO_KERNEL, RETURN_INTO_KERNEL - 1, KERNEL_FP, 5, 2);
     assert_int_equal(amddwarf_wave_frame(wave, 3, &f, &err), AMDDWARF_END);
     /* The end is remembered: asking again, or further, says the same. */
     assert_int_equal(amddwarf_wave_frame(wave, 3, &f, &err), AMDDWARF_END);
@@ -544,7 +548,11 @@ static void test_no_cfi(void **state)
   assert_int_equal(amddwarf_wave_frame(wave, 0, &f, &err), AMDDWARF_OK);
   assert_int_equal(f->pc, stop_pc(2));
   assert_int_equal(f->lookup_pc, stop_pc(2));
-  assert_false(f->has_cfa);
+  uint32_t cfa_aspace;
+  uint64_t cfa;
+  assert_int_equal(amddwarf_wave_frame_cfa(wave, 0, &cfa_aspace, &cfa, NULL),
+                   AMDDWARF_E_EVAL_UNAVAILABLE);
+  assert_null(amddwarf_wave_frame_row(wave, 0));
   assert_string_equal(f->function_name, "leaf");
   assert_int_equal(f->line, 21);
   assert_var(wave, 0, "here", 4, v5(2, 4));
@@ -613,8 +621,8 @@ static int compute(const amddwarf_object *object, amddwarf_snapshot *snap, wave_
     r->frame_count = i + 1;
     r->pc[i] = f->pc;
     r->lookup_pc[i] = f->lookup_pc;
-    r->cfa[i] = f->cfa;
-    r->cfa_aspace[i] = f->cfa_aspace;
+    if (amddwarf_wave_frame_cfa(wave, i, &r->cfa_aspace[i], &r->cfa[i], NULL) != AMDDWARF_OK)
+      r->cfa[i] = UINT64_MAX;
     r->name[i] = f->function_name;
     r->line[i] = f->line;
   }
@@ -773,16 +781,16 @@ static void test_frame_list_loaded(void **state)
   assert_int_equal(info->load_address, LOADED_AT);
   const amddwarf_frame *f = NULL;
   assert_int_equal(amddwarf_wave_frame(wave, 0, &f, &err), AMDDWARF_OK);
-  assert_frame(f, 0, "leaf", LOADED_AT + 0x1220 + 4 * w, LOADED_AT + 0x1220 + 4 * w, LEAF_FP,
+  assert_frame(wave, f, 0, "leaf", LOADED_AT + 0x1220 + 4 * w, LOADED_AT + 0x1220 + 4 * w, LEAF_FP,
                21, 3);
   assert_int_equal(f->object_pc, 0x1220 + 4 * w);
   assert_int_equal(amddwarf_wave_frame(wave, 1, &f, &err), AMDDWARF_OK);
-  assert_frame(f, 1, "mid", LOADED_AT + RETURN_INTO_MID, LOADED_AT + RETURN_INTO_MID - 1,
+  assert_frame(wave, f, 1, "mid", LOADED_AT + RETURN_INTO_MID, LOADED_AT + RETURN_INTO_MID - 1,
                MID_FP, 12, 7);
   assert_int_equal(f->object_pc, RETURN_INTO_MID - 1);
   assert_int_equal(f->load_address, LOADED_AT);
   assert_int_equal(amddwarf_wave_frame(wave, 2, &f, &err), AMDDWARF_OK);
-  assert_frame(f, 2, "kernel", LOADED_AT + RETURN_INTO_KERNEL,
+  assert_frame(wave, f, 2, "kernel", LOADED_AT + RETURN_INTO_KERNEL,
                LOADED_AT + RETURN_INTO_KERNEL - 1, KERNEL_FP, 5, 2);
   assert_int_equal(amddwarf_wave_frame(wave, 3, &f, &err), AMDDWARF_END);
   for (uint32_t lane = 0; lane < LANES; lane += 21) {

@@ -266,9 +266,13 @@ int cli_unwind_main(int argc, char **argv)
     if (frame->inline_depth != 0)
       continue;
     const amddwarf_frame *fi = frame;
+    uint32_t cfa_aspace = 0;
+    uint64_t cfa_address = 0;
+    bool has_cfa = amddwarf_wave_frame_cfa(wave, i, &cfa_aspace, &cfa_address, NULL) == AMDDWARF_OK;
+    const amddwarf_cfi_row *row = amddwarf_wave_frame_row(wave, i);
     char aspace[64] = "";
-    if (fi->has_cfa && amddwarf_aspace_name(fi->cfa_aspace, aspace, sizeof aspace) != AMDDWARF_OK)
-      snprintf(aspace, sizeof aspace, "addrspace%u", (unsigned)fi->cfa_aspace);
+    if (has_cfa && amddwarf_aspace_name(cfa_aspace, aspace, sizeof aspace) != AMDDWARF_OK)
+      snprintf(aspace, sizeof aspace, "addrspace%u", (unsigned)cfa_aspace);
     json_t *jf = json ? json_object() : NULL, *jregs = json ? json_object() : NULL;
     if (jf) {
       char hex[32];
@@ -279,32 +283,32 @@ int cli_unwind_main(int argc, char **argv)
       json_object_set_new(jf, "lookup_pc", json_string(hex));
       json_object_set_new(jf, "function",
                           fi->function_name ? json_string(fi->function_name) : json_null());
-      if (fi->has_cfa) {
+      if (has_cfa) {
         json_t *cfa = json_object();
-        json_object_set_new(cfa, "address", cli_json_addr(fi->cfa));
-        json_object_set_new(cfa, "address_space", cli_json_aspace(fi->cfa_aspace));
+        json_object_set_new(cfa, "address", cli_json_addr(cfa_address));
+        json_object_set_new(cfa, "address_space", cli_json_aspace(cfa_aspace));
         json_object_set_new(jf, "cfa", cfa);
       } else {
         json_object_set_new(jf, "cfa", json_null());
       }
-      json_object_set_new(jf, "fde", fi->row ? cli_json_addr(fi->row->fde->offset) : json_null());
-      if (fi->row && fi->row->synthesized)
+      json_object_set_new(jf, "fde", row ? cli_json_addr(row->fde->offset) : json_null());
+      if (row && row->synthesized)
         json_object_set_new(jf, "synthesized", json_true());
     } else {
       printf("#%zu pc 0x%" PRIx64, fi->physical, fi->pc);
       if (fi->function_name)
         printf(" in %s", fi->function_name);
-      if (fi->has_cfa)
-        printf(" cfa 0x%" PRIx64 " (%s)", fi->cfa, aspace);
+      if (has_cfa)
+        printf(" cfa 0x%" PRIx64 " (%s)", cfa_address, aspace);
       else
         printf(" cfa <none>");
-      if (fi->row)
-        printf(" fde 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")", fi->row->fde->offset,
-               load + fi->row->fde->initial_location,
-               load + fi->row->fde->initial_location + fi->row->fde->address_range);
+      if (row)
+        printf(" fde 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")", row->fde->offset,
+               load + row->fde->initial_location,
+               load + row->fde->initial_location + row->fde->address_range);
       else
         printf(" no FDE covers 0x%" PRIx64, fi->lookup_pc);
-      printf("%s\n", fi->row && fi->row->synthesized ? " (rows synthesized from the prologue)"
+      printf("%s\n", row && row->synthesized ? " (rows synthesized from the prologue)"
                                                      : "");
     }
     uint32_t regs[64];
@@ -316,7 +320,7 @@ int cli_unwind_main(int argc, char **argv)
       if (!json)
         printf("    %s\n", text);
     }
-    callee = fi->row;
+    callee = row;
     if (jf) {
       json_object_set_new(jf, "registers", jregs);
       json_array_append_new(frames, jf);

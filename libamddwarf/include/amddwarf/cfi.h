@@ -515,6 +515,17 @@ typedef struct amddwarf_frame_info {
 AMDDWARF_API amddwarf_status amddwarf_unwinder_frame(amddwarf_unwinder *unwinder, size_t index,
                                                      amddwarf_frame_info *out);
 
+/* Frame INDEX's pc, lookup_pc and backend_registers, as amddwarf_unwinder_frame
+   gives them, without looking up its row or computing its CFA: finding the
+   row of a function whose FDE has no rules synthesizes it from the
+   prologue, which loads the instruction decoder. A frame's row is looked up
+   when first needed (its CFA, a caller's register, the next step).
+   Returns AMDDWARF_OK, AMDDWARF_NOT_FOUND (no such frame). */
+AMDDWARF_API amddwarf_status amddwarf_unwinder_frame_pcs(const amddwarf_unwinder *unwinder,
+                                                         size_t index, uint64_t *pc,
+                                                         uint64_t *lookup_pc,
+                                                         bool *backend_registers);
+
 /* Reads SIZE bytes at byte OFFSET of register REGNO as frame INDEX sees it
    (frame 0: the target's register; frame N+1: frame N's rule for REGNO).
    Errors: AMDDWARF_NOT_FOUND (no such frame), E_EVAL_OPTIMIZED_OUT (the rule

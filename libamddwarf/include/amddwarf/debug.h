@@ -301,10 +301,8 @@ typedef struct amddwarf_frame {
   uint64_t pc;                   /* frame 0: its PC; callers: the return address */
   uint64_t lookup_pc;            /* PC for locations and lines: pc, or pc - 1 for
                                     callers (the call site) */
-  int has_cfa;
-  uint32_t cfa_aspace;           /* DW_ASPACE_* */
-  uint64_t cfa;
-  const amddwarf_cfi_row *row;   /* the CFI row at lookup_pc, or NULL */
+  /* The CFA and the CFI row are computed on first use:
+     amddwarf_wave_frame_cfa, amddwarf_wave_frame_row. */
   const amddwarf_object *object; /* the object holding lookup_pc, or NULL */
   amddwarf_die_ref function;     /* DW_TAG_subprogram or DW_TAG_inlined_subroutine;
                                     not valid (amddwarf_die_ref_valid) when no DWARF
@@ -389,6 +387,19 @@ typedef struct amddwarf_wave_register {
 AMDDWARF_API size_t amddwarf_wave_register_count(const amddwarf_wave *wave);
 AMDDWARF_API amddwarf_status amddwarf_wave_register_get(const amddwarf_wave *wave, size_t index,
                                                         amddwarf_wave_register *out);
+
+/* Frame INDEX's canonical frame address, computed on first call (it needs
+   the frame's CFI row, and a function whose FDE has no rules gets its row
+   synthesized from the prologue, which loads the instruction decoder).
+   Errors: those of amddwarf_wave_frame; E_EVAL_UNAVAILABLE when no CFI row
+   covers the frame's PC or its CFA rule cannot be evaluated. */
+AMDDWARF_API amddwarf_status amddwarf_wave_frame_cfa(amddwarf_wave *wave, size_t index,
+                                                     uint32_t *aspace, uint64_t *cfa,
+                                                     amddwarf_error *err);
+
+/* Frame INDEX's CFI row at its lookup_pc, looked up on first call; NULL when
+   there is no such frame or no row covers the PC. Valid until close. */
+AMDDWARF_API const amddwarf_cfi_row *amddwarf_wave_frame_row(amddwarf_wave *wave, size_t index);
 
 /* The full target of frame INDEX (raw callbacks, unwound registers, the
    frame's DIEs, frame base, CFA and entry values), for evaluating its

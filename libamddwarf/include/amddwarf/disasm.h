@@ -2,9 +2,11 @@
  * sections of a code object, for the prologue analyzer that synthesizes call
  * frame rows, `amddwarf disasm` and the debug adapter's disassemble request.
  *
- * The library links LLVM's AMDGPU disassembler privately when it was built
- * with it (CMake option AMDDWARF_DISASM); without it amddwarf_disasm_open
- * returns AMDDWARF_E_UNSUPPORTED and amddwarf_disasm_available is false.
+ * The library opens LLVM's AMDGPU disassembler (libLLVM, with dlopen) when
+ * the first handle is opened, when it was built with it (CMake option
+ * AMDDWARF_DISASM). Without it, or when libLLVM cannot be loaded,
+ * amddwarf_disasm_open returns AMDDWARF_E_UNSUPPORTED with the reason and
+ * amddwarf_disasm_available is false.
  *
  * A handle is not safe to use from several threads at once (LLVM's
  * disassembler context is not); distinct handles are independent. */
@@ -33,7 +35,8 @@ typedef struct amddwarf_disasm_section {
 
 typedef struct amddwarf_disasm amddwarf_disasm;
 
-/* True when this library was built with LLVM's disassembler. */
+/* True when this library was built with LLVM's disassembler and its library
+   is present (checked without loading it). */
 AMDDWARF_API bool amddwarf_disasm_available(void);
 
 /* A disassembler for OBJECT's processor and xnack/sramecc settings, over its

@@ -34,8 +34,13 @@ struct uframe {
   amddwarf_unwinder *u;
   size_t index;
   uint64_t pc, lookup_pc;
+  /* The CFI row at lookup_pc, looked up on first use: finding a row may
+     synthesize it from the prologue, which decodes instructions, and a
+     frame's variables rarely need it. */
+  bool row_done;
   const amddwarf_cfi_row *row;
   amddwarf_status row_status;    /* outcome of the row look-up */
+  amddwarf_error row_error;
   bool cfa_done;
   amddwarf_status cfa_status;
   uint32_t cfa_aspace;
@@ -97,11 +102,26 @@ static uint64_t register_bytes(amddwarf_unwinder *u, uint32_t regno)
 static amddwarf_status frame_read_register(uframe *f, uint32_t regno, uint64_t offset,
                                            uint64_t size, void *buf, amddwarf_error *err);
 
+/* F's CFI row, or NULL: then f->row_status says why (NOT_FOUND: no FDE). */
+static const amddwarf_cfi_row *frame_row(uframe *f)
+{
+  if (!f->row_done) {
+    f->row_done = true;
+    amddwarf_error_clear(&f->row_error);
+    f->row_status = amddwarf_cfi_find_row(f->u->cfi, f->lookup_pc - f->u->options.pc_bias,
+                                          &f->row, &f->row_error);
+    if (f->row_status != AMDDWARF_OK)
+      f->row = NULL;
+  }
+  return f->row;
+}
+
 static void request_for(uframe *f, amddwarf_eval_request *req)
 {
   amddwarf_eval_request_init(req, &f->target);
   req->format.dialect = f->u->cfi->target->dialect;
-  const amddwarf_cfi_cie *cie = f->row && f->row->fde ? f->row->fde->cie : NULL;
+  const amddwarf_cfi_row *row = frame_row(f);
+  const amddwarf_cfi_cie *cie = row && row->fde ? row->fde->cie : NULL;
   req->format.address_size = cie ? cie->address_size : f->u->cfi->target->address_size;
   req->format.offset_size = cie && cie->dwarf64 ? 8 : 4;
   req->xderef = f->u->options.xderef;
@@ -161,7 +181,7 @@ static amddwarf_status frame_cfa(uframe *f, amddwarf_error *err)
     return f->cfa_status;
   }
   amddwarf_status st;
-  if (!f->row) {
+  if (!frame_row(f)) {
     st = amddwarf__fail(err, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
                        "frame %zu: no FDE covers PC 0x%" PRIx64, f->index, f->lookup_pc);
     goto done;
@@ -237,7 +257,7 @@ static amddwarf_status unwound_register(uframe *c, uint32_t regno, uint64_t offs
                                         uint64_t size, void *buf, amddwarf_error *err)
 {
   amddwarf_unwinder *u = c->u;
-  if (!c->row)
+  if (!frame_row(c))
     return amddwarf__fail(err, c->row_status == AMDDWARF_NOT_FOUND ? AMDDWARF_E_CFI_NO_FDE
                                                                   : c->row_status,
                          AMDDWARF_NO_OFFSET, "frame %zu: no row for PC 0x%" PRIx64, c->index,
@@ -483,8 +503,7 @@ static amddwarf_status cb_frame_base(void *user, const uint8_t **expr, size_t *s
   return b->frame_base(b->user, expr, size);
 }
 
-static uframe *frame_new(amddwarf_unwinder *u, uint64_t pc, uint64_t lookup_pc,
-                         amddwarf_error *err)
+static uframe *frame_new(amddwarf_unwinder *u, uint64_t pc, uint64_t lookup_pc)
 {
   if (amddwarf__mem_reserve(&u->allocator, (void **)&u->frames, &u->capacity, u->count + 1,
                            sizeof *u->frames) != 0)
@@ -496,14 +515,6 @@ static uframe *frame_new(amddwarf_unwinder *u, uint64_t pc, uint64_t lookup_pc,
   f->index = u->count;
   f->pc = pc;
   f->lookup_pc = lookup_pc;
-  amddwarf_error e;
-  amddwarf_error_clear(&e);
-  f->row_status = amddwarf_cfi_find_row(u->cfi, lookup_pc - u->options.pc_bias, &f->row, &e);
-  if (f->row_status != AMDDWARF_OK) {
-    f->row = NULL;
-    if (f->row_status != AMDDWARF_NOT_FOUND && err)
-      *err = e;
-  }
   amddwarf_target *t = &f->target;
   memset(t, 0, sizeof *t);
   t->struct_size = sizeof *t;
@@ -593,7 +604,7 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
   uint64_t pc = 0;
   for (unsigned i = 0; i < bytes; i++)
     pc |= (uint64_t)raw[i] << (8 * i);
-  if (!frame_new(u, pc, pc, NULL)) {
+  if (!frame_new(u, pc, pc)) {
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
     goto fail;
   }
@@ -643,12 +654,10 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
   u->inner_set = false;
   u->depth = 0;
   uframe *c = u->frames[u->count - 1];
-  if (!c->row) {
+  if (!frame_row(c)) {
     if (c->row_status != AMDDWARF_NOT_FOUND) {
-      amddwarf_status st =
-          amddwarf_cfi_find_row(u->cfi, c->lookup_pc - u->options.pc_bias, &c->row, err);
-      c->row = NULL;
-      return finish(u, st, err);
+      *err = c->row_error;
+      return finish(u, c->row_status, err);
     }
     amddwarf__fail(err, AMDDWARF_E_CFI_NO_FDE, AMDDWARF_NO_OFFSET,
                   "frame %zu: no FDE covers PC 0x%" PRIx64, c->index, c->lookup_pc);
@@ -686,7 +695,7 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
   uint64_t pc = 0;
   for (unsigned i = 0; i < bytes; i++)
     pc |= (uint64_t)raw[i] << (8 * i);
-  uframe *f = frame_new(u, pc, pc ? pc - 1 : 0, err);
+  uframe *f = frame_new(u, pc, pc ? pc - 1 : 0);
   if (!f) {
     amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
     return finish(u, AMDDWARF_E_NO_MEMORY, err);
@@ -694,7 +703,7 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
   f->backend_registers = u->inner_backend;
   u->inner_backend = false;
   /* A caller that repeats a frame's PC and CFA would repeat forever. */
-  if (f->row) {
+  if (frame_row(f)) {
     amddwarf_error e;
     amddwarf_error_clear(&e);
     if (frame_cfa(f, &e) == AMDDWARF_OK) {
@@ -719,6 +728,19 @@ size_t amddwarf_unwinder_frame_count(const amddwarf_unwinder *u)
   return u->count;
 }
 
+amddwarf_status amddwarf_unwinder_frame_pcs(const amddwarf_unwinder *u, size_t index,
+                                            uint64_t *pc, uint64_t *lookup_pc,
+                                            bool *backend_registers)
+{
+  if (index >= u->count)
+    return AMDDWARF_NOT_FOUND;
+  const uframe *f = u->frames[index];
+  *pc = f->pc;
+  *lookup_pc = f->lookup_pc;
+  *backend_registers = f->backend_registers;
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf_unwinder_frame(amddwarf_unwinder *u, size_t index,
                                         amddwarf_frame_info *out)
 {
@@ -730,7 +752,7 @@ amddwarf_status amddwarf_unwinder_frame(amddwarf_unwinder *u, size_t index,
   memset(out, 0, sizeof *out);
   out->pc = f->pc;
   out->lookup_pc = f->lookup_pc;
-  out->row = f->row;
+  out->row = frame_row(f);
   out->has_cfa = f->cfa_status == AMDDWARF_OK;
   out->cfa = f->cfa;
   out->cfa_aspace = f->cfa_aspace;

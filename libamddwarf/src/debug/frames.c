@@ -38,14 +38,14 @@ static amddwarf_status frame_write_register(void *user, uint32_t regno, uint64_t
   return f->registers->write_register(f->registers->user, regno, offset, size, buf);
 }
 
+/* The unwinder computes a frame's CFA on first use (amddwarf_wave_frame_cfa);
+   without one the location is unavailable. */
 static amddwarf_status frame_cfa(void *user, uint32_t *aspace, uint64_t *address)
 {
   const amddwarf_debug_frame *f = user;
-  if (!f->pub.has_cfa)
-    return AMDDWARF_E_EVAL_UNAVAILABLE;
-  *aspace = f->pub.cfa_aspace;
-  *address = f->pub.cfa;
-  return AMDDWARF_OK;
+  return amddwarf_wave_frame_cfa(f->wave, f->pub.index, aspace, address, NULL) == AMDDWARF_OK
+             ? AMDDWARF_OK
+             : AMDDWARF_E_EVAL_UNAVAILABLE;
 }
 
 static amddwarf_status frame_entry_register(void *user, uint32_t regno, uint64_t offset,
@@ -255,10 +255,6 @@ static void init_frame_target(amddwarf_debug_frame *f)
 typedef struct physical_frame {
   size_t index;
   uint64_t pc, lookup_pc;
-  int has_cfa;
-  uint32_t cfa_aspace;
-  uint64_t cfa;
-  const amddwarf_cfi_row *row;
   const amddwarf_target *registers;
   bool unwound_by_prologue;      /* the callee's row is synthesized */
   bool backend_registers;
@@ -291,10 +287,6 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
   f->pub.lookup_pc = p->lookup_pc;
   f->pub.object_pc = p->object_pc;
   f->pub.load_address = p->load_address;
-  f->pub.has_cfa = p->has_cfa;
-  f->pub.cfa_aspace = p->cfa_aspace;
-  f->pub.cfa = p->cfa;
-  f->pub.row = p->row;
   f->pub.unwound_by_prologue = p->unwound_by_prologue;
   f->pub.backend_registers = p->backend_registers;
   init_frame_target(f);
@@ -471,7 +463,7 @@ static amddwarf_status end_walk(amddwarf_wave *w, amddwarf_status st, const amdd
 /* Frame 0 of a wave whose object has no CFI: the base target's registers. */
 static amddwarf_status first_frame_without_cfi(amddwarf_wave *w, amddwarf_error *err)
 {
-  physical_frame p = {0, w->pc, w->pc, 0, 0, 0, NULL, &w->base, false, false, NULL, 0, 0};
+  physical_frame p = {0, w->pc, w->pc, &w->base, false, false, NULL, 0, 0};
   amddwarf_status st = expand_physical(w, &p, err);
   w->physical_count = 1;
   return st;
@@ -547,15 +539,13 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
       return st;
     }
   }
-  amddwarf_frame_info info;
   size_t index = w->physical_count;
-  if (amddwarf_unwinder_frame(w->unwinder, index, &info) != AMDDWARF_OK)
+  physical_frame p = {index, 0, 0, amddwarf_unwinder_frame_target(w->unwinder, index),
+                      false, false, NULL, 0, 0};
+  if (amddwarf_unwinder_frame_pcs(w->unwinder, index, &p.pc, &p.lookup_pc,
+                                  &p.backend_registers) != AMDDWARF_OK)
     return end_walk(w, AMDDWARF_END, NULL);
-  physical_frame p = {index,        info.pc,        info.lookup_pc,
-                      info.has_cfa, info.cfa_aspace, info.cfa,
-                      info.row,     amddwarf_unwinder_frame_target(w->unwinder, index),
-                      false,        info.backend_registers,
-                      NULL,         0,               0};
+  /* The step to this frame looked up the callee's row. */
   amddwarf_frame_info callee;
   p.unwound_by_prologue = index > 0 &&
                           amddwarf_unwinder_frame(w->unwinder, index - 1, &callee) == AMDDWARF_OK &&
@@ -587,6 +577,41 @@ amddwarf_status amddwarf_wave_frame(amddwarf_wave *wave, size_t index,
   if (st == AMDDWARF_OK)
     *out = &f->pub;
   return st;
+}
+
+amddwarf_status amddwarf_wave_frame_cfa(amddwarf_wave *wave, size_t index, uint32_t *aspace,
+                                        uint64_t *cfa, amddwarf_error *err)
+{
+  amddwarf_debug_frame *f = NULL;
+  if (wave == NULL || aspace == NULL || cfa == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_wave_frame_cfa: NULL argument");
+  amddwarf_status st = amddwarf__debug_frame_get(wave, index, &f, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  amddwarf_frame_info info;
+  if (wave->unwinder == NULL ||
+      amddwarf_unwinder_frame(wave->unwinder, f->pub.physical, &info) != AMDDWARF_OK ||
+      !info.has_cfa)
+    return amddwarf__fail(err, AMDDWARF_E_EVAL_UNAVAILABLE, AMDDWARF_NO_OFFSET,
+                         "frame %zu has no CFA: %s", index,
+                         wave->unwinder == NULL || info.row == NULL
+                             ? "no call frame information covers its PC"
+                             : "its CFA rule cannot be evaluated");
+  *aspace = info.cfa_aspace;
+  *cfa = info.cfa;
+  return AMDDWARF_OK;
+}
+
+const amddwarf_cfi_row *amddwarf_wave_frame_row(amddwarf_wave *wave, size_t index)
+{
+  amddwarf_debug_frame *f = NULL;
+  amddwarf_frame_info info;
+  if (wave == NULL || amddwarf__debug_frame_get(wave, index, &f, NULL) != AMDDWARF_OK ||
+      wave->unwinder == NULL ||
+      amddwarf_unwinder_frame(wave->unwinder, f->pub.physical, &info) != AMDDWARF_OK)
+    return NULL;
+  return info.row;
 }
 
 const amddwarf_target *amddwarf_wave_frame_target(amddwarf_wave *wave, size_t index)

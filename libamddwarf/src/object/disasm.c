@@ -11,8 +11,7 @@
 #include "object/internal.h"
 
 #ifdef AMDDWARF_WITH_DISASM
-#include <llvm-c/Disassembler.h>
-#include <llvm-c/Target.h>
+#include "object/llvm_disasm_api.h"
 #endif
 
 enum { MAX_SECTIONS = 64, SECTION_PROGBITS = 1, SECTION_EXECINSTR = 0x4 };
@@ -22,6 +21,7 @@ struct amddwarf_disasm {
   size_t section_count;
   const char *processor;
 #ifdef AMDDWARF_WITH_DISASM
+  const llvm_disasm_api *api;
   LLVMDisasmContextRef llvm;
 #endif
 };
@@ -29,7 +29,7 @@ struct amddwarf_disasm {
 bool amddwarf_disasm_available(void)
 {
 #ifdef AMDDWARF_WITH_DISASM
-  return true;
+  return amddwarf__llvm_disasm_present();
 #else
   return false;
 #endif
@@ -74,21 +74,23 @@ amddwarf_status amddwarf_disasm_open(const amddwarf_object *object, amddwarf_dis
   amddwarf_status st = amddwarf_arch_from_e_flags(info->e_flags, info->abi_version, &arch, err);
   if (st != AMDDWARF_OK)
     return st;
+  const char *why = NULL;
+  const llvm_disasm_api *api = amddwarf__llvm_disasm_api(&why);
+  if (api == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "LLVM's disassembler library cannot be loaded: %s", why);
   amddwarf_disasm *d = calloc(1, sizeof *d);
   if (d == NULL)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   d->processor = arch.processor;
+  d->api = api;
   find_sections(object, d);
-  LLVMInitializeAMDGPUTargetInfo();
-  LLVMInitializeAMDGPUTargetMC();
-  LLVMInitializeAMDGPUDisassembler();
   bool xnack = arch.xnack == AMDDWARF_ARCH_FEATURE_ON;
   bool sramecc = arch.sramecc == AMDDWARF_ARCH_FEATURE_ON;
   char features[64];
   snprintf(features, sizeof features, "%s%s%s", xnack ? "+xnack" : "",
            xnack && sramecc ? "," : "", sramecc ? "+sramecc" : "");
-  d->llvm = LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", arch.processor, features, NULL, 0,
-                                        NULL, NULL);
+  d->llvm = api->create("amdgcn-amd-amdhsa", arch.processor, features, NULL, 0, NULL, NULL);
   if (d->llvm == NULL) {
     free(d);
     return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
@@ -104,7 +106,7 @@ void amddwarf_disasm_close(amddwarf_disasm *d)
   if (d == NULL)
     return;
 #ifdef AMDDWARF_WITH_DISASM
-  LLVMDisasmDispose(d->llvm);
+  d->api->dispose(d->llvm);
 #endif
   free(d);
 }
@@ -137,7 +139,7 @@ size_t amddwarf_disasm_one(amddwarf_disasm *d, const uint8_t *bytes, size_t size
   const char *t = "";
 #ifdef AMDDWARF_WITH_DISASM
   char raw[256];
-  len = LLVMDisasmInstruction(d->llvm, (uint8_t *)(uintptr_t)bytes, size, pc, raw, sizeof raw);
+  len = d->api->instruction(d->llvm, (uint8_t *)(uintptr_t)bytes, size, pc, raw, sizeof raw);
   if (len != 0) {
     t = raw;
     while (*t == ' ' || *t == '\t')
