@@ -271,6 +271,84 @@ static void test_register_set(void **state)
   assert_int_equal(amddwarf_wave_register_get(fx->wave, 2 + 106 + 256, &r), AMDDWARF_NOT_FOUND);
 }
 
+/* A write through the layer changes what the lanes and frames read, and the
+   layer computes them again itself. The seed's lane-PC procedure puts a
+   lane that the inner if's saved mask (s6:s7) holds but EXEC does not at
+   the inner if (0x1c), and one only the outer mask (s4:s5) holds at the
+   outer if (0xc): s6 = 0x3f moves lanes 4-5 from 0xc to 0x1c, and s4 = 0xff
+   brings lanes 6-7 to 0xc. The CFA rule (DW_CFA_LLVM_def_aspace_cfa_sf
+   s33, -2 * data_align 4) gives 0x100 - 8 = 0xf8, and 0x1f8 once s33 is
+   0x200. */
+static void test_write_refreshes(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_error err;
+  const amddwarf_lanes *lanes = fx->lanes;
+  const amddwarf_frame *before = NULL, *after = NULL;
+  assert_int_equal(amddwarf_wave_frame(fx->wave, 0, &before, &err), AMDDWARF_OK);
+  assert_true(before->has_cfa);
+  assert_int_equal(before->cfa, 0xf8);
+  assert_int_equal(lanes->lanes[4].pc, 0xc);
+  assert_false(lanes->lanes[6].pc_known);
+  static const uint8_t inner[4] = {0x3f, 0, 0, 0}, outer[4] = {0xff, 0, 0, 0};
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 32 + 6, 0, 4, inner, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_lanes(fx->wave, &lanes, &err), AMDDWARF_OK);
+  assert_ptr_equal(lanes, fx->lanes); /* updated in place */
+  static const uint64_t moved[8] = {0x24, 0x24, 0x1c, 0x1c, 0x1c, 0x1c, 0, 0};
+  for (uint32_t l = 0; l < 6; ++l) {
+    assert_true(lanes->lanes[l].pc_known);
+    assert_int_equal(lanes->lanes[l].pc, moved[l]);
+  }
+  assert_false(lanes->lanes[6].pc_known);
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 32 + 4, 0, 4, outer, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_lanes(fx->wave, &lanes, &err), AMDDWARF_OK);
+  assert_int_equal(lanes->lanes[5].pc, 0x1c);
+  assert_true(lanes->lanes[6].pc_known && lanes->lanes[7].pc_known);
+  assert_int_equal(lanes->lanes[6].pc, 0xc);
+  assert_int_equal(lanes->lanes[7].pc, 0xc);
+  assert_false(lanes->lanes[8].pc_known);
+  assert_int_equal(lanes->active_mask, 0x3); /* EXEC is not written */
+
+  static const uint8_t sp[4] = {0x00, 0x02, 0, 0};
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 32 + 33, 0, 4, sp, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_frame(fx->wave, 0, &after, &err), AMDDWARF_OK);
+  assert_int_equal(after->cfa, 0x1f8);
+  assert_int_equal(before->cfa, 0xf8); /* the frame obtained before stays valid */
+
+  /* A memory write lets go of the frames too (the CFI may save registers
+     in memory): frame 0 is unwound again, to the same place. */
+  static const char with_memory[] =
+      "{\"architecture\": \"gfx900\", \"pc\": \"0x24\", \"exec\": \"0x3\","
+      " \"registers\": {\"s33\": \"0x100\"}, \"memory\": [{\"address_space\":"
+      " \"private_lane\", \"lane\": 0, \"address\": \"0x10\", \"bytes\": \"00000000\"}]}";
+  amddwarf_snapshot *snap = NULL;
+  amddwarf_target raw;
+  amddwarf_wave *wave = NULL;
+  const amddwarf_object *objects[1] = {fx->object};
+  assert_int_equal(amddwarf_snapshot_load(with_memory, sizeof with_memory - 1, NULL, &snap, &err),
+                   AMDDWARF_OK);
+  amddwarf_snapshot_target(snap, &raw);
+  assert_int_equal(amddwarf_wave_open(objects, 1, &raw, NULL, &wave, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_frame(wave, 0, &before, &err), AMDDWARF_OK);
+  static const uint8_t word[4] = {1, 2, 3, 4};
+  uint8_t back[4] = {0};
+  assert_int_equal(amddwarf_wave_write_memory(wave, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 0, 0x10,
+                                              sizeof word, word, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_frame(wave, 0, &after, &err), AMDDWARF_OK);
+  assert_ptr_not_equal(after, before);
+  assert_int_equal(after->cfa, 0xf8);
+  assert_int_equal(amddwarf_wave_read_memory(wave, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 0, 0x10,
+                                             sizeof back, back, NULL, &err),
+                   AMDDWARF_OK);
+  assert_memory_equal(back, word, sizeof word);
+  amddwarf_wave_close(wave);
+  amddwarf_snapshot_free(snap);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -281,6 +359,7 @@ int main(void)
       cmocka_unit_test(test_source_names),
       cmocka_unit_test_setup_teardown(test_wave_size_mismatch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_register_set, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_write_refreshes, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

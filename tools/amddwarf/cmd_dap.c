@@ -295,15 +295,12 @@ void dap_handle_message(dap_session *s, const json_t *message, int64_t seq)
     dap_send_event(s, "initialized", NULL);
   if (r && !reply.failed && (r->handle == dap_launch || r->handle == configuration_done))
     maybe_stopped(s);
-  /* A write may change which lanes are active and where they stand: the
-     wave written (the current thread) reads its lanes again. */
+  /* A write may change which lanes are active (the layer computes them
+     again): the thread written is named anew. */
   if (r && !reply.failed && s->launched && s->current_thread < s->thread_count &&
-      s->threads[s->current_thread].wave &&
       (r->handle == dap_set_variable || r->handle == dap_set_expression ||
-       r->handle == dap_write_memory)) {
-    amddwarf_wave_lanes_refresh(s->threads[s->current_thread].wave, NULL);
+       r->handle == dap_write_memory))
     s->threads[s->current_thread].name[0] = '\0';
-  }
   if (r && r->handle == disconnect && strcmp(name, "terminate") == 0)
     dap_send_event(s, "terminated", NULL);
 }

@@ -19,7 +19,16 @@
  * reaches) are borrowed and must outlive the wave. Frames, variables and
  * lane tables returned by the wave live until amddwarf_wave_close. Texts and
  * bytes of a value read stay valid until the next read of the same value or
- * amddwarf_valobj_free. */
+ * amddwarf_valobj_free.
+ *
+ * Writes: a write through the layer (amddwarf_valobj_assign_lanes,
+ * amddwarf_wave_write_register, amddwarf_wave_write_memory) may change
+ * what the lanes and frames are computed from, so the wave computes them
+ * again on next use: amddwarf_wave_lanes' table is updated in place, and
+ * amddwarf_wave_frame and the lists made from frames give new ones. What
+ * was obtained before stays valid until close and describes the wave as it
+ * was (a value keeps reading through the frame it was made in); ask again
+ * for the wave as it is. */
 #ifndef AMDDWARF_DEBUG_H
 #define AMDDWARF_DEBUG_H
 
@@ -229,16 +238,18 @@ AMDDWARF_API const char *amddwarf_lane_pc_from_key(amddwarf_lane_pc_from from);
 /* Where every lane is: the DW_AT_LLVM_lane_pc (under its old or new code)
    of the innermost scope at the PC that has one, evaluated per lane, else
    the wave PC for active lanes; active lanes from the innermost
-   DW_AT_LLVM_active_lane, else EXEC. Computed once (the lanes of a stopped
-   wave do not change), valid until close. Errors: E_NO_MEMORY. */
+   DW_AT_LLVM_active_lane, else EXEC. Computed on first use and again after
+   a write through the layer (the table is updated in place), valid until
+   close. Errors: E_NO_MEMORY. */
 AMDDWARF_API amddwarf_status amddwarf_wave_lanes(amddwarf_wave *wave,
                                                  const amddwarf_lanes **out,
                                                  amddwarf_error *err);
 
 /* Forgets the lanes amddwarf_wave_lanes computed, so that the next call
-   reads them again: after a write through the wave's target that may
-   change them (EXEC, a register or memory DW_AT_LLVM_active_lane or
-   DW_AT_LLVM_lane_pc reads). Frames are not recomputed. Errors:
+   reads them again: after a write that a backend made through its own
+   target, outside the layer, that may change them (EXEC, a register or
+   memory DW_AT_LLVM_active_lane or DW_AT_LLVM_lane_pc reads). The layer's
+   own writes do this themselves. Frames are not recomputed. Errors:
    E_INVALID_ARGUMENT. */
 AMDDWARF_API amddwarf_status amddwarf_wave_lanes_refresh(amddwarf_wave *wave,
                                                          amddwarf_error *err);
@@ -364,7 +375,8 @@ AMDDWARF_API amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, si
    registers the CFI places; pc and exec, from which the wave's frames and
    lanes are computed; a target without write_register), E_INVALID_ARGUMENT
    (bytes past the register), NOT_FOUND (no such frame or register), the
-   target's. */
+   target's. Once the target is called, the lanes and frames are computed
+   again on next use (see "Writes" above). */
 AMDDWARF_API amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t frame,
                                                           uint32_t regno, uint64_t offset,
                                                           uint64_t size, const void *buf,
@@ -543,7 +555,8 @@ AMDDWARF_API amddwarf_status amddwarf_memory_ref_parse(const char *text, uint32_
    lanes unless FLAGS has AMDDWARF_ASSIGN_INACTIVE, as for values: the lane
    stands at its own PC and may keep what the caller means elsewhere.
    Nothing is written on an error. Errors: as the read, E_UNSUPPORTED (no
-   write_memory), the target's. */
+   write_memory), the target's. Once the target is called, the lanes and
+   frames are computed again on next use (see "Writes" above). */
 AMDDWARF_API amddwarf_status amddwarf_wave_write_memory(amddwarf_wave *wave, uint32_t aspace,
                                                         uint32_t lane, uint64_t address,
                                                         uint64_t size, const void *buf,
@@ -772,7 +785,9 @@ enum {
    assignable), E_EVAL_WRITE_UNDEFINED / E_EVAL_WRITE_READONLY (the location
    cannot be written), E_EVAL_OPTIMIZED_OUT, the target's write errors.
    An inactive lane in LANES is refused (E_INVALID_ARGUMENT, naming the
-   lanes) unless FLAGS has AMDDWARF_ASSIGN_INACTIVE. */
+   lanes) unless FLAGS has AMDDWARF_ASSIGN_INACTIVE. Once a lane is written,
+   the wave's lanes and frames are computed again on next use (see "Writes"
+   above); VALUE still reads through its frame, the new value included. */
 AMDDWARF_API amddwarf_status amddwarf_valobj_assign_lanes(amddwarf_valobj *value,
                                                           uint64_t lanes, const char *text,
                                                           unsigned flags,

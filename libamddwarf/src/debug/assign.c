@@ -386,8 +386,12 @@ amddwarf_status amddwarf_valobj_assign_lanes(amddwarf_valobj *value, uint64_t la
     storage[count].lane = lane;
     st = prepare_lane(value, &storage[count++], &scratch, err);
   }
-  if (st == AMDDWARF_OK)
+  if (st == AMDDWARF_OK) {
     st = write_lanes(value, storage, count, &nb, err);
+    /* The registers and memory written may be what lanes and frames are
+       computed from; VALUE keeps reading through its frame. */
+    amddwarf__debug_wave_written(value->wave);
+  }
   for (size_t i = 0; i < count; ++i)
     amddwarf__mem_free(&value->wave->allocator, storage[i].parts,
                       storage[i].part_count ? storage[i].part_count * sizeof *storage[i].parts

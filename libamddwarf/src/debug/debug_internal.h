@@ -84,6 +84,9 @@ struct amddwarf_wave {
 
   amddwarf_debug_frame **frames;
   size_t frame_count, frame_capacity;
+  /* Frames a write let go of (amddwarf__debug_wave_written), kept with
+     their unwinder until close: what was obtained from them stays valid. */
+  struct amddwarf_debug_retired *retired;
 
   /* The memory of the value freed last, for the next one (values are made
      and freed by the thousand, and are large): SPARE_VALUE_SIZE bytes. */
@@ -129,6 +132,14 @@ uint64_t amddwarf__debug_relocate(const amddwarf_object *object, uint64_t load,
 
 /* Releases the frames and the unwinder (frames.c). */
 void amddwarf__debug_free_frames(amddwarf_wave *wave);
+
+/* After a write through WAVE's target (a value, a register, memory): the
+   lanes are computed again on next use, and the frames, which the unwinder
+   computed from registers and memory, are unwound again; the frames there
+   were stay allocated until close (lanes_refresh.c). */
+void amddwarf__debug_wave_written(amddwarf_wave *wave);
+/* Releases the frames writes let go of (at close). */
+void amddwarf__debug_free_retired(amddwarf_wave *wave);
 
 /* Frame INDEX (unwinding as needed), as amddwarf_wave_frame. */
 amddwarf_status amddwarf__debug_frame_get(amddwarf_wave *wave, size_t index,

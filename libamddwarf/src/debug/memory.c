@@ -190,8 +190,11 @@ amddwarf_status amddwarf_wave_write_memory(amddwarf_wave *wave, uint32_t aspace,
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "%s: %llu bytes run past the end of the address space", p.where,
                          (unsigned long long)size);
-  st = size > 0 ? wave->raw.write_memory(wave->raw.user, p.aspace, p.lane, p.address, size, buf)
-                : AMDDWARF_OK;
+  if (size == 0)
+    return AMDDWARF_OK;
+  st = wave->raw.write_memory(wave->raw.user, p.aspace, p.lane, p.address, size, buf);
+  /* Lane PCs, active lanes and saved registers may be read from memory. */
+  amddwarf__debug_wave_written(wave);
   if (st != AMDDWARF_OK)
     return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s: the target cannot write %llu bytes (%s)",
                          p.where, (unsigned long long)size, amddwarf_status_name(st));

@@ -69,7 +69,12 @@ amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t index, 
                            "explicitly", name, (inactive & (inactive - 1)) ? "s" : "", spelled);
     }
   }
-  st = size > 0 ? wave->raw.write_register(wave->raw.user, regno, offset, size, buf) : AMDDWARF_OK;
+  if (size == 0)
+    return AMDDWARF_OK;
+  st = wave->raw.write_register(wave->raw.user, regno, offset, size, buf);
+  /* Lanes and frames are computed from registers (a failed write may have
+     written part). */
+  amddwarf__debug_wave_written(wave);
   if (st != AMDDWARF_OK)
     return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "the target cannot write %s (%s)", name,
                          amddwarf_status_name(st));

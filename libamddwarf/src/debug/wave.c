@@ -385,6 +385,7 @@ void amddwarf_wave_close(amddwarf_wave *wave)
   if (wave == NULL)
     return;
   amddwarf_allocator a = wave->allocator;
+  amddwarf__debug_free_retired(wave);
   amddwarf__debug_free_frames(wave);
   amddwarf__mem_free(&a, wave->spare_value, wave->spare_value_size);
   if (wave->owns_ev)
