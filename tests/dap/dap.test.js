@@ -134,7 +134,7 @@ test('a session over a stop', async (t) => {
     const b = await dc.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'hover' });
     assert.equal(b.body.result, '106');
     const table = await dc.evaluateRequest({ expression: 'lane_id @lanes 0-2', frameId: 1, context: 'repl' });
-    assert.equal(table.body.result, 'lane_id (int) at pc 0x1120\n0 = 100\n1 = 101\n2 = 102\n');
+    assert.equal(table.body.result, 'lane_id (int) at pc 0x1120\nlanes  value\n    0  100\n    1  101\n    2  102\n');
     await dc.evaluateRequest({ expression: 'lane 0', frameId: 1, context: 'repl' });
     const bad = await dc.evaluateRequest({ expression: 's.z', frameId: 1, context: 'repl' })
       .then(() => null, (e) => e);
@@ -143,14 +143,24 @@ test('a session over a stop', async (t) => {
 
   await t.test('inactive lanes: marked in every view as eval marks them, writes refused', async () => {
     // Wave 1: EXEC 0xff, lane_id in v1 is 100 + lane. Lanes 8 and 9 are inactive.
-    const table = await dc.evaluateRequest({ expression: 'lane_id @lanes 6-9', frameId: 1, context: 'repl' });
-    assert.equal(table.body.result, 'lane_id (int) at pc 0x1120\n6 = 106\n7 = 107\n8-9 = <inactive>\n');
-    // The same question through the CLI gets the same answers.
+    // Every lane has its own value (100 + lane); lanes 8 and 9 are inactive.
+    const table = await dc.evaluateRequest({ expression: 'lane_id @lanes 5-9', frameId: 1, context: 'repl' });
+    assert.equal(table.body.result,
+      'lane_id (int) at pc 0x1120\nlanes  value\n    5  105\n    6  106\n    7  107\n  8-9  <inactive>\n');
+    // The same question through the CLI gets the same answer, text for text.
     const wave = path.join(work, 'wave1.json');
     fs.writeFileSync(wave, JSON.stringify(JSON.parse(fs.readFileSync(stop, 'utf8')).waves[0].snapshot));
-    const cli = execFileSync(amddwarf, ['eval', object, '--state', wave, '--lanes', '6-9', 'lane_id'],
+    const cli = execFileSync(amddwarf, ['eval', object, '--state', wave, '--lanes', '5-9', 'lane_id'],
       { encoding: 'utf8' });
-    assert.equal(cli, 'lane_id (int) at pc 0x1120\nlanes  value\n    6  106\n    7  107\n  8-9  <inactive>\n');
+    assert.equal(cli, table.body.result);
+    // One lane at a time, the CLI, hover and the per-lane nodes agree too.
+    for (const lane of [6, 9]) {
+      const one = execFileSync(amddwarf, ['eval', object, '--state', wave, '--lane', String(lane), 'lane_id'],
+        { encoding: 'utf8' });
+      await dc.evaluateRequest({ expression: `lane ${lane}`, frameId: 1, context: 'repl' });
+      const shown = await dc.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'hover' });
+      assert.equal(one, `lane_id = ${shown.body.result}\n`);
+    }
     // Focused on an inactive lane, hover and the Locals scope say so.
     await dc.evaluateRequest({ expression: 'lane 9', frameId: 1, context: 'repl' });
     const hover = await dc.evaluateRequest({ expression: 'lane_id', frameId: 1, context: 'hover' });
@@ -172,7 +182,8 @@ test('a session over a stop', async (t) => {
     const written = await dc.setVariableRequest({ variablesReference: groups, name: '[3]', value: '-4' });
     assert.equal(written.body.value, '-4');
     const after = await dc.evaluateRequest({ expression: 'lane_id @lanes 0-3,7', frameId: 1, context: 'repl' });
-    assert.equal(after.body.result, 'lane_id (int) at pc 0x1120\n0 = 100\n1 = 101\n2 = 102\n3 = -4\n7 = 107\n');
+    assert.equal(after.body.result,
+      'lane_id (int) at pc 0x1120\nlanes  value\n    0  100\n    1  101\n    2  102\n    3  -4\n    7  107\n');
   });
 
   await t.test('amdgpu/lanes', async () => {

@@ -82,62 +82,6 @@ typedef struct eval_args {
   bool explain, trace, stats, inactive;
 } eval_args;
 
-/* One lane's read, copied out of the value (its texts change with the next read). */
-typedef struct lane_line {
-  amddwarf_lane_state state;
-  amddwarf_status status;
-  int detailed;
-  int inactive; /* amddwarf_lane_value.inactive */
-  amddwarf_unavailable reason;
-  cli_buf text, message, explain;
-  cli_buf line; /* as the text table prints it */
-} lane_line;
-
-static const char *buf_text(const cli_buf *b)
-{
-  return b->data ? b->data : "";
-}
-
-/* A lane's value as text: the value, or what stands for it, with the
-   reason when there is one, and where its bits are with --explain. */
-static void format_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
-{
-  cli_buf_lane_value(&l->line, v);
-  if (explain && v->explain[0])
-    cli_buf_printf(&l->line, "    [%s]", v->explain);
-  /* A message the text does not show already says which register or
-     memory the location needs. */
-  if (explain && v->reason != AMDDWARF_UNAVAILABLE_NONE && !v->detailed && v->message[0])
-    cli_buf_printf(&l->line, "    [why: %s: %s]", amddwarf_unavailable_name(v->reason),
-                   v->message);
-  else if (explain && v->reason != AMDDWARF_UNAVAILABLE_NONE)
-    cli_buf_printf(&l->line, "    [why: %s]", amddwarf_unavailable_name(v->reason));
-}
-
-static void keep_lane(lane_line *l, const amddwarf_lane_value *v, bool explain)
-{
-  l->state = v->state;
-  l->status = v->status;
-  l->detailed = v->detailed;
-  l->inactive = v->inactive;
-  l->reason = v->reason;
-  cli_buf_printf(&l->text, "%s", v->text);
-  cli_buf_printf(&l->message, "%s", v->message);
-  cli_buf_printf(&l->explain, "%s", v->explain);
-  format_lane(l, v, explain);
-}
-
-static void free_lines(lane_line *lines)
-{
-  for (unsigned l = 0; lines != NULL && l < AMDDWARF_MAX_LANES; ++l) {
-    cli_buf_free(&lines[l].text);
-    cli_buf_free(&lines[l].message);
-    cli_buf_free(&lines[l].explain);
-    cli_buf_free(&lines[l].line);
-  }
-  free(lines);
-}
-
 /* Scans the command line; returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, eval_args *a)
 {
@@ -302,21 +246,6 @@ static amddwarf_expr_format trace_format(const amddwarf_object *object,
   return format;
 }
 
-/* Whether lanes A and B read the same (amddwarf_lane_values_equal) and,
-   with --explain, have the same explanation. */
-static bool same_lane(const lane_line *a, const lane_line *b, bool explain)
-{
-  amddwarf_lane_value x = {0}, y = {0};
-  x.state = a->state, x.status = a->status, x.detailed = a->detailed, x.inactive = a->inactive;
-  x.text = buf_text(&a->text), x.message = buf_text(&a->message);
-  y.state = b->state, y.status = b->status, y.detailed = b->detailed, y.inactive = b->inactive;
-  y.text = buf_text(&b->text), y.message = buf_text(&b->message);
-  return amddwarf_lane_values_equal(&x, &y) &&
-         (!explain || strcmp(buf_text(&a->explain), buf_text(&b->explain)) == 0);
-}
-
-/* Prints the lanes of MASK: one line per run of lanes that print the same,
-   or JSON. Returns the exit status. */
 /* How a caller frame's registers were found: the callee's CFI, rows
    synthesized from its prologue, or the backend; NULL for frame 0's. */
 static const char *unwound_by(const amddwarf_frame *f)
@@ -326,103 +255,98 @@ static const char *unwound_by(const amddwarf_frame *f)
   return f->backend_registers ? "backend" : f->unwound_by_prologue ? "synthesized" : "cfi";
 }
 
-static int print_lanes(const eval_args *a, const char *expr, const amddwarf_frame *frame,
-                       const amddwarf_valobj_info *info, const lane_line *lines, uint64_t mask)
+/* What the text output says before the lanes: with --explain, the
+   location, the producer quirk and how the frame's registers were found. */
+static void print_head(const eval_args *a, const amddwarf_frame *frame,
+                       const amddwarf_valobj_info *info)
 {
-  uint64_t pc = frame->pc;
   const char *how = unwound_by(frame);
-  json_t *root = a->object.json ? json_object() : NULL;
-  json_t *jl = root ? json_array() : NULL;
-  bool multi = (mask & (mask - 1)) != 0;
-  int failures = 0;
-  if (root) {
-    json_object_set_new(root, "pc", cli_json_addr(pc));
-    json_object_set_new(root, "expression", json_string(expr));
-    json_object_set_new(root, "variable", cli_json_addr(info->variable->ref.die.offset));
-    json_object_set_new(root, "type", json_string(info->type_name));
-    if (a->explain)
-      json_object_set_new(root, "location_expression", json_string(info->location));
-    json_object_set_new(root, "quirk",
-                        info->quirk_name ? json_string(info->quirk_name) : json_null());
-    if (how != NULL)
-      json_object_set_new(root, "registers_unwound_by", json_string(how));
-  } else {
-    if (a->explain)
-      printf("%s: %s\n", info->variable->name, info->location);
-    if (a->explain && info->quirk != AMDDWARF_QUIRK_NONE)
-      printf("  read through producer quirk %s: %s (--no-quirks: as written)\n",
-             info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
-    if (a->explain && how != NULL && strcmp(how, "cfi") != 0)
-      printf("frame %zu: registers unwound by %s\n", frame->index,
-             strcmp(how, "backend") == 0
-                 ? "the backend (caller_register), over rows synthesized from the prologue"
-                 : "rows synthesized from the callee's prologue (its FDE has no instructions)");
-    if (multi)
-      printf("%s (%s) at pc 0x%llx\nlanes  value\n", expr, info->type_name,
-             (unsigned long long)pc);
-  }
-  for (unsigned lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
-    const lane_line *l = &lines[lane];
-    if (!(mask >> lane & 1))
-      continue;
-    failures += l->state == AMDDWARF_LANE_ERROR;
-    if (root == NULL)
-      continue;
-    json_t *o = json_object();
-    json_object_set_new(o, "lane", json_integer(lane));
-    json_object_set_new(o, "active", json_boolean(!l->inactive));
-    if (l->state == AMDDWARF_LANE_INACTIVE) {
-      json_array_append_new(jl, o);
-      continue;
-    }
-    if (l->state == AMDDWARF_LANE_VALUE) {
-      json_object_set_new(o, "value", json_string(buf_text(&l->text)));
-    } else {
-      json_object_set_new(o, "status", json_string(amddwarf_status_name(l->status)));
-      json_object_set_new(o, "message", json_string(buf_text(&l->message)));
-      if (a->explain)
-        json_object_set_new(o, "reason",
-                            l->reason != AMDDWARF_UNAVAILABLE_NONE
-                                ? json_string(amddwarf_unavailable_name(l->reason))
-                                : json_null());
-    }
-    if (a->explain && l->explain.len)
-      json_object_set_new(o, "location", json_string(buf_text(&l->explain)));
-    json_array_append_new(jl, o);
-  }
-  /* Text: one line per run of consecutive lanes that print the same. */
-  for (unsigned lane = 0; !root && lane < AMDDWARF_MAX_LANES; ++lane) {
-    unsigned last = lane;
-    if (!(mask >> lane & 1))
-      continue;
-    while (multi && last + 1 < AMDDWARF_MAX_LANES && (mask >> (last + 1) & 1) &&
-           same_lane(&lines[last + 1], &lines[lane], a->explain))
-      ++last;
-    if (!multi) {
-      printf("%s = %s\n", expr, buf_text(&lines[lane].line));
-    } else {
-      char label[16];
-      snprintf(label, sizeof label, last > lane ? "%u-%u" : "%u", lane, last);
-      printf("%5s  %s\n", label, buf_text(&lines[lane].line));
-    }
-    lane = last;
-  }
-  if (root) {
-    json_object_set_new(root, "lanes", jl);
-    cli_print_json(root);
-  }
-  return failures ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
+  if (!a->explain)
+    return;
+  printf("%s: %s\n", info->variable->name, info->location);
+  if (info->quirk != AMDDWARF_QUIRK_NONE)
+    printf("  read through producer quirk %s: %s (--no-quirks: as written)\n",
+           info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
+  if (how != NULL && strcmp(how, "cfi") != 0)
+    printf("frame %zu: registers unwound by %s\n", frame->index,
+           strcmp(how, "backend") == 0
+               ? "the backend (caller_register), over rows synthesized from the prologue"
+               : "rows synthesized from the callee's prologue (its FDE has no instructions)");
 }
 
-/* Reads every lane of MASK (tracing each when asked) and prints them. */
+/* The JSON document of the value, without its lanes. */
+static json_t *json_head(const eval_args *a, const char *expr, const amddwarf_frame *frame,
+                         const amddwarf_valobj_info *info)
+{
+  const char *how = unwound_by(frame);
+  json_t *root = json_object();
+  json_object_set_new(root, "pc", cli_json_addr(frame->pc));
+  json_object_set_new(root, "expression", json_string(expr));
+  json_object_set_new(root, "variable", cli_json_addr(info->variable->ref.die.offset));
+  json_object_set_new(root, "type", json_string(info->type_name));
+  if (a->explain)
+    json_object_set_new(root, "location_expression", json_string(info->location));
+  json_object_set_new(root, "quirk",
+                      info->quirk_name ? json_string(info->quirk_name) : json_null());
+  if (how != NULL)
+    json_object_set_new(root, "registers_unwound_by", json_string(how));
+  return root;
+}
+
+/* One lane's read as a member of "lanes" (specs/json.md). */
+static json_t *json_lane(const eval_args *a, const amddwarf_lane_value *v)
+{
+  json_t *o = json_object();
+  json_object_set_new(o, "lane", json_integer(v->lane));
+  json_object_set_new(o, "active", json_boolean(!v->inactive));
+  if (v->state == AMDDWARF_LANE_INACTIVE)
+    return o;
+  if (v->state == AMDDWARF_LANE_VALUE) {
+    json_object_set_new(o, "value", json_string(v->text));
+  } else {
+    json_object_set_new(o, "status", json_string(amddwarf_status_name(v->status)));
+    json_object_set_new(o, "message", json_string(v->message));
+    if (a->explain)
+      json_object_set_new(o, "reason", v->reason != AMDDWARF_UNAVAILABLE_NONE
+                                           ? json_string(amddwarf_unavailable_name(v->reason))
+                                           : json_null());
+  }
+  if (a->explain && v->explain[0])
+    json_object_set_new(o, "location", json_string(v->explain));
+  return o;
+}
+
+/* Several lanes as text: the library's table of runs of lanes that read
+   the same (amddwarf_valobj_lanes_table). */
+static int print_table(const eval_args *a, amddwarf_valobj *value, uint64_t mask)
+{
+  amddwarf_error err;
+  size_t length = 0;
+  char *table = NULL;
+  unsigned flags = a->explain ? AMDDWARF_LANE_TEXT_EXPLAIN : 0;
+  amddwarf_error_clear(&err);
+  amddwarf_status st = amddwarf_valobj_lanes_table(value, mask, flags, NULL, 0, &length, &err);
+  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_valobj_lanes_table(value, mask, flags, table, length + 1, NULL, &err);
+  if (st == AMDDWARF_OK)
+    fputs(table, stdout);
+  free(table);
+  return st == AMDDWARF_OK ? 0 : cli_report_error("eval", a->object.json, st, &err);
+}
+
+/* Reads every lane of MASK (tracing each when asked) and prints them: one
+   lane as EXPR = TEXT, several as a table, or JSON. */
 static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint64_t mask)
 {
   const char *expr = a->expr;
   char *path = NULL;
   amddwarf_valobj *value = NULL;
-  lane_line *lines = NULL;
   amddwarf_error err;
-  int rc;
+  cli_buf text = {0};
+  json_t *root = NULL, *lanes = NULL;
+  int rc, failures = 0;
   if (expr == NULL)
     expr = path = set_path(a->set);
   if (expr == NULL)
@@ -430,11 +354,6 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   if ((rc = open_value(a, wave, frame, expr, &value)) != 0)
     goto cleanup;
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
-  lines = calloc(AMDDWARF_MAX_LANES, sizeof *lines);
-  if (lines == NULL) {
-    rc = cli_report_error("eval", a->object.json, AMDDWARF_E_NO_MEMORY, NULL);
-    goto cleanup;
-  }
   const amddwarf_frame *where = NULL;
   amddwarf_wave_frame(wave, frame, &where, NULL);
   amddwarf_expr_format format = trace_format(where->object, info->variable);
@@ -442,31 +361,48 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   trace_printer_init(&tp, stderr, &format, a->trace);
   if (a->trace || a->stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
+  if (a->object.json) {
+    root = json_head(a, expr, where, info);
+    lanes = json_array();
+    json_object_set_new(root, "lanes", lanes);
+  }
   for (unsigned lane = 0; lane < AMDDWARF_MAX_LANES; ++lane) {
     amddwarf_lane_value v;
-    amddwarf_status st;
     if (!(mask >> lane & 1))
       continue;
     if (a->trace)
       fprintf(stderr, "lane %u:\n", lane);
     trace_phase_begin(&tp, "evaluate and read");
     amddwarf_error_clear(&err);
-    st = amddwarf_valobj_read(value, lane, &v, &err);
+    amddwarf_status st = amddwarf_valobj_read(value, lane, &v, &err);
     trace_phase_end(&tp);
     if (st != AMDDWARF_OK) {
       rc = cli_report_error("eval", a->object.json, st, &err);
       goto cleanup;
     }
-    keep_lane(&lines[lane], &v, a->explain);
+    failures += v.state == AMDDWARF_LANE_ERROR;
+    if (lanes != NULL)
+      json_array_append_new(lanes, json_lane(a, &v));
+    else
+      cli_buf_lane_value(&text, &v, a->explain ? AMDDWARF_LANE_TEXT_EXPLAIN : 0);
   }
   amddwarf_wave_set_trace(wave, NULL, NULL);
   if (a->stats)
     trace_print_stats(&tp, stderr);
-  const amddwarf_frame *f = NULL;
-  amddwarf_wave_frame(wave, frame, &f, NULL);
-  rc = print_lanes(a, expr, f, info, lines, mask);
+  if (root != NULL) {
+    cli_print_json(root);
+    root = NULL;
+  } else {
+    print_head(a, where, info);
+    if ((mask & (mask - 1)) == 0)
+      printf("%s = %s\n", expr, text.data ? text.data : "");
+    else if ((rc = print_table(a, value, mask)) != 0)
+      goto cleanup;
+  }
+  rc = failures ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
 cleanup:
-  free_lines(lines);
+  json_decref(root);
+  cli_buf_free(&text);
   amddwarf_valobj_free(value);
   free(path);
   return rc;

@@ -144,7 +144,7 @@ static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_
   cli_buf text = {0};
   amddwarf_status st = amddwarf_valobj_read(value, lane, &read, &err);
   if (st == AMDDWARF_OK)
-    cli_buf_lane_value(&text, &read);
+    cli_buf_lane_value(&text, &read, 0);
   else
     cli_buf_printf(&text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
@@ -445,7 +445,7 @@ static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, 
     amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
     snprintf(name, sizeof name, "[%s]", lanes);
     cli_buf text = {0}, eval_name = {0};
-    cli_buf_lane_value(&text, &groups[g].value);
+    cli_buf_lane_value(&text, &groups[g].value, 0);
     cli_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
     json_t *j = plain_variable(name, text.data ? text.data : "");
     if (h->var == 0)
@@ -557,7 +557,8 @@ bool dap_variables(dap_session *s, const json_t *args, dap_reply *reply)
 
 /* ---- evaluate and the REPL ---- */
 
-/* "PATH @lanes LIST": the value's lanes in LIST, grouped where they agree. */
+/* "PATH @lanes LIST": the value's lanes in LIST as `amddwarf eval --lanes`
+   prints them (amddwarf_valobj_lanes_table). */
 static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *expr, char *at,
                            dap_reply *reply)
 {
@@ -565,41 +566,26 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
   *at = '\0';
   for (char *e = at; e > expr && e[-1] == ' '; e--)
     e[-1] = '\0';
-  amddwarf_wave *wave = s->threads[thread].wave;
-  uint32_t wave_size = amddwarf_wave_get_info(wave)->wave_size;
   uint64_t mask = 0;
+  size_t length = 0;
+  char *table = NULL;
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  amddwarf_status st = parse_lanes(wave, list, &mask, &err);
+  amddwarf_status st = parse_lanes(s->threads[thread].wave, list, &mask, &err);
   if (st != AMDDWARF_OK)
     return dap_fail(reply, "%s", err.message);
   st = value_open(s, thread, frame, 0, expr, &value, &err);
-  if (st != AMDDWARF_OK)
-    return dap_fail_status(reply, expr, st, &err);
-  amddwarf_value_group groups[AMDDWARF_MAX_LANES];
-  size_t count = 0;
-  st = amddwarf_valobj_read_lanes(value, mask, groups, AMDDWARF_MAX_LANES, &count, &err);
-  if (st != AMDDWARF_OK) {
-    amddwarf_valobj_free(value);
-    return dap_fail_status(reply, expr, st, &err);
-  }
-  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
-  cli_buf out = {0};
-  cli_buf_printf(&out, "%s (%s) at pc 0x%" PRIx64 "\n", info->path, info->type_name,
-                 amddwarf_wave_get_info(wave)->pc);
-  for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; g++) {
-    char lanes[256];
-    amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
-    cli_buf_printf(&out, "%s = ", lanes);
-    cli_buf_lane_value(&out, &groups[g].value);
-    cli_buf_printf(&out, "\n");
-  }
+  if (st == AMDDWARF_OK)
+    st = amddwarf_valobj_lanes_table(value, mask, 0, NULL, 0, &length, &err);
+  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_valobj_lanes_table(value, mask, 0, table, length + 1, NULL, &err);
   amddwarf_valobj_free(value);
-  reply->body = json_object();
-  json_object_set_new(reply->body, "result", json_string(out.data));
-  json_object_set_new(reply->body, "variablesReference", json_integer(0));
-  cli_buf_free(&out);
-  return true;
+  if (st == AMDDWARF_OK)
+    reply->body = json_pack("{s:s,s:i}", "result", table, "variablesReference", 0);
+  free(table);
+  return st == AMDDWARF_OK || dap_fail_status(reply, expr, st, &err);
 }
 
 static bool repl_save(dap_session *s, const char *file, dap_reply *reply)

@@ -143,19 +143,14 @@ void cli_buf_printf(cli_buf *b, const char *format, ...)
   }
 }
 
-void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value)
+void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value, unsigned flags)
 {
   char small[256];
-  size_t n = amddwarf_lane_value_text(value, small, sizeof small);
-  if (n < sizeof small) {
-    cli_buf_printf(b, "%s", small);
-    return;
-  }
-  char *big = malloc(n + 1);
-  if (big == NULL)
-    return;
-  amddwarf_lane_value_text(value, big, n + 1);
-  cli_buf_printf(b, "%s", big);
+  size_t n = amddwarf_lane_value_describe(value, flags, small, sizeof small);
+  char *big = n < sizeof small ? NULL : malloc(n + 1);
+  if (big != NULL)
+    amddwarf_lane_value_describe(value, flags, big, n + 1);
+  cli_buf_printf(b, "%s", big != NULL ? big : small);
   free(big);
 }
 

@@ -73,8 +73,9 @@ void cli_buf_printf(cli_buf *b, const char *format, ...)
 #endif
     ;
 void cli_buf_free(cli_buf *b);
-/* Appends a lane's read as every view shows it (amddwarf_lane_value_text). */
-void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value);
+/* Appends a lane's read as every view shows it (amddwarf_lane_value_describe
+   with FLAGS). */
+void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value, unsigned flags);
 
 /* Appends the decoded expression in llvm-dwarfdump spelling
    (amddwarf_expr_spell); a decoding error is appended as "<error: MESSAGE>"

@@ -796,6 +796,56 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_assign_lanes(amddwarf_valobj *value
 AMDDWARF_API amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
                                                     const char *text, amddwarf_error *err);
 
+/* ---- The texts every view shows ----------------------------------------- */
+
+/* Flags of amddwarf_lane_value_describe and amddwarf_valobj_lanes_table. */
+enum {
+  /* Also where the value's bits come from, "    [EXPLAIN]", and for a lane
+     without a value why, "    [why: REASON]" (amddwarf_unavailable_name),
+     with ": MESSAGE" when the text does not show the message already. */
+  AMDDWARF_LANE_TEXT_EXPLAIN = 1u << 0,
+};
+
+/* VALUE as every view shows one lane: amddwarf_lane_value_text, and with
+   FLAGS AMDDWARF_LANE_TEXT_EXPLAIN its explanation and reason. Writes at
+   most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0) and
+   returns the full length, as snprintf. */
+AMDDWARF_API size_t amddwarf_lane_value_describe(const amddwarf_lane_value *value,
+                                                 unsigned flags, char *buf, size_t buf_size);
+
+/* The lanes LANES of VALUE as `amddwarf eval --lanes` and the debug
+   adapter's `PATH @lanes LIST` print them: "PATH (TYPE) at pc 0xPC\n" (the
+   value's normalized path and type, its frame's PC), "lanes  value\n",
+   then one line per run of consecutive lanes of LANES whose reads agree
+   (amddwarf_lane_values_equal, the rule of amddwarf_valobj_read_lanes;
+   with AMDDWARF_LANE_TEXT_EXPLAIN, whose explanations agree too): the run
+   ("0-3", "9") right-aligned in 5 columns, two spaces, and
+   amddwarf_lane_value_describe of its first lane. Writes at most BUF_SIZE
+   bytes to BUF (NUL-terminated when BUF_SIZE > 0) and the full length to
+   *LENGTH (may be NULL). Errors: E_INVALID_ARGUMENT (no lane, or lanes
+   past the wave size), E_NO_MEMORY, those of amddwarf_valobj_read. */
+AMDDWARF_API amddwarf_status amddwarf_valobj_lanes_table(amddwarf_valobj *value, uint64_t lanes,
+                                                         unsigned flags, char *buf,
+                                                         size_t buf_size, size_t *length,
+                                                         amddwarf_error *err);
+
+/* Flags of amddwarf_place_text. */
+enum {
+  /* "FILE:LINE" (a thread's name): FILE alone for line 0 (code no source
+     line produced), "" without a line-table row. */
+  AMDDWARF_PLACE_TEXT_LINE = 1u << 0,
+};
+
+/* PLACE (amddwarf_wave_place; zeroed when unknown) as the views show it:
+   "FILE:LINE:COLUMN in FUNCTION" (a row of amddwarf_wave_lanes_table), FILE
+   the last component (amddwarf_place_file_name), "??" for an unknown
+   position or function, "?" for an unknown file; with
+   AMDDWARF_PLACE_TEXT_LINE the short form above. Writes at most BUF_SIZE
+   bytes to BUF (NUL-terminated when BUF_SIZE > 0) and returns the full
+   length, as snprintf. */
+AMDDWARF_API size_t amddwarf_place_text(const amddwarf_place *place, unsigned flags, char *buf,
+                                        size_t buf_size);
+
 AMDDWARF_END_DECLS
 
 #endif

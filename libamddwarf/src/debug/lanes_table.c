@@ -7,18 +7,15 @@
 #include "common/error.h"
 #include "debug/debug_internal.h"
 
-/* "FILE:LINE:COLUMN in FUNCTION" of PC (amddwarf_wave_place); "??" for
-   what is unknown. */
+/* "FILE:LINE:COLUMN in FUNCTION" of PC (amddwarf_place_text). */
 static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc)
 {
   amddwarf_place place;
-  if (amddwarf_wave_place(w, pc, &place) == AMDDWARF_OK && place.has_row) {
-    const char *file = amddwarf_place_file_name(&place);
-    amddwarf__text_printf(out, "%s:%u:%u", file ? file : "?", place.line, place.column);
-  } else {
-    amddwarf__text_printf(out, "??");
-  }
-  amddwarf__text_printf(out, " in %s", place.function ? place.function : "??");
+  char text[512];
+  if (amddwarf_wave_place(w, pc, &place) != AMDDWARF_OK)
+    memset(&place, 0, sizeof place);
+  size_t n = amddwarf_place_text(&place, 0, text, sizeof text);
+  amddwarf__text_append(out, text, n < sizeof text ? n : sizeof text - 1);
 }
 
 static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amddwarf_text *out)
