@@ -94,7 +94,10 @@ test('a session over a stop', async (t) => {
     assert.equal((await variable(regs, 'v1 [lane 0]')).value, '0x00000064');
     const lanes = await scope(1, 'Lanes');
     assert.equal((await variable(lanes, 'active')).value, '0xff (8 of 64 lanes: 0-7; from EXEC)');
-    assert.equal((await variable(lanes, '[0-7]')).value, '0x1120 dap.cl:12');
+    // A group of lanes at a PC reads as its row of the `lanes` table.
+    assert.equal((await variable(lanes, '[0-7]')).value, '0x1120 dap.cl:12:5 in leaf');
+    const table = await dc.evaluateRequest({ expression: 'lanes', frameId: 1, context: 'repl' });
+    assert.match(table.body.result, /\n  0x1120 +dap\.cl:12:5 in leaf +8 lanes: 0-7\n/);
   });
 
   await t.test('variables: a struct\'s members and an array paged', async () => {

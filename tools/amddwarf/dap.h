@@ -130,11 +130,6 @@ bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t
 enum { DAP_FRAME_STRIDE = 4096 };
 bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply *reply,
                    size_t *thread, size_t *frame);
-/* The place of PC (a process address when THREAD's wave lists loaded code
-   objects) in THREAD's wave (amddwarf_wave_place): true with *PLACE. */
-bool dap_place(dap_session *s, size_t thread, uint64_t pc, amddwarf_place *place);
-/* "file.cl:12" for PC in THREAD's objects, or "" (BUF of SIZE bytes). */
-void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size);
 /* The text `amddwarf lanes` prints for THREAD's wave, as a new string. */
 char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply);
 

@@ -421,26 +421,6 @@ bool dap_thread_open(dap_session *s, size_t thread)
 
 /* ---- Threads ---- */
 
-bool dap_place(dap_session *s, size_t thread, uint64_t pc, amddwarf_place *place)
-{
-  const dap_thread *t = &s->threads[thread];
-  return t->wave != NULL && amddwarf_wave_place(t->wave, pc, place) == AMDDWARF_OK;
-}
-
-void dap_where(dap_session *s, size_t thread, uint64_t pc, char *buf, size_t size)
-{
-  amddwarf_place place;
-  buf[0] = '\0';
-  if (!dap_place(s, thread, pc, &place) || !place.has_row)
-    return;
-  const char *file = amddwarf_place_file_name(&place);
-  /* Line 0 is no source line (compiler-generated code): name the file alone. */
-  if (place.line == 0)
-    snprintf(buf, size, "%s", file ? file : "?");
-  else
-    snprintf(buf, size, "%s:%u", file ? file : "?", place.line);
-}
-
 static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
 {
   dap_thread *t = &s->threads[i];
@@ -480,7 +460,7 @@ static void thread_name(dap_session *s, size_t i, char *buf, size_t size)
   if (amddwarf_wave_lanes(t->wave, &lanes, NULL) == AMDDWARF_OK)
     snprintf(active, sizeof active, "%u", lanes->active_count);
   char where[256];
-  dap_where(s, i, info->pc, where, sizeof where);
+  amddwarf_wave_place_text(t->wave, info->pc, AMDDWARF_PLACE_TEXT_LINE, where, sizeof where);
   snprintf(buf, size, "%s %s %s/%u lanes at %s", place, isa, active, info->wave_size,
            where[0] ? where : "??");
   snprintf(t->name, sizeof t->name, "%s", buf);
@@ -651,7 +631,8 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
       snprintf(text, sizeof text, "0x%" PRIx64, lane->pc);
       json_object_set_new(j, "pc", json_string(text));
       amddwarf_place place;
-      if (dap_place(s, thread, lane->pc, &place) && place.has_row) {
+      if (amddwarf_wave_place(s->threads[thread].wave, lane->pc, &place) == AMDDWARF_OK &&
+          place.has_row) {
         if (place.file != NULL)
           json_object_set_new(j, "source", source_json(place.file));
         json_object_set_new(j, "line", json_integer(place.line));

@@ -381,7 +381,7 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
   amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "lanes", st, &err);
-  char text[512], lanes_text[256], where[256];
+  char text[800], lanes_text[256], where[512];
   amddwarf_lanes_spell(lanes->active_mask, lanes->wave_size, lanes_text, sizeof lanes_text);
   snprintf(text, sizeof text, "0x%" PRIx64 " (%u of %u lanes: %s; from %s)", lanes->active_mask,
            lanes->active_count, lanes->wave_size, lanes_text[0] ? lanes_text : "none",
@@ -397,8 +397,9 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
     amddwarf_lanes_spell(groups[g].mask, lanes->wave_size, lanes_text, sizeof lanes_text);
     snprintf(name, sizeof name, "[%s]", lanes_text);
     if (groups[g].pc_known) {
-      dap_where(s, h->thread, groups[g].pc, where, sizeof where);
-      snprintf(text, sizeof text, "0x%" PRIx64 " %s", groups[g].pc, where[0] ? where : "??");
+      /* As a row of the `lanes` table. */
+      amddwarf_wave_place_text(wave, groups[g].pc, 0, where, sizeof where);
+      snprintf(text, sizeof text, "0x%" PRIx64 " %s", groups[g].pc, where);
     } else {
       snprintf(text, sizeof text, "- (inactive, PC unknown)");
     }

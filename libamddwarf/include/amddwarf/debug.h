@@ -829,22 +829,22 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_lanes_table(amddwarf_valobj *value,
                                                          size_t buf_size, size_t *length,
                                                          amddwarf_error *err);
 
-/* Flags of amddwarf_place_text. */
+/* Flags of amddwarf_wave_place_text. */
 enum {
   /* "FILE:LINE" (a thread's name): FILE alone for line 0 (code no source
      line produced), "" without a line-table row. */
   AMDDWARF_PLACE_TEXT_LINE = 1u << 0,
 };
 
-/* PLACE (amddwarf_wave_place; zeroed when unknown) as the views show it:
+/* The place of PC in WAVE (amddwarf_wave_place) as the views show it:
    "FILE:LINE:COLUMN in FUNCTION" (a row of amddwarf_wave_lanes_table), FILE
    the last component (amddwarf_place_file_name), "??" for an unknown
    position or function, "?" for an unknown file; with
    AMDDWARF_PLACE_TEXT_LINE the short form above. Writes at most BUF_SIZE
    bytes to BUF (NUL-terminated when BUF_SIZE > 0) and returns the full
    length, as snprintf. */
-AMDDWARF_API size_t amddwarf_place_text(const amddwarf_place *place, unsigned flags, char *buf,
-                                        size_t buf_size);
+AMDDWARF_API size_t amddwarf_wave_place_text(const amddwarf_wave *wave, uint64_t pc,
+                                             unsigned flags, char *buf, size_t buf_size);
 
 AMDDWARF_END_DECLS
 

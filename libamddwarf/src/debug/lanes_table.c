@@ -7,17 +7,6 @@
 #include "common/error.h"
 #include "debug/debug_internal.h"
 
-/* "FILE:LINE:COLUMN in FUNCTION" of PC (amddwarf_place_text). */
-static void append_place(amddwarf_text *out, const amddwarf_wave *w, uint64_t pc)
-{
-  amddwarf_place place;
-  char text[512];
-  if (amddwarf_wave_place(w, pc, &place) != AMDDWARF_OK)
-    memset(&place, 0, sizeof place);
-  size_t n = amddwarf_place_text(&place, 0, text, sizeof text);
-  amddwarf__text_append(out, text, n < sizeof text ? n : sizeof text - 1);
-}
-
 static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amddwarf_text *out)
 {
   amddwarf__text_printf(out, "wave%u at pc 0x%llx; active lanes from %s, lane PCs from %s\n",
@@ -30,28 +19,22 @@ static amddwarf_status render(amddwarf_wave *w, const amddwarf_lanes *lanes, amd
   amddwarf_lane_group groups[AMDDWARF_MAX_LANES];
   size_t count = 0;
   amddwarf_lanes_group_by_pc(lanes, groups, AMDDWARF_MAX_LANES, &count);
-  amddwarf_text place;
-  amddwarf__text_init(&place, out->allocator);
   for (size_t g = 0; g < count && g < AMDDWARF_MAX_LANES; ++g) {
     char list[AMDDWARF_MAX_LANES * 4];
     unsigned n = (unsigned)__builtin_popcountll(groups[g].mask);
     const char *plural = n == 1 ? " " : "s";
     amddwarf_lanes_spell(groups[g].mask, lanes->wave_size, list, sizeof list);
     if (groups[g].pc_known) {
-      char pc[24];
+      char pc[24], place[512];
       snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)groups[g].pc);
-      amddwarf__text_reset(&place);
-      append_place(&place, w, groups[g].pc);
-      amddwarf__text_printf(out, "  %-8s %-28s %2u lane%s: %s\n", pc, amddwarf__text_str(&place),
-                           n, plural, list);
+      amddwarf_wave_place_text(w, groups[g].pc, 0, place, sizeof place);
+      amddwarf__text_printf(out, "  %-8s %-28s %2u lane%s: %s\n", pc, place, n, plural, list);
     } else {
       amddwarf__text_printf(out, "  %-36s %2u lane%s: %s\n", "- (inactive, PC unknown)", n,
                            plural, list);
     }
   }
-  amddwarf_status st = amddwarf__text_status(&place);
-  amddwarf__text_free(&place);
-  return st != AMDDWARF_OK ? st : amddwarf__text_status(out);
+  return amddwarf__text_status(out);
 }
 
 amddwarf_status amddwarf_wave_lanes_table(amddwarf_wave *wave, char *buf, size_t buf_size,

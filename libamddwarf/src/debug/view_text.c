@@ -163,24 +163,27 @@ amddwarf_status amddwarf_valobj_lanes_table(amddwarf_valobj *value, uint64_t lan
   return st;
 }
 
-size_t amddwarf_place_text(const amddwarf_place *place, unsigned flags, char *buf,
-                           size_t buf_size)
+size_t amddwarf_wave_place_text(const amddwarf_wave *wave, uint64_t pc, unsigned flags,
+                                char *buf, size_t buf_size)
 {
   amddwarf_text t;
+  amddwarf_place place;
   amddwarf__text_init_fixed(&t, buf, buf_size);
-  const char *file = place->has_row ? amddwarf_place_file_name(place) : NULL;
+  if (wave == NULL || amddwarf_wave_place(wave, pc, &place) != AMDDWARF_OK)
+    memset(&place, 0, sizeof place);
+  const char *file = place.has_row ? amddwarf_place_file_name(&place) : NULL;
   if (flags & AMDDWARF_PLACE_TEXT_LINE) {
     /* Line 0 is no source line (compiler-generated code): the file alone. */
-    if (place->has_row && place->line == 0)
+    if (place.has_row && place.line == 0)
       amddwarf__text_puts(&t, file ? file : "?");
-    else if (place->has_row)
-      amddwarf__text_printf(&t, "%s:%u", file ? file : "?", place->line);
+    else if (place.has_row)
+      amddwarf__text_printf(&t, "%s:%u", file ? file : "?", place.line);
     return t.len;
   }
-  if (place->has_row)
-    amddwarf__text_printf(&t, "%s:%u:%u", file ? file : "?", place->line, place->column);
+  if (place.has_row)
+    amddwarf__text_printf(&t, "%s:%u:%u", file ? file : "?", place.line, place.column);
   else
     amddwarf__text_puts(&t, "??");
-  amddwarf__text_printf(&t, " in %s", place->function ? place->function : "??");
+  amddwarf__text_printf(&t, " in %s", place.function ? place.function : "??");
   return t.len;
 }
