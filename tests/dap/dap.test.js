@@ -340,7 +340,7 @@ test('a session over a stop', async (t) => {
       "setVariable: exec is not written: the wave's frames and lanes are computed from it (unsupported)");
     const big = await dc.setVariableRequest({ variablesReference: regs, name: 's10', value: '0x100000000' })
       .then(() => null, (e) => e);
-    assert.equal(big.message, "setVariable: '0x100000000' is not a 4-byte unsigned integer");
+    assert.equal(big.message, "setVariable: '0x100000000' is not a 4-byte unsigned integer (invalid_argument)");
     const s10 = await dc.setVariableRequest({ variablesReference: regs, name: 's10', value: '89' });
     assert.equal(s10.body.value, '0x00000059');
   });

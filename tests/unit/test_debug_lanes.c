@@ -349,6 +349,112 @@ static void test_write_refreshes(void **state)
   amddwarf_snapshot_free(snap);
 }
 
+/* The register list's rules: by name, as hex text, assigned from an
+   integer's text. The seed's wave: s33 = 0x100, v1 = 100 + lane for lanes
+   0-7, pc 0x24, EXEC 0x3. */
+static void test_register_text(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_wave_register s33, v1, pc, r;
+  amddwarf_error err;
+  char text[32];
+  assert_int_equal(amddwarf_wave_register_find(fx->wave, "s33", &s33), AMDDWARF_OK);
+  assert_int_equal(s33.regno, 32 + 33);
+  assert_int_equal(amddwarf_wave_register_find(fx->wave, "v1", &v1), AMDDWARF_OK);
+  assert_int_equal(v1.regno, 2560 + 1);
+  assert_int_equal(amddwarf_wave_register_find(fx->wave, "pc", &pc), AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_register_find(fx->wave, "s106", &r), AMDDWARF_NOT_FOUND);
+  assert_int_equal(amddwarf_wave_register_text(fx->wave, 0, &s33, AMDDWARF_NO_LANE, text,
+                                               sizeof text, &err),
+                   AMDDWARF_OK);
+  assert_string_equal(text, "0x00000100");
+  assert_int_equal(amddwarf_wave_register_text(fx->wave, 0, &v1, 3, text, sizeof text, &err),
+                   AMDDWARF_OK);
+  assert_string_equal(text, "0x00000067"); /* 103 */
+  assert_int_equal(amddwarf_wave_register_text(fx->wave, 0, &pc, 0, text, sizeof text, &err),
+                   AMDDWARF_OK);
+  assert_string_equal(text, "0x0000000000000024");
+
+  assert_int_equal(amddwarf_wave_register_assign(fx->wave, 0, &s33, AMDDWARF_NO_LANE, "0x2a0", 0,
+                                                 &err),
+                   AMDDWARF_OK);
+  amddwarf_wave_register_text(fx->wave, 0, &s33, AMDDWARF_NO_LANE, text, sizeof text, &err);
+  assert_string_equal(text, "0x000002a0");
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_wave_register_assign(fx->wave, 0, &s33, 0, "0x100000000", 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message, "'0x100000000' is not a 4-byte unsigned integer");
+  assert_int_equal(amddwarf_wave_register_assign(fx->wave, 0, &s33, 0, "-1", 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_int_equal(amddwarf_wave_register_assign(fx->wave, 0, &s33, 0, "12x", 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  /* Lane 1 is active, lane 5 is not: only an explicit request writes it. */
+  assert_int_equal(amddwarf_wave_register_assign(fx->wave, 0, &v1, 1, "7", 0, &err), AMDDWARF_OK);
+  amddwarf_wave_register_text(fx->wave, 0, &v1, 1, text, sizeof text, &err);
+  assert_string_equal(text, "0x00000007");
+  amddwarf_error_clear(&err);
+  assert_int_equal(amddwarf_wave_register_assign(fx->wave, 0, &v1, 5, "7", 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message,
+                      "v1 of inactive lane 5: writing inactive lanes must be asked for explicitly");
+  assert_int_equal(
+      amddwarf_wave_register_assign(fx->wave, 0, &v1, 5, "7", AMDDWARF_ASSIGN_INACTIVE, &err),
+      AMDDWARF_OK);
+}
+
+/* The texts every view shows: places by the seed's line table (0x24 is
+   line 7 of x.cl in X; 0x1000 is past the code), a lane's read with its
+   reason, and the lanes of i (v1 of the lane: 100 + lane) as runs. Lanes
+   0-1 are active; 2-3 stand at 0x1c (the lane-PC procedure), not read. */
+static void test_view_texts(void **state)
+{
+  fixture *fx = *state;
+  char text[256];
+  amddwarf_error err;
+  assert_int_equal(amddwarf_wave_place_text(fx->wave, 0x24, 0, text, sizeof text), 13);
+  assert_string_equal(text, "x.cl:7:0 in X");
+  amddwarf_wave_place_text(fx->wave, 0x24, AMDDWARF_PLACE_TEXT_LINE, text, sizeof text);
+  assert_string_equal(text, "x.cl:7");
+  amddwarf_wave_place_text(fx->wave, 0x1000, 0, text, sizeof text);
+  assert_string_equal(text, "?? in ??");
+  assert_int_equal(amddwarf_wave_place_text(fx->wave, 0x1000, AMDDWARF_PLACE_TEXT_LINE, text,
+                                            sizeof text),
+                   0);
+
+  amddwarf_lane_value v;
+  memset(&v, 0, sizeof v);
+  v.state = AMDDWARF_LANE_UNAVAILABLE;
+  v.status = AMDDWARF_E_EVAL_UNAVAILABLE;
+  v.text = v.explain = "";
+  v.message = "the snapshot has no VGPR9";
+  v.reason = AMDDWARF_UNAVAILABLE_REGISTER_NOT_RESTORED;
+  assert_int_equal(amddwarf_lane_value_describe(&v, 0, text, sizeof text), 13);
+  assert_string_equal(text, "<unavailable>");
+  amddwarf_lane_value_describe(&v, AMDDWARF_LANE_TEXT_EXPLAIN, text, sizeof text);
+  assert_string_equal(
+      text, "<unavailable>    [why: register_not_restored: the snapshot has no VGPR9]");
+  v.detailed = 1; /* the text shows the message: the reason alone follows */
+  amddwarf_lane_value_describe(&v, AMDDWARF_LANE_TEXT_EXPLAIN, text, sizeof text);
+  assert_string_equal(
+      text, "<unavailable> (the snapshot has no VGPR9)    [why: register_not_restored]");
+  char small[6];
+  assert_int_equal(amddwarf_lane_value_describe(&v, 0, small, sizeof small),
+                   strlen("<unavailable> (the snapshot has no VGPR9)"));
+  assert_string_equal(small, "<unav");
+
+  amddwarf_valobj *value = NULL;
+  assert_int_equal(amddwarf_valobj_new(fx->wave, 0, "i", &value, &err), AMDDWARF_OK);
+  size_t length = 0;
+  assert_int_equal(amddwarf_valobj_lanes_table(value, 0x2f, 0, text, sizeof text, &length, &err),
+                   AMDDWARF_OK);
+  assert_string_equal(text, "i (int) at pc 0x24\nlanes  value\n"
+                            "    0  100\n    1  101\n  2-3  <inactive>\n    5  <inactive>\n");
+  assert_int_equal(length, strlen(text));
+  assert_int_equal(amddwarf_valobj_lanes_table(value, 0, 0, text, sizeof text, NULL, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  amddwarf_valobj_free(value);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -360,6 +466,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_wave_size_mismatch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_register_set, setup, teardown),
       cmocka_unit_test_setup_teardown(test_write_refreshes, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_register_text, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_view_texts, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,6 @@
  * it is, so references stay valid across writes and focus changes, and the
  * same descriptor always gets the same reference. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,23 +289,6 @@ static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *li
 }
 
 
-/* REG's value in frame FRAME as the Registers scope shows it ("0x00002000";
-   a vector register's in LANE); false when the target cannot read it. */
-static bool register_text(amddwarf_wave *wave, size_t frame, const amddwarf_wave_register *reg,
-                          uint32_t lane, char *value, size_t size)
-{
-  uint8_t buf[8];
-  uint64_t offset = reg->per_lane ? (uint64_t)reg->size * lane : 0, v = 0;
-  if (reg->size > sizeof buf ||
-      amddwarf_wave_read_register(wave, frame, reg->regno, offset, reg->size, buf, NULL) !=
-          AMDDWARF_OK)
-    return false;
-  for (size_t b = reg->size; b-- > 0;)
-    v = v << 8 | buf[b];
-  snprintf(value, size, "0x%0*" PRIx64, (int)reg->size * 2, v);
-  return true;
-}
-
 /* The wave's registers (amddwarf_wave_register_get) as frame H->frame
    sees them; a vector register's value is the focused lane's. */
 static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
@@ -319,54 +301,37 @@ static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
     amddwarf_wave_register reg;
     if (amddwarf_wave_register_get(wave, i, &reg) != AMDDWARF_OK)
       continue;
-    if (!register_text(wave, h->frame, &reg, lane, value, sizeof value)) {
+    if (amddwarf_wave_register_text(wave, h->frame, &reg, lane, value, sizeof value, NULL) !=
+        AMDDWARF_OK) {
       if (!reg.always_listed)
         continue;
       snprintf(value, sizeof value, "<unavailable>");
     }
-    if (reg.per_lane)
-      snprintf(name, sizeof name, "%s [lane %u]", reg.name, lane);
-    else
-      snprintf(name, sizeof name, "%s", reg.name);
+    snprintf(name, sizeof name, reg.per_lane ? "%s [lane %u]" : "%s", reg.name, lane);
     json_array_append_new(list, plain_variable(name, value));
   }
 }
 
 /* setVariable in the Registers scope: NAME as listed ("s33", "v1 [lane 0]":
-   the focused lane's dword), TEXT an integer, written through
-   amddwarf_wave_write_register (which refuses inactive lanes, pc and exec). */
+   the focused lane's dword), TEXT an unsigned integer of its size
+   (amddwarf_wave_register_assign, which refuses inactive lanes, pc and
+   exec); the answer is the register read back. */
 static bool set_register(dap_session *s, const dap_handle *h, const char *name, const char *text,
                          dap_reply *reply)
 {
   amddwarf_wave *wave = s->threads[h->thread].wave;
-  uint32_t lane = amddwarf_wave_focus(wave);
-  size_t base = strcspn(name, " ");
   amddwarf_wave_register reg;
-  size_t count = amddwarf_wave_register_count(wave), i = 0;
-  for (; i < count; i++)
-    if (amddwarf_wave_register_get(wave, i, &reg) == AMDDWARF_OK &&
-        strlen(reg.name) == base && strncmp(reg.name, name, base) == 0)
-      break;
-  if (i == count)
-    return dap_fail(reply, "setVariable: no register '%s' is listed here", name);
-  char *end = NULL;
-  errno = 0;
-  uint64_t v = strtoull(text, &end, 0);
-  if (!*text || *end || errno != 0 || text[0] == '-' ||
-      (reg.size < 8 && v >> (reg.size * 8) != 0))
-    return dap_fail(reply, "setVariable: '%s' is not a %u-byte unsigned integer", text, reg.size);
-  uint8_t bytes[8];
-  for (uint32_t b = 0; b < reg.size && b < sizeof bytes; b++)
-    bytes[b] = (uint8_t)(v >> (8 * b));
+  char base[32], value[64] = "<unavailable>";
   amddwarf_error err;
+  snprintf(base, sizeof base, "%.*s", (int)strcspn(name, " "), name);
+  if (amddwarf_wave_register_find(wave, base, &reg) != AMDDWARF_OK)
+    return dap_fail(reply, "setVariable: no register '%s' is listed here", name);
   amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_wave_write_register(
-      wave, h->frame, reg.regno, reg.per_lane ? (uint64_t)reg.size * lane : 0, reg.size, bytes, 0,
-      &err);
+  amddwarf_status st =
+      amddwarf_wave_register_assign(wave, h->frame, &reg, AMDDWARF_NO_LANE, text, 0, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "setVariable", st, &err);
-  char value[64] = "<unavailable>";
-  register_text(wave, h->frame, &reg, lane, value, sizeof value);
+  amddwarf_wave_register_text(wave, h->frame, &reg, AMDDWARF_NO_LANE, value, sizeof value, NULL);
   reply->body = json_pack("{s:s}", "value", value);
   dap_invalidate(s, h->thread);
   return true;

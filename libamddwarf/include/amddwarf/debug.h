@@ -796,6 +796,34 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_assign_lanes(amddwarf_valobj *value
 AMDDWARF_API amddwarf_status amddwarf_valobj_assign(amddwarf_valobj *value, uint64_t lanes,
                                                     const char *text, amddwarf_error *err);
 
+/* ---- Registers as a debugger's register list shows them ----------------- */
+
+/* The register of amddwarf_wave_register_get named NAME ("s33", "v1",
+   "exec"): OK with *OUT; NOT_FOUND; E_INVALID_ARGUMENT for NULL. */
+AMDDWARF_API amddwarf_status amddwarf_wave_register_find(const amddwarf_wave *wave,
+                                                         const char *name,
+                                                         amddwarf_wave_register *out);
+
+/* REG's value in frame FRAME (a vector register's in LANE;
+   AMDDWARF_NO_LANE: the focused lane) as a register list shows it: "0x"
+   and 2 * REG->size hex digits ("0x00002000"). Writes at most BUF_SIZE
+   bytes to BUF (NUL-terminated when BUF_SIZE > 0). Errors: those of
+   amddwarf_wave_read_register, E_INVALID_ARGUMENT. */
+AMDDWARF_API amddwarf_status amddwarf_wave_register_text(amddwarf_wave *wave, size_t frame,
+                                                         const amddwarf_wave_register *reg,
+                                                         uint32_t lane, char *buf,
+                                                         size_t buf_size, amddwarf_error *err);
+
+/* Assigns TEXT, an unsigned integer (decimal or 0x hex) that fits REG's
+   size, to REG in frame FRAME (a vector register's dword of LANE;
+   AMDDWARF_NO_LANE: the focused lane) through amddwarf_wave_write_register
+   with FLAGS. Errors: E_INVALID_ARGUMENT ("'0x100000000' is not a 4-byte
+   unsigned integer"), those of amddwarf_wave_write_register. */
+AMDDWARF_API amddwarf_status amddwarf_wave_register_assign(amddwarf_wave *wave, size_t frame,
+                                                           const amddwarf_wave_register *reg,
+                                                           uint32_t lane, const char *text,
+                                                           unsigned flags, amddwarf_error *err);
+
 /* ---- The texts every view shows ----------------------------------------- */
 
 /* Flags of amddwarf_lane_value_describe and amddwarf_valobj_lanes_table. */
