@@ -47,72 +47,6 @@ static const char *row_file(const amddwarf_line_table *t, const amddwarf_line_ro
   return r->file < t->file_count && t->files[r->file] ? t->files[r->file] : "?";
 }
 
-static const char *decl_file(const amddwarf_object *object, size_t cu_index, uint64_t file)
-{
-  const amddwarf_line_table *t = amddwarf_object_line_table(object, cu_index);
-  if (t == NULL || file >= t->file_count || t->files[file] == NULL)
-    return "?";
-  return t->files[file];
-}
-
-/* Attribute AT of DIE as an unsigned number, 0 when absent. */
-static uint64_t die_number(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
-{
-  amddwarf_attribute a;
-  if (amddwarf_object_die_attribute(object, die, at, 0, &a, NULL) != AMDDWARF_OK)
-    return 0;
-  return a.value.kind == AMDDWARF_ATTR_SIGNED ? (uint64_t)a.value.s : a.value.u;
-}
-
-/* The name of DIE, its own or its abstract origin's; NULL when none. */
-typedef struct frame {
-  const char *function;
-  const char *file;
-  uint32_t line, column;
-  bool inlined;
-} frame;
-
-/* The frames at PC, innermost first, read through DIE references (the
-   subprogram's DIEs only, not its unit's). Returns the count (0: no line). */
-static size_t frames_at(const amddwarf_object *object, uint64_t pc, frame *frames,
-                        size_t capacity)
-{
-  const amddwarf_line_table *t = NULL;
-  amddwarf_line_row r_found;
-  const amddwarf_line_row *r = &r_found;
-  amddwarf_die_ref scopes[MAX_SCOPES];
-  size_t depth = 0, n = 0;
-  if (amddwarf_object_line_at(object, pc, &t, &r_found) != AMDDWARF_OK)
-    return 0;
-  const char *file = row_file(t, r);
-  uint32_t line = r->line, column = r->column;
-  if (amddwarf_object_scope_refs_at(object, pc, scopes, MAX_SCOPES, &depth, NULL) !=
-      AMDDWARF_OK) {
-    frames[0] = (frame){NULL, file, line, column, false};
-    return 1;
-  }
-  if (depth > MAX_SCOPES)
-    depth = MAX_SCOPES;
-  for (size_t i = 0; i < depth && n < capacity; ++i) {
-    amddwarf_die_ref s = scopes[i];
-    amddwarf_die_links links;
-    if (amddwarf_object_die_links(object, s, &links, NULL) != AMDDWARF_OK)
-      break;
-    if (links.tag == AMDDWARF_DW_TAG_inlined_subroutine) {
-      frames[n++] = (frame){amddwarf_object_die_function_name(object, s), file, line, column,
-                            true};
-      file = decl_file(object, s.cu_index, die_number(object, s, AMDDWARF_DW_AT_call_file));
-      line = (uint32_t)die_number(object, s, AMDDWARF_DW_AT_call_line);
-      column = (uint32_t)die_number(object, s, AMDDWARF_DW_AT_call_column);
-    } else if (links.tag == AMDDWARF_DW_TAG_subprogram) {
-      frames[n++] = (frame){amddwarf_object_die_function_name(object, s), file, line, column,
-                            false};
-      break;
-    }
-  }
-  return n;
-}
-
 static bool file_matches(const char *path, const char *want)
 {
   size_t pl = strlen(path), wl = strlen(want);
@@ -238,15 +172,17 @@ static int not_answered(json_t *entry, const char *format, ...)
 /* Answers the address PC: prints it, or appends its entry to LIST. */
 static int lines_addr(const amddwarf_object *object, uint64_t pc, json_t *list)
 {
-  frame frames[MAX_SCOPES];
-  size_t n = frames_at(object, pc, frames, MAX_SCOPES);
+  amddwarf_place frames[MAX_SCOPES];
+  size_t n = 0;
+  amddwarf_object_inline_places(object, pc, frames, MAX_SCOPES, &n);
+  n = n < MAX_SCOPES ? n : MAX_SCOPES;
   json_t *entry = NULL;
   if (list != NULL) {
     entry = json_object();
     json_object_set_new(entry, "address", cli_json_addr(pc));
     json_array_append_new(list, entry);
   }
-  if (n == 0)
+  if (n == 0 || !frames[0].has_row)
     return not_answered(entry, "no line table row covers 0x%llx", (unsigned long long)pc);
   if (entry != NULL) {
     json_t *jf = json_array();
@@ -254,7 +190,7 @@ static int lines_addr(const amddwarf_object *object, uint64_t pc, json_t *list)
       json_t *o = json_object();
       json_object_set_new(o, "function",
                           frames[i].function ? json_string(frames[i].function) : json_null());
-      json_object_set_new(o, "file", json_string(frames[i].file));
+      json_object_set_new(o, "file", json_string(frames[i].file ? frames[i].file : "?"));
       json_object_set_new(o, "line", json_integer(frames[i].line));
       json_object_set_new(o, "column", json_integer(frames[i].column));
       json_object_set_new(o, "inlined", json_boolean(frames[i].inlined));
@@ -266,7 +202,7 @@ static int lines_addr(const amddwarf_object *object, uint64_t pc, json_t *list)
   printf("0x%llx:\n", (unsigned long long)pc);
   for (size_t i = 0; i < n; ++i)
     printf("  %s at %s:%u:%u%s\n", frames[i].function ? frames[i].function : "??",
-           frames[i].file, frames[i].line, frames[i].column,
+           frames[i].file ? frames[i].file : "?", frames[i].line, frames[i].column,
            frames[i].inlined ? " (inlined)" : "");
   return CLI_EXIT_OK;
 }

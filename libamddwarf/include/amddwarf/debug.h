@@ -874,6 +874,20 @@ enum {
 AMDDWARF_API size_t amddwarf_wave_place_text(const amddwarf_wave *wave, uint64_t pc,
                                              unsigned flags, char *buf, size_t buf_size);
 
+/* The places of PC in OBJECT (an object address) through the inlined
+   subroutines it executes, innermost first, as `amddwarf lines`,
+   llvm-symbolizer --inlining and a backtrace give them: the innermost
+   function (an inlined subroutine, INLINED set) at the line row of PC, then
+   each caller at the call site (DW_AT_call_file, _line, _column; 0 where
+   absent) of the inlined subroutine it called, up to the subprogram.
+   HAS_ROW is whether a line-table row covers PC; a PC in no function gets
+   its row alone (FUNCTION NULL). Writes at most CAPACITY places and the
+   count to *COUNT. NOT_FOUND (count 0) when PC has neither a row nor a
+   function; E_INVALID_ARGUMENT for NULL arguments. */
+AMDDWARF_API amddwarf_status amddwarf_object_inline_places(const amddwarf_object *object,
+                                                           uint64_t pc, amddwarf_place *places,
+                                                           size_t capacity, size_t *count);
+
 AMDDWARF_END_DECLS
 
 #endif
