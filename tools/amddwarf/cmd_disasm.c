@@ -72,7 +72,6 @@ int cli_disasm_main(int argc, char **argv)
 
 #else
 
-#include "disasm_llvm.h"
 
 /* ---- source lines ---------------------------------------------------------------- */
 
@@ -363,15 +362,16 @@ static int named_function(const amddwarf_object *obj, const disasm_opts *o,
 
 /* With --pc: checks that PC is an instruction boundary, decoding from the
    start of the function holding it (or of the section). */
-static int check_boundary(const amddwarf_object *obj, disasm_context *dc,
-                          const exec_section *sec, const disasm_opts *o)
+static int check_boundary(const amddwarf_object *obj, amddwarf_disasm *dc,
+                          const amddwarf_disasm_section *sec, const disasm_opts *o)
 {
   const amddwarf_symbol *f = function_containing(obj, sec->index, o->pc);
   uint64_t at = f != NULL && f->address >= sec->address ? f->address : sec->address;
   uint64_t end = sec->address + sec->size;
   char text[256];
   while (at < o->pc) {
-    size_t len = disasm_one(dc, disasm_bytes(dc, sec, at), end - at, at, text, sizeof text);
+    size_t len = amddwarf_disasm_one(dc, sec->data + (at - sec->address), end - at, at, text,
+                                     sizeof text);
     if (len == 0)
       len = end - at < 4 ? (size_t)(end - at) : 4;
     if (at + len > o->pc)
@@ -395,11 +395,11 @@ static json_t *line_json(const amddwarf_line_table *table, const amddwarf_line_r
   return line;
 }
 
-static int disassemble(const amddwarf_object *obj, disasm_context *dc, const disasm_opts *o,
+static int disassemble(const amddwarf_object *obj, amddwarf_disasm *dc, const disasm_opts *o,
                        json_t *jsections)
 {
-  int nsections = 0;
-  const exec_section *sections = disasm_sections(dc, &nsections);
+  size_t nsections = 0;
+  const amddwarf_disasm_section *sections = amddwarf_disasm_sections(dc, &nsections);
   source_cache cache;
   memset(&cache, 0, sizeof cache);
   var_tracker *vars = o->locations ? calloc(1, sizeof *vars) : NULL;
@@ -415,8 +415,8 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
     free(vars);
     return rc;
   }
-  for (int si = 0; si < nsections && rc == CLI_EXIT_OK; si++) {
-    const exec_section *sec = &sections[si];
+  for (size_t si = 0; si < nsections && rc == CLI_EXIT_OK; si++) {
+    const amddwarf_disasm_section *sec = &sections[si];
     uint64_t lo = sec->address, hi = sec->address + sec->size;
     if (o->function) {
       if (named->section != sec->index)
@@ -474,11 +474,11 @@ static int disassemble(const amddwarf_object *obj, disasm_context *dc, const dis
       if (vars)
         report_locations(obj, vars, pc, changes);
       char text[256], target[160] = "";
-      const uint8_t *bytes = disasm_bytes(dc, sec, pc);
-      size_t len = disasm_one(dc, bytes, hi - pc, pc, text, sizeof text);
+      const uint8_t *bytes = sec->data + (pc - sec->address);
+      size_t len = amddwarf_disasm_one(dc, bytes, hi - pc, pc, text, sizeof text);
       size_t size = len ? len : hi - pc < 4 ? (size_t)(hi - pc) : 4;
       uint64_t to = 0;
-      bool branch = len != 0 && disasm_branch_target(text, pc, &to);
+      bool branch = len != 0 && amddwarf_disasm_branch_target(text, pc, &to);
       const amddwarf_symbol *to_function =
           branch ? function_containing(obj, sec->index, to) : NULL;
       if (branch)
@@ -595,14 +595,15 @@ int cli_disasm_main(int argc, char **argv)
     return cli_usage_error(command, "--count '%s' is not a positive number", count_text);
 
   amddwarf_object *obj = NULL;
-  disasm_context *dc = NULL;
+  amddwarf_disasm *dc = NULL;
   args.json = o.json;
   int rc = cli_object_open(command, &args, &obj);
   if (rc != 0)
     return rc;
-  char error[256];
-  if (!(dc = disasm_open(obj, error, sizeof error))) {
-    rc = disasm_fail(&o, AMDDWARF_E_UNSUPPORTED, "%s", error);
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  if (amddwarf_disasm_open(obj, &dc, &err) != AMDDWARF_OK) {
+    rc = disasm_fail(&o, AMDDWARF_E_UNSUPPORTED, "%s", err.message);
     goto done;
   }
   if (o.json) {
@@ -611,18 +612,18 @@ int cli_disasm_main(int argc, char **argv)
     if (rc == CLI_EXIT_OK) {
       json_t *root = json_object();
       json_object_set_new(root, "file", json_string(args.path));
-      json_object_set_new(root, "processor", json_string(disasm_processor(dc)));
+      json_object_set_new(root, "processor", json_string(amddwarf_disasm_processor(dc)));
       json_object_set_new(root, "sections", sections);
       cli_print_json(root);
     } else {
       json_decref(sections);
     }
   } else {
-    printf("%s:\tfile format elf64-amdgpu (%s)\n", args.path, disasm_processor(dc));
+    printf("%s:\tfile format elf64-amdgpu (%s)\n", args.path, amddwarf_disasm_processor(dc));
     rc = disassemble(obj, dc, &o, NULL);
   }
 done:
-  disasm_close(dc);
+  amddwarf_disasm_close(dc);
   cli_object_close(&args, obj);
   return rc;
 }

@@ -2,15 +2,15 @@
  * amddwarf_wave_read_memory/write_memory (the evaluator's address mapping and
  * lane checks), with memory references naming an address space and, for a
  * per-lane space, a lane (specs/dap.md, "Memory references"); disassemble
- * through LLVM's disassembler (disasm_llvm.c, as `amddwarf disasm`), each
- * instruction with its source line. */
+ * through the library's disassembler (amddwarf_disasm, as `amddwarf disasm`),
+ * each instruction with its source line. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dap.h"
+#include "cli.h"
 #include "dap_protocol.h"
-#include "disasm_llvm.h"
 
 enum { MAX_MEMORY_REQUEST = 1 << 20, MAX_INSTRUCTIONS = 10000 };
 
@@ -21,15 +21,6 @@ typedef struct memory_ref {
   uint32_t lane;                 /* AMDDWARF_NO_LANE for a space without lanes */
   uint64_t address;
 } memory_ref;
-
-static int parse_u64(const char *text, uint64_t *out)
-{
-  char *end;
-  if (!*text || *text == '-')
-    return -1;
-  *out = strtoull(text, &end, 0);
-  return *end ? -1 : 0;
-}
 
 static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, dap_reply *reply)
 {
@@ -43,7 +34,7 @@ static bool parse_memory_ref(dap_session *s, const char *text, memory_ref *out, 
     if ((size_t)(slash - text) >= sizeof id)
       return dap_fail(reply, "memoryReference '%s': no thread before '/'", text);
     snprintf(id, sizeof id, "%.*s", (int)(slash - text), text);
-    if (parse_u64(id, &thread) != 0 || thread == 0 || thread > s->thread_count ||
+    if (cli_parse_u64(id, &thread) != 0 || thread == 0 || thread > s->thread_count ||
         !s->threads[thread - 1].wave)
       return dap_fail(reply, "memoryReference '%s': '%s' is not a thread (1-%zu)", text, id,
                       s->thread_count);
@@ -149,21 +140,21 @@ bool dap_write_memory(dap_session *s, const json_t *args, dap_reply *reply)
 /* The instruction boundaries of one executable section, decoded once. */
 typedef struct section_code {
   const amddwarf_object *object;
-  disasm_context *dc;
-  const exec_section *section;
+  amddwarf_disasm *dc;
+  const amddwarf_disasm_section *section;
   uint64_t *starts;              /* instruction addresses in order */
   size_t count;
 } section_code;
 
 typedef struct disasm_state {
-  disasm_context **contexts;     /* per object; NULL when it did not open */
+  amddwarf_disasm **contexts;    /* per object; NULL when it did not open */
   section_code *sections;
   size_t section_count;
 } disasm_state;
 
 bool dap_disasm_available(void)
 {
-  return disasm_built();
+  return amddwarf_disasm_available();
 }
 
 void dap_disasm_release(dap_session *s)
@@ -172,7 +163,7 @@ void dap_disasm_release(dap_session *s)
   if (!d)
     return;
   for (size_t i = 0; i < s->object_count; i++)
-    disasm_close(d->contexts[i]);
+    amddwarf_disasm_close(d->contexts[i]);
   for (size_t i = 0; i < d->section_count; i++)
     free(d->sections[i].starts);
   free(d->contexts);
@@ -190,12 +181,15 @@ static bool disasm_setup(dap_session *s, dap_reply *reply)
     free(d);
     return dap_fail(reply, "disassemble: out of memory");
   }
-  char error[256] = "";
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
   for (size_t i = 0; i < s->object_count; i++) {
-    d->contexts[i] = disasm_open(s->objects[i], error, sizeof error);
-    int n = 0;
-    const exec_section *sec = d->contexts[i] ? disasm_sections(d->contexts[i], &n) : NULL;
-    for (int k = 0; k < n; k++) {
+    size_t n = 0;
+    const amddwarf_disasm_section *sec =
+        amddwarf_disasm_open(s->objects[i], &d->contexts[i], &err) == AMDDWARF_OK
+            ? amddwarf_disasm_sections(d->contexts[i], &n)
+            : NULL;
+    for (size_t k = 0; k < n; k++) {
       section_code *grown = realloc(d->sections, (d->section_count + 1) * sizeof *grown);
       if (!grown)
         break;
@@ -207,7 +201,7 @@ static bool disasm_setup(dap_session *s, dap_reply *reply)
   s->disasm = d;
   if (d->section_count == 0) {
     dap_disasm_release(s);
-    return dap_fail(reply, "disassemble: %s", error[0] ? error : "no executable section");
+    return dap_fail(reply, "disassemble: %s", err.message[0] ? err.message : "no executable section");
   }
   return true;
 }
@@ -225,8 +219,8 @@ static bool section_starts(section_code *sc)
   char text[256];
   for (uint64_t pc = lo; pc < hi && sc->count < cap;) {
     sc->starts[sc->count++] = pc;
-    size_t len = disasm_one(sc->dc, disasm_bytes(sc->dc, sc->section, pc), (size_t)(hi - pc), pc,
-                            text, sizeof text);
+    size_t len = amddwarf_disasm_one(sc->dc, sc->section->data + (pc - lo), (size_t)(hi - pc), pc,
+                                     text, sizeof text);
     pc += len ? len : (hi - pc < 4 ? hi - pc : 4);
   }
   return true;
@@ -240,18 +234,6 @@ static json_t *invalid_instruction(uint64_t address)
                    "presentationHint", "invalid");
 }
 
-static const char *symbol_at(const amddwarf_object *o, uint64_t address)
-{
-  size_t n = amddwarf_object_symbol_count(o);
-  for (size_t i = 0; i < n; i++) {
-    const amddwarf_symbol *sym = amddwarf_object_symbol(o, i);
-    if (sym->address == address &&
-        (sym->kind == AMDDWARF_SYMBOL_FUNCTION || sym->kind == AMDDWARF_SYMBOL_KERNEL))
-      return sym->name;
-  }
-  return NULL;
-}
-
 bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
 {
   const json_t *r = json_object_get(args, "memoryReference");
@@ -259,7 +241,7 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
   uint64_t count = 0, address;
   if (!json_is_string(r))
     return dap_fail(reply, "disassemble: missing 'memoryReference'");
-  if (parse_u64(json_string_value(r), &address) != 0)
+  if (cli_parse_u64(json_string_value(r), &address) != 0)
     return dap_fail(reply, "disassemble: memoryReference '%s' is not a code address",
                     json_string_value(r));
   memory_ref ref = {0, AMDDWARF_NO_LANE, address};
@@ -294,7 +276,7 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
   disasm_state *d = s->disasm;
   section_code *sc = NULL;
   for (size_t i = 0; i < d->section_count && !sc && !unloaded; i++) {
-    const exec_section *sec = d->sections[i].section;
+    const amddwarf_disasm_section *sec = d->sections[i].section;
     if ((only == NULL || d->sections[i].object == only) && ref.address >= sec->address &&
         ref.address - sec->address < sec->size)
       sc = &d->sections[i];
@@ -336,9 +318,9 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
     }
     uint64_t pc = sc->starts[index];
     uint64_t next = (uint64_t)index + 1 < sc->count ? sc->starts[index + 1] : end;
-    const uint8_t *bytes = disasm_bytes(sc->dc, sc->section, pc);
+    const uint8_t *bytes = sc->section->data + (pc - sc->section->address);
     char text[256], a[32], hex[64] = "";
-    if (disasm_one(sc->dc, bytes, (size_t)(end - pc), pc, text, sizeof text) == 0)
+    if (amddwarf_disasm_one(sc->dc, bytes, (size_t)(end - pc), pc, text, sizeof text) == 0)
       snprintf(text, sizeof text, "<unknown>");
     for (uint64_t b = 0; b < next - pc && b < 24; b++)
       snprintf(hex + 2 * b, sizeof hex - 2 * b, "%02x", bytes[b]);
@@ -347,9 +329,10 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
     json_object_set_new(j, "address", json_string(a));
     json_object_set_new(j, "instructionBytes", json_string(hex));
     json_object_set_new(j, "instruction", json_string(text));
-    const char *sym = symbol_at(sc->object, pc);
-    if (sym)
-      json_object_set_new(j, "symbol", json_string(sym));
+    amddwarf_symbol sym;
+    if (amddwarf_object_function_symbol_at(sc->object, pc, &sym) == AMDDWARF_OK &&
+        sym.address == pc)
+      json_object_set_new(j, "symbol", json_string(sym.name));
     const amddwarf_line_table *table = NULL;
     amddwarf_line_row row_found;
     const amddwarf_line_row *row = &row_found;
@@ -357,12 +340,8 @@ bool dap_disassemble(dap_session *s, const json_t *args, dap_reply *reply)
       /* The location is given where the source line changes. */
       if (table != last_table || !last_row || row->file != last_row->file ||
           row->line != last_row->line || k == 0) {
-        if (row->file < table->file_count && table->files[row->file]) {
-          const char *file = table->files[row->file];
-          const char *base = strrchr(file, '/');
-          json_object_set_new(j, "location", json_pack("{s:s,s:s}", "name", base ? base + 1 : file,
-                                                       "path", file));
-        }
+        if (row->file < table->file_count && table->files[row->file])
+          json_object_set_new(j, "location", dap_source_json(table->files[row->file]));
       }
       json_object_set_new(j, "line", json_integer(row->line));
       json_object_set_new(j, "column", json_integer(row->column));

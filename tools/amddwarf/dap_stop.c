@@ -528,7 +528,7 @@ bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply 
 
 /* ---- Frames ---- */
 
-static json_t *source_json(const char *file)
+json_t *dap_source_json(const char *file)
 {
   json_t *src = json_object();
   const char *base = strrchr(file, '/');
@@ -582,7 +582,7 @@ bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
     json_object_set_new(j, "id", json_integer((json_int_t)(thread * DAP_FRAME_STRIDE + i + 1)));
     json_object_set_new(j, "name", json_string(name));
     if (f->file)
-      json_object_set_new(j, "source", source_json(f->file));
+      json_object_set_new(j, "source", dap_source_json(f->file));
     json_object_set_new(j, "line", json_integer(f->file ? f->line : 0));
     json_object_set_new(j, "column", json_integer(f->file ? (f->column ? f->column : 1) : 0));
     json_object_set_new(j, "instructionPointerReference", json_string(pc));
@@ -634,7 +634,7 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
       if (amddwarf_wave_place(s->threads[thread].wave, lane->pc, &place) == AMDDWARF_OK &&
           place.has_row) {
         if (place.file != NULL)
-          json_object_set_new(j, "source", source_json(place.file));
+          json_object_set_new(j, "source", dap_source_json(place.file));
         json_object_set_new(j, "line", json_integer(place.line));
         json_object_set_new(j, "column", json_integer(place.column));
       }
