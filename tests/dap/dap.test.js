@@ -221,6 +221,9 @@ test('a session over a stop', async (t) => {
       [['0x111c', 's_nop 0', '000080bf', 10], ['0x1120', 's_nop 0', '000080bf', 12],
        ['0x1124', 's_nop 0', '000080bf', 12]]);
     assert.deepEqual(r.body.instructions[1].location, { name: 'dap.cl', path: '/src/dap.cl' });
+    // A function's first instruction is named by its symbol (leaf at 0x1100), no other.
+    const entry = await dc.disassembleRequest({ memoryReference: '0x1100', instructionCount: 2 });
+    assert.deepEqual(entry.body.instructions.map((i) => i.symbol), ['leaf', undefined]);
   });
 
   await t.test('readMemory in private_lane and local', async () => {
