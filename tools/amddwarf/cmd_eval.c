@@ -175,14 +175,10 @@ static int open_value(const eval_args *a, amddwarf_wave *wave, size_t frame, con
     return cli_usage_error("eval", "cannot parse '%s': %s", path, err.message);
   if (st != AMDDWARF_OK) {
     int rc = cli_report_error("eval", a->object.json, st, &err);
-    /* A name an outer frame of the inline chain has: the command that reads it. */
+    /* A variable an outer frame of the inline chain has: the command that reads it. */
     size_t outer = 0;
-    const char *start = path + strspn(path, "*&( ");
-    size_t name_length = strcspn(start, ".-[*&() ");
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)name_length, start);
     if (st == AMDDWARF_NOT_FOUND && !a->object.json &&
-        amddwarf_wave_variable_frame(wave, frame, name, &outer) == AMDDWARF_OK)
+        amddwarf_wave_path_frame(wave, frame, path, &outer) == AMDDWARF_OK)
       fprintf(stderr, "amddwarf eval: note: read it there: amddwarf eval %s%s%s --frame %zu %s\n",
               a->object.path ? a->object.path : "",
               a->object.path ? " --state " : "--state ", a->state ? a->state : "SNAPSHOT",

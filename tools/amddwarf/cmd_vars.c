@@ -166,7 +166,7 @@ static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var
   if (st == AMDDWARF_OK)
     st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &lane, &err);
   if (st != AMDDWARF_OK)
-    cli_buf_printf(out, "%s (%s)", err.message, amddwarf_status_name(st));
+    cli_buf_printf(out, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
   else
     cli_buf_lane_value(out, &lane, 0);
   amddwarf_valobj_free(value);

@@ -888,6 +888,13 @@ AMDDWARF_API amddwarf_status amddwarf_object_inline_places(const amddwarf_object
                                                            uint64_t pc, amddwarf_place *places,
                                                            size_t capacity, size_t *count);
 
+/* amddwarf_wave_variable_frame for the variable PATH (a path of
+   amddwarf_valobj_new: "pr.x", "*p") starts from: the frame of FRAME's
+   inline chain a view points to when PATH is not in scope at FRAME. OK
+   with *FOUND; NOT_FOUND, also when PATH does not parse. */
+AMDDWARF_API amddwarf_status amddwarf_wave_path_frame(amddwarf_wave *wave, size_t frame,
+                                                      const char *path, size_t *found);
+
 AMDDWARF_END_DECLS
 
 #endif

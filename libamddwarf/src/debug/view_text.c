@@ -1,12 +1,13 @@
 /* The texts every view of a wave shows (<amddwarf/debug.h>): a lane's read
- * with its explanation, the lanes of a value as a table of runs, and a
- * place. `amddwarf eval`, `amddwarf lanes` and the debug adapter print
+ * with its explanation, the lanes of a value as a table of runs, a place,
+ * and the frame to point to when a path's variable is not in scope. `amddwarf eval`, `amddwarf lanes` and the debug adapter print
  * these, so one question gets one answer in all of them. */
 #include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "common/mem.h"
+#include "debug/path.h"
 #include "debug/value.h"
 
 /* VALUE's text (amddwarf_lane_value_text) and, with EXPLAIN, where its
@@ -186,4 +187,16 @@ size_t amddwarf_wave_place_text(const amddwarf_wave *wave, uint64_t pc, unsigned
     amddwarf__text_puts(&t, "??");
   amddwarf__text_printf(&t, " in %s", place.function ? place.function : "??");
   return t.len;
+}
+
+amddwarf_status amddwarf_wave_path_frame(amddwarf_wave *wave, size_t frame, const char *path,
+                                         size_t *found)
+{
+  amddwarf_debug_path parsed;
+  char message[160];
+  size_t offset = 0;
+  if (path == NULL ||
+      amddwarf__debug_path_parse(path, &parsed, message, sizeof message, &offset) != 0)
+    return AMDDWARF_NOT_FOUND;
+  return amddwarf_wave_variable_frame(wave, frame, parsed.name, found);
 }
