@@ -106,6 +106,10 @@ static void test_parse(void **state)
   assert_int_equal(parse_ok(fx, "active"), 0x3); /* EXEC */
   assert_int_equal(parse_ok(fx, "active,4-5"), 0x33);
   assert_int_equal(parse_ok(fx, "63"), UINT64_C(1) << 63);
+  uint64_t mask = 0;
+  amddwarf_error err;
+  assert_int_equal(amddwarf_wave_lanes_parse(fx->wave, "active,7", &mask, &err), AMDDWARF_OK);
+  assert_int_equal(mask, 0x83); /* EXEC 0x3 and lane 7 */
   parse_fails(fx, "0-64", 0, "lane list '0-64': lane 64 is not below the wave size 64");
   parse_fails(fx, "1,7-3", 2, "lane list '1,7-3': range 7-3 is backwards");
   parse_fails(fx, "0,x", 2, "lane list '0,x': 'x' is not a lane, a range like 5-7, all or active");

@@ -140,7 +140,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
   return -1;
 }
 
-/* The lanes asked for: --lanes (a lane list of the wave, amddwarf_lanes_parse),
+/* The lanes asked for: --lanes (a lane list of the wave, amddwarf_wave_lanes_parse),
    --lane, or the snapshot's lane. */
 static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, amddwarf_wave *wave,
                      uint64_t *mask)
@@ -148,15 +148,12 @@ static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, amddwarf
   unsigned wave_size = amddwarf_wave_get_info(wave)->wave_size;
   uint64_t lane = amddwarf_snapshot_lane(snap);
   if (a->lanes != NULL) {
-    const amddwarf_lanes *lanes = NULL;
     amddwarf_error err;
     amddwarf_error_clear(&err);
-    amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
-    if (st != AMDDWARF_OK)
-      return cli_report_error("eval", a->object.json, st, &err);
-    if (amddwarf_lanes_parse(lanes, a->lanes, mask, &err) != AMDDWARF_OK)
+    amddwarf_status st = amddwarf_wave_lanes_parse(wave, a->lanes, mask, &err);
+    if (st == AMDDWARF_E_INVALID_ARGUMENT)
       return cli_usage_error("eval", "--lanes: %s", err.message);
-    return 0;
+    return st == AMDDWARF_OK ? 0 : cli_report_error("eval", a->object.json, st, &err);
   }
   if (a->lane != NULL && (cli_parse_u64(a->lane, &lane) != 0 || lane >= wave_size))
     return cli_usage_error("eval", "--lane '%s' is not a lane below %u", a->lane, wave_size);

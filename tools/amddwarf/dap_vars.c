@@ -373,16 +373,6 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
   return true;
 }
 
-/* A lane list of WAVE ("0-7,9", "all", "active"): amddwarf_lanes_parse. */
-static amddwarf_status parse_lanes(amddwarf_wave *wave, const char *list, uint64_t *mask,
-                                   amddwarf_error *err)
-{
-  const amddwarf_lanes *lanes = NULL;
-  amddwarf_error_clear(err);
-  amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, err);
-  return st != AMDDWARF_OK ? st : amddwarf_lanes_parse(lanes, list, mask, err);
-}
-
 static uint64_t wave_lanes_mask(amddwarf_wave *wave)
 {
   uint32_t n = amddwarf_wave_get_info(wave)->wave_size;
@@ -537,7 +527,7 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
   char *table = NULL;
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  amddwarf_status st = parse_lanes(s->threads[thread].wave, list, &mask, &err);
+  amddwarf_status st = amddwarf_wave_lanes_parse(s->threads[thread].wave, list, &mask, &err);
   if (st != AMDDWARF_OK)
     return dap_fail(reply, "%s", err.message);
   st = value_open(s, thread, frame, 0, expr, &value, &err);
@@ -724,7 +714,7 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
     if (len < 3 || n[0] != '[' || n[len - 1] != ']' || len - 2 >= sizeof list)
       return dap_fail(reply, "setVariable: '%s' is not a lane group '[0-7]'", n);
     snprintf(list, sizeof list, "%.*s", (int)(len - 2), n + 1);
-    if (parse_lanes(s->threads[h->thread].wave, list, &lanes, &err) != AMDDWARF_OK)
+    if (amddwarf_wave_lanes_parse(s->threads[h->thread].wave, list, &lanes, &err) != AMDDWARF_OK)
       return dap_fail(reply, "setVariable: %s", err.message);
     return assign(s, h->thread, h->frame, h->var, h->path, lanes, v, reply);
   }

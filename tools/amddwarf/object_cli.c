@@ -60,28 +60,38 @@ static int report_ambiguous(const char *command, const cli_object_args *args,
   return CLI_EXIT_USAGE;
 }
 
-int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out)
+int cli_object_options(const char *command, const cli_object_args *args,
+                       amddwarf_object_options *options, amddwarf_selection *selection)
 {
-  amddwarf_object_options options;
-  amddwarf_error err;
-  amddwarf_object_options_init(&options);
-  amddwarf_error_clear(&err);
+  amddwarf_object_options_init(options);
   if (args->convention != NULL &&
-      amddwarf_convention_from_name(args->convention, &options.convention) != AMDDWARF_OK)
+      amddwarf_convention_from_name(args->convention, &options->convention) != AMDDWARF_OK)
     return cli_usage_error(command, "unknown --convention '%s' (auto, legacy, extension)",
                            args->convention);
   if (args->dialect != NULL &&
-      amddwarf_dialect_from_name(args->dialect, &options.dialect) != AMDDWARF_OK)
+      amddwarf_dialect_from_name(args->dialect, &options->dialect) != AMDDWARF_OK)
     return cli_usage_error(command, "unknown --dialect '%s' (auto, draft, vendor, user)",
                            args->dialect);
-  options.flags = args->flags;
-  amddwarf_selection selection = {args->target, -1};
-  if (args->object != NULL) {
-    uint64_t index = 0;
-    if (cli_parse_u64(args->object, &index) != 0 || index > INT64_MAX)
-      return cli_usage_error(command, "--object '%s' is not a code object number", args->object);
-    selection.index = (int64_t)index;
-  }
+  options->flags = args->flags;
+  *selection = (amddwarf_selection){args->target, -1};
+  uint64_t index = 0;
+  if (args->object != NULL &&
+      (cli_parse_u64(args->object, &index) != 0 || index > INT64_MAX))
+    return cli_usage_error(command, "--object '%s' is not a code object number", args->object);
+  if (args->object != NULL)
+    selection->index = (int64_t)index;
+  return 0;
+}
+
+int cli_object_open(const char *command, cli_object_args *args, amddwarf_object **out)
+{
+  amddwarf_object_options options;
+  amddwarf_selection selection;
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
+  int options_rc = cli_object_options(command, args, &options, &selection);
+  if (options_rc != 0)
+    return options_rc;
   amddwarf_target_id want;
   if (args->target != NULL &&
       amddwarf_target_id_parse(args->target, SIZE_MAX, &want, &err) != AMDDWARF_OK)

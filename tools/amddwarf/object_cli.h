@@ -48,6 +48,12 @@ enum {
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args);
 
+/* The object options (--convention, --dialect, flags) and the code object
+   selection (--target, --object) ARGS asks for; 0 or a usage error's exit
+   status (reported). */
+int cli_object_options(const char *command, const cli_object_args *args,
+                       amddwarf_object_options *options, amddwarf_selection *selection);
+
 /* Only --target and --object (for commands that parse the rest themselves). */
 int cli_object_select_arg(const char *command, int argc, char **argv, int *i,
                           cli_object_args *args);

@@ -5,23 +5,6 @@
 
 #include "wave_cli.h"
 
-/* The object options the command line asked for; 0 or the exit status. */
-static int object_options(const char *command, const cli_object_args *args,
-                          amddwarf_object_options *options)
-{
-  amddwarf_object_options_init(options);
-  if (args->convention != NULL &&
-      amddwarf_convention_from_name(args->convention, &options->convention) != AMDDWARF_OK)
-    return cli_usage_error(command, "unknown --convention '%s' (auto, legacy, extension)",
-                           args->convention);
-  if (args->dialect != NULL &&
-      amddwarf_dialect_from_name(args->dialect, &options->dialect) != AMDDWARF_OK)
-    return cli_usage_error(command, "unknown --dialect '%s' (auto, draft, vendor, user)",
-                           args->dialect);
-  options->flags = args->flags;
-  return 0;
-}
-
 amddwarf_status cli_open_listed(const amddwarf_loaded_code_object *entry, size_t count,
                                 const char *path, const amddwarf_selection *selection,
                                 const amddwarf_object_options *options,
@@ -118,16 +101,9 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
     return rc;
   }
   amddwarf_object_options options;
-  if ((rc = object_options(command, args, &options)) != 0)
+  amddwarf_selection selection;
+  if ((rc = cli_object_options(command, args, &options, &selection)) != 0)
     return rc;
-  amddwarf_selection selection = {args->target, -1};
-  uint64_t index = 0;
-  if (args->object != NULL) {
-    if (cli_parse_u64(args->object, &index) != 0 || index > INT64_MAX)
-      return cli_usage_error(command, "--object '%s' is not a code object number",
-                             args->object);
-    selection.index = (int64_t)index;
-  }
   if ((args->target != NULL || args->object != NULL) && (args->path == NULL || count > 1))
     return cli_usage_error(command, "--target and --object choose the code object of OBJECT "
                            "standing for the snapshot's one listed code object");

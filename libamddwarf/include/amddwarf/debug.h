@@ -895,6 +895,12 @@ AMDDWARF_API amddwarf_status amddwarf_object_inline_places(const amddwarf_object
 AMDDWARF_API amddwarf_status amddwarf_wave_path_frame(amddwarf_wave *wave, size_t frame,
                                                       const char *path, size_t *found);
 
+/* amddwarf_lanes_parse over WAVE's lanes (amddwarf_wave_lanes): a lane list
+   as a user writes it for this wave ("0-3,7", "all", "active"). Errors:
+   those of both. */
+AMDDWARF_API amddwarf_status amddwarf_wave_lanes_parse(amddwarf_wave *wave, const char *text,
+                                                       uint64_t *mask, amddwarf_error *err);
+
 AMDDWARF_END_DECLS
 
 #endif

@@ -96,6 +96,14 @@ amddwarf_status amddwarf_lanes_parse(const amddwarf_lanes *lanes, const char *te
   return AMDDWARF_OK;
 }
 
+amddwarf_status amddwarf_wave_lanes_parse(amddwarf_wave *wave, const char *text, uint64_t *mask,
+                                          amddwarf_error *err)
+{
+  const amddwarf_lanes *lanes = NULL;
+  amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, err);
+  return st != AMDDWARF_OK ? st : amddwarf_lanes_parse(lanes, text, mask, err);
+}
+
 size_t amddwarf_lanes_spell(uint64_t mask, uint32_t wave_size, char *buf, size_t buf_size)
 {
   /* 64 lanes spell in at most 32 items of "NN," : the whole list fits. */
