@@ -464,6 +464,23 @@ static void test_view_texts(void **state)
   amddwarf_valobj_free(value);
 }
 
+/* A legacy unit's expressions are evaluated (and traced) in the
+   DW_OP_LLVM_user dialect they are normalized into; others as written. */
+static void test_unit_eval_format(void **state)
+{
+  (void)state;
+  amddwarf_cu cu;
+  memset(&cu, 0, sizeof cu);
+  cu.format.dialect = AMDDWARF_DIALECT_VENDOR;
+  cu.format.address_size = 8;
+  cu.convention = AMDDWARF_CONVENTION_LEGACY;
+  amddwarf_expr_format f = amddwarf_unit_eval_format(&cu);
+  assert_int_equal(f.dialect, AMDDWARF_DIALECT_USER);
+  assert_int_equal(f.address_size, 8);
+  cu.convention = AMDDWARF_CONVENTION_EXTENSION;
+  assert_int_equal(amddwarf_unit_eval_format(&cu).dialect, AMDDWARF_DIALECT_VENDOR);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -477,6 +494,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_write_refreshes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_register_text, setup, teardown),
       cmocka_unit_test_setup_teardown(test_view_texts, setup, teardown),
+      cmocka_unit_test(test_unit_eval_format),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,17 +228,6 @@ static int assign(const eval_args *a, amddwarf_wave *wave, size_t frame,
   return rc;
 }
 
-/* The expression format of the variable's unit, for printing traced operations. */
-static amddwarf_expr_format trace_format(const amddwarf_object *object,
-                                         const amddwarf_frame_var *var)
-{
-  const amddwarf_cu *cu = amddwarf_object_cu(object, var->ref.die.cu_index);
-  amddwarf_expr_format format = cu->format;
-  if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
-    format.dialect = AMDDWARF_DIALECT_USER; /* legacy expressions are normalized into it */
-  return format;
-}
-
 /* How a caller frame's registers were found: the callee's CFI, rows
    synthesized from its prologue, or the backend; NULL for frame 0's. */
 static const char *unwound_by(const amddwarf_frame *f)
@@ -349,7 +338,8 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
   const amddwarf_frame *where = NULL;
   amddwarf_wave_frame(wave, frame, &where, NULL);
-  amddwarf_expr_format format = trace_format(where->object, info->variable);
+  const amddwarf_cu *cu = amddwarf_object_cu(where->object, info->variable->ref.die.cu_index);
+  amddwarf_expr_format format = amddwarf_unit_eval_format(cu);
   trace_printer tp;
   trace_printer_init(&tp, stderr, &format, a->trace);
   if (a->trace || a->stats)

@@ -901,6 +901,11 @@ AMDDWARF_API amddwarf_status amddwarf_wave_path_frame(amddwarf_wave *wave, size_
 AMDDWARF_API amddwarf_status amddwarf_wave_lanes_parse(amddwarf_wave *wave, const char *text,
                                                        uint64_t *mask, amddwarf_error *err);
 
+/* The format the layer evaluates CU's location expressions in, and a trace
+   of them prints them in: the unit's, except that a legacy unit's
+   expressions are normalized into the DW_OP_LLVM_user dialect first. */
+AMDDWARF_API amddwarf_expr_format amddwarf_unit_eval_format(const amddwarf_cu *cu);
+
 AMDDWARF_END_DECLS
 
 #endif

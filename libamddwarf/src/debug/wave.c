@@ -249,18 +249,23 @@ void amddwarf_wave_set_trace(amddwarf_wave *wave, amddwarf_trace_fn trace, void 
 
 /* ---- evaluation in a frame ---- */
 
+amddwarf_expr_format amddwarf_unit_eval_format(const amddwarf_cu *cu)
+{
+  amddwarf_expr_format format = cu->format;
+  /* Legacy expressions are normalized into the DW_OP_LLVM_user dialect. */
+  if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
+    format.dialect = AMDDWARF_DIALECT_USER;
+  return format;
+}
+
 void amddwarf__debug_request_init(const amddwarf_debug_frame *frame, const amddwarf_cu *cu,
                                  uint32_t lane, amddwarf_eval_request *request)
 {
   amddwarf_eval_request_init(request, &frame->target);
   if (cu == NULL)
     cu = frame->cu;
-  if (cu != NULL) {
-    request->format = cu->format;
-    /* Legacy expressions are normalized into the DW_OP_LLVM_user dialect. */
-    if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
-      request->format.dialect = AMDDWARF_DIALECT_USER;
-  }
+  if (cu != NULL)
+    request->format = amddwarf_unit_eval_format(cu);
   request->lane = lane == AMDDWARF_NO_LANE ? frame->wave->focus : lane;
   request->required = AMDDWARF_RESULT_LOCATION;
   request->xderef = AMDDWARF_XDEREF_DWARF;
@@ -289,9 +294,7 @@ static amddwarf_status relocate_addresses(amddwarf_debug_frame *frame, const amd
   enum { MAX_OPS = 128 };
   amddwarf_op ops[MAX_OPS];
   size_t count = 0;
-  amddwarf_expr_format format = cu->format;
-  if (cu->convention == AMDDWARF_CONVENTION_LEGACY)
-    format.dialect = AMDDWARF_DIALECT_USER;
+  amddwarf_expr_format format = amddwarf_unit_eval_format(cu);
   amddwarf_status st = amddwarf_expr_decode(frame->normalized, frame->normalized_size, &format,
                                             ops, MAX_OPS, &count, err);
   if (st == AMDDWARF_E_NO_SPACE)
