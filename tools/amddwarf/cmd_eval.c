@@ -366,7 +366,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
     failures += v.state == AMDDWARF_LANE_ERROR;
     if (lanes != NULL)
       json_array_append_new(lanes, json_lane(a, &v));
-    else
+    else if ((mask & (mask - 1)) == 0) /* one lane: EXPR = TEXT */
       cli_buf_lane_value(&text, &v, a->explain ? AMDDWARF_LANE_TEXT_EXPLAIN : 0);
   }
   amddwarf_wave_set_trace(wave, NULL, NULL);

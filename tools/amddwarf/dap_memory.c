@@ -201,7 +201,8 @@ static bool disasm_setup(dap_session *s, dap_reply *reply)
   s->disasm = d;
   if (d->section_count == 0) {
     dap_disasm_release(s);
-    return dap_fail(reply, "disassemble: %s", err.message[0] ? err.message : "no executable section");
+    return dap_fail(reply, "disassemble: %s",
+                    err.message[0] ? err.message : "no executable section");
   }
   return true;
 }

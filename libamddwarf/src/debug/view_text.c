@@ -1,7 +1,8 @@
 /* The texts every view of a wave shows (<amddwarf/debug.h>): a lane's read
  * with its explanation, the lanes of a value as a table of runs, a place,
- * and the frame to point to when a path's variable is not in scope. `amddwarf eval`, `amddwarf lanes` and the debug adapter print
- * these, so one question gets one answer in all of them. */
+ * and the frame to point to when a path's variable is not in scope.
+ * `amddwarf eval`, `amddwarf lanes` and the debug adapter print these, so
+ * one question gets one answer in all of them. */
 #include <stdio.h>
 #include <string.h>
 
