@@ -397,7 +397,11 @@ amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
   amddwarf__arena_init(&stats->arena, &stats->allocator);
   amddwarf__arena_init(&stats->key_arena, &stats->allocator);
   amddwarf__arena_init(&stats->part_arena, &stats->allocator);
-  amddwarf_status st = amddwarf_object_index_all(object, err);
+  /* Every unit's DIE index, made in the pass of its scan, then the first
+     unit that cannot be indexed fails the statistics (as index_all). */
+  amddwarf__object_scan_all_indexed(object);
+  amddwarf_status st = amddwarf__object_each_unit(object, "amddwarf_stats_compute",
+                                                  amddwarf__object_ensure_index, err);
   if (st == AMDDWARF_OK)
     st = run_walk(object, stats, flags, err);
   if (st != AMDDWARF_OK) {
