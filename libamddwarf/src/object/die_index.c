@@ -123,6 +123,25 @@ static amddwarf_status build_index(amddwarf_object *object, size_t cu_index)
   return st;
 }
 
+void amddwarf__object_adopt_index(amddwarf_object *object, size_t cu_index,
+                                  const amddwarf_die_record *records)
+{
+  amddwarf_unit *unit = &object->units[cu_index];
+  if (atomic_load_explicit(&unit->index_state, memory_order_acquire) != AMDDWARF_UNIT_UNLOADED ||
+      amddwarf__unit_failed_at_open(unit))
+    return;
+  amddwarf_die_record *own =
+      amddwarf__mem_alloc_bulk(&object->allocator, records_bytes(unit->die_count));
+  if (own == NULL)
+    return;
+  if (unit->die_count > 0)
+    memcpy(own, records, (size_t)unit->die_count * sizeof *own);
+  unit->records = own;
+  unit->records_owned = true;
+  object->indexed_die_bytes += (size_t)unit->die_count * sizeof *own;
+  atomic_store_explicit(&unit->index_state, AMDDWARF_UNIT_READY, memory_order_release);
+}
+
 amddwarf_status amddwarf__object_ensure_index(const amddwarf_object *cobject, size_t cu_index,
                                              amddwarf_error *err)
 {

@@ -585,6 +585,25 @@ size_t amddwarf__object_line_bytes(const amddwarf_object *object);
 void amddwarf__object_ensure_scanned(const amddwarf_object *object, size_t cu_index);
 /* Scans every unit, then numbers every DIE (first_die). */
 void amddwarf__object_scan_all(const amddwarf_object *object);
+/* The same, and each unit neither scanned nor indexed yet gets its compact
+   DIE index in the pass of its scan (a whole walk over the DIEs saves the
+   index's own pass over each unit). */
+void amddwarf__object_scan_all_indexed(const amddwarf_object *object);
+/* The records of one unit's index as its scan makes them (scratch reused
+   from unit to unit), with the DIE whose children are read and its last
+   child so far, per depth. */
+typedef struct amddwarf_unit_records {
+  amddwarf_die_record *records;
+  size_t capacity;
+  uint32_t open[AMDDWARF_MAX_DIE_DEPTH + 1];
+  uint32_t last[AMDDWARF_MAX_DIE_DEPTH + 2];
+} amddwarf_unit_records;
+/* die_index.c: unit CU_INDEX, just scanned, takes a copy of RECORDS (its
+   DIE_COUNT records) as its index, unless it has one; left without when
+   memory runs out (its index is then built on first use). The load lock
+   held. */
+void amddwarf__object_adopt_index(amddwarf_object *object, size_t cu_index,
+                                  const amddwarf_die_record *records);
 
 /* scope.c */
 /* Sorts UNIT's subprogram ranges into its PC -> scope index. */

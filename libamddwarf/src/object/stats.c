@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/reader.h"
 #include "object/stats_internal.h"
 
 /* ---- names ---- */
@@ -117,6 +118,83 @@ static int note_fact(void *user, const amddwarf_attribute *a)
   return 0;
 }
 
+/* How the facts use an attribute: its value (note_fact reads it), only
+   that the DIE has it (note_fact sets a flag whatever the value), or not
+   at all. Must agree with note_fact. */
+typedef enum fact_use { FACT_NONE, FACT_PRESENCE, FACT_VALUE } fact_use;
+
+static fact_use fact_use_of(unsigned at)
+{
+  switch (at) {
+  case DW_AT_name: case DW_AT_linkage_name: case DW_AT_MIPS_linkage_name:
+  case DW_AT_decl_file: case DW_AT_decl_line: case DW_AT_call_line:
+  case DW_AT_calling_convention: case DW_AT_location: case DW_AT_abstract_origin:
+  case DW_AT_specification: case DW_AT_low_pc: case DW_AT_high_pc: case DW_AT_ranges:
+    return FACT_VALUE;
+  case DW_AT_call_file: case DW_AT_type: case DW_AT_artificial: case DW_AT_declaration:
+  case DW_AT_inline: case DW_AT_const_value:
+    return FACT_PRESENCE;
+  default:
+    return FACT_NONE;
+  }
+}
+
+static uint64_t load_le(const uint8_t *p, unsigned size)
+{
+  uint64_t v = 0;
+  for (unsigned i = size; i-- > 0;)
+    v = v << 8 | p[i];
+  return v;
+}
+
+/* The value of attribute SPEC at R, as amddwarf__form_read gives it: the
+   constant, reference and expression forms a DIE's facts mostly meet are
+   decoded here (they need neither a string table nor an address table),
+   the others by the form reader. */
+static amddwarf_status read_value(const amddwarf_form_reader *fr, amddwarf_reader *r,
+                                  const amddwarf_abbrev_attr *spec, amddwarf_attribute *a,
+                                  uint64_t die_offset)
+{
+  amddwarf__attribute_clear(a, spec->at);
+  amddwarf_attr_value *v = &a->value;
+  size_t left = r->size - r->pos;
+  const uint8_t *p = r->data + r->pos;
+  unsigned size = 0;
+  switch (r->big_endian ? 0 : spec->form) {
+  case DW_FORM_data1: size = 1; break;
+  case DW_FORM_data2: size = 2; break;
+  case DW_FORM_data4: size = 4; break;
+  case DW_FORM_ref4: size = 4; break;
+  case DW_FORM_exprloc: {
+    uint64_t n = 0;
+    amddwarf_reader e = *r;
+    if (amddwarf_read_uleb(&e, &n) != AMDDWARF_OK || n > e.size - e.pos)
+      break;
+    a->form = v->form = DW_FORM_exprloc;
+    v->kind = AMDDWARF_ATTR_EXPR;
+    v->bytes = e.data + e.pos;
+    v->size = (size_t)n;
+    r->pos = e.pos + (size_t)n;
+    return AMDDWARF_OK;
+  }
+  default: break;
+  }
+  /* a location in data4 (DWARF 2/3) is a list: the form reader says so */
+  if (size == 0 || size > left || spec->loc)
+    return amddwarf__form_read(fr, r, spec, a, die_offset, false);
+  uint64_t u = load_le(p, size);
+  r->pos += size;
+  a->form = v->form = spec->form;
+  if (spec->form == DW_FORM_ref4) {
+    v->kind = AMDDWARF_ATTR_REF;
+    v->offset = fr->cu->offset + u;
+  } else {
+    v->kind = AMDDWARF_ATTR_UNSIGNED;
+    v->u = u;
+  }
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf__stats_die_read(const amddwarf_object *object, size_t cu_index,
                                          uint64_t offset, stats_die *out, amddwarf_error *err)
 {
@@ -132,7 +210,28 @@ amddwarf_status amddwarf__stats_die_read(const amddwarf_object *object, size_t c
   out->tag = ab->tag;
   amddwarf_form_reader fr =
       amddwarf_form_reader_make((amddwarf_object *)(uintptr_t)object, f.cu, err);
-  return amddwarf__form_read_die(&fr, &r, ab, offset, note_fact, &f);
+  /* Only the values the facts use are decoded; the other attributes are
+     stepped over (their bounds checked, strings and addresses not
+     resolved), as llvm-dwarfdump reads only what it asks for. */
+  for (uint32_t i = 0; i < ab->count; ++i) {
+    const amddwarf_abbrev_attr *spec = &ab->attrs[i];
+    fact_use use = fact_use_of(spec->at);
+    amddwarf_attribute a;
+    if (use == FACT_VALUE) {
+      st = read_value(&fr, &r, spec, &a, offset);
+    } else {
+      st = amddwarf__form_skip(&fr, &r, spec, offset);
+      if (use == FACT_PRESENCE) {
+        amddwarf__attribute_clear(&a, spec->at);
+        a.form = spec->form;
+      }
+    }
+    if (st != AMDDWARF_OK)
+      return st;
+    if (use != FACT_NONE)
+      note_fact(&f, &a);
+  }
+  return AMDDWARF_OK;
 }
 
 bool amddwarf__stats_die_at(const amddwarf_object *object, uint64_t offset, stats_die *out)
@@ -397,7 +496,11 @@ amddwarf_status amddwarf_stats_compute(const amddwarf_object *object,
   amddwarf__arena_init(&stats->arena, &stats->allocator);
   amddwarf__arena_init(&stats->key_arena, &stats->allocator);
   amddwarf__arena_init(&stats->part_arena, &stats->allocator);
-  amddwarf_status st = amddwarf_object_index_all(object, err);
+  /* Every unit's DIE index, made in the pass of its scan, then the first
+     unit that cannot be indexed fails the statistics (as index_all). */
+  amddwarf__object_scan_all_indexed(object);
+  amddwarf_status st = amddwarf__object_each_unit(object, "amddwarf_stats_compute",
+                                                  amddwarf__object_ensure_index, err);
   if (st == AMDDWARF_OK)
     st = run_walk(object, stats, flags, err);
   if (st != AMDDWARF_OK) {

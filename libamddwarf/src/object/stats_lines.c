@@ -93,6 +93,24 @@ static bool line_set_add(line_stats *ls, line_set *s, uint64_t key)
   }
 }
 
+/* Asks the cache for the slot where KEY's search starts: a sequence's
+   keys go to the set one after the other, each to a slot the cache does
+   not hold (the set of a large object is larger than it). */
+static void line_set_prefetch(const line_set *s, uint64_t key)
+{
+#if defined(__GNUC__)
+  if (s->bits != 0)
+    __builtin_prefetch(&s->slots[line_slot(key, s->bits)]);
+#else
+  (void)s;
+  (void)key;
+#endif
+}
+
+/* How many keys ahead line_set_prefetch looks: enough for a load from
+   memory to arrive while the keys between are added. */
+enum { LINE_PREFETCH_AHEAD = 16 };
+
 static void line_set_clear(line_stats *ls, line_set *s)
 {
   size_t n = s->bits ? (size_t)1 << s->bits : 0;
@@ -171,9 +189,12 @@ static void line_row(void *user, const amddwarf_line_row *row)
   amddwarf__stats_sat_add(&ls->stmt_entries, ls->seq_stmt);
   amddwarf__stats_sat_add(&ls->zero_bytes, ls->seq_zero_bytes);
   const uint64_t *keys = ls->keys;
-  for (size_t r = 0; r < n; ++r)
+  for (size_t r = 0; r < n; ++r) {
+    if (r + LINE_PREFETCH_AHEAD < n)
+      line_set_prefetch(&ls->unique, keys[r + LINE_PREFETCH_AHEAD]);
     if (r == 0 || keys[r] != keys[r - 1]) /* a key repeated at once is in */
       line_set_add(ls, &ls->unique, keys[r]);
+  }
 }
 
 static void unit_lines(line_stats *ls, size_t cu_index)

@@ -128,6 +128,7 @@ typedef struct scan {
   uint32_t die_index;    /* of the DIE being read, in the unit */
   bool saw_extension;    /* an LLVM/AMDGPU extension attribute */
   bool saw_extension_op; /* a location or frame base with an extension operation */
+  amddwarf_unit_records *index; /* when not NULL, the unit's index is filled too */
 } scan;
 
 /* The error of a DIE at OFF whose abbreviation CODE is not in the unit's table. */
@@ -307,6 +308,34 @@ static amddwarf_status read_scanned_die(scan *s, amddwarf_reader *r, const amddw
   return st;
 }
 
+/* Appends the index record of the DIE at OFF of abbreviation AB (the
+   unit's DIE S->die_index, at DEPTH) to S->index, linking it to its parent
+   and previous sibling as die_index.c's own pass does. */
+static amddwarf_status add_record(scan *s, uint64_t off, const amddwarf_abbrev *ab,
+                                  uint32_t depth)
+{
+  amddwarf_unit_records *index = s->index;
+  uint32_t self = s->die_index;
+  if (amddwarf__mem_reserve(&s->object->allocator, (void **)&index->records, &index->capacity,
+                            (size_t)self + 1, sizeof *index->records) != 0)
+    return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, off, "the DIE index");
+  amddwarf_die_record *rec = &index->records[self];
+  rec->offset = (uint32_t)(off - s->cu->offset);
+  rec->abbrev = (uint32_t)(ab - s->abbrevs->all);
+  rec->parent = depth ? index->open[depth - 1] : AMDDWARF_NO_RECORD;
+  rec->sibling = AMDDWARF_NO_RECORD;
+  if (depth) {
+    if (index->last[depth] != AMDDWARF_NO_RECORD)
+      index->records[index->last[depth]].sibling = self;
+    index->last[depth] = self;
+  }
+  if (ab->children && depth < AMDDWARF_MAX_DIE_DEPTH) {
+    index->open[depth] = self;
+    index->last[depth + 1] = AMDDWARF_NO_RECORD;
+  }
+  return AMDDWARF_OK;
+}
+
 /* Steps over the DIEs of one unit (R is bounded by the unit). */
 static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
 {
@@ -338,6 +367,8 @@ static amddwarf_status scan_unit_dies(scan *s, amddwarf_reader *r)
       return amddwarf__fail(s->err, AMDDWARF_E_LIMIT, off, "more than %u DIEs (options.max_dies)",
                            s->max_dies);
     s->die_index = count++;
+    if (s->index != NULL && (st0 = add_record(s, off, ab, depth)) != AMDDWARF_OK)
+      return st0;
     if (depth == 1 && ab->tag == DW_TAG_variable && (st0 = add_global(s, off)) != AMDDWARF_OK)
       return st0;
     if (ab->scan_flags & AMDDWARF_ABBREV_EXTENSION_ATTR)
@@ -589,8 +620,9 @@ amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_er
 /* ---- the scan of one unit, on first use ---- */
 
 /* Scans unit CU_INDEX (the load lock held): its DIE count, scope index,
-   variables and convention, or its failure. */
-static void scan_unit(amddwarf_object *object, size_t cu_index)
+   variables and convention, or its failure; with INDEX, its compact DIE
+   index in the same pass (die_index.c keeps it when the scan succeeds). */
+static void scan_unit(amddwarf_object *object, size_t cu_index, amddwarf_unit_records *index)
 {
   amddwarf_cu *cu = &object->cus[cu_index];
   amddwarf_unit *unit = &object->units[cu_index];
@@ -606,6 +638,7 @@ static void scan_unit(amddwarf_object *object, size_t cu_index)
   s.abbrevs = &object->abbrev_tables[unit->abbrev_table];
   s.err = &unit_err;
   s.max_dies = max_dies;
+  s.index = index;
   s.fr = amddwarf_form_reader_make(object, cu, &unit_err);
   amddwarf_reader r;
   amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
@@ -615,6 +648,8 @@ static void scan_unit(amddwarf_object *object, size_t cu_index)
     st = amddwarf__object_build_scopes(object, unit, &unit_err);
   if (st == AMDDWARF_OK) {
     choose_convention(object, cu, s.saw_extension, s.saw_extension_op);
+    if (index != NULL)
+      amddwarf__object_adopt_index(object, cu_index, index->records);
   } else {
     unit_err.status = st;
     unit->scope_count = 0;
@@ -633,7 +668,7 @@ void amddwarf__object_ensure_scanned(const amddwarf_object *cobject, size_t cu_i
     return;
   pthread_mutex_lock(&object->load_lock);
   if (atomic_load_explicit(&unit->scan_state, memory_order_acquire) == AMDDWARF_UNIT_UNLOADED)
-    scan_unit(object, cu_index);
+    scan_unit(object, cu_index, NULL);
   pthread_mutex_unlock(&object->load_lock);
 }
 
@@ -654,4 +689,24 @@ void amddwarf__object_scan_all(const amddwarf_object *cobject)
     atomic_store_explicit(&object->all_scanned, true, memory_order_release);
   }
   pthread_mutex_unlock(&object->load_lock);
+}
+
+void amddwarf__object_scan_all_indexed(const amddwarf_object *cobject)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  if (atomic_load_explicit(&object->all_scanned, memory_order_acquire))
+    return;
+  amddwarf_unit_records *index = amddwarf__mem_calloc(&object->allocator, 1, sizeof *index);
+  pthread_mutex_lock(&object->load_lock);
+  for (size_t i = 0; index != NULL && i < object->cu_count; ++i) {
+    amddwarf_unit *unit = &object->units[i];
+    if (atomic_load_explicit(&unit->scan_state, memory_order_acquire) == AMDDWARF_UNIT_UNLOADED &&
+        atomic_load_explicit(&unit->index_state, memory_order_acquire) == AMDDWARF_UNIT_UNLOADED)
+      scan_unit(object, i, index);
+  }
+  pthread_mutex_unlock(&object->load_lock);
+  if (index != NULL)
+    amddwarf__mem_free(&object->allocator, index->records, index->capacity * sizeof *index->records);
+  amddwarf__mem_free(&object->allocator, index, sizeof *index);
+  amddwarf__object_scan_all(object); /* the units scanned before, and the numbering */
 }
