@@ -302,6 +302,14 @@ typedef struct open_container {
   size_t record; /* its entry in the index */
 } open_container;
 
+/* jansson's lexer reads one byte past a number or a word to find its end,
+   and loses that byte when it puts back a NUL: "[1\0]" is [1] to it. The
+   whole-document parse accepts such a document, so this reader does too. */
+static size_t past_lost_nul(const checker *c, size_t end)
+{
+  return end != SIZE_MAX && end < c->end && c->text[end] == '\0' ? end + 1 : end;
+}
+
 /* The scalar at AT: its end, or SIZE_MAX. */
 static size_t check_scalar(checker *c, size_t at)
 {
@@ -310,7 +318,7 @@ static size_t check_scalar(checker *c, size_t at)
   if (ch == '"')
     return check_string(c, at);
   if (ch == '-' || is_digit(ch))
-    return check_number(c, at);
+    return past_lost_nul(c, check_number(c, at));
   /* A word is read whole, as jansson's lexer reads it; a fault is placed
      after what was read (the word, or the one character), as it places it. */
   size_t word = at;
@@ -319,7 +327,7 @@ static size_t check_scalar(checker *c, size_t at)
     word++;
   for (size_t i = 0; i < 3; i++)
     if (word - at == strlen(literals[i]) && memcmp(c->text + at, literals[i], word - at) == 0)
-      return word;
+      return past_lost_nul(c, word);
   return fail(c, word > at ? word : at + 1, "invalid token"), SIZE_MAX;
 }
 

@@ -60,8 +60,11 @@ void amddwarf__snapshot_value_text(const char *text, const json_text_index *inde
   memset(out, 0, sizeof *out);
   out->index = index;
   begin = amddwarf__json_text_space(text, begin, end);
+  /* White space after the value, and the NUL jansson loses after a number
+     or a word (snapshot_text.c), are not the value's. */
   while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t' ||
-                         text[end - 1] == '\n' || text[end - 1] == '\r'))
+                         text[end - 1] == '\n' || text[end - 1] == '\r' ||
+                         (text[end - 1] == '\0' && text[begin] != '"')))
     end--;
   out->text = text;
   out->begin = begin;
@@ -214,6 +217,8 @@ int amddwarf__snapshot_members(const snapshot_value *object, const char *const *
   if (object->json != NULL) {
     for (size_t i = 0; i < count; i++)
       amddwarf__snapshot_value_json(json_object_get(object->json, names[i]), &out[i]);
+    if (unknown == NULL)
+      return 0;
     const char *key;
     json_t *value;
     json_object_foreach((json_t *)object->json, key, value) {

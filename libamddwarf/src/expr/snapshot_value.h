@@ -59,7 +59,8 @@ void amddwarf__snapshot_value_text(const char *text, const json_text_index *inde
 /* The members NAMES[COUNT] of OBJECT into OUT[COUNT], SNAPSHOT_MISSING where
    absent (all of them when OBJECT is not an object). Returns 1 when OBJECT
    has a member not in NAMES, the first one's name copied into UNKNOWN
-   (UNKNOWN_SIZE bytes, NUL-terminated, cut if longer), else 0. */
+   (UNKNOWN_SIZE bytes, NUL-terminated, cut if longer), else 0; UNKNOWN
+   NULL: other members are not looked for. */
 int amddwarf__snapshot_members(const snapshot_value *object, const char *const *names,
                               size_t count, snapshot_value *out, char *unknown,
                               size_t unknown_size);
