@@ -307,10 +307,14 @@ static amddwarf_status parse_register_value(loader *l, const snapshot_value *val
     snapshot_walk walk;
     snapshot_value lane;
     amddwarf__snapshot_walk_init(value, &walk);
-    for (size_t k = 0; amddwarf__snapshot_next_element(&walk, &lane); k++) {
-      if ((st = integer_at(l, &lane, UINT32_MAX, &v, 96, "%s.%s[%zu]", member, key, k)) !=
-          AMDDWARF_OK)
-        return st;
+    for (size_t k = 0;; k++) {
+      if (!amddwarf__snapshot_next_small_uint(&walk, UINT32_MAX, &v)) {
+        if (!amddwarf__snapshot_next_element(&walk, &lane))
+          break;
+        if ((st = integer_at(l, &lane, UINT32_MAX, &v, 96, "%s.%s[%zu]", member, key, k)) !=
+            AMDDWARF_OK)
+          return st;
+      }
       for (unsigned b = 0; b < 4; b++)
         r->bytes[k * 4 + b] = (uint8_t)(v >> (8 * b));
     }

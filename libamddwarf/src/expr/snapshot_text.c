@@ -485,13 +485,19 @@ size_t amddwarf__json_text_string_end(const char *text, size_t at, size_t end)
 }
 
 size_t amddwarf__json_text_skip(const char *text, size_t at, size_t end,
-                               const json_text_index *index)
+                               const json_text_index *index, size_t *hint)
 {
   char ch = text[at];
-  const json_text_container *known =
-      ch == '[' || ch == '{' || ch == '"' ? amddwarf__json_text_container(index, at) : NULL;
-  if (known != NULL)
-    return known->end;
+  if (index != NULL && (ch == '[' || ch == '{' || ch == '"')) {
+    size_t i = *hint;
+    if (i >= index->count || index->containers[i].begin > at)
+      i = 0; /* not a walk in order: from the start */
+    while (i < index->count && index->containers[i].begin < at)
+      i++;
+    *hint = i;
+    if (i < index->count && index->containers[i].begin == at)
+      return index->containers[i].end;
+  }
   if (ch == '"')
     return amddwarf__json_text_string_end(text, at, end);
   if (ch != '[' && ch != '{') {

@@ -47,9 +47,11 @@ const json_text_container *amddwarf__json_text_container(const json_text_index *
 size_t amddwarf__json_text_space(const char *text, size_t at, size_t end);
 
 /* The end of the value that starts at AT (a checked value within END);
-   INDEX (or NULL) gives a container's end at once. */
+   INDEX (or NULL) gives a container's or a long string's end at once.
+   *HINT, a place in INDEX at or before AT's entry (0 to start), is moved
+   on: a walk in order looks up its values in a step or two each. */
 size_t amddwarf__json_text_skip(const char *text, size_t at, size_t end,
-                               const json_text_index *index);
+                               const json_text_index *index, size_t *hint);
 
 /* The end of the string whose opening quote is at AT (past the closing one). */
 size_t amddwarf__json_text_string_end(const char *text, size_t at, size_t end);

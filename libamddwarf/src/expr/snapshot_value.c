@@ -108,7 +108,7 @@ static int text_next(snapshot_walk *w, size_t *name_begin, size_t *name_end, sna
     at = amddwarf__json_text_space(text, at, c->end) + 1; /* the ':' */
     at = amddwarf__json_text_space(text, at, c->end);
   }
-  size_t value_end = amddwarf__json_text_skip(text, at, c->end, c->index);
+  size_t value_end = amddwarf__json_text_skip(text, at, c->end, c->index, &w->hint);
   amddwarf__snapshot_value_text(text, c->index, at, value_end, out);
   at = amddwarf__json_text_space(text, value_end, c->end);
   w->at = at < c->end && text[at] == ',' ? at + 1 : at;
@@ -127,8 +127,13 @@ void amddwarf__snapshot_walk_init(const snapshot_value *container, snapshot_walk
 {
   memset(w, 0, sizeof *w);
   w->container = container;
-  if (container->json == NULL)
+  if (container->json == NULL) {
     w->at = container->begin + 1;
+    /* The container's own entry: its values' entries follow it. */
+    const json_text_container *own = amddwarf__json_text_container(container->index,
+                                                                  container->begin);
+    w->hint = own != NULL ? (size_t)(own - container->index->containers) : 0;
+  }
   else if (container->kind == SNAPSHOT_OBJECT)
     w->member = json_object_iter((json_t *)container->json);
 }
@@ -145,6 +150,37 @@ int amddwarf__snapshot_next_element(snapshot_walk *w, snapshot_value *out)
   if (w->index >= json_array_size(c->json))
     return 0;
   amddwarf__snapshot_value_json(json_array_get(c->json, w->index++), out);
+  return 1;
+}
+
+int amddwarf__snapshot_next_small_uint(snapshot_walk *w, uint64_t max, uint64_t *out)
+{
+  const snapshot_value *c = w->container;
+  if (c->kind != SNAPSHOT_ARRAY)
+    return 0;
+  if (c->json != NULL) {
+    const json_t *e = json_array_get(c->json, w->index);
+    if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+        (uint64_t)json_integer_value(e) > max)
+      return 0;
+    *out = (uint64_t)json_integer_value(e);
+    w->index++;
+    return 1;
+  }
+  const char *text = c->text;
+  size_t at = amddwarf__json_text_space(text, w->at, c->end), p = at;
+  uint64_t value = 0;
+  /* At most 19 digits: the text is checked, so the value is below 2^63. */
+  while (p < c->end && text[p] >= '0' && text[p] <= '9')
+    value = value * 10 + (uint64_t)(text[p++] - '0');
+  if (p == at || p >= c->end || value > max ||
+      (text[p] != ',' && text[p] != ']' && text[p] != ' ' && text[p] != '\n' &&
+       text[p] != '\t' && text[p] != '\r'))
+    return 0;
+  p = amddwarf__json_text_space(text, p, c->end);
+  w->at = p < c->end && text[p] == ',' ? p + 1 : p;
+  w->index++;
+  *out = value;
   return 1;
 }
 

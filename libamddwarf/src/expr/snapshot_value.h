@@ -72,12 +72,18 @@ size_t amddwarf__snapshot_count(const snapshot_value *container);
 typedef struct snapshot_walk {
   const snapshot_value *container;
   size_t index, at;
+  size_t hint;  /* from text: where its values are in the text's index */
   void *member; /* a tree's object iterator */
 } snapshot_walk;
 
 void amddwarf__snapshot_walk_init(const snapshot_value *container, snapshot_walk *w);
 /* The next element into OUT: 1, or 0 at the end. */
 int amddwarf__snapshot_next_element(snapshot_walk *w, snapshot_value *out);
+/* The next element when it is a JSON integer in [0, MAX] (digits only, no
+   fraction or exponent): 1 and its value in *OUT. Else 0, W not moved: the
+   caller takes the element with amddwarf__snapshot_next_element and reads
+   it the general way (a lane array's thousand values read at once). */
+int amddwarf__snapshot_next_small_uint(snapshot_walk *w, uint64_t max, uint64_t *out);
 /* The next member into OUT, its name into NAME (NAME_SIZE bytes,
    NUL-terminated, cut if longer): 1, or 0 at the end. */
 int amddwarf__snapshot_next_member(snapshot_walk *w, char *name, size_t name_size,

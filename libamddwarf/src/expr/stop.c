@@ -3,7 +3,9 @@
  * wave's snapshot member is handed, parsed, to the snapshot loader, so the
  * two formats have one reader each. An indexed document (a stop of
  * thousands of waves) is not parsed whole: stop_scan.c finds each wave's
- * members in one pass, and a wave's snapshot is parsed on first use. */
+ * members in one pass, and a wave's snapshot is read on first use straight
+ * from the text (snapshot_text.c checks it, snapshot.c decodes it in place
+ * through snapshot_value.h, with the same member decoders as a tree). */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
