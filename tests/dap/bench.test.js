@@ -61,14 +61,26 @@ async function timed(dc, kind, wave) {
 function summary(times) {
   times.sort((a, b) => a - b);
   return `median ${times[Math.floor(times.length / 2)].toFixed(3)} ms, ` +
-    `p90 ${times[Math.floor(times.length * 0.9)].toFixed(3)} ms`;
+    `p90 ${times[Math.floor(times.length * 0.9)].toFixed(3)} ms, ` +
+    `max ${times[times.length - 1].toFixed(3)} ms`;
 }
+
+// The stop is written once; AMDDWARF_BASELINE (another build's amddwarf, for
+// a before/after in the same run) is measured first on the same file.
+const adapters = [['this build', amddwarf]];
+if (process.env.AMDDWARF_BASELINE)
+  adapters.unshift(['baseline', process.env.AMDDWARF_BASELINE]);
 
 test('1,000 requests to a stop of 2,560 waves', async () => {
   fs.mkdirSync(work, { recursive: true });
   execFileSync(process.env.GPU_STOP_WRITE, [work]);
+  for (const [name, binary] of adapters)
+    await measure(name, binary, work);
+});
+
+async function measure(name, binary, work) {
   const stopFile = path.join(work, 'gpu_stop.json');
-  const dc = await startAdapter(amddwarf);
+  const dc = await startAdapter(binary);
   // A guard against a hung adapter, far above the launch time on a loaded machine.
   dc.defaultTimeout = 300000;
   try {
@@ -109,7 +121,7 @@ test('1,000 requests to a stop of 2,560 waves', async () => {
     assert.equal(threads.body.threads[5].name, 'wg(1,0,0) wave 1 gfx900 59/64 lanes at ??');
     const mem = memoryKiB(dc._adapterProcess.pid);
     const fileMiB = fs.statSync(stopFile).size / 1048576;
-    console.log(`amddwarf dap, 2,560-wave stop (${fileMiB.toFixed(0)} MiB): launch to stopped ` +
+    console.log(`${name}: amddwarf dap, 2,560-wave stop (${fileMiB.toFixed(0)} MiB): launch to stopped ` +
       `${launchMs.toFixed(1)} ms, threads ${threadsMs.toFixed(1)} ms; ${REQUESTS} requests, ` +
       `each wave's first use: ${passes[0]}; to the 50 waves used last: ${passes[1]}; RSS before ` +
       `launch ${(idle / 1024).toFixed(0)} MiB, at stopped ${(atStop / 1024).toFixed(0)} MiB, peak ` +
@@ -118,4 +130,4 @@ test('1,000 requests to a stop of 2,560 waves', async () => {
   } finally {
     await dc.stop();
   }
-});
+}

@@ -9,7 +9,15 @@
  * 64 bits are read (and written back) through each location result. The
  * bytes after the NUL, if any, are evaluated the same way. Last, the state
  * (with those writes) is saved; the saved document must load, and saving
- * that load must give the same bytes. */
+ * that load must give the same bytes.
+ *
+ * The text is also read the way a stop's wave is read on first use
+ * (src/expr/snapshot_text.c and snapshot_value.c), checked against jansson,
+ * the independent oracle: the strict reader accepts the text exactly when
+ * jansson does, and the snapshot read in place loads exactly when the one
+ * read through jansson's tree loads, with the same status, and saves the
+ * same bytes. The hex decoder is checked on the text against a plain
+ * reading of the rule (specs/snapshot.md), pair by pair with strtoul. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +26,14 @@
 #include <amddwarf/expr.h>
 #include <amddwarf/snapshot.h>
 #include <amddwarf/target.h>
+
+#include <ctype.h>
+#include <jansson.h>
+
+#include "common/mem.h"
+#include "expr/snapshot_json.h"
+#include "expr/snapshot_text.h"
+#include "expr/snapshot_value.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -82,6 +98,87 @@ static void save_round_trip(const amddwarf_snapshot *snapshot)
   amddwarf_snapshot_free(again);
 }
 
+/* The hex rule read plainly: "0x" or "0X" first, ' ' and '_' ignored, other
+   characters hex digits, their count even, each pair read by strtoul. */
+static snapshot_hex_status hex_reference(const char *text, size_t n, uint8_t *out, size_t *size)
+{
+  char digits[2];
+  size_t count = 0, i = n >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') ? 2 : 0;
+  *size = 0;
+  for (; i < n; i++) {
+    if (text[i] == ' ' || text[i] == '_')
+      continue;
+    if (!isxdigit((unsigned char)text[i]))
+      return SNAPSHOT_HEX_NOT_A_DIGIT;
+    digits[count++ % 2] = text[i];
+    if (count % 2 == 0) {
+      char pair[3] = {digits[0], digits[1], '\0'};
+      out[(*size)++] = (uint8_t)strtoul(pair, NULL, 16);
+    }
+  }
+  return count % 2 ? SNAPSHOT_HEX_ODD : SNAPSHOT_HEX_OK;
+}
+
+static void check_hex(const char *text, size_t n)
+{
+  uint8_t *fast = malloc(n / 2 + 1), *plain = malloc(n / 2 + 1);
+  size_t fast_size = 0, plain_size = 0;
+  if (!fast || !plain)
+    abort();
+  snapshot_hex_status a = amddwarf__snapshot_hex(text, n, fast, &fast_size);
+  snapshot_hex_status b = hex_reference(text, n, plain, &plain_size);
+  if (a != b || (a != SNAPSHOT_HEX_NOT_A_DIGIT &&
+                 (fast_size != plain_size || memcmp(fast, plain, fast_size) != 0)))
+    abort();
+  free(fast);
+  free(plain);
+}
+
+/* The save of S (or NULL), compared whole by the caller. */
+static char *saved(const amddwarf_snapshot *s, size_t *size)
+{
+  char *text = NULL;
+  amddwarf_error err;
+  *size = 0;
+  if (s == NULL || amddwarf_snapshot_save(s, &text, size, &err) != AMDDWARF_OK)
+    return NULL;
+  return text;
+}
+
+/* TEXT read in place against TREE_ST and TREE, the load through jansson. */
+static void check_text_reader(const char *text, size_t size, amddwarf_status tree_st,
+                              const amddwarf_snapshot *tree)
+{
+  json_t *j = json_loadb(text, size, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+  json_text_index index;
+  size_t fault = 0;
+  const char *why = NULL;
+  amddwarf_allocator alloc = amddwarf__allocator_resolve(NULL);
+  amddwarf_status check = amddwarf__json_text_check(text, 0, size, &alloc, &index, &fault, &why);
+  if ((check == AMDDWARF_OK) != (j != NULL) || (check != AMDDWARF_OK && (!why || fault > size)))
+    abort();
+  if (check == AMDDWARF_OK && json_is_object(j)) {
+    snapshot_value root;
+    amddwarf_snapshot *in_place = NULL;
+    amddwarf_error err;
+    amddwarf__snapshot_value_text(text, &index, 0, size, &root);
+    amddwarf_status st = amddwarf__snapshot_load_value(&root, NULL, NULL, &in_place, &err);
+    /* amddwarf_snapshot_load refuses a document that is no object or
+       array as bad JSON; an object it reads as this does. */
+    if (st != tree_st)
+      abort();
+    size_t a_size, b_size;
+    char *a = saved(tree, &a_size), *b = saved(in_place, &b_size);
+    if ((a == NULL) != (b == NULL) || (a && (a_size != b_size || memcmp(a, b, a_size) != 0)))
+      abort();
+    free(a);
+    free(b);
+    amddwarf_snapshot_free(in_place);
+  }
+  amddwarf__json_text_index_release(&index);
+  json_decref(j);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static const struct {
@@ -99,8 +196,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t text_size = nul ? (size_t)(nul - data) : size;
   amddwarf_snapshot *snapshot = NULL;
   amddwarf_error err;
-  if (amddwarf_snapshot_load((const char *)data, text_size, NULL, &snapshot, &err) !=
-      AMDDWARF_OK) {
+  check_hex((const char *)data, text_size);
+  amddwarf_status loaded =
+      amddwarf_snapshot_load((const char *)data, text_size, NULL, &snapshot, &err);
+  check_text_reader((const char *)data, text_size, loaded, snapshot);
+  if (loaded != AMDDWARF_OK) {
     if (snapshot != NULL)
       abort(); /* nothing may be returned on failure */
     return 0;

@@ -5,6 +5,7 @@
  * whose expressions are written as assembler text or hex. */
 #include <amddwarf/snapshot.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "common/text.h"
 #include "common/mem.h"
 #include "expr/snapshot_json.h"
+#include "expr/snapshot_value.h"
 
 typedef struct snap_register {
   uint32_t regno;
@@ -108,10 +110,13 @@ enum { SNAPSHOT_MAX_BYTES = 1 << 30 };
 
 /* ---- parsing helpers --------------------------------------------------------- */
 
+/* The members are read through snapshot_value.h, from a jansson tree or
+   from checked text alike: every rule below is the format's one rule. */
 typedef struct loader {
   amddwarf_snapshot *s;
   amddwarf_error *err;
   uint64_t total_bytes;
+  snapshot_scratch scratch; /* decoded strings */
 } loader;
 
 static amddwarf_status schema(loader *l, const char *format, const char *member)
@@ -119,100 +124,128 @@ static amddwarf_status schema(loader *l, const char *format, const char *member)
   return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET, format, member);
 }
 
+static amddwarf_status no_memory(loader *l)
+{
+  return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+}
+
 /* An integer member in [0, MAX] (common/json_int.h); PATH names it. */
-static amddwarf_status integer(loader *l, const json_t *j, uint64_t max, const char *path,
+static amddwarf_status integer(loader *l, const snapshot_value *v, uint64_t max, const char *path,
                                uint64_t *out)
 {
-  return amddwarf__json_uint(j, max, path, AMDDWARF_E_SNAPSHOT_SCHEMA, l->err, out);
+  return amddwarf__snapshot_uint(v, max, path, AMDDWARF_E_SNAPSHOT_SCHEMA, l->err, out);
+}
+
+/* As integer, the path (at most PATH_SIZE bytes, as FORMAT makes it) made
+   only for a message: lanes and regions are many. */
+static amddwarf_status integer_at(loader *l, const snapshot_value *v, uint64_t max, uint64_t *out,
+                                  size_t path_size, const char *format, ...)
+    AMDDWARF_PRINTF_LIKE(6, 7);
+static amddwarf_status integer_at(loader *l, const snapshot_value *v, uint64_t max, uint64_t *out,
+                                  size_t path_size, const char *format, ...)
+{
+  if (amddwarf__snapshot_uint(v, max, "", AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, out) == AMDDWARF_OK)
+    return AMDDWARF_OK;
+  char path[128];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(path, path_size < sizeof path ? path_size : sizeof path, format, args);
+  va_end(args);
+  return integer(l, v, max, path, out);
+}
+
+/* A string's characters, NUL-terminated; V must be a string. */
+static const char *string_of(loader *l, const snapshot_value *v, size_t *length)
+{
+  return amddwarf__snapshot_string(v, &l->scratch, length);
 }
 
 /* Hex string ("0a 0b", "0x0a0b") into arena bytes. */
-static amddwarf_status parse_hex(loader *l, const json_t *j, const char *member, uint8_t **out,
-                                 size_t *size)
+static amddwarf_status parse_hex(loader *l, const snapshot_value *v, const char *member,
+                                 uint8_t **out, size_t *size)
 {
-  if (!json_is_string(j))
+  if (v->kind != SNAPSHOT_STRING)
     return schema(l, "%s must be a hex string", member);
-  const char *text = json_string_value(j);
-  if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-    text += 2;
-  size_t digits = 0;
-  for (const char *p = text; *p; p++) {
-    if (*p == ' ' || *p == '_')
-      continue;
-    if (amddwarf__hex_digit(*p) < 0)
-      return schema(l, "%s has a character that is not a hex digit", member);
-    digits++;
-  }
-  if (digits % 2)
+  uint8_t *bytes =
+      amddwarf__arena_alloc(&l->s->arena, amddwarf__snapshot_string_bound(v) / 2 + 1, 1);
+  if (!bytes)
+    return no_memory(l);
+  size_t got = 0;
+  snapshot_hex_status hex = amddwarf__snapshot_hex_value(v, &l->scratch, bytes, &got);
+  if (hex == SNAPSHOT_HEX_NO_MEMORY)
+    return no_memory(l);
+  if (hex == SNAPSHOT_HEX_NOT_A_DIGIT)
+    return schema(l, "%s has a character that is not a hex digit", member);
+  if (hex == SNAPSHOT_HEX_ODD)
     return schema(l, "%s has an odd number of hex digits", member);
-  l->total_bytes += digits / 2;
+  l->total_bytes += got;
   if (l->total_bytes > SNAPSHOT_MAX_BYTES)
     return amddwarf__fail(l->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
                          "snapshot contents exceed %d bytes", SNAPSHOT_MAX_BYTES);
-  uint8_t *bytes = amddwarf__arena_alloc(&l->s->arena, digits / 2 + 1, 1);
-  if (!bytes)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  size_t n = 0;
-  int hi = -1;
-  for (const char *p = text; *p; p++) {
-    int d = amddwarf__hex_digit(*p);
-    if (d < 0)
-      continue;
-    if (hi < 0) {
-      hi = d;
-    } else {
-      bytes[n++] = (uint8_t)(hi << 4 | d);
-      hi = -1;
-    }
-  }
   *out = bytes;
-  *size = n;
+  *size = got;
   return AMDDWARF_OK;
 }
 
 /* An expression: assembler text, or {"hex": "..."}. */
-static amddwarf_status parse_expr(loader *l, const json_t *j, const char *member, uint8_t **out,
-                                  size_t *size)
+static amddwarf_status parse_expr(loader *l, const snapshot_value *v, const char *member,
+                                  uint8_t **out, size_t *size)
 {
-  if (json_is_object(j)) {
-    const json_t *hex = json_object_get(j, "hex");
-    if (!hex)
+  if (v->kind == SNAPSHOT_OBJECT) {
+    static const char *const names[] = {"hex"};
+    snapshot_value hex;
+    amddwarf__snapshot_members(v, names, 1, &hex, NULL, 0);
+    if (hex.kind == SNAPSHOT_MISSING)
       return schema(l, "%s must be assembler text or {\"hex\": ...}", member);
-    return parse_hex(l, hex, member, out, size);
+    return parse_hex(l, &hex, member, out, size);
   }
-  if (!json_is_string(j))
+  if (v->kind != SNAPSHOT_STRING)
     return schema(l, "%s must be assembler text or {\"hex\": ...}", member);
+  size_t length;
+  const char *text = string_of(l, v, &length);
+  if (!text)
+    return no_memory(l);
   uint8_t buf[4096];
   size_t n = 0;
   amddwarf_error aerr;
-  amddwarf_status st = amddwarf_expr_assemble(json_string_value(j), &l->s->format,
-                                              l->s->wave_size, buf, sizeof buf, &n, &aerr);
+  amddwarf_status st = amddwarf_expr_assemble(text, &l->s->format, l->s->wave_size, buf,
+                                              sizeof buf, &n, &aerr);
   if (st != AMDDWARF_OK)
     return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
                          "%s: %s (at character %llu)", member, aerr.message,
                          (unsigned long long)aerr.offset);
   uint8_t *bytes = amddwarf__arena_alloc(&l->s->arena, n ? n : 1, 1);
   if (!bytes)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return no_memory(l);
   memcpy(bytes, buf, n);
   *out = bytes;
   *size = n;
   return AMDDWARF_OK;
 }
 
-static amddwarf_status parse_aspace(loader *l, const json_t *j, const char *member,
+/* An address space, by name or number; MEMBER names it in a message (NULL:
+   no message, the caller names it when it asks again). */
+static amddwarf_status parse_aspace(loader *l, const snapshot_value *v, const char *member,
                                     uint32_t *aspace)
 {
-  uint64_t v;
+  uint64_t number;
   amddwarf_aspace_info info;
-  if (json_is_string(j) && amddwarf_aspace_lookup(json_string_value(j), aspace) == AMDDWARF_OK)
-    return AMDDWARF_OK;
-  if (amddwarf__json_uint(j, UINT32_MAX, member, AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &v) ==
+  if (v->kind == SNAPSHOT_STRING) {
+    size_t length;
+    const char *name = string_of(l, v, &length);
+    if (!name)
+      return no_memory(l);
+    if (amddwarf_aspace_lookup(name, aspace) == AMDDWARF_OK)
+      return AMDDWARF_OK;
+  }
+  if (amddwarf__snapshot_uint(v, UINT32_MAX, "", AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &number) ==
           AMDDWARF_OK &&
-      amddwarf_aspace_info_get((uint32_t)v, &info) == AMDDWARF_OK) {
-    *aspace = (uint32_t)v;
+      amddwarf_aspace_info_get((uint32_t)number, &info) == AMDDWARF_OK) {
+    *aspace = (uint32_t)number;
     return AMDDWARF_OK;
   }
+  if (member == NULL)
+    return AMDDWARF_E_SNAPSHOT_SCHEMA;
   return schema(l, "%s is not an address space name or DW_ASPACE_* value", member);
 }
 
@@ -236,71 +269,90 @@ static int compare_regs(const void *a, const void *b)
   return x->regno < y->regno ? -1 : x->regno > y->regno;
 }
 
-static amddwarf_status parse_registers(loader *l, const json_t *obj, const char *member,
+/* A register's value (KEY names it): {"bytes": hex}, a lane array of
+   32-bit values, or one integer. */
+static amddwarf_status parse_register_value(loader *l, const snapshot_value *value,
+                                            const char *member, const char *key,
+                                            snap_register *r)
+{
+  amddwarf_amdgpu_register info;
+  int known = amddwarf_amdgpu_register_info(r->regno, &info) == AMDDWARF_OK;
+  uint64_t size = known ? info.bit_size / 8 : 8;
+  amddwarf_status st;
+  if (value->kind == SNAPSHOT_OBJECT) {
+    static const char *const names[] = {"bytes"};
+    snapshot_value bytes;
+    size_t got;
+    amddwarf__snapshot_members(value, names, 1, &bytes, NULL, 0);
+    if ((st = parse_hex(l, &bytes, key, &r->bytes, &got)) != AMDDWARF_OK)
+      return st;
+    if (got != size && known)
+      return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                           "register %s has %zu bytes, the register has %llu", key, got,
+                           (unsigned long long)size);
+    r->size = got;
+    return AMDDWARF_OK;
+  }
+  r->bytes = amddwarf__arena_calloc(&l->s->arena, size, 1);
+  if (!r->bytes)
+    return no_memory(l);
+  r->size = size;
+  uint64_t v;
+  if (value->kind == SNAPSHOT_ARRAY) {
+    size_t lanes = amddwarf__snapshot_count(value);
+    if (lanes * 4 > size)
+      return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                           "register %s: %zu lane values, room for %llu", key, lanes,
+                           (unsigned long long)(size / 4));
+    snapshot_walk walk;
+    snapshot_value lane;
+    amddwarf__snapshot_walk_init(value, &walk);
+    for (size_t k = 0;; k++) {
+      if (!amddwarf__snapshot_next_small_uint(&walk, UINT32_MAX, &v)) {
+        if (!amddwarf__snapshot_next_element(&walk, &lane))
+          break;
+        if ((st = integer_at(l, &lane, UINT32_MAX, &v, 96, "%s.%s[%zu]", member, key, k)) !=
+            AMDDWARF_OK)
+          return st;
+      }
+      for (unsigned b = 0; b < 4; b++)
+        r->bytes[k * 4 + b] = (uint8_t)(v >> (8 * b));
+    }
+    return AMDDWARF_OK;
+  }
+  if (value->kind != SNAPSHOT_INTEGER && value->kind != SNAPSHOT_STRING)
+    return schema(l, "register %s must be an integer, a lane array or {\"bytes\": hex}", key);
+  if ((st = integer_at(l, value, size < 8 ? (UINT64_C(1) << (size * 8)) - 1 : UINT64_MAX, &v, 96,
+                       "%s.%s", member, key)) != AMDDWARF_OK)
+    return st;
+  for (unsigned b = 0; b < size && b < 8; b++)
+    r->bytes[b] = (uint8_t)(v >> (8 * b));
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_registers(loader *l, const snapshot_value *obj, const char *member,
                                        snap_register **out, size_t *count)
 {
-  if (!obj)
+  if (obj->kind == SNAPSHOT_MISSING)
     return AMDDWARF_OK;
-  if (!json_is_object(obj))
+  if (obj->kind != SNAPSHOT_OBJECT)
     return schema(l, "%s must be an object", member);
-  size_t n = json_object_size(obj), i = 0;
+  size_t n = amddwarf__snapshot_count(obj), i = 0;
   snap_register *regs = amddwarf__arena_calloc(&l->s->arena, n ? n : 1, sizeof *regs);
   if (!regs)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  const char *key;
-  json_t *value;
-  json_object_foreach((json_t *)obj, key, value) {
+    return no_memory(l);
+  /* Longer than any register name or number: a name cut to this is still none. */
+  char key[256];
+  snapshot_walk walk;
+  snapshot_value value;
+  amddwarf__snapshot_walk_init(obj, &walk);
+  while (amddwarf__snapshot_next_member(&walk, key, sizeof key, &value)) {
     snap_register *r = &regs[i];
-    amddwarf_amdgpu_register info;
     amddwarf_status st = parse_register_name(l, key, &r->regno);
+    if (st == AMDDWARF_OK)
+      st = parse_register_value(l, &value, member, key, r);
     if (st != AMDDWARF_OK)
       return st;
-    uint64_t size = 8;
-    if (amddwarf_amdgpu_register_info(r->regno, &info) == AMDDWARF_OK)
-      size = info.bit_size / 8;
-    if (json_is_object(value)) {
-      size_t got;
-      st = parse_hex(l, json_object_get(value, "bytes"), key, &r->bytes, &got);
-      if (st != AMDDWARF_OK)
-        return st;
-      if (got != size && amddwarf_amdgpu_register_info(r->regno, &info) == AMDDWARF_OK)
-        return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                             "register %s has %zu bytes, the register has %llu", key, got,
-                             (unsigned long long)size);
-      r->size = got;
-    } else {
-      r->bytes = amddwarf__arena_calloc(&l->s->arena, size, 1);
-      if (!r->bytes)
-        return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-      r->size = size;
-      if (json_is_array(value)) {
-        size_t lanes = json_array_size(value);
-        if (lanes * 4 > size)
-          return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                               "register %s: %zu lane values, room for %llu", key, lanes,
-                               (unsigned long long)(size / 4));
-        for (size_t k = 0; k < lanes; k++) {
-          uint64_t v;
-          char path[96];
-          snprintf(path, sizeof path, "%s.%s[%zu]", member, key, k);
-          if ((st = integer(l, json_array_get(value, k), UINT32_MAX, path, &v)) != AMDDWARF_OK)
-            return st;
-          for (unsigned b = 0; b < 4; b++)
-            r->bytes[k * 4 + b] = (uint8_t)(v >> (8 * b));
-        }
-      } else {
-        uint64_t v;
-        char path[96];
-        snprintf(path, sizeof path, "%s.%s", member, key);
-        if (!json_is_integer(value) && !json_is_string(value))
-          return schema(l, "register %s must be an integer, a lane array or {\"bytes\": hex}", key);
-        if ((st = integer(l, value, size < 8 ? (UINT64_C(1) << (size * 8)) - 1 : UINT64_MAX, path,
-                          &v)) != AMDDWARF_OK)
-          return st;
-        for (unsigned b = 0; b < size && b < 8; b++)
-          r->bytes[b] = (uint8_t)(v >> (8 * b));
-      }
-    }
     for (size_t k = 0; k < i; k++)
       if (regs[k].regno == r->regno)
         return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
@@ -321,58 +373,71 @@ static size_t *chain_of(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane)
              : &s->first_shared;
 }
 
-static amddwarf_status parse_memory(loader *l, const json_t *arr)
+/* One entry of "memory" (I its index) into R. */
+static amddwarf_status parse_region(loader *l, const snapshot_value *item, size_t i,
+                                    snap_region *r)
+{
+  static const char *const names[] = {"address_space", "address", "bytes", "lane"};
+  enum { ASPACE, ADDRESS, BYTES, LANE };
+  snapshot_value m[4];
+  uint32_t aspace = 0;
+  size_t size;
+  amddwarf_status st;
+  char path[64];
+  if (item->kind != SNAPSHOT_OBJECT)
+    return schema(l, "%s entries must be objects", "memory");
+  amddwarf__snapshot_members(item, names, 4, m, NULL, 0);
+  if (m[ASPACE].kind != SNAPSHOT_MISSING &&
+      parse_aspace(l, &m[ASPACE], NULL, &aspace) != AMDDWARF_OK) {
+    snprintf(path, sizeof path, "memory[%zu].address_space", i);
+    return parse_aspace(l, &m[ASPACE], path, &aspace);
+  }
+  if ((st = integer_at(l, &m[ADDRESS], UINT64_MAX, &r->address, 64, "memory[%zu].address", i)) !=
+      AMDDWARF_OK)
+    return st;
+  if ((st = parse_hex(l, &m[BYTES], "memory[].bytes", &r->bytes, &size)) != AMDDWARF_OK)
+    return st;
+  r->size = size;
+  if (r->size && r->address > UINT64_MAX - (r->size - 1))
+    return schema(l, "%s wraps around the address space", "memory[]");
+  r->lane = AMDDWARF_NO_LANE;
+  if (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
+      aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
+    r->lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
+    aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
+  } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
+    uint64_t lane;
+    if ((st = integer_at(l, &m[LANE], l->s->wave_size - 1, &lane, 64, "memory[%zu].lane", i)) !=
+        AMDDWARF_OK)
+      return st;
+    r->lane = (uint32_t)lane;
+  } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
+    return schema(l, "%s: give private memory per lane (private_lane); private_wave is derived",
+                  "memory[]");
+  }
+  r->aspace = aspace;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_memory(loader *l, const snapshot_value *arr)
 {
   amddwarf_snapshot *s = l->s;
-  if (!arr)
+  if (arr->kind == SNAPSHOT_MISSING)
     return AMDDWARF_OK;
-  if (!json_is_array(arr))
+  if (arr->kind != SNAPSHOT_ARRAY)
     return schema(l, "%s must be an array", "memory");
-  s->region_count = json_array_size(arr);
+  s->region_count = amddwarf__snapshot_count(arr);
   s->regions = amddwarf__arena_calloc(&s->arena, s->region_count ? s->region_count : 1,
                                      sizeof *s->regions);
   if (!s->regions)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  for (size_t i = 0; i < s->region_count; i++) {
-    const json_t *item = json_array_get(arr, i);
-    snap_region *r = &s->regions[i];
-    uint32_t aspace = 0;
-    size_t size;
-    amddwarf_status st;
-    char path[64];
-    if (!json_is_object(item))
-      return schema(l, "%s entries must be objects", "memory");
-    snprintf(path, sizeof path, "memory[%zu].address_space", i);
-    const json_t *as = json_object_get(item, "address_space");
-    if (as && (st = parse_aspace(l, as, path, &aspace)) != AMDDWARF_OK)
-      return st;
-    snprintf(path, sizeof path, "memory[%zu].address", i);
-    if ((st = integer(l, json_object_get(item, "address"), UINT64_MAX, path, &r->address)) !=
-        AMDDWARF_OK)
-      return st;
-    st = parse_hex(l, json_object_get(item, "bytes"), "memory[].bytes", &r->bytes, &size);
+    return no_memory(l);
+  snapshot_walk walk;
+  snapshot_value item;
+  amddwarf__snapshot_walk_init(arr, &walk);
+  for (size_t i = 0; amddwarf__snapshot_next_element(&walk, &item); i++) {
+    amddwarf_status st = parse_region(l, &item, i, &s->regions[i]);
     if (st != AMDDWARF_OK)
       return st;
-    r->size = size;
-    if (r->size && r->address > UINT64_MAX - (r->size - 1))
-      return schema(l, "%s wraps around the address space", "memory[]");
-    r->lane = AMDDWARF_NO_LANE;
-    if (aspace >= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0 &&
-        aspace <= AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE63) {
-      r->lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
-      aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
-    } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE) {
-      uint64_t lane;
-      snprintf(path, sizeof path, "memory[%zu].lane", i);
-      if ((st = integer(l, json_object_get(item, "lane"), s->wave_size - 1, path, &lane)) !=
-          AMDDWARF_OK)
-        return st;
-      r->lane = (uint32_t)lane;
-    } else if (aspace == AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE) {
-      return schema(l, "%s: give private memory per lane (private_lane); private_wave is derived",
-                    "memory[]");
-    }
-    r->aspace = aspace;
   }
   /* Each lane's private regions chained in order, and the other regions
      in order, so that a read walks neither every lane's regions nor, for
@@ -386,23 +451,23 @@ static amddwarf_status parse_memory(loader *l, const json_t *arr)
   return AMDDWARF_OK;
 }
 
-static amddwarf_status parse_addr(loader *l, const json_t *j, const char *member, snap_addr *out)
+static amddwarf_status parse_addr(loader *l, const snapshot_value *v, const char *member,
+                                  snap_addr *out)
 {
-  if (!j)
+  static const char *const names[] = {"address_space", "address"};
+  snapshot_value m[2];
+  if (v->kind == SNAPSHOT_MISSING)
     return AMDDWARF_OK;
-  if (!json_is_object(j))
+  if (v->kind != SNAPSHOT_OBJECT)
     return schema(l, "%s must be {\"address_space\": ..., \"address\": ...}", member);
-  const json_t *as = json_object_get(j, "address_space");
+  amddwarf__snapshot_members(v, names, 2, m, NULL, 0);
   out->aspace = 0;
-  if (as) {
-    amddwarf_status st = parse_aspace(l, as, member, &out->aspace);
-    if (st != AMDDWARF_OK)
-      return st;
-  }
-  char path[64];
-  snprintf(path, sizeof path, "%s.address", member);
-  amddwarf_status st = integer(l, json_object_get(j, "address"), UINT64_MAX, path, &out->address);
-  if (st != AMDDWARF_OK)
+  amddwarf_status st;
+  if (m[0].kind != SNAPSHOT_MISSING && (st = parse_aspace(l, &m[0], member, &out->aspace)) !=
+                                           AMDDWARF_OK)
+    return st;
+  if ((st = integer_at(l, &m[1], UINT64_MAX, &out->address, 64, "%s.address", member)) !=
+      AMDDWARF_OK)
     return st;
   out->present = 1;
   return AMDDWARF_OK;
@@ -420,80 +485,107 @@ static uint8_t encoding_by_name(const char *name)
   return 0;
 }
 
-static amddwarf_status parse_types(loader *l, const json_t *arr)
+/* One entry of "base_types" (I its index) into BT. */
+static amddwarf_status parse_type(loader *l, const snapshot_value *t, size_t i,
+                                  amddwarf_base_type *bt)
+{
+  static const char *const names[] = {"die", "encoding", "bit_size", "count"};
+  enum { DIE, ENCODING, BIT_SIZE, COUNT };
+  snapshot_value m[4];
+  uint64_t die = 0, bits = 0, count = 1;
+  amddwarf_status st;
+  amddwarf__snapshot_members(t, names, 4, m, NULL, 0);
+  if (t->kind == SNAPSHOT_OBJECT &&
+      ((st = integer_at(l, &m[DIE], UINT64_MAX, &die, 48, "base_types[%zu].die", i)) !=
+           AMDDWARF_OK ||
+       (st = integer_at(l, &m[BIT_SIZE], 512, &bits, 48, "base_types[%zu].bit_size", i)) !=
+           AMDDWARF_OK ||
+       (m[COUNT].kind != SNAPSHOT_MISSING &&
+        (st = integer_at(l, &m[COUNT], 64, &count, 48, "base_types[%zu].count", i)) !=
+            AMDDWARF_OK)))
+    return st;
+  uint8_t encoding = 0;
+  if (m[ENCODING].kind == SNAPSHOT_STRING) {
+    size_t length;
+    const char *name = string_of(l, &m[ENCODING], &length);
+    if (!name)
+      return no_memory(l);
+    encoding = encoding_by_name(name);
+  }
+  if (t->kind != SNAPSHOT_OBJECT || die == 0 || bits == 0 || count == 0 || encoding == 0)
+    return schema(l, "%s entries need \"die\" (> 0), \"encoding\" (a DW_ATE name without "
+                     "prefix), \"bit_size\" and an optional \"count\"", "base_types");
+  bt->die = die;
+  bt->bit_size = (uint32_t)bits;
+  bt->count = (uint32_t)count;
+  bt->encoding = encoding;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_types(loader *l, const snapshot_value *arr)
 {
   amddwarf_snapshot *s = l->s;
-  if (!arr)
+  if (arr->kind == SNAPSHOT_MISSING)
     return AMDDWARF_OK;
-  if (!json_is_array(arr))
+  if (arr->kind != SNAPSHOT_ARRAY)
     return schema(l, "%s must be an array", "base_types");
-  s->type_count = json_array_size(arr);
+  s->type_count = amddwarf__snapshot_count(arr);
   s->types = amddwarf__arena_calloc(&s->arena, s->type_count ? s->type_count : 1, sizeof *s->types);
   if (!s->types)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  for (size_t i = 0; i < s->type_count; i++) {
-    const json_t *t = json_array_get(arr, i);
-    amddwarf_base_type *bt = &s->types[i];
-    uint64_t die, bits, count = 1;
-    char die_path[48], bits_path[48], count_path[48];
-    snprintf(die_path, sizeof die_path, "base_types[%zu].die", i);
-    snprintf(bits_path, sizeof bits_path, "base_types[%zu].bit_size", i);
-    snprintf(count_path, sizeof count_path, "base_types[%zu].count", i);
-    const json_t *enc = json_object_get(t, "encoding");
-    amddwarf_status st;
-    if (json_is_object(t) &&
-        ((st = integer(l, json_object_get(t, "die"), UINT64_MAX, die_path, &die)) != AMDDWARF_OK ||
-         (st = integer(l, json_object_get(t, "bit_size"), 512, bits_path, &bits)) != AMDDWARF_OK ||
-         (json_object_get(t, "count") &&
-          (st = integer(l, json_object_get(t, "count"), 64, count_path, &count)) != AMDDWARF_OK)))
+    return no_memory(l);
+  snapshot_walk walk;
+  snapshot_value t;
+  amddwarf__snapshot_walk_init(arr, &walk);
+  for (size_t i = 0; amddwarf__snapshot_next_element(&walk, &t); i++) {
+    amddwarf_status st = parse_type(l, &t, i, &s->types[i]);
+    if (st != AMDDWARF_OK)
       return st;
-    if (!json_is_object(t) || die == 0 || bits == 0 || count == 0 || !json_is_string(enc) ||
-        encoding_by_name(json_string_value(enc)) == 0)
-      return schema(l, "%s entries need \"die\" (> 0), \"encoding\" (a DW_ATE name without "
-                       "prefix), \"bit_size\" and an optional \"count\"", "base_types");
-    bt->die = die;
-    bt->bit_size = (uint32_t)bits;
-    bt->count = (uint32_t)count;
-    bt->encoding = encoding_by_name(json_string_value(enc));
   }
   return AMDDWARF_OK;
 }
 
-static amddwarf_status parse_dies(loader *l, const json_t *arr)
+/* One entry of "dies" (I its index) into DIE. */
+static amddwarf_status parse_die(loader *l, const snapshot_value *d, size_t i, snap_die *die)
+{
+  static const char *const names[] = {"offset", "procedure", "location", "const_value"};
+  enum { OFFSET, PROCEDURE, LOCATION, CONST_VALUE };
+  snapshot_value m[4];
+  amddwarf_status st;
+  if (d->kind != SNAPSHOT_OBJECT)
+    return schema(l, "%s entries must be objects", "dies");
+  amddwarf__snapshot_members(d, names, 4, m, NULL, 0);
+  if ((st = integer_at(l, &m[OFFSET], UINT64_MAX, &die->offset, 48, "dies[%zu].offset", i)) !=
+      AMDDWARF_OK)
+    return st;
+  die->procedure = m[PROCEDURE].kind == SNAPSHOT_TRUE;
+  if (m[LOCATION].kind != SNAPSHOT_MISSING) {
+    die->value = AMDDWARF_DIE_LOCATION;
+    return parse_expr(l, &m[LOCATION], "dies[].location", &die->bytes, &die->size);
+  }
+  if (m[CONST_VALUE].kind != SNAPSHOT_MISSING) {
+    die->value = AMDDWARF_DIE_CONST_VALUE;
+    return parse_hex(l, &m[CONST_VALUE], "dies[].const_value", &die->bytes, &die->size);
+  }
+  die->value = AMDDWARF_DIE_NO_VALUE;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_dies(loader *l, const snapshot_value *arr)
 {
   amddwarf_snapshot *s = l->s;
-  if (!arr)
+  if (arr->kind == SNAPSHOT_MISSING)
     return AMDDWARF_OK;
-  if (!json_is_array(arr))
+  if (arr->kind != SNAPSHOT_ARRAY)
     return schema(l, "%s must be an array", "dies");
-  s->die_count = json_array_size(arr);
+  s->die_count = amddwarf__snapshot_count(arr);
   s->dies = amddwarf__arena_calloc(&s->arena, s->die_count ? s->die_count : 1, sizeof *s->dies);
   if (!s->dies)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  for (size_t i = 0; i < s->die_count; i++) {
-    const json_t *d = json_array_get(arr, i);
-    snap_die *die = &s->dies[i];
-    amddwarf_status st;
-    char path[48];
-    snprintf(path, sizeof path, "dies[%zu].offset", i);
-    if (!json_is_object(d))
-      return schema(l, "%s entries must be objects", "dies");
-    if ((st = integer(l, json_object_get(d, "offset"), UINT64_MAX, path, &die->offset)) !=
-        AMDDWARF_OK)
-      return st;
-    die->procedure = json_is_true(json_object_get(d, "procedure"));
-    const json_t *loc = json_object_get(d, "location");
-    const json_t *cv = json_object_get(d, "const_value");
-    if (loc) {
-      die->value = AMDDWARF_DIE_LOCATION;
-      st = parse_expr(l, loc, "dies[].location", &die->bytes, &die->size);
-    } else if (cv) {
-      die->value = AMDDWARF_DIE_CONST_VALUE;
-      st = parse_hex(l, cv, "dies[].const_value", &die->bytes, &die->size);
-    } else {
-      die->value = AMDDWARF_DIE_NO_VALUE;
-      st = AMDDWARF_OK;
-    }
+    return no_memory(l);
+  snapshot_walk walk;
+  snapshot_value d;
+  amddwarf__snapshot_walk_init(arr, &walk);
+  for (size_t i = 0; amddwarf__snapshot_next_element(&walk, &d); i++) {
+    amddwarf_status st = parse_die(l, &d, i, &s->dies[i]);
     if (st != AMDDWARF_OK)
       return st;
   }
@@ -513,7 +605,7 @@ static amddwarf_status default_register(loader *l, uint32_t regno, uint64_t valu
   snap_register *regs = amddwarf__arena_calloc(&s->arena, s->reg_count + 1, sizeof *regs);
   uint8_t *bytes = amddwarf__arena_calloc(&s->arena, info.bit_size / 8, 1);
   if (!regs || !bytes)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+    return no_memory(l);
   if (s->reg_count)
     memcpy(regs, s->regs, s->reg_count * sizeof *regs);
   for (unsigned b = 0; b < info.bit_size / 8 && b < 8; b++)
@@ -527,210 +619,270 @@ static amddwarf_status default_register(loader *l, uint32_t regno, uint64_t valu
   return AMDDWARF_OK;
 }
 
+/* One entry of "code_objects" (I its index) into CO, its URI copied into
+   the arena. */
+static amddwarf_status parse_code_object(loader *l, const snapshot_value *entry, size_t i,
+                                         amddwarf_loaded_code_object *co)
+{
+  static const char *const names[] = {"uri", "load_address"};
+  snapshot_value m[2];
+  char path[64];
+  amddwarf__snapshot_members(entry, names, 2, m, NULL, 0);
+  if (entry->kind != SNAPSHOT_OBJECT) {
+    snprintf(path, sizeof path, "code_objects[%zu]", i);
+    return schema(l, "%s must be an object {\"uri\": ..., \"load_address\": ...}", path);
+  }
+  size_t n = 0;
+  const char *uri = NULL;
+  if (m[0].kind == SNAPSHOT_STRING && !(uri = string_of(l, &m[0], &n)))
+    return no_memory(l);
+  if (uri == NULL || n == 0 || strlen(uri) != n) {
+    snprintf(path, sizeof path, "code_objects[%zu].uri", i);
+    return schema(l, "%s must be a code object URI (a non-empty string)", path);
+  }
+  char *copy = amddwarf__arena_alloc(&l->s->arena, n + 1, 1);
+  if (copy == NULL)
+    return no_memory(l);
+  memcpy(copy, uri, n + 1);
+  amddwarf_status st = integer_at(l, &m[1], UINT64_MAX, &co->load_address, 64,
+                                  "code_objects[%zu].load_address", i);
+  if (st != AMDDWARF_OK)
+    return st;
+  co->uri = copy;
+  return AMDDWARF_OK;
+}
+
 /* "code_objects": [{"uri": "file://...", "load_address": N}, ...], as
    amd-dbgapi lists the loaded code objects of the process. The URIs are
    read when the objects are opened. */
-static amddwarf_status parse_code_objects(loader *l, const json_t *list)
+static amddwarf_status parse_code_objects(loader *l, const snapshot_value *list)
 {
   amddwarf_snapshot *s = l->s;
-  amddwarf_status st;
-  if (list == NULL)
+  if (list->kind == SNAPSHOT_MISSING)
     return AMDDWARF_OK;
-  if (!json_is_array(list))
+  if (list->kind != SNAPSHOT_ARRAY)
     return schema(l, "%s must be an array of {\"uri\": ..., \"load_address\": ...}",
                   "code_objects");
-  if (json_array_size(list) > AMDDWARF_SNAPSHOT_MAX_CODE_OBJECTS)
+  size_t count = amddwarf__snapshot_count(list);
+  if (count > AMDDWARF_SNAPSHOT_MAX_CODE_OBJECTS)
     return amddwarf__fail(l->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
-                         "code_objects: %zu entries, more than the limit of %u",
-                         json_array_size(list), (unsigned)AMDDWARF_SNAPSHOT_MAX_CODE_OBJECTS);
+                         "code_objects: %zu entries, more than the limit of %u", count,
+                         (unsigned)AMDDWARF_SNAPSHOT_MAX_CODE_OBJECTS);
   s->has_code_objects = 1;
-  s->code_object_count = json_array_size(list);
-  s->code_objects = amddwarf__arena_calloc(&s->arena, s->code_object_count + 1,
-                                          sizeof *s->code_objects);
+  s->code_object_count = count;
+  s->code_objects = amddwarf__arena_calloc(&s->arena, count + 1, sizeof *s->code_objects);
   if (s->code_objects == NULL)
-    return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-  for (size_t i = 0; i < s->code_object_count; i++) {
-    const json_t *entry = json_array_get(list, i);
-    const json_t *uri = json_object_get(entry, "uri");
-    char path[64];
-    if (!json_is_object(entry)) {
-      snprintf(path, sizeof path, "code_objects[%zu]", i);
-      return schema(l, "%s must be an object {\"uri\": ..., \"load_address\": ...}", path);
-    }
-    if (!json_is_string(uri) || json_string_length(uri) == 0 ||
-        strlen(json_string_value(uri)) != json_string_length(uri)) {
-      snprintf(path, sizeof path, "code_objects[%zu].uri", i);
-      return schema(l, "%s must be a code object URI (a non-empty string)", path);
-    }
-    snprintf(path, sizeof path, "code_objects[%zu].load_address", i);
-    if ((st = integer(l, json_object_get(entry, "load_address"), UINT64_MAX, path,
-                      &s->code_objects[i].load_address)) != AMDDWARF_OK)
+    return no_memory(l);
+  snapshot_walk walk;
+  snapshot_value entry;
+  amddwarf__snapshot_walk_init(list, &walk);
+  for (size_t i = 0; amddwarf__snapshot_next_element(&walk, &entry); i++) {
+    amddwarf_status st = parse_code_object(l, &entry, i, &s->code_objects[i]);
+    if (st != AMDDWARF_OK)
       return st;
-    size_t n = json_string_length(uri);
-    char *copy = amddwarf__arena_alloc(&s->arena, n + 1, 1);
-    if (copy == NULL)
-      return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    memcpy(copy, json_string_value(uri), n + 1);
-    s->code_objects[i].uri = copy;
   }
   return AMDDWARF_OK;
 }
 
 /* The members of a snapshot (specs/snapshot.md); any other is refused, so
    that a misspelt member is not silently ignored. */
-static const char *const snapshot_members[] = {
-  "architecture", "wave_size", "address_size", "dialect", "lane", "registers",
-  "entry_registers", "exec", "pc", "memory", "apertures", "frame_base", "cfa",
-  "object_address", "tls_base", "debug_addr", "unit_offset", "base_types", "dies",
-  "code_objects",
+#define SNAPSHOT_MEMBERS(X)                                                                      \
+  X(ARCHITECTURE, "architecture") X(WAVE_SIZE, "wave_size") X(ADDRESS_SIZE, "address_size")      \
+  X(DIALECT, "dialect") X(LANE, "lane") X(REGISTERS, "registers")                                \
+  X(ENTRY_REGISTERS, "entry_registers") X(EXEC, "exec") X(PC, "pc") X(MEMORY, "memory")          \
+  X(APERTURES, "apertures") X(FRAME_BASE, "frame_base") X(CFA, "cfa")                            \
+  X(OBJECT_ADDRESS, "object_address") X(TLS_BASE, "tls_base") X(DEBUG_ADDR, "debug_addr")        \
+  X(UNIT_OFFSET, "unit_offset") X(BASE_TYPES, "base_types") X(DIES, "dies")                      \
+  X(CODE_OBJECTS, "code_objects")
+
+enum {
+#define MEMBER_INDEX(id, name) M_##id,
+  SNAPSHOT_MEMBERS(MEMBER_INDEX)
+#undef MEMBER_INDEX
+  M_COUNT
 };
 
-/* Refuses a member of ROOT that is not a snapshot member, naming the
-   nearest known one. */
-static amddwarf_status check_members(loader *l, const json_t *root)
+static const char *const snapshot_members[] = {
+#define MEMBER_NAME(id, name) name,
+    SNAPSHOT_MEMBERS(MEMBER_NAME)
+#undef MEMBER_NAME
+};
+
+/* The refusal of member KEY, not a snapshot member, naming the nearest
+   known one. */
+static amddwarf_status unknown_member(loader *l, const char *key)
 {
-  const char *key;
-  const json_t *value;
-  json_object_foreach((json_t *)root, key, value) {
-    (void)value;
-    const char *nearest = snapshot_members[0];
-    size_t best = SIZE_MAX;
-    size_t count = sizeof snapshot_members / sizeof snapshot_members[0], i;
-    for (i = 0; i < count && strcmp(key, snapshot_members[i]) != 0; i++) {
-      size_t d = amddwarf__edit_distance(key, strlen(key), snapshot_members[i],
-                                         AMDDWARF_EDIT_DISTANCE_MAX);
-      if (d < best) {
-        best = d;
-        nearest = snapshot_members[i];
-      }
+  const char *nearest = snapshot_members[0];
+  size_t best = SIZE_MAX;
+  for (size_t i = 0; i < M_COUNT; i++) {
+    size_t d = amddwarf__edit_distance(key, strlen(key), snapshot_members[i],
+                                       AMDDWARF_EDIT_DISTANCE_MAX);
+    if (d < best) {
+      best = d;
+      nearest = snapshot_members[i];
     }
-    if (i == count)
-      return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
-                            "'%.64s' is not a snapshot member; the nearest is '%s'", key,
-                            nearest);
+  }
+  return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                        "'%.64s' is not a snapshot member; the nearest is '%s'", key, nearest);
+}
+
+static amddwarf_status parse_apertures(loader *l, const snapshot_value *ap)
+{
+  static const char *const names[] = {"shared", "private"};
+  snapshot_value m[2];
+  amddwarf_status st;
+  if (ap->kind == SNAPSHOT_MISSING)
+    return AMDDWARF_OK;
+  if (ap->kind != SNAPSHOT_OBJECT)
+    return schema(l, "%s must be {\"shared\": base, \"private\": base}", "apertures");
+  amddwarf__snapshot_members(ap, names, 2, m, NULL, 0);
+  if ((st = integer(l, &m[0], UINT64_MAX, "apertures.shared", &l->s->shared_base)) !=
+          AMDDWARF_OK ||
+      (st = integer(l, &m[1], UINT64_MAX, "apertures.private", &l->s->private_base)) !=
+          AMDDWARF_OK)
+    return st;
+  l->s->has_apertures = 1;
+  return AMDDWARF_OK;
+}
+
+static amddwarf_status parse_debug_addr(loader *l, const snapshot_value *da)
+{
+  amddwarf_snapshot *s = l->s;
+  if (da->kind == SNAPSHOT_MISSING)
+    return AMDDWARF_OK;
+  if (da->kind != SNAPSHOT_ARRAY)
+    return schema(l, "%s must be an array of integers", "debug_addr");
+  s->debug_addr_count = amddwarf__snapshot_count(da);
+  s->debug_addr = amddwarf__arena_calloc(&s->arena, s->debug_addr_count + 1, sizeof *s->debug_addr);
+  if (!s->debug_addr)
+    return no_memory(l);
+  snapshot_walk walk;
+  snapshot_value v;
+  amddwarf__snapshot_walk_init(da, &walk);
+  for (size_t i = 0; amddwarf__snapshot_next_element(&walk, &v); i++) {
+    amddwarf_status st = integer_at(l, &v, UINT64_MAX, &s->debug_addr[i], 48, "debug_addr[%zu]", i);
+    if (st != AMDDWARF_OK)
+      return st;
   }
   return AMDDWARF_OK;
 }
 
-static amddwarf_status load(loader *l, const json_t *root)
+/* The wave-wide members: processor, sizes, dialect, focused lane. */
+static amddwarf_status parse_wave(loader *l, const snapshot_value *m)
 {
   amddwarf_snapshot *s = l->s;
   amddwarf_status st;
   uint64_t v;
-  if (!json_is_object(root))
-    return schema(l, "%s must be a JSON object", "the snapshot");
-  if ((st = check_members(l, root)) != AMDDWARF_OK)
-    return st;
-  const json_t *arch = json_object_get(root, "architecture");
-  if (arch) {
+  size_t length;
+  if (m[M_ARCHITECTURE].kind != SNAPSHOT_MISSING) {
     amddwarf_isa_info isa;
-    if (!json_is_string(arch) || amddwarf_isa_info_by_name(json_string_value(arch), &isa) != AMDDWARF_OK)
+    const char *name = m[M_ARCHITECTURE].kind == SNAPSHOT_STRING
+                           ? string_of(l, &m[M_ARCHITECTURE], &length)
+                           : NULL;
+    if (m[M_ARCHITECTURE].kind == SNAPSHOT_STRING && !name)
+      return no_memory(l);
+    if (!name || amddwarf_isa_info_by_name(name, &isa) != AMDDWARF_OK)
       return schema(l, "%s must name a processor gfx801 .. gfx1201", "architecture");
     snprintf(s->architecture, sizeof s->architecture, "%s", isa.name);
     s->wave_size = isa.default_wave_size;
   }
-  const json_t *ws = json_object_get(root, "wave_size");
-  if (ws) {
-    if ((st = integer(l, ws, 64, "wave_size", &v)) != AMDDWARF_OK)
+  if (m[M_WAVE_SIZE].kind != SNAPSHOT_MISSING) {
+    if ((st = integer(l, &m[M_WAVE_SIZE], 64, "wave_size", &v)) != AMDDWARF_OK)
       return st;
     if (v != 32 && v != 64)
       return schema(l, "%s must be 32 or 64", "wave_size");
     s->wave_size = (uint32_t)v;
   }
-  const json_t *as = json_object_get(root, "address_size");
-  if (as) {
-    if ((st = integer(l, as, 8, "address_size", &v)) != AMDDWARF_OK)
+  if (m[M_ADDRESS_SIZE].kind != SNAPSHOT_MISSING) {
+    if ((st = integer(l, &m[M_ADDRESS_SIZE], 8, "address_size", &v)) != AMDDWARF_OK)
       return st;
     if (v != 4 && v != 8)
       return schema(l, "%s must be 4 or 8", "address_size");
     s->address_size = (uint32_t)v;
   }
   s->format.address_size = (uint8_t)s->address_size;
-  const json_t *dialect = json_object_get(root, "dialect");
-  if (dialect && (!json_is_string(dialect) ||
-                  amddwarf_dialect_from_name(json_string_value(dialect), &s->format.dialect) != AMDDWARF_OK))
-    return schema(l, "%s must be auto, draft, vendor or user", "dialect");
-  const json_t *lane = json_object_get(root, "lane");
-  if (lane) {
-    if ((st = integer(l, lane, s->wave_size - 1, "lane", &v)) != AMDDWARF_OK)
+  if (m[M_DIALECT].kind != SNAPSHOT_MISSING) {
+    const char *name =
+        m[M_DIALECT].kind == SNAPSHOT_STRING ? string_of(l, &m[M_DIALECT], &length) : NULL;
+    if (m[M_DIALECT].kind == SNAPSHOT_STRING && !name)
+      return no_memory(l);
+    if (!name || amddwarf_dialect_from_name(name, &s->format.dialect) != AMDDWARF_OK)
+      return schema(l, "%s must be auto, draft, vendor or user", "dialect");
+  }
+  if (m[M_LANE].kind != SNAPSHOT_MISSING) {
+    if ((st = integer(l, &m[M_LANE], s->wave_size - 1, "lane", &v)) != AMDDWARF_OK)
       return st;
     s->lane = (uint32_t)v;
   }
-  if ((st = parse_registers(l, json_object_get(root, "registers"), "registers", &s->regs,
-                            &s->reg_count)) != AMDDWARF_OK)
+  return AMDDWARF_OK;
+}
+
+/* ROOT, a snapshot; CODE_OBJECTS (MISSING: none) is its list when it has
+   none of its own. */
+static amddwarf_status load(loader *l, const snapshot_value *root,
+                            const snapshot_value *code_objects)
+{
+  amddwarf_snapshot *s = l->s;
+  amddwarf_status st;
+  uint64_t v;
+  if (root->kind != SNAPSHOT_OBJECT)
+    return schema(l, "%s must be a JSON object", "the snapshot");
+  snapshot_value m[M_COUNT];
+  /* Longer than the edit distance reads, so that a longer name stays so. */
+  char unknown[AMDDWARF_EDIT_DISTANCE_MAX + 2];
+  if (amddwarf__snapshot_members(root, snapshot_members, M_COUNT, m, unknown, sizeof unknown))
+    return unknown_member(l, unknown);
+  if (m[M_CODE_OBJECTS].kind == SNAPSHOT_MISSING && code_objects != NULL)
+    m[M_CODE_OBJECTS] = *code_objects;
+  if ((st = parse_wave(l, m)) != AMDDWARF_OK)
     return st;
-  if ((st = parse_registers(l, json_object_get(root, "entry_registers"), "entry_registers",
-                            &s->entry_regs, &s->entry_reg_count)) != AMDDWARF_OK)
+  if ((st = parse_registers(l, &m[M_REGISTERS], "registers", &s->regs, &s->reg_count)) !=
+      AMDDWARF_OK)
     return st;
-  const json_t *exec = json_object_get(root, "exec");
-  if (exec) {
-    if ((st = integer(l, exec, s->wave_size == 32 ? UINT32_MAX : UINT64_MAX, "exec",
+  if ((st = parse_registers(l, &m[M_ENTRY_REGISTERS], "entry_registers", &s->entry_regs,
+                            &s->entry_reg_count)) != AMDDWARF_OK)
+    return st;
+  if (m[M_EXEC].kind != SNAPSHOT_MISSING) {
+    if ((st = integer(l, &m[M_EXEC], s->wave_size == 32 ? UINT32_MAX : UINT64_MAX, "exec",
                       &s->exec)) != AMDDWARF_OK)
       return st;
     s->has_exec = 1;
     if ((st = default_register(l, s->wave_size == 32 ? 1 : 17, s->exec)) != AMDDWARF_OK)
       return st;
   }
-  const json_t *pc = json_object_get(root, "pc");
-  if (pc) {
-    if ((st = integer(l, pc, UINT64_MAX, "pc", &v)) != AMDDWARF_OK)
+  if (m[M_PC].kind != SNAPSHOT_MISSING) {
+    if ((st = integer(l, &m[M_PC], UINT64_MAX, "pc", &v)) != AMDDWARF_OK)
       return st;
     if ((st = default_register(l, 16, v)) != AMDDWARF_OK)
       return st;
   }
-  if ((st = parse_memory(l, json_object_get(root, "memory"))) != AMDDWARF_OK)
+  if ((st = parse_memory(l, &m[M_MEMORY])) != AMDDWARF_OK ||
+      (st = parse_apertures(l, &m[M_APERTURES])) != AMDDWARF_OK)
     return st;
-  const json_t *ap = json_object_get(root, "apertures");
-  if (ap) {
-    if (!json_is_object(ap))
-      return schema(l, "%s must be {\"shared\": base, \"private\": base}", "apertures");
-    if ((st = integer(l, json_object_get(ap, "shared"), UINT64_MAX, "apertures.shared",
-                      &s->shared_base)) != AMDDWARF_OK ||
-        (st = integer(l, json_object_get(ap, "private"), UINT64_MAX, "apertures.private",
-                      &s->private_base)) != AMDDWARF_OK)
-      return st;
-    s->has_apertures = 1;
-  }
-  const json_t *fb = json_object_get(root, "frame_base");
-  if (fb) {
-    if ((st = parse_expr(l, fb, "frame_base", &s->frame_base, &s->frame_base_size)) != AMDDWARF_OK)
+  if (m[M_FRAME_BASE].kind != SNAPSHOT_MISSING) {
+    if ((st = parse_expr(l, &m[M_FRAME_BASE], "frame_base", &s->frame_base,
+                         &s->frame_base_size)) != AMDDWARF_OK)
       return st;
     s->has_frame_base = 1;
   }
-  if ((st = parse_addr(l, json_object_get(root, "cfa"), "cfa", &s->cfa)) != AMDDWARF_OK ||
-      (st = parse_addr(l, json_object_get(root, "object_address"), "object_address",
-                       &s->object)) != AMDDWARF_OK)
+  if ((st = parse_addr(l, &m[M_CFA], "cfa", &s->cfa)) != AMDDWARF_OK ||
+      (st = parse_addr(l, &m[M_OBJECT_ADDRESS], "object_address", &s->object)) != AMDDWARF_OK)
     return st;
-  const json_t *tls = json_object_get(root, "tls_base");
-  if (tls) {
-    if ((st = integer(l, tls, UINT64_MAX, "tls_base", &s->tls_base)) != AMDDWARF_OK)
+  if (m[M_TLS_BASE].kind != SNAPSHOT_MISSING) {
+    if ((st = integer(l, &m[M_TLS_BASE], UINT64_MAX, "tls_base", &s->tls_base)) != AMDDWARF_OK)
       return st;
     s->has_tls = 1;
   }
-  const json_t *da = json_object_get(root, "debug_addr");
-  if (da) {
-    if (!json_is_array(da))
-      return schema(l, "%s must be an array of integers", "debug_addr");
-    s->debug_addr_count = json_array_size(da);
-    s->debug_addr = amddwarf__arena_calloc(&s->arena, s->debug_addr_count + 1, sizeof *s->debug_addr);
-    if (!s->debug_addr)
-      return amddwarf__fail(l->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    for (size_t i = 0; i < s->debug_addr_count; i++) {
-      char path[48];
-      snprintf(path, sizeof path, "debug_addr[%zu]", i);
-      if ((st = integer(l, json_array_get(da, i), UINT64_MAX, path, &s->debug_addr[i])) !=
+  if ((st = parse_debug_addr(l, &m[M_DEBUG_ADDR])) != AMDDWARF_OK)
+    return st;
+  if (m[M_UNIT_OFFSET].kind != SNAPSHOT_MISSING &&
+      (st = integer(l, &m[M_UNIT_OFFSET], UINT64_MAX, "unit_offset", &s->unit_offset)) !=
           AMDDWARF_OK)
-        return st;
-    }
-  }
-  const json_t *uo = json_object_get(root, "unit_offset");
-  if (uo && (st = integer(l, uo, UINT64_MAX, "unit_offset", &s->unit_offset)) != AMDDWARF_OK)
     return st;
-  if ((st = parse_types(l, json_object_get(root, "base_types"))) != AMDDWARF_OK)
+  if ((st = parse_types(l, &m[M_BASE_TYPES])) != AMDDWARF_OK ||
+      (st = parse_code_objects(l, &m[M_CODE_OBJECTS])) != AMDDWARF_OK)
     return st;
-  if ((st = parse_code_objects(l, json_object_get(root, "code_objects"))) != AMDDWARF_OK)
-    return st;
-  return parse_dies(l, json_object_get(root, "dies"));
+  return parse_dies(l, &m[M_DIES]);
 }
 
 /* Fills reg_slot once the registers are final. Without memory for it the
@@ -745,9 +897,10 @@ static void index_registers(amddwarf_snapshot *s)
       s->reg_slot[s->regs[i].regno] = (uint16_t)(i + 1);
 }
 
-amddwarf_status amddwarf__snapshot_load_json(const json_t *root,
-                                            const amddwarf_allocator *allocator,
-                                            amddwarf_snapshot **out, amddwarf_error *err)
+amddwarf_status amddwarf__snapshot_load_value(const snapshot_value *root,
+                                             const snapshot_value *code_objects,
+                                             const amddwarf_allocator *allocator,
+                                             amddwarf_snapshot **out, amddwarf_error *err)
 {
   amddwarf_allocator alloc = amddwarf__allocator_resolve(allocator);
   amddwarf_snapshot *s = alloc.alloc(alloc.user, sizeof *s);
@@ -760,8 +913,9 @@ amddwarf_status amddwarf__snapshot_load_json(const json_t *root,
   s->wave_size = 64;
   s->address_size = 8;
   amddwarf_expr_format_init(&s->format);
-  loader l = {s, err, 0};
-  amddwarf_status st = load(&l, root);
+  loader l = {s, err, 0, {&s->alloc, NULL, 0}};
+  amddwarf_status st = load(&l, root, code_objects);
+  amddwarf__snapshot_scratch_release(&l.scratch);
   if (st == AMDDWARF_OK)
     index_registers(s);
   if (st != AMDDWARF_OK) {
@@ -784,7 +938,9 @@ amddwarf_status amddwarf_snapshot_load(const char *text, size_t size,
   if (!root)
     return amddwarf__fail(err, AMDDWARF_E_BAD_JSON, (uint64_t)jerr.position,
                          "snapshot line %d column %d: %s", jerr.line, jerr.column, jerr.text);
-  amddwarf_status st = amddwarf__snapshot_load_json(root, allocator, out, err);
+  snapshot_value value;
+  amddwarf__snapshot_value_json(root, &value);
+  amddwarf_status st = amddwarf__snapshot_load_value(&value, NULL, allocator, out, err);
   json_decref(root);
   return st;
 }

@@ -3,7 +3,9 @@
  * wave's snapshot member is handed, parsed, to the snapshot loader, so the
  * two formats have one reader each. An indexed document (a stop of
  * thousands of waves) is not parsed whole: stop_scan.c finds each wave's
- * members in one pass, and a wave's snapshot is parsed on first use. */
+ * members in one pass, and a wave's snapshot is read on first use straight
+ * from the text (snapshot_text.c checks it, snapshot.c decodes it in place
+ * through snapshot_value.h, with the same member decoders as a tree). */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "common/mem.h"
 #include "common/text.h"
 #include "expr/snapshot_json.h"
+#include "expr/snapshot_text.h"
 #include "expr/stop_scan.h"
 
 /* A document added with amddwarf_stop_add_indexed: the caller's text, and
@@ -143,28 +146,18 @@ static amddwarf_status load_place(const json_t *wg, const json_t *id, const char
    document). CODE_OBJECTS, the stop's own list (or NULL), is the wave's when
    its snapshot lists none. AT, the snapshot's byte offset in its document
    (AMDDWARF_NO_OFFSET: unknown), is ERR.offset of the snapshot's errors. */
-static amddwarf_status load_snapshot(const amddwarf_stop *stop, const json_t *snapshot, int in_stop,
-                                     const json_t *code_objects, const char *where, uint64_t at,
-                                     amddwarf_stop_wave *w, amddwarf_error *err)
+static amddwarf_status load_snapshot(const amddwarf_stop *stop, const snapshot_value *snapshot,
+                                     int in_stop, const snapshot_value *code_objects,
+                                     const char *where, uint64_t at, amddwarf_stop_wave *w,
+                                     amddwarf_error *err)
 {
-  if (in_stop && !json_is_object(snapshot))
+  if (in_stop && snapshot->kind != SNAPSHOT_OBJECT)
     return amddwarf__fail(err, AMDDWARF_E_SNAPSHOT_SCHEMA, at,
                          "%s.snapshot must be a snapshot object (specs/snapshot.md)", where);
   amddwarf_error inner;
   amddwarf_error_clear(&inner);
-  json_t *merged = NULL;
-  if (code_objects != NULL && json_is_object(snapshot) &&
-      json_object_get(snapshot, "code_objects") == NULL) {
-    /* A shallow copy: the members stay the document's. */
-    merged = json_copy((json_t *)snapshot);
-    if (merged == NULL || json_object_set(merged, "code_objects", (json_t *)code_objects) != 0) {
-      json_decref(merged);
-      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    }
-  }
-  amddwarf_status st = amddwarf__snapshot_load_json(merged ? merged : snapshot, &stop->alloc,
-                                                    &w->snapshot, &inner);
-  json_decref(merged);
+  amddwarf_status st = amddwarf__snapshot_load_value(snapshot, code_objects, &stop->alloc,
+                                                     &w->snapshot, &inner);
   if (st != AMDDWARF_OK) {
     if (at != AMDDWARF_NO_OFFSET)
       return amddwarf__fail(err, st, at, "%s.snapshot (at byte %llu): %s", where,
@@ -188,9 +181,12 @@ static amddwarf_status load_wave(amddwarf_stop *stop, const json_t *place, const
   if (place)
     st = load_place(json_object_get(place, "work_group"), json_object_get(place, "wave_id"),
                     where, w, err);
+  snapshot_value snapshot_v, code_objects_v;
+  amddwarf__snapshot_value_json(snapshot, &snapshot_v);
+  amddwarf__snapshot_value_json(code_objects, &code_objects_v);
   if (st == AMDDWARF_OK)
-    st = load_snapshot(stop, snapshot, place != NULL, code_objects, where, AMDDWARF_NO_OFFSET, w,
-                       err);
+    st = load_snapshot(stop, &snapshot_v, place != NULL, code_objects ? &code_objects_v : NULL,
+                       where, AMDDWARF_NO_OFFSET, w, err);
   if (st != AMDDWARF_OK)
     return st;
   if (!(w->origin = copy_text(stop, where))) {
@@ -376,20 +372,30 @@ amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text,
 }
 
 /* Parses the snapshot of indexed entry E into OUT->snapshot (OUT is E's wave
-   or a copy of it). */
+   or a copy of it): its text checked as a JSON value, then read in place
+   (snapshot_text.h, snapshot_value.h), no tree built. */
 static amddwarf_status parse_entry(const amddwarf_stop *stop, const stop_entry *e,
                                    amddwarf_stop_wave *out, amddwarf_error *err)
 {
   const indexed_document *doc = &stop->documents[e->document];
-  char what[600];
-  snprintf(what, sizeof what, "%s.snapshot", e->wave.origin);
-  stop_scan_range range = {e->begin, e->end};
-  json_t *snapshot = parse_range(doc->text, range, what, err);
-  if (!snapshot)
-    return AMDDWARF_E_BAD_JSON;
-  amddwarf_status st = load_snapshot(stop, snapshot, 1, doc->code_objects, e->wave.origin,
-                                     (uint64_t)e->begin, out, err);
-  json_decref(snapshot);
+  size_t fault = 0;
+  const char *why = NULL;
+  json_text_index index;
+  amddwarf_status st = amddwarf__json_text_check(doc->text, e->begin, e->end, &stop->alloc,
+                                                 &index, &fault, &why);
+  if (st == AMDDWARF_E_NO_MEMORY) {
+    st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "out of memory");
+  } else if (st != AMDDWARF_OK) {
+    st = amddwarf__fail(err, st, fault, "%s.snapshot (at byte %zu): byte %zu: %s",
+                        e->wave.origin, e->begin, fault, why);
+  } else {
+    snapshot_value snapshot, code_objects;
+    amddwarf__snapshot_value_text(doc->text, &index, e->begin, e->end, &snapshot);
+    amddwarf__snapshot_value_json(doc->code_objects, &code_objects);
+    st = load_snapshot(stop, &snapshot, 1, doc->code_objects ? &code_objects : NULL,
+                       e->wave.origin, (uint64_t)e->begin, out, err);
+  }
+  amddwarf__json_text_index_release(&index);
   return st;
 }
 

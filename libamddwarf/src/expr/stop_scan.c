@@ -2,7 +2,8 @@
  * object and each element of "waves" are read member by member; every other
  * value is skipped by matching its brackets and strings, the strings found
  * with memchr, so the pass costs little more than reading the bytes. What
- * is skipped is checked by jansson when the wave is parsed (stop.c). */
+ * is skipped is checked when the wave is read, by the strict reader of
+ * snapshot_text.c (stop.c). */
 #include <jansson.h>
 #include <stdint.h>
 #include <string.h>
