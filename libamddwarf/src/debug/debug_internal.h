@@ -192,6 +192,11 @@ int amddwarf__debug_die_is_function(const amddwarf_object *object, amddwarf_die_
 /* Attribute AT of DIE as a constant: 1 with *OUT, else 0. */
 int amddwarf__debug_die_udata(const amddwarf_object *object, amddwarf_die_ref die, unsigned at,
                               uint64_t *out);
+/* The call site of inlined subroutine DIE (inline_places.c), where its
+   caller stands: DW_AT_call_file's name (NULL when absent), DW_AT_call_line
+   and DW_AT_call_column (0 when absent: compilers omit a line 0). */
+void amddwarf__debug_call_site(const amddwarf_object *object, amddwarf_die_ref die,
+                               const char **file, uint32_t *line, uint32_t *column);
 /* Whether DIE has DW_AT_LLVM_lane_pc (under its old or new code), or
    DW_AT_LLVM_active_lane as an expression or list. */
 int amddwarf__debug_die_has_lane_pc(const amddwarf_object *object, amddwarf_die_ref die);

@@ -262,13 +262,6 @@ typedef struct physical_frame {
   uint64_t object_pc, load_address;
 } physical_frame;
 
-/* The source file name of index FILE in unit CU_INDEX's line table, or NULL. */
-static const char *file_name(const amddwarf_object *object, uint32_t cu_index, uint32_t file)
-{
-  const amddwarf_line_table *t = amddwarf_object_line_table(object, cu_index);
-  return t != NULL && file < t->file_count ? t->files[file] : NULL;
-}
-
 static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p)
 {
   amddwarf_debug_frame *f = amddwarf__mem_calloc(&w->allocator, 1, sizeof *f);
@@ -357,15 +350,8 @@ static void set_positions(amddwarf_wave *w, size_t first, const physical_frame *
       continue;
     }
     amddwarf_die_ref callee = w->frames[k - 1]->pub.function;
-    uint64_t line = 0, file = 0, column = 0;
-    if (amddwarf_die_ref_valid(callee) &&
-        amddwarf__debug_die_udata(object, callee, AMDDWARF_DW_AT_call_line, &line) && line) {
-      amddwarf__debug_die_udata(object, callee, AMDDWARF_DW_AT_call_file, &file);
-      amddwarf__debug_die_udata(object, callee, AMDDWARF_DW_AT_call_column, &column);
-      f->pub.file = file_name(object, callee.cu_index, (uint32_t)file);
-      f->pub.line = (uint32_t)line;
-      f->pub.column = (uint32_t)column;
-    }
+    if (amddwarf_die_ref_valid(callee))
+      amddwarf__debug_call_site(object, callee, &f->pub.file, &f->pub.line, &f->pub.column);
   }
 }
 

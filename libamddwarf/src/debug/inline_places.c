@@ -16,6 +16,18 @@ static const char *table_file(const amddwarf_object *object, uint32_t cu_index, 
   return t != NULL && file < t->file_count ? t->files[file] : NULL;
 }
 
+void amddwarf__debug_call_site(const amddwarf_object *object, amddwarf_die_ref die,
+                               const char **file, uint32_t *line, uint32_t *column)
+{
+  uint64_t index = 0, at_line = 0, at_column = 0;
+  int has_file = amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_call_file, &index);
+  amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_call_line, &at_line);
+  amddwarf__debug_die_udata(object, die, AMDDWARF_DW_AT_call_column, &at_column);
+  *file = has_file ? table_file(object, die.cu_index, index) : NULL;
+  *line = (uint32_t)at_line;
+  *column = (uint32_t)at_column;
+}
+
 amddwarf_status amddwarf_object_inline_places(const amddwarf_object *object, uint64_t pc,
                                               amddwarf_place *places, size_t capacity,
                                               size_t *count)
@@ -51,14 +63,8 @@ amddwarf_status amddwarf_object_inline_places(const amddwarf_object *object, uin
     ++n;
     if (!at.inlined)
       break;
-    /* The caller stands at the call site (0: the attribute is absent). */
-    uint64_t file = 0, line = 0, column = 0;
-    amddwarf__debug_die_udata(object, scopes[i], AMDDWARF_DW_AT_call_file, &file);
-    amddwarf__debug_die_udata(object, scopes[i], AMDDWARF_DW_AT_call_line, &line);
-    amddwarf__debug_die_udata(object, scopes[i], AMDDWARF_DW_AT_call_column, &column);
-    at.file = table_file(object, scopes[i].cu_index, file);
-    at.line = (uint32_t)line;
-    at.column = (uint32_t)column;
+    /* The caller stands at the call site. */
+    amddwarf__debug_call_site(object, scopes[i], &at.file, &at.line, &at.column);
   }
   /* A PC no function holds has its row alone. */
   if (n == 0 && at.has_row) {
