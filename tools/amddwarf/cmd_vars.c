@@ -41,7 +41,7 @@ static const char *const usage =
 
 #define MAX_SCOPES 256
 
-static const char *var_kind(const amddwarf_die_info *d)
+static const char *var_kind(const amddwarf_die_fields *d)
 {
   return d->tag == AMDDWARF_DW_TAG_formal_parameter ? "parameter" : "variable";
 }
@@ -59,17 +59,16 @@ static void describe_scope(cli_buf *b, const amddwarf_die_info *s)
     cli_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
 }
 
-static const char *decl_file_name(const amddwarf_object *object, const amddwarf_die_info *d)
+static const char *decl_file_name(const amddwarf_object *object, const amddwarf_die_fields *d)
 {
-  const amddwarf_line_table *t = amddwarf_object_line_table(object, d->cu_index);
+  const amddwarf_line_table *t = amddwarf_object_line_table(object, d->die.cu_index);
   if (t == NULL || d->decl_file >= t->file_count)
     return NULL;
   return t->files[d->decl_file];
 }
 
 /* A constant as a value of its variable's type (amddwarf_const_value_text). */
-static void const_value_text(cli_buf *b, const amddwarf_object *object,
-                             const amddwarf_die_info *die)
+static void const_value_text(cli_buf *b, const amddwarf_object *object, amddwarf_die_ref die)
 {
   char small[256];
   size_t n = amddwarf_const_value_text(object, die, small, sizeof small);
@@ -97,7 +96,7 @@ typedef struct frame_values {
 } frame_values;
 
 /* "  variable x: int (declared at k.cl:3)" */
-static void print_head(const amddwarf_object *object, const amddwarf_die_info *die)
+static void print_head(const amddwarf_object *object, const amddwarf_die_fields *die)
 {
   char type[256];
   amddwarf_type_name(object, die->type, type, sizeof type, NULL);
@@ -109,14 +108,14 @@ static void print_head(const amddwarf_object *object, const amddwarf_die_info *d
 }
 
 /* Name, kind, type, offset, scope and decl_line of DIE in SCOPE. */
-static json_t *head_json(const amddwarf_object *object, const amddwarf_die_info *die,
+static json_t *head_json(const amddwarf_object *object, const amddwarf_die_fields *die,
                          size_t scope)
 {
   char type[256];
   amddwarf_type_name(object, die->type, type, sizeof type, NULL);
   return json_pack("{s:o,s:s,s:s,s:o,s:I,s:I}", "name",
                    die->name ? json_string(die->name) : json_null(), "kind", var_kind(die),
-                   "type", type, "offset", cli_json_addr(die->offset), "scope",
+                   "type", type, "offset", cli_json_addr(die->die.offset), "scope",
                    (json_int_t)scope, "decl_line", (json_int_t)die->decl_line);
 }
 
@@ -140,11 +139,11 @@ static bool listing_place(const amddwarf_object *object, uint64_t pc, const fram
   return true;
 }
 
-/* One listed variable: its summary (type, name, declaration, constant) and
-   its location at the PC; FRAME_VAR, the wave's variable its value is read
-   from (vars --state), or NULL. */
+/* One listed variable: its DIE's fields (type, name, declaration,
+   constant) and its location at the PC; FRAME_VAR, the wave's variable its
+   value is read from (vars --state), or NULL. */
 typedef struct var_row {
-  const amddwarf_die_info *die;
+  amddwarf_die_fields die;
   uint32_t depth;
   int available;
   const uint8_t *expr;
@@ -200,10 +199,10 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
     }
     for (; v < count && vars[v].depth == base + s; ++v) {
       const var_row *var = &vars[v];
-      print_head(object, var->die);
+      print_head(object, &var->die);
       b.len = 0;
-      if (var->die->const_value != NULL) {
-        const_value_text(&b, object, var->die);
+      if (var->die.const_value.kind != AMDDWARF_ATTR_NONE) {
+        const_value_text(&b, object, var->die.die);
         printf("    const value: %s\n", b.data ? b.data : "");
       } else if (var->available) {
         cli_buf_expr(&b, cu, var->expr, var->size);
@@ -220,7 +219,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       } else {
         printf("    location: <optimized out>\n");
       }
-      if (fv != NULL && var->die->name != NULL) {
+      if (fv != NULL && var->die.name != NULL) {
         b.len = 0;
         var_value_text(fv, var->frame_var, &b);
         printf("    value: %s\n", b.data ? b.data : "");
@@ -228,9 +227,10 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
     }
     /* The variables only an inlined routine's abstract origin declares. */
     for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k) {
-      const amddwarf_die_info *die = amddwarf_object_die_at(object, fv->listed[k].die.offset);
-      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s && die != NULL) {
-        print_head(object, die);
+      amddwarf_die_fields die;
+      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s &&
+          amddwarf_object_die_fields(object, fv->listed[k].die, &die, NULL) == AMDDWARF_OK) {
+        print_head(object, &die);
         printf("    location: <optimized out> (%s)\n    value: <optimized out>\n",
                fv->listed[k].missing);
       }
@@ -284,11 +284,11 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   json_t *jv = json_array();
   for (size_t v = 0; v < count; ++v) {
     const var_row *var = &vars[v];
-    const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
-    json_t *o = head_json(object, var->die, var->depth - base);
-    if (var->die->const_value != NULL) {
+    const amddwarf_cu *cu = amddwarf_object_cu(object, var->die.die.cu_index);
+    json_t *o = head_json(object, &var->die, var->depth - base);
+    if (var->die.const_value.kind != AMDDWARF_ATTR_NONE) {
       cli_buf b = {0};
-      const_value_text(&b, object, var->die);
+      const_value_text(&b, object, var->die.die);
       json_object_set_new(o, "const_value", json_string(b.data ? b.data : ""));
       cli_buf_free(&b);
     } else if (var->available) {
@@ -306,7 +306,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     } else {
       json_object_set_new(o, "location", json_null());
     }
-    if (fv != NULL && var->die->name != NULL) {
+    if (fv != NULL && var->die.name != NULL) {
       cli_buf b = {0};
       var_value_text(fv, var->frame_var, &b);
       json_object_set_new(o, "value", json_string(b.data ? b.data : ""));
@@ -316,10 +316,11 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   }
   for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k) {
     const amddwarf_listed_variable *m = &fv->listed[k];
-    const amddwarf_die_info *die = amddwarf_object_die_at(object, m->die.offset);
-    if (m->missing == NULL || die == NULL)
+    amddwarf_die_fields die;
+    if (m->missing == NULL ||
+        amddwarf_object_die_fields(object, m->die, &die, NULL) != AMDDWARF_OK)
       continue;
-    json_t *o = head_json(object, die, m->scope);
+    json_t *o = head_json(object, &die, m->scope);
     json_object_set_new(o, "location", json_null());
     json_object_set_new(o, "missing", json_string(m->missing));
     json_object_set_new(o, "value", json_string("<optimized out>"));
@@ -390,23 +391,29 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
     rc = cli_report_error("vars", args->json, AMDDWARF_E_NO_MEMORY, NULL);
     goto done;
   }
-  for (size_t i = 0; i < depth + count; ++i) {
-    amddwarf_die_ref ref = i < depth ? frame->scopes[i] : vars[i - depth].ref.die;
-    const amddwarf_die_info *die = amddwarf_object_die_at(object, ref.offset);
-    if (die == NULL) {
-      amddwarf_object_load_unit(object, ref.cu_index, &err);
+  for (size_t i = 0; i < depth; ++i) {
+    scopes[i] = amddwarf_object_die_at(object, frame->scopes[i].offset);
+    if (scopes[i] == NULL) {
+      amddwarf_object_load_unit(object, frame->scopes[i].cu_index, &err);
       rc = cli_report_error("vars", args->json, err.status, &err);
       goto done;
     }
-    if (i < depth) {
-      scopes[i] = die;
-      continue;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const amddwarf_var_ref *v = &vars[i].ref;
+    var_row row = {.depth = v->depth,
+                   .available = v->available,
+                   .expr = v->expr,
+                   .size = v->size,
+                   .has_range = v->from_list && !v->entry.is_default,
+                   .low = v->entry.low,
+                   .high = v->entry.high,
+                   .frame_var = &vars[i]};
+    if ((st = amddwarf_object_die_fields(object, v->die, &row.die, &err)) != AMDDWARF_OK) {
+      rc = cli_report_error("vars", args->json, st, &err);
+      goto done;
     }
-    const amddwarf_var_ref *v = &vars[i - depth].ref;
-    var_row row = {die, v->depth, v->available, v->expr, v->size,
-                   v->from_list && !v->entry.is_default, v->entry.low, v->entry.high,
-                   &vars[i - depth]};
-    rows[i - depth] = row;
+    rows[i] = row;
   }
   rc = args->json ? vars_json(object, frame->object_pc, scopes, depth, frame->scope_base, rows,
                               count, &fv)
@@ -479,9 +486,16 @@ int cli_vars_main(int argc, char **argv)
   var_row *rows = calloc(count ? count : 1, sizeof *rows);
   for (size_t i = 0; rows != NULL && i < count; ++i) {
     const amddwarf_var *v = &vars[i];
-    var_row row = {v->die, v->depth, v->available, v->expr, v->size,
-                   v->entry != NULL && !v->entry->is_default, v->entry ? v->entry->low : 0,
-                   v->entry ? v->entry->high : 0, NULL};
+    amddwarf_die_ref ref;
+    var_row row = {.depth = v->depth,
+                   .available = v->available,
+                   .expr = v->expr,
+                   .size = v->size,
+                   .has_range = v->entry != NULL && !v->entry->is_default,
+                   .low = v->entry ? v->entry->low : 0,
+                   .high = v->entry ? v->entry->high : 0};
+    amddwarf_object_die_ref_at(object, v->die->offset, &ref, NULL);
+    amddwarf_object_die_fields(object, ref, &row.die, NULL);
     rows[i] = row;
   }
   if (rows == NULL)
