@@ -678,6 +678,14 @@ AMDDWARF_API amddwarf_status amddwarf_object_die_list_entries(
     int (*visit)(void *user, const amddwarf_loc_entry *entry), void *user,
     amddwarf_error *err);
 
+/* Calls VISIT for each PC range of DIE (absolute, as a summary's `ranges`:
+   its DW_AT_ranges list, else its DW_AT_low_pc / DW_AT_high_pc pair), in
+   order, until VISIT returns nonzero. AMDDWARF_NOT_FOUND when it has none.
+   Errors: as amddwarf_object_die_attribute, and the range list errors. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_ranges(
+    const amddwarf_object *object, amddwarf_die_ref die,
+    int (*visit)(void *user, const amddwarf_range *range), void *user, amddwarf_error *err);
+
 /* The units whose DIE summaries (amddwarf_die_info) were made so far:
    every reader on references leaves it unchanged. */
 AMDDWARF_API size_t amddwarf_object_summarized_units(const amddwarf_object *object);

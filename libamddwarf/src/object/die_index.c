@@ -631,3 +631,67 @@ amddwarf_status amddwarf_object_die_fields(const amddwarf_object *object, amddwa
   }
   return st;
 }
+
+/* ---- a DIE's PC ranges ---- */
+
+typedef struct range_reading {
+  amddwarf_pc_pair pair;
+  bool has_ranges;
+  uint16_t ranges_form;
+  uint64_t ranges_value;
+} range_reading;
+
+static int note_range_attribute(void *user, const amddwarf_attribute *a)
+{
+  range_reading *r = user;
+  amddwarf__pc_pair_note(&r->pair, a);
+  if (a->attribute == DW_AT_ranges) {
+    r->has_ranges = true;
+    r->ranges_form = a->form;
+    r->ranges_value = a->value.u;
+  }
+  return 0;
+}
+
+typedef struct range_visit {
+  int (*visit)(void *user, const amddwarf_range *range);
+  void *user;
+  size_t seen;
+} range_visit;
+
+static bool visit_range(void *user, const amddwarf_range *range)
+{
+  range_visit *v = user;
+  ++v->seen;
+  return v->visit(v->user, range) == 0;
+}
+
+amddwarf_status amddwarf_object_die_ranges(const amddwarf_object *object, amddwarf_die_ref die,
+                                           int (*visit)(void *user, const amddwarf_range *range),
+                                           void *user, amddwarf_error *err)
+{
+  amddwarf_die_links links;
+  amddwarf_status st = amddwarf_object_die_links(object, die, &links, err);
+  if (st == AMDDWARF_OK && visit == NULL)
+    st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
+                        "amddwarf_object_die_ranges: NULL visit");
+  if (st != AMDDWARF_OK)
+    return st;
+  range_reading r;
+  memset(&r, 0, sizeof r);
+  st = amddwarf__object_read_die(object, die.cu_index, die.offset, note_range_attribute, &r, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (r.has_ranges) {
+    range_visit v = {visit, user, 0};
+    st = amddwarf__object_visit_ranges((amddwarf_object *)(uintptr_t)object,
+                                      &object->cus[die.cu_index], r.ranges_form, r.ranges_value,
+                                      visit_range, &v, err);
+    return st == AMDDWARF_OK && v.seen == 0 ? AMDDWARF_NOT_FOUND : st;
+  }
+  amddwarf_range one;
+  if (!amddwarf__pc_pair_range(&r.pair, links.tag, &one))
+    return AMDDWARF_NOT_FOUND;
+  visit(user, &one);
+  return AMDDWARF_OK;
+}
