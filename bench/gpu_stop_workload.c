@@ -558,12 +558,17 @@ amddwarf_status gpu_stop_scope(gpu_stop *stop, amddwarf_error *err)
   amddwarf_eval_request_init(&stop->request, &stop->target);
   stop->request.format = cu->format;
   stop->request.wave_size = GPU_STOP_LANES; /* every wave of the stop is wave64 */
-  for (size_t v = 0; v < GPU_STOP_VARIABLES; v++)
+  for (size_t v = 0; v < GPU_STOP_VARIABLES; v++) {
+    amddwarf_die_ref die;
+    amddwarf_die_fields fields;
     if (!stop->vars[v].available ||
-        amddwarf_type_byte_size(stop->object, stop->vars[v].die->type, &stop->byte_sizes[v]) !=
+        amddwarf_object_die_ref_at(stop->object, stop->vars[v].die->offset, &die, NULL) !=
             AMDDWARF_OK ||
+        amddwarf_object_die_fields(stop->object, die, &fields, NULL) != AMDDWARF_OK ||
+        amddwarf_type_byte_size(stop->object, fields.type, &stop->byte_sizes[v]) != AMDDWARF_OK ||
         stop->byte_sizes[v] > 8)
       return fail(err, AMDDWARF_E_MALFORMED, "a variable without location or size");
+  }
   return AMDDWARF_OK;
 }
 

@@ -24,7 +24,10 @@
  *
  * The references (amddwarf_die_ref): every DIE's reference, by index and
  * by offset, must give the summary's tag, depth and links and its name
- * (through the origins, as a summary inherits it); at every PC,
+ * (through the origins, as a summary inherits it), and its fields
+ * (amddwarf_object_die_fields) every field of the summary they share:
+ * names, type and origin, declaration, sizes, bit offsets, encoding,
+ * address class and spaces, flags, constants, member locations, bounds; at every PC,
  * amddwarf_object_scope_refs_at and amddwarf_object_var_refs_at must give
  * the scopes and variables of amddwarf_object_scopes_at and _vars_at, with
  * the same expressions and list entries.
@@ -339,6 +342,62 @@ static bool same_string(const char *a, const char *b)
   return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
+/* Attribute value GOT (amddwarf_die_fields) against the summary's OURS. */
+static bool same_value(const amddwarf_attr_value *got, const amddwarf_attr_value *ours)
+{
+  if (ours == NULL)
+    return got->kind == AMDDWARF_ATTR_NONE;
+  if (got->kind != ours->kind || got->form != ours->form)
+    return false;
+  switch (got->kind) {
+  case AMDDWARF_ATTR_UNSIGNED:
+  case AMDDWARF_ATTR_SIGNED: return got->u == ours->u && got->s == ours->s;
+  case AMDDWARF_ATTR_EXPR:
+  case AMDDWARF_ATTR_BLOCK:
+    return got->size == ours->size && (got->size == 0 || memcmp(got->bytes, ours->bytes, got->size) == 0);
+  case AMDDWARF_ATTR_REF: return got->offset == ours->offset;
+  case AMDDWARF_ATTR_STRING: return same_string(got->string, ours->string);
+  default: return true; /* a list: the summary resolved it, the fields keep its offset */
+  }
+}
+
+/* The fields of REF (amddwarf_object_die_fields) against its summary D:
+   every field they share, the inherited ones included. */
+static void check_fields(checker *c, amddwarf_die_ref ref, const amddwarf_die_info *d)
+{
+  amddwarf_die_fields f;
+  amddwarf_error err;
+  if (amddwarf_object_die_fields(c->object, ref, &f, &err) != AMDDWARF_OK) {
+    differ(c, d->offset, "its fields: %s", err.message);
+    return;
+  }
+  static const char *const names[] = {"tag/depth/flags", "links", "names", "type/origin",
+                                      "declaration", "sizes", "encoding/spaces",
+                                      "vector/lanes", "constants", "bounds"};
+  bool same[] = {
+      f.tag == d->tag && f.depth == d->depth && f.flags == d->flags,
+      ref_offset(f.parent) == offset_of(d->parent) &&
+          ref_offset(f.first_child) == offset_of(d->first_child) &&
+          ref_offset(f.next_sibling) == offset_of(d->next_sibling),
+      same_string(f.name, d->name) && same_string(f.linkage_name, d->linkage_name),
+      ref_offset(f.type) == offset_of(d->type) && ref_offset(f.origin) == offset_of(d->origin),
+      f.decl_file == d->decl_file && f.decl_line == d->decl_line,
+      f.byte_size == d->byte_size && f.bit_size == d->bit_size &&
+          f.data_bit_offset == d->data_bit_offset,
+      f.encoding == d->encoding && f.address_class == d->address_class &&
+          f.address_space == d->address_space && f.memory_space == d->memory_space,
+      f.vector_size == d->vector_size && f.lanes == d->lanes,
+      same_value(&f.const_value, d->const_value) &&
+          same_value(&f.data_member_location, d->data_member_location),
+      same_value(&f.lower_bound, d->lower_bound) && same_value(&f.upper_bound, d->upper_bound) &&
+          same_value(&f.count, d->count),
+  };
+  for (size_t i = 0; i < sizeof same / sizeof same[0]; ++i)
+    if (!same[i])
+      differ(c, d->offset, "its fields (amddwarf_object_die_fields) differ from its summary: %s",
+             names[i]);
+}
+
 /* The DIE INDEX through its reference against its summary D. */
 static void check_die_ref(checker *c, size_t index, const amddwarf_die_info *d)
 {
@@ -370,6 +429,7 @@ static void check_die_ref(checker *c, size_t index, const amddwarf_die_info *d)
   if ((st != AMDDWARF_OK && st != AMDDWARF_NOT_FOUND) || !same_string(got, d->name))
     differ(c, d->offset, "name through the reference \"%s\" (%s), summary \"%s\"",
            got ? got : "", amddwarf_status_name(st), d->name ? d->name : "");
+  check_fields(c, ref, d);
 }
 
 static void walk(checker *c, Dwarf_Die die, const amddwarf_die_info *d,

@@ -158,10 +158,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (d == NULL) /* its unit cannot be loaded */
       continue;
     amddwarf_object_die_attributes(object, d, count_attribute, &sink, &err);
-    amddwarf_type_name(object, d->type, name, sizeof name, NULL);
+    /* The type helpers read the DIE through its reference. */
+    amddwarf_die_ref ref;
+    amddwarf_die_fields fields;
+    if (amddwarf_object_die_ref(object, i, &ref, NULL) != AMDDWARF_OK ||
+        amddwarf_object_die_fields(object, ref, &fields, NULL) != AMDDWARF_OK)
+      continue;
+    amddwarf_type_name(object, fields.type, name, sizeof name, NULL);
     uint64_t bytes = 0;
-    if (amddwarf_type_byte_size(object, d->type, &bytes) == AMDDWARF_OK)
+    if (amddwarf_type_byte_size(object, fields.type, &bytes) == AMDDWARF_OK)
       sink += (size_t)bytes;
+    amddwarf_array_dim dims[4];
+    sink += amddwarf_type_array_dims(object, amddwarf_type_strip(object, fields.type), dims, 4);
   }
   amddwarf_var vars[64];
   for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {

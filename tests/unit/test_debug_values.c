@@ -260,6 +260,20 @@ static void test_text(void **state)
   assert_text(fx, "h", 0, "1.5");
   assert_text(fx, "fl", 0, "1.5");
   assert_text(fx, "k", 0, "3");
+  /* Values read the DIEs through their references: no unit was summarized. */
+  assert_int_equal(amddwarf_object_summarized_units(fx->object), 0);
+}
+
+/* Last, after every value, child, group and assignment of the tests above:
+   still no unit summarized. */
+static void test_no_summaries(void **state)
+{
+  fixture *fx = *state;
+  assert_int_equal(amddwarf_object_summarized_units(fx->object), 0);
+  /* The counter counts: a summary query loads the unit. */
+  const amddwarf_cu *cu = amddwarf_object_cu(fx->object, 0);
+  assert_non_null(amddwarf_object_die_at(fx->object, cu->die_offset));
+  assert_int_equal(amddwarf_object_summarized_units(fx->object), 1);
 }
 
 /* What a value is, and where its variable lives. */
@@ -752,6 +766,7 @@ int main(void)
       cmocka_unit_test(test_shadowed),
       cmocka_unit_test(test_inactive),
       cmocka_unit_test(test_lane_value_text),
+      cmocka_unit_test(test_no_summaries),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -432,11 +432,13 @@ static void test_unresolvable_list_index_is_listed(void **state)
 }
 
 /* What one thread saw of a fresh object: every DIE's reference and the
-   variables at a PC of each unit. */
+   C spelling of its type (through amddwarf_object_die_fields and the type
+   helpers), and the variables at a PC of each unit. */
 typedef struct ref_walk {
   const amddwarf_object *object;
   uint64_t pcs[2];
   amddwarf_die_ref refs[32];
+  char type_names[32][64];
   size_t var_counts[2];
   uint64_t first_var[2];
 } ref_walk;
@@ -447,8 +449,11 @@ static void *walk_refs(void *arg)
   amddwarf_error err;
   for (size_t i = amddwarf_object_die_count(w->object); i-- > 0;) { /* from the last unit */
     amddwarf_die_links links;
+    amddwarf_die_fields fields;
     amddwarf_object_die_ref(w->object, i, &w->refs[i], &err);
     amddwarf_object_die_links(w->object, w->refs[i], &links, &err);
+    if (amddwarf_object_die_fields(w->object, w->refs[i], &fields, &err) == AMDDWARF_OK)
+      amddwarf_type_name(w->object, fields.type, w->type_names[i], sizeof w->type_names[i], NULL);
   }
   for (int p = 0; p < 2; ++p) {
     amddwarf_var_ref vars[8];
@@ -480,8 +485,15 @@ static void test_refs_from_threads(void **state)
   for (int t = 0; t < 4; ++t)
     assert_int_equal(pthread_join(threads[t], NULL), 0);
   for (int t = 0; t < 4; ++t) {
-    for (size_t i = 0; i < dies; ++i)
+    for (size_t i = 0; i < dies; ++i) {
+      char type[64];
       assert_int_equal(walks[t].refs[i].offset, amddwarf_object_die(o, i)->offset);
+      amddwarf_die_fields fields;
+      assert_int_equal(amddwarf_object_die_fields(o, walks[t].refs[i], &fields, NULL),
+                       AMDDWARF_OK);
+      amddwarf_type_name(o, fields.type, type, sizeof type, NULL);
+      assert_string_equal(walks[t].type_names[i], type);
+    }
     assert_int_equal(walks[t].var_counts[0], 3);
     assert_int_equal(walks[t].first_var[0], d.off_z);
     assert_int_equal(walks[t].var_counts[1], 2);

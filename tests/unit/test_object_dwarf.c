@@ -82,6 +82,14 @@ static void test_loclists_every_kind(void **state)
   amddwarf_object_close(o);
 }
 
+/* The DIE at OFFSET of O, through its reference. */
+static amddwarf_die_ref ref_at(const amddwarf_object *o, uint64_t offset)
+{
+  amddwarf_die_ref ref;
+  assert_int_equal(amddwarf_object_die_ref_at(o, offset, &ref, NULL), AMDDWARF_OK);
+  return ref;
+}
+
 static void test_types(void **state)
 {
   (void)state;
@@ -91,39 +99,54 @@ static void test_types(void **state)
   amddwarf_error err;
   char name[128];
   uint64_t size = 0;
+  amddwarf_die_fields f;
   assert_int_equal(open_test_object(image, n, &o, &err), AMDDWARF_OK);
-  const amddwarf_die_info *ptr = amddwarf_object_die_at(o, d.off_ptr);
-  assert_int_equal(ptr->tag, 0x0f);
-  assert_true(ptr->flags & AMDDWARF_DIE_HAS_ADDRESS_CLASS);
-  assert_int_equal(ptr->address_class, 2);
+  amddwarf_die_ref ptr = ref_at(o, d.off_ptr);
+  assert_int_equal(amddwarf_object_die_fields(o, ptr, &f, &err), AMDDWARF_OK);
+  assert_int_equal(f.tag, 0x0f);
+  assert_true(f.flags & AMDDWARF_DIE_HAS_ADDRESS_CLASS);
+  assert_int_equal(f.address_class, 2);
   assert_int_equal(amddwarf_type_name(o, ptr, name, sizeof name, NULL), AMDDWARF_OK);
   assert_string_equal(name, "const S *");
   /* Address class 2 of a legacy unit is local (LDS): 4-byte pointers. */
   assert_int_equal(amddwarf_type_pointer_aspace(o, ptr), AMDDWARF_ASPACE_AMDGPU_LOCAL);
   assert_int_equal(amddwarf_type_byte_size(o, ptr, &size), AMDDWARF_OK);
   assert_int_equal(size, 4);
-  const amddwarf_die_info *st = amddwarf_object_die_at(o, d.off_struct);
+  amddwarf_die_ref st = ref_at(o, d.off_struct);
   assert_int_equal(amddwarf_type_byte_size(o, st, &size), AMDDWARF_OK);
   assert_int_equal(size, 8);
-  const amddwarf_die_info *b = st->first_child->next_sibling;
-  assert_string_equal(b->name, "b");
-  assert_int_equal(b->data_member_location->kind, AMDDWARF_ATTR_UNSIGNED);
-  assert_int_equal(b->data_member_location->u, 4);
+  /* The second member, b, at byte 4. */
+  assert_int_equal(amddwarf_object_die_fields(o, st, &f, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_fields(o, f.first_child, &f, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_fields(o, f.next_sibling, &f, &err), AMDDWARF_OK);
+  assert_string_equal(f.name, "b");
+  assert_int_equal(f.data_member_location.kind, AMDDWARF_ATTR_UNSIGNED);
+  assert_int_equal(f.data_member_location.u, 4);
   /* int[2][3]: count 2, upper bound 2 */
-  const amddwarf_die_info *arr = amddwarf_object_die_at(o, d.off_arr);
+  amddwarf_die_ref arr = ref_at(o, d.off_arr);
+  amddwarf_array_dim dims[4];
   assert_int_equal(amddwarf_type_name(o, arr, name, sizeof name, NULL), AMDDWARF_OK);
   assert_string_equal(name, "int[2][3]");
   assert_int_equal(amddwarf_type_byte_size(o, arr, &size), AMDDWARF_OK);
   assert_int_equal(size, 24);
+  assert_int_equal(amddwarf_type_array_dims(o, arr, dims, 4), 2);
+  assert_int_equal(dims[0].count, 2);
+  assert_int_equal(dims[1].count, 3);
+  assert_int_equal(dims[1].lower, 0);
+  assert_true(dims[0].known && dims[1].known);
   /* A bound that is an expression: no constant size. */
-  const amddwarf_die_info *arre = amddwarf_object_die_at(o, d.off_arr_expr);
-  assert_int_equal(arre->first_child->upper_bound->kind, AMDDWARF_ATTR_EXPR);
-  assert_int_equal(arre->first_child->upper_bound->size, 2);
+  amddwarf_die_ref arre = ref_at(o, d.off_arr_expr);
+  assert_int_equal(amddwarf_object_die_fields(o, arre, &f, &err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_object_die_fields(o, f.first_child, &f, &err), AMDDWARF_OK);
+  assert_int_equal(f.upper_bound.kind, AMDDWARF_ATTR_EXPR);
+  assert_int_equal(f.upper_bound.size, 2);
   assert_int_equal(amddwarf_type_byte_size(o, arre, &size), AMDDWARF_NOT_FOUND);
   assert_int_equal(amddwarf_type_name(o, arre, name, sizeof name, NULL), AMDDWARF_OK);
   assert_string_equal(name, "int[]");
-  const amddwarf_die_info *td = amddwarf_object_die_at(o, d.off_typedef);
-  assert_ptr_equal(amddwarf_type_strip(td), amddwarf_object_die_at(o, d.off_int));
+  assert_int_equal(amddwarf_type_array_dims(o, arre, dims, 4), 1);
+  assert_false(dims[0].known);
+  amddwarf_die_ref td = ref_at(o, d.off_typedef);
+  assert_int_equal(amddwarf_type_strip(o, td).offset, d.off_int);
   assert_int_equal(amddwarf_type_byte_size(o, td, &size), AMDDWARF_OK);
   assert_int_equal(size, 4);
   /* Truncation reports the full length. */
@@ -131,6 +154,12 @@ static void test_types(void **state)
   assert_int_equal(amddwarf_type_name(o, ptr, name, 4, &length), AMDDWARF_E_NO_SPACE);
   assert_int_equal(length, strlen("const S *"));
   assert_string_equal(name, "con");
+  /* Void: the reference that names no DIE. */
+  amddwarf_die_ref none = {0, 0, 0};
+  assert_int_equal(amddwarf_type_name(o, none, name, sizeof name, NULL), AMDDWARF_OK);
+  assert_string_equal(name, "void");
+  /* The type helpers made no summaries. */
+  assert_int_equal(amddwarf_object_summarized_units(o), 0);
   amddwarf_object_close(o);
 }
 

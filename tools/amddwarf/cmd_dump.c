@@ -159,7 +159,9 @@ static void format_reference(cli_buf *b, const amddwarf_object *object,
     return;
   if (a->attribute == AMDDWARF_DW_AT_type || a->attribute == AMDDWARF_DW_AT_containing_type) {
     char name[256];
-    amddwarf_type_name(object, v->ref, name, sizeof name, NULL);
+    amddwarf_die_ref type;
+    amddwarf_object_die_ref_at(object, v->offset, &type, NULL);
+    amddwarf_type_name(object, type, name, sizeof name, NULL);
     cli_buf_printf(b, " \"%s\"", name);
     return;
   }

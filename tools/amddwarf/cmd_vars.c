@@ -41,35 +41,64 @@ static const char *const usage =
 
 #define MAX_SCOPES 256
 
-static const char *var_kind(const amddwarf_die_info *d)
+static const char *var_kind(const amddwarf_die_fields *d)
 {
   return d->tag == AMDDWARF_DW_TAG_formal_parameter ? "parameter" : "variable";
 }
 
-static void describe_scope(cli_buf *b, const amddwarf_die_info *s)
+/* A constant attribute AT of DIE itself, 0 when it has none. */
+static uint64_t die_constant(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
+{
+  amddwarf_attribute a;
+  if (amddwarf_object_die_attribute(object, die, at, 0, &a, NULL) != AMDDWARF_OK ||
+      (a.value.kind != AMDDWARF_ATTR_UNSIGNED && a.value.kind != AMDDWARF_ATTR_SIGNED))
+    return 0;
+  return a.value.u;
+}
+
+static int print_range(void *user, const amddwarf_range *range)
+{
+  cli_buf_printf(user, " [0x%llx, 0x%llx)", (unsigned long long)range->low,
+                 (unsigned long long)range->high);
+  return 0;
+}
+
+static void describe_scope(cli_buf *b, const amddwarf_object *object,
+                           const amddwarf_die_fields *s)
 {
   const char *tag = amddwarf_dw_tag_name(s->tag);
   cli_buf_printf(b, "%s", tag ? tag : "DW_TAG_?");
   if (s->name)
     cli_buf_printf(b, " %s", s->name);
-  for (size_t r = 0; r < s->range_count; ++r)
-    cli_buf_printf(b, "%s[0x%llx, 0x%llx)", r ? " " : " ", (unsigned long long)s->ranges[r].low,
-                   (unsigned long long)s->ranges[r].high);
-  if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine && s->call_line)
-    cli_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
+  amddwarf_object_die_ranges(object, s->die, print_range, b, NULL);
+  uint64_t call_line = die_constant(object, s->die, AMDDWARF_DW_AT_call_line);
+  if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine && call_line)
+    cli_buf_printf(b, " called at line %u column %u", (unsigned)call_line,
+                   (unsigned)die_constant(object, s->die, AMDDWARF_DW_AT_call_column));
 }
 
-static const char *decl_file_name(const amddwarf_object *object, const amddwarf_die_info *d)
+/* SCOPE's frame base at PC: 1 with *BYTES and *SIZE, 0 when it has none there
+   (*PRESENT: whether it has a DW_AT_frame_base at all). */
+static int scope_frame_base(const amddwarf_object *object, amddwarf_die_ref scope, uint64_t pc,
+                            const uint8_t **bytes, size_t *size, bool *present)
 {
-  const amddwarf_line_table *t = amddwarf_object_line_table(object, d->cu_index);
+  amddwarf_attribute a;
+  *present = amddwarf_object_die_attribute(object, scope, AMDDWARF_DW_AT_frame_base, 0, &a,
+                                           NULL) == AMDDWARF_OK;
+  return *present && amddwarf_object_die_expr_at(object, scope, AMDDWARF_DW_AT_frame_base, pc,
+                                                 bytes, size, NULL, NULL) == AMDDWARF_OK;
+}
+
+static const char *decl_file_name(const amddwarf_object *object, const amddwarf_die_fields *d)
+{
+  const amddwarf_line_table *t = amddwarf_object_line_table(object, d->die.cu_index);
   if (t == NULL || d->decl_file >= t->file_count)
     return NULL;
   return t->files[d->decl_file];
 }
 
 /* A constant as a value of its variable's type (amddwarf_const_value_text). */
-static void const_value_text(cli_buf *b, const amddwarf_object *object,
-                             const amddwarf_die_info *die)
+static void const_value_text(cli_buf *b, const amddwarf_object *object, amddwarf_die_ref die)
 {
   char small[256];
   size_t n = amddwarf_const_value_text(object, die, small, sizeof small);
@@ -97,7 +126,7 @@ typedef struct frame_values {
 } frame_values;
 
 /* "  variable x: int (declared at k.cl:3)" */
-static void print_head(const amddwarf_object *object, const amddwarf_die_info *die)
+static void print_head(const amddwarf_object *object, const amddwarf_die_fields *die)
 {
   char type[256];
   amddwarf_type_name(object, die->type, type, sizeof type, NULL);
@@ -109,14 +138,14 @@ static void print_head(const amddwarf_object *object, const amddwarf_die_info *d
 }
 
 /* Name, kind, type, offset, scope and decl_line of DIE in SCOPE. */
-static json_t *head_json(const amddwarf_object *object, const amddwarf_die_info *die,
+static json_t *head_json(const amddwarf_object *object, const amddwarf_die_fields *die,
                          size_t scope)
 {
   char type[256];
   amddwarf_type_name(object, die->type, type, sizeof type, NULL);
   return json_pack("{s:o,s:s,s:s,s:o,s:I,s:I}", "name",
                    die->name ? json_string(die->name) : json_null(), "kind", var_kind(die),
-                   "type", type, "offset", cli_json_addr(die->offset), "scope",
+                   "type", type, "offset", cli_json_addr(die->die.offset), "scope",
                    (json_int_t)scope, "decl_line", (json_int_t)die->decl_line);
 }
 
@@ -140,11 +169,11 @@ static bool listing_place(const amddwarf_object *object, uint64_t pc, const fram
   return true;
 }
 
-/* One listed variable: its summary (type, name, declaration, constant) and
-   its location at the PC; FRAME_VAR, the wave's variable its value is read
-   from (vars --state), or NULL. */
+/* One listed variable: its DIE's fields (type, name, declaration,
+   constant) and its location at the PC; FRAME_VAR, the wave's variable its
+   value is read from (vars --state), or NULL. */
 typedef struct var_row {
-  const amddwarf_die_info *die;
+  amddwarf_die_fields die;
   uint32_t depth;
   int available;
   const uint8_t *expr;
@@ -173,7 +202,7 @@ static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var
 }
 
 static int vars_text(const amddwarf_object *object, uint64_t pc,
-                     const amddwarf_die_info *const *scopes, size_t depth, size_t base,
+                     const amddwarf_die_ref *scopes, size_t depth, size_t base,
                      const var_row *vars, size_t count, const frame_values *fv)
 {
   cli_buf b = {0};
@@ -185,25 +214,26 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
   printf("\n");
   size_t v = 0;
   for (size_t s = 0; s < depth; ++s) {
-    const amddwarf_die_info *scope = scopes[s];
-    const amddwarf_cu *cu = amddwarf_object_cu(object, scope->cu_index);
+    amddwarf_die_fields scope;
+    const uint8_t *bytes = NULL;
+    size_t size = 0;
+    bool has_frame_base = false;
+    amddwarf_object_die_fields(object, scopes[s], &scope, NULL);
+    const amddwarf_cu *cu = amddwarf_object_cu(object, scopes[s].cu_index);
     b.len = 0;
-    describe_scope(&b, scope);
+    describe_scope(&b, object, &scope);
     printf("scope %zu: %s\n", s, b.data ? b.data : "");
-    if (scope->frame_base != NULL) {
-      const uint8_t *bytes = NULL;
-      size_t size = 0;
-      b.len = 0;
-      if (amddwarf_attr_value_expr_at(scope->frame_base, pc, &bytes, &size, NULL) == AMDDWARF_OK)
-        cli_buf_expr(&b, cu, bytes, size);
+    b.len = 0;
+    if (scope_frame_base(object, scopes[s], pc, &bytes, &size, &has_frame_base))
+      cli_buf_expr(&b, cu, bytes, size);
+    if (has_frame_base)
       printf("  frame base: %s\n", b.len ? b.data : "<unavailable>");
-    }
     for (; v < count && vars[v].depth == base + s; ++v) {
       const var_row *var = &vars[v];
-      print_head(object, var->die);
+      print_head(object, &var->die);
       b.len = 0;
-      if (var->die->const_value != NULL) {
-        const_value_text(&b, object, var->die);
+      if (var->die.const_value.kind != AMDDWARF_ATTR_NONE) {
+        const_value_text(&b, object, var->die.die);
         printf("    const value: %s\n", b.data ? b.data : "");
       } else if (var->available) {
         cli_buf_expr(&b, cu, var->expr, var->size);
@@ -220,7 +250,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       } else {
         printf("    location: <optimized out>\n");
       }
-      if (fv != NULL && var->die->name != NULL) {
+      if (fv != NULL && var->die.name != NULL) {
         b.len = 0;
         var_value_text(fv, var->frame_var, &b);
         printf("    value: %s\n", b.data ? b.data : "");
@@ -228,9 +258,10 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
     }
     /* The variables only an inlined routine's abstract origin declares. */
     for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k) {
-      const amddwarf_die_info *die = amddwarf_object_die_at(object, fv->listed[k].die.offset);
-      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s && die != NULL) {
-        print_head(object, die);
+      amddwarf_die_fields die;
+      if (fv->listed[k].missing != NULL && fv->listed[k].scope == s &&
+          amddwarf_object_die_fields(object, fv->listed[k].die, &die, NULL) == AMDDWARF_OK) {
+        print_head(object, &die);
         printf("    location: <optimized out> (%s)\n    value: <optimized out>\n",
                fv->listed[k].missing);
       }
@@ -240,8 +271,17 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
   return CLI_EXIT_OK;
 }
 
+static int add_range_json(void *user, const amddwarf_range *range)
+{
+  json_t *pair = json_array();
+  json_array_append_new(pair, cli_json_addr(range->low));
+  json_array_append_new(pair, cli_json_addr(range->high));
+  json_array_append_new(user, pair);
+  return 0;
+}
+
 static int vars_json(const amddwarf_object *object, uint64_t pc,
-                     const amddwarf_die_info *const *scopes, size_t depth, size_t base,
+                     const amddwarf_die_ref *scopes, size_t depth, size_t base,
                      const var_row *vars, size_t count, const frame_values *fv)
 {
   json_t *root = json_object();
@@ -259,24 +299,20 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   }
   json_t *js = json_array();
   for (size_t s = 0; s < depth; ++s) {
-    const amddwarf_die_info *scope = scopes[s];
-    const amddwarf_cu *cu = amddwarf_object_cu(object, scope->cu_index);
+    amddwarf_die_fields scope;
+    amddwarf_object_die_fields(object, scopes[s], &scope, NULL);
+    const amddwarf_cu *cu = amddwarf_object_cu(object, scopes[s].cu_index);
     json_t *o = json_object();
-    json_object_set_new(o, "offset", cli_json_addr(scope->offset));
-    json_object_set_new(o, "tag", cli_json_code(amddwarf_dw_tag_name(scope->tag), scope->tag));
-    json_object_set_new(o, "name", scope->name ? json_string(scope->name) : json_null());
+    json_object_set_new(o, "offset", cli_json_addr(scopes[s].offset));
+    json_object_set_new(o, "tag", cli_json_code(amddwarf_dw_tag_name(scope.tag), scope.tag));
+    json_object_set_new(o, "name", scope.name ? json_string(scope.name) : json_null());
     json_t *ranges = json_array();
-    for (size_t r = 0; r < scope->range_count; ++r) {
-      json_t *pair = json_array();
-      json_array_append_new(pair, cli_json_addr(scope->ranges[r].low));
-      json_array_append_new(pair, cli_json_addr(scope->ranges[r].high));
-      json_array_append_new(ranges, pair);
-    }
+    amddwarf_object_die_ranges(object, scopes[s], add_range_json, ranges, NULL);
     json_object_set_new(o, "ranges", ranges);
     const uint8_t *bytes = NULL;
     size_t size = 0;
-    if (scope->frame_base != NULL &&
-        amddwarf_attr_value_expr_at(scope->frame_base, pc, &bytes, &size, NULL) == AMDDWARF_OK)
+    bool has_frame_base = false;
+    if (scope_frame_base(object, scopes[s], pc, &bytes, &size, &has_frame_base))
       json_object_set_new(o, "frame_base", cli_json_expr(cu, bytes, size));
     json_array_append_new(js, o);
   }
@@ -284,11 +320,11 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   json_t *jv = json_array();
   for (size_t v = 0; v < count; ++v) {
     const var_row *var = &vars[v];
-    const amddwarf_cu *cu = amddwarf_object_cu(object, var->die->cu_index);
-    json_t *o = head_json(object, var->die, var->depth - base);
-    if (var->die->const_value != NULL) {
+    const amddwarf_cu *cu = amddwarf_object_cu(object, var->die.die.cu_index);
+    json_t *o = head_json(object, &var->die, var->depth - base);
+    if (var->die.const_value.kind != AMDDWARF_ATTR_NONE) {
       cli_buf b = {0};
-      const_value_text(&b, object, var->die);
+      const_value_text(&b, object, var->die.die);
       json_object_set_new(o, "const_value", json_string(b.data ? b.data : ""));
       cli_buf_free(&b);
     } else if (var->available) {
@@ -306,7 +342,7 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     } else {
       json_object_set_new(o, "location", json_null());
     }
-    if (fv != NULL && var->die->name != NULL) {
+    if (fv != NULL && var->die.name != NULL) {
       cli_buf b = {0};
       var_value_text(fv, var->frame_var, &b);
       json_object_set_new(o, "value", json_string(b.data ? b.data : ""));
@@ -316,10 +352,11 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
   }
   for (size_t k = 0; fv != NULL && k < fv->listed_count; ++k) {
     const amddwarf_listed_variable *m = &fv->listed[k];
-    const amddwarf_die_info *die = amddwarf_object_die_at(object, m->die.offset);
-    if (m->missing == NULL || die == NULL)
+    amddwarf_die_fields die;
+    if (m->missing == NULL ||
+        amddwarf_object_die_fields(object, m->die, &die, NULL) != AMDDWARF_OK)
       continue;
-    json_t *o = head_json(object, die, m->scope);
+    json_t *o = head_json(object, &die, m->scope);
     json_object_set_new(o, "location", json_null());
     json_object_set_new(o, "missing", json_string(m->missing));
     json_object_set_new(o, "value", json_string("<optimized out>"));
@@ -382,36 +419,32 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
     rc = cli_report_error("vars", args->json, st, &err);
     goto done;
   }
-  /* The listing prints the scopes' and variables' summaries (their types). */
-  const amddwarf_die_info *scopes[MAX_SCOPES];
   size_t depth = frame->scope_count < MAX_SCOPES ? frame->scope_count : MAX_SCOPES;
   rows = calloc(count ? count : 1, sizeof *rows);
   if (rows == NULL) {
     rc = cli_report_error("vars", args->json, AMDDWARF_E_NO_MEMORY, NULL);
     goto done;
   }
-  for (size_t i = 0; i < depth + count; ++i) {
-    amddwarf_die_ref ref = i < depth ? frame->scopes[i] : vars[i - depth].ref.die;
-    const amddwarf_die_info *die = amddwarf_object_die_at(object, ref.offset);
-    if (die == NULL) {
-      amddwarf_object_load_unit(object, ref.cu_index, &err);
-      rc = cli_report_error("vars", args->json, err.status, &err);
+  for (size_t i = 0; i < count; ++i) {
+    const amddwarf_var_ref *v = &vars[i].ref;
+    var_row row = {.depth = v->depth,
+                   .available = v->available,
+                   .expr = v->expr,
+                   .size = v->size,
+                   .has_range = v->from_list && !v->entry.is_default,
+                   .low = v->entry.low,
+                   .high = v->entry.high,
+                   .frame_var = &vars[i]};
+    if ((st = amddwarf_object_die_fields(object, v->die, &row.die, &err)) != AMDDWARF_OK) {
+      rc = cli_report_error("vars", args->json, st, &err);
       goto done;
     }
-    if (i < depth) {
-      scopes[i] = die;
-      continue;
-    }
-    const amddwarf_var_ref *v = &vars[i - depth].ref;
-    var_row row = {die, v->depth, v->available, v->expr, v->size,
-                   v->from_list && !v->entry.is_default, v->entry.low, v->entry.high,
-                   &vars[i - depth]};
-    rows[i - depth] = row;
+    rows[i] = row;
   }
-  rc = args->json ? vars_json(object, frame->object_pc, scopes, depth, frame->scope_base, rows,
-                              count, &fv)
-                  : vars_text(object, frame->object_pc, scopes, depth, frame->scope_base, rows,
-                              count, &fv);
+  rc = args->json ? vars_json(object, frame->object_pc, frame->scopes, depth, frame->scope_base,
+                              rows, count, &fv)
+                  : vars_text(object, frame->object_pc, frame->scopes, depth, frame->scope_base,
+                              rows, count, &fv);
 done:
   free(rows);
   cli_wave_close(&w);
@@ -459,33 +492,40 @@ int cli_vars_main(int argc, char **argv)
   int rc = cli_object_open("vars", &args, &object);
   if (rc != 0)
     return rc;
-  const amddwarf_die_info *scopes[MAX_SCOPES];
+  amddwarf_die_ref scopes[MAX_SCOPES];
+  amddwarf_error err;
+  amddwarf_error_clear(&err);
   size_t depth = 0, count = 0;
-  amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, MAX_SCOPES, &depth);
+  amddwarf_status st = amddwarf_object_scope_refs_at(object, pc, scopes, MAX_SCOPES, &depth, &err);
   if (st != AMDDWARF_OK) {
-    rc = cli_report_no_scope("vars", args.json, object, args.path, pc, st);
+    rc = st == AMDDWARF_NOT_FOUND ? cli_report_no_scope("vars", args.json, object, args.path, pc, st)
+                                  : cli_report_error("vars", args.json, st, &err);
     cli_object_close(&args, object);
     return rc;
   }
   if (depth > MAX_SCOPES)
     depth = MAX_SCOPES;
-  amddwarf_object_vars_at(object, pc, NULL, 0, &count);
-  amddwarf_var *vars = calloc(count ? count : 1, sizeof *vars);
-  if (vars == NULL) {
-    cli_object_close(&args, object);
-    return cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
-  }
-  amddwarf_object_vars_at(object, pc, vars, count, &count);
+  amddwarf_object_var_refs_at(object, pc, NULL, 0, &count, NULL);
+  amddwarf_var_ref *vars = calloc(count ? count : 1, sizeof *vars);
   var_row *rows = calloc(count ? count : 1, sizeof *rows);
-  for (size_t i = 0; rows != NULL && i < count; ++i) {
-    const amddwarf_var *v = &vars[i];
-    var_row row = {v->die, v->depth, v->available, v->expr, v->size,
-                   v->entry != NULL && !v->entry->is_default, v->entry ? v->entry->low : 0,
-                   v->entry ? v->entry->high : 0, NULL};
+  if (vars == NULL || rows == NULL)
+    st = AMDDWARF_E_NO_MEMORY;
+  else
+    st = amddwarf_object_var_refs_at(object, pc, vars, count, &count, &err);
+  for (size_t i = 0; st == AMDDWARF_OK && i < count; ++i) {
+    const amddwarf_var_ref *v = &vars[i];
+    var_row row = {.depth = v->depth,
+                   .available = v->available,
+                   .expr = v->expr,
+                   .size = v->size,
+                   .has_range = v->from_list && !v->entry.is_default,
+                   .low = v->entry.low,
+                   .high = v->entry.high};
+    st = amddwarf_object_die_fields(object, v->die, &row.die, &err);
     rows[i] = row;
   }
-  if (rows == NULL)
-    rc = cli_report_error("vars", args.json, AMDDWARF_E_NO_MEMORY, NULL);
+  if (st != AMDDWARF_OK)
+    rc = cli_report_error("vars", args.json, st, st == AMDDWARF_E_NO_MEMORY ? NULL : &err);
   else
     rc = args.json ? vars_json(object, pc, scopes, depth, 0, rows, count, NULL)
                    : vars_text(object, pc, scopes, depth, 0, rows, count, NULL);

@@ -571,7 +571,7 @@ AMDDWARF_API amddwarf_status amddwarf_wave_write_memory(amddwarf_wave *wave, uin
    (NUL-terminated when BUF_SIZE > 0) and returns the full length; 0 (and
    "") when DIE has no DW_AT_const_value. */
 AMDDWARF_API size_t amddwarf_const_value_text(const amddwarf_object *object,
-                                              const amddwarf_die_info *die, char *buf,
+                                              amddwarf_die_ref die, char *buf,
                                               size_t buf_size);
 
 typedef struct amddwarf_valobj amddwarf_valobj;

@@ -634,6 +634,62 @@ AMDDWARF_API amddwarf_status amddwarf_object_die_expr_at(const amddwarf_object *
                                                          size_t *size, amddwarf_loc_entry *entry,
                                                          amddwarf_error *err);
 
+/* What a debugger reads of one DIE, decoded from .debug_info in one pass
+   through its reference (and its origins' for the inherited fields): the
+   fields of its summary (amddwarf_die_info) without the pointers to other
+   summaries, made on the caller's stack. */
+typedef struct amddwarf_die_fields {
+  amddwarf_die_ref die;
+  uint16_t tag;                  /* DW_TAG_* */
+  uint16_t depth;                /* 0 for a unit DIE */
+  uint32_t flags;                /* AMDDWARF_DIE_* (as a summary's, no ranges) */
+  amddwarf_die_ref parent, first_child, next_sibling; /* not valid when none */
+  const char *name;              /* own, else the origin chain's; NULL if none */
+  const char *linkage_name;      /* own, else the origin chain's */
+  amddwarf_die_ref type;         /* DW_AT_type, own else the origin chain's;
+                                    not valid when none (void) */
+  amddwarf_die_ref origin;       /* DW_AT_abstract_origin or DW_AT_specification */
+  uint32_t decl_file, decl_line; /* own, else the origin chain's */
+  uint64_t byte_size, bit_size, data_bit_offset;
+  uint32_t encoding;             /* DW_ATE_* of a base type */
+  uint32_t address_class, address_space, memory_space; /* with their HAS_ flags */
+  uint32_t vector_size, lanes;   /* 0 when absent */
+  /* Attributes that may be constants, expressions or references: kind
+     AMDDWARF_ATTR_NONE when absent, else as amddwarf_object_die_attribute
+     gives them (a reference as REF with the target's offset). */
+  amddwarf_attr_value const_value, data_member_location;
+  amddwarf_attr_value lower_bound, upper_bound, count;
+} amddwarf_die_fields;
+
+/* Reads DIE's fields into *OUT (zeroed first). Errors: E_OBJECT_DWARF,
+   E_OBJECT_BAD_REFERENCE (its type or origin names no DIE),
+   E_INVALID_ARGUMENT (DIE is not a reference of OBJECT). */
+AMDDWARF_API amddwarf_status amddwarf_object_die_fields(const amddwarf_object *object,
+                                                        amddwarf_die_ref die,
+                                                        amddwarf_die_fields *out,
+                                                        amddwarf_error *err);
+
+/* Calls VISIT for each entry of the location list that attribute AT of DIE
+   itself names, in list order, until VISIT returns nonzero (entries valid
+   during the call). AMDDWARF_NOT_FOUND when DIE lacks AT or it is not a
+   list. Errors: as amddwarf_object_die_attribute, and the list errors. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_list_entries(
+    const amddwarf_object *object, amddwarf_die_ref die, unsigned at,
+    int (*visit)(void *user, const amddwarf_loc_entry *entry), void *user,
+    amddwarf_error *err);
+
+/* Calls VISIT for each PC range of DIE (absolute, as a summary's `ranges`:
+   its DW_AT_ranges list, else its DW_AT_low_pc / DW_AT_high_pc pair), in
+   order, until VISIT returns nonzero. AMDDWARF_NOT_FOUND when it has none.
+   Errors: as amddwarf_object_die_attribute, and the range list errors. */
+AMDDWARF_API amddwarf_status amddwarf_object_die_ranges(
+    const amddwarf_object *object, amddwarf_die_ref die,
+    int (*visit)(void *user, const amddwarf_range *range), void *user, amddwarf_error *err);
+
+/* The units whose DIE summaries (amddwarf_die_info) were made so far:
+   every reader on references leaves it unchanged. */
+AMDDWARF_API size_t amddwarf_object_summarized_units(const amddwarf_object *object);
+
 /* amddwarf_object_function_name for a DIE reference, its attributes read
    from .debug_info (following DW_AT_abstract_origin and
    DW_AT_specification): what a caller on references, such as `amddwarf
@@ -677,16 +733,22 @@ AMDDWARF_API amddwarf_status amddwarf_attr_value_expr_at(const amddwarf_attr_val
                                                     const uint8_t **bytes, size_t *size,
                                                     const amddwarf_loc_entry **entry);
 
+/* ---- types, on DIE references ----
+
+   A type is the reference of its DIE; a reference that is not valid
+   (amddwarf_die_ref_valid) is void. */
+
 /* Follows typedefs and cv-qualifiers (and DW_TAG_atomic_type) from TYPE;
-   NULL stays NULL. */
-AMDDWARF_API const amddwarf_die_info *amddwarf_type_strip(const amddwarf_die_info *type);
+   void stays void. */
+AMDDWARF_API amddwarf_die_ref amddwarf_type_strip(const amddwarf_object *object,
+                                                  amddwarf_die_ref type);
 
 /* The DW_ASPACE_* a pointer or reference type POINTER points into: its
    DW_AT_LLVM_address_space, else its DW_AT_address_class read under its
    unit's convention (legacy units number classes like their xderef
    operands), else generic. */
 AMDDWARF_API uint32_t amddwarf_type_pointer_aspace(const amddwarf_object *object,
-                                                   const amddwarf_die_info *pointer);
+                                                   amddwarf_die_ref pointer);
 
 /* The size in bytes of TYPE (arrays: element size times the constant counts;
    pointers: their DW_AT_byte_size, else the size of an address in the
@@ -695,14 +757,33 @@ AMDDWARF_API uint32_t amddwarf_type_pointer_aspace(const amddwarf_object *object
    AMDDWARF_NOT_FOUND when a dimension is not constant or the size is not
    known. */
 AMDDWARF_API amddwarf_status amddwarf_type_byte_size(const amddwarf_object *object,
-                                                     const amddwarf_die_info *type, uint64_t *size);
+                                                     amddwarf_die_ref type, uint64_t *size);
 
 /* Writes the C spelling of TYPE ("int[8]", "const S *", "float4") into BUF
    (SIZE bytes, NUL-terminated when SIZE > 0). *LENGTH (may be NULL) gets the
    full length. E_NO_SPACE when truncated. */
 AMDDWARF_API amddwarf_status amddwarf_type_name(const amddwarf_object *object,
-                                                const amddwarf_die_info *type, char *buf, size_t size,
+                                                amddwarf_die_ref type, char *buf, size_t size,
                                                 size_t *length);
+
+/* One dimension of an array: valid indexes LOWER .. LOWER + COUNT - 1;
+   KNOWN 0 when the count is not a constant (a flexible array, a bound that
+   is an expression, or an unsigned DW_FORM_data4 upper bound 0xffffffff,
+   how old producers say "unknown"). */
+typedef struct amddwarf_array_dim {
+  int64_t lower;                 /* DW_AT_lower_bound, else the language's default
+                                    (1 for Ada, Cobol, Fortran, Modula-2, Pascal,
+                                    PL/I; 0 otherwise) */
+  uint64_t count;
+  int known;
+} amddwarf_array_dim;
+
+/* The dimensions of array type ARRAY (its DW_TAG_subrange_type children,
+   and its DW_TAG_enumeration_type children, counts unknown), in order: writes at most CAPACITY to DIMS and returns how many there are (0
+   when ARRAY is not an array or cannot be read). */
+AMDDWARF_API size_t amddwarf_type_array_dims(const amddwarf_object *object,
+                                             amddwarf_die_ref array, amddwarf_array_dim *dims,
+                                             size_t capacity);
 
 /* ---- lines ---- */
 

@@ -162,12 +162,14 @@ static int parse_float(const char *text, uint64_t size, new_bits *nb)
 
 /* The enumerator of enumeration T named TEXT, as WIDTH bits in *VALUE:
    0, -1 (no such enumerator) or -2 (its value does not fit WIDTH bits). */
-static int enumerator(const amddwarf_die_info *t, const char *text, uint64_t width,
-                      uint64_t *value)
+static int enumerator(const amddwarf_object *object, const amddwarf_die_fields *t,
+                      const char *text, uint64_t width, uint64_t *value)
 {
-  for (const amddwarf_die_info *e = t->first_child; e; e = e->next_sibling)
-    if (e->name && e->const_value && strcmp(e->name, text) == 0) {
-      uint64_t v = e->const_value->u;
+  amddwarf_die_fields e;
+  for (amddwarf_die_ref c = t->first_child; amddwarf__debug_fields(object, c, &e);
+       c = e.next_sibling)
+    if (e.name && e.const_value.kind != AMDDWARF_ATTR_NONE && strcmp(e.name, text) == 0) {
+      uint64_t v = e.const_value.u;
       if (amddwarf__debug_extend_bits(v, width, 1) != v &&
           amddwarf__debug_extend_bits(v, width, 0) != v)
         return -2;
@@ -181,9 +183,11 @@ static amddwarf_status parse_text(amddwarf_valobj *v, const char *text, new_bits
                                   amddwarf_error *err)
 {
   const amddwarf_debug_plan *plan = &v->plan;
-  const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
+  amddwarf_die_fields tf;
+  const amddwarf_die_fields *t = &tf;
+  amddwarf__debug_strip_fields(v->object, plan->result.die, &tf);
   int is_bool = t->tag == AMDDWARF_DW_TAG_base_type && t->encoding == AMDDWARF_ATE_BOOLEAN;
-  int signed_ = amddwarf__debug_type_is_signed(t);
+  int signed_ = amddwarf__debug_type_is_signed(v->object, t->die);
   uint64_t n = 0, width = plan->bit_size;
   int rc = 0;
   memset(nb, 0, sizeof *nb);
@@ -200,7 +204,7 @@ static amddwarf_status parse_text(amddwarf_valobj *v, const char *text, new_bits
     return AMDDWARF_OK;
   }
   if (t->tag == AMDDWARF_DW_TAG_enumeration_type &&
-      (rc = enumerator(t, text, width, &n)) != -1) {
+      (rc = enumerator(v->object, t, text, width, &n)) != -1) {
     if (rc != 0)
       return bad_text(v, err, text, "the enumerator's value does not fit the bitfield");
   } else {

@@ -197,13 +197,14 @@ static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth
 
 static void print_base_tag(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  amddwarf_die_fields t;
+  amddwarf__debug_strip_fields(p->object, type.die, &t);
   scalar_printer print = print_hex;
-  unsigned count = t->vector_size > 1 ? t->vector_size : 1; /* DW_AT_LLVM_vector_size */
+  unsigned count = t.vector_size > 1 ? t.vector_size : 1; /* DW_AT_LLVM_vector_size */
   size_t elem = v.size / count;
   (void)depth;
   for (size_t i = 0; i < sizeof scalar_printers / sizeof scalar_printers[0]; ++i)
-    if (scalar_printers[i].encoding == t->encoding)
+    if (scalar_printers[i].encoding == t.encoding)
       print = scalar_printers[i].print;
   if (count > 1)
     amddwarf__text_printf(p->out, "{");
@@ -223,16 +224,19 @@ static void print_base_tag(printer *p, amddwarf_debug_type type, piece v, int de
 /* The enumerator whose value equals the value's low bytes, else the number. */
 static void print_enum(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  amddwarf_die_fields t, e;
   uint64_t bits = v.size >= 8 ? 64 : v.size * 8;
   uint64_t n = amddwarf__debug_load_uint(v.b, v.size);
   (void)depth;
-  for (const amddwarf_die_info *e = t->first_child; e; e = e->next_sibling)
-    if (e->const_value && e->name && amddwarf__debug_extend_bits(e->const_value->u, bits, 0) == n) {
-      amddwarf__text_printf(p->out, "%s", e->name);
+  amddwarf__debug_strip_fields(p->object, type.die, &t);
+  for (amddwarf_die_ref c = t.first_child; amddwarf__debug_fields(p->object, c, &e);
+       c = e.next_sibling)
+    if (e.const_value.kind != AMDDWARF_ATTR_NONE && e.name &&
+        amddwarf__debug_extend_bits(e.const_value.u, bits, 0) == n) {
+      amddwarf__text_printf(p->out, "%s", e.name);
       return;
     }
-  if (amddwarf__debug_type_is_signed(t))
+  if (amddwarf__debug_type_is_signed(p->object, t.die))
     amddwarf__text_printf(p->out, "%lld", (long long)amddwarf__debug_extend_bits(n, bits, 1));
   else
     amddwarf__text_printf(p->out, "%llu", (unsigned long long)n);
@@ -241,7 +245,7 @@ static void print_enum(printer *p, amddwarf_debug_type type, piece v, int depth)
 static void print_pointer_tag(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
   char name[256];
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  amddwarf_die_ref t = amddwarf_type_strip(p->object, type.die);
   (void)depth;
   amddwarf__debug_type_spell(p->object, type, name, sizeof name);
   amddwarf__debug_format_pointer(p->out, name, amddwarf_type_pointer_aspace(p->object, t),
@@ -250,7 +254,7 @@ static void print_pointer_tag(printer *p, amddwarf_debug_type type, piece v, int
 
 /* A bitfield: its bits, extended by its type's signedness, as a value of
    its type's size. */
-static void print_bitfield(printer *p, const amddwarf_die_info *m,
+static void print_bitfield(printer *p, const amddwarf_die_fields *m,
                            amddwarf_debug_member_layout layout, piece v, int depth)
 {
   uint8_t bytes[8];
@@ -269,7 +273,7 @@ static void print_bitfield(printer *p, const amddwarf_die_info *m,
     uint64_t bit = layout.bit_offset + i;
     n |= (uint64_t)((v.b[bit / 8] >> (bit % 8)) & 1) << i;
   }
-  n = amddwarf__debug_extend_bits(n, layout.bit_size, amddwarf__debug_type_is_signed(m->type));
+  n = amddwarf__debug_extend_bits(n, layout.bit_size, amddwarf__debug_type_is_signed(p->object, m->type));
   for (size_t i = 0; i < 8; ++i)
     bytes[i] = (uint8_t)(n >> (8 * i));
   piece whole = {bytes, (size_t)type_size, NULL, 0};
@@ -278,10 +282,13 @@ static void print_bitfield(printer *p, const amddwarf_die_info *m,
 
 static void print_aggregate(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  amddwarf_die_fields t, f;
+  const amddwarf_die_fields *m = &f;
   int first = 1;
+  amddwarf__debug_strip_fields(p->object, type.die, &t);
   amddwarf__text_printf(p->out, "{");
-  for (const amddwarf_die_info *m = t->first_child; m; m = m->next_sibling) {
+  for (amddwarf_die_ref c = t.first_child; amddwarf__debug_fields(p->object, c, &f);
+       c = f.next_sibling) {
     amddwarf_debug_member_layout layout;
     char message[256];
     uint64_t msize = 0;
@@ -322,10 +329,10 @@ static void print_aggregate(printer *p, amddwarf_debug_type type, piece v, int d
    dimensions after it. */
 static void print_array(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
-  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
+  amddwarf_die_ref array = amddwarf__debug_type_array(p->object, type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
   uint64_t elem = 0;
-  if (array == NULL) {
+  if (!amddwarf_die_ref_valid(array)) {
     amddwarf__text_printf(p->out, "<array without dimensions>");
     return;
   }
@@ -377,18 +384,18 @@ static const struct {
     {AMDDWARF_DW_TAG_array_type, print_array, 1},
 };
 
-static size_t printer_index(const amddwarf_die_info *t)
+/* The printer of stripped type T (tag 0: void, none). */
+static size_t printer_index(const amddwarf_die_fields *t)
 {
   size_t n = sizeof typed_printers / sizeof typed_printers[0];
-  for (size_t i = 0; t != NULL && i < n; ++i)
+  for (size_t i = 0; i < n; ++i)
     if ((uint32_t)typed_printers[i].tag == t->tag)
       return i;
   return n;
 }
 
-int amddwarf__debug_type_has_parts(amddwarf_debug_type type)
+static int has_parts(const amddwarf_die_fields *t)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
   size_t i = printer_index(t);
   if (i == sizeof typed_printers / sizeof typed_printers[0] || !typed_printers[i].has_parts)
     return 0;
@@ -396,19 +403,25 @@ int amddwarf__debug_type_has_parts(amddwarf_debug_type type)
   return t->tag != AMDDWARF_DW_TAG_base_type || t->vector_size > 1;
 }
 
+int amddwarf__debug_type_has_parts(const amddwarf_object *object, amddwarf_debug_type type)
+{
+  amddwarf_die_fields t;
+  return amddwarf__debug_strip_fields(object, type.die, &t) && has_parts(&t);
+}
+
 static void print_typed(printer *p, amddwarf_debug_type type, piece v, int depth)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
-  size_t i = printer_index(t);
-  if (t == NULL) {
+  amddwarf_die_fields t;
+  if (!amddwarf__debug_strip_fields(p->object, type.die, &t)) {
     amddwarf__text_printf(p->out, "<no type>");
     return;
   }
+  size_t i = printer_index(&t);
   if (depth > MAX_DEPTH) {
     amddwarf__text_printf(p->out, "{...}");
     return;
   }
-  if (!amddwarf__debug_type_has_parts(type) && !piece_valid(v)) {
+  if (!has_parts(&t) && !piece_valid(v)) {
     amddwarf__text_printf(p->out, "%s", optimized_out);
     return;
   }
@@ -428,10 +441,10 @@ void amddwarf__debug_format_value(amddwarf_text *out, const amddwarf_object *obj
 }
 
 const uint8_t *amddwarf__debug_const_bytes(const amddwarf_object *object,
-                                          const amddwarf_die_info *die, uint8_t buf[16],
+                                          const amddwarf_die_fields *die, uint8_t buf[16],
                                           uint64_t *size)
 {
-  const amddwarf_attr_value *cv = die->const_value;
+  const amddwarf_attr_value *cv = &die->const_value;
   if (cv->kind == AMDDWARF_ATTR_BLOCK && cv->bytes != NULL) {
     *size = cv->size;
     return cv->bytes;
@@ -446,23 +459,25 @@ const uint8_t *amddwarf__debug_const_bytes(const amddwarf_object *object,
   return buf;
 }
 
-size_t amddwarf_const_value_text(const amddwarf_object *object, const amddwarf_die_info *die,
-                                 char *buf, size_t buf_size)
+size_t amddwarf_const_value_text(const amddwarf_object *object, amddwarf_die_ref die, char *buf,
+                                 size_t buf_size)
 {
   amddwarf_text t;
+  amddwarf_die_fields f;
   amddwarf__text_init_fixed(&t, buf, buf_size);
-  const amddwarf_attr_value *cv = die != NULL ? die->const_value : NULL;
-  if (cv == NULL || object == NULL)
+  if (object == NULL || !amddwarf__debug_fields(object, die, &f) ||
+      f.const_value.kind == AMDDWARF_ATTR_NONE)
     return 0;
+  const amddwarf_attr_value *cv = &f.const_value;
   if (cv->kind == AMDDWARF_ATTR_STRING) {
     amddwarf__text_printf(&t, "\"%s\"", cv->string ? cv->string : "");
     return t.len;
   }
   uint8_t bytes[16];
   uint64_t size = 0;
-  const uint8_t *value = amddwarf__debug_const_bytes(object, die, bytes, &size);
-  amddwarf_debug_type type = {die->type, 0};
-  if (die->type == NULL) {
+  const uint8_t *value = amddwarf__debug_const_bytes(object, &f, bytes, &size);
+  amddwarf_debug_type type = {f.type, 0};
+  if (!amddwarf_die_ref_valid(f.type)) {
     /* No type: the constant as the form gives it. */
     if (cv->kind == AMDDWARF_ATTR_SIGNED)
       amddwarf__text_printf(&t, "%lld", (long long)cv->s);

@@ -20,7 +20,7 @@ void amddwarf__debug_format_value(amddwarf_text *out, const amddwarf_object *obj
    own bytes, else the constant's in little-endian order written to BUF
    (16 bytes; the type's size, at most 16, in *SIZE). */
 const uint8_t *amddwarf__debug_const_bytes(const amddwarf_object *object,
-                                          const amddwarf_die_info *die, uint8_t buf[16],
+                                          const amddwarf_die_fields *die, uint8_t buf[16],
                                           uint64_t *size);
 
 /* Whether the BITS bits of VALID from bit FIRST are all set (VALID NULL: yes). */
@@ -28,7 +28,7 @@ int amddwarf__debug_bits_valid(const uint8_t *valid, uint64_t first, uint64_t bi
 
 /* Whether TYPE prints its parts one by one (an aggregate or an array), so
    that some can be known and others not. */
-int amddwarf__debug_type_has_parts(amddwarf_debug_type type);
+int amddwarf__debug_type_has_parts(const amddwarf_object *object, amddwarf_debug_type type);
 
 /* Appends a pointer value: "(TYPE_NAME) 0xADDRESS", then " [SPACE]" unless
    ASPACE is the generic space. */

@@ -19,10 +19,16 @@ typedef struct planner {
   size_t message_size;
 } planner;
 
-static int is_reference(const amddwarf_die_info *t)
+static int is_reference(const amddwarf_die_fields *t)
 {
-  return t && (t->tag == AMDDWARF_DW_TAG_reference_type ||
-               t->tag == AMDDWARF_DW_TAG_rvalue_reference_type);
+  return t->tag == AMDDWARF_DW_TAG_reference_type ||
+         t->tag == AMDDWARF_DW_TAG_rvalue_reference_type;
+}
+
+/* The fields of the current type, stripped: 1, or 0 for void. */
+static int current(const planner *p, amddwarf_die_fields *t)
+{
+  return amddwarf__debug_strip_fields(p->object, p->type.die, t);
 }
 
 static amddwarf_status add_step(planner *p, amddwarf_debug_step step, size_t op)
@@ -63,16 +69,17 @@ static amddwarf_status fail(planner *p, amddwarf_status st, size_t op, const cha
    points to, DISPLACEMENT bytes further. */
 static amddwarf_status load_pointer(planner *p, size_t op, int64_t displacement)
 {
-  const amddwarf_die_info *ptr = amddwarf_type_strip(p->type.die);
+  amddwarf_die_fields ptr;
   amddwarf_debug_step step = {AMDDWARF_DEBUG_STEP_LOAD_POINTER, 0, 0, 0, 0, 0};
   uint64_t pointer_bytes = 8;
-  amddwarf_type_byte_size(p->object, ptr, &pointer_bytes);
+  current(p, &ptr);
+  amddwarf_type_byte_size(p->object, ptr.die, &pointer_bytes);
   step.pointer_bytes = (uint32_t)pointer_bytes;
-  step.aspace = amddwarf_type_pointer_aspace(p->object, ptr);
+  step.aspace = amddwarf_type_pointer_aspace(p->object, ptr.die);
   step.displacement = displacement;
   if (step.pointer_bytes == 0 || step.pointer_bytes > 8)
     return fail(p, AMDDWARF_E_UNSUPPORTED, op, "pointers of this size cannot be followed:");
-  p->type.die = ptr->type;
+  p->type.die = ptr.type;
   p->type.dims_used = 0;
   return add_step(p, step, op);
 }
@@ -80,8 +87,9 @@ static amddwarf_status load_pointer(planner *p, size_t op, int64_t displacement)
 /* References are followed wherever they are used, as C++ does. */
 static amddwarf_status follow_references(planner *p, size_t op)
 {
+  amddwarf_die_fields t;
   for (int i = 0; i < MAX_REFERENCES; ++i) {
-    if (p->is_address || !is_reference(amddwarf_type_strip(p->type.die)))
+    if (p->is_address || !current(p, &t) || !is_reference(&t))
       return AMDDWARF_OK;
     amddwarf_status st = load_pointer(p, op, 0);
     if (st != AMDDWARF_OK)
@@ -91,88 +99,95 @@ static amddwarf_status follow_references(planner *p, size_t op)
 }
 
 /* Anonymous members and base classes are searched like their aggregate. */
-static int is_nested(const amddwarf_die_info *m)
+static int is_nested(const amddwarf_die_fields *m)
 {
   return m->tag == AMDDWARF_DW_TAG_inheritance ||
          (m->tag == AMDDWARF_DW_TAG_member && m->name == NULL);
 }
 
-/* The aggregate a nested member M opens, or NULL (M is not nested, is not
-   an aggregate, or lies too deep). */
-static const amddwarf_die_info *nested_aggregate(const amddwarf_die_info *m, int depth)
+/* The aggregate a nested member M opens into *INNER: 1, or 0 (M is not
+   nested, is not an aggregate, or lies too deep). */
+static int nested_aggregate(const amddwarf_object *object, const amddwarf_die_fields *m,
+                            int depth, amddwarf_die_fields *inner)
 {
-  const amddwarf_die_info *inner = amddwarf_type_strip(m->type);
-  if (!is_nested(m))
-    return NULL;
-  return amddwarf__debug_is_aggregate(inner) && depth < MAX_ANONYMOUS_DEPTH ? inner : NULL;
+  return is_nested(m) && depth < MAX_ANONYMOUS_DEPTH &&
+         amddwarf__debug_strip_fields(object, m->type, inner) &&
+         amddwarf__debug_is_aggregate(inner);
 }
 
 /* Finds member NAME of aggregate T, looking into anonymous members and base
-   classes too; *BITS receives its offset from the start of T. */
-static const amddwarf_die_info *find_member(planner *p, const amddwarf_die_info *t,
-                                            const char *name, uint64_t *bits, int depth,
-                                            amddwarf_status *st)
+   classes too: 1 with its fields in *FOUND and its offset from the start of
+   T in *BITS, else 0 (*ST says whether a layout failed). */
+static int find_member(planner *p, const amddwarf_die_fields *t, const char *name,
+                       amddwarf_die_fields *found, uint64_t *bits, int depth,
+                       amddwarf_status *st)
 {
-  for (const amddwarf_die_info *m = t->first_child; m && *st == AMDDWARF_OK;
-       m = m->next_sibling) {
+  amddwarf_die_fields m, inner;
+  for (amddwarf_die_ref c = t->first_child;
+       *st == AMDDWARF_OK && amddwarf__debug_fields(p->object, c, &m); c = m.next_sibling) {
     amddwarf_debug_member_layout layout;
-    const amddwarf_die_info *inner = nested_aggregate(m, depth);
-    if (!amddwarf__debug_is_data_member(m) || (is_nested(m) && inner == NULL))
+    int nested = nested_aggregate(p->object, &m, depth, &inner);
+    if (!amddwarf__debug_is_data_member(&m) || (is_nested(&m) && !nested))
       continue;
-    if (inner == NULL && strcmp(m->name, name) != 0)
+    if (!nested && strcmp(m.name, name) != 0)
       continue;
-    if ((*st = amddwarf__debug_member_layout_get(p->object, m, &layout, p->message,
+    if ((*st = amddwarf__debug_member_layout_get(p->object, &m, &layout, p->message,
                                                 p->message_size)) != AMDDWARF_OK)
-      return NULL;
-    if (inner == NULL) {
+      return 0;
+    if (!nested) {
       *bits = layout.bit_offset;
-      return m;
+      *found = m;
+      return 1;
     }
     uint64_t inner_bits = 0;
-    const amddwarf_die_info *found = find_member(p, inner, name, &inner_bits, depth + 1, st);
-    if (found != NULL) {
+    if (find_member(p, &inner, name, found, &inner_bits, depth + 1, st)) {
       *bits = layout.bit_offset + inner_bits;
-      return found;
+      return 1;
     }
   }
-  return NULL;
+  return 0;
 }
 
-static void collect_members(const amddwarf_die_info *t, const amddwarf_die_info **members,
-                            size_t capacity, size_t *count, int depth)
+static void collect_members(const amddwarf_object *object, const amddwarf_die_fields *t,
+                            amddwarf_die_ref *members, size_t capacity, size_t *count,
+                            int depth)
 {
-  for (const amddwarf_die_info *m = t->first_child; m; m = m->next_sibling) {
-    const amddwarf_die_info *inner = nested_aggregate(m, depth);
+  amddwarf_die_fields m, inner;
+  for (amddwarf_die_ref c = t->first_child; amddwarf__debug_fields(object, c, &m);
+       c = m.next_sibling) {
     int seen = 0;
-    if (!amddwarf__debug_is_data_member(m))
+    if (!amddwarf__debug_is_data_member(&m))
       continue;
-    if (inner != NULL) {
-      collect_members(inner, members, capacity, count, depth + 1);
+    if (nested_aggregate(object, &m, depth, &inner)) {
+      collect_members(object, &inner, members, capacity, count, depth + 1);
       continue;
     }
-    if (is_nested(m))
+    if (is_nested(&m))
       continue;
     /* A name seen earlier hides this one, as find_member resolves it. */
-    for (size_t i = 0; i < *count && i < capacity && !seen; ++i)
-      seen = strcmp(members[i]->name, m->name) == 0;
+    for (size_t i = 0; i < *count && i < capacity && !seen; ++i) {
+      const char *earlier = amddwarf_object_die_string(object, members[i], AMDDWARF_DW_AT_name);
+      seen = earlier != NULL && strcmp(earlier, m.name) == 0;
+    }
     if (seen)
       continue;
     if (*count < capacity)
-      members[*count] = m;
+      members[*count] = m.die;
     ++*count;
   }
 }
 
-size_t amddwarf__debug_named_members(const amddwarf_die_info *t, const amddwarf_die_info **members,
-                                    size_t capacity)
+size_t amddwarf__debug_named_members(const amddwarf_object *object, amddwarf_die_ref t,
+                                    amddwarf_die_ref *members, size_t capacity)
 {
   size_t count = 0;
-  if (amddwarf__debug_is_aggregate(t))
-    collect_members(t, members, capacity, &count, 0);
+  amddwarf_die_fields f;
+  if (amddwarf__debug_fields(object, t, &f) && amddwarf__debug_is_aggregate(&f))
+    collect_members(object, &f, members, capacity, &count, 0);
   return count;
 }
 
-static amddwarf_status no_member(planner *p, const amddwarf_die_info *t, const char *name)
+static amddwarf_status no_member(planner *p, const amddwarf_die_fields *t, const char *name)
 {
   /* "struct S": the aggregate's own name, else the typedef's. */
   static const struct {
@@ -183,13 +198,18 @@ static amddwarf_status no_member(planner *p, const amddwarf_die_info *t, const c
                {AMDDWARF_DW_TAG_union_type, "union"}};
   const char *word = "struct";
   char type[256];
-  const amddwarf_die_info *named = p->type.die;
+  amddwarf_die_fields named;
   for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
     if (words[i].tag == t->tag)
       word = words[i].word;
-  while (named != NULL && named->name == NULL && named != t)
-    named = named->type; /* past const and volatile to a typedef */
-  amddwarf_type_name(p->object, t->name || named == NULL ? t : named, type, sizeof type, NULL);
+  /* Past const and volatile to a typedef. */
+  amddwarf_die_ref from = p->type.die;
+  for (int i = 0; i < MAX_ANONYMOUS_DEPTH && amddwarf__debug_fields(p->object, from, &named) &&
+                  named.name == NULL && from.offset != t->die.offset;
+       ++i)
+    from = named.type;
+  amddwarf_type_name(p->object, t->name || !amddwarf_die_ref_valid(from) ? t->die : from, type,
+                     sizeof type, NULL);
   size_t n = strlen(word);
   if (strncmp(type, word, n) == 0 && type[n] == ' ')
     snprintf(p->message, p->message_size, "no member '%s' in %s", name, type);
@@ -201,16 +221,17 @@ static amddwarf_status no_member(planner *p, const amddwarf_die_info *t, const c
 static amddwarf_status plan_member(planner *p, size_t i)
 {
   const amddwarf_debug_path_op *op = &p->path->ops[i];
-  const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
+  amddwarf_die_fields t, m;
   amddwarf_status st = AMDDWARF_OK;
   char what[AMDDWARF_DEBUG_NAME_SIZE * 2 + 64];
   uint64_t bits = 0;
+  current(p, &t);
   if (op->kind == AMDDWARF_DEBUG_PATH_ARROW) {
     if (p->is_address) {
       p->is_address = 0; /* (&s)->x is s.x */
-    } else if (amddwarf__debug_type_array(p->type) != NULL) {
+    } else if (amddwarf_die_ref_valid(amddwarf__debug_type_array(p->object, p->type))) {
       p->type = amddwarf__debug_type_element(p->object, p->type); /* arr->x is arr[0].x */
-    } else if (t && t->tag == AMDDWARF_DW_TAG_pointer_type) {
+    } else if (t.tag == AMDDWARF_DW_TAG_pointer_type) {
       if ((st = load_pointer(p, i, 0)) != AMDDWARF_OK)
         return st;
     } else {
@@ -219,27 +240,28 @@ static amddwarf_status plan_member(planner *p, size_t i)
     }
     if ((st = follow_references(p, i)) != AMDDWARF_OK)
       return st;
-    t = amddwarf_type_strip(p->type.die);
-  } else if (p->is_address || (t && t->tag == AMDDWARF_DW_TAG_pointer_type)) {
+    current(p, &t);
+  } else if (p->is_address || t.tag == AMDDWARF_DW_TAG_pointer_type) {
     snprintf(what, sizeof what, "'.%s' needs a struct or union; use '->%s' on the pointer",
              op->name, op->name);
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, what);
   }
-  if (!amddwarf__debug_is_aggregate(t) || amddwarf__debug_type_array(p->type) != NULL) {
+  if (!amddwarf__debug_is_aggregate(&t) ||
+      amddwarf_die_ref_valid(amddwarf__debug_type_array(p->object, p->type))) {
     snprintf(what, sizeof what, "'%s%s' needs a struct or union, not",
              op->kind == AMDDWARF_DEBUG_PATH_ARROW ? "->" : ".", op->name);
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, what);
   }
-  const amddwarf_die_info *m = find_member(p, t, op->name, &bits, 0, &st);
+  int found = find_member(p, &t, op->name, &m, &bits, 0, &st);
   if (st != AMDDWARF_OK)
     return st;
-  if (m == NULL)
-    return no_member(p, t, op->name);
+  if (!found)
+    return no_member(p, &t, op->name);
   amddwarf_debug_member_layout layout;
-  if ((st = amddwarf__debug_member_layout_get(p->object, m, &layout, p->message,
+  if ((st = amddwarf__debug_member_layout_get(p->object, &m, &layout, p->message,
                                              p->message_size)) != AMDDWARF_OK)
     return st;
-  p->type = (amddwarf_debug_type){m->type, 0};
+  p->type = (amddwarf_debug_type){m.type, 0};
   p->bitfield = layout.bit_size;
   return add_step(p, bits_step(bits), i);
 }
@@ -264,10 +286,11 @@ static amddwarf_status index_out_of_bounds(planner *p, size_t i, int64_t index,
 
 static amddwarf_status plan_index(planner *p, size_t i, int64_t index)
 {
-  const amddwarf_die_info *array = amddwarf__debug_type_array(p->type);
-  const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
+  amddwarf_die_ref array = amddwarf__debug_type_array(p->object, p->type);
+  amddwarf_die_fields t;
   uint64_t elem = 0;
-  if (array != NULL) {
+  current(p, &t);
+  if (amddwarf_die_ref_valid(array)) {
     amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
     amddwarf__debug_array_dims(p->object, array, dims);
     const amddwarf_debug_dim *d = &dims[p->type.dims_used];
@@ -282,9 +305,10 @@ static amddwarf_status plan_index(planner *p, size_t i, int64_t index)
     p->type = row;
     return add_step(p, bits_step(k * elem * 8), i);
   }
-  if (!p->is_address && t && t->tag == AMDDWARF_DW_TAG_pointer_type) {
-    amddwarf_debug_type pointee = {t->type, 0};
-    if (t->type == NULL || amddwarf__debug_type_size(p->object, pointee, &elem) != AMDDWARF_OK ||
+  if (!p->is_address && t.tag == AMDDWARF_DW_TAG_pointer_type) {
+    amddwarf_debug_type pointee = {t.type, 0};
+    if (!amddwarf_die_ref_valid(t.type) ||
+        amddwarf__debug_type_size(p->object, pointee, &elem) != AMDDWARF_OK ||
         elem == 0)
       return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i,
                   "cannot index a pointer to a type of unknown size:");
@@ -298,18 +322,18 @@ static amddwarf_status plan_index(planner *p, size_t i, int64_t index)
 
 static amddwarf_status plan_deref(planner *p, size_t i)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
+  amddwarf_die_fields t;
   if (p->is_address) {
     p->is_address = 0; /* *&x is x */
     return AMDDWARF_OK;
   }
-  if (amddwarf__debug_type_array(p->type) != NULL) {
+  if (amddwarf_die_ref_valid(amddwarf__debug_type_array(p->object, p->type))) {
     p->type = amddwarf__debug_type_element(p->object, p->type); /* *arr is arr[0] */
     return AMDDWARF_OK;
   }
-  if (t == NULL || t->tag != AMDDWARF_DW_TAG_pointer_type)
+  if (!current(p, &t) || t.tag != AMDDWARF_DW_TAG_pointer_type)
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, "'*' needs a pointer, not");
-  if (t->type == NULL)
+  if (!amddwarf_die_ref_valid(t.type))
     return fail(p, AMDDWARF_E_INVALID_ARGUMENT, i, "cannot dereference");
   return load_pointer(p, i, 0);
 }
@@ -346,9 +370,9 @@ int64_t amddwarf__debug_vector_component(const char *name)
    its index; -1 when OP is not one. */
 static int64_t vector_component(planner *p, const amddwarf_debug_path_op *op)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(p->type.die);
-  if (op->kind != AMDDWARF_DEBUG_PATH_MEMBER || p->is_address || t == NULL ||
-      t->tag != AMDDWARF_DW_TAG_array_type || !(t->flags & AMDDWARF_DIE_GNU_VECTOR) ||
+  amddwarf_die_fields t;
+  if (op->kind != AMDDWARF_DEBUG_PATH_MEMBER || p->is_address || !current(p, &t) ||
+      t.tag != AMDDWARF_DW_TAG_array_type || !(t.flags & AMDDWARF_DIE_GNU_VECTOR) ||
       p->type.dims_used != 0)
     return -1;
   return amddwarf__debug_vector_component(op->name);
@@ -375,10 +399,10 @@ static amddwarf_status plan_op(planner *p, size_t i)
 
 /* The C spelling of "&E" of type TYPE_NAME: "int *", or "int (*)[4]" for
    a pointer to an array. */
-static void spell_address_type(amddwarf_debug_plan *plan)
+static void spell_address_type(const amddwarf_object *object, amddwarf_debug_plan *plan)
 {
   size_t len = strlen(plan->type_name);
-  if (amddwarf__debug_type_array(plan->result) != NULL) {
+  if (amddwarf_die_ref_valid(amddwarf__debug_type_array(object, plan->result))) {
     char elem[128], dims[128];
     size_t bracket = strcspn(plan->type_name, "[");
     snprintf(elem, sizeof elem, "%.*s", (int)bracket, plan->type_name);
@@ -390,7 +414,7 @@ static void spell_address_type(amddwarf_debug_plan *plan)
 }
 
 amddwarf_status amddwarf__debug_plan_build(const amddwarf_object *object,
-                                          const amddwarf_die_info *var_type,
+                                          amddwarf_die_ref var_type,
                                           const amddwarf_debug_path *path,
                                           amddwarf_debug_plan *plan, char *message, size_t size)
 {
@@ -413,17 +437,18 @@ amddwarf_status amddwarf__debug_plan_build(const amddwarf_object *object,
     return st;
   plan->result = p.type;
   plan->is_address = p.is_address;
+  plan->result_signed = amddwarf__debug_type_is_signed(object, p.type.die);
   amddwarf__debug_type_spell(object, p.type, plan->type_name, sizeof plan->type_name);
   if (p.is_address) {
-    spell_address_type(plan);
+    spell_address_type(object, plan);
     /* The size of the object pointed to, for explaining; 0 when unknown. */
-    if (p.type.die == NULL ||
+    if (!amddwarf_die_ref_valid(p.type.die) ||
         amddwarf__debug_type_size(object, p.type, &plan->byte_size) != AMDDWARF_OK)
       plan->byte_size = 0;
     plan->bit_size = 0;
     return AMDDWARF_OK;
   }
-  if (p.type.die == NULL) {
+  if (!amddwarf_die_ref_valid(p.type.die)) {
     snprintf(message, size, "'%s' has type void", path->name);
     return AMDDWARF_E_INVALID_ARGUMENT;
   }

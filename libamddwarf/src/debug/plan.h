@@ -31,6 +31,7 @@ typedef struct amddwarf_debug_plan {
   uint64_t byte_size;         /* bytes of RESULT */
   uint64_t bit_size;          /* bits to read: BYTE_SIZE * 8, or a bitfield's width */
   int is_address;             /* the plan ends in AMDDWARF_DEBUG_STEP_ADDRESS */
+  int result_signed;          /* RESULT holds signed values (amddwarf__debug_type_is_signed) */
   char type_name[256];        /* C spelling of what is printed ("int *" for &x) */
 } amddwarf_debug_plan;
 
@@ -39,16 +40,17 @@ typedef struct amddwarf_debug_plan {
    type does not allow, an index out of bounds), E_UNSUPPORTED, E_OVERFLOW
    or E_LIMIT, with MESSAGE (SIZE bytes) naming the subexpression and type. */
 amddwarf_status amddwarf__debug_plan_build(const amddwarf_object *object,
-                                          const amddwarf_die_info *var_type,
+                                          amddwarf_die_ref var_type,
                                           const amddwarf_debug_path *path,
                                           amddwarf_debug_plan *plan, char *message, size_t size);
 
 /* The named members of aggregate T (stripped) a path can reach by name, in
    declaration order: members of anonymous members and of base classes are
    flattened in, a name hidden by an earlier one is left out. Writes at
-   most CAPACITY DIEs to MEMBERS and returns how many there are. */
-size_t amddwarf__debug_named_members(const amddwarf_die_info *t, const amddwarf_die_info **members,
-                                    size_t capacity);
+   most CAPACITY DIEs to MEMBERS and returns how many there are (with
+   CAPACITY 0, an upper bound: names are not compared). */
+size_t amddwarf__debug_named_members(const amddwarf_object *object, amddwarf_die_ref t,
+                                    amddwarf_die_ref *members, size_t capacity);
 
 /* The index of the component of an ext_vector_type vector named like a
    member (v.x, v.a, v.s3, v.sf), or -1. */

@@ -10,92 +10,76 @@
 
 enum { MAX_TYPE_DEPTH = 16 };
 
-static const amddwarf_dw_lang one_based_languages[] = {
-    AMDDWARF_DW_LANG_Ada83,     AMDDWARF_DW_LANG_Cobol74,   AMDDWARF_DW_LANG_Cobol85,
-    AMDDWARF_DW_LANG_Fortran77, AMDDWARF_DW_LANG_Fortran90, AMDDWARF_DW_LANG_Pascal83,
-    AMDDWARF_DW_LANG_Modula2,   AMDDWARF_DW_LANG_Ada95,     AMDDWARF_DW_LANG_Fortran95,
-    AMDDWARF_DW_LANG_PLI,       AMDDWARF_DW_LANG_Fortran03, AMDDWARF_DW_LANG_Fortran08,
-};
-
-static int64_t default_lower_bound(const amddwarf_object *object, const amddwarf_die_info *die)
+int amddwarf__debug_fields(const amddwarf_object *object, amddwarf_die_ref die,
+                          amddwarf_die_fields *out)
 {
-  const amddwarf_cu *cu = object ? amddwarf_object_cu(object, die->cu_index) : NULL;
-  for (size_t i = 0; cu && i < sizeof one_based_languages / sizeof one_based_languages[0]; ++i)
-    if (cu->language == (uint32_t)one_based_languages[i])
-      return 1;
-  return 0;
+  if (!amddwarf_die_ref_valid(die) ||
+      amddwarf_object_die_fields(object, die, out, NULL) != AMDDWARF_OK) {
+    memset(out, 0, sizeof *out);
+    return 0;
+  }
+  return 1;
+}
+
+int amddwarf__debug_strip_fields(const amddwarf_object *object, amddwarf_die_ref type,
+                                amddwarf_die_fields *out)
+{
+  return amddwarf__debug_fields(object, amddwarf_type_strip(object, type), out);
 }
 
 static int constant(const amddwarf_attr_value *v, int64_t *out)
 {
-  if (v == NULL || (v->kind != AMDDWARF_ATTR_UNSIGNED && v->kind != AMDDWARF_ATTR_SIGNED))
+  if (v->kind != AMDDWARF_ATTR_UNSIGNED && v->kind != AMDDWARF_ATTR_SIGNED)
     return 0;
   *out = (int64_t)v->u;
   return 1;
 }
 
-size_t amddwarf__debug_array_dims(const amddwarf_object *object, const amddwarf_die_info *array,
+size_t amddwarf__debug_array_dims(const amddwarf_object *object, amddwarf_die_ref array,
                                  amddwarf_debug_dim *dims)
 {
-  size_t n = 0;
-  for (const amddwarf_die_info *s = array->first_child; s && n < AMDDWARF_DEBUG_MAX_DIMS;
-       s = s->next_sibling) {
-    int64_t count = 0, upper = 0;
-    amddwarf_debug_dim *d = &dims[n];
-    if (s->tag != AMDDWARF_DW_TAG_subrange_type)
-      continue;
-    memset(d, 0, sizeof *d);
-    if (!constant(s->lower_bound, &d->lower))
-      d->lower = default_lower_bound(object, s);
-    if (constant(s->count, &count)) {
-      d->count = count < 0 ? 0 : (uint64_t)count;
-      d->known = 1;
-    } else if (constant(s->upper_bound, &upper) &&
-               !(s->upper_bound->kind == AMDDWARF_ATTR_UNSIGNED &&
-                 s->upper_bound->u == 0xffffffffu)) {
-      /* An unsigned 0xffffffff upper bound is how old producers say "unknown". */
-      d->count = upper < d->lower ? 0 : (uint64_t)(upper - d->lower) + 1;
-      d->known = 1;
-    }
-    ++n;
-  }
-  return n;
+  size_t n = amddwarf_type_array_dims(object, array, dims, AMDDWARF_DEBUG_MAX_DIMS);
+  return n < AMDDWARF_DEBUG_MAX_DIMS ? n : AMDDWARF_DEBUG_MAX_DIMS;
 }
 
-const amddwarf_die_info *amddwarf__debug_type_array(amddwarf_debug_type type)
+amddwarf_die_ref amddwarf__debug_type_array(const amddwarf_object *object,
+                                           amddwarf_debug_type type)
 {
-  const amddwarf_die_info *t = amddwarf_type_strip(type.die);
+  amddwarf_die_ref none = {0, 0, 0};
+  amddwarf_die_ref t = amddwarf_type_strip(object, type.die);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
-  if (t == NULL || t->tag != AMDDWARF_DW_TAG_array_type)
-    return NULL;
-  return type.dims_used < amddwarf__debug_array_dims(NULL, t, dims) ? t : NULL;
+  return type.dims_used < amddwarf__debug_array_dims(object, t, dims) ? t : none;
 }
 
 amddwarf_debug_type amddwarf__debug_type_element(const amddwarf_object *object,
                                                 amddwarf_debug_type type)
 {
-  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
+  amddwarf_die_ref array = amddwarf__debug_type_array(object, type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
   amddwarf_debug_type row = {type.die, type.dims_used + 1};
-  if (array == NULL || type.dims_used + 1 >= amddwarf__debug_array_dims(object, array, dims))
-    row = (amddwarf_debug_type){array ? array->type : NULL, 0};
+  amddwarf_die_fields a;
+  if (!amddwarf__debug_fields(object, array, &a) ||
+      type.dims_used + 1 >= amddwarf__debug_array_dims(object, array, dims))
+    row = (amddwarf_debug_type){a.type, 0};
   return row;
 }
 
 static amddwarf_status type_size(const amddwarf_object *object, amddwarf_debug_type type,
                                  uint64_t *size, int depth)
 {
-  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
+  amddwarf_die_ref array = amddwarf__debug_type_array(object, type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+  amddwarf_die_fields a, named;
   uint64_t total = 0;
   /* Arrays are sized by their elements, so that a private pointer (4 bytes,
      amddwarf_type_byte_size) takes 4 bytes wherever it is. */
-  if (array == NULL)
+  if (!amddwarf__debug_fields(object, array, &a))
     return amddwarf_type_byte_size(object, type.die, size);
-  if (type.dims_used == 0 && ((array->flags | type.die->flags) & AMDDWARF_DIE_HAS_BYTE_SIZE))
+  amddwarf__debug_fields(object, type.die, &named);
+  if (type.dims_used == 0 && ((a.flags | named.flags) & AMDDWARF_DIE_HAS_BYTE_SIZE))
     return amddwarf_type_byte_size(object, type.die, size);
   if (depth >= MAX_TYPE_DEPTH ||
-      type_size(object, (amddwarf_debug_type){array->type, 0}, &total, depth + 1) != AMDDWARF_OK)
+      type_size(object, (amddwarf_debug_type){a.type, 0}, &total, depth + 1) != AMDDWARF_OK)
     return AMDDWARF_NOT_FOUND;
   size_t n = amddwarf__debug_array_dims(object, array, dims);
   for (size_t i = type.dims_used; i < n; ++i) {
@@ -116,18 +100,19 @@ amddwarf_status amddwarf__debug_type_size(const amddwarf_object *object, amddwar
 void amddwarf__debug_type_spell(const amddwarf_object *object, amddwarf_debug_type type,
                                char *buf, size_t size)
 {
-  const amddwarf_die_info *array = amddwarf__debug_type_array(type);
+  amddwarf_die_ref array = amddwarf__debug_type_array(object, type);
   amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
+  amddwarf_die_fields a;
   size_t len;
-  if (type.die == NULL) {
+  if (!amddwarf_die_ref_valid(type.die)) {
     snprintf(buf, size, "void");
     return;
   }
-  if (array == NULL || type.dims_used == 0) {
+  if (!amddwarf__debug_fields(object, array, &a) || type.dims_used == 0) {
     amddwarf_type_name(object, type.die, buf, size, NULL);
     return;
   }
-  amddwarf_type_name(object, array->type, buf, size, NULL);
+  amddwarf_type_name(object, a.type, buf, size, NULL);
   size_t n = amddwarf__debug_array_dims(object, array, dims);
   for (size_t i = type.dims_used; i < n; ++i) {
     len = strlen(buf);
@@ -138,13 +123,13 @@ void amddwarf__debug_type_spell(const amddwarf_object *object, amddwarf_debug_ty
   }
 }
 
-int amddwarf__debug_is_aggregate(const amddwarf_die_info *t)
+int amddwarf__debug_is_aggregate(const amddwarf_die_fields *t)
 {
   return t && (t->tag == AMDDWARF_DW_TAG_structure_type ||
                t->tag == AMDDWARF_DW_TAG_union_type || t->tag == AMDDWARF_DW_TAG_class_type);
 }
 
-int amddwarf__debug_is_data_member(const amddwarf_die_info *m)
+int amddwarf__debug_is_data_member(const amddwarf_die_fields *m)
 {
   return (m->tag == AMDDWARF_DW_TAG_member || m->tag == AMDDWARF_DW_TAG_inheritance) &&
          !(m->flags & AMDDWARF_DIE_DECLARATION);
@@ -152,36 +137,22 @@ int amddwarf__debug_is_data_member(const amddwarf_die_info *m)
 
 /* ---- members ---- */
 
-/* The attribute lives during the call only: its constant is copied. */
-typedef struct bit_offset_search {
-  int found;
-  int64_t value;
-} bit_offset_search;
-
-static int find_bit_offset(void *user, const amddwarf_attribute *attribute)
-{
-  bit_offset_search *search = user;
-  if (attribute->attribute != AMDDWARF_DW_AT_bit_offset)
-    return 0;
-  search->found = constant(&attribute->value, &search->value);
-  return 1;
-}
-
 /* DW_AT_data_member_location: a constant, or (DWARF 2) DW_OP_plus_uconst. */
 static amddwarf_status member_byte_offset(const amddwarf_object *object,
-                                          const amddwarf_die_info *member, uint64_t *offset,
+                                          const amddwarf_die_fields *member, uint64_t *offset,
                                           char *message, size_t size)
 {
-  const amddwarf_attr_value *v = member->data_member_location;
+  const amddwarf_attr_value *v = &member->data_member_location;
   amddwarf_op op;
   size_t count = 0;
   *offset = 0;
-  if (v == NULL || v->kind == AMDDWARF_ATTR_UNSIGNED || v->kind == AMDDWARF_ATTR_SIGNED) {
-    *offset = v ? v->u : 0;
+  if (v->kind == AMDDWARF_ATTR_NONE || v->kind == AMDDWARF_ATTR_UNSIGNED ||
+      v->kind == AMDDWARF_ATTR_SIGNED) {
+    *offset = v->u;
     return AMDDWARF_OK;
   }
   if (v->kind == AMDDWARF_ATTR_EXPR) {
-    const amddwarf_cu *cu = amddwarf_object_cu(object, member->cu_index);
+    const amddwarf_cu *cu = amddwarf_object_cu(object, member->die.cu_index);
     if (amddwarf_expr_decode(v->bytes, v->size, cu ? &cu->format : NULL, &op, 1, &count,
                              NULL) == AMDDWARF_OK &&
         count == 1 && op.size == v->size && op.kind == AMDDWARF_OP_plus_uconst) {
@@ -190,12 +161,12 @@ static amddwarf_status member_byte_offset(const amddwarf_object *object,
     }
   }
   snprintf(message, size, "member '%s' (DIE 0x%llx) has a location that is not a constant",
-           member->name ? member->name : "?", (unsigned long long)member->offset);
+           member->name ? member->name : "?", (unsigned long long)member->die.offset);
   return AMDDWARF_E_UNSUPPORTED;
 }
 
 amddwarf_status amddwarf__debug_member_layout_get(const amddwarf_object *object,
-                                                 const amddwarf_die_info *member,
+                                                 const amddwarf_die_fields *member,
                                                  amddwarf_debug_member_layout *layout,
                                                  char *message, size_t size)
 {
@@ -216,9 +187,12 @@ amddwarf_status amddwarf__debug_member_layout_get(const amddwarf_object *object,
   /* DWARF 2/3 bitfields: DW_AT_bit_offset counts from the most significant
      bit of a storage unit of DW_AT_byte_size bytes at the member location;
      on little-endian AMDGPU that is bit (size * 8 - bit_offset - bit_size). */
-  bit_offset_search search = {0, 0};
-  amddwarf_object_die_attributes(object, member, find_bit_offset, &search, NULL);
-  int64_t from_msb = search.found ? search.value : 0;
+  amddwarf_attribute a;
+  int64_t from_msb = 0;
+  if (amddwarf_object_die_attribute(object, member->die, AMDDWARF_DW_AT_bit_offset, 0, &a,
+                                    NULL) != AMDDWARF_OK ||
+      !constant(&a.value, &from_msb))
+    from_msb = 0;
   if (member->flags & AMDDWARF_DIE_HAS_BYTE_SIZE)
     storage = member->byte_size;
   else if (amddwarf_type_byte_size(object, member->type, &storage) != AMDDWARF_OK)
@@ -227,7 +201,7 @@ amddwarf_status amddwarf__debug_member_layout_get(const amddwarf_object *object,
     snprintf(message, size,
              "bitfield '%s' (DIE 0x%llx): DW_AT_bit_offset %lld and "
              "DW_AT_bit_size %llu do not fit its %llu-byte storage",
-             member->name ? member->name : "?", (unsigned long long)member->offset,
+             member->name ? member->name : "?", (unsigned long long)member->die.offset,
              (long long)from_msb, (unsigned long long)layout->bit_size,
              (unsigned long long)storage);
     return AMDDWARF_E_MALFORMED;
@@ -248,27 +222,24 @@ uint64_t amddwarf__debug_extend_bits(uint64_t v, uint64_t bits, int signed_)
   return v;
 }
 
-int amddwarf__debug_type_is_signed(const amddwarf_die_info *type)
+int amddwarf__debug_type_is_signed(const amddwarf_object *object, amddwarf_die_ref type)
 {
-  for (int i = 0; type != NULL && i < 8; ++i) {
-    type = amddwarf_type_strip(type);
-    if (type == NULL)
+  amddwarf_die_fields t, e;
+  for (int i = 0; i < 8 && amddwarf__debug_strip_fields(object, type, &t); ++i) {
+    if (t.tag == AMDDWARF_DW_TAG_base_type)
+      return t.encoding == AMDDWARF_ATE_SIGNED || t.encoding == AMDDWARF_ATE_SIGNED_CHAR ||
+             t.encoding == AMDDWARF_DW_ATE_signed_fixed;
+    if (t.tag != AMDDWARF_DW_TAG_enumeration_type)
       return 0;
-    if (type->tag == AMDDWARF_DW_TAG_base_type)
-      return type->encoding == AMDDWARF_ATE_SIGNED ||
-             type->encoding == AMDDWARF_ATE_SIGNED_CHAR ||
-             type->encoding == AMDDWARF_DW_ATE_signed_fixed;
-    if (type->tag != AMDDWARF_DW_TAG_enumeration_type)
-      return 0;
-    if (type->type == NULL) {
+    if (!amddwarf_die_ref_valid(t.type)) {
       /* No underlying type (DWARF 2-4): signed when an enumerator is negative. */
-      for (const amddwarf_die_info *e = type->first_child; e; e = e->next_sibling)
-        if (e->const_value && e->const_value->kind == AMDDWARF_ATTR_SIGNED &&
-            e->const_value->s < 0)
+      for (amddwarf_die_ref c = t.first_child; amddwarf__debug_fields(object, c, &e);
+           c = e.next_sibling)
+        if (e.const_value.kind == AMDDWARF_ATTR_SIGNED && e.const_value.s < 0)
           return 1;
       return 0;
     }
-    type = type->type;
+    type = t.type;
   }
   return 0;
 }

@@ -10,31 +10,37 @@
 
 enum { AMDDWARF_DEBUG_MAX_DIMS = 16 };
 
-/* A type as a path sees it: DIE as written (typedefs kept for its name)
-   and, for an array, how many leading dimensions were indexed already
-   ("m[1]" of int m[3][4] is DIE int[3][4] with DIMS_USED 1). DIE NULL is
-   void. */
+/* A type as a path sees it: the reference of its DIE as written (typedefs
+   kept for its name) and, for an array, how many leading dimensions were
+   indexed already ("m[1]" of int m[3][4] is DIE int[3][4] with DIMS_USED
+   1). A DIE that is not valid (amddwarf_die_ref_valid) is void. */
 typedef struct amddwarf_debug_type {
-  const amddwarf_die_info *die;
+  amddwarf_die_ref die;
   unsigned dims_used;
 } amddwarf_debug_type;
 
-/* One dimension of an array: valid indexes LOWER .. LOWER + COUNT - 1;
-   KNOWN 0 when the count is not a constant (a flexible array). */
-typedef struct amddwarf_debug_dim {
-  int64_t lower;
-  uint64_t count;
-  int known;
-} amddwarf_debug_dim;
+/* One dimension of an array (amddwarf_type_array_dims). */
+typedef amddwarf_array_dim amddwarf_debug_dim;
 
-/* The dimensions of array type ARRAY (stripped) into DIMS; returns how many
-   (at most AMDDWARF_DEBUG_MAX_DIMS). OBJECT (may be NULL) gives the unit's
-   language for the default lower bound. */
-size_t amddwarf__debug_array_dims(const amddwarf_object *object, const amddwarf_die_info *array,
+/* DIE's fields (amddwarf_object_die_fields): 1, or 0 (*OUT zeroed) for an
+   invalid reference and a DIE that cannot be read. Children are walked as
+   for (c = t.first_child; amddwarf__debug_fields(o, c, &m); c = m.next_sibling). */
+int amddwarf__debug_fields(const amddwarf_object *object, amddwarf_die_ref die,
+                          amddwarf_die_fields *out);
+
+/* The fields of TYPE past its typedefs and qualifiers: 1, or 0 for void. */
+int amddwarf__debug_strip_fields(const amddwarf_object *object, amddwarf_die_ref type,
+                                amddwarf_die_fields *out);
+
+/* The dimensions of array type ARRAY into DIMS (at most
+   AMDDWARF_DEBUG_MAX_DIMS); returns how many. */
+size_t amddwarf__debug_array_dims(const amddwarf_object *object, amddwarf_die_ref array,
                                  amddwarf_debug_dim *dims);
 
-/* The stripped DIE of TYPE when it is an array with dimensions left, else NULL. */
-const amddwarf_die_info *amddwarf__debug_type_array(amddwarf_debug_type type);
+/* The stripped DIE of TYPE when it is an array with dimensions left, else
+   a reference that is not valid. */
+amddwarf_die_ref amddwarf__debug_type_array(const amddwarf_object *object,
+                                           amddwarf_debug_type type);
 
 /* The type of an element of array TYPE (the next row, or the element type). */
 amddwarf_debug_type amddwarf__debug_type_element(const amddwarf_object *object,
@@ -49,10 +55,10 @@ amddwarf_status amddwarf__debug_type_size(const amddwarf_object *object, amddwar
 void amddwarf__debug_type_spell(const amddwarf_object *object, amddwarf_debug_type type,
                                char *buf, size_t size);
 
-/* Struct, union or class (T stripped). */
-int amddwarf__debug_is_aggregate(const amddwarf_die_info *t);
+/* Struct, union or class (T stripped; NULL: no). */
+int amddwarf__debug_is_aggregate(const amddwarf_die_fields *t);
 /* A member or base class that takes storage (not a static member). */
-int amddwarf__debug_is_data_member(const amddwarf_die_info *m);
+int amddwarf__debug_is_data_member(const amddwarf_die_fields *m);
 
 /* Where a member (or inheritance) DIE lives in its aggregate. */
 typedef struct amddwarf_debug_member_layout {
@@ -64,7 +70,7 @@ typedef struct amddwarf_debug_member_layout {
    neither a constant nor DW_OP_plus_uconst) or E_MALFORMED (a DWARF 2/3
    bitfield outside its storage unit) with MESSAGE (SIZE bytes). */
 amddwarf_status amddwarf__debug_member_layout_get(const amddwarf_object *object,
-                                                 const amddwarf_die_info *member,
+                                                 const amddwarf_die_fields *member,
                                                  amddwarf_debug_member_layout *layout,
                                                  char *message, size_t size);
 
@@ -72,7 +78,7 @@ amddwarf_status amddwarf__debug_member_layout_get(const amddwarf_object *object,
 uint64_t amddwarf__debug_extend_bits(uint64_t v, uint64_t bits, int signed_);
 
 /* Whether base or enumeration TYPE holds signed values. */
-int amddwarf__debug_type_is_signed(const amddwarf_die_info *type);
+int amddwarf__debug_type_is_signed(const amddwarf_object *object, amddwarf_die_ref type);
 
 /* The little-endian unsigned value of the first min(SIZE, 8) bytes at BYTES. */
 uint64_t amddwarf__debug_load_uint(const uint8_t *bytes, size_t size);

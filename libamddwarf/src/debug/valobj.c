@@ -12,7 +12,7 @@
 
 /* ---- making a value ---- */
 
-static amddwarf_value_kind kind_of(const amddwarf_debug_plan *plan)
+static amddwarf_value_kind kind_of(const amddwarf_object *object, const amddwarf_debug_plan *plan)
 {
   static const struct {
     amddwarf_dw_tag tag;
@@ -27,22 +27,22 @@ static amddwarf_value_kind kind_of(const amddwarf_debug_plan *plan)
       {AMDDWARF_DW_TAG_class_type, AMDDWARF_VALUE_KIND_STRUCT},
       {AMDDWARF_DW_TAG_union_type, AMDDWARF_VALUE_KIND_UNION},
   };
-  const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
-  const amddwarf_die_info *array = amddwarf__debug_type_array(plan->result);
+  amddwarf_die_fields t, array;
   if (plan->is_address)
     return AMDDWARF_VALUE_KIND_POINTER;
-  if (array != NULL)
-    return array->flags & AMDDWARF_DIE_GNU_VECTOR ? AMDDWARF_VALUE_KIND_VECTOR
-                                                  : AMDDWARF_VALUE_KIND_ARRAY;
-  for (size_t i = 0; t != NULL && i < sizeof kinds / sizeof kinds[0]; ++i)
-    if ((uint32_t)kinds[i].tag == t->tag)
+  if (amddwarf__debug_fields(object, amddwarf__debug_type_array(object, plan->result), &array))
+    return array.flags & AMDDWARF_DIE_GNU_VECTOR ? AMDDWARF_VALUE_KIND_VECTOR
+                                                 : AMDDWARF_VALUE_KIND_ARRAY;
+  amddwarf__debug_strip_fields(object, plan->result.die, &t);
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i)
+    if ((uint32_t)kinds[i].tag == t.tag)
       return kinds[i].kind;
   return AMDDWARF_VALUE_KIND_OTHER;
 }
 
 /* Base types the assignment parser knows: integers, chars, bools and
    floats of 1, 2, 4 or 8 bytes, one element. */
-static int scalar_assignable(const amddwarf_die_info *t, uint64_t size)
+static int scalar_assignable(const amddwarf_die_fields *t, uint64_t size)
 {
   return t->vector_size <= 1 && (size == 1 || size == 2 || size == 4 || size == 8) &&
          t->encoding != AMDDWARF_ATE_ADDRESS && t->encoding < AMDDWARF_ATE_LO_USER;
@@ -53,23 +53,25 @@ static amddwarf_status describe_children(amddwarf_valobj *v)
 {
   amddwarf_valobj_info *info = &v->info;
   const amddwarf_debug_plan *plan = &v->plan;
-  const amddwarf_die_info *t = amddwarf_type_strip(plan->result.die);
-  const amddwarf_die_info *array = amddwarf__debug_type_array(plan->result);
+  amddwarf_die_fields t;
+  amddwarf_die_ref array = amddwarf__debug_type_array(v->object, plan->result);
   uint64_t size = 0;
+  amddwarf__debug_strip_fields(v->object, plan->result.die, &t);
   if (info->kind == AMDDWARF_VALUE_KIND_STRUCT || info->kind == AMDDWARF_VALUE_KIND_UNION) {
-    size_t count = amddwarf__debug_named_members(t, NULL, 0);
+    size_t count = amddwarf__debug_named_members(v->object, t.die, NULL, 0);
     v->members = amddwarf__mem_calloc(&v->wave->allocator, count ? count : 1, sizeof *v->members);
     if (v->members == NULL)
       return AMDDWARF_E_NO_MEMORY;
-    v->member_count = amddwarf__debug_named_members(t, v->members, count);
+    v->member_capacity = count;
+    v->member_count = amddwarf__debug_named_members(v->object, t.die, v->members, count);
     info->named_children = v->member_count;
   } else if (plan->is_address) {
     info->named_children = 1; /* *&x */
   } else if (info->kind == AMDDWARF_VALUE_KIND_POINTER) {
-    amddwarf_debug_type pointee = {t->type, 0};
-    info->named_children = t->type != NULL &&
+    amddwarf_debug_type pointee = {t.type, 0};
+    info->named_children = amddwarf_die_ref_valid(t.type) &&
                            amddwarf__debug_type_size(v->object, pointee, &size) == AMDDWARF_OK;
-  } else if (array != NULL) {
+  } else if (amddwarf_die_ref_valid(array)) {
     amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
     amddwarf__debug_array_dims(v->object, array, dims);
     info->indexed_children = dims[plan->result.dims_used].known
@@ -79,8 +81,8 @@ static amddwarf_status describe_children(amddwarf_valobj *v)
   info->assignable =
       !plan->is_address &&
       (plan->bit_size < plan->byte_size * 8 || info->kind == AMDDWARF_VALUE_KIND_ENUM ||
-       (info->kind == AMDDWARF_VALUE_KIND_POINTER && t->tag == AMDDWARF_DW_TAG_pointer_type) ||
-       (info->kind == AMDDWARF_VALUE_KIND_SCALAR && scalar_assignable(t, plan->byte_size)));
+       (info->kind == AMDDWARF_VALUE_KIND_POINTER && t.tag == AMDDWARF_DW_TAG_pointer_type) ||
+       (info->kind == AMDDWARF_VALUE_KIND_SCALAR && scalar_assignable(&t, plan->byte_size)));
   return AMDDWARF_OK;
 }
 
@@ -91,7 +93,7 @@ static amddwarf_status describe(amddwarf_valobj *v)
   amddwarf__debug_path_spell(&v->path, v->path.count, v->path_text, sizeof v->path_text);
   info->path = v->path_text;
   info->type_name = v->plan.type_name;
-  info->kind = kind_of(&v->plan);
+  info->kind = kind_of(v->object, &v->plan);
   info->byte_size = v->plan.is_address ? 8 : v->plan.byte_size;
   info->bit_size = v->plan.is_address ? 64 : v->plan.bit_size;
   info->variable = var;
@@ -163,8 +165,8 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   v->object = f->pub.object;
   v->cu = amddwarf_object_cu(v->object, var->ref.die.cu_index);
   v->var = var;
-  /* The type layer reads the variable's summary (its unit's). */
-  v->die = amddwarf_object_die_at(v->object, var->ref.die.offset);
+  /* The type layer reads the variable's DIE through its reference. */
+  amddwarf_status die_status = amddwarf_object_die_fields(v->object, var->ref.die, &v->die, err);
   v->info.shadowed = var != innermost;
   v->active_mask = wave->info.exec;
   if (amddwarf_wave_lanes(wave, &v->lanes, NULL) == AMDDWARF_OK)
@@ -181,13 +183,15 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   memcpy(v->path.ops, path->ops, path->count * sizeof *path->ops);
   v->path.count = path->count;
   amddwarf__text_init(&v->location_text, &wave->allocator);
-  if (v->cu == NULL || v->die == NULL) {
+  if ((st = die_status) != AMDDWARF_OK)
+    goto done;
+  if (v->cu == NULL) {
     st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                        "the unit of '%s' cannot be read", path->name);
     goto done;
   }
   message[0] = '\0';
-  st = amddwarf__debug_plan_build(v->object, v->die->type, path, &v->plan, message,
+  st = amddwarf__debug_plan_build(v->object, v->die.type, path, &v->plan, message,
                                  sizeof message);
   if (st != AMDDWARF_OK) {
     st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s", message);
@@ -282,7 +286,7 @@ void amddwarf_valobj_free(amddwarf_valobj *value)
     amddwarf__mem_free(a, r->valid, r->capacity);
   }
   amddwarf__mem_free(a, value->reads, value->read_count * sizeof *value->reads);
-  amddwarf__mem_free(a, value->members, (value->member_count ? value->member_count : 1) *
+  amddwarf__mem_free(a, value->members, (value->member_capacity ? value->member_capacity : 1) *
                                            sizeof *value->members);
   amddwarf__mem_free(a, value->scratch, value->scratch_size);
   amddwarf__text_free(&value->location_text);
@@ -535,14 +539,16 @@ amddwarf_status amddwarf_valobj_child(amddwarf_valobj *value, size_t index,
                          info->named_children + info->indexed_children);
   path = value->path;
   if (index < info->named_children && value->members != NULL) {
-    pushed = amddwarf__debug_path_push(&path, AMDDWARF_DEBUG_PATH_MEMBER,
-                                      value->members[index]->name, 0);
+    pushed = amddwarf__debug_path_push(
+        &path, AMDDWARF_DEBUG_PATH_MEMBER,
+        amddwarf_object_die_string(value->object, value->members[index], AMDDWARF_DW_AT_name), 0);
   } else if (index < info->named_children) {
     pushed = amddwarf__debug_path_push(&path, AMDDWARF_DEBUG_PATH_DEREF, NULL, 0);
   } else {
     /* Elements are numbered from 0; their paths use the array's own bounds. */
     amddwarf_debug_dim dims[AMDDWARF_DEBUG_MAX_DIMS];
-    amddwarf__debug_array_dims(value->object, amddwarf__debug_type_array(value->plan.result), dims);
+    amddwarf__debug_array_dims(value->object,
+                              amddwarf__debug_type_array(value->object, value->plan.result), dims);
     int64_t lower = dims[value->plan.result.dims_used].lower;
     pushed = amddwarf__debug_path_push(&path, AMDDWARF_DEBUG_PATH_INDEX, NULL,
                                       lower + (int64_t)(index - info->named_children));

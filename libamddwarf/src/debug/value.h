@@ -32,9 +32,8 @@ struct amddwarf_valobj {
   const amddwarf_object *object; /* the frame's object, holding the variable */
   const amddwarf_cu *cu;         /* the variable's unit */
   const amddwarf_frame_var *var;
-  /* The variable's DIE summary, for the type layer (plan.c, types.c,
-     format.c), which reads summaries. */
-  const amddwarf_die_info *die;
+  /* The variable's DIE, read through its reference (its type, constant). */
+  amddwarf_die_fields die;
   amddwarf_valobj_info info;
   amddwarf_text location_text;
   uint8_t const_bytes[16];       /* a DW_AT_const_value constant as implicit bytes */
@@ -46,8 +45,8 @@ struct amddwarf_valobj {
   uint64_t active_mask;
   uint64_t readable_mask;
   /* The named children (struct members as paths reach them); NULL otherwise. */
-  const amddwarf_die_info **members;
-  size_t member_count;
+  amddwarf_die_ref *members;
+  size_t member_count, member_capacity;
   /* Reads: one per group of amddwarf_valobj_read_lanes, allocated on first use. */
   amddwarf_debug_lane_read *reads;
   size_t read_count;

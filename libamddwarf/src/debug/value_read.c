@@ -265,19 +265,40 @@ static bool in_private_memory(const amddwarf_location *loc)
   return false;
 }
 
+static int has_location(void *user, const amddwarf_loc_entry *entry)
+{
+  *(bool *)user = entry->size > 0 && entry->low < entry->high;
+  return *(bool *)user;
+}
+
+/* Whether the variable's location (its own, else its origin's) is a list
+   with an entry that has a location somewhere. */
+static bool location_listed(const amddwarf_valobj *v)
+{
+  amddwarf_attribute a;
+  amddwarf_die_ref holder = v->var->ref.die;
+  bool listed = false;
+  if (amddwarf_object_die_attribute(v->object, holder, AMDDWARF_DW_AT_location, 0, &a, NULL) !=
+          AMDDWARF_OK &&
+      amddwarf_die_ref_valid(v->die.origin))
+    holder = v->die.origin;
+  amddwarf_object_die_list_entries(v->object, holder, AMDDWARF_DW_AT_location, has_location,
+                                   &listed, NULL);
+  return listed;
+}
+
 /* The variable's location for the lane: its expression evaluated, or its
    DW_AT_const_value as implicit storage. */
 static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval_request *req,
                                          amddwarf_location *loc, amddwarf_debug_lane_read *r)
 {
   const amddwarf_var_ref *var = &v->var->ref;
-  const amddwarf_attr_value *cv = v->die->const_value;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   memset(loc, 0, sizeof *loc);
-  if (cv != NULL) {
+  if (v->die.const_value.kind != AMDDWARF_ATTR_NONE) {
     uint64_t size = 0;
-    loc->u.implicit.bytes = amddwarf__debug_const_bytes(v->object, v->die, v->const_bytes, &size);
+    loc->u.implicit.bytes = amddwarf__debug_const_bytes(v->object, &v->die, v->const_bytes, &size);
     loc->kind = AMDDWARF_LOCATION_IMPLICIT;
     loc->u.implicit.bit_size = size * 8;
     return AMDDWARF_OK;
@@ -285,14 +306,7 @@ static amddwarf_status variable_location(amddwarf_valobj *v, const amddwarf_eval
   if (!var->available || var->size == 0) {
     r->status = AMDDWARF_E_EVAL_OPTIMIZED_OUT;
     r->state = AMDDWARF_LANE_OPTIMIZED_OUT;
-    const amddwarf_die_info *holder =
-        v->die->location == NULL && v->die->origin != NULL ? v->die->origin : v->die;
-    bool listed = false; /* a list with an entry that has a location */
-    for (size_t i = 0; holder->location != NULL && holder->location->kind == AMDDWARF_ATTR_LIST &&
-                       i < holder->location->count && !listed;
-         ++i)
-      listed = holder->location->entries[i].size > 0 &&
-               holder->location->entries[i].low < holder->location->entries[i].high;
+    bool listed = location_listed(v);
     r->reason = var->available ? AMDDWARF_UNAVAILABLE_OPTIMIZED_OUT_AT_PC
                 : listed       ? AMDDWARF_UNAVAILABLE_NO_ENTRY_AT_PC
                                : AMDDWARF_UNAVAILABLE_NO_LOCATION;
@@ -552,7 +566,7 @@ static void extend_bitfield(const amddwarf_debug_plan *plan, uint8_t *bytes)
 {
   uint64_t n = amddwarf__debug_extend_bits(amddwarf__debug_load_uint(bytes, (size_t)plan->byte_size),
                                           plan->bit_size,
-                                          amddwarf__debug_type_is_signed(plan->result.die));
+                                          plan->result_signed);
   for (size_t i = 0; i < plan->byte_size; ++i)
     bytes[i] = (uint8_t)(n >> (8 * i));
 }
@@ -624,7 +638,7 @@ static void read_lane(amddwarf_valobj *v, const amddwarf_eval_request *req,
       unavailable_pointee(v, &loc, bit, last_load, r);
     return;
   }
-  if (!whole && !amddwarf__debug_type_has_parts(plan->result)) {
+  if (!whole && !amddwarf__debug_type_has_parts(v->object, plan->result)) {
     /* A scalar is known whole or not at all. */
     amddwarf__fail(&err, AMDDWARF_E_EVAL_OPTIMIZED_OUT, AMDDWARF_NO_OFFSET,
                   "the location's pieces describe only some of its bits");
@@ -660,7 +674,7 @@ static int plain_read(const amddwarf_valobj *v, uint64_t *bit)
   const amddwarf_var_ref *var = &v->var->ref;
   *bit = 0;
   if (plan->is_address || plan->bit_size != plan->byte_size * 8 ||
-      plan->byte_size > MAX_VALUE_BYTES || v->die->const_value != NULL || !var->available ||
+      plan->byte_size > MAX_VALUE_BYTES || v->die.const_value.kind != AMDDWARF_ATTR_NONE || !var->available ||
       var->size == 0)
     return 0;
   for (size_t i = 0; i < plan->count; ++i) {

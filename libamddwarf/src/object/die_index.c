@@ -459,3 +459,258 @@ amddwarf_status amddwarf_object_die_expr_at(const amddwarf_object *object, amddw
     *entry = found_entry;
   return AMDDWARF_OK;
 }
+
+typedef struct list_visit {
+  int (*visit)(void *user, const amddwarf_loc_entry *entry);
+  void *user;
+} list_visit;
+
+static bool visit_entry(void *user, const amddwarf_loc_entry *entry)
+{
+  list_visit *v = user;
+  return v->visit(v->user, entry) == 0;
+}
+
+amddwarf_status amddwarf_object_die_list_entries(
+    const amddwarf_object *object, amddwarf_die_ref die, unsigned at,
+    int (*visit)(void *user, const amddwarf_loc_entry *entry), void *user,
+    amddwarf_error *err)
+{
+  amddwarf_attribute a;
+  if (visit == NULL)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
+                         "amddwarf_object_die_list_entries: NULL visit");
+  amddwarf_status st = amddwarf_object_die_attribute(object, die, at, 0, &a, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (a.value.kind != AMDDWARF_ATTR_LIST)
+    return AMDDWARF_NOT_FOUND;
+  list_visit v = {visit, user};
+  return amddwarf__object_visit_loclist((amddwarf_object *)(uintptr_t)object,
+                                       &object->cus[die.cu_index], a.form, a.value.u,
+                                       visit_entry, &v, err);
+}
+
+/* ---- a DIE's fields ---- */
+
+static bool is_constant(const amddwarf_attr_value *v)
+{
+  return v->kind == AMDDWARF_ATTR_UNSIGNED || v->kind == AMDDWARF_ATTR_SIGNED;
+}
+
+/* What one attribute says of a DIE's fields; the references (type, origin)
+   are kept as offsets in *TYPE_AT and *ORIGIN_AT. The summaries
+   (die_reader.c) take their plain fields from here too. */
+void amddwarf__die_fields_apply(amddwarf_die_fields *f, const amddwarf_attribute *a,
+                               uint64_t *type_at, uint64_t *origin_at)
+{
+  const amddwarf_attr_value *v = &a->value;
+  switch (a->attribute) {
+  case DW_AT_name: f->name = v->string; break;
+  case DW_AT_linkage_name:
+  case DW_AT_MIPS_linkage_name: f->linkage_name = v->string; break;
+  case DW_AT_type: *type_at = v->offset; break;
+  case DW_AT_abstract_origin:
+  case DW_AT_specification: *origin_at = v->offset; break;
+  case DW_AT_decl_file: f->decl_file = (uint32_t)v->u; break;
+  case DW_AT_decl_line: f->decl_line = (uint32_t)v->u; break;
+  case DW_AT_byte_size:
+    if (is_constant(v)) {
+      f->byte_size = v->u;
+      f->flags |= AMDDWARF_DIE_HAS_BYTE_SIZE;
+    }
+    break;
+  case DW_AT_bit_size:
+    f->bit_size = v->u;
+    f->flags |= AMDDWARF_DIE_HAS_BIT_SIZE;
+    break;
+  case DW_AT_data_bit_offset:
+    f->data_bit_offset = v->u;
+    f->flags |= AMDDWARF_DIE_HAS_DATA_BIT_OFFSET;
+    break;
+  case DW_AT_encoding: f->encoding = (uint32_t)v->u; break;
+  case DW_AT_address_class:
+    f->address_class = (uint32_t)v->u;
+    f->flags |= AMDDWARF_DIE_HAS_ADDRESS_CLASS;
+    break;
+  case AMDDWARF_DW_AT_LLVM_address_space:
+    f->address_space = (uint32_t)v->u;
+    f->flags |= AMDDWARF_DIE_HAS_ADDRESS_SPACE;
+    break;
+  case AMDDWARF_DW_AT_LLVM_memory_space:
+    f->memory_space = (uint32_t)v->u;
+    f->flags |= AMDDWARF_DIE_HAS_MEMORY_SPACE;
+    break;
+  case AMDDWARF_DW_AT_LLVM_vector_size_old:
+  case AMDDWARF_DW_AT_LLVM_vector_size:
+    f->vector_size = (uint32_t)v->u;
+    if (a->attribute == AMDDWARF_DW_AT_LLVM_vector_size_old)
+      f->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
+    break;
+  case AMDDWARF_DW_AT_LLVM_lanes_old:
+  case AMDDWARF_DW_AT_LLVM_lanes:
+    f->lanes = (uint32_t)v->u;
+    if (a->attribute == AMDDWARF_DW_AT_LLVM_lanes_old)
+      f->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
+    break;
+  case AMDDWARF_DW_AT_LLVM_lane_pc_old:
+    f->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
+    break;
+  case AMDDWARF_DW_AT_LLVM_active_lane:
+    /* Only an expression or list form makes 0x3e08 the active-lane
+       attribute (LLVM now uses the number for a flag). */
+    if (v->kind == AMDDWARF_ATTR_EXPR || v->kind == AMDDWARF_ATTR_LIST)
+      f->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
+    break;
+  case DW_AT_GNU_vector: f->flags |= AMDDWARF_DIE_GNU_VECTOR; break;
+  case DW_AT_external: if (v->u) f->flags |= AMDDWARF_DIE_EXTERNAL; break;
+  case DW_AT_declaration: if (v->u) f->flags |= AMDDWARF_DIE_DECLARATION; break;
+  case DW_AT_artificial: if (v->u) f->flags |= AMDDWARF_DIE_ARTIFICIAL; break;
+  case DW_AT_const_value: f->const_value = *v; break;
+  case DW_AT_data_member_location: f->data_member_location = *v; break;
+  case DW_AT_lower_bound: f->lower_bound = *v; break;
+  case DW_AT_upper_bound: f->upper_bound = *v; break;
+  case DW_AT_count: f->count = *v; break;
+  default: break;
+  }
+}
+
+typedef struct fields_read {
+  amddwarf_die_fields *fields;
+  uint64_t type_at, origin_at; /* .debug_info offsets, UINT64_MAX when absent */
+} fields_read;
+
+static int apply_field(void *user, const amddwarf_attribute *a)
+{
+  fields_read *r = user;
+  amddwarf__die_fields_apply(r->fields, a, &r->type_at, &r->origin_at);
+  return 0;
+}
+
+/* The DIE at OFFSET, which DIE's attribute names; E_OBJECT_BAD_REFERENCE
+   when no DIE starts there. */
+static amddwarf_status referenced(const amddwarf_object *object, amddwarf_die_ref die,
+                                  uint64_t offset, amddwarf_die_ref *out, amddwarf_error *err)
+{
+  amddwarf_status st = amddwarf_object_die_ref_at(object, offset, out, err);
+  if (st == AMDDWARF_NOT_FOUND)
+    return amddwarf__fail(err, AMDDWARF_E_OBJECT_BAD_REFERENCE, die.offset,
+                         "DIE 0x%llx refers to 0x%llx, where no DIE starts",
+                         (unsigned long long)die.offset, (unsigned long long)offset);
+  return st;
+}
+
+amddwarf_status amddwarf_object_die_fields(const amddwarf_object *object, amddwarf_die_ref die,
+                                           amddwarf_die_fields *out, amddwarf_error *err)
+{
+  memset(out, 0, sizeof *out);
+  amddwarf_die_links links;
+  amddwarf_status st = amddwarf_object_die_links(object, die, &links, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  out->die = die;
+  out->tag = links.tag;
+  out->depth = links.depth;
+  out->parent = links.parent;
+  out->first_child = links.first_child;
+  out->next_sibling = links.next_sibling;
+  fields_read r = {out, UINT64_MAX, UINT64_MAX};
+  st = amddwarf__object_read_die(object, die.cu_index, die.offset, apply_field, &r, err);
+  if (st == AMDDWARF_OK && r.type_at != UINT64_MAX)
+    st = referenced(object, die, r.type_at, &out->type, err);
+  if (st == AMDDWARF_OK && r.origin_at != UINT64_MAX)
+    st = referenced(object, die, r.origin_at, &out->origin, err);
+  /* The name, type and declaration a DIE lacks are its origins', as in
+     its summary. */
+  amddwarf_die_ref holder = out->origin;
+  for (int hops = 0; st == AMDDWARF_OK && amddwarf_die_ref_valid(holder) &&
+                     hops < AMDDWARF_MAX_ORIGIN_STEPS;
+       ++hops) {
+    amddwarf_die_fields o;
+    memset(&o, 0, sizeof o);
+    fields_read from = {&o, UINT64_MAX, UINT64_MAX};
+    st = amddwarf__object_read_die(object, holder.cu_index, holder.offset, apply_field, &from,
+                                   err);
+    if (st != AMDDWARF_OK)
+      break;
+    if (out->name == NULL)
+      out->name = o.name;
+    if (out->linkage_name == NULL)
+      out->linkage_name = o.linkage_name;
+    if (!amddwarf_die_ref_valid(out->type) && from.type_at != UINT64_MAX)
+      st = referenced(object, holder, from.type_at, &out->type, err);
+    if (out->decl_line == 0) {
+      out->decl_line = o.decl_line;
+      out->decl_file = o.decl_file;
+    }
+    amddwarf_die_ref next = {0, 0, 0};
+    if (st == AMDDWARF_OK && from.origin_at != UINT64_MAX)
+      st = referenced(object, holder, from.origin_at, &next, err);
+    holder = next;
+  }
+  return st;
+}
+
+/* ---- a DIE's PC ranges ---- */
+
+typedef struct range_reading {
+  amddwarf_pc_pair pair;
+  bool has_ranges;
+  uint16_t ranges_form;
+  uint64_t ranges_value;
+} range_reading;
+
+static int note_range_attribute(void *user, const amddwarf_attribute *a)
+{
+  range_reading *r = user;
+  amddwarf__pc_pair_note(&r->pair, a);
+  if (a->attribute == DW_AT_ranges) {
+    r->has_ranges = true;
+    r->ranges_form = a->form;
+    r->ranges_value = a->value.u;
+  }
+  return 0;
+}
+
+typedef struct range_visit {
+  int (*visit)(void *user, const amddwarf_range *range);
+  void *user;
+  size_t seen;
+} range_visit;
+
+static bool visit_range(void *user, const amddwarf_range *range)
+{
+  range_visit *v = user;
+  ++v->seen;
+  return v->visit(v->user, range) == 0;
+}
+
+amddwarf_status amddwarf_object_die_ranges(const amddwarf_object *object, amddwarf_die_ref die,
+                                           int (*visit)(void *user, const amddwarf_range *range),
+                                           void *user, amddwarf_error *err)
+{
+  amddwarf_die_links links;
+  amddwarf_status st = amddwarf_object_die_links(object, die, &links, err);
+  if (st == AMDDWARF_OK && visit == NULL)
+    st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
+                        "amddwarf_object_die_ranges: NULL visit");
+  if (st != AMDDWARF_OK)
+    return st;
+  range_reading r;
+  memset(&r, 0, sizeof r);
+  st = amddwarf__object_read_die(object, die.cu_index, die.offset, note_range_attribute, &r, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (r.has_ranges) {
+    range_visit v = {visit, user, 0};
+    st = amddwarf__object_visit_ranges((amddwarf_object *)(uintptr_t)object,
+                                      &object->cus[die.cu_index], r.ranges_form, r.ranges_value,
+                                      visit_range, &v, err);
+    return st == AMDDWARF_OK && v.seen == 0 ? AMDDWARF_NOT_FOUND : st;
+  }
+  amddwarf_range one;
+  if (!amddwarf__pc_pair_range(&r.pair, links.tag, &one))
+    return AMDDWARF_NOT_FOUND;
+  visit(user, &one);
+  return AMDDWARF_OK;
+}

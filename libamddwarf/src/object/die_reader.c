@@ -856,3 +856,12 @@ amddwarf_status amddwarf__object_native_attributes(
   linked_visit lv = {object, die, visit, user};
   return amddwarf__object_read_die(object, die->cu_index, die->offset, visit_linked, &lv, err);
 }
+
+size_t amddwarf_object_summarized_units(const amddwarf_object *object)
+{
+  size_t n = 0;
+  for (size_t i = 0; object != NULL && i < object->cu_count; ++i)
+    n += atomic_load_explicit(&object->units[i].state, memory_order_acquire) ==
+         AMDDWARF_UNIT_READY;
+  return n;
+}

@@ -561,6 +561,11 @@ amddwarf_status amddwarf__object_read_die(const amddwarf_object *object, size_t 
                                          int (*visit)(void *user, const amddwarf_attribute *a),
                                          void *user, amddwarf_error *err);
 void amddwarf__object_free_indexes(amddwarf_object *object);
+/* What attribute A says of a DIE's fields (amddwarf_object_die_fields);
+   DW_AT_type and the origin's offset go to *TYPE_AT and *ORIGIN_AT. The
+   one reading of an attribute into a field, for references and summaries. */
+void amddwarf__die_fields_apply(amddwarf_die_fields *f, const amddwarf_attribute *a,
+                               uint64_t *type_at, uint64_t *origin_at);
 
 /* lines.c: a unit's line table, read on first use. */
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, size_t cu_index,
