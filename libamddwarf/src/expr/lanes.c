@@ -517,111 +517,168 @@ static bool frame_base(symbolic *s, entry *e, uint32_t base, int64_t disp)
   return true;
 }
 
-/* Step T of a plan whose stack starts at slot BASE. */
-static bool wave_step(symbolic *s, const fast_step *t, uint32_t base, pieces *o)
+/* ---- the plan's steps over affine values (plan_interp.inc's domain) -------- */
+
+/* A plan's stack: its slot 0 is S->stack[BASE]. The entries' kinds are
+   their own, so a domain function ignores the kind the plan gives it. */
+typedef symbolic plan_ctx;
+typedef struct wave_frame {
+  entry *slot;
+  uint32_t base;
+  pieces open;
+} plan_frame;
+typedef affine plan_value;
+typedef entry plan_slot;
+
+static inline affine dom_constant(uint64_t b)
 {
-  entry *slot = &s->stack[base + t->depth]; /* the slot above the top */
-  entry *top = slot - 1;
-  affine x, y;
-  uint32_t aspace;
-  switch ((fast_code)t->code) {
-  case FC_VALUE:
-    set_value(slot, constant(t->b));
-    return true;
-  case FC_REGISTER:
-    set_storage(slot, AMDDWARF_LOCATION_REGISTER, t->a, constant(0));
-    return true;
-  case FC_ADDRESS:
-    set_storage(slot, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE, constant(t->b));
-    return true;
-  case FC_BREG:
-    return breg(s, slot, t->a, t->b);
-  case FC_ASPACE_BREG:
-    return space_of(top, &aspace) && breg(s, top, t->a, t->b) && form_space(s, top, aspace);
-  case FC_FBREG:
-    return frame_base(s, slot, base + t->index, (int64_t)t->b);
-  case FC_LANE:
-    set_value(slot, (affine){1, 0});
-    return true;
-  case FC_DUP:
-    *slot = top[-(int)t->a];
-    return true;
-  case FC_SWAP: {
-    entry e = top[0];
-    top[0] = top[-1];
-    top[-1] = e;
-    return true;
-  }
-  case FC_ROT: {
-    entry e = top[0];
-    top[0] = top[-1];
-    top[-1] = top[-2];
-    top[-2] = e;
-    return true;
-  }
-  case FC_UNDEFINED:
-    set_storage(slot, AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
-    return true;
-  case FC_BINARY:
-    if (!as_value(&top[-1], &x) || !as_value(top, &y) ||
-        !affine_binary((amddwarf_op_kind)t->a, x, y, &x))
-      return false;
-    set_value(&top[-1], x);
-    return true;
-  case FC_BINARY_CONST:
-    if (!as_value(top, &x) || !affine_binary((amddwarf_op_kind)t->a, x, constant(t->b), &x))
-      return false;
-    set_value(top, x);
-    return true;
-  case FC_OFFSET:
-    as_location(&top[-1]);
-    return as_value(top, &x) && move(s, &top[-1], x, false);
-  case FC_OFFSET_UCONST:
-    as_location(top);
-    return move(s, top, constant(t->b), false);
-  case FC_LANE_OFFSET:
-    as_location(top);
-    return move(s, top, (affine){t->b, 0}, false);
-  case FC_REGISTER_LANE:
-    set_storage(slot, AMDDWARF_LOCATION_REGISTER, t->a, constant(0));
-    return move(s, slot, (affine){t->b, 0}, false);
-  case FC_FORM_ASPACE:
-    return space_of(top, &aspace) && form_space(s, &top[-1], aspace);
-  case FC_FORM_ASPACE_CONST:
-    return form_space(s, top, t->a);
-  case FC_BREG_ASPACE:
-    return breg(s, slot, t->a, t->b) && form_space(s, slot, t->space);
-  case FC_PIECE:
-    return wave_piece(s, o, t->depth == 1 ? &s->stack[base] : NULL, t->b);
-  case FC_SELECT:
-    return wave_select(s, o, &top[-2], &top[-1], top, t->b, t->a);
-  case FC_DEREF: /* a read per lane: lane by lane */
-    return false;
-  }
+  return constant(b);
+}
+
+static inline entry dom_get(const plan_frame *f, unsigned i)
+{
+  return f->slot[i];
+}
+
+static inline void dom_put(plan_frame *f, unsigned i, entry e)
+{
+  f->slot[i] = e;
+}
+
+static inline void dom_copy(plan_frame *f, unsigned to, unsigned from)
+{
+  f->slot[to] = f->slot[from];
+}
+
+static inline void dom_set_value(plan_frame *f, unsigned i, affine x)
+{
+  set_value(&f->slot[i], x);
+}
+
+static inline void dom_set_number(plan_frame *f, unsigned i, affine x)
+{
+  set_value(&f->slot[i], x);
+}
+
+static inline void dom_set_register(plan_frame *f, unsigned i, uint32_t regno)
+{
+  set_storage(&f->slot[i], AMDDWARF_LOCATION_REGISTER, regno, constant(0));
+}
+
+static inline void dom_set_memory(plan_frame *f, unsigned i, uint32_t aspace, affine x)
+{
+  set_storage(&f->slot[i], AMDDWARF_LOCATION_MEMORY, aspace, x);
+}
+
+static inline void dom_set_undefined(plan_frame *f, unsigned i)
+{
+  set_storage(&f->slot[i], AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
+}
+
+static inline bool dom_value_of(const plan_frame *f, unsigned i, affine *x)
+{
+  return as_value(&f->slot[i], x);
+}
+
+static inline bool dom_space_of(const plan_frame *f, unsigned i, uint32_t *aspace)
+{
+  return space_of(&f->slot[i], aspace);
+}
+
+/* The lane, the symbol; the generic mask is all 64 bits here. */
+static inline bool dom_lane(symbolic *s, uint64_t mask, affine *x)
+{
+  (void)s;
+  x->a = 1;
+  x->b = 0;
+  return mask == UINT64_MAX;
+}
+
+static inline bool dom_binary(symbolic *s, amddwarf_op_kind kind, affine x, affine y, affine *z)
+{
+  (void)s;
+  return affine_binary(kind, x, y, z);
+}
+
+/* 64-bit generic values: a signed byte count as they are. */
+static inline affine dom_signed(const symbolic *s, affine x)
+{
+  (void)s;
+  return x;
+}
+
+static inline bool dom_move(symbolic *s, plan_frame *f, unsigned i, uint8_t kind,
+                            uint64_t register_bytes, affine delta)
+{
+  (void)kind, (void)register_bytes;
+  as_location(&f->slot[i]);
+  return move(s, &f->slot[i], delta, false);
+}
+
+static inline bool dom_form_aspace(symbolic *s, plan_frame *f, unsigned i, uint32_t aspace)
+{
+  return form_space(s, &f->slot[i], aspace);
+}
+
+static inline bool dom_breg(symbolic *s, plan_frame *f, const fast_step *t, unsigned i,
+                            uint32_t aspace)
+{
+  return breg(s, &f->slot[i], t->a, t->b) &&
+         (aspace == AMDDWARF_ASPACE_NONE || form_space(s, &f->slot[i], aspace));
+}
+
+static inline bool dom_frame_base(symbolic *s, plan_frame *f, const fast_step *t)
+{
+  return frame_base(s, &f->slot[t->depth], f->base + t->index, (int64_t)t->b);
+}
+
+/* A read per lane: the lanes go one by one. */
+static inline bool dom_deref(symbolic *s, plan_frame *f, const fast_step *t, unsigned top)
+{
+  (void)s, (void)f, (void)t, (void)top;
   return false;
 }
+
+static inline bool dom_piece(symbolic *s, plan_frame *f, const fast_step *t)
+{
+  return wave_piece(s, &f->open, t->depth == 1 ? &f->slot[0] : NULL, t->b);
+}
+
+static inline bool dom_select(symbolic *s, plan_frame *f, const fast_step *t)
+{
+  entry *top = &f->slot[t->depth - 1u];
+  return wave_select(s, &f->open, &top[-2], &top[-1], top, t->b, t->a);
+}
+
+/* One slot more than the deepest stack: an open composite's. */
+static inline bool dom_room(symbolic *s, const plan_frame *f, const fast_plan *plan)
+{
+  if ((uint64_t)f->base + plan->deepest + 1 > s->stack_cap ||
+      s->steps + plan->operations > s->m->ev->max_steps)
+    return false;
+  s->steps += plan->operations;
+  return true;
+}
+
+#include "expr/plan_interp.inc"
 
 /* Runs PLAN on the slots from BASE: its result (the top entry as a
    location, or the open composite) in *RESULT. */
 static bool run_plan(symbolic *s, const fast_plan *plan, uint32_t base, entry *result)
 {
-  pieces o;
-  o.open = false;
-  /* One slot more than the deepest stack: an open composite's. */
-  if (!plan->usable || (uint64_t)base + plan->deepest + 1 > s->stack_cap ||
-      s->steps + plan->operations > s->m->ev->max_steps)
+  plan_frame f;
+  f.slot = &s->stack[base];
+  f.base = base;
+  f.open.open = false;
+  if (!plan_run(s, plan, &f))
     return false;
-  s->steps += plan->operations;
-  for (const fast_step *t = plan->steps, *end = t + plan->count; t < end; t++)
-    if (!wave_step(s, t, base, &o))
-      return false;
   if (plan->depth > 0) {
-    *result = s->stack[base + plan->depth - 1u];
+    *result = f.slot[plan->depth - 1u];
     as_location(result);
     return true;
   }
-  *result = o.composite;
-  return o.open;
+  *result = f.open.composite;
+  return f.open.open;
 }
 
 /* ---- reading every lane ------------------------------------------------------ */
