@@ -291,36 +291,6 @@ dom_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t 
   return true;
 }
 
-static bool plan_run(machine *m, const fast_plan *plan, fast_frame *f);
-
-/* DW_OP_fbreg: the frame base on a frame of its own, a memory location. */
-static bool dom_frame_base(machine *m, fast_frame *f, const fast_step *s)
-{
-  const uint8_t *bytes = NULL;
-  size_t size = 0;
-  program p;
-  if (m->depth > 0 || m->depth >= m->ev->max_call_depth || !TARGET_HAS(m->t, frame_base) ||
-      m->t->frame_base(m->t->user, &bytes, &size) != AMDDWARF_OK ||
-      amddwarf__load_program(m, bytes, size, &p) != AMDDWARF_OK || !p.plan)
-    return false;
-  const fast_plan *base_plan = p.plan;
-  fast_frame inner;
-  inner.below = f->below + s->index;
-  m->depth++;
-  /* No load follows while it runs (no fbreg below depth 1), so the
-     cached plan cannot move under it. */
-  bool ok = plan_run(m, base_plan, &inner);
-  m->depth--;
-  if (!ok || base_plan->depth == 0)
-    return false;
-  fast_entry base = fast_entry_at(&inner, base_plan->depth - 1u, base_plan->top_kind,
-                                  base_plan->top_register_bytes);
-  if (base.kind != FAST_MEMORY || !fast_offset(m, &inner, &base, (int64_t)s->b))
-    return false;
-  fast_set(f, s->depth, base.space, base.x);
-  return true;
-}
-
 /* Composite C, of whole-byte parts of registers or memory (the plan's
    lazy select), can be read without being built: each run of equal mask
    bits inside its storage (select_run's rule), within the step and part
@@ -493,6 +463,27 @@ static inline bool dom_form_aspace(machine *m, fast_frame *f, unsigned i, uint32
   return fast_value(f, i) && fast_form_aspace(m, f, i, aspace);
 }
 
+
+static inline machine *dom_machine(machine *m)
+{
+  return m;
+}
+
+static inline void dom_frame_above(const fast_frame *f, unsigned n, fast_frame *inner)
+{
+  inner->below = f->below + n;
+}
+
+static inline bool dom_frame_base_result(machine *m, fast_frame *f, const fast_step *s,
+                                         fast_frame *inner, const fast_plan *plan)
+{
+  fast_entry base = fast_entry_at(inner, plan->depth - 1u, plan->top_kind,
+                                  plan->top_register_bytes);
+  if (base.kind != FAST_MEMORY || !fast_offset(m, inner, &base, (int64_t)s->b))
+    return false;
+  fast_set(f, s->depth, base.space, base.x);
+  return true;
+}
 
 static inline bool dom_deref(machine *m, fast_frame *f, const fast_step *s, unsigned top)
 {

@@ -143,7 +143,6 @@ typedef struct symbolic {
   check checks[MAX_CHECKS];
   uint32_t check_count;
   uint64_t steps;
-  uint32_t depth;
 } symbolic;
 
 /* The storage of entry E (rules.h). */
@@ -183,8 +182,9 @@ static bool add_ok(const storage_size *b, bool from_bits, uint64_t old, int64_t 
 }
 
 /* BITS bits at byte offset OFFSET lie in the storage (append_leaf and
-   check_bounds). */
-static inline bool fits(const storage_size *b, uint64_t offset, uint64_t bits)
+   check_bounds). Inlined: a part of the EXEC-selected spill asks it 64
+   times. */
+static inline __attribute__((always_inline)) bool fits(const storage_size *b, uint64_t offset, uint64_t bits)
 {
   return rule_fits(b, offset, 0, bits);
 }
@@ -491,32 +491,6 @@ static bool wave_select(symbolic *s, const pieces *o, entry *l0, entry *l1, cons
   return true;
 }
 
-static bool run_plan(symbolic *s, const fast_plan *plan, uint32_t base, entry *result);
-
-/* DW_OP_fbreg DISP: the frame base's plan on the slots above BASE, a
-   memory location moved by DISP, into E. */
-static bool frame_base(symbolic *s, entry *e, uint32_t base, int64_t disp)
-{
-  const amddwarf_target *t = s->m->t;
-  const uint8_t *bytes = NULL;
-  size_t size = 0;
-  program p;
-  entry loc;
-  /* A frame base inside a frame base would evict the plan being run. */
-  if (s->depth > 0 || s->depth >= s->m->ev->max_call_depth || !TARGET_HAS(t, frame_base) ||
-      t->frame_base(t->user, &bytes, &size) != AMDDWARF_OK ||
-      amddwarf__load_program(s->m, bytes, size, &p) != AMDDWARF_OK || p.plan == NULL)
-    return false;
-  s->depth++;
-  bool ok = run_plan(s, p.plan, base, &loc);
-  s->depth--;
-  if (!ok || loc.kind != ENTRY_STORAGE || loc.where.kind != AMDDWARF_LOCATION_MEMORY ||
-      !move(s, &loc, constant((uint64_t)disp), false))
-    return false;
-  *e = loc;
-  return true;
-}
-
 /* ---- the plan's steps over affine values (plan_interp.inc's domain) -------- */
 
 /* A plan's stack: its slot 0 is S->stack[BASE]. The entries' kinds are
@@ -627,9 +601,29 @@ static inline bool dom_breg(symbolic *s, plan_frame *f, const fast_step *t, unsi
          (aspace == AMDDWARF_ASPACE_NONE || form_space(s, &f->slot[i], aspace));
 }
 
-static inline bool dom_frame_base(symbolic *s, plan_frame *f, const fast_step *t)
+static inline machine *dom_machine(symbolic *s)
 {
-  return frame_base(s, &f->slot[t->depth], f->base + t->index, (int64_t)t->b);
+  return s->m;
+}
+
+static inline void dom_frame_above(const plan_frame *f, unsigned n, plan_frame *inner)
+{
+  inner->slot = f->slot + n;
+  inner->base = f->base + n;
+  inner->open.open = false;
+}
+
+/* The frame base's result: its top entry, a memory location. */
+static inline bool dom_frame_base_result(symbolic *s, plan_frame *f, const fast_step *t,
+                                         plan_frame *inner, const fast_plan *plan)
+{
+  entry loc = inner->slot[plan->depth - 1u];
+  as_location(&loc);
+  if (loc.kind != ENTRY_STORAGE || loc.where.kind != AMDDWARF_LOCATION_MEMORY ||
+      !move(s, &loc, constant(t->b), false))
+    return false;
+  f->slot[t->depth] = loc;
+  return true;
 }
 
 /* A read per lane: the lanes go one by one. */
@@ -1007,7 +1001,6 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   s.parts_cap = ev->parts_cap < MAX_PARTS ? ev->parts_cap : MAX_PARTS;
   s.check_count = 0;
   s.steps = 0;
-  s.depth = 0;
   entry result;
   storage_size bounds;
   wave_read r;
