@@ -3,9 +3,10 @@
  *
  * The expression runs once with the lane as a symbol, from the plan the
  * one-lane fast path runs (fast_plan.h: each operation lowered once, by
- * fast_compile.c). Every value is affine in the lane, A * lane + B modulo
- * 2^64 (the ring operations commute with the evaluator's wrap-around
- * arithmetic); a location is a storage at an affine byte offset; a
+ * fast_compile.c) and through its interpreter (plan_interp.inc), of which
+ * this file is the affine domain. Every value is affine in the lane,
+ * A * lane + B modulo 2^64 (the ring operations commute with the
+ * evaluator's wrap-around arithmetic); a location is a storage at an affine byte offset; a
  * composite is a list of such parts. A step outside that domain (a product
  * of two lane-dependent values, a dereference, a plan the compiler
  * refused: branches, typed values, ...) ends the symbolic run, and every
@@ -302,7 +303,7 @@ static void begin_composite(symbolic *s, entry *c)
   c->first = s->parts_used;
 }
 
-/* ---- the plan's steps over affine values ------------------------------------ */
+/* ---- affine entries ---------------------------------------------------------- */
 
 /* The entries are the plan's stack slots: a step finds its operands at the
    depth the plan gives it (fast_plan.h), so the rules of which entry serves
@@ -928,7 +929,6 @@ static bool read_segment_alone(wave_read *r, uint32_t lane, const segment *g, ui
 
 /* ---- the entry point ------------------------------------------------------------ */
 
-/* The symbolic run of BYTES: the result in *RESULT, or false. */
 /* The symbolic run of BYTES, from the plan the one-lane evaluator runs
    (fast_plan.h): the result in *RESULT, or false. */
 static bool evaluate(symbolic *s, const uint8_t *bytes, size_t size, entry *result)
