@@ -8,8 +8,10 @@
  *   ops_composites.c pieces, extend, select_bit_piece
  *   ops_control.c    branches, calls, entry values
  *   fast_compile.c   the common operations lowered once into plans (fast_plan.h)
- *   fast.c       ... a plan run for one lane (the one-lane fast path)
- *   lanes.c      ... a plan run for every lane at once (amddwarf_eval_read_lanes)
+ *   plan_interp.inc  ... the one interpreter of a plan, over a value domain
+ *   fast.c       ... its domain of one lane's numbers (the one-lane fast path)
+ *   lanes.c      ... its domain of numbers affine in the lane
+ *                    (amddwarf_eval_read_lanes)
  *   context.c    the context's buffers; public reads and writes
  *   location.c   bit offsets, storage sizes, conversions, composites
  *   access.c     reading and writing bits through any location

@@ -3,7 +3,9 @@
  * values, offsets, address spaces, deref, whole-byte pieces and
  * select_bit_piece), run from its plan (fast_plan.h, compiled by
  * fast_compile.c) on a frame of numbers: the plan knows the kind and the
- * stack slot of every entry, so a step only computes.
+ * stack slot of every entry, so a step only computes. The steps are
+ * plan_interp.inc's, the interpreter the whole-wave evaluator runs too;
+ * this file is its domain of plain numbers, the reads and the result.
  *
  * It never reports anything. Whatever it does not handle, and every error
  * (a bad register, a read that fails, an offset out of range), makes it
@@ -271,9 +273,8 @@ static inline bool fast_offset_slot(machine *m, fast_frame *f, unsigned slot, ui
 
 /* breg, bregx, aspace_bregx: register A's first bytes plus B in ASPACE, into
    SLOT. */
-static inline __attribute__((always_inline)) bool fast_breg(machine *m, fast_frame *f,
-                                                            const fast_step *s, unsigned slot,
-                                                            uint32_t aspace)
+static inline __attribute__((always_inline)) bool
+dom_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t aspace)
 {
   const amddwarf_target *t = m->t;
   unsigned n = amddwarf__aspace_address_bytes(m, aspace);
@@ -287,36 +288,6 @@ static inline __attribute__((always_inline)) bool fast_breg(machine *m, fast_fra
   if (size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK)
     return false;
   fast_set(f, slot, aspace, (amddwarf__load_le64(buf) + s->b) & rule_address_mask(n));
-  return true;
-}
-
-static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f);
-
-/* DW_OP_fbreg: the frame base on a frame of its own, a memory location. */
-static bool fast_frame_base(machine *m, fast_frame *f, const fast_step *s)
-{
-  const uint8_t *bytes = NULL;
-  size_t size = 0;
-  program p;
-  if (m->depth > 0 || m->depth >= m->ev->max_call_depth || !TARGET_HAS(m->t, frame_base) ||
-      m->t->frame_base(m->t->user, &bytes, &size) != AMDDWARF_OK ||
-      amddwarf__load_program(m, bytes, size, &p) != AMDDWARF_OK || !p.plan)
-    return false;
-  const fast_plan *base_plan = p.plan;
-  fast_frame inner;
-  inner.below = f->below + s->index;
-  m->depth++;
-  /* No load follows while it runs (no fbreg below depth 1), so the
-     cached plan cannot move under it. */
-  bool ok = fast_run(m, base_plan, &inner);
-  m->depth--;
-  if (!ok || base_plan->depth == 0)
-    return false;
-  fast_entry base = fast_entry_at(&inner, base_plan->depth - 1u, base_plan->top_kind,
-                                  base_plan->top_register_bytes);
-  if (base.kind != FAST_MEMORY || !fast_offset(m, &inner, &base, (int64_t)s->b))
-    return false;
-  fast_set(f, s->depth, base.space, base.x);
   return true;
 }
 
@@ -351,7 +322,7 @@ static bool fast_lazy(machine *m, const fast_composite *c)
 
 /* DW_OP_LLVM_select_bit_piece B A: the mask on top, the two locations
    under it, into composite INDEX. */
-static bool fast_select(machine *m, fast_frame *f, const fast_step *s)
+static bool dom_select(machine *m, fast_frame *f, const fast_step *s)
 {
   unsigned top = s->depth - 1u;
   if (!fast_value(f, top))
@@ -380,32 +351,6 @@ static inline bool fast_lane_exists(machine *m)
   return m->lane < 32 || m->lane < amddwarf__machine_wave_size(m);
 }
 
-/* Generic operation KIND on slot X and the value Y, into slot X. */
-static inline bool fast_binary(machine *m, fast_frame *f, unsigned x, amddwarf_op_kind kind,
-                               uint64_t y)
-{
-  uint32_t bits = machine_generic_bits(m);
-  uint64_t z;
-  if (!amddwarf__integer_binary(kind, f->x[x], y, bits, &z))
-    return false;
-  f->x[x] = z & bits_mask(bits);
-  return true;
-}
-
-/* The location in SLOT, of kind KIND, moved to the lane's element of
-   MULTIPLIER bytes: push_lane, the multiply and offset's rules, without the
-   stack. */
-static inline bool fast_lane_element(machine *m, fast_frame *f, unsigned slot, uint8_t kind,
-                                     uint64_t register_bytes, uint64_t multiplier)
-{
-  uint32_t bits = machine_generic_bits(m);
-  uint64_t x;
-  return fast_lane_exists(m) &&
-         amddwarf__integer_binary(AMDDWARF_OP_mul, m->lane & bits_mask(bits), multiplier, bits,
-                                  &x) &&
-         fast_offset_slot(m, f, slot, kind, register_bytes, generic_signed(m, x & bits_mask(bits)));
-}
-
 /* The generic value in SLOT as an address in ASPACE (form_aspace_address). */
 static inline bool fast_form_aspace(machine *m, fast_frame *f, unsigned slot, uint32_t aspace)
 {
@@ -416,119 +361,163 @@ static inline bool fast_form_aspace(machine *m, fast_frame *f, unsigned slot, ui
   return true;
 }
 
-/* Step S; inlined into the run loop, where a call per step would cost as
-   much as most steps. TOP is the slot of the top entry before the step. */
-static inline __attribute__((always_inline)) bool fast_do(machine *m, fast_frame *f, const fast_step *s)
-{
-  unsigned top = s->depth - 1u;
+/* ---- the plan's steps over numbers (plan_interp.inc's scalar domain) ------ */
+
+typedef machine plan_ctx;
+typedef fast_frame plan_frame;
+typedef uint64_t plan_value;
+typedef struct plan_slot {
+  uint32_t space;
   uint64_t x;
-  switch ((fast_code)s->code) {
-  case FC_VALUE:
-    fast_set(f, s->depth, AMDDWARF_ASPACE_NONE, s->b);
-    return true;
-  case FC_REGISTER:
-    fast_set(f, s->depth, s->a, 0);
-    return true;
-  case FC_ADDRESS:
-    fast_set(f, s->depth, AMDDWARF_ASPACE_NONE, s->b);
-    return true;
-  case FC_BREG:
-    return fast_breg(m, f, s, s->depth, AMDDWARF_ASPACE_NONE);
-  case FC_ASPACE_BREG: {
-    uint32_t aspace;
-    return fast_value(f, top) &&
-           amddwarf__aspace_of_number(f->x[top], &aspace) &&
-           fast_breg(m, f, s, top, aspace);
-  }
-  case FC_FBREG:
-    return fast_frame_base(m, f, s);
-  case FC_LANE:
-    if (!fast_lane_exists(m))
-      return false;
-    fast_set(f, s->depth, AMDDWARF_ASPACE_NONE, m->lane & s->b);
-    return true;
-  case FC_DUP:
-    fast_set(f, s->depth, f->space[top - s->a], f->x[top - s->a]);
-    return true;
-  case FC_SWAP: {
-    uint32_t space = f->space[top];
-    x = f->x[top];
-    fast_set(f, top, f->space[top - 1], f->x[top - 1]);
-    fast_set(f, top - 1, space, x);
-    return true;
-  }
-  case FC_ROT: {
-    uint32_t space = f->space[top];
-    x = f->x[top];
-    fast_set(f, top, f->space[top - 1], f->x[top - 1]);
-    fast_set(f, top - 1, f->space[top - 2], f->x[top - 2]);
-    fast_set(f, top - 2, space, x);
-    return true;
-  }
-  case FC_UNDEFINED:
-    fast_set(f, s->depth, 0, 0);
-    return true;
-  case FC_BINARY:
-    return fast_value(f, top) && fast_value(f, top - 1) &&
-           fast_binary(m, f, top - 1, (amddwarf_op_kind)s->a, f->x[top]);
-  case FC_BINARY_CONST:
-    return fast_value(f, top) && fast_binary(m, f, top, (amddwarf_op_kind)s->a, s->b);
-  case FC_OFFSET:
-    return fast_value(f, top) &&
-           fast_offset_slot(m, f, top - 1, s->kind[1], s->register_bytes,
-                            generic_signed(m, f->x[top]));
-  case FC_OFFSET_UCONST:
-    return fast_offset_slot(m, f, top, s->kind[0], s->register_bytes, (int64_t)s->b);
-  case FC_LANE_OFFSET:
-    return fast_lane_element(m, f, top, s->kind[0], s->register_bytes, s->b);
-  case FC_REGISTER_LANE:
-    fast_set(f, s->depth, s->a, 0);
-    return fast_lane_element(m, f, s->depth, FAST_REGISTER, s->register_bytes, s->b);
-  case FC_FORM_ASPACE: {
-    uint32_t aspace;
-    return fast_value(f, top) && fast_value(f, top - 1) &&
-           amddwarf__aspace_of_number(f->x[top], &aspace) &&
-           fast_form_aspace(m, f, top - 1, aspace);
-  }
-  case FC_FORM_ASPACE_CONST:
-    return fast_value(f, top) && fast_form_aspace(m, f, top, s->a);
-  case FC_BREG_ASPACE:
-    return fast_breg(m, f, s, s->depth, AMDDWARF_ASPACE_NONE) &&
-           fast_form_aspace(m, f, s->depth, s->space);
-  case FC_DEREF: {
-    fast_entry e = fast_entry_at(f, top, s->kind[0], s->register_bytes);
-    if (!fast_read(m, &e, s->b, &x))
-      return false;
-    fast_set(f, top, AMDDWARF_ASPACE_NONE, x);
-    return true;
-  }
-  case FC_PIECE:
-    /* The part's kind is the plan's (undefined when the stack is empty). */
-    if (s->depth == 1) {
-      f->piece_space[s->index] = f->space[0];
-      f->piece_x[s->index] = f->x[0];
-    }
-    return true;
-  case FC_SELECT:
-    return fast_select(m, f, s);
-  }
-  return false;
+} plan_slot;
+
+static inline uint64_t dom_constant(uint64_t b)
+{
+  return b;
 }
 
-/* Runs PLAN on F when the general machine's limits (steps, stack entries)
-   leave room for all of it. */
-static bool fast_run(machine *m, const fast_plan *plan, fast_frame *f)
+static inline plan_slot dom_get(const fast_frame *f, unsigned i)
 {
-  /* One entry more than the deepest stack: an open composite's. */
-  if (!plan->usable || m->steps + plan->operations > m->ev->max_steps ||
+  plan_slot s = {f->space[i], f->x[i]};
+  return s;
+}
+
+static inline void dom_put(fast_frame *f, unsigned i, plan_slot s)
+{
+  fast_set(f, i, s.space, s.x);
+}
+
+static inline void dom_copy(fast_frame *f, unsigned to, unsigned from)
+{
+  fast_set(f, to, f->space[from], f->x[from]);
+}
+
+static inline void dom_set_value(fast_frame *f, unsigned i, uint64_t x)
+{
+  fast_set(f, i, AMDDWARF_ASPACE_NONE, x);
+}
+
+/* Slot I holds a generic value already: only its number changes. */
+static inline void dom_set_number(fast_frame *f, unsigned i, uint64_t x)
+{
+  f->x[i] = x;
+}
+
+static inline void dom_set_register(fast_frame *f, unsigned i, uint32_t regno)
+{
+  fast_set(f, i, regno, 0);
+}
+
+static inline void dom_set_memory(fast_frame *f, unsigned i, uint32_t aspace, uint64_t x)
+{
+  fast_set(f, i, aspace, x);
+}
+
+static inline void dom_set_undefined(fast_frame *f, unsigned i)
+{
+  fast_set(f, i, 0, 0);
+}
+
+static inline bool dom_value_of(const fast_frame *f, unsigned i, uint64_t *x)
+{
+  *x = f->x[i];
+  return fast_value(f, i);
+}
+
+static inline bool dom_space_of(const fast_frame *f, unsigned i, uint32_t *aspace)
+{
+  return fast_value(f, i) && amddwarf__aspace_of_number(f->x[i], aspace);
+}
+
+static inline bool dom_lane(machine *m, uint64_t mask, uint64_t *x)
+{
+  if (!fast_lane_exists(m))
+    return false;
+  *x = m->lane & mask;
+  return true;
+}
+
+static inline bool dom_binary(machine *m, amddwarf_op_kind kind, uint64_t x, uint64_t y,
+                              uint64_t *z)
+{
+  uint32_t bits = machine_generic_bits(m);
+  if (!amddwarf__integer_binary(kind, x, y, bits, z))
+    return false;
+  *z &= bits_mask(bits);
+  return true;
+}
+
+static inline uint64_t dom_signed(const machine *m, uint64_t x)
+{
+  return (uint64_t)generic_signed(m, x);
+}
+
+static inline bool dom_move(machine *m, fast_frame *f, unsigned i, uint8_t kind,
+                            uint64_t register_bytes, uint64_t delta)
+{
+  return fast_offset_slot(m, f, i, kind, register_bytes, (int64_t)delta);
+}
+
+static inline bool dom_form_aspace(machine *m, fast_frame *f, unsigned i, uint32_t aspace)
+{
+  return fast_value(f, i) && fast_form_aspace(m, f, i, aspace);
+}
+
+
+static inline machine *dom_machine(machine *m)
+{
+  return m;
+}
+
+static inline void dom_frame_above(const fast_frame *f, unsigned n, fast_frame *inner)
+{
+  inner->below = f->below + n;
+}
+
+static inline bool dom_frame_base_result(machine *m, fast_frame *f, const fast_step *s,
+                                         fast_frame *inner, const fast_plan *plan)
+{
+  fast_entry base = fast_entry_at(inner, plan->depth - 1u, plan->top_kind,
+                                  plan->top_register_bytes);
+  if (base.kind != FAST_MEMORY || !fast_offset(m, inner, &base, (int64_t)s->b))
+    return false;
+  fast_set(f, s->depth, base.space, base.x);
+  return true;
+}
+
+static inline bool dom_deref(machine *m, fast_frame *f, const fast_step *s, unsigned top)
+{
+  fast_entry e = fast_entry_at(f, top, s->kind[0], s->register_bytes);
+  uint64_t x;
+  if (!fast_read(m, &e, s->b, &x))
+    return false;
+  fast_set(f, top, AMDDWARF_ASPACE_NONE, x);
+  return true;
+}
+
+/* The part's kind is the plan's (undefined when the stack is empty). */
+static inline bool dom_piece(machine *m, fast_frame *f, const fast_step *s)
+{
+  (void)m;
+  if (s->depth == 1) {
+    f->piece_space[s->index] = f->space[0];
+    f->piece_x[s->index] = f->x[0];
+  }
+  return true;
+}
+
+/* The general machine's limits (steps, stack entries) leave room for all
+   of PLAN: one entry more than its deepest stack, an open composite's. */
+static inline bool dom_room(machine *m, const fast_frame *f, const fast_plan *plan)
+{
+  if (m->steps + plan->operations > m->ev->max_steps ||
       (uint64_t)f->below + plan->deepest + 1 > m->ev->stack_cap)
     return false;
   m->steps += plan->operations;
-  for (const fast_step *s = plan->steps, *end = s + plan->count; s < end; s++)
-    if (!fast_do(m, f, s))
-      return false;
   return true;
 }
+
+#include "expr/plan_interp.inc"
 
 /* Part I of PLAN's open composite in frame F. */
 static fast_entry fast_piece(const fast_plan *plan, const fast_frame *f, unsigned i)
@@ -578,7 +567,7 @@ bool amddwarf__fast_eval_location(machine *m, const fast_plan *plan, amddwarf_en
   m->err = NULL;
   fast_frame f;
   f.below = 0;
-  bool done = fast_run(m, plan, &f) && fast_result(m, plan, &f, result);
+  bool done = plan_run(m, plan, &f) && fast_result(m, plan, &f, result);
   m->err = err;
   return done;
 }
@@ -666,7 +655,7 @@ fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_
   fast_frame f;
   f.below = 0;
   fast_outcome outcome = FAST_DECLINED;
-  if (fast_run(m, plan, &f)) {
+  if (plan_run(m, plan, &f)) {
     if (fast_read_result(m, plan, &f, bit_offset, bit_size, dst))
       outcome = FAST_READ;
     else if (fast_result(m, plan, &f, result))

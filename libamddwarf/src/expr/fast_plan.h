@@ -1,7 +1,7 @@
 /* Compiled expressions: fast_compile.c lowers each operation of the common
- * set once into steps (plan_lower.def says how each lowers); fast.c runs
- * them for one lane, lanes.c for every lane of a wave at once (the lane an
- * affine symbol).
+ * set once into steps (plan_lower.def says how each lowers); plan_interp.inc
+ * runs them, included by fast.c for one lane and by lanes.c for every lane
+ * of a wave at once (the lane an affine symbol).
  *
  * The fast set has no branches, so everything about the stack but its
  * numbers is the same on every run of an expression: how deep it is before

@@ -3,9 +3,10 @@
  *
  * The expression runs once with the lane as a symbol, from the plan the
  * one-lane fast path runs (fast_plan.h: each operation lowered once, by
- * fast_compile.c). Every value is affine in the lane, A * lane + B modulo
- * 2^64 (the ring operations commute with the evaluator's wrap-around
- * arithmetic); a location is a storage at an affine byte offset; a
+ * fast_compile.c) and through its interpreter (plan_interp.inc), of which
+ * this file is the affine domain. Every value is affine in the lane,
+ * A * lane + B modulo 2^64 (the ring operations commute with the
+ * evaluator's wrap-around arithmetic); a location is a storage at an affine byte offset; a
  * composite is a list of such parts. A step outside that domain (a product
  * of two lane-dependent values, a dereference, a plan the compiler
  * refused: branches, typed values, ...) ends the symbolic run, and every
@@ -143,7 +144,6 @@ typedef struct symbolic {
   check checks[MAX_CHECKS];
   uint32_t check_count;
   uint64_t steps;
-  uint32_t depth;
 } symbolic;
 
 /* The storage of entry E (rules.h). */
@@ -183,8 +183,9 @@ static bool add_ok(const storage_size *b, bool from_bits, uint64_t old, int64_t 
 }
 
 /* BITS bits at byte offset OFFSET lie in the storage (append_leaf and
-   check_bounds). */
-static inline bool fits(const storage_size *b, uint64_t offset, uint64_t bits)
+   check_bounds). Inlined: a part of the EXEC-selected spill asks it 64
+   times. */
+static inline __attribute__((always_inline)) bool fits(const storage_size *b, uint64_t offset, uint64_t bits)
 {
   return rule_fits(b, offset, 0, bits);
 }
@@ -302,7 +303,7 @@ static void begin_composite(symbolic *s, entry *c)
   c->first = s->parts_used;
 }
 
-/* ---- the plan's steps over affine values ------------------------------------ */
+/* ---- affine entries ---------------------------------------------------------- */
 
 /* The entries are the plan's stack slots: a step finds its operands at the
    depth the plan gives it (fast_plan.h), so the rules of which entry serves
@@ -491,137 +492,188 @@ static bool wave_select(symbolic *s, const pieces *o, entry *l0, entry *l1, cons
   return true;
 }
 
-static bool run_plan(symbolic *s, const fast_plan *plan, uint32_t base, entry *result);
+/* ---- the plan's steps over affine values (plan_interp.inc's domain) -------- */
 
-/* DW_OP_fbreg DISP: the frame base's plan on the slots above BASE, a
-   memory location moved by DISP, into E. */
-static bool frame_base(symbolic *s, entry *e, uint32_t base, int64_t disp)
+/* A plan's stack: its slot 0 is S->stack[BASE]. The entries' kinds are
+   their own, so a domain function ignores the kind the plan gives it. */
+typedef symbolic plan_ctx;
+typedef struct wave_frame {
+  entry *slot;
+  uint32_t base;
+  pieces open;
+} plan_frame;
+typedef affine plan_value;
+typedef entry plan_slot;
+
+static inline affine dom_constant(uint64_t b)
 {
-  const amddwarf_target *t = s->m->t;
-  const uint8_t *bytes = NULL;
-  size_t size = 0;
-  program p;
-  entry loc;
-  /* A frame base inside a frame base would evict the plan being run. */
-  if (s->depth > 0 || s->depth >= s->m->ev->max_call_depth || !TARGET_HAS(t, frame_base) ||
-      t->frame_base(t->user, &bytes, &size) != AMDDWARF_OK ||
-      amddwarf__load_program(s->m, bytes, size, &p) != AMDDWARF_OK || p.plan == NULL)
+  return constant(b);
+}
+
+static inline entry dom_get(const plan_frame *f, unsigned i)
+{
+  return f->slot[i];
+}
+
+static inline void dom_put(plan_frame *f, unsigned i, entry e)
+{
+  f->slot[i] = e;
+}
+
+static inline void dom_copy(plan_frame *f, unsigned to, unsigned from)
+{
+  f->slot[to] = f->slot[from];
+}
+
+static inline void dom_set_value(plan_frame *f, unsigned i, affine x)
+{
+  set_value(&f->slot[i], x);
+}
+
+static inline void dom_set_number(plan_frame *f, unsigned i, affine x)
+{
+  set_value(&f->slot[i], x);
+}
+
+static inline void dom_set_register(plan_frame *f, unsigned i, uint32_t regno)
+{
+  set_storage(&f->slot[i], AMDDWARF_LOCATION_REGISTER, regno, constant(0));
+}
+
+static inline void dom_set_memory(plan_frame *f, unsigned i, uint32_t aspace, affine x)
+{
+  set_storage(&f->slot[i], AMDDWARF_LOCATION_MEMORY, aspace, x);
+}
+
+static inline void dom_set_undefined(plan_frame *f, unsigned i)
+{
+  set_storage(&f->slot[i], AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
+}
+
+static inline bool dom_value_of(const plan_frame *f, unsigned i, affine *x)
+{
+  return as_value(&f->slot[i], x);
+}
+
+static inline bool dom_space_of(const plan_frame *f, unsigned i, uint32_t *aspace)
+{
+  return space_of(&f->slot[i], aspace);
+}
+
+/* The lane, the symbol; the generic mask is all 64 bits here. */
+static inline bool dom_lane(symbolic *s, uint64_t mask, affine *x)
+{
+  (void)s;
+  x->a = 1;
+  x->b = 0;
+  return mask == UINT64_MAX;
+}
+
+static inline bool dom_binary(symbolic *s, amddwarf_op_kind kind, affine x, affine y, affine *z)
+{
+  (void)s;
+  return affine_binary(kind, x, y, z);
+}
+
+/* 64-bit generic values: a signed byte count as they are. */
+static inline affine dom_signed(const symbolic *s, affine x)
+{
+  (void)s;
+  return x;
+}
+
+static inline bool dom_move(symbolic *s, plan_frame *f, unsigned i, uint8_t kind,
+                            uint64_t register_bytes, affine delta)
+{
+  (void)kind, (void)register_bytes;
+  as_location(&f->slot[i]);
+  return move(s, &f->slot[i], delta, false);
+}
+
+static inline bool dom_form_aspace(symbolic *s, plan_frame *f, unsigned i, uint32_t aspace)
+{
+  return form_space(s, &f->slot[i], aspace);
+}
+
+static inline bool dom_breg(symbolic *s, plan_frame *f, const fast_step *t, unsigned i,
+                            uint32_t aspace)
+{
+  return breg(s, &f->slot[i], t->a, t->b) &&
+         (aspace == AMDDWARF_ASPACE_NONE || form_space(s, &f->slot[i], aspace));
+}
+
+static inline machine *dom_machine(symbolic *s)
+{
+  return s->m;
+}
+
+static inline void dom_frame_above(const plan_frame *f, unsigned n, plan_frame *inner)
+{
+  inner->slot = f->slot + n;
+  inner->base = f->base + n;
+  inner->open.open = false;
+}
+
+/* The frame base's result: its top entry, a memory location. */
+static inline bool dom_frame_base_result(symbolic *s, plan_frame *f, const fast_step *t,
+                                         plan_frame *inner, const fast_plan *plan)
+{
+  entry loc = inner->slot[plan->depth - 1u];
+  as_location(&loc);
+  if (loc.kind != ENTRY_STORAGE || loc.where.kind != AMDDWARF_LOCATION_MEMORY ||
+      !move(s, &loc, constant(t->b), false))
     return false;
-  s->depth++;
-  bool ok = run_plan(s, p.plan, base, &loc);
-  s->depth--;
-  if (!ok || loc.kind != ENTRY_STORAGE || loc.where.kind != AMDDWARF_LOCATION_MEMORY ||
-      !move(s, &loc, constant((uint64_t)disp), false))
-    return false;
-  *e = loc;
+  f->slot[t->depth] = loc;
   return true;
 }
 
-/* Step T of a plan whose stack starts at slot BASE. */
-static bool wave_step(symbolic *s, const fast_step *t, uint32_t base, pieces *o)
+/* A read per lane: the lanes go one by one. */
+static inline bool dom_deref(symbolic *s, plan_frame *f, const fast_step *t, unsigned top)
 {
-  entry *slot = &s->stack[base + t->depth]; /* the slot above the top */
-  entry *top = slot - 1;
-  affine x, y;
-  uint32_t aspace;
-  switch ((fast_code)t->code) {
-  case FC_VALUE:
-    set_value(slot, constant(t->b));
-    return true;
-  case FC_REGISTER:
-    set_storage(slot, AMDDWARF_LOCATION_REGISTER, t->a, constant(0));
-    return true;
-  case FC_ADDRESS:
-    set_storage(slot, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE, constant(t->b));
-    return true;
-  case FC_BREG:
-    return breg(s, slot, t->a, t->b);
-  case FC_ASPACE_BREG:
-    return space_of(top, &aspace) && breg(s, top, t->a, t->b) && form_space(s, top, aspace);
-  case FC_FBREG:
-    return frame_base(s, slot, base + t->index, (int64_t)t->b);
-  case FC_LANE:
-    set_value(slot, (affine){1, 0});
-    return true;
-  case FC_DUP:
-    *slot = top[-(int)t->a];
-    return true;
-  case FC_SWAP: {
-    entry e = top[0];
-    top[0] = top[-1];
-    top[-1] = e;
-    return true;
-  }
-  case FC_ROT: {
-    entry e = top[0];
-    top[0] = top[-1];
-    top[-1] = top[-2];
-    top[-2] = e;
-    return true;
-  }
-  case FC_UNDEFINED:
-    set_storage(slot, AMDDWARF_LOCATION_UNDEFINED, 0, constant(0));
-    return true;
-  case FC_BINARY:
-    if (!as_value(&top[-1], &x) || !as_value(top, &y) ||
-        !affine_binary((amddwarf_op_kind)t->a, x, y, &x))
-      return false;
-    set_value(&top[-1], x);
-    return true;
-  case FC_BINARY_CONST:
-    if (!as_value(top, &x) || !affine_binary((amddwarf_op_kind)t->a, x, constant(t->b), &x))
-      return false;
-    set_value(top, x);
-    return true;
-  case FC_OFFSET:
-    as_location(&top[-1]);
-    return as_value(top, &x) && move(s, &top[-1], x, false);
-  case FC_OFFSET_UCONST:
-    as_location(top);
-    return move(s, top, constant(t->b), false);
-  case FC_LANE_OFFSET:
-    as_location(top);
-    return move(s, top, (affine){t->b, 0}, false);
-  case FC_REGISTER_LANE:
-    set_storage(slot, AMDDWARF_LOCATION_REGISTER, t->a, constant(0));
-    return move(s, slot, (affine){t->b, 0}, false);
-  case FC_FORM_ASPACE:
-    return space_of(top, &aspace) && form_space(s, &top[-1], aspace);
-  case FC_FORM_ASPACE_CONST:
-    return form_space(s, top, t->a);
-  case FC_BREG_ASPACE:
-    return breg(s, slot, t->a, t->b) && form_space(s, slot, t->space);
-  case FC_PIECE:
-    return wave_piece(s, o, t->depth == 1 ? &s->stack[base] : NULL, t->b);
-  case FC_SELECT:
-    return wave_select(s, o, &top[-2], &top[-1], top, t->b, t->a);
-  case FC_DEREF: /* a read per lane: lane by lane */
-    return false;
-  }
+  (void)s, (void)f, (void)t, (void)top;
   return false;
 }
+
+static inline bool dom_piece(symbolic *s, plan_frame *f, const fast_step *t)
+{
+  return wave_piece(s, &f->open, t->depth == 1 ? &f->slot[0] : NULL, t->b);
+}
+
+static inline bool dom_select(symbolic *s, plan_frame *f, const fast_step *t)
+{
+  entry *top = &f->slot[t->depth - 1u];
+  return wave_select(s, &f->open, &top[-2], &top[-1], top, t->b, t->a);
+}
+
+/* One slot more than the deepest stack: an open composite's. */
+static inline bool dom_room(symbolic *s, const plan_frame *f, const fast_plan *plan)
+{
+  if ((uint64_t)f->base + plan->deepest + 1 > s->stack_cap ||
+      s->steps + plan->operations > s->m->ev->max_steps)
+    return false;
+  s->steps += plan->operations;
+  return true;
+}
+
+#include "expr/plan_interp.inc"
 
 /* Runs PLAN on the slots from BASE: its result (the top entry as a
    location, or the open composite) in *RESULT. */
 static bool run_plan(symbolic *s, const fast_plan *plan, uint32_t base, entry *result)
 {
-  pieces o;
-  o.open = false;
-  /* One slot more than the deepest stack: an open composite's. */
-  if (!plan->usable || (uint64_t)base + plan->deepest + 1 > s->stack_cap ||
-      s->steps + plan->operations > s->m->ev->max_steps)
+  plan_frame f;
+  f.slot = &s->stack[base];
+  f.base = base;
+  f.open.open = false;
+  if (!plan_run(s, plan, &f))
     return false;
-  s->steps += plan->operations;
-  for (const fast_step *t = plan->steps, *end = t + plan->count; t < end; t++)
-    if (!wave_step(s, t, base, &o))
-      return false;
   if (plan->depth > 0) {
-    *result = s->stack[base + plan->depth - 1u];
+    *result = f.slot[plan->depth - 1u];
     as_location(result);
     return true;
   }
-  *result = o.composite;
-  return o.open;
+  *result = f.open.composite;
+  return f.open.open;
 }
 
 /* ---- reading every lane ------------------------------------------------------ */
@@ -877,7 +929,6 @@ static bool read_segment_alone(wave_read *r, uint32_t lane, const segment *g, ui
 
 /* ---- the entry point ------------------------------------------------------------ */
 
-/* The symbolic run of BYTES: the result in *RESULT, or false. */
 /* The symbolic run of BYTES, from the plan the one-lane evaluator runs
    (fast_plan.h): the result in *RESULT, or false. */
 static bool evaluate(symbolic *s, const uint8_t *bytes, size_t size, entry *result)
@@ -950,7 +1001,6 @@ amddwarf_status amddwarf_eval_read_lanes(amddwarf_eval *ev, const amddwarf_eval_
   s.parts_cap = ev->parts_cap < MAX_PARTS ? ev->parts_cap : MAX_PARTS;
   s.check_count = 0;
   s.steps = 0;
-  s.depth = 0;
   entry result;
   storage_size bounds;
   wave_read r;

@@ -62,7 +62,7 @@ static inline bool rule_sized_bytes_fit(uint64_t size, uint64_t byte, uint64_t n
 /* Fits: BITS bits from bit BIT of byte BYTE lie inside storage S (a read,
    a write, a composite part); the cases of whole bytes above are this rule
    at bit 0. Undefined storage holds anything. */
-static inline bool rule_fits(const storage_size *s, uint64_t byte, unsigned bit, uint64_t bits)
+static inline __attribute__((always_inline)) bool rule_fits(const storage_size *s, uint64_t byte, unsigned bit, uint64_t bits)
 {
   if (s->unbounded || bits == 0)
     return true;
