@@ -183,6 +183,22 @@ typedef struct var_row {
   const amddwarf_frame_var *frame_var;
 } var_row;
 
+/* The row of variable V (and, with a wave, its frame variable FV). */
+static amddwarf_status var_row_make(const amddwarf_object *object, const amddwarf_var_ref *v,
+                                    const amddwarf_frame_var *fv, var_row *row,
+                                    amddwarf_error *err)
+{
+  *row = (var_row){.depth = v->depth,
+                   .available = v->available,
+                   .expr = v->expr,
+                   .size = v->size,
+                   .has_range = v->from_list && !v->entry.is_default,
+                   .low = v->entry.low,
+                   .high = v->entry.high,
+                   .frame_var = fv};
+  return amddwarf_object_die_fields(object, v->die, &row->die, err);
+}
+
 /* VAR's value in the focused lane, as amddwarf eval prints one lane: made
    from VAR itself, so a variable an inner one shadows shows its own. */
 static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, cli_buf *out)
@@ -426,20 +442,10 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
     goto done;
   }
   for (size_t i = 0; i < count; ++i) {
-    const amddwarf_var_ref *v = &vars[i].ref;
-    var_row row = {.depth = v->depth,
-                   .available = v->available,
-                   .expr = v->expr,
-                   .size = v->size,
-                   .has_range = v->from_list && !v->entry.is_default,
-                   .low = v->entry.low,
-                   .high = v->entry.high,
-                   .frame_var = &vars[i]};
-    if ((st = amddwarf_object_die_fields(object, v->die, &row.die, &err)) != AMDDWARF_OK) {
+    if ((st = var_row_make(object, &vars[i].ref, &vars[i], &rows[i], &err)) != AMDDWARF_OK) {
       rc = cli_report_error("vars", args->json, st, &err);
       goto done;
     }
-    rows[i] = row;
   }
   rc = args->json ? vars_json(object, frame->object_pc, frame->scopes, depth, frame->scope_base,
                               rows, count, &fv)
@@ -512,18 +518,8 @@ int cli_vars_main(int argc, char **argv)
     st = AMDDWARF_E_NO_MEMORY;
   else
     st = amddwarf_object_var_refs_at(object, pc, vars, count, &count, &err);
-  for (size_t i = 0; st == AMDDWARF_OK && i < count; ++i) {
-    const amddwarf_var_ref *v = &vars[i];
-    var_row row = {.depth = v->depth,
-                   .available = v->available,
-                   .expr = v->expr,
-                   .size = v->size,
-                   .has_range = v->from_list && !v->entry.is_default,
-                   .low = v->entry.low,
-                   .high = v->entry.high};
-    st = amddwarf_object_die_fields(object, v->die, &row.die, &err);
-    rows[i] = row;
-  }
+  for (size_t i = 0; st == AMDDWARF_OK && i < count; ++i)
+    st = var_row_make(object, &vars[i], NULL, &rows[i], &err);
   if (st != AMDDWARF_OK)
     rc = cli_report_error("vars", args.json, st, st == AMDDWARF_E_NO_MEMORY ? NULL : &err);
   else
