@@ -653,25 +653,6 @@ amddwarf_status amddwarf_object_die_fields(const amddwarf_object *object, amddwa
 
 /* ---- a DIE's PC ranges ---- */
 
-typedef struct range_reading {
-  amddwarf_pc_pair pair;
-  bool has_ranges;
-  uint16_t ranges_form;
-  uint64_t ranges_value;
-} range_reading;
-
-static int note_range_attribute(void *user, const amddwarf_attribute *a)
-{
-  range_reading *r = user;
-  amddwarf__pc_pair_note(&r->pair, a);
-  if (a->attribute == DW_AT_ranges) {
-    r->has_ranges = true;
-    r->ranges_form = a->form;
-    r->ranges_value = a->value.u;
-  }
-  return 0;
-}
-
 typedef struct range_visit {
   int (*visit)(void *user, const amddwarf_range *range);
   void *user;
@@ -696,9 +677,10 @@ amddwarf_status amddwarf_object_die_ranges(const amddwarf_object *object, amddwa
                         "amddwarf_object_die_ranges: NULL visit");
   if (st != AMDDWARF_OK)
     return st;
-  range_reading r;
+  amddwarf_pc_attributes r;
   memset(&r, 0, sizeof r);
-  st = amddwarf__object_read_die(object, die.cu_index, die.offset, note_range_attribute, &r, err);
+  st = amddwarf__object_read_die(object, die.cu_index, die.offset, amddwarf__pc_attributes_note,
+                                 &r, err);
   if (st != AMDDWARF_OK)
     return st;
   if (r.has_ranges) {

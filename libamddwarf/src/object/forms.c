@@ -545,6 +545,18 @@ void amddwarf__pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a)
   }
 }
 
+int amddwarf__pc_attributes_note(void *user, const amddwarf_attribute *a)
+{
+  amddwarf_pc_attributes *p = user;
+  amddwarf__pc_pair_note(&p->pair, a);
+  if (a->attribute == DW_AT_ranges) {
+    p->has_ranges = true;
+    p->ranges_form = a->form;
+    p->ranges_value = a->value.u;
+  }
+  return 0;
+}
+
 bool amddwarf__pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out)
 {
   if (!pc->has_low || !(pc->has_high || tag == DW_TAG_label))

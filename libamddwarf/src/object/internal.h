@@ -407,6 +407,16 @@ typedef struct amddwarf_pc_pair {
 } amddwarf_pc_pair;
 /* Notes A when it is DW_AT_low_pc or DW_AT_high_pc. */
 void amddwarf__pc_pair_note(amddwarf_pc_pair *pc, const amddwarf_attribute *a);
+/* What a DIE says of its PCs: its low/high pair and its DW_AT_ranges. */
+typedef struct amddwarf_pc_attributes {
+  amddwarf_pc_pair pair;
+  bool has_ranges;
+  uint16_t ranges_form;
+  uint64_t ranges_value;
+} amddwarf_pc_attributes;
+/* An attribute visitor (USER: a zeroed amddwarf_pc_attributes) noting the
+   PC attributes. Returns 0: the read goes on. */
+int amddwarf__pc_attributes_note(void *user, const amddwarf_attribute *a);
 /* The range [low, high) of a DIE of TAG: false when it has none (a label
    with only a low_pc covers one byte). */
 bool amddwarf__pc_pair_range(const amddwarf_pc_pair *pc, unsigned tag, amddwarf_range *out);

@@ -94,25 +94,6 @@ static amddwarf_status skip_descendants(die_walk *w, uint32_t *index)
 
 /* ---- the chain of scopes ---- */
 
-typedef struct pc_attributes {
-  amddwarf_pc_pair pair;
-  bool has_ranges;
-  uint16_t ranges_form;
-  uint64_t ranges_value;
-} pc_attributes;
-
-static int note_pc_attribute(void *user, const amddwarf_attribute *a)
-{
-  pc_attributes *p = user;
-  amddwarf__pc_pair_note(&p->pair, a);
-  if (a->attribute == DW_AT_ranges) {
-    p->has_ranges = true;
-    p->ranges_form = a->form;
-    p->ranges_value = a->value.u;
-  }
-  return 0;
-}
-
 typedef struct range_search {
   uint64_t pc;
   bool found;
@@ -129,9 +110,10 @@ static bool range_holds(void *user, const amddwarf_range *range)
 static amddwarf_status block_holds(die_walk *w, const amddwarf_abbrev *ab, uint64_t off,
                                    uint64_t pc, bool *holds)
 {
-  pc_attributes p;
+  amddwarf_pc_attributes p;
   memset(&p, 0, sizeof p);
-  amddwarf_status st = amddwarf__form_read_die(&w->fr, &w->r, ab, off, note_pc_attribute, &p);
+  amddwarf_status st =
+      amddwarf__form_read_die(&w->fr, &w->r, ab, off, amddwarf__pc_attributes_note, &p);
   if (st != AMDDWARF_OK)
     return st;
   if (p.has_ranges) {
