@@ -372,7 +372,7 @@ static void check_fields(checker *c, amddwarf_die_ref ref, const amddwarf_die_in
     return;
   }
   static const char *const names[] = {"tag/depth/flags", "links", "names", "type/origin",
-                                      "declaration", "sizes", "encoding/spaces",
+                                      "declaration/call", "sizes", "encoding/spaces",
                                       "vector/lanes", "constants", "bounds"};
   bool same[] = {
       f.tag == d->tag && f.depth == d->depth && f.flags == d->flags,
@@ -381,7 +381,9 @@ static void check_fields(checker *c, amddwarf_die_ref ref, const amddwarf_die_in
           ref_offset(f.next_sibling) == offset_of(d->next_sibling),
       same_string(f.name, d->name) && same_string(f.linkage_name, d->linkage_name),
       ref_offset(f.type) == offset_of(d->type) && ref_offset(f.origin) == offset_of(d->origin),
-      f.decl_file == d->decl_file && f.decl_line == d->decl_line,
+      f.decl_file == d->decl_file && f.decl_line == d->decl_line &&
+          f.call_file == d->call_file && f.call_line == d->call_line &&
+          f.call_column == d->call_column,
       f.byte_size == d->byte_size && f.bit_size == d->bit_size &&
           f.data_bit_offset == d->data_bit_offset,
       f.encoding == d->encoding && f.address_class == d->address_class &&

@@ -127,7 +127,7 @@ static void print_source_line(source_cache *c, const char *path, uint32_t line)
 enum { DISASM_MAX_VARS = 512 };
 
 typedef struct var_state {
-  const amddwarf_die_info *die;
+  amddwarf_die_ref die;
   const uint8_t *expr;  /* NULL: not available */
   size_t size;
   int available;
@@ -136,29 +136,29 @@ typedef struct var_state {
 typedef struct var_tracker {
   var_state prev[DISASM_MAX_VARS];
   size_t prev_count;
-  amddwarf_var vars[DISASM_MAX_VARS];
+  amddwarf_var_ref vars[DISASM_MAX_VARS];
 } var_tracker;
 
-static const var_state *find_state(const var_state *list, size_t n,
-                                   const amddwarf_die_info *die)
+static const var_state *find_state(const var_state *list, size_t n, amddwarf_die_ref die)
 {
   for (size_t i = 0; i < n; i++)
-    if (list[i].die == die)
+    if (list[i].die.offset == die.offset)
       return &list[i];
   return NULL;
 }
 
 /* The variable DIE whose location changed to S (NULL: out of scope): a
    "; NAME: ..." line, or an element of OUT. */
-static void print_var_location(const amddwarf_object *obj, const amddwarf_die_info *die,
+static void print_var_location(const amddwarf_object *obj, amddwarf_die_ref die,
                                const var_state *s, json_t *out)
 {
-  const char *name = die->name ? die->name : "(anonymous)";
+  const char *own = amddwarf_object_die_string(obj, die, AMDDWARF_DW_AT_name);
+  const char *name = own ? own : "(anonymous)";
   json_t *o = NULL;
   if (out != NULL) {
     o = json_object();
-    json_object_set_new(o, "variable", die->name ? json_string(die->name) : json_null());
-    json_object_set_new(o, "offset", cli_json_addr(die->offset));
+    json_object_set_new(o, "variable", own ? json_string(own) : json_null());
+    json_object_set_new(o, "offset", cli_json_addr(die.offset));
     json_array_append_new(out, o);
   }
   if (!s || !s->available) {
@@ -175,7 +175,7 @@ static void print_var_location(const amddwarf_object *obj, const amddwarf_die_in
       printf(";   %s: optimized out\n", name);
     return;
   }
-  const amddwarf_cu *cu = amddwarf_object_cu(obj, die->cu_index);
+  const amddwarf_cu *cu = amddwarf_object_cu(obj, die.cu_index);
   if (o != NULL) {
     json_object_set_new(o, "status", json_string("available"));
     if (cu != NULL)
@@ -200,17 +200,25 @@ static void report_locations(const amddwarf_object *obj, var_tracker *t, uint64_
                              json_t *out)
 {
   size_t count = 0;
-  if (amddwarf_object_vars_at(obj, pc, t->vars, DISASM_MAX_VARS, &count) != AMDDWARF_OK)
+  if (amddwarf_object_var_refs_at(obj, pc, t->vars, DISASM_MAX_VARS, &count, NULL) !=
+      AMDDWARF_OK)
     count = 0;
   if (count > DISASM_MAX_VARS)
     count = DISASM_MAX_VARS;
   var_state now[DISASM_MAX_VARS];
   size_t n = 0;
   for (size_t i = 0; i < count; i++) {
-    const amddwarf_die_info *die = t->vars[i].die;
-    if (!die->location && !die->const_value)
+    amddwarf_die_ref die = t->vars[i].die;
+    amddwarf_attribute a;
+    amddwarf_die_links scope;
+    /* Variables with a location or a constant of their own, globals left out. */
+    if (amddwarf_object_die_attribute(obj, die, AMDDWARF_DW_AT_location, 0, &a, NULL) !=
+            AMDDWARF_OK &&
+        amddwarf_object_die_attribute(obj, die, AMDDWARF_DW_AT_const_value, 0, &a, NULL) !=
+            AMDDWARF_OK)
       continue;
-    if (t->vars[i].scope && t->vars[i].scope->tag == AMDDWARF_DW_TAG_compile_unit) /* globals */
+    if (amddwarf_object_die_links(obj, t->vars[i].scope, &scope, NULL) == AMDDWARF_OK &&
+        scope.tag == AMDDWARF_DW_TAG_compile_unit)
       continue;
     now[n].die = die;
     now[n].available = t->vars[i].available;

@@ -46,16 +46,6 @@ static const char *var_kind(const amddwarf_die_fields *d)
   return d->tag == AMDDWARF_DW_TAG_formal_parameter ? "parameter" : "variable";
 }
 
-/* A constant attribute AT of DIE itself, 0 when it has none. */
-static uint64_t die_constant(const amddwarf_object *object, amddwarf_die_ref die, unsigned at)
-{
-  amddwarf_attribute a;
-  if (amddwarf_object_die_attribute(object, die, at, 0, &a, NULL) != AMDDWARF_OK ||
-      (a.value.kind != AMDDWARF_ATTR_UNSIGNED && a.value.kind != AMDDWARF_ATTR_SIGNED))
-    return 0;
-  return a.value.u;
-}
-
 static int print_range(void *user, const amddwarf_range *range)
 {
   cli_buf_printf(user, " [0x%llx, 0x%llx)", (unsigned long long)range->low,
@@ -71,10 +61,8 @@ static void describe_scope(cli_buf *b, const amddwarf_object *object,
   if (s->name)
     cli_buf_printf(b, " %s", s->name);
   amddwarf_object_die_ranges(object, s->die, print_range, b, NULL);
-  uint64_t call_line = die_constant(object, s->die, AMDDWARF_DW_AT_call_line);
-  if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine && call_line)
-    cli_buf_printf(b, " called at line %u column %u", (unsigned)call_line,
-                   (unsigned)die_constant(object, s->die, AMDDWARF_DW_AT_call_column));
+  if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine && s->call_line)
+    cli_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
 }
 
 /* SCOPE's frame base at PC: 1 with *BYTES and *SIZE, 0 when it has none there

@@ -650,6 +650,7 @@ typedef struct amddwarf_die_fields {
                                     not valid when none (void) */
   amddwarf_die_ref origin;       /* DW_AT_abstract_origin or DW_AT_specification */
   uint32_t decl_file, decl_line; /* own, else the origin chain's */
+  uint32_t call_file, call_line, call_column;
   uint64_t byte_size, bit_size, data_bit_offset;
   uint32_t encoding;             /* DW_ATE_* of a base type */
   uint32_t address_class, address_space, memory_space; /* with their HAS_ flags */

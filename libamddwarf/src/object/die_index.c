@@ -500,7 +500,8 @@ static bool is_constant(const amddwarf_attr_value *v)
 
 /* What one attribute says of a DIE's fields; the references (type, origin)
    are kept as offsets in *TYPE_AT and *ORIGIN_AT. The summaries
-   (die_reader.c) take their plain fields from here too. */
+   (die_reader.c) take their plain fields from here too: the fields before
+   const_value are all a summary copies. */
 void amddwarf__die_fields_apply(amddwarf_die_fields *f, const amddwarf_attribute *a,
                                uint64_t *type_at, uint64_t *origin_at)
 {
@@ -514,6 +515,9 @@ void amddwarf__die_fields_apply(amddwarf_die_fields *f, const amddwarf_attribute
   case DW_AT_specification: *origin_at = v->offset; break;
   case DW_AT_decl_file: f->decl_file = (uint32_t)v->u; break;
   case DW_AT_decl_line: f->decl_line = (uint32_t)v->u; break;
+  case DW_AT_call_file: f->call_file = (uint32_t)v->u; break;
+  case DW_AT_call_line: f->call_line = (uint32_t)v->u; break;
+  case DW_AT_call_column: f->call_column = (uint32_t)v->u; break;
   case DW_AT_byte_size:
     if (is_constant(v)) {
       f->byte_size = v->u;

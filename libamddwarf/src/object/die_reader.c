@@ -2,7 +2,8 @@
  * first time the unit is asked for.
  *
  * The open-time pass (unit_scan.c) counted each unit's DIEs; loading a unit
- * decodes every attribute of its DIEs into one array of summaries, links
+ * decodes every attribute of its DIEs into one array of summaries (the
+ * plain fields by the reader of references' fields, die_index.c), links
  * parents, children and siblings, and resolves references. A reference into
  * another unit loads that unit too (units are loaded together until no
  * reference is left open), so every pointer a summary holds stays valid
@@ -11,6 +12,7 @@
  *
  * A unit that cannot be loaded keeps its error (amddwarf_object_load_unit
  * reports it); so does the unit whose reference led into it. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,7 @@ typedef struct walker {
   uint32_t *map;        /* object->unit_map for this unit, or NULL */
   uint64_t map_base, map_span;
   uint32_t walked;      /* DIEs of unit->dies written so far */
+  amddwarf_die_fields fields; /* the plain fields of the DIE being read */
 } walker;
 
 /* The DIE of this unit at TARGET among those walked so far, or NULL. The
@@ -150,103 +153,60 @@ typedef struct pc_attrs {
   uint64_t origin_ref;
 } pc_attrs;
 
+/* Reads what the summary keeps of attribute AP beyond its plain fields
+   (amddwarf__die_fields_apply reads those into W->fields): the values of
+   the expression and constant attributes, and the PC ranges. */
 static amddwarf_status apply_attribute(walker *w, amddwarf_die_info *die,
                                        const amddwarf_attribute *ap, pc_attrs *pc)
 {
-  amddwarf_object *object = w->object;
-  amddwarf_status st = AMDDWARF_OK;
   const amddwarf_attr_value *v = &ap->value;
+  amddwarf__die_fields_apply(&w->fields, ap, &pc->type_ref, &pc->origin_ref);
   switch (ap->attribute) {
-  case DW_AT_name: die->name = v->string; break;
-  case DW_AT_linkage_name:
-  case DW_AT_MIPS_linkage_name: die->linkage_name = v->string; break;
-  case DW_AT_type: pc->type_ref = v->offset; break;
-  case DW_AT_abstract_origin:
-  case DW_AT_specification: pc->origin_ref = v->offset; break;
-  case DW_AT_decl_file: die->decl_file = (uint32_t)v->u; break;
-  case DW_AT_decl_line: die->decl_line = (uint32_t)v->u; break;
-  case DW_AT_call_file: die->call_file = (uint32_t)v->u; break;
-  case DW_AT_call_line: die->call_line = (uint32_t)v->u; break;
-  case DW_AT_call_column: die->call_column = (uint32_t)v->u; break;
-  case DW_AT_byte_size:
-    if (v->kind == AMDDWARF_ATTR_UNSIGNED || v->kind == AMDDWARF_ATTR_SIGNED) {
-      die->byte_size = v->u;
-      die->flags |= AMDDWARF_DIE_HAS_BYTE_SIZE;
-    }
-    break;
-  case DW_AT_bit_size:
-    die->bit_size = v->u;
-    die->flags |= AMDDWARF_DIE_HAS_BIT_SIZE;
-    break;
-  case DW_AT_data_bit_offset:
-    die->data_bit_offset = v->u;
-    die->flags |= AMDDWARF_DIE_HAS_DATA_BIT_OFFSET;
-    break;
-  case DW_AT_encoding: die->encoding = (uint32_t)v->u; break;
-  case DW_AT_address_class:
-    die->address_class = (uint32_t)v->u;
-    die->flags |= AMDDWARF_DIE_HAS_ADDRESS_CLASS;
-    break;
-  case AMDDWARF_DW_AT_LLVM_address_space:
-    die->address_space = (uint32_t)v->u;
-    die->flags |= AMDDWARF_DIE_HAS_ADDRESS_SPACE;
-    break;
-  case AMDDWARF_DW_AT_LLVM_memory_space:
-    die->memory_space = (uint32_t)v->u;
-    die->flags |= AMDDWARF_DIE_HAS_MEMORY_SPACE;
-    break;
-  case AMDDWARF_DW_AT_LLVM_vector_size_old:
-  case AMDDWARF_DW_AT_LLVM_vector_size:
-    die->vector_size = (uint32_t)v->u;
-    if (ap->attribute == AMDDWARF_DW_AT_LLVM_vector_size_old)
-      die->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
-    break;
-  case AMDDWARF_DW_AT_LLVM_lanes_old:
-  case AMDDWARF_DW_AT_LLVM_lanes:
-    die->lanes = (uint32_t)v->u;
-    if (ap->attribute == AMDDWARF_DW_AT_LLVM_lanes_old)
-      die->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
-    break;
   case AMDDWARF_DW_AT_LLVM_lane_pc_old:
-  case AMDDWARF_DW_AT_LLVM_lane_pc:
-    if (ap->attribute == AMDDWARF_DW_AT_LLVM_lane_pc_old)
-      die->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
-    st = keep_value(w, ap, &die->lane_pc, die->offset);
-    break;
+  case AMDDWARF_DW_AT_LLVM_lane_pc: return keep_value(w, ap, &die->lane_pc, die->offset);
   case AMDDWARF_DW_AT_LLVM_active_lane:
     /* Only an expression or list form makes 0x3e08 the active-lane
        attribute (LLVM now uses the number for a flag). */
-    if (v->kind == AMDDWARF_ATTR_EXPR || v->kind == AMDDWARF_ATTR_LIST) {
-      die->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
-      st = keep_value(w, ap, &die->active_lane, die->offset);
-    }
-    break;
-  case DW_AT_GNU_vector: die->flags |= AMDDWARF_DIE_GNU_VECTOR; break;
-  case DW_AT_external: if (v->u) die->flags |= AMDDWARF_DIE_EXTERNAL; break;
-  case DW_AT_declaration: if (v->u) die->flags |= AMDDWARF_DIE_DECLARATION; break;
-  case DW_AT_artificial: if (v->u) die->flags |= AMDDWARF_DIE_ARTIFICIAL; break;
+    if (v->kind == AMDDWARF_ATTR_EXPR || v->kind == AMDDWARF_ATTR_LIST)
+      return keep_value(w, ap, &die->active_lane, die->offset);
+    return AMDDWARF_OK;
   case DW_AT_low_pc:
-  case DW_AT_high_pc: amddwarf__pc_pair_note(&pc->pair, ap); break;
+  case DW_AT_high_pc: amddwarf__pc_pair_note(&pc->pair, ap); return AMDDWARF_OK;
   case DW_AT_ranges:
-    st = amddwarf__object_read_ranges(object, w->cu, ap->form, v->u, &die->ranges,
-                                     &die->range_count, w->err);
-    break;
-  case DW_AT_location:
-    st = keep_value(w, ap, &die->location, die->offset);
-    break;
-  case DW_AT_frame_base:
-    st = keep_value(w, ap, &die->frame_base, die->offset);
-    break;
-  case DW_AT_const_value: st = keep_value(w, ap, &die->const_value, die->offset); break;
+    return amddwarf__object_read_ranges(w->object, w->cu, ap->form, v->u, &die->ranges,
+                                       &die->range_count, w->err);
+  case DW_AT_location: return keep_value(w, ap, &die->location, die->offset);
+  case DW_AT_frame_base: return keep_value(w, ap, &die->frame_base, die->offset);
+  case DW_AT_const_value: return keep_value(w, ap, &die->const_value, die->offset);
   case DW_AT_data_member_location:
-    st = keep_value(w, ap, &die->data_member_location, die->offset);
-    break;
-  case DW_AT_lower_bound: st = keep_value(w, ap, &die->lower_bound, die->offset); break;
-  case DW_AT_upper_bound: st = keep_value(w, ap, &die->upper_bound, die->offset); break;
-  case DW_AT_count: st = keep_value(w, ap, &die->count, die->offset); break;
-  default: break;
+    return keep_value(w, ap, &die->data_member_location, die->offset);
+  case DW_AT_lower_bound: return keep_value(w, ap, &die->lower_bound, die->offset);
+  case DW_AT_upper_bound: return keep_value(w, ap, &die->upper_bound, die->offset);
+  case DW_AT_count: return keep_value(w, ap, &die->count, die->offset);
+  default: return AMDDWARF_OK;
   }
-  return st;
+}
+
+/* The plain fields read into F, into the summary DIE. */
+static void copy_fields(amddwarf_die_info *die, const amddwarf_die_fields *f)
+{
+  die->flags |= f->flags;
+  die->name = f->name;
+  die->linkage_name = f->linkage_name;
+  die->decl_file = f->decl_file;
+  die->decl_line = f->decl_line;
+  die->call_file = f->call_file;
+  die->call_line = f->call_line;
+  die->call_column = f->call_column;
+  die->byte_size = f->byte_size;
+  die->bit_size = f->bit_size;
+  die->data_bit_offset = f->data_bit_offset;
+  die->encoding = f->encoding;
+  die->address_class = f->address_class;
+  die->address_space = f->address_space;
+  die->memory_space = f->memory_space;
+  die->vector_size = f->vector_size;
+  die->lanes = f->lanes;
 }
 
 static amddwarf_status finish_ranges(walker *w, amddwarf_die_info *die, const pc_attrs *pc)
@@ -325,6 +285,9 @@ static amddwarf_status read_die(walker *w, amddwarf_reader *r, const amddwarf_ab
   memset(&pc.pair, 0, sizeof pc.pair);
   pc.type_ref = UINT64_MAX;
   pc.origin_ref = UINT64_MAX;
+  /* The plain fields are all before const_value: the values after it are
+     kept by apply_attribute, never read from W->fields. */
+  memset(&w->fields, 0, offsetof(amddwarf_die_fields, const_value));
   for (uint32_t i = 0; i < ab->count; ++i) {
     amddwarf_attribute a;
     amddwarf__attribute_clear(&a, ab->attrs[i].at);
@@ -334,6 +297,7 @@ static amddwarf_status read_die(walker *w, amddwarf_reader *r, const amddwarf_ab
     if (st != AMDDWARF_OK)
       return st;
   }
+  copy_fields(die, &w->fields);
   amddwarf_status st = finish_ranges(w, die, &pc);
   return st == AMDDWARF_OK ? note_references(w, die, &pc) : st;
 }
