@@ -306,9 +306,10 @@ struct amddwarf_object {
   /* Open-addressing set of the shared constant attribute values. */
   const amddwarf_attr_value **constants;
   size_t constant_count, constant_capacity;
-  /* Call frame information (cfi.c), opened on first use under load_lock. */
+  /* Call frame information (cfi.c), opened on first use under load_lock;
+     once CFI_DONE is set (release), CFI and CFI_STATUS are read without it. */
   struct amddwarf_cfi *cfi;
-  bool cfi_done;
+  _Atomic bool cfi_done;
   amddwarf_status cfi_status;
   amddwarf_error cfi_error;
   /* The decoder of the prologue analyzer (cfi.c), opened on the first FDE
