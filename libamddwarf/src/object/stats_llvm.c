@@ -1025,9 +1025,10 @@ static amddwarf_status walk_free(walk *w)
 
 /* Units FIRST to END (exclusive), in order. */
 /* The units left to walk on two threads: the first thread takes them from
-   the front, the second (after the line tables) from the back, one at a
-   time, until they meet; so both end together whatever a unit and the
-   line tables cost on this machine and object. */
+   the front, the second (after the last unit, which is its own, and the
+   line tables) from the back, one at a time, until they meet; so both end
+   together whatever a unit and the line tables cost on this machine and
+   object, and every object of two units or more is split. */
 typedef struct unit_claims {
   pthread_mutex_t lock;
   size_t front, back;    /* the units [front, back) are not taken yet */
@@ -1077,6 +1078,7 @@ typedef struct second_job {
   amddwarf_stats part;
   cov_place top;
   unit_claims claims;
+  size_t own_unit;        /* the last unit, walked first; SIZE_MAX: none */
   unit_functions *blocks; /* one a unit walked, in the order walked */
   size_t block_count;
   amddwarf_error walk_err;
@@ -1085,18 +1087,25 @@ typedef struct second_job {
   amddwarf_error lines_err;
 } second_job;
 
+/* The second thread's walk of unit U, its functions noted as a block. */
+static void walk_back_unit(second_job *job, size_t u, uint32_t global)
+{
+  size_t before = job->part.function_count;
+  walk_unit(&job->w, u, global, &job->top);
+  job->blocks[job->block_count].first = before;
+  job->blocks[job->block_count++].count = job->part.function_count - before;
+}
+
 static void *run_second(void *user)
 {
   second_job *job = user;
   walk *w = &job->w;
-  job->lines_status = amddwarf__stats_lines(job->object, NULL, &job->counts, &job->lines_err);
   uint32_t global = fn_entry(w, "/");
-  for (size_t u; w->status == AMDDWARF_OK && (u = claim_unit(&job->claims, true)) != SIZE_MAX;) {
-    size_t before = job->part.function_count;
-    walk_unit(w, u, global, &job->top);
-    job->blocks[job->block_count].first = before;
-    job->blocks[job->block_count++].count = job->part.function_count - before;
-  }
+  if (job->own_unit != SIZE_MAX)
+    walk_back_unit(job, job->own_unit, global);
+  job->lines_status = amddwarf__stats_lines(job->object, NULL, &job->counts, &job->lines_err);
+  for (size_t u; w->status == AMDDWARF_OK && (u = claim_unit(&job->claims, true)) != SIZE_MAX;)
+    walk_back_unit(job, u, global);
   if (w->fn_ids.failed || w->var_ids.failed)
     oom(w);
   return NULL;
@@ -1259,8 +1268,9 @@ static bool walk_two_threads(walk *w, uint32_t flags, const cov_place *top,
     return false;
   job->object = object;
   job->top = *top;
+  job->own_unit = object->cu_count > 1 ? object->cu_count - 1 : SIZE_MAX;
   job->claims.front = 0;
-  job->claims.back = object->cu_count;
+  job->claims.back = object->cu_count > 1 ? object->cu_count - 1 : object->cu_count;
   job->blocks = amddwarf__mem_calloc(&object->allocator, object->cu_count + 1,
                                      sizeof *job->blocks);
   if (job->blocks == NULL || pthread_mutex_init(&job->claims.lock, NULL) != 0) {
