@@ -578,6 +578,13 @@ void amddwarf__object_free_indexes(amddwarf_object *object);
 void amddwarf__die_fields_apply(amddwarf_die_fields *f, const amddwarf_attribute *a,
                                uint64_t *type_at, uint64_t *origin_at);
 
+/* The multiplier that divides by LINE_RANGE (1-255) a special opcode's
+   adjusted value (0-255): N / LINE_RANGE == (N * it) >> 16 (lines.c). */
+static inline uint32_t amddwarf__line_reciprocal(uint8_t line_range)
+{
+  return (65536u + line_range - 1u) / line_range;
+}
+
 /* lines.c: a unit's line table, read on first use. */
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, size_t cu_index,
                                              amddwarf_error *err);
