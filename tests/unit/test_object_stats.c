@@ -17,6 +17,8 @@
 
 #include <amddwarf/amddwarf.h>
 
+#include "object/internal.h"
+
 typedef struct classification {
   const char *text;
   amddwarf_convention convention;
@@ -245,9 +247,25 @@ static void test_units_on_two_threads(void **state)
   amddwarf_produce_free_bytes(NULL, image, size);
 }
 
+/* The line programs' special opcodes divide by a reciprocal: equal to
+   C's division and remainder for every adjusted opcode and line_range. */
+static void test_line_reciprocal(void **state)
+{
+  (void)state;
+  for (unsigned range = 1; range < 256; ++range) {
+    uint32_t reciprocal = amddwarf__line_reciprocal((uint8_t)range);
+    for (unsigned adjusted = 0; adjusted < 256; ++adjusted) {
+      unsigned quotient = (adjusted * reciprocal) >> 16;
+      assert_int_equal(quotient, adjusted / range);
+      assert_int_equal(adjusted - quotient * range, adjusted % range);
+    }
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_line_reciprocal),
       cmocka_unit_test(test_classify),
       cmocka_unit_test(test_undecodable),
       cmocka_unit_test(test_names),

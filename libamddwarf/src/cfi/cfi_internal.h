@@ -117,6 +117,13 @@ typedef struct amddwarf_cfi_index_entry {
   uint32_t fde;
 } amddwarf_cfi_index_entry;
 
+/* The state of one FDE's slot in amddwarf_cfi.fdes. */
+typedef enum amddwarf_fde_state {
+  FDE_UNPARSED = 0, /* zeroed: not parsed yet */
+  FDE_READY = 1,    /* parsed and published */
+  FDE_WRITING = 2,  /* claimed by the thread that writes it */
+} amddwarf_fde_state;
+
 struct amddwarf_cfi {
   amddwarf_allocator allocator;
   amddwarf_arena arena;          /* rows and rules */
@@ -128,8 +135,9 @@ struct amddwarf_cfi {
   size_t cie_count, cie_capacity;
   /* Every FDE is parsed at open (so a bad one fails open) but kept only as
      its offset and index entry; its amddwarf_cfi_fde is parsed again into
-     FDES (zeroed pages until then) on first use, under ROWS_LOCK, and
-     published by FDE_READY (release/acquire). A big .debug_frame keeps
+     FDES (zeroed pages until then) on first use, without a lock, and
+     published by FDE_READY (an amddwarf_fde_state; the first thread to
+     claim the slot writes it, release/acquire). A big .debug_frame keeps
      resident only the FDEs a question touched. */
   amddwarf_cfi_fde *fdes;
   size_t fde_count, fde_capacity;

@@ -13,6 +13,7 @@
  * so CIE chains cannot loop) and decodes its header. */
 /* pthread_mutexattr_settype and PTHREAD_MUTEX_RECURSIVE are X/Open. */
 #define _XOPEN_SOURCE 700
+#include <sched.h>
 #include <string.h>
 
 #include "cfi/cfi_internal.h"
@@ -827,28 +828,37 @@ size_t amddwarf_cfi_fde_count(const amddwarf_cfi *cfi)
 const amddwarf_cfi_fde *amddwarf__cfi_fde(const amddwarf_cfi *ccfi, size_t index)
 {
   amddwarf_cfi *cfi = (amddwarf_cfi *)(uintptr_t)ccfi;
-  if (atomic_load_explicit(&cfi->fde_ready[index], memory_order_acquire))
+  if (atomic_load_explicit(&cfi->fde_ready[index], memory_order_acquire) == FDE_READY)
     return &cfi->fdes[index];
-  if (cfi->rows_lock_ready)
-    pthread_mutex_lock(&cfi->rows_lock);
-  if (!atomic_load_explicit(&cfi->fde_ready[index], memory_order_relaxed)) {
-    amddwarf_reader r;
-    amddwarf_reader_init(&r, cfi->options.data, cfi->options.size);
-    r.big_endian = cfi->options.big_endian;
-    r.pos = (size_t)cfi->fde_offsets[index];
-    raw_fde raw;
-    bool is_cie = false;
-    bool eh = cfi->options.kind == AMDDWARF_CFI_EH_FRAME;
-    /* Framed, its CIE found and parsed at open: none of this fails now. */
-    if (read_entry(cfi, &r, eh, &raw, &is_cie, NULL) == AMDDWARF_OK) {
-      const amddwarf_cfi_cie *cie = find_cie(cfi, raw.cie_offset);
-      if (cie != NULL)
-        (void)parse_fde(cfi, &raw, cie, &cfi->fdes[index], NULL);
-    }
-    atomic_store_explicit(&cfi->fde_ready[index], 1, memory_order_release);
+  /* Parsed without a lock (it reads only what the open made), so that
+     threads asking for different FDEs never wait on each other. The first
+     thread to claim the slot (FDE_WRITING) publishes its copy; another
+     that parsed the same FDE at the same time waits for that copy, which
+     is a struct assignment away. */
+  amddwarf_cfi_fde parsed;
+  memset(&parsed, 0, sizeof parsed);
+  amddwarf_reader r;
+  amddwarf_reader_init(&r, cfi->options.data, cfi->options.size);
+  r.big_endian = cfi->options.big_endian;
+  r.pos = (size_t)cfi->fde_offsets[index];
+  raw_fde raw;
+  bool is_cie = false;
+  bool eh = cfi->options.kind == AMDDWARF_CFI_EH_FRAME;
+  /* Framed, its CIE found and parsed at open: none of this fails now. */
+  if (read_entry(cfi, &r, eh, &raw, &is_cie, NULL) == AMDDWARF_OK) {
+    const amddwarf_cfi_cie *cie = find_cie(cfi, raw.cie_offset);
+    if (cie != NULL)
+      (void)parse_fde(cfi, &raw, cie, &parsed, NULL);
   }
-  if (cfi->rows_lock_ready)
-    pthread_mutex_unlock(&cfi->rows_lock);
+  unsigned char unparsed = FDE_UNPARSED;
+  if (atomic_compare_exchange_strong_explicit(&cfi->fde_ready[index], &unparsed, FDE_WRITING,
+                                              memory_order_acquire, memory_order_acquire)) {
+    cfi->fdes[index] = parsed;
+    atomic_store_explicit(&cfi->fde_ready[index], FDE_READY, memory_order_release);
+  } else {
+    while (atomic_load_explicit(&cfi->fde_ready[index], memory_order_acquire) != FDE_READY)
+      sched_yield();
+  }
   return &cfi->fdes[index];
 }
 

@@ -214,19 +214,24 @@ amddwarf_status amddwarf_object_cfi(const amddwarf_object *cobject, amddwarf_cfi
                          "amddwarf_object_cfi: NULL argument");
   /* The handle is made once; the object is otherwise read-only to callers. */
   amddwarf_object *object = (amddwarf_object *)cobject;
-  pthread_mutex_lock(&object->load_lock);
-  if (!object->cfi_done) {
-    amddwarf_error_clear(&object->cfi_error);
-    object->cfi_status = open_cfi(object, &object->cfi, &object->cfi_error);
-    if (object->cfi_status == AMDDWARF_OK)
-      amddwarf_cfi_set_synthesizer(object->cfi, synthesize_rows, object);
-    object->cfi_done = true;
+  /* Opened once; after that, callers on any thread (the statistics ask for
+     every function) read it without taking the loading lock, which another
+     thread may hold for a whole unit's line program. */
+  if (!atomic_load_explicit(&object->cfi_done, memory_order_acquire)) {
+    pthread_mutex_lock(&object->load_lock);
+    if (!atomic_load_explicit(&object->cfi_done, memory_order_relaxed)) {
+      amddwarf_error_clear(&object->cfi_error);
+      object->cfi_status = open_cfi(object, &object->cfi, &object->cfi_error);
+      if (object->cfi_status == AMDDWARF_OK)
+        amddwarf_cfi_set_synthesizer(object->cfi, synthesize_rows, object);
+      atomic_store_explicit(&object->cfi_done, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&object->load_lock);
   }
   amddwarf_status st = object->cfi_status;
   *out = st == AMDDWARF_OK ? object->cfi : NULL;
   if (st != AMDDWARF_OK && err != NULL)
     *err = object->cfi_error;
-  pthread_mutex_unlock(&object->load_lock);
   return st;
 }
 

@@ -581,6 +581,56 @@ static int symbol_order(const void *a, const void *b)
   return strcmp(x->name, y->name);
 }
 
+/* Sorts the N symbols of V by symbol_order, stably: by address with a
+   radix sort (a byte a pass, the passes whose byte is the same in every
+   address skipped), then each run of one address by name. A linked
+   object's table is in hash order and has a symbol a function: comparison
+   sorting it was a visible part of the statistics' start. False when the
+   scratch array cannot be had (V is then unchanged). */
+static bool sort_symbols(const amddwarf_allocator *allocator, amddwarf_symbol *v, size_t n)
+{
+  if (n < 2)
+    return true;
+  amddwarf_symbol *tmp = amddwarf__mem_alloc(allocator, n * sizeof *tmp);
+  if (tmp == NULL)
+    return false;
+  size_t counts[8][256];
+  memset(counts, 0, sizeof counts);
+  for (size_t i = 0; i < n; ++i)
+    for (unsigned b = 0; b < 8; ++b)
+      ++counts[b][(v[i].address >> (8 * b)) & 0xff];
+  amddwarf_symbol *from = v, *to = tmp;
+  for (unsigned b = 0; b < 8; ++b) {
+    if (counts[b][(v[0].address >> (8 * b)) & 0xff] == n)
+      continue; /* this byte is the same in every address */
+    size_t at = 0;
+    for (unsigned d = 0; d < 256; ++d) {
+      size_t c = counts[b][d];
+      counts[b][d] = at;
+      at += c;
+    }
+    for (size_t i = 0; i < n; ++i)
+      to[counts[b][(from[i].address >> (8 * b)) & 0xff]++] = from[i];
+    amddwarf_symbol *swap = from;
+    from = to;
+    to = swap;
+  }
+  if (from != v)
+    memcpy(v, from, n * sizeof *v);
+  amddwarf__mem_free(allocator, tmp, n * sizeof *tmp);
+  /* equal addresses: by name, keeping the table's order among equal names */
+  for (size_t i = 1; i < n; ++i) {
+    amddwarf_symbol s = v[i];
+    size_t j = i;
+    while (j > 0 && v[j - 1].address == s.address && strcmp(v[j - 1].name, s.name) > 0) {
+      v[j] = v[j - 1];
+      --j;
+    }
+    v[j] = s;
+  }
+  return true;
+}
+
 /* Symbols by name: an open-addressing table of indexes into the symbols,
    for joining descriptors and metadata kernels with their functions. */
 typedef struct name_index {
@@ -715,7 +765,8 @@ static amddwarf_status read_symbols(amddwarf_object *object, const amddwarf_sect
     if (out[i].kind == AMDDWARF_SYMBOL_DESCRIPTOR)
       name_index_each(&index, out, out[i].name, strlen(out[i].name) - 3, mark_kernel_entry, NULL);
   amddwarf__mem_free(&object->allocator, index.slots, (index.mask + 1) * sizeof *index.slots);
-  qsort(out, count, sizeof *out, symbol_order);
+  if (!sort_symbols(&object->allocator, out, count))
+    qsort(out, count, sizeof *out, symbol_order);
   object->symbols = out;
   object->symbol_count = count;
   return AMDDWARF_OK;

@@ -306,9 +306,10 @@ struct amddwarf_object {
   /* Open-addressing set of the shared constant attribute values. */
   const amddwarf_attr_value **constants;
   size_t constant_count, constant_capacity;
-  /* Call frame information (cfi.c), opened on first use under load_lock. */
+  /* Call frame information (cfi.c), opened on first use under load_lock;
+     once CFI_DONE is set (release), CFI and CFI_STATUS are read without it. */
   struct amddwarf_cfi *cfi;
-  bool cfi_done;
+  _Atomic bool cfi_done;
   amddwarf_status cfi_status;
   amddwarf_error cfi_error;
   /* The decoder of the prologue analyzer (cfi.c), opened on the first FDE
@@ -576,6 +577,13 @@ void amddwarf__object_free_indexes(amddwarf_object *object);
    one reading of an attribute into a field, for references and summaries. */
 void amddwarf__die_fields_apply(amddwarf_die_fields *f, const amddwarf_attribute *a,
                                uint64_t *type_at, uint64_t *origin_at);
+
+/* The multiplier that divides by LINE_RANGE (1-255) a special opcode's
+   adjusted value (0-255): N / LINE_RANGE == (N * it) >> 16 (lines.c). */
+static inline uint32_t amddwarf__line_reciprocal(uint8_t line_range)
+{
+  return (65536u + line_range - 1u) / line_range;
+}
 
 /* lines.c: a unit's line table, read on first use. */
 amddwarf_status amddwarf__object_ensure_lines(const amddwarf_object *object, size_t cu_index,

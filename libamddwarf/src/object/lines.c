@@ -276,6 +276,11 @@ static amddwarf_status run_program(line_sink *sink, amddwarf_reader *r, const li
   amddwarf_line_row row;
   amddwarf_status st = AMDDWARF_OK;
   const uint8_t reset_flags = h->default_is_stmt ? AMDDWARF_LINE_IS_STMT : 0;
+  /* A special opcode's advances without a division a row: ADJUSTED /
+     LINE_RANGE is (ADJUSTED * RECIPROCAL) >> 16, exact for both below 256
+     (the error ADJUSTED * (RECIPROCAL * LINE_RANGE - 2^16) stays below
+     2^16; every pair is checked in tests/unit/test_object_stats.c). */
+  const uint32_t reciprocal = amddwarf__line_reciprocal(h->line_range);
   if (start != NULL)
     row = *start;
   else
@@ -289,8 +294,10 @@ static amddwarf_status run_program(line_sink *sink, amddwarf_reader *r, const li
       break;
     if (op >= h->opcode_base) {
       unsigned adjusted = (unsigned)(op - h->opcode_base);
-      row.address += (uint64_t)h->min_inst_length * (adjusted / h->line_range);
-      row.line = (uint32_t)((int64_t)row.line + h->line_base + (int64_t)(adjusted % h->line_range));
+      unsigned operation_advance = (adjusted * reciprocal) >> 16;
+      unsigned line_advance = adjusted - operation_advance * h->line_range;
+      row.address += (uint64_t)h->min_inst_length * operation_advance;
+      row.line = (uint32_t)((int64_t)row.line + h->line_base + (int64_t)line_advance);
       if ((st = emit_row(sink, &row, r->pos, err)) != AMDDWARF_OK)
         return st;
       after_row(&row, reset_flags);

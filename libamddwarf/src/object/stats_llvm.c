@@ -1024,64 +1024,101 @@ static amddwarf_status walk_free(walk *w)
 }
 
 /* Units FIRST to END (exclusive), in order. */
+/* The units left to walk on two threads: the first thread takes them from
+   the front, the second (after the last unit, which is its own, and the
+   line tables) from the back, one at a time, until they meet; so both end
+   together whatever a unit and the line tables cost on this machine and
+   object, and every object of two units or more is split. */
+typedef struct unit_claims {
+  pthread_mutex_t lock;
+  size_t front, back;    /* the units [front, back) are not taken yet */
+} unit_claims;
+
+/* The next unit of CLAIMS from the front (FROM_BACK false) or the back,
+   or SIZE_MAX when none is left. */
+static size_t claim_unit(unit_claims *claims, bool from_back)
+{
+  size_t u = SIZE_MAX;
+  pthread_mutex_lock(&claims->lock);
+  if (claims->front < claims->back)
+    u = from_back ? --claims->back : claims->front++;
+  pthread_mutex_unlock(&claims->lock);
+  return u;
+}
+
+static void walk_unit(walk *w, size_t u, uint32_t global, const cov_place *top)
+{
+  const amddwarf_unit *unit = &w->object->units[u];
+  if (unit->records != NULL && unit->die_count > 0) {
+    walk_die(w, u, 0, global, "g", 0, 0, NULL, top);
+    resolve_pending(w, u);
+  }
+}
+
 static void walk_units(walk *w, size_t first, size_t end, const cov_place *top)
 {
   uint32_t global = fn_entry(w, "/"); /* the functions' "/" entry: globals */
-  for (size_t u = first; u < end && w->status == AMDDWARF_OK; ++u) {
-    const amddwarf_unit *unit = &w->object->units[u];
-    if (unit->records != NULL && unit->die_count > 0) {
-      walk_die(w, u, 0, global, "g", 0, 0, NULL, top);
-      resolve_pending(w, u);
-    }
-  }
+  for (size_t u = first; u < end && w->status == AMDDWARF_OK; ++u)
+    walk_unit(w, u, global, top);
   if (w->fn_ids.failed || w->var_ids.failed)
     oom(w);
 }
 
-/* The second thread: the last units' walk (into a statistics handle of
-   its own, PART), then the line tables' numbers. */
+/* Where the functions of one unit the second thread walked are in its
+   handle's list (it walks the units last to first). */
+typedef struct unit_functions {
+  size_t first, count;
+} unit_functions;
+
+/* The second thread: the line tables' numbers, then the units it claims
+   from the back (into a statistics handle of its own, PART). */
 typedef struct second_job {
   const amddwarf_object *object;
   walk w;
   amddwarf_stats part;
   cov_place top;
-  size_t first_unit;
+  unit_claims claims;
+  size_t own_unit;        /* the last unit, walked first; SIZE_MAX: none */
+  unit_functions *blocks; /* one a unit walked, in the order walked */
+  size_t block_count;
   amddwarf_error walk_err;
   stats_line_counts counts;
   amddwarf_status lines_status;
   amddwarf_error lines_err;
 } second_job;
 
+/* The second thread's walk of unit U, its functions noted as a block. */
+static void walk_back_unit(second_job *job, size_t u, uint32_t global)
+{
+  size_t before = job->part.function_count;
+  walk_unit(&job->w, u, global, &job->top);
+  job->blocks[job->block_count].first = before;
+  job->blocks[job->block_count++].count = job->part.function_count - before;
+}
+
 static void *run_second(void *user)
 {
   second_job *job = user;
-  walk_units(&job->w, job->first_unit, job->object->cu_count, &job->top);
+  walk *w = &job->w;
+  uint32_t global = fn_entry(w, "/");
+  if (job->own_unit != SIZE_MAX)
+    walk_back_unit(job, job->own_unit, global);
   job->lines_status = amddwarf__stats_lines(job->object, NULL, &job->counts, &job->lines_err);
+  for (size_t u; w->status == AMDDWARF_OK && (u = claim_unit(&job->claims, true)) != SIZE_MAX;)
+    walk_back_unit(job, u, global);
+  if (w->fn_ids.failed || w->var_ids.failed)
+    oom(w);
   return NULL;
 }
 
-/* Where the second thread's units begin: the walk's cost taken as the
-   units' DIEs and the line tables' as LINE_BYTES_PER_DIE bytes of
-   .debug_line a DIE (measured on the benchmark object), so that both
-   threads end together; it walks the last unit at least, so that every
-   object of two units or more is split. */
-enum { LINE_BYTES_PER_DIE = 30 };
-
-static size_t split_unit(const amddwarf_object *object)
+/* The first thread: the units it claims from the front. */
+static void walk_front(walk *w, unit_claims *claims, const cov_place *top)
 {
-  uint64_t dies = 0, line_bytes = 0;
-  for (size_t u = 0; u < object->cu_count; ++u)
-    dies += object->units[u].die_count;
-  amddwarf_object_section sec;
-  for (size_t i = 1; amddwarf_object_section_at(object, i, &sec, NULL) == AMDDWARF_OK; ++i)
-    if (strcmp(sec.name, ".debug_line") == 0)
-      line_bytes += object->sections[i].size;
-  uint64_t lines = line_bytes / LINE_BYTES_PER_DIE;
-  uint64_t half = (dies + lines) / 2, ours = 0;
-  size_t k = 0;
-  while (k + 1 < object->cu_count && ours + object->units[k].die_count <= half)
-    ours += object->units[k++].die_count;
-  return object->cu_count < 2 ? object->cu_count : k;
+  uint32_t global = fn_entry(w, "/");
+  for (size_t u; w->status == AMDDWARF_OK && (u = claim_unit(claims, false)) != SIZE_MAX;)
+    walk_unit(w, u, global, top);
+  if (w->fn_ids.failed || w->var_ids.failed)
+    oom(w);
 }
 
 /* Adds the counts of W2 (the walk of later units) to W's. */
@@ -1176,19 +1213,23 @@ static bool merge_walk(walk *w, walk *w2)
   return ok ? w->status == AMDDWARF_OK : oom(w);
 }
 
-/* Appends the functions of PART (the second walk's, of later units) to
-   STATS, which takes its arena. */
-static bool merge_functions(amddwarf_stats *stats, amddwarf_stats *part)
+/* Appends the functions of PART (the second walk's, of later units,
+   walked last to first: BLOCKS) to STATS in the units' order; STATS takes
+   PART's arena. */
+static bool merge_functions(amddwarf_stats *stats, amddwarf_stats *part,
+                            const unit_functions *blocks, size_t block_count)
 {
   size_t n = stats->function_count + part->function_count;
   if (part->function_count > 0 &&
       amddwarf__mem_reserve(&stats->allocator, (void **)&stats->functions,
                             &stats->function_capacity, n, sizeof *stats->functions) != 0)
     return false;
-  if (part->function_count > 0)
-    memcpy(stats->functions + stats->function_count, part->functions,
-           part->function_count * sizeof *part->functions);
-  stats->function_count = n;
+  for (size_t b = block_count; b-- > 0;) {
+    if (blocks[b].count > 0)
+      memcpy(stats->functions + stats->function_count, part->functions + blocks[b].first,
+             blocks[b].count * sizeof *part->functions);
+    stats->function_count += blocks[b].count;
+  }
   amddwarf__mem_free(&part->allocator, part->functions,
                      part->function_capacity * sizeof *part->functions);
   part->functions = NULL;
@@ -1227,7 +1268,17 @@ static bool walk_two_threads(walk *w, uint32_t flags, const cov_place *top,
     return false;
   job->object = object;
   job->top = *top;
-  job->first_unit = split_unit(object);
+  job->own_unit = object->cu_count > 1 ? object->cu_count - 1 : SIZE_MAX;
+  job->claims.front = 0;
+  job->claims.back = object->cu_count > 1 ? object->cu_count - 1 : object->cu_count;
+  job->blocks = amddwarf__mem_calloc(&object->allocator, object->cu_count + 1,
+                                     sizeof *job->blocks);
+  if (job->blocks == NULL || pthread_mutex_init(&job->claims.lock, NULL) != 0) {
+    amddwarf__mem_free(&object->allocator, job->blocks,
+                       (object->cu_count + 1) * sizeof *job->blocks);
+    amddwarf__mem_free(&object->allocator, job, sizeof *job);
+    return false;
+  }
   job->part.allocator = w->stats->allocator;
   amddwarf__arena_init(&job->part.arena, &job->part.allocator);
   amddwarf__arena_init(&job->part.key_arena, &job->part.allocator);
@@ -1244,7 +1295,7 @@ static bool walk_two_threads(walk *w, uint32_t flags, const cov_place *top,
   started = pthread_create(&thread, NULL, run_second, job) == 0;
   if (!started)
     goto out;
-  walk_units(w, 0, job->first_unit, top);
+  walk_front(w, &job->claims, top);
   pthread_join(thread, NULL);
   amddwarf_status second =
       job->w.cov != NULL ? amddwarf__stats_cov_status(job->w.cov) : AMDDWARF_OK;
@@ -1254,7 +1305,8 @@ static bool walk_two_threads(walk *w, uint32_t flags, const cov_place *top,
     goto out;
   }
   if (w->status == AMDDWARF_OK && (!merge_walk(w, &job->w) ||
-                                   !merge_functions(w->stats, &job->part)))
+                                   !merge_functions(w->stats, &job->part, job->blocks,
+                                                    job->block_count)))
     oom(w);
   resolve_cross_cu(w);
   *lines = job->counts;
@@ -1269,6 +1321,9 @@ out:
                      job->part.function_capacity * sizeof *job->part.functions);
   amddwarf__arena_release(&job->part.arena);
   amddwarf__arena_release(&job->part.key_arena);
+  pthread_mutex_destroy(&job->claims.lock);
+  amddwarf__mem_free(&object->allocator, job->blocks,
+                     (object->cu_count + 1) * sizeof *job->blocks);
   amddwarf__mem_free(&object->allocator, job, sizeof *job);
   return started;
 }
