@@ -581,8 +581,6 @@ static void unwalk(amddwarf_object *object, amddwarf_unit *unit)
   unit->dies = NULL;
   unit->vars = NULL;
   unit->var_count = 0;
-  unit->unknown = NULL;
-  unit->unknown_count = 0;
 }
 
 static void fail_unit(amddwarf_object *object, size_t u, const amddwarf_error *why)
@@ -610,14 +608,9 @@ static amddwarf_status load_units(amddwarf_object *object, size_t cu_index, amdd
   st = walk_unit(object, cu_index, e);
   for (size_t i = 0; st == AMDDWARF_OK && i < walked.count; ++i)
     st = resolve_outward(object, walked.items[i], &walked, &culprit, e);
-  if (st == AMDDWARF_OK) {
+  if (st == AMDDWARF_OK)
     for (size_t i = 0; i < walked.count; ++i)
       inherit_from_origins(&object->units[walked.items[i]]);
-    /* Names are inherited: variables can be matched with symbols. */
-    for (size_t i = 0; st == AMDDWARF_OK && i < walked.count; ++i)
-      if ((st = amddwarf__object_mark_unknown(object, walked.items[i], e)) != AMDDWARF_OK)
-        culprit = walked.items[i];
-  }
   if (st == AMDDWARF_OK) {
     for (size_t i = 0; i < walked.count; ++i) {
       amddwarf_unit *unit = &object->units[walked.items[i]];
@@ -688,7 +681,7 @@ amddwarf_status amddwarf__object_ensure_unit(const amddwarf_object *cobject, siz
 amddwarf_status amddwarf_object_load_unit(const amddwarf_object *object, size_t cu_index,
                                           amddwarf_error *err)
 {
-  amddwarf_status st = amddwarf__object_ensure_unit(object, cu_index, err);
+  amddwarf_status st = amddwarf__object_verify_unit(object, cu_index, err);
   if (st == AMDDWARF_OK)
     st = amddwarf__object_ensure_lines(object, cu_index, err);
   return st;

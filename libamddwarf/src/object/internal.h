@@ -110,7 +110,7 @@ typedef struct amddwarf_unknown_addr {
   uint8_t local;               /* the variable using it is in the local (LDS) space */
   uint64_t offset;             /* of the field in the section */
   const char *symbol;          /* the symbol's name */
-  const struct amddwarf_die_info *die; /* the variable using it, or NULL */
+  uint8_t variable;            /* a variable's location uses it */
 } amddwarf_unknown_addr;
 
 /* A symbol of a linked object without an address, by name. */
@@ -195,9 +195,14 @@ typedef struct amddwarf_unit {
   size_t checkpoint_count;
   size_t sequence_count;
   /* The unit's variables' address fields the object does not know, by
-     (section, offset); found when the unit is loaded. */
+     (section, offset); found on first use (UNKNOWN_STATE READY). */
+  _Atomic unsigned char unknown_state;
   const amddwarf_unknown_addr *unknown;
   size_t unknown_count;
+  /* Whether every DIE of the unit can be read (unit_verify.c): an
+     amddwarf_unit_state, FAILED with VERIFY_FAILURE. */
+  _Atomic unsigned char verify_state;
+  amddwarf_error verify_failure;
   /* The compact index (die_index.c), built on first use of a DIE reference
      of the unit; INDEX_STATE is an amddwarf_unit_state (READY or FAILED). */
   _Atomic unsigned char index_state;
@@ -434,10 +439,10 @@ amddwarf_status amddwarf__object_note_unresolved(amddwarf_object *object, const 
                                                 amddwarf_error *err);
 /* Sorts and indexes what the two calls above noted (end of amddwarf__object_read_elf). */
 amddwarf_status amddwarf__object_index_unknown(amddwarf_object *object, amddwarf_error *err);
-/* Finds the variables of walked unit CU_INDEX whose location starts with an
-   address the object does not know (called before the unit is published). */
-amddwarf_status amddwarf__object_mark_unknown(amddwarf_object *object, size_t cu_index,
-                                             amddwarf_error *err);
+/* Finds, once, the variables of unit CU_INDEX whose location starts with
+   an address the object does not know (unit->unknown), on DIE references. */
+amddwarf_status amddwarf__object_ensure_unknown(const amddwarf_object *object, size_t cu_index,
+                                               amddwarf_error *err);
 /* The unknown address field of unit CU at OFFSET of SECTION, or NULL. */
 const amddwarf_unknown_addr *amddwarf__object_unknown_at(const amddwarf_object *object,
                                                         const amddwarf_cu *cu, uint32_t section,
@@ -458,6 +463,11 @@ void amddwarf__object_describe_unknown_op(const amddwarf_object *object,
                                          const amddwarf_unknown_addr *u, const amddwarf_op *op,
                                          char *buf, size_t size);
 void amddwarf__object_free_unknown(amddwarf_object *object);
+
+/* unit_verify.c: whether every DIE of unit CU_INDEX can be read (its
+   lists, the DIEs its references name), on DIE references; kept. */
+amddwarf_status amddwarf__object_verify_unit(const amddwarf_object *object, size_t cu_index,
+                                            amddwarf_error *err);
 
 /* unit_scan.c: the open-time pass over .debug_info. */
 amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_error *err);
