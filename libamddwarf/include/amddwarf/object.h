@@ -615,8 +615,9 @@ AMDDWARF_API amddwarf_die_ref amddwarf_object_die_reference(const amddwarf_objec
                                                             amddwarf_die_ref die, unsigned at);
 
 /* Calls VISIT for every attribute of DIE in encoded order, as
-   amddwarf_object_die_attributes does for a summary, with references and
-   lists as amddwarf_object_die_attribute gives them. */
+   amddwarf_object_die_attributes does for a summary (by libdwarf with
+   AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES), with references and lists as
+   amddwarf_object_die_attribute gives them. */
 AMDDWARF_API amddwarf_status amddwarf_object_die_ref_attributes(
     const amddwarf_object *object, amddwarf_die_ref die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,

@@ -324,8 +324,8 @@ amddwarf_status amddwarf_object_die_ref_attributes(
   if (st == AMDDWARF_OK && visit == NULL)
     st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
                         "amddwarf_object_die_ref_attributes: NULL visit");
-  return st == AMDDWARF_OK ? amddwarf__object_read_die(object, die.cu_index, die.offset,
-                                                       visit, user, err)
+  return st == AMDDWARF_OK ? amddwarf__object_listed_attributes(object, die.cu_index, die.offset,
+                                                               visit, user, err)
                            : st;
 }
 

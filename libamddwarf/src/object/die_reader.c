@@ -798,7 +798,7 @@ static int visit_linked(void *user, const amddwarf_attribute *attribute)
   return lv->visit(lv->user, &a);
 }
 
-amddwarf_status amddwarf__object_native_attributes(
+amddwarf_status amddwarf_object_die_attributes(
     const amddwarf_object *object, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err)
@@ -811,7 +811,8 @@ amddwarf_status amddwarf__object_native_attributes(
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "the DIE does not belong to this object");
   linked_visit lv = {object, die, visit, user};
-  return amddwarf__object_read_die(object, die->cu_index, die->offset, visit_linked, &lv, err);
+  return amddwarf__object_listed_attributes(object, die->cu_index, die->offset, visit_linked, &lv,
+                                            err);
 }
 
 size_t amddwarf_object_summarized_units(const amddwarf_object *object)

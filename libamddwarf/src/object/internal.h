@@ -503,14 +503,18 @@ void amddwarf__object_free_units(amddwarf_object *object);
    location list the entries already decoded for DIE. */
 void amddwarf__object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
                                     amddwarf_attribute *a);
-amddwarf_status amddwarf__object_native_attributes(
-    const amddwarf_object *object, const amddwarf_die_info *die,
-    int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
-    amddwarf_error *err);
 
 /* dwarf.c */
+/* The attributes of the DIE at OFFSET of unit CU_INDEX in encoded order, as
+   libdwarf decodes them. */
 amddwarf_status amddwarf__object_libdwarf_attributes(
-    const amddwarf_object *object, const amddwarf_die_info *die,
+    const amddwarf_object *object, size_t cu_index, uint64_t offset,
+    int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
+    amddwarf_error *err);
+/* The same as listed for a caller: by libdwarf with
+   AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES, else by the library's reader. */
+amddwarf_status amddwarf__object_listed_attributes(
+    const amddwarf_object *object, size_t cu_index, uint64_t offset,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
 /* Attributes whose block or list forms are location expressions. */
