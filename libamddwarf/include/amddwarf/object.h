@@ -383,12 +383,16 @@ typedef struct amddwarf_die_info {
   const amddwarf_attr_value *lane_pc, *active_lane;
 } amddwarf_die_info;
 
-/* Loads unit CU_INDEX now: the summaries of its DIEs (and of the units its
-   references lead into) and its line table. Every accessor below loads what
-   it needs by itself; this call is for knowing why a unit cannot be read
-   (an accessor returns NULL then). A unit that failed keeps failing with
-   the same error. Errors: E_OBJECT_DWARF, E_OBJECT_BAD_REFERENCE,
-   E_OBJECT_BAD_LIST, E_LIMIT, E_NO_MEMORY, E_INVALID_ARGUMENT. */
+/* Loads unit CU_INDEX now: checks, through its DIE references, that every
+   DIE of it can be read (the location and range lists its attributes name,
+   the DIEs its DW_AT_type, DW_AT_abstract_origin, DW_AT_specification and
+   reference bounds name, and the units those lie in, one unit deep), and
+   reads its line table. No DIE summary is made: the accessors below make
+   a unit's summaries on their first call. This call is for knowing why a
+   unit cannot be read (an accessor returns NULL then). A unit that failed
+   keeps failing with the same error. Errors: E_OBJECT_DWARF,
+   E_OBJECT_BAD_REFERENCE, E_OBJECT_BAD_LIST, E_LIMIT, E_NO_MEMORY,
+   E_INVALID_ARGUMENT. */
 AMDDWARF_API amddwarf_status amddwarf_object_load_unit(const amddwarf_object *object,
                                                        size_t cu_index, amddwarf_error *err);
 
