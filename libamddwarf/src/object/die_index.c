@@ -5,7 +5,7 @@
  * its tree links come from the unit's index: one 16-byte record a DIE
  * (offset, abbreviation, parent, next sibling), built by one pass over the
  * unit that steps over the attributes as the open-time pass does. The
- * summaries (die_reader.c) are not involved. */
+ * summaries of the public API (die_reader.c) are made from this index. */
 #include <string.h>
 
 #include "common/mem.h"

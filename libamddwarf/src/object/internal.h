@@ -303,11 +303,6 @@ struct amddwarf_object {
   size_t *abbrev_slots;       /* open addressing by offset: table index + 1 */
   size_t abbrev_slot_count;   /* a power of two, or 0 */
   uint64_t abbrev_bytes_read; /* for the overlap limit (forms.c) */
-  /* A unit's DIE indexes by offset - its first DIE's offset, while it is
-     walked: references resolve in one load. Never cleared: an entry counts
-     only if the DIE it names starts at that offset (die_reader.c). */
-  uint32_t *unit_map;
-  size_t unit_map_capacity;
   /* Open-addressing set of the shared constant attribute values. */
   const amddwarf_attr_value **constants;
   size_t constant_count, constant_capacity;
