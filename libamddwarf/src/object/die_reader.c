@@ -300,7 +300,6 @@ static amddwarf_status walk_dies(walker *w)
   const amddwarf_abbrev_table *abbrevs = &object->abbrev_tables[unit->abbrev_table];
   amddwarf_die_info *dies = unit->dies;
   uint32_t n = unit->die_count;
-  size_t var_count = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const amddwarf_die_record *rec = &unit->records[i];
     amddwarf_die_info *die = &dies[i];
@@ -315,24 +314,12 @@ static amddwarf_status walk_dies(walker *w)
       die->first_child = &dies[i + 1];
     if (rec->sibling != AMDDWARF_NO_RECORD)
       die->next_sibling = &dies[rec->sibling];
-    if (die->tag == DW_TAG_variable && die->depth == 1)
-      ++var_count;
   }
   for (uint32_t i = 0; i < n; ++i) {
     amddwarf_status st = read_die(w, &dies[i]);
     if (st != AMDDWARF_OK)
       return st;
   }
-  /* The unit DIE's variables, so that a look-up does not walk every type and
-     subprogram of the unit. */
-  unit->vars = amddwarf__arena_alloc(&object->arena, (var_count ? var_count : 1) *
-                                                         sizeof *unit->vars, 8);
-  if (unit->vars == NULL)
-    return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, w->cu->die_offset, "unit variables");
-  for (const amddwarf_die_info *c = n ? dies[0].first_child : NULL; c != NULL;
-       c = c->next_sibling)
-    if (c->tag == DW_TAG_variable)
-      unit->vars[unit->var_count++] = c;
   return AMDDWARF_OK;
 }
 
@@ -506,8 +493,6 @@ static void unwalk(amddwarf_object *object, amddwarf_unit *unit)
     object->loaded_die_bytes -= (size_t)unit->die_count * sizeof *unit->dies;
   }
   unit->dies = NULL;
-  unit->vars = NULL;
-  unit->var_count = 0;
 }
 
 static void fail_unit(amddwarf_object *object, size_t u, const amddwarf_error *why)

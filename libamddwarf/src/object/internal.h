@@ -178,9 +178,7 @@ typedef struct amddwarf_unit {
   size_t scope_count, scope_capacity;
   _Atomic unsigned char state;/* amddwarf_unit_state */
   _Atomic unsigned char lines_state;
-  amddwarf_die_info *dies;    /* DIE_COUNT summaries in offset order */
-  const amddwarf_die_info **vars; /* the unit DIE's DW_TAG_variable children */
-  size_t var_count;
+  amddwarf_die_info *dies;    /* DIE_COUNT summaries in offset order (public API only) */
   void *pending;              /* references being resolved (die_reader.c) */
   size_t pending_count, pending_capacity;
   amddwarf_error failure;
