@@ -3,8 +3,9 @@
  * amddwarf_object_load_unit answers it without making the unit's DIE
  * summaries: one pass over the unit's DIEs (through its compact index)
  * reads every location and range list a DIE's expression and constant
- * attributes name; a second pass finds the DIE each DW_AT_type,
- * DW_AT_abstract_origin, DW_AT_specification and reference bound names.
+ * attributes name, and finds the DIE each DW_AT_type,
+ * DW_AT_abstract_origin, DW_AT_specification and reference bound names (a
+ * bad list anywhere in the unit is reported before a bad reference).
  * A reference into another unit needs that unit readable too (checked one
  * unit deep: its own lists and references, and that the DIEs its
  * references into further units name exist). Then the unit's variables
@@ -54,14 +55,14 @@ static bool followed_reference(const amddwarf_attribute *a)
 
 enum { MAX_ITEMS = 16 }; /* lists or references of one DIE checked */
 
-/* What one DIE names: its lists (FORM/VALUE, RANGES set for DW_AT_ranges)
-   or its references' targets (TARGET), in encoded order. */
+/* What one DIE names: its lists (FORM/VALUE, KIND LIST or RANGES) and its
+   references' targets (KIND REFERENCE, VALUE the target), in encoded order. */
+typedef enum item_kind { ITEM_LIST, ITEM_RANGES, ITEM_REFERENCE } item_kind;
 typedef struct die_items {
-  bool references;    /* collect references, not lists */
   size_t count;
   struct {
     uint16_t form;
-    bool ranges;
+    uint8_t kind;     /* item_kind */
     uint64_t value;
   } item[MAX_ITEMS];
 } die_items;
@@ -71,16 +72,16 @@ static int collect(void *user, const amddwarf_attribute *a)
   die_items *d = user;
   if (d->count == MAX_ITEMS)
     return 0;
-  if (d->references) {
-    if (followed_reference(a))
-      d->item[d->count++].value = a->value.offset;
+  if (followed_reference(a)) {
+    d->item[d->count].kind = ITEM_REFERENCE;
+    d->item[d->count++].value = a->value.offset;
     return 0;
   }
   bool ranges = a->attribute == DW_AT_ranges;
   if (!ranges && !(a->value.kind == AMDDWARF_ATTR_LIST && list_attribute(a->attribute)))
     return 0;
   d->item[d->count].form = a->form;
-  d->item[d->count].ranges = ranges;
+  d->item[d->count].kind = ranges ? ITEM_RANGES : ITEM_LIST;
   d->item[d->count++].value = a->value.u;
   return 0;
 }
@@ -126,30 +127,39 @@ static amddwarf_status check_target(amddwarf_object *object, size_t cu_index, ui
   return AMDDWARF_OK;
 }
 
-/* One pass over the unit's DIEs: their lists, or (REFERENCES) the DIEs
-   their references name. */
-static amddwarf_status verify_pass(amddwarf_object *object, size_t cu_index, bool references,
-                                   int depth, amddwarf_error *err)
+/* One pass over the unit's DIEs: their lists and the DIEs their references
+   name. The first bad reference waits in *REFERENCE_ERROR (status
+   *REFERENCE_STATUS) until every list has been read. */
+static amddwarf_status verify_pass(amddwarf_object *object, size_t cu_index, int depth,
+                                   amddwarf_error *err)
 {
   const amddwarf_cu *cu = &object->cus[cu_index];
   const amddwarf_unit *unit = &object->units[cu_index];
-  amddwarf_status st = AMDDWARF_OK;
+  amddwarf_status st = AMDDWARF_OK, reference_status = AMDDWARF_OK;
+  amddwarf_error reference_error;
   for (uint32_t i = 0; st == AMDDWARF_OK && i < unit->die_count; ++i) {
     uint64_t offset = cu->offset + unit->records[i].offset;
     die_items d;
-    d.references = references;
     d.count = 0;
     st = amddwarf__object_read_die(object, cu_index, offset, collect, &d, err);
     for (size_t k = 0; st == AMDDWARF_OK && k < d.count; ++k) {
-      if (references)
-        st = check_target(object, cu_index, offset, d.item[k].value, depth, err);
-      else if (d.item[k].ranges)
+      if (d.item[k].kind == ITEM_REFERENCE) {
+        if (reference_status == AMDDWARF_OK)
+          reference_status = check_target(object, cu_index, offset, d.item[k].value, depth,
+                                          &reference_error);
+      } else if (d.item[k].kind == ITEM_RANGES) {
         st = amddwarf__object_visit_ranges(object, cu, d.item[k].form, d.item[k].value,
                                            skip_range, NULL, err);
-      else
+      } else {
         st = amddwarf__object_visit_loclist(object, cu, d.item[k].form, d.item[k].value,
                                             skip_entry, NULL, err);
+      }
     }
+  }
+  if (st == AMDDWARF_OK && reference_status != AMDDWARF_OK) {
+    if (err != NULL)
+      *err = reference_error;
+    st = reference_status;
   }
   return st;
 }
@@ -173,9 +183,7 @@ static amddwarf_status verify_locked(amddwarf_object *object, size_t cu_index, i
   amddwarf_error_clear(e);
   amddwarf_status st = amddwarf__object_ensure_index(object, cu_index, e);
   if (st == AMDDWARF_OK)
-    st = verify_pass(object, cu_index, false, depth, e);
-  if (st == AMDDWARF_OK)
-    st = verify_pass(object, cu_index, true, depth, e);
+    st = verify_pass(object, cu_index, depth, e);
   if (st == AMDDWARF_OK)
     st = amddwarf__object_ensure_unknown(object, cu_index, e);
   if (st != AMDDWARF_OK) {
