@@ -8,13 +8,15 @@
  * symbols, the NT_AMDGPU_METADATA note (amddwarf_object_load_metadata says
  * why it cannot be read), a unit's scan (its DIE count, structure check,
  * convention and PC -> scope index; a PC is looked up in the units whose
- * ranges hold it first), its line table (every 32nd row kept), its DIE
- * summaries (amddwarf_die_info) and its compact DIE index. A malformed
- * unit keeps its error (amddwarf_object_load_unit) and the other units stay
- * readable. amddwarf_object_load_all (or the AMDDWARF_OBJECT_LOAD_ALL
- * flag) reads everything at once. DIE references (amddwarf_die_ref, below)
- * read the same DIEs without summaries: 16 bytes a DIE, and the variables
- * at a PC from the subprogram's DIEs alone.
+ * ranges hold it first), its line table (every 32nd row kept) and its
+ * compact DIE index. DIEs are read through references (amddwarf_die_ref,
+ * below): 16 bytes a DIE, and the variables at a PC from the subprogram's
+ * DIEs alone. A malformed unit keeps its error (amddwarf_object_load_unit
+ * checks a unit through its references) and the other units stay readable.
+ * amddwarf_object_load_all (or the AMDDWARF_OBJECT_LOAD_ALL flag) checks
+ * every unit at once. The DIE summaries (amddwarf_die_info) are made from
+ * the references, per unit, only for the functions that hand them out
+ * (amddwarf_object_die, _die_at, _scopes_at, _vars_at).
  *
  * Everything returned by the query functions is `const`, lives in the handle
  * and stays valid until amddwarf_object_close, unless said otherwise. The
