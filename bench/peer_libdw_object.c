@@ -281,7 +281,7 @@ int main(int argc, char **argv)
   double vars = bench_median_ns(run_vars, &c, PC_COUNT);
   /* Our rows of bench_object that these compare with. */
   print_row("open + scope index, per MB of DWARF", "elfutils libdw DIE+attr walk", walk, "MB");
-  print_row("open + every DIE summarized and line table read, per MB",
+  print_row("open + every unit checked and line table read, per MB",
             "elfutils libdw DIE+attr walk", walk, "MB");
   print_row("open + every unit's DIE index (references), per MB", "elfutils libdw DIE+attr walk",
             walk, "MB");

@@ -112,6 +112,8 @@ static void test_check_object_lists(void **state)
   assert_int_equal(k.seen[AMDDWARF_CHECK_BAD_REGISTER], 2);
   assert_int_equal(k.seen[AMDDWARF_CHECK_WAVE_REGISTER], 1);
   assert_int_equal(count, 4);
+  /* Every unit was checked through DIE references: none was summarized. */
+  assert_int_equal(amddwarf_object_summarized_units(o), 0);
   amddwarf_object_close(o);
 }
 

@@ -441,12 +441,27 @@ typedef struct ref_walk {
   char type_names[32][64];
   size_t var_counts[2];
   uint64_t first_var[2];
+  amddwarf_status loaded[2];     /* amddwarf_object_load_unit of each unit */
+  size_t problems;               /* amddwarf_object_check's count */
 } ref_walk;
+
+static int ignore_problem(void *user, const amddwarf_check_problem *problem)
+{
+  (void)user;
+  (void)problem;
+  return 0;
+}
 
 static void *walk_refs(void *arg)
 {
   ref_walk *w = arg;
   amddwarf_error err;
+  /* Each unit checked on DIE references, from the last one, while the
+     other threads read the same units' indexes. */
+  for (size_t u = amddwarf_object_cu_count(w->object); u-- > 0 && u < 2;)
+    w->loaded[u] = amddwarf_object_load_unit(w->object, u, &err);
+  w->problems = SIZE_MAX;
+  amddwarf_object_check(w->object, ignore_problem, NULL, &w->problems, &err);
   for (size_t i = amddwarf_object_die_count(w->object); i-- > 0;) { /* from the last unit */
     amddwarf_die_links links;
     amddwarf_die_fields fields;
@@ -484,7 +499,15 @@ static void test_refs_from_threads(void **state)
   }
   for (int t = 0; t < 4; ++t)
     assert_int_equal(pthread_join(threads[t], NULL), 0);
+  /* Loading and checking made no DIE summary. */
+  assert_int_equal(amddwarf_object_summarized_units(o), 0);
   for (int t = 0; t < 4; ++t) {
+    assert_int_equal(amddwarf_object_cu_count(o), 2);
+    assert_int_equal(walks[t].loaded[0], AMDDWARF_OK);
+    assert_int_equal(walks[t].loaded[1], AMDDWARF_OK);
+    /* One list overlap, two reserved registers, one wave32 register
+       (test_object_check.c reads the same sample). */
+    assert_int_equal(walks[t].problems, 4);
     for (size_t i = 0; i < dies; ++i) {
       char type[64];
       assert_int_equal(walks[t].refs[i].offset, amddwarf_object_die(o, i)->offset);

@@ -91,10 +91,13 @@ static int report(void *user, const amddwarf_check_problem *p)
   }
   printf("%s%s:", warning ? "warning: " : "", amddwarf_check_kind_name(p->kind));
   if (p->die_offset != UINT64_MAX) {
-    const amddwarf_die_info *d = amddwarf_object_die_at(r->object, p->die_offset);
+    amddwarf_die_ref d;
+    const char *name = NULL;
+    if (amddwarf_object_die_ref_at(r->object, p->die_offset, &d, NULL) == AMDDWARF_OK)
+      name = amddwarf_object_die_string(r->object, d, AMDDWARF_DW_AT_name);
     printf(" DIE 0x%08llx", (unsigned long long)p->die_offset);
-    if (d != NULL && d->name != NULL)
-      printf(" (%s)", d->name);
+    if (name != NULL)
+      printf(" (%s)", name);
   }
   if (at != NULL)
     printf(" %s", at);

@@ -1,5 +1,6 @@
 /* amddwarf dump: a code object's ISA, metadata, units with their detected
  * conventions, and every DIE with its attributes and decoded expressions. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "object_cli.h"
@@ -54,10 +55,102 @@ static const char *symbol_kind_name(amddwarf_symbol_kind kind)
  * Attribute values print as llvm-dwarfdump-19 --debug-info prints them;
  * specs/code-objects.md ("amddwarf dump") lists where the two differ. */
 
+/* The DIE being printed, read through its reference: its PC ranges and
+   the entries of a location list are read when an attribute shows them. */
+typedef struct dump_die {
+  const amddwarf_object *object;
+  amddwarf_die_ref ref;
+  uint16_t tag, depth;
+  bool ranges_read;
+  amddwarf_range *ranges;
+  size_t range_count, range_capacity;
+  amddwarf_loc_entry *entries;
+  size_t entry_count, entry_capacity;
+} dump_die;
+
+static bool grow(void **items, size_t *capacity, size_t count, size_t size)
+{
+  if (count < *capacity)
+    return true;
+  size_t cap = *capacity ? 2 * *capacity : 16;
+  void *grown = realloc(*items, cap * size);
+  if (grown == NULL)
+    return false;
+  *items = grown;
+  *capacity = cap;
+  return true;
+}
+
+static int keep_range(void *user, const amddwarf_range *range)
+{
+  dump_die *d = user;
+  if (!grow((void **)&d->ranges, &d->range_capacity, d->range_count, sizeof *d->ranges))
+    return 1;
+  d->ranges[d->range_count++] = *range;
+  return 0;
+}
+
+/* The DIE's PC ranges (DW_AT_ranges, else its low/high pair). */
+static void die_ranges(dump_die *d)
+{
+  if (d->ranges_read)
+    return;
+  d->ranges_read = true;
+  d->range_count = 0;
+  amddwarf_object_die_ranges(d->object, d->ref, keep_range, d, NULL);
+}
+
+static int keep_entry(void *user, const amddwarf_loc_entry *entry)
+{
+  dump_die *d = user;
+  if (!grow((void **)&d->entries, &d->entry_capacity, d->entry_count, sizeof *d->entries))
+    return 1;
+  d->entries[d->entry_count++] = *entry;
+  return 0;
+}
+
+/* Attributes whose location lists are shown with their entries. */
+static bool entries_shown(unsigned at)
+{
+  return at == AMDDWARF_DW_AT_location || at == AMDDWARF_DW_AT_frame_base ||
+         at == AMDDWARF_DW_AT_data_member_location || at == AMDDWARF_DW_AT_LLVM_lane_pc ||
+         at == AMDDWARF_DW_AT_LLVM_lane_pc_old || at == AMDDWARF_DW_AT_LLVM_active_lane;
+}
+
+/* A as shown: the entries of its location list read (valid until the
+   next attribute). */
+static amddwarf_attribute with_entries(dump_die *d, const amddwarf_attribute *a)
+{
+  amddwarf_attribute shown = *a;
+  if (a->value.kind != AMDDWARF_ATTR_LIST || !entries_shown(a->attribute))
+    return shown;
+  d->entry_count = 0;
+  if (amddwarf_object_die_list_entries(d->object, d->ref, a->attribute, keep_entry, d, NULL) ==
+      AMDDWARF_OK) {
+    shown.value.entries = d->entries;
+    shown.value.count = d->entry_count;
+  }
+  return shown;
+}
+
+static void dump_die_start(dump_die *d, amddwarf_die_ref ref, const amddwarf_die_links *links)
+{
+  d->ref = ref;
+  d->tag = links->tag;
+  d->depth = links->depth;
+  d->ranges_read = false;
+}
+
+static void dump_die_free(dump_die *d)
+{
+  free(d->ranges);
+  free(d->entries);
+}
+
 typedef struct text_ctx {
   const amddwarf_object *object;
   const amddwarf_cu *cu;
-  const amddwarf_die_info *die;
+  dump_die *die;
   cli_buf line;
 } text_ctx;
 
@@ -144,6 +237,7 @@ static void format_ranges(cli_buf *b, const text_ctx *t, const amddwarf_attribut
     return;
   }
   format_list_head(b, t->cu, a, "rangelist", offset);
+  die_ranges(t->die);
   for (size_t i = 0; i < t->die->range_count; ++i)
     cli_buf_printf(b, "\n%*s[0x%016llx, 0x%016llx)", indent, "",
                    (unsigned long long)t->die->ranges[i].low,
@@ -154,14 +248,13 @@ static void format_reference(cli_buf *b, const amddwarf_object *object,
                              const amddwarf_attribute *a)
 {
   const amddwarf_attr_value *v = &a->value;
+  amddwarf_die_ref target;
   cli_buf_printf(b, "0x%08llx", (unsigned long long)v->offset);
-  if (v->ref == NULL)
+  if (amddwarf_object_die_ref_at(object, v->offset, &target, NULL) != AMDDWARF_OK)
     return;
   if (a->attribute == AMDDWARF_DW_AT_type || a->attribute == AMDDWARF_DW_AT_containing_type) {
     char name[256];
-    amddwarf_die_ref type;
-    amddwarf_object_die_ref_at(object, v->offset, &type, NULL);
-    amddwarf_type_name(object, type, name, sizeof name, NULL);
+    amddwarf_type_name(object, target, name, sizeof name, NULL);
     cli_buf_printf(b, " \"%s\"", name);
     return;
   }
@@ -170,7 +263,11 @@ static void format_reference(cli_buf *b, const amddwarf_object *object,
   if (a->attribute != AMDDWARF_DW_AT_specification &&
       a->attribute != AMDDWARF_DW_AT_abstract_origin && a->attribute != AMDDWARF_DW_AT_call_origin)
     return;
-  const char *name = v->ref->linkage_name ? v->ref->linkage_name : v->ref->name;
+  const char *name = amddwarf_object_die_string(object, target, AMDDWARF_DW_AT_linkage_name);
+  if (name == NULL)
+    name = amddwarf_object_die_string(object, target, AMDDWARF_DW_AT_MIPS_linkage_name);
+  if (name == NULL)
+    name = amddwarf_object_die_string(object, target, AMDDWARF_DW_AT_name);
   if (name != NULL)
     cli_buf_printf(b, " \"%s\"", name);
 }
@@ -183,7 +280,7 @@ static void format_unsigned(cli_buf *b, const text_ctx *t, const amddwarf_attrib
   if (a->attribute == AMDDWARF_DW_AT_ranges) {
     format_ranges(b, t, a, indent);
   } else if (a->attribute == AMDDWARF_DW_AT_high_pc && !address_form(a->form) &&
-             t->die->range_count == 1) {
+             (die_ranges(t->die), t->die->range_count == 1)) {
     /* An offset from low_pc: the address it ends at. */
     cli_buf_printf(b, "0x%016llx", (unsigned long long)t->die->ranges[0].high);
   } else if (address_form(a->form)) {
@@ -246,9 +343,11 @@ static void format_attribute(cli_buf *b, const text_ctx *t, const amddwarf_attri
    three further than their attribute. */
 enum { TAG_COLUMN = 12, ATTRIBUTE_INDENT = 2, ENTRY_INDENT = 3 };
 
-static int text_attribute(void *user, const amddwarf_attribute *a)
+static int text_attribute(void *user, const amddwarf_attribute *attribute)
 {
   text_ctx *t = user;
+  amddwarf_attribute shown = with_entries(t->die, attribute);
+  const amddwarf_attribute *a = &shown;
   const char *name = amddwarf_dw_at_name(a->attribute);
   int indent = TAG_COLUMN + 2 * (int)t->die->depth + ATTRIBUTE_INDENT;
   t->line.len = 0;
@@ -304,7 +403,8 @@ static int dump_text(const amddwarf_object *object, const char *path)
     printf(": %s at 0x%llx, %llu bytes\n", symbol_kind_name(s->kind),
            (unsigned long long)s->address, (unsigned long long)s->size);
   }
-  text_ctx t = {object, NULL, NULL, {0}};
+  dump_die die = {object, {0, 0, 0}, 0, 0, false, NULL, 0, 0, NULL, 0, 0};
+  text_ctx t = {object, NULL, &die, {0}};
   int rc = CLI_EXIT_OK;
   for (size_t c = 0; c < amddwarf_object_cu_count(object); ++c) {
     const amddwarf_cu *cu = amddwarf_object_cu(object, c);
@@ -332,14 +432,22 @@ static int dump_text(const amddwarf_object *object, const char *path)
     }
     for (size_t die_index = cu->first_die; die_index < cu->first_die + cu->die_count;
          ++die_index) {
-      const amddwarf_die_info *d = amddwarf_object_die(object, die_index);
-      const char *tag = amddwarf_dw_tag_name(d->tag);
-      printf("\n0x%08llx: %*s%s\n", (unsigned long long)d->offset, 2 * (int)d->depth, "",
-             tag ? tag : "DW_TAG_?");
-      t.die = d;
+      amddwarf_die_ref ref;
+      amddwarf_die_links links;
       amddwarf_error err;
       amddwarf_error_clear(&err);
-      amddwarf_status st = amddwarf_object_die_attributes(object, d, text_attribute, &t, &err);
+      amddwarf_status st = amddwarf_object_die_ref(object, die_index, &ref, &err);
+      if (st == AMDDWARF_OK)
+        st = amddwarf_object_die_links(object, ref, &links, &err);
+      if (st != AMDDWARF_OK) {
+        rc = cli_report_error("dump", false, st, &err);
+        goto done;
+      }
+      dump_die_start(&die, ref, &links);
+      const char *tag = amddwarf_dw_tag_name(links.tag);
+      printf("\n0x%08llx: %*s%s\n", (unsigned long long)ref.offset, 2 * (int)links.depth, "",
+             tag ? tag : "DW_TAG_?");
+      st = amddwarf_object_die_ref_attributes(object, ref, text_attribute, &t, &err);
       if (st < 0) {
         rc = cli_report_error("dump", false, st, &err);
         goto done;
@@ -348,6 +456,7 @@ static int dump_text(const amddwarf_object *object, const char *path)
   }
 done:
   cli_buf_free(&t.line);
+  dump_die_free(&die);
   return rc;
 }
 
@@ -356,7 +465,7 @@ done:
 typedef struct json_ctx {
   const amddwarf_object *object;
   const amddwarf_cu *cu;
-  const amddwarf_die_info *die;
+  dump_die *die;
   json_t *attrs;
 } json_ctx;
 
@@ -370,6 +479,7 @@ static json_t *ranges_json(const json_ctx *j, const amddwarf_attribute *a)
     return json_null();
   json_t *o = json_object(), *list = json_array();
   json_object_set_new(o, "offset", cli_json_addr(offset));
+  die_ranges(j->die);
   for (size_t i = 0; i < j->die->range_count; ++i) {
     json_t *r = json_object();
     json_object_set_new(r, "low", cli_json_addr(j->die->ranges[i].low));
@@ -393,9 +503,11 @@ static void constant_extras_json(const json_ctx *j, const amddwarf_attribute *a,
   }
 }
 
-static int json_attribute(void *user, const amddwarf_attribute *a)
+static int json_attribute(void *user, const amddwarf_attribute *attribute)
 {
   json_ctx *j = user;
+  amddwarf_attribute shown = with_entries(j->die, attribute);
+  const amddwarf_attribute *a = &shown;
   json_t *o = json_object();
   const amddwarf_attr_value *v = &a->value;
   json_object_set_new(o, "attribute", cli_json_code(amddwarf_dw_at_name(a->attribute),
@@ -454,8 +566,31 @@ static json_t *feature_json(amddwarf_target_feature f)
   return json_string(feature_name(f));
 }
 
+/* Appends DIE INDEX with its attributes to DIES. */
+static amddwarf_status die_json(json_ctx *j, size_t index, json_t *dies, amddwarf_error *err)
+{
+  amddwarf_die_ref ref;
+  amddwarf_die_links links;
+  amddwarf_status st = amddwarf_object_die_ref(j->object, index, &ref, err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_object_die_links(j->object, ref, &links, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  dump_die_start(j->die, ref, &links);
+  json_t *o = json_object();
+  json_object_set_new(o, "offset", cli_json_addr(ref.offset));
+  json_object_set_new(o, "depth", json_integer(links.depth));
+  json_object_set_new(o, "tag", cli_json_code(amddwarf_dw_tag_name(links.tag), links.tag));
+  j->attrs = json_array();
+  st = amddwarf_object_die_ref_attributes(j->object, ref, json_attribute, j, err);
+  json_object_set_new(o, "attributes", j->attrs);
+  json_array_append_new(dies, o);
+  return st;
+}
+
 static int dump_json(const amddwarf_object *object, const char *path)
 {
+  dump_die die = {object, {0, 0, 0}, 0, 0, false, NULL, 0, 0, NULL, 0, 0};
   const amddwarf_object_info *info = amddwarf_object_get_info(object);
   json_t *root = json_object();
   json_object_set_new(root, "file", json_string(path));
@@ -546,7 +681,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
         json_array_append_new(quirks, json_string(amddwarf_quirk_get(q)->name));
     json_object_set_new(u, "quirks", quirks);
     json_t *dies = json_array();
-    json_ctx j = {object, cu, NULL, NULL};
+    json_ctx j = {object, cu, &die, NULL};
     amddwarf_error load_err;
     amddwarf_error_clear(&load_err);
     amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
@@ -556,19 +691,11 @@ static int dump_json(const amddwarf_object *object, const char *path)
     }
     for (size_t die_index = cu->first_die;
          loaded == AMDDWARF_OK && die_index < cu->first_die + cu->die_count; ++die_index) {
-      const amddwarf_die_info *d = amddwarf_object_die(object, die_index);
-      json_t *o = json_object();
-      json_object_set_new(o, "offset", cli_json_addr(d->offset));
-      json_object_set_new(o, "depth", json_integer(d->depth));
-      json_object_set_new(o, "tag", cli_json_code(amddwarf_dw_tag_name(d->tag), d->tag));
-      j.die = d;
-      j.attrs = json_array();
       amddwarf_error err;
       amddwarf_error_clear(&err);
-      amddwarf_status st = amddwarf_object_die_attributes(object, d, json_attribute, &j, &err);
-      json_object_set_new(o, "attributes", j.attrs);
-      json_array_append_new(dies, o);
+      amddwarf_status st = die_json(&j, die_index, dies, &err);
       if (st < 0) {
+        dump_die_free(&die);
         json_decref(dies);
         json_decref(u);
         json_decref(units);
@@ -581,6 +708,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
   }
   json_object_set_new(root, "units", units);
   cli_print_json(root);
+  dump_die_free(&die);
   return rc;
 }
 

@@ -414,7 +414,8 @@ static int open_wave(const eval_args *a, cli_wave *w, size_t frame)
   if (amddwarf_wave_frame(w->wave, frame, &f, NULL) == AMDDWARF_OK && !amddwarf_die_ref_valid(f->function)) {
     size_t count = 0;
     const amddwarf_object *object = f->object ? f->object : w->objects[0];
-    amddwarf_status st = amddwarf_object_scopes_at(object, f->object_pc, NULL, 0, &count);
+    amddwarf_status st =
+        amddwarf_object_scope_refs_at(object, f->object_pc, NULL, 0, &count, NULL);
     return cli_report_no_scope("eval", a->object.json, object,
                                a->object.path ? a->object.path : "the code object",
                                f->lookup_pc, st == AMDDWARF_OK ? AMDDWARF_NOT_FOUND : st);

@@ -8,13 +8,15 @@
  * symbols, the NT_AMDGPU_METADATA note (amddwarf_object_load_metadata says
  * why it cannot be read), a unit's scan (its DIE count, structure check,
  * convention and PC -> scope index; a PC is looked up in the units whose
- * ranges hold it first), its line table (every 32nd row kept), its DIE
- * summaries (amddwarf_die_info) and its compact DIE index. A malformed
- * unit keeps its error (amddwarf_object_load_unit) and the other units stay
- * readable. amddwarf_object_load_all (or the AMDDWARF_OBJECT_LOAD_ALL
- * flag) reads everything at once. DIE references (amddwarf_die_ref, below)
- * read the same DIEs without summaries: 16 bytes a DIE, and the variables
- * at a PC from the subprogram's DIEs alone.
+ * ranges hold it first), its line table (every 32nd row kept) and its
+ * compact DIE index. DIEs are read through references (amddwarf_die_ref,
+ * below): 16 bytes a DIE, and the variables at a PC from the subprogram's
+ * DIEs alone. A malformed unit keeps its error (amddwarf_object_load_unit
+ * checks a unit through its references) and the other units stay readable.
+ * amddwarf_object_load_all (or the AMDDWARF_OBJECT_LOAD_ALL flag) checks
+ * every unit at once. The DIE summaries (amddwarf_die_info) are made from
+ * the references, per unit, only for the functions that hand them out
+ * (amddwarf_object_die, _die_at, _scopes_at, _vars_at).
  *
  * Everything returned by the query functions is `const`, lives in the handle
  * and stays valid until amddwarf_object_close, unless said otherwise. The
@@ -383,12 +385,16 @@ typedef struct amddwarf_die_info {
   const amddwarf_attr_value *lane_pc, *active_lane;
 } amddwarf_die_info;
 
-/* Loads unit CU_INDEX now: the summaries of its DIEs (and of the units its
-   references lead into) and its line table. Every accessor below loads what
-   it needs by itself; this call is for knowing why a unit cannot be read
-   (an accessor returns NULL then). A unit that failed keeps failing with
-   the same error. Errors: E_OBJECT_DWARF, E_OBJECT_BAD_REFERENCE,
-   E_OBJECT_BAD_LIST, E_LIMIT, E_NO_MEMORY, E_INVALID_ARGUMENT. */
+/* Loads unit CU_INDEX now: checks, through its DIE references, that every
+   DIE of it can be read (the location and range lists its attributes name,
+   the DIEs its DW_AT_type, DW_AT_abstract_origin, DW_AT_specification and
+   reference bounds name, and the units those lie in, one unit deep), and
+   reads its line table. No DIE summary is made: the accessors below make
+   a unit's summaries on their first call. This call is for knowing why a
+   unit cannot be read (an accessor returns NULL then). A unit that failed
+   keeps failing with the same error. Errors: E_OBJECT_DWARF,
+   E_OBJECT_BAD_REFERENCE, E_OBJECT_BAD_LIST, E_LIMIT, E_NO_MEMORY,
+   E_INVALID_ARGUMENT. */
 AMDDWARF_API amddwarf_status amddwarf_object_load_unit(const amddwarf_object *object,
                                                        size_t cu_index, amddwarf_error *err);
 
@@ -615,8 +621,9 @@ AMDDWARF_API amddwarf_die_ref amddwarf_object_die_reference(const amddwarf_objec
                                                             amddwarf_die_ref die, unsigned at);
 
 /* Calls VISIT for every attribute of DIE in encoded order, as
-   amddwarf_object_die_attributes does for a summary, with references and
-   lists as amddwarf_object_die_attribute gives them. */
+   amddwarf_object_die_attributes does for a summary (by libdwarf with
+   AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES), with references and lists as
+   amddwarf_object_die_attribute gives them. */
 AMDDWARF_API amddwarf_status amddwarf_object_die_ref_attributes(
     const amddwarf_object *object, amddwarf_die_ref die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,

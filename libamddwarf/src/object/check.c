@@ -475,19 +475,39 @@ static bool names_private_memory(const amddwarf_cu *cu, const uint8_t *bytes, si
   return false;
 }
 
-/* The first address of DIE's subprogram, or UINT64_MAX. */
-static uint64_t subprogram_pc(const amddwarf_die_info *die)
+/* A DIE whose expressions are checked: its reference and tag. */
+typedef struct checked_die {
+  amddwarf_die_ref ref;
+  uint16_t tag;
+} checked_die;
+
+static int first_range(void *user, const amddwarf_range *range)
 {
-  for (const amddwarf_die_info *d = die; d != NULL; d = d->parent)
-    if (d->tag == DW_TAG_subprogram)
-      return d->range_count > 0 ? d->ranges[0].low : UINT64_MAX;
+  *(uint64_t *)user = range->low;
+  return 1;
+}
+
+/* The first address of DIE's subprogram (DIE or its nearest enclosing one),
+   or UINT64_MAX. */
+static uint64_t subprogram_pc(const amddwarf_object *object, const checked_die *die)
+{
+  amddwarf_die_links links;
+  for (amddwarf_die_ref d = die->ref;
+       amddwarf_die_ref_valid(d) && amddwarf_object_die_links(object, d, &links, NULL) == AMDDWARF_OK;
+       d = links.parent) {
+    if (links.tag != DW_TAG_subprogram)
+      continue;
+    uint64_t low = UINT64_MAX;
+    amddwarf_object_die_ranges(object, d, first_range, &low, NULL);
+    return low;
+  }
   return UINT64_MAX;
 }
 
 /* The location BYTES (SIZE) of variable DIE, used from PC on: a producer
    quirk it is read through (a warning), or private memory where its kernel
    has none. */
-static void check_reading(checker *c, const amddwarf_die_info *die, const uint8_t *bytes,
+static void check_reading(checker *c, const checked_die *die, const uint8_t *bytes,
                           size_t size, uint64_t pc)
 {
   uint8_t normalized[512];
@@ -526,19 +546,19 @@ static int entry_order(const void *a, const void *b)
   return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static void check_value(checker *c, const amddwarf_die_info *die, uint16_t attribute,
+static void check_value(checker *c, const checked_die *die, uint16_t attribute,
                         const amddwarf_attr_value *v)
 {
   if (v == NULL || c->stop)
     return;
-  c->die_offset = die->offset;
+  c->die_offset = die->ref.offset;
   c->attribute = attribute;
   c->entry_offset = UINT64_MAX;
   bool location = attribute == DW_AT_location;
   if (v->kind == AMDDWARF_ATTR_EXPR) {
     check_bytes(c, v->bytes, v->size, 0);
     if (location)
-      check_reading(c, die, v->bytes, v->size, subprogram_pc(die));
+      check_reading(c, die, v->bytes, v->size, subprogram_pc(c->object, die));
     return;
   }
   if (v->kind != AMDDWARF_ATTR_LIST)
@@ -556,7 +576,8 @@ static void check_value(checker *c, const amddwarf_die_info *die, uint16_t attri
       sorted[n++] = e;
     check_bytes(c, e->expr, e->size, 0);
     if (location)
-      check_reading(c, die, e->expr, e->size, e->is_default ? subprogram_pc(die) : e->low);
+      check_reading(c, die, e->expr, e->size,
+                    e->is_default ? subprogram_pc(c->object, die) : e->low);
   }
   if (sorted != NULL) {
     qsort(sorted, n, sizeof *sorted, entry_order);
@@ -684,6 +705,99 @@ amddwarf_status amddwarf_object_check_expr(
   return AMDDWARF_OK;
 }
 
+/* The attributes of a DIE whose values are expressions or lists, in the
+   order they are checked. */
+static const uint16_t checked_attributes[] = {
+    DW_AT_location,    DW_AT_frame_base, DW_AT_data_member_location,  DW_AT_lower_bound,
+    DW_AT_upper_bound, DW_AT_count,      AMDDWARF_DW_AT_LLVM_lane_pc, AMDDWARF_DW_AT_LLVM_active_lane,
+};
+enum { CHECKED_ATTRIBUTES = sizeof checked_attributes / sizeof checked_attributes[0] };
+
+/* The checked attributes of one DIE, as encoded (the last of a repeated
+   one), by their place in checked_attributes. */
+typedef struct die_values {
+  amddwarf_attribute at[CHECKED_ATTRIBUTES];
+  bool present[CHECKED_ATTRIBUTES];
+} die_values;
+
+static int note_value(void *user, const amddwarf_attribute *a)
+{
+  die_values *d = user;
+  unsigned code = a->attribute == AMDDWARF_DW_AT_LLVM_lane_pc_old ? AMDDWARF_DW_AT_LLVM_lane_pc
+                                                                   : a->attribute;
+  /* Only an expression or list form makes 0x3e08 the active-lane
+     attribute (LLVM now uses the number for a flag). */
+  if (code == AMDDWARF_DW_AT_LLVM_active_lane && a->value.kind != AMDDWARF_ATTR_EXPR &&
+      a->value.kind != AMDDWARF_ATTR_LIST)
+    return 0;
+  for (size_t k = 0; k < CHECKED_ATTRIBUTES; ++k)
+    if (checked_attributes[k] == code) {
+      d->at[k] = *a;
+      d->present[k] = true;
+    }
+  return 0;
+}
+
+typedef struct entry_list {
+  amddwarf_loc_entry *items;
+  size_t count, capacity;
+  bool failed;
+} entry_list;
+
+static int keep_entry(void *user, const amddwarf_loc_entry *entry)
+{
+  entry_list *l = user;
+  if (l->count == l->capacity) {
+    size_t cap = l->capacity ? 2 * l->capacity : 16;
+    amddwarf_loc_entry *grown = realloc(l->items, cap * sizeof *grown);
+    if (grown == NULL) {
+      l->failed = true;
+      return 1;
+    }
+    l->items = grown;
+    l->capacity = cap;
+  }
+  l->items[l->count++] = *entry;
+  return 0;
+}
+
+/* Checks the expressions and lists of DIE INDEX of unit CU_INDEX. */
+static amddwarf_status check_die(checker *c, size_t cu_index, uint32_t index,
+                                 amddwarf_error *err)
+{
+  const amddwarf_object *object = c->object;
+  checked_die die;
+  die.ref.offset = object->cus[cu_index].offset + object->units[cu_index].records[index].offset;
+  die.ref.cu_index = (uint32_t)cu_index;
+  die.ref.index = index;
+  die_values d;
+  memset(&d, 0, sizeof d);
+  amddwarf_die_links links;
+  amddwarf_status st = amddwarf_object_die_links(object, die.ref, &links, err);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_object_die_ref_attributes(object, die.ref, note_value, &d, err);
+  die.tag = links.tag;
+  entry_list entries = {NULL, 0, 0, false};
+  for (size_t k = 0; k < CHECKED_ATTRIBUTES && st == AMDDWARF_OK && !c->stop; ++k) {
+    amddwarf_attr_value *v = &d.at[k].value;
+    if (!d.present[k])
+      continue;
+    if (v->kind == AMDDWARF_ATTR_LIST) {
+      entries.count = 0;
+      st = amddwarf_object_die_list_entries(object, die.ref, d.at[k].attribute, keep_entry,
+                                            &entries, err);
+      if (entries.failed)
+        st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, die.ref.offset, "location list");
+      v->entries = entries.items;
+      v->count = entries.count;
+    }
+    if (st == AMDDWARF_OK)
+      check_value(c, &die, checked_attributes[k], v);
+  }
+  free(entries.items);
+  return st;
+}
+
 amddwarf_status amddwarf_object_check(
     const amddwarf_object *object,
     int (*report)(void *user, const amddwarf_check_problem *problem), void *user,
@@ -699,18 +813,13 @@ amddwarf_status amddwarf_object_check(
   memset(&c, 0, sizeof c);
   c.report = report;
   c.user = user;
-  for (size_t i = 0; i < object->die_count && !c.stop; ++i) {
-    const amddwarf_die_info *d = amddwarf_object_die(object, i);
-    checker_init(&c, object, &object->cus[d->cu_index]);
-    check_value(&c, d, DW_AT_location, d->location);
-    check_value(&c, d, DW_AT_frame_base, d->frame_base);
-    check_value(&c, d, DW_AT_data_member_location, d->data_member_location);
-    check_value(&c, d, DW_AT_lower_bound, d->lower_bound);
-    check_value(&c, d, DW_AT_upper_bound, d->upper_bound);
-    check_value(&c, d, DW_AT_count, d->count);
-    check_value(&c, d, AMDDWARF_DW_AT_LLVM_lane_pc, d->lane_pc);
-    check_value(&c, d, AMDDWARF_DW_AT_LLVM_active_lane, d->active_lane);
+  for (size_t u = 0; u < object->cu_count && !c.stop && st == AMDDWARF_OK; ++u) {
+    checker_init(&c, object, &object->cus[u]);
+    for (uint32_t i = 0; i < object->units[u].die_count && !c.stop && st == AMDDWARF_OK; ++i)
+      st = check_die(&c, u, i, err);
   }
+  if (st != AMDDWARF_OK)
+    return st;
   if (!c.stop) {
     checker_init(&c, object, NULL);
     check_cfi(&c, object);

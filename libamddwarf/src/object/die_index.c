@@ -5,7 +5,7 @@
  * its tree links come from the unit's index: one 16-byte record a DIE
  * (offset, abbreviation, parent, next sibling), built by one pass over the
  * unit that steps over the attributes as the open-time pass does. The
- * summaries (die_reader.c) are not involved. */
+ * summaries of the public API (die_reader.c) are made from this index. */
 #include <string.h>
 
 #include "common/mem.h"
@@ -324,8 +324,8 @@ amddwarf_status amddwarf_object_die_ref_attributes(
   if (st == AMDDWARF_OK && visit == NULL)
     st = amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, die.offset,
                         "amddwarf_object_die_ref_attributes: NULL visit");
-  return st == AMDDWARF_OK ? amddwarf__object_read_die(object, die.cu_index, die.offset,
-                                                       visit, user, err)
+  return st == AMDDWARF_OK ? amddwarf__object_listed_attributes(object, die.cu_index, die.offset,
+                                                               visit, user, err)
                            : st;
 }
 

@@ -1,14 +1,16 @@
-/* Code objects: the DIE summaries (amddwarf_die_info) of a unit, made the
- * first time the unit is asked for.
+/* Code objects: the DIE summaries (amddwarf_die_info) of a unit, made from
+ * its DIE references the first time a summary of the unit is asked for
+ * (amddwarf_object_die, _die_at, _scopes_at, _vars_at hand them out;
+ * nothing else in the library reads them).
  *
- * The open-time pass (unit_scan.c) counted each unit's DIEs; loading a unit
- * decodes every attribute of its DIEs into one array of summaries (the
- * plain fields by the reader of references' fields, die_index.c), links
- * parents, children and siblings, and resolves references. A reference into
- * another unit loads that unit too (units are loaded together until no
- * reference is left open), so every pointer a summary holds stays valid
- * until close. Loading is serialized by the object's lock; a unit that is
- * ready is read without it.
+ * The unit's compact index (die_index.c) gives each DIE's offset, tag,
+ * parent and next sibling; each DIE's attributes are decoded once into its
+ * summary (the plain fields by the reader of references' fields,
+ * amddwarf__die_fields_apply), and references are resolved. A reference
+ * into another unit makes that unit's summaries too (units are loaded
+ * together until no reference is left open), so every pointer a summary
+ * holds stays valid until close. Loading is serialized by the object's
+ * lock; a unit that is ready is read without it.
  *
  * A unit that cannot be loaded keeps its error (amddwarf_object_load_unit
  * reports it); so does the unit whose reference led into it. */
@@ -22,11 +24,9 @@
 #include "common/reader.h"
 #include "object/internal.h"
 
-/* Units whose DIEs span more bytes use binary searches to resolve. */
-#define AMDDWARF_UNIT_MAP_MAX ((uint64_t)1 << 24)
-
 /* A reference found by the walk: *SLOT gets the DIE at TARGET once the
-   target's unit is walked. DIE is the referring DIE. */
+   target's unit is walked. DIE is the referring DIE. The origins stay
+   listed once resolved, for the inheritance of names and types. */
 typedef struct pending_ref {
   amddwarf_die_info *die;
   const amddwarf_die_info **slot;
@@ -38,27 +38,12 @@ typedef struct walker {
   amddwarf_object *object;
   amddwarf_cu *cu;
   amddwarf_unit *unit;
-  amddwarf_form_reader fr;
   amddwarf_error *err;
-  const amddwarf_abbrev_table *abbrevs;
-  uint32_t *map;        /* object->unit_map for this unit, or NULL */
-  uint64_t map_base, map_span;
-  uint32_t walked;      /* DIEs of unit->dies written so far */
+  amddwarf_die_info *die;     /* the DIE being read */
+  struct pc_attrs *pc;        /* what its attributes leave for its end */
+  amddwarf_status status;     /* of the last attribute kept */
   amddwarf_die_fields fields; /* the plain fields of the DIE being read */
 } walker;
-
-/* The DIE of this unit at TARGET among those walked so far, or NULL. The
-   map is never cleared: an entry counts only when the DIE it names starts at
-   TARGET, so what earlier units left in it is harmless. */
-static amddwarf_die_info *map_find(const walker *w, uint64_t target)
-{
-  if (w->map == NULL || target < w->map_base || target - w->map_base >= w->map_span)
-    return NULL;
-  uint32_t index = w->map[target - w->map_base];
-  return index < w->walked && w->unit->dies[index].offset == target ? &w->unit->dies[index]
-                                                                       : NULL;
-}
-
 
 /* Plain constants (a member's DW_AT_data_member_location, a bound) repeat
    across DIEs and are never changed after the walk: one shared copy each. */
@@ -228,16 +213,6 @@ static amddwarf_status add_pending(walker *w, amddwarf_die_info *die,
 {
   amddwarf_object *object = w->object;
   amddwarf_unit *unit = w->unit;
-  bool resolved = false;
-  /* A reference to a DIE already walked in this unit resolves now, while
-     the referring DIE is in the cache. */
-  const amddwarf_die_info *known = map_find(w, target);
-  if (known != NULL) {
-    *slot = known;
-    if (slot != &die->origin) /* origins are listed for the inheritance */
-      return AMDDWARF_OK;
-    resolved = true;
-  }
   if (unit->pending_count >= unit->pending_capacity &&
       amddwarf__mem_reserve(&object->allocator, &unit->pending, &unit->pending_capacity,
                            unit->pending_count + 1, sizeof(pending_ref)) != 0)
@@ -246,7 +221,7 @@ static amddwarf_status add_pending(walker *w, amddwarf_die_info *die,
   p->die = die;
   p->slot = slot;
   p->target = target;
-  p->resolved = resolved;
+  p->resolved = false;
   return AMDDWARF_OK;
 }
 
@@ -277,9 +252,15 @@ static amddwarf_status note_references(walker *w, amddwarf_die_info *die, const 
   return st;
 }
 
-/* Summarizes DIE OFF (abbreviation AB) into DIE, from R. */
-static amddwarf_status read_die(walker *w, amddwarf_reader *r, const amddwarf_abbrev *ab,
-                                amddwarf_die_info *die)
+static int summarize_attribute(void *user, const amddwarf_attribute *a)
+{
+  walker *w = user;
+  w->status = apply_attribute(w, w->die, a, w->pc);
+  return w->status != AMDDWARF_OK;
+}
+
+/* Summarizes DIE (its offset and links set) from its attributes. */
+static amddwarf_status read_die(walker *w, amddwarf_die_info *die)
 {
   pc_attrs pc;
   memset(&pc.pair, 0, sizeof pc.pair);
@@ -288,17 +269,17 @@ static amddwarf_status read_die(walker *w, amddwarf_reader *r, const amddwarf_ab
   /* The plain fields are all before const_value: the values after it are
      kept by apply_attribute, never read from W->fields. */
   memset(&w->fields, 0, offsetof(amddwarf_die_fields, const_value));
-  for (uint32_t i = 0; i < ab->count; ++i) {
-    amddwarf_attribute a;
-    amddwarf__attribute_clear(&a, ab->attrs[i].at);
-    amddwarf_status st = amddwarf__form_read(&w->fr, r, &ab->attrs[i], &a, die->offset, false);
-    if (st == AMDDWARF_OK)
-      st = apply_attribute(w, die, &a, &pc);
-    if (st != AMDDWARF_OK)
-      return st;
-  }
+  w->die = die;
+  w->pc = &pc;
+  w->status = AMDDWARF_OK;
+  amddwarf_status st = amddwarf__object_read_die(w->object, w->cu->index, die->offset,
+                                                 summarize_attribute, w, w->err);
+  if (st == AMDDWARF_END)
+    st = w->status;
+  if (st != AMDDWARF_OK)
+    return st;
   copy_fields(die, &w->fields);
-  amddwarf_status st = finish_ranges(w, die, &pc);
+  st = finish_ranges(w, die, &pc);
   return st == AMDDWARF_OK ? note_references(w, die, &pc) : st;
 }
 
@@ -309,91 +290,37 @@ amddwarf_status amddwarf__object_unit_changed(amddwarf_error *err, uint64_t off)
                        (unsigned long long)off);
 }
 
-/* Summarizes every DIE of the unit into unit->dies (R is bounded by the
-   unit and positioned at its first DIE). The open-time pass checked the
-   structure, so a difference is an internal error, still reported. */
-static amddwarf_status walk_dies(walker *w, amddwarf_reader *r)
+/* Summarizes every DIE of the unit into unit->dies: offsets, tags and tree
+   links from the unit's index records first (so that a reference inside
+   the unit finds its target by offset), then each DIE's attributes. */
+static amddwarf_status walk_dies(walker *w)
 {
+  amddwarf_object *object = w->object;
   amddwarf_unit *unit = w->unit;
-  amddwarf_die_info *stack[AMDDWARF_MAX_DIE_DEPTH + 1];
-  amddwarf_die_info *last[AMDDWARF_MAX_DIE_DEPTH + 1];
-  size_t depth = 0, var_count = 0;
-  uint32_t n = 0;
-  amddwarf_status st;
-  while (r->pos < r->size) {
-    uint64_t off = r->pos, code = 0;
-    if (amddwarf_read_uleb(r, &code) != AMDDWARF_OK)
-      return amddwarf__object_unit_changed(w->err, off);
-    if (code == 0) {
-      if (depth == 0)
-        continue;
-      if (--depth == 0)
-        break;
-      continue;
-    }
-    const amddwarf_abbrev *ab = amddwarf__abbrev_find(w->abbrevs, code);
-    if (ab == NULL || n >= unit->die_count || (n > 0 && depth == 0))
-      return amddwarf__object_unit_changed(w->err, off);
-    amddwarf_die_info *die = &unit->dies[n];
-    die->offset = off;
-    die->tag = ab->tag;
-    die->depth = (uint16_t)depth;
+  const amddwarf_abbrev_table *abbrevs = &object->abbrev_tables[unit->abbrev_table];
+  amddwarf_die_info *dies = unit->dies;
+  uint32_t n = unit->die_count;
+  for (uint32_t i = 0; i < n; ++i) {
+    const amddwarf_die_record *rec = &unit->records[i];
+    amddwarf_die_info *die = &dies[i];
+    die->offset = w->cu->offset + rec->offset;
+    die->tag = abbrevs->all[rec->abbrev].tag;
     die->cu_index = w->cu->index;
-    if (depth) {
-      die->parent = stack[depth - 1];
-      if (last[depth] != NULL)
-        last[depth]->next_sibling = die;
-      else
-        stack[depth - 1]->first_child = die;
-      last[depth] = die;
+    if (rec->parent != AMDDWARF_NO_RECORD) {
+      die->parent = &dies[rec->parent];
+      die->depth = (uint16_t)(dies[rec->parent].depth + 1);
     }
-    if (w->map != NULL && off - w->map_base < w->map_span)
-      w->map[off - w->map_base] = n;
-    w->walked = ++n;
-    if ((st = read_die(w, r, ab, die)) != AMDDWARF_OK)
-      return st;
-    if (die->tag == DW_TAG_variable && depth == 1)
-      ++var_count;
-    if (ab->children) {
-      if (depth >= AMDDWARF_MAX_DIE_DEPTH)
-        return amddwarf__object_unit_changed(w->err, off);
-      stack[depth] = die;
-      ++depth;
-      last[depth] = NULL;
-    } else if (depth == 0) {
-      break;
-    }
+    if (i + 1 < n && unit->records[i + 1].parent == i)
+      die->first_child = &dies[i + 1];
+    if (rec->sibling != AMDDWARF_NO_RECORD)
+      die->next_sibling = &dies[rec->sibling];
   }
-  if (n != unit->die_count)
-    return amddwarf__object_unit_changed(w->err, r->pos);
-  /* The unit DIE's variables, so that a look-up does not walk every type and
-     subprogram of the unit. */
-  unit->vars = amddwarf__arena_alloc(&w->object->arena, (var_count ? var_count : 1) *
-                                                           sizeof *unit->vars, 8);
-  if (unit->vars == NULL)
-    return amddwarf__fail(w->err, AMDDWARF_E_NO_MEMORY, w->cu->die_offset, "unit variables");
-  for (const amddwarf_die_info *c = n ? unit->dies[0].first_child : NULL; c != NULL;
-       c = c->next_sibling)
-    if (c->tag == DW_TAG_variable)
-      unit->vars[unit->var_count++] = c;
+  for (uint32_t i = 0; i < n; ++i) {
+    amddwarf_status st = read_die(w, &dies[i]);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
   return AMDDWARF_OK;
-}
-
-/* The object's offset -> DIE index map with room for SPAN offsets, or NULL
-   (then references resolve by binary search). Its entries are only ever
-   trusted after map_find's check, so it is zeroed once and never cleared. */
-static uint32_t *unit_map_reserve(amddwarf_object *object, size_t span)
-{
-  if (span <= object->unit_map_capacity)
-    return object->unit_map;
-  uint32_t *grown = amddwarf__mem_calloc(&object->allocator, span, sizeof *grown);
-  if (grown == NULL)
-    return NULL;
-  amddwarf__mem_free(&object->allocator, object->unit_map,
-                    object->unit_map_capacity * sizeof *object->unit_map);
-  object->unit_map = grown;
-  object->unit_map_capacity = span;
-  return grown;
 }
 
 /* Walks unit CU_INDEX: its summaries exist and the references inside it are
@@ -402,20 +329,15 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
 {
   amddwarf_cu *cu = &object->cus[cu_index];
   amddwarf_unit *unit = &object->units[cu_index];
-  amddwarf__object_ensure_scanned(object, cu_index); /* a unit a reference leads into */
-  if (atomic_load_explicit(&unit->scan_state, memory_order_acquire) == AMDDWARF_UNIT_FAILED) {
-    if (err != NULL)
-      *err = unit->failure;
-    return unit->failure.status;
-  }
+  amddwarf_status st = amddwarf__object_ensure_index(object, cu_index, err);
+  if (st != AMDDWARF_OK)
+    return st;
   walker w;
   memset(&w, 0, sizeof w);
   w.object = object;
   w.cu = cu;
   w.unit = unit;
   w.err = err;
-  w.abbrevs = &object->abbrev_tables[unit->abbrev_table];
-  w.fr = amddwarf_form_reader_make(object, cu, err);
   size_t bytes = (size_t)unit->die_count * sizeof *unit->dies;
   unit->dies = amddwarf__mem_calloc_bulk(&object->allocator,
                                         unit->die_count ? unit->die_count : 1, sizeof *unit->dies);
@@ -423,24 +345,16 @@ static amddwarf_status walk_unit(amddwarf_object *object, size_t cu_index, amddw
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->offset, "DIE summaries of a unit");
   object->loaded_die_bytes += bytes;
   atomic_store_explicit(&unit->state, AMDDWARF_UNIT_WALKED, memory_order_relaxed);
-  amddwarf_reader r;
-  amddwarf_reader_init(&r, object->sec_info->data, (size_t)unit->end);
-  r.pos = (size_t)cu->die_offset;
-  w.map_base = cu->die_offset;
-  w.map_span = unit->end - cu->die_offset;
-  if (w.map_span > 0 && w.map_span <= AMDDWARF_UNIT_MAP_MAX)
-    w.map = unit_map_reserve(object, (size_t)w.map_span);
-  amddwarf_status st = walk_dies(&w, &r);
+  st = walk_dies(&w);
   if (st != AMDDWARF_OK)
     return st;
-  /* Late references into this unit (a DIE that refers forward). */
+  /* The references into this unit itself. */
   pending_ref *refs = unit->pending;
   for (size_t i = 0; i < unit->pending_count; ++i) {
     uint64_t t = refs[i].target;
     if (refs[i].resolved || t < cu->die_offset || t >= unit->end)
       continue;
-    const amddwarf_die_info *hit =
-        w.map != NULL ? map_find(&w, t) : amddwarf__object_unit_die_at(object, cu_index, t);
+    const amddwarf_die_info *hit = amddwarf__object_unit_die_at(object, cu_index, t);
     if (hit != NULL) {
       *refs[i].slot = hit;
       refs[i].resolved = true;
@@ -579,10 +493,6 @@ static void unwalk(amddwarf_object *object, amddwarf_unit *unit)
     object->loaded_die_bytes -= (size_t)unit->die_count * sizeof *unit->dies;
   }
   unit->dies = NULL;
-  unit->vars = NULL;
-  unit->var_count = 0;
-  unit->unknown = NULL;
-  unit->unknown_count = 0;
 }
 
 static void fail_unit(amddwarf_object *object, size_t u, const amddwarf_error *why)
@@ -610,14 +520,9 @@ static amddwarf_status load_units(amddwarf_object *object, size_t cu_index, amdd
   st = walk_unit(object, cu_index, e);
   for (size_t i = 0; st == AMDDWARF_OK && i < walked.count; ++i)
     st = resolve_outward(object, walked.items[i], &walked, &culprit, e);
-  if (st == AMDDWARF_OK) {
+  if (st == AMDDWARF_OK)
     for (size_t i = 0; i < walked.count; ++i)
       inherit_from_origins(&object->units[walked.items[i]]);
-    /* Names are inherited: variables can be matched with symbols. */
-    for (size_t i = 0; st == AMDDWARF_OK && i < walked.count; ++i)
-      if ((st = amddwarf__object_mark_unknown(object, walked.items[i], e)) != AMDDWARF_OK)
-        culprit = walked.items[i];
-  }
   if (st == AMDDWARF_OK) {
     for (size_t i = 0; i < walked.count; ++i) {
       amddwarf_unit *unit = &object->units[walked.items[i]];
@@ -688,7 +593,7 @@ amddwarf_status amddwarf__object_ensure_unit(const amddwarf_object *cobject, siz
 amddwarf_status amddwarf_object_load_unit(const amddwarf_object *object, size_t cu_index,
                                           amddwarf_error *err)
 {
-  amddwarf_status st = amddwarf__object_ensure_unit(object, cu_index, err);
+  amddwarf_status st = amddwarf__object_verify_unit(object, cu_index, err);
   if (st == AMDDWARF_OK)
     st = amddwarf__object_ensure_lines(object, cu_index, err);
   return st;
@@ -726,10 +631,6 @@ void amddwarf__object_free_units(amddwarf_object *object)
     unwalk(object, &object->units[i]);
   amddwarf__mem_free(&object->allocator, object->units, object->cu_capacity * sizeof *object->units);
   object->units = NULL;
-  amddwarf__mem_free(&object->allocator, object->unit_map,
-                    object->unit_map_capacity * sizeof *object->unit_map);
-  object->unit_map = NULL;
-  object->unit_map_capacity = 0;
   if (object->constants != NULL)
     amddwarf__mem_free(&object->allocator, (void *)object->constants,
                       object->constant_capacity * sizeof *object->constants);
@@ -805,7 +706,7 @@ static int visit_linked(void *user, const amddwarf_attribute *attribute)
   return lv->visit(lv->user, &a);
 }
 
-amddwarf_status amddwarf__object_native_attributes(
+amddwarf_status amddwarf_object_die_attributes(
     const amddwarf_object *object, const amddwarf_die_info *die,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err)
@@ -818,7 +719,8 @@ amddwarf_status amddwarf__object_native_attributes(
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "the DIE does not belong to this object");
   linked_visit lv = {object, die, visit, user};
-  return amddwarf__object_read_die(object, die->cu_index, die->offset, visit_linked, &lv, err);
+  return amddwarf__object_listed_attributes(object, die->cu_index, die->offset, visit_linked, &lv,
+                                            err);
 }
 
 size_t amddwarf_object_summarized_units(const amddwarf_object *object)

@@ -211,6 +211,11 @@ static amddwarf_status read_attribute(amddwarf_object *object, const amddwarf_cu
     out->value.kind = list && loc ? AMDDWARF_ATTR_LIST : AMDDWARF_ATTR_UNSIGNED;
     out->value.u = u;
     out->value.offset = u;
+    /* A location list's offset through the unit's offsets table, as the
+       library's reader gives it (forms.c). */
+    if (list && loc && form == DW_FORM_loclistx)
+      (void)amddwarf__object_loclist_offset(object, cu, (uint16_t)form, u, &out->value.offset,
+                                           NULL);
     break;
   }
   case DW_FORM_CLASS_CONSTANT:
@@ -287,7 +292,7 @@ static amddwarf_status dwarf_init_lazily(amddwarf_object *object, amddwarf_error
 /* ---- raw attribute walk ---- */
 
 amddwarf_status amddwarf__object_libdwarf_attributes(
-    const amddwarf_object *cobject, const amddwarf_die_info *die,
+    const amddwarf_object *cobject, size_t cu_index, uint64_t offset,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err)
 {
@@ -296,32 +301,24 @@ amddwarf_status amddwarf__object_libdwarf_attributes(
   Dwarf_Die ddie = NULL;
   Dwarf_Attribute *attrs = NULL;
   Dwarf_Signed n = 0;
-  amddwarf_status st = AMDDWARF_OK;
-  if (object == NULL || die == NULL || visit == NULL)
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "amddwarf_object_die_attributes: NULL argument");
-  if (die->cu_index >= object->cu_count || amddwarf_object_die_at(object, die->offset) != die)
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
-                         "the DIE does not belong to this object");
-  st = dwarf_init_lazily(object, err);
+  amddwarf_status st = dwarf_init_lazily(object, err);
   if (st != AMDDWARF_OK)
     return st;
-  const amddwarf_cu *cu = &object->cus[die->cu_index];
-  if (dwarf_offdie_b(object->dbg, die->offset, 1, &ddie, &derr) != DW_DLV_OK)
-    return amddwarf__object_dwarf_fail(object, derr, err, die->offset, "DIE by offset");
+  const amddwarf_cu *cu = &object->cus[cu_index];
+  if (dwarf_offdie_b(object->dbg, offset, 1, &ddie, &derr) != DW_DLV_OK)
+    return amddwarf__object_dwarf_fail(object, derr, err, offset, "DIE by offset");
   int rc = dwarf_attrlist(ddie, &attrs, &n, &derr);
   if (rc == DW_DLV_ERROR) {
-    st = amddwarf__object_dwarf_fail(object, derr, err, die->offset, "DIE attribute list");
+    st = amddwarf__object_dwarf_fail(object, derr, err, offset, "DIE attribute list");
     goto cleanup;
   }
   for (Dwarf_Signed i = 0; i < n; ++i) {
     amddwarf_attribute a;
     if (st == AMDDWARF_OK)
-      st = read_attribute(object, cu, attrs[i], &a, die->offset, err);
+      st = read_attribute(object, cu, attrs[i], &a, offset, err);
     dwarf_dealloc_attribute(attrs[i]);
     if (st != AMDDWARF_OK)
       continue;
-    amddwarf__object_link_attribute(object, die, &a);
     if (visit(user, &a) != 0) {
       st = AMDDWARF_END;
       for (Dwarf_Signed j = i + 1; j < n; ++j)
@@ -336,12 +333,13 @@ cleanup:
   return st;
 }
 
-amddwarf_status amddwarf_object_die_attributes(
-    const amddwarf_object *object, const amddwarf_die_info *die,
+amddwarf_status amddwarf__object_listed_attributes(
+    const amddwarf_object *object, size_t cu_index, uint64_t offset,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err)
 {
-  if (object != NULL && (object->options.flags & AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES))
-    return amddwarf__object_libdwarf_attributes(object, die, visit, user, err);
-  return amddwarf__object_native_attributes(object, die, visit, user, err);
+  if (object->options.flags & AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES)
+    return amddwarf__object_libdwarf_attributes(object, cu_index, offset, visit, user, err);
+  return amddwarf__object_read_die(object, cu_index, offset, visit, user, err);
 }
+

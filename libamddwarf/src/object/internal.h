@@ -110,7 +110,7 @@ typedef struct amddwarf_unknown_addr {
   uint8_t local;               /* the variable using it is in the local (LDS) space */
   uint64_t offset;             /* of the field in the section */
   const char *symbol;          /* the symbol's name */
-  const struct amddwarf_die_info *die; /* the variable using it, or NULL */
+  uint8_t variable;            /* a variable's location uses it */
 } amddwarf_unknown_addr;
 
 /* A symbol of a linked object without an address, by name. */
@@ -178,9 +178,7 @@ typedef struct amddwarf_unit {
   size_t scope_count, scope_capacity;
   _Atomic unsigned char state;/* amddwarf_unit_state */
   _Atomic unsigned char lines_state;
-  amddwarf_die_info *dies;    /* DIE_COUNT summaries in offset order */
-  const amddwarf_die_info **vars; /* the unit DIE's DW_TAG_variable children */
-  size_t var_count;
+  amddwarf_die_info *dies;    /* DIE_COUNT summaries in offset order (public API only) */
   void *pending;              /* references being resolved (die_reader.c) */
   size_t pending_count, pending_capacity;
   amddwarf_error failure;
@@ -195,9 +193,14 @@ typedef struct amddwarf_unit {
   size_t checkpoint_count;
   size_t sequence_count;
   /* The unit's variables' address fields the object does not know, by
-     (section, offset); found when the unit is loaded. */
+     (section, offset); found on first use (UNKNOWN_STATE READY). */
+  _Atomic unsigned char unknown_state;
   const amddwarf_unknown_addr *unknown;
   size_t unknown_count;
+  /* Whether every DIE of the unit can be read (unit_verify.c): an
+     amddwarf_unit_state, FAILED with VERIFY_FAILURE. */
+  _Atomic unsigned char verify_state;
+  amddwarf_error verify_failure;
   /* The compact index (die_index.c), built on first use of a DIE reference
      of the unit; INDEX_STATE is an amddwarf_unit_state (READY or FAILED). */
   _Atomic unsigned char index_state;
@@ -298,11 +301,6 @@ struct amddwarf_object {
   size_t *abbrev_slots;       /* open addressing by offset: table index + 1 */
   size_t abbrev_slot_count;   /* a power of two, or 0 */
   uint64_t abbrev_bytes_read; /* for the overlap limit (forms.c) */
-  /* A unit's DIE indexes by offset - its first DIE's offset, while it is
-     walked: references resolve in one load. Never cleared: an entry counts
-     only if the DIE it names starts at that offset (die_reader.c). */
-  uint32_t *unit_map;
-  size_t unit_map_capacity;
   /* Open-addressing set of the shared constant attribute values. */
   const amddwarf_attr_value **constants;
   size_t constant_count, constant_capacity;
@@ -435,10 +433,10 @@ amddwarf_status amddwarf__object_note_unresolved(amddwarf_object *object, const 
                                                 amddwarf_error *err);
 /* Sorts and indexes what the two calls above noted (end of amddwarf__object_read_elf). */
 amddwarf_status amddwarf__object_index_unknown(amddwarf_object *object, amddwarf_error *err);
-/* Finds the variables of walked unit CU_INDEX whose location starts with an
-   address the object does not know (called before the unit is published). */
-amddwarf_status amddwarf__object_mark_unknown(amddwarf_object *object, size_t cu_index,
-                                             amddwarf_error *err);
+/* Finds, once, the variables of unit CU_INDEX whose location starts with
+   an address the object does not know (unit->unknown), on DIE references. */
+amddwarf_status amddwarf__object_ensure_unknown(const amddwarf_object *object, size_t cu_index,
+                                               amddwarf_error *err);
 /* The unknown address field of unit CU at OFFSET of SECTION, or NULL. */
 const amddwarf_unknown_addr *amddwarf__object_unknown_at(const amddwarf_object *object,
                                                         const amddwarf_cu *cu, uint32_t section,
@@ -459,6 +457,11 @@ void amddwarf__object_describe_unknown_op(const amddwarf_object *object,
                                          const amddwarf_unknown_addr *u, const amddwarf_op *op,
                                          char *buf, size_t size);
 void amddwarf__object_free_unknown(amddwarf_object *object);
+
+/* unit_verify.c: whether every DIE of unit CU_INDEX can be read (its
+   lists, the DIEs its references name), on DIE references; kept. */
+amddwarf_status amddwarf__object_verify_unit(const amddwarf_object *object, size_t cu_index,
+                                            amddwarf_error *err);
 
 /* unit_scan.c: the open-time pass over .debug_info. */
 amddwarf_status amddwarf__object_scan_dwarf(amddwarf_object *object, amddwarf_error *err);
@@ -494,14 +497,18 @@ void amddwarf__object_free_units(amddwarf_object *object);
    location list the entries already decoded for DIE. */
 void amddwarf__object_link_attribute(const amddwarf_object *object, const amddwarf_die_info *die,
                                     amddwarf_attribute *a);
-amddwarf_status amddwarf__object_native_attributes(
-    const amddwarf_object *object, const amddwarf_die_info *die,
-    int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
-    amddwarf_error *err);
 
 /* dwarf.c */
+/* The attributes of the DIE at OFFSET of unit CU_INDEX in encoded order, as
+   libdwarf decodes them. */
 amddwarf_status amddwarf__object_libdwarf_attributes(
-    const amddwarf_object *object, const amddwarf_die_info *die,
+    const amddwarf_object *object, size_t cu_index, uint64_t offset,
+    int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
+    amddwarf_error *err);
+/* The same as listed for a caller: by libdwarf with
+   AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES, else by the library's reader. */
+amddwarf_status amddwarf__object_listed_attributes(
+    const amddwarf_object *object, size_t cu_index, uint64_t offset,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
 /* Attributes whose block or list forms are location expressions. */

@@ -205,7 +205,6 @@ size_t amddwarf_object_memory_used(const amddwarf_object *object)
          object->cu_capacity * (sizeof(amddwarf_cu) + sizeof(amddwarf_unit)) +
          scopes +
          object->abbrev_table_capacity * sizeof *object->abbrev_tables +
-         object->unit_map_capacity * sizeof *object->unit_map +
          object->constant_capacity * sizeof *object->constants +
          object->unknown_reloc_capacity * sizeof *object->unknown_relocs +
          object->unresolved_capacity * sizeof *object->unresolved + sizeof *object;

@@ -1,5 +1,7 @@
-/* Code objects: the PC -> scope index (built at open) and the variables
- * in scope at a PC. The type helpers are types.c's. */
+/* Code objects: the PC -> scope index (built by each unit's scan), and the
+ * scopes and variables at a PC as DIE summaries: those of
+ * amddwarf_object_scope_refs_at and _var_refs_at (scope_refs.c, the one
+ * reader of the rules), handed out as the summaries of their DIEs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +41,6 @@ amddwarf_status amddwarf__object_build_scopes(amddwarf_object *object, amddwarf_
     unit->scope_max_high[i] = max;
   }
   return AMDDWARF_OK;
-}
-
-static bool die_contains(const amddwarf_die_info *d, uint64_t pc)
-{
-  for (size_t r = 0; r < d->range_count; ++r)
-    if (pc >= d->ranges[r].low && pc < d->ranges[r].high)
-      return true;
-  return false;
 }
 
 /* The entry of scanned unit U holding PC that starts last (of equal
@@ -122,53 +116,36 @@ amddwarf_status amddwarf_object_pc_unit(const amddwarf_object *object, uint64_t 
   return AMDDWARF_OK;
 }
 
+/* The unit of the subprogram holding PC with its summaries made:
+   AMDDWARF_OK, AMDDWARF_NOT_FOUND, or the unit's loading error. */
+static amddwarf_status summarized_unit_at(const amddwarf_object *object, uint64_t pc)
+{
+  size_t u = 0;
+  if (object == NULL || amddwarf_object_pc_unit(object, pc, &u) != AMDDWARF_OK)
+    return AMDDWARF_NOT_FOUND;
+  return amddwarf__object_ensure_unit(object, u, NULL);
+}
+
+/* The summary of REF, whose unit is loaded. */
+static const amddwarf_die_info *summary_of(const amddwarf_object *object, amddwarf_die_ref ref)
+{
+  return amddwarf__object_unit_die_at(object, ref.cu_index, ref.offset);
+}
+
 amddwarf_status amddwarf_object_scopes_at(const amddwarf_object *object, uint64_t pc,
                                           const amddwarf_die_info **scopes, size_t capacity,
                                           size_t *count)
 {
-  const amddwarf_die_info *chain[AMDDWARF_MAX_SCOPE_DEPTH];
+  amddwarf_die_ref refs[AMDDWARF_MAX_SCOPE_DEPTH];
   size_t depth = 0;
   *count = 0;
-  if (object == NULL)
-    return AMDDWARF_NOT_FOUND;
-  const amddwarf_scope_entry *entry = amddwarf__object_scope_entry_at(object, pc);
-  if (entry == NULL)
-    return AMDDWARF_NOT_FOUND;
-  amddwarf_status st = amddwarf__object_ensure_unit(object, entry->cu_index, NULL);
+  amddwarf_status st = summarized_unit_at(object, pc);
+  if (st == AMDDWARF_OK)
+    st = amddwarf_object_scope_refs_at(object, pc, refs, AMDDWARF_MAX_SCOPE_DEPTH, &depth, NULL);
   if (st != AMDDWARF_OK)
     return st;
-  const amddwarf_die_info *sub =
-      amddwarf__object_unit_die_at(object, entry->cu_index, entry->die_offset);
-  if (sub == NULL)
-    return AMDDWARF_NOT_FOUND;
-  chain[depth++] = sub;
-  const amddwarf_die_info *cur = sub;
-  for (;;) {
-    const amddwarf_die_info *next = NULL;
-    for (const amddwarf_die_info *c = cur->first_child; c != NULL; c = c->next_sibling) {
-      if ((c->tag == DW_TAG_lexical_block || c->tag == DW_TAG_inlined_subroutine) &&
-          die_contains(c, pc)) {
-        next = c;
-        break;
-      }
-      /* A lexical block without ranges still groups its variables: look
-         through it. */
-    }
-    if (next == NULL || depth >= sizeof chain / sizeof chain[0] - 1)
-      break;
-    chain[depth++] = next;
-    cur = next;
-  }
-  const amddwarf_die_info *unit = sub;
-  while (unit->parent != NULL)
-    unit = unit->parent;
-  chain[depth++] = unit;
-  /* Innermost first: reverse all but the unit, which comes last. */
-  for (size_t i = 0; i + 1 < depth; ++i)
-    if (i < capacity)
-      scopes[i] = chain[depth - 2 - i];
-  if (depth - 1 < capacity)
-    scopes[depth - 1] = unit;
+  for (size_t i = 0; i < depth && i < capacity && i < AMDDWARF_MAX_SCOPE_DEPTH; ++i)
+    scopes[i] = summary_of(object, refs[i]);
   *count = depth;
   return AMDDWARF_OK;
 }
@@ -213,56 +190,54 @@ amddwarf_status amddwarf_attr_value_expr_at(const amddwarf_attr_value *value, ui
   return AMDDWARF_NOT_FOUND;
 }
 
-static size_t add_var(const amddwarf_die_info *scope, const amddwarf_die_info *c, uint32_t depth,
-                      uint64_t pc, amddwarf_var *vars, size_t capacity, size_t n);
-
-static size_t add_vars(const amddwarf_object *object, const amddwarf_die_info *scope,
-                       uint32_t depth, uint64_t pc, amddwarf_var *vars, size_t capacity, size_t n)
+/* The entry of VAR's summarized location (its own, else its origin's, as
+   amddwarf_object_var_refs_at reads it) at the same offset as REF's. */
+static const amddwarf_loc_entry *summary_entry(const amddwarf_die_info *var,
+                                               const amddwarf_var_ref *ref)
 {
-  if (scope->depth == 0 && scope->cu_index < object->cu_count) {
-    const amddwarf_unit *unit = &object->units[scope->cu_index];
-    for (size_t i = 0; i < unit->var_count; ++i)
-      n = add_var(scope, unit->vars[i], depth, pc, vars, capacity, n);
-    return n;
-  }
-  for (const amddwarf_die_info *c = scope->first_child; c != NULL; c = c->next_sibling)
-    if (c->tag == DW_TAG_variable || c->tag == DW_TAG_formal_parameter)
-      n = add_var(scope, c, depth, pc, vars, capacity, n);
-  return n;
-}
-
-static size_t add_var(const amddwarf_die_info *scope, const amddwarf_die_info *c, uint32_t depth,
-                      uint64_t pc, amddwarf_var *vars, size_t capacity, size_t n)
-{
-  if (n < capacity) {
-    amddwarf_var *v = &vars[n];
-    memset(v, 0, sizeof *v);
-    v->die = c;
-    v->scope = scope;
-    v->depth = depth;
-    const amddwarf_attr_value *loc = c->location;
-    if (loc == NULL && c->origin != NULL && c->const_value == NULL)
-      loc = c->origin->location;
-    if (loc != NULL &&
-        amddwarf_attr_value_expr_at(loc, pc, &v->expr, &v->size, &v->entry) == AMDDWARF_OK)
-      v->available = 1;
-  }
-  return n + 1;
+  const amddwarf_attr_value *loc = var->location;
+  if (loc == NULL && var->origin != NULL && var->const_value == NULL)
+    loc = var->origin->location;
+  for (size_t i = 0; loc != NULL && loc->kind == AMDDWARF_ATTR_LIST && i < loc->count; ++i)
+    if (loc->entries[i].offset == ref->entry.offset)
+      return &loc->entries[i];
+  return NULL;
 }
 
 amddwarf_status amddwarf_object_vars_at(const amddwarf_object *object, uint64_t pc,
                                         amddwarf_var *vars, size_t capacity, size_t *count)
 {
-  const amddwarf_die_info *scopes[AMDDWARF_MAX_SCOPE_DEPTH];
-  size_t depth = 0, n = 0;
+  enum { ON_STACK = 64 };
+  amddwarf_var_ref stack_refs[ON_STACK], *refs = stack_refs;
+  amddwarf_allocator *alloc = (amddwarf_allocator *)(uintptr_t)(object ? &object->allocator : NULL);
+  size_t n = 0;
   *count = 0;
-  amddwarf_status st = amddwarf_object_scopes_at(object, pc, scopes, AMDDWARF_MAX_SCOPE_DEPTH, &depth);
+  amddwarf_status st = summarized_unit_at(object, pc);
   if (st != AMDDWARF_OK)
     return st;
-  if (depth > AMDDWARF_MAX_SCOPE_DEPTH)
-    depth = AMDDWARF_MAX_SCOPE_DEPTH;
-  for (size_t i = 0; i < depth; ++i)
-    n = add_vars(object, scopes[i], (uint32_t)i, pc, vars, capacity, n);
-  *count = n;
-  return AMDDWARF_OK;
+  if (capacity > SIZE_MAX / sizeof *refs)
+    capacity = SIZE_MAX / sizeof *refs; /* more than any scope holds */
+  if (capacity > ON_STACK) {
+    refs = amddwarf__mem_alloc(alloc, capacity * sizeof *refs);
+    if (refs == NULL)
+      return AMDDWARF_E_NO_MEMORY;
+  }
+  st = amddwarf_object_var_refs_at(object, pc, refs, capacity, &n, NULL);
+  for (size_t i = 0; st == AMDDWARF_OK && i < n && i < capacity; ++i) {
+    amddwarf_var *v = &vars[i];
+    memset(v, 0, sizeof *v);
+    v->die = summary_of(object, refs[i].die);
+    v->scope = summary_of(object, refs[i].scope);
+    v->depth = refs[i].depth;
+    v->available = refs[i].available;
+    v->expr = refs[i].expr;
+    v->size = refs[i].size;
+    if (refs[i].from_list && v->die != NULL)
+      v->entry = summary_entry(v->die, &refs[i]);
+  }
+  if (refs != stack_refs)
+    amddwarf__mem_free(alloc, refs, capacity * sizeof *refs);
+  if (st == AMDDWARF_OK)
+    *count = n;
+  return st;
 }

@@ -8,13 +8,13 @@
  * unit's DIE count, its subprograms' PC ranges (the unit's PC -> scope
  * index), its variables and its convention. A PC is looked up in the units
  * whose ranges hold it first, as llvm-dwarfdump --lookup does, so one
- * question about a large object scans one unit. The DIE summaries
- * (amddwarf_die_info) are made per unit on first use (die_reader.c).
+ * question about a large object scans one unit. DIEs are then read
+ * through references and each unit's compact index (die_index.c).
  *
  * The scan checks the structure of every DIE of its unit (abbreviation
  * codes, forms, nesting, unit bounds): a malformed unit keeps its error;
- * what only the summaries read (references, strings, most lists) is checked
- * when the unit is loaded. */
+ * what the scan steps over (references, strings, most lists) is checked
+ * when the unit is loaded (unit_verify.c). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,8 @@
  * for an undefined symbol: a made-up answer. Relocatable objects say so in
  * their relocations (elf.c notes them); linked objects keep only the
  * undefined symbol in their symbol tables, which a unit's variables are
- * matched with by name when the unit is loaded. specs/code-objects.md,
+ * matched with by name the first time the unit's addresses are asked about
+ * (through DIE references: no DIE summary is made). specs/code-objects.md,
  * "Addresses the object does not know". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,7 +172,7 @@ const amddwarf_unknown_addr *amddwarf__object_unknown_at(const amddwarf_object *
     return NULL;
   /* The unit's own table names the variable; the relocations of a
      relocatable object cover every other use. */
-  if (cu != NULL && amddwarf__object_ensure_unit(object, cu->index, NULL) == AMDDWARF_OK) {
+  if (cu != NULL && amddwarf__object_ensure_unknown(object, cu->index, NULL) == AMDDWARF_OK) {
     const amddwarf_unit *unit = &object->units[cu->index];
     u = search(unit->unknown, unit->unknown_count, section, offset);
   }
@@ -210,7 +211,7 @@ void amddwarf__object_describe_unknown(const amddwarf_object *object,
                  "one description per reason");
   const char *reason = u->reason < sizeof why / sizeof why[0] ? why[u->reason] : "?";
   const char *subject = u->local ? "this local (LDS) variable"
-                        : u->die != NULL ? "this variable"
+                        : u->variable ? "this variable"
                                          : "what it locates";
   snprintf(buf, size, "%s comes from the symbol %s, %s: the object does not say where %s is",
            what, u->symbol, reason, subject);
@@ -270,44 +271,55 @@ static const amddwarf_unresolved_symbol *unresolved_named(const amddwarf_object 
   return NULL;
 }
 
-/* The symbol a linked object would name variable DIE by, among those
-   without an address: its linkage name; in a function F, "F.NAME" (clang's
-   name for OpenCL __local and C static locals) and the Itanium
-   "_ZZ<F's encoding>E<len>NAME" (C++ and HIP static locals, __shared__);
-   outside any function, NAME. */
+/* The symbol a linked object would name variable DIE (its fields F) by,
+   among those without an address: its linkage name; in a function F,
+   "F.NAME" (clang's name for OpenCL __local and C static locals) and the
+   Itanium "_ZZ<F's encoding>E<len>NAME" (C++ and HIP static locals,
+   __shared__); outside any function, NAME. */
 static const amddwarf_unresolved_symbol *variable_symbol(const amddwarf_object *object,
-                                                         const amddwarf_die_info *die)
+                                                         const amddwarf_die_fields *var)
 {
-  const amddwarf_unresolved_symbol *s = unresolved_named(object, die->linkage_name);
-  const amddwarf_die_info *f = die->parent;
+  const amddwarf_unresolved_symbol *s = unresolved_named(object, var->linkage_name);
   char name[NAME_BYTES];
-  if (s != NULL || die->name == NULL)
+  if (s != NULL || var->name == NULL)
     return s;
-  while (f != NULL && f->tag != DW_TAG_subprogram)
-    f = f->parent;
-  if (f == NULL)
-    return unresolved_named(object, die->name);
-  if (f->name != NULL && (size_t)snprintf(name, sizeof name, "%s.%s", f->name, die->name) <
-                             sizeof name &&
+  amddwarf_die_fields f;
+  amddwarf_die_ref up = var->parent;
+  bool in_function = false;
+  while (!in_function && amddwarf_die_ref_valid(up) &&
+         amddwarf_object_die_fields(object, up, &f, NULL) == AMDDWARF_OK) {
+    in_function = f.tag == DW_TAG_subprogram;
+    up = f.parent;
+  }
+  if (!in_function)
+    return unresolved_named(object, var->name);
+  if (f.name != NULL && (size_t)snprintf(name, sizeof name, "%s.%s", f.name, var->name) <
+                            sizeof name &&
       (s = unresolved_named(object, name)) != NULL)
     return s;
-  if (f->linkage_name != NULL && strncmp(f->linkage_name, "_Z", 2) == 0 &&
-      (size_t)snprintf(name, sizeof name, "_ZZ%sE%zu%s", f->linkage_name + 2,
-                       strlen(die->name), die->name) < sizeof name)
+  if (f.linkage_name != NULL && strncmp(f.linkage_name, "_Z", 2) == 0 &&
+      (size_t)snprintf(name, sizeof name, "_ZZ%sE%zu%s", f.linkage_name + 2,
+                       strlen(var->name), var->name) < sizeof name)
     s = unresolved_named(object, name);
   return s;
 }
 
 typedef struct marks {
+  amddwarf_object *object;
+  const amddwarf_cu *cu;
+  const amddwarf_die_fields *var;
   amddwarf_unknown_addr *items;
   size_t count, capacity;
+  amddwarf_status status;
+  amddwarf_error *err;
 } marks;
 
-/* Looks at the first operations of expression BYTES (SIZE) of variable DIE. */
-static amddwarf_status mark_expr(amddwarf_object *object, const amddwarf_cu *cu,
-                                 const amddwarf_die_info *die, const uint8_t *bytes,
-                                 size_t size, marks *m, amddwarf_error *err)
+/* Looks at the first operations of expression BYTES (SIZE) of variable
+   M->VAR. */
+static amddwarf_status mark_expr(marks *m, const uint8_t *bytes, size_t size)
 {
+  amddwarf_object *object = m->object;
+  const amddwarf_cu *cu = m->cu;
   amddwarf_op ops[4];
   size_t n = 0;
   uint32_t section;
@@ -323,12 +335,12 @@ static amddwarf_status mark_expr(amddwarf_object *object, const amddwarf_cu *cu,
       search(object->unknown_relocs, object->unknown_reloc_count, section, offset);
   const amddwarf_unresolved_symbol *sym = NULL;
   if (reloc == NULL && object->info.elf_type != ET_REL)
-    sym = variable_symbol(object, die);
+    sym = variable_symbol(object, m->var);
   if (reloc == NULL && sym == NULL)
     return AMDDWARF_OK;
   if (amddwarf__mem_reserve(&object->allocator, (void **)&m->items, &m->capacity, m->count + 1,
                            sizeof *m->items) != 0)
-    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, die->offset, "unknown addresses");
+    return amddwarf__fail(m->err, AMDDWARF_E_NO_MEMORY, m->var->die.offset, "unknown addresses");
   amddwarf_unknown_addr *u = &m->items[m->count++];
   memset(u, 0, sizeof *u);
   u->section = section;
@@ -336,36 +348,74 @@ static amddwarf_status mark_expr(amddwarf_object *object, const amddwarf_cu *cu,
   u->symbol = reloc != NULL ? reloc->symbol : sym->name;
   u->reason = reloc != NULL ? reloc->reason : sym->reason;
   u->local = (uint8_t)converts_to_local(cu, ops, n);
-  u->die = die;
+  u->variable = 1;
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf__object_mark_unknown(amddwarf_object *object, size_t cu_index,
-                                             amddwarf_error *err)
+static int mark_entry(void *user, const amddwarf_loc_entry *entry)
 {
-  amddwarf_unit *unit = &object->units[cu_index];
-  const amddwarf_cu *cu = &object->cus[cu_index];
-  marks m = {NULL, 0, 0};
-  amddwarf_status st = AMDDWARF_OK;
-  unit->unknown = NULL;
-  unit->unknown_count = 0;
-  if (!knows_unknowns(object) || unit->dies == NULL)
+  marks *m = user;
+  m->status = mark_expr(m, entry->expr, entry->size);
+  return m->status != AMDDWARF_OK;
+}
+
+/* The variable DIE of the unit M->CU: its location's first address. */
+static amddwarf_status mark_variable(marks *m, amddwarf_die_ref die)
+{
+  amddwarf_attribute a;
+  amddwarf_die_fields var;
+  amddwarf_status st = amddwarf_object_die_attribute(m->object, die, DW_AT_location, 0, &a, m->err);
+  if (st == AMDDWARF_NOT_FOUND ||
+      (st == AMDDWARF_OK && a.value.kind != AMDDWARF_ATTR_EXPR && a.value.kind != AMDDWARF_ATTR_LIST))
     return AMDDWARF_OK;
-  for (size_t i = 0; i < unit->die_count && st == AMDDWARF_OK; ++i) {
-    const amddwarf_die_info *d = &unit->dies[i];
-    const amddwarf_attr_value *v = d->location;
-    if (d->tag != DW_TAG_variable || v == NULL)
+  if (st == AMDDWARF_OK)
+    st = amddwarf_object_die_fields(m->object, die, &var, m->err);
+  if (st != AMDDWARF_OK)
+    return st;
+  m->var = &var;
+  if (a.value.kind == AMDDWARF_ATTR_EXPR)
+    return mark_expr(m, a.value.bytes, a.value.size);
+  m->status = AMDDWARF_OK;
+  st = amddwarf_object_die_list_entries(m->object, die, DW_AT_location, mark_entry, m, m->err);
+  return st == AMDDWARF_END ? m->status : st;
+}
+
+/* Finds the variables of unit CU_INDEX (indexed) whose location starts
+   with an address the object does not know into M. */
+static amddwarf_status mark_unit(marks *m, size_t cu_index)
+{
+  const amddwarf_unit *unit = &m->object->units[cu_index];
+  const amddwarf_abbrev_table *abbrevs = &m->object->abbrev_tables[unit->abbrev_table];
+  amddwarf_status st = AMDDWARF_OK;
+  for (uint32_t i = 0; i < unit->die_count && st == AMDDWARF_OK; ++i) {
+    const amddwarf_die_record *rec = &unit->records[i];
+    if (abbrevs->all[rec->abbrev].tag != DW_TAG_variable)
       continue;
-    if (v->kind == AMDDWARF_ATTR_EXPR)
-      st = mark_expr(object, cu, d, v->bytes, v->size, &m, err);
-    else if (v->kind == AMDDWARF_ATTR_LIST)
-      for (size_t e = 0; e < v->count && st == AMDDWARF_OK; ++e)
-        st = mark_expr(object, cu, d, v->entries[e].expr, v->entries[e].size, &m, err);
+    amddwarf_die_ref die = {m->cu->offset + rec->offset, (uint32_t)cu_index, i};
+    st = mark_variable(m, die);
   }
+  return st;
+}
+
+amddwarf_status amddwarf__object_ensure_unknown(const amddwarf_object *cobject, size_t cu_index,
+                                               amddwarf_error *err)
+{
+  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
+  amddwarf_unit *unit = &object->units[cu_index];
+  if (!knows_unknowns(object) ||
+      atomic_load_explicit(&unit->unknown_state, memory_order_acquire) == AMDDWARF_UNIT_READY)
+    return AMDDWARF_OK;
+  amddwarf_status st = amddwarf__object_ensure_index(object, cu_index, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  pthread_mutex_lock(&object->load_lock);
+  marks m = {object, &object->cus[cu_index], NULL, NULL, 0, 0, AMDDWARF_OK, err};
+  if (atomic_load_explicit(&unit->unknown_state, memory_order_acquire) != AMDDWARF_UNIT_READY)
+    st = mark_unit(&m, cu_index);
   if (st == AMDDWARF_OK && m.count > 0) {
     amddwarf_unknown_addr *kept = amddwarf__arena_alloc(&object->arena, m.count * sizeof *kept, 8);
     if (kept == NULL) {
-      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, cu->offset, "unknown addresses");
+      st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, m.cu->offset, "unknown addresses");
     } else {
       memcpy(kept, m.items, m.count * sizeof *kept);
       qsort(kept, m.count, sizeof *kept, unknown_order);
@@ -373,6 +423,9 @@ amddwarf_status amddwarf__object_mark_unknown(amddwarf_object *object, size_t cu
       unit->unknown_count = m.count;
     }
   }
+  if (st == AMDDWARF_OK)
+    atomic_store_explicit(&unit->unknown_state, AMDDWARF_UNIT_READY, memory_order_release);
+  pthread_mutex_unlock(&object->load_lock);
   amddwarf__mem_free(&object->allocator, m.items, m.capacity * sizeof *m.items);
   return st;
 }
