@@ -20,7 +20,10 @@ typedef struct dap_thread {
   const amddwarf_stop_wave *place;
   bool tried;                    /* opened, or failed to (WAVE, OPEN_ERROR): a wave is
                                     read and opened on first use (dap_thread_open) */
-  uint64_t last_use;             /* when a request last named it (dap_session.use_clock) */
+  /* The open waves in the order of their last use (dap_session.used_first):
+     1 + the index of the thread used just before and just after this one,
+     0 at either end; both 0 while the wave is not open. */
+  size_t used_before, used_after;
   uint32_t focus;                /* the focused lane, kept while the wave is let go */
   bool has_focus;
   char name[512];                /* its name in `threads` once opened, kept likewise */
@@ -76,8 +79,9 @@ typedef struct dap_session {
   char *stop_path;
   struct dap_stop_text *stop_texts; /* the stop files, mapped while the stop reads them */
   size_t stop_text_count;
-  uint64_t use_clock;            /* counts dap_thread_open calls */
   size_t open_count;             /* threads whose wave is open */
+  size_t used_first, used_last;  /* 1 + the index of the open thread used least and most
+                                    recently, 0 when none is open */
   dap_thread *threads;
   size_t thread_count;
   size_t current_thread;         /* the thread memory requests read (specs/dap.md) */

@@ -334,6 +334,39 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
 
 static void thread_name(dap_session *s, size_t i, char *buf, size_t size);
 
+/* The open waves are kept in a list in the order of their use, so that the
+   least recently used is found without looking at every thread. */
+
+/* Takes thread T out of the use list. */
+static void use_unlink(dap_session *s, size_t thread)
+{
+  dap_thread *t = &s->threads[thread];
+  if (t->used_before)
+    s->threads[t->used_before - 1].used_after = t->used_after;
+  else if (s->used_first == thread + 1)
+    s->used_first = t->used_after;
+  if (t->used_after)
+    s->threads[t->used_after - 1].used_before = t->used_before;
+  else if (s->used_last == thread + 1)
+    s->used_last = t->used_before;
+  t->used_before = t->used_after = 0;
+}
+
+/* Puts open thread T at the most recently used end of the list. */
+static void use_touch(dap_session *s, size_t thread)
+{
+  if (s->used_last == thread + 1)
+    return;
+  use_unlink(s, thread);
+  dap_thread *t = &s->threads[thread];
+  t->used_before = s->used_last;
+  if (s->used_last)
+    s->threads[s->used_last - 1].used_after = thread + 1;
+  else
+    s->used_first = thread + 1;
+  s->used_last = thread + 1;
+}
+
 /* Closes thread T's wave and lets go of its snapshot (a written one stays:
    amddwarf_stop_wave_unload refuses it); its focus and name are kept. */
 static void thread_close(dap_session *s, size_t thread)
@@ -347,6 +380,7 @@ static void thread_close(dap_session *s, size_t thread)
     amddwarf_wave_close(t->wave);
     t->wave = NULL;
     s->open_count--;
+    use_unlink(s, thread);
   }
   free(t->objects);
   free(t->load_addresses);
@@ -364,23 +398,24 @@ static void thread_close(dap_session *s, size_t thread)
 static void make_room(dap_session *s, size_t keep)
 {
   while (s->open_count >= DAP_OPEN_WAVES) {
-    size_t oldest = s->thread_count;
-    for (size_t i = 0; i < s->thread_count; i++)
-      if (s->threads[i].wave != NULL && i != keep && i != s->current_thread &&
-          (oldest == s->thread_count || s->threads[i].last_use < s->threads[oldest].last_use))
-        oldest = i;
-    if (oldest == s->thread_count)
+    /* At most two steps: KEEP and the current thread are passed over. */
+    size_t oldest = s->used_first;
+    while (oldest && (oldest - 1 == keep || oldest - 1 == s->current_thread))
+      oldest = s->threads[oldest - 1].used_after;
+    if (oldest == 0)
       return;
-    thread_close(s, oldest);
+    thread_close(s, oldest - 1);
   }
 }
 
 bool dap_thread_open(dap_session *s, size_t thread)
 {
   dap_thread *t = &s->threads[thread];
-  t->last_use = ++s->use_clock;
-  if (t->tried)
+  if (t->tried) {
+    if (t->wave != NULL)
+      use_touch(s, thread);
     return t->wave != NULL;
+  }
   make_room(s, thread);
   t->tried = true;
   amddwarf_error err;
@@ -402,6 +437,7 @@ bool dap_thread_open(dap_session *s, size_t thread)
   }
   if (st == AMDDWARF_OK) {
     s->open_count++;
+    use_touch(s, thread);
     if (t->has_focus)
       amddwarf_wave_set_focus(t->wave, t->focus);
     return true;
