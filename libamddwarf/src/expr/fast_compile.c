@@ -379,32 +379,20 @@ static const lowering_row lowerings[AMDDWARF_OP_KIND_COUNT] = {
 #undef PLAN_LOWER
 };
 
-/* The step for operation OP: the lit, reg and breg families lower as
-   constu, regx and bregx of their number (consecutive kinds, ops.def). */
+/* The step for operation OP, in its operand form. */
 static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *emit)
 {
-  amddwarf_op as = *op;
-  amddwarf_op_kind kind = op->kind;
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) {
-    as.kind = AMDDWARF_OP_constu;
-    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_lit0);
-  } else if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
-    as.kind = AMDDWARF_OP_regx;
-    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_reg0);
-  } else if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
-    as.kind = AMDDWARF_OP_bregx;
-    as.operands[1] = op->operands[0];
-    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_breg0);
-  } else if ((unsigned)kind >= AMDDWARF_OP_KIND_COUNT) {
+  amddwarf_op form;
+  const amddwarf_op *as = amddwarf__op_operand_form(op, &form);
+  if ((unsigned)as->kind >= AMDDWARF_OP_KIND_COUNT)
     return false;
-  }
-  const lowering_row *row = &lowerings[as.kind];
+  const lowering_row *row = &lowerings[as->kind];
   if (!row->lower)
     return false;
   s->a = 0;
-  s->b = as.operands[0];
+  s->b = as->operands[0];
   *emit = true;
-  return row->lower(c, &as, row->parameter, s, emit);
+  return row->lower(c, as, row->parameter, s, emit);
 }
 
 /* Fuses step S into the steps before it when they make one step:

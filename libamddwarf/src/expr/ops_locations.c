@@ -193,8 +193,6 @@ static amddwarf_status target_address(machine *m, const char *what,
 amddwarf_status amddwarf__op_register(machine *m, op_step *s)
 {
   const amddwarf_op *op = s->op;
-  if (op->kind != AMDDWARF_OP_regx)
-    return amddwarf__stack_push_register(m, (uint32_t)(op->kind - AMDDWARF_OP_reg0));
   if (op->operands[0] > UINT32_MAX)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_REGISTER, "register %llu",
                         (unsigned long long)op->operands[0]);
@@ -204,9 +202,6 @@ amddwarf_status amddwarf__op_register(machine *m, op_step *s)
 amddwarf_status amddwarf__op_breg(machine *m, op_step *s)
 {
   const amddwarf_op *op = s->op;
-  if (op->kind != AMDDWARF_OP_bregx)
-    return breg(m, (uint32_t)(op->kind - AMDDWARF_OP_breg0), (int64_t)op->operands[0],
-                AMDDWARF_ASPACE_NONE);
   return breg(m, (uint32_t)op->operands[0], (int64_t)op->operands[1], AMDDWARF_ASPACE_NONE);
 }
 

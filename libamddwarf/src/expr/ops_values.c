@@ -7,9 +7,6 @@
 
 amddwarf_status amddwarf__op_literal(machine *m, op_step *s)
 {
-  amddwarf_op_kind kind = s->op->kind;
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
-    return amddwarf__stack_push_generic(m, (uint64_t)(kind - AMDDWARF_OP_lit0));
   return amddwarf__stack_push_generic(m, s->op->operands[0]);
 }
 
