@@ -132,8 +132,8 @@ static bool lower_push_lane(compiler *c, const amddwarf_op *op, uint32_t paramet
 static bool lower_pick(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                        bool *emit)
 {
-  (void)emit;
-  uint64_t from = parameter == PICK_OPERAND ? op->operands[0] : parameter;
+  (void)parameter, (void)emit;
+  uint64_t from = amddwarf__pick_depth(op);
   if (from >= c->depth)
     return false;
   s->code = FC_DUP;
@@ -378,6 +378,12 @@ static const lowering_row lowerings[AMDDWARF_OP_KIND_COUNT] = {
 #include "expr/plan_lower.def"
 #undef PLAN_LOWER
 };
+
+uint32_t amddwarf__pick_depth(const amddwarf_op *op)
+{
+  uint32_t parameter = lowerings[op->kind].parameter;
+  return parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : parameter; /* a 1-byte index */
+}
 
 /* The step for operation OP, in its operand form. */
 static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *emit)

@@ -134,6 +134,10 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
   return as;
 }
 
+/* Which entry below the top DW_OP_dup, DW_OP_over or DW_OP_pick OP copies
+   (0: the top), as its row of plan_lower.def says. */
+uint32_t amddwarf__pick_depth(const amddwarf_op *op);
+
 /* Compiles the COUNT operations at OPS, for expressions of FORMAT, into
    *PLAN (usable or not). */
 void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,

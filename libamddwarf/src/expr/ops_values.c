@@ -31,19 +31,10 @@ static amddwarf_status push_copy(machine *m, uint32_t base, uint32_t i)
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf__op_dup(machine *m, op_step *s)
-{
-  return push_copy(m, s->base, 0);
-}
-
-amddwarf_status amddwarf__op_over(machine *m, op_step *s)
-{
-  return push_copy(m, s->base, 1);
-}
-
+/* DW_OP_dup, DW_OP_over and DW_OP_pick. */
 amddwarf_status amddwarf__op_pick(machine *m, op_step *s)
 {
-  return push_copy(m, s->base, (uint32_t)s->op->operands[0]); /* a 1-byte index */
+  return push_copy(m, s->base, amddwarf__pick_depth(s->op));
 }
 
 amddwarf_status amddwarf__op_drop(machine *m, op_step *s)
