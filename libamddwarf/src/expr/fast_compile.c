@@ -300,9 +300,9 @@ static bool lower_form_aspace(compiler *c, const amddwarf_op *op, uint32_t param
 static bool lower_deref(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                         bool *emit)
 {
-  (void)emit;
+  (void)parameter, (void)emit;
   s->code = FC_DEREF;
-  s->b = parameter == DEREF_GENERIC ? c->generic_bits / 8 : op->operands[0];
+  s->b = amddwarf__deref_bytes(op, c->generic_bits);
   /* A zero or wider-than-generic size is the general path's error; a
      composite is not read here. */
   if (s->b == 0 || s->b > c->generic_bits / 8 || c->depth < 1)
@@ -383,6 +383,11 @@ uint32_t amddwarf__pick_depth(const amddwarf_op *op)
 {
   uint32_t parameter = lowerings[op->kind].parameter;
   return parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : parameter; /* a 1-byte index */
+}
+
+uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits)
+{
+  return lowerings[op->kind].parameter == DEREF_GENERIC ? generic_bits / 8 : op->operands[0];
 }
 
 /* The step for operation OP, in its operand form. */

@@ -138,6 +138,10 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
    (0: the top), as its row of plan_lower.def says. */
 uint32_t amddwarf__pick_depth(const amddwarf_op *op);
 
+/* How many bytes DW_OP_deref or DW_OP_deref_size OP reads, as its row of
+   plan_lower.def says: deref the generic size, deref_size its operand. */
+uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits);
+
 /* Compiles the COUNT operations at OPS, for expressions of FORMAT, into
    *PLAN (usable or not). */
 void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,
