@@ -500,8 +500,8 @@ void amddwarf__machine_trace_access(machine *m, amddwarf_trace_kind kind, uint32
   m->trace(m->req->trace_user, &e);
 }
 
-/* The handler of each operation (eval_ops.def); the lit, reg and breg
-   families are consecutive kinds (ops.def). */
+/* The handler of each operation (eval_ops.def), which sees the lit, reg
+   and breg families in their operand form (fast_plan.h). */
 static const op_handler handlers[AMDDWARF_OP_KIND_COUNT] = {
 #define EVAL_OP(kind, handler) [AMDDWARF_OP_##kind] = handler,
 #include "expr/eval_ops.def"
@@ -510,12 +510,6 @@ static const op_handler handlers[AMDDWARF_OP_KIND_COUNT] = {
 
 static op_handler handler_of(amddwarf_op_kind kind)
 {
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
-    return amddwarf__op_literal;
-  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31)
-    return amddwarf__op_register;
-  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31)
-    return amddwarf__op_breg;
   return (unsigned)kind < AMDDWARF_OP_KIND_COUNT ? handlers[kind] : NULL;
 }
 
@@ -523,7 +517,8 @@ amddwarf_status amddwarf__machine_run(machine *m, const program *p, uint32_t bas
 {
   size_t pc = 0;
   while (pc < p->count) {
-    op_step s = {program_op(m, p, pc), base, pc + 1};
+    amddwarf_op form;
+    op_step s = {amddwarf__op_operand_form(program_op(m, p, pc), &form), base, pc + 1};
     m->op_offset = s.op->offset;
     m->op_code = s.op->opcode;
     m->op_subop = s.op->subop ? (int32_t)s.op->subop : AMDDWARF_NO_OPCODE;

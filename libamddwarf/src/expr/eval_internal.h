@@ -289,9 +289,6 @@ typedef struct op_step {
 typedef amddwarf_status (*op_handler)(machine *m, op_step *s);
 
 #define EVAL_OP(kind, handler) amddwarf_status handler(machine *m, op_step *s);
-EVAL_OP(lit0, amddwarf__op_literal)
-EVAL_OP(reg0, amddwarf__op_register)
-EVAL_OP(breg0, amddwarf__op_breg)
 #include "expr/eval_ops.def"
 #undef EVAL_OP
 

@@ -132,8 +132,8 @@ static bool lower_push_lane(compiler *c, const amddwarf_op *op, uint32_t paramet
 static bool lower_pick(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                        bool *emit)
 {
-  (void)emit;
-  uint64_t from = parameter == PICK_OPERAND ? op->operands[0] : parameter;
+  (void)parameter, (void)emit;
+  uint64_t from = amddwarf__pick_depth(op);
   if (from >= c->depth)
     return false;
   s->code = FC_DUP;
@@ -300,9 +300,9 @@ static bool lower_form_aspace(compiler *c, const amddwarf_op *op, uint32_t param
 static bool lower_deref(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                         bool *emit)
 {
-  (void)emit;
+  (void)parameter, (void)emit;
   s->code = FC_DEREF;
-  s->b = parameter == DEREF_GENERIC ? c->generic_bits / 8 : op->operands[0];
+  s->b = amddwarf__deref_bytes(op, c->generic_bits);
   /* A zero or wider-than-generic size is the general path's error; a
      composite is not read here. */
   if (s->b == 0 || s->b > c->generic_bits / 8 || c->depth < 1)
@@ -379,32 +379,31 @@ static const lowering_row lowerings[AMDDWARF_OP_KIND_COUNT] = {
 #undef PLAN_LOWER
 };
 
-/* The step for operation OP: the lit, reg and breg families lower as
-   constu, regx and bregx of their number (consecutive kinds, ops.def). */
+uint32_t amddwarf__pick_depth(const amddwarf_op *op)
+{
+  uint32_t parameter = lowerings[op->kind].parameter;
+  return parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : parameter; /* a 1-byte index */
+}
+
+uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits)
+{
+  return lowerings[op->kind].parameter == DEREF_GENERIC ? generic_bits / 8 : op->operands[0];
+}
+
+/* The step for operation OP, in its operand form. */
 static bool compile_op(compiler *c, const amddwarf_op *op, fast_step *s, bool *emit)
 {
-  amddwarf_op as = *op;
-  amddwarf_op_kind kind = op->kind;
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31) {
-    as.kind = AMDDWARF_OP_constu;
-    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_lit0);
-  } else if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
-    as.kind = AMDDWARF_OP_regx;
-    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_reg0);
-  } else if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
-    as.kind = AMDDWARF_OP_bregx;
-    as.operands[1] = op->operands[0];
-    as.operands[0] = (uint64_t)(kind - AMDDWARF_OP_breg0);
-  } else if ((unsigned)kind >= AMDDWARF_OP_KIND_COUNT) {
+  amddwarf_op form;
+  const amddwarf_op *as = amddwarf__op_operand_form(op, &form);
+  if ((unsigned)as->kind >= AMDDWARF_OP_KIND_COUNT)
     return false;
-  }
-  const lowering_row *row = &lowerings[as.kind];
+  const lowering_row *row = &lowerings[as->kind];
   if (!row->lower)
     return false;
   s->a = 0;
-  s->b = as.operands[0];
+  s->b = as->operands[0];
   *emit = true;
-  return row->lower(c, &as, row->parameter, s, emit);
+  return row->lower(c, as, row->parameter, s, emit);
 }
 
 /* Fuses step S into the steps before it when they make one step:

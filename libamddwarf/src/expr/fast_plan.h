@@ -111,6 +111,37 @@ typedef struct fast_plan {
   fast_step steps[FAST_PLAN_STEPS];
 } fast_plan;
 
+/* OP in its operand form, for the plan's lowering and the general machine
+   alike: the lit, reg and breg families become constu, regx and bregx of
+   their number (consecutive kinds, ops.def); any other operation is OP. */
+static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op, amddwarf_op *as)
+{
+  unsigned family = (unsigned)op->kind - (unsigned)AMDDWARF_OP_lit0;
+  if (family >= 96u)
+    return op;
+  *as = *op;
+  if (family < 32u) {
+    as->kind = AMDDWARF_OP_constu;
+    as->operands[0] = family;
+  } else if (family < 64u) {
+    as->kind = AMDDWARF_OP_regx;
+    as->operands[0] = family - 32u;
+  } else {
+    as->kind = AMDDWARF_OP_bregx;
+    as->operands[1] = op->operands[0];
+    as->operands[0] = family - 64u;
+  }
+  return as;
+}
+
+/* Which entry below the top DW_OP_dup, DW_OP_over or DW_OP_pick OP copies
+   (0: the top), as its row of plan_lower.def says. */
+uint32_t amddwarf__pick_depth(const amddwarf_op *op);
+
+/* How many bytes DW_OP_deref or DW_OP_deref_size OP reads, as its row of
+   plan_lower.def says: deref the generic size, deref_size its operand. */
+uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits);
+
 /* Compiles the COUNT operations at OPS, for expressions of FORMAT, into
    *PLAN (usable or not). */
 void amddwarf__fast_compile(const amddwarf_op *ops, size_t count,

@@ -193,8 +193,6 @@ static amddwarf_status target_address(machine *m, const char *what,
 amddwarf_status amddwarf__op_register(machine *m, op_step *s)
 {
   const amddwarf_op *op = s->op;
-  if (op->kind != AMDDWARF_OP_regx)
-    return amddwarf__stack_push_register(m, (uint32_t)(op->kind - AMDDWARF_OP_reg0));
   if (op->operands[0] > UINT32_MAX)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_REGISTER, "register %llu",
                         (unsigned long long)op->operands[0]);
@@ -204,9 +202,6 @@ amddwarf_status amddwarf__op_register(machine *m, op_step *s)
 amddwarf_status amddwarf__op_breg(machine *m, op_step *s)
 {
   const amddwarf_op *op = s->op;
-  if (op->kind != AMDDWARF_OP_bregx)
-    return breg(m, (uint32_t)(op->kind - AMDDWARF_OP_breg0), (int64_t)op->operands[0],
-                AMDDWARF_ASPACE_NONE);
   return breg(m, (uint32_t)op->operands[0], (int64_t)op->operands[1], AMDDWARF_ASPACE_NONE);
 }
 
@@ -312,35 +307,25 @@ amddwarf_status amddwarf__op_tls_address(machine *m, op_step *s)
 
 /* ---- dereference ------------------------------------------------------------------ */
 
-amddwarf_status amddwarf__op_deref(machine *m, op_step *s)
-{
-  amddwarf_location loc;
-  amddwarf_base_type type;
-  amddwarf_status st = amddwarf__stack_pop_location(m, s->base, &loc);
-  if (st != AMDDWARF_OK)
-    return st;
-  amddwarf__type_lookup(m, 0, &type);
-  return deref(m, &loc, machine_generic_bits(m), &type, false);
-}
-
-/* DW_OP_deref_size, DW_OP_xderef_size and DW_OP_xderef: a generic value
-   zero-extended from the bytes read. */
+/* DW_OP_deref, DW_OP_deref_size, DW_OP_xderef_size and DW_OP_xderef: a
+   generic value zero-extended from the bytes read. */
 amddwarf_status amddwarf__op_deref_size(machine *m, op_step *s)
 {
   amddwarf_op_kind kind = s->op->kind;
   amddwarf_location loc;
   amddwarf_base_type type;
-  amddwarf_status st = kind == AMDDWARF_OP_deref_size ? amddwarf__stack_pop_location(m, s->base, &loc)
-                                                      : xderef_location(m, s->base, &loc);
+  bool extended = kind == AMDDWARF_OP_xderef_size || kind == AMDDWARF_OP_xderef;
+  amddwarf_status st = extended ? xderef_location(m, s->base, &loc)
+                                : amddwarf__stack_pop_location(m, s->base, &loc);
   if (st != AMDDWARF_OK)
     return st;
-  uint32_t bytes =
-      kind == AMDDWARF_OP_xderef ? machine_generic_bits(m) / 8 : (uint32_t)s->op->operands[0];
+  uint64_t bytes = kind == AMDDWARF_OP_xderef ? machine_generic_bits(m) / 8
+                                              : amddwarf__deref_bytes(s->op, machine_generic_bits(m));
   if (bytes * 8 > machine_generic_bits(m))
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_SIZE, "%u bytes is larger than the generic type",
                         (unsigned)bytes);
   amddwarf__type_lookup(m, 0, &type);
-  return deref(m, &loc, bytes * 8, &type, true);
+  return deref(m, &loc, (uint32_t)bytes * 8, &type, true);
 }
 
 amddwarf_status amddwarf__op_deref_type(machine *m, op_step *s)

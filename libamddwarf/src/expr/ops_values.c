@@ -7,9 +7,6 @@
 
 amddwarf_status amddwarf__op_literal(machine *m, op_step *s)
 {
-  amddwarf_op_kind kind = s->op->kind;
-  if (kind >= AMDDWARF_OP_lit0 && kind <= AMDDWARF_OP_lit31)
-    return amddwarf__stack_push_generic(m, (uint64_t)(kind - AMDDWARF_OP_lit0));
   return amddwarf__stack_push_generic(m, s->op->operands[0]);
 }
 
@@ -34,19 +31,10 @@ static amddwarf_status push_copy(machine *m, uint32_t base, uint32_t i)
   return AMDDWARF_OK;
 }
 
-amddwarf_status amddwarf__op_dup(machine *m, op_step *s)
-{
-  return push_copy(m, s->base, 0);
-}
-
-amddwarf_status amddwarf__op_over(machine *m, op_step *s)
-{
-  return push_copy(m, s->base, 1);
-}
-
+/* DW_OP_dup, DW_OP_over and DW_OP_pick. */
 amddwarf_status amddwarf__op_pick(machine *m, op_step *s)
 {
-  return push_copy(m, s->base, (uint32_t)s->op->operands[0]); /* a 1-byte index */
+  return push_copy(m, s->base, amddwarf__pick_depth(s->op));
 }
 
 amddwarf_status amddwarf__op_drop(machine *m, op_step *s)
