@@ -109,20 +109,12 @@ static int keep_entry(void *user, const amddwarf_loc_entry *entry)
   return 0;
 }
 
-/* Attributes whose location lists are shown with their entries. */
-static bool entries_shown(unsigned at)
-{
-  return at == AMDDWARF_DW_AT_location || at == AMDDWARF_DW_AT_frame_base ||
-         at == AMDDWARF_DW_AT_data_member_location || at == AMDDWARF_DW_AT_LLVM_lane_pc ||
-         at == AMDDWARF_DW_AT_LLVM_lane_pc_old || at == AMDDWARF_DW_AT_LLVM_active_lane;
-}
-
 /* A as shown: the entries of its location list read (valid until the
    next attribute). */
 static amddwarf_attribute with_entries(dump_die *d, const amddwarf_attribute *a)
 {
   amddwarf_attribute shown = *a;
-  if (a->value.kind != AMDDWARF_ATTR_LIST || !entries_shown(a->attribute))
+  if (a->value.kind != AMDDWARF_ATTR_LIST || !amddwarf_object_attribute_is_evaluated(a->attribute))
     return shown;
   d->entry_count = 0;
   if (amddwarf_object_die_list_entries(d->object, d->ref, a->attribute, keep_entry, d, NULL) ==

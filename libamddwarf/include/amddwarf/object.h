@@ -677,6 +677,14 @@ AMDDWARF_API amddwarf_status amddwarf_object_die_fields(const amddwarf_object *o
                                                         amddwarf_die_fields *out,
                                                         amddwarf_error *err);
 
+/* Nonzero when the library evaluates attribute AT as a location: DW_AT_location,
+   DW_AT_frame_base, DW_AT_data_member_location, DW_AT_LLVM_lane_pc (either
+   code) and DW_AT_LLVM_active_lane. A unit's check reads the location lists
+   of these, and `amddwarf dump` shows their entries. The other location
+   attributes (DW_AT_string_length, DW_AT_static_link, ...) are decoded, and
+   their lists left as offsets. */
+AMDDWARF_API int amddwarf_object_attribute_is_evaluated(unsigned at);
+
 /* Calls VISIT for each entry of the location list that attribute AT of DIE
    itself names, in list order, until VISIT returns nonzero (entries valid
    during the call). AMDDWARF_NOT_FOUND when DIE lacks AT or it is not a

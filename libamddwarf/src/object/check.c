@@ -725,10 +725,7 @@ static int note_value(void *user, const amddwarf_attribute *a)
   die_values *d = user;
   unsigned code = a->attribute == AMDDWARF_DW_AT_LLVM_lane_pc_old ? AMDDWARF_DW_AT_LLVM_lane_pc
                                                                    : a->attribute;
-  /* Only an expression or list form makes 0x3e08 the active-lane
-     attribute (LLVM now uses the number for a flag). */
-  if (code == AMDDWARF_DW_AT_LLVM_active_lane && a->value.kind != AMDDWARF_ATTR_EXPR &&
-      a->value.kind != AMDDWARF_ATTR_LIST)
+  if (code == AMDDWARF_DW_AT_LLVM_active_lane && !amddwarf__is_active_lane_attribute(a))
     return 0;
   for (size_t k = 0; k < CHECKED_ATTRIBUTES; ++k)
     if (checked_attributes[k] == code) {

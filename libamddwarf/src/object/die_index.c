@@ -561,9 +561,7 @@ void amddwarf__die_fields_apply(amddwarf_die_fields *f, const amddwarf_attribute
     f->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
     break;
   case AMDDWARF_DW_AT_LLVM_active_lane:
-    /* Only an expression or list form makes 0x3e08 the active-lane
-       attribute (LLVM now uses the number for a flag). */
-    if (v->kind == AMDDWARF_ATTR_EXPR || v->kind == AMDDWARF_ATTR_LIST)
+    if (amddwarf__is_active_lane_attribute(a))
       f->flags |= AMDDWARF_DIE_OLD_LLVM_CODES;
     break;
   case DW_AT_GNU_vector: f->flags |= AMDDWARF_DIE_GNU_VECTOR; break;

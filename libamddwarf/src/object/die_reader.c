@@ -150,9 +150,7 @@ static amddwarf_status apply_attribute(walker *w, amddwarf_die_info *die,
   case AMDDWARF_DW_AT_LLVM_lane_pc_old:
   case AMDDWARF_DW_AT_LLVM_lane_pc: return keep_value(w, ap, &die->lane_pc, die->offset);
   case AMDDWARF_DW_AT_LLVM_active_lane:
-    /* Only an expression or list form makes 0x3e08 the active-lane
-       attribute (LLVM now uses the number for a flag). */
-    if (v->kind == AMDDWARF_ATTR_EXPR || v->kind == AMDDWARF_ATTR_LIST)
+    if (amddwarf__is_active_lane_attribute(ap))
       return keep_value(w, ap, &die->active_lane, die->offset);
     return AMDDWARF_OK;
   case DW_AT_low_pc:

@@ -87,28 +87,6 @@ amddwarf_status amddwarf__object_dwarf_fail(amddwarf_object *object, Dwarf_Error
 
 /* ---- attributes ---- */
 
-bool amddwarf__object_is_location_attribute(unsigned at)
-{
-  switch (at) {
-  case DW_AT_location:
-  case DW_AT_frame_base:
-  case DW_AT_data_member_location:
-  case DW_AT_string_length:
-  case DW_AT_return_addr:
-  case DW_AT_use_location:
-  case DW_AT_vtable_elem_location:
-  case DW_AT_static_link:
-  case DW_AT_segment:
-  case DW_AT_data_location:
-  case AMDDWARF_DW_AT_LLVM_lane_pc_old:
-  case AMDDWARF_DW_AT_LLVM_lane_pc:
-  case AMDDWARF_DW_AT_LLVM_active_lane:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /* Reads one attribute into OUT. Lists and ranges are left as their raw
    offsets (kind LIST with offset/u and count 0; the caller resolves them). */
 static amddwarf_status read_attribute(amddwarf_object *object, const amddwarf_cu *cu,

@@ -511,8 +511,12 @@ amddwarf_status amddwarf__object_listed_attributes(
     const amddwarf_object *object, size_t cu_index, uint64_t offset,
     int (*visit)(void *user, const amddwarf_attribute *attribute), void *user,
     amddwarf_error *err);
-/* Attributes whose block or list forms are location expressions. */
+/* Attributes whose block or list forms are location expressions and lists
+   (attribute_class.def). */
 bool amddwarf__object_is_location_attribute(unsigned at);
+/* Whether A is DW_AT_LLVM_active_lane: 0x3e08 only in an expression or list
+   form (LLVM now uses the number for a flag). */
+bool amddwarf__is_active_lane_attribute(const amddwarf_attribute *a);
 void amddwarf__object_finish_dwarf(amddwarf_object *object);
 /* Fills ERR from a libdwarf error, names WHAT, and releases the error. */
 amddwarf_status amddwarf__object_dwarf_fail(amddwarf_object *object, Dwarf_Error derr,

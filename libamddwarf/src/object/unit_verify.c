@@ -19,24 +19,6 @@
 #include "common/mem.h"
 #include "object/internal.h"
 
-/* Attributes whose list forms are location lists that a reader decodes. */
-static bool list_attribute(unsigned at)
-{
-  switch (at) {
-  case DW_AT_location:
-  case DW_AT_frame_base:
-  case DW_AT_const_value:
-  case DW_AT_data_member_location:
-  case DW_AT_lower_bound:
-  case DW_AT_upper_bound:
-  case DW_AT_count:
-  case AMDDWARF_DW_AT_LLVM_lane_pc:
-  case AMDDWARF_DW_AT_LLVM_lane_pc_old:
-  case AMDDWARF_DW_AT_LLVM_active_lane: return true;
-  default: return false;
-  }
-}
-
 /* The references whose targets a reader follows. */
 static bool followed_reference(const amddwarf_attribute *a)
 {
@@ -78,7 +60,7 @@ static int collect(void *user, const amddwarf_attribute *a)
     return 0;
   }
   bool ranges = a->attribute == DW_AT_ranges;
-  if (!ranges && !(a->value.kind == AMDDWARF_ATTR_LIST && list_attribute(a->attribute)))
+  if (!ranges && !(a->value.kind == AMDDWARF_ATTR_LIST && amddwarf_object_attribute_is_evaluated(a->attribute)))
     return 0;
   d->item[d->count].form = a->form;
   d->item[d->count].kind = ranges ? ITEM_RANGES : ITEM_LIST;
