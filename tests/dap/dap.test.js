@@ -337,10 +337,24 @@ test('a session over a stop', async (t) => {
     await dc.evaluateRequest({ expression: 'lane 0', frameId: frame, context: 'repl' });
     assert.equal(inactive.message,
       'setVariable: v1 of inactive lane 5: writing inactive lanes must be asked for explicitly (invalid_argument)');
-    const exec = await dc.setVariableRequest({ variablesReference: regs, name: 'exec', value: '1' })
+    // EXEC 0x3: lanes 2 and 3 become inactive, and their VGPRs are refused.
+    const exec = await dc.setVariableRequest({ variablesReference: regs, name: 'exec', value: '3' });
+    assert.equal(exec.body.value, '0x0000000000000003');
+    const now = await dc.customRequest('amdgpu/lanes', { threadId: 2 });
+    assert.deepEqual(now.body.lanes.filter((l) => l.active).map((l) => l.lane), [0, 1]);
+    // A vector register's name says its lane, whichever lane has the focus.
+    const lane2 = await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 2]', value: '1' })
       .then(() => null, (e) => e);
-    assert.equal(exec.message,
-      "setVariable: exec is not written: the wave's frames and lanes are computed from it (unsupported)");
+    assert.equal(lane2.message,
+      'setVariable: v1 of inactive lane 2: writing inactive lanes must be asked for explicitly (invalid_argument)');
+    await dc.setVariableRequest({ variablesReference: regs, name: 'exec', value: '0xf' });
+    const v1lane2 = await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 2]', value: '0xcb' });
+    assert.equal(v1lane2.body.value, '0x000000cb');
+    assert.equal((await variable(regs, 'v1 [lane 0]')).value, '0x000000c8');
+    const unlisted = await dc.setVariableRequest({ variablesReference: regs, name: 'v1 [lane 64]', value: '1' })
+      .then(() => null, (e) => e);
+    assert.equal(unlisted.message, "setVariable: no register 'v1 [lane 64]' is listed here");
+    assert.equal((await dc.customRequest('amdgpu/lanes', { threadId: 2 })).body.lanes.filter((l) => l.active).length, 4);
     const big = await dc.setVariableRequest({ variablesReference: regs, name: 's10', value: '0x100000000' })
       .then(() => null, (e) => e);
     assert.equal(big.message, "setVariable: '0x100000000' is not a 4-byte unsigned integer (invalid_argument)");

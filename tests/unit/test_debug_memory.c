@@ -208,12 +208,102 @@ static void test_register_writes(void **state)
   assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 36, 2, 4, nine, 0, &err),
                    AMDDWARF_E_INVALID_ARGUMENT);
   assert_string_equal(err.message, "s4 has 4 bytes: bytes 2-5 are past its end");
-  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 17, 0, 4, nine, 0, &err),
+}
+
+static uint64_t register_u64(wave_fixture *fx, uint32_t regno)
+{
+  uint8_t b[8];
+  amddwarf_error err;
+  assert_int_equal(amddwarf_wave_read_register(fx->wave, 0, regno, 0, 8, b, &err), AMDDWARF_OK);
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i)
+    v |= (uint64_t)b[i] << (8 * i);
+  return v;
+}
+
+/* The wave's EXEC (DWARF 17 in a wave64) and PC (16), from which its lanes
+   and frames are computed: a write moves them. Expected values follow from
+   the snapshot (EXEC 0xf, PC 16, f at 0-64) and the written bytes. */
+static void test_exec_and_pc_writes(void **state)
+{
+  (void)state;
+  wave_fixture *fx = wave_fixture_open(program_json, sizeof program_json - 1, snapshot_json,
+                                       sizeof snapshot_json - 1);
+  amddwarf_error err;
+  const amddwarf_lanes *lanes = NULL;
+  assert_int_equal(amddwarf_wave_lanes(fx->wave, &lanes, &err), AMDDWARF_OK);
+  assert_int_equal(lanes->active_mask, 0xf);
+
+  /* EXEC 0x5: lanes 0 and 2. Lane 1's dword of v1 is then inactive. */
+  static const uint8_t five[8] = {5, 0, 0, 0, 0, 0, 0, 0}, one[4] = {1, 0, 0, 0};
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 17, 0, 8, five, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_get_info(fx->wave)->exec, 0x5);
+  assert_int_equal(amddwarf_wave_lanes(fx->wave, &lanes, &err), AMDDWARF_OK);
+  assert_int_equal(lanes->active_mask, 0x5);
+  assert_int_equal(register_u64(fx, 17), 0x5);
+  uint64_t target_exec = 0; /* the snapshot's own EXEC follows its register */
+  assert_int_equal(fx->target.exec_mask(fx->target.user, &target_exec), AMDDWARF_OK);
+  assert_int_equal(target_exec, 0x5);
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 2561, 4, 4, one, 0, &err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_string_equal(err.message,
+                      "v1 of inactive lane 1: writing inactive lanes must be asked for explicitly");
+  /* Part of EXEC: its low dword, the high one kept (0). */
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 17, 0, 4, one, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_lanes(fx->wave, &lanes, &err), AMDDWARF_OK);
+  assert_int_equal(lanes->active_mask, 0x1);
+  /* A wave64's EXEC is DWARF 17: the 32-bit EXEC register is refused. */
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 1, 0, 4, one, 0, &err),
                    AMDDWARF_E_UNSUPPORTED);
   assert_string_equal(err.message,
-                      "exec is not written: the wave's frames and lanes are computed from it");
-  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 16, 0, 4, nine, 0, &err),
-                   AMDDWARF_E_UNSUPPORTED);
+                      "exec_lo (DWARF 1) is not written: a wave64's EXEC is exec (DWARF 17)");
+
+  /* PC 0x28: frame 0, the wave and the lanes at its PC move there. */
+  const amddwarf_frame *frame = NULL;
+  assert_int_equal(amddwarf_wave_frame(fx->wave, 0, &frame, &err), AMDDWARF_OK);
+  assert_int_equal(frame->pc, 16);
+  static const uint8_t pc[8] = {0x28, 0, 0, 0, 0, 0, 0, 0};
+  assert_int_equal(amddwarf_wave_write_register(fx->wave, 0, 16, 0, 8, pc, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_get_info(fx->wave)->pc, 0x28);
+  assert_int_equal(amddwarf_wave_get_info(fx->wave)->object_pc, 0x28);
+  assert_int_equal(frame->pc, 16); /* obtained before: stays as it was */
+  assert_int_equal(amddwarf_wave_frame(fx->wave, 0, &frame, &err), AMDDWARF_OK);
+  assert_int_equal(frame->pc, 0x28);
+  assert_int_equal(register_u64(fx, 16), 0x28);
+  assert_int_equal(amddwarf_wave_lanes(fx->wave, &lanes, &err), AMDDWARF_OK);
+  assert_true(lanes->lanes[0].pc_known);
+  assert_int_equal(lanes->lanes[0].pc, 0x28);
+  wave_fixture_close(fx);
+
+  /* Loaded at 0x10000: a PC outside the object's extent is refused and
+     nothing changes. */
+  static const char loaded_json[] =
+      "{\"architecture\": \"gfx900\", \"wave_size\": 64, \"exec\": \"0x1\","
+      " \"pc\": \"0x10010\"}";
+  fx = wave_fixture_open(program_json, sizeof program_json - 1, loaded_json,
+                         sizeof loaded_json - 1);
+  amddwarf_wave *loaded = NULL;
+  const amddwarf_object *objects[1] = {fx->object};
+  const uint64_t load[1] = {0x10000};
+  amddwarf_wave_options options;
+  amddwarf_wave_options_init(&options);
+  options.load_addresses = load;
+  assert_int_equal(amddwarf_wave_open(objects, 1, &fx->target, &options, &loaded, &err),
+                   AMDDWARF_OK);
+  static const uint8_t outside[8] = {0x00, 0x00, 0x02, 0, 0, 0, 0, 0};
+  assert_int_equal(amddwarf_wave_write_register(loaded, 0, 16, 0, 8, outside, 0, &err),
+                   AMDDWARF_E_PC_NOT_LOADED);
+  assert_int_equal(amddwarf_wave_get_info(loaded)->pc, 0x10010);
+  static const uint8_t inside[8] = {0x20, 0x00, 0x01, 0, 0, 0, 0, 0};
+  assert_int_equal(amddwarf_wave_write_register(loaded, 0, 16, 0, 8, inside, 0, &err),
+                   AMDDWARF_OK);
+  assert_int_equal(amddwarf_wave_get_info(loaded)->pc, 0x10020);
+  assert_int_equal(amddwarf_wave_get_info(loaded)->object_pc, 0x20);
+  amddwarf_wave_close(loaded);
+  wave_fixture_close(fx);
 }
 
 /* The reference syntax of specs/dap.md, "Memory references". */
@@ -268,6 +358,7 @@ int main(void)
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_writes),
       cmocka_unit_test(test_register_writes),
+      cmocka_unit_test(test_exec_and_pc_writes),
       cmocka_unit_test(test_ref_parse),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

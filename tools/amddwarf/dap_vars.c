@@ -312,10 +312,10 @@ static void list_registers(dap_session *s, const dap_handle *h, json_t *list)
   }
 }
 
-/* setVariable in the Registers scope: NAME as listed ("s33", "v1 [lane 0]":
-   the focused lane's dword), TEXT an unsigned integer of its size
-   (amddwarf_wave_register_assign, which refuses inactive lanes, pc and
-   exec); the answer is the register read back. */
+/* setVariable in the Registers scope: NAME as listed ("s33", "v1 [lane 3]":
+   that lane's dword, whichever lane has the focus now), TEXT an unsigned
+   integer of its size (amddwarf_wave_register_assign, which refuses
+   inactive lanes); the answer is the register read back. */
 static bool set_register(dap_session *s, const dap_handle *h, const char *name, const char *text,
                          dap_reply *reply)
 {
@@ -323,15 +323,25 @@ static bool set_register(dap_session *s, const dap_handle *h, const char *name, 
   amddwarf_wave_register reg;
   char base[32], value[64] = "<unavailable>";
   amddwarf_error err;
-  snprintf(base, sizeof base, "%.*s", (int)strcspn(name, " "), name);
-  if (amddwarf_wave_register_find(wave, base, &reg) != AMDDWARF_OK)
+  size_t base_length = strcspn(name, " ");
+  snprintf(base, sizeof base, "%.*s", (int)base_length, name);
+  unsigned lane = AMDDWARF_NO_LANE;
+  int end = 0;
+  bool listed = amddwarf_wave_register_find(wave, base, &reg) == AMDDWARF_OK;
+  /* A vector register is listed with its lane, as list_registers names it. */
+  if (listed && reg.per_lane)
+    listed = sscanf(name + base_length, " [lane %u]%n", &lane, &end) == 1 &&
+             name[base_length + (size_t)end] == '\0' &&
+             lane < amddwarf_wave_get_info(wave)->wave_size;
+  else if (listed)
+    listed = name[base_length] == '\0';
+  if (!listed)
     return dap_fail(reply, "setVariable: no register '%s' is listed here", name);
   amddwarf_error_clear(&err);
-  amddwarf_status st =
-      amddwarf_wave_register_assign(wave, h->frame, &reg, AMDDWARF_NO_LANE, text, 0, &err);
+  amddwarf_status st = amddwarf_wave_register_assign(wave, h->frame, &reg, lane, text, 0, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "setVariable", st, &err);
-  amddwarf_wave_register_text(wave, h->frame, &reg, AMDDWARF_NO_LANE, value, sizeof value, NULL);
+  amddwarf_wave_register_text(wave, h->frame, &reg, lane, value, sizeof value, NULL);
   reply->body = json_pack("{s:s}", "value", value);
   dap_invalidate(s, h->thread);
   return true;

@@ -371,12 +371,17 @@ AMDDWARF_API amddwarf_status amddwarf_wave_read_register(amddwarf_wave *wave, si
    (the innermost physical frame and its inlines: the target's registers).
    A vector register's dwords of inactive lanes (lane L's at L * 4) are
    refused (E_INVALID_ARGUMENT naming the lanes) unless FLAGS has
-   AMDDWARF_ASSIGN_INACTIVE. Errors: E_UNSUPPORTED (a caller's frame, whose
-   registers the CFI places; pc and exec, from which the wave's frames and
-   lanes are computed; a target without write_register), E_INVALID_ARGUMENT
-   (bytes past the register), NOT_FOUND (no such frame or register), the
-   target's. Once the target is called, the lanes and frames are computed
-   again on next use (see "Writes" above). */
+   AMDDWARF_ASSIGN_INACTIVE. Writing the PC (DWARF 16) or the wave's EXEC
+   (17 in a wave64, 1 in a wave32) moves the wave: amddwarf_wave_get_info
+   gives the new pc and exec, and its object, frames and lanes follow
+   (specs/debug-api.md, "Writing pc and exec"). Errors: E_UNSUPPORTED (a
+   caller's frame, whose registers the CFI places; pc_32, or exec_lo of a
+   wave64; a target without write_register), E_INVALID_ARGUMENT (bytes past
+   the register; EXEC naming lanes past the wave), E_PC_NOT_LOADED (a PC no
+   loaded object holds), E_WAVE_MISMATCH (a PC in an object of another wave
+   size), NOT_FOUND (no such frame or register), the target's. Once the
+   target is called, the lanes and frames are computed again on next use
+   (see "Writes" above). */
 AMDDWARF_API amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t frame,
                                                           uint32_t regno, uint64_t offset,
                                                           uint64_t size, const void *buf,

@@ -59,6 +59,7 @@ struct amddwarf_wave {
                                          what the unwinder and frame 0 read */
   int has_pc;
   uint64_t pc;
+  int exec_from_target;               /* info.exec is the target's EXEC (or was written) */
   amddwarf_wave_info info;
   uint32_t focus;
   uint32_t max_frames;
@@ -118,6 +119,12 @@ static inline amddwarf_status amddwarf_debug_read_register(const amddwarf_wave *
    *INDEX and *OBJECT_PC, the PC in that object's addresses. NOT_FOUND. */
 amddwarf_status amddwarf__debug_locate(const amddwarf_wave *wave, uint64_t pc, size_t *index,
                                       uint64_t *object_pc);
+
+/* Places WAVE at PC (wave.c; at open and when the PC register is written):
+   the object holding it and the PC in that object's addresses, in
+   wave->info. E_PC_NOT_LOADED, changing nothing, when loaded objects do not
+   hold PC. */
+amddwarf_status amddwarf__debug_place_wave(amddwarf_wave *wave, uint64_t pc, amddwarf_error *err);
 
 /* E_PC_NOT_LOADED for PC, the message listing every object's loaded
    extent. */

@@ -2,10 +2,70 @@
  * innermost physical frame's, through the target, with the lane rule of
  * every write of the layer: a vector register's dwords of inactive lanes are
  * written only when the caller asks (AMDDWARF_ASSIGN_INACTIVE). */
+#include <stdbool.h>
+#include <string.h>
+
 #include <amddwarf/amdgpu.h>
 
 #include "common/error.h"
 #include "debug/debug_internal.h"
+
+/* The wave's whole PC or EXEC after bytes [OFFSET, OFFSET + SIZE) of
+   register INFO become BUF: the rest read from the wave (little-endian). */
+static amddwarf_status fact_after_write(amddwarf_wave *w, uint32_t regno,
+                                        const amddwarf_amdgpu_register *info, const char *name,
+                                        uint64_t offset, uint64_t size, const void *buf,
+                                        uint64_t *out, amddwarf_error *err)
+{
+  uint8_t whole[8] = {0};
+  uint32_t bytes = info->bit_size / 8;
+  if (size < bytes && (w->base.read_register == NULL ||
+                       w->base.read_register(w, regno, 0, bytes, whole) != AMDDWARF_OK))
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "%s cannot be read, so it is written whole only (%u bytes)", name, bytes);
+  memcpy(whole + offset, buf, size);
+  *out = 0;
+  for (uint32_t i = 0; i < bytes; ++i)
+    *out |= (uint64_t)whole[i] << (8 * i);
+  return AMDDWARF_OK;
+}
+
+/* Checks a write of the wave's PC or EXEC register, from which its frames
+   and lanes are computed: only the register that holds the whole fact (pc;
+   exec of the wave's size), and a PC that a loaded object holds. *VALUE is
+   the fact after the write. */
+static amddwarf_status check_fact_write(amddwarf_wave *w, uint32_t regno,
+                                        const amddwarf_amdgpu_register *info, const char *name,
+                                        uint64_t offset, uint64_t size, const void *buf,
+                                        uint64_t *value, amddwarf_error *err)
+{
+  bool pc = info->kind_id == AMDDWARF_REGISTER_KIND_PC;
+  uint32_t whole = pc ? AMDDWARF_DEBUG_PC_REGISTER : w->info.wave_size == 32 ? 1 : 17;
+  if (regno != whole) {
+    char wanted[32];
+    amddwarf_amdgpu_register_name(whole, AMDDWARF_REGISTER_ASM_NAME, wanted, sizeof wanted);
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "%s (DWARF %u) is not written: a wave%u's %s is %s (DWARF %u)", name,
+                         regno, w->info.wave_size, pc ? "PC" : "EXEC", wanted, whole);
+  }
+  amddwarf_status st = fact_after_write(w, regno, info, name, offset, size, buf, value, err);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (!pc) {
+    uint64_t all = w->info.wave_size == 64 ? ~0ull : (1ull << w->info.wave_size) - 1;
+    if (*value & ~all)
+      return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                           "exec 0x%llx names lanes past the wave's %u",
+                           (unsigned long long)*value, w->info.wave_size);
+    return AMDDWARF_OK;
+  }
+  size_t index = 0;
+  uint64_t object_pc = 0;
+  if (amddwarf__debug_locate(w, *value, &index, &object_pc) != AMDDWARF_OK)
+    return w->load_addresses != NULL ? amddwarf__debug_not_loaded(w, *value, err) : AMDDWARF_OK;
+  /* Code of another object must run at the wave's size. */
+  return amddwarf_object_check_wave(w->objects[index], NULL, w->info.wave_size, err);
+}
 
 /* The lanes whose dwords bytes [OFFSET, OFFSET + SIZE) of a vector register
    with LANE_BYTES per lane cover. */
@@ -43,11 +103,6 @@ amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t index, 
                          "%s has %u bytes: bytes %llu-%llu are past its end", name,
                          info.bit_size / 8, (unsigned long long)offset,
                          (unsigned long long)(offset + size - 1));
-  /* The wave's frames, lanes and lane PCs are computed from these. */
-  if (info.kind_id == AMDDWARF_REGISTER_KIND_PC || info.kind_id == AMDDWARF_REGISTER_KIND_EXEC)
-    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
-                         "%s is not written: the wave's frames and lanes are computed from it",
-                         name);
   if (f->pub.physical != 0)
     return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
                          "frame %zu: a caller's registers are not written (only the innermost "
@@ -69,9 +124,22 @@ amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t index, 
                            "explicitly", name, (inactive & (inactive - 1)) ? "s" : "", spelled);
     }
   }
+  /* The wave's frames, lanes and lane PCs are computed from these. */
+  bool fact =
+      info.kind_id == AMDDWARF_REGISTER_KIND_PC || info.kind_id == AMDDWARF_REGISTER_KIND_EXEC;
+  uint64_t value = 0;
+  if (fact && (st = check_fact_write(wave, regno, &info, name, offset, size, buf, &value, err)) !=
+                  AMDDWARF_OK)
+    return st;
   if (size == 0)
     return AMDDWARF_OK;
   st = wave->raw.write_register(wave->raw.user, regno, offset, size, buf);
+  if (st == AMDDWARF_OK && info.kind_id == AMDDWARF_REGISTER_KIND_PC)
+    (void)amddwarf__debug_place_wave(wave, value, NULL); /* checked above */
+  if (st == AMDDWARF_OK && info.kind_id == AMDDWARF_REGISTER_KIND_EXEC) {
+    wave->info.exec = value;
+    wave->exec_from_target = 1;
+  }
   /* Lanes and frames are computed from registers (a failed write may have
      written part). */
   amddwarf__debug_wave_written(wave);

@@ -65,10 +65,15 @@ static amddwarf_status base_wave_size(void *user, uint32_t *wave_size)
   return AMDDWARF_OK;
 }
 
+/* EXEC as the wave holds it: the target's at open, or what a write of the
+   EXEC register made it (amddwarf_wave_write_register). */
 static amddwarf_status base_exec_mask(void *user, uint64_t *mask)
 {
   const amddwarf_wave *w = user;
-  return w->raw.exec_mask(w->raw.user, mask);
+  if (!w->exec_from_target)
+    return w->raw.exec_mask(w->raw.user, mask);
+  *mask = w->info.exec;
+  return AMDDWARF_OK;
 }
 
 static amddwarf_status base_apertures(void *user, uint64_t *shared_base, uint64_t *private_base)
@@ -109,7 +114,9 @@ static void read_wave_facts(amddwarf_wave *w)
     size = amddwarf_object_get_wave_info(w->objects[0])->wave_size == 32 ? 32 : 64;
   w->info.wave_size = size;
   uint64_t all = size == 64 ? ~0ull : (1ull << size) - 1;
-  if (w->raw.exec_mask == NULL || w->raw.exec_mask(w->raw.user, &w->info.exec) != AMDDWARF_OK)
+  w->exec_from_target =
+      w->raw.exec_mask != NULL && w->raw.exec_mask(w->raw.user, &w->info.exec) == AMDDWARF_OK;
+  if (!w->exec_from_target)
     w->info.exec = all;
   w->info.exec &= all;
   if (w->raw.focused_lane != NULL && w->raw.focused_lane(w->raw.user, &lane) == AMDDWARF_OK &&
@@ -188,21 +195,8 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
       w->pc |= (uint64_t)pc[i] << (8 * i);
     w->has_pc = 1;
   }
-  w->info.pc = w->pc;
-  if (amddwarf__debug_locate(w, w->pc, &w->info.object_index, &w->info.object_pc) !=
-      AMDDWARF_OK) {
-    /* Loaded objects are where the PC must be; unloaded ones keep the
-       first object's reading of an address no subprogram holds. */
-    if (w->load_addresses != NULL) {
-      st = amddwarf__debug_not_loaded(w, w->pc, err);
-      goto fail;
-    }
-    w->info.object_index = 0;
-    w->info.object_pc = w->pc;
-  }
-  w->info.object = w->objects[w->info.object_index];
-  if (w->load_addresses != NULL)
-    w->info.load_address = w->load_addresses[w->info.object_index];
+  if ((st = amddwarf__debug_place_wave(w, w->pc, err)) != AMDDWARF_OK)
+    goto fail;
   /* A wave read at a size its code cannot run at would give every register
      and lane at the wrong width. The architecture is compared only for
      loaded objects, where the target names the process's agent. */
@@ -221,6 +215,27 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
 fail:
   amddwarf_wave_close(w);
   return st;
+}
+
+amddwarf_status amddwarf__debug_place_wave(amddwarf_wave *w, uint64_t pc, amddwarf_error *err)
+{
+  size_t index = 0;
+  uint64_t object_pc = pc;
+  if (amddwarf__debug_locate(w, pc, &index, &object_pc) != AMDDWARF_OK) {
+    /* Loaded objects are where the PC must be; unloaded ones keep the
+       first object's reading of an address no subprogram holds. */
+    if (w->load_addresses != NULL)
+      return amddwarf__debug_not_loaded(w, pc, err);
+    index = 0;
+    object_pc = pc;
+  }
+  w->pc = pc;
+  w->info.pc = pc;
+  w->info.object_index = index;
+  w->info.object_pc = object_pc;
+  w->info.object = w->objects[index];
+  w->info.load_address = w->load_addresses != NULL ? w->load_addresses[index] : 0;
+  return AMDDWARF_OK;
 }
 
 const amddwarf_wave_info *amddwarf_wave_get_info(const amddwarf_wave *wave)

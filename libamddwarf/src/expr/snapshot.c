@@ -1021,8 +1021,15 @@ static amddwarf_status cb_write_register(void *user, uint32_t regno, uint64_t of
                                          uint64_t size, const void *buf)
 {
   amddwarf_snapshot *s = user;
-  amddwarf_status st = register_access(snapshot_register(s, regno), offset, size, NULL, buf);
+  snap_register *r = snapshot_register(s, regno);
+  amddwarf_status st = register_access(r, offset, size, NULL, buf);
   s->written |= st == AMDDWARF_OK;
+  /* The wave's EXEC register is the EXEC that exec_mask gives. */
+  if (st == AMDDWARF_OK && s->has_exec && regno == (s->wave_size == 32 ? 1u : 17u)) {
+    s->exec = 0;
+    for (uint64_t i = 0; i < r->size && i < 8; ++i)
+      s->exec |= (uint64_t)r->bytes[i] << (8 * i);
+  }
   return st;
 }
 
