@@ -29,6 +29,7 @@ typedef struct ctx {
   size_t size;
   uint32_t flags;
   char peer_cmd[8192];
+  char command[16384]; /* `amddwarf stats` of this build, or "" */
 } ctx;
 
 static long rss_kb(void)
@@ -89,6 +90,17 @@ static void run_peer(void *arg)
   }
 }
 
+/* The command a user runs: `amddwarf stats`, its table printed (19.5 MB
+   for the benchmark object) to /dev/null. */
+static void run_command(void *arg)
+{
+  ctx *c = arg;
+  if (system(c->command) != 0) {
+    fprintf(stderr, "bench_stats: %s failed\n", c->command);
+    exit(1);
+  }
+}
+
 /* CPU time (user + system) of this process, or of its waited-for
    children, in ns: on a loaded machine wall time says little. */
 static double cpu_ns(int who)
@@ -111,7 +123,7 @@ static double median_cpu(void (*fn)(void *), ctx *c, int who, unsigned repeats)
   return bench_median(t, repeats < 8 ? repeats : 8);
 }
 
-/* The default run and the peer, alternately, PAIRS times: on a shared
+/* The default run (OURS_FN, its CPU time that of WHO) and the peer, alternately, PAIRS times: on a shared
    machine the load changes from second to second, and each pair's ratio
    compares the two under about the same load. The medians of the wall
    and CPU times of each side, and of the pairs' ratios. */
@@ -119,7 +131,7 @@ typedef struct pair_result {
   double ours, peer, ratio, ours_cpu, peer_cpu, cpu_ratio;
 } pair_result;
 
-static pair_result alternate(ctx *c, unsigned pairs)
+static pair_result alternate(ctx *c, unsigned pairs, void (*ours_fn)(void *), int ours_who)
 {
   double ours[16], peer[16], ratio[16], ours_cpu[16], peer_cpu[16], cpu_ratio[16];
   pairs = pairs > 16 ? 16 : pairs;
@@ -129,11 +141,11 @@ static pair_result alternate(ctx *c, unsigned pairs)
     run_peer(c);
     peer[i] = (double)(bench_now_ns() - t);
     peer_cpu[i] = cpu_ns(RUSAGE_CHILDREN) - cpu;
-    cpu = cpu_ns(RUSAGE_SELF);
+    cpu = cpu_ns(ours_who);
     t = bench_now_ns();
-    run_ours(c);
+    ours_fn(c);
     ours[i] = (double)(bench_now_ns() - t);
-    ours_cpu[i] = cpu_ns(RUSAGE_SELF) - cpu;
+    ours_cpu[i] = cpu_ns(ours_who) - cpu;
     ratio[i] = peer[i] / ours[i];
     cpu_ratio[i] = peer_cpu[i] / ours_cpu[i];
   }
@@ -203,6 +215,14 @@ int main(int argc, char **argv)
     return 1;
   }
   snprintf(c.peer_cmd, sizeof c.peer_cmd, "llvm-dwarfdump-19 --statistics '%s' > /dev/null", path);
+  /* This build's command, next to the benchmark programs. */
+  char cli[4096];
+  snprintf(cli, sizeof cli, "%s", argv[0]);
+  char *slash = strrchr(cli, '/');
+  snprintf(slash ? slash + 1 : cli, sizeof cli - (size_t)(slash ? slash + 1 - cli : 0),
+           "../tools/amddwarf/amddwarf");
+  if (access(cli, X_OK) == 0)
+    snprintf(c.command, sizeof c.command, "'%s' stats '%s' > /dev/null", cli, path);
   amddwarf_object *o = NULL;
   amddwarf_error err;
   if (amddwarf_object_open_memory(c.data, c.size, NULL, &o, &err) != AMDDWARF_OK) {
@@ -241,11 +261,21 @@ int main(int argc, char **argv)
   }
   bench_print_header("the default run and the peer alternately (7 pairs; medians)");
   c.flags = 0;
-  pair_result pr = alternate(&c, 7);
+  pair_result pr = alternate(&c, 7, run_ours, RUSAGE_SELF);
   bench_print_row("default run, wall", pr.ours, "llvm-dwarfdump-19 --statistics", pr.peer, "run");
   bench_print_row("default run, CPU", pr.ours_cpu, "llvm-dwarfdump-19 --statistics", pr.peer_cpu,
                   "run");
   printf("#   median of the pairs' ratios: %.2fx wall, %.2fx CPU\n", pr.ratio, pr.cpu_ratio);
+  if (c.command[0] != '\0') {
+    bench_print_header("the command (amddwarf stats, its table to /dev/null) and the peer "
+                       "alternately (5 pairs; medians)");
+    pair_result cr = alternate(&c, 5, run_command, RUSAGE_CHILDREN);
+    bench_print_row("amddwarf stats, wall", cr.ours, "llvm-dwarfdump-19 --statistics", cr.peer,
+                    "run");
+    bench_print_row("amddwarf stats, CPU", cr.ours_cpu, "llvm-dwarfdump-19 --statistics",
+                    cr.peer_cpu, "run");
+    printf("#   median of the pairs' ratios: %.2fx wall, %.2fx CPU\n", cr.ratio, cr.cpu_ratio);
+  }
   double mem = stats_memory(&c, 0);
   double mem_vars = stats_memory(&c, AMDDWARF_STATS_VARIABLES);
   printf("#   %.1f MB of debug sections; the default run: peer/ours %.2fx wall, %.2fx CPU\n",
