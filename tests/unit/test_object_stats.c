@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <string.h>
 
@@ -247,6 +248,77 @@ static void test_units_on_two_threads(void **state)
   amddwarf_produce_free_bytes(NULL, image, size);
 }
 
+/* The functions come in the order of their units when the second thread
+   walks several units: unit 0 holds many functions, so that the first
+   thread is still in it while the second walks the last unit and then
+   claims the others from the back. The oracle is the order the program
+   was written in (unit by unit). When the machine does not run the
+   threads at once the first thread walks more units itself, and the order
+   must be the same. */
+enum { BIG_UNIT_FUNCTIONS = 6000, SMALL_UNITS = 12, SMALL_UNIT_FUNCTIONS = 2 };
+
+static char *many_units_json(void)
+{
+  size_t cap = 64 + (BIG_UNIT_FUNCTIONS + SMALL_UNITS * SMALL_UNIT_FUNCTIONS) * 96 +
+               (SMALL_UNITS + 1) * 128;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  size_t n = 0, offset = 0;
+  n += (size_t)snprintf(text + n, cap - n,
+                        "{\"dwarf\": {\"version\": 5, \"dialect\": \"user\", \"wave_size\": 64},"
+                        " \"object\": {\"type\": \"relocatable\", \"processor\": \"gfx900\","
+                        " \"text_size\": %d}, \"units\": [",
+                        4 * (BIG_UNIT_FUNCTIONS + SMALL_UNITS * SMALL_UNIT_FUNCTIONS));
+  for (int u = 0; u <= SMALL_UNITS; ++u) {
+    int count = u == 0 ? BIG_UNIT_FUNCTIONS : SMALL_UNIT_FUNCTIONS;
+    n += (size_t)snprintf(text + n, cap - n, "%s{\"name\": \"u%d.cl\", \"functions\": [",
+                          u ? ", " : "", u);
+    for (int f = 0; f < count; ++f, offset += 4)
+      n += (size_t)snprintf(text + n, cap - n,
+                            "%s{\"name\": \"u%d_f%d\", \"low\": %zu, \"high\": %zu}",
+                            f ? ", " : "", u, f, offset, offset + 4);
+    n += (size_t)snprintf(text + n, cap - n, "]}");
+  }
+  n += (size_t)snprintf(text + n, cap - n, "]}");
+  assert_true(n < cap);
+  return text;
+}
+
+static void test_many_units_on_two_threads(void **state)
+{
+  (void)state;
+  char *json = many_units_json();
+  uint8_t *image = NULL;
+  size_t size = 0;
+  amddwarf_error err;
+  assert_int_equal(amddwarf_build_json(json, strlen(json), NULL, &image, &size, &err),
+                   AMDDWARF_OK);
+  free(json);
+  amddwarf_object *object = NULL;
+  assert_int_equal(amddwarf_object_open_memory(image, size, NULL, &object, &err), AMDDWARF_OK);
+  for (int run = 0; run < 4; ++run) {
+    amddwarf_stats_options options;
+    amddwarf_stats_options_init(&options);
+    options.flags = run == 3 ? AMDDWARF_STATS_ONE_THREAD : 0;
+    amddwarf_stats *stats = NULL;
+    assert_int_equal(amddwarf_stats_compute(object, &options, &stats, &err), AMDDWARF_OK);
+    assert_int_equal(amddwarf_stats_function_count(stats),
+                     BIG_UNIT_FUNCTIONS + SMALL_UNITS * SMALL_UNIT_FUNCTIONS);
+    size_t i = 0;
+    for (int u = 0; u <= SMALL_UNITS; ++u)
+      for (int f = 0; f < (u == 0 ? BIG_UNIT_FUNCTIONS : SMALL_UNIT_FUNCTIONS); ++f, ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "u%d_f%d", u, f);
+        const amddwarf_stats_function *fn = amddwarf_stats_function_at(stats, i);
+        if (strcmp(fn->name, name) != 0)
+          fail_msg("run %d: function %zu is %s, not %s", run, i, fn->name, name);
+      }
+    amddwarf_stats_free(stats);
+  }
+  amddwarf_object_close(object);
+  amddwarf_produce_free_bytes(NULL, image, size);
+}
+
 /* The line programs' special opcodes divide by a reciprocal: equal to
    C's division and remainder for every adjusted opcode and line_range. */
 static void test_line_reciprocal(void **state)
@@ -271,6 +343,7 @@ int main(void)
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_bad_arguments),
       cmocka_unit_test(test_units_on_two_threads),
+      cmocka_unit_test(test_many_units_on_two_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
