@@ -302,7 +302,14 @@ static void test_snapshot_in_place_refuses_the_same(void **state)
     amddwarf_error_clear(&eb);
     if (load_both(docs[i], &a, &b, &ea, &eb) == AMDDWARF_OK)
       fail_msg("doc %zu <%s> loads", i, docs[i]);
-    assert_string_equal(ea.message, eb.message);
+    /* Read from text, a character that is not a hex digit is also placed:
+       its byte in the document, found here by strchr. */
+    const char *bad = strstr(docs[i], "0g") ? strchr(docs[i], 'g') : NULL;
+    char expected[512];
+    if (bad)
+      snprintf(expected, sizeof expected, "%s ('g' at byte %zu)", ea.message,
+               (size_t)(bad - docs[i]));
+    assert_string_equal(bad ? expected : ea.message, eb.message);
   }
 }
 
