@@ -272,8 +272,10 @@ static void test_unload(void **state)
 }
 
 /* A wave whose memory regions are hex digits alone (decoded on the first
-   read), with a "0x" prefix, with separators (decoded at load), empty, and
-   per lane. */
+   read; the long one found so by the JSON check), with a "0x" prefix, with
+   separators (decoded at load), empty, and per lane. */
+#define HEX16 "00112233445566778899aabbccddeeff"
+#define HEX160 HEX16 HEX16 HEX16 HEX16 HEX16 HEX16 HEX16 HEX16 HEX16 HEX16
 static const char MEMORY_DOC[] =
     "{\"waves\": [{\"snapshot\": {\"architecture\": \"gfx900\", \"pc\": \"0x1000\","
     " \"memory\": ["
@@ -283,7 +285,8 @@ static const char MEMORY_DOC[] =
     " {\"address_space\": \"global\", \"address\": \"0x2000\", \"bytes\": \"01 02_03\"},"
     " {\"address_space\": \"global\", \"address\": \"0x3000\", \"bytes\": \"\"},"
     " {\"address_space\": \"private_lane\", \"lane\": 1, \"address\": 8,"
-    " \"bytes\": \"a1B2c3D4\"}]}}]}";
+    " \"bytes\": \"a1B2c3D4\"},"
+    " {\"address\": \"0x4000\", \"bytes\": \"" HEX160 "\"}]}}]}";
 
 static void read_exact(const amddwarf_target *t, uint32_t aspace, uint32_t lane,
                        uint64_t address, size_t size, const uint8_t *expected)
@@ -318,6 +321,10 @@ static void test_memory_decoded_on_first_read(void **state)
   read_exact(&t, global, AMDDWARF_NO_LANE, 0x1013, 1, (const uint8_t[]){0xef});
   read_exact(&t, global, AMDDWARF_NO_LANE, 0x2000, 3, (const uint8_t[]){1, 2, 3});
   read_exact(&t, lane_space, 1, 8, 4, (const uint8_t[]){0xa1, 0xb2, 0xc3, 0xd4});
+  read_exact(&t, global, AMDDWARF_NO_LANE, 0x4000 + 144, 16, first);
+  uint8_t pair[2];
+  assert_int_equal(t.read_memory(t.user, global, AMDDWARF_NO_LANE, 0x4000 + 159, 2, pair),
+                   AMDDWARF_E_EVAL_UNAVAILABLE);
   /* Past the ends: the regions are exactly as long as their hex. */
   uint8_t byte;
   assert_int_equal(t.read_memory(t.user, global, AMDDWARF_NO_LANE, 0x1014, 1, &byte),
@@ -446,6 +453,27 @@ static void test_bad_memory_hex_names_region_and_byte(void **state)
            "digits",
            second);
   assert_string_equal(err.message, expect);
+  /* A long region (indexed by the check): the bad digit after 200 good ones. */
+  char long_doc[600];
+  char digits[301];
+  memset(digits, 'a', 300);
+  digits[200] = 'G';
+  digits[300] = '\0';
+  snprintf(long_doc, sizeof long_doc,
+           "{\"waves\": [{\"snapshot\": {\"memory\": [{\"address\": 0, \"bytes\": \"%s\"}]}}]}",
+           digits);
+  amddwarf_stop *long_stop = new_stop();
+  assert_int_equal(
+      amddwarf_stop_add_indexed(long_stop, long_doc, strlen(long_doc), "l.json", &err),
+      AMDDWARF_OK);
+  assert_int_equal(amddwarf_stop_wave_load(long_stop, 0, &w, &err), AMDDWARF_E_SNAPSHOT_SCHEMA);
+  snprintf(expect, sizeof expect,
+           "l.json waves[0].snapshot (at byte %zu): memory[0].bytes has a character that is not "
+           "a hex digit ('G' at byte %zu)",
+           (size_t)(strstr(long_doc, "{\"memory") - long_doc),
+           (size_t)(strchr(long_doc, 'G') - long_doc));
+  assert_string_equal(err.message, expect);
+  amddwarf_stop_free(long_stop);
   /* Parsed whole, the same regions are refused, by index. */
   amddwarf_stop *parsed = new_stop();
   assert_int_equal(amddwarf_stop_add(parsed, doc, strlen(doc), "b.json", &err),

@@ -19,6 +19,7 @@
 typedef struct json_text_container {
   size_t begin, end; /* its brackets or quotes: TEXT[BEGIN] and TEXT[END - 1] */
   size_t count;      /* a container's elements or members */
+  int hex_digits;    /* a string of hex digits alone (a snapshot's memory) */
 } json_text_container;
 
 typedef struct json_text_index {
@@ -40,6 +41,12 @@ void amddwarf__json_text_index_release(json_text_index *index);
 
 /* The container or long string that begins at AT, or NULL (not in INDEX). */
 const json_text_container *amddwarf__json_text_container(const json_text_index *index, size_t at);
+
+/* AT past the hex digits ([0-9a-fA-F]) from AT on, sixteen at a time;
+   stops short of END. The check passes a string's leading run of them
+   with this (the hex of a snapshot's memory), recording a long string that
+   is nothing else as HEX_DIGITS. */
+size_t amddwarf__json_text_hex_run(const char *text, size_t at, size_t end);
 
 /* ---- Walking checked text ---- */
 

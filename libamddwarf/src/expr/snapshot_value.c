@@ -482,44 +482,23 @@ snapshot_hex_status amddwarf__snapshot_hex(const char *chars, size_t n, uint8_t 
   return high < 0 ? SNAPSHOT_HEX_OK : SNAPSHOT_HEX_ODD;
 }
 
-/* Whether CHARS[N] are all hex digits, sixteen at a time (SSE2) with no
-   branch but the loop's: a look at every byte costs far less than decoding
-   them. */
-static int all_hex_digits(const unsigned char *p, size_t n)
-{
-  size_t i = 0;
-#if defined(__SSE2__)
-  __m128i all = _mm_set1_epi8(-1);
-  for (; i + 16 <= n; i += 16) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-    __m128i lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
-    /* Signed compares: a byte from 0x80 up is negative, in neither range. */
-    __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-                                  _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-    __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
-                                   _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
-    all = _mm_and_si128(all, _mm_or_si128(digit, letter));
-  }
-  if (_mm_movemask_epi8(all) != 0xffff)
-    return 0;
-#endif
-  for (; i < n; i++)
-    if (!(hex_table[p[i]] & HEX_DIGIT))
-      return 0;
-  return 1;
-}
-
 int amddwarf__snapshot_hex_deferred(const snapshot_value *v, const char **digits, size_t *count)
 {
   if (v->json != NULL || v->kind != SNAPSHOT_STRING)
     return 0;
   const char *p = v->text + v->begin + 1;
   size_t n = v->end - v->begin - 2;
-  if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-    p += 2;
-    n -= 2;
+  /* A long string of hex digits alone was found so by the check. */
+  const json_text_container *known = amddwarf__json_text_container(v->index, v->begin);
+  if (known == NULL || !known->hex_digits) {
+    if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+      p += 2;
+      n -= 2;
+    }
+    if (amddwarf__json_text_hex_run(p, 0, n) != n)
+      return 0;
   }
-  if (n % 2 != 0 || !all_hex_digits((const unsigned char *)p, n))
+  if (n % 2 != 0)
     return 0;
   *digits = p;
   *count = n;
