@@ -5,6 +5,7 @@
  * member and the byte offset counted by hand in the documents below. A
  * wave's memory, decoded on its first read, reads back the bytes written
  * by hand below, from one thread or several. */
+#define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -381,16 +382,27 @@ static void test_memory_written_before_read(void **state)
 }
 
 /* Threads reading one wave's memory at once, none read before: each sees
-   the bytes (make test-tsan runs this under ThreadSanitizer). */
-enum { READERS = 4 };
+   the bytes (make test-tsan runs this under ThreadSanitizer). The region
+   is large and the threads start together, so that their first reads
+   overlap while it is decoded. */
+enum { READERS = 4, BIG_REGION = 32768 };
+typedef struct reader {
+  const amddwarf_target *target;
+  pthread_barrier_t *start;
+  uint64_t from;
+} reader;
+
+static uint8_t big_byte(size_t i) { return (uint8_t)(i * 7 + i / 256); }
+
 static void *read_region(void *arg)
 {
-  const amddwarf_target *t = arg;
-  for (uint64_t i = 0; i < 16; i++) {
+  const reader *r = arg;
+  pthread_barrier_wait(r->start);
+  for (uint64_t i = r->from; i < BIG_REGION; i += 997) {
     uint8_t byte = 0;
-    if (t->read_memory(t->user, AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE, 0x1000 + i, 1, &byte) !=
-            AMDDWARF_OK ||
-        byte != (uint8_t)(i * 0x11))
+    if (r->target->read_memory(r->target->user, AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE,
+                               0x10000 + i, 1, &byte) != AMDDWARF_OK ||
+        byte != big_byte(i))
       return (void *)1;
   }
   return NULL;
@@ -399,25 +411,41 @@ static void *read_region(void *arg)
 static void test_memory_first_read_from_threads(void **state)
 {
   (void)state;
-  for (int round = 0; round < 20; round++) {
+  static const char head[] = "{\"waves\": [{\"snapshot\": {\"memory\": "
+                             "[{\"address\": 65536, \"bytes\": \"";
+  static const char tail[] = "\"}]}}]}";
+  size_t size = strlen(head) + 2 * BIG_REGION + strlen(tail);
+  char *doc = malloc(size + 1);
+  assert_non_null(doc);
+  char *p = doc + strlen(head);
+  memcpy(doc, head, strlen(head));
+  for (size_t i = 0; i < BIG_REGION; i++, p += 2)
+    snprintf(p, 3, "%02x", big_byte(i));
+  memcpy(p, tail, strlen(tail) + 1);
+  for (int round = 0; round < 10; round++) {
     amddwarf_stop *stop = new_stop();
-    assert_int_equal(
-        amddwarf_stop_add_indexed(stop, MEMORY_DOC, strlen(MEMORY_DOC), "m.json", NULL),
-        AMDDWARF_OK);
+    assert_int_equal(amddwarf_stop_add_indexed(stop, doc, size, "t.json", NULL), AMDDWARF_OK);
     const amddwarf_stop_wave *w = NULL;
     assert_int_equal(amddwarf_stop_wave_load(stop, 0, &w, NULL), AMDDWARF_OK);
     amddwarf_target t;
     amddwarf_snapshot_target(w->snapshot, &t);
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, READERS);
     pthread_t threads[READERS];
-    for (int i = 0; i < READERS; i++)
-      assert_int_equal(pthread_create(&threads[i], NULL, read_region, &t), 0);
+    reader readers[READERS];
+    for (int i = 0; i < READERS; i++) {
+      readers[i] = (reader){&t, &start, (uint64_t)i * 13};
+      assert_int_equal(pthread_create(&threads[i], NULL, read_region, &readers[i]), 0);
+    }
     for (int i = 0; i < READERS; i++) {
       void *failed = NULL;
       pthread_join(threads[i], &failed);
       assert_null(failed);
     }
+    pthread_barrier_destroy(&start);
     amddwarf_stop_free(stop);
   }
+  free(doc);
 }
 
 /* Memory hex that is not hex is refused when the wave loads, as before it
