@@ -20,6 +20,10 @@
 #include <amddwarf/snapshot.h>
 #include <amddwarf/stop.h>
 
+#include "common/mem.h"
+#include "expr/snapshot_text.h"
+#include "expr/stop_scan.h"
+
 #define SNAPSHOT_A "{\"architecture\": \"gfx900\", \"pc\": \"0x1000\"}"
 #define SNAPSHOT_B "{\"architecture\": \"gfx90a\", \"pc\": \"0x2000\", \"wave_size\": 64}"
 
@@ -512,6 +516,83 @@ static void test_bad_memory_hex_names_region_and_byte(void **state)
   amddwarf_stop_free(stop);
 }
 
+/* The index records the long strings of hex digits alone in each wave's
+   snapshot, where strstr finds them, and no other string: not one outside a
+   snapshot, a short one, one with a "0x" prefix or a character that is not
+   a digit. Checking a wave with them gives the index the check makes alone. */
+static void test_scan_records_hex_strings(void **state)
+{
+  (void)state;
+  char a[301], b[301], bad[301];
+  memset(a, 'a', 300);
+  memset(b, '7', 300);
+  memset(bad, 'c', 300);
+  a[300] = b[300] = bad[300] = '\0';
+  bad[299] = 'x';
+  char doc[2400];
+  snprintf(doc, sizeof doc,
+           "{\"waves\": [{\"extra\": \"%s\", \"snapshot\": {\"memory\": ["
+           "{\"address\": 0, \"bytes\": \"%s\"}, {\"address\": 4096, \"bytes\": \"00ff\"},"
+           " {\"address\": 8192, \"bytes\": \"0x%s\"}, {\"address\": 12288, \"bytes\": \"%s\"}]}},"
+           " {\"snapshot\": {\"memory\": [{\"address\": 0, \"bytes\": \"%s\"}]}}]}",
+           a, b, a, bad, a);
+  size_t size = strlen(doc);
+  amddwarf_allocator alloc = amddwarf__allocator_resolve(NULL);
+  stop_scan_result scan;
+  amddwarf_error err;
+  assert_int_equal(amddwarf__stop_scan(doc, size, "h.json", &alloc, &scan, &err), AMDDWARF_OK);
+  assert_int_equal(scan.count, 2);
+  assert_int_equal(scan.hex_count, 2);
+  const char *first = strstr(doc, b) - 1;
+  const char *second = strstr(strstr(doc, "{\"snapshot\": {\"memory\": [{\"address\": 0,"), a) - 1;
+  assert_int_equal(scan.hex_strings[0].begin, (size_t)(first - doc));
+  assert_int_equal(scan.hex_strings[0].end, (size_t)(first - doc) + 302);
+  assert_int_equal(scan.hex_strings[1].begin, (size_t)(second - doc));
+  assert_int_equal(scan.hex_strings[1].end, (size_t)(second - doc) + 302);
+  assert_int_equal(scan.waves[0].hex_first, 0);
+  assert_int_equal(scan.waves[0].hex_count, 1);
+  assert_int_equal(scan.waves[1].hex_first, 1);
+  assert_int_equal(scan.waves[1].hex_count, 1);
+  for (size_t w = 0; w < 2; w++) {
+    json_text_index alone, known;
+    size_t fault = 0;
+    const char *why = NULL;
+    stop_scan_range r = scan.waves[w].snapshot;
+    assert_int_equal(amddwarf__json_text_check(doc, r.begin, r.end, &alloc, &alone, &fault, &why),
+                     AMDDWARF_OK);
+    assert_int_equal(amddwarf__json_text_check_known(
+                         doc, r.begin, r.end, scan.hex_strings + scan.waves[w].hex_first,
+                         scan.waves[w].hex_count, &alloc, &known, &fault, &why),
+                     AMDDWARF_OK);
+    assert_int_equal(alone.count, known.count);
+    for (size_t i = 0; i < alone.count; i++) {
+      assert_int_equal(alone.containers[i].begin, known.containers[i].begin);
+      assert_int_equal(alone.containers[i].end, known.containers[i].end);
+      assert_int_equal(alone.containers[i].count, known.containers[i].count);
+      assert_int_equal(alone.containers[i].hex_digits, known.containers[i].hex_digits);
+    }
+    amddwarf__json_text_index_release(&alone);
+    amddwarf__json_text_index_release(&known);
+  }
+  amddwarf__stop_scan_release(&alloc, &scan);
+  /* Read through the stop: the first wave's first region has b's bytes. */
+  amddwarf_stop *stop = new_stop();
+  assert_int_equal(amddwarf_stop_add_indexed(stop, doc, size, "h.json", &err), AMDDWARF_OK);
+  const amddwarf_stop_wave *wave = NULL;
+  assert_int_equal(amddwarf_stop_wave_load(stop, 0, &wave, &err), AMDDWARF_E_SNAPSHOT_SCHEMA);
+  assert_non_null(strstr(err.message, "memory[3].bytes has a character that is not a hex digit"));
+  if (amddwarf_stop_wave_load(stop, 1, &wave, &err) != AMDDWARF_OK)
+    fail_msg("%s", err.message);
+  amddwarf_target t;
+  amddwarf_snapshot_target(wave->snapshot, &t);
+  read_exact(&t, AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE, 146, 4,
+             (const uint8_t[]){0xaa, 0xaa, 0xaa, 0xaa});
+  uint8_t byte;
+  assert_int_equal(t.read_memory(t.user, AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE, 150, 1, &byte),
+                   AMDDWARF_E_EVAL_UNAVAILABLE);
+  amddwarf_stop_free(stop);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -526,6 +607,7 @@ int main(void)
       cmocka_unit_test(test_memory_written_before_read),
       cmocka_unit_test(test_memory_first_read_from_threads),
       cmocka_unit_test(test_bad_memory_hex_names_region_and_byte),
+      cmocka_unit_test(test_scan_records_hex_strings),
   };
   return cmocka_run_group_tests_name("stop_index", tests, NULL, NULL);
 }

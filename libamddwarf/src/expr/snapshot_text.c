@@ -20,8 +20,6 @@
    arrays and objects is refused, the containers counting themselves. */
 enum { CHECK_MAX_DEPTH = 2048 };
 
-/* Strings at least this long are recorded in the index (their ends). */
-enum { CHECK_LONG_STRING = 256 };
 
 /* A member name of an object open: its bytes in the text, or (ESCAPED) in
    the decoded names. */
@@ -39,6 +37,8 @@ typedef struct checker {
   char *decoded; /* the escaped names, decoded */
   size_t decoded_length, decoded_capacity;
   json_text_index *index;
+  const json_text_range *hex; /* strings known to be hex digits alone, in order */
+  size_t hex_count, hex_next;
   size_t fault;
   const char *why;
 } checker;
@@ -201,7 +201,11 @@ size_t amddwarf__json_text_hex_run(const char *text, size_t at, size_t end)
 static size_t check_string(checker *c, size_t at)
 {
   const char *text = c->text;
-  size_t p = amddwarf__json_text_hex_run(text, at + 1, c->end);
+  while (c->hex_next < c->hex_count && c->hex[c->hex_next].begin < at)
+    c->hex_next++;
+  size_t p = c->hex_next < c->hex_count && c->hex[c->hex_next].begin == at
+                 ? c->hex[c->hex_next].end - 1 /* known: its closing quote */
+                 : amddwarf__json_text_hex_run(text, at + 1, c->end);
   int hex_digits = p < c->end && text[p] == '"';
   for (;;) {
     p = plain_run(text, p, c->end);
@@ -210,7 +214,7 @@ static size_t check_string(checker *c, size_t at)
     unsigned char ch = (unsigned char)text[p];
     size_t n = 1;
     if (ch == '"') {
-      if (p + 1 - at >= CHECK_LONG_STRING) {
+      if (p + 1 - at >= JSON_TEXT_LONG_STRING) {
         json_text_index *index = c->index;
         if (amddwarf__mem_reserve(c->alloc, (void **)&index->containers, &index->capacity,
                                   index->count + 1, sizeof *index->containers) != 0)
@@ -456,8 +460,19 @@ amddwarf_status amddwarf__json_text_check(const char *text, size_t begin, size_t
                                          const amddwarf_allocator *alloc, json_text_index *index,
                                          size_t *fault, const char **why)
 {
+  return amddwarf__json_text_check_known(text, begin, end, NULL, 0, alloc, index, fault, why);
+}
+
+amddwarf_status amddwarf__json_text_check_known(const char *text, size_t begin, size_t end,
+                                               const json_text_range *hex, size_t hex_count,
+                                               const amddwarf_allocator *alloc,
+                                               json_text_index *index, size_t *fault,
+                                               const char **why)
+{
   checker c;
   memset(&c, 0, sizeof c);
+  c.hex = hex;
+  c.hex_count = hex_count;
   memset(index, 0, sizeof *index);
   index->alloc = alloc;
   c.text = text;
