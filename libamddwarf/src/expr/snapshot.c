@@ -1082,8 +1082,8 @@ static amddwarf_status cb_read_entry_register(void *user, uint32_t regno, uint64
 }
 
 /* R's bytes, decoded from the document's hex on the first access. Reads
-   may run on several threads (specs/snapshot.md): one decodes under the
-   lock, and publishes the bytes by clearing PENDING. */
+   may run on several threads (<amddwarf/snapshot.h>, specs/stop.md): one
+   decodes under the lock, and publishes the bytes by clearing PENDING. */
 static uint8_t *region_bytes(const amddwarf_snapshot *s, snap_region *r)
 {
   if (atomic_load_explicit(&r->pending, memory_order_acquire) != NULL) {

@@ -370,6 +370,7 @@ amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text,
   }
   indexed_document doc = {text, code_objects, scan.hex_strings, scan.hex_capacity};
   scan.hex_strings = NULL; /* the document's now */
+  scan.hex_capacity = 0;
   amddwarf__stop_scan_release(&stop->alloc, &scan);
   if (st != AMDDWARF_OK) {
     while (stop->count > first)
