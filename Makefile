@@ -80,6 +80,8 @@ TSAN_TESTS := test_debug_frames test_object_elf test_object_dwarf test_object_ch
   test_object_die_refs test_prologue
 # the statistics walk the units of an object on two threads
 TSAN_TESTS += test_object_stats
+# threads read one stop wave's memory, decoded on the first read
+TSAN_TESTS += test_stop_index
 
 build-tsan:
 	CC=clang-19 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \

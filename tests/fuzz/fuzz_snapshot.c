@@ -15,9 +15,11 @@
  * (src/expr/snapshot_text.c and snapshot_value.c), checked against jansson,
  * the independent oracle: the strict reader accepts the text exactly when
  * jansson does, and the snapshot read in place loads exactly when the one
- * read through jansson's tree loads, with the same status, and saves the
- * same bytes. The hex decoder is checked on the text against a plain
- * reading of the rule (specs/snapshot.md), pair by pair with strtoul. */
+ * read through jansson's tree loads, with the same status, reads the same
+ * memory (its hex decoded on the first read) and saves the same bytes (the
+ * save decodes the regions not read). The hex decoder is checked on the
+ * text against a plain reading of the rule (specs/snapshot.md), pair by
+ * pair with strtoul. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,32 @@ static char *saved(const amddwarf_snapshot *s, size_t *size)
   return text;
 }
 
+/* Reads through A's and B's targets at a few places of every address space
+   give the same statuses and bytes: memory read in place is decoded on its
+   first read, the tree's at load. */
+static void compare_memory(const amddwarf_snapshot *a, const amddwarf_snapshot *b)
+{
+  static const uint64_t addresses[] = {0, 1, 4, 0x40, 0x100, 0x1000, 0x1004, 0x2000};
+  static const uint32_t spaces[][2] = {
+      {AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE},
+      {AMDDWARF_ASPACE_AMDGPU_LOCAL, AMDDWARF_NO_LANE},
+      {AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 0},
+      {AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 1},
+      {AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, AMDDWARF_NO_LANE},
+  };
+  amddwarf_target ta, tb;
+  amddwarf_snapshot_target((amddwarf_snapshot *)a, &ta);
+  amddwarf_snapshot_target((amddwarf_snapshot *)b, &tb);
+  for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++)
+    for (size_t i = 0; i < sizeof addresses / sizeof addresses[0]; i++) {
+      uint8_t x[8] = {0}, y[8] = {0};
+      amddwarf_status sa = ta.read_memory(ta.user, spaces[s][0], spaces[s][1], addresses[i], 8, x);
+      amddwarf_status sb = tb.read_memory(tb.user, spaces[s][0], spaces[s][1], addresses[i], 8, y);
+      if (sa != sb || (sa == AMDDWARF_OK && memcmp(x, y, 8) != 0))
+        abort();
+    }
+}
+
 /* TEXT read in place against TREE_ST and TREE, the load through jansson. */
 static void check_text_reader(const char *text, size_t size, amddwarf_status tree_st,
                               const amddwarf_snapshot *tree)
@@ -167,6 +195,8 @@ static void check_text_reader(const char *text, size_t size, amddwarf_status tre
        array as bad JSON; an object it reads as this does. */
     if (st != tree_st)
       abort();
+    if (st == AMDDWARF_OK)
+      compare_memory(tree, in_place);
     size_t a_size, b_size;
     char *a = saved(tree, &a_size), *b = saved(in_place, &b_size);
     if ((a == NULL) != (b == NULL) || (a && (a_size != b_size || memcmp(a, b, a_size) != 0)))

@@ -3,7 +3,9 @@
  *
  * The input is a stop document. Checked against amddwarf_stop_add, which
  * parses the whole document: where it accepts the document, the index must
- * too, every wave must load, and the stop saved must be the same bytes.
+ * too, every wave must load, read the same memory at a few places (a
+ * wave's memory read in place is decoded on its first read), and the stop
+ * saved must be the same bytes (the save decodes the rest).
  * Where the index accepts what the whole parse refuses (it reads only the
  * members it needs), loading the waves must fail or succeed without harm.
  * Every error must carry a message. */
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <amddwarf/snapshot.h>
 #include <amddwarf/stop.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,6 +29,29 @@ static char *saved(const amddwarf_stop *stop, size_t *size)
     return NULL;
   }
   return text;
+}
+
+/* Reads through A's and B's targets at a few places give the same statuses
+   and bytes. */
+static void compare_memory(amddwarf_snapshot *a, amddwarf_snapshot *b)
+{
+  static const uint64_t addresses[] = {0, 1, 0x40, 0x1000};
+  static const uint32_t spaces[][2] = {
+      {AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE},
+      {AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 0},
+      {AMDDWARF_ASPACE_AMDGPU_PRIVATE_WAVE, AMDDWARF_NO_LANE},
+  };
+  amddwarf_target ta, tb;
+  amddwarf_snapshot_target(a, &ta);
+  amddwarf_snapshot_target(b, &tb);
+  for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++)
+    for (size_t i = 0; i < sizeof addresses / sizeof addresses[0]; i++) {
+      uint8_t x[4] = {0}, y[4] = {0};
+      amddwarf_status sa = ta.read_memory(ta.user, spaces[s][0], spaces[s][1], addresses[i], 4, x);
+      amddwarf_status sb = tb.read_memory(tb.user, spaces[s][0], spaces[s][1], addresses[i], 4, y);
+      if (sa != sb || (sa == AMDDWARF_OK && memcmp(x, y, 4) != 0))
+        abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -62,6 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (whole_st == AMDDWARF_OK) {
     if (count != amddwarf_stop_wave_count(whole) || loaded != count)
       abort();
+    for (size_t i = 0; i < count; i++)
+      compare_memory(amddwarf_stop_wave_get(whole, i)->snapshot,
+                     amddwarf_stop_wave_get(indexed, i)->snapshot);
     size_t a_size = 0, b_size = 0;
     char *a = saved(whole, &a_size), *b = saved(indexed, &b_size);
     if ((a == NULL) != (b == NULL) || (a && (a_size != b_size || memcmp(a, b, a_size) != 0)))

@@ -6,7 +6,8 @@
  * - its fault offsets, counted by hand;
  * - the hex decoder against the text printf writes for random bytes, and
  *   every one of the 256 byte values at every place of a 16- and 8-digit
- *   step against isxdigit/strtoul;
+ *   step against isxdigit/strtoul, and the check's run of hex digits
+ *   against isxdigit;
  * - a snapshot read in place equals the one read through jansson's tree
  *   (saved back byte for byte), and refuses what it refuses, with the same
  *   message. */
@@ -211,6 +212,49 @@ static void test_hex_every_character(void **state)
   }
 }
 
+/* The run of hex digits the check passes first, against isxdigit: every
+   byte value at every place of a run of 1 to 40 digits (the 16-byte steps
+   and the tail), and the check's mark on a long string of digits alone. */
+static void test_hex_run_every_character(void **state)
+{
+  (void)state;
+  for (int c = 1; c < 256; c++) {
+    for (size_t length = 1; length <= 40; length++) {
+      for (size_t at = 0; at < length; at++) {
+        char text[48];
+        memset(text, 'B', length);
+        text[at] = (char)c;
+        size_t want = isxdigit(c) ? length : at;
+        size_t got = amddwarf__json_text_hex_run(text, 0, length);
+        if (got != want)
+          fail_msg("byte 0x%02x at %zu of %zu: run to %zu, expected %zu", c, at, length, got,
+                   want);
+      }
+    }
+    /* A string long enough to be indexed: marked hex exactly when it is. */
+    char doc[320];
+    doc[0] = '"';
+    memset(doc + 1, 'e', 300);
+    doc[1 + 150] = (char)c;
+    doc[301] = '"';
+    json_t *j = json_loadb(doc, 302, JSON_DECODE_ANY, NULL);
+    amddwarf_allocator alloc = amddwarf__allocator_resolve(NULL);
+    json_text_index index;
+    size_t fault = 0;
+    const char *why = NULL;
+    amddwarf_status st = amddwarf__json_text_check(doc, 0, 302, &alloc, &index, &fault, &why);
+    assert_int_equal(st == AMDDWARF_OK, j != NULL);
+    if (st == AMDDWARF_OK) {
+      const json_text_container *string = amddwarf__json_text_container(&index, 0);
+      assert_non_null(string);
+      assert_int_equal(string->end, 302);
+      assert_int_equal(string->hex_digits, isxdigit(c) != 0);
+    }
+    amddwarf__json_text_index_release(&index);
+    json_decref(j);
+  }
+}
+
 /* The snapshot loaded from TEXT through jansson's tree and read in place;
    returns the status of both (they must agree), messages in the errors. */
 static amddwarf_status load_both(const char *text, char **tree_saved, char **text_saved,
@@ -302,7 +346,14 @@ static void test_snapshot_in_place_refuses_the_same(void **state)
     amddwarf_error_clear(&eb);
     if (load_both(docs[i], &a, &b, &ea, &eb) == AMDDWARF_OK)
       fail_msg("doc %zu <%s> loads", i, docs[i]);
-    assert_string_equal(ea.message, eb.message);
+    /* Read from text, a character that is not a hex digit is also placed:
+       its byte in the document, found here by strchr. */
+    const char *bad = strstr(docs[i], "0g") ? strchr(docs[i], 'g') : NULL;
+    char expected[512];
+    if (bad)
+      snprintf(expected, sizeof expected, "%s ('g' at byte %zu)", ea.message,
+               (size_t)(bad - docs[i]));
+    assert_string_equal(bad ? expected : ea.message, eb.message);
   }
 }
 
@@ -315,6 +366,7 @@ int main(void)
       cmocka_unit_test(test_check_fault_offsets),
       cmocka_unit_test(test_hex_printf_round_trip),
       cmocka_unit_test(test_hex_every_character),
+      cmocka_unit_test(test_hex_run_every_character),
       cmocka_unit_test(test_snapshot_in_place_equals_tree),
       cmocka_unit_test(test_snapshot_in_place_refuses_the_same),
   };

@@ -3,7 +3,10 @@
  * fuzzing and benchmarks.
  *
  * A snapshot owns copies of everything it loaded; writes through its target
- * change those copies (so assignment can be tested). */
+ * change those copies (so assignment can be tested). Reads through its
+ * target may run on several threads at once (a stop's wave decodes a memory
+ * region on its first read, under a lock: specs/stop.md); a write must not
+ * run alongside another access. */
 #ifndef AMDDWARF_SNAPSHOT_H
 #define AMDDWARF_SNAPSHOT_H
 

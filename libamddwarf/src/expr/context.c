@@ -1,5 +1,6 @@
 /* The evaluation context (fixed-capacity buffers allocated once) and the
  * public reads and writes through a location description. */
+#include <stddef.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -33,9 +34,23 @@ amddwarf_status amddwarf_eval_new(const amddwarf_eval_options *options, amddwarf
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "evaluation limits are too large");
   amddwarf_allocator alloc = amddwarf__allocator_resolve(o.allocator);
-  amddwarf_eval *ev = amddwarf__mem_calloc(&alloc, 1, sizeof *ev);
+  amddwarf_eval *ev = amddwarf__mem_alloc(&alloc, sizeof *ev);
   if (!ev)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  /* The decode caches (50 KB, first in the struct) are not cleared: a slot
+     is read only once its key matches, and a key of 0 matches nothing, so
+     a fresh context (one per wave and unwound frame) clears the keys alone. */
+  _Static_assert(offsetof(struct amddwarf_eval, cache) == 0 &&
+                     offsetof(struct amddwarf_eval, ops_plan) <
+                         offsetof(struct amddwarf_eval, cache_bytes),
+                 "the caches come first");
+  memset(&ev->cache_bytes, 0, sizeof *ev - offsetof(struct amddwarf_eval, cache_bytes));
+  for (unsigned i = 0; i < EVAL_CACHE_ENTRIES; i++) {
+    ev->cache[i].bytes = NULL;
+    ev->cache[i].size = 0;
+    ev->cache[i].format_key = 0;
+  }
+  ev->ops_plan.count = 0;
   ev->alloc = alloc;
   ev->stack_cap = o.max_stack;
   ev->max_steps = o.max_steps;
@@ -44,9 +59,10 @@ amddwarf_status amddwarf_eval_new(const amddwarf_eval_options *options, amddwarf
   ev->ops_cap = o.max_ops < 256 ? o.max_ops : 256;
   ev->parts_cap = o.max_parts;
   ev->pool_cap = o.pool_bytes;
-  ev->stack = amddwarf__mem_calloc(&alloc, ev->stack_cap, sizeof *ev->stack);
-  ev->ops = amddwarf__mem_calloc(&alloc, ev->ops_cap, sizeof *ev->ops);
-  ev->parts = amddwarf__mem_calloc(&alloc, ev->parts_cap, sizeof *ev->parts);
+  /* Working buffers, each entry written before it is read: not cleared. */
+  ev->stack = amddwarf__mem_alloc(&alloc, (size_t)ev->stack_cap * sizeof *ev->stack);
+  ev->ops = amddwarf__mem_alloc(&alloc, ev->ops_cap * sizeof *ev->ops);
+  ev->parts = amddwarf__mem_alloc(&alloc, (size_t)ev->parts_cap * sizeof *ev->parts);
   ev->pool = amddwarf__mem_alloc(&alloc, ev->pool_cap);
   if (!ev->stack || !ev->ops || !ev->parts || !ev->pool) {
     amddwarf_eval_free(ev);

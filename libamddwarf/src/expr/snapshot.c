@@ -5,7 +5,9 @@
  * whose expressions are written as assembler text or hex. */
 #include <amddwarf/snapshot.h>
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,11 @@ typedef struct snap_region {
   uint32_t lane;     /* AMDDWARF_NO_LANE unless private_lane */
   uint64_t address;
   uint64_t size;
-  uint8_t *bytes;
+  uint8_t *bytes; /* SIZE bytes; while PENDING is set, not decoded yet */
+  /* A region read from a stop's text: its SIZE * 2 hex digits there,
+     checked at load and decoded on the first access (region_bytes); NULL
+     once decoded, or when decoded at load. */
+  _Atomic(const char *) pending;
   size_t next; /* 1 + index of the next region of its chain (below), 0 at the end */
 } snap_region;
 
@@ -104,6 +110,7 @@ struct amddwarf_snapshot {
   int has_code_objects;
   int written;                   /* a write through the target succeeded: the document no
                                     longer holds this state (amddwarf__snapshot_written) */
+  pthread_mutex_t decode_lock;   /* held while a region is decoded on first access */
 };
 
 enum { SNAPSHOT_MAX_BYTES = 1 << 30 };
@@ -174,8 +181,17 @@ static amddwarf_status parse_hex(loader *l, const snapshot_value *v, const char 
   snapshot_hex_status hex = amddwarf__snapshot_hex_value(v, &l->scratch, bytes, &got);
   if (hex == SNAPSHOT_HEX_NO_MEMORY)
     return no_memory(l);
-  if (hex == SNAPSHOT_HEX_NOT_A_DIGIT)
-    return schema(l, "%s has a character that is not a hex digit", member);
+  if (hex == SNAPSHOT_HEX_NOT_A_DIGIT) {
+    size_t at = amddwarf__snapshot_hex_fault(v);
+    if (at == SIZE_MAX)
+      return schema(l, "%s has a character that is not a hex digit", member);
+    unsigned char ch = (unsigned char)v->text[at];
+    return amddwarf__fail(l->err, AMDDWARF_E_SNAPSHOT_SCHEMA, AMDDWARF_NO_OFFSET,
+                         ch >= 0x20 && ch < 0x7f
+                             ? "%s has a character that is not a hex digit ('%c' at byte %zu)"
+                             : "%s has a character that is not a hex digit (0x%02x at byte %zu)",
+                         member, ch, at);
+  }
   if (hex == SNAPSHOT_HEX_ODD)
     return schema(l, "%s has an odd number of hex digits", member);
   l->total_bytes += got;
@@ -373,6 +389,35 @@ static size_t *chain_of(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane)
              : &s->first_shared;
 }
 
+/* The "bytes" V of memory region I into R. Hex digits alone in a stop's
+   text are checked now and decoded on the first access (region_bytes):
+   a wave read for one request seldom reads all of its memory. Other hex
+   (separators, escapes, a tree's string) is decoded at once. */
+static amddwarf_status parse_region_bytes(loader *l, const snapshot_value *v, size_t i,
+                                          snap_region *r)
+{
+  const char *digits;
+  size_t count;
+  if (amddwarf__snapshot_hex_deferred(v, &digits, &count)) {
+    r->size = count / 2;
+    l->total_bytes += r->size;
+    if (l->total_bytes > SNAPSHOT_MAX_BYTES)
+      return amddwarf__fail(l->err, AMDDWARF_E_LIMIT, AMDDWARF_NO_OFFSET,
+                           "snapshot contents exceed %d bytes", SNAPSHOT_MAX_BYTES);
+    if (!(r->bytes = amddwarf__arena_alloc(&l->s->arena, r->size + 1, 1)))
+      return no_memory(l);
+    atomic_init(&r->pending, r->size ? digits : NULL);
+    return AMDDWARF_OK;
+  }
+  atomic_init(&r->pending, NULL);
+  char member[64];
+  snprintf(member, sizeof member, "memory[%zu].bytes", i);
+  size_t size;
+  amddwarf_status st = parse_hex(l, v, member, &r->bytes, &size);
+  r->size = size;
+  return st;
+}
+
 /* One entry of "memory" (I its index) into R. */
 static amddwarf_status parse_region(loader *l, const snapshot_value *item, size_t i,
                                     snap_region *r)
@@ -381,7 +426,6 @@ static amddwarf_status parse_region(loader *l, const snapshot_value *item, size_
   enum { ASPACE, ADDRESS, BYTES, LANE };
   snapshot_value m[4];
   uint32_t aspace = 0;
-  size_t size;
   amddwarf_status st;
   char path[64];
   if (item->kind != SNAPSHOT_OBJECT)
@@ -395,9 +439,8 @@ static amddwarf_status parse_region(loader *l, const snapshot_value *item, size_
   if ((st = integer_at(l, &m[ADDRESS], UINT64_MAX, &r->address, 64, "memory[%zu].address", i)) !=
       AMDDWARF_OK)
     return st;
-  if ((st = parse_hex(l, &m[BYTES], "memory[].bytes", &r->bytes, &size)) != AMDDWARF_OK)
+  if ((st = parse_region_bytes(l, &m[BYTES], i, r)) != AMDDWARF_OK)
     return st;
-  r->size = size;
   if (r->size && r->address > UINT64_MAX - (r->size - 1))
     return schema(l, "%s wraps around the address space", "memory[]");
   r->lane = AMDDWARF_NO_LANE;
@@ -909,6 +952,7 @@ amddwarf_status amddwarf__snapshot_load_value(const snapshot_value *root,
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   memset(s, 0, sizeof *s);
   s->alloc = alloc;
+  pthread_mutex_init(&s->decode_lock, NULL);
   amddwarf__arena_init(&s->arena, &alloc);
   s->wave_size = 64;
   s->address_size = 8;
@@ -956,6 +1000,7 @@ void amddwarf_snapshot_free(amddwarf_snapshot *s)
     return;
   amddwarf_allocator alloc = s->alloc;
   amddwarf__arena_release(&s->arena);
+  pthread_mutex_destroy(&s->decode_lock);
   alloc.free(alloc.user, s, sizeof *s);
 }
 
@@ -1043,6 +1088,26 @@ static amddwarf_status cb_read_entry_register(void *user, uint32_t regno, uint64
                          buf, NULL);
 }
 
+/* R's bytes, decoded from the document's hex on the first access. Reads
+   may run on several threads (<amddwarf/snapshot.h>, specs/stop.md): one
+   decodes under the lock, and publishes the bytes by clearing PENDING. */
+static uint8_t *region_bytes(const amddwarf_snapshot *s, snap_region *r)
+{
+  if (atomic_load_explicit(&r->pending, memory_order_acquire) != NULL) {
+    amddwarf_snapshot *owner = (amddwarf_snapshot *)s; /* the lock, not the state */
+    pthread_mutex_lock(&owner->decode_lock);
+    const char *digits = atomic_load_explicit(&r->pending, memory_order_relaxed);
+    if (digits != NULL) {
+      size_t got = 0;
+      /* The digits were checked at load (amddwarf__snapshot_hex_deferred). */
+      amddwarf__snapshot_hex(digits, (size_t)r->size * 2, r->bytes, &got);
+      atomic_store_explicit(&r->pending, NULL, memory_order_release);
+    }
+    pthread_mutex_unlock(&owner->decode_lock);
+  }
+  return r->bytes;
+}
+
 /* The region of ASPACE and LANE that holds byte ADDRESS, NULL if none. */
 static snap_region *region_at(amddwarf_snapshot *s, uint32_t aspace, uint32_t lane,
                               uint64_t address)
@@ -1072,9 +1137,9 @@ static amddwarf_status region_span(amddwarf_snapshot *s, uint32_t aspace, uint32
     uint64_t within = address + done - r->address;
     n = r->size - within < size - done ? r->size - within : size - done;
     if (wbuf)
-      memcpy(r->bytes + within, wbuf + done, (size_t)n);
+      memcpy(region_bytes(s, r) + within, wbuf + done, (size_t)n);
     else if (rbuf)
-      memcpy(rbuf + done, r->bytes + within, (size_t)n);
+      memcpy(rbuf + done, region_bytes(s, r) + within, (size_t)n);
   }
   return AMDDWARF_OK;
 }
@@ -1096,9 +1161,9 @@ static amddwarf_status region_access(amddwarf_snapshot *s, uint32_t aspace, uint
         address - r->address > r->size || size > r->size - (address - r->address))
       continue;
     if (wbuf)
-      amddwarf__copy_small(r->bytes + (address - r->address), wbuf, size);
+      amddwarf__copy_small(region_bytes(s, r) + (address - r->address), wbuf, size);
     else if (rbuf)
-      amddwarf__copy_small(rbuf, r->bytes + (address - r->address), size);
+      amddwarf__copy_small(rbuf, region_bytes(s, r) + (address - r->address), size);
     return AMDDWARF_OK;
   }
   amddwarf_status st = region_span(s, aspace, lane, address, size, NULL, NULL);
@@ -1416,7 +1481,7 @@ static void w_snapshot(const amddwarf_snapshot *s, amddwarf_text *w)
   if (s->region_count) {
     w_str(w, ",\n  \"memory\": [");
     for (size_t i = 0; i < s->region_count; i++) {
-      const snap_region *r = &s->regions[i];
+      snap_region *r = &s->regions[i];
       w_str(w, i ? ",\n    {\"address_space\": " : "\n    {\"address_space\": ");
       w_aspace(w, r->aspace);
       if (r->lane != AMDDWARF_NO_LANE)
@@ -1424,7 +1489,7 @@ static void w_snapshot(const amddwarf_snapshot *s, amddwarf_text *w)
       w_str(w, ", \"address\": ");
       w_u64(w, r->address);
       w_str(w, ", \"bytes\": ");
-      w_hex(w, r->bytes, r->size);
+      w_hex(w, region_bytes(s, r), r->size);
       w_str(w, "}");
     }
     w_str(w, "\n  ]");

@@ -20,8 +20,6 @@
    arrays and objects is refused, the containers counting themselves. */
 enum { CHECK_MAX_DEPTH = 2048 };
 
-/* Strings at least this long are recorded in the index (their ends). */
-enum { CHECK_LONG_STRING = 256 };
 
 /* A member name of an object open: its bytes in the text, or (ESCAPED) in
    the decoded names. */
@@ -39,6 +37,8 @@ typedef struct checker {
   char *decoded; /* the escaped names, decoded */
   size_t decoded_length, decoded_capacity;
   json_text_index *index;
+  const json_text_range *hex; /* strings known to be hex digits alone, in order */
+  size_t hex_count, hex_next;
   size_t fault;
   const char *why;
 } checker;
@@ -167,12 +167,46 @@ static size_t plain_run(const char *text, size_t p, size_t end)
   return p;
 }
 
+static int is_hex_digit(char ch)
+{
+  return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f');
+}
+
+size_t amddwarf__json_text_hex_run(const char *text, size_t at, size_t end)
+{
+#if defined(__SSE2__)
+  while (at + 16 <= end) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + at));
+    __m128i lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
+    /* Signed compares: a byte from 0x80 up is negative, in neither range. */
+    __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                                  _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                   _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+    unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+    if (mask != 0xffff)
+      return at + (size_t)__builtin_ctz(~mask);
+    at += 16;
+  }
+#endif
+  while (at < end && is_hex_digit(text[at]))
+    at++;
+  return at;
+}
+
 /* The string at C->text[AT] (its quote): its end, or SIZE_MAX (C's fault).
-   A long one is recorded in the index, so that walking skips it at once. */
+   A long one is recorded in the index, so that walking skips it at once.
+   Hex digits need no look of their own: a string that starts with them is
+   passed over that run first, which also tells whether it is hex alone. */
 static size_t check_string(checker *c, size_t at)
 {
   const char *text = c->text;
-  size_t p = at + 1;
+  while (c->hex_next < c->hex_count && c->hex[c->hex_next].begin < at)
+    c->hex_next++;
+  size_t p = c->hex_next < c->hex_count && c->hex[c->hex_next].begin == at
+                 ? c->hex[c->hex_next].end - 1 /* known: its closing quote */
+                 : amddwarf__json_text_hex_run(text, at + 1, c->end);
+  int hex_digits = p < c->end && text[p] == '"';
   for (;;) {
     p = plain_run(text, p, c->end);
     if (p >= c->end)
@@ -180,12 +214,12 @@ static size_t check_string(checker *c, size_t at)
     unsigned char ch = (unsigned char)text[p];
     size_t n = 1;
     if (ch == '"') {
-      if (p + 1 - at >= CHECK_LONG_STRING) {
+      if (p + 1 - at >= JSON_TEXT_LONG_STRING) {
         json_text_index *index = c->index;
         if (amddwarf__mem_reserve(c->alloc, (void **)&index->containers, &index->capacity,
                                   index->count + 1, sizeof *index->containers) != 0)
           return fail(c, at, "out of memory"), SIZE_MAX;
-        index->containers[index->count++] = (json_text_container){at, p + 1, 0};
+        index->containers[index->count++] = (json_text_container){at, p + 1, 0, hex_digits};
       }
       return p + 1;
     }
@@ -361,7 +395,7 @@ static int check(checker *c, size_t at)
         fail(c, at, "out of memory");
         goto done;
       }
-      index->containers[index->count] = (json_text_container){at, 0, 0};
+      index->containers[index->count] = (json_text_container){at, 0, 0, 0};
       stack[depth++] = (open_container){ch == '[' ? ']' : '}', c->key_count, c->decoded_length,
                                         index->count++};
       at = amddwarf__json_text_space(text, at + 1, c->end);
@@ -426,8 +460,19 @@ amddwarf_status amddwarf__json_text_check(const char *text, size_t begin, size_t
                                          const amddwarf_allocator *alloc, json_text_index *index,
                                          size_t *fault, const char **why)
 {
+  return amddwarf__json_text_check_known(text, begin, end, NULL, 0, alloc, index, fault, why);
+}
+
+amddwarf_status amddwarf__json_text_check_known(const char *text, size_t begin, size_t end,
+                                               const json_text_range *hex, size_t hex_count,
+                                               const amddwarf_allocator *alloc,
+                                               json_text_index *index, size_t *fault,
+                                               const char **why)
+{
   checker c;
   memset(&c, 0, sizeof c);
+  c.hex = hex;
+  c.hex_count = hex_count;
   memset(index, 0, sizeof *index);
   index->alloc = alloc;
   c.text = text;

@@ -19,7 +19,16 @@
 typedef struct json_text_container {
   size_t begin, end; /* its brackets or quotes: TEXT[BEGIN] and TEXT[END - 1] */
   size_t count;      /* a container's elements or members */
+  int hex_digits;    /* a string of hex digits alone (a snapshot's memory) */
 } json_text_container;
+
+/* Strings at least this long (quotes included) are recorded in the index. */
+enum { JSON_TEXT_LONG_STRING = 256 };
+
+/* A byte range [BEGIN, END) of the text. */
+typedef struct json_text_range {
+  size_t begin, end;
+} json_text_range;
 
 typedef struct json_text_index {
   json_text_container *containers;
@@ -36,10 +45,25 @@ typedef struct json_text_index {
 amddwarf_status amddwarf__json_text_check(const char *text, size_t begin, size_t end,
                                          const amddwarf_allocator *alloc, json_text_index *index,
                                          size_t *fault, const char **why);
+/* As amddwarf__json_text_check, where HEX[HEX_COUNT] (in order, or NULL)
+   are strings of the range known to be long and of hex digits alone (the
+   quotes included: a stop's index found them so, stop_scan.h): they are
+   passed over at once, not read again. */
+amddwarf_status amddwarf__json_text_check_known(const char *text, size_t begin, size_t end,
+                                               const json_text_range *hex, size_t hex_count,
+                                               const amddwarf_allocator *alloc,
+                                               json_text_index *index, size_t *fault,
+                                               const char **why);
 void amddwarf__json_text_index_release(json_text_index *index);
 
 /* The container or long string that begins at AT, or NULL (not in INDEX). */
 const json_text_container *amddwarf__json_text_container(const json_text_index *index, size_t at);
+
+/* AT past the hex digits ([0-9a-fA-F]) from AT on, sixteen at a time;
+   stops short of END. The check passes a string's leading run of them
+   with this (the hex of a snapshot's memory), recording a long string that
+   is nothing else as HEX_DIGITS. */
+size_t amddwarf__json_text_hex_run(const char *text, size_t at, size_t end);
 
 /* ---- Walking checked text ---- */
 

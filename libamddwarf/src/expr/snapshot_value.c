@@ -481,3 +481,41 @@ snapshot_hex_status amddwarf__snapshot_hex(const char *chars, size_t n, uint8_t 
   *size = bytes;
   return high < 0 ? SNAPSHOT_HEX_OK : SNAPSHOT_HEX_ODD;
 }
+
+int amddwarf__snapshot_hex_deferred(const snapshot_value *v, const char **digits, size_t *count)
+{
+  if (v->json != NULL || v->kind != SNAPSHOT_STRING)
+    return 0;
+  const char *p = v->text + v->begin + 1;
+  size_t n = v->end - v->begin - 2;
+  /* A long string of hex digits alone was found so by the check. */
+  const json_text_container *known = amddwarf__json_text_container(v->index, v->begin);
+  if (known == NULL || !known->hex_digits) {
+    if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+      p += 2;
+      n -= 2;
+    }
+    if (amddwarf__json_text_hex_run(p, 0, n) != n)
+      return 0;
+  }
+  if (n % 2 != 0)
+    return 0;
+  *digits = p;
+  *count = n;
+  return 1;
+}
+
+size_t amddwarf__snapshot_hex_fault(const snapshot_value *v)
+{
+  if (v->json != NULL || v->kind != SNAPSHOT_STRING)
+    return SIZE_MAX;
+  const char *p = v->text + v->begin + 1;
+  size_t n = v->end - v->begin - 2;
+  if (memchr(p, '\\', n) != NULL)
+    return SIZE_MAX; /* its characters are not its bytes in the text */
+  size_t i = n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 2 : 0;
+  for (; i < n; i++)
+    if (hex_table[(unsigned char)p[i]] == 0)
+      return v->begin + 1 + i;
+  return SIZE_MAX;
+}

@@ -126,4 +126,17 @@ snapshot_hex_status amddwarf__snapshot_hex_value(const snapshot_value *v,
                                                 snapshot_scratch *scratch, uint8_t *out,
                                                 size_t *size);
 
+/* Whether string V, read from checked text, is hex digits alone (after an
+   optional "0x"), an even count of them: then 1, *DIGITS and *COUNT
+   giving them in the text, where amddwarf__snapshot_hex decodes them later
+   with no fault possible (a stop's memory decoded on first read). 0 for a
+   value from a tree, or a string with anything else (a separator, an
+   escape, a bad or odd digit): decode it at once. */
+int amddwarf__snapshot_hex_deferred(const snapshot_value *v, const char **digits, size_t *count);
+
+/* The byte offset in its text of the first character of string V that
+   cannot be in hex text, or SIZE_MAX (a value from a tree, a string with
+   an escape, or none): the place of a SNAPSHOT_HEX_NOT_A_DIGIT fault. */
+size_t amddwarf__snapshot_hex_fault(const snapshot_value *v);
+
 #endif

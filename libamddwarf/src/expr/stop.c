@@ -21,11 +21,14 @@
 #include "expr/snapshot_text.h"
 #include "expr/stop_scan.h"
 
-/* A document added with amddwarf_stop_add_indexed: the caller's text, and
-   its "code_objects" parsed (or NULL). */
+/* A document added with amddwarf_stop_add_indexed: the caller's text, its
+   "code_objects" parsed (or NULL), and the long strings of hex digits alone
+   its index found in the waves' snapshots (stop_scan.h). */
 typedef struct indexed_document {
   const char *text;
   json_t *code_objects;
+  json_text_range *hex_strings;
+  size_t hex_capacity;
 } indexed_document;
 
 /* A wave, and where its snapshot lies when it is parsed on first use. */
@@ -33,6 +36,7 @@ typedef struct stop_entry {
   amddwarf_stop_wave wave;       /* WAVE.snapshot NULL: not parsed yet */
   size_t document;               /* into DOCUMENTS; NOT_INDEXED: parsed when added */
   size_t begin, end;             /* the snapshot member's value in the document */
+  size_t hex_first, hex_count;   /* its strings of hex digits alone, in the document's */
 } stop_entry;
 
 enum { NOT_INDEXED = -1 };
@@ -73,8 +77,11 @@ void amddwarf_stop_free(amddwarf_stop *stop)
   for (size_t i = 0; i < stop->count; i++)
     wave_release(stop, &stop->waves[i].wave);
   amddwarf__mem_free(&stop->alloc, stop->waves, stop->capacity * sizeof *stop->waves);
-  for (size_t i = 0; i < stop->document_count; i++)
+  for (size_t i = 0; i < stop->document_count; i++) {
     json_decref(stop->documents[i].code_objects);
+    amddwarf__mem_free(&stop->alloc, stop->documents[i].hex_strings,
+                       stop->documents[i].hex_capacity * sizeof *stop->documents[i].hex_strings);
+  }
   amddwarf__mem_free(&stop->alloc, stop->documents,
                      stop->document_capacity * sizeof *stop->documents);
   amddwarf_allocator alloc = stop->alloc;
@@ -357,17 +364,22 @@ amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text,
     e->document = stop->document_count;
     e->begin = sw->snapshot.begin;
     e->end = sw->snapshot.end;
+    e->hex_first = sw->hex_first;
+    e->hex_count = sw->hex_count;
     stop->count++;
   }
+  indexed_document doc = {text, code_objects, scan.hex_strings, scan.hex_capacity};
+  scan.hex_strings = NULL; /* the document's now */
+  scan.hex_capacity = 0;
   amddwarf__stop_scan_release(&stop->alloc, &scan);
   if (st != AMDDWARF_OK) {
     while (stop->count > first)
       wave_release(stop, &stop->waves[--stop->count].wave);
     json_decref(code_objects);
+    amddwarf__mem_free(&stop->alloc, doc.hex_strings, doc.hex_capacity * sizeof *doc.hex_strings);
     return st;
   }
-  stop->documents[stop->document_count].text = text;
-  stop->documents[stop->document_count++].code_objects = code_objects;
+  stop->documents[stop->document_count++] = doc;
   return AMDDWARF_OK;
 }
 
@@ -381,8 +393,9 @@ static amddwarf_status parse_entry(const amddwarf_stop *stop, const stop_entry *
   size_t fault = 0;
   const char *why = NULL;
   json_text_index index;
-  amddwarf_status st = amddwarf__json_text_check(doc->text, e->begin, e->end, &stop->alloc,
-                                                 &index, &fault, &why);
+  amddwarf_status st = amddwarf__json_text_check_known(
+      doc->text, e->begin, e->end, doc->hex_strings ? doc->hex_strings + e->hex_first : NULL,
+      e->hex_count, &stop->alloc, &index, &fault, &why);
   if (st == AMDDWARF_E_NO_MEMORY) {
     st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "out of memory");
   } else if (st != AMDDWARF_OK) {

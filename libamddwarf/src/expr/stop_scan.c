@@ -3,7 +3,8 @@
  * value is skipped by matching its brackets and strings, the strings found
  * with memchr, so the pass costs little more than reading the bytes. What
  * is skipped is checked when the wave is read, by the strict reader of
- * snapshot_text.c (stop.c). */
+ * snapshot_text.c (stop.c), except the long strings of hex digits alone
+ * in a wave's snapshot (its memory), which this pass checks and records. */
 #include <jansson.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,6 +27,10 @@ typedef struct scanner {
      longer name is one the index reads). */
   char key[16];
   size_t key_length;
+  /* While a wave's snapshot is passed over: where its long strings of hex
+     digits alone are recorded (NULL otherwise). */
+  stop_scan_result *hex;
+  const amddwarf_allocator *alloc;
 } scanner;
 
 static amddwarf_status scan_fail(scanner *s, size_t offset, const char *what)
@@ -49,6 +54,21 @@ static amddwarf_status skip_string(scanner *s)
 {
   size_t open = s->at;
   size_t from = s->at + 1;
+  if (s->hex != NULL) {
+    /* In a snapshot, a string's leading hex digits (a memory region's)
+       are passed as the strict check passes them; a long string that is
+       nothing else is recorded. Hex digits hold no quote. */
+    from = amddwarf__json_text_hex_run(s->text, from, s->size);
+    if (from < s->size && s->text[from] == '"' && from + 1 - open >= JSON_TEXT_LONG_STRING) {
+      stop_scan_result *r = s->hex;
+      if (amddwarf__mem_reserve(s->alloc, (void **)&r->hex_strings, &r->hex_capacity,
+                                r->hex_count + 1, sizeof *r->hex_strings) != 0)
+        return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+      r->hex_strings[r->hex_count++] = (json_text_range){open, from + 1};
+      s->at = from + 1;
+      return AMDDWARF_OK;
+    }
+  }
   for (;;) {
     const char *q = from < s->size ? memchr(s->text + from, '"', s->size - from) : NULL;
     if (!q)
@@ -190,8 +210,9 @@ static amddwarf_status keep_value(scanner *s, stop_scan_range key, stop_scan_ran
   return st;
 }
 
-/* One element of "waves", at S->at. */
-static amddwarf_status scan_wave(scanner *s, size_t index, stop_scan_wave *w)
+/* One element of "waves", at S->at; R collects its snapshot's hex strings. */
+static amddwarf_status scan_wave(scanner *s, size_t index, stop_scan_result *r,
+                                 stop_scan_wave *w)
 {
   memset(w, 0, sizeof *w);
   w->entry.begin = s->at;
@@ -211,9 +232,14 @@ static amddwarf_status scan_wave(scanner *s, size_t index, stop_scan_wave *w)
   while (more) {
     stop_scan_range key;
     amddwarf_status st = member_name(s, &key);
-    if (st == AMDDWARF_OK)
-      st = key_is(s, "snapshot")     ? keep_value(s, key, &w->snapshot)
-           : key_is(s, "work_group") ? keep_value(s, key, &w->work_group)
+    if (st == AMDDWARF_OK && key_is(s, "snapshot")) {
+      w->hex_first = r->hex_count;
+      s->hex = r;
+      st = keep_value(s, key, &w->snapshot);
+      s->hex = NULL;
+      w->hex_count = r->hex_count - w->hex_first;
+    } else if (st == AMDDWARF_OK)
+      st = key_is(s, "work_group") ? keep_value(s, key, &w->work_group)
            : key_is(s, "wave_id")    ? keep_value(s, key, &w->wave_id)
                                           : skip_value(s);
     if (st == AMDDWARF_OK)
@@ -245,7 +271,7 @@ static amddwarf_status scan_waves(scanner *s, const amddwarf_allocator *alloc,
     if (amddwarf__mem_reserve(alloc, (void **)&r->waves, &r->capacity, r->count + 1,
                               sizeof *r->waves) != 0)
       return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
-    amddwarf_status st = scan_wave(s, r->count, &r->waves[r->count]);
+    amddwarf_status st = scan_wave(s, r->count, r, &r->waves[r->count]);
     if (st != AMDDWARF_OK)
       return st;
     r->count++;
@@ -266,6 +292,7 @@ amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *n
   s.size = size;
   s.name = name;
   s.err = err;
+  s.alloc = alloc;
   stop_scan_range waves = {0, 0};
   amddwarf_status st = AMDDWARF_OK;
   skip_space(&s);
@@ -315,5 +342,6 @@ done:
 void amddwarf__stop_scan_release(const amddwarf_allocator *alloc, stop_scan_result *r)
 {
   amddwarf__mem_free(alloc, r->waves, r->capacity * sizeof *r->waves);
+  amddwarf__mem_free(alloc, r->hex_strings, r->hex_capacity * sizeof *r->hex_strings);
   memset(r, 0, sizeof *r);
 }

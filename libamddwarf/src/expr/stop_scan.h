@@ -9,14 +9,19 @@
 
 #include <amddwarf/status.h>
 
+#include "expr/snapshot_text.h"
+
 /* A byte range [begin, end) of the document; begin == end: absent. */
 typedef struct stop_scan_range {
   size_t begin, end;
 } stop_scan_range;
 
-/* One element of "waves": the whole element and its members' values. */
+/* One element of "waves": the whole element and its members' values, and
+   its snapshot's long strings of hex digits alone (its memory), HEX_COUNT
+   of them from HEX_FIRST in the result's HEX_STRINGS. */
 typedef struct stop_scan_wave {
   stop_scan_range entry, work_group, wave_id, snapshot;
+  size_t hex_first, hex_count;
 } stop_scan_wave;
 
 typedef struct stop_scan_result {
@@ -24,6 +29,11 @@ typedef struct stop_scan_result {
   stop_scan_range code_objects;   /* the stop's "code_objects" value */
   stop_scan_wave *waves;          /* COUNT entries, allocated with the scan's allocator */
   size_t count, capacity;
+  /* The long strings (JSON_TEXT_LONG_STRING) of hex digits alone in the
+     waves' snapshots, quotes included, in order: the pass reads them
+     anyway, so the strict check of a wave need not (snapshot_text.h). */
+  json_text_range *hex_strings;
+  size_t hex_count, hex_capacity;
 } stop_scan_result;
 
 struct amddwarf_allocator;
@@ -34,7 +44,8 @@ struct amddwarf_allocator;
    index keeps are parsed fully when used. NAME prefixes messages; errors
    are E_BAD_JSON with ERR.offset the byte offset, E_SNAPSHOT_SCHEMA (a wave
    that is not an object, "waves" not an array; message and offset name it),
-   E_NO_MEMORY. On error *OUT is released. */
+   E_NO_MEMORY. On error *OUT is released. A caller may take HEX_STRINGS
+   (setting it NULL) before the release. */
 amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *name,
                                    const struct amddwarf_allocator *alloc, stop_scan_result *out,
                                    amddwarf_error *err);
