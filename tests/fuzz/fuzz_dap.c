@@ -48,7 +48,7 @@ static void check_base64(const json_t *message)
 /* dap_json_text prints VALUE as jansson does, or refuses what it refuses. */
 static void check_text(const json_t *value, dap_text *text)
 {
-  char *expected = json_dumps(value, JSON_COMPACT);
+  char *expected = json_dumps(value, JSON_COMPACT | JSON_PRESERVE_ORDER);
   int rc = dap_json_text(value, text);
   if ((expected == NULL) != (rc != 0) ||
       (expected && (strlen(expected) != text->len || memcmp(expected, text->data, text->len))))

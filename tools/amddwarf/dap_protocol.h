@@ -47,8 +47,8 @@ typedef struct dap_text {
 } dap_text;
 
 void dap_text_free(dap_text *text);
-/* VALUE as jansson prints it with JSON_COMPACT (byte for byte: the same
-   escapes, numbers and member order), into TEXT, which is emptied first and
+/* VALUE as jansson prints it with JSON_COMPACT | JSON_PRESERVE_ORDER (byte
+   for byte: the same escapes, numbers and member order), into TEXT, which is emptied first and
    NUL-terminated. Returns 0, or -1 when out of memory or for a string that
    is not UTF-8 (which jansson refuses to print too). */
 int dap_json_text(const json_t *value, dap_text *text);
