@@ -9,7 +9,9 @@
  * must consume bytes (no call may return an error twice without progress);
  * the reader must end holding at most one unfinished message. The bodies'
  * "data" strings are base64-decoded, and what decodes must encode back to
- * the same text. */
+ * the same text. Every message, and the input's bytes as one string (UTF-8
+ * or not), print as jansson's json_dumps prints them (dap_json_text, the
+ * writer of the adapter's responses). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,17 @@ static void check_base64(const json_t *message)
   free(bytes);
 }
 
+/* dap_json_text prints VALUE as jansson does, or refuses what it refuses. */
+static void check_text(const json_t *value, dap_text *text)
+{
+  char *expected = json_dumps(value, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  int rc = dap_json_text(value, text);
+  if ((expected == NULL) != (rc != 0) ||
+      (expected && (strlen(expected) != text->len || memcmp(expected, text->data, text->len))))
+    abort();
+  free(expected);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   if (size == 0)
@@ -50,6 +63,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t chunk = data[0] == 0 ? size : (size_t)(1 + data[0] % 64);
   data++;
   size--;
+  dap_text text = {0};
+  json_t *raw = json_pack("{s:o}", "s", json_stringn_nocheck((const char *)data, size));
+  if (raw)
+    check_text(raw, &text);
+  json_decref(raw);
   dap_reader r;
   dap_reader_init(&r);
   for (size_t at = 0; at < size;) {
@@ -69,6 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!json_is_object(message))
           abort();
         check_base64(message);
+        check_text(message, &text);
         json_decref(message);
       } else if (error[0] == '\0' || (r.len >= before && r.skip == 0)) {
         abort(); /* an error names its cause and consumes what it rejects */
@@ -76,5 +95,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
   }
   dap_reader_free(&r);
+  dap_text_free(&text);
   return 0;
 }

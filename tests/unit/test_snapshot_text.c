@@ -316,6 +316,38 @@ static void test_snapshot_in_place_equals_tree(void **state)
   }
 }
 
+/* Memory regions that name their address spaces, alternating names of one
+   length and one name in two spellings, load as the regions that give the
+   DW_ASPACE numbers of the AMDGPU DWARF spec (none 0, generic 1, region 2,
+   local 3, private_lane N 0x20 + N), read from text and from the tree. */
+static void test_snapshot_aspace_names_as_numbers(void **state)
+{
+  (void)state;
+#define REGION(space, address) \
+  "{\"address_space\": " space ", \"address\": " #address ", \"bytes\": \"0102\"},"
+  static const char named[] =
+      "{\"wave_size\": 64, \"memory\": [" REGION("\"region\"", 16) REGION("\"global\"", 32)
+          REGION("\"Region\"", 48) REGION("\"private_lane5\"", 64)
+              REGION("\"private_lane6\"", 80) REGION("\"local\"", 96)
+                  REGION("\"DW_ASPACE_AMDGPU_local\"", 112) REGION("\"generic\"", 128)
+                      REGION("\"region\"", 144) "{\"address\": 0, \"bytes\": \"\"}]}";
+  static const char numbered[] =
+      "{\"wave_size\": 64, \"memory\": [" REGION("2", 16) REGION("0", 32) REGION("2", 48)
+          REGION("37", 64) REGION("38", 80) REGION("3", 96) REGION("3", 112) REGION("1", 128)
+              REGION("2", 144) "{\"address\": 0, \"bytes\": \"\"}]}";
+#undef REGION
+  char *named_tree = NULL, *named_text = NULL, *numbered_tree = NULL, *numbered_text = NULL;
+  amddwarf_error ea, eb;
+  assert_int_equal(load_both(named, &named_tree, &named_text, &ea, &eb), AMDDWARF_OK);
+  assert_int_equal(load_both(numbered, &numbered_tree, &numbered_text, &ea, &eb), AMDDWARF_OK);
+  assert_string_equal(named_text, numbered_text);
+  assert_string_equal(named_tree, numbered_tree);
+  free(named_tree);
+  free(named_text);
+  free(numbered_tree);
+  free(numbered_text);
+}
+
 /* What the tree refuses, the text refuses with the same message. */
 static void test_snapshot_in_place_refuses_the_same(void **state)
 {
@@ -369,6 +401,7 @@ int main(void)
       cmocka_unit_test(test_hex_run_every_character),
       cmocka_unit_test(test_snapshot_in_place_equals_tree),
       cmocka_unit_test(test_snapshot_in_place_refuses_the_same),
+      cmocka_unit_test(test_snapshot_aspace_names_as_numbers),
   };
   return cmocka_run_group_tests_name("snapshot_text", tests, NULL, NULL);
 }

@@ -69,7 +69,7 @@ bool dap_arg_index(dap_reply *reply, const json_t *args, const char *name, bool 
 static void send(dap_session *s, json_t *message)
 {
   json_object_set_new(message, "seq", json_integer(++s->seq));
-  dap_write_message(s->out, message);
+  dap_write_message(s->out, message, &s->message_text);
   json_decref(message);
 }
 

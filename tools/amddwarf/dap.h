@@ -15,6 +15,8 @@
 #include <jansson.h>
 #include <amddwarf/amddwarf.h>
 
+#include "dap_protocol.h"
+
 /* One thread of the protocol: a wave of the stop. */
 typedef struct dap_thread {
   const amddwarf_stop_wave *place;
@@ -69,6 +71,7 @@ typedef struct dap_handle {
 typedef struct dap_session {
   FILE *out;
   int64_t seq;                   /* of the last message sent */
+  dap_text message_text;         /* the text of the message being sent */
   bool launched, configured, stopped_sent, done;
   amddwarf_object **objects;
   size_t object_count;

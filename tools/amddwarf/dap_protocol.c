@@ -183,18 +183,167 @@ dap_read_result dap_reader_next(dap_reader *r, json_t **message, int64_t *seq, c
   return DAP_READ_MESSAGE;
 }
 
-int dap_write_message(FILE *out, const json_t *message)
+void dap_text_free(dap_text *text)
 {
-  char *text = json_dumps(message, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  if (!text)
+  free(text->data);
+  memset(text, 0, sizeof *text);
+}
+
+static int text_reserve(dap_text *t, size_t n)
+{
+  if (n < t->cap - t->len)
+    return 0;
+  size_t cap = t->cap ? t->cap : 4096;
+  while (n >= cap - t->len) {
+    if (cap > SIZE_MAX / 2)
+      return -1;
+    cap *= 2;
+  }
+  char *grown = realloc(t->data, cap);
+  if (!grown)
     return -1;
-  size_t n = strlen(text);
-  int rc = fprintf(out, "Content-Length: %zu\r\n\r\n", n) < 0 || fwrite(text, 1, n, out) != n ||
-                   fflush(out) != 0
-               ? -1
-               : 0;
-  free(text);
-  return rc;
+  t->data = grown;
+  t->cap = cap;
+  return 0;
+}
+
+static int text_append(dap_text *t, const char *bytes, size_t n)
+{
+  if (text_reserve(t, n) != 0)
+    return -1;
+  memcpy(t->data + t->len, bytes, n);
+  t->len += n;
+  return 0;
+}
+
+/* The length of the UTF-8 sequence at S (at most N bytes), or 0 when it is
+   not one jansson accepts: no overlong forms, surrogates or code points
+   past U+10FFFF. */
+static size_t utf8_length(const unsigned char *s, size_t n)
+{
+  unsigned c = s[0];
+  size_t length = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                             : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (length <= 1 || length > n)
+    return length > n ? 0 : length;
+  uint32_t code = c & (0x7Fu >> length);
+  for (size_t i = 1; i < length; i++) {
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
+    code = code << 6 | (s[i] & 0x3Fu);
+  }
+  static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < least[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+    return 0;
+  return length;
+}
+
+/* S (N bytes) quoted: '"' and '\' escaped, the control characters with a
+   letter where JSON has one, the others as \u00XX. */
+static int text_string(dap_text *t, const char *s, size_t n)
+{
+  if (text_reserve(t, n + 2) != 0)
+    return -1;
+  t->data[t->len++] = '"';
+  const unsigned char *u = (const unsigned char *)s;
+  size_t plain = 0; /* start of the characters not yet copied */
+  for (size_t i = 0; i < n;) {
+    unsigned c = u[i];
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t length = utf8_length(u + i, n - i);
+    if (length == 0)
+      return -1;
+    if (c >= 0x80) {
+      i += length;
+      continue;
+    }
+    if (text_append(t, s + plain, i - plain) != 0)
+      return -1;
+    static const char letters[] = "btn\0fr"; /* \b 8, \t 9, \n 10, \f 12, \r 13 */
+    char escape[8];
+    size_t m;
+    if (c == '"' || c == '\\')
+      escape[0] = '\\', escape[1] = (char)c, m = 2;
+    else if (c >= 8 && c <= 13 && letters[c - 8])
+      escape[0] = '\\', escape[1] = letters[c - 8], m = 2;
+    else
+      m = (size_t)snprintf(escape, sizeof escape, "\\u%04X", c);
+    if (text_append(t, escape, m) != 0)
+      return -1;
+    plain = ++i;
+  }
+  return text_append(t, s + plain, n - plain) != 0 || text_append(t, "\"", 1) != 0 ? -1 : 0;
+}
+
+static int text_value(const json_t *v, dap_text *t)
+{
+  char number[32];
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: {
+    if (text_append(t, "{", 1) != 0)
+      return -1;
+    int first = 1;
+    for (void *it = json_object_iter((json_t *)v); it;
+         it = json_object_iter_next((json_t *)v, it), first = 0) {
+      if ((!first && text_append(t, ",", 1) != 0) ||
+          text_string(t, json_object_iter_key(it), json_object_iter_key_len(it)) != 0 ||
+          text_append(t, ":", 1) != 0 || text_value(json_object_iter_value(it), t) != 0)
+        return -1;
+    }
+    return text_append(t, "}", 1);
+  }
+  case JSON_ARRAY: {
+    if (text_append(t, "[", 1) != 0)
+      return -1;
+    for (size_t i = 0; i < json_array_size(v); i++)
+      if ((i > 0 && text_append(t, ",", 1) != 0) || text_value(json_array_get(v, i), t) != 0)
+        return -1;
+    return text_append(t, "]", 1);
+  }
+  case JSON_STRING:
+    return text_string(t, json_string_value(v), json_string_length(v));
+  case JSON_INTEGER: {
+    int n = snprintf(number, sizeof number, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    return text_append(t, number, (size_t)n);
+  }
+  case JSON_REAL: {
+    /* jansson's own shortest round-trip text. */
+    char *real = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+    int rc = real ? text_append(t, real, strlen(real)) : -1;
+    free(real);
+    return rc;
+  }
+  case JSON_TRUE:
+    return text_append(t, "true", 4);
+  case JSON_FALSE:
+    return text_append(t, "false", 5);
+  case JSON_NULL:
+    return text_append(t, "null", 4);
+  }
+  return -1;
+}
+
+int dap_json_text(const json_t *value, dap_text *text)
+{
+  text->len = 0;
+  if (text_value(value, text) != 0 || text_reserve(text, 1) != 0)
+    return -1;
+  text->data[text->len] = '\0';
+  return 0;
+}
+
+int dap_write_message(FILE *out, const json_t *message, dap_text *buffer)
+{
+  if (dap_json_text(message, buffer) != 0)
+    return -1;
+  size_t n = buffer->len;
+  return fprintf(out, "Content-Length: %zu\r\n\r\n", n) < 0 ||
+                 fwrite(buffer->data, 1, n, out) != n || fflush(out) != 0
+             ? -1
+             : 0;
 }
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -40,8 +40,21 @@ int dap_reader_feed(dap_reader *r, const void *data, size_t n);
 dap_read_result dap_reader_next(dap_reader *r, json_t **message, int64_t *seq, char *error,
                                 size_t error_size);
 
-/* Writes MESSAGE framed to OUT and flushes. Returns 0 or -1. */
-int dap_write_message(FILE *out, const json_t *message);
+/* A growing text buffer, kept from one message to the next. */
+typedef struct dap_text {
+  char *data;
+  size_t len, cap;
+} dap_text;
+
+void dap_text_free(dap_text *text);
+/* VALUE as jansson prints it with JSON_COMPACT | JSON_PRESERVE_ORDER (byte
+   for byte: the same escapes, numbers and member order), into TEXT, which is emptied first and
+   NUL-terminated. Returns 0, or -1 when out of memory or for a string that
+   is not UTF-8 (which jansson refuses to print too). */
+int dap_json_text(const json_t *value, dap_text *text);
+/* Writes MESSAGE framed to OUT and flushes; BUFFER holds its text. Returns 0
+   or -1. */
+int dap_write_message(FILE *out, const json_t *message, dap_text *buffer);
 
 /* Base64 (RFC 4648, with padding) of SIZE bytes, as a new JSON string. */
 json_t *dap_base64_encode(const uint8_t *data, size_t size);

@@ -40,6 +40,11 @@ typedef struct loader {
   amddwarf_error *err;
   uint64_t total_bytes;
   snapshot_scratch scratch; /* decoded strings */
+  /* The last address space name looked up and its value: a wave's memory
+     regions name a few spaces over and over. */
+  char aspace_name[48];
+  size_t aspace_length; /* 0: none yet */
+  uint32_t aspace_value;
 } loader;
 
 static amddwarf_status schema(loader *l, const char *format, const char *member)
@@ -167,8 +172,18 @@ static amddwarf_status parse_aspace(loader *l, const snapshot_value *v, const ch
     const char *name = string_of(l, v, &length);
     if (!name)
       return no_memory(l);
-    if (amddwarf_aspace_lookup(name, aspace) == AMDDWARF_OK)
+    if (length && length == l->aspace_length && memcmp(name, l->aspace_name, length) == 0) {
+      *aspace = l->aspace_value;
       return AMDDWARF_OK;
+    }
+    if (amddwarf_aspace_lookup(name, aspace) == AMDDWARF_OK) {
+      if (length < sizeof l->aspace_name && memchr(name, '\0', length) == NULL) {
+        memcpy(l->aspace_name, name, length);
+        l->aspace_length = length;
+        l->aspace_value = *aspace;
+      }
+      return AMDDWARF_OK;
+    }
   }
   if (amddwarf__snapshot_uint(v, UINT32_MAX, "", AMDDWARF_E_SNAPSHOT_SCHEMA, NULL, &number) ==
           AMDDWARF_OK &&
@@ -874,7 +889,7 @@ amddwarf_status amddwarf__snapshot_load_value(const snapshot_value *root,
   s->wave_size = 64;
   s->address_size = 8;
   amddwarf_expr_format_init(&s->format);
-  loader l = {s, err, 0, {&s->alloc, NULL, 0}};
+  loader l = {.s = s, .err = err, .scratch = {&s->alloc, NULL, 0}};
   amddwarf_status st = load(&l, root, code_objects);
   amddwarf__snapshot_scratch_release(&l.scratch);
   if (st == AMDDWARF_OK)

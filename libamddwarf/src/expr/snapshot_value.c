@@ -230,11 +230,13 @@ size_t amddwarf__snapshot_count(const snapshot_value *container)
   return w.index;
 }
 
-/* Whether the member name at TEXT[BEGIN, END) (quotes included) is NAME. */
-static int text_name_is(const char *text, size_t begin, size_t end, const char *name)
+/* Whether the member name at TEXT[BEGIN, END) (quotes included) is NAME;
+   ESCAPED: whether the name has an escape. */
+static int text_name_is(const char *text, size_t begin, size_t end, int escaped,
+                        const char *name)
 {
   size_t n = strlen(name);
-  if (memchr(text + begin, '\\', end - begin) == NULL)
+  if (!escaped)
     return end - begin - 2 == n && memcmp(text + begin + 1, name, n) == 0;
   char decoded[64];
   text_name(text, begin, end, decoded, sizeof decoded);
@@ -275,8 +277,9 @@ int amddwarf__snapshot_members(const snapshot_value *object, const char *const *
   size_t name_begin, name_end;
   amddwarf__snapshot_walk_init(object, &w);
   while (text_next(&w, &name_begin, &name_end, &value)) {
+    int escaped = memchr(object->text + name_begin, '\\', name_end - name_begin) != NULL;
     size_t i = 0;
-    while (i < count && !text_name_is(object->text, name_begin, name_end, names[i]))
+    while (i < count && !text_name_is(object->text, name_begin, name_end, escaped, names[i]))
       i++;
     if (i < count) {
       out[i] = value;
