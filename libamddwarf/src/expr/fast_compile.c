@@ -153,30 +153,20 @@ static bool lower_drop(compiler *c, const amddwarf_op *op, uint32_t parameter, f
   return true;
 }
 
-static bool lower_swap(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+/* DW_OP_swap and DW_OP_rot: the top PARAMETER entries roll, the top one
+   going below the others. */
+static bool lower_roll(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                        bool *emit)
 {
-  (void)op, (void)parameter, (void)emit;
-  if (c->depth < 2)
+  (void)op, (void)emit;
+  if (c->depth < parameter)
     return false;
-  s->code = FC_SWAP;
+  s->code = FC_ROLL;
+  s->a = parameter;
   static_entry top = *below_top(c, 0);
-  *below_top(c, 0) = *below_top(c, 1);
-  *below_top(c, 1) = top;
-  return true;
-}
-
-static bool lower_rot(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                      bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  if (c->depth < 3)
-    return false;
-  s->code = FC_ROT;
-  static_entry top = *below_top(c, 0);
-  *below_top(c, 0) = *below_top(c, 1);
-  *below_top(c, 1) = *below_top(c, 2);
-  *below_top(c, 2) = top;
+  for (unsigned i = 0; i + 1 < parameter; i++)
+    *below_top(c, i) = *below_top(c, i + 1);
+  *below_top(c, parameter - 1) = top;
   return true;
 }
 
@@ -383,6 +373,11 @@ uint32_t amddwarf__pick_depth(const amddwarf_op *op)
 {
   uint32_t parameter = lowerings[op->kind].parameter;
   return parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : parameter; /* a 1-byte index */
+}
+
+uint32_t amddwarf__roll_count(const amddwarf_op *op)
+{
+  return lowerings[op->kind].parameter;
 }
 
 uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits)

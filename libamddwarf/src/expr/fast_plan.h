@@ -44,8 +44,7 @@ typedef enum fast_code {
   FC_FBREG,          /* the frame base + B (signed) */
   FC_LANE,           /* push the lane (B: the generic mask) */
   FC_DUP,            /* push a copy of the entry A below the top (0: the top) */
-  FC_SWAP,
-  FC_ROT,            /* the top entry below the next two */
+  FC_ROLL,           /* the top entry below the next A - 1 (swap 2, rot 3) */
   FC_UNDEFINED,      /* push the undefined location */
   FC_BINARY,         /* operation A on two generic values */
   FC_BINARY_CONST,   /* operation A on the generic value and B: a constant
@@ -137,6 +136,10 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
 /* Which entry below the top DW_OP_dup, DW_OP_over or DW_OP_pick OP copies
    (0: the top), as its row of plan_lower.def says. */
 uint32_t amddwarf__pick_depth(const amddwarf_op *op);
+
+/* How many top entries DW_OP_swap or DW_OP_rot OP rolls (the top one goes
+   below the others), as its row of plan_lower.def says. */
+uint32_t amddwarf__roll_count(const amddwarf_op *op);
 
 /* How many bytes DW_OP_deref or DW_OP_deref_size OP reads, as its row of
    plan_lower.def says: deref the generic size, deref_size its operand. */

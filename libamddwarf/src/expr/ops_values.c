@@ -45,26 +45,19 @@ amddwarf_status amddwarf__op_drop(machine *m, op_step *s)
   return st;
 }
 
-amddwarf_status amddwarf__op_swap(machine *m, op_step *s)
+/* DW_OP_swap and DW_OP_rot: the top entries roll, as many as the
+   operation's row of plan_lower.def says, the top one going below the
+   others. */
+amddwarf_status amddwarf__op_roll(machine *m, op_step *s)
 {
-  amddwarf_status st = amddwarf__stack_need(m, s->base, 2);
+  uint32_t count = amddwarf__roll_count(s->op);
+  amddwarf_status st = amddwarf__stack_need(m, s->base, count);
   if (st != AMDDWARF_OK)
     return st;
   amddwarf_entry t = *stack_top(m, 0);
-  *stack_top(m, 0) = *stack_top(m, 1);
-  *stack_top(m, 1) = t;
-  return AMDDWARF_OK;
-}
-
-amddwarf_status amddwarf__op_rot(machine *m, op_step *s)
-{
-  amddwarf_status st = amddwarf__stack_need(m, s->base, 3);
-  if (st != AMDDWARF_OK)
-    return st;
-  amddwarf_entry t = *stack_top(m, 0);
-  *stack_top(m, 0) = *stack_top(m, 1);
-  *stack_top(m, 1) = *stack_top(m, 2);
-  *stack_top(m, 2) = t;
+  for (uint32_t i = 0; i + 1 < count; i++)
+    *stack_top(m, i) = *stack_top(m, i + 1);
+  *stack_top(m, count - 1) = t;
   return AMDDWARF_OK;
 }
 
