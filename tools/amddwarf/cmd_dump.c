@@ -114,7 +114,8 @@ static int keep_entry(void *user, const amddwarf_loc_entry *entry)
 static amddwarf_attribute with_entries(dump_die *d, const amddwarf_attribute *a)
 {
   amddwarf_attribute shown = *a;
-  if (a->value.kind != AMDDWARF_ATTR_LIST || !amddwarf_object_attribute_is_evaluated(a->attribute))
+  if (a->value.kind != AMDDWARF_ATTR_LIST ||
+      !amddwarf_object_attribute_is_evaluated(a->attribute))
     return shown;
   d->entry_count = 0;
   if (amddwarf_object_die_list_entries(d->object, d->ref, a->attribute, keep_entry, d, NULL) ==

@@ -4,6 +4,9 @@
 #ifndef AMDDWARF_DEBUG_INTERNAL_H
 #define AMDDWARF_DEBUG_INTERNAL_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <amddwarf/cfi.h>
 #include <amddwarf/debug.h>
 #include <amddwarf/eval.h>
@@ -120,11 +123,26 @@ static inline amddwarf_status amddwarf_debug_read_register(const amddwarf_wave *
 amddwarf_status amddwarf__debug_locate(const amddwarf_wave *wave, uint64_t pc, size_t *index,
                                       uint64_t *object_pc);
 
-/* Places WAVE at PC (wave.c; at open and when the PC register is written):
-   the object holding it and the PC in that object's addresses, in
-   wave->info. E_PC_NOT_LOADED, changing nothing, when loaded objects do not
-   hold PC. */
-amddwarf_status amddwarf__debug_place_wave(amddwarf_wave *wave, uint64_t pc, amddwarf_error *err);
+/* Where a wave at PC stands (wave.c; at open and when the PC register is
+   written): the object holding it and the PC in that object's addresses.
+   Loaded objects are where the PC must be (E_PC_NOT_LOADED); unloaded ones
+   keep the first object's reading of an address no subprogram holds. */
+typedef struct amddwarf_debug_place {
+  size_t object_index;
+  uint64_t object_pc;
+  bool located;   /* an object holds PC (else the first object's reading) */
+} amddwarf_debug_place;
+amddwarf_status amddwarf__debug_find_place(const amddwarf_wave *wave, uint64_t pc,
+                                          amddwarf_debug_place *out, amddwarf_error *err);
+/* Puts WAVE at PC, in PLACE (amddwarf__debug_find_place's): wave->pc and
+   wave->info. */
+void amddwarf__debug_set_place(amddwarf_wave *wave, uint64_t pc, const amddwarf_debug_place *place);
+
+/* The mask of every lane of a wave of WAVE_SIZE lanes. */
+static inline uint64_t amddwarf__debug_all_lanes(uint32_t wave_size)
+{
+  return wave_size >= 64 ? UINT64_MAX : (UINT64_C(1) << wave_size) - 1;
+}
 
 /* E_PC_NOT_LOADED for PC, the message listing every object's loaded
    extent. */

@@ -7,11 +7,6 @@
 #include "common/error.h"
 #include "debug/debug_internal.h"
 
-static uint64_t all_lanes(uint32_t wave_size)
-{
-  return wave_size >= 64 ? UINT64_MAX : (UINT64_C(1) << wave_size) - 1;
-}
-
 static const char *skip_spaces(const char *p)
 {
   while (*p == ' ')
@@ -57,9 +52,9 @@ amddwarf_status amddwarf_lanes_parse(const amddwarf_lanes *lanes, const char *te
     uint64_t offset = (uint64_t)(item - text);
     unsigned long lo = 0, hi = 0;
     if (is_word(p, "all", &end)) {
-      *mask |= all_lanes(wave);
+      *mask |= amddwarf__debug_all_lanes(wave);
     } else if (is_word(p, "active", &end)) {
-      *mask |= lanes->active_mask & all_lanes(wave);
+      *mask |= lanes->active_mask & amddwarf__debug_all_lanes(wave);
     } else if (lane_number(p, &lo, &end)) {
       hi = lo;
       if (*end == '-' && !lane_number(end + 1, &hi, &end))

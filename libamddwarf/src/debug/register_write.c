@@ -32,15 +32,17 @@ static amddwarf_status fact_after_write(amddwarf_wave *w, uint32_t regno,
 
 /* Checks a write of the wave's PC or EXEC register, from which its frames
    and lanes are computed: only the register that holds the whole fact (pc;
-   exec of the wave's size), and a PC that a loaded object holds. *VALUE is
-   the fact after the write. */
+   exec of the wave's size), and a PC where the wave can stand. *VALUE is
+   the fact after the write, *PLACE the wave's place at a new PC. */
 static amddwarf_status check_fact_write(amddwarf_wave *w, uint32_t regno,
                                         const amddwarf_amdgpu_register *info, const char *name,
                                         uint64_t offset, uint64_t size, const void *buf,
-                                        uint64_t *value, amddwarf_error *err)
+                                        uint64_t *value, amddwarf_debug_place *place,
+                                        amddwarf_error *err)
 {
   bool pc = info->kind_id == AMDDWARF_REGISTER_KIND_PC;
-  uint32_t whole = pc ? AMDDWARF_DEBUG_PC_REGISTER : w->info.wave_size == 32 ? 1 : 17;
+  uint32_t whole = 0;
+  (void)amddwarf_amdgpu_register_lookup(pc ? "pc" : "exec", w->info.wave_size, &whole);
   if (regno != whole) {
     char wanted[32];
     amddwarf_amdgpu_register_name(whole, AMDDWARF_REGISTER_ASM_NAME, wanted, sizeof wanted);
@@ -52,19 +54,17 @@ static amddwarf_status check_fact_write(amddwarf_wave *w, uint32_t regno,
   if (st != AMDDWARF_OK)
     return st;
   if (!pc) {
-    uint64_t all = w->info.wave_size == 64 ? ~0ull : (1ull << w->info.wave_size) - 1;
-    if (*value & ~all)
+    if (*value & ~amddwarf__debug_all_lanes(w->info.wave_size))
       return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                            "exec 0x%llx names lanes past the wave's %u",
                            (unsigned long long)*value, w->info.wave_size);
     return AMDDWARF_OK;
   }
-  size_t index = 0;
-  uint64_t object_pc = 0;
-  if (amddwarf__debug_locate(w, *value, &index, &object_pc) != AMDDWARF_OK)
-    return w->load_addresses != NULL ? amddwarf__debug_not_loaded(w, *value, err) : AMDDWARF_OK;
+  if ((st = amddwarf__debug_find_place(w, *value, place, err)) != AMDDWARF_OK || !place->located)
+    return st;
   /* Code of another object must run at the wave's size. */
-  return amddwarf_object_check_wave(w->objects[index], NULL, w->info.wave_size, err);
+  return amddwarf_object_check_wave(w->objects[place->object_index], NULL, w->info.wave_size,
+                                    err);
 }
 
 /* The lanes whose dwords bytes [OFFSET, OFFSET + SIZE) of a vector register
@@ -128,14 +128,15 @@ amddwarf_status amddwarf_wave_write_register(amddwarf_wave *wave, size_t index, 
   bool fact =
       info.kind_id == AMDDWARF_REGISTER_KIND_PC || info.kind_id == AMDDWARF_REGISTER_KIND_EXEC;
   uint64_t value = 0;
-  if (fact && (st = check_fact_write(wave, regno, &info, name, offset, size, buf, &value, err)) !=
-                  AMDDWARF_OK)
+  amddwarf_debug_place place = {0, 0, false};
+  if (fact && (st = check_fact_write(wave, regno, &info, name, offset, size, buf, &value, &place,
+                                     err)) != AMDDWARF_OK)
     return st;
   if (size == 0)
     return AMDDWARF_OK;
   st = wave->raw.write_register(wave->raw.user, regno, offset, size, buf);
   if (st == AMDDWARF_OK && info.kind_id == AMDDWARF_REGISTER_KIND_PC)
-    (void)amddwarf__debug_place_wave(wave, value, NULL); /* checked above */
+    amddwarf__debug_set_place(wave, value, &place);
   if (st == AMDDWARF_OK && info.kind_id == AMDDWARF_REGISTER_KIND_EXEC) {
     wave->info.exec = value;
     wave->exec_from_target = 1;

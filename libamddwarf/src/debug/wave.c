@@ -113,7 +113,7 @@ static void read_wave_facts(amddwarf_wave *w)
       (size != 32 && size != 64))
     size = amddwarf_object_get_wave_info(w->objects[0])->wave_size == 32 ? 32 : 64;
   w->info.wave_size = size;
-  uint64_t all = size == 64 ? ~0ull : (1ull << size) - 1;
+  uint64_t all = amddwarf__debug_all_lanes(size);
   w->exec_from_target =
       w->raw.exec_mask != NULL && w->raw.exec_mask(w->raw.user, &w->info.exec) == AMDDWARF_OK;
   if (!w->exec_from_target)
@@ -195,8 +195,10 @@ amddwarf_status amddwarf_wave_open(const amddwarf_object *const *objects, size_t
       w->pc |= (uint64_t)pc[i] << (8 * i);
     w->has_pc = 1;
   }
-  if ((st = amddwarf__debug_place_wave(w, w->pc, err)) != AMDDWARF_OK)
+  amddwarf_debug_place place;
+  if ((st = amddwarf__debug_find_place(w, w->pc, &place, err)) != AMDDWARF_OK)
     goto fail;
+  amddwarf__debug_set_place(w, w->pc, &place);
   /* A wave read at a size its code cannot run at would give every register
      and lane at the wrong width. The architecture is compared only for
      loaded objects, where the target names the process's agent. */
@@ -217,25 +219,29 @@ fail:
   return st;
 }
 
-amddwarf_status amddwarf__debug_place_wave(amddwarf_wave *w, uint64_t pc, amddwarf_error *err)
+amddwarf_status amddwarf__debug_find_place(const amddwarf_wave *w, uint64_t pc,
+                                          amddwarf_debug_place *out, amddwarf_error *err)
 {
-  size_t index = 0;
-  uint64_t object_pc = pc;
-  if (amddwarf__debug_locate(w, pc, &index, &object_pc) != AMDDWARF_OK) {
-    /* Loaded objects are where the PC must be; unloaded ones keep the
-       first object's reading of an address no subprogram holds. */
-    if (w->load_addresses != NULL)
-      return amddwarf__debug_not_loaded(w, pc, err);
-    index = 0;
-    object_pc = pc;
-  }
+  out->located =
+      amddwarf__debug_locate(w, pc, &out->object_index, &out->object_pc) == AMDDWARF_OK;
+  if (out->located)
+    return AMDDWARF_OK;
+  if (w->load_addresses != NULL)
+    return amddwarf__debug_not_loaded(w, pc, err);
+  out->object_index = 0;
+  out->object_pc = pc;
+  return AMDDWARF_OK;
+}
+
+void amddwarf__debug_set_place(amddwarf_wave *w, uint64_t pc, const amddwarf_debug_place *place)
+{
+  size_t index = place->object_index;
   w->pc = pc;
   w->info.pc = pc;
   w->info.object_index = index;
-  w->info.object_pc = object_pc;
+  w->info.object_pc = place->object_pc;
   w->info.object = w->objects[index];
   w->info.load_address = w->load_addresses != NULL ? w->load_addresses[index] : 0;
-  return AMDDWARF_OK;
 }
 
 const amddwarf_wave_info *amddwarf_wave_get_info(const amddwarf_wave *wave)

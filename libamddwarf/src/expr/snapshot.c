@@ -567,6 +567,15 @@ static amddwarf_status parse_dies(loader *l, const snapshot_value *arr)
   return AMDDWARF_OK;
 }
 
+/* The DWARF number of the wave's EXEC register at its size (EXEC_MASK_32 or
+   _64, as the register names read it). */
+static uint32_t exec_register(const amddwarf_snapshot *s)
+{
+  uint32_t regno = 0;
+  (void)amddwarf_amdgpu_register_lookup("exec", s->wave_size, &regno);
+  return regno;
+}
+
 /* Sets register REGNO to the low bytes of VALUE unless the snapshot has it. */
 static amddwarf_status default_register(loader *l, uint32_t regno, uint64_t value)
 {
@@ -822,7 +831,7 @@ static amddwarf_status load(loader *l, const snapshot_value *root,
                       &s->exec)) != AMDDWARF_OK)
       return st;
     s->has_exec = 1;
-    if ((st = default_register(l, s->wave_size == 32 ? 1 : 17, s->exec)) != AMDDWARF_OK)
+    if ((st = default_register(l, exec_register(s), s->exec)) != AMDDWARF_OK)
       return st;
   }
   if (m[M_PC].kind != SNAPSHOT_MISSING) {
@@ -1002,7 +1011,7 @@ static amddwarf_status cb_write_register(void *user, uint32_t regno, uint64_t of
   amddwarf_status st = register_access(r, offset, size, NULL, buf);
   s->written |= st == AMDDWARF_OK;
   /* The wave's EXEC register is the EXEC that exec_mask gives. */
-  if (st == AMDDWARF_OK && s->has_exec && regno == (s->wave_size == 32 ? 1u : 17u)) {
+  if (st == AMDDWARF_OK && s->has_exec && regno == exec_register(s)) {
     s->exec = 0;
     for (uint64_t i = 0; i < r->size && i < 8; ++i)
       s->exec |= (uint64_t)r->bytes[i] << (8 * i);

@@ -60,7 +60,9 @@ static int collect(void *user, const amddwarf_attribute *a)
     return 0;
   }
   bool ranges = a->attribute == DW_AT_ranges;
-  if (!ranges && !(a->value.kind == AMDDWARF_ATTR_LIST && amddwarf_object_attribute_is_evaluated(a->attribute)))
+  bool list = a->value.kind == AMDDWARF_ATTR_LIST &&
+              amddwarf_object_attribute_is_evaluated(a->attribute);
+  if (!ranges && !list)
     return 0;
   d->item[d->count].form = a->form;
   d->item[d->count].kind = ranges ? ITEM_RANGES : ITEM_LIST;
