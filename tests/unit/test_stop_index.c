@@ -519,7 +519,9 @@ static void test_bad_memory_hex_names_region_and_byte(void **state)
 /* The index records the long strings of hex digits alone in each wave's
    snapshot, where strstr finds them, and no other string: not one outside a
    snapshot, a short one, one with a "0x" prefix or a character that is not
-   a digit. Checking a wave with them gives the index the check makes alone. */
+   a digit. The check it makes of each wave with them gives the index the
+   check makes alone, and a wave whose snapshot is not JSON keeps the fault
+   the check alone finds. */
 static void test_scan_records_hex_strings(void **state)
 {
   (void)state;
@@ -534,45 +536,58 @@ static void test_scan_records_hex_strings(void **state)
            "{\"waves\": [{\"extra\": \"%s\", \"snapshot\": {\"memory\": ["
            "{\"address\": 0, \"bytes\": \"%s\"}, {\"address\": 4096, \"bytes\": \"00ff\"},"
            " {\"address\": 8192, \"bytes\": \"0x%s\"}, {\"address\": 12288, \"bytes\": \"%s\"}]}},"
-           " {\"snapshot\": {\"memory\": [{\"address\": 0, \"bytes\": \"%s\"}]}}]}",
-           a, b, a, bad, a);
+           " {\"snapshot\": {\"memory\": [{\"address\": 0, \"bytes\": \"%s\"}]}},"
+           " {\"snapshot\": {\"memory\": [{\"address\": 01, \"bytes\": \"%s\"}]}}]}",
+           a, b, a, bad, a, a);
   size_t size = strlen(doc);
   amddwarf_allocator alloc = amddwarf__allocator_resolve(NULL);
   stop_scan_result scan;
   amddwarf_error err;
   assert_int_equal(amddwarf__stop_scan(doc, size, "h.json", &alloc, &scan, &err), AMDDWARF_OK);
-  assert_int_equal(scan.count, 2);
-  assert_int_equal(scan.hex_count, 2);
+  assert_int_equal(scan.count, 3);
+  /* Where strstr finds the one long hex string of waves 0 and 1. */
   const char *first = strstr(doc, b) - 1;
   const char *second = strstr(strstr(doc, "{\"snapshot\": {\"memory\": [{\"address\": 0,"), a) - 1;
-  assert_int_equal(scan.hex_strings[0].begin, (size_t)(first - doc));
-  assert_int_equal(scan.hex_strings[0].end, (size_t)(first - doc) + 302);
-  assert_int_equal(scan.hex_strings[1].begin, (size_t)(second - doc));
-  assert_int_equal(scan.hex_strings[1].end, (size_t)(second - doc) + 302);
-  assert_int_equal(scan.waves[0].hex_first, 0);
-  assert_int_equal(scan.waves[0].hex_count, 1);
-  assert_int_equal(scan.waves[1].hex_first, 1);
-  assert_int_equal(scan.waves[1].hex_count, 1);
+  const size_t hex_at[2] = {(size_t)(first - doc), (size_t)(second - doc)};
   for (size_t w = 0; w < 2; w++) {
-    json_text_index alone, known;
-    size_t fault = 0;
+    json_text_index alone;
+    size_t fault = 0, hex_seen = 0;
     const char *why = NULL;
+    const json_text_index *known = &scan.waves[w].index;
     stop_scan_range r = scan.waves[w].snapshot;
+    assert_int_equal(scan.waves[w].check_status, AMDDWARF_OK);
     assert_int_equal(amddwarf__json_text_check(doc, r.begin, r.end, &alloc, &alone, &fault, &why),
                      AMDDWARF_OK);
-    assert_int_equal(amddwarf__json_text_check_known(
-                         doc, r.begin, r.end, scan.hex_strings + scan.waves[w].hex_first,
-                         scan.waves[w].hex_count, &alloc, &known, &fault, &why),
-                     AMDDWARF_OK);
-    assert_int_equal(alone.count, known.count);
+    assert_int_equal(alone.count, known->count);
     for (size_t i = 0; i < alone.count; i++) {
-      assert_int_equal(alone.containers[i].begin, known.containers[i].begin);
-      assert_int_equal(alone.containers[i].end, known.containers[i].end);
-      assert_int_equal(alone.containers[i].count, known.containers[i].count);
-      assert_int_equal(alone.containers[i].hex_digits, known.containers[i].hex_digits);
+      assert_int_equal(alone.containers[i].begin, known->containers[i].begin);
+      assert_int_equal(alone.containers[i].end, known->containers[i].end);
+      assert_int_equal(alone.containers[i].count, known->containers[i].count);
+      assert_int_equal(alone.containers[i].hex_digits, known->containers[i].hex_digits);
+      if (known->containers[i].hex_digits) {
+        assert_int_equal(known->containers[i].begin, hex_at[w]);
+        assert_int_equal(known->containers[i].end, hex_at[w] + 302);
+        hex_seen++;
+      }
     }
+    assert_int_equal(hex_seen, 1);
     amddwarf__json_text_index_release(&alone);
-    amddwarf__json_text_index_release(&known);
+  }
+  /* Wave 2's snapshot has an address with a leading zero, which only the
+     strict check refuses. */
+  {
+    json_text_index alone;
+    size_t fault = 0;
+    const char *why = NULL;
+    stop_scan_range r = scan.waves[2].snapshot;
+    assert_int_equal(amddwarf__json_text_check(doc, r.begin, r.end, &alloc, &alone, &fault, &why),
+                     AMDDWARF_E_BAD_JSON);
+    amddwarf__json_text_index_release(&alone);
+    assert_int_equal(scan.waves[2].check_status, AMDDWARF_E_BAD_JSON);
+    assert_int_equal(scan.waves[2].check_fault, fault);
+    size_t zero = (size_t)(strstr(doc, ": 01") - doc) + 2;
+    assert_true(scan.waves[2].check_fault >= zero && scan.waves[2].check_fault <= zero + 1);
+    assert_string_equal(scan.waves[2].check_why, why);
   }
   amddwarf__stop_scan_release(&alloc, &scan);
   /* Read through the stop: the first wave's first region has b's bytes. */
@@ -590,6 +605,15 @@ static void test_scan_records_hex_strings(void **state)
   uint8_t byte;
   assert_int_equal(t.read_memory(t.user, AMDDWARF_ASPACE_NONE, AMDDWARF_NO_LANE, 150, 1, &byte),
                    AMDDWARF_E_EVAL_UNAVAILABLE);
+  /* The fault the index kept refuses wave 2 when it is read, every time. */
+  for (int again = 0; again < 2; again++) {
+    assert_int_equal(amddwarf_stop_wave_load(stop, 2, &wave, &err), AMDDWARF_E_BAD_JSON);
+    char expect[200];
+    size_t snapshot = (size_t)(strstr(doc, "{\"memory\": [{\"address\": 01") - doc);
+    snprintf(expect, sizeof expect, "h.json waves[2].snapshot (at byte %zu): byte %zu: ", snapshot,
+             (size_t)err.offset);
+    assert_true(strncmp(err.message, expect, strlen(expect)) == 0);
+  }
   amddwarf_stop_free(stop);
 }
 

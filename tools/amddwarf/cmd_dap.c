@@ -303,6 +303,7 @@ void dap_handle_message(dap_session *s, const json_t *message, int64_t seq)
     s->threads[s->current_thread].name[0] = '\0';
   if (r && r->handle == disconnect && strcmp(name, "terminate") == 0)
     dap_send_event(s, "terminated", NULL);
+  dap_close_spare_waves(s);
 }
 
 int cli_dap_main(int argc, char **argv)

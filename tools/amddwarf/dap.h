@@ -131,6 +131,10 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply);
 /* Reads and opens THREAD's wave on first use: true when it opened (else
    its OPEN_ERROR says why). */
 bool dap_thread_open(dap_session *s, size_t thread);
+/* Closes the least recently used waves (never the current thread's) until
+   at most DAP_OPEN_WAVES are open: run after a response is sent, so that
+   no request waits for the waves it let go. */
+void dap_close_spare_waves(dap_session *s);
 /* The thread of a threadId argument (1-based) that opened; sets current_thread. */
 bool dap_thread_arg(dap_session *s, const json_t *args, dap_reply *reply, size_t *thread);
 /* frameId = thread * DAP_FRAME_STRIDE + frame + 1. */

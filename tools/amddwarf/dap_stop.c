@@ -23,9 +23,10 @@
    larger one are read on first use (specs/dap.md, "Large stops"). */
 enum { DAP_READ_AT_LAUNCH = 64 };
 
-/* At most this many waves are open at once (about 300 KB each with their
-   snapshot); opening one more lets go of the least recently used, which is
-   read again when a request names it (specs/dap.md, "Large stops"). */
+/* At most this many waves are open between requests (about 300 KB each
+   with their snapshot); after a request opened more, the least recently
+   used are let go (dap_close_spare_waves), to be read again when a request
+   names them (specs/dap.md, "Large stops"). */
 enum { DAP_OPEN_WAVES = 64 };
 
 /* A stop file's bytes, mapped for as long as the stop reads its waves from
@@ -394,14 +395,12 @@ static void thread_close(dap_session *s, size_t thread)
   t->tried = false;
 }
 
-/* Keeps the open waves under DAP_OPEN_WAVES before one more opens: lets go
-   of the least recently used, never the current thread nor KEEP. */
-static void make_room(dap_session *s, size_t keep)
+void dap_close_spare_waves(dap_session *s)
 {
-  while (s->open_count >= DAP_OPEN_WAVES) {
-    /* At most two steps: KEEP and the current thread are passed over. */
+  while (s->open_count > DAP_OPEN_WAVES) {
+    /* At most one step: the current thread is passed over. */
     size_t oldest = s->used_first;
-    while (oldest && (oldest - 1 == keep || oldest - 1 == s->current_thread))
+    while (oldest && oldest - 1 == s->current_thread)
       oldest = s->threads[oldest - 1].used_after;
     if (oldest == 0)
       return;
@@ -417,7 +416,6 @@ bool dap_thread_open(dap_session *s, size_t thread)
       use_touch(s, thread);
     return t->wave != NULL;
   }
-  make_room(s, thread);
   t->tried = true;
   amddwarf_error err;
   amddwarf_error_clear(&err);

@@ -534,7 +534,8 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
     e[-1] = '\0';
   uint64_t mask = 0;
   size_t length = 0;
-  char *table = NULL;
+  /* A table of 64 distinct lanes fits; a longer one is made again. */
+  char small[8192], *table = NULL;
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
   amddwarf_status st = amddwarf_wave_lanes_parse(s->threads[thread].wave, list, &mask, &err);
@@ -542,14 +543,15 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
     return dap_fail(reply, "%s", err.message);
   st = value_open(s, thread, frame, 0, expr, &value, &err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_lanes_table(value, mask, 0, NULL, 0, &length, &err);
-  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
+    st = amddwarf_valobj_lanes_table(value, mask, 0, small, sizeof small, &length, &err);
+  if (st == AMDDWARF_OK && length >= sizeof small && (table = malloc(length + 1)) == NULL)
     st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK)
+  if (st == AMDDWARF_OK && table != NULL)
     st = amddwarf_valobj_lanes_table(value, mask, 0, table, length + 1, NULL, &err);
   amddwarf_valobj_free(value);
   if (st == AMDDWARF_OK)
-    reply->body = json_pack("{s:s,s:i}", "result", table, "variablesReference", 0);
+    reply->body = json_pack("{s:s,s:i}", "result", table != NULL ? table : small,
+                            "variablesReference", 0);
   free(table);
   return st == AMDDWARF_OK || dap_fail_status(reply, expr, st, &err);
 }

@@ -92,6 +92,15 @@ struct amddwarf_wave {
      their unwinder until close: what was obtained from them stays valid. */
   struct amddwarf_debug_retired *retired;
 
+  /* The place of the PC asked last (amddwarf_wave_place): a wave's lanes
+     mostly share a PC, and a place walks the object's scopes. The objects
+     and load addresses of a wave never change, so neither does a PC's
+     place. */
+  int place_memo_valid;
+  uint64_t place_memo_pc;
+  amddwarf_status place_memo_status;
+  amddwarf_place place_memo;
+
   /* The memory of the value freed last, for the next one (values are made
      and freed by the thousand, and are large): SPARE_VALUE_SIZE bytes. */
   void *spare_value;

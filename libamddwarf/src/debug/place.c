@@ -23,10 +23,8 @@ static const char *innermost_function(const amddwarf_object *object, uint64_t pc
   return NULL;
 }
 
-amddwarf_status amddwarf_wave_place(const amddwarf_wave *wave, uint64_t pc, amddwarf_place *out)
+static amddwarf_status locate_place(const amddwarf_wave *wave, uint64_t pc, amddwarf_place *out)
 {
-  if (wave == NULL || out == NULL)
-    return AMDDWARF_E_INVALID_ARGUMENT;
   memset(out, 0, sizeof *out);
   size_t first = 0, end = wave->object_count;
   uint64_t object_pc = pc;
@@ -60,6 +58,22 @@ amddwarf_status amddwarf_wave_place(const amddwarf_wave *wave, uint64_t pc, amdd
     return AMDDWARF_OK;
   }
   return AMDDWARF_NOT_FOUND;
+}
+
+amddwarf_status amddwarf_wave_place(const amddwarf_wave *wave, uint64_t pc, amddwarf_place *out)
+{
+  if (wave == NULL || out == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  /* The memo is the wave's own cache, not part of what it answers: a wave
+     belongs to one thread at a time (debug.h). */
+  amddwarf_wave *memo = (amddwarf_wave *)wave;
+  if (!memo->place_memo_valid || memo->place_memo_pc != pc) {
+    memo->place_memo_status = locate_place(wave, pc, &memo->place_memo);
+    memo->place_memo_pc = pc;
+    memo->place_memo_valid = 1;
+  }
+  *out = memo->place_memo;
+  return memo->place_memo_status;
 }
 
 const char *amddwarf_place_file_name(const amddwarf_place *place)

@@ -417,10 +417,20 @@ amddwarf_status amddwarf_valobj_read(amddwarf_valobj *value, uint32_t lane,
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "lane %u is not below the wave size %u", lane,
                          value->wave->info.wave_size);
+  return amddwarf__valobj_read_lane(value, lane, NULL, out, err);
+}
+
+amddwarf_status amddwarf__valobj_read_lane(amddwarf_valobj *value, uint32_t lane,
+                                          const uint8_t *whole_bytes, amddwarf_lane_value *out,
+                                          amddwarf_error *err)
+{
   amddwarf_status st = amddwarf__debug_value_reads(value, 1, err);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf__debug_value_read(value, lane, &value->reads[0]);
+  if (whole_bytes != NULL)
+    amddwarf__debug_value_from_bytes(value, lane, whole_bytes, &value->reads[0]);
+  else
+    amddwarf__debug_value_read(value, lane, &value->reads[0]);
   if ((st = read_status(value, &value->reads[0], err)) != AMDDWARF_OK)
     return st;
   lane_value(&value->reads[0], out);

@@ -101,6 +101,13 @@ uint64_t amddwarf__debug_value_read_whole(amddwarf_valobj *value, uint64_t lanes
 void amddwarf__debug_value_from_bytes(amddwarf_valobj *value, uint32_t lane, const uint8_t *bytes,
                                      amddwarf_debug_lane_read *r);
 
+/* amddwarf_valobj_read of LANE (checked by the caller), made from
+   WHOLE_BYTES when amddwarf__debug_value_read_whole read the lane whole:
+   the same value and text, without the explanation. */
+amddwarf_status amddwarf__valobj_read_lane(amddwarf_valobj *value, uint32_t lane,
+                                          const uint8_t *whole_bytes, amddwarf_lane_value *out,
+                                          amddwarf_error *err);
+
 /* Marks R failed with STATUS and ERR's message (else the status's). */
 void amddwarf__debug_lane_fail(amddwarf_debug_lane_read *r, amddwarf_status status,
                               const amddwarf_error *err);

@@ -94,7 +94,9 @@ static void add_row(amddwarf_text *t, uint32_t first, uint32_t last, const kept_
   amddwarf__text_puts(t, "\n");
 }
 
-/* The table of LANES (not 0) into T; a read's failure stops it. */
+/* The table of LANES (not 0) into T; a read's failure stops it. Without
+   explanations, the lanes a plain location gives whole are evaluated and
+   read together, and their text is made from their bytes. */
 static amddwarf_status render(amddwarf_valobj *value, uint64_t lanes, unsigned flags,
                               amddwarf_text *t, amddwarf_error *err)
 {
@@ -102,6 +104,11 @@ static amddwarf_status render(amddwarf_valobj *value, uint64_t lanes, unsigned f
   amddwarf_status st = AMDDWARF_OK;
   uint32_t first = 0, last = 0;
   int open = 0;
+  uint8_t whole_bytes[AMDDWARF_MAX_LANES * 64];
+  size_t size = (size_t)value->info.byte_size;
+  uint64_t whole = !(flags & AMDDWARF_LANE_TEXT_EXPLAIN) && size > 0 && size <= 64
+                       ? amddwarf__debug_value_read_whole(value, lanes, whole_bytes, size)
+                       : 0;
   memset(&k, 0, sizeof k);
   amddwarf__text_init(&k.text, &value->wave->allocator);
   amddwarf__text_init(&k.message, &value->wave->allocator);
@@ -112,7 +119,8 @@ static amddwarf_status render(amddwarf_valobj *value, uint64_t lanes, unsigned f
     amddwarf_lane_value v;
     if (!(lanes >> lane & 1))
       continue;
-    if ((st = amddwarf_valobj_read(value, lane, &v, err)) != AMDDWARF_OK)
+    const uint8_t *bytes = whole >> lane & 1 ? whole_bytes + (size_t)lane * size : NULL;
+    if ((st = amddwarf__valobj_read_lane(value, lane, bytes, &v, err)) != AMDDWARF_OK)
       break;
     /* A run is consecutive lanes: a lane left out of LANES ends it. */
     if (open && lane == last + 1 && same_run(&k, &v, flags)) {

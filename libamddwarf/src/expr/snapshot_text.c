@@ -497,6 +497,20 @@ void amddwarf__json_text_index_release(json_text_index *index)
   memset(index, 0, sizeof *index);
 }
 
+void amddwarf__json_text_index_shrink(json_text_index *index)
+{
+  if (index->alloc == NULL || index->count == index->capacity || index->count == 0)
+    return;
+  json_text_container *fit =
+      amddwarf__mem_alloc(index->alloc, index->count * sizeof *index->containers);
+  if (fit == NULL)
+    return;
+  memcpy(fit, index->containers, index->count * sizeof *index->containers);
+  amddwarf__mem_free(index->alloc, index->containers, index->capacity * sizeof *index->containers);
+  index->containers = fit;
+  index->capacity = index->count;
+}
+
 const json_text_container *amddwarf__json_text_container(const json_text_index *index, size_t at)
 {
   size_t lo = 0, hi = index ? index->count : 0;

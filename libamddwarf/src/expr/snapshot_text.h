@@ -55,6 +55,9 @@ amddwarf_status amddwarf__json_text_check_known(const char *text, size_t begin, 
                                                json_text_index *index, size_t *fault,
                                                const char **why);
 void amddwarf__json_text_index_release(json_text_index *index);
+/* Lets go of INDEX's unused capacity (an index kept for long); INDEX stays
+   as it is when that cannot be done. */
+void amddwarf__json_text_index_shrink(json_text_index *index);
 
 /* The container or long string that begins at AT, or NULL (not in INDEX). */
 const json_text_container *amddwarf__json_text_container(const json_text_index *index, size_t at);

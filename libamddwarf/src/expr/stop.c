@@ -21,14 +21,11 @@
 #include "expr/snapshot_text.h"
 #include "expr/stop_scan.h"
 
-/* A document added with amddwarf_stop_add_indexed: the caller's text, its
-   "code_objects" parsed (or NULL), and the long strings of hex digits alone
-   its index found in the waves' snapshots (stop_scan.h). */
+/* A document added with amddwarf_stop_add_indexed: the caller's text and
+   its "code_objects" parsed (or NULL). */
 typedef struct indexed_document {
   const char *text;
   json_t *code_objects;
-  json_text_range *hex_strings;
-  size_t hex_capacity;
 } indexed_document;
 
 /* A wave, and where its snapshot lies when it is parsed on first use. */
@@ -36,7 +33,13 @@ typedef struct stop_entry {
   amddwarf_stop_wave wave;       /* WAVE.snapshot NULL: not parsed yet */
   size_t document;               /* into DOCUMENTS; NOT_INDEXED: parsed when added */
   size_t begin, end;             /* the snapshot member's value in the document */
-  size_t hex_first, hex_count;   /* its strings of hex digits alone, in the document's */
+  /* The strict check of the snapshot's text, made by the document's
+     index (stop_scan.h): the INDEX each parse walks, or the fault
+     (CHECK_FAULT, CHECK_WHY) that refuses the wave when it is read. */
+  amddwarf_status check_status;
+  size_t check_fault;
+  const char *check_why;
+  json_text_index index;
 } stop_entry;
 
 enum { NOT_INDEXED = -1 };
@@ -63,11 +66,12 @@ amddwarf_status amddwarf_stop_new(const amddwarf_allocator *allocator, amddwarf_
   return AMDDWARF_OK;
 }
 
-static void wave_release(amddwarf_stop *stop, amddwarf_stop_wave *w)
+static void wave_release(amddwarf_stop *stop, stop_entry *e)
 {
-  amddwarf_snapshot_free(w->snapshot);
-  if (w->origin)
-    amddwarf__mem_free(&stop->alloc, (void *)w->origin, strlen(w->origin) + 1);
+  amddwarf_snapshot_free(e->wave.snapshot);
+  if (e->wave.origin)
+    amddwarf__mem_free(&stop->alloc, (void *)e->wave.origin, strlen(e->wave.origin) + 1);
+  amddwarf__json_text_index_release(&e->index);
 }
 
 void amddwarf_stop_free(amddwarf_stop *stop)
@@ -75,13 +79,10 @@ void amddwarf_stop_free(amddwarf_stop *stop)
   if (!stop)
     return;
   for (size_t i = 0; i < stop->count; i++)
-    wave_release(stop, &stop->waves[i].wave);
+    wave_release(stop, &stop->waves[i]);
   amddwarf__mem_free(&stop->alloc, stop->waves, stop->capacity * sizeof *stop->waves);
-  for (size_t i = 0; i < stop->document_count; i++) {
+  for (size_t i = 0; i < stop->document_count; i++)
     json_decref(stop->documents[i].code_objects);
-    amddwarf__mem_free(&stop->alloc, stop->documents[i].hex_strings,
-                       stop->documents[i].hex_capacity * sizeof *stop->documents[i].hex_strings);
-  }
   amddwarf__mem_free(&stop->alloc, stop->documents,
                      stop->document_capacity * sizeof *stop->documents);
   amddwarf_allocator alloc = stop->alloc;
@@ -249,6 +250,7 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
     goto done;
   for (size_t i = 0; i < n && st == AMDDWARF_OK; i++) {
     char where[512];
+    memset(&stop->waves[stop->count], 0, sizeof stop->waves[stop->count]);
     if (waves) {
       const json_t *entry = json_array_get(waves, i);
       snprintf(where, sizeof where, "%s waves[%zu]", name, i);
@@ -267,7 +269,7 @@ amddwarf_status amddwarf_stop_add(amddwarf_stop *stop, const char *text, size_t 
   }
   if (st != AMDDWARF_OK)
     while (stop->count > first)
-      wave_release(stop, &stop->waves[--stop->count].wave);
+      wave_release(stop, &stop->waves[--stop->count]);
 done:
   json_decref(root);
   return st;
@@ -364,52 +366,40 @@ amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text,
     e->document = stop->document_count;
     e->begin = sw->snapshot.begin;
     e->end = sw->snapshot.end;
-    e->hex_first = sw->hex_first;
-    e->hex_count = sw->hex_count;
+    e->check_status = sw->check_status;
+    e->check_fault = sw->check_fault;
+    e->check_why = sw->check_why;
+    e->index = sw->index;
+    memset(&scan.waves[i].index, 0, sizeof scan.waves[i].index); /* the entry's now */
     stop->count++;
   }
-  indexed_document doc = {text, code_objects, scan.hex_strings, scan.hex_capacity};
-  scan.hex_strings = NULL; /* the document's now */
-  scan.hex_capacity = 0;
   amddwarf__stop_scan_release(&stop->alloc, &scan);
   if (st != AMDDWARF_OK) {
     while (stop->count > first)
-      wave_release(stop, &stop->waves[--stop->count].wave);
+      wave_release(stop, &stop->waves[--stop->count]);
     json_decref(code_objects);
-    amddwarf__mem_free(&stop->alloc, doc.hex_strings, doc.hex_capacity * sizeof *doc.hex_strings);
     return st;
   }
-  stop->documents[stop->document_count++] = doc;
+  stop->documents[stop->document_count++] = (indexed_document){text, code_objects};
   return AMDDWARF_OK;
 }
 
 /* Parses the snapshot of indexed entry E into OUT->snapshot (OUT is E's wave
-   or a copy of it): its text checked as a JSON value, then read in place
-   (snapshot_text.h, snapshot_value.h), no tree built. */
+   or a copy of it): its text, checked when the document was indexed, read
+   in place (snapshot_text.h, snapshot_value.h), no tree built. */
 static amddwarf_status parse_entry(const amddwarf_stop *stop, const stop_entry *e,
                                    amddwarf_stop_wave *out, amddwarf_error *err)
 {
   const indexed_document *doc = &stop->documents[e->document];
-  size_t fault = 0;
-  const char *why = NULL;
-  json_text_index index;
-  amddwarf_status st = amddwarf__json_text_check_known(
-      doc->text, e->begin, e->end, doc->hex_strings ? doc->hex_strings + e->hex_first : NULL,
-      e->hex_count, &stop->alloc, &index, &fault, &why);
-  if (st == AMDDWARF_E_NO_MEMORY) {
-    st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "out of memory");
-  } else if (st != AMDDWARF_OK) {
-    st = amddwarf__fail(err, st, fault, "%s.snapshot (at byte %zu): byte %zu: %s",
-                        e->wave.origin, e->begin, fault, why);
-  } else {
-    snapshot_value snapshot, code_objects;
-    amddwarf__snapshot_value_text(doc->text, &index, e->begin, e->end, &snapshot);
-    amddwarf__snapshot_value_json(doc->code_objects, &code_objects);
-    st = load_snapshot(stop, &snapshot, 1, doc->code_objects ? &code_objects : NULL,
+  if (e->check_status != AMDDWARF_OK)
+    return amddwarf__fail(err, e->check_status, e->check_fault,
+                         "%s.snapshot (at byte %zu): byte %zu: %s", e->wave.origin, e->begin,
+                         e->check_fault, e->check_why);
+  snapshot_value snapshot, code_objects;
+  amddwarf__snapshot_value_text(doc->text, &e->index, e->begin, e->end, &snapshot);
+  amddwarf__snapshot_value_json(doc->code_objects, &code_objects);
+  return load_snapshot(stop, &snapshot, 1, doc->code_objects ? &code_objects : NULL,
                        e->wave.origin, (uint64_t)e->begin, out, err);
-  }
-  amddwarf__json_text_index_release(&index);
-  return st;
 }
 
 amddwarf_status amddwarf_stop_wave_load(amddwarf_stop *stop, size_t index,

@@ -1,10 +1,11 @@
 /* The one-pass index of a stop document (stop_scan.h). The top-level
  * object and each element of "waves" are read member by member; every other
  * value is skipped by matching its brackets and strings, the strings found
- * with memchr, so the pass costs little more than reading the bytes. What
- * is skipped is checked when the wave is read, by the strict reader of
- * snapshot_text.c (stop.c), except the long strings of hex digits alone
- * in a wave's snapshot (its memory), which this pass checks and records. */
+ * with memchr, so the pass costs little more than reading the bytes. Each
+ * wave's snapshot is checked by the strict reader of snapshot_text.c as
+ * soon as the pass reaches its end, while its bytes are in the caches; the
+ * long strings of hex digits alone in it (its memory), which this pass
+ * checks and records, the strict check passes over. */
 #include <jansson.h>
 #include <stdint.h>
 #include <string.h>
@@ -210,6 +211,23 @@ static amddwarf_status keep_value(scanner *s, stop_scan_range key, stop_scan_ran
   return st;
 }
 
+/* The strict check of W's snapshot, whose long hex strings R holds. */
+static amddwarf_status check_snapshot(scanner *s, stop_scan_result *r, stop_scan_wave *w)
+{
+  w->check_status = amddwarf__json_text_check_known(
+      s->text, w->snapshot.begin, w->snapshot.end, r->hex_count ? r->hex_strings : NULL,
+      r->hex_count, s->alloc, &w->index, &w->check_fault, &w->check_why);
+  r->hex_count = 0;
+  if (w->check_status == AMDDWARF_OK) {
+    amddwarf__json_text_index_shrink(&w->index);
+    return AMDDWARF_OK;
+  }
+  amddwarf__json_text_index_release(&w->index);
+  if (w->check_status == AMDDWARF_E_NO_MEMORY)
+    return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
+  return AMDDWARF_OK;
+}
+
 /* One element of "waves", at S->at; R collects its snapshot's hex strings. */
 static amddwarf_status scan_wave(scanner *s, size_t index, stop_scan_result *r,
                                  stop_scan_wave *w)
@@ -233,11 +251,12 @@ static amddwarf_status scan_wave(scanner *s, size_t index, stop_scan_result *r,
     stop_scan_range key;
     amddwarf_status st = member_name(s, &key);
     if (st == AMDDWARF_OK && key_is(s, "snapshot")) {
-      w->hex_first = r->hex_count;
+      r->hex_count = 0;
       s->hex = r;
       st = keep_value(s, key, &w->snapshot);
       s->hex = NULL;
-      w->hex_count = r->hex_count - w->hex_first;
+      if (st == AMDDWARF_OK)
+        st = check_snapshot(s, r, w);
     } else if (st == AMDDWARF_OK)
       st = key_is(s, "work_group") ? keep_value(s, key, &w->work_group)
            : key_is(s, "wave_id")    ? keep_value(s, key, &w->wave_id)
@@ -341,6 +360,8 @@ done:
 
 void amddwarf__stop_scan_release(const amddwarf_allocator *alloc, stop_scan_result *r)
 {
+  for (size_t i = 0; i < r->count; i++)
+    amddwarf__json_text_index_release(&r->waves[i].index);
   amddwarf__mem_free(alloc, r->waves, r->capacity * sizeof *r->waves);
   amddwarf__mem_free(alloc, r->hex_strings, r->hex_capacity * sizeof *r->hex_strings);
   memset(r, 0, sizeof *r);

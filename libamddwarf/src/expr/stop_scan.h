@@ -17,11 +17,16 @@ typedef struct stop_scan_range {
 } stop_scan_range;
 
 /* One element of "waves": the whole element and its members' values, and
-   its snapshot's long strings of hex digits alone (its memory), HEX_COUNT
-   of them from HEX_FIRST in the result's HEX_STRINGS. */
+   the strict check of its snapshot (snapshot_text.h), made as the pass
+   reaches the snapshot's end, while its bytes are in the CPU's caches:
+   CHECK_STATUS OK with INDEX (allocated with the scan's allocator), or
+   E_BAD_JSON with CHECK_FAULT (a byte offset) and CHECK_WHY. */
 typedef struct stop_scan_wave {
   stop_scan_range entry, work_group, wave_id, snapshot;
-  size_t hex_first, hex_count;
+  amddwarf_status check_status;
+  size_t check_fault;
+  const char *check_why;
+  json_text_index index;
 } stop_scan_wave;
 
 typedef struct stop_scan_result {
@@ -30,8 +35,8 @@ typedef struct stop_scan_result {
   stop_scan_wave *waves;          /* COUNT entries, allocated with the scan's allocator */
   size_t count, capacity;
   /* The long strings (JSON_TEXT_LONG_STRING) of hex digits alone in the
-     waves' snapshots, quotes included, in order: the pass reads them
-     anyway, so the strict check of a wave need not (snapshot_text.h). */
+     snapshot being passed over, quotes included, in order: the pass reads
+     them anyway, so the snapshot's check need not. */
   json_text_range *hex_strings;
   size_t hex_count, hex_capacity;
 } stop_scan_result;
@@ -44,8 +49,9 @@ struct amddwarf_allocator;
    index keeps are parsed fully when used. NAME prefixes messages; errors
    are E_BAD_JSON with ERR.offset the byte offset, E_SNAPSHOT_SCHEMA (a wave
    that is not an object, "waves" not an array; message and offset name it),
-   E_NO_MEMORY. On error *OUT is released. A caller may take HEX_STRINGS
-   (setting it NULL) before the release. */
+   E_NO_MEMORY. A snapshot that is not strict JSON is no error of the scan:
+   its wave's check says so. On error *OUT is released. A caller may take a
+   wave's INDEX (zeroing it) before the release. */
 amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *name,
                                    const struct amddwarf_allocator *alloc, stop_scan_result *out,
                                    amddwarf_error *err);
