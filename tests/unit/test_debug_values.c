@@ -288,7 +288,7 @@ static void test_info(void **state)
   assert_int_equal(info->byte_size, 4);
   assert_int_equal(info->bit_size, 32);
   assert_string_equal(info->variable->name, "p");
-  assert_string_equal(info->location, "DW_OP_regx SGPR6, DW_OP_piece 0x4, DW_OP_regx SGPR7, "
+  assert_string_equal(amddwarf_valobj_location(value), "DW_OP_regx SGPR6, DW_OP_piece 0x4, DW_OP_regx SGPR7, "
                                       "DW_OP_piece 0x4");
   assert_int_equal(info->named_children + info->indexed_children, 0);
   assert_true(info->assignable);
@@ -302,7 +302,7 @@ static void test_info(void **state)
   amddwarf_valobj_free(value);
 
   value = value_new(fx, "k");
-  assert_string_equal(amddwarf_valobj_get_info(value)->location, "DW_AT_const_value");
+  assert_string_equal(amddwarf_valobj_location(value), "DW_AT_const_value");
   amddwarf_valobj_free(value);
 
   static const struct {

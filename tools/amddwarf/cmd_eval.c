@@ -240,12 +240,13 @@ static const char *unwound_by(const amddwarf_frame *f)
 /* What the text output says before the lanes: with --explain, the
    location, the producer quirk and how the frame's registers were found. */
 static void print_head(const eval_args *a, const amddwarf_frame *frame,
-                       const amddwarf_valobj_info *info)
+                       const amddwarf_valobj *value)
 {
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
   const char *how = unwound_by(frame);
   if (!a->explain)
     return;
-  printf("%s: %s\n", info->variable->name, info->location);
+  printf("%s: %s\n", info->variable->name, amddwarf_valobj_location(value));
   if (info->quirk != AMDDWARF_QUIRK_NONE)
     printf("  read through producer quirk %s: %s (--no-quirks: as written)\n",
            info->quirk_name, amddwarf_quirk_get(info->quirk)->reading);
@@ -258,8 +259,9 @@ static void print_head(const eval_args *a, const amddwarf_frame *frame,
 
 /* The JSON document of the value, without its lanes. */
 static json_t *json_head(const eval_args *a, const char *expr, const amddwarf_frame *frame,
-                         const amddwarf_valobj_info *info)
+                         const amddwarf_valobj *value)
 {
+  const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
   const char *how = unwound_by(frame);
   json_t *root = json_object();
   json_object_set_new(root, "pc", cli_json_addr(frame->pc));
@@ -267,7 +269,7 @@ static json_t *json_head(const eval_args *a, const char *expr, const amddwarf_fr
   json_object_set_new(root, "variable", cli_json_addr(info->variable->ref.die.offset));
   json_object_set_new(root, "type", json_string(info->type_name));
   if (a->explain)
-    json_object_set_new(root, "location_expression", json_string(info->location));
+    json_object_set_new(root, "location_expression", json_string(amddwarf_valobj_location(value)));
   json_object_set_new(root, "quirk",
                       info->quirk_name ? json_string(info->quirk_name) : json_null());
   if (how != NULL)
@@ -345,7 +347,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   if (a->trace || a->stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
   if (a->object.json) {
-    root = json_head(a, expr, where, info);
+    root = json_head(a, expr, where, value);
     lanes = json_array();
     json_object_set_new(root, "lanes", lanes);
   }
@@ -376,7 +378,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
     cli_print_json(root);
     root = NULL;
   } else {
-    print_head(a, where, info);
+    print_head(a, where, value);
     if ((mask & (mask - 1)) == 0)
       printf("%s = %s\n", expr, text.data ? text.data : "");
     else if ((rc = print_table(a, value, mask)) != 0)

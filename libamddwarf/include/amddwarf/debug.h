@@ -600,9 +600,6 @@ typedef struct amddwarf_valobj_info {
   uint64_t byte_size;            /* of the value read */
   uint64_t bit_size;             /* bits read: byte_size * 8, or a bitfield's width */
   const amddwarf_frame_var *variable; /* the variable the path starts from */
-  const char *location;          /* the variable's location as the unit spells it
-                                    ("DW_OP_regx VGPR1, ..."), "DW_AT_const_value" or
-                                    "no location at pc 0x..." */
   /* Children: struct members (NAMED_CHILDREN), array elements
      (INDEXED_CHILDREN, the count of the outer dimension; 0 for an array of
      unknown extent), the pointee of a pointer (1 named child "*"). */
@@ -665,6 +662,12 @@ AMDDWARF_API amddwarf_status amddwarf_valobj_address(amddwarf_valobj *value, uin
 AMDDWARF_API void amddwarf_valobj_free(amddwarf_valobj *value);
 /* Valid until amddwarf_valobj_free. */
 AMDDWARF_API const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value);
+/* The variable's location at the frame's PC as the unit spells it
+   ("DW_OP_regx VGPR1, ..."), "DW_AT_const_value", or "no location at pc
+   0x..."; "" when out of memory. Spelled on the first call (a debugger
+   lists values by the thousand and shows few locations); valid until
+   amddwarf_valobj_free. */
+AMDDWARF_API const char *amddwarf_valobj_location(const amddwarf_valobj *value);
 
 /* What one lane's read gave. OPTIMIZED_OUT and UNAVAILABLE are results, not
    failures of the call. */

@@ -183,7 +183,7 @@ AMDDWARF_API amddwarf_status amddwarf_expr_print(const amddwarf_op *ops, size_t 
 /* Spells expression BYTES (SIZE), decoded under FORMAT, on one line as
    amddwarf_expr_print does ("DW_OP_regx VGPR1, DW_OP_piece 0x4"), an
    undecodable rest appended as "<error: MESSAGE>" after what decoded: the
-   spelling of a location that amddwarf_valobj_info.location and the CLI use.
+   spelling of a location that amddwarf_valobj_location and the CLI use.
    Writes at most BUF_SIZE bytes to BUF (NUL-terminated when BUF_SIZE > 0)
    and the full length to *LENGTH (may be NULL). Returns the decoding
    status, or E_NO_MEMORY. */

@@ -86,6 +86,17 @@ static amddwarf_status describe_children(amddwarf_valobj *v)
   return AMDDWARF_OK;
 }
 
+/* The producer quirk the variable's location is read through. */
+static void describe_quirk(amddwarf_valobj *v)
+{
+  const amddwarf_var_ref *var = &v->var->ref;
+  if (!v->var->has_const_value && var->available && var->size > 0)
+    v->info.quirk = amddwarf_object_expr_quirk(v->object, v->cu, AMDDWARF_ROLE_LOCATION,
+                                               var->expr, var->size);
+  v->info.quirk_name =
+      v->info.quirk != AMDDWARF_QUIRK_NONE ? amddwarf_quirk_get(v->info.quirk)->name : NULL;
+}
+
 static amddwarf_status describe(amddwarf_valobj *v)
 {
   amddwarf_valobj_info *info = &v->info;
@@ -97,30 +108,8 @@ static amddwarf_status describe(amddwarf_valobj *v)
   info->byte_size = v->plan.is_address ? 8 : v->plan.byte_size;
   info->bit_size = v->plan.is_address ? 64 : v->plan.bit_size;
   info->variable = var;
-  /* The location's text is made by amddwarf_valobj_get_info: values read
-     by the thousand are seldom described. */
+  describe_quirk(v);
   return describe_children(v);
-}
-
-/* The location description, as the unit spells it ("" when out of memory). */
-static void describe_location(amddwarf_valobj *v)
-{
-  const amddwarf_var_ref *var = &v->var->ref;
-  if (v->var->has_const_value)
-    amddwarf__text_printf(&v->location_text, "DW_AT_const_value");
-  else if (!var->available || var->size == 0)
-    amddwarf__text_printf(&v->location_text, "no location at pc 0x%llx",
-                         (unsigned long long)v->frame->pub.lookup_pc);
-  else
-    amddwarf__expr_spell_append(&v->location_text, &v->cu->format, var->expr, var->size);
-  if (!v->var->has_const_value && var->available && var->size > 0)
-    v->info.quirk = amddwarf_object_expr_quirk(v->object, v->cu, AMDDWARF_ROLE_LOCATION,
-                                               var->expr, var->size);
-  v->info.quirk_name =
-      v->info.quirk != AMDDWARF_QUIRK_NONE ? amddwarf_quirk_get(v->info.quirk)->name : NULL;
-  v->info.location = amddwarf__text_status(&v->location_text) == AMDDWARF_OK
-                         ? amddwarf__text_str(&v->location_text)
-                         : "";
 }
 
 /* A value of PATH (parsed) in frame FRAME: of the variable VAR when given
@@ -301,12 +290,28 @@ void amddwarf_valobj_free(amddwarf_valobj *value)
 
 const amddwarf_valobj_info *amddwarf_valobj_get_info(const amddwarf_valobj *value)
 {
+  return value != NULL ? &value->info : NULL;
+}
+
+const char *amddwarf_valobj_location(const amddwarf_valobj *value)
+{
   if (value == NULL)
-    return NULL;
-  /* A value belongs to one thread: making its location's text here is safe. */
-  if (value->info.location == NULL)
-    describe_location((amddwarf_valobj *)value);
-  return &value->info;
+    return "";
+  /* A value belongs to one thread: spelling its location here is safe. */
+  amddwarf_valobj *v = (amddwarf_valobj *)value;
+  const amddwarf_var_ref *var = &v->var->ref;
+  if (v->location_text.len == 0 && amddwarf__text_status(&v->location_text) == AMDDWARF_OK) {
+    if (v->var->has_const_value)
+      amddwarf__text_puts(&v->location_text, "DW_AT_const_value");
+    else if (!var->available || var->size == 0)
+      amddwarf__text_printf(&v->location_text, "no location at pc 0x%llx",
+                           (unsigned long long)v->frame->pub.lookup_pc);
+    else
+      amddwarf__expr_spell_append(&v->location_text, &v->cu->format, var->expr, var->size);
+  }
+  return amddwarf__text_status(&v->location_text) == AMDDWARF_OK
+             ? amddwarf__text_str(&v->location_text)
+             : "";
 }
 
 /* ---- reading ---- */
