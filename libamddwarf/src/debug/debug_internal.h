@@ -45,6 +45,8 @@ typedef struct amddwarf_debug_frame {
                                          same (their address is stable) */
   amddwarf_frame_var *vars;           /* amddwarf_wave_variables, on first use */
   size_t var_count, var_capacity;
+  struct amddwarf_debug_var_fields *var_fields; /* VAR_CAPACITY: each variable's DIE
+                                                   fields, read on first use */
   int vars_done;
   amddwarf_status vars_status;
   struct amddwarf_frame_listing *listing; /* amddwarf_wave_frame_variables, on first use */
@@ -215,6 +217,15 @@ amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame
 
 /* What a debugger lists of VAR (its name, tag, declaration, whether it is
    a global of CU), read from the DIE VAR->ref.die (variables.c). */
+/* The fields of VAR's DIE (amddwarf_object_die_fields), read once per
+   frame for a variable of the frame (a debugger makes values of the same
+   variables again and again: each listing, each hover, each lane); read
+   each time for another. */
+amddwarf_status amddwarf__debug_var_fields(amddwarf_debug_frame *frame,
+                                          const amddwarf_frame_var *var,
+                                          amddwarf_die_fields *out, amddwarf_error *err);
+void amddwarf__debug_var_fields_free(amddwarf_debug_frame *frame);
+
 void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
                                   amddwarf_frame_var *var);
 

@@ -155,7 +155,7 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   v->cu = amddwarf_object_cu(v->object, var->ref.die.cu_index);
   v->var = var;
   /* The type layer reads the variable's DIE through its reference. */
-  amddwarf_status die_status = amddwarf_object_die_fields(v->object, var->ref.die, &v->die, err);
+  amddwarf_status die_status = amddwarf__debug_var_fields(f, var, &v->die, err);
   v->info.shadowed = var != innermost;
   v->active_mask = wave->info.exec;
   if (amddwarf_wave_lanes(wave, &v->lanes, NULL) == AMDDWARF_OK)

@@ -1,5 +1,6 @@
 /* The variables of a frame (debug.h): those of the frame's own scopes at
  * its lookup PC, innermost first, then the unit's globals. */
+#include <stdint.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -94,6 +95,42 @@ done:
   f->vars_status = st;
   f->vars_done = 1;
   return st;
+}
+
+struct amddwarf_debug_var_fields {
+  amddwarf_die_fields fields;
+  int known;
+};
+
+amddwarf_status amddwarf__debug_var_fields(amddwarf_debug_frame *f, const amddwarf_frame_var *var,
+                                          amddwarf_die_fields *out, amddwarf_error *err)
+{
+  uintptr_t at = (uintptr_t)var, first = (uintptr_t)f->vars;
+  size_t i = (at - first) / sizeof *var;
+  if (f->vars == NULL || at < first || i >= f->var_count)
+    return amddwarf_object_die_fields(f->pub.object, var->ref.die, out, err);
+  if (f->var_fields == NULL)
+    f->var_fields = amddwarf__mem_calloc(&f->wave->allocator, f->var_capacity,
+                                         sizeof *f->var_fields);
+  if (f->var_fields == NULL)
+    return amddwarf_object_die_fields(f->pub.object, var->ref.die, out, err);
+  if (!f->var_fields[i].known) {
+    amddwarf_status st = amddwarf_object_die_fields(f->pub.object, var->ref.die,
+                                                    &f->var_fields[i].fields, err);
+    if (st != AMDDWARF_OK)
+      return st;
+    f->var_fields[i].known = 1;
+  }
+  *out = f->var_fields[i].fields;
+  return AMDDWARF_OK;
+}
+
+void amddwarf__debug_var_fields_free(amddwarf_debug_frame *f)
+{
+  if (f->var_fields != NULL)
+    amddwarf__mem_free(&f->wave->allocator, f->var_fields,
+                       f->var_capacity * sizeof *f->var_fields);
+  f->var_fields = NULL;
 }
 
 amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,
