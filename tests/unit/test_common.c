@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -311,6 +312,44 @@ static void test_text_limit_and_take(void **state)
 
 /* The fixed mode keeps snprintf's contract: as much as fits, NUL-terminated,
    and the length the whole text needs, across every kind of append. */
+/* Decimal digits without printf, against printf's: the edges of both
+   ranges, each power of ten and one less, and a sweep of random values. */
+static void test_text_decimal_matches_printf(void **state)
+{
+  (void)state;
+  char want[32];
+  amddwarf_text t;
+  amddwarf_allocator alloc = amddwarf__allocator_resolve(NULL);
+  amddwarf__text_init(&t, &alloc);
+  uint64_t values[64 + 4000];
+  size_t count = 0;
+  values[count++] = 0;
+  values[count++] = UINT64_MAX;
+  values[count++] = (uint64_t)INT64_MAX;
+  values[count++] = (uint64_t)INT64_MIN;
+  for (uint64_t p = 1; p <= UINT64_MAX / 10; p *= 10) {
+    values[count++] = p;
+    values[count++] = p - 1;
+    values[count++] = 0 - p; /* a negative power of ten, as signed */
+  }
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  while (count < sizeof values / sizeof values[0]) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    values[count++] = x >> (x & 63);
+  }
+  for (size_t i = 0; i < count; i++) {
+    amddwarf__text_reset(&t);
+    amddwarf__text_uint(&t, values[i]);
+    snprintf(want, sizeof want, "%llu", (unsigned long long)values[i]);
+    assert_string_equal(amddwarf__text_str(&t), want);
+    amddwarf__text_reset(&t);
+    amddwarf__text_int(&t, (int64_t)values[i]);
+    snprintf(want, sizeof want, "%lld", (long long)(int64_t)values[i]);
+    assert_string_equal(amddwarf__text_str(&t), want);
+  }
+  amddwarf__text_free(&t);
+}
+
 static void test_text_fixed_buffer(void **state)
 {
   (void)state;
@@ -468,6 +507,7 @@ int main(void)
       cmocka_unit_test(test_bulk_arrays),
       cmocka_unit_test(test_text_limit_and_take),
       cmocka_unit_test(test_text_fixed_buffer),
+      cmocka_unit_test(test_text_decimal_matches_printf),
       cmocka_unit_test(test_status_table_and_error_details),
       cmocka_unit_test(test_edit_distance),
   };

@@ -145,6 +145,25 @@ void amddwarf__text_printf(amddwarf_text *t, const char *format, ...)
   va_end(ap);
 }
 
+void amddwarf__text_uint(amddwarf_text *t, uint64_t v)
+{
+  char digits[20];
+  size_t n = sizeof digits;
+  do {
+    digits[--n] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  amddwarf__text_append(t, digits + n, sizeof digits - n);
+}
+
+void amddwarf__text_int(amddwarf_text *t, int64_t v)
+{
+  if (v < 0)
+    amddwarf__text_append(t, "-", 1);
+  /* The magnitude in unsigned arithmetic: -INT64_MIN does not fit. */
+  amddwarf__text_uint(t, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
+
 void amddwarf__text_reset(amddwarf_text *t)
 {
   t->len = 0;

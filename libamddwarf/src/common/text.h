@@ -89,6 +89,10 @@ static inline void amddwarf__text_fill(amddwarf_text *t, char ch, size_t n)
   }
   amddwarf__text_write(t, NULL, ch, n);
 }
+/* V in decimal, as "%llu" and "%lld" print it, without printf: values are
+   printed by the lane (a table of 64 lanes, a frame's locals). */
+void amddwarf__text_uint(amddwarf_text *t, uint64_t v);
+void amddwarf__text_int(amddwarf_text *t, int64_t v);
 /* Empties T, keeping its buffer. */
 void amddwarf__text_reset(amddwarf_text *t);
 /* The text ("" when empty); valid until the next change of T. */

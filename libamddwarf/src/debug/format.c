@@ -84,9 +84,8 @@ static void print_signed(amddwarf_text *out, const uint8_t *b, size_t size)
     print_hex(out, b, size);
     return;
   }
-  amddwarf__text_printf(
-      out, "%lld",
-      (long long)amddwarf__debug_extend_bits(amddwarf__debug_load_uint(b, size), size * 8, 1));
+  amddwarf__text_int(
+      out, (int64_t)amddwarf__debug_extend_bits(amddwarf__debug_load_uint(b, size), size * 8, 1));
 }
 
 static void print_unsigned(amddwarf_text *out, const uint8_t *b, size_t size)
@@ -95,7 +94,7 @@ static void print_unsigned(amddwarf_text *out, const uint8_t *b, size_t size)
     print_hex(out, b, size);
     return;
   }
-  amddwarf__text_printf(out, "%llu", (unsigned long long)amddwarf__debug_load_uint(b, size));
+  amddwarf__text_uint(out, amddwarf__debug_load_uint(b, size));
 }
 
 static void print_bool(amddwarf_text *out, const uint8_t *b, size_t size)
@@ -104,7 +103,7 @@ static void print_bool(amddwarf_text *out, const uint8_t *b, size_t size)
   if (v <= 1)
     amddwarf__text_printf(out, "%s", v ? "true" : "false");
   else
-    amddwarf__text_printf(out, "%llu", (unsigned long long)v);
+    amddwarf__text_uint(out, v);
 }
 
 /* A character as C writes it: 'A', '\n', '\0', '\377'. */
@@ -237,9 +236,9 @@ static void print_enum(printer *p, amddwarf_debug_type type, piece v, int depth)
       return;
     }
   if (amddwarf__debug_type_is_signed(p->object, t.die))
-    amddwarf__text_printf(p->out, "%lld", (long long)amddwarf__debug_extend_bits(n, bits, 1));
+    amddwarf__text_int(p->out, (int64_t)amddwarf__debug_extend_bits(n, bits, 1));
   else
-    amddwarf__text_printf(p->out, "%llu", (unsigned long long)n);
+    amddwarf__text_uint(p->out, n);
 }
 
 static void print_pointer_tag(printer *p, amddwarf_debug_type type, piece v, int depth)

@@ -81,17 +81,24 @@ static int same_run(const kept_lane *k, const amddwarf_lane_value *v, unsigned f
           strcmp(k->value.explain, v->explain ? v->explain : "") == 0);
 }
 
+/* A row: the run "FIRST" or "FIRST-LAST" right-aligned in 5 columns, two
+   spaces, the lane's text. */
 static void add_row(amddwarf_text *t, uint32_t first, uint32_t last, const kept_lane *k,
                     unsigned flags)
 {
-  char run[24];
+  size_t width = first >= 10 ? 2 : 1;
   if (last > first)
-    snprintf(run, sizeof run, "%u-%u", first, last);
-  else
-    snprintf(run, sizeof run, "%u", first);
-  amddwarf__text_printf(t, "%5s  ", run);
+    width += 1 + (last >= 10 ? 2 : 1);
+  if (width < 5)
+    amddwarf__text_fill(t, ' ', 5 - width);
+  amddwarf__text_uint(t, first);
+  if (last > first) {
+    amddwarf__text_append(t, "-", 1);
+    amddwarf__text_uint(t, last);
+  }
+  amddwarf__text_append(t, "  ", 2);
   describe(t, &k->value, flags);
-  amddwarf__text_puts(t, "\n");
+  amddwarf__text_append(t, "\n", 1);
 }
 
 /* The table of LANES (not 0) into T; a read's failure stops it. Without
