@@ -120,6 +120,8 @@ async function measure(name, binary, work) {
     // Of pass 1, the requests that open their wave (a locals request is
     // timed after the scopes request that opened it).
     const firstRequests = [];
+    // Each pass's times by kind of request.
+    const byKind = [{}, {}];
     const cpu = [];
     for (let pass = 0; pass < 2; pass++) {
       const times = [];
@@ -128,6 +130,7 @@ async function measure(name, binary, work) {
         const n = pass === 0 ? i : REQUESTS - 50 + (i % 50);
         const kind = kinds[i % kinds.length];
         times.push(await timed(dc, kind, (n * 37) % 2560));
+        (byKind[pass][kind] ??= []).push(times[times.length - 1]);
         if (pass === 0 && kind !== 'locals')
           firstRequests.push(times[times.length - 1]);
       }
@@ -144,6 +147,16 @@ async function measure(name, binary, work) {
           `${open[Math.floor(open.length / 2)].toFixed(3)} ms; target: at most 0.32 ms`);
         console.log(`${name}: the adapter's CPU time per request: ${cpu[0].toFixed(3)} ms when ` +
           `each wave is new (pass 1), ${cpu[1].toFixed(3)} ms to open waves (pass 2)`);
+        // Median / p90 of each kind, new waves then open ones (locals in
+        // pass 1 is timed after the scopes request that opened its wave).
+        const quantiles = (list) => {
+          const sorted = [...list].sort((a, b) => a - b);
+          return `${sorted[Math.floor(sorted.length / 2)].toFixed(3)}/` +
+            `${sorted[Math.floor(sorted.length * 0.9)].toFixed(3)}`;
+        };
+        console.log(`${name}: by kind, median/p90 ms, new wave | open wave: ` +
+          kinds.map((k) => `${k} ${quantiles(byKind[0][k])} | ${quantiles(byKind[1][k])}`)
+            .join('; '));
       }
     }
     await dc.stackTraceRequest({ threadId: 6 });
