@@ -291,8 +291,11 @@ static amddwarf_status scan_waves(scanner *s, const amddwarf_allocator *alloc,
                               sizeof *r->waves) != 0)
       return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
     amddwarf_status st = scan_wave(s, r->count, r, &r->waves[r->count]);
-    if (st != AMDDWARF_OK)
+    if (st != AMDDWARF_OK) {
+      /* Its snapshot may have been checked before a later member failed. */
+      amddwarf__json_text_index_release(&r->waves[r->count].index);
       return st;
+    }
     r->count++;
     if ((st = member_separator(s, ']', &more)) != AMDDWARF_OK)
       return st;
