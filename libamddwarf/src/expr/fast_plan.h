@@ -133,13 +133,12 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
   return as;
 }
 
-/* Which entry below the top DW_OP_dup, DW_OP_over or DW_OP_pick OP copies
-   (0: the top), as its row of plan_lower.def says. */
-uint32_t amddwarf__pick_depth(const amddwarf_op *op);
-
-/* How many top entries DW_OP_swap or DW_OP_rot OP rolls (the top one goes
-   below the others), as its row of plan_lower.def says. */
-uint32_t amddwarf__roll_count(const amddwarf_op *op);
+/* What DW_OP_dup, over, pick, swap, rot or drop OP does to the stack, as
+   its row of plan_lower.def says: copy the entry *COUNT below the top onto
+   it (0: the top), roll the top *COUNT entries (the top one going below the
+   others), or drop the top *COUNT. */
+typedef enum stack_move { STACK_PICK, STACK_ROLL, STACK_DROP } stack_move;
+stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count);
 
 /* How many bytes DW_OP_deref or DW_OP_deref_size OP reads, as its row of
    plan_lower.def says: deref the generic size, deref_size its operand. */
