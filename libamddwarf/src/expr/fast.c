@@ -441,7 +441,7 @@ static inline bool dom_binary(machine *m, amddwarf_op_kind kind, uint64_t x, uin
                               uint64_t *z)
 {
   uint32_t bits = machine_generic_bits(m);
-  if (!amddwarf__integer_binary(kind, x, y, bits, z))
+  if (!amddwarf__integer_arithmetic(kind, x, y, bits, z))
     return false;
   *z &= bits_mask(bits);
   return true;

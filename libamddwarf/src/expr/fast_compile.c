@@ -180,12 +180,14 @@ static bool lower_binary(compiler *c, const amddwarf_op *op, uint32_t parameter,
   return true;
 }
 
-static bool lower_plus_uconst(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                              fast_step *s, bool *emit)
+/* Arithmetic operation PARAMETER on the top value, with the operand on the
+   right (plus_uconst); neg, not and abs have none and take the top alone. */
+static bool lower_on_top(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                         bool *emit)
 {
-  (void)op, (void)parameter, (void)emit;
+  (void)op, (void)emit;
   s->code = FC_BINARY_CONST;
-  s->a = AMDDWARF_OP_plus;
+  s->a = parameter;
   s->b &= bits_mask(c->generic_bits);
   return c->depth >= 1 && serves_as_value(c, s, 0);
 }
@@ -372,6 +374,11 @@ stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count)
   const lowering_row *row = &lowerings[op->kind];
   *count = row->parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : row->parameter; /* a 1-byte index */
   return row->lower == lower_pick ? STACK_PICK : row->lower == lower_roll ? STACK_ROLL : STACK_DROP;
+}
+
+amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op)
+{
+  return (amddwarf_op_kind)lowerings[op->kind].parameter;
 }
 
 uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits)

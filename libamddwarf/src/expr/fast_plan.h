@@ -48,7 +48,8 @@ typedef enum fast_code {
   FC_UNDEFINED,      /* push the undefined location */
   FC_BINARY,         /* operation A on two generic values */
   FC_BINARY_CONST,   /* operation A on the generic value and B: a constant
-                        and the operation after it, fused */
+                        and the operation after it, fused; plus_uconst;
+                        neg, not and abs (B unused) */
   FC_OFFSET,         /* location + popped generic (signed) */
   FC_OFFSET_UCONST,  /* location + B */
   FC_LANE_OFFSET,    /* location + the lane times B: a lane's element, as
@@ -139,6 +140,10 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
    others), or drop the top *COUNT. */
 typedef enum stack_move { STACK_PICK, STACK_ROLL, STACK_DROP } stack_move;
 stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count);
+
+/* The arithmetic operation DW_OP_plus_uconst OP is on the top value, with
+   its operand on the right, as its row of plan_lower.def says (plus). */
+amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op);
 
 /* How many bytes DW_OP_deref or DW_OP_deref_size OP reads, as its row of
    plan_lower.def says: deref the generic size, deref_size its operand. */

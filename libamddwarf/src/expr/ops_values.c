@@ -61,8 +61,8 @@ amddwarf_status amddwarf__op_binary(machine *m, op_step *s)
     return st;
   uint64_t z;
   if (top_is_generic(m, s->base, 0) && top_is_generic(m, s->base, 1) &&
-      amddwarf__integer_binary(kind, generic_u64(stack_top(m, 1)), generic_u64(stack_top(m, 0)),
-                     machine_generic_bits(m), &z)) {
+      amddwarf__integer_arithmetic(kind, generic_u64(stack_top(m, 1)),
+                                   generic_u64(stack_top(m, 0)), machine_generic_bits(m), &z)) {
     /* Generic operands: the result in place of the second, no entry copies. */
     m->sp--;
     amddwarf__value_set_generic(m, &stack_top(m, 0)->value, z);
@@ -76,13 +76,18 @@ amddwarf_status amddwarf__op_binary(machine *m, op_step *s)
   return amddwarf__stack_push_value(m, &r);
 }
 
+/* DW_OP_plus_uconst: the arithmetic its row of plan_lower.def names, with
+   the operand on the right, on an integral value of any type. */
 amddwarf_status amddwarf__op_plus_uconst(machine *m, op_step *s)
 {
   amddwarf_value a;
   amddwarf_status st = amddwarf__stack_pop_integral(m, s->base, &a);
   if (st != AMDDWARF_OK)
     return st;
-  uint64_t x = (amddwarf__value_u64(&a) + s->op->operands[0]) & bits_mask(a.type.bit_size);
+  uint64_t x = 0;
+  amddwarf__integer_arithmetic(amddwarf__top_arithmetic(s->op), amddwarf__value_u64(&a),
+                               s->op->operands[0], a.type.bit_size, &x);
+  x &= bits_mask(a.type.bit_size);
   memset(a.inline_bytes, 0, sizeof a.inline_bytes);
   for (unsigned i = 0; i < 8; i++)
     a.inline_bytes[i] = (uint8_t)(x >> (8 * i));
