@@ -305,16 +305,15 @@ static bool lower_deref(compiler *c, const amddwarf_op *op, uint32_t parameter, 
   return push(c, FAST_VALUE, 0);
 }
 
-static bool lower_piece(compiler *c, const amddwarf_op *op, uint32_t unit_bits, fast_step *s,
+static bool lower_piece(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                         bool *emit)
 {
-  (void)emit;
+  (void)parameter, (void)emit;
   fast_plan *plan = c->plan;
-  uint64_t x = op->operands[0];
+  uint64_t displacement;
   s->code = FC_PIECE;
-  s->b = x * unit_bits;
-  bool operands_fit = unit_bits == 8 ? x <= UINT64_MAX / 8 : op->operands[1] == 0;
-  if (!operands_fit || c->depth > 1 || plan->pieces == FAST_PIECES)
+  if (!amddwarf__piece_bits(op, &s->b, &displacement) || displacement != 0 || c->depth > 1 ||
+      plan->pieces == FAST_PIECES)
     return false;
   fast_kind part = FAST_UNDEFINED;
   if (c->depth == 1 && (part = serves_as_location(c, s, 0)) == FAST_COMPOSITE)
@@ -379,6 +378,13 @@ stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count)
 amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op)
 {
   return (amddwarf_op_kind)lowerings[op->kind].parameter;
+}
+
+bool amddwarf__piece_bits(const amddwarf_op *op, uint64_t *bits, uint64_t *displacement)
+{
+  uint32_t unit = lowerings[op->kind].parameter;
+  *displacement = unit == 1 ? op->operands[1] : 0;
+  return !amddwarf_mul_overflow_u64(op->operands[0], unit, bits);
 }
 
 uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits)

@@ -145,6 +145,12 @@ stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count);
    its operand on the right, as its row of plan_lower.def says (plus). */
 amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op);
 
+/* The bits DW_OP_piece or DW_OP_bit_piece OP takes, its operand times the
+   unit its row of plan_lower.def names (8 for piece, 1 for bit_piece), and
+   its bit displacement (bit_piece's second operand); false when the bits
+   pass 2^64. */
+bool amddwarf__piece_bits(const amddwarf_op *op, uint64_t *bits, uint64_t *displacement);
+
 /* How many bytes DW_OP_deref or DW_OP_deref_size OP reads, as its row of
    plan_lower.def says: deref the generic size, deref_size its operand. */
 uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits);
