@@ -434,6 +434,12 @@ static inline uint32_t amddwarf__machine_wave_size(machine *m)
 {
   return m->wave_size != 0 ? m->wave_size : amddwarf__machine_wave_size_asked(m);
 }
+/* Whether the wave has lane LANE (push_lane, the private_lane spaces): every
+   wave has at least 32 lanes, so only a higher lane asks the wave size. */
+static inline bool amddwarf__machine_has_lane(machine *m, uint32_t lane)
+{
+  return lane < 32 || lane < amddwarf__machine_wave_size(m);
+}
 /* The register's size in bytes, or E_EVAL_BAD_REGISTER. A small
    per-context cache answers first: register sizes do not change for a
    target (only the fixed AMDGPU map is cached). */

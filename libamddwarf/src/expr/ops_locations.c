@@ -353,7 +353,7 @@ amddwarf_status amddwarf__op_deref_type(machine *m, op_step *s)
 amddwarf_status amddwarf__op_push_lane(machine *m, op_step *s)
 {
   (void)s;
-  if (m->lane >= amddwarf__machine_wave_size(m))
+  if (!amddwarf__machine_has_lane(m, m->lane))
     return amddwarf__machine_fail(m, AMDDWARF_E_AMDGPU_BAD_LANE, "lane %u is not in a wave of %u lanes",
                         (unsigned)m->lane, (unsigned)amddwarf__machine_wave_size(m));
   return amddwarf__stack_push_generic(m, m->lane);
