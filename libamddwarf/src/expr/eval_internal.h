@@ -434,6 +434,12 @@ static inline uint32_t amddwarf__machine_wave_size(machine *m)
 {
   return m->wave_size != 0 ? m->wave_size : amddwarf__machine_wave_size_asked(m);
 }
+/* Whether the wave has lane LANE (push_lane, the private_lane spaces): every
+   wave has at least 32 lanes, so only a higher lane asks the wave size. */
+static inline bool amddwarf__machine_has_lane(machine *m, uint32_t lane)
+{
+  return lane < 32 || lane < amddwarf__machine_wave_size(m);
+}
 /* The register's size in bytes, or E_EVAL_BAD_REGISTER. A small
    per-context cache answers first: register sizes do not change for a
    target (only the fixed AMDGPU map is cached). */
@@ -483,11 +489,13 @@ amddwarf_status amddwarf__value_from_bytes(machine *m, amddwarf_value *v, const 
 uint8_t *amddwarf__pool_alloc(machine *m, size_t size);
 /* Looks up base type DIE (0 = generic). */
 amddwarf_status amddwarf__type_lookup(machine *m, uint64_t die, amddwarf_base_type *out);
-/* The binary operations on two BITS-bit integers that need neither their
-   type nor their signedness (eq and ne give 0 or 1): *R, or false for
-   another operation. Inline: the fast path runs one per step. */
-static inline bool amddwarf__integer_binary(amddwarf_op_kind kind, uint64_t x, uint64_t y,
-                                            uint32_t bits, uint64_t *r)
+/* The integer operations that need neither the operands' type nor their
+   signedness, on BITS-bit X and Y (eq and ne give 0 or 1; neg and not take
+   X alone), and abs, of X as signed: *R (to be cut to BITS), or false for
+   another operation. The general machine and both plan domains compute
+   them here. Inline: the fast path runs one per step. */
+static inline bool amddwarf__integer_arithmetic(amddwarf_op_kind kind, uint64_t x, uint64_t y,
+                                                uint32_t bits, uint64_t *r)
 {
   switch (kind) {
   case AMDDWARF_OP_and: *r = x & y; return true;
@@ -500,6 +508,9 @@ static inline bool amddwarf__integer_binary(amddwarf_op_kind kind, uint64_t x, u
   case AMDDWARF_OP_shr: *r = y >= bits ? 0 : x >> y; return true;
   case AMDDWARF_OP_eq: *r = x == y; return true;
   case AMDDWARF_OP_ne: *r = x != y; return true;
+  case AMDDWARF_OP_neg: *r = (uint64_t)0 - x; return true;
+  case AMDDWARF_OP_not: *r = ~x; return true;
+  case AMDDWARF_OP_abs: *r = rule_sign_extend(x, bits) < 0 ? (uint64_t)0 - x : x; return true;
   default: return false;
   }
 }

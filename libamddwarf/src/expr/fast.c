@@ -344,13 +344,6 @@ static bool dom_select(machine *m, fast_frame *f, const fast_step *s)
   return true;
 }
 
-/* Whether the wave has the machine's lane: every wave has at least 32 lanes,
-   so only a higher lane asks the target. */
-static inline bool fast_lane_exists(machine *m)
-{
-  return m->lane < 32 || m->lane < amddwarf__machine_wave_size(m);
-}
-
 /* The generic value in SLOT as an address in ASPACE (form_aspace_address). */
 static inline bool fast_form_aspace(machine *m, fast_frame *f, unsigned slot, uint32_t aspace)
 {
@@ -431,7 +424,7 @@ static inline bool dom_space_of(const fast_frame *f, unsigned i, uint32_t *aspac
 
 static inline bool dom_lane(machine *m, uint64_t mask, uint64_t *x)
 {
-  if (!fast_lane_exists(m))
+  if (!amddwarf__machine_has_lane(m, m->lane))
     return false;
   *x = m->lane & mask;
   return true;
@@ -441,7 +434,7 @@ static inline bool dom_binary(machine *m, amddwarf_op_kind kind, uint64_t x, uin
                               uint64_t *z)
 {
   uint32_t bits = machine_generic_bits(m);
-  if (!amddwarf__integer_binary(kind, x, y, bits, z))
+  if (!amddwarf__integer_arithmetic(kind, x, y, bits, z))
     return false;
   *z &= bits_mask(bits);
   return true;

@@ -31,11 +31,6 @@ typedef struct compiler {
   uint32_t barrier; /* steps before it do not fuse with later ones */
 } compiler;
 
-static uint64_t mask_of(uint32_t bits)
-{
-  return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-}
-
 /* The size of REGNO in the fixed AMDGPU map, 0 when it is not there. */
 static uint32_t fixed_register_bytes(uint32_t regno)
 {
@@ -116,7 +111,7 @@ static bool lower_constant(compiler *c, const amddwarf_op *op, uint32_t paramete
 {
   (void)op, (void)parameter, (void)emit;
   s->code = FC_VALUE;
-  s->b &= mask_of(c->generic_bits);
+  s->b &= bits_mask(c->generic_bits);
   return push(c, FAST_VALUE, 0);
 }
 
@@ -125,7 +120,7 @@ static bool lower_push_lane(compiler *c, const amddwarf_op *op, uint32_t paramet
 {
   (void)op, (void)parameter, (void)emit;
   s->code = FC_LANE;
-  s->b = mask_of(c->generic_bits);
+  s->b = bits_mask(c->generic_bits);
   return push(c, FAST_VALUE, 0);
 }
 
@@ -133,23 +128,26 @@ static bool lower_pick(compiler *c, const amddwarf_op *op, uint32_t parameter, f
                        bool *emit)
 {
   (void)parameter, (void)emit;
-  uint64_t from = amddwarf__pick_depth(op);
+  uint32_t from;
+  amddwarf__stack_move(op, &from);
   if (from >= c->depth)
     return false;
   s->code = FC_DUP;
-  s->a = (uint32_t)from;
-  static_entry e = *below_top(c, (unsigned)from);
+  s->a = from;
+  static_entry e = *below_top(c, from);
   return push(c, e.kind, e.register_bytes);
 }
 
+/* DW_OP_drop: the top PARAMETER entries go; only the compiler's stack
+   changes. */
 static bool lower_drop(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                        bool *emit)
 {
-  (void)op, (void)parameter, (void)s;
+  (void)op, (void)s;
   *emit = false;
-  if (c->depth < 1)
+  if (c->depth < parameter)
     return false;
-  c->depth--;
+  c->depth -= parameter;
   return true;
 }
 
@@ -182,13 +180,15 @@ static bool lower_binary(compiler *c, const amddwarf_op *op, uint32_t parameter,
   return true;
 }
 
-static bool lower_plus_uconst(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                              fast_step *s, bool *emit)
+/* Arithmetic operation PARAMETER on the top value, with the operand on the
+   right (plus_uconst); neg, not and abs have none and take the top alone. */
+static bool lower_on_top(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                         bool *emit)
 {
-  (void)op, (void)parameter, (void)emit;
+  (void)op, (void)emit;
   s->code = FC_BINARY_CONST;
-  s->a = AMDDWARF_OP_plus;
-  s->b &= mask_of(c->generic_bits);
+  s->a = parameter;
+  s->b &= bits_mask(c->generic_bits);
   return c->depth >= 1 && serves_as_value(c, s, 0);
 }
 
@@ -305,16 +305,15 @@ static bool lower_deref(compiler *c, const amddwarf_op *op, uint32_t parameter, 
   return push(c, FAST_VALUE, 0);
 }
 
-static bool lower_piece(compiler *c, const amddwarf_op *op, uint32_t unit_bits, fast_step *s,
+static bool lower_piece(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                         bool *emit)
 {
-  (void)emit;
+  (void)parameter, (void)emit;
   fast_plan *plan = c->plan;
-  uint64_t x = op->operands[0];
+  uint64_t displacement;
   s->code = FC_PIECE;
-  s->b = x * unit_bits;
-  bool operands_fit = unit_bits == 8 ? x <= UINT64_MAX / 8 : op->operands[1] == 0;
-  if (!operands_fit || c->depth > 1 || plan->pieces == FAST_PIECES)
+  if (!amddwarf__piece_bits(op, &s->b, &displacement) || displacement != 0 || c->depth > 1 ||
+      plan->pieces == FAST_PIECES)
     return false;
   fast_kind part = FAST_UNDEFINED;
   if (c->depth == 1 && (part = serves_as_location(c, s, 0)) == FAST_COMPOSITE)
@@ -369,15 +368,23 @@ static const lowering_row lowerings[AMDDWARF_OP_KIND_COUNT] = {
 #undef PLAN_LOWER
 };
 
-uint32_t amddwarf__pick_depth(const amddwarf_op *op)
+stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count)
 {
-  uint32_t parameter = lowerings[op->kind].parameter;
-  return parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : parameter; /* a 1-byte index */
+  const lowering_row *row = &lowerings[op->kind];
+  *count = row->parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : row->parameter; /* a 1-byte index */
+  return row->lower == lower_pick ? STACK_PICK : row->lower == lower_roll ? STACK_ROLL : STACK_DROP;
 }
 
-uint32_t amddwarf__roll_count(const amddwarf_op *op)
+amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op)
 {
-  return lowerings[op->kind].parameter;
+  return (amddwarf_op_kind)lowerings[op->kind].parameter;
+}
+
+bool amddwarf__piece_bits(const amddwarf_op *op, uint64_t *bits, uint64_t *displacement)
+{
+  uint32_t unit = lowerings[op->kind].parameter;
+  *displacement = unit == 1 ? op->operands[1] : 0;
+  return !amddwarf_mul_overflow_u64(op->operands[0], unit, bits);
 }
 
 uint64_t amddwarf__deref_bytes(const amddwarf_op *op, uint32_t generic_bits)

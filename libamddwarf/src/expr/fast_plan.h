@@ -48,7 +48,8 @@ typedef enum fast_code {
   FC_UNDEFINED,      /* push the undefined location */
   FC_BINARY,         /* operation A on two generic values */
   FC_BINARY_CONST,   /* operation A on the generic value and B: a constant
-                        and the operation after it, fused */
+                        and the operation after it, fused; plus_uconst;
+                        neg, not and abs (B unused) */
   FC_OFFSET,         /* location + popped generic (signed) */
   FC_OFFSET_UCONST,  /* location + B */
   FC_LANE_OFFSET,    /* location + the lane times B: a lane's element, as
@@ -133,13 +134,22 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
   return as;
 }
 
-/* Which entry below the top DW_OP_dup, DW_OP_over or DW_OP_pick OP copies
-   (0: the top), as its row of plan_lower.def says. */
-uint32_t amddwarf__pick_depth(const amddwarf_op *op);
+/* What DW_OP_dup, over, pick, swap, rot or drop OP does to the stack, as
+   its row of plan_lower.def says: copy the entry *COUNT below the top onto
+   it (0: the top), roll the top *COUNT entries (the top one going below the
+   others), or drop the top *COUNT. */
+typedef enum stack_move { STACK_PICK, STACK_ROLL, STACK_DROP } stack_move;
+stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count);
 
-/* How many top entries DW_OP_swap or DW_OP_rot OP rolls (the top one goes
-   below the others), as its row of plan_lower.def says. */
-uint32_t amddwarf__roll_count(const amddwarf_op *op);
+/* The arithmetic operation DW_OP_plus_uconst OP is on the top value, with
+   its operand on the right, as its row of plan_lower.def says (plus). */
+amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op);
+
+/* The bits DW_OP_piece or DW_OP_bit_piece OP takes, its operand times the
+   unit its row of plan_lower.def names (8 for piece, 1 for bit_piece), and
+   its bit displacement (bit_piece's second operand); false when the bits
+   pass 2^64. */
+bool amddwarf__piece_bits(const amddwarf_op *op, uint64_t *bits, uint64_t *displacement);
 
 /* How many bytes DW_OP_deref or DW_OP_deref_size OP reads, as its row of
    plan_lower.def says: deref the generic size, deref_size its operand. */

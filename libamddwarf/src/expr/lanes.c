@@ -358,7 +358,7 @@ static bool affine_binary(amddwarf_op_kind kind, affine x, affine y, affine *z)
 {
   uint64_t r;
   if (x.a == 0 && y.a == 0) {
-    if (!amddwarf__integer_binary(kind, x.b, y.b, 64, &r))
+    if (!amddwarf__integer_arithmetic(kind, x.b, y.b, 64, &r))
       return false;
     *z = constant(r);
     return true;

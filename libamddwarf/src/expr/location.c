@@ -436,7 +436,7 @@ amddwarf_status amddwarf__memory_target_space_mapped(machine *m, uint32_t aspace
     *out_lane = aspace - AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE0;
     *out_aspace = AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE;
   }
-  if (*out_lane != AMDDWARF_NO_LANE && *out_lane >= amddwarf__machine_wave_size(m))
+  if (*out_lane != AMDDWARF_NO_LANE && !amddwarf__machine_has_lane(m, *out_lane))
     return amddwarf__machine_fail(m, AMDDWARF_E_AMDGPU_BAD_LANE, "lane %u is not in a wave of %u lanes",
                         (unsigned)*out_lane, (unsigned)amddwarf__machine_wave_size(m));
   return AMDDWARF_OK;

@@ -5,11 +5,18 @@
 #include "common/checked.h"
 #include "expr/eval_internal.h"
 
-/* DW_OP_piece / DW_OP_bit_piece. */
-static amddwarf_status piece(machine *m, uint32_t base, uint64_t bits, uint64_t displacement)
+/* DW_OP_piece and DW_OP_bit_piece: a part of the bits, from the bit
+   displacement, that amddwarf__piece_bits reads from their row of
+   plan_lower.def. */
+amddwarf_status amddwarf__op_piece(machine *m, op_step *s)
 {
+  uint32_t base = s->base;
+  uint64_t bits, displacement;
   amddwarf_location pl;
   amddwarf_status st;
+  if (!amddwarf__piece_bits(s->op, &bits, &displacement))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "piece of %llu bytes",
+                                  (unsigned long long)s->op->operands[0]);
   if (m->sp == base || stack_top(m, 0)->incomplete) {
     undefined_location(&pl);
   } else {
@@ -45,14 +52,15 @@ static amddwarf_status piece(machine *m, uint32_t base, uint64_t bits, uint64_t 
   return amddwarf__composite_append(m, &c->location, &pl, bits);
 }
 
-static amddwarf_status extend(machine *m, uint32_t base, uint64_t bits, uint64_t count)
+amddwarf_status amddwarf__op_extend(machine *m, op_step *s)
 {
+  uint64_t bits = s->op->operands[0], count = s->op->operands[1];
   amddwarf_location pl, c;
   uint64_t total;
   if (bits == 0 || count == 0)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_ZERO_SIZE, "DW_OP_LLVM_extend %llu, %llu",
                         (unsigned long long)bits, (unsigned long long)count);
-  amddwarf_status st = amddwarf__stack_pop_location(m, base, &pl);
+  amddwarf_status st = amddwarf__stack_pop_location(m, s->base, &pl);
   if (st != AMDDWARF_OK)
     return st;
   if (amddwarf_mul_overflow_u64(bits, count, &total))
@@ -124,8 +132,10 @@ amddwarf_status amddwarf__select_composite(machine *m, const amddwarf_location *
   return AMDDWARF_OK;
 }
 
-static amddwarf_status select_bit_piece(machine *m, uint32_t base, uint64_t bits, uint64_t count)
+amddwarf_status amddwarf__op_select_bit_piece(machine *m, op_step *s)
 {
+  uint32_t base = s->base;
+  uint64_t bits = s->op->operands[0], count = s->op->operands[1];
   amddwarf_value mask;
   amddwarf_location l1, l0, c;
   if (bits == 0 || count == 0)
@@ -148,19 +158,6 @@ static amddwarf_status select_bit_piece(machine *m, uint32_t base, uint64_t bits
   return amddwarf__stack_push_location(m, &c);
 }
 
-amddwarf_status amddwarf__op_piece(machine *m, op_step *s)
-{
-  if (s->op->operands[0] > UINT64_MAX / 8)
-    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_COMPOSITE_TOO_LARGE, "piece of %llu bytes",
-                        (unsigned long long)s->op->operands[0]);
-  return piece(m, s->base, s->op->operands[0] * 8, 0);
-}
-
-amddwarf_status amddwarf__op_bit_piece(machine *m, op_step *s)
-{
-  return piece(m, s->base, s->op->operands[0], s->op->operands[1]);
-}
-
 amddwarf_status amddwarf__op_piece_end(machine *m, op_step *s)
 {
   if (m->sp == s->base || !stack_top(m, 0)->incomplete)
@@ -168,14 +165,4 @@ amddwarf_status amddwarf__op_piece_end(machine *m, op_step *s)
                         "the top of the stack is not an incomplete composite");
   stack_top(m, 0)->incomplete = 0;
   return AMDDWARF_OK;
-}
-
-amddwarf_status amddwarf__op_extend(machine *m, op_step *s)
-{
-  return extend(m, s->base, s->op->operands[0], s->op->operands[1]);
-}
-
-amddwarf_status amddwarf__op_select_bit_piece(machine *m, op_step *s)
-{
-  return select_bit_piece(m, s->base, s->op->operands[0], s->op->operands[1]);
 }

@@ -353,45 +353,38 @@ amddwarf_status amddwarf__op_deref_type(machine *m, op_step *s)
 amddwarf_status amddwarf__op_push_lane(machine *m, op_step *s)
 {
   (void)s;
-  if (m->lane >= amddwarf__machine_wave_size(m))
+  if (!amddwarf__machine_has_lane(m, m->lane))
     return amddwarf__machine_fail(m, AMDDWARF_E_AMDGPU_BAD_LANE, "lane %u is not in a wave of %u lanes",
                         (unsigned)m->lane, (unsigned)amddwarf__machine_wave_size(m));
   return amddwarf__stack_push_generic(m, m->lane);
 }
 
-/* DW_OP_LLVM_offset (bytes) and DW_OP_LLVM_bit_offset (bits). */
+/* DW_OP_LLVM_offset, DW_OP_LLVM_bit_offset and DW_OP_LLVM_offset_uconst:
+   the location moves by the value above it (bytes; bits for bit_offset) or
+   by the operand (offset_uconst: bytes, at most 2^63 - 1). A complete
+   location moves in place. */
 amddwarf_status amddwarf__op_offset(machine *m, op_step *s)
 {
-  bool bytes = s->op->kind == AMDDWARF_OP_LLVM_offset;
-  amddwarf_location loc;
-  uint64_t ux;
-  int64_t sx;
-  amddwarf_status st = amddwarf__stack_pop_integral_u64(m, s->base, &ux, &sx);
+  bool uconst = s->op->kind == AMDDWARF_OP_LLVM_offset_uconst;
+  amddwarf_location loc, *at = &loc;
+  uint64_t ux = s->op->operands[0];
+  int64_t sx = (int64_t)ux;
+  amddwarf_status st = uconst ? AMDDWARF_OK : amddwarf__stack_pop_integral_u64(m, s->base, &ux, &sx);
   if (st == AMDDWARF_OK)
     st = amddwarf__stack_need(m, s->base, 1);
+  amddwarf_entry *e = st == AMDDWARF_OK ? stack_top(m, 0) : NULL;
+  if (e && e->kind == AMDDWARF_ENTRY_LOCATION && !e->incomplete)
+    at = &e->location;
+  else if (e)
+    st = amddwarf__stack_pop_location(m, s->base, &loc);
   if (st != AMDDWARF_OK)
     return st;
-  amddwarf_entry *e = stack_top(m, 0);
-  if (e->kind == AMDDWARF_ENTRY_LOCATION && !e->incomplete) /* in place */
-    return bytes ? amddwarf__loc_add_bytes(m, &e->location, sx) : amddwarf__loc_add_bits(m, &e->location, sx);
-  if ((st = amddwarf__stack_pop_location(m, s->base, &loc)) != AMDDWARF_OK)
-    return st;
-  st = bytes ? amddwarf__loc_add_bytes(m, &loc, sx) : amddwarf__loc_add_bits(m, &loc, sx);
-  return st == AMDDWARF_OK ? amddwarf__stack_push_location(m, &loc) : st;
-}
-
-amddwarf_status amddwarf__op_offset_uconst(machine *m, op_step *s)
-{
-  amddwarf_location loc;
-  amddwarf_status st = amddwarf__stack_pop_location(m, s->base, &loc);
-  if (st != AMDDWARF_OK)
-    return st;
-  if (s->op->operands[0] > INT64_MAX)
+  if (uconst && ux > INT64_MAX)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE, "displacement %llu",
-                        (unsigned long long)s->op->operands[0]);
-  if ((st = amddwarf__loc_add_bytes(m, &loc, (int64_t)s->op->operands[0])) != AMDDWARF_OK)
-    return st;
-  return amddwarf__stack_push_location(m, &loc);
+                                  (unsigned long long)ux);
+  st = s->op->kind == AMDDWARF_OP_LLVM_bit_offset ? amddwarf__loc_add_bits(m, at, sx)
+                                                  : amddwarf__loc_add_bytes(m, at, sx);
+  return st == AMDDWARF_OK && at == &loc ? amddwarf__stack_push_location(m, &loc) : st;
 }
 
 /* ---- undefined and implicit locations -------------------------------------------- */

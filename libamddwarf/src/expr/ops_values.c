@@ -10,54 +10,36 @@ amddwarf_status amddwarf__op_literal(machine *m, op_step *s)
   return amddwarf__stack_push_generic(m, s->op->operands[0]);
 }
 
-/* DW_OP_dup, DW_OP_over and DW_OP_pick push a copy of the entry I down the
-   stack: a copy of an incomplete composite is ill-formed (the seed's "Stack
-   Operations": both copies would specify one composite storage that either
-   could extend). DW_OP_swap, DW_OP_rot and DW_OP_drop copy nothing and accept
-   one (specs/evaluator.md). */
-static amddwarf_status push_copy(machine *m, uint32_t base, uint32_t i)
+/* DW_OP_dup, over, pick, swap, rot and drop: what each does is its row of
+   plan_lower.def (amddwarf__stack_move). A copy of an incomplete composite
+   is ill-formed (the seed's "Stack Operations": both copies would specify
+   one composite storage that either could extend); a roll or a drop copies
+   nothing and accepts one (specs/evaluator.md). */
+amddwarf_status amddwarf__op_stack(machine *m, op_step *s)
 {
-  amddwarf_status st = amddwarf__stack_need(m, base, i + 1);
+  uint32_t count;
+  stack_move move = amddwarf__stack_move(s->op, &count);
+  amddwarf_status st = amddwarf__stack_need(m, s->base, move == STACK_PICK ? count + 1 : count);
   if (st != AMDDWARF_OK)
     return st;
-  if (stack_top(m, i)->incomplete)
+  if (move == STACK_DROP) {
+    m->sp -= count;
+    return AMDDWARF_OK;
+  }
+  amddwarf_entry e = *stack_top(m, move == STACK_PICK ? count : 0);
+  if (move == STACK_ROLL) {
+    for (uint32_t i = 0; i + 1 < count; i++)
+      *stack_top(m, i) = *stack_top(m, i + 1);
+    *stack_top(m, count - 1) = e;
+    return AMDDWARF_OK;
+  }
+  if (e.incomplete)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE,
-                        "a stack operation copies an incomplete composite");
-  amddwarf_entry e = *stack_top(m, i);
-  amddwarf_entry *n = amddwarf__stack_push(m);
-  if (!n)
+                                  "a stack operation copies an incomplete composite");
+  amddwarf_entry *copy = amddwarf__stack_push(m);
+  if (!copy)
     return AMDDWARF_E_LIMIT;
-  *n = e;
-  return AMDDWARF_OK;
-}
-
-/* DW_OP_dup, DW_OP_over and DW_OP_pick. */
-amddwarf_status amddwarf__op_pick(machine *m, op_step *s)
-{
-  return push_copy(m, s->base, amddwarf__pick_depth(s->op));
-}
-
-amddwarf_status amddwarf__op_drop(machine *m, op_step *s)
-{
-  amddwarf_status st = amddwarf__stack_need(m, s->base, 1);
-  if (st == AMDDWARF_OK)
-    m->sp--;
-  return st;
-}
-
-/* DW_OP_swap and DW_OP_rot: the top entries roll, as many as the
-   operation's row of plan_lower.def says, the top one going below the
-   others. */
-amddwarf_status amddwarf__op_roll(machine *m, op_step *s)
-{
-  uint32_t count = amddwarf__roll_count(s->op);
-  amddwarf_status st = amddwarf__stack_need(m, s->base, count);
-  if (st != AMDDWARF_OK)
-    return st;
-  amddwarf_entry t = *stack_top(m, 0);
-  for (uint32_t i = 0; i + 1 < count; i++)
-    *stack_top(m, i) = *stack_top(m, i + 1);
-  *stack_top(m, count - 1) = t;
+  *copy = e;
   return AMDDWARF_OK;
 }
 
@@ -79,8 +61,8 @@ amddwarf_status amddwarf__op_binary(machine *m, op_step *s)
     return st;
   uint64_t z;
   if (top_is_generic(m, s->base, 0) && top_is_generic(m, s->base, 1) &&
-      amddwarf__integer_binary(kind, generic_u64(stack_top(m, 1)), generic_u64(stack_top(m, 0)),
-                     machine_generic_bits(m), &z)) {
+      amddwarf__integer_arithmetic(kind, generic_u64(stack_top(m, 1)),
+                                   generic_u64(stack_top(m, 0)), machine_generic_bits(m), &z)) {
     /* Generic operands: the result in place of the second, no entry copies. */
     m->sp--;
     amddwarf__value_set_generic(m, &stack_top(m, 0)->value, z);
@@ -94,13 +76,18 @@ amddwarf_status amddwarf__op_binary(machine *m, op_step *s)
   return amddwarf__stack_push_value(m, &r);
 }
 
+/* DW_OP_plus_uconst: the arithmetic its row of plan_lower.def names, with
+   the operand on the right, on an integral value of any type. */
 amddwarf_status amddwarf__op_plus_uconst(machine *m, op_step *s)
 {
   amddwarf_value a;
   amddwarf_status st = amddwarf__stack_pop_integral(m, s->base, &a);
   if (st != AMDDWARF_OK)
     return st;
-  uint64_t x = (amddwarf__value_u64(&a) + s->op->operands[0]) & bits_mask(a.type.bit_size);
+  uint64_t x = 0;
+  amddwarf__integer_arithmetic(amddwarf__top_arithmetic(s->op), amddwarf__value_u64(&a),
+                               s->op->operands[0], a.type.bit_size, &x);
+  x &= bits_mask(a.type.bit_size);
   memset(a.inline_bytes, 0, sizeof a.inline_bytes);
   for (unsigned i = 0; i < 8; i++)
     a.inline_bytes[i] = (uint8_t)(x >> (8 * i));

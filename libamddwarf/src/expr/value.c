@@ -239,7 +239,8 @@ amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const 
   uint64_t x = amddwarf__value_u64(a), y = amddwarf__value_u64(b);
   int64_t sx = rule_sign_extend(x, bits), sy = rule_sign_extend(y, bits);
   uint64_t r = 0;
-  if (kind != AMDDWARF_OP_eq && kind != AMDDWARF_OP_ne && amddwarf__integer_binary(kind, x, y, bits, &r)) {
+  if (kind != AMDDWARF_OP_eq && kind != AMDDWARF_OP_ne &&
+      amddwarf__integer_arithmetic(kind, x, y, bits, &r)) {
     value_set_bits(out, type, r);
     return AMDDWARF_OK;
   }
@@ -299,19 +300,12 @@ amddwarf_status amddwarf__value_unary(machine *m, amddwarf_op_kind kind, amddwar
   }
   if (!amddwarf__type_is_integral(&type))
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_NOT_INTEGRAL, "the operation needs an integral operand");
-  uint64_t x = amddwarf__value_u64(v), r;
-  int64_t s = rule_sign_extend(x, type.bit_size);
-  switch (kind) {
-  case AMDDWARF_OP_neg: r = (uint64_t)0 - x; break;
-  case AMDDWARF_OP_not: r = ~x; break;
-  case AMDDWARF_OP_abs:
-    r = (type_is_signed(&type) || type.encoding == AMDDWARF_ATE_GENERIC) && s < 0
-            ? (uint64_t)0 - (uint64_t)s
-            : x;
-    break;
-  default:
+  /* abs of an unsigned value is the value; the generic type is signed. */
+  bool is_signed = type_is_signed(&type) || type.encoding == AMDDWARF_ATE_GENERIC;
+  uint64_t r = amddwarf__value_u64(v);
+  if ((kind != AMDDWARF_OP_abs || is_signed) &&
+      !amddwarf__integer_arithmetic(kind, r, 0, type.bit_size, &r))
     return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "not a unary operation");
-  }
   value_set_bits(v, &type, r);
   return AMDDWARF_OK;
 }
