@@ -408,6 +408,7 @@ static amddwarf_status parse_memory(loader *l, const snapshot_value *arr)
     return no_memory(l);
   snapshot_walk walk;
   snapshot_value item;
+  amddwarf__snapshot_prefetch(arr);
   amddwarf__snapshot_walk_init(arr, &walk);
   for (size_t i = 0; amddwarf__snapshot_next_element(&walk, &item); i++) {
     amddwarf_status st = parse_region(l, &item, i, &s->regions[i]);

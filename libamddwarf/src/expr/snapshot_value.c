@@ -54,6 +54,20 @@ void amddwarf__snapshot_value_json(const json_t *j, snapshot_value *out)
     out->kind = SNAPSHOT_NULL;
 }
 
+void amddwarf__snapshot_prefetch(const snapshot_value *v)
+{
+  if (v->json != NULL || v->index == NULL)
+    return;
+  const json_text_container *own = amddwarf__json_text_container(v->index, v->begin);
+  if (own == NULL)
+    return;
+  const json_text_container *last = v->index->containers + v->index->count;
+  for (const json_text_container *c = own + 1; c < last && c->begin < v->end; c++) {
+    __builtin_prefetch(v->text + c->begin);
+    __builtin_prefetch(v->text + c->end - 1);
+  }
+}
+
 void amddwarf__snapshot_value_text(const char *text, const json_text_index *index, size_t begin,
                                   size_t end, snapshot_value *out)
 {

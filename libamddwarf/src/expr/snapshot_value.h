@@ -47,6 +47,12 @@ typedef struct snapshot_scratch {
 
 void amddwarf__snapshot_scratch_release(snapshot_scratch *s);
 
+/* Asks the CPU to fetch the first and last bytes of every container and
+   long string inside V (from text with an index; else nothing): a wave's
+   memory regions lie kilobytes apart in its text, out of the caches, and a
+   walk that reads them one after the other would wait for each in turn. */
+void amddwarf__snapshot_prefetch(const snapshot_value *v);
+
 /* J (NULL: missing) as a value. */
 void amddwarf__snapshot_value_json(const json_t *j, snapshot_value *out);
 
