@@ -348,12 +348,12 @@ static int named_function(const amddwarf_object *obj, const disasm_opts *o,
   shown = matched ? (count < AMDDWARF_MAX_SUGGESTIONS ? count : AMDDWARF_MAX_SUGGESTIONS)
                   : amddwarf_object_suggest_functions(obj, o->function, found,
                                                       AMDDWARF_MAX_SUGGESTIONS);
-  cli_buf b = {0};
+  text_buf b = {0};
   for (size_t i = 0; i < shown; ++i) {
     const char *display = amddwarf_object_symbol_name(obj, found[i]);
-    cli_buf_printf(&b, "%s%s", i ? ", " : "", display);
+    text_buf_printf(&b, "%s%s", i ? ", " : "", display);
     if (display != found[i]->name)
-      cli_buf_printf(&b, " (%s)", found[i]->name);
+      text_buf_printf(&b, " (%s)", found[i]->name);
   }
   int rc;
   if (matched)
@@ -364,7 +364,7 @@ static int named_function(const amddwarf_object *obj, const disasm_opts *o,
                      o->function, b.data);
   else
     rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'", o->function);
-  cli_buf_free(&b);
+  text_buf_free(&b);
   return rc;
 }
 

@@ -326,7 +326,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   char *path = NULL;
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  cli_buf text = {0};
+  text_buf text = {0};
   json_t *root = NULL, *lanes = NULL;
   int rc, failures = 0;
   if (expr == NULL)
@@ -385,7 +385,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   rc = failures ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
 cleanup:
   json_decref(root);
-  cli_buf_free(&text);
+  text_buf_free(&text);
   amddwarf_valobj_free(value);
   free(path);
   return rc;

@@ -48,21 +48,21 @@ static const char *var_kind(const amddwarf_die_fields *d)
 
 static int print_range(void *user, const amddwarf_range *range)
 {
-  cli_buf_printf(user, " [0x%llx, 0x%llx)", (unsigned long long)range->low,
+  text_buf_printf(user, " [0x%llx, 0x%llx)", (unsigned long long)range->low,
                  (unsigned long long)range->high);
   return 0;
 }
 
-static void describe_scope(cli_buf *b, const amddwarf_object *object,
+static void describe_scope(text_buf *b, const amddwarf_object *object,
                            const amddwarf_die_fields *s)
 {
   const char *tag = amddwarf_dw_tag_name(s->tag);
-  cli_buf_printf(b, "%s", tag ? tag : "DW_TAG_?");
+  text_buf_printf(b, "%s", tag ? tag : "DW_TAG_?");
   if (s->name)
-    cli_buf_printf(b, " %s", s->name);
+    text_buf_printf(b, " %s", s->name);
   amddwarf_object_die_ranges(object, s->die, print_range, b, NULL);
   if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine && s->call_line)
-    cli_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
+    text_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
 }
 
 /* SCOPE's frame base at PC: 1 with *BYTES and *SIZE, 0 when it has none there
@@ -86,15 +86,11 @@ static const char *decl_file_name(const amddwarf_object *object, const amddwarf_
 }
 
 /* A constant as a value of its variable's type (amddwarf_const_value_text). */
-static void const_value_text(cli_buf *b, const amddwarf_object *object, amddwarf_die_ref die)
+static void const_value_text(text_buf *b, const amddwarf_object *object, amddwarf_die_ref die)
 {
-  char small[256];
-  size_t n = amddwarf_const_value_text(object, die, small, sizeof small);
-  char *big = n < sizeof small ? NULL : malloc(n + 1);
-  if (big != NULL)
-    amddwarf_const_value_text(object, die, big, n + 1);
-  cli_buf_printf(b, "%s", big != NULL ? big : small);
-  free(big);
+  size_t n = amddwarf_const_value_text(object, die, NULL, 0);
+  if (text_buf_reserve(b, n) == 0)
+    b->len += amddwarf_const_value_text(object, die, b->data + b->len, n + 1);
 }
 
 /* The frame whose variables' values are shown (vars --state), or none. */
@@ -189,7 +185,7 @@ static amddwarf_status var_row_make(const amddwarf_object *object, const amddwar
 
 /* VAR's value in the focused lane, as amddwarf eval prints one lane: made
    from VAR itself, so a variable an inner one shadows shows its own. */
-static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, cli_buf *out)
+static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, text_buf *out)
 {
   amddwarf_valobj *value = NULL;
   amddwarf_lane_value lane;
@@ -199,7 +195,7 @@ static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var
   if (st == AMDDWARF_OK)
     st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &lane, &err);
   if (st != AMDDWARF_OK)
-    cli_buf_printf(out, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
+    text_buf_printf(out, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
   else
     cli_buf_lane_value(out, &lane, 0);
   amddwarf_valobj_free(value);
@@ -209,7 +205,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_die_ref *scopes, size_t depth, size_t base,
                      const var_row *vars, size_t count, const frame_values *fv)
 {
-  cli_buf b = {0};
+  text_buf b = {0};
   const char *file = NULL;
   uint32_t line = 0, column = 0;
   printf("pc 0x%llx", (unsigned long long)(fv != NULL ? fv->pc : pc));
@@ -271,7 +267,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       }
     }
   }
-  cli_buf_free(&b);
+  text_buf_free(&b);
   return CLI_EXIT_OK;
 }
 
@@ -327,10 +323,10 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     const amddwarf_cu *cu = amddwarf_object_cu(object, var->die.die.cu_index);
     json_t *o = head_json(object, &var->die, var->depth - base);
     if (var->die.const_value.kind != AMDDWARF_ATTR_NONE) {
-      cli_buf b = {0};
+      text_buf b = {0};
       const_value_text(&b, object, var->die.die);
       json_object_set_new(o, "const_value", json_string(b.data ? b.data : ""));
-      cli_buf_free(&b);
+      text_buf_free(&b);
     } else if (var->available) {
       json_t *loc = cli_json_expr(cu, var->expr, var->size);
       if (var->has_range) {
@@ -347,10 +343,10 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
       json_object_set_new(o, "location", json_null());
     }
     if (fv != NULL && var->die.name != NULL) {
-      cli_buf b = {0};
+      text_buf b = {0};
       var_value_text(fv, var->frame_var, &b);
       json_object_set_new(o, "value", json_string(b.data ? b.data : ""));
-      cli_buf_free(&b);
+      text_buf_free(&b);
     }
     json_array_append_new(jv, o);
   }

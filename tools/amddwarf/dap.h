@@ -71,7 +71,7 @@ typedef struct dap_handle {
 typedef struct dap_session {
   FILE *out;
   int64_t seq;                   /* of the last message sent */
-  dap_text message_text;         /* the text of the message being sent */
+  text_buf message_text;         /* the text of the message being sent */
   bool launched, configured, stopped_sent, done;
   amddwarf_object **objects;
   size_t object_count;

@@ -57,7 +57,7 @@ void dap_session_release(dap_session *s)
     free(s->threads[i].load_addresses);
   }
   free(s->threads);
-  dap_text_free(&s->message_text);
+  text_buf_free(&s->message_text);
   for (size_t i = 0; i < s->listed_count; i++) {
     amddwarf_object_close(s->listed[i].object);
     free(s->listed[i].data);

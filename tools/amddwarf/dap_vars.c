@@ -140,14 +140,14 @@ static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_
   amddwarf_lane_value read;
   amddwarf_error err;
   amddwarf_error_clear(&err);
-  cli_buf text = {0};
+  text_buf text = {0};
   amddwarf_status st = amddwarf_valobj_read(value, lane, &read, &err);
   if (st == AMDDWARF_OK)
     cli_buf_lane_value(&text, &read, 0);
   else
-    cli_buf_printf(&text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
+    text_buf_printf(&text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
-  cli_buf_free(&text);
+  text_buf_free(&text);
   json_object_set_new(j, "type", json_string(info->type_name));
   set_memory_reference(thread, value, lane, j);
   json_object_set_new(j, "variablesReference",
@@ -273,11 +273,11 @@ static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *li
     if (v->kind != listed_kind(h))
       continue;
     if (v->missing != NULL) {
-      cli_buf text = {0};
-      cli_buf_printf(&text, "%s (%s)", amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT),
+      text_buf text = {0};
+      text_buf_printf(&text, "%s (%s)", amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT),
                      v->missing);
       json_array_append_new(list, plain_variable(v->name, text.data));
-      cli_buf_free(&text);
+      text_buf_free(&text);
       continue;
     }
     /* A shadowed variable is reached through its index, not its name. */
@@ -410,15 +410,15 @@ static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, 
     char lanes[256], name[264];
     amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
     snprintf(name, sizeof name, "[%s]", lanes);
-    cli_buf text = {0}, eval_name = {0};
+    text_buf text = {0}, eval_name = {0};
     cli_buf_lane_value(&text, &groups[g].value, 0);
-    cli_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
+    text_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
     json_t *j = plain_variable(name, text.data ? text.data : "");
     if (h->var == 0)
       json_object_set_new(j, "evaluateName", json_string(eval_name.data));
     json_array_append_new(list, j);
-    cli_buf_free(&text);
-    cli_buf_free(&eval_name);
+    text_buf_free(&text);
+    text_buf_free(&eval_name);
   }
   amddwarf_valobj_free(value);
   return true;
@@ -707,13 +707,13 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
   }
   case DAP_HANDLE_VALUE: {
     /* A child: "x" of a struct, "[3]" of an array, "*p" of a pointer. */
-    cli_buf path = {0};
+    text_buf path = {0};
     if (n[0] == '[' || n[0] == '*')
-      cli_buf_printf(&path, n[0] == '[' ? "%s%s" : "%.0s%s", h->path, n);
+      text_buf_printf(&path, n[0] == '[' ? "%s%s" : "%.0s%s", h->path, n);
     else
-      cli_buf_printf(&path, "%s.%s", h->path, n);
+      text_buf_printf(&path, "%s.%s", h->path, n);
     bool ok = assign(s, h->thread, h->frame, h->var, path.data, 0, v, reply);
-    cli_buf_free(&path);
+    text_buf_free(&path);
     return ok;
   }
   case DAP_HANDLE_VALUE_LANES: {

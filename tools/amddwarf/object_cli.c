@@ -1,5 +1,4 @@
 /* Helpers shared by the code-object subcommands. */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,88 +127,49 @@ void cli_object_close(cli_object_args *args, amddwarf_object *object)
   args->data = NULL;
 }
 
-void cli_buf_printf(cli_buf *b, const char *format, ...)
+void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned flags)
 {
-  va_list ap;
-  for (;;) {
-    size_t room = b->cap - b->len;
-    va_start(ap, format);
-    int n = vsnprintf(b->data ? b->data + b->len : NULL, room, format, ap);
-    va_end(ap);
-    if (n < 0)
-      return;
-    if ((size_t)n < room) {
-      b->len += (size_t)n;
-      return;
-    }
-    size_t cap = b->cap ? b->cap * 2 : 256;
-    while (cap < b->len + (size_t)n + 1)
-      cap *= 2;
-    char *grown = realloc(b->data, cap);
-    if (grown == NULL)
-      return;
-    b->data = grown;
-    b->cap = cap;
-  }
+  size_t n = amddwarf_lane_value_describe(value, flags, NULL, 0);
+  if (text_buf_reserve(b, n) == 0)
+    b->len += amddwarf_lane_value_describe(value, flags, b->data + b->len, n + 1);
 }
 
-void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value, unsigned flags)
-{
-  char small[256];
-  size_t n = amddwarf_lane_value_describe(value, flags, small, sizeof small);
-  char *big = n < sizeof small ? NULL : malloc(n + 1);
-  if (big != NULL)
-    amddwarf_lane_value_describe(value, flags, big, n + 1);
-  cli_buf_printf(b, "%s", big != NULL ? big : small);
-  free(big);
-}
-
-void cli_buf_free(cli_buf *b)
-{
-  free(b->data);
-  b->data = NULL;
-  b->len = b->cap = 0;
-}
-
-amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
+amddwarf_status cli_buf_expr(text_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
                              size_t size)
 {
   size_t length = 0;
-  char small[1];
-  amddwarf_status st = amddwarf_expr_spell(&cu->format, bytes, size, small, 1, &length);
-  char *text = st == AMDDWARF_E_NO_MEMORY ? NULL : malloc(length + 1);
-  if (text == NULL)
+  amddwarf_status st = amddwarf_expr_spell(&cu->format, bytes, size, NULL, 0, &length);
+  if (st == AMDDWARF_E_NO_MEMORY || text_buf_reserve(b, length) != 0)
     return AMDDWARF_E_NO_MEMORY;
-  st = amddwarf_expr_spell(&cu->format, bytes, size, text, length + 1, &length);
-  cli_buf_printf(b, "%s", text);
-  free(text);
+  st = amddwarf_expr_spell(&cu->format, bytes, size, b->data + b->len, length + 1, &length);
+  b->len += length;
   return st;
 }
 
-void cli_buf_loc_entry(cli_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry)
+void cli_buf_loc_entry(text_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry)
 {
   if (entry->is_default)
-    cli_buf_printf(b, "<default>: ");
+    text_buf_printf(b, "<default>: ");
   else
-    cli_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)entry->low,
+    text_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)entry->low,
                    (unsigned long long)entry->high);
   cli_buf_expr(b, cu, entry->expr, entry->size);
 }
 
-void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value)
+void cli_buf_location(text_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value)
 {
   if (value->kind == AMDDWARF_ATTR_EXPR) {
     cli_buf_expr(b, cu, value->bytes, value->size);
     return;
   }
   if (value->kind != AMDDWARF_ATTR_LIST) {
-    cli_buf_printf(b, "0x%llx", (unsigned long long)value->u);
+    text_buf_printf(b, "0x%llx", (unsigned long long)value->u);
     return;
   }
-  cli_buf_printf(b, "0x%llx: ", (unsigned long long)value->offset);
+  text_buf_printf(b, "0x%llx: ", (unsigned long long)value->offset);
   for (size_t i = 0; i < value->count; ++i) {
     if (i)
-      cli_buf_printf(b, ", ");
+      text_buf_printf(b, ", ");
     cli_buf_loc_entry(b, cu, &value->entries[i]);
   }
 }
@@ -244,7 +204,7 @@ static json_t *entry_kind_json(uint8_t kind)
 
 json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
 {
-  cli_buf b = {0};
+  text_buf b = {0};
   json_t *o = json_object();
   amddwarf_status st = cli_buf_expr(&b, cu, bytes, size);
   json_object_set_new(o, "expr", json_string(b.data ? b.data : ""));
@@ -252,7 +212,7 @@ json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
   json_object_set_new(o, "ops", ops_json(cu, bytes, size));
   if (st != AMDDWARF_OK)
     json_object_set_new(o, "status", json_string(amddwarf_status_name(st)));
-  cli_buf_free(&b);
+  text_buf_free(&b);
   return o;
 }
 

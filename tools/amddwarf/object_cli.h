@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "json_out.h"
+#include "text_buf.h"
 
 /* Options every object command accepts. */
 typedef struct cli_object_args {
@@ -68,34 +69,23 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
 /* Closes OBJECT (NULL is allowed) and releases ARGS->data. */
 void cli_object_close(cli_object_args *args, amddwarf_object *object);
 
-/* A growable string. */
-typedef struct cli_buf {
-  char *data;
-  size_t len, cap;
-} cli_buf;
-void cli_buf_printf(cli_buf *b, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void cli_buf_free(cli_buf *b);
 /* Appends a lane's read as every view shows it (amddwarf_lane_value_describe
    with FLAGS). */
-void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value, unsigned flags);
+void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned flags);
 
 /* Appends the decoded expression in llvm-dwarfdump spelling
    (amddwarf_expr_spell); a decoding error is appended as "<error: MESSAGE>"
    after what decoded. Returns the decoding status. */
-amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
+amddwarf_status cli_buf_expr(text_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
                              size_t size);
 
 /* Appends one location list entry: "[0xLOW, 0xHIGH): EXPR" (16 hex digits
    each), or "<default>: EXPR". */
-void cli_buf_loc_entry(cli_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry);
+void cli_buf_loc_entry(text_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry);
 
 /* Appends a location attribute value: an expression, or a list as
    "[0xLOW, 0xHIGH): EXPR" entries separated by ", ". */
-void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value);
+void cli_buf_location(text_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value);
 
 /* JSON of a location value (specs/json.md): {"expr", "hex", "ops"} or
    {"offset", "list": [{"expr", "hex", "ops", "entry_offset", "kind", "low",
