@@ -39,6 +39,31 @@ int cli_option_value(const char *command, int argc, char **argv, int *i, const c
   return 1;
 }
 
+int cli_table_arg(const char *command, int argc, char **argv, int *i, const cli_option *table,
+                  size_t count)
+{
+  for (size_t k = 0; k < count; k++) {
+    if (table[k].flag != NULL && cli_is_flag(argv[*i], table[k].name)) {
+      *table[k].flag = true;
+      return 1;
+    }
+    int rc = table[k].value != NULL
+                 ? cli_option_value(command, argc, argv, i, table[k].name, table[k].value)
+                 : 0;
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
+bool cli_help_arg(const char *arg, const char *help)
+{
+  if (!cli_is_flag(arg, "--help") && !cli_is_flag(arg, "-h"))
+    return false;
+  fputs(help, stdout);
+  return true;
+}
+
 int cli_single_operand(const char *command, const char *arg, const char *noun,
                        const char **operand)
 {

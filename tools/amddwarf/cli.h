@@ -33,6 +33,26 @@ bool cli_is_flag(const char *arg, const char *flag);
 int cli_option_value(const char *command, int argc, char **argv, int *i, const char *option,
                      const char **value);
 
+/* A flag or an option of a command's table: a flag (FLAG set) sets *FLAG
+   when given; an option (VALUE set) stores its value in *VALUE. */
+typedef struct cli_option {
+  const char *name;
+  bool *flag;
+  const char **value;
+} cli_option;
+/* Entries of a table. */
+#define CLI_FLAG(name, flag) {(name), (flag), NULL}
+#define CLI_VALUE(name, value) {(name), NULL, (value)}
+/* The table arguments of cli_table_arg and cli_object_arg. */
+#define CLI_OPTIONS(table) (table), sizeof(table) / sizeof((table)[0])
+/* If argv[*i] is one of the COUNT flags and options of TABLE, takes it
+   (cli_is_flag, cli_option_value) and returns 1; 0 when it is none of them,
+   -1 after a usage error (an option's value missing). */
+int cli_table_arg(const char *command, int argc, char **argv, int *i, const cli_option *table,
+                  size_t count);
+/* True, after printing HELP on stdout, when ARG is --help or -h. */
+bool cli_help_arg(const char *arg, const char *help);
+
 /* ARG, which is no flag or option COMMAND knows, as its one operand: stored
    in *OPERAND and 0 returned; or a usage error (CLI_EXIT_USAGE) for an
    unknown option ("-x") or a second operand ("only one NOUN is read"). */

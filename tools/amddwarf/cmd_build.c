@@ -50,16 +50,15 @@ int cli_build_main(int argc, char **argv)
 {
   const char *description = NULL, *output = NULL;
   bool json = false;
-  int found;
+  const cli_option options[] = {
+      CLI_FLAG("--json", &json), CLI_VALUE("-o", &output), CLI_VALUE("--output", &output)};
   for (int i = 1; i < argc; i++) {
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
       print_help();
       return CLI_EXIT_OK;
     }
-    if (cli_is_flag(argv[i], "--json")) {
-      json = true;
-    } else if ((found = cli_option_value(command, argc, argv, &i, "-o", &output)) != 0 ||
-               (found = cli_option_value(command, argc, argv, &i, "--output", &output)) != 0) {
+    int found = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
+    if (found != 0) {
       if (found < 0)
         return CLI_EXIT_USAGE;
     } else if (cli_single_operand(command, argv[i], "description", &description) != 0) {

@@ -381,19 +381,16 @@ int cli_cfi_main(int argc, char **argv)
   static amddwarf_cfi_target custom;
   bool have_dialect = false;
   amddwarf_dialect dialect = AMDDWARF_DIALECT_AUTO;
+  const cli_option flags[] = {CLI_FLAG("--json", &c.json),
+                              CLI_FLAG("--synthesize", &c.synthesize),
+                              CLI_FLAG("--debug-frame", &debug_frame),
+                              CLI_FLAG("--eh-frame", &eh_frame)};
   for (int i = 1; i < argc; i++) {
     int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(cfi_help, stdout);
+    if (cli_help_arg(argv[i], cfi_help)) {
       return CLI_EXIT_OK;
-    } else if (cli_is_flag(argv[i], "--json")) {
-      c.json = true;
-    } else if (cli_is_flag(argv[i], "--synthesize")) {
-      c.synthesize = true;
-    } else if (cli_is_flag(argv[i], "--debug-frame")) {
-      debug_frame = true;
-    } else if (cli_is_flag(argv[i], "--eh-frame")) {
-      eh_frame = true;
+    } else if (cli_table_arg("cfi", argc, argv, &i, CLI_OPTIONS(flags)) != 0) {
+      continue;
     } else if ((r = cli_option_value("cfi", argc, argv, &i, "--pc", &value)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;

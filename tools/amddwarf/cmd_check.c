@@ -115,11 +115,11 @@ int cli_check_main(int argc, char **argv)
 {
   cli_object_args args = {0};
   for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("check", usage, argc, argv, &i, &args);
+    int taken = cli_object_arg("check", usage, argc, argv, &i, &args, NULL, 0);
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0')
       return cli_usage_error("check", "unknown option '%s'", argv[i]);
     if (args.path != NULL)

@@ -53,10 +53,8 @@ static const char disasm_help[] =
 int cli_disasm_main(int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(disasm_help, stdout);
+    if (cli_help_arg(argv[i], disasm_help))
       return CLI_EXIT_OK;
-    }
   amddwarf_error err;
   amddwarf_error_clear(&err);
   err.status = AMDDWARF_E_UNSUPPORTED;
@@ -552,36 +550,20 @@ int cli_disasm_main(int argc, char **argv)
   disasm_opts o;
   memset(&o, 0, sizeof o);
   o.count = 16;
+  const cli_option options[] = {
+      CLI_FLAG("--source", &o.source),      CLI_FLAG("--locations", &o.locations),
+      CLI_FLAG("--json", &o.json),          CLI_VALUE("--function", &o.function),
+      CLI_VALUE("--pc", &pc_text),          CLI_VALUE("--count", &count_text)};
   for (int i = 1; i < argc; i++) {
-    int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(disasm_help, stdout);
+    if (cli_help_arg(argv[i], disasm_help))
       return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--source")) {
-      o.source = true;
+    int r = cli_object_select_arg(command, argc, argv, &i, &args);
+    if (r == CLI_ARG_NONE)
+      r = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
+    if (r == CLI_ARG_BAD)
+      return CLI_EXIT_USAGE;
+    if (r == CLI_ARG_TAKEN)
       continue;
-    }
-    if (cli_is_flag(argv[i], "--locations")) {
-      o.locations = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      o.json = true;
-      continue;
-    }
-    if ((r = cli_object_select_arg(command, argc, argv, &i, &args)) != CLI_ARG_NONE) {
-      if (r == CLI_ARG_BAD)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
-    if ((r = cli_option_value(command, argc, argv, &i, "--function", &o.function)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--pc", &pc_text)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--count", &count_text)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
     if (argv[i][0] == '-')
       return cli_usage_error(command, "unknown option '%s'", argv[i]);
     if (args.path)

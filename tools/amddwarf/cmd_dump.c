@@ -708,16 +708,14 @@ static int dump_json(const amddwarf_object *object, const char *path)
 int cli_dump_main(int argc, char **argv)
 {
   cli_object_args args = {0};
+  bool libdwarf = false;
+  const cli_option options[] = {CLI_FLAG("--libdwarf", &libdwarf)};
   for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("dump", usage, argc, argv, &i, &args);
+    int taken = cli_object_arg("dump", usage, argc, argv, &i, &args, CLI_OPTIONS(options));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_is_flag(argv[i], "--libdwarf")) {
-      args.flags |= AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES;
-      continue;
-    }
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0')
       return cli_usage_error("dump", "unknown option '%s'", argv[i]);
     if (args.path != NULL)
@@ -726,6 +724,8 @@ int cli_dump_main(int argc, char **argv)
   }
   if (args.path == NULL)
     return cli_usage_error("dump", "missing OBJECT");
+  if (libdwarf)
+    args.flags |= AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES;
   amddwarf_object *object = NULL;
   int rc = cli_object_open("dump", &args, &object);
   if (rc != 0)

@@ -86,34 +86,19 @@ typedef struct eval_args {
 static int parse_args(int argc, char **argv, eval_args *a)
 {
   a->trace = trace_env_enabled();
+  const cli_option options[] = {
+      CLI_FLAG("--inactive", &a->inactive), CLI_FLAG("--explain", &a->explain),
+      CLI_FLAG("--trace", &a->trace),       CLI_FLAG("--stats", &a->stats),
+      CLI_VALUE("--state", &a->state),      CLI_VALUE("--pc", &a->pc),
+      CLI_VALUE("--frame", &a->frame),      CLI_VALUE("--lane", &a->lane),
+      CLI_VALUE("--lanes", &a->lanes),      CLI_VALUE("--set", &a->set),
+      CLI_VALUE("--save-state", &a->save)};
   for (int i = 1; i < argc; ++i) {
-    int rc, taken = cli_object_arg("eval", usage, argc, argv, &i, &a->object);
+    int taken = cli_object_arg("eval", usage, argc, argv, &i, &a->object, CLI_OPTIONS(options));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_is_flag(argv[i], "--inactive")) {
-      a->inactive = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--explain") || cli_is_flag(argv[i], "--trace") ||
-        cli_is_flag(argv[i], "--stats")) {
-      *(cli_is_flag(argv[i], "--explain") ? &a->explain
-        : cli_is_flag(argv[i], "--trace") ? &a->trace
-                                          : &a->stats) = true;
-      continue;
-    }
-    if ((rc = cli_option_value("eval", argc, argv, &i, "--state", &a->state)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--pc", &a->pc)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--frame", &a->frame)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--lane", &a->lane)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--lanes", &a->lanes)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--set", &a->set)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--save-state", &a->save)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0' && argv[i][1] != '>')
       return cli_usage_error("eval", "unknown option '%s'", argv[i]);
     if (a->object.path == NULL)

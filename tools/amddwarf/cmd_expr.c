@@ -112,67 +112,32 @@ typedef struct expr_options {
    -(CLI_EXIT_USAGE). */
 static int common_option(const char *command, int argc, char **argv, int *i, expr_options *o)
 {
-  const char *value;
-  int r;
-  uint64_t n;
-  if ((r = cli_option_value(command, argc, argv, i, "--dialect", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (amddwarf_dialect_from_name(value, &o->format.dialect) != AMDDWARF_OK) {
-      cli_usage_error(command, "unknown dialect '%s' (auto, user, vendor, draft)", value);
-      return -1;
-    }
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--addr-size", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (cli_parse_u64(value, &n) != 0 || (n != 2 && n != 4 && n != 8)) {
-      cli_usage_error(command, "--addr-size must be 2, 4 or 8, not '%s'", value);
-      return -1;
-    }
-    o->format.address_size = (uint8_t)n;
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--dwarf-version", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (cli_parse_u64(value, &n) != 0 || n < 2 || n > 5) {
-      cli_usage_error(command, "--dwarf-version must be 2 to 5, not '%s'", value);
-      return -1;
-    }
-    o->format.version = (uint16_t)n;
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--wave", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (cli_parse_u64(value, &n) != 0 || (n != 32 && n != 64)) {
-      cli_usage_error(command, "--wave must be 32 or 64, not '%s'", value);
-      return -1;
-    }
-    o->wave = (unsigned)n;
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--lines", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    o->lines = value;
-    return 1;
-  }
-  if (cli_is_flag(argv[*i], "--dwarf64")) {
+  const char *dialect = NULL, *addr_size = NULL, *version = NULL, *wave = NULL;
+  bool dwarf64 = false;
+  const cli_option options[] = {
+      CLI_VALUE("--dialect", &dialect),       CLI_VALUE("--addr-size", &addr_size),
+      CLI_VALUE("--dwarf-version", &version), CLI_VALUE("--wave", &wave),
+      CLI_VALUE("--lines", &o->lines),        CLI_FLAG("--dwarf64", &dwarf64),
+      CLI_FLAG("--json", &o->json),           CLI_FLAG("--asm-names", &o->asm_names)};
+  int r = cli_table_arg(command, argc, argv, i, CLI_OPTIONS(options));
+  uint64_t n = 0;
+  if (dwarf64)
     o->format.offset_size = 8;
-    return 1;
-  }
-  if (cli_is_flag(argv[*i], "--json")) {
-    o->json = true;
-    return 1;
-  }
-  if (cli_is_flag(argv[*i], "--asm-names")) {
-    o->asm_names = true;
-    return 1;
-  }
-  return 0;
+  if (dialect != NULL && amddwarf_dialect_from_name(dialect, &o->format.dialect) != AMDDWARF_OK)
+    return -cli_usage_error(command, "unknown dialect '%s' (auto, user, vendor, draft)", dialect);
+  if (addr_size != NULL && (cli_parse_u64(addr_size, &n) != 0 || (n != 2 && n != 4 && n != 8)))
+    return -cli_usage_error(command, "--addr-size must be 2, 4 or 8, not '%s'", addr_size);
+  if (version != NULL && (cli_parse_u64(version, &n) != 0 || n < 2 || n > 5))
+    return -cli_usage_error(command, "--dwarf-version must be 2 to 5, not '%s'", version);
+  if (wave != NULL && (cli_parse_u64(wave, &n) != 0 || (n != 32 && n != 64)))
+    return -cli_usage_error(command, "--wave must be 32 or 64, not '%s'", wave);
+  if (addr_size != NULL)
+    o->format.address_size = (uint8_t)n;
+  if (version != NULL)
+    o->format.version = (uint16_t)n;
+  if (wave != NULL)
+    o->wave = (unsigned)n;
+  return r;
 }
 
 /* Decodes and prints one expression. Returns the status; on failure ERR is
@@ -314,8 +279,7 @@ static int expr_decode_main(int argc, char **argv)
   size_t size = 0;
   int given = 0, status = CLI_EXIT_OK;
   for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(decode_help, stdout);
+    if (cli_help_arg(argv[i], decode_help)) {
       free(bytes);
       return CLI_EXIT_OK;
     }
@@ -369,8 +333,7 @@ static int expr_encode_main(int argc, char **argv)
   size_t text_length = 0;
   int status = CLI_EXIT_OK;
   for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(encode_help, stdout);
+    if (cli_help_arg(argv[i], encode_help)) {
       free(text);
       return CLI_EXIT_OK;
     }

@@ -38,22 +38,14 @@ int cli_lanes_main(int argc, char **argv)
   cli_object_args args = {0};
   const char *state = NULL, *pc_text = NULL;
   bool trace = trace_env_enabled(), stats = false;
+  const cli_option flags[] = {CLI_FLAG("--trace", &trace), CLI_FLAG("--stats", &stats),
+                              CLI_VALUE("--state", &state), CLI_VALUE("--pc", &pc_text)};
   for (int i = 1; i < argc; ++i) {
-    int rc, taken = cli_object_arg("lanes", usage, argc, argv, &i, &args);
+    int taken = cli_object_arg("lanes", usage, argc, argv, &i, &args, CLI_OPTIONS(flags));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_is_flag(argv[i], "--trace") || cli_is_flag(argv[i], "--stats")) {
-      *(cli_is_flag(argv[i], "--trace") ? &trace : &stats) = true;
-      continue;
-    }
-    if ((rc = cli_option_value("lanes", argc, argv, &i, "--state", &state)) != 0 ||
-        (rc = cli_option_value("lanes", argc, argv, &i, "--pc", &pc_text)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0')
       return cli_usage_error("lanes", "unknown option '%s'", argv[i]);
     if (args.path != NULL)

@@ -327,10 +327,11 @@ int cli_lines_main(int argc, char **argv)
   query *queries = NULL;
   size_t count = 0;
   bool all = false;
+  const cli_option options[] = {CLI_FLAG("--all", &all)};
   int rc = 0;
   for (int i = 1; i < argc && rc == 0; ++i) {
     const char *value = NULL;
-    int taken = cli_object_arg("lines", usage, argc, argv, &i, &args);
+    int taken = cli_object_arg("lines", usage, argc, argv, &i, &args, CLI_OPTIONS(options));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE) {
@@ -338,11 +339,7 @@ int cli_lines_main(int argc, char **argv)
       for (size_t q = 0; q < count; ++q)
         free(queries[q].file);
       free(queries);
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    }
-    if (cli_is_flag(argv[i], "--all")) {
-      all = true;
-      continue;
+      return CLI_ARG_EXIT(taken);
     }
     int found = cli_option_value("lines", argc, argv, &i, "--pc", &value);
     if (found < 0) {

@@ -52,15 +52,15 @@ static int write_output(const char *path, const uint8_t *data, size_t size, cons
 int cli_printf_build_main(int argc, char **argv)
 {
   const char *description = NULL, *metadata = NULL, *elf = NULL, *buffer = NULL;
-  int found;
+  const cli_option options[] = {
+      CLI_VALUE("--metadata", &metadata), CLI_VALUE("--elf", &elf), CLI_VALUE("--buffer", &buffer)};
   for (int i = 1; i < argc; i++) {
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
       print_help();
       return CLI_EXIT_OK;
     }
-    if ((found = cli_option_value(command, argc, argv, &i, "--metadata", &metadata)) != 0 ||
-        (found = cli_option_value(command, argc, argv, &i, "--elf", &elf)) != 0 ||
-        (found = cli_option_value(command, argc, argv, &i, "--buffer", &buffer)) != 0) {
+    int found = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
+    if (found != 0) {
       if (found < 0)
         return CLI_EXIT_USAGE;
     } else if (cli_single_operand(command, argv[i], "description", &description) != 0) {

@@ -554,35 +554,17 @@ int cli_stats_main(int argc, char **argv)
   size_t path_count = 0;
   const char *svg = NULL, *why = NULL, *pc_text = NULL, *max_drop_text = NULL;
   bool diff = false, variables = false, prologues = false;
+  const cli_option arguments[] = {
+      CLI_VALUE("--svg", &svg),     CLI_VALUE("--why", &why),
+      CLI_VALUE("--pc", &pc_text),  CLI_VALUE("--max-drop", &max_drop_text),
+      CLI_FLAG("--diff", &diff),    CLI_FLAG("--variables", &variables),
+      CLI_FLAG("--prologues", &prologues)};
   for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("stats", usage, argc, argv, &i, &common);
+    int taken = cli_object_arg("stats", usage, argc, argv, &i, &common, CLI_OPTIONS(arguments));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    int rc = cli_option_value("stats", argc, argv, &i, "--svg", &svg);
-    if (rc == 0)
-      rc = cli_option_value("stats", argc, argv, &i, "--why", &why);
-    if (rc == 0)
-      rc = cli_option_value("stats", argc, argv, &i, "--pc", &pc_text);
-    if (rc == 0)
-      rc = cli_option_value("stats", argc, argv, &i, "--max-drop", &max_drop_text);
-    if (rc < 0)
-      return CLI_EXIT_USAGE;
-    if (rc > 0)
-      continue;
-    if (cli_is_flag(argv[i], "--diff")) {
-      diff = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--variables")) {
-      variables = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--prologues")) {
-      prologues = true;
-      continue;
-    }
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0')
       return cli_usage_error("stats", "unknown option '%s'", argv[i]);
     if (path_count == MAX_FILES)

@@ -534,77 +534,47 @@ int cli_symbolize_main(int argc, char **argv)
   o.shaders = calloc((size_t)argc, sizeof(shader));
   if (!o.shaders)
     return cli_usage_error(command, "out of memory");
-  for (int i = 1; i < argc; i++) {
-    const char *value = NULL;
-    int r;
-    if ((r = cli_option_value(command, argc, argv, &i, "--spirv", &value)) != 0) {
-      if (r < 0 || parse_spirv_arg(&o, value) != 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--buffer", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      o.buffer_path = value;
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--descriptors", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      o.descriptors_path = value;
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--instrumented", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      o.instrumented_path = value;
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--format", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      if (strcmp(value, "auto") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_AUTO;
-      else if (strcmp(value, "seed") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_SEED;
-      else if (strcmp(value, "v2") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_V2;
-      else if (strcmp(value, "v2-noflags") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS;
-      else {
-        status = cli_usage_error(command, "unknown format '%s' (auto, seed, v2, v2-noflags)",
-                                 value);
-        goto done;
-      }
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--layout", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      bool known = false;
-      for (int l = AMDDWARF_GPUAV_INPUT_AUTO; l <= AMDDWARF_GPUAV_INPUT_LENGTHS && !known; l++)
-        if (strcmp(value, amddwarf_gpuav_input_layout_name((amddwarf_gpuav_input_layout)l)) == 0) {
-          o.layout = (amddwarf_gpuav_input_layout)l;
-          known = true;
-        }
-      if (!known) {
-        status = cli_usage_error(command,
-                                 "unknown layout '%s' (auto, sizes, written, lengths)", value);
-        goto done;
-      }
-    } else if (cli_is_flag(argv[i], "--printf")) {
-      o.force_printf = true;
-    } else if (cli_is_flag(argv[i], "--position")) {
-      o.mode = AMDDWARF_SPIRV_INDEX_POSITION;
-    } else if (cli_is_flag(argv[i], "--json")) {
-      o.json = true;
-    } else {
+  const char *spirv, *format, *layout;
+  bool position;
+  const cli_option arguments[] = {
+      CLI_VALUE("--spirv", &spirv),          CLI_VALUE("--buffer", &o.buffer_path),
+      CLI_VALUE("--descriptors", &o.descriptors_path),
+      CLI_VALUE("--instrumented", &o.instrumented_path),
+      CLI_VALUE("--format", &format),        CLI_VALUE("--layout", &layout),
+      CLI_FLAG("--printf", &o.force_printf), CLI_FLAG("--position", &position),
+      CLI_FLAG("--json", &o.json)};
+  for (int i = 1; i < argc && status == CLI_EXIT_OK; i++) {
+    spirv = format = layout = NULL;
+    position = false;
+    int r = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(arguments));
+    if (r == 0)
       status = cli_usage_error(command, "unexpected argument '%s'", argv[i]);
-      goto done;
-    }
+    else if (r < 0 || (spirv != NULL && parse_spirv_arg(&o, spirv) != 0))
+      status = CLI_EXIT_USAGE;
+    if (position)
+      o.mode = AMDDWARF_SPIRV_INDEX_POSITION;
+    /* --format and --layout by the library's names of the values. */
+    bool known = format == NULL;
+    for (int f = AMDDWARF_GPUAV_FORMAT_AUTO; f <= AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS && !known; f++)
+      if (strcmp(format, amddwarf_gpuav_format_name((amddwarf_gpuav_format)f)) == 0) {
+        o.format = (amddwarf_gpuav_format)f;
+        known = true;
+      }
+    if (!known)
+      status = cli_usage_error(command, "unknown format '%s' (auto, seed, v2, v2-noflags)",
+                               format);
+    known = layout == NULL;
+    for (int l = AMDDWARF_GPUAV_INPUT_AUTO; l <= AMDDWARF_GPUAV_INPUT_LENGTHS && !known; l++)
+      if (strcmp(layout, amddwarf_gpuav_input_layout_name((amddwarf_gpuav_input_layout)l)) == 0) {
+        o.layout = (amddwarf_gpuav_input_layout)l;
+        known = true;
+      }
+    if (!known)
+      status = cli_usage_error(command, "unknown layout '%s' (auto, sizes, written, lengths)",
+                               layout);
   }
+  if (status != CLI_EXIT_OK)
+    goto done;
   if (!o.buffer_path && !o.descriptors_path) {
     status = cli_usage_error(command, "needs --buffer or --descriptors");
     goto done;

@@ -153,26 +153,17 @@ int cli_unwind_main(int argc, char **argv)
   bool json = false, eh = false, trace = trace_env_enabled(), stats = false;
   uint64_t max_frames = 64;
   cli_object_args args = {0};
+  const cli_option options[] = {CLI_FLAG("--json", &json), CLI_FLAG("--trace", &trace),
+                                CLI_FLAG("--stats", &stats), CLI_FLAG("--eh-frame", &eh),
+                                CLI_VALUE("--state", &state)};
   for (int i = 1; i < argc; i++) {
     int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(unwind_help, stdout);
+    if (cli_help_arg(argv[i], unwind_help)) {
       return CLI_EXIT_OK;
-    } else if ((r = cli_object_select_arg("unwind", argc, argv, &i, &args)) != CLI_ARG_NONE) {
+    } else if ((r = cli_object_select_arg("unwind", argc, argv, &i, &args)) != CLI_ARG_NONE ||
+               (r = cli_table_arg("unwind", argc, argv, &i, CLI_OPTIONS(options))) != 0) {
       if (r == CLI_ARG_BAD)
         return CLI_EXIT_USAGE;
-    } else if (cli_is_flag(argv[i], "--json")) {
-      json = true;
-    } else if (cli_is_flag(argv[i], "--trace")) {
-      trace = true;
-    } else if (cli_is_flag(argv[i], "--stats")) {
-      stats = true;
-    } else if (cli_is_flag(argv[i], "--eh-frame")) {
-      eh = true;
-    } else if ((r = cli_option_value("unwind", argc, argv, &i, "--state", &value)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      state = value;
     } else if ((r = cli_option_value("unwind", argc, argv, &i, "--max-frames", &value)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;

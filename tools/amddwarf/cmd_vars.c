@@ -445,19 +445,14 @@ int cli_vars_main(int argc, char **argv)
 {
   cli_object_args args = {0};
   const char *pc_text = NULL, *state = NULL, *frame_text = NULL;
+  const cli_option options[] = {CLI_VALUE("--pc", &pc_text), CLI_VALUE("--state", &state),
+                                CLI_VALUE("--frame", &frame_text)};
   for (int i = 1; i < argc; ++i) {
-    int rc, taken = cli_object_arg("vars", usage, argc, argv, &i, &args);
+    int taken = cli_object_arg("vars", usage, argc, argv, &i, &args, CLI_OPTIONS(options));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if ((rc = cli_option_value("vars", argc, argv, &i, "--pc", &pc_text)) != 0 ||
-        (rc = cli_option_value("vars", argc, argv, &i, "--state", &state)) != 0 ||
-        (rc = cli_option_value("vars", argc, argv, &i, "--frame", &frame_text)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0')
       return cli_usage_error("vars", "unknown option '%s'", argv[i]);
     if (args.path != NULL)

@@ -7,35 +7,30 @@
 #include "object_cli.h"
 
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
-                   cli_object_args *args)
+                   cli_object_args *args, const cli_option *table, size_t count)
 {
-  if (cli_is_flag(argv[*i], "--help") || cli_is_flag(argv[*i], "-h")) {
-    fputs(usage, stdout);
+  if (cli_help_arg(argv[*i], usage))
     return CLI_ARG_HELP;
-  }
-  if (cli_is_flag(argv[*i], "--json")) {
-    args->json = true;
-    return CLI_ARG_TAKEN;
-  }
-  if (cli_is_flag(argv[*i], "--no-quirks")) {
+  bool no_quirks = false;
+  const cli_option common[] = {
+      CLI_FLAG("--json", &args->json), CLI_FLAG("--no-quirks", &no_quirks),
+      CLI_VALUE("--convention", &args->convention), CLI_VALUE("--dialect", &args->dialect)};
+  int rc = cli_table_arg(command, argc, argv, i, CLI_OPTIONS(common));
+  if (no_quirks)
     args->flags |= AMDDWARF_OBJECT_NO_QUIRKS;
-    return CLI_ARG_TAKEN;
-  }
-  int rc = cli_option_value(command, argc, argv, i, "--convention", &args->convention);
   if (rc == 0)
-    rc = cli_option_value(command, argc, argv, i, "--dialect", &args->dialect);
+    rc = cli_object_select_arg(command, argc, argv, i, args);
   if (rc == 0)
-    return cli_object_select_arg(command, argc, argv, i, args);
-  return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
+    rc = cli_table_arg(command, argc, argv, i, table, count);
+  return rc;
 }
 
 int cli_object_select_arg(const char *command, int argc, char **argv, int *i,
                           cli_object_args *args)
 {
-  int rc = cli_option_value(command, argc, argv, i, "--target", &args->target);
-  if (rc == 0)
-    rc = cli_option_value(command, argc, argv, i, "--object", &args->object);
-  return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
+  const cli_option select[] = {CLI_VALUE("--target", &args->target),
+                               CLI_VALUE("--object", &args->object)};
+  return cli_table_arg(command, argc, argv, i, CLI_OPTIONS(select));
 }
 
 /* Lists the code objects of INPUT that SELECTION leaves, each with the

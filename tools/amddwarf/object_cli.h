@@ -35,19 +35,23 @@ typedef struct cli_object_args {
   "  --target ID, --object N  which code object of a host executable, bundle or\n"              \
   "                 URI (see `amddwarf objects`); ambiguous: candidates, exit 2\n"
 
-/* What cli_object_arg did with an argument. */
+/* What cli_object_arg and cli_object_select_arg did with an argument. */
 enum {
   CLI_ARG_BAD = -1,  /* a usage error was printed: exit CLI_EXIT_USAGE */
-  CLI_ARG_NONE = 0,  /* not an argument every object command takes */
-  CLI_ARG_TAKEN = 1, /* stored in ARGS; go on with the next argument */
+  CLI_ARG_NONE = 0,  /* not an argument the command takes */
+  CLI_ARG_TAKEN = 1, /* stored; go on with the next argument */
   CLI_ARG_HELP = 2,  /* USAGE was printed: exit CLI_EXIT_OK */
 };
+/* The exit status after CLI_ARG_BAD or CLI_ARG_HELP. */
+#define CLI_ARG_EXIT(taken) ((taken) == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE)
 
 /* Looks at argv[*i] for the options every object command takes: --help
    (prints USAGE), --json, --no-quirks, --convention, --dialect, --target and
-   --object (advancing *i past their values). Returns one of CLI_ARG_*. */
+   --object, then for the command's own flags and options, the COUNT of
+   TABLE (cli_table_arg; TABLE may be NULL when COUNT is 0). Returns one of
+   CLI_ARG_*. */
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
-                   cli_object_args *args);
+                   cli_object_args *args, const cli_option *table, size_t count);
 
 /* The object options (--convention, --dialect, flags) and the code object
    selection (--target, --object) ARGS asks for; 0 or a usage error's exit
