@@ -114,18 +114,9 @@ static int report(void *user, const amddwarf_check_problem *p)
 int cli_check_main(int argc, char **argv)
 {
   cli_object_args args = {0};
-  for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("check", usage, argc, argv, &i, &args, NULL, 0);
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return CLI_ARG_EXIT(taken);
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("check", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("check", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  int scanned = cli_object_scan("check", usage, argc, argv, &args, NULL, 0);
+  if (scanned >= 0)
+    return scanned;
   if (args.path == NULL)
     return cli_usage_error("check", "missing OBJECT");
   amddwarf_object *object = NULL;

@@ -87,23 +87,9 @@ static void print_source_line(source_cache *c, const char *path, uint32_t line)
     c->text = NULL;
     c->size = 0;
     snprintf(c->path, sizeof c->path, "%s", path);
-    FILE *f = fopen(path, "rb");
-    if (f) {
-      size_t cap = 0;
-      char buf[4096];
-      size_t got;
-      while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-        char *grown = realloc(c->text, cap + got + 1);
-        if (!grown)
-          break;
-        c->text = grown;
-        memcpy(c->text + cap, buf, got);
-        cap += got;
-        c->text[cap] = '\0';
-      }
-      c->size = cap;
-      fclose(f);
-    }
+    uint8_t *text = NULL;
+    if (cli_slurp(path, &text, &c->size) == 0)
+      c->text = (char *)text;
   }
   if (!c->text || line == 0)
     return;

@@ -710,18 +710,9 @@ int cli_dump_main(int argc, char **argv)
   cli_object_args args = {0};
   bool libdwarf = false;
   const cli_option options[] = {CLI_FLAG("--libdwarf", &libdwarf)};
-  for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("dump", usage, argc, argv, &i, &args, CLI_OPTIONS(options));
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return CLI_ARG_EXIT(taken);
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("dump", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("dump", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  int scanned = cli_object_scan("dump", usage, argc, argv, &args, CLI_OPTIONS(options));
+  if (scanned >= 0)
+    return scanned;
   if (args.path == NULL)
     return cli_usage_error("dump", "missing OBJECT");
   if (libdwarf)

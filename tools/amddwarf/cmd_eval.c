@@ -288,18 +288,13 @@ static json_t *json_lane(const eval_args *a, const amddwarf_lane_value *v)
 static int print_table(const eval_args *a, amddwarf_valobj *value, uint64_t mask)
 {
   amddwarf_error err;
-  size_t length = 0;
-  char *table = NULL;
-  unsigned flags = a->explain ? AMDDWARF_LANE_TEXT_EXPLAIN : 0;
+  text_buf table = {0};
   amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_valobj_lanes_table(value, mask, flags, NULL, 0, &length, &err);
-  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
+  amddwarf_status st = cli_buf_value_lanes(&table, value, mask,
+                                           a->explain ? AMDDWARF_LANE_TEXT_EXPLAIN : 0, &err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_lanes_table(value, mask, flags, table, length + 1, NULL, &err);
-  if (st == AMDDWARF_OK)
-    fputs(table, stdout);
-  free(table);
+    fputs(table.data, stdout);
+  text_buf_free(&table);
   return st == AMDDWARF_OK ? 0 : cli_report_error("eval", a->object.json, st, &err);
 }
 

@@ -40,18 +40,9 @@ int cli_lanes_main(int argc, char **argv)
   bool trace = trace_env_enabled(), stats = false;
   const cli_option flags[] = {CLI_FLAG("--trace", &trace), CLI_FLAG("--stats", &stats),
                               CLI_VALUE("--state", &state), CLI_VALUE("--pc", &pc_text)};
-  for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("lanes", usage, argc, argv, &i, &args, CLI_OPTIONS(flags));
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return CLI_ARG_EXIT(taken);
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("lanes", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("lanes", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  int scanned = cli_object_scan("lanes", usage, argc, argv, &args, CLI_OPTIONS(flags));
+  if (scanned >= 0)
+    return scanned;
   if (state == NULL)
     return cli_usage_error("lanes", "missing OBJECT or --state SNAPSHOT");
   amddwarf_error err;
@@ -122,19 +113,12 @@ int cli_lanes_main(int argc, char **argv)
     cli_print_json(root);
     goto cleanup;
   }
-  size_t length = 0;
-  char probe[1];
-  char *table = NULL;
-  st = amddwarf_wave_lanes_table(wave, probe, sizeof probe, &length, &err);
-  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK)
-    st = amddwarf_wave_lanes_table(wave, table, length + 1, NULL, &err);
-  if (st == AMDDWARF_OK)
-    fputs(table, stdout);
+  text_buf table = {0};
+  if ((st = cli_buf_wave_lanes(&table, wave, &err)) == AMDDWARF_OK)
+    fputs(table.data, stdout);
   else
     rc = cli_report_error("lanes", args.json, st, &err);
-  free(table);
+  text_buf_free(&table);
 cleanup:
   cli_wave_close(&cw);
   return rc;

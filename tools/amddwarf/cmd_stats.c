@@ -73,11 +73,6 @@ static const char *const usage =
 
 /* ---- shared text ---- */
 
-static double pct(uint64_t part, uint64_t whole)
-{
-  return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 static const amddwarf_stats_key *find_key(const amddwarf_stats *stats, const char *key)
 {
   for (size_t i = 0; i < amddwarf_stats_llvm_count(stats); ++i)
@@ -292,6 +287,12 @@ static json_t *totals_json(const amddwarf_stats *stats)
 
 /* ---- text ---- */
 
+/* A percentage as llvm-locstats rounds it. */
+static int locstats_pct(uint64_t part, uint64_t whole)
+{
+  return (int)(table_pct(part, whole) + 0.5);
+}
+
 static void print_buckets(const amddwarf_stats *stats)
 {
   static const char *const labels[] = {"0%",        "(0%,10%)",  "[10%,20%)", "[20%,30%)",
@@ -309,7 +310,7 @@ static void print_buckets(const amddwarf_stats *stats)
              labels[i]);
     uint64_t n = key_value(stats, key);
     printf("   %-12s %12llu            %3d%%\n", labels[i], (unsigned long long)n,
-           (int)(pct(n, total) + 0.5));
+           locstats_pct(n, total));
   }
   printf(" =================================================\n"
          " -the number of debug variables processed: %llu\n"
@@ -318,13 +319,11 @@ static void print_buckets(const amddwarf_stats *stats)
          " -total availability: %d%%\n"
          " =================================================\n",
          (unsigned long long)total,
-         (int)(pct(key_value(stats, "sum_all_variables(#bytes in parent scope covered by "
-                                    "DW_AT_location)"),
-                   key_value(stats, "sum_all_variables(#bytes in parent scope)")) +
-               0.5),
-         (int)(pct(key_value(stats, "#source variables with location"),
-                   key_value(stats, "#source variables")) +
-               0.5));
+         locstats_pct(key_value(stats, "sum_all_variables(#bytes in parent scope covered by "
+                                       "DW_AT_location)"),
+                      key_value(stats, "sum_all_variables(#bytes in parent scope)")),
+         locstats_pct(key_value(stats, "#source variables with location"),
+                      key_value(stats, "#source variables")));
 }
 
 static void print_kinds(table_text *o, const amddwarf_stats_coverage *c)

@@ -447,18 +447,9 @@ int cli_vars_main(int argc, char **argv)
   const char *pc_text = NULL, *state = NULL, *frame_text = NULL;
   const cli_option options[] = {CLI_VALUE("--pc", &pc_text), CLI_VALUE("--state", &state),
                                 CLI_VALUE("--frame", &frame_text)};
-  for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("vars", usage, argc, argv, &i, &args, CLI_OPTIONS(options));
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return CLI_ARG_EXIT(taken);
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("vars", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("vars", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  int scanned = cli_object_scan("vars", usage, argc, argv, &args, CLI_OPTIONS(options));
+  if (scanned >= 0)
+    return scanned;
   uint64_t pc = 0, frame = 0;
   /* A snapshot that lists its code objects names them itself. */
   if (args.path == NULL && state == NULL)

@@ -1,7 +1,6 @@
 /* amddwarf dap: the stop. launch (code objects and a stop file or directory),
  * threads (one per wave), stackTrace (the debugger layer's frames, inlined
- * subroutines included) and the lanes of a wave (the amdgpu/lanes request and
- * the REPL's `lanes` table, amddwarf_wave_lanes_table). */
+ * subroutines included) and the lanes of a wave (the amdgpu/lanes request). */
 #define _POSIX_C_SOURCE 200809L /* opendir, mmap */
 #include <dirent.h>
 #include <errno.h>
@@ -693,25 +692,4 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
                       json_string(amddwarf_lane_pc_from_text(lanes->pc_from)));
   json_object_set_new(reply->body, "lanes", list);
   return true;
-}
-
-char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply)
-{
-  amddwarf_wave *wave = s->threads[thread].wave;
-  amddwarf_error err;
-  size_t length = 0;
-  char probe[1];
-  amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_wave_lanes_table(wave, probe, sizeof probe, &length, &err);
-  char *text = st == AMDDWARF_OK ? malloc(length + 1) : NULL;
-  if (st == AMDDWARF_OK && text == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK)
-    st = amddwarf_wave_lanes_table(wave, text, length + 1, NULL, &err);
-  if (st != AMDDWARF_OK) {
-    free(text);
-    dap_fail_status(reply, "lanes", st, &err);
-    return NULL;
-  }
-  return text;
 }

@@ -533,8 +533,7 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
   for (char *e = at; e > expr && e[-1] == ' '; e--)
     e[-1] = '\0';
   uint64_t mask = 0;
-  size_t length = 0;
-  char *table = NULL;
+  text_buf table = {0};
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
   amddwarf_status st = amddwarf_wave_lanes_parse(s->threads[thread].wave, list, &mask, &err);
@@ -542,15 +541,11 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
     return dap_fail(reply, "%s", err.message);
   st = value_open(s, thread, frame, 0, expr, &value, &err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_lanes_table(value, mask, 0, NULL, 0, &length, &err);
-  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_lanes_table(value, mask, 0, table, length + 1, NULL, &err);
+    st = cli_buf_value_lanes(&table, value, mask, 0, &err);
   amddwarf_valobj_free(value);
   if (st == AMDDWARF_OK)
-    reply->body = json_pack("{s:s,s:i}", "result", table, "variablesReference", 0);
-  free(table);
+    reply->body = json_pack("{s:s,s:i}", "result", table.data, "variablesReference", 0);
+  text_buf_free(&table);
   return st == AMDDWARF_OK || dap_fail_status(reply, expr, st, &err);
 }
 
@@ -618,11 +613,14 @@ bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply)
       ok = true;
     }
   } else if (strcmp(p, "lanes") == 0) {
-    char *text = dap_lanes_text(s, thread, reply);
-    ok = text != NULL;
+    text_buf table = {0};
+    amddwarf_error err;
+    amddwarf_error_clear(&err);
+    amddwarf_status st = cli_buf_wave_lanes(&table, wave, &err);
+    ok = st == AMDDWARF_OK || dap_fail_status(reply, "lanes", st, &err);
     if (ok)
-      reply->body = json_pack("{s:s,s:i}", "result", text, "variablesReference", 0);
-    free(text);
+      reply->body = json_pack("{s:s,s:i}", "result", table.data, "variablesReference", 0);
+    text_buf_free(&table);
   } else if (strncmp(p, "save ", 5) == 0 || strcmp(p, "save") == 0) {
     ok = repl_save(s, p + 4, reply);
   } else if (at) {

@@ -25,6 +25,24 @@ int cli_object_arg(const char *command, const char *usage, int argc, char **argv
   return rc;
 }
 
+int cli_object_scan(const char *command, const char *usage, int argc, char **argv,
+                    cli_object_args *args, const cli_option *table, size_t count)
+{
+  for (int i = 1; i < argc; ++i) {
+    int taken = cli_object_arg(command, usage, argc, argv, &i, args, table, count);
+    if (taken == CLI_ARG_TAKEN)
+      continue;
+    if (taken != CLI_ARG_NONE)
+      return CLI_ARG_EXIT(taken);
+    if (argv[i][0] == '-' && argv[i][1] != '\0')
+      return cli_usage_error(command, "unknown option '%s'", argv[i]);
+    if (args->path != NULL)
+      return cli_usage_error(command, "more than one OBJECT");
+    args->path = argv[i];
+  }
+  return -1;
+}
+
 int cli_object_select_arg(const char *command, int argc, char **argv, int *i,
                           cli_object_args *args)
 {
@@ -127,6 +145,33 @@ void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned 
   size_t n = amddwarf_lane_value_describe(value, flags, NULL, 0);
   if (text_buf_reserve(b, n) == 0)
     b->len += amddwarf_lane_value_describe(value, flags, b->data + b->len, n + 1);
+}
+
+amddwarf_status cli_buf_wave_lanes(text_buf *b, amddwarf_wave *wave, amddwarf_error *err)
+{
+  size_t n = 0;
+  amddwarf_status st = amddwarf_wave_lanes_table(wave, NULL, 0, &n, err);
+  if (st == AMDDWARF_OK && text_buf_reserve(b, n) != 0)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_wave_lanes_table(wave, b->data + b->len, n + 1, NULL, err);
+  if (st == AMDDWARF_OK)
+    b->len += n;
+  return st;
+}
+
+amddwarf_status cli_buf_value_lanes(text_buf *b, amddwarf_valobj *value, uint64_t lanes,
+                                    unsigned flags, amddwarf_error *err)
+{
+  size_t n = 0;
+  amddwarf_status st = amddwarf_valobj_lanes_table(value, lanes, flags, NULL, 0, &n, err);
+  if (st == AMDDWARF_OK && text_buf_reserve(b, n) != 0)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_valobj_lanes_table(value, lanes, flags, b->data + b->len, n + 1, NULL, err);
+  if (st == AMDDWARF_OK)
+    b->len += n;
+  return st;
 }
 
 amddwarf_status cli_buf_expr(text_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,

@@ -53,6 +53,12 @@ enum {
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args, const cli_option *table, size_t count);
 
+/* Scans the whole command line of a command whose one operand is OBJECT
+   (stored in ARGS->path) with cli_object_arg. Returns -1 to go on, else the
+   exit status (after the usage error or the help). */
+int cli_object_scan(const char *command, const char *usage, int argc, char **argv,
+                    cli_object_args *args, const cli_option *table, size_t count);
+
 /* The object options (--convention, --dialect, flags) and the code object
    selection (--target, --object) ARGS asks for; 0 or a usage error's exit
    status (reported). */
@@ -76,6 +82,13 @@ void cli_object_close(cli_object_args *args, amddwarf_object *object);
 /* Appends a lane's read as every view shows it (amddwarf_lane_value_describe
    with FLAGS). */
 void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned flags);
+
+/* Append the tables of `amddwarf lanes` (amddwarf_wave_lanes_table) and of
+   `amddwarf eval --lanes` (amddwarf_valobj_lanes_table of VALUE's LANES);
+   nothing on failure. Return the library's status. */
+amddwarf_status cli_buf_wave_lanes(text_buf *b, amddwarf_wave *wave, amddwarf_error *err);
+amddwarf_status cli_buf_value_lanes(text_buf *b, amddwarf_valobj *value, uint64_t lanes,
+                                    unsigned flags, amddwarf_error *err);
 
 /* Appends the decoded expression in llvm-dwarfdump spelling
    (amddwarf_expr_spell); a decoding error is appended as "<error: MESSAGE>"
