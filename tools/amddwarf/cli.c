@@ -315,19 +315,3 @@ void cli_print_json(json_t *json)
   }
   json_decref(json);
 }
-
-json_t *cli_json_hex(const uint8_t *bytes, size_t size)
-{
-  static const char digits[] = "0123456789abcdef";
-  char *text = malloc(size * 2 + 1);
-  if (!text)
-    return json_null();
-  for (size_t i = 0; i < size; i++) {
-    text[2 * i] = digits[bytes[i] >> 4];
-    text[2 * i + 1] = digits[bytes[i] & 15];
-  }
-  text[2 * size] = '\0';
-  json_t *result = json_string(text);
-  free(text);
-  return result;
-}

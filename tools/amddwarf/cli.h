@@ -109,7 +109,4 @@ int cli_write_file(const char *command, bool json, const char *path, const void 
    followed by a newline on stdout, then releases it. */
 void cli_print_json(json_t *json);
 
-/* Lower-case hex of SIZE bytes, as a new JSON string. */
-json_t *cli_json_hex(const uint8_t *bytes, size_t size);
-
 #endif

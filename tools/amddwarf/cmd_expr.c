@@ -214,31 +214,24 @@ static int decode_lines(const char *command, const expr_options *o)
     memcpy(line, data + start, end - start);
     line[end - start] = '\0';
     start = end + 1;
+    amddwarf_status st = AMDDWARF_E_INVALID_ARGUMENT;
     if (cli_append_hex(line, &bytes, &nbytes) != 0) {
-      exit_status = CLI_EXIT_BAD_INPUT;
-      amddwarf_status st = AMDDWARF_E_INVALID_ARGUMENT;
       err.status = st;
       snprintf(err.message, sizeof err.message, "line %zu: bad hex digits", number);
+    } else {
+      st = decode_one(bytes, nbytes, o, all ? &json : NULL, &text, &err);
+    }
+    if (st != AMDDWARF_OK) {
+      exit_status = CLI_EXIT_BAD_INPUT;
+      const char *message = err.message[0] ? err.message : amddwarf_status_message(st);
       if (all) {
         json = json_object();
         json_object_set_new(json, "error", cli_json_error(st, &err));
       } else {
-        printf("error: %s (%s)\n", err.message, amddwarf_status_name(st));
+        printf("error: %s (%s)\n", message, amddwarf_status_name(st));
       }
-    } else {
-      amddwarf_status st = decode_one(bytes, nbytes, o, all ? &json : NULL, &text, &err);
-      if (st != AMDDWARF_OK) {
-        exit_status = CLI_EXIT_BAD_INPUT;
-        const char *message = err.message[0] ? err.message : amddwarf_status_message(st);
-        if (all) {
-          json = json_object();
-          json_object_set_new(json, "error", cli_json_error(st, &err));
-        } else {
-          printf("error: %s (%s)\n", message, amddwarf_status_name(st));
-        }
-      } else if (!all) {
-        printf("%s\n", text);
-      }
+    } else if (!all) {
+      printf("%s\n", text);
     }
     if (all && json)
       json_array_append_new(all, json);

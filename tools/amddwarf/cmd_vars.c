@@ -188,16 +188,10 @@ static amddwarf_status var_row_make(const amddwarf_object *object, const amddwar
 static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, text_buf *out)
 {
   amddwarf_valobj *value = NULL;
-  amddwarf_lane_value lane;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   amddwarf_status st = amddwarf_valobj_new_var(fv->wave, fv->frame, var, NULL, &value, &err);
-  if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &lane, &err);
-  if (st != AMDDWARF_OK)
-    text_buf_printf(out, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
-  else
-    cli_buf_lane_value(out, &lane, 0);
+  cli_buf_value(out, st, value, AMDDWARF_NO_LANE, &err);
   amddwarf_valobj_free(value);
 }
 

@@ -137,15 +137,10 @@ static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_
                           uint32_t lane, json_t *j, const char *value_key)
 {
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
-  amddwarf_lane_value read;
   amddwarf_error err;
   amddwarf_error_clear(&err);
   text_buf text = {0};
-  amddwarf_status st = amddwarf_valobj_read(value, lane, &read, &err);
-  if (st == AMDDWARF_OK)
-    cli_buf_lane_value(&text, &read, 0);
-  else
-    text_buf_printf(&text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
+  cli_buf_value(&text, AMDDWARF_OK, value, lane, &err);
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
   text_buf_free(&text);
   json_object_set_new(j, "type", json_string(info->type_name));
@@ -176,9 +171,10 @@ static json_t *variable_json(dap_session *s, size_t thread, size_t frame, const 
   amddwarf_error err;
   amddwarf_status st = value_open(s, thread, frame, var, path, &value, &err);
   if (st != AMDDWARF_OK) {
-    char text[600];
-    snprintf(text, sizeof text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
-    json_object_set_new(j, "value", json_string(text));
+    text_buf text = {0};
+    cli_buf_value(&text, st, NULL, 0, &err);
+    json_object_set_new(j, "value", json_string(text.data));
+    text_buf_free(&text);
     json_object_set_new(j, "variablesReference", json_integer(0));
   } else {
     describe(s, thread, frame, value, j, "value");

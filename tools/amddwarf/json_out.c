@@ -15,6 +15,22 @@ json_t *cli_json_addr(uint64_t value)
   return json_string(text);
 }
 
+json_t *cli_json_hex(const uint8_t *bytes, size_t size)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *text = malloc(size * 2 + 1);
+  if (!text)
+    return json_null();
+  for (size_t i = 0; i < size; i++) {
+    text[2 * i] = digits[bytes[i] >> 4];
+    text[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  text[2 * size] = '\0';
+  json_t *result = json_string(text);
+  free(text);
+  return result;
+}
+
 json_t *cli_json_code(const char *name, uint64_t code)
 {
   return name != NULL ? json_string(name) : cli_json_addr(code);
@@ -90,22 +106,9 @@ json_t *cli_json_op(const amddwarf_op *op, bool detail)
         cli_json_set_register(o, "register", (uint32_t)v, NULL);
       break;
     case AMDDWARF_OPERAND_BLOCK:
-    case AMDDWARF_OPERAND_BLOCK_U8: {
-      static const char digits[] = "0123456789abcdef";
-      char *text = malloc((size_t)v * 2 + 1);
-      if (text == NULL) {
-        json_array_append_new(operands, json_null());
-        break;
-      }
-      for (uint64_t k = 0; k < v; k++) {
-        text[2 * k] = digits[op->block[k] >> 4];
-        text[2 * k + 1] = digits[op->block[k] & 15];
-      }
-      text[2 * v] = '\0';
-      json_array_append_new(operands, json_string(text));
-      free(text);
+    case AMDDWARF_OPERAND_BLOCK_U8:
+      json_array_append_new(operands, cli_json_hex(op->block, (size_t)v));
       break;
-    }
     case AMDDWARF_OPERAND_ENCODED_ADDR:
       json_array_append_new(operands, cli_json_addr(v));
       json_array_append_new(operands, cli_json_addr(op->operands[1]));

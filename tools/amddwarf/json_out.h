@@ -15,6 +15,9 @@
 /* An address, an offset or a bit pattern: "0x%llx" (all 64 bits kept). */
 json_t *cli_json_addr(uint64_t value);
 
+/* Lower-case hex of SIZE bytes, as a new JSON string. */
+json_t *cli_json_hex(const uint8_t *bytes, size_t size);
+
 /* An enumeration value: NAME when the tables have one, else the hex string
    of CODE. */
 json_t *cli_json_code(const char *name, uint64_t code);

@@ -147,6 +147,18 @@ void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned 
     b->len += amddwarf_lane_value_describe(value, flags, b->data + b->len, n + 1);
 }
 
+void cli_buf_value(text_buf *b, amddwarf_status st, amddwarf_valobj *value, uint32_t lane,
+                   amddwarf_error *err)
+{
+  amddwarf_lane_value read;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_valobj_read(value, lane, &read, err);
+  if (st == AMDDWARF_OK)
+    cli_buf_lane_value(b, &read, 0);
+  else
+    text_buf_printf(b, "<error: %s (%s)>", err->message, amddwarf_status_name(st));
+}
+
 amddwarf_status cli_buf_wave_lanes(text_buf *b, amddwarf_wave *wave, amddwarf_error *err)
 {
   size_t n = 0;

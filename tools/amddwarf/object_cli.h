@@ -83,6 +83,12 @@ void cli_object_close(cli_object_args *args, amddwarf_object *object);
    with FLAGS). */
 void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned flags);
 
+/* Appends VALUE's read in LANE (cli_buf_lane_value), or "<error: MESSAGE
+   (STATUS)>" when ST (the status of opening VALUE) or the read is not OK;
+   ERR receives the read's error. */
+void cli_buf_value(text_buf *b, amddwarf_status st, amddwarf_valobj *value, uint32_t lane,
+                   amddwarf_error *err);
+
 /* Append the tables of `amddwarf lanes` (amddwarf_wave_lanes_table) and of
    `amddwarf eval --lanes` (amddwarf_valobj_lanes_table of VALUE's LANES);
    nothing on failure. Return the library's status. */
