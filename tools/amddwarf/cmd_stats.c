@@ -178,27 +178,6 @@ static json_t *function_json(const amddwarf_stats_function *fn)
   return o;
 }
 
-/* Writes VALUE (released) as the JSON of cli_print_json, its lines after
-   the first indented by INDENT more columns: members of a document written
-   piece by piece. */
-static void put_json(json_t *value, int indent)
-{
-  char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-  /* a line at a time: a large object's functions make hundreds of MB */
-  static const char spaces[] = "        ";
-  for (const char *line = text; line != NULL && *line != '\0';) {
-    const char *end = strchr(line, '\n');
-    size_t n = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
-    fwrite(line, 1, n, stdout);
-    if (end != NULL)
-      fwrite(spaces, 1, (size_t)indent < sizeof spaces - 1 ? (size_t)indent : sizeof spaces - 1,
-             stdout);
-    line += n;
-  }
-  free(text);
-  json_decref(value);
-}
-
 static json_t *totals_json(const amddwarf_stats *stats)
 {
   json_t *o = json_object();
@@ -220,15 +199,15 @@ static json_t *totals_json(const amddwarf_stats *stats)
 static void put_file_json(const stats_input *in, bool last)
 {
   printf("    {\n      \"file\": ");
-  put_json(json_string(in->path), 6);
+  cli_json_put(json_string(in->path), 6);
   printf(",\n      \"llvm_dwarfdump\": ");
-  put_json(llvm_json(in->stats), 6);
+  cli_json_put(llvm_json(in->stats), 6);
   printf(",\n      \"totals\": ");
-  put_json(totals_json(in->stats), 6);
+  cli_json_put(totals_json(in->stats), 6);
   size_t n = amddwarf_stats_function_count(in->stats);
   printf(",\n      \"functions\": [%s", n ? "\n        " : "");
   for (size_t i = 0; i < n; ++i) {
-    put_json(function_json(amddwarf_stats_function_at(in->stats, i)), 8);
+    cli_json_put(function_json(amddwarf_stats_function_at(in->stats, i)), 8);
     printf("%s", i + 1 < n ? ",\n        " : "\n      ");
   }
   printf("]\n    }%s\n", last ? "" : ",");

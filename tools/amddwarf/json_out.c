@@ -127,19 +127,19 @@ json_t *cli_json_op(const amddwarf_op *op, bool detail)
 
 /* ---- streamed documents ---- */
 
-/* Writes VALUE indented as a member (INDENT spaces before each line after
-   the first, as jansson indents nested values). */
-static void put_value(json_t *value, int indent)
+void cli_json_put(json_t *value, int indent)
 {
   char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-  if (text) {
-    for (const char *p = text; *p; p++) {
-      fputc(*p, stdout);
-      if (*p == '\n')
-        fprintf(stdout, "%*s", indent, "");
-    }
-    free(text);
+  /* a line at a time: a large object's documents make hundreds of MB */
+  for (const char *line = text; line != NULL && *line != '\0';) {
+    const char *end = strchr(line, '\n');
+    size_t n = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
+    fwrite(line, 1, n, stdout);
+    if (end != NULL)
+      fprintf(stdout, "%*s", indent, "");
+    line += n;
   }
+  free(text);
   json_decref(value);
 }
 
@@ -180,7 +180,7 @@ void cli_json_stream_member(cli_json_stream *s, const char *name, json_t *value)
     return;
   }
   member_start(s, name);
-  put_value(value, 2);
+  cli_json_put(value, 2);
 }
 
 void cli_json_stream_array_begin(cli_json_stream *s, const char *name, const char *element)
@@ -200,7 +200,7 @@ void cli_json_stream_element(cli_json_stream *s, json_t *value)
   }
   fputs(s->array_open ? ",\n    " : "[\n    ", stdout);
   s->array_open = true;
-  put_value(value, 4);
+  cli_json_put(value, 4);
 }
 
 void cli_json_stream_array_end(cli_json_stream *s)

@@ -39,6 +39,11 @@ void cli_json_set_register(json_t *object, const char *key, uint32_t regno, cons
    (the index of the operation a branch reaches) last. */
 json_t *cli_json_op(const amddwarf_op *op, bool detail);
 
+/* Writes VALUE (released) on stdout as cli_print_json does but for the
+   final newline, the lines after the first indented by INDENT more spaces:
+   a member or an element of a document written piece by piece. */
+void cli_json_put(json_t *value, int indent);
+
 /* A JSON document written as it is produced (specs/json.md, section 1): with
    LINES false, one indented object whose array members are written element
    by element, byte for byte what cli_print_json prints for the same
