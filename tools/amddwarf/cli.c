@@ -117,6 +117,32 @@ int cli_report_error(const char *command, bool json, amddwarf_status status,
   return CLI_EXIT_BAD_INPUT;
 }
 
+void cli_error_vprintf(amddwarf_error *err, amddwarf_status status, const char *format,
+                       va_list args)
+{
+  amddwarf_error_clear(err);
+  err->status = status;
+  vsnprintf(err->message, sizeof err->message, format, args);
+}
+
+void cli_error_printf(amddwarf_error *err, amddwarf_status status, const char *format, ...)
+{
+  va_list args;
+  va_start(args, format);
+  cli_error_vprintf(err, status, format, args);
+  va_end(args);
+}
+
+int cli_report(const char *command, bool json, amddwarf_status status, const char *format, ...)
+{
+  amddwarf_error err;
+  va_list args;
+  va_start(args, format);
+  cli_error_vprintf(&err, status, format, args);
+  va_end(args);
+  return cli_report_error(command, json, status, &err);
+}
+
 static int parse_digits(const char *text, unsigned base, uint64_t *out)
 {
   if (*text == '\0')
@@ -217,12 +243,8 @@ int cli_append_hex(const char *text, uint8_t **bytes, size_t *size)
 
 int cli_file_error(const char *command, bool json, const char *path, const char *reason)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_E_IO;
-  snprintf(err.message, sizeof err.message, "cannot read %s: %s",
-           strcmp(path, "-") == 0 ? "standard input" : path, reason);
-  return cli_report_error(command, json, AMDDWARF_E_IO, &err);
+  return cli_report(command, json, AMDDWARF_E_IO, "cannot read %s: %s",
+                    strcmp(path, "-") == 0 ? "standard input" : path, reason);
 }
 
 int cli_read_file(const char *command, const char *path, uint8_t **data, size_t *size)
@@ -242,12 +264,8 @@ int cli_write_file(const char *command, bool json, const char *path, const void 
   }
   if (ok)
     return 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_E_IO;
-  snprintf(err.message, sizeof err.message, "cannot write %s: %s", path,
-           strerror(saved ? saved : EIO));
-  return cli_report_error(command, json, AMDDWARF_E_IO, &err);
+  return cli_report(command, json, AMDDWARF_E_IO, "cannot write %s: %s", path,
+                    strerror(saved ? saved : EIO));
 }
 
 /* Reads FILE to its end into a malloc'ed buffer; returns 0 or an errno value. */

@@ -3,6 +3,7 @@
 #ifndef AMDDWARF_CLI_H
 #define AMDDWARF_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +64,22 @@ int cli_single_operand(const char *command, const char *arg, const char *noun,
 int cli_usage_error(const char *command, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Fills ERR (cleared first) with STATUS and the printf text of FORMAT. */
+void cli_error_printf(amddwarf_error *err, amddwarf_status status, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void cli_error_vprintf(amddwarf_error *err, amddwarf_status status, const char *format,
+                       va_list args);
+/* cli_report_error of STATUS with the printf text of FORMAT as its message.
+   Returns CLI_EXIT_BAD_INPUT. */
+int cli_report(const char *command, bool json, amddwarf_status status, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
 

@@ -462,15 +462,11 @@ int cli_cfi_main(int argc, char **argv)
   free(image);
   if (status == CLI_EXIT_OK && c.have_pc && !c.covered) {
     /* Like lines and vars: an address nothing describes is an error. */
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_CFI_NO_FDE;
-    snprintf(err.message, sizeof err.message, "no FDE of %s covers 0x%" PRIx64,
-             debug_frame && eh_frame ? ".debug_frame or .eh_frame"
-             : debug_frame           ? ".debug_frame"
-                                     : ".eh_frame",
-             c.pc);
-    status = cli_report_error("cfi", c.json, AMDDWARF_E_CFI_NO_FDE, &err);
+    status = cli_report("cfi", c.json, AMDDWARF_E_CFI_NO_FDE, "no FDE of %s covers 0x%" PRIx64,
+                        debug_frame && eh_frame ? ".debug_frame or .eh_frame"
+                        : debug_frame           ? ".debug_frame"
+                                                : ".eh_frame",
+                        c.pc);
   }
   if (root) {
     if (status == CLI_EXIT_OK)

@@ -55,17 +55,13 @@ int cli_disasm_main(int argc, char **argv)
   for (int i = 1; i < argc; i++)
     if (cli_help_arg(argv[i], disasm_help))
       return CLI_EXIT_OK;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_E_UNSUPPORTED;
-  snprintf(err.message, sizeof err.message,
-           "not available: this amddwarf was built without LLVM's C disassembler API (install "
-           "llvm-19-dev and configure with -DAMDDWARF_DISASM=ON); `amddwarf --version` shows "
-           "the build's features");
   bool json = false;
   for (int i = 1; i < argc; i++)
     json = json || cli_is_flag(argv[i], "--json");
-  return cli_report_error("disasm", json, AMDDWARF_E_UNSUPPORTED, &err);
+  return cli_report("disasm", json, AMDDWARF_E_UNSUPPORTED,
+                    "not available: this amddwarf was built without LLVM's C disassembler API "
+                    "(install llvm-19-dev and configure with -DAMDDWARF_DISASM=ON); `amddwarf "
+                    "--version` shows the build's features");
 }
 
 #else
@@ -296,23 +292,6 @@ static void target_text(const amddwarf_symbol *f, uint64_t target, char *buf, si
     snprintf(buf, size, "<%s+0x%" PRIx64 ">", f->name, target - f->address);
 }
 
-static int disasm_fail(const disasm_opts *o, amddwarf_status status, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int disasm_fail(const disasm_opts *o, amddwarf_status status, const char *format, ...)
-{
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = status;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(err.message, sizeof err.message, format, args);
-  va_end(args);
-  return cli_report_error("disasm", o->json, status, &err);
-}
-
 /* The function --function NAME names (its symbol, demangled or not, or
    its demangled name without parameters: amddwarf_object_find_functions).
    None: the error names the nearest ones; several: a usage error listing
@@ -344,10 +323,11 @@ static int named_function(const amddwarf_object *obj, const disasm_opts *o,
     rc = cli_usage_error("disasm", "'%s' names %zu functions: %s; give one by its full or "
                          "mangled name", o->function, count, b.data);
   else if (shown > 0)
-    rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'; the nearest: %s",
-                     o->function, b.data);
+    rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                    "no function named '%s'; the nearest: %s", o->function, b.data);
   else
-    rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'", o->function);
+    rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND, "no function named '%s'",
+                    o->function);
   text_buf_free(&b);
   return rc;
 }
@@ -367,11 +347,11 @@ static int check_boundary(const amddwarf_object *obj, amddwarf_disasm *dc,
     if (len == 0)
       len = end - at < 4 ? (size_t)(end - at) : 4;
     if (at + len > o->pc)
-      return disasm_fail(o, AMDDWARF_E_INVALID_ARGUMENT,
-                         "0x%" PRIx64 " is not an instruction boundary: it is inside the "
-                         "%zu-byte instruction at 0x%" PRIx64 "; the nearest boundaries are "
-                         "0x%" PRIx64 " and 0x%" PRIx64,
-                         o->pc, len, at, at, at + len);
+      return cli_report("disasm", o->json, AMDDWARF_E_INVALID_ARGUMENT,
+                        "0x%" PRIx64 " is not an instruction boundary: it is inside the "
+                        "%zu-byte instruction at 0x%" PRIx64 "; the nearest boundaries are "
+                        "0x%" PRIx64 " and 0x%" PRIx64,
+                        o->pc, len, at, at, at + len);
     at += len;
   }
   return CLI_EXIT_OK;
@@ -401,7 +381,7 @@ static int disassemble(const amddwarf_object *obj, amddwarf_disasm *dc, const di
   int rc = CLI_EXIT_OK;
   bool found = false;
   if (o->locations && !vars)
-    return disasm_fail(o, AMDDWARF_E_NO_MEMORY, "out of memory");
+    return cli_report("disasm", o->json, AMDDWARF_E_NO_MEMORY, "out of memory");
   const amddwarf_symbol *named = NULL;
   if (o->function && (rc = named_function(obj, o, &named)) != 0) {
     free(vars);
@@ -423,8 +403,8 @@ static int disassemble(const amddwarf_object *obj, amddwarf_disasm *dc, const di
       lo = o->pc;
     }
     if (lo < sec->address || hi > sec->address + sec->size || lo > hi) {
-      rc = disasm_fail(o, AMDDWARF_E_OBJECT_BAD_ELF,
-                       "range 0x%" PRIx64 "-0x%" PRIx64 " is outside %s", lo, hi, sec->name);
+      rc = cli_report("disasm", o->json, AMDDWARF_E_OBJECT_BAD_ELF,
+                      "range 0x%" PRIx64 "-0x%" PRIx64 " is outside %s", lo, hi, sec->name);
       break;
     }
     found = true;
@@ -515,13 +495,14 @@ static int disassemble(const amddwarf_object *obj, amddwarf_disasm *dc, const di
   }
   if (rc == CLI_EXIT_OK && !found) {
     if (o->function)
-      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "function '%s' is not in an executable section",
-                       o->function);
+      rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                      "function '%s' is not in an executable section", o->function);
     else if (o->have_pc)
-      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "0x%" PRIx64 " is not in an executable section",
-                       o->pc);
+      rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                      "0x%" PRIx64 " is not in an executable section", o->pc);
     else
-      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "the object has no executable section");
+      rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                      "the object has no executable section");
   }
   free(cache.text);
   free(vars);
@@ -579,7 +560,7 @@ int cli_disasm_main(int argc, char **argv)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   if (amddwarf_disasm_open(obj, &dc, &err) != AMDDWARF_OK) {
-    rc = disasm_fail(&o, AMDDWARF_E_UNSUPPORTED, "%s", err.message);
+    rc = cli_report("disasm", o.json, AMDDWARF_E_UNSUPPORTED, "%s", err.message);
     goto done;
   }
   if (o.json) {

@@ -156,11 +156,9 @@ static int not_answered(json_t *entry, const char *format, ...)
 static int not_answered(json_t *entry, const char *format, ...)
 {
   amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_NOT_FOUND;
   va_list args;
   va_start(args, format);
-  vsnprintf(err.message, sizeof err.message, format, args);
+  cli_error_vprintf(&err, AMDDWARF_NOT_FOUND, format, args);
   va_end(args);
   if (entry != NULL) {
     json_object_set_new(entry, "error", cli_json_error(AMDDWARF_NOT_FOUND, &err));

@@ -36,12 +36,8 @@ static void print_help(void)
 static int write_output(const char *path, const uint8_t *data, size_t size, const char *what)
 {
   if (!data) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_INVALID_ARGUMENT;
-    snprintf(err.message, sizeof err.message,
-             "the description has no \"%s\" to write to %s", what, path);
-    return cli_report_error(command, false, err.status, &err);
+    return cli_report(command, false, AMDDWARF_E_INVALID_ARGUMENT,
+                      "the description has no \"%s\" to write to %s", what, path);
   }
   if (cli_write_file(command, false, path, data, size) != 0)
     return CLI_EXIT_BAD_INPUT;

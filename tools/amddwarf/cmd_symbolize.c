@@ -457,11 +457,10 @@ static int symbolize_buffer(const options *o)
   amddwarf_error err;
   if (buf->overflow) {
     status = CLI_EXIT_BAD_INPUT;
-    amddwarf_error_clear(&err);
-    snprintf(err.message, sizeof err.message,
-             "written length %u exceeds the buffer's %u data words: the shaders ran out of "
-             "room; reading the records that fit",
-             buf->written_length, buf->data_words);
+    cli_error_printf(&err, AMDDWARF_E_GPUAV_OVERFLOW,
+                     "written length %u exceeds the buffer's %u data words: the shaders ran "
+                     "out of room; reading the records that fit",
+                     buf->written_length, buf->data_words);
     report_problem(o, problems, AMDDWARF_E_GPUAV_OVERFLOW, "overflow", &err);
   }
   uint32_t n = 0;

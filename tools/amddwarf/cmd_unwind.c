@@ -213,11 +213,8 @@ int cli_unwind_main(int argc, char **argv)
     st = amddwarf_object_cfi(object, &cfi, &err);
   }
   if (st == AMDDWARF_NOT_FOUND) {
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_CFI_NO_FDE;
-    snprintf(err.message, sizeof err.message, "%s has no %s", path,
-             eh ? ".eh_frame" : ".debug_frame or .eh_frame");
-    cli_report_error("unwind", json, AMDDWARF_E_CFI_NO_FDE, &err);
+    cli_report("unwind", json, AMDDWARF_E_CFI_NO_FDE, "%s has no %s", path,
+               eh ? ".eh_frame" : ".debug_frame or .eh_frame");
     goto done;
   }
   if (st != AMDDWARF_OK) {

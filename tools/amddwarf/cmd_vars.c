@@ -389,12 +389,9 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   if ((st = amddwarf_wave_frame(w.wave, (size_t)frame_index, &frame, &err)) != AMDDWARF_OK ||
       (st = amddwarf_wave_variables(w.wave, (size_t)frame_index, &vars, &count, &err)) !=
           AMDDWARF_OK) {
-    if (st == AMDDWARF_END) {
-      amddwarf_error_clear(&err);
-      st = err.status = AMDDWARF_NOT_FOUND;
-      snprintf(err.message, sizeof err.message, "the wave has no frame %llu",
-               (unsigned long long)frame_index);
-    }
+    if (st == AMDDWARF_END)
+      cli_error_printf(&err, st = AMDDWARF_NOT_FOUND, "the wave has no frame %llu",
+                       (unsigned long long)frame_index);
     rc = cli_report_error("vars", args->json, st, &err);
     goto done;
   }

@@ -307,8 +307,6 @@ int cli_report_no_scope(const char *command, bool json, const amddwarf_object *o
     if (status != AMDDWARF_OK)
       return cli_report_error(command, json, status, &err);
   }
-  err.status = AMDDWARF_NOT_FOUND;
-  snprintf(err.message, sizeof err.message, "no subprogram of %s contains pc 0x%llx", path,
-           (unsigned long long)pc);
-  return cli_report_error(command, json, AMDDWARF_NOT_FOUND, &err);
+  return cli_report(command, json, AMDDWARF_NOT_FOUND, "no subprogram of %s contains pc 0x%llx",
+                    path, (unsigned long long)pc);
 }

@@ -75,14 +75,9 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
   size_t count = list != NULL ? listed : 1;
   if (list == NULL && args->path == NULL)
     return cli_usage_error(command, "missing OBJECT (the snapshot lists no code_objects)");
-  if (list != NULL && listed == 0) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_PC_NOT_LOADED;
-    snprintf(err.message, sizeof err.message,
-             "the snapshot's code_objects list is empty: no code object is loaded");
-    return cli_report_error(command, args->json, AMDDWARF_E_PC_NOT_LOADED, &err);
-  }
+  if (list != NULL && listed == 0)
+    return cli_report(command, args->json, AMDDWARF_E_PC_NOT_LOADED,
+                      "the snapshot's code_objects list is empty: no code object is loaded");
   w->objects = calloc(count, sizeof *w->objects);
   w->data = calloc(count, sizeof *w->data);
   if (list != NULL)
