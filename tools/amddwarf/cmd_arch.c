@@ -191,8 +191,7 @@ int cli_arch_main(int argc, char **argv)
   }
 
   amddwarf_arch a;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   /* A path that exists, or that looks like one (target IDs have no '.' or
      '/'), is an object; anything else a target ID. */

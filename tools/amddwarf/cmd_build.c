@@ -75,8 +75,7 @@ int cli_build_main(int argc, char **argv)
     return CLI_EXIT_BAD_INPUT;
   uint8_t *object = NULL;
   size_t object_size = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status status =
       amddwarf_build_json((const char *)text, size, NULL, &object, &object_size, &err);
   free(text);

@@ -78,8 +78,7 @@ static void instructions(cfi_cli *c, const amddwarf_cfi_cie *cie, const uint8_t 
   char text[1024];
   for (;;) {
     amddwarf_cfa_insn insn;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st =
         amddwarf_cfi_decode_insn(c->cfi, cie, bytes, (size_t)size, offset, &pos, &insn, &err);
     if (st == AMDDWARF_END)
@@ -207,8 +206,7 @@ static void print_cie(cfi_cli *c, const amddwarf_cfi_cie *cie, json_t *list)
   instructions(c, cie, cie->instructions, cie->instructions_size, cie->instructions_offset, 0,
                j);
   const amddwarf_cfi_row *row;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_cfi_cie_row(c->cfi, cie, &row, &err);
   if (st != AMDDWARF_OK) {
     if (!j)
@@ -258,8 +256,7 @@ static void print_fde(cfi_cli *c, const amddwarf_cfi_fde *fde, json_t *list)
                fde->instructions_offset, fde->initial_location, j);
   const amddwarf_cfi_row *rows;
   size_t count;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_cfi_fde_rows(c->cfi, fde, &rows, &count, &err);
   if (!j)
     printf("\n");
@@ -309,8 +306,7 @@ static int dump_section(cfi_cli *c, const uint8_t *image, size_t size,
                         amddwarf_cfi_section_kind kind, const amddwarf_cfi_options *options,
                         json_t *root)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   c->section = kind == AMDDWARF_CFI_EH_FRAME ? ".eh_frame" : ".debug_frame";
   amddwarf_status st;
   if (c->synthesize && kind == AMDDWARF_CFI_DEBUG_FRAME) {

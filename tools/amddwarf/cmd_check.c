@@ -125,8 +125,7 @@ int cli_check_main(int argc, char **argv)
     return rc;
   report_ctx ctx = {args.json, args.json ? json_array() : NULL, object, 0, {0}};
   size_t count = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_object_check(object, report, &ctx, &count, &err);
   if (st != AMDDWARF_OK) {
     json_decref(ctx.list);

@@ -557,8 +557,7 @@ int cli_disasm_main(int argc, char **argv)
   int rc = cli_object_open(command, &args, &obj);
   if (rc != 0)
     return rc;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   if (amddwarf_disasm_open(obj, &dc, &err) != AMDDWARF_OK) {
     rc = cli_report("disasm", o.json, AMDDWARF_E_UNSUPPORTED, "%s", err.message);
     goto done;

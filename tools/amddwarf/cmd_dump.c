@@ -415,8 +415,7 @@ static int dump_text(const amddwarf_object *object, const char *path)
         printf("%s%s", n++ ? ", " : "; producer quirks ", amddwarf_quirk_get(q)->name);
     printf("\n");
     t.cu = cu;
-    amddwarf_error load_err;
-    amddwarf_error_clear(&load_err);
+    amddwarf_error load_err = AMDDWARF_ERROR_INIT;
     amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
     if (loaded != AMDDWARF_OK) { /* the other units are still shown */
       printf("  cannot be read: %s\n", load_err.message);
@@ -427,8 +426,7 @@ static int dump_text(const amddwarf_object *object, const char *path)
          ++die_index) {
       amddwarf_die_ref ref;
       amddwarf_die_links links;
-      amddwarf_error err;
-      amddwarf_error_clear(&err);
+      amddwarf_error err = AMDDWARF_ERROR_INIT;
       amddwarf_status st = amddwarf_object_die_ref(object, die_index, &ref, &err);
       if (st == AMDDWARF_OK)
         st = amddwarf_object_die_links(object, ref, &links, &err);
@@ -675,8 +673,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
     json_object_set_new(u, "quirks", quirks);
     json_t *dies = json_array();
     json_ctx j = {object, cu, &die, NULL};
-    amddwarf_error load_err;
-    amddwarf_error_clear(&load_err);
+    amddwarf_error load_err = AMDDWARF_ERROR_INIT;
     amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
     if (loaded != AMDDWARF_OK) { /* the other units are still shown */
       json_object_set_new(u, "error", cli_json_error(loaded, &load_err));
@@ -684,8 +681,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
     }
     for (size_t die_index = cu->first_die;
          loaded == AMDDWARF_OK && die_index < cu->first_die + cu->die_count; ++die_index) {
-      amddwarf_error err;
-      amddwarf_error_clear(&err);
+      amddwarf_error err = AMDDWARF_ERROR_INIT;
       amddwarf_status st = die_json(&j, die_index, dies, &err);
       if (st < 0) {
         dump_die_free(&die);

@@ -133,8 +133,7 @@ static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, amddwarf
   unsigned wave_size = amddwarf_wave_get_info(wave)->wave_size;
   uint64_t lane = amddwarf_snapshot_lane(snap);
   if (a->lanes != NULL) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st = amddwarf_wave_lanes_parse(wave, a->lanes, mask, &err);
     if (st == AMDDWARF_E_INVALID_ARGUMENT)
       return cli_usage_error("eval", "--lanes: %s", err.message);
@@ -150,8 +149,7 @@ static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, amddwarf
 static int open_value(const eval_args *a, amddwarf_wave *wave, size_t frame, const char *path,
                       amddwarf_valobj **value)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_valobj_new(wave, frame, path, value, &err);
   if (st == AMDDWARF_E_INVALID_ARGUMENT && err.offset != AMDDWARF_NO_OFFSET)
     return cli_usage_error("eval", "cannot parse '%s': %s", path, err.message);

@@ -205,8 +205,7 @@ static int decode_lines(const char *command, const expr_options *o)
     size_t nbytes = 0;
     char *text = NULL;
     json_t *json = NULL;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     if (!line) {
       exit_status = cli_report_error(command, o->json, AMDDWARF_E_NO_MEMORY, NULL);
       break;
@@ -301,8 +300,7 @@ static int expr_decode_main(int argc, char **argv)
   }
   if (!given)
     return cli_usage_error(command, "no expression bytes given");
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   json_t *json = NULL;
   char *text = NULL;
   amddwarf_status st = decode_one(bytes, size, &o, o.json ? &json : NULL, &text, &err);
@@ -355,8 +353,7 @@ static int expr_encode_main(int argc, char **argv)
   }
   if (!text)
     return cli_usage_error(command, "no expression text given");
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   size_t size = 0;
   amddwarf_status st = amddwarf_expr_assemble(text, &o.format, o.wave, NULL, 0, &size, &err);
   uint8_t *bytes = NULL;

@@ -45,8 +45,7 @@ int cli_lanes_main(int argc, char **argv)
     return scanned;
   if (state == NULL)
     return cli_usage_error("lanes", "missing OBJECT or --state SNAPSHOT");
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   cli_wave cw;
   amddwarf_wave *wave = NULL;

@@ -110,8 +110,7 @@ static int list_file(const char *path, const char *extract, bool json, bool head
                      json_t *files)
 {
   amddwarf_container *c = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_container_open_input(path, NULL, &c, &err);
   json_t *file = json ? json_object() : NULL;
   json_t *list = json ? json_array() : NULL;

@@ -72,8 +72,7 @@ int cli_printf_build_main(int argc, char **argv)
   if (cli_read_file(command, description, &text, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_printf_build_output out;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status status = amddwarf_printf_build_json((const char *)text, size, NULL, &out, &err);
   free(text);
   if (status != AMDDWARF_OK)

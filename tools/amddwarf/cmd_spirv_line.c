@@ -82,8 +82,7 @@ int cli_spirv_line_main(int argc, char **argv)
   json_t *array = json ? json_array() : NULL;
   for (int k = 0; k < index_count; k++) {
     amddwarf_spirv_location loc;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st = amddwarf_spirv_module_resolve(module, indexes[k], mode, &loc, &err);
     if (st != AMDDWARF_OK) {
       status = CLI_EXIT_BAD_INPUT;

@@ -336,8 +336,7 @@ static int print_why(const char *path, amddwarf_object *object, const char *name
                      bool json)
 {
   amddwarf_why why;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_stats_why(object, name, pc, &why, &err);
   if (st != AMDDWARF_OK)
     return cli_report_error("stats", json, st, &err);
@@ -372,8 +371,7 @@ static int print_diff(const stats_input *base, const stats_input *new_input, boo
                       double max_drop, bool gate)
 {
   amddwarf_stats_diff *diff = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_stats_diff_compute(base->stats, new_input->stats, &diff, &err);
   if (st != AMDDWARF_OK)
     return cli_report_error("stats", json, st, &err);
@@ -528,8 +526,7 @@ int cli_stats_main(int argc, char **argv)
     args[opened].data = NULL;
     if ((status = cli_object_open("stats", &args[opened], &objects[opened])) != 0)
       break;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     inputs[opened].path = paths[opened];
     amddwarf_status st = amddwarf_stats_compute(objects[opened], &options, &inputs[opened].stats,
                                                 &err);

@@ -148,8 +148,7 @@ static int load_instrumentation(options *o)
   int status = spirv_print_open(command, o->instrumented_path, o->json, &module);
   if (status != CLI_EXIT_OK)
     return status;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_gpuav_instrumentation_inspect(module, &o->instrumentation, &err);
   amddwarf_spirv_module_close(module);
   if (st != AMDDWARF_OK) {
@@ -167,8 +166,7 @@ static int print_descriptors(const options *o)
   if (cli_read_file(command, o->descriptors_path, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   size_t count = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_gpuav_input_layout layout = o->layout;
   const char *why = layout != AMDDWARF_GPUAV_INPUT_AUTO ? "given with --layout" : "from word 0";
   amddwarf_status st = AMDDWARF_OK;
@@ -269,8 +267,7 @@ static amddwarf_gpuav_format buffer_format(const options *o)
 
 static int open_reader(const options *o, cli_file *file, amddwarf_gpuav_reader **reader)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_gpuav_reader_open_stream(cli_file_read_at, file, file->size,
                                                          buffer_format(o), 0, NULL, reader, &err);
   if (st != AMDDWARF_OK) {
@@ -297,16 +294,14 @@ static int check_modules(const options *o, cli_file *file)
     return status;
   const amddwarf_gpuav_buffer *buf = amddwarf_gpuav_reader_buffer(reader);
   amddwarf_gpuav_record rec;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   for (uint32_t n = 0; (st = amddwarf_gpuav_reader_next(reader, &rec, &err)) == AMDDWARF_OK;
        n++) {
     const shader *sh = find_shader(o, rec.shader_id);
     if (rec.problem != AMDDWARF_OK || !sh)
       continue;
-    amddwarf_error cerr;
-    amddwarf_error_clear(&cerr);
+    amddwarf_error cerr = AMDDWARF_ERROR_INIT;
     if (amddwarf_gpuav_record_check(buf, &rec, sh->module, o->mode, sh->path, check_flags(o),
                                     &cerr) == AMDDWARF_E_GPUAV_WRONG_MODULE) {
       char prefix[32];
@@ -341,8 +336,7 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
   const shader *sh = find_shader(o, rec->shader_id);
   amddwarf_spirv_location loc;
   const amddwarf_spirv_location *locp = NULL;
-  amddwarf_error lerr;
-  amddwarf_error_clear(&lerr);
+  amddwarf_error lerr = AMDDWARF_ERROR_INIT;
   if (sh && amddwarf_spirv_module_resolve(sh->module, rec->instruction_index, o->mode, &loc,
                                           &lerr) == AMDDWARF_OK)
     locp = &loc;
@@ -352,8 +346,7 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
   size_t needed = 0;
   const char *fmt = NULL;
   amddwarf_status pst = AMDDWARF_OK;
-  amddwarf_error perr;
-  amddwarf_error_clear(&perr);
+  amddwarf_error perr = AMDDWARF_ERROR_INIT;
   if (is_printf) {
     uint32_t string_id = amddwarf_gpuav_record_word(rec, 0);
     fmt = sh ? amddwarf_spirv_module_string(sh->module, string_id) : NULL;

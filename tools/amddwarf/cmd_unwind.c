@@ -107,8 +107,7 @@ static void register_value(amddwarf_wave *w, size_t frame, uint32_t regno, bool 
   uint8_t buf[256];
   if (bytes > sizeof buf)
     bytes = sizeof buf;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_read_register(w, frame, regno, 0, bytes, buf, &err);
   json_t *value = NULL;
   size_t len = 0;
@@ -182,8 +181,7 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_cfi *eh_cfi = NULL;
   amddwarf_wave *wave = NULL;
   int status = CLI_EXIT_BAD_INPUT;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   args.path = path;
   args.json = json;
@@ -233,8 +231,7 @@ int cli_unwind_main(int argc, char **argv)
   if (trace || stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
   /* Every frame first (the walk), then the registers of each. */
-  amddwarf_error end_err;
-  amddwarf_error_clear(&end_err);
+  amddwarf_error end_err = AMDDWARF_ERROR_INIT;
   amddwarf_status end;
   const amddwarf_frame *frame = NULL;
   size_t frame_count = 0;

@@ -188,8 +188,7 @@ static amddwarf_status var_row_make(const amddwarf_object *object, const amddwar
 static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, text_buf *out)
 {
   amddwarf_valobj *value = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_valobj_new_var(fv->wave, fv->frame, var, NULL, &value, &err);
   cli_buf_value(out, st, value, AMDDWARF_NO_LANE, &err);
   amddwarf_valobj_free(value);
@@ -366,8 +365,7 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
                       uint64_t frame_index)
 {
   cli_wave w;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   var_row *rows = NULL;
   int rc = cli_wave_load("vars", args, state, &w);
@@ -460,8 +458,7 @@ int cli_vars_main(int argc, char **argv)
   if (rc != 0)
     return rc;
   amddwarf_die_ref scopes[MAX_SCOPES];
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   size_t depth = 0, count = 0;
   amddwarf_status st = amddwarf_object_scope_refs_at(object, pc, scopes, MAX_SCOPES, &depth, &err);
   if (st != AMDDWARF_OK) {

@@ -124,8 +124,7 @@ static bool add_file(dap_session *s, const char *path, dap_reply *reply)
     return dap_fail(reply, "launch: cannot read stop file '%s': %s", path, strerror(error));
   s->stop_text_count++;
   /* The waves are indexed; each is parsed when a request first needs it. */
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st =
       amddwarf_stop_add_indexed(s->stop, (const char *)text->data, text->size, path, &err);
   if (st != AMDDWARF_OK)
@@ -186,8 +185,7 @@ static bool open_object(dap_session *s, const json_t *j, dap_reply *reply)
   if (!json_is_string(j))
     return dap_fail(reply, "launch: 'program' must be a code object path or an array of them");
   const char *path = json_string_value(j);
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_object *object = NULL;
   amddwarf_status st = amddwarf_object_open_input(path, NULL, NULL, &object, &err);
   if (st != AMDDWARF_OK) {
@@ -291,8 +289,7 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
     dap_fail(reply, "launch: out of memory");
   for (size_t i = 0; i < n && ok; i++)
     ok = open_object(s, json_is_array(program) ? json_array_get(program, i) : program, reply);
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   if (ok && (st = amddwarf_stop_new(NULL, &s->stop, &err)) != AMDDWARF_OK)
     ok = dap_fail_status(reply, "launch", st, &err);
@@ -418,8 +415,7 @@ bool dap_thread_open(dap_session *s, size_t thread)
   }
   make_room(s, thread);
   t->tried = true;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   const amddwarf_stop_wave *loaded = NULL;
   amddwarf_status st = amddwarf_stop_wave_load(s->stop, thread, &loaded, &err);
   if (st == AMDDWARF_OK) {
@@ -587,8 +583,7 @@ bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
   char stopped[512] = "";
   for (size_t i = 0; i < DAP_FRAME_STRIDE - 1; i++) {
     const amddwarf_frame *f = NULL;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st = amddwarf_wave_frame(wave, i, &f, &err);
     if (st == AMDDWARF_END)
       break;
@@ -651,8 +646,7 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
   if (!dap_thread_arg(s, args, reply, &thread))
     return false;
   const amddwarf_lanes *lanes = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_lanes(s->threads[thread].wave, &lanes, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "amdgpu/lanes", st, &err);

@@ -137,8 +137,7 @@ static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_
                           uint32_t lane, json_t *j, const char *value_key)
 {
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   text_buf text = {0};
   cli_buf_value(&text, AMDDWARF_OK, value, lane, &err);
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
@@ -204,8 +203,7 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
   if (!dap_frame_arg(s, args, true, reply, &thread, &frame))
     return false;
   const amddwarf_frame *f = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_frame(s->threads[thread].wave, frame, &f, &err);
   if (st != AMDDWARF_OK)
     return st == AMDDWARF_END ? dap_fail(reply, "thread %zu has no frame %zu", thread + 1, frame)
@@ -258,8 +256,7 @@ static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *li
 {
   const amddwarf_listed_variable *vars = NULL;
   size_t count = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st =
       amddwarf_wave_frame_variables(s->threads[h->thread].wave, h->frame, &vars, &count, &err);
   if (st != AMDDWARF_OK)
@@ -347,8 +344,7 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
 {
   amddwarf_wave *wave = s->threads[h->thread].wave;
   const amddwarf_lanes *lanes = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "lanes", st, &err);
@@ -553,8 +549,7 @@ static bool repl_save(dap_session *s, const char *file, dap_reply *reply)
     return dap_fail(reply, "save: give a file name: save FILE");
   char *text = NULL;
   size_t size = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_stop_save(s->stop, &text, &size, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "save", st, &err);
@@ -610,8 +605,7 @@ bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply)
     }
   } else if (strcmp(p, "lanes") == 0) {
     text_buf table = {0};
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st = cli_buf_wave_lanes(&table, wave, &err);
     ok = st == AMDDWARF_OK || dap_fail_status(reply, "lanes", st, &err);
     if (ok)

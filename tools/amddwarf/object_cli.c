@@ -99,8 +99,7 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
 {
   amddwarf_object_options options;
   amddwarf_selection selection;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   int options_rc = cli_object_options(command, args, &options, &selection);
   if (options_rc != 0)
     return options_rc;
@@ -299,8 +298,7 @@ json_t *cli_json_location(const amddwarf_cu *cu, const amddwarf_attr_value *valu
 int cli_report_no_scope(const char *command, bool json, const amddwarf_object *object,
                         const char *path, uint64_t pc, amddwarf_status status)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   size_t unit = 0;
   if (status != AMDDWARF_NOT_FOUND && amddwarf_object_pc_unit(object, pc, &unit) == AMDDWARF_OK) {
     status = amddwarf_object_load_unit(object, unit, &err);
