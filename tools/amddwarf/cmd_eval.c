@@ -374,16 +374,12 @@ cleanup:
 static int open_wave(const eval_args *a, cli_wave *w, size_t frame)
 {
   amddwarf_wave_options options;
-  uint64_t pc = 0;
   amddwarf_wave_options_init(&options);
-  if (a->pc != NULL) {
-    if (cli_parse_u64(a->pc, &pc) != 0)
-      return cli_usage_error("eval", "--pc '%s' is not a number", a->pc);
-    options.has_pc = 1;
-    options.pc = pc;
-  } else if (w->raw.read_register(w->raw.user, 16, 0, 8, &pc) != AMDDWARF_OK) {
+  options.has_pc = a->pc != NULL;
+  if (options.has_pc && cli_parse_u64(a->pc, &options.pc) != 0)
+    return cli_usage_error("eval", "--pc '%s' is not a number", a->pc);
+  if (!options.has_pc && amddwarf_snapshot_pc(w->snap, NULL) != AMDDWARF_OK)
     return cli_usage_error("eval", "the snapshot has no pc: give --pc");
-  }
   int rc = cli_wave_start("eval", a->object.json, w, &options);
   if (rc != 0)
     return rc;

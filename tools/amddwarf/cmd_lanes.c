@@ -54,17 +54,10 @@ int cli_lanes_main(int argc, char **argv)
     goto cleanup;
   amddwarf_wave_options options;
   amddwarf_wave_options_init(&options);
-  if (pc_text != NULL) {
-    if (cli_parse_u64(pc_text, &options.pc) != 0) {
-      rc = cli_usage_error("lanes", "no PC: give --pc ADDR or a snapshot with \"pc\"");
-      goto cleanup;
-    }
-    options.has_pc = 1;
-  }
+  options.has_pc = pc_text != NULL;
   /* Without a PC the wave cannot be placed. */
-  uint8_t pc_bytes[8];
-  if (!options.has_pc &&
-      cw.raw.read_register(cw.raw.user, 16, 0, sizeof pc_bytes, pc_bytes) != AMDDWARF_OK) {
+  if (options.has_pc ? cli_parse_u64(pc_text, &options.pc) != 0
+                     : amddwarf_snapshot_pc(cw.snap, NULL) != AMDDWARF_OK) {
     rc = cli_usage_error("lanes", "no PC: give --pc ADDR or a snapshot with \"pc\"");
     goto cleanup;
   }

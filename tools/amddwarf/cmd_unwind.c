@@ -197,7 +197,7 @@ int cli_unwind_main(int argc, char **argv)
   uint64_t pc = 0;
   size_t at = 0;
   if (cw.load_addresses != NULL &&
-      cw.raw.read_register(cw.raw.user, 16, 0, sizeof pc, &pc) == AMDDWARF_OK &&
+      amddwarf_snapshot_pc(cw.snap, &pc) == AMDDWARF_OK &&
       amddwarf_loaded_object_at((const amddwarf_object *const *)cw.objects, cw.load_addresses,
                                 cw.count, pc, &at, &pc) == AMDDWARF_OK)
     object = cw.objects[at];
