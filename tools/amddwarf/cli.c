@@ -56,6 +56,22 @@ int cli_table_arg(const char *command, int argc, char **argv, int *i, const cli_
   return 0;
 }
 
+int cli_scan_single(const char *command, int argc, char **argv, void (*help)(void),
+                    const cli_option *table, size_t count, const char *noun,
+                    const char **operand)
+{
+  for (int i = 1; i < argc; i++) {
+    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
+      help();
+      return CLI_EXIT_OK;
+    }
+    int found = cli_table_arg(command, argc, argv, &i, table, count);
+    if (found < 0 || (found == 0 && cli_single_operand(command, argv[i], noun, operand) != 0))
+      return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
 bool cli_help_arg(const char *arg, const char *help)
 {
   if (!cli_is_flag(arg, "--help") && !cli_is_flag(arg, "-h"))

@@ -51,6 +51,12 @@ typedef struct cli_option {
    -1 after a usage error (an option's value missing). */
 int cli_table_arg(const char *command, int argc, char **argv, int *i, const cli_option *table,
                   size_t count);
+/* Scans the whole command line of a command that takes the flags and
+   options of TABLE and one operand, NOUN, into *OPERAND (cli_single_operand);
+   --help or -h calls HELP. Returns -1 to go on, else the exit status. */
+int cli_scan_single(const char *command, int argc, char **argv, void (*help)(void),
+                    const cli_option *table, size_t count, const char *noun,
+                    const char **operand);
 /* True, after printing HELP on stdout, when ARG is --help or -h. */
 bool cli_help_arg(const char *arg, const char *help);
 

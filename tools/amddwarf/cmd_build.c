@@ -52,19 +52,10 @@ int cli_build_main(int argc, char **argv)
   bool json = false;
   const cli_option options[] = {
       CLI_FLAG("--json", &json), CLI_VALUE("-o", &output), CLI_VALUE("--output", &output)};
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      print_help();
-      return CLI_EXIT_OK;
-    }
-    int found = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
-    if (found != 0) {
-      if (found < 0)
-        return CLI_EXIT_USAGE;
-    } else if (cli_single_operand(command, argv[i], "description", &description) != 0) {
-      return CLI_EXIT_USAGE;
-    }
-  }
+  int scanned = cli_scan_single(command, argc, argv, print_help, CLI_OPTIONS(options),
+                                "description", &description);
+  if (scanned >= 0)
+    return scanned;
   if (!description)
     return cli_usage_error(command, "a DESCRIPTION.json is required");
   if (!output)

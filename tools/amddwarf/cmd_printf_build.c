@@ -50,19 +50,10 @@ int cli_printf_build_main(int argc, char **argv)
   const char *description = NULL, *metadata = NULL, *elf = NULL, *buffer = NULL;
   const cli_option options[] = {
       CLI_VALUE("--metadata", &metadata), CLI_VALUE("--elf", &elf), CLI_VALUE("--buffer", &buffer)};
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      print_help();
-      return CLI_EXIT_OK;
-    }
-    int found = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
-    if (found != 0) {
-      if (found < 0)
-        return CLI_EXIT_USAGE;
-    } else if (cli_single_operand(command, argv[i], "description", &description) != 0) {
-      return CLI_EXIT_USAGE;
-    }
-  }
+  int scanned = cli_scan_single(command, argc, argv, print_help, CLI_OPTIONS(options),
+                                "description", &description);
+  if (scanned >= 0)
+    return scanned;
   if (!description)
     return cli_usage_error(command, "a DESCRIPTION.json is required");
   if (!metadata && !elf && !buffer)
