@@ -10,59 +10,55 @@
 
 static const char *const command = "symbolize";
 
-static void usage(FILE *out)
-{
-  fputs(
-      "usage: amddwarf symbolize --spirv MODULE.spv[=SHADER_ID] ... --buffer OUT.bin\n"
-      "                          [--format auto|seed|v2|v2-noflags] [--instrumented INST.spv]\n"
-      "                          [--printf] [--position] [--json]\n"
-      "       amddwarf symbolize --descriptors INPUT.bin [--instrumented INST.spv]\n"
-      "                          [--layout auto|sizes|written|lengths] [--json]\n"
-      "\n"
-      "Reads the debug output buffer that instrumented shaders wrote and prints\n"
-      "each record as the validation layer does: the error, the shader, the\n"
-      "instruction index, the stage and its invocation words, and the file, line\n"
-      "and source line of the instruction, found in the SPIR-V module given for\n"
-      "the record's shader id (the module as it was BEFORE instrumentation).\n"
-      "A module given without =SHADER_ID serves every shader id not given; a\n"
-      "shader id may be given once, and one module at most goes without one.\n"
-      "\n"
-      "Every record is first checked against its module: its instruction must\n"
-      "be one the instrumentation checks (an image instruction, OpLoad, OpStore,\n"
-      "the DebugPrintf OpExtInst), able to report its error code, and its stage\n"
-      "the execution model of an entry point. A record that cannot come from\n"
-      "its module stops the command before anything is printed. The buffer is\n"
-      "read in chunks, so buffers of several GiB need little memory.\n"
-      "\n"
-      "Records whose instruction is a NonSemantic.DebugPrintf instruction are\n"
-      "debug-printf records: their format string (an OpString of the module) is\n"
-      "applied to the argument words.\n"
-      "\n"
-      "  --format F        record format: auto (default), seed (written length,\n"
-      "                    two stage words), v2 (flags, written length, three\n"
-      "                    stage words: SPIRV-Tools Oct 2022-2023), v2-noflags\n"
-      "                    (written length, three stage words: 2019-2022); see\n"
-      "                    specs/gpuav-records.md\n"
-      "  --instrumented M  the module AFTER instrumentation: its record writer\n"
-      "                    gives the format (unless --format), its input buffer\n"
-      "                    reads give the descriptor input buffer's layout\n"
-      "  --printf          render every record as a debug-printf record\n"
-      "  --position        instruction indexes are plain instruction ordinals\n"
-      "  --descriptors     decode a bindless descriptor input buffer to a table\n"
-      "  --layout L        its layout: auto (from word 0, or from --instrumented),\n"
-      "                    sizes (descriptor indexing), written (no sizes),\n"
-      "                    lengths (SPIRV-Tools 2019.1)\n"
-      "  --json            print JSON\n"
-      "\n"
-      "Example:\n"
-      "  spirv-opt --inst-desc-idx-check frag.spv -o frag.inst.spv  (shader id 23)\n"
-      "  amddwarf symbolize --spirv frag.spv=23 --buffer out.bin\n"
-      "\n"
-      "Exit status: 0 when every record decoded, 1 for a malformed buffer, an\n"
-      "overflowing written length, a record that could not be read or does not\n"
-      "fit its module, 2 for usage errors.\n",
-      out);
-}
+static const char *const usage =
+    "usage: amddwarf symbolize --spirv MODULE.spv[=SHADER_ID] ... --buffer OUT.bin\n"
+    "                          [--format auto|seed|v2|v2-noflags] [--instrumented INST.spv]\n"
+    "                          [--printf] [--position] [--json]\n"
+    "       amddwarf symbolize --descriptors INPUT.bin [--instrumented INST.spv]\n"
+    "                          [--layout auto|sizes|written|lengths] [--json]\n"
+    "\n"
+    "Reads the debug output buffer that instrumented shaders wrote and prints\n"
+    "each record as the validation layer does: the error, the shader, the\n"
+    "instruction index, the stage and its invocation words, and the file, line\n"
+    "and source line of the instruction, found in the SPIR-V module given for\n"
+    "the record's shader id (the module as it was BEFORE instrumentation).\n"
+    "A module given without =SHADER_ID serves every shader id not given; a\n"
+    "shader id may be given once, and one module at most goes without one.\n"
+    "\n"
+    "Every record is first checked against its module: its instruction must\n"
+    "be one the instrumentation checks (an image instruction, OpLoad, OpStore,\n"
+    "the DebugPrintf OpExtInst), able to report its error code, and its stage\n"
+    "the execution model of an entry point. A record that cannot come from\n"
+    "its module stops the command before anything is printed. The buffer is\n"
+    "read in chunks, so buffers of several GiB need little memory.\n"
+    "\n"
+    "Records whose instruction is a NonSemantic.DebugPrintf instruction are\n"
+    "debug-printf records: their format string (an OpString of the module) is\n"
+    "applied to the argument words.\n"
+    "\n"
+    "  --format F        record format: auto (default), seed (written length,\n"
+    "                    two stage words), v2 (flags, written length, three\n"
+    "                    stage words: SPIRV-Tools Oct 2022-2023), v2-noflags\n"
+    "                    (written length, three stage words: 2019-2022); see\n"
+    "                    specs/gpuav-records.md\n"
+    "  --instrumented M  the module AFTER instrumentation: its record writer\n"
+    "                    gives the format (unless --format), its input buffer\n"
+    "                    reads give the descriptor input buffer's layout\n"
+    "  --printf          render every record as a debug-printf record\n"
+    "  --position        instruction indexes are plain instruction ordinals\n"
+    "  --descriptors     decode a bindless descriptor input buffer to a table\n"
+    "  --layout L        its layout: auto (from word 0, or from --instrumented),\n"
+    "                    sizes (descriptor indexing), written (no sizes),\n"
+    "                    lengths (SPIRV-Tools 2019.1)\n"
+    "  --json            print JSON\n"
+    "\n"
+    "Example:\n"
+    "  spirv-opt --inst-desc-idx-check frag.spv -o frag.inst.spv  (shader id 23)\n"
+    "  amddwarf symbolize --spirv frag.spv=23 --buffer out.bin\n"
+    "\n"
+    "Exit status: 0 when every record decoded, 1 for a malformed buffer, an\n"
+    "overflowing written length, a record that could not be read or does not\n"
+    "fit its module, 2 for usage errors.\n";
 
 typedef struct shader {
   const char *path;
@@ -519,10 +515,8 @@ int cli_symbolize_main(int argc, char **argv)
   memset(&o, 0, sizeof(o));
   int status = CLI_EXIT_OK;
   for (int i = 1; i < argc; i++)
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      usage(stdout);
+    if (cli_help_arg(argv[i], usage))
       return CLI_EXIT_OK;
-    }
   o.shaders = calloc((size_t)argc, sizeof(shader));
   if (!o.shaders)
     return cli_usage_error(command, "out of memory");

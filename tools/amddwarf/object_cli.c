@@ -46,9 +46,9 @@ int cli_object_scan(const char *command, const char *usage, int argc, char **arg
 int cli_object_select_arg(const char *command, int argc, char **argv, int *i,
                           cli_object_args *args)
 {
-  const cli_option select[] = {CLI_VALUE("--target", &args->target),
+  const cli_option choice[] = {CLI_VALUE("--target", &args->target),
                                CLI_VALUE("--object", &args->object)};
-  return cli_table_arg(command, argc, argv, i, CLI_OPTIONS(select));
+  return cli_table_arg(command, argc, argv, i, CLI_OPTIONS(choice));
 }
 
 /* Lists the code objects of INPUT that SELECTION leaves, each with the
