@@ -522,15 +522,11 @@ int cli_disasm_main(int argc, char **argv)
       CLI_FLAG("--json", &o.json),          CLI_VALUE("--function", &o.function),
       CLI_VALUE("--pc", &pc_text),          CLI_VALUE("--count", &count_text)};
   for (int i = 1; i < argc; i++) {
-    if (cli_help_arg(argv[i], disasm_help))
-      return CLI_EXIT_OK;
-    int r = cli_object_select_arg(command, argc, argv, &i, &args);
-    if (r == CLI_ARG_NONE)
-      r = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
-    if (r == CLI_ARG_BAD)
-      return CLI_EXIT_USAGE;
+    int r = cli_select_arg(command, disasm_help, argc, argv, &i, &args, CLI_OPTIONS(options));
     if (r == CLI_ARG_TAKEN)
       continue;
+    if (r != CLI_ARG_NONE)
+      return CLI_ARG_EXIT(r);
     if (argv[i][0] == '-')
       return cli_usage_error(command, "unknown option '%s'", argv[i]);
     if (args.path)

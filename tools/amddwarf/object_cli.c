@@ -9,8 +9,6 @@
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args, const cli_option *table, size_t count)
 {
-  if (cli_help_arg(argv[*i], usage))
-    return CLI_ARG_HELP;
   bool no_quirks = false;
   const cli_option common[] = {
       CLI_FLAG("--json", &args->json), CLI_FLAG("--no-quirks", &no_quirks),
@@ -18,11 +16,16 @@ int cli_object_arg(const char *command, const char *usage, int argc, char **argv
   int rc = cli_table_arg(command, argc, argv, i, CLI_OPTIONS(common));
   if (no_quirks)
     args->flags |= AMDDWARF_OBJECT_NO_QUIRKS;
-  if (rc == 0)
-    rc = cli_object_select_arg(command, argc, argv, i, args);
-  if (rc == 0)
-    rc = cli_table_arg(command, argc, argv, i, table, count);
-  return rc;
+  return rc != 0 ? rc : cli_select_arg(command, usage, argc, argv, i, args, table, count);
+}
+
+int cli_select_arg(const char *command, const char *usage, int argc, char **argv, int *i,
+                   cli_object_args *args, const cli_option *table, size_t count)
+{
+  if (cli_help_arg(argv[*i], usage))
+    return CLI_ARG_HELP;
+  int rc = cli_object_select_arg(command, argc, argv, i, args);
+  return rc != 0 ? rc : cli_table_arg(command, argc, argv, i, table, count);
 }
 
 int cli_object_scan(const char *command, const char *usage, int argc, char **argv,

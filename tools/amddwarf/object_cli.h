@@ -53,6 +53,11 @@ enum {
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
                    cli_object_args *args, const cli_option *table, size_t count);
 
+/* cli_object_arg for a command that chooses a code object (--target,
+   --object) but takes none of the other object options. */
+int cli_select_arg(const char *command, const char *usage, int argc, char **argv, int *i,
+                   cli_object_args *args, const cli_option *table, size_t count);
+
 /* Scans the whole command line of a command whose one operand is OBJECT
    (stored in ARGS->path) with cli_object_arg. Returns -1 to go on, else the
    exit status (after the usage error or the help). */
