@@ -539,23 +539,10 @@ int cli_symbolize_main(int argc, char **argv)
       status = CLI_EXIT_USAGE;
     if (position)
       o.mode = AMDDWARF_SPIRV_INDEX_POSITION;
-    /* --format and --layout by the library's names of the values. */
-    bool known = format == NULL;
-    for (int f = AMDDWARF_GPUAV_FORMAT_AUTO; f <= AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS && !known; f++)
-      if (strcmp(format, amddwarf_gpuav_format_name((amddwarf_gpuav_format)f)) == 0) {
-        o.format = (amddwarf_gpuav_format)f;
-        known = true;
-      }
-    if (!known)
+    if (format != NULL && amddwarf_gpuav_format_from_name(format, &o.format) != AMDDWARF_OK)
       status = cli_usage_error(command, "unknown format '%s' (auto, seed, v2, v2-noflags)",
                                format);
-    known = layout == NULL;
-    for (int l = AMDDWARF_GPUAV_INPUT_AUTO; l <= AMDDWARF_GPUAV_INPUT_LENGTHS && !known; l++)
-      if (strcmp(layout, amddwarf_gpuav_input_layout_name((amddwarf_gpuav_input_layout)l)) == 0) {
-        o.layout = (amddwarf_gpuav_input_layout)l;
-        known = true;
-      }
-    if (!known)
+    if (layout != NULL && amddwarf_gpuav_input_layout_from_name(layout, &o.layout) != AMDDWARF_OK)
       status = cli_usage_error(command, "unknown layout '%s' (auto, sizes, written, lengths)",
                                layout);
   }
