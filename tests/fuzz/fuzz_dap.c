@@ -46,7 +46,7 @@ static void check_base64(const json_t *message)
 }
 
 /* dap_json_text prints VALUE as jansson does, or refuses what it refuses. */
-static void check_text(const json_t *value, dap_text *text)
+static void check_text(const json_t *value, text_buf *text)
 {
   char *expected = json_dumps(value, JSON_COMPACT | JSON_PRESERVE_ORDER);
   int rc = dap_json_text(value, text);
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t chunk = data[0] == 0 ? size : (size_t)(1 + data[0] % 64);
   data++;
   size--;
-  dap_text text = {0};
+  text_buf text = {0};
   json_t *raw = json_pack("{s:o}", "s", json_stringn_nocheck((const char *)data, size));
   if (raw)
     check_text(raw, &text);
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       json_t *message = NULL;
       int64_t seq = 0;
       char error[512];
-      size_t before = r.len;
+      size_t before = r.bytes.len;
       dap_read_result result = dap_reader_next(&r, &message, &seq, error, sizeof error);
       if (result == DAP_READ_NEED_MORE)
         break;
@@ -89,12 +89,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_base64(message);
         check_text(message, &text);
         json_decref(message);
-      } else if (error[0] == '\0' || (r.len >= before && r.skip == 0)) {
+      } else if (error[0] == '\0' || (r.bytes.len >= before && r.skip == 0)) {
         abort(); /* an error names its cause and consumes what it rejects */
       }
     }
   }
   dap_reader_free(&r);
-  dap_text_free(&text);
+  text_buf_free(&text);
   return 0;
 }

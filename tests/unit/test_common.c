@@ -459,6 +459,13 @@ static void test_status_table_and_error_details(void **state)
   amddwarf_error err;
   amddwarf_error_clear(&err);
   assert_int_equal(err.offset, AMDDWARF_NO_OFFSET);
+  /* The initializer is the cleared error: no status, offset, opcode or message. */
+  amddwarf_error fresh = AMDDWARF_ERROR_INIT;
+  assert_int_equal(fresh.status, AMDDWARF_OK);
+  assert_true(fresh.offset == AMDDWARF_NO_OFFSET);
+  assert_int_equal(fresh.opcode, AMDDWARF_NO_OPCODE);
+  assert_int_equal(fresh.subop, AMDDWARF_NO_OPCODE);
+  assert_string_equal(fresh.message, "");
   assert_int_equal(amddwarf__fail_op(&err, AMDDWARF_E_EXPR_UNKNOWN_OPCODE, 12, 0xfe,
                                     AMDDWARF_NO_OPCODE, "unknown opcode 0x%02x at offset %u",
                                     0xfe, 12),

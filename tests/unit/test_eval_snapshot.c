@@ -106,6 +106,8 @@ static void test_target_answers(void **state)
   assert_memory_equal(buf, "\x0f\x00\x00\x00", 4);
   assert_int_equal(t->read_register(t->user, 16, 0, 8, buf), AMDDWARF_OK);
   assert_memory_equal(buf, "\x00\x40\x00\x00\x00\x00\x00\x00", 8);
+  assert_int_equal(amddwarf_snapshot_pc(fx.snap, &v64), AMDDWARF_OK);
+  assert_true(v64 == 0x4000);
   /* v2 in wave32 is DWARF 1538; lane 2 holds 7. */
   assert_int_equal(t->read_register(t->user, 1538, 8, 4, buf), AMDDWARF_OK);
   assert_memory_equal(buf, "\x07\x00\x00\x00", 4);
@@ -148,6 +150,8 @@ static void test_access_spans_adjacent_regions(void **state)
                " {\"address_space\": \"private_lane\", \"lane\": 3, \"address\": \"0x27\", \"bytes\": \"c0\"}]}");
   amddwarf_target *t = &fx.snap_target;
   uint8_t buf[8];
+  /* No "pc" and no PC register: the snapshot does not say where the wave is. */
+  assert_int_equal(amddwarf_snapshot_pc(fx.snap, NULL), AMDDWARF_NOT_FOUND);
   assert_int_equal(t->read_memory(t->user, AMDDWARF_ASPACE_AMDGPU_PRIVATE_LANE, 3, 0x22, 4, buf),
                    AMDDWARF_OK);
   assert_memory_equal(buf, "\xa2\xa3\xb0\xb1", 4);

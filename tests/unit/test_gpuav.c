@@ -375,6 +375,14 @@ static void test_format_detection(void **state)
   assert_int_equal(amddwarf_gpuav_buffer_parse(b.b, b.n, AMDDWARF_GPUAV_FORMAT_V2, &h, NULL),
                    AMDDWARF_E_TRUNCATED);
   assert_string_equal(amddwarf_gpuav_format_name(AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS), "v2-noflags");
+  /* The reverse, by the names specs/gpuav-records.md gives the formats. */
+  amddwarf_gpuav_format format = AMDDWARF_GPUAV_FORMAT_AUTO;
+  assert_int_equal(amddwarf_gpuav_format_from_name("v2-noflags", &format), AMDDWARF_OK);
+  assert_int_equal(format, AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS);
+  assert_int_equal(amddwarf_gpuav_format_from_name("seed", &format), AMDDWARF_OK);
+  assert_int_equal(format, AMDDWARF_GPUAV_FORMAT_SEED);
+  assert_int_equal(amddwarf_gpuav_format_from_name("v3", &format), AMDDWARF_NOT_FOUND);
+  assert_int_equal(amddwarf_gpuav_format_from_name(NULL, &format), AMDDWARF_E_INVALID_ARGUMENT);
 }
 
 /* Size 0 ends the scan; a record past the written length is reported and
@@ -1013,6 +1021,10 @@ static void test_input_buffer_layouts(void **state)
   expect_rows(&lengths, AMDDWARF_GPUAV_INPUT_AUTO, AMDDWARF_GPUAV_INPUT_LENGTHS, want_lengths, 7);
   assert_string_equal(amddwarf_gpuav_input_layout_name(AMDDWARF_GPUAV_INPUT_WRITTEN), "written");
   assert_null(amddwarf_gpuav_input_layout_name((amddwarf_gpuav_input_layout)9));
+  amddwarf_gpuav_input_layout layout = AMDDWARF_GPUAV_INPUT_AUTO;
+  assert_int_equal(amddwarf_gpuav_input_layout_from_name("lengths", &layout), AMDDWARF_OK);
+  assert_int_equal(layout, AMDDWARF_GPUAV_INPUT_LENGTHS);
+  assert_int_equal(amddwarf_gpuav_input_layout_from_name("Sizes", &layout), AMDDWARF_NOT_FOUND);
 
   /* Errors name the word. */
   amddwarf_gpuav_descriptor rows[16];

@@ -128,6 +128,20 @@ static void test_names(void **state)
   assert_string_equal(amddwarf_loc_kind_colour(AMDDWARF_LOC_VGPR), "#2ca02c");
   assert_null(amddwarf_loc_kind_name(AMDDWARF_LOC_KIND_COUNT));
   assert_string_equal(amddwarf_stats_cfi_name(AMDDWARF_STATS_CFI_SYNTHESIZED), "synthesized");
+  /* the names specs/json.md gives the segments' lanes and flags and the
+     diff's statuses */
+  assert_string_equal(amddwarf_lane_status_name(AMDDWARF_LANE_UNIFORM), "uniform");
+  assert_string_equal(amddwarf_lane_status_name(AMDDWARF_LANE_MISSING), "missing");
+  assert_string_equal(amddwarf_lane_status_name(AMDDWARF_LANE_NONE), "none");
+  assert_null(amddwarf_lane_status_name((amddwarf_lane_status)(AMDDWARF_LANE_NONE + 1)));
+  assert_string_equal(amddwarf_loc_flag_name(AMDDWARF_LOC_UNKNOWN_ADDRESS), "unknown_address");
+  assert_string_equal(amddwarf_loc_flag_name(AMDDWARF_LOC_ENTRY_VALUE), "entry_value");
+  assert_string_equal(amddwarf_loc_flag_name(AMDDWARF_LOC_UNDECODABLE), "undecodable");
+  assert_null(amddwarf_loc_flag_name(AMDDWARF_LOC_QUIRK | AMDDWARF_LOC_ENTRY_VALUE));
+  assert_null(amddwarf_loc_flag_name(0));
+  assert_string_equal(amddwarf_diff_status_name(AMDDWARF_DIFF_MATCHED), "matched");
+  assert_string_equal(amddwarf_diff_status_name(AMDDWARF_DIFF_APPEARED), "appeared");
+  assert_null(amddwarf_diff_status_name((amddwarf_diff_status)(AMDDWARF_DIFF_APPEARED + 1)));
   /* every reason has its own name */
   for (int a = 0; a < AMDDWARF_UNAVAILABLE_COUNT; ++a)
     for (int b = a + 1; b < AMDDWARF_UNAVAILABLE_COUNT; ++b)
@@ -242,6 +256,20 @@ static void test_units_on_two_threads(void **state)
       assert_int_equal(fn->coverage.covered, functions[i].covered);
       assert_int_equal(fn->coverage.scope, functions[i].scope);
     }
+    /* the key by name, and the sums over the three functions (none a
+       kernel: no .kd symbol; none with call frame information) */
+    assert_int_equal(amddwarf_stats_llvm_value(stats, "#params"), 2);
+    assert_int_equal(amddwarf_stats_llvm_value(stats, "#no such key"), 0);
+    amddwarf_stats_totals totals;
+    amddwarf_stats_totals_get(stats, &totals);
+    assert_int_equal(totals.kernels, 0);
+    assert_int_equal(totals.device_functions, 3);
+    assert_int_equal(totals.cfi[AMDDWARF_STATS_CFI_NONE], 3);
+    assert_int_equal(totals.device_coverage.covered, 64 + 16 + 64 + 64);
+    assert_int_equal(totals.device_coverage.scope, 128 + 64 + 128);
+    assert_int_equal(totals.device_coverage.kind[AMDDWARF_LOC_SGPR], 64 + 16 + 64 + 64);
+    assert_int_equal(totals.device_coverage.lane_correct, 64 + 16 + 64 + 64);
+    assert_int_equal(totals.kernel_coverage.scope, 0);
     amddwarf_stats_free(stats);
   }
   amddwarf_object_close(object);

@@ -39,6 +39,47 @@ int cli_option_value(const char *command, int argc, char **argv, int *i, const c
   return 1;
 }
 
+int cli_table_arg(const char *command, int argc, char **argv, int *i, const cli_option *table,
+                  size_t count)
+{
+  for (size_t k = 0; k < count; k++) {
+    if (table[k].flag != NULL && cli_is_flag(argv[*i], table[k].name)) {
+      *table[k].flag = true;
+      return 1;
+    }
+    int rc = table[k].value != NULL
+                 ? cli_option_value(command, argc, argv, i, table[k].name, table[k].value)
+                 : 0;
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
+int cli_scan_single(const char *command, int argc, char **argv, void (*help)(void),
+                    const cli_option *table, size_t count, const char *noun,
+                    const char **operand)
+{
+  for (int i = 1; i < argc; i++) {
+    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
+      help();
+      return CLI_EXIT_OK;
+    }
+    int found = cli_table_arg(command, argc, argv, &i, table, count);
+    if (found < 0 || (found == 0 && cli_single_operand(command, argv[i], noun, operand) != 0))
+      return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+bool cli_help_arg(const char *arg, const char *help)
+{
+  if (!cli_is_flag(arg, "--help") && !cli_is_flag(arg, "-h"))
+    return false;
+  fputs(help, stdout);
+  return true;
+}
+
 int cli_single_operand(const char *command, const char *arg, const char *noun,
                        const char **operand)
 {
@@ -90,6 +131,32 @@ int cli_report_error(const char *command, bool json, amddwarf_status status,
             amddwarf_status_name(status));
   }
   return CLI_EXIT_BAD_INPUT;
+}
+
+void cli_error_vprintf(amddwarf_error *err, amddwarf_status status, const char *format,
+                       va_list args)
+{
+  amddwarf_error_clear(err);
+  err->status = status;
+  vsnprintf(err->message, sizeof err->message, format, args);
+}
+
+void cli_error_printf(amddwarf_error *err, amddwarf_status status, const char *format, ...)
+{
+  va_list args;
+  va_start(args, format);
+  cli_error_vprintf(err, status, format, args);
+  va_end(args);
+}
+
+int cli_report(const char *command, bool json, amddwarf_status status, const char *format, ...)
+{
+  amddwarf_error err;
+  va_list args;
+  va_start(args, format);
+  cli_error_vprintf(&err, status, format, args);
+  va_end(args);
+  return cli_report_error(command, json, status, &err);
 }
 
 static int parse_digits(const char *text, unsigned base, uint64_t *out)
@@ -192,12 +259,8 @@ int cli_append_hex(const char *text, uint8_t **bytes, size_t *size)
 
 int cli_file_error(const char *command, bool json, const char *path, const char *reason)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_E_IO;
-  snprintf(err.message, sizeof err.message, "cannot read %s: %s",
-           strcmp(path, "-") == 0 ? "standard input" : path, reason);
-  return cli_report_error(command, json, AMDDWARF_E_IO, &err);
+  return cli_report(command, json, AMDDWARF_E_IO, "cannot read %s: %s",
+                    strcmp(path, "-") == 0 ? "standard input" : path, reason);
 }
 
 int cli_read_file(const char *command, const char *path, uint8_t **data, size_t *size)
@@ -217,12 +280,8 @@ int cli_write_file(const char *command, bool json, const char *path, const void 
   }
   if (ok)
     return 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_E_IO;
-  snprintf(err.message, sizeof err.message, "cannot write %s: %s", path,
-           strerror(saved ? saved : EIO));
-  return cli_report_error(command, json, AMDDWARF_E_IO, &err);
+  return cli_report(command, json, AMDDWARF_E_IO, "cannot write %s: %s", path,
+                    strerror(saved ? saved : EIO));
 }
 
 /* Reads FILE to its end into a malloc'ed buffer; returns 0 or an errno value. */
@@ -289,20 +348,4 @@ void cli_print_json(json_t *json)
     free(text);
   }
   json_decref(json);
-}
-
-json_t *cli_json_hex(const uint8_t *bytes, size_t size)
-{
-  static const char digits[] = "0123456789abcdef";
-  char *text = malloc(size * 2 + 1);
-  if (!text)
-    return json_null();
-  for (size_t i = 0; i < size; i++) {
-    text[2 * i] = digits[bytes[i] >> 4];
-    text[2 * i + 1] = digits[bytes[i] & 15];
-  }
-  text[2 * size] = '\0';
-  json_t *result = json_string(text);
-  free(text);
-  return result;
 }

@@ -3,6 +3,7 @@
 #ifndef AMDDWARF_CLI_H
 #define AMDDWARF_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,32 @@ bool cli_is_flag(const char *arg, const char *flag);
 int cli_option_value(const char *command, int argc, char **argv, int *i, const char *option,
                      const char **value);
 
+/* A flag or an option of a command's table: a flag (FLAG set) sets *FLAG
+   when given; an option (VALUE set) stores its value in *VALUE. */
+typedef struct cli_option {
+  const char *name;
+  bool *flag;
+  const char **value;
+} cli_option;
+/* Entries of a table. */
+#define CLI_FLAG(name, flag) {(name), (flag), NULL}
+#define CLI_VALUE(name, value) {(name), NULL, (value)}
+/* The table arguments of cli_table_arg and cli_object_arg. */
+#define CLI_OPTIONS(table) (table), sizeof(table) / sizeof((table)[0])
+/* If argv[*i] is one of the COUNT flags and options of TABLE, takes it
+   (cli_is_flag, cli_option_value) and returns 1; 0 when it is none of them,
+   -1 after a usage error (an option's value missing). */
+int cli_table_arg(const char *command, int argc, char **argv, int *i, const cli_option *table,
+                  size_t count);
+/* Scans the whole command line of a command that takes the flags and
+   options of TABLE and one operand, NOUN, into *OPERAND (cli_single_operand);
+   --help or -h calls HELP. Returns -1 to go on, else the exit status. */
+int cli_scan_single(const char *command, int argc, char **argv, void (*help)(void),
+                    const cli_option *table, size_t count, const char *noun,
+                    const char **operand);
+/* True, after printing HELP on stdout, when ARG is --help or -h. */
+bool cli_help_arg(const char *arg, const char *help);
+
 /* ARG, which is no flag or option COMMAND knows, as its one operand: stored
    in *OPERAND and 0 returned; or a usage error (CLI_EXIT_USAGE) for an
    unknown option ("-x") or a second operand ("only one NOUN is read"). */
@@ -43,6 +70,22 @@ int cli_single_operand(const char *command, const char *arg, const char *noun,
 int cli_usage_error(const char *command, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Fills ERR (cleared first) with STATUS and the printf text of FORMAT. */
+void cli_error_printf(amddwarf_error *err, amddwarf_status status, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void cli_error_vprintf(amddwarf_error *err, amddwarf_status status, const char *format,
+                       va_list args);
+/* cli_report_error of STATUS with the printf text of FORMAT as its message.
+   Returns CLI_EXIT_BAD_INPUT. */
+int cli_report(const char *command, bool json, amddwarf_status status, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
@@ -88,8 +131,5 @@ int cli_write_file(const char *command, bool json, const char *path, const void 
 /* Prints JSON (compact members, 2-space indent, keys in insertion order)
    followed by a newline on stdout, then releases it. */
 void cli_print_json(json_t *json);
-
-/* Lower-case hex of SIZE bytes, as a new JSON string. */
-json_t *cli_json_hex(const uint8_t *bytes, size_t size);
 
 #endif

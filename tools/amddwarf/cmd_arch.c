@@ -157,20 +157,13 @@ int cli_arch_main(int argc, char **argv)
   const char *what = NULL;
   bool json = false;
   cli_object_args args = {0};
+  const cli_option options[] = {CLI_FLAG("--json", &json)};
   for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(arch_help, stdout);
-      return CLI_EXIT_OK;
-    }
-    int r = cli_object_select_arg(command, argc, argv, &i, &args);
-    if (r == CLI_ARG_BAD)
-      return CLI_EXIT_USAGE;
+    int r = cli_select_arg(command, arch_help, argc, argv, &i, &args, CLI_OPTIONS(options));
     if (r == CLI_ARG_TAKEN)
       continue;
-    if (cli_is_flag(argv[i], "--json")) {
-      json = true;
-      continue;
-    }
+    if (r != CLI_ARG_NONE)
+      return CLI_ARG_EXIT(r);
     if (argv[i][0] == '-')
       return cli_usage_error(command, "unknown option '%s'", argv[i]);
     if (what)
@@ -194,8 +187,7 @@ int cli_arch_main(int argc, char **argv)
   }
 
   amddwarf_arch a;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   /* A path that exists, or that looks like one (target IDs have no '.' or
      '/'), is an object; anything else a target ID. */

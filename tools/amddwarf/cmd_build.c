@@ -50,22 +50,12 @@ int cli_build_main(int argc, char **argv)
 {
   const char *description = NULL, *output = NULL;
   bool json = false;
-  int found;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      print_help();
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      json = true;
-    } else if ((found = cli_option_value(command, argc, argv, &i, "-o", &output)) != 0 ||
-               (found = cli_option_value(command, argc, argv, &i, "--output", &output)) != 0) {
-      if (found < 0)
-        return CLI_EXIT_USAGE;
-    } else if (cli_single_operand(command, argv[i], "description", &description) != 0) {
-      return CLI_EXIT_USAGE;
-    }
-  }
+  const cli_option options[] = {
+      CLI_FLAG("--json", &json), CLI_VALUE("-o", &output), CLI_VALUE("--output", &output)};
+  int scanned = cli_scan_single(command, argc, argv, print_help, CLI_OPTIONS(options),
+                                "description", &description);
+  if (scanned >= 0)
+    return scanned;
   if (!description)
     return cli_usage_error(command, "a DESCRIPTION.json is required");
   if (!output)
@@ -76,8 +66,7 @@ int cli_build_main(int argc, char **argv)
     return CLI_EXIT_BAD_INPUT;
   uint8_t *object = NULL;
   size_t object_size = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status status =
       amddwarf_build_json((const char *)text, size, NULL, &object, &object_size, &err);
   free(text);

@@ -78,8 +78,7 @@ static void instructions(cfi_cli *c, const amddwarf_cfi_cie *cie, const uint8_t 
   char text[1024];
   for (;;) {
     amddwarf_cfa_insn insn;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st =
         amddwarf_cfi_decode_insn(c->cfi, cie, bytes, (size_t)size, offset, &pos, &insn, &err);
     if (st == AMDDWARF_END)
@@ -207,8 +206,7 @@ static void print_cie(cfi_cli *c, const amddwarf_cfi_cie *cie, json_t *list)
   instructions(c, cie, cie->instructions, cie->instructions_size, cie->instructions_offset, 0,
                j);
   const amddwarf_cfi_row *row;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_cfi_cie_row(c->cfi, cie, &row, &err);
   if (st != AMDDWARF_OK) {
     if (!j)
@@ -258,8 +256,7 @@ static void print_fde(cfi_cli *c, const amddwarf_cfi_fde *fde, json_t *list)
                fde->instructions_offset, fde->initial_location, j);
   const amddwarf_cfi_row *rows;
   size_t count;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_cfi_fde_rows(c->cfi, fde, &rows, &count, &err);
   if (!j)
     printf("\n");
@@ -309,8 +306,7 @@ static int dump_section(cfi_cli *c, const uint8_t *image, size_t size,
                         amddwarf_cfi_section_kind kind, const amddwarf_cfi_options *options,
                         json_t *root)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   c->section = kind == AMDDWARF_CFI_EH_FRAME ? ".eh_frame" : ".debug_frame";
   amddwarf_status st;
   if (c->synthesize && kind == AMDDWARF_CFI_DEBUG_FRAME) {
@@ -381,19 +377,16 @@ int cli_cfi_main(int argc, char **argv)
   static amddwarf_cfi_target custom;
   bool have_dialect = false;
   amddwarf_dialect dialect = AMDDWARF_DIALECT_AUTO;
+  const cli_option flags[] = {CLI_FLAG("--json", &c.json),
+                              CLI_FLAG("--synthesize", &c.synthesize),
+                              CLI_FLAG("--debug-frame", &debug_frame),
+                              CLI_FLAG("--eh-frame", &eh_frame)};
   for (int i = 1; i < argc; i++) {
     int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(cfi_help, stdout);
+    if (cli_help_arg(argv[i], cfi_help)) {
       return CLI_EXIT_OK;
-    } else if (cli_is_flag(argv[i], "--json")) {
-      c.json = true;
-    } else if (cli_is_flag(argv[i], "--synthesize")) {
-      c.synthesize = true;
-    } else if (cli_is_flag(argv[i], "--debug-frame")) {
-      debug_frame = true;
-    } else if (cli_is_flag(argv[i], "--eh-frame")) {
-      eh_frame = true;
+    } else if (cli_table_arg("cfi", argc, argv, &i, CLI_OPTIONS(flags)) != 0) {
+      continue;
     } else if ((r = cli_option_value("cfi", argc, argv, &i, "--pc", &value)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -465,15 +458,11 @@ int cli_cfi_main(int argc, char **argv)
   free(image);
   if (status == CLI_EXIT_OK && c.have_pc && !c.covered) {
     /* Like lines and vars: an address nothing describes is an error. */
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_CFI_NO_FDE;
-    snprintf(err.message, sizeof err.message, "no FDE of %s covers 0x%" PRIx64,
-             debug_frame && eh_frame ? ".debug_frame or .eh_frame"
-             : debug_frame           ? ".debug_frame"
-                                     : ".eh_frame",
-             c.pc);
-    status = cli_report_error("cfi", c.json, AMDDWARF_E_CFI_NO_FDE, &err);
+    status = cli_report("cfi", c.json, AMDDWARF_E_CFI_NO_FDE, "no FDE of %s covers 0x%" PRIx64,
+                        debug_frame && eh_frame ? ".debug_frame or .eh_frame"
+                        : debug_frame           ? ".debug_frame"
+                                                : ".eh_frame",
+                        c.pc);
   }
   if (root) {
     if (status == CLI_EXIT_OK)

@@ -114,18 +114,9 @@ static int report(void *user, const amddwarf_check_problem *p)
 int cli_check_main(int argc, char **argv)
 {
   cli_object_args args = {0};
-  for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("check", usage, argc, argv, &i, &args);
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("check", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("check", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  int scanned = cli_object_scan("check", usage, argc, argv, &args, NULL, 0);
+  if (scanned >= 0)
+    return scanned;
   if (args.path == NULL)
     return cli_usage_error("check", "missing OBJECT");
   amddwarf_object *object = NULL;
@@ -134,8 +125,7 @@ int cli_check_main(int argc, char **argv)
     return rc;
   report_ctx ctx = {args.json, args.json ? json_array() : NULL, object, 0, {0}};
   size_t count = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_object_check(object, report, &ctx, &count, &err);
   if (st != AMDDWARF_OK) {
     json_decref(ctx.list);

@@ -309,10 +309,8 @@ void dap_handle_message(dap_session *s, const json_t *message, int64_t seq)
 int cli_dap_main(int argc, char **argv)
 {
   for (int i = 1; i < argc; ++i) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(usage, stdout);
+    if (cli_help_arg(argv[i], usage))
       return CLI_EXIT_OK;
-    }
     return cli_usage_error("dap", "unexpected argument '%s'", argv[i]);
   }
   dap_session s;

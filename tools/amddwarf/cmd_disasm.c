@@ -53,21 +53,15 @@ static const char disasm_help[] =
 int cli_disasm_main(int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(disasm_help, stdout);
+    if (cli_help_arg(argv[i], disasm_help))
       return CLI_EXIT_OK;
-    }
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_E_UNSUPPORTED;
-  snprintf(err.message, sizeof err.message,
-           "not available: this amddwarf was built without LLVM's C disassembler API (install "
-           "llvm-19-dev and configure with -DAMDDWARF_DISASM=ON); `amddwarf --version` shows "
-           "the build's features");
   bool json = false;
   for (int i = 1; i < argc; i++)
     json = json || cli_is_flag(argv[i], "--json");
-  return cli_report_error("disasm", json, AMDDWARF_E_UNSUPPORTED, &err);
+  return cli_report("disasm", json, AMDDWARF_E_UNSUPPORTED,
+                    "not available: this amddwarf was built without LLVM's C disassembler API "
+                    "(install llvm-19-dev and configure with -DAMDDWARF_DISASM=ON); `amddwarf "
+                    "--version` shows the build's features");
 }
 
 #else
@@ -89,23 +83,9 @@ static void print_source_line(source_cache *c, const char *path, uint32_t line)
     c->text = NULL;
     c->size = 0;
     snprintf(c->path, sizeof c->path, "%s", path);
-    FILE *f = fopen(path, "rb");
-    if (f) {
-      size_t cap = 0;
-      char buf[4096];
-      size_t got;
-      while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-        char *grown = realloc(c->text, cap + got + 1);
-        if (!grown)
-          break;
-        c->text = grown;
-        memcpy(c->text + cap, buf, got);
-        cap += got;
-        c->text[cap] = '\0';
-      }
-      c->size = cap;
-      fclose(f);
-    }
+    uint8_t *text = NULL;
+    if (cli_slurp(path, &text, &c->size) == 0)
+      c->text = (char *)text;
   }
   if (!c->text || line == 0)
     return;
@@ -312,23 +292,6 @@ static void target_text(const amddwarf_symbol *f, uint64_t target, char *buf, si
     snprintf(buf, size, "<%s+0x%" PRIx64 ">", f->name, target - f->address);
 }
 
-static int disasm_fail(const disasm_opts *o, amddwarf_status status, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int disasm_fail(const disasm_opts *o, amddwarf_status status, const char *format, ...)
-{
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = status;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(err.message, sizeof err.message, format, args);
-  va_end(args);
-  return cli_report_error("disasm", o->json, status, &err);
-}
-
 /* The function --function NAME names (its symbol, demangled or not, or
    its demangled name without parameters: amddwarf_object_find_functions).
    None: the error names the nearest ones; several: a usage error listing
@@ -348,23 +311,24 @@ static int named_function(const amddwarf_object *obj, const disasm_opts *o,
   shown = matched ? (count < AMDDWARF_MAX_SUGGESTIONS ? count : AMDDWARF_MAX_SUGGESTIONS)
                   : amddwarf_object_suggest_functions(obj, o->function, found,
                                                       AMDDWARF_MAX_SUGGESTIONS);
-  cli_buf b = {0};
+  text_buf b = {0};
   for (size_t i = 0; i < shown; ++i) {
     const char *display = amddwarf_object_symbol_name(obj, found[i]);
-    cli_buf_printf(&b, "%s%s", i ? ", " : "", display);
+    text_buf_printf(&b, "%s%s", i ? ", " : "", display);
     if (display != found[i]->name)
-      cli_buf_printf(&b, " (%s)", found[i]->name);
+      text_buf_printf(&b, " (%s)", found[i]->name);
   }
   int rc;
   if (matched)
     rc = cli_usage_error("disasm", "'%s' names %zu functions: %s; give one by its full or "
                          "mangled name", o->function, count, b.data);
   else if (shown > 0)
-    rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'; the nearest: %s",
-                     o->function, b.data);
+    rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                    "no function named '%s'; the nearest: %s", o->function, b.data);
   else
-    rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "no function named '%s'", o->function);
-  cli_buf_free(&b);
+    rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND, "no function named '%s'",
+                    o->function);
+  text_buf_free(&b);
   return rc;
 }
 
@@ -383,11 +347,11 @@ static int check_boundary(const amddwarf_object *obj, amddwarf_disasm *dc,
     if (len == 0)
       len = end - at < 4 ? (size_t)(end - at) : 4;
     if (at + len > o->pc)
-      return disasm_fail(o, AMDDWARF_E_INVALID_ARGUMENT,
-                         "0x%" PRIx64 " is not an instruction boundary: it is inside the "
-                         "%zu-byte instruction at 0x%" PRIx64 "; the nearest boundaries are "
-                         "0x%" PRIx64 " and 0x%" PRIx64,
-                         o->pc, len, at, at, at + len);
+      return cli_report("disasm", o->json, AMDDWARF_E_INVALID_ARGUMENT,
+                        "0x%" PRIx64 " is not an instruction boundary: it is inside the "
+                        "%zu-byte instruction at 0x%" PRIx64 "; the nearest boundaries are "
+                        "0x%" PRIx64 " and 0x%" PRIx64,
+                        o->pc, len, at, at, at + len);
     at += len;
   }
   return CLI_EXIT_OK;
@@ -417,7 +381,7 @@ static int disassemble(const amddwarf_object *obj, amddwarf_disasm *dc, const di
   int rc = CLI_EXIT_OK;
   bool found = false;
   if (o->locations && !vars)
-    return disasm_fail(o, AMDDWARF_E_NO_MEMORY, "out of memory");
+    return cli_report("disasm", o->json, AMDDWARF_E_NO_MEMORY, "out of memory");
   const amddwarf_symbol *named = NULL;
   if (o->function && (rc = named_function(obj, o, &named)) != 0) {
     free(vars);
@@ -439,8 +403,8 @@ static int disassemble(const amddwarf_object *obj, amddwarf_disasm *dc, const di
       lo = o->pc;
     }
     if (lo < sec->address || hi > sec->address + sec->size || lo > hi) {
-      rc = disasm_fail(o, AMDDWARF_E_OBJECT_BAD_ELF,
-                       "range 0x%" PRIx64 "-0x%" PRIx64 " is outside %s", lo, hi, sec->name);
+      rc = cli_report("disasm", o->json, AMDDWARF_E_OBJECT_BAD_ELF,
+                      "range 0x%" PRIx64 "-0x%" PRIx64 " is outside %s", lo, hi, sec->name);
       break;
     }
     found = true;
@@ -531,13 +495,14 @@ static int disassemble(const amddwarf_object *obj, amddwarf_disasm *dc, const di
   }
   if (rc == CLI_EXIT_OK && !found) {
     if (o->function)
-      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "function '%s' is not in an executable section",
-                       o->function);
+      rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                      "function '%s' is not in an executable section", o->function);
     else if (o->have_pc)
-      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "0x%" PRIx64 " is not in an executable section",
-                       o->pc);
+      rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                      "0x%" PRIx64 " is not in an executable section", o->pc);
     else
-      rc = disasm_fail(o, AMDDWARF_NOT_FOUND, "the object has no executable section");
+      rc = cli_report("disasm", o->json, AMDDWARF_NOT_FOUND,
+                      "the object has no executable section");
   }
   free(cache.text);
   free(vars);
@@ -552,36 +517,16 @@ int cli_disasm_main(int argc, char **argv)
   disasm_opts o;
   memset(&o, 0, sizeof o);
   o.count = 16;
+  const cli_option options[] = {
+      CLI_FLAG("--source", &o.source),      CLI_FLAG("--locations", &o.locations),
+      CLI_FLAG("--json", &o.json),          CLI_VALUE("--function", &o.function),
+      CLI_VALUE("--pc", &pc_text),          CLI_VALUE("--count", &count_text)};
   for (int i = 1; i < argc; i++) {
-    int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(disasm_help, stdout);
-      return CLI_EXIT_OK;
-    }
-    if (cli_is_flag(argv[i], "--source")) {
-      o.source = true;
+    int r = cli_select_arg(command, disasm_help, argc, argv, &i, &args, CLI_OPTIONS(options));
+    if (r == CLI_ARG_TAKEN)
       continue;
-    }
-    if (cli_is_flag(argv[i], "--locations")) {
-      o.locations = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--json")) {
-      o.json = true;
-      continue;
-    }
-    if ((r = cli_object_select_arg(command, argc, argv, &i, &args)) != CLI_ARG_NONE) {
-      if (r == CLI_ARG_BAD)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
-    if ((r = cli_option_value(command, argc, argv, &i, "--function", &o.function)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--pc", &pc_text)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--count", &count_text)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
+    if (r != CLI_ARG_NONE)
+      return CLI_ARG_EXIT(r);
     if (argv[i][0] == '-')
       return cli_usage_error(command, "unknown option '%s'", argv[i]);
     if (args.path)
@@ -608,10 +553,9 @@ int cli_disasm_main(int argc, char **argv)
   int rc = cli_object_open(command, &args, &obj);
   if (rc != 0)
     return rc;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   if (amddwarf_disasm_open(obj, &dc, &err) != AMDDWARF_OK) {
-    rc = disasm_fail(&o, AMDDWARF_E_UNSUPPORTED, "%s", err.message);
+    rc = cli_report("disasm", o.json, AMDDWARF_E_UNSUPPORTED, "%s", err.message);
     goto done;
   }
   if (o.json) {

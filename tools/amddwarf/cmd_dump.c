@@ -144,24 +144,24 @@ typedef struct text_ctx {
   const amddwarf_object *object;
   const amddwarf_cu *cu;
   dump_die *die;
-  cli_buf line;
+  text_buf line;
 } text_ctx;
 
 /* A constant as its form writes it: fixed-size data in hex of that size,
    ULEB data in decimal. */
-static void format_constant(cli_buf *b, unsigned form, uint64_t u)
+static void format_constant(text_buf *b, unsigned form, uint64_t u)
 {
   switch (form) {
-  case AMDDWARF_DW_FORM_flag_present: cli_buf_printf(b, "true"); break;
+  case AMDDWARF_DW_FORM_flag_present: text_buf_printf(b, "true"); break;
   case AMDDWARF_DW_FORM_flag:
-  case AMDDWARF_DW_FORM_data1: cli_buf_printf(b, "0x%02llx", (unsigned long long)u); break;
-  case AMDDWARF_DW_FORM_data2: cli_buf_printf(b, "0x%04llx", (unsigned long long)u); break;
-  case AMDDWARF_DW_FORM_data4: cli_buf_printf(b, "0x%08llx", (unsigned long long)u); break;
-  case AMDDWARF_DW_FORM_data8: cli_buf_printf(b, "0x%016llx", (unsigned long long)u); break;
-  case AMDDWARF_DW_FORM_udata: cli_buf_printf(b, "%llu", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_data1: text_buf_printf(b, "0x%02llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_data2: text_buf_printf(b, "0x%04llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_data4: text_buf_printf(b, "0x%08llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_data8: text_buf_printf(b, "0x%016llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_udata: text_buf_printf(b, "%llu", (unsigned long long)u); break;
   case AMDDWARF_DW_FORM_sdata:
-  case AMDDWARF_DW_FORM_implicit_const: cli_buf_printf(b, "%lld", (long long)u); break;
-  default: cli_buf_printf(b, "0x%llx", (unsigned long long)u); break;
+  case AMDDWARF_DW_FORM_implicit_const: text_buf_printf(b, "%lld", (long long)u); break;
+  default: text_buf_printf(b, "0x%llx", (unsigned long long)u); break;
   }
 }
 
@@ -193,35 +193,35 @@ static const char *unit_file(const amddwarf_object *object, const amddwarf_cu *c
   return table != NULL && index < table->file_count ? table->files[index] : NULL;
 }
 
-static void format_section_offset(cli_buf *b, const amddwarf_cu *cu, uint64_t offset)
+static void format_section_offset(text_buf *b, const amddwarf_cu *cu, uint64_t offset)
 {
-  cli_buf_printf(b, cu->offset_size == 8 ? "0x%016llx" : "0x%08llx", (unsigned long long)offset);
+  text_buf_printf(b, cu->offset_size == 8 ? "0x%016llx" : "0x%08llx", (unsigned long long)offset);
 }
 
 /* "indexed (0xI) NOUN = " before the offset of a list reached by index. */
-static void format_list_head(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attribute *a,
+static void format_list_head(text_buf *b, const amddwarf_cu *cu, const amddwarf_attribute *a,
                              const char *noun, uint64_t offset)
 {
   if (a->form == AMDDWARF_DW_FORM_loclistx || a->form == AMDDWARF_DW_FORM_rnglistx)
-    cli_buf_printf(b, "indexed (0x%llx) %s = ", (unsigned long long)a->value.u, noun);
+    text_buf_printf(b, "indexed (0x%llx) %s = ", (unsigned long long)a->value.u, noun);
   format_section_offset(b, cu, offset);
 }
 
 /* A location list: its offset, then one entry a line, INDENT deep. */
-static void format_location_list(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attribute *a,
+static void format_location_list(text_buf *b, const amddwarf_cu *cu, const amddwarf_attribute *a,
                                  int indent)
 {
   const amddwarf_attr_value *v = &a->value;
   format_list_head(b, cu, a, "loclist", v->offset);
-  cli_buf_printf(b, ": ");
+  text_buf_printf(b, ": ");
   for (size_t i = 0; i < v->count; ++i) {
-    cli_buf_printf(b, "\n%*s", indent, "");
+    text_buf_printf(b, "\n%*s", indent, "");
     cli_buf_loc_entry(b, cu, &v->entries[i]);
   }
 }
 
 /* DW_AT_ranges: the list's offset, then the DIE's ranges one a line. */
-static void format_ranges(cli_buf *b, const text_ctx *t, const amddwarf_attribute *a, int indent)
+static void format_ranges(text_buf *b, const text_ctx *t, const amddwarf_attribute *a, int indent)
 {
   uint64_t offset = a->value.u;
   if (amddwarf_object_range_list_offset(t->object, t->cu->index, a->form, a->value.u, &offset,
@@ -232,23 +232,23 @@ static void format_ranges(cli_buf *b, const text_ctx *t, const amddwarf_attribut
   format_list_head(b, t->cu, a, "rangelist", offset);
   die_ranges(t->die);
   for (size_t i = 0; i < t->die->range_count; ++i)
-    cli_buf_printf(b, "\n%*s[0x%016llx, 0x%016llx)", indent, "",
+    text_buf_printf(b, "\n%*s[0x%016llx, 0x%016llx)", indent, "",
                    (unsigned long long)t->die->ranges[i].low,
                    (unsigned long long)t->die->ranges[i].high);
 }
 
-static void format_reference(cli_buf *b, const amddwarf_object *object,
+static void format_reference(text_buf *b, const amddwarf_object *object,
                              const amddwarf_attribute *a)
 {
   const amddwarf_attr_value *v = &a->value;
   amddwarf_die_ref target;
-  cli_buf_printf(b, "0x%08llx", (unsigned long long)v->offset);
+  text_buf_printf(b, "0x%08llx", (unsigned long long)v->offset);
   if (amddwarf_object_die_ref_at(object, v->offset, &target, NULL) != AMDDWARF_OK)
     return;
   if (a->attribute == AMDDWARF_DW_AT_type || a->attribute == AMDDWARF_DW_AT_containing_type) {
     char name[256];
     amddwarf_type_name(object, target, name, sizeof name, NULL);
-    cli_buf_printf(b, " \"%s\"", name);
+    text_buf_printf(b, " \"%s\"", name);
     return;
   }
   /* The DIE a declaration or a call refers to, by its linkage name when it
@@ -262,11 +262,11 @@ static void format_reference(cli_buf *b, const amddwarf_object *object,
   if (name == NULL)
     name = amddwarf_object_die_string(object, target, AMDDWARF_DW_AT_name);
   if (name != NULL)
-    cli_buf_printf(b, " \"%s\"", name);
+    text_buf_printf(b, " \"%s\"", name);
 }
 
 /* A constant U of attribute A (unsigned, or signed and not negative). */
-static void format_unsigned(cli_buf *b, const text_ctx *t, const amddwarf_attribute *a,
+static void format_unsigned(text_buf *b, const text_ctx *t, const amddwarf_attribute *a,
                             int indent, uint64_t u)
 {
   const char *name = amddwarf_dw_value_name(a->attribute, u);
@@ -275,38 +275,38 @@ static void format_unsigned(cli_buf *b, const text_ctx *t, const amddwarf_attrib
   } else if (a->attribute == AMDDWARF_DW_AT_high_pc && !address_form(a->form) &&
              (die_ranges(t->die), t->die->range_count == 1)) {
     /* An offset from low_pc: the address it ends at. */
-    cli_buf_printf(b, "0x%016llx", (unsigned long long)t->die->ranges[0].high);
+    text_buf_printf(b, "0x%016llx", (unsigned long long)t->die->ranges[0].high);
   } else if (address_form(a->form)) {
-    cli_buf_printf(b, "0x%016llx", (unsigned long long)u);
+    text_buf_printf(b, "0x%016llx", (unsigned long long)u);
   } else if (offset_form(a->form)) {
     format_section_offset(b, t->cu, u);
   } else if (name != NULL) {
-    cli_buf_printf(b, "%s", name);
+    text_buf_printf(b, "%s", name);
   } else if ((a->attribute == AMDDWARF_DW_AT_decl_file ||
               a->attribute == AMDDWARF_DW_AT_call_file) &&
              (name = unit_file(t->object, t->cu, u)) != NULL) {
-    cli_buf_printf(b, "\"%s\"", name);
+    text_buf_printf(b, "\"%s\"", name);
   } else if (line_number_attribute(a->attribute)) {
-    cli_buf_printf(b, "%llu", (unsigned long long)u);
+    text_buf_printf(b, "%llu", (unsigned long long)u);
   } else {
     format_constant(b, a->form, u);
   }
 }
 
 /* The value of attribute A, whose continuation lines are INDENT deep. */
-static void format_attribute(cli_buf *b, const text_ctx *t, const amddwarf_attribute *a,
+static void format_attribute(text_buf *b, const text_ctx *t, const amddwarf_attribute *a,
                              int indent)
 {
   const amddwarf_attr_value *v = &a->value;
   switch (v->kind) {
   case AMDDWARF_ATTR_STRING:
-    cli_buf_printf(b, "\"%s\"", v->string ? v->string : "");
+    text_buf_printf(b, "\"%s\"", v->string ? v->string : "");
     break;
   case AMDDWARF_ATTR_SIGNED: /* sdata, implicit_const: names and files too */
     if (v->s >= 0)
       format_unsigned(b, t, a, indent, (uint64_t)v->s);
     else
-      cli_buf_printf(b, "%lld", (long long)v->s);
+      text_buf_printf(b, "%lld", (long long)v->s);
     break;
   case AMDDWARF_ATTR_EXPR:
     cli_buf_expr(b, t->cu, v->bytes, v->size);
@@ -318,15 +318,15 @@ static void format_attribute(cli_buf *b, const text_ctx *t, const amddwarf_attri
     format_reference(b, t->object, a);
     break;
   case AMDDWARF_ATTR_BLOCK:
-    cli_buf_printf(b, "<0x%02zx>", v->size);
+    text_buf_printf(b, "<0x%02zx>", v->size);
     for (size_t i = 0; i < v->size; ++i)
-      cli_buf_printf(b, " %02x", v->bytes[i]);
+      text_buf_printf(b, " %02x", v->bytes[i]);
     break;
   case AMDDWARF_ATTR_UNSIGNED:
     format_unsigned(b, t, a, indent, v->u);
     break;
   default:
-    cli_buf_printf(b, "<none>");
+    text_buf_printf(b, "<none>");
     break;
   }
 }
@@ -415,8 +415,7 @@ static int dump_text(const amddwarf_object *object, const char *path)
         printf("%s%s", n++ ? ", " : "; producer quirks ", amddwarf_quirk_get(q)->name);
     printf("\n");
     t.cu = cu;
-    amddwarf_error load_err;
-    amddwarf_error_clear(&load_err);
+    amddwarf_error load_err = AMDDWARF_ERROR_INIT;
     amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
     if (loaded != AMDDWARF_OK) { /* the other units are still shown */
       printf("  cannot be read: %s\n", load_err.message);
@@ -427,8 +426,7 @@ static int dump_text(const amddwarf_object *object, const char *path)
          ++die_index) {
       amddwarf_die_ref ref;
       amddwarf_die_links links;
-      amddwarf_error err;
-      amddwarf_error_clear(&err);
+      amddwarf_error err = AMDDWARF_ERROR_INIT;
       amddwarf_status st = amddwarf_object_die_ref(object, die_index, &ref, &err);
       if (st == AMDDWARF_OK)
         st = amddwarf_object_die_links(object, ref, &links, &err);
@@ -448,7 +446,7 @@ static int dump_text(const amddwarf_object *object, const char *path)
     }
   }
 done:
-  cli_buf_free(&t.line);
+  text_buf_free(&t.line);
   dump_die_free(&die);
   return rc;
 }
@@ -675,8 +673,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
     json_object_set_new(u, "quirks", quirks);
     json_t *dies = json_array();
     json_ctx j = {object, cu, &die, NULL};
-    amddwarf_error load_err;
-    amddwarf_error_clear(&load_err);
+    amddwarf_error load_err = AMDDWARF_ERROR_INIT;
     amddwarf_status loaded = amddwarf_object_load_unit(object, c, &load_err);
     if (loaded != AMDDWARF_OK) { /* the other units are still shown */
       json_object_set_new(u, "error", cli_json_error(loaded, &load_err));
@@ -684,8 +681,7 @@ static int dump_json(const amddwarf_object *object, const char *path)
     }
     for (size_t die_index = cu->first_die;
          loaded == AMDDWARF_OK && die_index < cu->first_die + cu->die_count; ++die_index) {
-      amddwarf_error err;
-      amddwarf_error_clear(&err);
+      amddwarf_error err = AMDDWARF_ERROR_INIT;
       amddwarf_status st = die_json(&j, die_index, dies, &err);
       if (st < 0) {
         dump_die_free(&die);
@@ -708,24 +704,15 @@ static int dump_json(const amddwarf_object *object, const char *path)
 int cli_dump_main(int argc, char **argv)
 {
   cli_object_args args = {0};
-  for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("dump", usage, argc, argv, &i, &args);
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_is_flag(argv[i], "--libdwarf")) {
-      args.flags |= AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES;
-      continue;
-    }
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("dump", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("dump", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  bool libdwarf = false;
+  const cli_option options[] = {CLI_FLAG("--libdwarf", &libdwarf)};
+  int scanned = cli_object_scan("dump", usage, argc, argv, &args, CLI_OPTIONS(options));
+  if (scanned >= 0)
+    return scanned;
   if (args.path == NULL)
     return cli_usage_error("dump", "missing OBJECT");
+  if (libdwarf)
+    args.flags |= AMDDWARF_OBJECT_LIBDWARF_ATTRIBUTES;
   amddwarf_object *object = NULL;
   int rc = cli_object_open("dump", &args, &object);
   if (rc != 0)

@@ -86,34 +86,19 @@ typedef struct eval_args {
 static int parse_args(int argc, char **argv, eval_args *a)
 {
   a->trace = trace_env_enabled();
+  const cli_option options[] = {
+      CLI_FLAG("--inactive", &a->inactive), CLI_FLAG("--explain", &a->explain),
+      CLI_FLAG("--trace", &a->trace),       CLI_FLAG("--stats", &a->stats),
+      CLI_VALUE("--state", &a->state),      CLI_VALUE("--pc", &a->pc),
+      CLI_VALUE("--frame", &a->frame),      CLI_VALUE("--lane", &a->lane),
+      CLI_VALUE("--lanes", &a->lanes),      CLI_VALUE("--set", &a->set),
+      CLI_VALUE("--save-state", &a->save)};
   for (int i = 1; i < argc; ++i) {
-    int rc, taken = cli_object_arg("eval", usage, argc, argv, &i, &a->object);
+    int taken = cli_object_arg("eval", usage, argc, argv, &i, &a->object, CLI_OPTIONS(options));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_is_flag(argv[i], "--inactive")) {
-      a->inactive = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--explain") || cli_is_flag(argv[i], "--trace") ||
-        cli_is_flag(argv[i], "--stats")) {
-      *(cli_is_flag(argv[i], "--explain") ? &a->explain
-        : cli_is_flag(argv[i], "--trace") ? &a->trace
-                                          : &a->stats) = true;
-      continue;
-    }
-    if ((rc = cli_option_value("eval", argc, argv, &i, "--state", &a->state)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--pc", &a->pc)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--frame", &a->frame)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--lane", &a->lane)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--lanes", &a->lanes)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--set", &a->set)) != 0 ||
-        (rc = cli_option_value("eval", argc, argv, &i, "--save-state", &a->save)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0' && argv[i][1] != '>')
       return cli_usage_error("eval", "unknown option '%s'", argv[i]);
     if (a->object.path == NULL)
@@ -148,8 +133,7 @@ static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, amddwarf
   unsigned wave_size = amddwarf_wave_get_info(wave)->wave_size;
   uint64_t lane = amddwarf_snapshot_lane(snap);
   if (a->lanes != NULL) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st = amddwarf_wave_lanes_parse(wave, a->lanes, mask, &err);
     if (st == AMDDWARF_E_INVALID_ARGUMENT)
       return cli_usage_error("eval", "--lanes: %s", err.message);
@@ -165,8 +149,7 @@ static int lane_mask(const eval_args *a, const amddwarf_snapshot *snap, amddwarf
 static int open_value(const eval_args *a, amddwarf_wave *wave, size_t frame, const char *path,
                       amddwarf_valobj **value)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_valobj_new(wave, frame, path, value, &err);
   if (st == AMDDWARF_E_INVALID_ARGUMENT && err.offset != AMDDWARF_NO_OFFSET)
     return cli_usage_error("eval", "cannot parse '%s': %s", path, err.message);
@@ -305,18 +288,13 @@ static json_t *json_lane(const eval_args *a, const amddwarf_lane_value *v)
 static int print_table(const eval_args *a, amddwarf_valobj *value, uint64_t mask)
 {
   amddwarf_error err;
-  size_t length = 0;
-  char *table = NULL;
-  unsigned flags = a->explain ? AMDDWARF_LANE_TEXT_EXPLAIN : 0;
+  text_buf table = {0};
   amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_valobj_lanes_table(value, mask, flags, NULL, 0, &length, &err);
-  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
+  amddwarf_status st = cli_buf_value_lanes(&table, value, mask,
+                                           a->explain ? AMDDWARF_LANE_TEXT_EXPLAIN : 0, &err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_lanes_table(value, mask, flags, table, length + 1, NULL, &err);
-  if (st == AMDDWARF_OK)
-    fputs(table, stdout);
-  free(table);
+    fputs(table.data, stdout);
+  text_buf_free(&table);
   return st == AMDDWARF_OK ? 0 : cli_report_error("eval", a->object.json, st, &err);
 }
 
@@ -328,7 +306,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   char *path = NULL;
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
-  cli_buf text = {0};
+  text_buf text = {0};
   json_t *root = NULL, *lanes = NULL;
   int rc, failures = 0;
   if (expr == NULL)
@@ -387,7 +365,7 @@ static int evaluate(const eval_args *a, amddwarf_wave *wave, size_t frame, uint6
   rc = failures ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
 cleanup:
   json_decref(root);
-  cli_buf_free(&text);
+  text_buf_free(&text);
   amddwarf_valobj_free(value);
   free(path);
   return rc;
@@ -398,16 +376,12 @@ cleanup:
 static int open_wave(const eval_args *a, cli_wave *w, size_t frame)
 {
   amddwarf_wave_options options;
-  uint64_t pc = 0;
   amddwarf_wave_options_init(&options);
-  if (a->pc != NULL) {
-    if (cli_parse_u64(a->pc, &pc) != 0)
-      return cli_usage_error("eval", "--pc '%s' is not a number", a->pc);
-    options.has_pc = 1;
-    options.pc = pc;
-  } else if (w->raw.read_register(w->raw.user, 16, 0, 8, &pc) != AMDDWARF_OK) {
+  options.has_pc = a->pc != NULL;
+  if (options.has_pc && cli_parse_u64(a->pc, &options.pc) != 0)
+    return cli_usage_error("eval", "--pc '%s' is not a number", a->pc);
+  if (!options.has_pc && amddwarf_snapshot_pc(w->snap, NULL) != AMDDWARF_OK)
     return cli_usage_error("eval", "the snapshot has no pc: give --pc");
-  }
   int rc = cli_wave_start("eval", a->object.json, w, &options);
   if (rc != 0)
     return rc;

@@ -112,67 +112,32 @@ typedef struct expr_options {
    -(CLI_EXIT_USAGE). */
 static int common_option(const char *command, int argc, char **argv, int *i, expr_options *o)
 {
-  const char *value;
-  int r;
-  uint64_t n;
-  if ((r = cli_option_value(command, argc, argv, i, "--dialect", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (amddwarf_dialect_from_name(value, &o->format.dialect) != AMDDWARF_OK) {
-      cli_usage_error(command, "unknown dialect '%s' (auto, user, vendor, draft)", value);
-      return -1;
-    }
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--addr-size", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (cli_parse_u64(value, &n) != 0 || (n != 2 && n != 4 && n != 8)) {
-      cli_usage_error(command, "--addr-size must be 2, 4 or 8, not '%s'", value);
-      return -1;
-    }
-    o->format.address_size = (uint8_t)n;
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--dwarf-version", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (cli_parse_u64(value, &n) != 0 || n < 2 || n > 5) {
-      cli_usage_error(command, "--dwarf-version must be 2 to 5, not '%s'", value);
-      return -1;
-    }
-    o->format.version = (uint16_t)n;
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--wave", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    if (cli_parse_u64(value, &n) != 0 || (n != 32 && n != 64)) {
-      cli_usage_error(command, "--wave must be 32 or 64, not '%s'", value);
-      return -1;
-    }
-    o->wave = (unsigned)n;
-    return 1;
-  }
-  if ((r = cli_option_value(command, argc, argv, i, "--lines", &value)) != 0) {
-    if (r < 0)
-      return -1;
-    o->lines = value;
-    return 1;
-  }
-  if (cli_is_flag(argv[*i], "--dwarf64")) {
+  const char *dialect = NULL, *addr_size = NULL, *version = NULL, *wave = NULL;
+  bool dwarf64 = false;
+  const cli_option options[] = {
+      CLI_VALUE("--dialect", &dialect),       CLI_VALUE("--addr-size", &addr_size),
+      CLI_VALUE("--dwarf-version", &version), CLI_VALUE("--wave", &wave),
+      CLI_VALUE("--lines", &o->lines),        CLI_FLAG("--dwarf64", &dwarf64),
+      CLI_FLAG("--json", &o->json),           CLI_FLAG("--asm-names", &o->asm_names)};
+  int r = cli_table_arg(command, argc, argv, i, CLI_OPTIONS(options));
+  uint64_t n = 0;
+  if (dwarf64)
     o->format.offset_size = 8;
-    return 1;
-  }
-  if (cli_is_flag(argv[*i], "--json")) {
-    o->json = true;
-    return 1;
-  }
-  if (cli_is_flag(argv[*i], "--asm-names")) {
-    o->asm_names = true;
-    return 1;
-  }
-  return 0;
+  if (dialect != NULL && amddwarf_dialect_from_name(dialect, &o->format.dialect) != AMDDWARF_OK)
+    return -cli_usage_error(command, "unknown dialect '%s' (auto, user, vendor, draft)", dialect);
+  if (addr_size != NULL && (cli_parse_u64(addr_size, &n) != 0 || (n != 2 && n != 4 && n != 8)))
+    return -cli_usage_error(command, "--addr-size must be 2, 4 or 8, not '%s'", addr_size);
+  if (version != NULL && (cli_parse_u64(version, &n) != 0 || n < 2 || n > 5))
+    return -cli_usage_error(command, "--dwarf-version must be 2 to 5, not '%s'", version);
+  if (wave != NULL && (cli_parse_u64(wave, &n) != 0 || (n != 32 && n != 64)))
+    return -cli_usage_error(command, "--wave must be 32 or 64, not '%s'", wave);
+  if (addr_size != NULL)
+    o->format.address_size = (uint8_t)n;
+  if (version != NULL)
+    o->format.version = (uint16_t)n;
+  if (wave != NULL)
+    o->wave = (unsigned)n;
+  return r;
 }
 
 /* Decodes and prints one expression. Returns the status; on failure ERR is
@@ -240,8 +205,7 @@ static int decode_lines(const char *command, const expr_options *o)
     size_t nbytes = 0;
     char *text = NULL;
     json_t *json = NULL;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     if (!line) {
       exit_status = cli_report_error(command, o->json, AMDDWARF_E_NO_MEMORY, NULL);
       break;
@@ -249,31 +213,24 @@ static int decode_lines(const char *command, const expr_options *o)
     memcpy(line, data + start, end - start);
     line[end - start] = '\0';
     start = end + 1;
+    amddwarf_status st = AMDDWARF_E_INVALID_ARGUMENT;
     if (cli_append_hex(line, &bytes, &nbytes) != 0) {
-      exit_status = CLI_EXIT_BAD_INPUT;
-      amddwarf_status st = AMDDWARF_E_INVALID_ARGUMENT;
       err.status = st;
       snprintf(err.message, sizeof err.message, "line %zu: bad hex digits", number);
+    } else {
+      st = decode_one(bytes, nbytes, o, all ? &json : NULL, &text, &err);
+    }
+    if (st != AMDDWARF_OK) {
+      exit_status = CLI_EXIT_BAD_INPUT;
+      const char *message = err.message[0] ? err.message : amddwarf_status_message(st);
       if (all) {
         json = json_object();
         json_object_set_new(json, "error", cli_json_error(st, &err));
       } else {
-        printf("error: %s (%s)\n", err.message, amddwarf_status_name(st));
+        printf("error: %s (%s)\n", message, amddwarf_status_name(st));
       }
-    } else {
-      amddwarf_status st = decode_one(bytes, nbytes, o, all ? &json : NULL, &text, &err);
-      if (st != AMDDWARF_OK) {
-        exit_status = CLI_EXIT_BAD_INPUT;
-        const char *message = err.message[0] ? err.message : amddwarf_status_message(st);
-        if (all) {
-          json = json_object();
-          json_object_set_new(json, "error", cli_json_error(st, &err));
-        } else {
-          printf("error: %s (%s)\n", message, amddwarf_status_name(st));
-        }
-      } else if (!all) {
-        printf("%s\n", text);
-      }
+    } else if (!all) {
+      printf("%s\n", text);
     }
     if (all && json)
       json_array_append_new(all, json);
@@ -314,8 +271,7 @@ static int expr_decode_main(int argc, char **argv)
   size_t size = 0;
   int given = 0, status = CLI_EXIT_OK;
   for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(decode_help, stdout);
+    if (cli_help_arg(argv[i], decode_help)) {
       free(bytes);
       return CLI_EXIT_OK;
     }
@@ -344,8 +300,7 @@ static int expr_decode_main(int argc, char **argv)
   }
   if (!given)
     return cli_usage_error(command, "no expression bytes given");
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   json_t *json = NULL;
   char *text = NULL;
   amddwarf_status st = decode_one(bytes, size, &o, o.json ? &json : NULL, &text, &err);
@@ -369,8 +324,7 @@ static int expr_encode_main(int argc, char **argv)
   size_t text_length = 0;
   int status = CLI_EXIT_OK;
   for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(encode_help, stdout);
+    if (cli_help_arg(argv[i], encode_help)) {
       free(text);
       return CLI_EXIT_OK;
     }
@@ -399,8 +353,7 @@ static int expr_encode_main(int argc, char **argv)
   }
   if (!text)
     return cli_usage_error(command, "no expression text given");
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   size_t size = 0;
   amddwarf_status st = amddwarf_expr_assemble(text, &o.format, o.wave, NULL, 0, &size, &err);
   uint8_t *bytes = NULL;

@@ -227,36 +227,19 @@ int cli_expr_eval_main(int argc, char **argv)
   int rc = CLI_EXIT_OK;
   amddwarf_error_clear(&err);
   trace_printer_init(&tp, stderr, NULL, false);
-
+  const cli_option options[] = {
+      CLI_FLAG("--json", &json),        CLI_FLAG("--hex", &hex),
+      CLI_FLAG("--trace", &trace),      CLI_FLAG("--stats", &stats),
+      CLI_VALUE("--dialect", &dialect), CLI_VALUE("--state", &state),
+      CLI_VALUE("--lane", &lane_text),  CLI_VALUE("--result", &result_text),
+      CLI_VALUE("--read", &read_text),  CLI_VALUE("--xderef", &xderef_text)};
   for (int i = 1; i < argc; i++) {
-    int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(eval_help, stdout);
+    if (cli_help_arg(argv[i], eval_help)) {
       rc = CLI_EXIT_OK;
       goto done;
     }
-    if (cli_is_flag(argv[i], "--json")) {
-      json = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--hex")) {
-      hex = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--trace")) {
-      trace = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--stats")) {
-      stats = true;
-      continue;
-    }
-    if ((r = cli_option_value(command, argc, argv, &i, "--dialect", &dialect)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--state", &state)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--lane", &lane_text)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--result", &result_text)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--read", &read_text)) != 0 ||
-        (r = cli_option_value(command, argc, argv, &i, "--xderef", &xderef_text)) != 0) {
+    int r = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
+    if (r != 0) {
       if (r < 0) {
         rc = CLI_EXIT_USAGE;
         goto done;

@@ -38,32 +38,14 @@ int cli_lanes_main(int argc, char **argv)
   cli_object_args args = {0};
   const char *state = NULL, *pc_text = NULL;
   bool trace = trace_env_enabled(), stats = false;
-  for (int i = 1; i < argc; ++i) {
-    int rc, taken = cli_object_arg("lanes", usage, argc, argv, &i, &args);
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (cli_is_flag(argv[i], "--trace") || cli_is_flag(argv[i], "--stats")) {
-      *(cli_is_flag(argv[i], "--trace") ? &trace : &stats) = true;
-      continue;
-    }
-    if ((rc = cli_option_value("lanes", argc, argv, &i, "--state", &state)) != 0 ||
-        (rc = cli_option_value("lanes", argc, argv, &i, "--pc", &pc_text)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("lanes", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("lanes", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  const cli_option flags[] = {CLI_FLAG("--trace", &trace), CLI_FLAG("--stats", &stats),
+                              CLI_VALUE("--state", &state), CLI_VALUE("--pc", &pc_text)};
+  int scanned = cli_object_scan("lanes", usage, argc, argv, &args, CLI_OPTIONS(flags));
+  if (scanned >= 0)
+    return scanned;
   if (state == NULL)
     return cli_usage_error("lanes", "missing OBJECT or --state SNAPSHOT");
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   cli_wave cw;
   amddwarf_wave *wave = NULL;
@@ -72,17 +54,10 @@ int cli_lanes_main(int argc, char **argv)
     goto cleanup;
   amddwarf_wave_options options;
   amddwarf_wave_options_init(&options);
-  if (pc_text != NULL) {
-    if (cli_parse_u64(pc_text, &options.pc) != 0) {
-      rc = cli_usage_error("lanes", "no PC: give --pc ADDR or a snapshot with \"pc\"");
-      goto cleanup;
-    }
-    options.has_pc = 1;
-  }
+  options.has_pc = pc_text != NULL;
   /* Without a PC the wave cannot be placed. */
-  uint8_t pc_bytes[8];
-  if (!options.has_pc &&
-      cw.raw.read_register(cw.raw.user, 16, 0, sizeof pc_bytes, pc_bytes) != AMDDWARF_OK) {
+  if (options.has_pc ? cli_parse_u64(pc_text, &options.pc) != 0
+                     : amddwarf_snapshot_pc(cw.snap, NULL) != AMDDWARF_OK) {
     rc = cli_usage_error("lanes", "no PC: give --pc ADDR or a snapshot with \"pc\"");
     goto cleanup;
   }
@@ -130,19 +105,12 @@ int cli_lanes_main(int argc, char **argv)
     cli_print_json(root);
     goto cleanup;
   }
-  size_t length = 0;
-  char probe[1];
-  char *table = NULL;
-  st = amddwarf_wave_lanes_table(wave, probe, sizeof probe, &length, &err);
-  if (st == AMDDWARF_OK && (table = malloc(length + 1)) == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK)
-    st = amddwarf_wave_lanes_table(wave, table, length + 1, NULL, &err);
-  if (st == AMDDWARF_OK)
-    fputs(table, stdout);
+  text_buf table = {0};
+  if ((st = cli_buf_wave_lanes(&table, wave, &err)) == AMDDWARF_OK)
+    fputs(table.data, stdout);
   else
     rc = cli_report_error("lanes", args.json, st, &err);
-  free(table);
+  text_buf_free(&table);
 cleanup:
   cli_wave_close(&cw);
   return rc;

@@ -156,11 +156,9 @@ static int not_answered(json_t *entry, const char *format, ...)
 static int not_answered(json_t *entry, const char *format, ...)
 {
   amddwarf_error err;
-  amddwarf_error_clear(&err);
-  err.status = AMDDWARF_NOT_FOUND;
   va_list args;
   va_start(args, format);
-  vsnprintf(err.message, sizeof err.message, format, args);
+  cli_error_vprintf(&err, AMDDWARF_NOT_FOUND, format, args);
   va_end(args);
   if (entry != NULL) {
     json_object_set_new(entry, "error", cli_json_error(AMDDWARF_NOT_FOUND, &err));
@@ -327,10 +325,11 @@ int cli_lines_main(int argc, char **argv)
   query *queries = NULL;
   size_t count = 0;
   bool all = false;
+  const cli_option options[] = {CLI_FLAG("--all", &all)};
   int rc = 0;
   for (int i = 1; i < argc && rc == 0; ++i) {
     const char *value = NULL;
-    int taken = cli_object_arg("lines", usage, argc, argv, &i, &args);
+    int taken = cli_object_arg("lines", usage, argc, argv, &i, &args, CLI_OPTIONS(options));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE) {
@@ -338,11 +337,7 @@ int cli_lines_main(int argc, char **argv)
       for (size_t q = 0; q < count; ++q)
         free(queries[q].file);
       free(queries);
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    }
-    if (cli_is_flag(argv[i], "--all")) {
-      all = true;
-      continue;
+      return CLI_ARG_EXIT(taken);
     }
     int found = cli_option_value("lines", argc, argv, &i, "--pc", &value);
     if (found < 0) {

@@ -110,8 +110,7 @@ static int list_file(const char *path, const char *extract, bool json, bool head
                      json_t *files)
 {
   amddwarf_container *c = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_container_open_input(path, NULL, &c, &err);
   json_t *file = json ? json_object() : NULL;
   json_t *list = json ? json_array() : NULL;
@@ -178,28 +177,23 @@ int cli_objects_main(int argc, char **argv)
 {
   const char *command = "objects", *extract = NULL;
   bool json = false;
+  const cli_option options[] = {CLI_FLAG("--json", &json), CLI_VALUE("--extract", &extract)};
   const char **paths = calloc((size_t)argc, sizeof *paths);
   size_t count = 0;
   if (paths == NULL)
     return CLI_EXIT_BAD_INPUT;
   for (int i = 1; i < argc; i++) {
-    int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(objects_help, stdout);
+    if (cli_help_arg(argv[i], objects_help)) {
       free(paths);
       return CLI_EXIT_OK;
     }
-    if (cli_is_flag(argv[i], "--json")) {
-      json = true;
-      continue;
+    int r = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(options));
+    if (r < 0) {
+      free(paths);
+      return CLI_EXIT_USAGE;
     }
-    if ((r = cli_option_value(command, argc, argv, &i, "--extract", &extract)) != 0) {
-      if (r < 0) {
-        free(paths);
-        return CLI_EXIT_USAGE;
-      }
+    if (r > 0)
       continue;
-    }
     if (argv[i][0] == '-') {
       free(paths);
       return cli_usage_error(command, "unknown option '%s'", argv[i]);

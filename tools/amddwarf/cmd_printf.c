@@ -346,8 +346,7 @@ int cli_printf_main(int argc, char **argv)
   amddwarf_printf_table *table = NULL;
   amddwarf_printf_reader *reader = NULL;
   cli_file source = {.fd = -1, .size = 0};
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   for (int i = 1; i < argc; i++) {
     if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
       print_help();

@@ -36,12 +36,8 @@ static void print_help(void)
 static int write_output(const char *path, const uint8_t *data, size_t size, const char *what)
 {
   if (!data) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_INVALID_ARGUMENT;
-    snprintf(err.message, sizeof err.message,
-             "the description has no \"%s\" to write to %s", what, path);
-    return cli_report_error(command, false, err.status, &err);
+    return cli_report(command, false, AMDDWARF_E_INVALID_ARGUMENT,
+                      "the description has no \"%s\" to write to %s", what, path);
   }
   if (cli_write_file(command, false, path, data, size) != 0)
     return CLI_EXIT_BAD_INPUT;
@@ -52,21 +48,12 @@ static int write_output(const char *path, const uint8_t *data, size_t size, cons
 int cli_printf_build_main(int argc, char **argv)
 {
   const char *description = NULL, *metadata = NULL, *elf = NULL, *buffer = NULL;
-  int found;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      print_help();
-      return CLI_EXIT_OK;
-    }
-    if ((found = cli_option_value(command, argc, argv, &i, "--metadata", &metadata)) != 0 ||
-        (found = cli_option_value(command, argc, argv, &i, "--elf", &elf)) != 0 ||
-        (found = cli_option_value(command, argc, argv, &i, "--buffer", &buffer)) != 0) {
-      if (found < 0)
-        return CLI_EXIT_USAGE;
-    } else if (cli_single_operand(command, argv[i], "description", &description) != 0) {
-      return CLI_EXIT_USAGE;
-    }
-  }
+  const cli_option options[] = {
+      CLI_VALUE("--metadata", &metadata), CLI_VALUE("--elf", &elf), CLI_VALUE("--buffer", &buffer)};
+  int scanned = cli_scan_single(command, argc, argv, print_help, CLI_OPTIONS(options),
+                                "description", &description);
+  if (scanned >= 0)
+    return scanned;
   if (!description)
     return cli_usage_error(command, "a DESCRIPTION.json is required");
   if (!metadata && !elf && !buffer)
@@ -76,8 +63,7 @@ int cli_printf_build_main(int argc, char **argv)
   if (cli_read_file(command, description, &text, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_printf_build_output out;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status status = amddwarf_printf_build_json((const char *)text, size, NULL, &out, &err);
   free(text);
   if (status != AMDDWARF_OK)

@@ -7,32 +7,29 @@
 
 static const char *const command = "spirv-line";
 
-static void usage(FILE *out)
-{
-  fputs("usage: amddwarf spirv-line MODULE.spv INDEX... [--position] [--json]\n"
-        "\n"
-        "Resolves each INDEX, an instruction index as GPU-assisted validation\n"
-        "records carry it, to the SPIR-V instruction it names, the OpLine or\n"
-        "DebugLine in effect for that instruction, and the source line found in\n"
-        "the module's OpSource/DebugSource text with the #line rule.\n"
-        "\n"
-        "Indexes are counted the way SPIRV-Tools' instrumentation passes count\n"
-        "them (every instruction once, plus one for each line instruction that\n"
-        "applies to an instruction inside a function or among the global values;\n"
-        "DebugScope does not count); see specs/spirv-instruction-index.md.\n"
-        "\n"
-        "  --position  count INDEX as the plain ordinal of the instruction\n"
-        "  --json      one JSON document: {\"module\", \"locations\": [...]}\n"
-        "              (specs/json.md)\n"
-        "\n"
-        "Example:\n"
-        "  amddwarf spirv-line shader.spv 60\n"
-        "  60: OpImageSampleImplicitLod %34 (instruction 55) at shader.frag:9:0\n"
-        "  9:    uFragColor = light * texture(tex[tex_ind], texcoord.xy);\n"
-        "\n"
-        "Exit status: 0 when every index resolved, 1 otherwise, 2 for usage errors.\n",
-        out);
-}
+static const char *const usage =
+    "usage: amddwarf spirv-line MODULE.spv INDEX... [--position] [--json]\n"
+    "\n"
+    "Resolves each INDEX, an instruction index as GPU-assisted validation\n"
+    "records carry it, to the SPIR-V instruction it names, the OpLine or\n"
+    "DebugLine in effect for that instruction, and the source line found in\n"
+    "the module's OpSource/DebugSource text with the #line rule.\n"
+    "\n"
+    "Indexes are counted the way SPIRV-Tools' instrumentation passes count\n"
+    "them (every instruction once, plus one for each line instruction that\n"
+    "applies to an instruction inside a function or among the global values;\n"
+    "DebugScope does not count); see specs/spirv-instruction-index.md.\n"
+    "\n"
+    "  --position  count INDEX as the plain ordinal of the instruction\n"
+    "  --json      one JSON document: {\"module\", \"locations\": [...]}\n"
+    "              (specs/json.md)\n"
+    "\n"
+    "Example:\n"
+    "  amddwarf spirv-line shader.spv 60\n"
+    "  60: OpImageSampleImplicitLod %34 (instruction 55) at shader.frag:9:0\n"
+    "  9:    uFragColor = light * texture(tex[tex_ind], texcoord.xy);\n"
+    "\n"
+    "Exit status: 0 when every index resolved, 1 otherwise, 2 for usage errors.\n";
 
 int cli_spirv_line_main(int argc, char **argv)
 {
@@ -40,12 +37,9 @@ int cli_spirv_line_main(int argc, char **argv)
   amddwarf_spirv_index_mode mode = AMDDWARF_SPIRV_INDEX_INSTRUMENT;
   const char *path = NULL;
   int index_count = 0;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      usage(stdout);
+  for (int i = 1; i < argc; i++)
+    if (cli_help_arg(argv[i], usage))
       return CLI_EXIT_OK;
-    }
-  }
   uint32_t *indexes = calloc((size_t)argc, sizeof(uint32_t));
   if (!indexes)
     return cli_usage_error(command, "out of memory");
@@ -82,8 +76,7 @@ int cli_spirv_line_main(int argc, char **argv)
   json_t *array = json ? json_array() : NULL;
   for (int k = 0; k < index_count; k++) {
     amddwarf_spirv_location loc;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st = amddwarf_spirv_module_resolve(module, indexes[k], mode, &loc, &err);
     if (st != AMDDWARF_OK) {
       status = CLI_EXIT_BAD_INPUT;

@@ -73,25 +73,6 @@ static const char *const usage =
 
 /* ---- shared text ---- */
 
-static double pct(uint64_t part, uint64_t whole)
-{
-  return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static const amddwarf_stats_key *find_key(const amddwarf_stats *stats, const char *key)
-{
-  for (size_t i = 0; i < amddwarf_stats_llvm_count(stats); ++i)
-    if (strcmp(amddwarf_stats_llvm_key(stats, i)->key, key) == 0)
-      return amddwarf_stats_llvm_key(stats, i);
-  return NULL;
-}
-
-static uint64_t key_value(const amddwarf_stats *stats, const char *key)
-{
-  const amddwarf_stats_key *k = find_key(stats, key);
-  return k != NULL ? k->value : 0;
-}
-
 /* ---- JSON ---- */
 
 static json_t *llvm_json(const amddwarf_stats *stats)
@@ -123,19 +104,12 @@ static json_t *coverage_json(const amddwarf_stats_coverage *c)
   return o;
 }
 
-static const char *lane_name(unsigned lane)
-{
-  static const char *const names[] = {"uniform", "selected", "legacy", "missing", "none"};
-  return lane < sizeof names / sizeof names[0] ? names[lane] : "none";
-}
-
 static json_t *flags_json(unsigned flags)
 {
-  static const char *const names[] = {"unknown_address", "quirk", "entry_value", "undecodable"};
   json_t *a = json_array();
-  for (unsigned i = 0; i < sizeof names / sizeof names[0]; ++i)
-    if (flags & (1u << i))
-      json_array_append_new(a, json_string(names[i]));
+  for (unsigned bit = 1; bit <= AMDDWARF_LOC_UNDECODABLE; bit <<= 1)
+    if (flags & bit)
+      json_array_append_new(a, json_string(amddwarf_loc_flag_name(bit)));
   return a;
 }
 
@@ -173,7 +147,7 @@ static json_t *var_json(const amddwarf_stats_var *v)
     json_object_set_new(j, "low", cli_json_addr(seg->low));
     json_object_set_new(j, "high", cli_json_addr(seg->high));
     json_object_set_new(j, "kind", json_string(amddwarf_loc_kind_name((amddwarf_loc_kind)seg->kind)));
-    json_object_set_new(j, "lane", json_string(lane_name(seg->lane)));
+    json_object_set_new(j, "lane", json_string(amddwarf_lane_status_name(seg->lane)));
     json_object_set_new(j, "flags", flags_json(seg->flags));
     json_array_append_new(segs, j);
   }
@@ -204,100 +178,55 @@ static json_t *function_json(const amddwarf_stats_function *fn)
   return o;
 }
 
-/* Totals over the functions: kernels and device functions apart. */
-typedef struct totals {
-  size_t functions[2], cfi[3];
-  amddwarf_stats_coverage coverage[2];
-} totals;
-
-static void add_totals(totals *t, const amddwarf_stats *stats)
+static json_t *totals_json(const amddwarf_stats *stats)
 {
-  memset(t, 0, sizeof *t);
-  for (size_t i = 0; i < amddwarf_stats_function_count(stats); ++i) {
-    const amddwarf_stats_function *fn = amddwarf_stats_function_at(stats, i);
-    int k = fn->is_kernel ? 0 : 1;
-    ++t->functions[k];
-    ++t->cfi[fn->cfi < 3 ? fn->cfi : 0];
-    amddwarf_stats_coverage *c = &t->coverage[k];
-    c->scope += fn->coverage.scope;
-    c->covered += fn->coverage.covered;
-    for (int j = 0; j < AMDDWARF_LOC_KIND_COUNT; ++j)
-      c->kind[j] += fn->coverage.kind[j];
-    c->lane_correct += fn->coverage.lane_correct;
-    c->legacy += fn->coverage.legacy;
-    c->lane_missing += fn->coverage.lane_missing;
-    c->quirk += fn->coverage.quirk;
-    c->unknown_address += fn->coverage.unknown_address;
-  }
+  json_t *o = json_object();
+  amddwarf_stats_totals t;
+  amddwarf_stats_totals_get(stats, &t);
+  json_object_set_new(o, "kernels", json_integer((json_int_t)t.kernels));
+  json_object_set_new(o, "device_functions", json_integer((json_int_t)t.device_functions));
+  json_object_set_new(o, "cfi_real", json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_REAL]));
+  json_object_set_new(o, "cfi_synthesized",
+                      json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_SYNTHESIZED]));
+  json_object_set_new(o, "cfi_none", json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_NONE]));
+  json_object_set_new(o, "kernel_coverage", coverage_json(&t.kernel_coverage));
+  json_object_set_new(o, "device_function_coverage", coverage_json(&t.device_coverage));
+  return o;
 }
-
-/* Writes VALUE (released) as the JSON of cli_print_json, its lines after
-   the first indented by INDENT more columns: members of a document written
-   piece by piece. */
-static void put_json(json_t *value, int indent)
-{
-  char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-  /* a line at a time: a large object's functions make hundreds of MB */
-  static const char spaces[] = "        ";
-  for (const char *line = text; line != NULL && *line != '\0';) {
-    const char *end = strchr(line, '\n');
-    size_t n = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
-    fwrite(line, 1, n, stdout);
-    if (end != NULL)
-      fwrite(spaces, 1, (size_t)indent < sizeof spaces - 1 ? (size_t)indent : sizeof spaces - 1,
-             stdout);
-    line += n;
-  }
-  free(text);
-  json_decref(value);
-}
-
-static json_t *totals_json(const amddwarf_stats *stats);
 
 /* One file's document, written function by function: a large object's
    functions are never all in memory as JSON. */
 static void put_file_json(const stats_input *in, bool last)
 {
   printf("    {\n      \"file\": ");
-  put_json(json_string(in->path), 6);
+  cli_json_put(json_string(in->path), 6);
   printf(",\n      \"llvm_dwarfdump\": ");
-  put_json(llvm_json(in->stats), 6);
+  cli_json_put(llvm_json(in->stats), 6);
   printf(",\n      \"totals\": ");
-  put_json(totals_json(in->stats), 6);
+  cli_json_put(totals_json(in->stats), 6);
   size_t n = amddwarf_stats_function_count(in->stats);
   printf(",\n      \"functions\": [%s", n ? "\n        " : "");
   for (size_t i = 0; i < n; ++i) {
-    put_json(function_json(amddwarf_stats_function_at(in->stats, i)), 8);
+    cli_json_put(function_json(amddwarf_stats_function_at(in->stats, i)), 8);
     printf("%s", i + 1 < n ? ",\n        " : "\n      ");
   }
   printf("]\n    }%s\n", last ? "" : ",");
 }
 
-static json_t *totals_json(const amddwarf_stats *stats)
-{
-  json_t *o = json_object();
-  totals t;
-  add_totals(&t, stats);
-  json_t *tot = o;
-  json_object_set_new(tot, "kernels", json_integer((json_int_t)t.functions[0]));
-  json_object_set_new(tot, "device_functions", json_integer((json_int_t)t.functions[1]));
-  json_object_set_new(tot, "cfi_real", json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_REAL]));
-  json_object_set_new(tot, "cfi_synthesized",
-                      json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_SYNTHESIZED]));
-  json_object_set_new(tot, "cfi_none", json_integer((json_int_t)t.cfi[AMDDWARF_STATS_CFI_NONE]));
-  json_object_set_new(tot, "kernel_coverage", coverage_json(&t.coverage[0]));
-  json_object_set_new(tot, "device_function_coverage", coverage_json(&t.coverage[1]));
-  return o;
-}
-
 /* ---- text ---- */
+
+/* A percentage as llvm-locstats rounds it. */
+static int locstats_pct(uint64_t part, uint64_t whole)
+{
+  return (int)(table_pct(part, whole) + 0.5);
+}
 
 static void print_buckets(const amddwarf_stats *stats)
 {
   static const char *const labels[] = {"0%",        "(0%,10%)",  "[10%,20%)", "[20%,30%)",
                                        "[30%,40%)", "[40%,50%)", "[50%,60%)", "[60%,70%)",
                                        "[70%,80%)", "[80%,90%)", "[90%,100%)", "100%"};
-  uint64_t total = key_value(stats, "#variables processed by location statistics");
+  uint64_t total = amddwarf_stats_llvm_value(stats, "#variables processed by location statistics");
   printf(" =================================================\n"
          "            Debug Location Statistics       \n"
          " =================================================\n"
@@ -307,9 +236,9 @@ static void print_buckets(const amddwarf_stats *stats)
     char key[128];
     snprintf(key, sizeof key, "#variables with %s of parent scope covered by DW_AT_location",
              labels[i]);
-    uint64_t n = key_value(stats, key);
+    uint64_t n = amddwarf_stats_llvm_value(stats, key);
     printf("   %-12s %12llu            %3d%%\n", labels[i], (unsigned long long)n,
-           (int)(pct(n, total) + 0.5));
+           locstats_pct(n, total));
   }
   printf(" =================================================\n"
          " -the number of debug variables processed: %llu\n"
@@ -318,13 +247,11 @@ static void print_buckets(const amddwarf_stats *stats)
          " -total availability: %d%%\n"
          " =================================================\n",
          (unsigned long long)total,
-         (int)(pct(key_value(stats, "sum_all_variables(#bytes in parent scope covered by "
-                                    "DW_AT_location)"),
-                   key_value(stats, "sum_all_variables(#bytes in parent scope)")) +
-               0.5),
-         (int)(pct(key_value(stats, "#source variables with location"),
-                   key_value(stats, "#source variables")) +
-               0.5));
+         locstats_pct(amddwarf_stats_llvm_value(stats, "sum_all_variables(#bytes in parent scope covered by "
+                                       "DW_AT_location)"),
+                      amddwarf_stats_llvm_value(stats, "sum_all_variables(#bytes in parent scope)")),
+         locstats_pct(amddwarf_stats_llvm_value(stats, "#source variables with location"),
+                      amddwarf_stats_llvm_value(stats, "#source variables")));
 }
 
 static void print_kinds(table_text *o, const amddwarf_stats_coverage *c)
@@ -340,11 +267,11 @@ static void print_kinds(table_text *o, const amddwarf_stats_coverage *c)
 
 static void print_text(const stats_input *in, bool variables)
 {
-  totals t;
-  add_totals(&t, in->stats);
+  amddwarf_stats_totals t;
+  amddwarf_stats_totals_get(in->stats, &t);
   printf("%s: %zu kernels, %zu device functions; call frame information: %zu real, %zu "
          "synthesized, %zu none\n",
-         in->path, t.functions[0], t.functions[1], t.cfi[AMDDWARF_STATS_CFI_REAL],
+         in->path, t.kernels, t.device_functions, t.cfi[AMDDWARF_STATS_CFI_REAL],
          t.cfi[AMDDWARF_STATS_CFI_SYNTHESIZED], t.cfi[AMDDWARF_STATS_CFI_NONE]);
   print_buckets(in->stats);
   printf("%-32s %-6s %-5s %8s %5s %8s %8s %7s %6s %6s  by kind\n", "function", "kind", "cfi",
@@ -409,8 +336,7 @@ static int print_why(const char *path, amddwarf_object *object, const char *name
                      bool json)
 {
   amddwarf_why why;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_stats_why(object, name, pc, &why, &err);
   if (st != AMDDWARF_OK)
     return cli_report_error("stats", json, st, &err);
@@ -425,7 +351,7 @@ static int print_why(const char *path, amddwarf_object *object, const char *name
     json_object_set_new(o, "location_kind",
                         why.die_offset ? json_string(amddwarf_loc_kind_name(why.location.kind))
                                        : json_null());
-    json_object_set_new(o, "lane", why.die_offset ? json_string(lane_name(why.location.lane))
+    json_object_set_new(o, "lane", why.die_offset ? json_string(amddwarf_lane_status_name(why.location.lane))
                                                   : json_null());
     json_object_set_new(o, "nearest_before",
                         why.has_before ? ranges_json(&why.before, 1) : json_null());
@@ -441,18 +367,11 @@ static int print_why(const char *path, amddwarf_object *object, const char *name
 
 /* ---- --diff ---- */
 
-static const char *status_name(unsigned status)
-{
-  static const char *const names[] = {"matched", "disappeared", "appeared"};
-  return status < 3 ? names[status] : "matched";
-}
-
 static int print_diff(const stats_input *base, const stats_input *new_input, bool json,
                       double max_drop, bool gate)
 {
   amddwarf_stats_diff *diff = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_stats_diff_compute(base->stats, new_input->stats, &diff, &err);
   if (st != AMDDWARF_OK)
     return cli_report_error("stats", json, st, &err);
@@ -474,7 +393,7 @@ static int print_diff(const stats_input *base, const stats_input *new_input, boo
       json_object_set_new(j, "name", json_string(f->name));
       json_object_set_new(j, "decl_file", json_string(f->decl_file ? f->decl_file : ""));
       json_object_set_new(j, "decl_line", json_integer(f->decl_line));
-      json_object_set_new(j, "status", json_string(status_name(f->status)));
+      json_object_set_new(j, "status", json_string(amddwarf_diff_status_name(f->status)));
       json_object_set_new(j, "base_covered_permille", json_integer(f->base_covered));
       json_object_set_new(j, "new_covered_permille", json_integer(f->new_covered));
       json_object_set_new(j, "base_lane_correct_permille", json_integer(f->base_lane_correct));
@@ -492,7 +411,7 @@ static int print_diff(const stats_input *base, const stats_input *new_input, boo
       json_object_set_new(j, "decl_line", json_integer(v->decl_line));
       json_object_set_new(j, "inlined_from",
                           v->inlined_from ? json_string(v->inlined_from) : json_null());
-      json_object_set_new(j, "status", json_string(status_name(v->status)));
+      json_object_set_new(j, "status", json_string(amddwarf_diff_status_name(v->status)));
       json_object_set_new(j, "base_covered_permille", json_integer(v->base_covered));
       json_object_set_new(j, "new_covered_permille", json_integer(v->new_covered));
       json_object_set_new(j, "base_lane_correct_permille", json_integer(v->base_lane_correct));
@@ -507,7 +426,7 @@ static int print_diff(const stats_input *base, const stats_input *new_input, boo
            "function", "status", "base", "new", "change", "per-lane");
     for (size_t i = 0; i < diff->function_count; ++i) {
       const amddwarf_diff_function *f = &diff->functions[i];
-      printf("%-32s %-11s %7.1f%% %7.1f%% %+7.1f%% %+9.1f%%\n", f->name, status_name(f->status),
+      printf("%-32s %-11s %7.1f%% %7.1f%% %+7.1f%% %+9.1f%%\n", f->name, amddwarf_diff_status_name(f->status),
              f->base_covered / 10.0, f->new_covered / 10.0,
              (f->new_covered - f->base_covered) / 10.0,
              (f->new_lane_correct - f->base_lane_correct) / 10.0);
@@ -520,7 +439,7 @@ static int print_diff(const stats_input *base, const stats_input *new_input, boo
       snprintf(name, sizeof name, "%s%s%s%s", v->name, v->inlined_from ? " [" : "",
                v->inlined_from ? v->inlined_from : "", v->inlined_from ? "]" : "");
       printf("%-24s %-24s %-11s %7.1f%% %7.1f%% %+7.1f%% %+9.1f%%\n", v->function, name,
-             status_name(v->status), v->base_covered / 10.0, v->new_covered / 10.0,
+             amddwarf_diff_status_name(v->status), v->base_covered / 10.0, v->new_covered / 10.0,
              (v->new_covered - v->base_covered) / 10.0,
              (v->new_lane_correct - v->base_lane_correct) / 10.0);
     }
@@ -554,35 +473,17 @@ int cli_stats_main(int argc, char **argv)
   size_t path_count = 0;
   const char *svg = NULL, *why = NULL, *pc_text = NULL, *max_drop_text = NULL;
   bool diff = false, variables = false, prologues = false;
+  const cli_option arguments[] = {
+      CLI_VALUE("--svg", &svg),     CLI_VALUE("--why", &why),
+      CLI_VALUE("--pc", &pc_text),  CLI_VALUE("--max-drop", &max_drop_text),
+      CLI_FLAG("--diff", &diff),    CLI_FLAG("--variables", &variables),
+      CLI_FLAG("--prologues", &prologues)};
   for (int i = 1; i < argc; ++i) {
-    int taken = cli_object_arg("stats", usage, argc, argv, &i, &common);
+    int taken = cli_object_arg("stats", usage, argc, argv, &i, &common, CLI_OPTIONS(arguments));
     if (taken == CLI_ARG_TAKEN)
       continue;
     if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    int rc = cli_option_value("stats", argc, argv, &i, "--svg", &svg);
-    if (rc == 0)
-      rc = cli_option_value("stats", argc, argv, &i, "--why", &why);
-    if (rc == 0)
-      rc = cli_option_value("stats", argc, argv, &i, "--pc", &pc_text);
-    if (rc == 0)
-      rc = cli_option_value("stats", argc, argv, &i, "--max-drop", &max_drop_text);
-    if (rc < 0)
-      return CLI_EXIT_USAGE;
-    if (rc > 0)
-      continue;
-    if (cli_is_flag(argv[i], "--diff")) {
-      diff = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--variables")) {
-      variables = true;
-      continue;
-    }
-    if (cli_is_flag(argv[i], "--prologues")) {
-      prologues = true;
-      continue;
-    }
+      return CLI_ARG_EXIT(taken);
     if (argv[i][0] == '-' && argv[i][1] != '\0')
       return cli_usage_error("stats", "unknown option '%s'", argv[i]);
     if (path_count == MAX_FILES)
@@ -625,8 +526,7 @@ int cli_stats_main(int argc, char **argv)
     args[opened].data = NULL;
     if ((status = cli_object_open("stats", &args[opened], &objects[opened])) != 0)
       break;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     inputs[opened].path = paths[opened];
     amddwarf_status st = amddwarf_stats_compute(objects[opened], &options, &inputs[opened].stats,
                                                 &err);

@@ -10,59 +10,55 @@
 
 static const char *const command = "symbolize";
 
-static void usage(FILE *out)
-{
-  fputs(
-      "usage: amddwarf symbolize --spirv MODULE.spv[=SHADER_ID] ... --buffer OUT.bin\n"
-      "                          [--format auto|seed|v2|v2-noflags] [--instrumented INST.spv]\n"
-      "                          [--printf] [--position] [--json]\n"
-      "       amddwarf symbolize --descriptors INPUT.bin [--instrumented INST.spv]\n"
-      "                          [--layout auto|sizes|written|lengths] [--json]\n"
-      "\n"
-      "Reads the debug output buffer that instrumented shaders wrote and prints\n"
-      "each record as the validation layer does: the error, the shader, the\n"
-      "instruction index, the stage and its invocation words, and the file, line\n"
-      "and source line of the instruction, found in the SPIR-V module given for\n"
-      "the record's shader id (the module as it was BEFORE instrumentation).\n"
-      "A module given without =SHADER_ID serves every shader id not given; a\n"
-      "shader id may be given once, and one module at most goes without one.\n"
-      "\n"
-      "Every record is first checked against its module: its instruction must\n"
-      "be one the instrumentation checks (an image instruction, OpLoad, OpStore,\n"
-      "the DebugPrintf OpExtInst), able to report its error code, and its stage\n"
-      "the execution model of an entry point. A record that cannot come from\n"
-      "its module stops the command before anything is printed. The buffer is\n"
-      "read in chunks, so buffers of several GiB need little memory.\n"
-      "\n"
-      "Records whose instruction is a NonSemantic.DebugPrintf instruction are\n"
-      "debug-printf records: their format string (an OpString of the module) is\n"
-      "applied to the argument words.\n"
-      "\n"
-      "  --format F        record format: auto (default), seed (written length,\n"
-      "                    two stage words), v2 (flags, written length, three\n"
-      "                    stage words: SPIRV-Tools Oct 2022-2023), v2-noflags\n"
-      "                    (written length, three stage words: 2019-2022); see\n"
-      "                    specs/gpuav-records.md\n"
-      "  --instrumented M  the module AFTER instrumentation: its record writer\n"
-      "                    gives the format (unless --format), its input buffer\n"
-      "                    reads give the descriptor input buffer's layout\n"
-      "  --printf          render every record as a debug-printf record\n"
-      "  --position        instruction indexes are plain instruction ordinals\n"
-      "  --descriptors     decode a bindless descriptor input buffer to a table\n"
-      "  --layout L        its layout: auto (from word 0, or from --instrumented),\n"
-      "                    sizes (descriptor indexing), written (no sizes),\n"
-      "                    lengths (SPIRV-Tools 2019.1)\n"
-      "  --json            print JSON\n"
-      "\n"
-      "Example:\n"
-      "  spirv-opt --inst-desc-idx-check frag.spv -o frag.inst.spv  (shader id 23)\n"
-      "  amddwarf symbolize --spirv frag.spv=23 --buffer out.bin\n"
-      "\n"
-      "Exit status: 0 when every record decoded, 1 for a malformed buffer, an\n"
-      "overflowing written length, a record that could not be read or does not\n"
-      "fit its module, 2 for usage errors.\n",
-      out);
-}
+static const char *const usage =
+    "usage: amddwarf symbolize --spirv MODULE.spv[=SHADER_ID] ... --buffer OUT.bin\n"
+    "                          [--format auto|seed|v2|v2-noflags] [--instrumented INST.spv]\n"
+    "                          [--printf] [--position] [--json]\n"
+    "       amddwarf symbolize --descriptors INPUT.bin [--instrumented INST.spv]\n"
+    "                          [--layout auto|sizes|written|lengths] [--json]\n"
+    "\n"
+    "Reads the debug output buffer that instrumented shaders wrote and prints\n"
+    "each record as the validation layer does: the error, the shader, the\n"
+    "instruction index, the stage and its invocation words, and the file, line\n"
+    "and source line of the instruction, found in the SPIR-V module given for\n"
+    "the record's shader id (the module as it was BEFORE instrumentation).\n"
+    "A module given without =SHADER_ID serves every shader id not given; a\n"
+    "shader id may be given once, and one module at most goes without one.\n"
+    "\n"
+    "Every record is first checked against its module: its instruction must\n"
+    "be one the instrumentation checks (an image instruction, OpLoad, OpStore,\n"
+    "the DebugPrintf OpExtInst), able to report its error code, and its stage\n"
+    "the execution model of an entry point. A record that cannot come from\n"
+    "its module stops the command before anything is printed. The buffer is\n"
+    "read in chunks, so buffers of several GiB need little memory.\n"
+    "\n"
+    "Records whose instruction is a NonSemantic.DebugPrintf instruction are\n"
+    "debug-printf records: their format string (an OpString of the module) is\n"
+    "applied to the argument words.\n"
+    "\n"
+    "  --format F        record format: auto (default), seed (written length,\n"
+    "                    two stage words), v2 (flags, written length, three\n"
+    "                    stage words: SPIRV-Tools Oct 2022-2023), v2-noflags\n"
+    "                    (written length, three stage words: 2019-2022); see\n"
+    "                    specs/gpuav-records.md\n"
+    "  --instrumented M  the module AFTER instrumentation: its record writer\n"
+    "                    gives the format (unless --format), its input buffer\n"
+    "                    reads give the descriptor input buffer's layout\n"
+    "  --printf          render every record as a debug-printf record\n"
+    "  --position        instruction indexes are plain instruction ordinals\n"
+    "  --descriptors     decode a bindless descriptor input buffer to a table\n"
+    "  --layout L        its layout: auto (from word 0, or from --instrumented),\n"
+    "                    sizes (descriptor indexing), written (no sizes),\n"
+    "                    lengths (SPIRV-Tools 2019.1)\n"
+    "  --json            print JSON\n"
+    "\n"
+    "Example:\n"
+    "  spirv-opt --inst-desc-idx-check frag.spv -o frag.inst.spv  (shader id 23)\n"
+    "  amddwarf symbolize --spirv frag.spv=23 --buffer out.bin\n"
+    "\n"
+    "Exit status: 0 when every record decoded, 1 for a malformed buffer, an\n"
+    "overflowing written length, a record that could not be read or does not\n"
+    "fit its module, 2 for usage errors.\n";
 
 typedef struct shader {
   const char *path;
@@ -148,8 +144,7 @@ static int load_instrumentation(options *o)
   int status = spirv_print_open(command, o->instrumented_path, o->json, &module);
   if (status != CLI_EXIT_OK)
     return status;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_gpuav_instrumentation_inspect(module, &o->instrumentation, &err);
   amddwarf_spirv_module_close(module);
   if (st != AMDDWARF_OK) {
@@ -167,8 +162,7 @@ static int print_descriptors(const options *o)
   if (cli_read_file(command, o->descriptors_path, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   size_t count = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_gpuav_input_layout layout = o->layout;
   const char *why = layout != AMDDWARF_GPUAV_INPUT_AUTO ? "given with --layout" : "from word 0";
   amddwarf_status st = AMDDWARF_OK;
@@ -269,8 +263,7 @@ static amddwarf_gpuav_format buffer_format(const options *o)
 
 static int open_reader(const options *o, cli_file *file, amddwarf_gpuav_reader **reader)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_gpuav_reader_open_stream(cli_file_read_at, file, file->size,
                                                          buffer_format(o), 0, NULL, reader, &err);
   if (st != AMDDWARF_OK) {
@@ -297,16 +290,14 @@ static int check_modules(const options *o, cli_file *file)
     return status;
   const amddwarf_gpuav_buffer *buf = amddwarf_gpuav_reader_buffer(reader);
   amddwarf_gpuav_record rec;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   for (uint32_t n = 0; (st = amddwarf_gpuav_reader_next(reader, &rec, &err)) == AMDDWARF_OK;
        n++) {
     const shader *sh = find_shader(o, rec.shader_id);
     if (rec.problem != AMDDWARF_OK || !sh)
       continue;
-    amddwarf_error cerr;
-    amddwarf_error_clear(&cerr);
+    amddwarf_error cerr = AMDDWARF_ERROR_INIT;
     if (amddwarf_gpuav_record_check(buf, &rec, sh->module, o->mode, sh->path, check_flags(o),
                                     &cerr) == AMDDWARF_E_GPUAV_WRONG_MODULE) {
       char prefix[32];
@@ -341,8 +332,7 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
   const shader *sh = find_shader(o, rec->shader_id);
   amddwarf_spirv_location loc;
   const amddwarf_spirv_location *locp = NULL;
-  amddwarf_error lerr;
-  amddwarf_error_clear(&lerr);
+  amddwarf_error lerr = AMDDWARF_ERROR_INIT;
   if (sh && amddwarf_spirv_module_resolve(sh->module, rec->instruction_index, o->mode, &loc,
                                           &lerr) == AMDDWARF_OK)
     locp = &loc;
@@ -352,8 +342,7 @@ static bool print_record(const options *o, const amddwarf_gpuav_buffer *buf,
   size_t needed = 0;
   const char *fmt = NULL;
   amddwarf_status pst = AMDDWARF_OK;
-  amddwarf_error perr;
-  amddwarf_error_clear(&perr);
+  amddwarf_error perr = AMDDWARF_ERROR_INIT;
   if (is_printf) {
     uint32_t string_id = amddwarf_gpuav_record_word(rec, 0);
     fmt = sh ? amddwarf_spirv_module_string(sh->module, string_id) : NULL;
@@ -457,11 +446,10 @@ static int symbolize_buffer(const options *o)
   amddwarf_error err;
   if (buf->overflow) {
     status = CLI_EXIT_BAD_INPUT;
-    amddwarf_error_clear(&err);
-    snprintf(err.message, sizeof err.message,
-             "written length %u exceeds the buffer's %u data words: the shaders ran out of "
-             "room; reading the records that fit",
-             buf->written_length, buf->data_words);
+    cli_error_printf(&err, AMDDWARF_E_GPUAV_OVERFLOW,
+                     "written length %u exceeds the buffer's %u data words: the shaders ran "
+                     "out of room; reading the records that fit",
+                     buf->written_length, buf->data_words);
     report_problem(o, problems, AMDDWARF_E_GPUAV_OVERFLOW, "overflow", &err);
   }
   uint32_t n = 0;
@@ -527,84 +515,39 @@ int cli_symbolize_main(int argc, char **argv)
   memset(&o, 0, sizeof(o));
   int status = CLI_EXIT_OK;
   for (int i = 1; i < argc; i++)
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      usage(stdout);
+    if (cli_help_arg(argv[i], usage))
       return CLI_EXIT_OK;
-    }
   o.shaders = calloc((size_t)argc, sizeof(shader));
   if (!o.shaders)
     return cli_usage_error(command, "out of memory");
-  for (int i = 1; i < argc; i++) {
-    const char *value = NULL;
-    int r;
-    if ((r = cli_option_value(command, argc, argv, &i, "--spirv", &value)) != 0) {
-      if (r < 0 || parse_spirv_arg(&o, value) != 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--buffer", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      o.buffer_path = value;
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--descriptors", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      o.descriptors_path = value;
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--instrumented", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      o.instrumented_path = value;
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--format", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      if (strcmp(value, "auto") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_AUTO;
-      else if (strcmp(value, "seed") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_SEED;
-      else if (strcmp(value, "v2") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_V2;
-      else if (strcmp(value, "v2-noflags") == 0)
-        o.format = AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS;
-      else {
-        status = cli_usage_error(command, "unknown format '%s' (auto, seed, v2, v2-noflags)",
-                                 value);
-        goto done;
-      }
-    } else if ((r = cli_option_value(command, argc, argv, &i, "--layout", &value)) != 0) {
-      if (r < 0) {
-        status = CLI_EXIT_USAGE;
-        goto done;
-      }
-      bool known = false;
-      for (int l = AMDDWARF_GPUAV_INPUT_AUTO; l <= AMDDWARF_GPUAV_INPUT_LENGTHS && !known; l++)
-        if (strcmp(value, amddwarf_gpuav_input_layout_name((amddwarf_gpuav_input_layout)l)) == 0) {
-          o.layout = (amddwarf_gpuav_input_layout)l;
-          known = true;
-        }
-      if (!known) {
-        status = cli_usage_error(command,
-                                 "unknown layout '%s' (auto, sizes, written, lengths)", value);
-        goto done;
-      }
-    } else if (cli_is_flag(argv[i], "--printf")) {
-      o.force_printf = true;
-    } else if (cli_is_flag(argv[i], "--position")) {
-      o.mode = AMDDWARF_SPIRV_INDEX_POSITION;
-    } else if (cli_is_flag(argv[i], "--json")) {
-      o.json = true;
-    } else {
+  const char *spirv, *format, *layout;
+  bool position;
+  const cli_option arguments[] = {
+      CLI_VALUE("--spirv", &spirv),          CLI_VALUE("--buffer", &o.buffer_path),
+      CLI_VALUE("--descriptors", &o.descriptors_path),
+      CLI_VALUE("--instrumented", &o.instrumented_path),
+      CLI_VALUE("--format", &format),        CLI_VALUE("--layout", &layout),
+      CLI_FLAG("--printf", &o.force_printf), CLI_FLAG("--position", &position),
+      CLI_FLAG("--json", &o.json)};
+  for (int i = 1; i < argc && status == CLI_EXIT_OK; i++) {
+    spirv = format = layout = NULL;
+    position = false;
+    int r = cli_table_arg(command, argc, argv, &i, CLI_OPTIONS(arguments));
+    if (r == 0)
       status = cli_usage_error(command, "unexpected argument '%s'", argv[i]);
-      goto done;
-    }
+    else if (r < 0 || (spirv != NULL && parse_spirv_arg(&o, spirv) != 0))
+      status = CLI_EXIT_USAGE;
+    if (position)
+      o.mode = AMDDWARF_SPIRV_INDEX_POSITION;
+    if (format != NULL && amddwarf_gpuav_format_from_name(format, &o.format) != AMDDWARF_OK)
+      status = cli_usage_error(command, "unknown format '%s' (auto, seed, v2, v2-noflags)",
+                               format);
+    if (layout != NULL && amddwarf_gpuav_input_layout_from_name(layout, &o.layout) != AMDDWARF_OK)
+      status = cli_usage_error(command, "unknown layout '%s' (auto, sizes, written, lengths)",
+                               layout);
   }
+  if (status != CLI_EXIT_OK)
+    goto done;
   if (!o.buffer_path && !o.descriptors_path) {
     status = cli_usage_error(command, "needs --buffer or --descriptors");
     goto done;

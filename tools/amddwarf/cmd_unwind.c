@@ -107,8 +107,7 @@ static void register_value(amddwarf_wave *w, size_t frame, uint32_t regno, bool 
   uint8_t buf[256];
   if (bytes > sizeof buf)
     bytes = sizeof buf;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_read_register(w, frame, regno, 0, bytes, buf, &err);
   json_t *value = NULL;
   size_t len = 0;
@@ -153,26 +152,17 @@ int cli_unwind_main(int argc, char **argv)
   bool json = false, eh = false, trace = trace_env_enabled(), stats = false;
   uint64_t max_frames = 64;
   cli_object_args args = {0};
+  const cli_option options[] = {CLI_FLAG("--json", &json), CLI_FLAG("--trace", &trace),
+                                CLI_FLAG("--stats", &stats), CLI_FLAG("--eh-frame", &eh),
+                                CLI_VALUE("--state", &state)};
   for (int i = 1; i < argc; i++) {
     int r;
-    if (cli_is_flag(argv[i], "--help") || cli_is_flag(argv[i], "-h")) {
-      fputs(unwind_help, stdout);
+    if (cli_help_arg(argv[i], unwind_help)) {
       return CLI_EXIT_OK;
-    } else if ((r = cli_object_select_arg("unwind", argc, argv, &i, &args)) != CLI_ARG_NONE) {
+    } else if ((r = cli_object_select_arg("unwind", argc, argv, &i, &args)) != CLI_ARG_NONE ||
+               (r = cli_table_arg("unwind", argc, argv, &i, CLI_OPTIONS(options))) != 0) {
       if (r == CLI_ARG_BAD)
         return CLI_EXIT_USAGE;
-    } else if (cli_is_flag(argv[i], "--json")) {
-      json = true;
-    } else if (cli_is_flag(argv[i], "--trace")) {
-      trace = true;
-    } else if (cli_is_flag(argv[i], "--stats")) {
-      stats = true;
-    } else if (cli_is_flag(argv[i], "--eh-frame")) {
-      eh = true;
-    } else if ((r = cli_option_value("unwind", argc, argv, &i, "--state", &value)) != 0) {
-      if (r < 0)
-        return CLI_EXIT_USAGE;
-      state = value;
     } else if ((r = cli_option_value("unwind", argc, argv, &i, "--max-frames", &value)) != 0) {
       if (r < 0)
         return CLI_EXIT_USAGE;
@@ -191,8 +181,7 @@ int cli_unwind_main(int argc, char **argv)
   amddwarf_cfi *eh_cfi = NULL;
   amddwarf_wave *wave = NULL;
   int status = CLI_EXIT_BAD_INPUT;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   args.path = path;
   args.json = json;
@@ -208,7 +197,7 @@ int cli_unwind_main(int argc, char **argv)
   uint64_t pc = 0;
   size_t at = 0;
   if (cw.load_addresses != NULL &&
-      cw.raw.read_register(cw.raw.user, 16, 0, sizeof pc, &pc) == AMDDWARF_OK &&
+      amddwarf_snapshot_pc(cw.snap, &pc) == AMDDWARF_OK &&
       amddwarf_loaded_object_at((const amddwarf_object *const *)cw.objects, cw.load_addresses,
                                 cw.count, pc, &at, &pc) == AMDDWARF_OK)
     object = cw.objects[at];
@@ -222,11 +211,8 @@ int cli_unwind_main(int argc, char **argv)
     st = amddwarf_object_cfi(object, &cfi, &err);
   }
   if (st == AMDDWARF_NOT_FOUND) {
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_CFI_NO_FDE;
-    snprintf(err.message, sizeof err.message, "%s has no %s", path,
-             eh ? ".eh_frame" : ".debug_frame or .eh_frame");
-    cli_report_error("unwind", json, AMDDWARF_E_CFI_NO_FDE, &err);
+    cli_report("unwind", json, AMDDWARF_E_CFI_NO_FDE, "%s has no %s", path,
+               eh ? ".eh_frame" : ".debug_frame or .eh_frame");
     goto done;
   }
   if (st != AMDDWARF_OK) {
@@ -245,8 +231,7 @@ int cli_unwind_main(int argc, char **argv)
   if (trace || stats)
     amddwarf_wave_set_trace(wave, trace_print_event, &tp);
   /* Every frame first (the walk), then the registers of each. */
-  amddwarf_error end_err;
-  amddwarf_error_clear(&end_err);
+  amddwarf_error end_err = AMDDWARF_ERROR_INIT;
   amddwarf_status end;
   const amddwarf_frame *frame = NULL;
   size_t frame_count = 0;

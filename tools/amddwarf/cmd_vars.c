@@ -48,21 +48,21 @@ static const char *var_kind(const amddwarf_die_fields *d)
 
 static int print_range(void *user, const amddwarf_range *range)
 {
-  cli_buf_printf(user, " [0x%llx, 0x%llx)", (unsigned long long)range->low,
+  text_buf_printf(user, " [0x%llx, 0x%llx)", (unsigned long long)range->low,
                  (unsigned long long)range->high);
   return 0;
 }
 
-static void describe_scope(cli_buf *b, const amddwarf_object *object,
+static void describe_scope(text_buf *b, const amddwarf_object *object,
                            const amddwarf_die_fields *s)
 {
   const char *tag = amddwarf_dw_tag_name(s->tag);
-  cli_buf_printf(b, "%s", tag ? tag : "DW_TAG_?");
+  text_buf_printf(b, "%s", tag ? tag : "DW_TAG_?");
   if (s->name)
-    cli_buf_printf(b, " %s", s->name);
+    text_buf_printf(b, " %s", s->name);
   amddwarf_object_die_ranges(object, s->die, print_range, b, NULL);
   if (s->tag == AMDDWARF_DW_TAG_inlined_subroutine && s->call_line)
-    cli_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
+    text_buf_printf(b, " called at line %u column %u", s->call_line, s->call_column);
 }
 
 /* SCOPE's frame base at PC: 1 with *BYTES and *SIZE, 0 when it has none there
@@ -86,15 +86,11 @@ static const char *decl_file_name(const amddwarf_object *object, const amddwarf_
 }
 
 /* A constant as a value of its variable's type (amddwarf_const_value_text). */
-static void const_value_text(cli_buf *b, const amddwarf_object *object, amddwarf_die_ref die)
+static void const_value_text(text_buf *b, const amddwarf_object *object, amddwarf_die_ref die)
 {
-  char small[256];
-  size_t n = amddwarf_const_value_text(object, die, small, sizeof small);
-  char *big = n < sizeof small ? NULL : malloc(n + 1);
-  if (big != NULL)
-    amddwarf_const_value_text(object, die, big, n + 1);
-  cli_buf_printf(b, "%s", big != NULL ? big : small);
-  free(big);
+  size_t n = amddwarf_const_value_text(object, die, NULL, 0);
+  if (text_buf_reserve(b, n) == 0)
+    b->len += amddwarf_const_value_text(object, die, b->data + b->len, n + 1);
 }
 
 /* The frame whose variables' values are shown (vars --state), or none. */
@@ -189,19 +185,12 @@ static amddwarf_status var_row_make(const amddwarf_object *object, const amddwar
 
 /* VAR's value in the focused lane, as amddwarf eval prints one lane: made
    from VAR itself, so a variable an inner one shadows shows its own. */
-static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, cli_buf *out)
+static void var_value_text(const frame_values *fv, const amddwarf_frame_var *var, text_buf *out)
 {
   amddwarf_valobj *value = NULL;
-  amddwarf_lane_value lane;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_valobj_new_var(fv->wave, fv->frame, var, NULL, &value, &err);
-  if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_read(value, AMDDWARF_NO_LANE, &lane, &err);
-  if (st != AMDDWARF_OK)
-    cli_buf_printf(out, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
-  else
-    cli_buf_lane_value(out, &lane, 0);
+  cli_buf_value(out, st, value, AMDDWARF_NO_LANE, &err);
   amddwarf_valobj_free(value);
 }
 
@@ -209,7 +198,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
                      const amddwarf_die_ref *scopes, size_t depth, size_t base,
                      const var_row *vars, size_t count, const frame_values *fv)
 {
-  cli_buf b = {0};
+  text_buf b = {0};
   const char *file = NULL;
   uint32_t line = 0, column = 0;
   printf("pc 0x%llx", (unsigned long long)(fv != NULL ? fv->pc : pc));
@@ -271,7 +260,7 @@ static int vars_text(const amddwarf_object *object, uint64_t pc,
       }
     }
   }
-  cli_buf_free(&b);
+  text_buf_free(&b);
   return CLI_EXIT_OK;
 }
 
@@ -327,10 +316,10 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
     const amddwarf_cu *cu = amddwarf_object_cu(object, var->die.die.cu_index);
     json_t *o = head_json(object, &var->die, var->depth - base);
     if (var->die.const_value.kind != AMDDWARF_ATTR_NONE) {
-      cli_buf b = {0};
+      text_buf b = {0};
       const_value_text(&b, object, var->die.die);
       json_object_set_new(o, "const_value", json_string(b.data ? b.data : ""));
-      cli_buf_free(&b);
+      text_buf_free(&b);
     } else if (var->available) {
       json_t *loc = cli_json_expr(cu, var->expr, var->size);
       if (var->has_range) {
@@ -347,10 +336,10 @@ static int vars_json(const amddwarf_object *object, uint64_t pc,
       json_object_set_new(o, "location", json_null());
     }
     if (fv != NULL && var->die.name != NULL) {
-      cli_buf b = {0};
+      text_buf b = {0};
       var_value_text(fv, var->frame_var, &b);
       json_object_set_new(o, "value", json_string(b.data ? b.data : ""));
-      cli_buf_free(&b);
+      text_buf_free(&b);
     }
     json_array_append_new(jv, o);
   }
@@ -376,8 +365,7 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
                       uint64_t frame_index)
 {
   cli_wave w;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   var_row *rows = NULL;
   int rc = cli_wave_load("vars", args, state, &w);
@@ -399,12 +387,9 @@ static int frame_vars(cli_object_args *args, const char *state, const char *pc_t
   if ((st = amddwarf_wave_frame(w.wave, (size_t)frame_index, &frame, &err)) != AMDDWARF_OK ||
       (st = amddwarf_wave_variables(w.wave, (size_t)frame_index, &vars, &count, &err)) !=
           AMDDWARF_OK) {
-    if (st == AMDDWARF_END) {
-      amddwarf_error_clear(&err);
-      st = err.status = AMDDWARF_NOT_FOUND;
-      snprintf(err.message, sizeof err.message, "the wave has no frame %llu",
-               (unsigned long long)frame_index);
-    }
+    if (st == AMDDWARF_END)
+      cli_error_printf(&err, st = AMDDWARF_NOT_FOUND, "the wave has no frame %llu",
+                       (unsigned long long)frame_index);
     rc = cli_report_error("vars", args->json, st, &err);
     goto done;
   }
@@ -449,25 +434,11 @@ int cli_vars_main(int argc, char **argv)
 {
   cli_object_args args = {0};
   const char *pc_text = NULL, *state = NULL, *frame_text = NULL;
-  for (int i = 1; i < argc; ++i) {
-    int rc, taken = cli_object_arg("vars", usage, argc, argv, &i, &args);
-    if (taken == CLI_ARG_TAKEN)
-      continue;
-    if (taken != CLI_ARG_NONE)
-      return taken == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if ((rc = cli_option_value("vars", argc, argv, &i, "--pc", &pc_text)) != 0 ||
-        (rc = cli_option_value("vars", argc, argv, &i, "--state", &state)) != 0 ||
-        (rc = cli_option_value("vars", argc, argv, &i, "--frame", &frame_text)) != 0) {
-      if (rc < 0)
-        return CLI_EXIT_USAGE;
-      continue;
-    }
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("vars", "unknown option '%s'", argv[i]);
-    if (args.path != NULL)
-      return cli_usage_error("vars", "more than one OBJECT");
-    args.path = argv[i];
-  }
+  const cli_option options[] = {CLI_VALUE("--pc", &pc_text), CLI_VALUE("--state", &state),
+                                CLI_VALUE("--frame", &frame_text)};
+  int scanned = cli_object_scan("vars", usage, argc, argv, &args, CLI_OPTIONS(options));
+  if (scanned >= 0)
+    return scanned;
   uint64_t pc = 0, frame = 0;
   /* A snapshot that lists its code objects names them itself. */
   if (args.path == NULL && state == NULL)
@@ -487,8 +458,7 @@ int cli_vars_main(int argc, char **argv)
   if (rc != 0)
     return rc;
   amddwarf_die_ref scopes[MAX_SCOPES];
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   size_t depth = 0, count = 0;
   amddwarf_status st = amddwarf_object_scope_refs_at(object, pc, scopes, MAX_SCOPES, &depth, &err);
   if (st != AMDDWARF_OK) {

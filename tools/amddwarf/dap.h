@@ -71,7 +71,7 @@ typedef struct dap_handle {
 typedef struct dap_session {
   FILE *out;
   int64_t seq;                   /* of the last message sent */
-  dap_text message_text;         /* the text of the message being sent */
+  text_buf message_text;         /* the text of the message being sent */
   bool launched, configured, stopped_sent, done;
   amddwarf_object **objects;
   size_t object_count;
@@ -143,8 +143,6 @@ bool dap_frame_arg(dap_session *s, const json_t *args, bool required, dap_reply 
                    size_t *thread, size_t *frame);
 /* A DAP Source for FILE: its last component as name, FILE as path. */
 json_t *dap_source_json(const char *file);
-/* The text `amddwarf lanes` prints for THREAD's wave, as a new string. */
-char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply);
 
 /* ---- dap_vars.c ---- */
 bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply);

@@ -83,8 +83,7 @@ bool dap_read_memory(dap_session *s, const json_t *args, dap_reply *reply)
     return dap_fail(reply, "readMemory: out of memory");
   /* The readable prefix: bytes past it are unreadableBytes, not an error. */
   uint64_t got = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_read_memory(s->threads[s->current_thread].wave, ref.aspace,
                                                  ref.lane, ref.address, count, buf, &got, &err);
   if (st != AMDDWARF_OK && got == 0 && st != AMDDWARF_E_EVAL_UNAVAILABLE) {
@@ -117,8 +116,7 @@ bool dap_write_memory(dap_session *s, const json_t *args, dap_reply *reply)
   /* "inactiveLanes": true asks for the memory of inactive lanes too. */
   unsigned flags = json_is_true(json_object_get(args, "inactiveLanes")) ? AMDDWARF_ASSIGN_INACTIVE
                                                                         : 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_write_memory(s->threads[s->current_thread].wave, ref.aspace,
                                                   ref.lane, ref.address, size, data, flags, &err);
   free(data);
@@ -181,8 +179,7 @@ static bool disasm_setup(dap_session *s, dap_reply *reply)
     free(d);
     return dap_fail(reply, "disassemble: out of memory");
   }
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   for (size_t i = 0; i < s->object_count; i++) {
     size_t n = 0;
     const amddwarf_disasm_section *sec =

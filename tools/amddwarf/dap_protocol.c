@@ -12,7 +12,7 @@ void dap_reader_init(dap_reader *r)
 
 void dap_reader_free(dap_reader *r)
 {
-  free(r->data);
+  text_buf_free(&r->bytes);
   memset(r, 0, sizeof *r);
 }
 
@@ -24,37 +24,14 @@ int dap_reader_feed(dap_reader *r, const void *data, size_t n)
     data = (const char *)data + drop;
     n -= drop;
   }
-  if (n == 0)
-    return 0;
-  if (n > r->cap - r->len) {
-    size_t cap = r->cap ? r->cap : 4096;
-    while (n > cap - r->len) {
-      if (cap > SIZE_MAX / 2)
-        return -1;
-      cap *= 2;
-    }
-    char *grown = realloc(r->data, cap);
-    if (!grown)
-      return -1;
-    r->data = grown;
-    r->cap = cap;
-  }
-  memcpy(r->data + r->len, data, n);
-  r->len += n;
-  return 0;
-}
-
-static void consume(dap_reader *r, size_t n)
-{
-  memmove(r->data, r->data + n, r->len - n);
-  r->len -= n;
+  return text_buf_append(&r->bytes, data, n);
 }
 
 /* The end of the header block (the index just past "\r\n\r\n"), or 0. */
 static size_t header_end(const dap_reader *r)
 {
-  for (size_t i = 0; i + 4 <= r->len; i++)
-    if (memcmp(r->data + i, "\r\n\r\n", 4) == 0)
+  for (size_t i = 0; i + 4 <= r->bytes.len; i++)
+    if (memcmp(r->bytes.data + i, "\r\n\r\n", 4) == 0)
       return i + 4;
   return 0;
 }
@@ -127,45 +104,45 @@ dap_read_result dap_reader_next(dap_reader *r, json_t **message, int64_t *seq, c
     error[0] = '\0';
   /* Bytes before a header (blank lines between messages) are skipped. */
   size_t lead = 0;
-  while (lead < r->len && (r->data[lead] == '\r' || r->data[lead] == '\n'))
+  while (lead < r->bytes.len && (r->bytes.data[lead] == '\r' || r->bytes.data[lead] == '\n'))
     lead++;
   if (lead > 0)
-    consume(r, lead);
-  if (r->len == 0)
+    text_buf_consume(&r->bytes, lead);
+  if (r->bytes.len == 0)
     return DAP_READ_NEED_MORE;
   size_t head = header_end(r);
   if (head == 0) {
-    if (r->len <= DAP_MAX_HEADER)
+    if (r->bytes.len <= DAP_MAX_HEADER)
       return DAP_READ_NEED_MORE;
     snprintf(error, error_size, "a header block longer than %d bytes without a blank line",
              DAP_MAX_HEADER);
-    r->len = 0;
+    r->bytes.len = 0;
     return DAP_READ_ERROR;
   }
   if (head > DAP_MAX_HEADER) {
     snprintf(error, error_size, "a header block longer than %d bytes", DAP_MAX_HEADER);
-    consume(r, head);
+    text_buf_consume(&r->bytes, head);
     return DAP_READ_ERROR;
   }
   size_t length = 0;
-  if (content_length(r->data, head, &length, error, error_size) != 0) {
-    consume(r, head);
+  if (content_length(r->bytes.data, head, &length, error, error_size) != 0) {
+    text_buf_consume(&r->bytes, head);
     return DAP_READ_ERROR;
   }
   if (length > DAP_MAX_BODY) {
     snprintf(error, error_size, "Content-Length %zu is larger than %d bytes", length,
              DAP_MAX_BODY);
-    consume(r, head);
-    size_t drop = r->len < length ? r->len : length;
-    consume(r, drop);
+    text_buf_consume(&r->bytes, head);
+    size_t drop = r->bytes.len < length ? r->bytes.len : length;
+    text_buf_consume(&r->bytes, drop);
     r->skip = length - drop;
     return DAP_READ_ERROR;
   }
-  if (r->len - head < length)
+  if (r->bytes.len - head < length)
     return DAP_READ_NEED_MORE;
   json_error_t jerr;
-  json_t *body = json_loadb(r->data + head, length, JSON_REJECT_DUPLICATES, &jerr);
-  consume(r, head + length);
+  json_t *body = json_loadb(r->bytes.data + head, length, JSON_REJECT_DUPLICATES, &jerr);
+  text_buf_consume(&r->bytes, head + length);
   if (!body) {
     snprintf(error, error_size, "the message body is not JSON: line %d column %d: %s",
              jerr.line, jerr.column, jerr.text);
@@ -181,39 +158,6 @@ dap_read_result dap_reader_next(dap_reader *r, json_t **message, int64_t *seq, c
     *seq = json_integer_value(s);
   *message = body;
   return DAP_READ_MESSAGE;
-}
-
-void dap_text_free(dap_text *text)
-{
-  free(text->data);
-  memset(text, 0, sizeof *text);
-}
-
-static int text_reserve(dap_text *t, size_t n)
-{
-  if (n < t->cap - t->len)
-    return 0;
-  size_t cap = t->cap ? t->cap : 4096;
-  while (n >= cap - t->len) {
-    if (cap > SIZE_MAX / 2)
-      return -1;
-    cap *= 2;
-  }
-  char *grown = realloc(t->data, cap);
-  if (!grown)
-    return -1;
-  t->data = grown;
-  t->cap = cap;
-  return 0;
-}
-
-static int text_append(dap_text *t, const char *bytes, size_t n)
-{
-  if (text_reserve(t, n) != 0)
-    return -1;
-  memcpy(t->data + t->len, bytes, n);
-  t->len += n;
-  return 0;
 }
 
 /* The length of the UTF-8 sequence at S (at most N bytes), or 0 when it is
@@ -240,9 +184,9 @@ static size_t utf8_length(const unsigned char *s, size_t n)
 
 /* S (N bytes) quoted: '"' and '\' escaped, the control characters with a
    letter where JSON has one, the others as \u00XX. */
-static int text_string(dap_text *t, const char *s, size_t n)
+static int text_string(text_buf *t, const char *s, size_t n)
 {
-  if (text_reserve(t, n + 2) != 0)
+  if (text_buf_reserve(t, n + 2) != 0)
     return -1;
   t->data[t->len++] = '"';
   const unsigned char *u = (const unsigned char *)s;
@@ -260,7 +204,7 @@ static int text_string(dap_text *t, const char *s, size_t n)
       i += length;
       continue;
     }
-    if (text_append(t, s + plain, i - plain) != 0)
+    if (text_buf_append(t, s + plain, i - plain) != 0)
       return -1;
     static const char letters[] = "btn\0fr"; /* \b 8, \t 9, \n 10, \f 12, \r 13 */
     char escape[8];
@@ -271,71 +215,68 @@ static int text_string(dap_text *t, const char *s, size_t n)
       escape[0] = '\\', escape[1] = letters[c - 8], m = 2;
     else
       m = (size_t)snprintf(escape, sizeof escape, "\\u%04X", c);
-    if (text_append(t, escape, m) != 0)
+    if (text_buf_append(t, escape, m) != 0)
       return -1;
     plain = ++i;
   }
-  return text_append(t, s + plain, n - plain) != 0 || text_append(t, "\"", 1) != 0 ? -1 : 0;
+  return text_buf_append(t, s + plain, n - plain) != 0 || text_buf_append(t, "\"", 1) != 0 ? -1 : 0;
 }
 
-static int text_value(const json_t *v, dap_text *t)
+static int text_value(const json_t *v, text_buf *t)
 {
   char number[32];
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
-    if (text_append(t, "{", 1) != 0)
+    if (text_buf_append(t, "{", 1) != 0)
       return -1;
     int first = 1;
     for (void *it = json_object_iter((json_t *)v); it;
          it = json_object_iter_next((json_t *)v, it), first = 0) {
-      if ((!first && text_append(t, ",", 1) != 0) ||
+      if ((!first && text_buf_append(t, ",", 1) != 0) ||
           text_string(t, json_object_iter_key(it), json_object_iter_key_len(it)) != 0 ||
-          text_append(t, ":", 1) != 0 || text_value(json_object_iter_value(it), t) != 0)
+          text_buf_append(t, ":", 1) != 0 || text_value(json_object_iter_value(it), t) != 0)
         return -1;
     }
-    return text_append(t, "}", 1);
+    return text_buf_append(t, "}", 1);
   }
   case JSON_ARRAY: {
-    if (text_append(t, "[", 1) != 0)
+    if (text_buf_append(t, "[", 1) != 0)
       return -1;
     for (size_t i = 0; i < json_array_size(v); i++)
-      if ((i > 0 && text_append(t, ",", 1) != 0) || text_value(json_array_get(v, i), t) != 0)
+      if ((i > 0 && text_buf_append(t, ",", 1) != 0) || text_value(json_array_get(v, i), t) != 0)
         return -1;
-    return text_append(t, "]", 1);
+    return text_buf_append(t, "]", 1);
   }
   case JSON_STRING:
     return text_string(t, json_string_value(v), json_string_length(v));
   case JSON_INTEGER: {
     int n = snprintf(number, sizeof number, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    return text_append(t, number, (size_t)n);
+    return text_buf_append(t, number, (size_t)n);
   }
   case JSON_REAL: {
     /* jansson's own shortest round-trip text. */
     char *real = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-    int rc = real ? text_append(t, real, strlen(real)) : -1;
+    int rc = real ? text_buf_append(t, real, strlen(real)) : -1;
     free(real);
     return rc;
   }
   case JSON_TRUE:
-    return text_append(t, "true", 4);
+    return text_buf_append(t, "true", 4);
   case JSON_FALSE:
-    return text_append(t, "false", 5);
+    return text_buf_append(t, "false", 5);
   case JSON_NULL:
-    return text_append(t, "null", 4);
+    return text_buf_append(t, "null", 4);
   }
   return -1;
 }
 
-int dap_json_text(const json_t *value, dap_text *text)
+int dap_json_text(const json_t *value, text_buf *text)
 {
-  text->len = 0;
-  if (text_value(value, text) != 0 || text_reserve(text, 1) != 0)
-    return -1;
-  text->data[text->len] = '\0';
-  return 0;
+  text->len = 0; /* every value appends, and text_buf_append ends it with a NUL */
+  return text_value(value, text);
 }
 
-int dap_write_message(FILE *out, const json_t *message, dap_text *buffer)
+int dap_write_message(FILE *out, const json_t *message, text_buf *buffer)
 {
   if (dap_json_text(message, buffer) != 0)
     return -1;

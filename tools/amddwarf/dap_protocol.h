@@ -12,14 +12,15 @@
 
 #include <jansson.h>
 
+#include "text_buf.h"
+
 enum {
   DAP_MAX_HEADER = 8192,         /* bytes of one header block */
   DAP_MAX_BODY = 64 << 20,       /* bytes of one message body */
 };
 
 typedef struct dap_reader {
-  char *data;                    /* buffered bytes not yet consumed */
-  size_t len, cap;
+  text_buf bytes;                /* buffered bytes not yet consumed */
   size_t skip;                   /* body bytes still to discard (an oversized message) */
 } dap_reader;
 
@@ -40,21 +41,14 @@ int dap_reader_feed(dap_reader *r, const void *data, size_t n);
 dap_read_result dap_reader_next(dap_reader *r, json_t **message, int64_t *seq, char *error,
                                 size_t error_size);
 
-/* A growing text buffer, kept from one message to the next. */
-typedef struct dap_text {
-  char *data;
-  size_t len, cap;
-} dap_text;
-
-void dap_text_free(dap_text *text);
 /* VALUE as jansson prints it with JSON_COMPACT | JSON_PRESERVE_ORDER (byte
    for byte: the same escapes, numbers and member order), into TEXT, which is emptied first and
    NUL-terminated. Returns 0, or -1 when out of memory or for a string that
    is not UTF-8 (which jansson refuses to print too). */
-int dap_json_text(const json_t *value, dap_text *text);
+int dap_json_text(const json_t *value, text_buf *text);
 /* Writes MESSAGE framed to OUT and flushes; BUFFER holds its text. Returns 0
    or -1. */
-int dap_write_message(FILE *out, const json_t *message, dap_text *buffer);
+int dap_write_message(FILE *out, const json_t *message, text_buf *buffer);
 
 /* Base64 (RFC 4648, with padding) of SIZE bytes, as a new JSON string. */
 json_t *dap_base64_encode(const uint8_t *data, size_t size);

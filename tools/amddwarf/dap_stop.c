@@ -1,7 +1,6 @@
 /* amddwarf dap: the stop. launch (code objects and a stop file or directory),
  * threads (one per wave), stackTrace (the debugger layer's frames, inlined
- * subroutines included) and the lanes of a wave (the amdgpu/lanes request and
- * the REPL's `lanes` table, amddwarf_wave_lanes_table). */
+ * subroutines included) and the lanes of a wave (the amdgpu/lanes request). */
 #define _POSIX_C_SOURCE 200809L /* opendir, mmap */
 #include <dirent.h>
 #include <errno.h>
@@ -58,7 +57,7 @@ void dap_session_release(dap_session *s)
     free(s->threads[i].load_addresses);
   }
   free(s->threads);
-  dap_text_free(&s->message_text);
+  text_buf_free(&s->message_text);
   for (size_t i = 0; i < s->listed_count; i++) {
     amddwarf_object_close(s->listed[i].object);
     free(s->listed[i].data);
@@ -126,8 +125,7 @@ static bool add_file(dap_session *s, const char *path, dap_reply *reply)
     return dap_fail(reply, "launch: cannot read stop file '%s': %s", path, strerror(error));
   s->stop_text_count++;
   /* The waves are indexed; each is parsed when a request first needs it. */
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st =
       amddwarf_stop_add_indexed(s->stop, (const char *)text->data, text->size, path, &err);
   if (st != AMDDWARF_OK)
@@ -188,8 +186,7 @@ static bool open_object(dap_session *s, const json_t *j, dap_reply *reply)
   if (!json_is_string(j))
     return dap_fail(reply, "launch: 'program' must be a code object path or an array of them");
   const char *path = json_string_value(j);
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_object *object = NULL;
   amddwarf_status st = amddwarf_object_open_input(path, NULL, NULL, &object, &err);
   if (st != AMDDWARF_OK) {
@@ -293,8 +290,7 @@ bool dap_launch(dap_session *s, const json_t *args, dap_reply *reply)
     dap_fail(reply, "launch: out of memory");
   for (size_t i = 0; i < n && ok; i++)
     ok = open_object(s, json_is_array(program) ? json_array_get(program, i) : program, reply);
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st;
   if (ok && (st = amddwarf_stop_new(NULL, &s->stop, &err)) != AMDDWARF_OK)
     ok = dap_fail_status(reply, "launch", st, &err);
@@ -417,8 +413,7 @@ bool dap_thread_open(dap_session *s, size_t thread)
     return t->wave != NULL;
   }
   t->tried = true;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   const amddwarf_stop_wave *loaded = NULL;
   amddwarf_status st = amddwarf_stop_wave_load(s->stop, thread, &loaded, &err);
   if (st == AMDDWARF_OK) {
@@ -586,8 +581,7 @@ bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
   char stopped[512] = "";
   for (size_t i = 0; i < DAP_FRAME_STRIDE - 1; i++) {
     const amddwarf_frame *f = NULL;
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     amddwarf_status st = amddwarf_wave_frame(wave, i, &f, &err);
     if (st == AMDDWARF_END)
       break;
@@ -650,8 +644,7 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
   if (!dap_thread_arg(s, args, reply, &thread))
     return false;
   const amddwarf_lanes *lanes = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_lanes(s->threads[thread].wave, &lanes, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "amdgpu/lanes", st, &err);
@@ -691,25 +684,4 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
                       json_string(amddwarf_lane_pc_from_text(lanes->pc_from)));
   json_object_set_new(reply->body, "lanes", list);
   return true;
-}
-
-char *dap_lanes_text(dap_session *s, size_t thread, dap_reply *reply)
-{
-  amddwarf_wave *wave = s->threads[thread].wave;
-  amddwarf_error err;
-  size_t length = 0;
-  char probe[1];
-  amddwarf_error_clear(&err);
-  amddwarf_status st = amddwarf_wave_lanes_table(wave, probe, sizeof probe, &length, &err);
-  char *text = st == AMDDWARF_OK ? malloc(length + 1) : NULL;
-  if (st == AMDDWARF_OK && text == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK)
-    st = amddwarf_wave_lanes_table(wave, text, length + 1, NULL, &err);
-  if (st != AMDDWARF_OK) {
-    free(text);
-    dap_fail_status(reply, "lanes", st, &err);
-    return NULL;
-  }
-  return text;
 }

@@ -137,17 +137,11 @@ static void describe_lane(dap_session *s, size_t thread, size_t frame, amddwarf_
                           uint32_t lane, json_t *j, const char *value_key)
 {
   const amddwarf_valobj_info *info = amddwarf_valobj_get_info(value);
-  amddwarf_lane_value read;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
-  cli_buf text = {0};
-  amddwarf_status st = amddwarf_valobj_read(value, lane, &read, &err);
-  if (st == AMDDWARF_OK)
-    cli_buf_lane_value(&text, &read, 0);
-  else
-    cli_buf_printf(&text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
+  text_buf text = {0};
+  cli_buf_value(&text, AMDDWARF_OK, value, lane, &err);
   json_object_set_new(j, value_key, json_string(text.data ? text.data : ""));
-  cli_buf_free(&text);
+  text_buf_free(&text);
   json_object_set_new(j, "type", json_string(info->type_name));
   set_memory_reference(thread, value, lane, j);
   json_object_set_new(j, "variablesReference",
@@ -176,9 +170,10 @@ static json_t *variable_json(dap_session *s, size_t thread, size_t frame, const 
   amddwarf_error err;
   amddwarf_status st = value_open(s, thread, frame, var, path, &value, &err);
   if (st != AMDDWARF_OK) {
-    char text[600];
-    snprintf(text, sizeof text, "<error: %s (%s)>", err.message, amddwarf_status_name(st));
-    json_object_set_new(j, "value", json_string(text));
+    text_buf text = {0};
+    cli_buf_value(&text, st, NULL, 0, &err);
+    json_object_set_new(j, "value", json_string(text.data));
+    text_buf_free(&text);
     json_object_set_new(j, "variablesReference", json_integer(0));
   } else {
     describe(s, thread, frame, value, j, "value");
@@ -208,8 +203,7 @@ bool dap_scopes(dap_session *s, const json_t *args, dap_reply *reply)
   if (!dap_frame_arg(s, args, true, reply, &thread, &frame))
     return false;
   const amddwarf_frame *f = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_frame(s->threads[thread].wave, frame, &f, &err);
   if (st != AMDDWARF_OK)
     return st == AMDDWARF_END ? dap_fail(reply, "thread %zu has no frame %zu", thread + 1, frame)
@@ -262,8 +256,7 @@ static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *li
 {
   const amddwarf_listed_variable *vars = NULL;
   size_t count = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st =
       amddwarf_wave_frame_variables(s->threads[h->thread].wave, h->frame, &vars, &count, &err);
   if (st != AMDDWARF_OK)
@@ -273,11 +266,11 @@ static bool list_frame_variables(dap_session *s, const dap_handle *h, json_t *li
     if (v->kind != listed_kind(h))
       continue;
     if (v->missing != NULL) {
-      cli_buf text = {0};
-      cli_buf_printf(&text, "%s (%s)", amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT),
+      text_buf text = {0};
+      text_buf_printf(&text, "%s (%s)", amddwarf_lane_state_text(AMDDWARF_LANE_OPTIMIZED_OUT),
                      v->missing);
       json_array_append_new(list, plain_variable(v->name, text.data));
-      cli_buf_free(&text);
+      text_buf_free(&text);
       continue;
     }
     /* A shadowed variable is reached through its index, not its name. */
@@ -351,8 +344,7 @@ static bool list_lanes_scope(dap_session *s, const dap_handle *h, json_t *list, 
 {
   amddwarf_wave *wave = s->threads[h->thread].wave;
   const amddwarf_lanes *lanes = NULL;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_wave_lanes(wave, &lanes, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "lanes", st, &err);
@@ -410,15 +402,15 @@ static bool list_value_lanes(dap_session *s, const dap_handle *h, json_t *list, 
     char lanes[256], name[264];
     amddwarf_lanes_spell(groups[g].mask, wave_size, lanes, sizeof lanes);
     snprintf(name, sizeof name, "[%s]", lanes);
-    cli_buf text = {0}, eval_name = {0};
+    text_buf text = {0}, eval_name = {0};
     cli_buf_lane_value(&text, &groups[g].value, 0);
-    cli_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
+    text_buf_printf(&eval_name, "%s @lanes %s", h->path, lanes);
     json_t *j = plain_variable(name, text.data ? text.data : "");
     if (h->var == 0)
       json_object_set_new(j, "evaluateName", json_string(eval_name.data));
     json_array_append_new(list, j);
-    cli_buf_free(&text);
-    cli_buf_free(&eval_name);
+    text_buf_free(&text);
+    text_buf_free(&eval_name);
   }
   amddwarf_valobj_free(value);
   return true;
@@ -533,9 +525,7 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
   for (char *e = at; e > expr && e[-1] == ' '; e--)
     e[-1] = '\0';
   uint64_t mask = 0;
-  size_t length = 0;
-  /* A table of 64 distinct lanes fits; a longer one is made again. */
-  char small[8192], *table = NULL;
+  text_buf table = {0};
   amddwarf_valobj *value = NULL;
   amddwarf_error err;
   amddwarf_status st = amddwarf_wave_lanes_parse(s->threads[thread].wave, list, &mask, &err);
@@ -543,16 +533,11 @@ static bool evaluate_lanes(dap_session *s, size_t thread, size_t frame, char *ex
     return dap_fail(reply, "%s", err.message);
   st = value_open(s, thread, frame, 0, expr, &value, &err);
   if (st == AMDDWARF_OK)
-    st = amddwarf_valobj_lanes_table(value, mask, 0, small, sizeof small, &length, &err);
-  if (st == AMDDWARF_OK && length >= sizeof small && (table = malloc(length + 1)) == NULL)
-    st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK && table != NULL)
-    st = amddwarf_valobj_lanes_table(value, mask, 0, table, length + 1, NULL, &err);
+    st = cli_buf_value_lanes(&table, value, mask, 0, &err);
   amddwarf_valobj_free(value);
   if (st == AMDDWARF_OK)
-    reply->body = json_pack("{s:s,s:i}", "result", table != NULL ? table : small,
-                            "variablesReference", 0);
-  free(table);
+    reply->body = json_pack("{s:s,s:i}", "result", table.data, "variablesReference", 0);
+  text_buf_free(&table);
   return st == AMDDWARF_OK || dap_fail_status(reply, expr, st, &err);
 }
 
@@ -564,8 +549,7 @@ static bool repl_save(dap_session *s, const char *file, dap_reply *reply)
     return dap_fail(reply, "save: give a file name: save FILE");
   char *text = NULL;
   size_t size = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_stop_save(s->stop, &text, &size, &err);
   if (st != AMDDWARF_OK)
     return dap_fail_status(reply, "save", st, &err);
@@ -620,11 +604,13 @@ bool dap_evaluate(dap_session *s, const json_t *args, dap_reply *reply)
       ok = true;
     }
   } else if (strcmp(p, "lanes") == 0) {
-    char *text = dap_lanes_text(s, thread, reply);
-    ok = text != NULL;
+    text_buf table = {0};
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
+    amddwarf_status st = cli_buf_wave_lanes(&table, wave, &err);
+    ok = st == AMDDWARF_OK || dap_fail_status(reply, "lanes", st, &err);
     if (ok)
-      reply->body = json_pack("{s:s,s:i}", "result", text, "variablesReference", 0);
-    free(text);
+      reply->body = json_pack("{s:s,s:i}", "result", table.data, "variablesReference", 0);
+    text_buf_free(&table);
   } else if (strncmp(p, "save ", 5) == 0 || strcmp(p, "save") == 0) {
     ok = repl_save(s, p + 4, reply);
   } else if (at) {
@@ -709,13 +695,13 @@ bool dap_set_variable(dap_session *s, const json_t *args, dap_reply *reply)
   }
   case DAP_HANDLE_VALUE: {
     /* A child: "x" of a struct, "[3]" of an array, "*p" of a pointer. */
-    cli_buf path = {0};
+    text_buf path = {0};
     if (n[0] == '[' || n[0] == '*')
-      cli_buf_printf(&path, n[0] == '[' ? "%s%s" : "%.0s%s", h->path, n);
+      text_buf_printf(&path, n[0] == '[' ? "%s%s" : "%.0s%s", h->path, n);
     else
-      cli_buf_printf(&path, "%s.%s", h->path, n);
+      text_buf_printf(&path, "%s.%s", h->path, n);
     bool ok = assign(s, h->thread, h->frame, h->var, path.data, 0, v, reply);
-    cli_buf_free(&path);
+    text_buf_free(&path);
     return ok;
   }
   case DAP_HANDLE_VALUE_LANES: {

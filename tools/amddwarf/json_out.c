@@ -15,6 +15,22 @@ json_t *cli_json_addr(uint64_t value)
   return json_string(text);
 }
 
+json_t *cli_json_hex(const uint8_t *bytes, size_t size)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *text = malloc(size * 2 + 1);
+  if (!text)
+    return json_null();
+  for (size_t i = 0; i < size; i++) {
+    text[2 * i] = digits[bytes[i] >> 4];
+    text[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  text[2 * size] = '\0';
+  json_t *result = json_string(text);
+  free(text);
+  return result;
+}
+
 json_t *cli_json_code(const char *name, uint64_t code)
 {
   return name != NULL ? json_string(name) : cli_json_addr(code);
@@ -90,22 +106,9 @@ json_t *cli_json_op(const amddwarf_op *op, bool detail)
         cli_json_set_register(o, "register", (uint32_t)v, NULL);
       break;
     case AMDDWARF_OPERAND_BLOCK:
-    case AMDDWARF_OPERAND_BLOCK_U8: {
-      static const char digits[] = "0123456789abcdef";
-      char *text = malloc((size_t)v * 2 + 1);
-      if (text == NULL) {
-        json_array_append_new(operands, json_null());
-        break;
-      }
-      for (uint64_t k = 0; k < v; k++) {
-        text[2 * k] = digits[op->block[k] >> 4];
-        text[2 * k + 1] = digits[op->block[k] & 15];
-      }
-      text[2 * v] = '\0';
-      json_array_append_new(operands, json_string(text));
-      free(text);
+    case AMDDWARF_OPERAND_BLOCK_U8:
+      json_array_append_new(operands, cli_json_hex(op->block, (size_t)v));
       break;
-    }
     case AMDDWARF_OPERAND_ENCODED_ADDR:
       json_array_append_new(operands, cli_json_addr(v));
       json_array_append_new(operands, cli_json_addr(op->operands[1]));
@@ -124,19 +127,19 @@ json_t *cli_json_op(const amddwarf_op *op, bool detail)
 
 /* ---- streamed documents ---- */
 
-/* Writes VALUE indented as a member (INDENT spaces before each line after
-   the first, as jansson indents nested values). */
-static void put_value(json_t *value, int indent)
+void cli_json_put(json_t *value, int indent)
 {
   char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-  if (text) {
-    for (const char *p = text; *p; p++) {
-      fputc(*p, stdout);
-      if (*p == '\n')
-        fprintf(stdout, "%*s", indent, "");
-    }
-    free(text);
+  /* a line at a time: a large object's documents make hundreds of MB */
+  for (const char *line = text; line != NULL && *line != '\0';) {
+    const char *end = strchr(line, '\n');
+    size_t n = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
+    fwrite(line, 1, n, stdout);
+    if (end != NULL)
+      fprintf(stdout, "%*s", indent, "");
+    line += n;
   }
+  free(text);
   json_decref(value);
 }
 
@@ -177,7 +180,7 @@ void cli_json_stream_member(cli_json_stream *s, const char *name, json_t *value)
     return;
   }
   member_start(s, name);
-  put_value(value, 2);
+  cli_json_put(value, 2);
 }
 
 void cli_json_stream_array_begin(cli_json_stream *s, const char *name, const char *element)
@@ -197,7 +200,7 @@ void cli_json_stream_element(cli_json_stream *s, json_t *value)
   }
   fputs(s->array_open ? ",\n    " : "[\n    ", stdout);
   s->array_open = true;
-  put_value(value, 4);
+  cli_json_put(value, 4);
 }
 
 void cli_json_stream_array_end(cli_json_stream *s)

@@ -15,6 +15,9 @@
 /* An address, an offset or a bit pattern: "0x%llx" (all 64 bits kept). */
 json_t *cli_json_addr(uint64_t value);
 
+/* Lower-case hex of SIZE bytes, as a new JSON string. */
+json_t *cli_json_hex(const uint8_t *bytes, size_t size);
+
 /* An enumeration value: NAME when the tables have one, else the hex string
    of CODE. */
 json_t *cli_json_code(const char *name, uint64_t code);
@@ -35,6 +38,11 @@ void cli_json_set_register(json_t *object, const char *key, uint32_t regno, cons
    With DETAIL: {"offset", "size", "opcode", "subop"} first and "target"
    (the index of the operation a branch reaches) last. */
 json_t *cli_json_op(const amddwarf_op *op, bool detail);
+
+/* Writes VALUE (released) on stdout as cli_print_json does but for the
+   final newline, the lines after the first indented by INDENT more spaces:
+   a member or an element of a document written piece by piece. */
+void cli_json_put(json_t *value, int indent);
 
 /* A JSON document written as it is produced (specs/json.md, section 1): with
    LINES false, one indented object whose array members are written element

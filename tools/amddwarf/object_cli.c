@@ -1,5 +1,4 @@
 /* Helpers shared by the code-object subcommands. */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,35 +7,51 @@
 #include "object_cli.h"
 
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
-                   cli_object_args *args)
+                   cli_object_args *args, const cli_option *table, size_t count)
 {
-  if (cli_is_flag(argv[*i], "--help") || cli_is_flag(argv[*i], "-h")) {
-    fputs(usage, stdout);
-    return CLI_ARG_HELP;
-  }
-  if (cli_is_flag(argv[*i], "--json")) {
-    args->json = true;
-    return CLI_ARG_TAKEN;
-  }
-  if (cli_is_flag(argv[*i], "--no-quirks")) {
+  bool no_quirks = false;
+  const cli_option common[] = {
+      CLI_FLAG("--json", &args->json), CLI_FLAG("--no-quirks", &no_quirks),
+      CLI_VALUE("--convention", &args->convention), CLI_VALUE("--dialect", &args->dialect)};
+  int rc = cli_table_arg(command, argc, argv, i, CLI_OPTIONS(common));
+  if (no_quirks)
     args->flags |= AMDDWARF_OBJECT_NO_QUIRKS;
-    return CLI_ARG_TAKEN;
+  return rc != 0 ? rc : cli_select_arg(command, usage, argc, argv, i, args, table, count);
+}
+
+int cli_select_arg(const char *command, const char *usage, int argc, char **argv, int *i,
+                   cli_object_args *args, const cli_option *table, size_t count)
+{
+  if (cli_help_arg(argv[*i], usage))
+    return CLI_ARG_HELP;
+  int rc = cli_object_select_arg(command, argc, argv, i, args);
+  return rc != 0 ? rc : cli_table_arg(command, argc, argv, i, table, count);
+}
+
+int cli_object_scan(const char *command, const char *usage, int argc, char **argv,
+                    cli_object_args *args, const cli_option *table, size_t count)
+{
+  for (int i = 1; i < argc; ++i) {
+    int taken = cli_object_arg(command, usage, argc, argv, &i, args, table, count);
+    if (taken == CLI_ARG_TAKEN)
+      continue;
+    if (taken != CLI_ARG_NONE)
+      return CLI_ARG_EXIT(taken);
+    if (argv[i][0] == '-' && argv[i][1] != '\0')
+      return cli_usage_error(command, "unknown option '%s'", argv[i]);
+    if (args->path != NULL)
+      return cli_usage_error(command, "more than one OBJECT");
+    args->path = argv[i];
   }
-  int rc = cli_option_value(command, argc, argv, i, "--convention", &args->convention);
-  if (rc == 0)
-    rc = cli_option_value(command, argc, argv, i, "--dialect", &args->dialect);
-  if (rc == 0)
-    return cli_object_select_arg(command, argc, argv, i, args);
-  return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
+  return -1;
 }
 
 int cli_object_select_arg(const char *command, int argc, char **argv, int *i,
                           cli_object_args *args)
 {
-  int rc = cli_option_value(command, argc, argv, i, "--target", &args->target);
-  if (rc == 0)
-    rc = cli_option_value(command, argc, argv, i, "--object", &args->object);
-  return rc < 0 ? CLI_ARG_BAD : rc > 0 ? CLI_ARG_TAKEN : CLI_ARG_NONE;
+  const cli_option choice[] = {CLI_VALUE("--target", &args->target),
+                               CLI_VALUE("--object", &args->object)};
+  return cli_table_arg(command, argc, argv, i, CLI_OPTIONS(choice));
 }
 
 /* Lists the code objects of INPUT that SELECTION leaves, each with the
@@ -87,8 +102,7 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
 {
   amddwarf_object_options options;
   amddwarf_selection selection;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   int options_rc = cli_object_options(command, args, &options, &selection);
   if (options_rc != 0)
     return options_rc;
@@ -128,88 +142,94 @@ void cli_object_close(cli_object_args *args, amddwarf_object *object)
   args->data = NULL;
 }
 
-void cli_buf_printf(cli_buf *b, const char *format, ...)
+void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned flags)
 {
-  va_list ap;
-  for (;;) {
-    size_t room = b->cap - b->len;
-    va_start(ap, format);
-    int n = vsnprintf(b->data ? b->data + b->len : NULL, room, format, ap);
-    va_end(ap);
-    if (n < 0)
-      return;
-    if ((size_t)n < room) {
-      b->len += (size_t)n;
-      return;
-    }
-    size_t cap = b->cap ? b->cap * 2 : 256;
-    while (cap < b->len + (size_t)n + 1)
-      cap *= 2;
-    char *grown = realloc(b->data, cap);
-    if (grown == NULL)
-      return;
-    b->data = grown;
-    b->cap = cap;
-  }
+  size_t n = amddwarf_lane_value_describe(value, flags, NULL, 0);
+  if (text_buf_reserve(b, n) == 0)
+    b->len += amddwarf_lane_value_describe(value, flags, b->data + b->len, n + 1);
 }
 
-void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value, unsigned flags)
+void cli_buf_value(text_buf *b, amddwarf_status st, amddwarf_valobj *value, uint32_t lane,
+                   amddwarf_error *err)
 {
-  char small[256];
-  size_t n = amddwarf_lane_value_describe(value, flags, small, sizeof small);
-  char *big = n < sizeof small ? NULL : malloc(n + 1);
-  if (big != NULL)
-    amddwarf_lane_value_describe(value, flags, big, n + 1);
-  cli_buf_printf(b, "%s", big != NULL ? big : small);
-  free(big);
+  amddwarf_lane_value read;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_valobj_read(value, lane, &read, err);
+  if (st == AMDDWARF_OK)
+    cli_buf_lane_value(b, &read, 0);
+  else
+    text_buf_printf(b, "<error: %s (%s)>", err->message, amddwarf_status_name(st));
 }
 
-void cli_buf_free(cli_buf *b)
+amddwarf_status cli_buf_wave_lanes(text_buf *b, amddwarf_wave *wave, amddwarf_error *err)
 {
-  free(b->data);
-  b->data = NULL;
-  b->len = b->cap = 0;
-}
-
-amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
-                             size_t size)
-{
-  size_t length = 0;
-  char small[1];
-  amddwarf_status st = amddwarf_expr_spell(&cu->format, bytes, size, small, 1, &length);
-  char *text = st == AMDDWARF_E_NO_MEMORY ? NULL : malloc(length + 1);
-  if (text == NULL)
-    return AMDDWARF_E_NO_MEMORY;
-  st = amddwarf_expr_spell(&cu->format, bytes, size, text, length + 1, &length);
-  cli_buf_printf(b, "%s", text);
-  free(text);
+  size_t n = 0;
+  amddwarf_status st = amddwarf_wave_lanes_table(wave, NULL, 0, &n, err);
+  if (st == AMDDWARF_OK && text_buf_reserve(b, n) != 0)
+    st = AMDDWARF_E_NO_MEMORY;
+  if (st == AMDDWARF_OK)
+    st = amddwarf_wave_lanes_table(wave, b->data + b->len, n + 1, NULL, err);
+  if (st == AMDDWARF_OK)
+    b->len += n;
   return st;
 }
 
-void cli_buf_loc_entry(cli_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry)
+amddwarf_status cli_buf_value_lanes(text_buf *b, amddwarf_valobj *value, uint64_t lanes,
+                                    unsigned flags, amddwarf_error *err)
+{
+  /* Made once into room for 64 rows of a scalar; a longer table (values
+     with explanations, aggregates) is made again at its length. */
+  size_t n = 0;
+  if (text_buf_reserve(b, 8192) != 0)
+    return AMDDWARF_E_NO_MEMORY;
+  size_t room = b->cap - b->len;
+  amddwarf_status st =
+      amddwarf_valobj_lanes_table(value, lanes, flags, b->data + b->len, room, &n, err);
+  if (st == AMDDWARF_OK && n >= room && text_buf_reserve(b, n) != 0)
+    st = AMDDWARF_E_NO_MEMORY;
+  else if (st == AMDDWARF_OK && n >= room)
+    st = amddwarf_valobj_lanes_table(value, lanes, flags, b->data + b->len, n + 1, NULL, err);
+  if (st == AMDDWARF_OK)
+    b->len += n;
+  return st;
+}
+
+amddwarf_status cli_buf_expr(text_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
+                             size_t size)
+{
+  size_t length = 0;
+  amddwarf_status st = amddwarf_expr_spell(&cu->format, bytes, size, NULL, 0, &length);
+  if (st == AMDDWARF_E_NO_MEMORY || text_buf_reserve(b, length) != 0)
+    return AMDDWARF_E_NO_MEMORY;
+  st = amddwarf_expr_spell(&cu->format, bytes, size, b->data + b->len, length + 1, &length);
+  b->len += length;
+  return st;
+}
+
+void cli_buf_loc_entry(text_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry)
 {
   if (entry->is_default)
-    cli_buf_printf(b, "<default>: ");
+    text_buf_printf(b, "<default>: ");
   else
-    cli_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)entry->low,
+    text_buf_printf(b, "[0x%016llx, 0x%016llx): ", (unsigned long long)entry->low,
                    (unsigned long long)entry->high);
   cli_buf_expr(b, cu, entry->expr, entry->size);
 }
 
-void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value)
+void cli_buf_location(text_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value)
 {
   if (value->kind == AMDDWARF_ATTR_EXPR) {
     cli_buf_expr(b, cu, value->bytes, value->size);
     return;
   }
   if (value->kind != AMDDWARF_ATTR_LIST) {
-    cli_buf_printf(b, "0x%llx", (unsigned long long)value->u);
+    text_buf_printf(b, "0x%llx", (unsigned long long)value->u);
     return;
   }
-  cli_buf_printf(b, "0x%llx: ", (unsigned long long)value->offset);
+  text_buf_printf(b, "0x%llx: ", (unsigned long long)value->offset);
   for (size_t i = 0; i < value->count; ++i) {
     if (i)
-      cli_buf_printf(b, ", ");
+      text_buf_printf(b, ", ");
     cli_buf_loc_entry(b, cu, &value->entries[i]);
   }
 }
@@ -244,7 +264,7 @@ static json_t *entry_kind_json(uint8_t kind)
 
 json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
 {
-  cli_buf b = {0};
+  text_buf b = {0};
   json_t *o = json_object();
   amddwarf_status st = cli_buf_expr(&b, cu, bytes, size);
   json_object_set_new(o, "expr", json_string(b.data ? b.data : ""));
@@ -252,7 +272,7 @@ json_t *cli_json_expr(const amddwarf_cu *cu, const uint8_t *bytes, size_t size)
   json_object_set_new(o, "ops", ops_json(cu, bytes, size));
   if (st != AMDDWARF_OK)
     json_object_set_new(o, "status", json_string(amddwarf_status_name(st)));
-  cli_buf_free(&b);
+  text_buf_free(&b);
   return o;
 }
 
@@ -287,16 +307,13 @@ json_t *cli_json_location(const amddwarf_cu *cu, const amddwarf_attr_value *valu
 int cli_report_no_scope(const char *command, bool json, const amddwarf_object *object,
                         const char *path, uint64_t pc, amddwarf_status status)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   size_t unit = 0;
   if (status != AMDDWARF_NOT_FOUND && amddwarf_object_pc_unit(object, pc, &unit) == AMDDWARF_OK) {
     status = amddwarf_object_load_unit(object, unit, &err);
     if (status != AMDDWARF_OK)
       return cli_report_error(command, json, status, &err);
   }
-  err.status = AMDDWARF_NOT_FOUND;
-  snprintf(err.message, sizeof err.message, "no subprogram of %s contains pc 0x%llx", path,
-           (unsigned long long)pc);
-  return cli_report_error(command, json, AMDDWARF_NOT_FOUND, &err);
+  return cli_report(command, json, AMDDWARF_NOT_FOUND, "no subprogram of %s contains pc 0x%llx",
+                    path, (unsigned long long)pc);
 }

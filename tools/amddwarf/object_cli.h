@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "json_out.h"
+#include "text_buf.h"
 
 /* Options every object command accepts. */
 typedef struct cli_object_args {
@@ -34,19 +35,34 @@ typedef struct cli_object_args {
   "  --target ID, --object N  which code object of a host executable, bundle or\n"              \
   "                 URI (see `amddwarf objects`); ambiguous: candidates, exit 2\n"
 
-/* What cli_object_arg did with an argument. */
+/* What cli_object_arg and cli_object_select_arg did with an argument. */
 enum {
   CLI_ARG_BAD = -1,  /* a usage error was printed: exit CLI_EXIT_USAGE */
-  CLI_ARG_NONE = 0,  /* not an argument every object command takes */
-  CLI_ARG_TAKEN = 1, /* stored in ARGS; go on with the next argument */
+  CLI_ARG_NONE = 0,  /* not an argument the command takes */
+  CLI_ARG_TAKEN = 1, /* stored; go on with the next argument */
   CLI_ARG_HELP = 2,  /* USAGE was printed: exit CLI_EXIT_OK */
 };
+/* The exit status after CLI_ARG_BAD or CLI_ARG_HELP. */
+#define CLI_ARG_EXIT(taken) ((taken) == CLI_ARG_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE)
 
 /* Looks at argv[*i] for the options every object command takes: --help
    (prints USAGE), --json, --no-quirks, --convention, --dialect, --target and
-   --object (advancing *i past their values). Returns one of CLI_ARG_*. */
+   --object, then for the command's own flags and options, the COUNT of
+   TABLE (cli_table_arg; TABLE may be NULL when COUNT is 0). Returns one of
+   CLI_ARG_*. */
 int cli_object_arg(const char *command, const char *usage, int argc, char **argv, int *i,
-                   cli_object_args *args);
+                   cli_object_args *args, const cli_option *table, size_t count);
+
+/* cli_object_arg for a command that chooses a code object (--target,
+   --object) but takes none of the other object options. */
+int cli_select_arg(const char *command, const char *usage, int argc, char **argv, int *i,
+                   cli_object_args *args, const cli_option *table, size_t count);
+
+/* Scans the whole command line of a command whose one operand is OBJECT
+   (stored in ARGS->path) with cli_object_arg. Returns -1 to go on, else the
+   exit status (after the usage error or the help). */
+int cli_object_scan(const char *command, const char *usage, int argc, char **argv,
+                    cli_object_args *args, const cli_option *table, size_t count);
 
 /* The object options (--convention, --dialect, flags) and the code object
    selection (--target, --object) ARGS asks for; 0 or a usage error's exit
@@ -68,34 +84,36 @@ int cli_object_open(const char *command, cli_object_args *args, amddwarf_object 
 /* Closes OBJECT (NULL is allowed) and releases ARGS->data. */
 void cli_object_close(cli_object_args *args, amddwarf_object *object);
 
-/* A growable string. */
-typedef struct cli_buf {
-  char *data;
-  size_t len, cap;
-} cli_buf;
-void cli_buf_printf(cli_buf *b, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void cli_buf_free(cli_buf *b);
 /* Appends a lane's read as every view shows it (amddwarf_lane_value_describe
    with FLAGS). */
-void cli_buf_lane_value(cli_buf *b, const amddwarf_lane_value *value, unsigned flags);
+void cli_buf_lane_value(text_buf *b, const amddwarf_lane_value *value, unsigned flags);
+
+/* Appends VALUE's read in LANE (cli_buf_lane_value), or "<error: MESSAGE
+   (STATUS)>" when ST (the status of opening VALUE) or the read is not OK;
+   ERR receives the read's error. */
+void cli_buf_value(text_buf *b, amddwarf_status st, amddwarf_valobj *value, uint32_t lane,
+                   amddwarf_error *err);
+
+/* Append the tables of `amddwarf lanes` (amddwarf_wave_lanes_table) and of
+   `amddwarf eval --lanes` (amddwarf_valobj_lanes_table of VALUE's LANES);
+   nothing on failure. Return the library's status. */
+amddwarf_status cli_buf_wave_lanes(text_buf *b, amddwarf_wave *wave, amddwarf_error *err);
+amddwarf_status cli_buf_value_lanes(text_buf *b, amddwarf_valobj *value, uint64_t lanes,
+                                    unsigned flags, amddwarf_error *err);
 
 /* Appends the decoded expression in llvm-dwarfdump spelling
    (amddwarf_expr_spell); a decoding error is appended as "<error: MESSAGE>"
    after what decoded. Returns the decoding status. */
-amddwarf_status cli_buf_expr(cli_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
+amddwarf_status cli_buf_expr(text_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
                              size_t size);
 
 /* Appends one location list entry: "[0xLOW, 0xHIGH): EXPR" (16 hex digits
    each), or "<default>: EXPR". */
-void cli_buf_loc_entry(cli_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry);
+void cli_buf_loc_entry(text_buf *b, const amddwarf_cu *cu, const amddwarf_loc_entry *entry);
 
 /* Appends a location attribute value: an expression, or a list as
    "[0xLOW, 0xHIGH): EXPR" entries separated by ", ". */
-void cli_buf_location(cli_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value);
+void cli_buf_location(text_buf *b, const amddwarf_cu *cu, const amddwarf_attr_value *value);
 
 /* JSON of a location value (specs/json.md): {"expr", "hex", "ops"} or
    {"offset", "list": [{"expr", "hex", "ops", "entry_offset", "kind", "low",

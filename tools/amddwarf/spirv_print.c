@@ -11,8 +11,7 @@ int spirv_print_open(const char *command, const char *path, bool json,
   size_t size = 0;
   if (cli_read_input(command, json, path, &data, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   amddwarf_status st = amddwarf_spirv_module_open(data, size, NULL, out, &err);
   free(data);
   if (st != AMDDWARF_OK)

@@ -66,6 +66,11 @@ void table_uint(table_text *t, uint64_t v, int width)
   padded(t, digits + n, sizeof digits - n, width, 0);
 }
 
+double table_pct(uint64_t part, uint64_t whole)
+{
+  return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 /* The quotient is rounded in integers. For WHOLE below 2^32 and PART at
    most WHOLE, the double 100.0 * PART / WHOLE is nearer the exact quotient
    than any point halfway between two printed values is (the distance is
@@ -80,8 +85,7 @@ void table_percent(table_text *t, uint64_t part, uint64_t whole, int width, int 
   uint64_t scale = decimals ? 1000 : 100; /* printed units in 100 * PART / WHOLE */
   if (whole == 0 || part > whole || whole >= (UINT64_C(1) << 32) ||
       (2 * scale * part % whole == 0 && 2 * scale * part / whole % 2 == 1)) {
-    double percent = whole ? 100.0 * (double)part / (double)whole : 0.0;
-    int n = snprintf(text, sizeof text, "%*.*f%%", width, decimals, percent);
+    int n = snprintf(text, sizeof text, "%*.*f%%", width, decimals, table_pct(part, whole));
     table_bytes(t, text, n > 0 ? (size_t)n : 0);
     return;
   }

@@ -21,8 +21,9 @@ void table_bytes(table_text *t, const char *bytes, size_t n);
 void table_string(table_text *t, const char *s, int width);
 /* printf("%*llu", WIDTH, V). */
 void table_uint(table_text *t, uint64_t v, int width);
-/* printf("%*.*f%%", WIDTH, DECIMALS, 100.0 * PART / WHOLE), 0.0 when WHOLE
-   is 0; DECIMALS 0 or 1. */
+/* 100.0 * PART / WHOLE, 0.0 when WHOLE is 0: the percentage a table shows. */
+double table_pct(uint64_t part, uint64_t whole);
+/* printf("%*.*f%%", WIDTH, DECIMALS, table_pct(PART, WHOLE)); DECIMALS 0 or 1. */
 void table_percent(table_text *t, uint64_t part, uint64_t whole, int width, int decimals);
 
 #endif

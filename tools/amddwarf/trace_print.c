@@ -150,35 +150,18 @@ static const char *access_verb(amddwarf_trace_kind kind)
 
 static void count_event(trace_printer *tp, const amddwarf_trace_event *e)
 {
-  bool ok = e->status == AMDDWARF_OK;
-  switch (e->kind) {
-  case AMDDWARF_TRACE_OP:
-    tp->ops++;
+  if ((unsigned)e->kind < TRACE_KINDS)
+    tp->events[e->kind]++;
+  if (e->kind == AMDDWARF_TRACE_OP) {
     if (e->stack_size > tp->max_stack)
       tp->max_stack = e->stack_size;
-    return;
-  case AMDDWARF_TRACE_READ_REGISTER:
-    tp->register_reads++;
-    break;
-  case AMDDWARF_TRACE_WRITE_REGISTER:
-    tp->register_writes++;
-    break;
-  case AMDDWARF_TRACE_READ_ENTRY_REGISTER:
-    tp->entry_register_reads++;
-    break;
-  case AMDDWARF_TRACE_READ_MEMORY:
-    tp->memory_reads++;
-    break;
-  case AMDDWARF_TRACE_WRITE_MEMORY:
-    tp->memory_writes++;
-    break;
-  }
-  if (!ok)
+  } else if (e->status != AMDDWARF_OK) {
     tp->failed_accesses++;
-  else if (e->kind == AMDDWARF_TRACE_WRITE_REGISTER || e->kind == AMDDWARF_TRACE_WRITE_MEMORY)
+  } else if (e->kind == AMDDWARF_TRACE_WRITE_REGISTER || e->kind == AMDDWARF_TRACE_WRITE_MEMORY) {
     tp->bytes_written += e->size;
-  else
+  } else {
     tp->bytes_read += e->size;
+  }
 }
 
 void trace_print_event(void *user, const amddwarf_trace_event *e)
@@ -265,17 +248,22 @@ void trace_phase_end(trace_printer *tp)
 
 void trace_print_stats(const trace_printer *tp, FILE *out)
 {
+  const struct {
+    const char *label;
+    uint64_t value;
+  } rows[] = {{"operations executed", tp->events[AMDDWARF_TRACE_OP]},
+              {"deepest stack", tp->max_stack},
+              {"register reads", tp->events[AMDDWARF_TRACE_READ_REGISTER]},
+              {"register writes", tp->events[AMDDWARF_TRACE_WRITE_REGISTER]},
+              {"entry register reads", tp->events[AMDDWARF_TRACE_READ_ENTRY_REGISTER]},
+              {"memory reads", tp->events[AMDDWARF_TRACE_READ_MEMORY]},
+              {"memory writes", tp->events[AMDDWARF_TRACE_WRITE_MEMORY]},
+              {"bytes read", tp->bytes_read},
+              {"bytes written", tp->bytes_written},
+              {"failed accesses", tp->failed_accesses}};
   fprintf(out, "stats:\n");
-  fprintf(out, "  operations executed     %" PRIu64 "\n", tp->ops);
-  fprintf(out, "  deepest stack           %" PRIu64 "\n", tp->max_stack);
-  fprintf(out, "  register reads          %" PRIu64 "\n", tp->register_reads);
-  fprintf(out, "  register writes         %" PRIu64 "\n", tp->register_writes);
-  fprintf(out, "  entry register reads    %" PRIu64 "\n", tp->entry_register_reads);
-  fprintf(out, "  memory reads            %" PRIu64 "\n", tp->memory_reads);
-  fprintf(out, "  memory writes           %" PRIu64 "\n", tp->memory_writes);
-  fprintf(out, "  bytes read              %" PRIu64 "\n", tp->bytes_read);
-  fprintf(out, "  bytes written           %" PRIu64 "\n", tp->bytes_written);
-  fprintf(out, "  failed accesses         %" PRIu64 "\n", tp->failed_accesses);
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    fprintf(out, "  %-23s %" PRIu64 "\n", rows[i].label, rows[i].value);
   for (unsigned i = 0; i < tp->phase_count; i++)
     fprintf(out, "  phase %-17s %" PRIu64 " run%s, %.3f ms\n", tp->phases[i].name,
             tp->phases[i].count, tp->phases[i].count == 1 ? "" : "s",

@@ -20,7 +20,10 @@
 
 #include <amddwarf/amddwarf.h>
 
-enum { TRACE_MAX_PHASES = 8 };
+enum {
+  TRACE_MAX_PHASES = 8,
+  TRACE_KINDS = AMDDWARF_TRACE_WRITE_MEMORY + 1, /* the amddwarf_trace_kind values */
+};
 
 typedef struct trace_phase {
   const char *name;    /* static */
@@ -32,10 +35,8 @@ typedef struct trace_printer {
   FILE *out;                          /* where events go */
   amddwarf_expr_format format;        /* to print operations */
   bool print;                         /* false: count only (for --stats) */
-  uint64_t ops;                       /* operations executed */
+  uint64_t events[TRACE_KINDS];       /* operations executed and accesses, by kind */
   uint64_t max_stack;                 /* deepest stack seen */
-  uint64_t register_reads, register_writes, entry_register_reads;
-  uint64_t memory_reads, memory_writes;
   uint64_t bytes_read, bytes_written;
   uint64_t failed_accesses;           /* accesses the target refused */
   trace_phase phases[TRACE_MAX_PHASES];

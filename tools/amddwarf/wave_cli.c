@@ -52,8 +52,7 @@ static int load_snapshot(const char *command, bool json, const char *state, cli_
 {
   uint8_t *text = NULL;
   size_t size = 0;
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   if (cli_read_input(command, json, state, &text, &size) != 0)
     return CLI_EXIT_BAD_INPUT;
   amddwarf_status st = amddwarf_snapshot_load((const char *)text, size, NULL, &w->snap, &err);
@@ -75,21 +74,15 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
   size_t count = list != NULL ? listed : 1;
   if (list == NULL && args->path == NULL)
     return cli_usage_error(command, "missing OBJECT (the snapshot lists no code_objects)");
-  if (list != NULL && listed == 0) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
-    err.status = AMDDWARF_E_PC_NOT_LOADED;
-    snprintf(err.message, sizeof err.message,
-             "the snapshot's code_objects list is empty: no code object is loaded");
-    return cli_report_error(command, args->json, AMDDWARF_E_PC_NOT_LOADED, &err);
-  }
+  if (list != NULL && listed == 0)
+    return cli_report(command, args->json, AMDDWARF_E_PC_NOT_LOADED,
+                      "the snapshot's code_objects list is empty: no code object is loaded");
   w->objects = calloc(count, sizeof *w->objects);
   w->data = calloc(count, sizeof *w->data);
   if (list != NULL)
     w->load_addresses = calloc(count, sizeof *w->load_addresses);
   if (w->objects == NULL || w->data == NULL || (list != NULL && w->load_addresses == NULL)) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     return cli_report_error(command, args->json, AMDDWARF_E_NO_MEMORY, &err);
   }
   w->count = count;
@@ -108,8 +101,7 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
     return cli_usage_error(command, "--target and --object choose the code object of OBJECT "
                            "standing for the snapshot's one listed code object");
   for (size_t i = 0; i < count; ++i) {
-    amddwarf_error err;
-    amddwarf_error_clear(&err);
+    amddwarf_error err = AMDDWARF_ERROR_INIT;
     w->load_addresses[i] = list[i].load_address;
     amddwarf_status st =
         cli_open_listed(&list[i], count, args->path, &selection, &options, &w->objects[i],
@@ -132,8 +124,7 @@ int cli_wave_load(const char *command, cli_object_args *args, const char *state,
 
 int cli_wave_start(const char *command, bool json, cli_wave *w, amddwarf_wave_options *options)
 {
-  amddwarf_error err;
-  amddwarf_error_clear(&err);
+  amddwarf_error err = AMDDWARF_ERROR_INIT;
   if (w->load_addresses != NULL) {
     options->load_addresses = w->load_addresses;
     options->architecture = amddwarf_snapshot_architecture(w->snap);

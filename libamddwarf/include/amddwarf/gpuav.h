@@ -50,6 +50,10 @@ typedef enum amddwarf_gpuav_format {
 
 /* Name of FORMAT: "auto", "seed", "v2", "v2-noflags"; NULL if unknown. */
 AMDDWARF_API const char *amddwarf_gpuav_format_name(amddwarf_gpuav_format format);
+/* The format named NAME: AMDDWARF_OK, NOT_FOUND, or E_INVALID_ARGUMENT (a
+   NULL argument). */
+AMDDWARF_API amddwarf_status amddwarf_gpuav_format_from_name(const char *name,
+                                                             amddwarf_gpuav_format *format);
 
 /* The buffer header. */
 typedef struct amddwarf_gpuav_buffer {
@@ -271,6 +275,10 @@ typedef enum amddwarf_gpuav_input_layout {
 
 /* Name of LAYOUT: "auto", "sizes", "written", "lengths"; NULL if unknown. */
 AMDDWARF_API const char *amddwarf_gpuav_input_layout_name(amddwarf_gpuav_input_layout layout);
+/* The layout named NAME: AMDDWARF_OK, NOT_FOUND, or E_INVALID_ARGUMENT (a
+   NULL argument). */
+AMDDWARF_API amddwarf_status
+amddwarf_gpuav_input_layout_from_name(const char *name, amddwarf_gpuav_input_layout *layout);
 
 /* One (set, binding) of the descriptor input buffer of bindless checks. */
 typedef struct amddwarf_gpuav_descriptor {

@@ -64,6 +64,11 @@ AMDDWARF_API uint32_t amddwarf_snapshot_lane(const amddwarf_snapshot *snapshot);
 AMDDWARF_API uint32_t amddwarf_snapshot_address_size(const amddwarf_snapshot *snapshot);
 /* The processor name from "architecture", or "" when absent (static or owned by SNAPSHOT). */
 AMDDWARF_API const char *amddwarf_snapshot_architecture(const amddwarf_snapshot *snapshot);
+/* The wave's PC: the PC_64 register (DWARF 16), which "pc" sets unless
+   "registers" gives it; into *PC (may be NULL). AMDDWARF_NOT_FOUND when the
+   snapshot has neither (a debugger must be told where the wave is). */
+AMDDWARF_API amddwarf_status amddwarf_snapshot_pc(const amddwarf_snapshot *snapshot,
+                                                  uint64_t *pc);
 
 /* The loaded code objects of the process, as amd-dbgapi reports them
    (member "code_objects", specs/snapshot.md): the code object's URI

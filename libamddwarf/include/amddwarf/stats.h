@@ -70,6 +70,10 @@ typedef enum amddwarf_lane_status {
   AMDDWARF_LANE_NONE,         /* no value (undefined) */
 } amddwarf_lane_status;
 
+/* Name of LANE: "uniform", "selected", "legacy", "missing", "none"; NULL
+   if unknown. */
+AMDDWARF_API const char *amddwarf_lane_status_name(amddwarf_lane_status lane);
+
 /* Flags of amddwarf_loc_class.flags and amddwarf_stats_segment.flags. */
 enum {
   AMDDWARF_LOC_UNKNOWN_ADDRESS = 1u << 0, /* an address the object leaves undefined */
@@ -77,6 +81,10 @@ enum {
   AMDDWARF_LOC_ENTRY_VALUE = 1u << 2,     /* uses DW_OP_entry_value */
   AMDDWARF_LOC_UNDECODABLE = 1u << 3,     /* the expression does not decode */
 };
+
+/* Name of the flag FLAG (one AMDDWARF_LOC_* bit): "unknown_address",
+   "quirk", "entry_value", "undecodable"; NULL for anything else. */
+AMDDWARF_API const char *amddwarf_loc_flag_name(uint32_t flag);
 
 /* What a location expression is, statically. */
 typedef struct amddwarf_loc_class {
@@ -147,6 +155,9 @@ typedef struct amddwarf_stats_key {
 } amddwarf_stats_key;
 
 AMDDWARF_API size_t amddwarf_stats_llvm_count(const amddwarf_stats *stats);
+/* The value of the key named KEY (as llvm-dwarfdump spells it), 0 when
+   STATS has none. */
+AMDDWARF_API uint64_t amddwarf_stats_llvm_value(const amddwarf_stats *stats, const char *key);
 /* Key INDEX in llvm-dwarfdump's order, or NULL. */
 AMDDWARF_API const amddwarf_stats_key *amddwarf_stats_llvm_key(const amddwarf_stats *stats,
                                                               size_t index);
@@ -223,6 +234,20 @@ AMDDWARF_API size_t amddwarf_stats_function_count(const amddwarf_stats *stats);
 AMDDWARF_API const amddwarf_stats_function *amddwarf_stats_function_at(const amddwarf_stats *stats,
                                                                       size_t index);
 
+/* Sums over the functions of a statistics, kernels and device functions
+   apart (`amddwarf stats`'s "totals", specs/stats.md). */
+typedef struct amddwarf_stats_totals {
+  size_t kernels, device_functions;
+  size_t cfi[3];                 /* functions by amddwarf_stats_cfi */
+  amddwarf_stats_coverage kernel_coverage, device_coverage; /* sums of their coverage */
+} amddwarf_stats_totals;
+
+AMDDWARF_API void amddwarf_stats_totals_get(const amddwarf_stats *stats,
+                                            amddwarf_stats_totals *out);
+/* Adds every count of C to SUM. */
+AMDDWARF_API void amddwarf_stats_coverage_add(amddwarf_stats_coverage *sum,
+                                              const amddwarf_stats_coverage *c);
+
 /* ---- why a variable is unavailable at a PC ---- */
 
 typedef struct amddwarf_why {
@@ -252,6 +277,9 @@ typedef enum amddwarf_diff_status {
   AMDDWARF_DIFF_DISAPPEARED,     /* in BASE only */
   AMDDWARF_DIFF_APPEARED,        /* in NEW only */
 } amddwarf_diff_status;
+
+/* Name of STATUS: "matched", "disappeared", "appeared"; NULL if unknown. */
+AMDDWARF_API const char *amddwarf_diff_status_name(amddwarf_diff_status status);
 
 typedef struct amddwarf_diff_var {
   const char *function;          /* the function's name */

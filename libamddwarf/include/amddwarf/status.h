@@ -50,6 +50,10 @@ AMDDWARF_API int amddwarf_status_from_name(const char *name, amddwarf_status *st
 
 /* Resets ERR to "no error". */
 AMDDWARF_API void amddwarf_error_clear(amddwarf_error *err);
+/* An error as amddwarf_error_clear leaves it, for an initializer:
+   amddwarf_error err = AMDDWARF_ERROR_INIT; */
+#define AMDDWARF_ERROR_INIT                                                                       \
+  {AMDDWARF_OK, AMDDWARF_NO_OFFSET, AMDDWARF_NO_OPCODE, AMDDWARF_NO_OPCODE, ""}
 
 AMDDWARF_END_DECLS
 

@@ -997,6 +997,19 @@ static amddwarf_status register_access(snap_register *r, uint64_t offset, uint64
   return AMDDWARF_OK;
 }
 
+amddwarf_status amddwarf_snapshot_pc(const amddwarf_snapshot *s, uint64_t *pc)
+{
+  uint8_t bytes[8];
+  if (register_access(snapshot_register(s, 16), 0, sizeof bytes, bytes, NULL) != AMDDWARF_OK)
+    return AMDDWARF_NOT_FOUND;
+  uint64_t value = 0;
+  for (size_t i = 0; i < sizeof bytes; ++i)
+    value |= (uint64_t)bytes[i] << (8 * i); /* registers are little-endian */
+  if (pc != NULL)
+    *pc = value;
+  return AMDDWARF_OK;
+}
+
 static amddwarf_status cb_read_register(void *user, uint32_t regno, uint64_t offset,
                                         uint64_t size, void *buf)
 {

@@ -183,6 +183,19 @@ static amddwarf_status decode_written(input *in)
   return AMDDWARF_OK;
 }
 
+amddwarf_status amddwarf_gpuav_input_layout_from_name(const char *name,
+                                                      amddwarf_gpuav_input_layout *layout)
+{
+  if (name == NULL || layout == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  for (int l = AMDDWARF_GPUAV_INPUT_AUTO; l <= AMDDWARF_GPUAV_INPUT_LENGTHS; l++)
+    if (strcmp(name, amddwarf_gpuav_input_layout_name((amddwarf_gpuav_input_layout)l)) == 0) {
+      *layout = (amddwarf_gpuav_input_layout)l;
+      return AMDDWARF_OK;
+    }
+  return AMDDWARF_NOT_FOUND;
+}
+
 const char *amddwarf_gpuav_input_layout_name(amddwarf_gpuav_input_layout layout)
 {
   switch (layout) {

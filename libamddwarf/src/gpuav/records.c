@@ -62,6 +62,18 @@ const amddwarf_gpuav_layout *amddwarf__gpuav_layout_of(amddwarf_gpuav_format for
   return NULL;
 }
 
+amddwarf_status amddwarf_gpuav_format_from_name(const char *name, amddwarf_gpuav_format *format)
+{
+  if (name == NULL || format == NULL)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  for (int f = AMDDWARF_GPUAV_FORMAT_AUTO; f <= AMDDWARF_GPUAV_FORMAT_V2_NOFLAGS; f++)
+    if (strcmp(name, amddwarf_gpuav_format_name((amddwarf_gpuav_format)f)) == 0) {
+      *format = (amddwarf_gpuav_format)f;
+      return AMDDWARF_OK;
+    }
+  return AMDDWARF_NOT_FOUND;
+}
+
 const char *amddwarf_gpuav_format_name(amddwarf_gpuav_format format)
 {
   switch (format) {

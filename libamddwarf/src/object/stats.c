@@ -56,6 +56,28 @@ const char *amddwarf_stats_cfi_name(amddwarf_stats_cfi cfi)
   return (unsigned)cfi < sizeof names / sizeof names[0] ? names[cfi] : NULL;
 }
 
+const char *amddwarf_lane_status_name(amddwarf_lane_status lane)
+{
+  static const char *const names[] = {"uniform", "selected", "legacy", "missing", "none"};
+  return (unsigned)lane < sizeof names / sizeof names[0] ? names[lane] : NULL;
+}
+
+const char *amddwarf_loc_flag_name(uint32_t flag)
+{
+  /* Bit k of the flags is names[k]. */
+  static const char *const names[] = {"unknown_address", "quirk", "entry_value", "undecodable"};
+  for (unsigned k = 0; k < sizeof names / sizeof names[0]; ++k)
+    if (flag == 1u << k)
+      return names[k];
+  return NULL;
+}
+
+const char *amddwarf_diff_status_name(amddwarf_diff_status status)
+{
+  static const char *const names[] = {"matched", "disappeared", "appeared"};
+  return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : NULL;
+}
+
 /* ---- one DIE's facts ---- */
 
 typedef struct fact_reader {
@@ -532,6 +554,39 @@ size_t amddwarf_stats_llvm_count(const amddwarf_stats *stats)
 const amddwarf_stats_key *amddwarf_stats_llvm_key(const amddwarf_stats *stats, size_t index)
 {
   return stats != NULL && index < stats->key_count ? &stats->keys[index] : NULL;
+}
+
+uint64_t amddwarf_stats_llvm_value(const amddwarf_stats *stats, const char *key)
+{
+  for (size_t i = 0; i < amddwarf_stats_llvm_count(stats); ++i)
+    if (strcmp(stats->keys[i].key, key) == 0)
+      return stats->keys[i].value;
+  return 0;
+}
+
+void amddwarf_stats_coverage_add(amddwarf_stats_coverage *sum, const amddwarf_stats_coverage *c)
+{
+  sum->scope += c->scope;
+  sum->covered += c->covered;
+  for (int k = 0; k < AMDDWARF_LOC_KIND_COUNT; ++k)
+    sum->kind[k] += c->kind[k];
+  sum->lane_correct += c->lane_correct;
+  sum->legacy += c->legacy;
+  sum->lane_missing += c->lane_missing;
+  sum->quirk += c->quirk;
+  sum->unknown_address += c->unknown_address;
+}
+
+void amddwarf_stats_totals_get(const amddwarf_stats *stats, amddwarf_stats_totals *out)
+{
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < amddwarf_stats_function_count(stats); ++i) {
+    const amddwarf_stats_function *fn = &stats->functions[i];
+    ++*(fn->is_kernel ? &out->kernels : &out->device_functions);
+    ++out->cfi[fn->cfi < 3 ? fn->cfi : AMDDWARF_STATS_CFI_NONE];
+    amddwarf_stats_coverage_add(fn->is_kernel ? &out->kernel_coverage : &out->device_coverage,
+                                &fn->coverage);
+  }
 }
 
 size_t amddwarf_stats_function_count(const amddwarf_stats *stats)

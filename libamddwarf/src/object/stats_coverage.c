@@ -174,19 +174,6 @@ static amddwarf_stats_cfi function_cfi(const amddwarf_object *object, uint64_t l
 
 /* ---- variables ---- */
 
-static void add_coverage(amddwarf_stats_coverage *sum, const amddwarf_stats_coverage *c)
-{
-  sum->scope += c->scope;
-  sum->covered += c->covered;
-  for (int k = 0; k < AMDDWARF_LOC_KIND_COUNT; ++k)
-    sum->kind[k] += c->kind[k];
-  sum->lane_correct += c->lane_correct;
-  sum->legacy += c->legacy;
-  sum->lane_missing += c->lane_missing;
-  sum->quirk += c->quirk;
-  sum->unknown_address += c->unknown_address;
-}
-
 /* Counts [LOW, HIGH) of VAR's scope as located by CLASS. */
 static void cover(stats_cov_var *v, uint64_t low, uint64_t high, const amddwarf_loc_class *class)
 {
@@ -301,7 +288,7 @@ void amddwarf__stats_cov_var_end(stats_cov_var *v, const stats_die *die)
   for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i)
     if (*parts[i] > c->scope)
       *parts[i] = c->scope;
-  add_coverage(&b->fn.coverage, c);
+  amddwarf_stats_coverage_add(&b->fn.coverage, c);
   ++b->fn.var_count;
   if (!w->keep_vars)
     return;
