@@ -224,6 +224,16 @@ amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame
 amddwarf_status amddwarf__debug_var_fields(amddwarf_debug_frame *frame,
                                           const amddwarf_frame_var *var,
                                           amddwarf_die_fields *out, amddwarf_error *err);
+/* The plan of PATH for VAR of type TYPE (amddwarf__debug_plan_build, plan.h),
+   kept per frame for a variable's name alone, the path every listing and
+   hover makes again. */
+struct amddwarf_debug_path;
+struct amddwarf_debug_plan;
+amddwarf_status amddwarf__debug_var_plan(amddwarf_debug_frame *frame,
+                                        const amddwarf_frame_var *var, amddwarf_die_ref type,
+                                        const struct amddwarf_debug_path *path,
+                                        struct amddwarf_debug_plan *plan, char *message,
+                                        size_t size);
 void amddwarf__debug_var_fields_free(amddwarf_debug_frame *frame);
 
 void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_cu *cu,

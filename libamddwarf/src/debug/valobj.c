@@ -180,8 +180,7 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
     goto done;
   }
   message[0] = '\0';
-  st = amddwarf__debug_plan_build(v->object, v->die.type, path, &v->plan, message,
-                                 sizeof message);
+  st = amddwarf__debug_var_plan(f, var, v->die.type, path, &v->plan, message, sizeof message);
   if (st != AMDDWARF_OK) {
     st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s", message);
     goto done;

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/mem.h"
 #include "debug/debug_internal.h"
+#include "debug/plan.h"
 
 /* Whether VAR (from amddwarf_object_var_refs_at, its depth counting the
    physical frame's scopes) belongs to FRAME: declared in one of the frame's
@@ -100,33 +101,61 @@ done:
 struct amddwarf_debug_var_fields {
   amddwarf_die_fields fields;
   int known;
+  amddwarf_debug_plan *plan; /* of the variable's name alone, or NULL */
 };
 
-amddwarf_status amddwarf__debug_var_fields(amddwarf_debug_frame *f, const amddwarf_frame_var *var,
-                                          amddwarf_die_fields *out, amddwarf_error *err)
+/* VAR's entry in F's cache, made on first use; NULL for a variable that is
+   not one of F's (or no memory: the caller reads without the cache). */
+static struct amddwarf_debug_var_fields *cached(amddwarf_debug_frame *f,
+                                                const amddwarf_frame_var *var)
 {
   uintptr_t at = (uintptr_t)var, first = (uintptr_t)f->vars;
   size_t i = (at - first) / sizeof *var;
   if (f->vars == NULL || at < first || i >= f->var_count)
-    return amddwarf_object_die_fields(f->pub.object, var->ref.die, out, err);
+    return NULL;
   if (f->var_fields == NULL)
     f->var_fields = amddwarf__mem_calloc(&f->wave->allocator, f->var_capacity,
                                          sizeof *f->var_fields);
-  if (f->var_fields == NULL)
+  return f->var_fields != NULL ? &f->var_fields[i] : NULL;
+}
+
+amddwarf_status amddwarf__debug_var_fields(amddwarf_debug_frame *f, const amddwarf_frame_var *var,
+                                          amddwarf_die_fields *out, amddwarf_error *err)
+{
+  struct amddwarf_debug_var_fields *c = cached(f, var);
+  if (c == NULL)
     return amddwarf_object_die_fields(f->pub.object, var->ref.die, out, err);
-  if (!f->var_fields[i].known) {
-    amddwarf_status st = amddwarf_object_die_fields(f->pub.object, var->ref.die,
-                                                    &f->var_fields[i].fields, err);
+  if (!c->known) {
+    amddwarf_status st = amddwarf_object_die_fields(f->pub.object, var->ref.die, &c->fields, err);
     if (st != AMDDWARF_OK)
       return st;
-    f->var_fields[i].known = 1;
+    c->known = 1;
   }
-  *out = f->var_fields[i].fields;
+  *out = c->fields;
   return AMDDWARF_OK;
+}
+
+amddwarf_status amddwarf__debug_var_plan(amddwarf_debug_frame *f, const amddwarf_frame_var *var,
+                                        amddwarf_die_ref type, const amddwarf_debug_path *path,
+                                        amddwarf_debug_plan *plan, char *message, size_t size)
+{
+  struct amddwarf_debug_var_fields *c = path->count == 0 ? cached(f, var) : NULL;
+  if (c != NULL && c->plan != NULL) {
+    *plan = *c->plan;
+    return AMDDWARF_OK;
+  }
+  amddwarf_status st = amddwarf__debug_plan_build(f->pub.object, type, path, plan, message, size);
+  if (st == AMDDWARF_OK && c != NULL &&
+      (c->plan = amddwarf__mem_alloc(&f->wave->allocator, sizeof *c->plan)) != NULL)
+    *c->plan = *plan;
+  return st;
 }
 
 void amddwarf__debug_var_fields_free(amddwarf_debug_frame *f)
 {
+  for (size_t i = 0; f->var_fields != NULL && i < f->var_capacity; ++i)
+    if (f->var_fields[i].plan != NULL)
+      amddwarf__mem_free(&f->wave->allocator, f->var_fields[i].plan, sizeof *f->var_fields[i].plan);
   if (f->var_fields != NULL)
     amddwarf__mem_free(&f->wave->allocator, f->var_fields,
                        f->var_capacity * sizeof *f->var_fields);
