@@ -1,10 +1,13 @@
 /* amddwarf dap: a Debug Adapter Protocol server on stdin/stdout over a stop
  * (specs/dap.md, specs/stop.md): the loop that reads requests, dispatches
  * them and answers, and the requests that only touch the session. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, poll */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -306,6 +309,27 @@ void dap_handle_message(dap_session *s, const json_t *message, int64_t seq)
   dap_close_spare_waves(s);
 }
 
+/* How long the adapter watches its input for the next request before it
+   sleeps in read(). An editor sends requests in bursts (a stop's stack,
+   scopes and variables; a step's refresh): a core that has gone idle wakes
+   slowly and at a low clock, which cost more than the request itself
+   (a first request's p90 went from 0.3 to 0.7 ms on an idle machine,
+   `dap.bench`). Watching costs at most this much CPU after a response. */
+enum { DAP_INPUT_SPIN_NS = 200000 };
+
+/* Returns when input is ready or after SPIN_NS nanoseconds. */
+static void wait_for_input(long spin_ns)
+{
+  struct timespec start, now;
+  struct pollfd in = {STDIN_FILENO, POLLIN, 0};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  do {
+    if (poll(&in, 1, 0) != 0)
+      return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+  } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < spin_ns);
+}
+
 int cli_dap_main(int argc, char **argv)
 {
   for (int i = 1; i < argc; ++i) {
@@ -337,6 +361,7 @@ int cli_dap_main(int argc, char **argv)
       send_response(&s, seq, "", &reply);
       continue;
     }
+    wait_for_input(DAP_INPUT_SPIN_NS);
     ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
     if (got < 0 && errno == EINTR)
       continue;
