@@ -153,8 +153,11 @@ int main(int argc, char **argv)
   printf("# amddwarf dap in process, 2,560-wave stop: launch %.1f ms; median/p90/max ms of the time "
          "to each response\n", launch / 1e6);
   for (int pass = 0; pass < 2; pass++) {
-    printf("%s: all %s;", pass == 0 ? "new waves" : "open waves",
-           quantiles(all[pass], REQUESTS, q, sizeof q));
+    size_t over = 0;
+    for (size_t i = 0; i < REQUESTS; i++)
+      over += all[pass][i] > 320000;
+    printf("%s: all %s, %zu over 0.32 ms;", pass == 0 ? "new waves" : "open waves",
+           quantiles(all[pass], REQUESTS, q, sizeof q), over);
     for (size_t kind = 0; kind < KINDS; kind++)
       printf(" %s %s;", kinds[kind], quantiles(times[pass][kind], counts[pass][kind], q, sizeof q));
     printf("\n");
