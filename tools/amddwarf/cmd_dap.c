@@ -96,13 +96,8 @@ static void send_response(dap_session *s, int64_t request_seq, const char *comma
   json_object_set_new(m, "command", json_string(command));
   if (reply->failed) {
     json_object_set_new(m, "message", json_string(reply->message));
-    json_t *error = json_object();
-    json_object_set_new(error, "id", json_integer(1));
-    json_object_set_new(error, "format", json_string(reply->message));
-    json_object_set_new(error, "showUser", json_boolean(true));
-    json_t *body = json_object();
-    json_object_set_new(body, "error", error);
-    json_object_set_new(m, "body", body);
+    json_object_set_new(m, "body", json_pack("{s:{s:i,s:s,s:b}}", "error", "id", 1, "format",
+                                             reply->message, "showUser", 1));
   } else if (reply->body) {
     json_object_set_new(m, "body", reply->body);
     reply->body = NULL;
@@ -116,20 +111,23 @@ static bool initialize(dap_session *s, const json_t *args, dap_reply *reply)
 {
   (void)s;
   (void)args;
-  json_t *b = json_object();
-  json_object_set_new(b, "supportsConfigurationDoneRequest", json_true());
-  json_object_set_new(b, "supportsEvaluateForHovers", json_true());
-  json_object_set_new(b, "supportsSetVariable", json_true());
-  json_object_set_new(b, "supportsSetExpression", json_true());
-  json_object_set_new(b, "supportsReadMemoryRequest", json_true());
-  json_object_set_new(b, "supportsWriteMemoryRequest", json_true());
-  json_object_set_new(b, "supportsDisassembleRequest", json_boolean(dap_disasm_available()));
-  json_object_set_new(b, "supportsSteppingGranularity", json_false());
-  json_object_set_new(b, "supportsInstructionBreakpoints", json_false());
-  json_object_set_new(b, "supportsValueFormattingOptions", json_false());
-  json_object_set_new(b, "supportsTerminateRequest", json_true());
-  json_object_set_new(b, "supportsAmdgpuLanesRequest", json_true());
-  reply->body = b;
+  /* The capabilities announced; DISASM: when the library decodes instructions. */
+  enum { OFF, ON, DISASM };
+  static const struct {
+    const char *name;
+    int value;
+  } capabilities[] = {
+      {"supportsConfigurationDoneRequest", ON}, {"supportsEvaluateForHovers", ON},
+      {"supportsSetVariable", ON},              {"supportsSetExpression", ON},
+      {"supportsReadMemoryRequest", ON},        {"supportsWriteMemoryRequest", ON},
+      {"supportsDisassembleRequest", DISASM},   {"supportsSteppingGranularity", OFF},
+      {"supportsInstructionBreakpoints", OFF},  {"supportsValueFormattingOptions", OFF},
+      {"supportsTerminateRequest", ON},         {"supportsAmdgpuLanesRequest", ON}};
+  reply->body = json_object();
+  for (size_t i = 0; i < sizeof capabilities / sizeof capabilities[0]; i++)
+    json_object_set_new(reply->body, capabilities[i].name,
+                        json_boolean(capabilities[i].value == DISASM ? dap_disasm_available()
+                                                                     : capabilities[i].value));
   return true;
 }
 
@@ -138,12 +136,9 @@ static void maybe_stopped(dap_session *s)
   if (!s->launched || !s->configured || s->stopped_sent || s->thread_count == 0)
     return;
   s->stopped_sent = true;
-  json_t *b = json_object();
-  json_object_set_new(b, "reason", json_string("pause"));
-  json_object_set_new(b, "description", json_string("the waves of the stop"));
-  json_object_set_new(b, "threadId", json_integer(1));
-  json_object_set_new(b, "allThreadsStopped", json_true());
-  dap_send_event(s, "stopped", b);
+  dap_send_event(s, "stopped",
+                 json_pack("{s:s,s:s,s:i,s:b}", "reason", "pause", "description",
+                           "the waves of the stop", "threadId", 1, "allThreadsStopped", 1));
 }
 
 static bool configuration_done(dap_session *s, const json_t *args, dap_reply *reply)
@@ -309,16 +304,10 @@ void dap_handle_message(dap_session *s, const json_t *message, int64_t seq)
   dap_close_spare_waves(s);
 }
 
-/* How long the adapter watches its input for the next request before it
-   sleeps in read(). An editor sends requests in bursts (a stop's stack,
-   scopes and variables; a step's refresh): a core that has gone idle wakes
-   slowly and at a low clock, which cost more than the request itself
-   (a first request's p90 went from 0.3 to 0.7 ms on an idle machine,
-   `dap.bench`). Watching costs at most this much CPU after a response. */
-enum { DAP_INPUT_SPIN_NS = 200000 };
-
-/* Returns when input is ready or after SPIN_NS nanoseconds. */
-static void wait_for_input(long spin_ns)
+/* Watches stdin for up to 0.2 ms before the caller sleeps in read(): an
+   editor sends requests in bursts, and a core gone idle wakes slowly and at
+   a low clock, which costs more than a request (specs/dap.md). */
+static void watch_input(void)
 {
   struct timespec start, now;
   struct pollfd in = {STDIN_FILENO, POLLIN, 0};
@@ -327,7 +316,7 @@ static void wait_for_input(long spin_ns)
     if (poll(&in, 1, 0) != 0)
       return;
     clock_gettime(CLOCK_MONOTONIC, &now);
-  } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < spin_ns);
+  } while ((now.tv_sec - start.tv_sec) * 1000000000L + now.tv_nsec - start.tv_nsec < 200000);
 }
 
 int cli_dap_main(int argc, char **argv)
@@ -361,7 +350,7 @@ int cli_dap_main(int argc, char **argv)
       send_response(&s, seq, "", &reply);
       continue;
     }
-    wait_for_input(DAP_INPUT_SPIN_NS);
+    watch_input();
     ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
     if (got < 0 && errno == EINTR)
       continue;

@@ -242,9 +242,8 @@ static amddwarf_status thread_objects(dap_session *s, dap_thread *t, amddwarf_er
   if (list == NULL)
     count = s->object_count;
   if (count == 0) {
-    err->status = AMDDWARF_E_PC_NOT_LOADED;
-    snprintf(err->message, sizeof err->message,
-             "the snapshot's code_objects list is empty: no code object is loaded");
+    cli_error_printf(err, AMDDWARF_E_PC_NOT_LOADED,
+                     "the snapshot's code_objects list is empty: no code object is loaded");
     return AMDDWARF_E_PC_NOT_LOADED;
   }
   t->objects = calloc(count, sizeof *t->objects);
@@ -508,8 +507,7 @@ bool dap_threads(dap_session *s, const json_t *args, dap_reply *reply)
     json_object_set_new(t, "name", json_string(name));
     json_array_append_new(list, t);
   }
-  reply->body = json_object();
-  json_object_set_new(reply->body, "threads", list);
+  reply->body = json_pack("{s:o}", "threads", list);
   return true;
 }
 
@@ -620,19 +618,14 @@ bool dap_stack_trace(dap_session *s, const json_t *args, dap_reply *reply)
     json_array_append_new(frames, j);
   }
   if (stopped[0] && (levels == 0 || total < start + levels) && total >= start) {
-    json_t *j = json_object();
-    json_object_set_new(j, "id", json_integer((json_int_t)(thread * DAP_FRAME_STRIDE + total + 1)));
-    json_object_set_new(j, "name", json_string(stopped));
-    json_object_set_new(j, "line", json_integer(0));
-    json_object_set_new(j, "column", json_integer(0));
-    json_object_set_new(j, "presentationHint", json_string("label"));
-    json_array_append_new(frames, j);
+    json_array_append_new(frames, json_pack("{s:I,s:s,s:i,s:i,s:s}", "id",
+                                            (json_int_t)(thread * DAP_FRAME_STRIDE + total + 1),
+                                            "name", stopped, "line", 0, "column", 0,
+                                            "presentationHint", "label"));
   }
-  reply->body = json_object();
-  json_object_set_new(reply->body, "stackFrames", frames);
   /* The label frame that says why unwinding stopped is one of the frames. */
-  json_object_set_new(reply->body, "totalFrames",
-                      json_integer((json_int_t)(total + (stopped[0] ? 1 : 0))));
+  reply->body = json_pack("{s:o,s:I}", "stackFrames", frames, "totalFrames",
+                          (json_int_t)(total + (stopped[0] ? 1 : 0)));
   return true;
 }
 
@@ -672,16 +665,11 @@ bool dap_lanes_request(dap_session *s, const json_t *args, dap_reply *reply)
     }
     json_array_append_new(list, j);
   }
-  reply->body = json_object();
-  json_object_set_new(reply->body, "waveSize", json_integer(lanes->wave_size));
   snprintf(text, sizeof text, "0x%" PRIx64, lanes->active_mask);
-  json_object_set_new(reply->body, "activeMask", json_string(text));
-  json_object_set_new(reply->body, "focusLane",
-                      json_integer(amddwarf_wave_focus(s->threads[thread].wave)));
-  json_object_set_new(reply->body, "activeFrom",
-                      json_string(amddwarf_active_from_text(lanes->active_from)));
-  json_object_set_new(reply->body, "pcFrom",
-                      json_string(amddwarf_lane_pc_from_text(lanes->pc_from)));
-  json_object_set_new(reply->body, "lanes", list);
+  reply->body = json_pack("{s:i,s:s,s:i,s:s,s:s,s:o}", "waveSize", (int)lanes->wave_size,
+                          "activeMask", text, "focusLane",
+                          (int)amddwarf_wave_focus(s->threads[thread].wave), "activeFrom",
+                          amddwarf_active_from_text(lanes->active_from), "pcFrom",
+                          amddwarf_lane_pc_from_text(lanes->pc_from), "lanes", list);
   return true;
 }
