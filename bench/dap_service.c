@@ -55,10 +55,10 @@ static uint64_t request(dap_session *s, sink *k, const char *command, const char
                         json_t **body)
 {
   static int64_t seq;
-  char text[1024];
-  snprintf(text, sizeof text, "{\"seq\":%lld,\"type\":\"request\",\"command\":\"%s\","
-           "\"arguments\":%s}", (long long)++seq, command, arguments);
-  json_t *message = json_loads(text, 0, NULL);
+  char text[8192];
+  int n = snprintf(text, sizeof text, "{\"seq\":%lld,\"type\":\"request\",\"command\":\"%s\","
+                   "\"arguments\":%s}", (long long)++seq, command, arguments);
+  json_t *message = n > 0 && (size_t)n < sizeof text ? json_loads(text, 0, NULL) : NULL;
   if (message == NULL)
     abort();
   k->first_write = 0;
@@ -106,8 +106,13 @@ int main(int argc, char **argv)
   s.out = fopencookie(&k, "w", io);
   char arguments[4096];
   request(&s, &k, "initialize", "{\"adapterID\":\"amddwarf\"}", NULL);
-  snprintf(arguments, sizeof arguments, "{\"program\":\"%s/gpu_stop.elf\",\"stop\":\"%s/gpu_stop.json\"}",
-           argv[1], argv[1]);
+  int length = snprintf(arguments, sizeof arguments,
+                        "{\"program\":\"%s/gpu_stop.elf\",\"stop\":\"%s/gpu_stop.json\"}",
+                        argv[1], argv[1]);
+  if (length < 0 || (size_t)length >= sizeof arguments) {
+    fprintf(stderr, "dap_service: %s: the directory's name is too long\n", argv[1]);
+    return 2;
+  }
   uint64_t launch = request(&s, &k, "launch", arguments, NULL);
   request(&s, &k, "configurationDone", "{}", NULL);
 
