@@ -200,46 +200,30 @@ static bool lower_address(compiler *c, const amddwarf_op *op, uint32_t parameter
   return push(c, FAST_MEMORY, 0);
 }
 
-static bool lower_register(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                           fast_step *s, bool *emit)
+/* regx, bregx, LLVM_aspace_bregx and fbreg: PARAMETER (register_based)
+   says what each pushes. */
+static bool lower_register_based(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                                 fast_step *s, bool *emit)
 {
-  (void)parameter, (void)emit;
-  s->code = FC_REGISTER;
+  static const uint8_t codes[] = {FC_REGISTER, FC_BREG, FC_ASPACE_BREG, FC_FBREG}; /* by it */
+  (void)emit;
+  s->code = codes[parameter];
+  if (parameter == FRAME_BASE_ADDRESS) {
+    s->index = (uint8_t)(c->depth + c->composite_open);
+    return push(c, FAST_MEMORY, 0);
+  }
   s->a = (uint32_t)op->operands[0];
-  return op->operands[0] <= UINT32_MAX && push(c, FAST_REGISTER, fixed_register_bytes(s->a));
-}
-
-static bool lower_breg(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                       bool *emit)
-{
-  (void)parameter, (void)emit;
-  s->code = FC_BREG;
-  s->a = (uint32_t)op->operands[0];
-  s->b = op->operands[1];
   s->register_bytes = fixed_register_bytes(s->a);
-  return op->operands[0] <= UINT32_MAX && push(c, FAST_MEMORY, 0);
-}
-
-static bool lower_aspace_breg(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                              fast_step *s, bool *emit)
-{
-  (void)parameter, (void)emit;
-  s->code = FC_ASPACE_BREG;
-  s->a = (uint32_t)op->operands[0];
-  s->b = op->operands[1];
-  s->register_bytes = fixed_register_bytes(s->a);
-  if (op->operands[0] > UINT32_MAX || c->depth < 1 || !serves_as_value(c, s, 0))
+  if (op->operands[0] > UINT32_MAX)
     return false;
-  c->depth--;
-  return push(c, FAST_MEMORY, 0);
-}
-
-static bool lower_fbreg(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                        bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_FBREG;
-  s->index = (uint8_t)(c->depth + c->composite_open);
+  if (parameter == REGISTER_LOCATION)
+    return push(c, FAST_REGISTER, s->register_bytes);
+  s->b = op->operands[1];
+  if (parameter == REGISTER_ADDRESS_POPPED_SPACE) {
+    if (c->depth < 1 || !serves_as_value(c, s, 0))
+      return false;
+    c->depth--;
+  }
   return push(c, FAST_MEMORY, 0);
 }
 
@@ -373,6 +357,11 @@ stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count)
   const lowering_row *row = &lowerings[op->kind];
   *count = row->parameter == PICK_OPERAND ? (uint32_t)op->operands[0] : row->parameter; /* a 1-byte index */
   return row->lower == lower_pick ? STACK_PICK : row->lower == lower_roll ? STACK_ROLL : STACK_DROP;
+}
+
+register_based amddwarf__register_based(const amddwarf_op *op)
+{
+  return (register_based)lowerings[op->kind].parameter;
 }
 
 amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op)

@@ -141,6 +141,15 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
 typedef enum stack_move { STACK_PICK, STACK_ROLL, STACK_DROP } stack_move;
 stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count);
 
+/* What DW_OP_regx, bregx, LLVM_aspace_bregx or fbreg OP pushes, as its row
+   of plan_lower.def says: the register's location, or an address from the
+   register's value plus the offset (in the default address space, or in the
+   one popped), or an address in the frame base. */
+typedef enum register_based {
+  REGISTER_LOCATION, REGISTER_ADDRESS, REGISTER_ADDRESS_POPPED_SPACE, FRAME_BASE_ADDRESS
+} register_based;
+register_based amddwarf__register_based(const amddwarf_op *op);
+
 /* The arithmetic operation DW_OP_plus_uconst OP is on the top value, with
    its operand on the right, as its row of plan_lower.def says (plus). */
 amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op);
