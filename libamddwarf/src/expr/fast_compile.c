@@ -192,12 +192,15 @@ static bool lower_on_top(compiler *c, const amddwarf_op *op, uint32_t parameter,
   return c->depth >= 1 && serves_as_value(c, s, 0);
 }
 
-static bool lower_address(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                          bool *emit)
+/* addr and LLVM_undefined: a location of kind PARAMETER, the same on every
+   run (addr's, its operand in the default address space). */
+static bool lower_fixed_location(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                                 fast_step *s, bool *emit)
 {
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_ADDRESS;
-  return push(c, FAST_MEMORY, 0);
+  (void)op, (void)emit;
+  bool memory = parameter == AMDDWARF_LOCATION_MEMORY;
+  s->code = memory ? FC_ADDRESS : FC_UNDEFINED;
+  return push(c, memory ? FAST_MEMORY : FAST_UNDEFINED, 0);
 }
 
 /* regx, bregx, LLVM_aspace_bregx and fbreg: PARAMETER (register_based)
@@ -225,14 +228,6 @@ static bool lower_register_based(compiler *c, const amddwarf_op *op, uint32_t pa
     c->depth--;
   }
   return push(c, FAST_MEMORY, 0);
-}
-
-static bool lower_undefined(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                            fast_step *s, bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_UNDEFINED;
-  return push(c, FAST_UNDEFINED, 0);
 }
 
 static bool lower_offset(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
@@ -359,14 +354,9 @@ stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count)
   return row->lower == lower_pick ? STACK_PICK : row->lower == lower_roll ? STACK_ROLL : STACK_DROP;
 }
 
-register_based amddwarf__register_based(const amddwarf_op *op)
+uint32_t amddwarf__lowering_parameter(const amddwarf_op *op)
 {
-  return (register_based)lowerings[op->kind].parameter;
-}
-
-amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op)
-{
-  return (amddwarf_op_kind)lowerings[op->kind].parameter;
+  return lowerings[op->kind].parameter;
 }
 
 bool amddwarf__piece_bits(const amddwarf_op *op, uint64_t *bits, uint64_t *displacement)

@@ -178,12 +178,12 @@ static amddwarf_status target_address(machine *m, const char *what,
 /* ---- registers ------------------------------------------------------------------ */
 
 /* regx, bregx, LLVM_aspace_bregx and fbreg: what each pushes is its row of
-   plan_lower.def (amddwarf__register_based). LLVM_aspace_bregx's offset is
+   plan_lower.def (register_based). LLVM_aspace_bregx's offset is
    unsigned (specs/encodings.md), added modulo the address size. */
 amddwarf_status amddwarf__op_register_based(machine *m, op_step *s)
 {
   const amddwarf_op *op = s->op;
-  register_based what = amddwarf__register_based(op);
+  register_based what = (register_based)amddwarf__lowering_parameter(op);
   uint32_t aspace = AMDDWARF_ASPACE_NONE;
   uint64_t value, address;
   if (what == FRAME_BASE_ADDRESS)
@@ -220,9 +220,16 @@ amddwarf_status amddwarf__op_regval_type(machine *m, op_step *s)
 
 /* ---- addresses ------------------------------------------------------------------ */
 
-amddwarf_status amddwarf__op_addr(machine *m, op_step *s)
+/* addr and LLVM_undefined: the kind of location is their row of
+   plan_lower.def. */
+amddwarf_status amddwarf__op_fixed_location(machine *m, op_step *s)
 {
-  return amddwarf__stack_push_memory(m, AMDDWARF_ASPACE_NONE, s->op->operands[0]);
+  amddwarf_location loc;
+  if (amddwarf__lowering_parameter(s->op) == AMDDWARF_LOCATION_MEMORY)
+    memory_location(&loc, AMDDWARF_ASPACE_NONE, s->op->operands[0]);
+  else
+    undefined_location(&loc);
+  return amddwarf__stack_push_location(m, &loc);
 }
 
 amddwarf_status amddwarf__op_encoded_addr(machine *m, op_step *s)
@@ -374,14 +381,6 @@ amddwarf_status amddwarf__op_offset(machine *m, op_step *s)
 }
 
 /* ---- undefined and implicit locations -------------------------------------------- */
-
-amddwarf_status amddwarf__op_undefined(machine *m, op_step *s)
-{
-  amddwarf_location loc;
-  (void)s;
-  undefined_location(&loc);
-  return amddwarf__stack_push_location(m, &loc);
-}
 
 amddwarf_status amddwarf__op_implicit_value(machine *m, op_step *s)
 {
