@@ -335,16 +335,6 @@ static inline uint64_t amddwarf__aspace_mask(const machine *m, uint32_t aspace)
 {
   return rule_address_mask(amddwarf__aspace_address_bytes(m, aspace));
 }
-/* Register value VALUE + OFFSET as an address in ASPACE (the breg family,
-   on the general machine and in the plan): modulo the space's address size,
-   so OFFSET 2^64 - N is N bytes below. False: ASPACE is no address space. */
-static inline bool amddwarf__register_address(const machine *m, uint32_t aspace, uint64_t value,
-                                              uint64_t offset, uint64_t *address)
-{
-  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
-  *address = (value + offset) & rule_address_mask(n);
-  return n != 0;
-}
 /* The address space that DWARF number NUMBER names (form_aspace_address,
    aspace_bregx): the common spaces (those sized inline above) without the
    table walk. */

@@ -277,16 +277,17 @@ static inline __attribute__((always_inline)) bool
 dom_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t aspace)
 {
   const amddwarf_target *t = m->t;
-  uint64_t size, address;
+  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
+  uint64_t size;
   uint8_t buf[8] = {0};
-  if (!fast_register_size(m, s->a, s->register_bytes, &size) || !TARGET_HAS(t, read_register))
+  if (n == 0 || !fast_register_size(m, s->a, s->register_bytes, &size) ||
+      !TARGET_HAS(t, read_register))
     return false;
   if (size > 8)
     size = 8;
-  if ((size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK) ||
-      !amddwarf__register_address(m, aspace, amddwarf__load_le64(buf), s->b, &address))
+  if (size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK)
     return false;
-  fast_set(f, slot, aspace, address);
+  fast_set(f, slot, aspace, rule_register_address(amddwarf__load_le64(buf), s->b, n));
   return true;
 }
 

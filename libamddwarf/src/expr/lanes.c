@@ -419,17 +419,18 @@ static bool space_of(const entry *e, uint32_t *aspace)
    address in ASPACE, into E; the same for every lane. */
 static bool breg(symbolic *s, entry *e, uint32_t regno, uint64_t disp, uint32_t aspace)
 {
-  uint64_t size, address;
+  unsigned n = amddwarf__aspace_address_bytes(s->m, aspace);
+  uint64_t size;
   uint8_t buf[8] = {0};
   amddwarf_location reg;
   memset(&reg, 0, sizeof reg);
   reg.kind = AMDDWARF_LOCATION_REGISTER;
   reg.u.reg.regno = regno;
-  if (register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
-      amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK ||
-      !amddwarf__register_address(s->m, aspace, amddwarf__load_le64(buf), disp, &address))
+  if (n == 0 || register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
+      amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
     return false;
-  set_storage(e, AMDDWARF_LOCATION_MEMORY, aspace, constant(address));
+  set_storage(e, AMDDWARF_LOCATION_MEMORY, aspace,
+              constant(rule_register_address(amddwarf__load_le64(buf), disp, n)));
   return true;
 }
 

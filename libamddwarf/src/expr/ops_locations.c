@@ -185,7 +185,7 @@ amddwarf_status amddwarf__op_register_based(machine *m, op_step *s)
   const amddwarf_op *op = s->op;
   register_based what = (register_based)amddwarf__lowering_parameter(op);
   uint32_t aspace = AMDDWARF_ASPACE_NONE;
-  uint64_t value, address;
+  uint64_t value;
   if (what == FRAME_BASE_ADDRESS)
     return frame_base(m, (int64_t)op->operands[0]);
   if (what == REGISTER_ADDRESS_POPPED_SPACE) {
@@ -198,13 +198,14 @@ amddwarf_status amddwarf__op_register_based(machine *m, op_step *s)
                                   (unsigned long long)op->operands[0]);
   if (what == REGISTER_LOCATION)
     return amddwarf__stack_push_register(m, (uint32_t)op->operands[0]);
+  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
+  if (n == 0)
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE,
+                                  "address space %u is not one of DW_ASPACE_*", (unsigned)aspace);
   amddwarf_status st = register_number(m, (uint32_t)op->operands[0], 8, &value);
   if (st != AMDDWARF_OK)
     return st;
-  if (!amddwarf__register_address(m, aspace, value, op->operands[1], &address))
-    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE,
-                                  "address space %u is not one of DW_ASPACE_*", (unsigned)aspace);
-  return amddwarf__stack_push_memory(m, aspace, address);
+  return amddwarf__stack_push_memory(m, aspace, rule_register_address(value, op->operands[1], n));
 }
 
 amddwarf_status amddwarf__op_regval_type(machine *m, op_step *s)
