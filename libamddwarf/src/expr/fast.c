@@ -287,7 +287,7 @@ dom_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t 
     size = 8;
   if (size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK)
     return false;
-  fast_set(f, slot, aspace, (amddwarf__load_le64(buf) + s->b) & rule_address_mask(n));
+  fast_set(f, slot, aspace, rule_register_address(amddwarf__load_le64(buf), s->b, n));
   return true;
 }
 

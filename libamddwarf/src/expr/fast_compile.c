@@ -192,63 +192,42 @@ static bool lower_on_top(compiler *c, const amddwarf_op *op, uint32_t parameter,
   return c->depth >= 1 && serves_as_value(c, s, 0);
 }
 
-static bool lower_address(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                          bool *emit)
+/* addr and LLVM_undefined: a location of kind PARAMETER, the same on every
+   run (addr's, its operand in the default address space). */
+static bool lower_fixed_location(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                                 fast_step *s, bool *emit)
 {
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_ADDRESS;
-  return push(c, FAST_MEMORY, 0);
+  (void)op, (void)emit;
+  bool memory = parameter == AMDDWARF_LOCATION_MEMORY;
+  s->code = memory ? FC_ADDRESS : FC_UNDEFINED;
+  return push(c, memory ? FAST_MEMORY : FAST_UNDEFINED, 0);
 }
 
-static bool lower_register(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                           fast_step *s, bool *emit)
+/* regx, bregx, LLVM_aspace_bregx and fbreg: PARAMETER (register_based)
+   says what each pushes. */
+static bool lower_register_based(compiler *c, const amddwarf_op *op, uint32_t parameter,
+                                 fast_step *s, bool *emit)
 {
-  (void)parameter, (void)emit;
-  s->code = FC_REGISTER;
+  static const uint8_t codes[] = {FC_REGISTER, FC_BREG, FC_ASPACE_BREG, FC_FBREG}; /* by it */
+  (void)emit;
+  s->code = codes[parameter];
+  if (parameter == FRAME_BASE_ADDRESS) {
+    s->index = (uint8_t)(c->depth + c->composite_open);
+    return push(c, FAST_MEMORY, 0);
+  }
   s->a = (uint32_t)op->operands[0];
-  return op->operands[0] <= UINT32_MAX && push(c, FAST_REGISTER, fixed_register_bytes(s->a));
-}
-
-static bool lower_breg(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                       bool *emit)
-{
-  (void)parameter, (void)emit;
-  s->code = FC_BREG;
-  s->a = (uint32_t)op->operands[0];
-  s->b = op->operands[1];
   s->register_bytes = fixed_register_bytes(s->a);
-  return op->operands[0] <= UINT32_MAX && push(c, FAST_MEMORY, 0);
-}
-
-static bool lower_aspace_breg(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                              fast_step *s, bool *emit)
-{
-  (void)parameter, (void)emit;
-  s->code = FC_ASPACE_BREG;
-  s->a = (uint32_t)op->operands[0];
-  s->b = op->operands[1];
-  s->register_bytes = fixed_register_bytes(s->a);
-  if (op->operands[0] > UINT32_MAX || c->depth < 1 || !serves_as_value(c, s, 0))
+  if (op->operands[0] > UINT32_MAX)
     return false;
-  c->depth--;
+  if (parameter == REGISTER_LOCATION)
+    return push(c, FAST_REGISTER, s->register_bytes);
+  s->b = op->operands[1];
+  if (parameter == REGISTER_ADDRESS_POPPED_SPACE) {
+    if (c->depth < 1 || !serves_as_value(c, s, 0))
+      return false;
+    c->depth--;
+  }
   return push(c, FAST_MEMORY, 0);
-}
-
-static bool lower_fbreg(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                        bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_FBREG;
-  s->index = (uint8_t)(c->depth + c->composite_open);
-  return push(c, FAST_MEMORY, 0);
-}
-
-static bool lower_undefined(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                            fast_step *s, bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_UNDEFINED;
-  return push(c, FAST_UNDEFINED, 0);
 }
 
 static bool lower_offset(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
@@ -375,9 +354,9 @@ stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count)
   return row->lower == lower_pick ? STACK_PICK : row->lower == lower_roll ? STACK_ROLL : STACK_DROP;
 }
 
-amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op)
+uint32_t amddwarf__lowering_parameter(const amddwarf_op *op)
 {
-  return (amddwarf_op_kind)lowerings[op->kind].parameter;
+  return lowerings[op->kind].parameter;
 }
 
 bool amddwarf__piece_bits(const amddwarf_op *op, uint64_t *bits, uint64_t *displacement)

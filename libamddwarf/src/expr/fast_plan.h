@@ -141,9 +141,19 @@ static inline const amddwarf_op *amddwarf__op_operand_form(const amddwarf_op *op
 typedef enum stack_move { STACK_PICK, STACK_ROLL, STACK_DROP } stack_move;
 stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count);
 
-/* The arithmetic operation DW_OP_plus_uconst OP is on the top value, with
-   its operand on the right, as its row of plan_lower.def says (plus). */
-amddwarf_op_kind amddwarf__top_arithmetic(const amddwarf_op *op);
+/* What the regx, bregx, LLVM_aspace_bregx and fbreg rows' parameter says
+   they push: the register's location, an address from the register's value
+   plus the offset (in the default address space or in the one popped), or
+   an address in the frame base. */
+typedef enum register_based {
+  REGISTER_LOCATION, REGISTER_ADDRESS, REGISTER_ADDRESS_POPPED_SPACE, FRAME_BASE_ADDRESS
+} register_based;
+
+/* The parameter of OP's row of plan_lower.def, for the general machine to
+   read what the row says of OP: the arithmetic of plus_uconst, neg, not and
+   abs (an amddwarf_op_kind), what a register-based operation pushes
+   (register_based), the kind of location of addr and LLVM_undefined. */
+uint32_t amddwarf__lowering_parameter(const amddwarf_op *op);
 
 /* The bits DW_OP_piece or DW_OP_bit_piece OP takes, its operand times the
    unit its row of plan_lower.def names (8 for piece, 1 for bit_piece), and

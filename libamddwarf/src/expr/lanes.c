@@ -415,21 +415,22 @@ static bool space_of(const entry *e, uint32_t *aspace)
   return as_value(e, &x) && x.a == 0 && amddwarf__aspace_of_number(x.b, aspace);
 }
 
-/* breg: a default-space memory location at register REGNO's number plus
-   DISP, into E. */
-static bool breg(symbolic *s, entry *e, uint32_t regno, uint64_t disp)
+/* breg, bregx, LLVM_aspace_bregx: register REGNO's value plus DISP as an
+   address in ASPACE, into E; the same for every lane. */
+static bool breg(symbolic *s, entry *e, uint32_t regno, uint64_t disp, uint32_t aspace)
 {
+  unsigned n = amddwarf__aspace_address_bytes(s->m, aspace);
   uint64_t size;
   uint8_t buf[8] = {0};
   amddwarf_location reg;
   memset(&reg, 0, sizeof reg);
   reg.kind = AMDDWARF_LOCATION_REGISTER;
   reg.u.reg.regno = regno;
-  if (register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
+  if (n == 0 || register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
       amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
     return false;
-  set_storage(e, AMDDWARF_LOCATION_MEMORY, AMDDWARF_ASPACE_NONE,
-              constant(amddwarf__load_le64(buf) + disp));
+  set_storage(e, AMDDWARF_LOCATION_MEMORY, aspace,
+              constant(rule_register_address(amddwarf__load_le64(buf), disp, n)));
   return true;
 }
 
@@ -598,8 +599,7 @@ static inline bool dom_form_aspace(symbolic *s, plan_frame *f, unsigned i, uint3
 static inline bool dom_breg(symbolic *s, plan_frame *f, const fast_step *t, unsigned i,
                             uint32_t aspace)
 {
-  return breg(s, &f->slot[i], t->a, t->b) &&
-         (aspace == AMDDWARF_ASPACE_NONE || form_space(s, &f->slot[i], aspace));
+  return breg(s, &f->slot[i], t->a, t->b, aspace);
 }
 
 static inline machine *dom_machine(symbolic *s)

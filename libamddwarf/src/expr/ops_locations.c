@@ -101,19 +101,6 @@ static amddwarf_status register_number(machine *m, uint32_t regno, unsigned max_
   return AMDDWARF_OK;
 }
 
-static amddwarf_status breg(machine *m, uint32_t regno, int64_t disp, uint32_t aspace)
-{
-  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
-  uint64_t x;
-  if (n == 0)
-    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE,
-                        "address space %u is not one of DW_ASPACE_*", (unsigned)aspace);
-  amddwarf_status st = register_number(m, regno, 8, &x);
-  if (st != AMDDWARF_OK)
-    return st;
-  return amddwarf__stack_push_memory(m, aspace, (x + (uint64_t)disp) & rule_address_mask(n));
-}
-
 /* DW_OP_xderef*: A on top, AS below; as swap; form_aspace_address. */
 static amddwarf_status xderef_location(machine *m, uint32_t base, amddwarf_location *out)
 {
@@ -190,35 +177,35 @@ static amddwarf_status target_address(machine *m, const char *what,
 
 /* ---- registers ------------------------------------------------------------------ */
 
-amddwarf_status amddwarf__op_register(machine *m, op_step *s)
+/* regx, bregx, LLVM_aspace_bregx and fbreg: what each pushes is its row of
+   plan_lower.def (register_based). LLVM_aspace_bregx's offset is
+   unsigned (specs/encodings.md), added modulo the address size. */
+amddwarf_status amddwarf__op_register_based(machine *m, op_step *s)
 {
   const amddwarf_op *op = s->op;
+  register_based what = (register_based)amddwarf__lowering_parameter(op);
+  uint32_t aspace = AMDDWARF_ASPACE_NONE;
+  uint64_t value;
+  if (what == FRAME_BASE_ADDRESS)
+    return frame_base(m, (int64_t)op->operands[0]);
+  if (what == REGISTER_ADDRESS_POPPED_SPACE) {
+    amddwarf_status st = pop_dwarf_aspace(m, s->base, &aspace);
+    if (st != AMDDWARF_OK)
+      return st;
+  }
   if (op->operands[0] > UINT32_MAX)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_REGISTER, "register %llu",
-                        (unsigned long long)op->operands[0]);
-  return amddwarf__stack_push_register(m, (uint32_t)op->operands[0]);
-}
-
-amddwarf_status amddwarf__op_breg(machine *m, op_step *s)
-{
-  const amddwarf_op *op = s->op;
-  return breg(m, (uint32_t)op->operands[0], (int64_t)op->operands[1], AMDDWARF_ASPACE_NONE);
-}
-
-amddwarf_status amddwarf__op_aspace_bregx(machine *m, op_step *s)
-{
-  uint32_t aspace;
-  amddwarf_status st = pop_dwarf_aspace(m, s->base, &aspace);
+                                  (unsigned long long)op->operands[0]);
+  if (what == REGISTER_LOCATION)
+    return amddwarf__stack_push_register(m, (uint32_t)op->operands[0]);
+  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
+  if (n == 0)
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE,
+                                  "address space %u is not one of DW_ASPACE_*", (unsigned)aspace);
+  amddwarf_status st = register_number(m, (uint32_t)op->operands[0], 8, &value);
   if (st != AMDDWARF_OK)
     return st;
-  /* The displacement is unsigned (specs/encodings.md); added modulo the
-     address size, 2^64 - N gives the address N bytes below. */
-  return breg(m, (uint32_t)s->op->operands[0], (int64_t)s->op->operands[1], aspace);
-}
-
-amddwarf_status amddwarf__op_fbreg(machine *m, op_step *s)
-{
-  return frame_base(m, (int64_t)s->op->operands[0]);
+  return amddwarf__stack_push_memory(m, aspace, rule_register_address(value, op->operands[1], n));
 }
 
 amddwarf_status amddwarf__op_regval_type(machine *m, op_step *s)
@@ -234,9 +221,16 @@ amddwarf_status amddwarf__op_regval_type(machine *m, op_step *s)
 
 /* ---- addresses ------------------------------------------------------------------ */
 
-amddwarf_status amddwarf__op_addr(machine *m, op_step *s)
+/* addr and LLVM_undefined: the kind of location is their row of
+   plan_lower.def. */
+amddwarf_status amddwarf__op_fixed_location(machine *m, op_step *s)
 {
-  return amddwarf__stack_push_memory(m, AMDDWARF_ASPACE_NONE, s->op->operands[0]);
+  amddwarf_location loc;
+  if (amddwarf__lowering_parameter(s->op) == AMDDWARF_LOCATION_MEMORY)
+    memory_location(&loc, AMDDWARF_ASPACE_NONE, s->op->operands[0]);
+  else
+    undefined_location(&loc);
+  return amddwarf__stack_push_location(m, &loc);
 }
 
 amddwarf_status amddwarf__op_encoded_addr(machine *m, op_step *s)
@@ -388,14 +382,6 @@ amddwarf_status amddwarf__op_offset(machine *m, op_step *s)
 }
 
 /* ---- undefined and implicit locations -------------------------------------------- */
-
-amddwarf_status amddwarf__op_undefined(machine *m, op_step *s)
-{
-  amddwarf_location loc;
-  (void)s;
-  undefined_location(&loc);
-  return amddwarf__stack_push_location(m, &loc);
-}
 
 amddwarf_status amddwarf__op_implicit_value(machine *m, op_step *s)
 {

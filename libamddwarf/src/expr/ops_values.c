@@ -85,8 +85,8 @@ amddwarf_status amddwarf__op_plus_uconst(machine *m, op_step *s)
   if (st != AMDDWARF_OK)
     return st;
   uint64_t x = 0;
-  amddwarf__integer_arithmetic(amddwarf__top_arithmetic(s->op), amddwarf__value_u64(&a),
-                               s->op->operands[0], a.type.bit_size, &x);
+  amddwarf__integer_arithmetic((amddwarf_op_kind)amddwarf__lowering_parameter(s->op),
+                               amddwarf__value_u64(&a), s->op->operands[0], a.type.bit_size, &x);
   x &= bits_mask(a.type.bit_size);
   memset(a.inline_bytes, 0, sizeof a.inline_bytes);
   for (unsigned i = 0; i < 8; i++)

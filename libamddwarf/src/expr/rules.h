@@ -32,6 +32,15 @@ static inline uint64_t rule_address_mask(unsigned address_bytes)
   return bits_mask(8 * address_bytes);
 }
 
+/* A register's value VALUE plus OFFSET as an address in a space of
+   ADDRESS_BYTES-byte addresses (the breg family): modulo the address size,
+   so OFFSET 2^64 - N is N bytes below. */
+static inline uint64_t rule_register_address(uint64_t value, uint64_t offset,
+                                             unsigned address_bytes)
+{
+  return (value + offset) & rule_address_mask(address_bytes);
+}
+
 /* The storage of a memory space of ADDRESS_BYTES-byte addresses. */
 static inline storage_size memory_storage(unsigned address_bytes)
 {
