@@ -553,9 +553,9 @@ static void test_scan_records_hex_strings(void **state)
     json_text_index alone;
     size_t fault = 0, hex_seen = 0;
     const char *why = NULL;
-    const json_text_index *known = &scan.waves[w].index;
+    const json_text_index *known = &scan.waves[w].check.index;
     stop_scan_range r = scan.waves[w].snapshot;
-    assert_int_equal(scan.waves[w].check_status, AMDDWARF_OK);
+    assert_int_equal(scan.waves[w].check.status, AMDDWARF_OK);
     assert_int_equal(amddwarf__json_text_check(doc, r.begin, r.end, &alloc, &alone, &fault, &why),
                      AMDDWARF_OK);
     assert_int_equal(alone.count, known->count);
@@ -583,11 +583,11 @@ static void test_scan_records_hex_strings(void **state)
     assert_int_equal(amddwarf__json_text_check(doc, r.begin, r.end, &alloc, &alone, &fault, &why),
                      AMDDWARF_E_BAD_JSON);
     amddwarf__json_text_index_release(&alone);
-    assert_int_equal(scan.waves[2].check_status, AMDDWARF_E_BAD_JSON);
-    assert_int_equal(scan.waves[2].check_fault, fault);
+    assert_int_equal(scan.waves[2].check.status, AMDDWARF_E_BAD_JSON);
+    assert_int_equal(scan.waves[2].check.fault, fault);
     size_t zero = (size_t)(strstr(doc, ": 01") - doc) + 2;
-    assert_true(scan.waves[2].check_fault >= zero && scan.waves[2].check_fault <= zero + 1);
-    assert_string_equal(scan.waves[2].check_why, why);
+    assert_true(scan.waves[2].check.fault >= zero && scan.waves[2].check.fault <= zero + 1);
+    assert_string_equal(scan.waves[2].check.why, why);
   }
   amddwarf__stop_scan_release(&alloc, &scan);
   /* Read through the stop: the first wave's first region has b's bytes. */

@@ -34,12 +34,9 @@ typedef struct stop_entry {
   size_t document;               /* into DOCUMENTS; NOT_INDEXED: parsed when added */
   size_t begin, end;             /* the snapshot member's value in the document */
   /* The strict check of the snapshot's text, made by the document's
-     index (stop_scan.h): the INDEX each parse walks, or the fault
-     (CHECK_FAULT, CHECK_WHY) that refuses the wave when it is read. */
-  amddwarf_status check_status;
-  size_t check_fault;
-  const char *check_why;
-  json_text_index index;
+     index (stop_scan.h): the index each parse walks, or the fault that
+     refuses the wave when it is read. */
+  stop_scan_check check;
 } stop_entry;
 
 enum { NOT_INDEXED = -1 };
@@ -71,7 +68,7 @@ static void wave_release(amddwarf_stop *stop, stop_entry *e)
   amddwarf_snapshot_free(e->wave.snapshot);
   if (e->wave.origin)
     amddwarf__mem_free(&stop->alloc, (void *)e->wave.origin, strlen(e->wave.origin) + 1);
-  amddwarf__json_text_index_release(&e->index);
+  amddwarf__json_text_index_release(&e->check.index);
 }
 
 void amddwarf_stop_free(amddwarf_stop *stop)
@@ -366,11 +363,8 @@ amddwarf_status amddwarf_stop_add_indexed(amddwarf_stop *stop, const char *text,
     e->document = stop->document_count;
     e->begin = sw->snapshot.begin;
     e->end = sw->snapshot.end;
-    e->check_status = sw->check_status;
-    e->check_fault = sw->check_fault;
-    e->check_why = sw->check_why;
-    e->index = sw->index;
-    memset(&scan.waves[i].index, 0, sizeof scan.waves[i].index); /* the entry's now */
+    e->check = sw->check;
+    memset(&scan.waves[i].check, 0, sizeof scan.waves[i].check); /* the entry's now */
     stop->count++;
   }
   amddwarf__stop_scan_release(&stop->alloc, &scan);
@@ -391,12 +385,12 @@ static amddwarf_status parse_entry(const amddwarf_stop *stop, const stop_entry *
                                    amddwarf_stop_wave *out, amddwarf_error *err)
 {
   const indexed_document *doc = &stop->documents[e->document];
-  if (e->check_status != AMDDWARF_OK)
-    return amddwarf__fail(err, e->check_status, e->check_fault,
+  if (e->check.status != AMDDWARF_OK)
+    return amddwarf__fail(err, e->check.status, e->check.fault,
                          "%s.snapshot (at byte %zu): byte %zu: %s", e->wave.origin, e->begin,
-                         e->check_fault, e->check_why);
+                         e->check.fault, e->check.why);
   snapshot_value snapshot, code_objects;
-  amddwarf__snapshot_value_text(doc->text, &e->index, e->begin, e->end, &snapshot);
+  amddwarf__snapshot_value_text(doc->text, &e->check.index, e->begin, e->end, &snapshot);
   amddwarf__snapshot_value_json(doc->code_objects, &code_objects);
   return load_snapshot(stop, &snapshot, 1, doc->code_objects ? &code_objects : NULL,
                        e->wave.origin, (uint64_t)e->begin, out, err);

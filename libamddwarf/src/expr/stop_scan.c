@@ -214,16 +214,17 @@ static amddwarf_status keep_value(scanner *s, stop_scan_range key, stop_scan_ran
 /* The strict check of W's snapshot, whose long hex strings R holds. */
 static amddwarf_status check_snapshot(scanner *s, stop_scan_result *r, stop_scan_wave *w)
 {
-  w->check_status = amddwarf__json_text_check_known(
+  stop_scan_check *c = &w->check;
+  c->status = amddwarf__json_text_check_known(
       s->text, w->snapshot.begin, w->snapshot.end, r->hex_count ? r->hex_strings : NULL,
-      r->hex_count, s->alloc, &w->index, &w->check_fault, &w->check_why);
+      r->hex_count, s->alloc, &c->index, &c->fault, &c->why);
   r->hex_count = 0;
-  if (w->check_status == AMDDWARF_OK) {
-    amddwarf__json_text_index_shrink(&w->index);
+  if (c->status == AMDDWARF_OK) {
+    amddwarf__json_text_index_shrink(&c->index);
     return AMDDWARF_OK;
   }
-  amddwarf__json_text_index_release(&w->index);
-  if (w->check_status == AMDDWARF_E_NO_MEMORY)
+  amddwarf__json_text_index_release(&c->index);
+  if (c->status == AMDDWARF_E_NO_MEMORY)
     return amddwarf__fail(s->err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "out of memory");
   return AMDDWARF_OK;
 }
@@ -293,7 +294,7 @@ static amddwarf_status scan_waves(scanner *s, const amddwarf_allocator *alloc,
     amddwarf_status st = scan_wave(s, r->count, r, &r->waves[r->count]);
     if (st != AMDDWARF_OK) {
       /* Its snapshot may have been checked before a later member failed. */
-      amddwarf__json_text_index_release(&r->waves[r->count].index);
+      amddwarf__json_text_index_release(&r->waves[r->count].check.index);
       return st;
     }
     r->count++;
@@ -364,7 +365,7 @@ done:
 void amddwarf__stop_scan_release(const amddwarf_allocator *alloc, stop_scan_result *r)
 {
   for (size_t i = 0; i < r->count; i++)
-    amddwarf__json_text_index_release(&r->waves[i].index);
+    amddwarf__json_text_index_release(&r->waves[i].check.index);
   amddwarf__mem_free(alloc, r->waves, r->capacity * sizeof *r->waves);
   amddwarf__mem_free(alloc, r->hex_strings, r->hex_capacity * sizeof *r->hex_strings);
   memset(r, 0, sizeof *r);

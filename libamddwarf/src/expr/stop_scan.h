@@ -16,17 +16,22 @@ typedef struct stop_scan_range {
   size_t begin, end;
 } stop_scan_range;
 
+/* The strict check of a wave's snapshot (snapshot_text.h): STATUS OK with
+   INDEX (allocated with the scan's allocator), or E_BAD_JSON with FAULT (a
+   byte offset) and WHY. */
+typedef struct stop_scan_check {
+  amddwarf_status status;
+  size_t fault;
+  const char *why;
+  json_text_index index;
+} stop_scan_check;
+
 /* One element of "waves": the whole element and its members' values, and
-   the strict check of its snapshot (snapshot_text.h), made as the pass
-   reaches the snapshot's end, while its bytes are in the CPU's caches:
-   CHECK_STATUS OK with INDEX (allocated with the scan's allocator), or
-   E_BAD_JSON with CHECK_FAULT (a byte offset) and CHECK_WHY. */
+   the check of its snapshot, made as the pass reaches the snapshot's end,
+   while its bytes are in the CPU's caches. */
 typedef struct stop_scan_wave {
   stop_scan_range entry, work_group, wave_id, snapshot;
-  amddwarf_status check_status;
-  size_t check_fault;
-  const char *check_why;
-  json_text_index index;
+  stop_scan_check check;
 } stop_scan_wave;
 
 typedef struct stop_scan_result {
@@ -51,7 +56,7 @@ struct amddwarf_allocator;
    that is not an object, "waves" not an array; message and offset name it),
    E_NO_MEMORY. A snapshot that is not strict JSON is no error of the scan:
    its wave's check says so. On error *OUT is released. A caller may take a
-   wave's INDEX (zeroing it) before the release. */
+   wave's CHECK (zeroing it) before the release. */
 amddwarf_status amddwarf__stop_scan(const char *text, size_t size, const char *name,
                                    const struct amddwarf_allocator *alloc, stop_scan_result *out,
                                    amddwarf_error *err);
