@@ -161,37 +161,51 @@ void cli_buf_value(text_buf *b, amddwarf_status st, amddwarf_valobj *value, uint
     text_buf_printf(b, "<error: %s (%s)>", err->message, amddwarf_status_name(st));
 }
 
-amddwarf_status cli_buf_wave_lanes(text_buf *b, amddwarf_wave *wave, amddwarf_error *err)
+/* One of the library's lane tables: a wave's (VALUE NULL) or VALUE's LANES. */
+typedef struct lanes_table {
+  amddwarf_wave *wave;
+  amddwarf_valobj *value;
+  uint64_t lanes;
+  unsigned flags;
+} lanes_table;
+
+static amddwarf_status make_table(const lanes_table *t, char *buf, size_t size, size_t *length,
+                                  amddwarf_error *err)
+{
+  return t->value != NULL
+             ? amddwarf_valobj_lanes_table(t->value, t->lanes, t->flags, buf, size, length, err)
+             : amddwarf_wave_lanes_table(t->wave, buf, size, length, err);
+}
+
+/* Appends T, made once into room for 64 rows of a scalar; a longer table
+   (values with explanations, aggregates) is made again at its length. */
+static amddwarf_status append_table(text_buf *b, const lanes_table *t, amddwarf_error *err)
 {
   size_t n = 0;
-  amddwarf_status st = amddwarf_wave_lanes_table(wave, NULL, 0, &n, err);
-  if (st == AMDDWARF_OK && text_buf_reserve(b, n) != 0)
+  if (text_buf_reserve(b, 8192) != 0)
+    return AMDDWARF_E_NO_MEMORY;
+  size_t room = b->cap - b->len;
+  amddwarf_status st = make_table(t, b->data + b->len, room, &n, err);
+  if (st == AMDDWARF_OK && n >= room && text_buf_reserve(b, n) != 0)
     st = AMDDWARF_E_NO_MEMORY;
-  if (st == AMDDWARF_OK)
-    st = amddwarf_wave_lanes_table(wave, b->data + b->len, n + 1, NULL, err);
+  else if (st == AMDDWARF_OK && n >= room)
+    st = make_table(t, b->data + b->len, n + 1, NULL, err);
   if (st == AMDDWARF_OK)
     b->len += n;
+  else if (b->data != NULL)
+    b->data[b->len] = '\0'; /* nothing appended */
   return st;
+}
+
+amddwarf_status cli_buf_wave_lanes(text_buf *b, amddwarf_wave *wave, amddwarf_error *err)
+{
+  return append_table(b, &(lanes_table){.wave = wave}, err);
 }
 
 amddwarf_status cli_buf_value_lanes(text_buf *b, amddwarf_valobj *value, uint64_t lanes,
                                     unsigned flags, amddwarf_error *err)
 {
-  /* Made once into room for 64 rows of a scalar; a longer table (values
-     with explanations, aggregates) is made again at its length. */
-  size_t n = 0;
-  if (text_buf_reserve(b, 8192) != 0)
-    return AMDDWARF_E_NO_MEMORY;
-  size_t room = b->cap - b->len;
-  amddwarf_status st =
-      amddwarf_valobj_lanes_table(value, lanes, flags, b->data + b->len, room, &n, err);
-  if (st == AMDDWARF_OK && n >= room && text_buf_reserve(b, n) != 0)
-    st = AMDDWARF_E_NO_MEMORY;
-  else if (st == AMDDWARF_OK && n >= room)
-    st = amddwarf_valobj_lanes_table(value, lanes, flags, b->data + b->len, n + 1, NULL, err);
-  if (st == AMDDWARF_OK)
-    b->len += n;
-  return st;
+  return append_table(b, &(lanes_table){.value = value, .lanes = lanes, .flags = flags}, err);
 }
 
 amddwarf_status cli_buf_expr(text_buf *b, const amddwarf_cu *cu, const uint8_t *bytes,
