@@ -46,7 +46,8 @@ typedef struct amddwarf_debug_frame {
   amddwarf_frame_var *vars;           /* amddwarf_wave_variables, on first use */
   size_t var_count, var_capacity;
   struct amddwarf_debug_var_fields *var_fields; /* VAR_CAPACITY: each variable's DIE
-                                                   fields, read on first use */
+                                                   fields and the plan of its name,
+                                                   made on first use */
   int vars_done;
   amddwarf_status vars_status;
   struct amddwarf_frame_listing *listing; /* amddwarf_wave_frame_variables, on first use */
