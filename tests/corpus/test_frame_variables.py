@@ -139,6 +139,25 @@ def main():
     check(unit_vars == ["gcount"] and globals_ == unit_vars,
           "Globals: %r, the unit's variables %r" % (globals_, unit_vars))
     check(not any(n == "gcount" for n, _ in shown), "gcount only under Globals")
+    # The kernel's frame stands at the same PC as the inlined call's: it
+    # lists the kernel subprogram's own variables and parameters, not the
+    # inlined function's (the frames' lists are kept apart per scope).
+    kernel = tree[inlined[0]]["parent"]
+    while kernel is not None and tree[kernel]["tag"] != "DW_TAG_subprogram":
+        kernel = tree[kernel]["parent"]
+    kernel_names = sorted(name_of(tree[c]) for c in children(tree, kernel)
+                          if tree[c]["tag"] in ("DW_TAG_variable", "DW_TAG_formal_parameter"))
+    caller = d.request("stackTrace", {"threadId": 1})["body"]["stackFrames"][1]["id"]
+    caller_scopes = {s["name"]: s["variablesReference"]
+                     for s in d.request("scopes", {"frameId": caller})["body"]["scopes"]}
+    caller_names = sorted(v["name"] for scope_name in ("Locals", "Arguments")
+                          for v in d.request("variables", {"variablesReference":
+                                                           caller_scopes[scope_name]})
+                          ["body"]["variables"])
+    check(kernel_names and caller_names == kernel_names,
+          "the kernel's frame lists %r, the subprogram declares %r" % (caller_names, kernel_names))
+    check(sorted(n for n, _ in shown) == sorted(n for n, _ in declared),
+          "the inlined frame lists %r, its origin declares %r" % (sorted(shown), declared))
     w = d.request("setVariable", {"variablesReference": scopes["Locals"], "name": "s",
                                   "value": "1"})
     check(not w["success"] and "optimized out" in w.get("message", ""),

@@ -43,11 +43,13 @@ typedef struct amddwarf_debug_frame {
   size_t normalized_size;
   const uint8_t *normalized_expr;     /* NORMALIZED, or the original bytes when the
                                          same (their address is stable) */
-  amddwarf_frame_var *vars;           /* amddwarf_wave_variables, on first use */
-  size_t var_count, var_capacity;
-  struct amddwarf_debug_var_fields *var_fields; /* VAR_CAPACITY: each variable's DIE
-                                                   fields and the plan of its name,
-                                                   made on first use */
+  /* amddwarf_wave_variables, on first use: the list kept with the object
+     for the frame's scopes at its PC (variables.c), or the frame's own
+     (SCOPE_OWN) when the object keeps no more. VARS is its array. */
+  struct scope_variables *scope;
+  int scope_own;
+  const amddwarf_frame_var *vars;
+  size_t var_count;
   int vars_done;
   amddwarf_status vars_status;
   struct amddwarf_frame_listing *listing; /* amddwarf_wave_frame_variables, on first use */
@@ -218,24 +220,18 @@ amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame
 
 /* What a debugger lists of VAR (its name, tag, declaration, whether it is
    a global of CU), read from the DIE VAR->ref.die (variables.c). */
-/* The fields of VAR's DIE (amddwarf_object_die_fields), read once per
-   frame for a variable of the frame (a debugger makes values of the same
-   variables again and again: each listing, each hover, each lane); read
-   each time for another. */
-amddwarf_status amddwarf__debug_var_fields(amddwarf_debug_frame *frame,
-                                          const amddwarf_frame_var *var,
-                                          amddwarf_die_fields *out, amddwarf_error *err);
-/* The plan of PATH for VAR of type TYPE (amddwarf__debug_plan_build, plan.h),
-   kept per frame for a variable's name alone, the path every listing and
-   hover makes again. */
-struct amddwarf_debug_path;
-struct amddwarf_debug_plan;
-amddwarf_status amddwarf__debug_var_plan(amddwarf_debug_frame *frame,
-                                        const amddwarf_frame_var *var, amddwarf_die_ref type,
-                                        const struct amddwarf_debug_path *path,
-                                        struct amddwarf_debug_plan *plan, char *message,
-                                        size_t size);
-void amddwarf__debug_var_fields_free(amddwarf_debug_frame *frame);
+/* What making a value of VAR's name alone reads of the object, kept for
+   every wave at FRAME's scopes once a value of it was made
+   (struct amddwarf_debug_var_answer, value.h); NULL until then, and for a
+   variable that is not one of FRAME's. */
+struct amddwarf_debug_var_answer;
+const struct amddwarf_debug_var_answer *amddwarf__debug_var_answer(const amddwarf_debug_frame *frame,
+                                                                  const amddwarf_frame_var *var);
+/* Keeps a copy of ANSWER for VAR's name alone (the first one kept stays). */
+void amddwarf__debug_var_answer_keep(amddwarf_debug_frame *frame, const amddwarf_frame_var *var,
+                                     const struct amddwarf_debug_var_answer *answer);
+/* Lets go of FRAME's variables (frees them when they are its own). */
+void amddwarf__debug_scope_release(amddwarf_debug_frame *frame);
 
 void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
                                   amddwarf_frame_var *var);

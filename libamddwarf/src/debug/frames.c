@@ -641,8 +641,7 @@ void amddwarf__debug_free_frames(amddwarf_wave *w)
     if (f->scopes != NULL)
       amddwarf__mem_free(&w->allocator, (void *)f->scopes,
                         f->scope_capacity * sizeof *f->scopes);
-    amddwarf__mem_free(&w->allocator, f->vars, f->var_capacity * sizeof *f->vars);
-    amddwarf__debug_var_fields_free(f);
+    amddwarf__debug_scope_release(f);
     amddwarf__frame_listing_free(w, f->listing);
     amddwarf__mem_free(&w->allocator, f, sizeof *f);
   }

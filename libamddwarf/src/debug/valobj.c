@@ -97,19 +97,39 @@ static void describe_quirk(amddwarf_valobj *v)
       v->info.quirk != AMDDWARF_QUIRK_NONE ? amddwarf_quirk_get(v->info.quirk)->name : NULL;
 }
 
-static amddwarf_status describe(amddwarf_valobj *v)
+/* What V says of itself. A value of a variable's name alone that is not an
+   aggregate (whose members it lists) takes it from the answer KEPT for
+   every wave at the variable's scope when there is one, and keeps it when
+   it is the first. */
+static amddwarf_status describe(amddwarf_valobj *v, const struct amddwarf_debug_var_answer *kept)
 {
   amddwarf_valobj_info *info = &v->info;
-  const amddwarf_frame_var *var = v->var;
   amddwarf__debug_path_spell(&v->path, v->path.count, v->path_text, sizeof v->path_text);
   info->path = v->path_text;
   info->type_name = v->plan.type_name;
-  info->kind = kind_of(v->object, &v->plan);
   info->byte_size = v->plan.is_address ? 8 : v->plan.byte_size;
   info->bit_size = v->plan.is_address ? 64 : v->plan.bit_size;
-  info->variable = var;
+  info->variable = v->var;
+  if (kept != NULL) {
+    info->kind = kept->kind;
+    info->named_children = kept->named_children;
+    info->indexed_children = kept->indexed_children;
+    info->assignable = kept->assignable;
+    info->quirk = kept->quirk;
+    info->quirk_name = kept->quirk_name;
+    return AMDDWARF_OK;
+  }
+  info->kind = kind_of(v->object, &v->plan);
   describe_quirk(v);
-  return describe_children(v);
+  amddwarf_status st = describe_children(v);
+  if (st == AMDDWARF_OK && v->path.count == 0 && v->members == NULL) {
+    struct amddwarf_debug_var_answer answer = {
+        .fields = v->die, .plan = v->plan, .kind = info->kind,
+        .named_children = info->named_children, .indexed_children = info->indexed_children,
+        .assignable = info->assignable, .quirk = info->quirk, .quirk_name = info->quirk_name};
+    amddwarf__debug_var_answer_keep(v->frame, v->var, &answer);
+  }
+  return st;
 }
 
 /* A value of PATH (parsed) in frame FRAME: of the variable VAR when given
@@ -154,8 +174,15 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
   v->object = f->pub.object;
   v->cu = amddwarf_object_cu(v->object, var->ref.die.cu_index);
   v->var = var;
-  /* The type layer reads the variable's DIE through its reference. */
-  amddwarf_status die_status = amddwarf__debug_var_fields(f, var, &v->die, err);
+  /* The type layer reads the variable's DIE through its reference, unless
+     a value of the variable's name alone was made at this scope before. */
+  const struct amddwarf_debug_var_answer *kept =
+      path->count == 0 ? amddwarf__debug_var_answer(f, var) : NULL;
+  amddwarf_status die_status = AMDDWARF_OK;
+  if (kept != NULL)
+    v->die = kept->fields;
+  else
+    die_status = amddwarf_object_die_fields(v->object, var->ref.die, &v->die, err);
   v->info.shadowed = var != innermost;
   v->active_mask = wave->info.exec;
   if (amddwarf_wave_lanes(wave, &v->lanes, NULL) == AMDDWARF_OK)
@@ -180,12 +207,16 @@ static amddwarf_status make_value(amddwarf_wave *wave, size_t frame,
     goto done;
   }
   message[0] = '\0';
-  st = amddwarf__debug_var_plan(f, var, v->die.type, path, &v->plan, message, sizeof message);
+  if (kept != NULL)
+    v->plan = kept->plan;
+  else
+    st = amddwarf__debug_plan_build(v->object, v->die.type, path, &v->plan, message,
+                                    sizeof message);
   if (st != AMDDWARF_OK) {
     st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "%s", message);
     goto done;
   }
-  if ((st = describe(v)) != AMDDWARF_OK)
+  if ((st = describe(v, kept)) != AMDDWARF_OK)
     st = amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "value of '%s'", v->path_text);
 done:
   if (st != AMDDWARF_OK) {

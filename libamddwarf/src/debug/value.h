@@ -25,6 +25,20 @@ typedef struct amddwarf_debug_lane_read {
   size_t size;               /* bytes of the value in BYTES */
 } amddwarf_debug_lane_read;
 
+/* What making a value of a variable's name alone reads of the object: its
+   DIE's fields, the plan, and what the value says of itself. It is the same
+   for every wave at the variable's scope, and kept with the object
+   (amddwarf__debug_var_answer_keep). */
+struct amddwarf_debug_var_answer {
+  amddwarf_die_fields fields;
+  amddwarf_debug_plan plan;
+  amddwarf_value_kind kind;
+  size_t named_children, indexed_children;
+  int assignable;
+  amddwarf_quirk quirk;
+  const char *quirk_name;
+};
+
 struct amddwarf_valobj {
   amddwarf_wave *wave;
   amddwarf_debug_frame *frame;

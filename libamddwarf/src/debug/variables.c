@@ -1,5 +1,7 @@
 /* The variables of a frame (debug.h): those of the frame's own scopes at
  * its lookup PC, innermost first, then the unit's globals. */
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -7,6 +9,8 @@
 #include "common/mem.h"
 #include "debug/debug_internal.h"
 #include "debug/plan.h"
+#include "debug/value.h"
+#include "object/memo.h"
 
 /* Whether VAR (from amddwarf_object_var_refs_at, its depth counting the
    physical frame's scopes) belongs to FRAME: declared in one of the frame's
@@ -49,32 +53,81 @@ void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_
   var->decl_file = line ? (uint32_t)file : 0;
 }
 
-static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *err)
+/* ---- a scope's variables, kept with the object ---- */
+
+/* The variables of a frame's scopes at its PC are the same for every wave
+   of the object there (a stop's thousands of waves stand at a few PCs), and
+   so is what making a value of a variable's name alone reads of the object:
+   both are kept with the object (object/memo.h), the list when first made,
+   each variable's answer when a value of it is first made. */
+#define MEMO_SCOPE_VARIABLES UINT64_C(0x7363706576617273) /* "scpevars" */
+
+typedef struct scope_variables {
+  amddwarf_object_memo memo;    /* first: the block is the memo's */
+  size_t count;
+  amddwarf_frame_var *vars;     /* COUNT, in the same block */
+  _Atomic(struct amddwarf_debug_var_answer *) *answers; /* COUNT, in the same block */
+} scope_variables;
+
+static void release_answers(const amddwarf_object *object, amddwarf_object_memo *memo)
+{
+  scope_variables *scope = (scope_variables *)memo;
+  for (size_t i = 0; i < scope->count; ++i) {
+    struct amddwarf_debug_var_answer *a =
+        atomic_load_explicit(&scope->answers[i], memory_order_acquire);
+    if (a != NULL)
+      amddwarf__object_memo_block_free(object, a, sizeof *a);
+  }
+}
+
+/* The kept list of F's scopes made of the COUNT variables VARS: published
+   with the object, or F's own when the object keeps no more (NULL when out
+   of memory). */
+static scope_variables *keep_scope(amddwarf_debug_frame *f, const uint64_t key[4],
+                                   const amddwarf_frame_var *vars, size_t count)
+{
+  const amddwarf_object *object = f->pub.object;
+  size_t size = sizeof(scope_variables) + count * sizeof *vars +
+                count * sizeof(_Atomic(struct amddwarf_debug_var_answer *));
+  scope_variables *scope = (scope_variables *)amddwarf__object_memo_new(object, key, size);
+  if (scope == NULL)
+    return NULL;
+  scope->count = count;
+  scope->vars = (amddwarf_frame_var *)(scope + 1);
+  scope->answers = (_Atomic(struct amddwarf_debug_var_answer *) *)(scope->vars + count);
+  if (count > 0)
+    memcpy(scope->vars, vars, count * sizeof *vars);
+  for (size_t i = 0; i < count; ++i)
+    atomic_init(&scope->answers[i], NULL);
+  scope->memo.release = release_answers;
+  f->scope_own = !amddwarf__object_memo_publish(object, &scope->memo);
+  return scope;
+}
+
+/* The variables of F's own scopes (and the unit's globals), read from the
+   DIEs of the subprogram holding its PC. */
+static amddwarf_status read_variables(amddwarf_debug_frame *f, const uint64_t key[4],
+                                      amddwarf_error *err)
 {
   const amddwarf_object *object = f->pub.object;
   amddwarf_var_ref *refs = NULL;
   amddwarf_frame_var *all = NULL;
   size_t count = 0, kept = 0;
-  amddwarf_status st = AMDDWARF_OK;
-  if (object == NULL || !amddwarf_die_ref_valid(f->pub.function) || f->cu == NULL)
-    goto done; /* no DWARF: no variables */
-  st = amddwarf_object_var_refs_at(object, f->pub.object_pc, NULL, 0, &count, err);
+  amddwarf_status st = amddwarf_object_var_refs_at(object, f->pub.object_pc, NULL, 0, &count, err);
   if (st == AMDDWARF_NOT_FOUND)
     st = amddwarf__fail(err, AMDDWARF_NOT_FOUND, AMDDWARF_NO_OFFSET,
                         "no subprogram contains pc 0x%llx",
                         (unsigned long long)f->pub.lookup_pc);
   if (st != AMDDWARF_OK)
-    goto done;
-  refs = amddwarf__mem_calloc(&f->wave->allocator, count ? count : 1, sizeof *refs);
-  all = amddwarf__mem_calloc(&f->wave->allocator, count ? count : 1, sizeof *all);
-  if (refs == NULL || all == NULL) {
+    return st;
+  size_t capacity = count ? count : 1;
+  refs = amddwarf__mem_calloc(&f->wave->allocator, capacity, sizeof *refs);
+  all = amddwarf__mem_calloc(&f->wave->allocator, capacity, sizeof *all);
+  if (refs == NULL || all == NULL)
     st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "variables");
-    goto done;
-  }
-  if ((st = amddwarf_object_var_refs_at(object, f->pub.object_pc, refs, count, &count, err)) !=
-      AMDDWARF_OK)
-    goto done;
-  for (size_t i = 0; i < count; ++i) {
+  else
+    st = amddwarf_object_var_refs_at(object, f->pub.object_pc, refs, count, &count, err);
+  for (size_t i = 0; st == AMDDWARF_OK && i < count; ++i) {
     amddwarf_frame_var *v = &all[kept];
     memset(v, 0, sizeof *v);
     v->ref = refs[i];
@@ -84,82 +137,75 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
     amddwarf__debug_describe_var(object, f->cu, v);
     ++kept;
   }
-  f->vars = all;
-  f->var_count = kept;
-  /* The array keeps its full size for the free. */
-  f->var_capacity = count ? count : 1;
-  all = NULL;
-done:
-  amddwarf__mem_free(&f->wave->allocator, refs, (count ? count : 1) * sizeof *refs);
-  if (all != NULL)
-    amddwarf__mem_free(&f->wave->allocator, all, (count ? count : 1) * sizeof *all);
+  if (st == AMDDWARF_OK && (f->scope = keep_scope(f, key, all, kept)) == NULL)
+    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "variables");
+  amddwarf__mem_free(&f->wave->allocator, refs, capacity * sizeof *refs);
+  amddwarf__mem_free(&f->wave->allocator, all, capacity * sizeof *all);
+  return st;
+}
+
+static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *err)
+{
+  const amddwarf_object *object = f->pub.object;
+  amddwarf_status st = AMDDWARF_OK;
+  if (object != NULL && amddwarf_die_ref_valid(f->pub.function) && f->cu != NULL) {
+    /* The frame's scopes are those of its PC, from SCOPE_BASE: an inline
+       frame and its caller at one PC keep lists of their own. */
+    const uint64_t key[4] = {MEMO_SCOPE_VARIABLES, f->pub.object_pc, f->pub.scope_base,
+                             f->pub.scope_count};
+    f->scope = (scope_variables *)amddwarf__object_memo_find(object, key);
+    f->scope_own = 0;
+    if (f->scope == NULL)
+      st = read_variables(f, key, err);
+  } /* else no DWARF: no variables */
+  f->vars = f->scope != NULL ? f->scope->vars : NULL;
+  f->var_count = f->scope != NULL ? f->scope->count : 0;
   f->vars_status = st;
   f->vars_done = 1;
   return st;
 }
 
-struct amddwarf_debug_var_fields {
-  amddwarf_die_fields fields;
-  int known;
-  amddwarf_debug_plan *plan; /* of the variable's name alone, or NULL */
-};
-
-/* VAR's entry in F's cache, made on first use; NULL for a variable that is
-   not one of F's (or no memory: the caller reads without the cache). */
-static struct amddwarf_debug_var_fields *cached(amddwarf_debug_frame *f,
-                                                const amddwarf_frame_var *var)
+/* The index of VAR among F's variables, or -1 for another variable. */
+static ptrdiff_t index_of(const amddwarf_debug_frame *f, const amddwarf_frame_var *var)
 {
   uintptr_t at = (uintptr_t)var, first = (uintptr_t)f->vars;
-  size_t i = (at - first) / sizeof *var;
-  if (f->vars == NULL || at < first || i >= f->var_count)
-    return NULL;
-  if (f->var_fields == NULL)
-    f->var_fields = amddwarf__mem_calloc(&f->wave->allocator, f->var_capacity,
-                                         sizeof *f->var_fields);
-  return f->var_fields != NULL ? &f->var_fields[i] : NULL;
+  if (f->scope == NULL || at < first || (at - first) / sizeof *var >= f->var_count)
+    return -1;
+  return (ptrdiff_t)((at - first) / sizeof *var);
 }
 
-amddwarf_status amddwarf__debug_var_fields(amddwarf_debug_frame *f, const amddwarf_frame_var *var,
-                                          amddwarf_die_fields *out, amddwarf_error *err)
+const struct amddwarf_debug_var_answer *amddwarf__debug_var_answer(const amddwarf_debug_frame *f,
+                                                                  const amddwarf_frame_var *var)
 {
-  struct amddwarf_debug_var_fields *c = cached(f, var);
-  if (c == NULL)
-    return amddwarf_object_die_fields(f->pub.object, var->ref.die, out, err);
-  if (!c->known) {
-    amddwarf_status st = amddwarf_object_die_fields(f->pub.object, var->ref.die, &c->fields, err);
-    if (st != AMDDWARF_OK)
-      return st;
-    c->known = 1;
-  }
-  *out = c->fields;
-  return AMDDWARF_OK;
+  ptrdiff_t i = index_of(f, var);
+  return i < 0 ? NULL : atomic_load_explicit(&f->scope->answers[i], memory_order_acquire);
 }
 
-amddwarf_status amddwarf__debug_var_plan(amddwarf_debug_frame *f, const amddwarf_frame_var *var,
-                                        amddwarf_die_ref type, const amddwarf_debug_path *path,
-                                        amddwarf_debug_plan *plan, char *message, size_t size)
+void amddwarf__debug_var_answer_keep(amddwarf_debug_frame *f, const amddwarf_frame_var *var,
+                                     const struct amddwarf_debug_var_answer *answer)
 {
-  struct amddwarf_debug_var_fields *c = path->count == 0 ? cached(f, var) : NULL;
-  if (c != NULL && c->plan != NULL) {
-    *plan = *c->plan;
-    return AMDDWARF_OK;
-  }
-  amddwarf_status st = amddwarf__debug_plan_build(f->pub.object, type, path, plan, message, size);
-  if (st == AMDDWARF_OK && c != NULL &&
-      (c->plan = amddwarf__mem_alloc(&f->wave->allocator, sizeof *c->plan)) != NULL)
-    *c->plan = *plan;
-  return st;
+  ptrdiff_t i = index_of(f, var);
+  if (i < 0)
+    return;
+  const amddwarf_object *object = f->pub.object;
+  struct amddwarf_debug_var_answer *copy = amddwarf__object_memo_block(object, sizeof *copy);
+  if (copy == NULL)
+    return; /* the next value asks the object again */
+  *copy = *answer;
+  struct amddwarf_debug_var_answer *none = NULL;
+  /* Another wave may have kept the same answer meanwhile: the first stays. */
+  if (!atomic_compare_exchange_strong_explicit(&f->scope->answers[i], &none, copy,
+                                               memory_order_release, memory_order_relaxed))
+    amddwarf__object_memo_block_free(object, copy, sizeof *copy);
 }
 
-void amddwarf__debug_var_fields_free(amddwarf_debug_frame *f)
+void amddwarf__debug_scope_release(amddwarf_debug_frame *f)
 {
-  for (size_t i = 0; f->var_fields != NULL && i < f->var_capacity; ++i)
-    if (f->var_fields[i].plan != NULL)
-      amddwarf__mem_free(&f->wave->allocator, f->var_fields[i].plan, sizeof *f->var_fields[i].plan);
-  if (f->var_fields != NULL)
-    amddwarf__mem_free(&f->wave->allocator, f->var_fields,
-                       f->var_capacity * sizeof *f->var_fields);
-  f->var_fields = NULL;
+  if (f->scope != NULL && f->scope_own)
+    amddwarf__object_memo_free(f->pub.object, &f->scope->memo);
+  f->scope = NULL;
+  f->vars = NULL;
+  f->var_count = 0;
 }
 
 amddwarf_status amddwarf_wave_variables(amddwarf_wave *wave, size_t frame,

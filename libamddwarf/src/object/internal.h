@@ -321,6 +321,9 @@ struct amddwarf_object {
      first (elf.c): a list that only grows, pushed with compare-and-swap,
      so readers need no lock; freed at close. */
   _Atomic(struct amddwarf_symbol_hit *) symbol_hits;
+  /* Answers kept for the object's life (memo.c). */
+  _Atomic(struct amddwarf_object_memo *) memos;
+  atomic_size_t memo_count;
 };
 
 /* What attribute values of unit CU are read against. */
@@ -356,6 +359,7 @@ typedef struct amddwarf__function_at {
 bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t address,
                                   amddwarf__function_at *out);
 void amddwarf__object_free_symbol_hits(amddwarf_object *object);
+void amddwarf__object_free_memos(amddwarf_object *object);
 /* Reads the metadata note (and the symbols) once (amddwarf_object_load_metadata). */
 amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *object,
                                                   amddwarf_error *err);
