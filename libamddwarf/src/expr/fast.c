@@ -20,6 +20,7 @@
 
 #include "common/checked.h"
 #include "expr/eval_internal.h"
+#include "expr/machine_rules.h"
 
 /* A generic value's address space is the default one, so that it serves as
    a default-space address without a conversion, and a copy never reads an
@@ -83,17 +84,6 @@ static inline fast_entry fast_entry_at(const fast_frame *f, unsigned i, uint8_t 
   fast_entry e = {kind == FAST_VALUE ? FAST_MEMORY : (fast_kind)kind, f->space[i], f->x[i],
                   register_bytes};
   return e;
-}
-
-/* The size of register REGNO: FIXED (the plan's, from the AMDGPU map) unless
-   the target sizes its registers itself or the map has no size. */
-static inline bool fast_register_size(machine *m, uint32_t regno, uint64_t fixed, uint64_t *bytes)
-{
-  if (fixed != 0 && !m->registers_sized_by_target) {
-    *bytes = fixed;
-    return true;
-  }
-  return register_bytes(m, regno, bytes) == AMDDWARF_OK;
 }
 
 static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc);
@@ -161,18 +151,28 @@ static int64_t generic_signed(const machine *m, uint64_t x)
   return rule_sign_extend(x, machine_generic_bits(m));
 }
 
-/* N bytes at byte X of register or memory entry E fit its storage (the
-   whole-byte rules of rules.h). */
+/* The storage of entry E of frame F (amddwarf__storage_of); false for an
+   entry that has none here (a value, undefined storage). */
+static inline __attribute__((always_inline)) bool
+fast_storage(machine *m, const fast_frame *f, const fast_entry *e, storage_size *out)
+{
+  if (e->kind == FAST_COMPOSITE) {
+    *out = sized_storage(f->composites[e->space].bit_size);
+    return true;
+  }
+  return (e->kind == FAST_REGISTER || e->kind == FAST_MEMORY) &&
+         amddwarf__storage_of(m,
+                              e->kind == FAST_REGISTER ? AMDDWARF_LOCATION_REGISTER
+                                                       : AMDDWARF_LOCATION_MEMORY,
+                              e->space, e->register_bytes, out) == AMDDWARF_OK;
+}
+
+/* N bytes at byte X of register or memory entry E fit its storage. */
 static inline bool fast_bytes_fit(machine *m, const fast_entry *e, uint64_t x, uint64_t n)
 {
-  if (e->kind == FAST_REGISTER) {
-    uint64_t size;
-    return fast_register_size(m, e->space, e->register_bytes, &size) &&
-           rule_sized_bytes_fit(size, x, n);
-  }
-  unsigned address_bytes =
-      e->kind == FAST_MEMORY ? amddwarf__aspace_address_bytes(m, e->space) : 0;
-  return address_bytes != 0 && rule_memory_bytes_fit(rule_address_mask(address_bytes), x, n);
+  storage_size storage;
+  return e->kind != FAST_COMPOSITE && fast_storage(m, NULL, e, &storage) &&
+         rule_bytes_fit(&storage, x, n);
 }
 
 /* Reads SIZE bytes (at most 8) of register or memory entry E, with the
@@ -233,31 +233,8 @@ static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64
 /* Moves location E of frame F by BYTES, when it stays inside its storage. */
 static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
 {
-  uint64_t moved, size;
   storage_size storage;
-  switch (e->kind) {
-  case FAST_REGISTER:
-    if (!fast_register_size(m, e->space, e->register_bytes, &size) ||
-        !rule_moved_byte(e->x, bytes, &moved) || !rule_inside_sized_bytes(size, moved))
-      return false;
-    break;
-  case FAST_MEMORY: {
-    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
-    storage = memory_storage(n);
-    if (n == 0 || !rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
-      return false;
-    break;
-  }
-  case FAST_COMPOSITE:
-    storage = sized_storage(f->composites[e->space].bit_size);
-    if (!rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
-      return false;
-    break;
-  default:
-    return false;
-  }
-  e->x = moved;
-  return true;
+  return fast_storage(m, f, e, &storage) && rule_move_bytes(&storage, e->x, bytes, &e->x);
 }
 
 /* Slot SLOT's location of kind KIND moved by BYTES. */
@@ -271,23 +248,17 @@ static inline bool fast_offset_slot(machine *m, fast_frame *f, unsigned slot, ui
   return true;
 }
 
-/* breg, bregx, aspace_bregx: register A's first bytes plus B in ASPACE, into
+/* breg, bregx, aspace_bregx: register A's value plus B in ASPACE, into
    SLOT. */
 static inline __attribute__((always_inline)) bool
 dom_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t aspace)
 {
-  const amddwarf_target *t = m->t;
   unsigned n = amddwarf__aspace_address_bytes(m, aspace);
-  uint64_t size;
-  uint8_t buf[8] = {0};
-  if (n == 0 || !fast_register_size(m, s->a, s->register_bytes, &size) ||
-      !TARGET_HAS(t, read_register))
+  uint64_t address;
+  if (n == 0 || amddwarf__register_address(m, s->a, s->register_bytes, s->b, n, true,
+                                           &address) != AMDDWARF_OK)
     return false;
-  if (size > 8)
-    size = 8;
-  if (size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK)
-    return false;
-  fast_set(f, slot, aspace, rule_register_address(amddwarf__load_le64(buf), s->b, n));
+  fast_set(f, slot, aspace, address);
   return true;
 }
 
@@ -341,16 +312,6 @@ static bool dom_select(machine *m, fast_frame *f, const fast_step *s)
   else if (!fast_build(m, f, c))
     return false;
   fast_set(f, top - 2, s->index, 0);
-  return true;
-}
-
-/* The generic value in SLOT as an address in ASPACE (form_aspace_address). */
-static inline bool fast_form_aspace(machine *m, fast_frame *f, unsigned slot, uint32_t aspace)
-{
-  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
-  if (n == 0)
-    return false;
-  fast_set(f, slot, aspace, f->x[slot] & rule_address_mask(n));
   return true;
 }
 
@@ -453,7 +414,11 @@ static inline bool dom_move(machine *m, fast_frame *f, unsigned i, uint8_t kind,
 
 static inline bool dom_form_aspace(machine *m, fast_frame *f, unsigned i, uint32_t aspace)
 {
-  return fast_value(f, i) && fast_form_aspace(m, f, i, aspace);
+  uint64_t address;
+  if (!fast_value(f, i) || !amddwarf__aspace_address(m, aspace, f->x[i], &address))
+    return false;
+  fast_set(f, i, aspace, address);
+  return true;
 }
 
 

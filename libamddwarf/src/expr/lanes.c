@@ -29,6 +29,7 @@
 #include "common/error.h"
 #include "common/mem.h"
 #include "expr/eval_internal.h"
+#include "expr/machine_rules.h"
 
 enum {
   LANES = AMDDWARF_EVAL_MAX_LANES,
@@ -146,28 +147,15 @@ typedef struct symbolic {
   uint64_t steps;
 } symbolic;
 
-/* The storage of entry E (rules.h). */
-static bool bounds_of(symbolic *s, const entry *e, storage_size *out)
+/* The storage of entry E (amddwarf__storage_of). */
+static inline __attribute__((always_inline)) bool bounds_of(symbolic *s, const entry *e,
+                                                          storage_size *out)
 {
-  memset(out, 0, sizeof *out);
   if (e->kind == ENTRY_COMPOSITE) {
     *out = sized_storage(e->bit_size);
     return true;
   }
-  if (e->where.kind == AMDDWARF_LOCATION_UNDEFINED) {
-    out->unbounded = true;
-    return true;
-  }
-  if (e->where.kind == AMDDWARF_LOCATION_MEMORY) {
-    unsigned n = amddwarf__aspace_address_bytes(s->m, e->where.id);
-    *out = memory_storage(n);
-    return n != 0;
-  }
-  uint64_t bytes;
-  if (register_bytes(s->m, e->where.id, &bytes) != AMDDWARF_OK)
-    return false;
-  *out = sized_storage(bytes * 8);
-  return true;
+  return amddwarf__storage_of(s->m, e->where.kind, e->where.id, 0, out) == AMDDWARF_OK;
 }
 
 /* ---- the rules of location.c, for one lane --------------------------------- */
@@ -420,17 +408,11 @@ static bool space_of(const entry *e, uint32_t *aspace)
 static bool breg(symbolic *s, entry *e, uint32_t regno, uint64_t disp, uint32_t aspace)
 {
   unsigned n = amddwarf__aspace_address_bytes(s->m, aspace);
-  uint64_t size;
-  uint8_t buf[8] = {0};
-  amddwarf_location reg;
-  memset(&reg, 0, sizeof reg);
-  reg.kind = AMDDWARF_LOCATION_REGISTER;
-  reg.u.reg.regno = regno;
-  if (n == 0 || register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
-      amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
+  uint64_t address;
+  if (n == 0 ||
+      amddwarf__register_address(s->m, regno, 0, disp, n, false, &address) != AMDDWARF_OK)
     return false;
-  set_storage(e, AMDDWARF_LOCATION_MEMORY, aspace,
-              constant(rule_register_address(amddwarf__load_le64(buf), disp, n)));
+  set_storage(e, AMDDWARF_LOCATION_MEMORY, aspace, constant(address));
   return true;
 }
 

@@ -1,0 +1,102 @@
+/* The rules of rules.h where they ask the machine, each written once for
+ * the general machine (location.c, access.c, ops_locations.c), the
+ * one-lane fast path (fast.c) and the whole-wave evaluator (lanes.c): the
+ * storage of a leaf, a register's value as a number and as an address (the
+ * breg family), a number as an address in a space (form_aspace_address,
+ * xderef). Inline: the fast paths ask them once per step, with arguments
+ * each knows at compile time (specs/evaluator.md, "One owner per rule"). */
+#ifndef AMDDWARF_EXPR_MACHINE_RULES_H
+#define AMDDWARF_EXPR_MACHINE_RULES_H
+
+#include "common/bytes.h"
+#include "expr/eval_internal.h"
+
+/* The register's size in bytes: FIXED, its size on the fixed AMDGPU map as
+   a plan carries it, unless that is 0 or the target sizes its registers;
+   else register_bytes. */
+static inline amddwarf_status register_size(machine *m, uint32_t regno, uint64_t fixed,
+                                            uint64_t *bytes)
+{
+  if (fixed != 0 && !m->registers_sized_by_target) {
+    *bytes = fixed;
+    return AMDDWARF_OK;
+  }
+  return register_bytes(m, regno, bytes);
+}
+/* The storage (rules.h) of a leaf of KIND: memory of address space ID,
+   register ID (FIXED as register_size takes it) or undefined storage; the
+   other kinds carry their size. E_EVAL_BAD_ADDRESS_SPACE, not reported,
+   when ID is no address space; a register's size fails as register_size. */
+static inline __attribute__((always_inline)) amddwarf_status
+amddwarf__storage_of(machine *m, amddwarf_location_kind kind, uint32_t id, uint64_t fixed,
+                     storage_size *out)
+{
+  if (kind == AMDDWARF_LOCATION_MEMORY) {
+    unsigned n = amddwarf__aspace_address_bytes(m, id);
+    *out = memory_storage(n);
+    return n != 0 ? AMDDWARF_OK : AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE;
+  }
+  if (kind == AMDDWARF_LOCATION_REGISTER) {
+    uint64_t bytes = 0;
+    amddwarf_status st = register_size(m, id, fixed, &bytes);
+    *out = sized_storage(bytes * 8);
+    return st;
+  }
+  *out = (storage_size){.unbounded = true};
+  return AMDDWARF_OK;
+}
+/* The address-space rule (form_aspace_address, xderef): NUMBER as an
+   address of ASPACE, its low 8 * (address bytes) bits; false when ASPACE is
+   no address space. */
+static inline bool amddwarf__aspace_address(const machine *m, uint32_t aspace, uint64_t number,
+                                            uint64_t *address)
+{
+  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
+  *address = number & rule_address_mask(n);
+  return n != 0;
+}
+/* A register's value as a number (the breg family, a register frame
+   base): register REGNO's first bytes, at most MAX_BYTES (FIXED as
+   register_size takes it), little-endian. DIRECT reads straight from the
+   target and reports nothing, for the fast path (never traced, never inside
+   an entry value); else through amddwarf__access_read, which traces, reads
+   entry values and says what failed. */
+static inline __attribute__((always_inline)) amddwarf_status
+amddwarf__register_number(machine *m, uint32_t regno, uint64_t fixed, unsigned max_bytes,
+                          bool direct, uint64_t *out)
+{
+  uint64_t size;
+  uint8_t buf[8] = {0};
+  amddwarf_status st = register_size(m, regno, fixed, &size);
+  if (st != AMDDWARF_OK)
+    return st;
+  if (size > max_bytes)
+    size = max_bytes;
+  if (direct) {
+    const amddwarf_target *t = m->t;
+    if (!TARGET_HAS(t, read_register))
+      return AMDDWARF_E_UNSUPPORTED;
+    if (size)
+      st = t->read_register(t->user, regno, 0, size, buf);
+  } else {
+    amddwarf_location reg;
+    register_location(&reg, regno);
+    st = amddwarf__access_read(m, &reg, 0, size * 8, buf, 0);
+  }
+  *out = amddwarf__load_le64(buf);
+  return st;
+}
+/* The breg family's address: register REGNO's value (its first 8 bytes,
+   as amddwarf__register_number reads them) plus OFFSET in a space of
+   ADDRESS_BYTES-byte addresses (rule_register_address). */
+static inline __attribute__((always_inline)) amddwarf_status
+amddwarf__register_address(machine *m, uint32_t regno, uint64_t fixed, uint64_t offset,
+                           unsigned address_bytes, bool direct, uint64_t *address)
+{
+  uint64_t value;
+  amddwarf_status st = amddwarf__register_number(m, regno, fixed, 8, direct, &value);
+  *address = rule_register_address(value, offset, address_bytes);
+  return st;
+}
+
+#endif
