@@ -7,7 +7,6 @@
 #include "common/checked.h"
 #include "common/mem.h"
 #include "expr/eval_internal.h"
-#include "expr/machine_rules.h"
 
 /* Bytes moved through the target per call when a leaf is large. */
 enum { CHUNK_BYTES = 256 };
@@ -231,18 +230,21 @@ static bool direct_leaf(machine *m, const amddwarf_location *loc, uint64_t byte,
   const amddwarf_target *t = m->t;
   if (loc->bit != 0 || n > CHUNK_BYTES || byte > (UINT64_MAX >> 3))
     return false;
-  uint32_t id = loc->kind == AMDDWARF_LOCATION_REGISTER ? loc->u.reg.regno : loc->u.memory.aspace;
-  storage_size storage;
-  if ((loc->kind != AMDDWARF_LOCATION_REGISTER && loc->kind != AMDDWARF_LOCATION_MEMORY) ||
-      amddwarf__storage_of(m, loc->kind, id, 0, &storage) != AMDDWARF_OK ||
-      !rule_bytes_fit(&storage, byte, n))
-    return false;
-  if (loc->kind == AMDDWARF_LOCATION_REGISTER)
-    return TARGET_HAS(t, read_register) &&
+  if (loc->kind == AMDDWARF_LOCATION_REGISTER) {
+    uint64_t size;
+    if (register_bytes(m, loc->u.reg.regno, &size) != AMDDWARF_OK)
+      return false;
+    return rule_sized_bytes_fit(size, byte, n) && TARGET_HAS(t, read_register) &&
            t->read_register(t->user, loc->u.reg.regno, byte, n, dst) == AMDDWARF_OK;
+  }
+  if (loc->kind != AMDDWARF_LOCATION_MEMORY)
+    return false;
+  unsigned address_bytes = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
   uint32_t aspace, lane;
   uint64_t address;
-  return amddwarf__memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane,
+  return address_bytes != 0 &&
+         rule_memory_bytes_fit(rule_address_mask(address_bytes), byte, n) &&
+         amddwarf__memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane,
                                        &address) == AMDDWARF_OK &&
          TARGET_HAS(t, read_memory) &&
          t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;

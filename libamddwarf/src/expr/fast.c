@@ -87,7 +87,7 @@ static inline fast_entry fast_entry_at(const fast_frame *f, unsigned i, uint8_t 
 }
 
 static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc);
-static bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc);
+static inline bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc);
 
 /* Composite C of frame F built, as the general machine builds it (its
    sources first when they are composites made before it). */
@@ -107,8 +107,8 @@ static bool fast_build(machine *m, fast_frame *f, fast_composite *c)
 }
 
 /* Entry E of frame F as a location description; false when a composite
-   does not build. */
-static bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc)
+   does not build. Inline: the result of every run asks it. */
+static inline __attribute__((always_inline)) bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc)
 {
   if (e->kind != FAST_COMPOSITE) {
     fast_location_of_leaf(e, loc);
@@ -151,28 +151,18 @@ static int64_t generic_signed(const machine *m, uint64_t x)
   return rule_sign_extend(x, machine_generic_bits(m));
 }
 
-/* The storage of entry E of frame F (amddwarf__storage_of); false for an
-   entry that has none here (a value, undefined storage). */
-static inline __attribute__((always_inline)) bool
-fast_storage(machine *m, const fast_frame *f, const fast_entry *e, storage_size *out)
-{
-  if (e->kind == FAST_COMPOSITE) {
-    *out = sized_storage(f->composites[e->space].bit_size);
-    return true;
-  }
-  return (e->kind == FAST_REGISTER || e->kind == FAST_MEMORY) &&
-         amddwarf__storage_of(m,
-                              e->kind == FAST_REGISTER ? AMDDWARF_LOCATION_REGISTER
-                                                       : AMDDWARF_LOCATION_MEMORY,
-                              e->space, e->register_bytes, out) == AMDDWARF_OK;
-}
-
-/* N bytes at byte X of register or memory entry E fit its storage. */
+/* N bytes at byte X of register or memory entry E fit its storage (the
+   whole-byte rules of rules.h). */
 static inline bool fast_bytes_fit(machine *m, const fast_entry *e, uint64_t x, uint64_t n)
 {
-  storage_size storage;
-  return e->kind != FAST_COMPOSITE && fast_storage(m, NULL, e, &storage) &&
-         rule_bytes_fit(&storage, x, n);
+  if (e->kind == FAST_REGISTER) {
+    uint64_t size;
+    return register_size(m, e->space, e->register_bytes, &size) == AMDDWARF_OK &&
+           rule_sized_bytes_fit(size, x, n);
+  }
+  unsigned address_bytes =
+      e->kind == FAST_MEMORY ? amddwarf__aspace_address_bytes(m, e->space) : 0;
+  return address_bytes != 0 && rule_memory_bytes_fit(rule_address_mask(address_bytes), x, n);
 }
 
 /* Reads SIZE bytes (at most 8) of register or memory entry E, with the
@@ -233,8 +223,31 @@ static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64
 /* Moves location E of frame F by BYTES, when it stays inside its storage. */
 static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, int64_t bytes)
 {
+  uint64_t moved, size;
   storage_size storage;
-  return fast_storage(m, f, e, &storage) && rule_move_bytes(&storage, e->x, bytes, &e->x);
+  switch (e->kind) {
+  case FAST_REGISTER:
+    if (register_size(m, e->space, e->register_bytes, &size) != AMDDWARF_OK ||
+        !rule_moved_byte(e->x, bytes, &moved) || !rule_inside_sized_bytes(size, moved))
+      return false;
+    break;
+  case FAST_MEMORY: {
+    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
+    storage = memory_storage(n);
+    if (n == 0 || !rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
+      return false;
+    break;
+  }
+  case FAST_COMPOSITE:
+    storage = sized_storage(f->composites[e->space].bit_size);
+    if (!rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
+      return false;
+    break;
+  default:
+    return false;
+  }
+  e->x = moved;
+  return true;
 }
 
 /* Slot SLOT's location of kind KIND moved by BYTES. */

@@ -26,21 +26,26 @@ static inline amddwarf_status register_size(machine *m, uint32_t regno, uint64_t
 /* The storage (rules.h) of a leaf of KIND: memory of address space ID,
    register ID (FIXED as register_size takes it) or undefined storage; the
    other kinds carry their size. E_EVAL_BAD_ADDRESS_SPACE, not reported,
-   when ID is no address space; a register's size fails as register_size. */
+   when ID is no address space; a register's size fails as register_size;
+   *OUT is set only on success. */
 static inline __attribute__((always_inline)) amddwarf_status
 amddwarf__storage_of(machine *m, amddwarf_location_kind kind, uint32_t id, uint64_t fixed,
                      storage_size *out)
 {
   if (kind == AMDDWARF_LOCATION_MEMORY) {
     unsigned n = amddwarf__aspace_address_bytes(m, id);
+    if (n == 0)
+      return AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE;
     *out = memory_storage(n);
-    return n != 0 ? AMDDWARF_OK : AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE;
+    return AMDDWARF_OK;
   }
   if (kind == AMDDWARF_LOCATION_REGISTER) {
-    uint64_t bytes = 0;
+    uint64_t bytes;
     amddwarf_status st = register_size(m, id, fixed, &bytes);
+    if (st != AMDDWARF_OK)
+      return st;
     *out = sized_storage(bytes * 8);
-    return st;
+    return AMDDWARF_OK;
   }
   *out = (storage_size){.unbounded = true};
   return AMDDWARF_OK;

@@ -62,6 +62,12 @@ static inline bool rule_memory_bytes_fit(uint64_t last, uint64_t byte, uint64_t 
   return n == 0 || (byte + (n - 1) >= byte && byte + (n - 1) <= last);
 }
 
+/* Fits, whole bytes of a storage of SIZE bytes (a register). */
+static inline bool rule_sized_bytes_fit(uint64_t size, uint64_t byte, uint64_t n)
+{
+  return byte <= size && n <= size - byte;
+}
+
 /* Fits: BITS bits from bit BIT of byte BYTE lie inside storage S (a read,
    a write, a composite part); the cases of whole bytes above are this rule
    at bit 0. Undefined storage holds anything. */
@@ -76,18 +82,6 @@ static inline __attribute__((always_inline)) bool rule_fits(const storage_size *
     return false;
   uint64_t offset = byte * 8 + bit;
   return offset <= s->bits && bits <= s->bits - offset;
-}
-
-/* Fits, whole bytes: N bytes at byte BYTE (bit 0) of storage S, as
-   rule_fits at bit 0 without counting bits. */
-static inline __attribute__((always_inline)) bool rule_bytes_fit(const storage_size *s, uint64_t byte, uint64_t n)
-{
-  if (s->unbounded)
-    return true;
-  if (s->memory)
-    return rule_memory_bytes_fit(s->last_byte, byte, n);
-  uint64_t size = s->bits / 8;
-  return byte <= size && n <= size - byte;
 }
 
 /* Move, the arithmetic: byte offset BYTE moved by DELTA bytes into *MOVED;
@@ -112,6 +106,12 @@ static inline bool rule_inside(const storage_size *s, uint64_t byte, unsigned bi
   if (s->memory)
     return byte <= s->last_byte;
   return s->bits > bit && byte <= (s->bits - 1 - bit) / 8; /* byte * 8 + bit < bits */
+}
+
+/* The bound at bit 0 of a storage of SIZE bytes (a register). */
+static inline bool rule_inside_sized_bytes(uint64_t size, uint64_t byte)
+{
+  return byte < size;
 }
 
 /* Move, whole bytes: byte offset BYTE (bit 0) of storage S moved by DELTA
