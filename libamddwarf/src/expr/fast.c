@@ -152,7 +152,8 @@ static int64_t generic_signed(const machine *m, uint64_t x)
 }
 
 /* N bytes at byte X of register or memory entry E fit its storage (the
-   whole-byte rules of rules.h). */
+   whole-byte rules of rules.h; append_leaf's for a part, check_bounds' for
+   a read). */
 static inline bool fast_bytes_fit(machine *m, const fast_entry *e, uint64_t x, uint64_t n)
 {
   if (e->kind == FAST_REGISTER) {
@@ -163,34 +164,6 @@ static inline bool fast_bytes_fit(machine *m, const fast_entry *e, uint64_t x, u
   unsigned address_bytes =
       e->kind == FAST_MEMORY ? amddwarf__aspace_address_bytes(m, e->space) : 0;
   return address_bytes != 0 && rule_memory_bytes_fit(rule_address_mask(address_bytes), x, n);
-}
-
-/* Reads SIZE bytes (at most 8) of register or memory entry E, with the
-   general path's bounds rules, as a little-endian number. */
-static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *out)
-{
-  const amddwarf_target *t = m->t;
-  uint8_t buf[8] = {0};
-  amddwarf_status st;
-  if (!fast_bytes_fit(m, e, e->x, size))
-    return false;
-  if (e->kind == FAST_REGISTER) {
-    if (!TARGET_HAS(t, read_register))
-      return false;
-    st = size ? t->read_register(t->user, e->space, e->x, size, buf) : AMDDWARF_OK;
-  } else {
-    uint32_t aspace, lane;
-    uint64_t address;
-    if (amddwarf__memory_target_space(m, e->space, e->x, &aspace, &lane, &address) != AMDDWARF_OK ||
-        !TARGET_HAS(t, read_memory))
-      return false;
-    st = size ? t->read_memory(t->user, aspace, lane, address, size, buf) : AMDDWARF_OK;
-  }
-  if (st != AMDDWARF_OK)
-    return false;
-  uint64_t x = amddwarf__load_le64(buf);
-  *out = x;
-  return true;
 }
 
 /* N bytes at byte X of register or memory entry E (bounds checked by the
@@ -213,11 +186,15 @@ static inline bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, 
          t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;
 }
 
-/* Whole bytes BITS / 8 at byte X of register or memory entry E fit its
-   storage (append_leaf's rule for a part, check_bounds' for a read). */
-static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
+/* Reads SIZE bytes (at most 8) of register or memory entry E, with the
+   general path's bounds rules, as a little-endian number. */
+static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *out)
 {
-  return fast_bytes_fit(m, e, x, bits / 8);
+  uint8_t buf[8] = {0};
+  if (!fast_bytes_fit(m, e, e->x, size) || !fast_read_bytes(m, e, e->x, size, buf))
+    return false;
+  *out = amddwarf__load_le64(buf);
+  return true;
 }
 
 /* Moves location E of frame F by BYTES, when it stays inside its storage. */
@@ -292,7 +269,7 @@ static bool fast_lazy(machine *m, const fast_composite *c)
       continue;
     uint64_t last = 63u - (unsigned)__builtin_clzll(taken);
     if (amddwarf_add_overflow_u64(from->x, last * (c->bits / 8), &start) ||
-        !fast_fits(m, from, start, c->bits))
+        !fast_bytes_fit(m, from, start, c->bits / 8))
       return false;
   }
   /* At most one part per run of equal bits: the parts the composite would
@@ -562,7 +539,7 @@ static bool fast_read_pieces(machine *m, const fast_plan *plan, const fast_frame
   for (unsigned i = 0; i < plan->pieces; pos += plan->piece_bits[i++]) {
     fast_entry p = fast_piece(plan, f, i);
     uint64_t bits = plan->piece_bits[i];
-    if (!fast_fits(m, &p, p.x, bits))
+    if (!fast_bytes_fit(m, &p, p.x, bits / 8))
       return false;
     /* The bits [FROM, TO) of the read in this part. */
     uint64_t from = bit_offset > pos ? bit_offset : pos;
@@ -615,7 +592,7 @@ static bool fast_read_result(machine *m, const fast_plan *plan, fast_frame *f,
     return false;
   if (top.kind == FAST_COMPOSITE)
     return fast_read_composite(m, &f->composites[top.space], x, bit_size / 8, dst);
-  return fast_fits(m, &top, x, bit_size) && fast_read_bytes(m, &top, x, bit_size / 8, dst);
+  return fast_bytes_fit(m, &top, x, bit_size / 8) && fast_read_bytes(m, &top, x, bit_size / 8, dst);
 }
 
 fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_t bit_offset,

@@ -1,19 +1,16 @@
-/* The rules of rules.h where they ask the machine, each written once for
- * the general machine (location.c, access.c, ops_locations.c), the
- * one-lane fast path (fast.c) and the whole-wave evaluator (lanes.c): the
- * storage of a leaf, a register's value as a number and as an address (the
- * breg family), a number as an address in a space (form_aspace_address,
- * xderef). Inline: the fast paths ask them once per step, with arguments
- * each knows at compile time (specs/evaluator.md, "One owner per rule"). */
+/* The rules of rules.h that ask the machine, written once for the general
+ * machine, the fast path (fast.c) and the whole-wave evaluator (lanes.c):
+ * a leaf's storage, a register's value as a number and as an address, a
+ * number as an address in a space (specs/evaluator.md, "One owner per
+ * rule"). Inline: the fast paths ask them once per step. */
 #ifndef AMDDWARF_EXPR_MACHINE_RULES_H
 #define AMDDWARF_EXPR_MACHINE_RULES_H
 
 #include "common/bytes.h"
 #include "expr/eval_internal.h"
 
-/* The register's size in bytes: FIXED, its size on the fixed AMDGPU map as
-   a plan carries it, unless that is 0 or the target sizes its registers;
-   else register_bytes. */
+/* The register's size in bytes: FIXED (its size on the fixed AMDGPU map, as
+   a plan carries it) unless 0 or the target sizes registers; else asked. */
 static inline amddwarf_status register_size(machine *m, uint32_t regno, uint64_t fixed,
                                             uint64_t *bytes)
 {
@@ -23,11 +20,9 @@ static inline amddwarf_status register_size(machine *m, uint32_t regno, uint64_t
   }
   return register_bytes(m, regno, bytes);
 }
-/* The storage (rules.h) of a leaf of KIND: memory of address space ID,
-   register ID (FIXED as register_size takes it) or undefined storage; the
-   other kinds carry their size. E_EVAL_BAD_ADDRESS_SPACE, not reported,
-   when ID is no address space; a register's size fails as register_size;
-   *OUT is set only on success. */
+/* The storage of a leaf of KIND: memory of address space ID (not one:
+   E_EVAL_BAD_ADDRESS_SPACE, unreported), register ID (FIXED as register_size
+   takes it) or undefined storage. *OUT is set only on success. */
 static inline __attribute__((always_inline)) amddwarf_status
 amddwarf__storage_of(machine *m, amddwarf_location_kind kind, uint32_t id, uint64_t fixed,
                      storage_size *out)
@@ -60,12 +55,10 @@ static inline bool amddwarf__aspace_address(const machine *m, uint32_t aspace, u
   *address = number & rule_address_mask(n);
   return n != 0;
 }
-/* A register's value as a number (the breg family, a register frame
-   base): register REGNO's first bytes, at most MAX_BYTES (FIXED as
-   register_size takes it), little-endian. DIRECT reads straight from the
-   target and reports nothing, for the fast path (never traced, never inside
-   an entry value); else through amddwarf__access_read, which traces, reads
-   entry values and says what failed. */
+/* Register REGNO's value as a number (breg*, a register frame base): its
+   first bytes, at most MAX_BYTES, little-endian. DIRECT (the fast path:
+   never traced, never in an entry value) reads straight from the target
+   and reports nothing; else amddwarf__access_read reads and reports. */
 static inline __attribute__((always_inline)) amddwarf_status
 amddwarf__register_number(machine *m, uint32_t regno, uint64_t fixed, unsigned max_bytes,
                           bool direct, uint64_t *out)
@@ -91,9 +84,8 @@ amddwarf__register_number(machine *m, uint32_t regno, uint64_t fixed, unsigned m
   *out = amddwarf__load_le64(buf);
   return st;
 }
-/* The breg family's address: register REGNO's value (its first 8 bytes,
-   as amddwarf__register_number reads them) plus OFFSET in a space of
-   ADDRESS_BYTES-byte addresses (rule_register_address). */
+/* The breg family's address: register REGNO's value (8 bytes at most) plus
+   OFFSET in a space of ADDRESS_BYTES-byte addresses. */
 static inline __attribute__((always_inline)) amddwarf_status
 amddwarf__register_address(machine *m, uint32_t regno, uint64_t fixed, uint64_t offset,
                            unsigned address_bytes, bool direct, uint64_t *address)
