@@ -20,6 +20,7 @@
 
 #include "common/checked.h"
 #include "expr/eval_internal.h"
+#include "expr/machine_rules.h"
 
 /* A generic value's address space is the default one, so that it serves as
    a default-space address without a conversion, and a copy never reads an
@@ -85,19 +86,8 @@ static inline fast_entry fast_entry_at(const fast_frame *f, unsigned i, uint8_t 
   return e;
 }
 
-/* The size of register REGNO: FIXED (the plan's, from the AMDGPU map) unless
-   the target sizes its registers itself or the map has no size. */
-static inline bool fast_register_size(machine *m, uint32_t regno, uint64_t fixed, uint64_t *bytes)
-{
-  if (fixed != 0 && !m->registers_sized_by_target) {
-    *bytes = fixed;
-    return true;
-  }
-  return register_bytes(m, regno, bytes) == AMDDWARF_OK;
-}
-
 static void fast_location_of_leaf(const fast_entry *e, amddwarf_location *loc);
-static bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc);
+static inline bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc);
 
 /* Composite C of frame F built, as the general machine builds it (its
    sources first when they are composites made before it). */
@@ -117,8 +107,8 @@ static bool fast_build(machine *m, fast_frame *f, fast_composite *c)
 }
 
 /* Entry E of frame F as a location description; false when a composite
-   does not build. */
-static bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc)
+   does not build. Inline: the result of every run asks it. */
+static inline __attribute__((always_inline)) bool fast_location(machine *m, fast_frame *f, const fast_entry *e, amddwarf_location *loc)
 {
   if (e->kind != FAST_COMPOSITE) {
     fast_location_of_leaf(e, loc);
@@ -162,45 +152,18 @@ static int64_t generic_signed(const machine *m, uint64_t x)
 }
 
 /* N bytes at byte X of register or memory entry E fit its storage (the
-   whole-byte rules of rules.h). */
+   whole-byte rules of rules.h; append_leaf's for a part, check_bounds' for
+   a read). */
 static inline bool fast_bytes_fit(machine *m, const fast_entry *e, uint64_t x, uint64_t n)
 {
   if (e->kind == FAST_REGISTER) {
     uint64_t size;
-    return fast_register_size(m, e->space, e->register_bytes, &size) &&
+    return register_size(m, e->space, e->register_bytes, &size) == AMDDWARF_OK &&
            rule_sized_bytes_fit(size, x, n);
   }
   unsigned address_bytes =
       e->kind == FAST_MEMORY ? amddwarf__aspace_address_bytes(m, e->space) : 0;
   return address_bytes != 0 && rule_memory_bytes_fit(rule_address_mask(address_bytes), x, n);
-}
-
-/* Reads SIZE bytes (at most 8) of register or memory entry E, with the
-   general path's bounds rules, as a little-endian number. */
-static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *out)
-{
-  const amddwarf_target *t = m->t;
-  uint8_t buf[8] = {0};
-  amddwarf_status st;
-  if (!fast_bytes_fit(m, e, e->x, size))
-    return false;
-  if (e->kind == FAST_REGISTER) {
-    if (!TARGET_HAS(t, read_register))
-      return false;
-    st = size ? t->read_register(t->user, e->space, e->x, size, buf) : AMDDWARF_OK;
-  } else {
-    uint32_t aspace, lane;
-    uint64_t address;
-    if (amddwarf__memory_target_space(m, e->space, e->x, &aspace, &lane, &address) != AMDDWARF_OK ||
-        !TARGET_HAS(t, read_memory))
-      return false;
-    st = size ? t->read_memory(t->user, aspace, lane, address, size, buf) : AMDDWARF_OK;
-  }
-  if (st != AMDDWARF_OK)
-    return false;
-  uint64_t x = amddwarf__load_le64(buf);
-  *out = x;
-  return true;
 }
 
 /* N bytes at byte X of register or memory entry E (bounds checked by the
@@ -223,11 +186,15 @@ static inline bool fast_read_bytes(machine *m, const fast_entry *e, uint64_t x, 
          t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;
 }
 
-/* Whole bytes BITS / 8 at byte X of register or memory entry E fit its
-   storage (append_leaf's rule for a part, check_bounds' for a read). */
-static inline bool fast_fits(machine *m, const fast_entry *e, uint64_t x, uint64_t bits)
+/* Reads SIZE bytes (at most 8) of register or memory entry E, with the
+   general path's bounds rules, as a little-endian number. */
+static bool fast_read(machine *m, const fast_entry *e, uint64_t size, uint64_t *out)
 {
-  return fast_bytes_fit(m, e, x, bits / 8);
+  uint8_t buf[8] = {0};
+  if (!fast_bytes_fit(m, e, e->x, size) || !fast_read_bytes(m, e, e->x, size, buf))
+    return false;
+  *out = amddwarf__load_le64(buf);
+  return true;
 }
 
 /* Moves location E of frame F by BYTES, when it stays inside its storage. */
@@ -237,7 +204,7 @@ static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, i
   storage_size storage;
   switch (e->kind) {
   case FAST_REGISTER:
-    if (!fast_register_size(m, e->space, e->register_bytes, &size) ||
+    if (register_size(m, e->space, e->register_bytes, &size) != AMDDWARF_OK ||
         !rule_moved_byte(e->x, bytes, &moved) || !rule_inside_sized_bytes(size, moved))
       return false;
     break;
@@ -271,23 +238,17 @@ static inline bool fast_offset_slot(machine *m, fast_frame *f, unsigned slot, ui
   return true;
 }
 
-/* breg, bregx, aspace_bregx: register A's first bytes plus B in ASPACE, into
+/* breg, bregx, aspace_bregx: register A's value plus B in ASPACE, into
    SLOT. */
 static inline __attribute__((always_inline)) bool
 dom_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t aspace)
 {
-  const amddwarf_target *t = m->t;
   unsigned n = amddwarf__aspace_address_bytes(m, aspace);
-  uint64_t size;
-  uint8_t buf[8] = {0};
-  if (n == 0 || !fast_register_size(m, s->a, s->register_bytes, &size) ||
-      !TARGET_HAS(t, read_register))
+  uint64_t address;
+  if (n == 0 || amddwarf__register_address(m, s->a, s->register_bytes, s->b, n, true,
+                                           &address) != AMDDWARF_OK)
     return false;
-  if (size > 8)
-    size = 8;
-  if (size && t->read_register(t->user, s->a, 0, size, buf) != AMDDWARF_OK)
-    return false;
-  fast_set(f, slot, aspace, rule_register_address(amddwarf__load_le64(buf), s->b, n));
+  fast_set(f, slot, aspace, address);
   return true;
 }
 
@@ -308,7 +269,7 @@ static bool fast_lazy(machine *m, const fast_composite *c)
       continue;
     uint64_t last = 63u - (unsigned)__builtin_clzll(taken);
     if (amddwarf_add_overflow_u64(from->x, last * (c->bits / 8), &start) ||
-        !fast_fits(m, from, start, c->bits))
+        !fast_bytes_fit(m, from, start, c->bits / 8))
       return false;
   }
   /* At most one part per run of equal bits: the parts the composite would
@@ -341,16 +302,6 @@ static bool dom_select(machine *m, fast_frame *f, const fast_step *s)
   else if (!fast_build(m, f, c))
     return false;
   fast_set(f, top - 2, s->index, 0);
-  return true;
-}
-
-/* The generic value in SLOT as an address in ASPACE (form_aspace_address). */
-static inline bool fast_form_aspace(machine *m, fast_frame *f, unsigned slot, uint32_t aspace)
-{
-  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
-  if (n == 0)
-    return false;
-  fast_set(f, slot, aspace, f->x[slot] & rule_address_mask(n));
   return true;
 }
 
@@ -453,7 +404,11 @@ static inline bool dom_move(machine *m, fast_frame *f, unsigned i, uint8_t kind,
 
 static inline bool dom_form_aspace(machine *m, fast_frame *f, unsigned i, uint32_t aspace)
 {
-  return fast_value(f, i) && fast_form_aspace(m, f, i, aspace);
+  uint64_t address;
+  if (!fast_value(f, i) || !amddwarf__aspace_address(m, aspace, f->x[i], &address))
+    return false;
+  fast_set(f, i, aspace, address);
+  return true;
 }
 
 
@@ -584,7 +539,7 @@ static bool fast_read_pieces(machine *m, const fast_plan *plan, const fast_frame
   for (unsigned i = 0; i < plan->pieces; pos += plan->piece_bits[i++]) {
     fast_entry p = fast_piece(plan, f, i);
     uint64_t bits = plan->piece_bits[i];
-    if (!fast_fits(m, &p, p.x, bits))
+    if (!fast_bytes_fit(m, &p, p.x, bits / 8))
       return false;
     /* The bits [FROM, TO) of the read in this part. */
     uint64_t from = bit_offset > pos ? bit_offset : pos;
@@ -637,7 +592,7 @@ static bool fast_read_result(machine *m, const fast_plan *plan, fast_frame *f,
     return false;
   if (top.kind == FAST_COMPOSITE)
     return fast_read_composite(m, &f->composites[top.space], x, bit_size / 8, dst);
-  return fast_fits(m, &top, x, bit_size) && fast_read_bytes(m, &top, x, bit_size / 8, dst);
+  return fast_bytes_fit(m, &top, x, bit_size / 8) && fast_read_bytes(m, &top, x, bit_size / 8, dst);
 }
 
 fast_outcome amddwarf__fast_eval_read(machine *m, const fast_plan *plan, uint64_t bit_offset,

@@ -29,6 +29,7 @@
 #include "common/error.h"
 #include "common/mem.h"
 #include "expr/eval_internal.h"
+#include "expr/machine_rules.h"
 
 enum {
   LANES = AMDDWARF_EVAL_MAX_LANES,
@@ -146,28 +147,15 @@ typedef struct symbolic {
   uint64_t steps;
 } symbolic;
 
-/* The storage of entry E (rules.h). */
-static bool bounds_of(symbolic *s, const entry *e, storage_size *out)
+/* The storage of entry E (amddwarf__storage_of). */
+static inline __attribute__((always_inline)) bool bounds_of(symbolic *s, const entry *e,
+                                                          storage_size *out)
 {
-  memset(out, 0, sizeof *out);
   if (e->kind == ENTRY_COMPOSITE) {
     *out = sized_storage(e->bit_size);
     return true;
   }
-  if (e->where.kind == AMDDWARF_LOCATION_UNDEFINED) {
-    out->unbounded = true;
-    return true;
-  }
-  if (e->where.kind == AMDDWARF_LOCATION_MEMORY) {
-    unsigned n = amddwarf__aspace_address_bytes(s->m, e->where.id);
-    *out = memory_storage(n);
-    return n != 0;
-  }
-  uint64_t bytes;
-  if (register_bytes(s->m, e->where.id, &bytes) != AMDDWARF_OK)
-    return false;
-  *out = sized_storage(bytes * 8);
-  return true;
+  return amddwarf__storage_of(s->m, e->where.kind, e->where.id, 0, out) == AMDDWARF_OK;
 }
 
 /* ---- the rules of location.c, for one lane --------------------------------- */
@@ -182,14 +170,6 @@ static bool add_ok(const storage_size *b, bool from_bits, uint64_t old, int64_t 
   return rule_move_bytes(b, old, delta, out);
 }
 
-/* BITS bits at byte offset OFFSET lie in the storage (append_leaf and
-   check_bounds). Inlined: a part of the EXEC-selected spill asks it 64
-   times. */
-static inline __attribute__((always_inline)) bool fits(const storage_size *b, uint64_t offset, uint64_t bits)
-{
-  return rule_fits(b, offset, 0, bits);
-}
-
 static bool check_lane(const check *c, uint32_t lane)
 {
   uint64_t offset = affine_at(c->offset, lane), out;
@@ -197,7 +177,7 @@ static bool check_lane(const check *c, uint32_t lane)
   case CHECK_ADD:
     return add_ok(&c->bounds, c->from_bits, offset, (int64_t)affine_at(c->delta, lane), &out);
   case CHECK_PART:
-    return fits(&c->bounds, offset, c->bits);
+    return rule_fits(&c->bounds, offset, 0, c->bits);
   case CHECK_MASK:
     return offset <= c->bits;
   }
@@ -266,7 +246,7 @@ append_within(symbolic *s, entry *c, storage where, affine offset, const storage
   if (bits == 0)
     return true;
   if (offset.a == 0) {
-    if (!fits(bounds, offset.b, bits)) /* the same for every lane: checked now */
+    if (!rule_fits(bounds, offset.b, 0, bits)) /* the same for every lane: checked now */
       return false;
   } else {
     check k = {.kind = CHECK_PART, .offset = offset, .bits = bits, .bounds = *bounds};
@@ -413,25 +393,6 @@ static bool space_of(const entry *e, uint32_t *aspace)
 {
   affine x;
   return as_value(e, &x) && x.a == 0 && amddwarf__aspace_of_number(x.b, aspace);
-}
-
-/* breg, bregx, LLVM_aspace_bregx: register REGNO's value plus DISP as an
-   address in ASPACE, into E; the same for every lane. */
-static bool breg(symbolic *s, entry *e, uint32_t regno, uint64_t disp, uint32_t aspace)
-{
-  unsigned n = amddwarf__aspace_address_bytes(s->m, aspace);
-  uint64_t size;
-  uint8_t buf[8] = {0};
-  amddwarf_location reg;
-  memset(&reg, 0, sizeof reg);
-  reg.kind = AMDDWARF_LOCATION_REGISTER;
-  reg.u.reg.regno = regno;
-  if (n == 0 || register_bytes(s->m, regno, &size) != AMDDWARF_OK ||
-      amddwarf__access_read(s->m, &reg, 0, (size < 8 ? size : 8) * 8, buf, 0) != AMDDWARF_OK)
-    return false;
-  set_storage(e, AMDDWARF_LOCATION_MEMORY, aspace,
-              constant(rule_register_address(amddwarf__load_le64(buf), disp, n)));
-  return true;
 }
 
 /* The open composite of one plan run (its pieces). */
@@ -596,10 +557,17 @@ static inline bool dom_form_aspace(symbolic *s, plan_frame *f, unsigned i, uint3
   return form_space(s, &f->slot[i], aspace);
 }
 
+/* breg, bregx, LLVM_aspace_bregx: register A's value plus B as an address
+   in ASPACE; the same for every lane. */
 static inline bool dom_breg(symbolic *s, plan_frame *f, const fast_step *t, unsigned i,
                             uint32_t aspace)
 {
-  return breg(s, &f->slot[i], t->a, t->b, aspace);
+  unsigned n = amddwarf__aspace_address_bytes(s->m, aspace);
+  uint64_t address;
+  if (n == 0 || amddwarf__register_address(s->m, t->a, 0, t->b, n, false, &address) != AMDDWARF_OK)
+    return false;
+  set_storage(&f->slot[i], AMDDWARF_LOCATION_MEMORY, aspace, constant(address));
+  return true;
 }
 
 static inline machine *dom_machine(symbolic *s)
@@ -813,7 +781,7 @@ static bool add_segment(wave_read *r, uint32_t lane, const storage *where,
                         uint64_t dst, int *same)
 {
   uint8_t *n = &r->w->segment_count[lane];
-  if (where->kind == AMDDWARF_LOCATION_UNDEFINED || !fits(bounds, offset, size * 8) ||
+  if (where->kind == AMDDWARF_LOCATION_UNDEFINED || !rule_fits(bounds, offset, 0, size * 8) ||
       *n >= MAX_SEGMENTS || offset + size < offset)
     return false;
   int key = find_key(r, where, lane, &offset, size, same);

@@ -7,6 +7,7 @@
 
 #include "common/checked.h"
 #include "expr/eval_internal.h"
+#include "expr/machine_rules.h"
 
 /* ---- sizes ------------------------------------------------------------- */
 
@@ -66,37 +67,29 @@ static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_
 
 amddwarf_status amddwarf__loc_storage_size(machine *m, const amddwarf_location *loc, storage_size *out)
 {
-  memset(out, 0, sizeof *out);
   switch (loc->kind) {
   case AMDDWARF_LOCATION_UNDEFINED:
-    out->unbounded = true;
-    return AMDDWARF_OK;
+    return amddwarf__storage_of(m, loc->kind, 0, 0, out);
   case AMDDWARF_LOCATION_MEMORY: {
-    unsigned n = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
-    if (n == 0)
-      return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE, "address space %u is not one of DW_ASPACE_*",
-                          (unsigned)loc->u.memory.aspace);
-    *out = memory_storage(n);
-    return AMDDWARF_OK;
-  }
-  case AMDDWARF_LOCATION_REGISTER: {
-    uint64_t bytes;
-    amddwarf_status st = register_bytes(m, loc->u.reg.regno, &bytes);
+    amddwarf_status st = amddwarf__storage_of(m, loc->kind, loc->u.memory.aspace, 0, out);
     if (st != AMDDWARF_OK)
-      return st;
-    out->bits = bytes * 8;
+      return amddwarf__machine_fail(m, st, "address space %u is not one of DW_ASPACE_*",
+                                    (unsigned)loc->u.memory.aspace);
     return AMDDWARF_OK;
   }
+  case AMDDWARF_LOCATION_REGISTER:
+    return amddwarf__storage_of(m, loc->kind, loc->u.reg.regno, 0, out);
   case AMDDWARF_LOCATION_IMPLICIT:
-    out->bits = loc->u.implicit.bit_size;
+    *out = sized_storage(loc->u.implicit.bit_size);
     return AMDDWARF_OK;
   case AMDDWARF_LOCATION_IMPLICIT_POINTER:
-    out->bits = loc->u.implicit_pointer.bit_size;
+    *out = sized_storage(loc->u.implicit_pointer.bit_size);
     return AMDDWARF_OK;
   case AMDDWARF_LOCATION_COMPOSITE:
-    out->bits = loc->u.composite.bit_size;
+    *out = sized_storage(loc->u.composite.bit_size);
     return AMDDWARF_OK;
   }
+  *out = sized_storage(0);
   return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "unknown location kind %d", (int)loc->kind);
 }
 

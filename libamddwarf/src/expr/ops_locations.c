@@ -7,6 +7,7 @@
 #include <amddwarf/amdgpu.h>
 
 #include "expr/eval_internal.h"
+#include "expr/machine_rules.h"
 
 /* Pops the DW_ASPACE_* number an operation takes from the stack. */
 static amddwarf_status pop_dwarf_aspace(machine *m, uint32_t base, uint32_t *aspace)
@@ -81,26 +82,6 @@ static amddwarf_status deref(machine *m, const amddwarf_location *loc, uint32_t 
   return st;
 }
 
-/* Reads register REGNO's first bytes as an unsigned number (breg*). */
-static amddwarf_status register_number(machine *m, uint32_t regno, unsigned max_bytes,
-                                       uint64_t *out)
-{
-  uint64_t size;
-  amddwarf_status st = register_bytes(m, regno, &size);
-  if (st != AMDDWARF_OK)
-    return st;
-  amddwarf_location reg;
-  register_location(&reg, regno);
-  uint8_t buf[8] = {0};
-  uint64_t n = size < max_bytes ? size : max_bytes;
-  st = amddwarf__access_read(m, &reg, 0, n * 8, buf, 0);
-  if (st != AMDDWARF_OK)
-    return st;
-  uint64_t x = amddwarf__load_le64(buf);
-  *out = x;
-  return AMDDWARF_OK;
-}
-
 /* DW_OP_xderef*: A on top, AS below; as swap; form_aspace_address. */
 static amddwarf_status xderef_location(machine *m, uint32_t base, amddwarf_location *out)
 {
@@ -116,7 +97,9 @@ static amddwarf_status xderef_location(machine *m, uint32_t base, amddwarf_locat
                         "%llu is not an address space in the %s numbering",
                         (unsigned long long)amddwarf__value_u64(&as),
                         m->req->xderef == AMDDWARF_XDEREF_LEGACY ? "legacy" : "DW_ASPACE");
-  memory_location(out, aspace, amddwarf__value_u64(&a) & amddwarf__aspace_mask(m, aspace));
+  uint64_t address;
+  amddwarf__aspace_address(m, aspace, amddwarf__value_u64(&a), &address); /* a listed space */
+  memory_location(out, aspace, address);
   return AMDDWARF_OK;
 }
 
@@ -136,14 +119,10 @@ static amddwarf_status frame_base(machine *m, int64_t disp)
   if (loc.kind == AMDDWARF_LOCATION_REGISTER) {
     /* The register-location rule: DW_OP_deref gives a default-space address.
        A register narrower than the generic type is read whole, zero-extended. */
-    uint64_t x, rbytes;
-    st = register_bytes(m, loc.u.reg.regno, &rbytes);
-    if (st != AMDDWARF_OK)
-      return st;
-    uint64_t want = machine_generic_bits(m) / 8;
+    uint64_t x;
     if (loc.byte_offset != 0 || loc.bit != 0)
       return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_FRAME_BASE, "frame base register location has a bit offset");
-    st = register_number(m, loc.u.reg.regno, (unsigned)(rbytes < want ? rbytes : want), &x);
+    st = amddwarf__register_number(m, loc.u.reg.regno, 0, machine_generic_bits(m) / 8, false, &x);
     if (st != AMDDWARF_OK)
       return st;
     memory_location(&loc, AMDDWARF_ASPACE_NONE, x & bits_mask(machine_generic_bits(m)));
@@ -185,7 +164,7 @@ amddwarf_status amddwarf__op_register_based(machine *m, op_step *s)
   const amddwarf_op *op = s->op;
   register_based what = (register_based)amddwarf__lowering_parameter(op);
   uint32_t aspace = AMDDWARF_ASPACE_NONE;
-  uint64_t value;
+  uint64_t address;
   if (what == FRAME_BASE_ADDRESS)
     return frame_base(m, (int64_t)op->operands[0]);
   if (what == REGISTER_ADDRESS_POPPED_SPACE) {
@@ -202,10 +181,11 @@ amddwarf_status amddwarf__op_register_based(machine *m, op_step *s)
   if (n == 0)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_ADDRESS_SPACE,
                                   "address space %u is not one of DW_ASPACE_*", (unsigned)aspace);
-  amddwarf_status st = register_number(m, (uint32_t)op->operands[0], 8, &value);
+  amddwarf_status st = amddwarf__register_address(m, (uint32_t)op->operands[0], 0,
+                                                  op->operands[1], n, false, &address);
   if (st != AMDDWARF_OK)
     return st;
-  return amddwarf__stack_push_memory(m, aspace, rule_register_address(value, op->operands[1], n));
+  return amddwarf__stack_push_memory(m, aspace, address);
 }
 
 amddwarf_status amddwarf__op_regval_type(machine *m, op_step *s)
@@ -455,5 +435,6 @@ amddwarf_status amddwarf__op_form_aspace_address(machine *m, op_step *s)
   st = amddwarf__stack_pop_integral_u64(m, base, &address, &signed_address);
   if (st != AMDDWARF_OK)
     return st;
-  return amddwarf__stack_push_memory(m, aspace, address & amddwarf__aspace_mask(m, aspace));
+  amddwarf__aspace_address(m, aspace, address, &address); /* a listed space */
+  return amddwarf__stack_push_memory(m, aspace, address);
 }
