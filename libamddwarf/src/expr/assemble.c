@@ -181,25 +181,19 @@ static amddwarf_status no_memory(assembler *a)
                        "expression assembler: out of memory");
 }
 
-static bool is_signed_kind(amddwarf_operand_kind kind)
-{
-  return kind == AMDDWARF_OPERAND_S8 || kind == AMDDWARF_OPERAND_S16 ||
-         kind == AMDDWARF_OPERAND_S32 || kind == AMDDWARF_OPERAND_S64 ||
-         kind == AMDDWARF_OPERAND_SLEB;
-}
-
 /* An integer operand of KIND from token T. */
 static amddwarf_status integer_operand(assembler *a, token t, amddwarf_operand_kind kind,
                                        uint64_t *value)
 {
   bool negative;
+  bool is_signed = amddwarf__expr_operand_shapes[kind].integer.is_signed;
   if (t.length == 0)
     return syntax(a, t.start, "missing operand", t);
   if (!parse_integer(a->text + t.start, t.length, value, &negative))
     return syntax(a, t.start, "expected an integer, got", t);
-  if (negative && !is_signed_kind(kind))
+  if (negative && !is_signed)
     return syntax(a, t.start, "negative value for an unsigned operand", t);
-  if (!negative && is_signed_kind(kind) && *value > (uint64_t)INT64_MAX &&
+  if (!negative && is_signed && *value > (uint64_t)INT64_MAX &&
       kind != AMDDWARF_OPERAND_S64)
     return syntax(a, t.start, "value out of range for a signed operand", t);
   return AMDDWARF_OK;
@@ -707,6 +701,37 @@ static amddwarf_status encode_all(assembler *a, uint8_t *out, size_t capacity, s
   return st;
 }
 
+/* Encodes the parsed operations into a new buffer *OUT of *SIZE bytes
+   (default allocator); nothing stays allocated on failure. */
+static amddwarf_status encode_new(assembler *a, uint8_t **out, size_t *size)
+{
+  size_t needed = 0;
+  amddwarf_status st = encode_all(a, NULL, 0, &needed);
+  if (st != AMDDWARF_OK && st != AMDDWARF_E_NO_SPACE)
+    return st;
+  *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
+  if (!*out)
+    return no_memory(a);
+  st = encode_all(a, *out, needed, size);
+  if (st != AMDDWARF_OK) {
+    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
+    *out = NULL;
+    *size = 0;
+  }
+  return st;
+}
+
+/* An assembler of TEXT, nothing parsed yet. */
+static void assembler_init(assembler *a, const char *text, const amddwarf_expr_format *format,
+                           unsigned wave_size, amddwarf_error *err)
+{
+  memset(a, 0, sizeof *a);
+  a->text = text;
+  a->format = format;
+  a->wave_size = wave_size;
+  a->err = err;
+}
+
 /* Assembles LENGTH characters (a copy is made so that TEXT need not be
    terminated) into a new buffer *OUT of *SIZE bytes. */
 static amddwarf_status assemble_text(const char *text, size_t length, size_t base,
@@ -716,7 +741,6 @@ static amddwarf_status assemble_text(const char *text, size_t length, size_t bas
 {
   amddwarf_status st;
   assembler a;
-  memset(&a, 0, sizeof a);
   char *copy = amddwarf__mem_alloc(NULL, length + 1);
   *out = NULL;
   *size = 0;
@@ -725,31 +749,12 @@ static amddwarf_status assemble_text(const char *text, size_t length, size_t bas
                          "expression assembler: out of memory");
   memcpy(copy, text, length);
   copy[length] = '\0';
-  a.text = copy;
+  assembler_init(&a, copy, format, wave_size, err);
   a.base = base;
-  a.format = format;
-  a.wave_size = wave_size;
-  a.err = err;
   a.depth = depth;
   st = parse_all(&a);
-  if (st != AMDDWARF_OK)
-    goto cleanup;
-  size_t needed = 0;
-  st = encode_all(&a, NULL, 0, &needed);
-  if (st != AMDDWARF_OK && st != AMDDWARF_E_NO_SPACE)
-    goto cleanup;
-  *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
-  if (!*out) {
-    st = no_memory(&a);
-    goto cleanup;
-  }
-  st = encode_all(&a, *out, needed, size);
-  if (st != AMDDWARF_OK) {
-    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
-    *out = NULL;
-    *size = 0;
-  }
-cleanup:
+  if (st == AMDDWARF_OK)
+    st = encode_new(&a, out, size);
   assembler_free(&a);
   amddwarf__mem_free(NULL, copy, length + 1);
   return st;
@@ -774,11 +779,7 @@ amddwarf_status amddwarf_expr_assemble(const char *text, const amddwarf_expr_for
   if (!format)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_assemble: bad format");
-  memset(&a, 0, sizeof a);
-  a.text = text;
-  a.format = format;
-  a.wave_size = wave_size;
-  a.err = err;
+  assembler_init(&a, text, format, wave_size, err);
   st = parse_all(&a);
   if (st == AMDDWARF_OK)
     st = encode_all(&a, out, capacity, size);
@@ -824,24 +825,15 @@ amddwarf_status amddwarf__expr_assemble_references(const char *text,
   if (!format || (wave_size != 32 && wave_size != 64))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf__expr_assemble_references: bad format or wave size");
-  memset(&a, 0, sizeof a);
-  a.text = text;
-  a.format = format;
-  a.wave_size = wave_size;
-  a.err = err;
+  assembler_init(&a, text, format, wave_size, err);
   a.refs = refs;
-  size_t needed = 0;
   amddwarf_status st = parse_all(&a);
   if (st == AMDDWARF_OK)
-    st = encode_all(&a, NULL, 0, &needed);
-  if (st == AMDDWARF_E_NO_SPACE || st == AMDDWARF_OK) {
-    *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
-    st = *out ? encode_all(&a, *out, needed, size) : no_memory(&a);
-  }
+    st = encode_new(&a, out, size);
   if (st == AMDDWARF_OK)
     st = place_fixups(&a);
   if (st != AMDDWARF_OK) {
-    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
+    amddwarf__mem_free(NULL, *out, *size ? *size : 1);
     *out = NULL;
     *size = 0;
   } else if (refs != NULL) {

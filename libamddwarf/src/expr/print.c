@@ -85,8 +85,7 @@ static void put_unsigned(printer *p, uint64_t v)
 
 static void put_signed(printer *p, uint64_t v)
 {
-  int64_t s = v > INT64_MAX ? -(int64_t)(~v) - 1 : (int64_t)v;
-  putf(p, " %+" PRId64, s);
+  putf(p, " %+" PRId64, amddwarf__expr_as_signed(v));
 }
 
 static void put_block(printer *p, uint64_t length, const uint8_t *block)
@@ -107,10 +106,8 @@ static void put_register(printer *p, uint64_t number, int has_offset, uint64_t o
   char name[32];
   if (register_name(number, p->flags, name, sizeof name)) {
     putf(p, " %s", name);
-    if (has_offset) {
-      int64_t s = offset > INT64_MAX ? -(int64_t)(~offset) - 1 : (int64_t)offset;
-      putf(p, "%+" PRId64, s);
-    }
+    if (has_offset)
+      putf(p, "%+" PRId64, amddwarf__expr_as_signed(offset));
     return;
   }
   put_unsigned(p, number);
@@ -129,14 +126,10 @@ static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_in
   }
   if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
     char name[32];
-    if (register_name((uint64_t)(kind - AMDDWARF_OP_breg0), p->flags, name, sizeof name)) {
-      putf(p, " %s", name);
-      int64_t s = op->operands[0] > INT64_MAX ? -(int64_t)(~op->operands[0]) - 1
-                                              : (int64_t)op->operands[0];
-      putf(p, "%+" PRId64, s);
-    } else {
+    if (register_name((uint64_t)(kind - AMDDWARF_OP_breg0), p->flags, name, sizeof name))
+      putf(p, " %s%+" PRId64, name, amddwarf__expr_as_signed(op->operands[0]));
+    else
       put_signed(p, op->operands[0]);
-    }
     return;
   }
   for (unsigned i = 0; i < 2; i++) {
@@ -152,14 +145,6 @@ static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_in
       }
       put_register(p, v, 0, 0);
       break;
-    case AMDDWARF_OPERAND_S8:
-    case AMDDWARF_OPERAND_S16:
-    case AMDDWARF_OPERAND_S32:
-    case AMDDWARF_OPERAND_S64:
-    case AMDDWARF_OPERAND_SLEB:
-    case AMDDWARF_OPERAND_BRANCH:
-      put_signed(p, v);
-      break;
     case AMDDWARF_OPERAND_BLOCK:
     case AMDDWARF_OPERAND_BLOCK_U8:
       put_block(p, v, op->block);
@@ -169,7 +154,10 @@ static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_in
       put_unsigned(p, op->operands[1]);
       return;
     default:
-      put_unsigned(p, v);
+      if (amddwarf__expr_operand_shapes[info->operands[i]].integer.is_signed)
+        put_signed(p, v);
+      else
+        put_unsigned(p, v);
       break;
     }
   }
