@@ -74,12 +74,9 @@ amddwarf_status amddwarf__stack_push_value(machine *m, const amddwarf_value *v)
 
 amddwarf_status amddwarf__stack_push_generic(machine *m, uint64_t x)
 {
-  amddwarf_entry *e = amddwarf__stack_push(m);
-  if (!e)
-    return AMDDWARF_E_LIMIT;
-  e->kind = AMDDWARF_ENTRY_VALUE;
-  amddwarf__value_set_generic(m, &e->value, x);
-  return AMDDWARF_OK;
+  amddwarf_value v;
+  amddwarf__value_set_generic(m, &v, x);
+  return amddwarf__stack_push_value(m, &v);
 }
 
 amddwarf_status amddwarf__stack_push_location(machine *m, const amddwarf_location *loc)
@@ -106,8 +103,6 @@ amddwarf_status amddwarf__stack_push_register(machine *m, uint32_t regno)
   return amddwarf__stack_push_location(m, &loc);
 }
 
-/* Pops the top entry as a value (location -> generic value when it is a
-   default-space memory location on a byte boundary). */
 amddwarf_status amddwarf__stack_pop_value(machine *m, uint32_t base, amddwarf_value *out)
 {
   amddwarf_status st = amddwarf__stack_need(m, base, 1);
@@ -157,16 +152,11 @@ static int64_t integral_signed(const amddwarf_value *v)
   return amddwarf__value_s64(&s);
 }
 
-/* Pops an integral value as (unsigned, signed) 64-bit numbers. */
 amddwarf_status amddwarf__stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx)
 {
   if (top_is_generic(m, base, 0)) {
     *x = generic_u64(stack_top(m, 0));
-    uint32_t bits = machine_generic_bits(m);
-    uint64_t v = *x;
-    if (bits < 64 && (v >> (bits - 1)) & 1)
-      v |= ~bits_mask(bits);
-    *sx = (int64_t)v;
+    *sx = rule_sign_extend(*x, machine_generic_bits(m));
     m->sp--;
     return AMDDWARF_OK;
   }
@@ -179,7 +169,6 @@ amddwarf_status amddwarf__stack_pop_integral_u64(machine *m, uint32_t base, uint
   return AMDDWARF_OK;
 }
 
-/* Converts ENTRY (already popped) to a location description. */
 amddwarf_status amddwarf__entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out)
 {
   if (e->kind == AMDDWARF_ENTRY_LOCATION) {
@@ -279,40 +268,21 @@ static inline uint64_t format_key(const amddwarf_expr_format *format)
   return key;
 }
 
-/* Cache slot I when it holds BYTES in the request's format, else NULL; the
-   slot is pinned until the evaluation ends, so that a nested expression
-   cannot reuse it while this one runs. A slot never filled has a format
-   key of 0, which no request has (its address size is 4 or 8). */
-static inline const eval_cache_entry *cache_probe(machine *m, unsigned i, const uint8_t *bytes,
-                                                  size_t size)
+/* Program *P from cache slot I when it holds BYTES in the request's format.
+   The slot is then pinned until the evaluation ends, so that a nested
+   expression cannot reuse it while this one runs. A slot never filled has a
+   format key of 0, which no request has (its address size is 4 or 8). */
+static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size_t size,
+                              program *p)
 {
   amddwarf_eval *ev = m->ev;
   const eval_cache_entry *c = &ev->cache[i];
   if (c->bytes != bytes || c->size != size ||
       c->format_key != format_key(&m->req->format) || !bytes_equal(c->copy, bytes, size))
-    return NULL;
+    return false;
   ev->cache_pinned |= 1u << i;
-  return c;
-}
-
-/* The cached expression C, in slot I, as program *P. */
-static void cached_program(const eval_cache_entry *c, unsigned i, program *p)
-{
-  p->external = c->ops;
-  p->first = 0;
-  p->count = c->count;
-  p->plan = &c->plan;
-  p->slot = i;
-}
-
-/* Program *P from cache slot I when it holds BYTES (cache_probe). */
-static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size_t size,
-                              program *p)
-{
-  const eval_cache_entry *c = cache_probe(m, i, bytes, size);
-  if (c)
-    cached_program(c, i, p);
-  return c != NULL;
+  *p = (program){.external = c->ops, .count = c->count, .plan = &c->plan, .slot = i};
+  return true;
 }
 
 amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
@@ -349,11 +319,7 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
     }
     return st;
   }
-  p->external = NULL;
-  p->first = m->ops_used;
-  p->count = count;
-  p->plan = NULL;
-  p->slot = EVAL_CACHE_ENTRIES;
+  *p = (program){.first = m->ops_used, .count = count, .slot = EVAL_CACHE_ENTRIES};
   unsigned slot = ev->cache_next;
   while (slot < ev->cache_next + EVAL_CACHE_ENTRIES &&
          (ev->cache_pinned >> (slot % EVAL_CACHE_ENTRIES)) & 1)
@@ -689,11 +655,8 @@ static inline amddwarf_status load_own_program(machine *m, const uint8_t *bytes,
                                                program *p)
 {
   amddwarf_eval *ev = m->ev;
-  const eval_cache_entry *c = cache_probe(m, ev->cache_last, bytes, size);
-  if (c) {
-    cached_program(c, ev->cache_last, p);
+  if (use_cached(m, ev->cache_last, bytes, size, p))
     return AMDDWARF_OK;
-  }
   amddwarf_status st = amddwarf__load_program(m, bytes, size, p);
   if (st == AMDDWARF_OK && p->slot < EVAL_CACHE_ENTRIES)
     ev->cache_last = p->slot;

@@ -217,10 +217,7 @@ static inline bool top_is_generic(machine *m, uint32_t base, uint32_t index)
 
 static inline uint64_t generic_u64(const amddwarf_entry *e)
 {
-  const uint8_t *b = e->value.inline_bytes;
-  return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
-         (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
-         (uint64_t)b[7] << 56;
+  return amddwarf__load_le64(e->value.inline_bytes);
 }
 
 /* Locations built field by field (no memset, then a copy): the stack entry
