@@ -152,17 +152,9 @@ static bool parse_integer(const char *s, size_t n, uint64_t *value, bool *negati
     return false;
   uint64_t v = 0;
   for (; i < n; i++) {
-    char c = s[i];
-    unsigned d;
-    if (c >= '0' && c <= '9')
-      d = (unsigned)(c - '0');
-    else if (c >= 'a' && c <= 'f')
-      d = (unsigned)(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F')
-      d = (unsigned)(c - 'A' + 10);
-    else
-      return false;
-    if (d >= radix || v > (UINT64_MAX - d) / radix)
+    int digit = amddwarf__hex_digit(s[i]);
+    unsigned d = (unsigned)digit;
+    if (digit < 0 || d >= radix || v > (UINT64_MAX - d) / radix)
       return false;
     v = v * radix + d;
   }

@@ -45,13 +45,15 @@ static inline bool amddwarf_expr_dialect_has_user(amddwarf_dialect dialect)
   return dialect == AMDDWARF_DIALECT_AUTO || dialect == AMDDWARF_DIALECT_USER;
 }
 
-/* Checks FORMAT (NULL means the defaults, stored in *STORAGE); returns the
-   format to use, or NULL when a field is out of range. */
+/* The defaults in *STORAGE when FORMAT is NULL, else NULL: what
+   amddwarf_expr_format_check returns once its test failed. */
 const amddwarf_expr_format *amddwarf__expr_format_check_slow(const amddwarf_expr_format *format,
                                                             amddwarf_expr_format *storage);
 
-/* The same, with the common valid case inline: address size 2/4/8
-   (bits 2, 4, 8 of 0x114), offset size 4/8, version 2-5. */
+/* Checks FORMAT (NULL means the defaults, stored in *STORAGE); returns the
+   format to use, or NULL when a field is out of range: struct size,
+   dialect, address size 2/4/8 (bits 2, 4, 8 of 0x114), offset size 4/8
+   (bits 4, 8 of 0x110), version 2-5. */
 static inline const amddwarf_expr_format *
 amddwarf_expr_format_check(const amddwarf_expr_format *format, amddwarf_expr_format *storage)
 {

@@ -10,6 +10,7 @@
  * indexes once all operations are known. */
 #include "expr/codec.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -124,20 +125,16 @@ static amddwarf_status resolve_branches(amddwarf_op *ops, size_t *count, uint64_
     if (target < 0 || (uint64_t)target > size ||
         !find_boundary(ops, n, size, (uint64_t)target, &index)) {
       *count = i;
-      const char *name = amddwarf__expr_op_table[op->kind].name;
+      char where[64] = "inside an operation";
       if (target < 0 || (uint64_t)target > size)
-        return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
-                                AMDDWARF_NO_OPCODE,
-                                "%s at offset %llu (opcode 0x%02x): displacement %lld targets "
-                                "offset %lld, outside the %llu-byte expression",
-                                name, (unsigned long long)op->offset, op->opcode,
-                                (long long)disp, (long long)target, (unsigned long long)size);
+        snprintf(where, sizeof where, "outside the %llu-byte expression", (unsigned long long)size);
       return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
                               AMDDWARF_NO_OPCODE,
                               "%s at offset %llu (opcode 0x%02x): displacement %lld targets "
-                              "offset %lld, inside an operation",
-                              name, (unsigned long long)op->offset, op->opcode, (long long)disp,
-                              (long long)target);
+                              "offset %lld, %s",
+                              amddwarf__expr_op_table[op->kind].name,
+                              (unsigned long long)op->offset, op->opcode, (long long)disp,
+                              (long long)target, where);
     }
     op->target = (uint32_t)index;
   }
