@@ -418,7 +418,7 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
     if (info->kind >= AMDDWARF_OP_breg0 && info->kind <= AMDDWARF_OP_breg31 &&
         split_offset(a, t, &reg, &offset)) {
       /* The printer's "NAME+N" of a named register. */
-      st = implied_register(a, reg, (uint64_t)(info->kind - AMDDWARF_OP_breg0));
+      st = implied_register(a, reg, op->operands[1]);
       if (st == AMDDWARF_OK)
         st = integer_operand(a, offset, kind, &op->operands[i]);
       continue;
@@ -547,8 +547,10 @@ static amddwarf_status parse_statement(assembler *a)
     op->kind = info->kind;
     if (user)
       op->subop = (uint32_t)info->user_subop;
-    if (info->kind >= AMDDWARF_OP_reg0 && info->kind <= AMDDWARF_OP_reg31)
-      op->operands[1] = (uint64_t)(info->kind - AMDDWARF_OP_reg0);
+    /* reg<n> and breg<n>: the register, as the decoder gives it. */
+    uint64_t regno;
+    if (amddwarf__expr_opcode_register(info->kind, &regno))
+      op->operands[1] = regno;
     st = parse_operands(a, op, info);
     if (st != AMDDWARF_OK)
       return st;
@@ -561,8 +563,6 @@ static amddwarf_status parse_statement(assembler *a)
         a->pos = name.start + name.length;
       }
     }
-    if (info->kind >= AMDDWARF_OP_breg0 && info->kind <= AMDDWARF_OP_breg31)
-      op->operands[1] = (uint64_t)(info->kind - AMDDWARF_OP_breg0);
     a->op_text[a->op_count] = op_start;
     a->op_count++;
     token extra = peek_word(a);

@@ -112,6 +112,15 @@ static inline bool amddwarf__expr_operand_integer(amddwarf_operand_kind kind,
 bool amddwarf__expr_eh_pe_integer(uint8_t encoding, const amddwarf_expr_format *format,
                                   amddwarf_expr_integer *how);
 
+/* The register that DW_OP_reg<n> or DW_OP_breg<n> names by its opcode (the
+   two families are consecutive kinds), in *REGNO; false for the others. */
+static inline bool amddwarf__expr_opcode_register(amddwarf_op_kind kind, uint64_t *regno)
+{
+  unsigned family = (unsigned)kind - (unsigned)AMDDWARF_OP_reg0;
+  *regno = family & 31u;
+  return family < 64u;
+}
+
 /* V, a two's-complement pattern, as a signed number. */
 static inline int64_t amddwarf__expr_as_signed(uint64_t v)
 {

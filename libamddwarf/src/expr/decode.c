@@ -291,9 +291,9 @@ static DECODE_INLINE amddwarf_status decode_op(const uint8_t *data, size_t size,
         return operand_error(err, st, op, 1, second, operand_at, format);
     }
   }
-  /* reg0-31 and breg0-31 are consecutive: their register is the low bits. */
-  if (kind - (unsigned)AMDDWARF_OP_reg0 < 64u)
-    op->operands[1] = (kind - (unsigned)AMDDWARF_OP_reg0) & 31u;
+  uint64_t regno;
+  if (amddwarf__expr_opcode_register(op->kind, &regno))
+    op->operands[1] = regno;
   op->size = (uint32_t)(at - start);
   *pos = at;
   return AMDDWARF_OK;

@@ -118,17 +118,16 @@ static void put_register(printer *p, uint64_t number, int has_offset, uint64_t o
 static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_info *info)
 {
   amddwarf_op_kind kind = op->kind;
-  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
+  uint64_t regno;
+  if (amddwarf__expr_opcode_register(kind, &regno)) {
+    /* reg<n> names its register; breg<n> joins its offset to the name. */
     char name[32];
-    if (register_name((uint64_t)(kind - AMDDWARF_OP_reg0), p->flags, name, sizeof name))
+    bool named = register_name(regno, p->flags, name, sizeof name);
+    if (named && kind <= AMDDWARF_OP_reg31)
       putf(p, " %s", name);
-    return;
-  }
-  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
-    char name[32];
-    if (register_name((uint64_t)(kind - AMDDWARF_OP_breg0), p->flags, name, sizeof name))
+    else if (named)
       putf(p, " %s%+" PRId64, name, amddwarf__expr_as_signed(op->operands[0]));
-    else
+    else if (kind >= AMDDWARF_OP_breg0)
       put_signed(p, op->operands[0]);
     return;
   }
