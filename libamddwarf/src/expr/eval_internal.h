@@ -498,6 +498,8 @@ void amddwarf__copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uin
 
 /* ---- value.c ------------------------------------------------------------ */
 
+/* V becomes the integral value X (cut to the type's bits) of TYPE. */
+void amddwarf__value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, uint64_t x);
 void amddwarf__value_set_generic(machine *m, amddwarf_value *v, uint64_t x);
 bool amddwarf__type_is_integral(const amddwarf_base_type *type);
 bool amddwarf__type_equal(const amddwarf_base_type *a, const amddwarf_base_type *b);
