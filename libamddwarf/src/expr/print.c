@@ -51,21 +51,10 @@ static bool register_name(uint64_t number, unsigned flags, char *buf, size_t siz
   if (flags & AMDDWARF_PRINT_ASM_REGISTERS)
     return amddwarf_amdgpu_register_name((uint32_t)number, AMDDWARF_REGISTER_ASM_NAME, buf,
                                          size) == AMDDWARF_OK;
-  switch (number) {
-  case 0:
-    snprintf(buf, size, "PC_32");
+  static const char *const renamed[] = {[0] = "PC_32", [1] = "EXEC_LO", [16] = "PC", [17] = "EXEC"};
+  if (number < sizeof renamed / sizeof renamed[0] && renamed[number]) {
+    snprintf(buf, size, "%s", renamed[number]);
     return true;
-  case 1:
-    snprintf(buf, size, "EXEC_LO");
-    return true;
-  case 16:
-    snprintf(buf, size, "PC");
-    return true;
-  case 17:
-    snprintf(buf, size, "EXEC");
-    return true;
-  default:
-    break;
   }
   if (amddwarf_amdgpu_register_name((uint32_t)number, AMDDWARF_REGISTER_DWARF_NAME, buf, size) !=
       AMDDWARF_OK)
