@@ -348,7 +348,9 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
 
 amddwarf_status amddwarf__run_nested(machine *m, const uint8_t *bytes, size_t size, uint32_t base)
 {
-  saved_op s = save_op(m);
+  /* The calling operation, which errors after the nested run name. */
+  uint64_t offset = m->op_offset;
+  int32_t code = m->op_code, subop = m->op_subop;
   program p;
   amddwarf_status st = amddwarf__load_program(m, bytes, size, &p);
   if (st != AMDDWARF_OK)
@@ -356,8 +358,11 @@ amddwarf_status amddwarf__run_nested(machine *m, const uint8_t *bytes, size_t si
   m->depth++;
   st = amddwarf__machine_run(m, &p, base);
   m->depth--;
-  if (st == AMDDWARF_OK)
-    restore_op(m, s);
+  if (st == AMDDWARF_OK) {
+    m->op_offset = offset;
+    m->op_code = code;
+    m->op_subop = subop;
+  }
   return st;
 }
 

@@ -252,26 +252,6 @@ static inline void register_location(amddwarf_location *loc, uint32_t regno)
   loc->u.reg.regno = regno;
 }
 
-/* The operation being executed, saved around a nested frame so that errors
-   after it name the right one. */
-typedef struct saved_op {
-  uint64_t offset;
-  int32_t code, subop;
-} saved_op;
-
-static inline saved_op save_op(const machine *m)
-{
-  saved_op s = {m->op_offset, m->op_code, m->op_subop};
-  return s;
-}
-
-static inline void restore_op(machine *m, saved_op s)
-{
-  m->op_offset = s.offset;
-  m->op_code = s.code;
-  m->op_subop = s.subop;
-}
-
 /* Runs program P on the frame starting at stack entry BASE. */
 amddwarf_status amddwarf__machine_run(machine *m, const program *p, uint32_t base);
 /* Runs BYTES one nesting level down on the frame from BASE (the caller
