@@ -80,11 +80,6 @@ static amddwarf_status read_operand(amddwarf_reader *r, amddwarf_operand_kind ki
   return AMDDWARF_OK;
 }
 
-static const char *dialect_phrase(amddwarf_dialect dialect)
-{
-  return amddwarf_dialect_name(dialect);
-}
-
 /* Finds the operation starting at byte offset TARGET among OPS[0..COUNT);
    COUNT itself for the end of the expression (offset SIZE). */
 static bool find_boundary(const amddwarf_op *ops, size_t count, uint64_t size, uint64_t target,
@@ -158,7 +153,7 @@ static amddwarf_status operand_error(amddwarf_error *err, amddwarf_status st,
                           "%s at offset %llu (opcode 0x%02x, %s dialect): %s operand %u (%s) "
                           "at offset %llu",
                           name, (unsigned long long)op->offset, op->opcode,
-                          dialect_phrase(format->dialect), what, which + 1,
+                          amddwarf_dialect_name(format->dialect), what, which + 1,
                           amddwarf__expr_operand_kind_name(kind),
                           (unsigned long long)operand_offset);
 }
@@ -198,7 +193,7 @@ static amddwarf_status decode_extension(amddwarf_reader *r, const amddwarf_expr_
   if (!amddwarf__expr_ext_by_opcode(dialect, code, kind))
     return amddwarf__fail_op(err, AMDDWARF_E_EXPR_UNKNOWN_OPCODE, start, code, AMDDWARF_NO_OPCODE,
                             "unknown opcode 0x%02x at offset %llu (%s dialect)", code,
-                            (unsigned long long)start, dialect_phrase(dialect));
+                            (unsigned long long)start, amddwarf_dialect_name(dialect));
   return AMDDWARF_OK;
 }
 
