@@ -152,17 +152,9 @@ static bool parse_integer(const char *s, size_t n, uint64_t *value, bool *negati
     return false;
   uint64_t v = 0;
   for (; i < n; i++) {
-    char c = s[i];
-    unsigned d;
-    if (c >= '0' && c <= '9')
-      d = (unsigned)(c - '0');
-    else if (c >= 'a' && c <= 'f')
-      d = (unsigned)(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F')
-      d = (unsigned)(c - 'A' + 10);
-    else
-      return false;
-    if (d >= radix || v > (UINT64_MAX - d) / radix)
+    int digit = amddwarf__hex_digit(s[i]);
+    unsigned d = (unsigned)digit;
+    if (digit < 0 || d >= radix || v > (UINT64_MAX - d) / radix)
       return false;
     v = v * radix + d;
   }
@@ -181,25 +173,19 @@ static amddwarf_status no_memory(assembler *a)
                        "expression assembler: out of memory");
 }
 
-static bool is_signed_kind(amddwarf_operand_kind kind)
-{
-  return kind == AMDDWARF_OPERAND_S8 || kind == AMDDWARF_OPERAND_S16 ||
-         kind == AMDDWARF_OPERAND_S32 || kind == AMDDWARF_OPERAND_S64 ||
-         kind == AMDDWARF_OPERAND_SLEB;
-}
-
 /* An integer operand of KIND from token T. */
 static amddwarf_status integer_operand(assembler *a, token t, amddwarf_operand_kind kind,
                                        uint64_t *value)
 {
   bool negative;
+  bool is_signed = amddwarf__expr_operand_shapes[kind].integer.is_signed;
   if (t.length == 0)
     return syntax(a, t.start, "missing operand", t);
   if (!parse_integer(a->text + t.start, t.length, value, &negative))
     return syntax(a, t.start, "expected an integer, got", t);
-  if (negative && !is_signed_kind(kind))
+  if (negative && !is_signed)
     return syntax(a, t.start, "negative value for an unsigned operand", t);
-  if (!negative && is_signed_kind(kind) && *value > (uint64_t)INT64_MAX &&
+  if (!negative && is_signed && *value > (uint64_t)INT64_MAX &&
       kind != AMDDWARF_OPERAND_S64)
     return syntax(a, t.start, "value out of range for a signed operand", t);
   return AMDDWARF_OK;
@@ -432,7 +418,7 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
     if (info->kind >= AMDDWARF_OP_breg0 && info->kind <= AMDDWARF_OP_breg31 &&
         split_offset(a, t, &reg, &offset)) {
       /* The printer's "NAME+N" of a named register. */
-      st = implied_register(a, reg, (uint64_t)(info->kind - AMDDWARF_OP_breg0));
+      st = implied_register(a, reg, op->operands[1]);
       if (st == AMDDWARF_OK)
         st = integer_operand(a, offset, kind, &op->operands[i]);
       continue;
@@ -561,8 +547,10 @@ static amddwarf_status parse_statement(assembler *a)
     op->kind = info->kind;
     if (user)
       op->subop = (uint32_t)info->user_subop;
-    if (info->kind >= AMDDWARF_OP_reg0 && info->kind <= AMDDWARF_OP_reg31)
-      op->operands[1] = (uint64_t)(info->kind - AMDDWARF_OP_reg0);
+    /* reg<n> and breg<n>: the register, as the decoder gives it. */
+    uint64_t regno;
+    if (amddwarf__expr_opcode_register(info->kind, &regno))
+      op->operands[1] = regno;
     st = parse_operands(a, op, info);
     if (st != AMDDWARF_OK)
       return st;
@@ -575,8 +563,6 @@ static amddwarf_status parse_statement(assembler *a)
         a->pos = name.start + name.length;
       }
     }
-    if (info->kind >= AMDDWARF_OP_breg0 && info->kind <= AMDDWARF_OP_breg31)
-      op->operands[1] = (uint64_t)(info->kind - AMDDWARF_OP_breg0);
     a->op_text[a->op_count] = op_start;
     a->op_count++;
     token extra = peek_word(a);
@@ -707,6 +693,37 @@ static amddwarf_status encode_all(assembler *a, uint8_t *out, size_t capacity, s
   return st;
 }
 
+/* Encodes the parsed operations into a new buffer *OUT of *SIZE bytes
+   (default allocator); nothing stays allocated on failure. */
+static amddwarf_status encode_new(assembler *a, uint8_t **out, size_t *size)
+{
+  size_t needed = 0;
+  amddwarf_status st = encode_all(a, NULL, 0, &needed);
+  if (st != AMDDWARF_OK && st != AMDDWARF_E_NO_SPACE)
+    return st;
+  *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
+  if (!*out)
+    return no_memory(a);
+  st = encode_all(a, *out, needed, size);
+  if (st != AMDDWARF_OK) {
+    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
+    *out = NULL;
+    *size = 0;
+  }
+  return st;
+}
+
+/* An assembler of TEXT, nothing parsed yet. */
+static void assembler_init(assembler *a, const char *text, const amddwarf_expr_format *format,
+                           unsigned wave_size, amddwarf_error *err)
+{
+  memset(a, 0, sizeof *a);
+  a->text = text;
+  a->format = format;
+  a->wave_size = wave_size;
+  a->err = err;
+}
+
 /* Assembles LENGTH characters (a copy is made so that TEXT need not be
    terminated) into a new buffer *OUT of *SIZE bytes. */
 static amddwarf_status assemble_text(const char *text, size_t length, size_t base,
@@ -716,7 +733,6 @@ static amddwarf_status assemble_text(const char *text, size_t length, size_t bas
 {
   amddwarf_status st;
   assembler a;
-  memset(&a, 0, sizeof a);
   char *copy = amddwarf__mem_alloc(NULL, length + 1);
   *out = NULL;
   *size = 0;
@@ -725,31 +741,12 @@ static amddwarf_status assemble_text(const char *text, size_t length, size_t bas
                          "expression assembler: out of memory");
   memcpy(copy, text, length);
   copy[length] = '\0';
-  a.text = copy;
+  assembler_init(&a, copy, format, wave_size, err);
   a.base = base;
-  a.format = format;
-  a.wave_size = wave_size;
-  a.err = err;
   a.depth = depth;
   st = parse_all(&a);
-  if (st != AMDDWARF_OK)
-    goto cleanup;
-  size_t needed = 0;
-  st = encode_all(&a, NULL, 0, &needed);
-  if (st != AMDDWARF_OK && st != AMDDWARF_E_NO_SPACE)
-    goto cleanup;
-  *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
-  if (!*out) {
-    st = no_memory(&a);
-    goto cleanup;
-  }
-  st = encode_all(&a, *out, needed, size);
-  if (st != AMDDWARF_OK) {
-    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
-    *out = NULL;
-    *size = 0;
-  }
-cleanup:
+  if (st == AMDDWARF_OK)
+    st = encode_new(&a, out, size);
   assembler_free(&a);
   amddwarf__mem_free(NULL, copy, length + 1);
   return st;
@@ -774,11 +771,7 @@ amddwarf_status amddwarf_expr_assemble(const char *text, const amddwarf_expr_for
   if (!format)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_expr_assemble: bad format");
-  memset(&a, 0, sizeof a);
-  a.text = text;
-  a.format = format;
-  a.wave_size = wave_size;
-  a.err = err;
+  assembler_init(&a, text, format, wave_size, err);
   st = parse_all(&a);
   if (st == AMDDWARF_OK)
     st = encode_all(&a, out, capacity, size);
@@ -824,24 +817,15 @@ amddwarf_status amddwarf__expr_assemble_references(const char *text,
   if (!format || (wave_size != 32 && wave_size != 64))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf__expr_assemble_references: bad format or wave size");
-  memset(&a, 0, sizeof a);
-  a.text = text;
-  a.format = format;
-  a.wave_size = wave_size;
-  a.err = err;
+  assembler_init(&a, text, format, wave_size, err);
   a.refs = refs;
-  size_t needed = 0;
   amddwarf_status st = parse_all(&a);
   if (st == AMDDWARF_OK)
-    st = encode_all(&a, NULL, 0, &needed);
-  if (st == AMDDWARF_E_NO_SPACE || st == AMDDWARF_OK) {
-    *out = amddwarf__mem_alloc(NULL, needed ? needed : 1);
-    st = *out ? encode_all(&a, *out, needed, size) : no_memory(&a);
-  }
+    st = encode_new(&a, out, size);
   if (st == AMDDWARF_OK)
     st = place_fixups(&a);
   if (st != AMDDWARF_OK) {
-    amddwarf__mem_free(NULL, *out, needed ? needed : 1);
+    amddwarf__mem_free(NULL, *out, *size ? *size : 1);
     *out = NULL;
     *size = 0;
   } else if (refs != NULL) {

@@ -45,13 +45,15 @@ static inline bool amddwarf_expr_dialect_has_user(amddwarf_dialect dialect)
   return dialect == AMDDWARF_DIALECT_AUTO || dialect == AMDDWARF_DIALECT_USER;
 }
 
-/* Checks FORMAT (NULL means the defaults, stored in *STORAGE); returns the
-   format to use, or NULL when a field is out of range. */
+/* The defaults in *STORAGE when FORMAT is NULL, else NULL: what
+   amddwarf_expr_format_check returns once its test failed. */
 const amddwarf_expr_format *amddwarf__expr_format_check_slow(const amddwarf_expr_format *format,
                                                             amddwarf_expr_format *storage);
 
-/* The same, with the common valid case inline: address size 2/4/8
-   (bits 2, 4, 8 of 0x114), offset size 4/8, version 2-5. */
+/* Checks FORMAT (NULL means the defaults, stored in *STORAGE); returns the
+   format to use, or NULL when a field is out of range: struct size,
+   dialect, address size 2/4/8 (bits 2, 4, 8 of 0x114), offset size 4/8
+   (bits 4, 8 of 0x110), version 2-5. */
 static inline const amddwarf_expr_format *
 amddwarf_expr_format_check(const amddwarf_expr_format *format, amddwarf_expr_format *storage)
 {
@@ -70,14 +72,60 @@ static inline unsigned amddwarf_expr_ref_size(const amddwarf_expr_format *format
   return format->version <= 2 ? format->address_size : format->offset_size;
 }
 
-/* Short name of an operand kind ("ULEB"), for messages and JSON. */
+/* How an integer operand is written: SIZE bytes, or a LEB128 when SIZE is
+   0; two's complement when IS_SIGNED. */
+typedef struct amddwarf_expr_integer {
+  unsigned size;
+  bool is_signed;
+} amddwarf_expr_integer;
+
+/* An operand kind: its short name ("uleb"), for messages and JSON, and
+   whether and how it is one integer (ADDR and DIE_REF: size 0 here, the
+   format's in amddwarf__expr_operand_integer). */
+typedef struct amddwarf_expr_operand_shape {
+  const char *name;
+  bool is_integer;
+  amddwarf_expr_integer integer;
+} amddwarf_expr_operand_shape;
+
+extern const amddwarf_expr_operand_shape amddwarf__expr_operand_shapes[AMDDWARF_OPERAND_KIND_COUNT];
+
 const char *amddwarf__expr_operand_kind_name(amddwarf_operand_kind kind);
 
-/* Size of the value of a DW_EH_PE pointer ENCODING (low nibble) for
-   DW_OP_GNU_encoded_addr: 1 for LEB128 forms (variable), 0 when unsupported.
-   *IS_LEB and *IS_SIGNED describe the form. */
-unsigned amddwarf__expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
-                                  bool *is_leb, bool *is_signed);
+/* How an operand of KIND (valid) is written in FORMAT when it is one integer
+   (the fixed sizes, LEB128s, registers, types, addresses, DIE references
+   and branch displacements); false for none, blocks and encoded addresses. */
+static inline bool amddwarf__expr_operand_integer(amddwarf_operand_kind kind,
+                                                  const amddwarf_expr_format *format,
+                                                  amddwarf_expr_integer *how)
+{
+  *how = amddwarf__expr_operand_shapes[kind].integer;
+  if (kind == AMDDWARF_OPERAND_ADDR)
+    how->size = format->address_size;
+  else if (kind == AMDDWARF_OPERAND_DIE_REF)
+    how->size = amddwarf_expr_ref_size(format);
+  return amddwarf__expr_operand_shapes[kind].is_integer;
+}
+
+/* How the pointer of DW_OP_GNU_encoded_addr is written under DW_EH_PE
+   ENCODING (its low nibble); false when the form is not supported. */
+bool amddwarf__expr_eh_pe_integer(uint8_t encoding, const amddwarf_expr_format *format,
+                                  amddwarf_expr_integer *how);
+
+/* The register that DW_OP_reg<n> or DW_OP_breg<n> names by its opcode (the
+   two families are consecutive kinds), in *REGNO; false for the others. */
+static inline bool amddwarf__expr_opcode_register(amddwarf_op_kind kind, uint64_t *regno)
+{
+  unsigned family = (unsigned)kind - (unsigned)AMDDWARF_OP_reg0;
+  *regno = family & 31u;
+  return family < 64u;
+}
+
+/* V, a two's-complement pattern, as a signed number. */
+static inline int64_t amddwarf__expr_as_signed(uint64_t v)
+{
+  return v > INT64_MAX ? -(int64_t)(~v) - 1 : (int64_t)v;
+}
 
 /* The byte offset at which each of the COUNT operations starts when
    amddwarf_expr_encode writes them in FORMAT (FORMAT already checked), and

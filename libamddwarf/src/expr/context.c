@@ -120,21 +120,26 @@ amddwarf_status amddwarf_location_storage_bits(amddwarf_eval *ev,
   return AMDDWARF_OK;
 }
 
+/* Starts a read or a write of BIT_SIZE bits of LOC through BUF. */
+static amddwarf_status begin_access(amddwarf_eval *ev, const amddwarf_eval_request *request,
+                                    const amddwarf_location *loc, uint64_t bit_size,
+                                    const void *buf, amddwarf_error *err, machine *m)
+{
+  amddwarf_status st = amddwarf__machine_begin(ev, request, err, m);
+  if (st == AMDDWARF_OK && (!loc || (!buf && bit_size)))
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no location or buffer");
+  return st;
+}
+
 amddwarf_status amddwarf_location_read(amddwarf_eval *ev, const amddwarf_eval_request *request,
                                        const amddwarf_location *loc, uint64_t bit_offset,
                                        uint64_t bit_size, void *buf, amddwarf_error *err)
 {
   machine m;
-  amddwarf_status st = amddwarf__machine_begin(ev, request, err, &m);
+  amddwarf_status st = begin_access(ev, request, loc, bit_size, buf, err, &m);
   if (st != AMDDWARF_OK)
     return st;
-  if (!loc || (!buf && bit_size))
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no location or buffer");
-  if (bit_size % 8)
-    ((uint8_t *)buf)[bit_size / 8] = 0;
-  if (amddwarf__access_read_direct(&m, loc, bit_offset, bit_size, buf))
-    return AMDDWARF_OK;
-  return amddwarf__access_read(&m, loc, bit_offset, bit_size, buf, 0);
+  return machine_read(&m, loc, bit_offset, bit_size, buf);
 }
 
 amddwarf_status amddwarf_location_write(amddwarf_eval *ev, const amddwarf_eval_request *request,
@@ -142,10 +147,8 @@ amddwarf_status amddwarf_location_write(amddwarf_eval *ev, const amddwarf_eval_r
                                         uint64_t bit_size, const void *buf, amddwarf_error *err)
 {
   machine m;
-  amddwarf_status st = amddwarf__machine_begin(ev, request, err, &m);
+  amddwarf_status st = begin_access(ev, request, loc, bit_size, buf, err, &m);
   if (st != AMDDWARF_OK)
     return st;
-  if (!loc || (!buf && bit_size))
-    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no location or buffer");
   return amddwarf__access_write(&m, loc, bit_offset, bit_size, buf);
 }

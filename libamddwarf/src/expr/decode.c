@@ -10,6 +10,7 @@
  * indexes once all operations are known. */
 #include "expr/codec.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -21,108 +22,62 @@
 #define DECODE_INLINE inline
 #endif
 
-/* Reads one operand of kind KIND into *VALUE (and *BLOCK for blocks). The
-   reader is left unchanged on failure. */
+/* Reads an integer written as HOW into *VALUE (signed ones as their
+   two's-complement pattern). */
+static amddwarf_status read_integer(amddwarf_reader *r, amddwarf_expr_integer how,
+                                    uint64_t *value)
+{
+  if (!how.is_signed)
+    return how.size ? amddwarf__read_uint(r, how.size, value) : amddwarf_read_uleb(r, value);
+  int64_t v;
+  amddwarf_status st = how.size ? amddwarf__read_sint(r, how.size, &v) : amddwarf__read_sleb(r, &v);
+  if (st == AMDDWARF_OK)
+    *value = (uint64_t)v;
+  return st;
+}
+
+/* Reads one operand of kind KIND into *VALUE (and *BLOCK for blocks,
+   *SECOND for the encoded address's pointer). The reader is left unchanged
+   on failure. */
 static amddwarf_status read_operand(amddwarf_reader *r, amddwarf_operand_kind kind,
                                     const amddwarf_expr_format *format, uint64_t *value,
                                     const uint8_t **block, uint64_t *second)
 {
-  amddwarf_status st;
+  amddwarf_expr_integer how;
+  if (kind == AMDDWARF_OPERAND_NONE)
+    return AMDDWARF_OK;
+  if ((unsigned)kind >= AMDDWARF_OPERAND_KIND_COUNT)
+    return AMDDWARF_E_INVALID_ARGUMENT;
+  if (amddwarf__expr_operand_integer(kind, format, &how))
+    return read_integer(r, how, value);
   size_t start = r->pos;
-  switch (kind) {
-  case AMDDWARF_OPERAND_NONE:
-    return AMDDWARF_OK;
-  case AMDDWARF_OPERAND_ULEB:
-  case AMDDWARF_OPERAND_REG:
-  case AMDDWARF_OPERAND_TYPE:
-    return amddwarf_read_uleb(r, value);
-  case AMDDWARF_OPERAND_SLEB: {
-    int64_t v;
-    st = amddwarf__read_sleb(r, &v);
-    if (st == AMDDWARF_OK)
-      *value = (uint64_t)v;
-    return st;
-  }
-  case AMDDWARF_OPERAND_U8:
-    return amddwarf__read_uint(r, 1, value);
-  case AMDDWARF_OPERAND_U16:
-    return amddwarf__read_uint(r, 2, value);
-  case AMDDWARF_OPERAND_U32:
-    return amddwarf__read_uint(r, 4, value);
-  case AMDDWARF_OPERAND_U64:
-    return amddwarf__read_uint(r, 8, value);
-  case AMDDWARF_OPERAND_S8:
-  case AMDDWARF_OPERAND_S16:
-  case AMDDWARF_OPERAND_S32:
-  case AMDDWARF_OPERAND_S64:
-  case AMDDWARF_OPERAND_BRANCH: {
-    static const uint8_t sizes[] = {[AMDDWARF_OPERAND_S8] = 1, [AMDDWARF_OPERAND_S16] = 2,
-                                    [AMDDWARF_OPERAND_S32] = 4, [AMDDWARF_OPERAND_S64] = 8,
-                                    [AMDDWARF_OPERAND_BRANCH] = 2};
-    int64_t v;
-    st = amddwarf__read_sint(r, sizes[kind], &v);
-    if (st == AMDDWARF_OK)
-      *value = (uint64_t)v;
-    return st;
-  }
-  case AMDDWARF_OPERAND_ADDR:
-    return amddwarf__read_uint(r, format->address_size, value);
-  case AMDDWARF_OPERAND_DIE_REF:
-    return amddwarf__read_uint(r, amddwarf_expr_ref_size(format), value);
-  case AMDDWARF_OPERAND_BLOCK:
-  case AMDDWARF_OPERAND_BLOCK_U8: {
-    uint64_t length;
-    st = kind == AMDDWARF_OPERAND_BLOCK ? amddwarf_read_uleb(r, &length)
-                                        : amddwarf__read_uint(r, 1, &length);
-    if (st == AMDDWARF_OK)
-      st = amddwarf__read_bytes(r, length, block);
-    if (st != AMDDWARF_OK) {
-      r->pos = start;
-      return st;
-    }
-    *value = length;
-    return AMDDWARF_OK;
-  }
-  case AMDDWARF_OPERAND_ENCODED_ADDR: {
+  amddwarf_status st;
+  uint64_t first;
+  if (kind == AMDDWARF_OPERAND_ENCODED_ADDR) {
+    /* The DW_EH_PE encoding byte, then the pointer written as it says. */
     uint8_t encoding;
-    bool is_leb, is_signed;
     st = amddwarf_read_u8(r, &encoding);
     if (st != AMDDWARF_OK)
       return st;
-    unsigned size = amddwarf__expr_eh_pe_size(encoding, format, &is_leb, &is_signed);
-    if (size == 0) {
-      r->pos = start;
-      return AMDDWARF_E_EXPR_BAD_OPERAND;
-    }
-    if (is_leb && is_signed) {
-      int64_t v;
-      st = amddwarf__read_sleb(r, &v);
-      *second = (uint64_t)v;
-    } else if (is_leb) {
-      st = amddwarf_read_uleb(r, second);
-    } else if (is_signed) {
-      int64_t v;
-      st = amddwarf__read_sint(r, size, &v);
-      *second = (uint64_t)v;
-    } else {
-      st = amddwarf__read_uint(r, size, second);
-    }
-    if (st != AMDDWARF_OK) {
-      r->pos = start;
-      return st;
-    }
-    *value = encoding;
-    return AMDDWARF_OK;
+    first = encoding;
+    if (!amddwarf__expr_eh_pe_integer(encoding, format, &how))
+      st = AMDDWARF_E_EXPR_BAD_OPERAND;
+    else
+      st = read_integer(r, how, second);
+  } else {
+    /* A block: its length (ULEB or one byte), then the bytes. */
+    how.size = kind == AMDDWARF_OPERAND_BLOCK_U8 ? 1 : 0;
+    how.is_signed = false;
+    st = read_integer(r, how, &first);
+    if (st == AMDDWARF_OK)
+      st = amddwarf__read_bytes(r, first, block);
   }
-  case AMDDWARF_OPERAND_KIND_COUNT:
-    break;
+  if (st != AMDDWARF_OK) {
+    r->pos = start;
+    return st;
   }
-  return AMDDWARF_E_INVALID_ARGUMENT;
-}
-
-static const char *dialect_phrase(amddwarf_dialect dialect)
-{
-  return amddwarf_dialect_name(dialect);
+  *value = first;
+  return AMDDWARF_OK;
 }
 
 /* Finds the operation starting at byte offset TARGET among OPS[0..COUNT);
@@ -165,20 +120,16 @@ static amddwarf_status resolve_branches(amddwarf_op *ops, size_t *count, uint64_
     if (target < 0 || (uint64_t)target > size ||
         !find_boundary(ops, n, size, (uint64_t)target, &index)) {
       *count = i;
-      const char *name = amddwarf__expr_op_table[op->kind].name;
+      char where[64] = "inside an operation";
       if (target < 0 || (uint64_t)target > size)
-        return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
-                                AMDDWARF_NO_OPCODE,
-                                "%s at offset %llu (opcode 0x%02x): displacement %lld targets "
-                                "offset %lld, outside the %llu-byte expression",
-                                name, (unsigned long long)op->offset, op->opcode,
-                                (long long)disp, (long long)target, (unsigned long long)size);
+        snprintf(where, sizeof where, "outside the %llu-byte expression", (unsigned long long)size);
       return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, op->offset, op->opcode,
                               AMDDWARF_NO_OPCODE,
                               "%s at offset %llu (opcode 0x%02x): displacement %lld targets "
-                              "offset %lld, inside an operation",
-                              name, (unsigned long long)op->offset, op->opcode, (long long)disp,
-                              (long long)target);
+                              "offset %lld, %s",
+                              amddwarf__expr_op_table[op->kind].name,
+                              (unsigned long long)op->offset, op->opcode, (long long)disp,
+                              (long long)target, where);
     }
     op->target = (uint32_t)index;
   }
@@ -202,7 +153,7 @@ static amddwarf_status operand_error(amddwarf_error *err, amddwarf_status st,
                           "%s at offset %llu (opcode 0x%02x, %s dialect): %s operand %u (%s) "
                           "at offset %llu",
                           name, (unsigned long long)op->offset, op->opcode,
-                          dialect_phrase(format->dialect), what, which + 1,
+                          amddwarf_dialect_name(format->dialect), what, which + 1,
                           amddwarf__expr_operand_kind_name(kind),
                           (unsigned long long)operand_offset);
 }
@@ -242,7 +193,7 @@ static amddwarf_status decode_extension(amddwarf_reader *r, const amddwarf_expr_
   if (!amddwarf__expr_ext_by_opcode(dialect, code, kind))
     return amddwarf__fail_op(err, AMDDWARF_E_EXPR_UNKNOWN_OPCODE, start, code, AMDDWARF_NO_OPCODE,
                             "unknown opcode 0x%02x at offset %llu (%s dialect)", code,
-                            (unsigned long long)start, dialect_phrase(dialect));
+                            (unsigned long long)start, amddwarf_dialect_name(dialect));
   return AMDDWARF_OK;
 }
 
@@ -335,9 +286,9 @@ static DECODE_INLINE amddwarf_status decode_op(const uint8_t *data, size_t size,
         return operand_error(err, st, op, 1, second, operand_at, format);
     }
   }
-  /* reg0-31 and breg0-31 are consecutive: their register is the low bits. */
-  if (kind - (unsigned)AMDDWARF_OP_reg0 < 64u)
-    op->operands[1] = (kind - (unsigned)AMDDWARF_OP_reg0) & 31u;
+  uint64_t regno;
+  if (amddwarf__expr_opcode_register(op->kind, &regno))
+    op->operands[1] = regno;
   op->size = (uint32_t)(at - start);
   *pos = at;
   return AMDDWARF_OK;

@@ -46,17 +46,6 @@ static void put_uleb(writer *w, uint64_t v)
   put_bytes(w, buf, amddwarf__encode_uleb(v, buf));
 }
 
-static void put_sleb(writer *w, int64_t v)
-{
-  uint8_t buf[AMDDWARF_LEB128_MAX_BYTES];
-  put_bytes(w, buf, amddwarf__encode_sleb(v, buf));
-}
-
-static int64_t as_signed(uint64_t v)
-{
-  return v > INT64_MAX ? -(int64_t)(~v) - 1 : (int64_t)v;
-}
-
 /* True when V (a two's-complement pattern) fits SIZE bytes as unsigned, or
    as signed when SIGNED_. */
 static bool fits(uint64_t v, unsigned size, bool signed_)
@@ -65,9 +54,24 @@ static bool fits(uint64_t v, unsigned size, bool signed_)
     return true;
   if (!signed_)
     return v >> (8 * size) == 0;
-  int64_t s = as_signed(v);
+  int64_t s = amddwarf__expr_as_signed(v);
   int64_t lim = (int64_t)1 << (8 * size - 1);
   return s >= -lim && s < lim;
+}
+
+/* Writes V as HOW; false when it does not fit. */
+static bool put_integer(writer *w, uint64_t v, amddwarf_expr_integer how)
+{
+  uint8_t leb[AMDDWARF_LEB128_MAX_BYTES];
+  if (how.size == 0) {
+    put_bytes(w, leb, how.is_signed ? amddwarf__encode_sleb(amddwarf__expr_as_signed(v), leb)
+                                    : amddwarf__encode_uleb(v, leb));
+    return true;
+  }
+  if (!fits(v, how.size, how.is_signed))
+    return false;
+  put_uint(w, v, how.size);
+  return true;
 }
 
 static amddwarf_status bad_operand(amddwarf_error *err, size_t index, const amddwarf_op *op,
@@ -89,42 +93,12 @@ static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t inde
   const amddwarf_op_info *info = &amddwarf__expr_op_table[op->kind];
   amddwarf_operand_kind kind = info->operands[which];
   uint64_t v = op->operands[which];
-  switch (kind) {
-  case AMDDWARF_OPERAND_NONE:
+  amddwarf_expr_integer how;
+  if (kind == AMDDWARF_OPERAND_NONE)
     return AMDDWARF_OK;
-  case AMDDWARF_OPERAND_U8:
-  case AMDDWARF_OPERAND_U16:
-  case AMDDWARF_OPERAND_U32:
-  case AMDDWARF_OPERAND_U64:
-  case AMDDWARF_OPERAND_S8:
-  case AMDDWARF_OPERAND_S16:
-  case AMDDWARF_OPERAND_S32:
-  case AMDDWARF_OPERAND_S64:
-  case AMDDWARF_OPERAND_ADDR:
-  case AMDDWARF_OPERAND_DIE_REF: {
-    static const uint8_t sizes[] = {
-        [AMDDWARF_OPERAND_U8] = 1, [AMDDWARF_OPERAND_U16] = 2, [AMDDWARF_OPERAND_U32] = 4,
-        [AMDDWARF_OPERAND_U64] = 8, [AMDDWARF_OPERAND_S8] = 1, [AMDDWARF_OPERAND_S16] = 2,
-        [AMDDWARF_OPERAND_S32] = 4, [AMDDWARF_OPERAND_S64] = 8};
-    bool is_signed = kind == AMDDWARF_OPERAND_S8 || kind == AMDDWARF_OPERAND_S16 ||
-                     kind == AMDDWARF_OPERAND_S32 || kind == AMDDWARF_OPERAND_S64;
-    unsigned size = kind == AMDDWARF_OPERAND_ADDR      ? format->address_size
-                    : kind == AMDDWARF_OPERAND_DIE_REF ? amddwarf_expr_ref_size(format)
-                                                       : sizes[kind];
-    if (!fits(v, size, is_signed))
-      return bad_operand(err, index, op, which, "does not fit its size");
-    put_uint(w, v, size);
-    return AMDDWARF_OK;
-  }
-  case AMDDWARF_OPERAND_ULEB:
-  case AMDDWARF_OPERAND_REG:
-  case AMDDWARF_OPERAND_TYPE:
-    put_uleb(w, v);
-    return AMDDWARF_OK;
-  case AMDDWARF_OPERAND_SLEB:
-    put_sleb(w, as_signed(v));
-    return AMDDWARF_OK;
-  case AMDDWARF_OPERAND_BRANCH: {
+  if ((unsigned)kind >= AMDDWARF_OPERAND_KIND_COUNT)
+    return bad_operand(err, index, op, which, "has an unknown kind");
+  if (kind == AMDDWARF_OPERAND_BRANCH) {
     if (op->target > count)
       return amddwarf__fail_op(err, AMDDWARF_E_EXPR_BAD_BRANCH, index, AMDDWARF_NO_OPCODE,
                               AMDDWARF_NO_OPCODE,
@@ -145,42 +119,29 @@ static amddwarf_status put_operand(writer *w, const amddwarf_op *op, size_t inde
     put_uint(w, (uint64_t)disp & 0xffff, 2);
     return AMDDWARF_OK;
   }
-  case AMDDWARF_OPERAND_BLOCK:
-  case AMDDWARF_OPERAND_BLOCK_U8:
-    if (kind == AMDDWARF_OPERAND_BLOCK_U8) {
-      if (v > 0xff)
-        return bad_operand(err, index, op, which, "block is longer than 255 bytes");
-      put_u8(w, (uint8_t)v);
-    } else {
-      put_uleb(w, v);
-    }
-    if (v && !op->block)
-      return bad_operand(err, index, op, which, "block has a length but no bytes");
-    if (v)
-      put_bytes(w, op->block, (size_t)v);
-    return AMDDWARF_OK;
-  case AMDDWARF_OPERAND_ENCODED_ADDR: {
-    bool is_leb, is_signed;
+  if (amddwarf__expr_operand_integer(kind, format, &how))
+    return put_integer(w, v, how) ? AMDDWARF_OK
+                                  : bad_operand(err, index, op, which, "does not fit its size");
+  if (kind == AMDDWARF_OPERAND_ENCODED_ADDR) {
     if (v > 0xff)
       return bad_operand(err, index, op, which, "pointer encoding is not one byte");
-    unsigned size = amddwarf__expr_eh_pe_size((uint8_t)v, format, &is_leb, &is_signed);
-    if (size == 0)
+    if (!amddwarf__expr_eh_pe_integer((uint8_t)v, format, &how))
       return bad_operand(err, index, op, which, "pointer encoding is not supported");
     put_u8(w, (uint8_t)v);
-    if (is_leb && is_signed)
-      put_sleb(w, as_signed(op->operands[1]));
-    else if (is_leb)
-      put_uleb(w, op->operands[1]);
-    else if (!fits(op->operands[1], size, is_signed))
+    if (!put_integer(w, op->operands[1], how))
       return bad_operand(err, index, op, which, "pointer does not fit its encoding");
-    else
-      put_uint(w, op->operands[1], size);
     return AMDDWARF_OK;
   }
-  case AMDDWARF_OPERAND_KIND_COUNT:
-    break;
-  }
-  return bad_operand(err, index, op, which, "has an unknown kind");
+  /* A block: its length (ULEB or one byte), then the bytes. */
+  how.size = kind == AMDDWARF_OPERAND_BLOCK_U8 ? 1 : 0;
+  how.is_signed = false;
+  if (!put_integer(w, v, how))
+    return bad_operand(err, index, op, which, "block is longer than 255 bytes");
+  if (v && !op->block)
+    return bad_operand(err, index, op, which, "block has a length but no bytes");
+  if (v)
+    put_bytes(w, op->block, (size_t)v);
+  return AMDDWARF_OK;
 }
 
 /* Writes the opcode (and sub-opcode) of OP in FORMAT's dialect. */

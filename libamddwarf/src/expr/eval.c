@@ -74,12 +74,9 @@ amddwarf_status amddwarf__stack_push_value(machine *m, const amddwarf_value *v)
 
 amddwarf_status amddwarf__stack_push_generic(machine *m, uint64_t x)
 {
-  amddwarf_entry *e = amddwarf__stack_push(m);
-  if (!e)
-    return AMDDWARF_E_LIMIT;
-  e->kind = AMDDWARF_ENTRY_VALUE;
-  amddwarf__value_set_generic(m, &e->value, x);
-  return AMDDWARF_OK;
+  amddwarf_value v;
+  amddwarf__value_set_generic(m, &v, x);
+  return amddwarf__stack_push_value(m, &v);
 }
 
 amddwarf_status amddwarf__stack_push_location(machine *m, const amddwarf_location *loc)
@@ -94,29 +91,18 @@ amddwarf_status amddwarf__stack_push_location(machine *m, const amddwarf_locatio
 
 amddwarf_status amddwarf__stack_push_memory(machine *m, uint32_t aspace, uint64_t address)
 {
-  amddwarf_entry *e = amddwarf__stack_push(m);
-  if (!e)
-    return AMDDWARF_E_LIMIT;
-  e->kind = AMDDWARF_ENTRY_LOCATION;
-  memory_location(&e->location, aspace, address);
-  return AMDDWARF_OK;
+  amddwarf_location loc;
+  memory_location(&loc, aspace, address);
+  return amddwarf__stack_push_location(m, &loc);
 }
 
 amddwarf_status amddwarf__stack_push_register(machine *m, uint32_t regno)
 {
-  amddwarf_entry *e = amddwarf__stack_push(m);
-  if (!e)
-    return AMDDWARF_E_LIMIT;
-  e->kind = AMDDWARF_ENTRY_LOCATION;
-  e->location.kind = AMDDWARF_LOCATION_REGISTER;
-  e->location.bit = 0;
-  e->location.byte_offset = 0;
-  e->location.u.reg.regno = regno;
-  return AMDDWARF_OK;
+  amddwarf_location loc;
+  register_location(&loc, regno);
+  return amddwarf__stack_push_location(m, &loc);
 }
 
-/* Pops the top entry as a value (location -> generic value when it is a
-   default-space memory location on a byte boundary). */
 amddwarf_status amddwarf__stack_pop_value(machine *m, uint32_t base, amddwarf_value *out)
 {
   amddwarf_status st = amddwarf__stack_need(m, base, 1);
@@ -166,16 +152,11 @@ static int64_t integral_signed(const amddwarf_value *v)
   return amddwarf__value_s64(&s);
 }
 
-/* Pops an integral value as (unsigned, signed) 64-bit numbers. */
 amddwarf_status amddwarf__stack_pop_integral_u64(machine *m, uint32_t base, uint64_t *x, int64_t *sx)
 {
   if (top_is_generic(m, base, 0)) {
     *x = generic_u64(stack_top(m, 0));
-    uint32_t bits = machine_generic_bits(m);
-    uint64_t v = *x;
-    if (bits < 64 && (v >> (bits - 1)) & 1)
-      v |= ~bits_mask(bits);
-    *sx = (int64_t)v;
+    *sx = rule_sign_extend(*x, machine_generic_bits(m));
     m->sp--;
     return AMDDWARF_OK;
   }
@@ -188,7 +169,6 @@ amddwarf_status amddwarf__stack_pop_integral_u64(machine *m, uint32_t base, uint
   return AMDDWARF_OK;
 }
 
-/* Converts ENTRY (already popped) to a location description. */
 amddwarf_status amddwarf__entry_to_location(machine *m, const amddwarf_entry *e, amddwarf_location *out)
 {
   if (e->kind == AMDDWARF_ENTRY_LOCATION) {
@@ -288,40 +268,26 @@ static inline uint64_t format_key(const amddwarf_expr_format *format)
   return key;
 }
 
-/* Cache slot I when it holds BYTES in the request's format, else NULL; the
-   slot is pinned until the evaluation ends, so that a nested expression
-   cannot reuse it while this one runs. A slot never filled has a format
-   key of 0, which no request has (its address size is 4 or 8). */
-static inline const eval_cache_entry *cache_probe(machine *m, unsigned i, const uint8_t *bytes,
-                                                  size_t size)
+/* Program *P from cache slot I when it holds BYTES in the request's format.
+   The slot is then pinned until the evaluation ends, so that a nested
+   expression cannot reuse it while this one runs. A slot never filled has a
+   format key of 0, which no request has (its address size is 4 or 8). */
+static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size_t size,
+                              program *p)
 {
   amddwarf_eval *ev = m->ev;
   const eval_cache_entry *c = &ev->cache[i];
   if (c->bytes != bytes || c->size != size ||
       c->format_key != format_key(&m->req->format) || !bytes_equal(c->copy, bytes, size))
-    return NULL;
+    return false;
   ev->cache_pinned |= 1u << i;
-  return c;
-}
-
-/* The cached expression C, in slot I, as program *P. */
-static void cached_program(const eval_cache_entry *c, unsigned i, program *p)
-{
+  /* Field by field: a compound literal costs two instructions more a probe. */
   p->external = c->ops;
   p->first = 0;
   p->count = c->count;
   p->plan = &c->plan;
   p->slot = i;
-}
-
-/* Program *P from cache slot I when it holds BYTES (cache_probe). */
-static inline bool use_cached(machine *m, unsigned i, const uint8_t *bytes, size_t size,
-                              program *p)
-{
-  const eval_cache_entry *c = cache_probe(m, i, bytes, size);
-  if (c)
-    cached_program(c, i, p);
-  return c != NULL;
+  return true;
 }
 
 amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t size, program *p)
@@ -358,11 +324,7 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
     }
     return st;
   }
-  p->external = NULL;
-  p->first = m->ops_used;
-  p->count = count;
-  p->plan = NULL;
-  p->slot = EVAL_CACHE_ENTRIES;
+  *p = (program){.first = m->ops_used, .count = count, .slot = EVAL_CACHE_ENTRIES};
   unsigned slot = ev->cache_next;
   while (slot < ev->cache_next + EVAL_CACHE_ENTRIES &&
          (ev->cache_pinned >> (slot % EVAL_CACHE_ENTRIES)) & 1)
@@ -389,37 +351,56 @@ amddwarf_status amddwarf__load_program(machine *m, const uint8_t *bytes, size_t 
   return AMDDWARF_OK;
 }
 
-/* Evaluates BYTES on a stack frame of its own and returns its location
-   result (the rule "a location description is required"). */
-amddwarf_status amddwarf__eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
-                               amddwarf_location *out)
+amddwarf_status amddwarf__run_nested(machine *m, const uint8_t *bytes, size_t size, uint32_t base)
 {
-  saved_op s = save_op(m);
-  uint32_t base = m->sp;
+  /* The calling operation, which errors after the nested run name. */
+  uint64_t offset = m->op_offset;
+  int32_t code = m->op_code, subop = m->op_subop;
   program p;
-  if (m->depth >= m->ev->max_call_depth)
-    return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "%s: more than %u nested evaluations", what,
-                        (unsigned)m->ev->max_call_depth);
   amddwarf_status st = amddwarf__load_program(m, bytes, size, &p);
   if (st != AMDDWARF_OK)
     return st;
   m->depth++;
   st = amddwarf__machine_run(m, &p, base);
   m->depth--;
-  if (st != AMDDWARF_OK)
-    return st;
-  restore_op(m, s);
+  if (st == AMDDWARF_OK) {
+    m->op_offset = offset;
+    m->op_code = code;
+    m->op_subop = subop;
+  }
+  return st;
+}
+
+/* The rule "a location description is required" on the frame from BASE:
+   an empty frame is undefined, an incomplete composite on top is complete
+   now, a value on top converts. */
+static amddwarf_status result_location(machine *m, uint32_t base, amddwarf_location *out)
+{
   if (m->sp == base) {
     undefined_location(out);
-  } else {
-    amddwarf_entry e = *stack_top(m, 0);
-    e.incomplete = 0; /* an incomplete composite left on top is complete now */
-    st = amddwarf__entry_to_location(m, &e, out);
-    if (st != AMDDWARF_OK)
-      return st;
+    return AMDDWARF_OK;
   }
-  m->sp = base;
-  return AMDDWARF_OK;
+  const amddwarf_entry *top = stack_top(m, 0);
+  if (top->kind == AMDDWARF_ENTRY_LOCATION) {
+    *out = top->location;
+    return AMDDWARF_OK;
+  }
+  return amddwarf__entry_to_location(m, top, out);
+}
+
+amddwarf_status amddwarf__eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
+                               amddwarf_location *out)
+{
+  uint32_t base = m->sp;
+  if (m->depth >= m->ev->max_call_depth)
+    return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "%s: more than %u nested evaluations", what,
+                        (unsigned)m->ev->max_call_depth);
+  amddwarf_status st = amddwarf__run_nested(m, bytes, size, base);
+  if (st == AMDDWARF_OK)
+    st = result_location(m, base, out);
+  if (st == AMDDWARF_OK)
+    m->sp = base;
+  return st;
 }
 
 amddwarf_status amddwarf__lookup_die(machine *m, amddwarf_die_ref_kind kind, uint64_t ref,
@@ -553,16 +534,24 @@ amddwarf_status amddwarf__machine_run(machine *m, const program *p, uint32_t bas
 #define REQUEST_HAS(req, field)                                                       \
   ((req)->struct_size >= offsetof(amddwarf_eval_request, field) + sizeof((req)->field))
 
-amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *req,
-                              amddwarf_error *err, machine *m)
+/* The state a run starts from: empty stack, parts and pool, no steps
+   taken. Restored after the fast path declined (the program being run
+   stays loaded and pinned; there are no initial entries). */
+static inline void machine_restart(machine *m)
 {
-  m->wave_size = 0;
   m->sp = 0;
   m->parts_used = 0;
   m->pool_used = 0;
-  m->ops_used = 0;
   m->steps = 0;
   m->depth = 0;
+}
+
+amddwarf_status amddwarf__machine_begin(amddwarf_eval *ev, const amddwarf_eval_request *req,
+                              amddwarf_error *err, machine *m)
+{
+  machine_restart(m);
+  m->wave_size = 0;
+  m->ops_used = 0;
   m->in_entry_value = false;
   m->reported = false;
   if (!ev || !req || !req->target ||
@@ -614,20 +603,8 @@ static inline bool fast_allowed(const machine *m)
          m->req->required == AMDDWARF_RESULT_LOCATION;
 }
 
-/* Back to the state amddwarf__machine_begin left, after the fast path declined (the
-   program being run stays loaded and pinned; there are no initial entries). */
-static void machine_restart(machine *m)
-{
-  m->sp = 0;
-  m->parts_used = 0;
-  m->pool_used = 0;
-  m->steps = 0;
-  m->depth = 0;
-}
-
 static amddwarf_status finish(machine *m, amddwarf_entry *result)
 {
-  amddwarf_entry e;
   amddwarf_status st;
   m->op_offset = AMDDWARF_NO_OFFSET;
   m->op_code = AMDDWARF_NO_OPCODE;
@@ -635,34 +612,15 @@ static amddwarf_status finish(machine *m, amddwarf_entry *result)
   result->incomplete = 0;
   if (m->req->required == AMDDWARF_RESULT_LOCATION) {
     result->kind = AMDDWARF_ENTRY_LOCATION;
-    if (m->sp == 0) {
-      undefined_location(&result->location);
-      return AMDDWARF_OK;
-    }
-    amddwarf_entry *t = stack_top(m, 0);
-    if (t->kind == AMDDWARF_ENTRY_LOCATION) {
-      result->location = t->location;
-      return AMDDWARF_OK;
-    }
-    e = *t;
-    e.incomplete = 0;
-    st = amddwarf__entry_to_location(m, &e, &result->location);
-    if (st == AMDDWARF_E_EVAL_NOT_LOCATION) {
-      if (m->err)
-        m->err->status = AMDDWARF_E_EVAL_RESULT;
-      return AMDDWARF_E_EVAL_RESULT;
-    }
-    return st;
+    st = result_location(m, 0, &result->location);
+    return st == AMDDWARF_E_EVAL_NOT_LOCATION ? machine_restatus(m, AMDDWARF_E_EVAL_RESULT) : st;
   }
   result->kind = AMDDWARF_ENTRY_VALUE;
   if (m->sp == 0)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_RESULT, "a value is required and the stack is empty");
   st = amddwarf__stack_pop_value(m, 0, &result->value);
-  if (st == AMDDWARF_E_EVAL_NOT_VALUE || st == AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE) {
-    if (m->err)
-      m->err->status = AMDDWARF_E_EVAL_RESULT;
-    return AMDDWARF_E_EVAL_RESULT;
-  }
+  if (st == AMDDWARF_E_EVAL_NOT_VALUE || st == AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE)
+    return machine_restatus(m, AMDDWARF_E_EVAL_RESULT);
   return st;
 }
 
@@ -689,6 +647,32 @@ static const fast_plan *ops_plan(amddwarf_eval *ev, const amddwarf_op *ops, size
   return &c->plan;
 }
 
+/* The general machine on P from the start (after the fast path declined,
+   when DECLINED) and the result rules. */
+static inline amddwarf_status run_general(machine *m, const program *p, bool declined,
+                                          amddwarf_entry *result)
+{
+  if (declined)
+    machine_restart(m);
+  amddwarf_status st = amddwarf__machine_run(m, p, 0);
+  return st == AMDDWARF_OK ? finish(m, result) : st;
+}
+
+/* Loads the evaluation's own expression: the slot found last first, inline
+   (the common case of one location evaluated for lane after lane), and
+   remembers its slot. */
+static inline amddwarf_status load_own_program(machine *m, const uint8_t *bytes, size_t size,
+                                               program *p)
+{
+  amddwarf_eval *ev = m->ev;
+  if (use_cached(m, ev->cache_last, bytes, size, p))
+    return AMDDWARF_OK;
+  amddwarf_status st = amddwarf__load_program(m, bytes, size, p);
+  if (st == AMDDWARF_OK && p->slot < EVAL_CACHE_ENTRIES)
+    ev->cache_last = p->slot;
+  return st;
+}
+
 amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request *request,
                                   const amddwarf_op *ops, size_t count, amddwarf_entry *result,
                                   amddwarf_error *err)
@@ -700,15 +684,10 @@ amddwarf_status amddwarf_eval_ops(amddwarf_eval *ev, const amddwarf_eval_request
   if (!result || (!ops && count))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no ops or result");
   program p = {ops, 0, count, NULL, EVAL_CACHE_ENTRIES};
-  if (fast_allowed(&m) && count <= FAST_PLAN_STEPS) {
-    if (amddwarf__fast_eval_location(&m, ops_plan(ev, ops, count, &request->format), result))
-      return AMDDWARF_OK;
-    machine_restart(&m);
-  }
-  st = amddwarf__machine_run(&m, &p, 0);
-  if (st != AMDDWARF_OK)
-    return st;
-  return finish(&m, result);
+  bool fast = fast_allowed(&m) && count <= FAST_PLAN_STEPS;
+  if (fast && amddwarf__fast_eval_location(&m, ops_plan(ev, ops, count, &request->format), result))
+    return AMDDWARF_OK;
+  return run_general(&m, &p, fast, result);
 }
 
 amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_request *request,
@@ -722,19 +701,12 @@ amddwarf_status amddwarf_eval_expr(amddwarf_eval *ev, const amddwarf_eval_reques
     return st;
   if (!result || (!bytes && size))
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET, "no bytes or result");
-  st = amddwarf__load_program(&m, bytes, size, &p);
-  if (st == AMDDWARF_OK && p.slot < EVAL_CACHE_ENTRIES)
-    ev->cache_last = p.slot;
-  if (st == AMDDWARF_OK && p.plan && fast_allowed(&m)) {
-    if (amddwarf__fast_eval_location(&m, p.plan, result))
-      return AMDDWARF_OK;
-    machine_restart(&m);
-  }
-  if (st == AMDDWARF_OK)
-    st = amddwarf__machine_run(&m, &p, 0);
-  if (st != AMDDWARF_OK)
+  if ((st = load_own_program(&m, bytes, size, &p)) != AMDDWARF_OK)
     return st;
-  return finish(&m, result);
+  bool fast = p.plan && fast_allowed(&m);
+  if (fast && amddwarf__fast_eval_location(&m, p.plan, result))
+    return AMDDWARF_OK;
+  return run_general(&m, &p, fast, result);
 }
 
 amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_request *request,
@@ -750,37 +722,19 @@ amddwarf_status amddwarf_eval_read(amddwarf_eval *ev, const amddwarf_eval_reques
   if ((!bytes && size) || (!buf && bit_size) || request->required != AMDDWARF_RESULT_LOCATION)
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                           "amddwarf_eval_read needs bytes, a buffer and a location request");
-  /* The slot found last first, inline: the common case of one location
-     evaluated for lane after lane. */
-  const eval_cache_entry *c = cache_probe(&m, ev->cache_last, bytes, size);
-  if (c)
-    cached_program(c, ev->cache_last, &p);
-  else if ((st = amddwarf__load_program(&m, bytes, size, &p)) != AMDDWARF_OK)
+  if ((st = load_own_program(&m, bytes, size, &p)) != AMDDWARF_OK)
     return st;
-  else if (p.slot < EVAL_CACHE_ENTRIES)
-    ev->cache_last = p.slot;
   bool fast = p.plan && fast_allowed(&m);
   fast_outcome outcome = FAST_DECLINED;
   if (fast)
     outcome = amddwarf__fast_eval_read(&m, p.plan, bit_offset, bit_size, buf, &result);
   if (outcome == FAST_READ) /* whole bytes only */
     return AMDDWARF_OK;
-  if (outcome == FAST_DECLINED) {
-    if (fast)
-      machine_restart(&m);
-    st = amddwarf__machine_run(&m, &p, 0);
-    if (st == AMDDWARF_OK)
-      st = finish(&m, &result);
-    if (st != AMDDWARF_OK)
-      return st;
-  }
+  if (outcome == FAST_DECLINED && (st = run_general(&m, &p, fast, &result)) != AMDDWARF_OK)
+    return st;
   /* The read, as amddwarf_location_read makes it on a machine of its own. */
   m.reported = false;
   m.depth = 0;
   m.in_entry_value = false;
-  if (bit_size % 8)
-    ((uint8_t *)buf)[bit_size / 8] = 0;
-  if (amddwarf__access_read_direct(&m, &result.location, bit_offset, bit_size, buf))
-    return AMDDWARF_OK;
-  return amddwarf__access_read(&m, &result.location, bit_offset, bit_size, buf, 0);
+  return machine_read(&m, &result.location, bit_offset, bit_size, buf);
 }

@@ -145,6 +145,15 @@ amddwarf_status amddwarf__machine_fail(machine *m, amddwarf_status status, const
 #endif
     ;
 
+/* The error just reported, under the status of the rule that met it (its
+   message stays): STATUS. */
+static inline amddwarf_status machine_restatus(machine *m, amddwarf_status status)
+{
+  if (m->err)
+    m->err->status = status;
+  return status;
+}
+
 /* Bit size of the generic type (8 * address size). */
 static inline uint32_t machine_generic_bits(const machine *m)
 {
@@ -208,10 +217,7 @@ static inline bool top_is_generic(machine *m, uint32_t base, uint32_t index)
 
 static inline uint64_t generic_u64(const amddwarf_entry *e)
 {
-  const uint8_t *b = e->value.inline_bytes;
-  return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
-         (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
-         (uint64_t)b[7] << 56;
+  return amddwarf__load_le64(e->value.inline_bytes);
 }
 
 /* Locations built field by field (no memset, then a copy): the stack entry
@@ -246,28 +252,12 @@ static inline void register_location(amddwarf_location *loc, uint32_t regno)
   loc->u.reg.regno = regno;
 }
 
-/* The operation being executed, saved around a nested frame so that errors
-   after it name the right one. */
-typedef struct saved_op {
-  uint64_t offset;
-  int32_t code, subop;
-} saved_op;
-
-static inline saved_op save_op(const machine *m)
-{
-  saved_op s = {m->op_offset, m->op_code, m->op_subop};
-  return s;
-}
-
-static inline void restore_op(machine *m, saved_op s)
-{
-  m->op_offset = s.offset;
-  m->op_code = s.code;
-  m->op_subop = s.subop;
-}
-
 /* Runs program P on the frame starting at stack entry BASE. */
 amddwarf_status amddwarf__machine_run(machine *m, const program *p, uint32_t base);
+/* Runs BYTES one nesting level down on the frame from BASE (the caller
+   checks the depth limit); the calling operation is the current one again
+   after it, unless it failed. */
+amddwarf_status amddwarf__run_nested(machine *m, const uint8_t *bytes, size_t size, uint32_t base);
 /* Evaluates BYTES on a frame of its own and returns its location result
    (the rule "a location description is required"); WHAT names it in errors. */
 amddwarf_status amddwarf__eval_own_frame(machine *m, const uint8_t *bytes, size_t size, const char *what,
@@ -471,11 +461,25 @@ amddwarf_status amddwarf__access_write(machine *m, const amddwarf_location *loc,
    DST may hold part of the bytes after a decline. */
 bool amddwarf__access_read_direct(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
                                   uint64_t bit_size, uint8_t *dst);
+/* The public read of BIT_SIZE bits at BIT_OFFSET after LOC's offset into
+   BUF, whose last byte is zeroed when the bits end inside it: the direct
+   read, else the general one. */
+static inline amddwarf_status machine_read(machine *m, const amddwarf_location *loc,
+                                           uint64_t bit_offset, uint64_t bit_size, uint8_t *buf)
+{
+  if (bit_size % 8)
+    buf[bit_size / 8] = 0;
+  if (amddwarf__access_read_direct(m, loc, bit_offset, bit_size, buf))
+    return AMDDWARF_OK;
+  return amddwarf__access_read(m, loc, bit_offset, bit_size, buf, 0);
+}
 /* Copies N bits from SRC at bit SRC_BIT into DST at bit DST_BIT. */
 void amddwarf__copy_bits(uint8_t *dst, uint64_t dst_bit, const uint8_t *src, uint64_t src_bit, uint64_t n);
 
 /* ---- value.c ------------------------------------------------------------ */
 
+/* V becomes the integral value X (cut to the type's bits) of TYPE. */
+void amddwarf__value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, uint64_t x);
 void amddwarf__value_set_generic(machine *m, amddwarf_value *v, uint64_t x);
 bool amddwarf__type_is_integral(const amddwarf_base_type *type);
 bool amddwarf__type_equal(const amddwarf_base_type *a, const amddwarf_base_type *b);

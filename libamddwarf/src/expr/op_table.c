@@ -176,71 +176,58 @@ void amddwarf_expr_format_init(amddwarf_expr_format *format)
 const amddwarf_expr_format *amddwarf__expr_format_check_slow(const amddwarf_expr_format *format,
                                                             amddwarf_expr_format *storage)
 {
-  if (!format) {
-    amddwarf_expr_format_init(storage);
-    return storage;
-  }
-  if (format->struct_size < sizeof *format)
+  /* A format given failed amddwarf_expr_format_check's test: only NULL,
+     the defaults, is left. */
+  if (format)
     return NULL;
-  if ((unsigned)format->dialect >= AMDDWARF_DIALECT_COUNT)
-    return NULL;
-  if (format->address_size != 2 && format->address_size != 4 && format->address_size != 8)
-    return NULL;
-  if (format->offset_size != 4 && format->offset_size != 8)
-    return NULL;
-  if (format->version < 2 || format->version > 5)
-    return NULL;
-  return format;
+  amddwarf_expr_format_init(storage);
+  return storage;
 }
 
-static const char *const operand_kind_names[] = {
-    [AMDDWARF_OPERAND_NONE] = "none",         [AMDDWARF_OPERAND_U8] = "u8",
-    [AMDDWARF_OPERAND_S8] = "s8",             [AMDDWARF_OPERAND_U16] = "u16",
-    [AMDDWARF_OPERAND_S16] = "s16",           [AMDDWARF_OPERAND_U32] = "u32",
-    [AMDDWARF_OPERAND_S32] = "s32",           [AMDDWARF_OPERAND_U64] = "u64",
-    [AMDDWARF_OPERAND_S64] = "s64",           [AMDDWARF_OPERAND_ULEB] = "uleb",
-    [AMDDWARF_OPERAND_SLEB] = "sleb",         [AMDDWARF_OPERAND_ADDR] = "addr",
-    [AMDDWARF_OPERAND_DIE_REF] = "die_ref",   [AMDDWARF_OPERAND_BRANCH] = "branch",
-    [AMDDWARF_OPERAND_BLOCK] = "block",       [AMDDWARF_OPERAND_BLOCK_U8] = "block_u8",
-    [AMDDWARF_OPERAND_TYPE] = "type",         [AMDDWARF_OPERAND_REG] = "reg",
-    [AMDDWARF_OPERAND_ENCODED_ADDR] = "encoded_addr",
+/* Each operand kind's short name and, when it is one integer, how it is
+   written: the size (0: a LEB128; the address and a DIE reference take
+   theirs from the format) and the signedness. */
+const amddwarf_expr_operand_shape amddwarf__expr_operand_shapes[AMDDWARF_OPERAND_KIND_COUNT] = {
+    [AMDDWARF_OPERAND_NONE] = {"none", false, {0, false}},
+    [AMDDWARF_OPERAND_U8] = {"u8", true, {1, false}},
+    [AMDDWARF_OPERAND_S8] = {"s8", true, {1, true}},
+    [AMDDWARF_OPERAND_U16] = {"u16", true, {2, false}},
+    [AMDDWARF_OPERAND_S16] = {"s16", true, {2, true}},
+    [AMDDWARF_OPERAND_U32] = {"u32", true, {4, false}},
+    [AMDDWARF_OPERAND_S32] = {"s32", true, {4, true}},
+    [AMDDWARF_OPERAND_U64] = {"u64", true, {8, false}},
+    [AMDDWARF_OPERAND_S64] = {"s64", true, {8, true}},
+    [AMDDWARF_OPERAND_ULEB] = {"uleb", true, {0, false}},
+    [AMDDWARF_OPERAND_SLEB] = {"sleb", true, {0, true}},
+    [AMDDWARF_OPERAND_ADDR] = {"addr", true, {0, false}},
+    [AMDDWARF_OPERAND_DIE_REF] = {"die_ref", true, {0, false}},
+    [AMDDWARF_OPERAND_BRANCH] = {"branch", true, {2, true}},
+    [AMDDWARF_OPERAND_BLOCK] = {"block", false, {0, false}},
+    [AMDDWARF_OPERAND_BLOCK_U8] = {"block_u8", false, {0, false}},
+    [AMDDWARF_OPERAND_TYPE] = {"type", true, {0, false}},
+    [AMDDWARF_OPERAND_REG] = {"reg", true, {0, false}},
+    [AMDDWARF_OPERAND_ENCODED_ADDR] = {"encoded_addr", false, {0, false}},
 };
-_Static_assert(sizeof operand_kind_names / sizeof operand_kind_names[0] ==
-                   AMDDWARF_OPERAND_KIND_COUNT,
-               "one name per operand kind");
 
 const char *amddwarf__expr_operand_kind_name(amddwarf_operand_kind kind)
 {
-  if ((unsigned)kind >= AMDDWARF_OPERAND_KIND_COUNT || !operand_kind_names[kind])
+  if ((unsigned)kind >= AMDDWARF_OPERAND_KIND_COUNT)
     return "unknown";
-  return operand_kind_names[kind];
+  return amddwarf__expr_operand_shapes[kind].name;
 }
 
-unsigned amddwarf__expr_eh_pe_size(uint8_t encoding, const amddwarf_expr_format *format,
-                                  bool *is_leb, bool *is_signed)
+bool amddwarf__expr_eh_pe_integer(uint8_t encoding, const amddwarf_expr_format *format,
+                                  amddwarf_expr_integer *how)
 {
-  *is_leb = false;
-  *is_signed = (encoding & 0x08) != 0;
-  switch (encoding & 0x0f) {
-  case 0x00: /* DW_EH_PE_absptr */
-  case 0x08: /* DW_EH_PE_signed */
-    return format->address_size;
-  case 0x01: /* DW_EH_PE_uleb128 */
-  case 0x09: /* DW_EH_PE_sleb128 */
-    *is_leb = true;
-    return 1;
-  case 0x02: /* DW_EH_PE_udata2 */
-  case 0x0a: /* DW_EH_PE_sdata2 */
-    return 2;
-  case 0x03: /* DW_EH_PE_udata4 */
-  case 0x0b: /* DW_EH_PE_sdata4 */
-    return 4;
-  case 0x04: /* DW_EH_PE_udata8 */
-  case 0x0c: /* DW_EH_PE_sdata8 */
-    return 8;
-  default:
-    return 0;
-  }
+  /* By the low three bits: absptr, uleb128/sleb128, data2, data4, data8;
+     bit 3 makes each signed. */
+  static const uint8_t sizes[] = {0, 0, 2, 4, 8};
+  unsigned form = encoding & 0x07u;
+  if (form >= sizeof sizes)
+    return false;
+  how->size = form == 0 ? format->address_size : sizes[form];
+  how->is_signed = (encoding & 0x08) != 0;
+  return true;
 }
 
 bool amddwarf__expr_op_encoding(const amddwarf_op_info *info, amddwarf_dialect dialect,

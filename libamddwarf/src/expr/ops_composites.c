@@ -22,14 +22,11 @@ amddwarf_status amddwarf__op_piece(machine *m, op_step *s)
   } else {
     amddwarf_entry *e = stack_top(m, 0);
     m->sp--;
-    if (e->kind == AMDDWARF_ENTRY_LOCATION)
-      pl = e->location;
-    st = e->kind == AMDDWARF_ENTRY_LOCATION ? AMDDWARF_OK : amddwarf__entry_to_location(m, e, &pl);
-    if (st != AMDDWARF_OK) {
-      if (st == AMDDWARF_E_EVAL_NOT_LOCATION && m->err)
-        m->err->status = AMDDWARF_E_EVAL_BAD_PIECE;
-      return st == AMDDWARF_E_EVAL_NOT_LOCATION ? AMDDWARF_E_EVAL_BAD_PIECE : st;
-    }
+    st = amddwarf__entry_to_location(m, e, &pl);
+    if (st == AMDDWARF_E_EVAL_NOT_LOCATION)
+      return machine_restatus(m, AMDDWARF_E_EVAL_BAD_PIECE);
+    if (st != AMDDWARF_OK)
+      return st;
     if (displacement) {
       if (displacement > INT64_MAX)
         return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE, "bit displacement too large");

@@ -30,29 +30,21 @@ amddwarf_status amddwarf__op_bra(machine *m, op_step *s)
   return st;
 }
 
-static amddwarf_status call(machine *m, uint32_t base, amddwarf_die_ref_kind kind, uint64_t ref)
+amddwarf_status amddwarf__op_call(machine *m, op_step *s)
 {
+  amddwarf_die_ref_kind kind =
+      s->op->kind == AMDDWARF_OP_call_ref ? AMDDWARF_DIE_REF_SECTION : AMDDWARF_DIE_REF_UNIT;
   amddwarf_die die;
-  amddwarf_status st = amddwarf__lookup_die(m, kind, ref, &die);
+  amddwarf_status st = amddwarf__lookup_die(m, kind, s->op->operands[0], &die);
   if (st != AMDDWARF_OK)
     return st;
   const uint8_t *bytes = die.value == AMDDWARF_DIE_LOCATION ? die.bytes : NULL;
   size_t size = die.value == AMDDWARF_DIE_LOCATION ? die.size : 0;
   if (die.is_dwarf_procedure) {
-    program p;
-    saved_op s = save_op(m);
     if (m->depth >= m->ev->max_call_depth)
       return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u nested DW_OP_call*",
                           (unsigned)m->ev->max_call_depth);
-    st = amddwarf__load_program(m, bytes, size, &p);
-    if (st != AMDDWARF_OK)
-      return st;
-    m->depth++;
-    st = amddwarf__machine_run(m, &p, base);
-    m->depth--;
-    if (st == AMDDWARF_OK)
-      restore_op(m, s);
-    return st;
+    return amddwarf__run_nested(m, bytes, size, s->base);
   }
   amddwarf_location loc;
   st = amddwarf__eval_own_frame(m, bytes, size, "DW_OP_call*", &loc);
@@ -61,33 +53,32 @@ static amddwarf_status call(machine *m, uint32_t base, amddwarf_die_ref_kind kin
   return amddwarf__stack_push_location(m, &loc);
 }
 
-amddwarf_status amddwarf__op_call(machine *m, op_step *s)
+/* Reads the first RBYTES bytes of register REGNO on entry to the
+   subprogram into BUF (the caller has checked that the target can). */
+static amddwarf_status read_entry_register(machine *m, uint32_t regno, uint64_t rbytes,
+                                           uint8_t *buf)
 {
-  amddwarf_die_ref_kind kind =
-      s->op->kind == AMDDWARF_OP_call_ref ? AMDDWARF_DIE_REF_SECTION : AMDDWARF_DIE_REF_UNIT;
-  return call(m, s->base, kind, s->op->operands[0]);
+  amddwarf_status st = m->t->read_entry_register(m->t->user, regno, 0, rbytes, buf);
+  if (m->trace)
+    amddwarf__machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, regno, 0, AMDDWARF_NO_LANE, 0,
+                         rbytes, buf, st);
+  if (st != AMDDWARF_OK)
+    return amddwarf__machine_fail(m, st, "entry value of register %u: %s", (unsigned)regno,
+                        amddwarf_status_message(st));
+  return AMDDWARF_OK;
 }
 
-static amddwarf_status entry_value(machine *m, const uint8_t *bytes, size_t size)
+amddwarf_status amddwarf__op_entry_value(machine *m, op_step *s)
 {
-  saved_op s = save_op(m);
   uint32_t base = m->sp;
   bool was = m->in_entry_value;
-  program p;
-  amddwarf_status st;
   if (m->depth >= m->ev->max_call_depth)
     return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "DW_OP_entry_value nested too deeply");
-  st = amddwarf__load_program(m, bytes, size, &p);
-  if (st != AMDDWARF_OK)
-    return st;
-  m->depth++;
   m->in_entry_value = true;
-  st = amddwarf__machine_run(m, &p, base);
+  amddwarf_status st = amddwarf__run_nested(m, s->op->block, (size_t)s->op->operands[0], base);
   m->in_entry_value = was;
-  m->depth--;
   if (st != AMDDWARF_OK)
     return st;
-  restore_op(m, s);
   if (m->sp - base != 1)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_ENTRY_VALUE,
                         "the DW_OP_entry_value expression leaves %u entries, not one",
@@ -109,13 +100,9 @@ static amddwarf_status entry_value(machine *m, const uint8_t *bytes, size_t size
     if (!TARGET_HAS(m->t, read_entry_register))
       return amddwarf__machine_fail(m, AMDDWARF_E_UNSUPPORTED, "the target has no entry register values");
     uint8_t buf[8] = {0};
-    st = m->t->read_entry_register(m->t->user, regno, 0, rbytes, buf);
-    if (m->trace)
-      amddwarf__machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, regno, 0, AMDDWARF_NO_LANE, 0,
-                           rbytes, buf, st);
+    st = read_entry_register(m, regno, rbytes, buf);
     if (st != AMDDWARF_OK)
-      return amddwarf__machine_fail(m, st, "entry value of register %u: %s", (unsigned)regno,
-                          amddwarf_status_message(st));
+      return st;
     amddwarf_base_type type;
     memset(&type, 0, sizeof type);
     type.count = 1;
@@ -133,19 +120,11 @@ static amddwarf_status entry_value(machine *m, const uint8_t *bytes, size_t size
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_ENTRY_VALUE, "the entry value is undefined");
   amddwarf_value v;
   st = amddwarf__stack_pop_value(m, base, &v);
-  if (st == AMDDWARF_E_EVAL_NOT_VALUE || st == AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE) {
-    if (m->err)
-      m->err->status = AMDDWARF_E_EVAL_ENTRY_VALUE;
-    return AMDDWARF_E_EVAL_ENTRY_VALUE;
-  }
+  if (st == AMDDWARF_E_EVAL_NOT_VALUE || st == AMDDWARF_E_EVAL_INCOMPLETE_COMPOSITE)
+    return machine_restatus(m, AMDDWARF_E_EVAL_ENTRY_VALUE);
   if (st != AMDDWARF_OK)
     return st;
   return amddwarf__stack_push_value(m, &v);
-}
-
-amddwarf_status amddwarf__op_entry_value(machine *m, op_step *s)
-{
-  return entry_value(m, s->op->block, (size_t)s->op->operands[0]);
 }
 
 /* DW_OP_LLVM_call_frame_entry_reg: the register's value on entry to the
@@ -163,13 +142,9 @@ amddwarf_status amddwarf__op_call_frame_entry_reg(machine *m, op_step *s)
   uint8_t *copy = amddwarf__pool_alloc(m, (size_t)rbytes);
   if (!copy)
     return AMDDWARF_E_LIMIT;
-  st = m->t->read_entry_register(m->t->user, regno, 0, rbytes, copy);
-  if (m->trace)
-    amddwarf__machine_trace_access(m, AMDDWARF_TRACE_READ_ENTRY_REGISTER, regno, 0, AMDDWARF_NO_LANE, 0,
-                         rbytes, copy, st);
+  st = read_entry_register(m, regno, rbytes, copy);
   if (st != AMDDWARF_OK)
-    return amddwarf__machine_fail(m, st, "entry value of register %u: %s", (unsigned)regno,
-                        amddwarf_status_message(st));
+    return st;
   implicit_location(&loc, copy, rbytes * 8);
   return amddwarf__stack_push_location(m, &loc);
 }

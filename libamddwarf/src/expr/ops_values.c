@@ -87,10 +87,7 @@ amddwarf_status amddwarf__op_plus_uconst(machine *m, op_step *s)
   uint64_t x = 0;
   amddwarf__integer_arithmetic((amddwarf_op_kind)amddwarf__lowering_parameter(s->op),
                                amddwarf__value_u64(&a), s->op->operands[0], a.type.bit_size, &x);
-  x &= bits_mask(a.type.bit_size);
-  memset(a.inline_bytes, 0, sizeof a.inline_bytes);
-  for (unsigned i = 0; i < 8; i++)
-    a.inline_bytes[i] = (uint8_t)(x >> (8 * i));
+  amddwarf__value_set_bits(&a, &a.type, x);
   return amddwarf__stack_push_value(m, &a);
 }
 

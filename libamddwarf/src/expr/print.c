@@ -51,21 +51,10 @@ static bool register_name(uint64_t number, unsigned flags, char *buf, size_t siz
   if (flags & AMDDWARF_PRINT_ASM_REGISTERS)
     return amddwarf_amdgpu_register_name((uint32_t)number, AMDDWARF_REGISTER_ASM_NAME, buf,
                                          size) == AMDDWARF_OK;
-  switch (number) {
-  case 0:
-    snprintf(buf, size, "PC_32");
+  static const char *const renamed[] = {[0] = "PC_32", [1] = "EXEC_LO", [16] = "PC", [17] = "EXEC"};
+  if (number < sizeof renamed / sizeof renamed[0] && renamed[number]) {
+    snprintf(buf, size, "%s", renamed[number]);
     return true;
-  case 1:
-    snprintf(buf, size, "EXEC_LO");
-    return true;
-  case 16:
-    snprintf(buf, size, "PC");
-    return true;
-  case 17:
-    snprintf(buf, size, "EXEC");
-    return true;
-  default:
-    break;
   }
   if (amddwarf_amdgpu_register_name((uint32_t)number, AMDDWARF_REGISTER_DWARF_NAME, buf, size) !=
       AMDDWARF_OK)
@@ -85,8 +74,7 @@ static void put_unsigned(printer *p, uint64_t v)
 
 static void put_signed(printer *p, uint64_t v)
 {
-  int64_t s = v > INT64_MAX ? -(int64_t)(~v) - 1 : (int64_t)v;
-  putf(p, " %+" PRId64, s);
+  putf(p, " %+" PRId64, amddwarf__expr_as_signed(v));
 }
 
 static void put_block(printer *p, uint64_t length, const uint8_t *block)
@@ -107,10 +95,8 @@ static void put_register(printer *p, uint64_t number, int has_offset, uint64_t o
   char name[32];
   if (register_name(number, p->flags, name, sizeof name)) {
     putf(p, " %s", name);
-    if (has_offset) {
-      int64_t s = offset > INT64_MAX ? -(int64_t)(~offset) - 1 : (int64_t)offset;
-      putf(p, "%+" PRId64, s);
-    }
+    if (has_offset)
+      putf(p, "%+" PRId64, amddwarf__expr_as_signed(offset));
     return;
   }
   put_unsigned(p, number);
@@ -121,22 +107,17 @@ static void put_register(printer *p, uint64_t number, int has_offset, uint64_t o
 static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_info *info)
 {
   amddwarf_op_kind kind = op->kind;
-  if (kind >= AMDDWARF_OP_reg0 && kind <= AMDDWARF_OP_reg31) {
+  uint64_t regno;
+  if (amddwarf__expr_opcode_register(kind, &regno)) {
+    /* reg<n> names its register; breg<n> joins its offset to the name. */
     char name[32];
-    if (register_name((uint64_t)(kind - AMDDWARF_OP_reg0), p->flags, name, sizeof name))
+    bool named = register_name(regno, p->flags, name, sizeof name);
+    if (named && kind <= AMDDWARF_OP_reg31)
       putf(p, " %s", name);
-    return;
-  }
-  if (kind >= AMDDWARF_OP_breg0 && kind <= AMDDWARF_OP_breg31) {
-    char name[32];
-    if (register_name((uint64_t)(kind - AMDDWARF_OP_breg0), p->flags, name, sizeof name)) {
-      putf(p, " %s", name);
-      int64_t s = op->operands[0] > INT64_MAX ? -(int64_t)(~op->operands[0]) - 1
-                                              : (int64_t)op->operands[0];
-      putf(p, "%+" PRId64, s);
-    } else {
+    else if (named)
+      putf(p, " %s%+" PRId64, name, amddwarf__expr_as_signed(op->operands[0]));
+    else if (kind >= AMDDWARF_OP_breg0)
       put_signed(p, op->operands[0]);
-    }
     return;
   }
   for (unsigned i = 0; i < 2; i++) {
@@ -152,14 +133,6 @@ static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_in
       }
       put_register(p, v, 0, 0);
       break;
-    case AMDDWARF_OPERAND_S8:
-    case AMDDWARF_OPERAND_S16:
-    case AMDDWARF_OPERAND_S32:
-    case AMDDWARF_OPERAND_S64:
-    case AMDDWARF_OPERAND_SLEB:
-    case AMDDWARF_OPERAND_BRANCH:
-      put_signed(p, v);
-      break;
     case AMDDWARF_OPERAND_BLOCK:
     case AMDDWARF_OPERAND_BLOCK_U8:
       put_block(p, v, op->block);
@@ -169,7 +142,10 @@ static void put_operands(printer *p, const amddwarf_op *op, const amddwarf_op_in
       put_unsigned(p, op->operands[1]);
       return;
     default:
-      put_unsigned(p, v);
+      if (amddwarf__expr_operand_shapes[info->operands[i]].integer.is_signed)
+        put_signed(p, v);
+      else
+        put_unsigned(p, v);
       break;
     }
   }

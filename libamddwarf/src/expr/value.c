@@ -29,19 +29,28 @@ size_t amddwarf_value_size(const amddwarf_value *value)
   return ((size_t)value->type.bit_size * value->type.count + 7u) / 8u;
 }
 
-void amddwarf__value_set_generic(machine *m, amddwarf_value *v, uint64_t x)
+void amddwarf__value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, uint64_t x)
 {
-  uint32_t bits = machine_generic_bits(m);
-  v->type.die = 0;
-  v->type.bit_size = bits;
-  v->type.count = 1;
-  v->type.encoding = AMDDWARF_ATE_GENERIC;
+  v->type = *type;
   v->pooled = NULL;
   v->is_implicit_pointer = 0;
-  x &= bits_mask(bits);
+  x &= bits_mask(type->bit_size);
   for (unsigned i = 0; i < 8; i++)
     v->inline_bytes[i] = (uint8_t)(x >> (8 * i));
   memset(v->inline_bytes + 8, 0, sizeof v->inline_bytes - 8);
+}
+
+/* The generic type: the address size, no DIE. */
+static amddwarf_base_type generic_type(const machine *m)
+{
+  amddwarf_base_type generic = {0, machine_generic_bits(m), 1, AMDDWARF_ATE_GENERIC};
+  return generic;
+}
+
+void amddwarf__value_set_generic(machine *m, amddwarf_value *v, uint64_t x)
+{
+  amddwarf_base_type generic = generic_type(m);
+  amddwarf__value_set_bits(v, &generic, x);
 }
 
 bool amddwarf__type_is_integral(const amddwarf_base_type *type)
@@ -97,17 +106,6 @@ int64_t amddwarf__value_s64(const amddwarf_value *v)
   return rule_sign_extend(amddwarf__value_u64(v), v->type.bit_size);
 }
 
-static void value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, uint64_t x)
-{
-  v->type = *type;
-  v->pooled = NULL;
-  v->is_implicit_pointer = 0;
-  x &= bits_mask(type->bit_size);
-  for (unsigned i = 0; i < 8; i++)
-    v->inline_bytes[i] = (uint8_t)(x >> (8 * i));
-  memset(v->inline_bytes + 8, 0, sizeof v->inline_bytes - 8);
-}
-
 amddwarf_status amddwarf__value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_base_type *type,
                                  const uint8_t *bytes, size_t size)
 {
@@ -135,9 +133,7 @@ amddwarf_status amddwarf__value_from_bytes(machine *m, amddwarf_value *v, const 
 amddwarf_status amddwarf__type_lookup(machine *m, uint64_t die, amddwarf_base_type *out)
 {
   if (die == 0) {
-    memset(out, 0, sizeof *out);
-    out->bit_size = machine_generic_bits(m);
-    out->count = 1;
+    *out = generic_type(m);
     return AMDDWARF_OK;
   }
   if (!TARGET_HAS(m->t, base_type))
@@ -186,7 +182,7 @@ static void float_set(amddwarf_value *v, const amddwarf_base_type *type, double 
   } else {
     memcpy(&x, &d, 8);
   }
-  value_set_bits(v, type, x);
+  amddwarf__value_set_bits(v, type, x);
 }
 
 static amddwarf_status bool_result(machine *m, amddwarf_value *out, bool b)
@@ -241,7 +237,7 @@ amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const 
   uint64_t r = 0;
   if (kind != AMDDWARF_OP_eq && kind != AMDDWARF_OP_ne &&
       amddwarf__integer_arithmetic(kind, x, y, bits, &r)) {
-    value_set_bits(out, type, r);
+    amddwarf__value_set_bits(out, type, r);
     return AMDDWARF_OK;
   }
   switch (kind) {
@@ -283,7 +279,7 @@ amddwarf_status amddwarf__value_binary(machine *m, amddwarf_op_kind kind, const 
   default:
     return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "not a binary operation");
   }
-  value_set_bits(out, type, r);
+  amddwarf__value_set_bits(out, type, r);
   return AMDDWARF_OK;
 }
 
@@ -306,7 +302,7 @@ amddwarf_status amddwarf__value_unary(machine *m, amddwarf_op_kind kind, amddwar
   if ((kind != AMDDWARF_OP_abs || is_signed) &&
       !amddwarf__integer_arithmetic(kind, r, 0, type.bit_size, &r))
     return amddwarf__machine_fail(m, AMDDWARF_E_INVALID_ARGUMENT, "not a unary operation");
-  value_set_bits(v, &type, r);
+  amddwarf__value_set_bits(v, &type, r);
   return AMDDWARF_OK;
 }
 
@@ -334,7 +330,7 @@ amddwarf_status amddwarf__value_convert(machine *m, amddwarf_value *v, const amd
     sv.type.encoding = AMDDWARF_ATE_UNSIGNED;
   if (from_int && to_int) {
     uint64_t x = type_is_signed(&sv.type) ? (uint64_t)amddwarf__value_s64(&sv) : amddwarf__value_u64(&sv);
-    value_set_bits(v, to, x);
+    amddwarf__value_set_bits(v, to, x);
     return AMDDWARF_OK;
   }
   if (from_int && to_float) {
@@ -351,7 +347,7 @@ amddwarf_status amddwarf__value_convert(machine *m, amddwarf_value *v, const amd
     if (!(d > -9.3e18 && d < 1.8e19))
       return amddwarf__machine_fail(m, AMDDWARF_E_OVERFLOW, "floating-point value does not fit the integer type");
     uint64_t x = d < 0 ? (uint64_t)(int64_t)d : (uint64_t)d;
-    value_set_bits(v, to, x);
+    amddwarf__value_set_bits(v, to, x);
     return AMDDWARF_OK;
   }
   return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_TYPE,
