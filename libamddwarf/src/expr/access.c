@@ -7,6 +7,7 @@
 #include "common/checked.h"
 #include "common/mem.h"
 #include "expr/eval_internal.h"
+#include "expr/machine_rules.h"
 
 /* Bytes moved through the target per call when a leaf is large. */
 enum { CHUNK_BYTES = 256 };
@@ -42,11 +43,14 @@ typedef struct leaf_span {
   uint64_t src_bit;       /* bit position in the caller's buffer */
 } leaf_span;
 
-static void advance(amddwarf_location *loc, uint64_t bits)
+/* *AT: leaf LOC moved forward by BIT_OFFSET bits. */
+static amddwarf_status leaf_at(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
+                               amddwarf_location *at)
 {
-  uint64_t total = (uint64_t)loc->bit + bits % 8;
-  loc->byte_offset += bits / 8 + total / 8;
-  loc->bit = (uint8_t)(total % 8);
+  *at = *loc;
+  if (!amddwarf__loc_forward(at, bit_offset))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, "bit offset wraps around");
+  return AMDDWARF_OK;
 }
 
 /* Checks that BITS bits at LOC (non-composite) lie in its storage. */
@@ -174,13 +178,12 @@ static amddwarf_status walk_composite(machine *m, const amddwarf_location *loc,
                                       uint64_t bit_offset, uint64_t bit_size, uint64_t first_bit,
                                       part_visitor visit, void *ctx)
 {
-  uint64_t off, total = loc->u.composite.bit_size;
-  if (!amddwarf__loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
-      off > total || bit_size > total - off)
+  uint64_t off;
+  if (!amddwarf__composite_fits(loc, bit_offset, bit_size, &off))
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS,
                         "%llu bits at bit %llu of a %llu-bit composite run past its end",
                         (unsigned long long)bit_size, (unsigned long long)off,
-                        (unsigned long long)total);
+                        (unsigned long long)loc->u.composite.bit_size);
   composite_cursor parts = composite_parts(loc, off, bit_size);
   const amddwarf_location *part;
   uint64_t start, take, at = first_bit;
@@ -207,71 +210,50 @@ amddwarf_status amddwarf__access_read(machine *m, const amddwarf_location *loc, 
   if (loc->kind == AMDDWARF_LOCATION_UNDEFINED)
     return read_leaf(m, loc, bit_size, dst, dst_bit);
   if (loc->kind != AMDDWARF_LOCATION_COMPOSITE) {
-    amddwarf_location at = *loc;
-    if (bit_offset) {
-      uint64_t before = at.byte_offset;
-      advance(&at, bit_offset);
-      if (at.byte_offset < before)
-        return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, "bit offset wraps around");
-    }
-    return read_leaf(m, &at, bit_size, dst, dst_bit);
+    amddwarf_location at;
+    amddwarf_status st = leaf_at(m, loc, bit_offset, &at);
+    return st != AMDDWARF_OK ? st : read_leaf(m, &at, bit_size, dst, dst_bit);
   }
   return walk_composite(m, loc, bit_offset, bit_size, dst_bit, read_part, dst);
 }
 
 /* ---- whole bytes straight from the target ---------------------------------- */
 
-/* N whole bytes at BYTE of register or memory leaf LOC (bit 0) into DST,
-   after the bounds rules of check_bounds; false when anything is not
+/* N whole bytes SKIP bytes into register or memory leaf LOC (bit 0) into
+   DST, after the bounds rule of check_bounds; false when anything is not
    plainly so. */
-static bool direct_leaf(machine *m, const amddwarf_location *loc, uint64_t byte, uint64_t n,
+static bool direct_leaf(machine *m, const amddwarf_location *loc, uint64_t skip, uint64_t n,
                         uint8_t *dst)
 {
   const amddwarf_target *t = m->t;
-  if (loc->bit != 0 || n > CHUNK_BYTES || byte > (UINT64_MAX >> 3))
+  uint64_t byte = loc->byte_offset + skip;
+  bool is_register = loc->kind == AMDDWARF_LOCATION_REGISTER;
+  storage_size size;
+  if (loc->bit != 0 || n > CHUNK_BYTES || byte < skip ||
+      (!is_register && loc->kind != AMDDWARF_LOCATION_MEMORY) ||
+      amddwarf__storage_of(m, loc->kind, is_register ? loc->u.reg.regno : loc->u.memory.aspace, 0,
+                           &size) != AMDDWARF_OK ||
+      !rule_fits(&size, byte, 0, n * 8))
     return false;
-  if (loc->kind == AMDDWARF_LOCATION_REGISTER) {
-    uint64_t size;
-    if (register_bytes(m, loc->u.reg.regno, &size) != AMDDWARF_OK)
-      return false;
-    return rule_sized_bytes_fit(size, byte, n) && TARGET_HAS(t, read_register) &&
+  if (is_register)
+    return TARGET_HAS(t, read_register) &&
            t->read_register(t->user, loc->u.reg.regno, byte, n, dst) == AMDDWARF_OK;
-  }
-  if (loc->kind != AMDDWARF_LOCATION_MEMORY)
-    return false;
-  unsigned address_bytes = amddwarf__aspace_address_bytes(m, loc->u.memory.aspace);
   uint32_t aspace, lane;
   uint64_t address;
-  return address_bytes != 0 &&
-         rule_memory_bytes_fit(rule_address_mask(address_bytes), byte, n) &&
-         amddwarf__memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane,
+  return amddwarf__memory_target_space(m, loc->u.memory.aspace, byte, &aspace, &lane,
                                        &address) == AMDDWARF_OK &&
          TARGET_HAS(t, read_memory) &&
          t->read_memory(t->user, aspace, lane, address, n, dst) == AMDDWARF_OK;
 }
 
-static bool direct_read(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
-                        uint64_t bit_size, uint8_t *dst)
+/* A part of a composite read directly; any other status than OK leaves the
+   read to the general path. */
+static amddwarf_status direct_part(machine *m, const amddwarf_location *part, uint64_t start,
+                                   uint64_t take, uint64_t at, void *dst)
 {
-  if (loc->kind != AMDDWARF_LOCATION_COMPOSITE)
-    return loc->byte_offset + bit_offset / 8 >= loc->byte_offset &&
-           direct_leaf(m, loc, loc->byte_offset + bit_offset / 8, bit_size / 8, dst);
-  /* The parts the bits cross, as walk_composite visits them. */
-  uint64_t off, total = loc->u.composite.bit_size, at = 0;
-  if (!amddwarf__loc_bit_offset(loc, &off) || amddwarf_add_overflow_u64(off, bit_offset, &off) ||
-      off > total || bit_size > total - off)
-    return false;
-  composite_cursor parts = composite_parts(loc, off, bit_size);
-  const amddwarf_location *leaf;
-  uint64_t start, take;
-  while ((leaf = composite_next(&parts, &start, &take)) != NULL) {
-    if (start % 8 || take % 8 || leaf->kind == AMDDWARF_LOCATION_COMPOSITE ||
-        leaf->byte_offset + start / 8 < leaf->byte_offset ||
-        !direct_leaf(m, leaf, leaf->byte_offset + start / 8, take / 8, dst + at / 8))
-      return false;
-    at += take;
-  }
-  return true;
+  if (start % 8 || take % 8 || !direct_leaf(m, part, start / 8, take / 8, (uint8_t *)dst + at / 8))
+    return AMDDWARF_E_UNSUPPORTED;
+  return AMDDWARF_OK;
 }
 
 bool amddwarf__access_read_direct(machine *m, const amddwarf_location *loc, uint64_t bit_offset,
@@ -283,7 +265,9 @@ bool amddwarf__access_read_direct(machine *m, const amddwarf_location *loc, uint
   /* Nothing is reported from here: the general read gives the error. */
   amddwarf_error *err = m->err;
   m->err = NULL;
-  bool done = direct_read(m, loc, bit_offset, bit_size, dst);
+  bool done = loc->kind == AMDDWARF_LOCATION_COMPOSITE
+                  ? walk_composite(m, loc, bit_offset, bit_size, 0, direct_part, dst) == AMDDWARF_OK
+                  : direct_leaf(m, loc, bit_offset / 8, bit_size / 8, dst);
   m->err = err;
   return done;
 }
@@ -325,12 +309,10 @@ static amddwarf_status collect(machine *m, const amddwarf_location *loc, uint64_
   default:
     break;
   }
-  amddwarf_location at = *loc;
-  uint64_t before = at.byte_offset;
-  advance(&at, bit_offset);
-  if (at.byte_offset < before)
-    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OUT_OF_BOUNDS, "bit offset wraps around");
-  amddwarf_status st = check_bounds(m, &at, bit_size);
+  amddwarf_location at;
+  amddwarf_status st = leaf_at(m, loc, bit_offset, &at);
+  if (st == AMDDWARF_OK)
+    st = check_bounds(m, &at, bit_size);
   if (st != AMDDWARF_OK)
     return st;
   if (list->count == list->cap &&

@@ -118,6 +118,14 @@ static token peek_word(assembler *a)
   return t;
 }
 
+/* The next word, consumed. */
+static token take_word(assembler *a)
+{
+  token t = peek_word(a);
+  a->pos = t.start + t.length;
+  return t;
+}
+
 static bool token_is(const assembler *a, token t, const char *s)
 {
   return strlen(s) == t.length && memcmp(a->text + t.start, s, t.length) == 0;
@@ -281,11 +289,10 @@ static amddwarf_status block_operand(assembler *a, uint64_t *value)
     a->pos = end + 1;
     *value = n;
   } else {
-    token t = peek_word(a);
+    token t = take_word(a);
     size_t i = 0;
     uint64_t length;
     bool negative;
-    a->pos = t.start + t.length;
     token next = peek_word(a);
     a->pos = t.start;
     if (t.length >= 2 && a->text[t.start] == '0' &&
@@ -412,8 +419,7 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
       st = block_operand(a, &op->operands[i]);
       continue;
     }
-    token t = peek_word(a);
-    a->pos = t.start + t.length;
+    token t = take_word(a);
     token reg, offset;
     if (info->kind >= AMDDWARF_OP_breg0 && info->kind <= AMDDWARF_OP_breg31 &&
         split_offset(a, t, &reg, &offset)) {
@@ -460,8 +466,7 @@ static amddwarf_status parse_operands(assembler *a, amddwarf_op *op,
     case AMDDWARF_OPERAND_ENCODED_ADDR: {
       st = integer_operand(a, t, AMDDWARF_OPERAND_U8, &op->operands[0]);
       if (st == AMDDWARF_OK) {
-        token v = peek_word(a);
-        a->pos = v.start + v.length;
+        token v = take_word(a);
         st = integer_operand(a, v, AMDDWARF_OPERAND_S64, &op->operands[1]);
       }
       return st;
@@ -496,8 +501,7 @@ static amddwarf_status parse_statement(assembler *a)
 {
   amddwarf_status st;
   for (;;) {
-    token t = peek_word(a);
-    a->pos = t.start + t.length;
+    token t = take_word(a);
     skip_blanks(a);
     if (t.length == 0) {
       if (a->text[a->pos] == ':' || a->text[a->pos] == '(' || a->text[a->pos] == ')') {
@@ -527,8 +531,7 @@ static amddwarf_status parse_statement(assembler *a)
                              (unsigned long long)(a->base + t.start),
                              amddwarf_dialect_name(a->format->dialect));
       user = true;
-      t = peek_word(a);
-      a->pos = t.start + t.length;
+      t = take_word(a);
     }
     const amddwarf_op_info *info = lookup_name(a, t);
     if (!info)

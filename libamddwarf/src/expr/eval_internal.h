@@ -343,8 +343,28 @@ amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64
 amddwarf_status amddwarf__loc_add_bytes(machine *m, amddwarf_location *loc, int64_t bytes);
 /* Offset of LOC in bits when it fits 64 bits. */
 bool amddwarf__loc_bit_offset(const amddwarf_location *loc, uint64_t *bits);
-/* Sets LOC's offset to BITS. */
-void amddwarf__loc_set_bit_offset(amddwarf_location *loc, uint64_t bits);
+
+/* Moves LOC forward by BITS, the bounds of its storage left to the caller
+   (undefined storage has no offset); false when the offset wraps around. */
+static inline bool amddwarf__loc_forward(amddwarf_location *loc, uint64_t bits)
+{
+  if (loc->kind == AMDDWARF_LOCATION_UNDEFINED)
+    return true;
+  uint64_t before = loc->byte_offset, total = (uint64_t)loc->bit + bits % 8;
+  loc->byte_offset += bits / 8 + total / 8;
+  loc->bit = (uint8_t)(total % 8);
+  return loc->byte_offset >= before;
+}
+
+/* Fits, for a composite: BIT_SIZE bits from BIT_OFFSET bits past composite
+   LOC's own offset lie inside it; *OFF is the first of them. */
+static inline bool amddwarf__composite_fits(const amddwarf_location *loc, uint64_t bit_offset,
+                                            uint64_t bit_size, uint64_t *off)
+{
+  uint64_t total = loc->u.composite.bit_size;
+  return amddwarf__loc_bit_offset(loc, off) && !amddwarf_add_overflow_u64(*off, bit_offset, off) &&
+         *off <= total && bit_size <= total - *off;
+}
 
 /* The parts of a composite that LEFT bits from its bit OFF cross, one after
    the other (bounds checked by the caller): see composite_next. */

@@ -101,22 +101,6 @@ bool amddwarf__loc_bit_offset(const amddwarf_location *loc, uint64_t *bits)
   return true;
 }
 
-void amddwarf__loc_set_bit_offset(amddwarf_location *loc, uint64_t bits)
-{
-  loc->byte_offset = bits / 8;
-  loc->bit = (uint8_t)(bits % 8);
-}
-
-/* Moves LOC forward by BITS without checks (within a known part). */
-static void loc_advance(amddwarf_location *loc, uint64_t bits)
-{
-  if (loc->kind == AMDDWARF_LOCATION_UNDEFINED)
-    return;
-  uint64_t total = (uint64_t)loc->bit + bits % 8;
-  loc->byte_offset += bits / 8 + total / 8;
-  loc->bit = (uint8_t)(total % 8);
-}
-
 amddwarf_status amddwarf__loc_add_bits(machine *m, amddwarf_location *loc, int64_t bits)
 {
   storage_size size;
@@ -196,17 +180,28 @@ bool amddwarf__loc_same_storage(const amddwarf_location *a, const amddwarf_locat
   return false;
 }
 
-/* Is B exactly where A's BITS bits end (same storage assumed)? */
-static bool loc_follows(const amddwarf_location *a, uint64_t bits, const amddwarf_location *b)
+/* Does LEAF continue LAST, in its storage exactly where LAST's bits end?
+   Then the two are one part of a canonical composite. */
+static bool part_continues(const amddwarf_composite_part *last, const amddwarf_location *leaf)
 {
-  if (a->kind == AMDDWARF_LOCATION_UNDEFINED)
+  if (!amddwarf__loc_same_storage(&last->location, leaf))
+    return false;
+  if (leaf->kind == AMDDWARF_LOCATION_UNDEFINED)
     return true;
-  amddwarf_location end = *a;
-  uint64_t before = end.byte_offset;
-  loc_advance(&end, bits);
-  if (end.byte_offset < before)
-    return false; /* wrapped */
-  return end.byte_offset == b->byte_offset && end.bit == b->bit;
+  amddwarf_location end = last->location;
+  return amddwarf__loc_forward(&end, last->bit_size) && end.byte_offset == leaf->byte_offset &&
+         end.bit == leaf->bit;
+}
+
+/* LEAF as a part of a canonical composite: undefined storage at offset 0. */
+static amddwarf_composite_part leaf_part(const amddwarf_location *leaf, uint64_t bits)
+{
+  amddwarf_composite_part part = {.location = *leaf, .bit_size = bits};
+  if (leaf->kind == AMDDWARF_LOCATION_UNDEFINED) {
+    part.location.byte_offset = 0;
+    part.location.bit = 0;
+  }
+  return part;
 }
 
 /* ---- composites --------------------------------------------------------- */
@@ -222,15 +217,14 @@ static amddwarf_status select_leaves(const amddwarf_location *loc, uint64_t bits
   if (depth > 16)
     return AMDDWARF_E_LIMIT;
   uint64_t off;
-  if (!amddwarf__loc_bit_offset(loc, &off) || off > loc->u.composite.bit_size ||
-      bits > loc->u.composite.bit_size - off)
+  if (!amddwarf__composite_fits(loc, 0, bits, &off))
     return AMDDWARF_E_EVAL_PART_OUT_OF_RANGE;
   composite_cursor parts = composite_parts(loc, off, bits);
   const amddwarf_location *part;
   uint64_t start, take;
   while ((part = composite_next(&parts, &start, &take)) != NULL) {
     amddwarf_location sub = *part;
-    loc_advance(&sub, start);
+    (void)amddwarf__loc_forward(&sub, start); /* inside the part */
     amddwarf_status st = select_leaves(&sub, take, emit, ctx, depth + 1);
     if (st != AMDDWARF_OK)
       return st;
@@ -243,8 +237,6 @@ void amddwarf__composite_begin(machine *m, amddwarf_location *composite)
   memset(composite, 0, sizeof *composite);
   composite->kind = AMDDWARF_LOCATION_COMPOSITE;
   composite->u.composite.parts = m->ev->parts + m->parts_used;
-  composite->u.composite.count = 0;
-  composite->u.composite.bit_size = 0;
 }
 
 typedef struct append_ctx {
@@ -288,7 +280,7 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
   amddwarf_composite_part *mine = (amddwarf_composite_part *)c->u.composite.parts;
   if (c->u.composite.count > 0) {
     amddwarf_composite_part *last = &mine[c->u.composite.count - 1];
-    if (amddwarf__loc_same_storage(&last->location, leaf) && loc_follows(&last->location, last->bit_size, leaf)) {
+    if (part_continues(last, leaf)) {
       last->bit_size += bits;
       c->u.composite.bit_size = total;
       return AMDDWARF_OK;
@@ -297,13 +289,7 @@ static amddwarf_status append_leaf(void *opaque, const amddwarf_location *leaf, 
   if (m->parts_used >= m->ev->parts_cap)
     return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "more than %u composite parts",
                         (unsigned)m->ev->parts_cap);
-  mine[c->u.composite.count].bit_size = bits;
-  mine[c->u.composite.count].location = *leaf;
-  if (leaf->kind == AMDDWARF_LOCATION_UNDEFINED) {
-    mine[c->u.composite.count].location.byte_offset = 0;
-    mine[c->u.composite.count].location.bit = 0;
-  }
-  c->u.composite.count++;
+  mine[c->u.composite.count++] = leaf_part(leaf, bits);
   m->parts_used++;
   c->u.composite.bit_size = total;
   return AMDDWARF_OK;
@@ -324,29 +310,20 @@ amddwarf_status amddwarf__composite_append(machine *m, amddwarf_location *compos
 
 /* ---- public canonicalization --------------------------------------------- */
 
-typedef struct count_ctx {
-  size_t count;
-} count_ctx;
-
-static amddwarf_status count_leaf(void *opaque, const amddwarf_location *leaf, uint64_t bits)
-{
-  (void)leaf;
-  (void)bits;
-  ((count_ctx *)opaque)->count++;
-  return AMDDWARF_OK;
-}
-
-typedef struct write_ctx {
+/* The leaves of a part, counted, and stored too when OUT is set. */
+typedef struct leaf_list {
   amddwarf_composite_part *out;
-  size_t index;
-} write_ctx;
+  size_t count;
+} leaf_list;
 
-static amddwarf_status write_leaf(void *opaque, const amddwarf_location *leaf, uint64_t bits)
+static amddwarf_status list_leaf(void *opaque, const amddwarf_location *leaf, uint64_t bits)
 {
-  write_ctx *ctx = opaque;
-  ctx->out[ctx->index].bit_size = bits;
-  ctx->out[ctx->index].location = *leaf;
-  ctx->index++;
+  leaf_list *list = opaque;
+  if (list->out) {
+    list->out[list->count].bit_size = bits;
+    list->out[list->count].location = *leaf;
+  }
+  list->count++;
   return AMDDWARF_OK;
 }
 
@@ -358,8 +335,8 @@ amddwarf_status amddwarf_composite_canonicalize(amddwarf_composite_part *parts, 
   if (!parts && count)
     return AMDDWARF_E_INVALID_ARGUMENT;
   for (size_t i = 0; i < count; i++) {
-    count_ctx c = {0};
-    st = select_leaves(&parts[i].location, parts[i].bit_size, count_leaf, &c, 0);
+    leaf_list c = {NULL, 0};
+    st = select_leaves(&parts[i].location, parts[i].bit_size, list_leaf, &c, 0);
     if (st != AMDDWARF_OK)
       return st;
     needed += c.count;
@@ -371,29 +348,24 @@ amddwarf_status amddwarf_composite_canonicalize(amddwarf_composite_part *parts, 
   /* Expand from the back so that no unread part is overwritten. */
   size_t w = needed;
   for (size_t i = count; i-- > 0;) {
-    count_ctx c = {0};
+    leaf_list c = {NULL, 0};
     amddwarf_composite_part part = parts[i];
-    st = select_leaves(&part.location, part.bit_size, count_leaf, &c, 0);
+    st = select_leaves(&part.location, part.bit_size, list_leaf, &c, 0);
     if (st != AMDDWARF_OK)
       return st;
     w -= c.count;
-    write_ctx wc = {parts + w, 0};
-    st = select_leaves(&part.location, part.bit_size, write_leaf, &wc, 0);
+    leaf_list wc = {parts + w, 0};
+    st = select_leaves(&part.location, part.bit_size, list_leaf, &wc, 0);
     if (st != AMDDWARF_OK)
       return st;
   }
   /* Drop empty parts and merge contiguous parts of one storage. */
   size_t n = 0;
   for (size_t i = 0; i < needed; i++) {
-    amddwarf_composite_part p = parts[i];
-    if (p.bit_size == 0)
+    if (parts[i].bit_size == 0)
       continue;
-    if (p.location.kind == AMDDWARF_LOCATION_UNDEFINED) {
-      p.location.byte_offset = 0;
-      p.location.bit = 0;
-    }
-    if (n > 0 && amddwarf__loc_same_storage(&parts[n - 1].location, &p.location) &&
-        loc_follows(&parts[n - 1].location, parts[n - 1].bit_size, &p.location) &&
+    amddwarf_composite_part p = leaf_part(&parts[i].location, parts[i].bit_size);
+    if (n > 0 && part_continues(&parts[n - 1], &p.location) &&
         parts[n - 1].bit_size <= UINT64_MAX - p.bit_size) {
       parts[n - 1].bit_size += p.bit_size;
       continue;

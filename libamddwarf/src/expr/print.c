@@ -212,23 +212,27 @@ static void print_ops(printer *p, const amddwarf_op *ops, size_t count, bool las
   }
 }
 
-/* Whether OPS can be printed: known kinds, and blocks where the operands
-   say there is one. */
-static bool ops_printable(const amddwarf_op *ops, size_t count)
+/* FORMAT checked (*DEFAULTS when it is NULL) when OPS can be printed
+   under it: known kinds, and blocks where the operands say there is one;
+   NULL otherwise. */
+static const amddwarf_expr_format *printable(const amddwarf_op *ops, size_t count,
+                                             const amddwarf_expr_format *format,
+                                             amddwarf_expr_format *defaults)
 {
-  if (!ops && count)
-    return false;
+  format = amddwarf_expr_format_check(format, defaults);
+  if (!format || (!ops && count))
+    return NULL;
   for (size_t i = 0; i < count; i++) {
     if ((unsigned)ops[i].kind >= AMDDWARF_OP_KIND_COUNT)
-      return false;
+      return NULL;
     const amddwarf_op_info *info = &amddwarf__expr_op_table[ops[i].kind];
     for (unsigned k = 0; k < 2; k++)
       if ((info->operands[k] == AMDDWARF_OPERAND_BLOCK ||
            info->operands[k] == AMDDWARF_OPERAND_BLOCK_U8) &&
           ops[i].operands[k] != 0 && !ops[i].block)
-        return false;
+        return NULL;
   }
-  return true;
+  return format;
 }
 
 /* Prints checked OPS under checked FORMAT. */
@@ -247,8 +251,8 @@ amddwarf_status amddwarf__expr_print_append(amddwarf_text *out, const amddwarf_o
                                            unsigned flags)
 {
   amddwarf_expr_format defaults;
-  format = amddwarf_expr_format_check(format, &defaults);
-  if (!format || !ops_printable(ops, count))
+  format = printable(ops, count, format, &defaults);
+  if (!format)
     return AMDDWARF_E_INVALID_ARGUMENT;
   print_checked(out, ops, count, format, flags);
   return AMDDWARF_OK;
@@ -263,8 +267,8 @@ amddwarf_status amddwarf_expr_print(const amddwarf_op *ops, size_t count,
     *length = 0;
   if (!buf && size)
     return AMDDWARF_E_INVALID_ARGUMENT;
-  format = amddwarf_expr_format_check(format, &defaults);
-  if (!format || !ops_printable(ops, count))
+  format = printable(ops, count, format, &defaults);
+  if (!format)
     return AMDDWARF_E_INVALID_ARGUMENT;
   amddwarf_text out;
   amddwarf__text_init_fixed(&out, buf, size);
