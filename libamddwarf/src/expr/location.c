@@ -11,8 +11,6 @@
 
 /* ---- sizes ------------------------------------------------------------- */
 
-static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_t *bytes);
-
 uint32_t amddwarf__machine_wave_size_asked(machine *m)
 {
   uint32_t w = 0;
@@ -34,20 +32,6 @@ unsigned amddwarf__aspace_address_bytes_listed(const machine *m, uint32_t aspace
 
 amddwarf_status amddwarf__register_bytes_uncached(machine *m, uint32_t regno, uint64_t *bytes)
 {
-  amddwarf_eval *ev = m->ev;
-  unsigned slot = regno % EVAL_REG_CACHE;
-  amddwarf_status st = register_bytes_lookup(m, regno, bytes);
-  if (st == AMDDWARF_OK && !m->registers_sized_by_target) {
-    /* Only the fixed AMDGPU map is cached; a target's own answer may change. */
-    ev->reg_cache[slot].target = m->t;
-    ev->reg_cache[slot].regno = regno;
-    ev->reg_cache[slot].bytes = *bytes;
-  }
-  return st;
-}
-
-static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_t *bytes)
-{
   if (m->registers_sized_by_target) {
     amddwarf_status st = m->t->register_size(m->t->user, regno, bytes);
     if (st == AMDDWARF_OK)
@@ -57,7 +41,11 @@ static amddwarf_status register_bytes_lookup(machine *m, uint32_t regno, uint64_
   } else {
     amddwarf_amdgpu_register info;
     if (amddwarf_amdgpu_register_info(regno, &info) == AMDDWARF_OK) {
-      *bytes = info.bit_size / 8;
+      /* Only the fixed AMDGPU map is cached; a target's own answer may change. */
+      unsigned slot = regno % EVAL_REG_CACHE;
+      m->ev->reg_cache[slot].target = m->t;
+      m->ev->reg_cache[slot].regno = regno;
+      m->ev->reg_cache[slot].bytes = *bytes = info.bit_size / 8;
       return AMDDWARF_OK;
     }
   }

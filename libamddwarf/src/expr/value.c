@@ -24,9 +24,15 @@ const uint8_t *amddwarf_value_bytes(const amddwarf_value *value)
   return value->pooled ? value->pooled : value->inline_bytes;
 }
 
+/* The bytes a value of TYPE takes. */
+static size_t type_bytes(const amddwarf_base_type *type)
+{
+  return ((size_t)type->bit_size * type->count + 7u) / 8u;
+}
+
 size_t amddwarf_value_size(const amddwarf_value *value)
 {
-  return ((size_t)value->type.bit_size * value->type.count + 7u) / 8u;
+  return type_bytes(&value->type);
 }
 
 void amddwarf__value_set_bits(amddwarf_value *v, const amddwarf_base_type *type, uint64_t x)
@@ -109,10 +115,7 @@ int64_t amddwarf__value_s64(const amddwarf_value *v)
 amddwarf_status amddwarf__value_from_bytes(machine *m, amddwarf_value *v, const amddwarf_base_type *type,
                                  const uint8_t *bytes, size_t size)
 {
-  v->type = *type;
-  v->pooled = NULL;
-  v->is_implicit_pointer = 0;
-  memset(v->inline_bytes, 0, sizeof v->inline_bytes);
+  amddwarf__value_set_bits(v, type, 0);
   if (size > AMDDWARF_VALUE_MAX_BYTES)
     return amddwarf__machine_fail(m, AMDDWARF_E_LIMIT, "a value of %zu bytes is larger than %d",
                         size, AMDDWARF_VALUE_MAX_BYTES);
@@ -313,7 +316,7 @@ amddwarf_status amddwarf__value_convert(machine *m, amddwarf_value *v, const amd
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_IMPLICIT_POINTER,
                         "an implicit pointer value cannot be converted");
   size_t from_size = amddwarf_value_size(v);
-  size_t to_size = ((size_t)to->bit_size * to->count + 7u) / 8u;
+  size_t to_size = type_bytes(to);
   if (reinterpret) {
     if (from_size != to_size || v->type.bit_size * v->type.count != to->bit_size * to->count)
       return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_BAD_SIZE,
