@@ -84,6 +84,30 @@ static inline __attribute__((always_inline)) bool rule_fits(const storage_size *
   return offset <= s->bits && bits <= s->bits - offset;
 }
 
+/* Fits, a run of parts (select_bit_piece): parts FIRST..END-1 of BITS
+   bits, part N at bit N * BITS past bit BIT of byte BYTE, lie in storage
+   S. Parts further in end further in, so the run lies in S when its last
+   bit does. */
+static inline __attribute__((always_inline)) bool
+rule_parts_fit(const storage_size *s, uint64_t byte, unsigned bit, uint64_t bits, uint64_t first,
+               uint64_t end)
+{
+  uint64_t skip, run, at;
+  if (amddwarf_mul_overflow_u64(first, bits, &skip) ||
+      amddwarf_mul_overflow_u64(end - first, bits, &run) ||
+      amddwarf_add_overflow_u64(skip, bit, &skip) ||
+      amddwarf_add_overflow_u64(byte, skip / 8, &at))
+    return false;
+  return rule_fits(s, at, (unsigned)(skip % 8), run);
+}
+
+/* One past the last part a mask of parts TAKEN (not 0) takes: the END of
+   the run rule_parts_fit checks for a source that gives those parts. */
+static inline uint64_t rule_parts_end(uint64_t taken)
+{
+  return 64u - (unsigned)__builtin_clzll(taken);
+}
+
 /* Move, the arithmetic: byte offset BYTE moved by DELTA bytes into *MOVED;
    false when it passes 0 or 2^64. */
 static inline bool rule_moved_byte(uint64_t byte, int64_t delta, uint64_t *moved)
