@@ -258,16 +258,15 @@ static __attribute__((noinline)) bool fast_lazy(machine *m, const fast_composite
 {
   if (c->count > m->ev->max_steps - m->steps)
     return false;
-  uint64_t parts = c->count == 64 ? UINT64_MAX : (UINT64_C(1) << c->count) - 1;
   for (unsigned bit = 0; bit < 2; bit++) {
     const fast_entry *from = &c->from[bit];
-    uint64_t taken = (bit ? c->mask : ~c->mask) & parts;
+    uint64_t end = rule_select_end(c->mask, c->count, bit);
     storage_size storage;
-    if (taken != 0 &&
+    if (end != 0 &&
         (amddwarf__storage_of(m, from->kind == FAST_REGISTER ? AMDDWARF_LOCATION_REGISTER
                                                              : AMDDWARF_LOCATION_MEMORY,
                               from->space, from->register_bytes, &storage) != AMDDWARF_OK ||
-         !rule_parts_fit(&storage, from->x, 0, c->bits, 0, rule_parts_end(taken))))
+         !rule_parts_fit(&storage, from->x, 0, c->bits, 0, end)))
       return false;
   }
   /* At most one part per run of equal bits: the parts the composite would
@@ -276,7 +275,7 @@ static __attribute__((noinline)) bool fast_lazy(machine *m, const fast_composite
     return false;
   uint32_t room = m->ev->parts_cap - m->parts_used;
   return room >= 64 ||
-         1 + (uint32_t)__builtin_popcountll((c->mask ^ (c->mask >> 1)) & (parts >> 1)) <= room;
+         1 + (uint32_t)__builtin_popcountll((c->mask ^ (c->mask >> 1)) & (bits_mask(c->count) >> 1)) <= room;
 }
 
 /* DW_OP_LLVM_select_bit_piece B A: the mask on top, the two locations

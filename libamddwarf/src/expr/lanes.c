@@ -443,11 +443,10 @@ static bool wave_select(symbolic *s, const pieces *o, entry *l0, entry *l1, cons
      and the parts taken from each checked at once. */
   const entry *from[2] = {l0, l1};
   storage_size bounds[2];
-  uint64_t parts = count == 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1;
   for (unsigned i = 0; i < 2; i++) {
-    uint64_t taken = (i ? mask.b : ~mask.b) & parts;
+    uint64_t end = rule_select_end(mask.b, (uint32_t)count, i);
     if (!bounds_of(s, from[i], &bounds[i]) ||
-        (taken != 0 && !parts_within(s, from[i]->x, &bounds[i], bits, rule_parts_end(taken))))
+        (end != 0 && !parts_within(s, from[i]->x, &bounds[i], bits, end)))
       return false;
   }
   begin_composite(s, &c);

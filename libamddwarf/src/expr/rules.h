@@ -101,11 +101,13 @@ rule_parts_fit(const storage_size *s, uint64_t byte, unsigned bit, uint64_t bits
   return rule_fits(s, at, (unsigned)(skip % 8), run);
 }
 
-/* One past the last part a mask of parts TAKEN (not 0) takes: the END of
-   the run rule_parts_fit checks for a source that gives those parts. */
-static inline uint64_t rule_parts_end(uint64_t taken)
+/* The END of the run rule_parts_fit checks for select_bit_piece's source
+   SOURCE (0 or 1) under MASK of COUNT (at most 64) parts: one past the last
+   part it gives, 0 when none. */
+static inline uint64_t rule_select_end(uint64_t mask, uint32_t count, unsigned source)
 {
-  return 64u - (unsigned)__builtin_clzll(taken);
+  uint64_t taken = (source ? mask : ~mask) & bits_mask(count);
+  return taken ? 64u - (unsigned)__builtin_clzll(taken) : 0;
 }
 
 /* Move, the arithmetic: byte offset BYTE moved by DELTA bytes into *MOVED;
