@@ -672,6 +672,22 @@ static void test_select_bit_piece_runs(void **state)
                                 "DW_OP_LLVM_select_bit_piece 32 4"),
                    AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE);
   assert_non_null(strstr(fx.err.message, "moved by 32 bits"));
+  /* At the storage's edge, by hand: four 8-bit parts fill the 32-bit s8
+     and are one part; a fifth from s8 is past it, from v2 it is v2's
+     byte 4 (part 4 moved by 32 bits). */
+  assert_int_equal(fx_eval(&fx, "DW_OP_regx v2; DW_OP_regx s8; DW_OP_constu 0xf; "
+                                "DW_OP_LLVM_select_bit_piece 8 5"),
+                   AMDDWARF_OK);
+  assert_int_equal(c->u.composite.count, 2);
+  assert_int_equal(c->u.composite.parts[0].bit_size, 32);
+  assert_int_equal(c->u.composite.parts[0].location.byte_offset, 0);
+  assert_int_equal(c->u.composite.parts[1].bit_size, 8);
+  assert_int_equal(c->u.composite.parts[1].location.u.reg.regno, 2562);
+  assert_int_equal(c->u.composite.parts[1].location.byte_offset, 4);
+  assert_int_equal(fx_eval(&fx, "DW_OP_regx v2; DW_OP_regx s8; DW_OP_constu 0x1f; "
+                                "DW_OP_LLVM_select_bit_piece 8 5"),
+                   AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE);
+  assert_non_null(strstr(fx.err.message, "moved by 32 bits"));
   fx_free(&fx);
 }
 

@@ -208,13 +208,10 @@ static inline bool fast_offset(machine *m, const fast_frame *f, fast_entry *e, i
         !rule_moved_byte(e->x, bytes, &moved) || !rule_inside_sized_bytes(size, moved))
       return false;
     break;
-  case FAST_MEMORY: {
-    unsigned n = amddwarf__aspace_address_bytes(m, e->space);
-    storage = memory_storage(n);
-    if (n == 0 || !rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
+  case FAST_MEMORY:
+    if (!amddwarf__memory_move(m, e->space, e->x, bytes, &moved))
       return false;
     break;
-  }
   case FAST_COMPOSITE:
     storage = sized_storage(f->composites[e->space].bit_size);
     if (!rule_moved_byte(e->x, bytes, &moved) || !rule_inside(&storage, moved, 0))
@@ -253,23 +250,23 @@ dom_breg(machine *m, fast_frame *f, const fast_step *s, unsigned slot, uint32_t 
 }
 
 /* Composite C, of whole-byte parts of registers or memory (the plan's
-   lazy select), can be read without being built: each run of equal mask
-   bits inside its storage (select_run's rule), within the step and part
-   limits. Parts further into a source end further into its storage, so the
-   last part taken from each source is the one to check. */
-static bool fast_lazy(machine *m, const fast_composite *c)
+   lazy select), can be read without being built: the parts taken from
+   each source lie in its storage (rule_parts_fit, select_run's rule),
+   within the step and part limits. Out of line: inlined, its storage
+   lookups make the interpreter's other steps dearer. */
+static __attribute__((noinline)) bool fast_lazy(machine *m, const fast_composite *c)
 {
   if (c->count > m->ev->max_steps - m->steps)
     return false;
-  uint64_t parts = c->count == 64 ? UINT64_MAX : (UINT64_C(1) << c->count) - 1;
   for (unsigned bit = 0; bit < 2; bit++) {
     const fast_entry *from = &c->from[bit];
-    uint64_t taken = (bit ? c->mask : ~c->mask) & parts, start;
-    if (taken == 0)
-      continue;
-    uint64_t last = 63u - (unsigned)__builtin_clzll(taken);
-    if (amddwarf_add_overflow_u64(from->x, last * (c->bits / 8), &start) ||
-        !fast_bytes_fit(m, from, start, c->bits / 8))
+    uint64_t end = rule_select_end(c->mask, c->count, bit);
+    storage_size storage;
+    if (end != 0 &&
+        (amddwarf__storage_of(m, from->kind == FAST_REGISTER ? AMDDWARF_LOCATION_REGISTER
+                                                             : AMDDWARF_LOCATION_MEMORY,
+                              from->space, from->register_bytes, &storage) != AMDDWARF_OK ||
+         !rule_parts_fit(&storage, from->x, 0, c->bits, 0, end)))
       return false;
   }
   /* At most one part per run of equal bits: the parts the composite would
@@ -278,7 +275,7 @@ static bool fast_lazy(machine *m, const fast_composite *c)
     return false;
   uint32_t room = m->ev->parts_cap - m->parts_used;
   return room >= 64 ||
-         1 + (uint32_t)__builtin_popcountll((c->mask ^ (c->mask >> 1)) & (parts >> 1)) <= room;
+         1 + (uint32_t)__builtin_popcountll((c->mask ^ (c->mask >> 1)) & (bits_mask(c->count) >> 1)) <= room;
 }
 
 /* DW_OP_LLVM_select_bit_piece B A: the mask on top, the two locations

@@ -85,8 +85,8 @@ typedef struct entry {
 } entry;
 
 /* A rule made per lane: an offset moved by DELTA bytes (amddwarf__loc_add_bytes, or
-   amddwarf__loc_add_bits of 8 * DELTA when FROM_BITS) stays in its storage; a part of
-   BITS bits at OFFSET fits its storage; an address fits MASK. */
+   amddwarf__loc_add_bits of 8 * DELTA when FROM_BITS) stays in its storage; PARTS parts of
+   BITS bits from OFFSET lie in its storage (rule_parts_fit); an address fits MASK. */
 typedef enum check_kind { CHECK_ADD, CHECK_PART, CHECK_MASK } check_kind;
 
 typedef struct check {
@@ -94,7 +94,8 @@ typedef struct check {
   bool from_bits;
   affine offset, delta;
   storage_size bounds;
-  uint64_t bits; /* CHECK_PART: the part's bits; CHECK_MASK: the mask */
+  uint64_t bits; /* CHECK_PART: a part's bits; CHECK_MASK: the mask */
+  uint64_t parts; /* CHECK_PART */
 } check;
 
 /* Where one lane's value comes from: SIZE bytes at ADDRESS of storage KEY,
@@ -177,7 +178,7 @@ static bool check_lane(const check *c, uint32_t lane)
   case CHECK_ADD:
     return add_ok(&c->bounds, c->from_bits, offset, (int64_t)affine_at(c->delta, lane), &out);
   case CHECK_PART:
-    return rule_fits(&c->bounds, offset, 0, c->bits);
+    return rule_parts_fit(&c->bounds, offset, 0, c->bits, 0, c->parts);
   case CHECK_MASK:
     return offset <= c->bits;
   }
@@ -237,22 +238,26 @@ static bool move(symbolic *s, entry *e, affine delta, bool from_bits)
   return true;
 }
 
-/* amddwarf__composite_append of BITS bits at OFFSET of storage WHERE, which
-   has BOUNDS, to C (inlined for the reason move_within is). */
+/* PARTS parts of BITS bits from OFFSET of a storage with BOUNDS lie in it:
+   checked now when that is the same for every lane, else for each. */
 static inline __attribute__((always_inline)) bool
-append_within(symbolic *s, entry *c, storage where, affine offset, const storage_size *bounds,
-              uint64_t bits)
+parts_within(symbolic *s, affine offset, const storage_size *bounds, uint64_t bits,
+             uint64_t parts)
 {
-  if (bits == 0)
-    return true;
-  if (offset.a == 0) {
-    if (!rule_fits(bounds, offset.b, 0, bits)) /* the same for every lane: checked now */
-      return false;
-  } else {
-    check k = {.kind = CHECK_PART, .offset = offset, .bits = bits, .bounds = *bounds};
-    if (!require(s, &k))
-      return false;
-  }
+  if (offset.a == 0)
+    return rule_parts_fit(bounds, offset.b, 0, bits, 0, parts);
+  check k = {.kind = CHECK_PART, .offset = offset, .bits = bits, .parts = parts,
+             .bounds = *bounds};
+  return require(s, &k);
+}
+
+/* amddwarf__composite_append of BITS bits at OFFSET of storage WHERE, which
+   has BOUNDS, to C, the part's bounds checked by the caller (inlined for
+   the reason move_within is). */
+static inline __attribute__((always_inline)) bool
+append_part(symbolic *s, entry *c, storage where, affine offset, const storage_size *bounds,
+            uint64_t bits)
+{
   uint64_t total;
   if (amddwarf_add_overflow_u64(c->bit_size, bits, &total) ||
       total > machine_composite_bits_limit(s->m))
@@ -273,7 +278,8 @@ static bool append(symbolic *s, entry *c, const entry *pl, uint64_t bits)
 {
   storage_size bounds;
   return pl->kind == ENTRY_STORAGE && bounds_of(s, pl, &bounds) &&
-         append_within(s, c, pl->where, pl->x, &bounds, bits);
+         (bits == 0 || (parts_within(s, pl->x, &bounds, bits, 1) &&
+                        append_part(s, c, pl->where, pl->x, &bounds, bits)));
 }
 
 static void begin_composite(symbolic *s, entry *c)
@@ -433,21 +439,26 @@ static bool wave_select(symbolic *s, const pieces *o, entry *l0, entry *l1, cons
   as_location(l1);
   if (l0->kind != ENTRY_STORAGE || l1->kind != ENTRY_STORAGE)
     return false;
-  /* Every part is one of the two storages: their bounds are found once. */
-  storage_size b0, b1;
-  if (!bounds_of(s, l0, &b0) || !bounds_of(s, l1, &b1))
-    return false;
+  /* Every part is one of the two storages: their bounds are found once,
+     and the parts taken from each checked at once. */
+  const entry *from[2] = {l0, l1};
+  storage_size bounds[2];
+  for (unsigned i = 0; i < 2; i++) {
+    uint64_t end = rule_select_end(mask.b, (uint32_t)count, i);
+    if (!bounds_of(s, from[i], &bounds[i]) ||
+        (end != 0 && !parts_within(s, from[i]->x, &bounds[i], bits, end)))
+      return false;
+  }
   begin_composite(s, &c);
   s->steps += count; /* as building it counts */
   if (s->steps > s->m->ev->max_steps)
     return false;
   for (uint64_t n = 0; n < count; n++) {
-    bool one = mask.b >> n & 1;
-    const entry *from = one ? l1 : l0;
-    const storage_size *b = one ? &b1 : &b0;
-    affine at;
-    if (!move_within(s, from->x, b, constant(n * bits / 8), true, &at) ||
-        !append_within(s, &c, from->where, at, b, bits))
+    unsigned one = mask.b >> n & 1;
+    affine at = from[one]->x;
+    if (!bounds[one].unbounded)
+      at.b += n * bits / 8;
+    if (!append_part(s, &c, from[one]->where, at, &bounds[one], bits))
       return false;
   }
   *l0 = c;

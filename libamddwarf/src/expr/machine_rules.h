@@ -55,6 +55,25 @@ static inline bool amddwarf__aspace_address(const machine *m, uint32_t aspace, u
   *address = number & rule_address_mask(n);
   return n != 0;
 }
+/* A memory location moved by a signed byte count within its storage
+   (fbreg's frame base plus its offset, on every path): byte BYTE of
+   address space ASPACE moved by DELTA bytes into *MOVED (set only when
+   true); false when ASPACE is no address space or the move leaves it.
+   rule_move_bytes for a space, its steps inline: through
+   amddwarf__storage_of's status or an outlined rule_move_bytes the fast
+   path pays instructions per evaluation. */
+static inline __attribute__((always_inline)) bool
+amddwarf__memory_move(const machine *m, uint32_t aspace, uint64_t byte, int64_t delta,
+                      uint64_t *moved)
+{
+  unsigned n = amddwarf__aspace_address_bytes(m, aspace);
+  storage_size storage = memory_storage(n);
+  uint64_t to;
+  if (n == 0 || !rule_moved_byte(byte, delta, &to) || !rule_inside(&storage, to, 0))
+    return false;
+  *moved = to;
+  return true;
+}
 /* Register REGNO's value as a number (breg*, a register frame base): its
    first bytes, at most MAX_BYTES, little-endian. DIRECT (the fast path:
    never traced, never in an entry value) reads straight from the target

@@ -80,17 +80,19 @@ amddwarf_status amddwarf__op_extend(machine *m, op_step *s)
 
 /* Parts FIRST..END-1 of a select_bit_piece, all from FROM: part N is FROM
    moved by N * BITS. Contiguous parts of one storage merge, so when the
-   whole run lies in FROM's storage it is one append; otherwise part by part,
-   so that the failing part is the one reported. */
+   whole run lies in FROM's storage (rule_parts_fit) it is one append;
+   otherwise part by part, so that the failing part is the one reported. */
 static amddwarf_status select_run(machine *m, amddwarf_location *c, const amddwarf_location *from,
                                   uint64_t bits, uint64_t first, uint64_t end)
 {
-  amddwarf_location start = *from, last = *from;
+  amddwarf_location start = *from;
+  storage_size storage;
   amddwarf_error *err = m->err;
   m->err = NULL; /* probing the bounds, nothing to report */
   bool whole = m->steps + (end - first) <= m->ev->max_steps &&
-               amddwarf__loc_add_bits(m, &start, (int64_t)(first * bits)) == AMDDWARF_OK &&
-               amddwarf__loc_add_bits(m, &last, (int64_t)(end * bits - 1)) == AMDDWARF_OK;
+               amddwarf__loc_storage_size(m, from, &storage) == AMDDWARF_OK &&
+               rule_parts_fit(&storage, from->byte_offset, from->bit, bits, first, end) &&
+               amddwarf__loc_add_bits(m, &start, (int64_t)(first * bits)) == AMDDWARF_OK;
   m->err = err;
   if (whole) {
     m->steps += end - first;

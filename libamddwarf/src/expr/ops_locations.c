@@ -130,9 +130,10 @@ static amddwarf_status frame_base(machine *m, int64_t disp)
     return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_FRAME_BASE, "the frame base is a %s location description",
                         amddwarf_location_kind_name(loc.kind));
   }
-  st = amddwarf__loc_add_bytes(m, &loc, disp);
-  if (st != AMDDWARF_OK)
-    return st;
+  if (!amddwarf__memory_move(m, loc.u.memory.aspace, loc.byte_offset, disp, &loc.byte_offset))
+    return amddwarf__machine_fail(m, AMDDWARF_E_EVAL_OFFSET_OUT_OF_RANGE,
+                                  "the frame base moved by %lld bytes leaves address space %u",
+                                  (long long)disp, (unsigned)loc.u.memory.aspace);
   return amddwarf__stack_push_location(m, &loc);
 }
 

@@ -84,6 +84,32 @@ static inline __attribute__((always_inline)) bool rule_fits(const storage_size *
   return offset <= s->bits && bits <= s->bits - offset;
 }
 
+/* Fits, a run of parts (select_bit_piece): parts FIRST..END-1 of BITS
+   bits, part N at bit N * BITS past bit BIT of byte BYTE, lie in storage
+   S. Parts further in end further in, so the run lies in S when its last
+   bit does. */
+static inline __attribute__((always_inline)) bool
+rule_parts_fit(const storage_size *s, uint64_t byte, unsigned bit, uint64_t bits, uint64_t first,
+               uint64_t end)
+{
+  uint64_t skip, run, at;
+  if (amddwarf_mul_overflow_u64(first, bits, &skip) ||
+      amddwarf_mul_overflow_u64(end - first, bits, &run) ||
+      amddwarf_add_overflow_u64(skip, bit, &skip) ||
+      amddwarf_add_overflow_u64(byte, skip / 8, &at))
+    return false;
+  return rule_fits(s, at, (unsigned)(skip % 8), run);
+}
+
+/* The END of the run rule_parts_fit checks for select_bit_piece's source
+   SOURCE (0 or 1) under MASK of COUNT (at most 64) parts: one past the last
+   part it gives, 0 when none. */
+static inline uint64_t rule_select_end(uint64_t mask, uint32_t count, unsigned source)
+{
+  uint64_t taken = (source ? mask : ~mask) & bits_mask(count);
+  return taken ? 64u - (unsigned)__builtin_clzll(taken) : 0;
+}
+
 /* Move, the arithmetic: byte offset BYTE moved by DELTA bytes into *MOVED;
    false when it passes 0 or 2^64. */
 static inline bool rule_moved_byte(uint64_t byte, int64_t delta, uint64_t *moved)
