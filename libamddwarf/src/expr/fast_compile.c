@@ -106,24 +106,6 @@ static bool lower_nop(compiler *c, const amddwarf_op *op, uint32_t parameter, fa
   return true;
 }
 
-static bool lower_constant(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                           fast_step *s, bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_VALUE;
-  s->b &= bits_mask(c->generic_bits);
-  return push(c, FAST_VALUE, 0);
-}
-
-static bool lower_push_lane(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                            fast_step *s, bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_LANE;
-  s->b = bits_mask(c->generic_bits);
-  return push(c, FAST_VALUE, 0);
-}
-
 static bool lower_pick(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
                        bool *emit)
 {
@@ -168,41 +150,6 @@ static bool lower_roll(compiler *c, const amddwarf_op *op, uint32_t parameter, f
   return true;
 }
 
-static bool lower_binary(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                         bool *emit)
-{
-  (void)parameter, (void)emit;
-  s->code = FC_BINARY;
-  s->a = (uint32_t)op->kind;
-  if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
-    return false;
-  c->depth--;
-  return true;
-}
-
-/* Arithmetic operation PARAMETER on the top value, with the operand on the
-   right (plus_uconst); neg, not and abs have none and take the top alone. */
-static bool lower_on_top(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                         bool *emit)
-{
-  (void)op, (void)emit;
-  s->code = FC_BINARY_CONST;
-  s->a = parameter;
-  s->b &= bits_mask(c->generic_bits);
-  return c->depth >= 1 && serves_as_value(c, s, 0);
-}
-
-/* addr and LLVM_undefined: a location of kind PARAMETER, the same on every
-   run (addr's, its operand in the default address space). */
-static bool lower_fixed_location(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                                 fast_step *s, bool *emit)
-{
-  (void)op, (void)emit;
-  bool memory = parameter == AMDDWARF_LOCATION_MEMORY;
-  s->code = memory ? FC_ADDRESS : FC_UNDEFINED;
-  return push(c, memory ? FAST_MEMORY : FAST_UNDEFINED, 0);
-}
-
 /* regx, bregx, LLVM_aspace_bregx and fbreg: PARAMETER (register_based)
    says what each pushes. */
 static bool lower_register_based(compiler *c, const amddwarf_op *op, uint32_t parameter,
@@ -227,42 +174,6 @@ static bool lower_register_based(compiler *c, const amddwarf_op *op, uint32_t pa
       return false;
     c->depth--;
   }
-  return push(c, FAST_MEMORY, 0);
-}
-
-static bool lower_offset(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
-                         bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_OFFSET;
-  if (c->depth < 2 || !serves_as_value(c, s, 0))
-    return false;
-  c->depth--;
-  s->register_bytes = register_bytes_of(before(c, s, 1));
-  serves_as_location(c, s, 1); /* any location moves */
-  return true;
-}
-
-static bool lower_offset_uconst(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                                fast_step *s, bool *emit)
-{
-  (void)parameter, (void)emit;
-  s->code = FC_OFFSET_UCONST;
-  if (c->depth < 1)
-    return false;
-  s->register_bytes = register_bytes_of(before(c, s, 0));
-  serves_as_location(c, s, 0);
-  return op->operands[0] <= INT64_MAX;
-}
-
-static bool lower_form_aspace(compiler *c, const amddwarf_op *op, uint32_t parameter,
-                              fast_step *s, bool *emit)
-{
-  (void)op, (void)parameter, (void)emit;
-  s->code = FC_FORM_ASPACE;
-  if (c->depth < 2 || !serves_as_value(c, s, 0) || !serves_as_value(c, s, 1))
-    return false;
-  c->depth -= 2;
   return push(c, FAST_MEMORY, 0);
 }
 
@@ -335,17 +246,79 @@ static bool lower_select(compiler *c, const amddwarf_op *op, uint32_t parameter,
   return push(c, FAST_COMPOSITE, 0);
 }
 
+/* The shape of a PLAN_STEP row (plan_lower.def): the entries it takes and
+   as what, top first; what it pushes; what its step's A and B hold. */
+typedef enum step_takes {
+  TAKES_NOTHING, TAKES_VALUE, TAKES_TWO_VALUES, TAKES_LOCATION, TAKES_VALUE_ON_LOCATION
+} step_takes;
+typedef enum entry_role { NOT_TAKEN, AS_VALUE, AS_LOCATION } entry_role;
+static const uint8_t roles_taken[][2] = {
+    [TAKES_NOTHING] = {NOT_TAKEN, NOT_TAKEN},
+    [TAKES_VALUE] = {AS_VALUE, NOT_TAKEN},
+    [TAKES_TWO_VALUES] = {AS_VALUE, AS_VALUE},
+    [TAKES_LOCATION] = {AS_LOCATION, NOT_TAKEN},
+    [TAKES_VALUE_ON_LOCATION] = {AS_VALUE, AS_LOCATION},
+};
+
+typedef enum step_pushes { PUSHES_NOTHING, PUSHES_VALUE, PUSHES_MEMORY, PUSHES_UNDEFINED } step_pushes;
+static const uint8_t kind_pushed[] = {
+    [PUSHES_VALUE] = FAST_VALUE, [PUSHES_MEMORY] = FAST_MEMORY, [PUSHES_UNDEFINED] = FAST_UNDEFINED};
+
+typedef enum step_operands { B_OPERAND, B_GENERIC, B_GENERIC_MASK, B_OFFSET, ARITHMETIC } step_operands;
+
+static bool lower_step(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                       bool *emit);
+
 /* The lowering table (plan_lower.def). */
 typedef struct lowering_row {
   lowering *lower; /* NULL: the operation has no plan */
   uint32_t parameter;
+  uint8_t code, takes, pushes, operands; /* a PLAN_STEP row's shape */
 } lowering_row;
 
 static const lowering_row lowerings[AMDDWARF_OP_KIND_COUNT] = {
-#define PLAN_LOWER(kind, lower, parameter) [AMDDWARF_OP_##kind] = {lower, parameter},
+#define PLAN_LOWER(kind, lower, parameter) [AMDDWARF_OP_##kind] = {lower, parameter, 0, 0, 0, 0},
+#define PLAN_STEP(kind, code, takes, pushes, operands, parameter)                                 \
+  [AMDDWARF_OP_##kind] = {lower_step, parameter, code, takes, pushes, operands},
 #include "expr/plan_lower.def"
+#undef PLAN_STEP
 #undef PLAN_LOWER
 };
+
+/* The lowering of every PLAN_STEP row: it takes the top entries as its
+   shape says (a value taken is popped, a location taken stays and is
+   moved), pushes what it says, and fills in A and B. */
+static bool lower_step(compiler *c, const amddwarf_op *op, uint32_t parameter, fast_step *s,
+                       bool *emit)
+{
+  (void)emit;
+  const lowering_row *row = &lowerings[op->kind];
+  const uint8_t *roles = roles_taken[row->takes];
+  s->code = row->code;
+  if (row->operands == ARITHMETIC)
+    s->a = parameter;
+  if (row->operands == ARITHMETIC || row->operands == B_GENERIC)
+    s->b &= bits_mask(c->generic_bits);
+  else if (row->operands == B_GENERIC_MASK)
+    s->b = bits_mask(c->generic_bits);
+  else if (row->operands == B_OFFSET && s->b > INT64_MAX)
+    return false;
+  unsigned values = 0;
+  for (unsigned i = 0; i < 2 && roles[i] != NOT_TAKEN; i++) {
+    if (c->depth <= i)
+      return false;
+    if (roles[i] == AS_VALUE) {
+      if (!serves_as_value(c, s, i))
+        return false;
+      values++;
+    } else {
+      s->register_bytes = register_bytes_of(before(c, s, i));
+      serves_as_location(c, s, i); /* any location moves */
+    }
+  }
+  c->depth -= values;
+  return row->pushes == PUSHES_NOTHING || push(c, kind_pushed[row->pushes], 0);
+}
 
 stack_move amddwarf__stack_move(const amddwarf_op *op, uint32_t *count)
 {

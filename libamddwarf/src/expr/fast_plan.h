@@ -150,8 +150,8 @@ typedef enum register_based {
 } register_based;
 
 /* The parameter of OP's row of plan_lower.def, for the general machine to
-   read what the row says of OP: the arithmetic of plus_uconst, neg, not and
-   abs (an amddwarf_op_kind), what a register-based operation pushes
+   read what the row says of OP: the arithmetic of an arithmetic row (an
+   amddwarf_op_kind; plus for plus_uconst), what a register-based one pushes
    (register_based), the kind of location of addr and LLVM_undefined. */
 uint32_t amddwarf__lowering_parameter(const amddwarf_op *op);
 
