@@ -218,8 +218,6 @@ amddwarf_status amddwarf__debug_eval_location_request(const amddwarf_debug_frame
                                                      amddwarf_location *out,
                                                      amddwarf_error *err);
 
-/* What a debugger lists of VAR (its name, tag, declaration, whether it is
-   a global of CU), read from the DIE VAR->ref.die (variables.c). */
 /* What making a value of VAR's name alone reads of the object, kept for
    every wave at FRAME's scopes once a value of it was made
    (struct amddwarf_debug_var_answer, value.h); NULL until then, and for a
@@ -233,6 +231,8 @@ void amddwarf__debug_var_answer_keep(amddwarf_debug_frame *frame, const amddwarf
 /* Lets go of FRAME's variables (frees them when they are its own). */
 void amddwarf__debug_scope_release(amddwarf_debug_frame *frame);
 
+/* What a debugger lists of VAR (its name, tag, declaration, whether it is
+   a global of CU), read from the DIE VAR->ref.die (variables.c). */
 void amddwarf__debug_describe_var(const amddwarf_object *object, const amddwarf_cu *cu,
                                   amddwarf_frame_var *var);
 

@@ -87,14 +87,13 @@ static amddwarf_status describe_children(amddwarf_valobj *v)
 }
 
 /* The producer quirk the variable's location is read through. */
-static void describe_quirk(amddwarf_valobj *v)
+static amddwarf_quirk variable_quirk(const amddwarf_valobj *v)
 {
   const amddwarf_var_ref *var = &v->var->ref;
-  if (!v->var->has_const_value && var->available && var->size > 0)
-    v->info.quirk = amddwarf_object_expr_quirk(v->object, v->cu, AMDDWARF_ROLE_LOCATION,
-                                               var->expr, var->size);
-  v->info.quirk_name =
-      v->info.quirk != AMDDWARF_QUIRK_NONE ? amddwarf_quirk_get(v->info.quirk)->name : NULL;
+  if (v->var->has_const_value || !var->available || var->size == 0)
+    return AMDDWARF_QUIRK_NONE;
+  return amddwarf_object_expr_quirk(v->object, v->cu, AMDDWARF_ROLE_LOCATION, var->expr,
+                                    var->size);
 }
 
 /* What V says of itself. A value of a variable's name alone that is not an
@@ -104,6 +103,7 @@ static void describe_quirk(amddwarf_valobj *v)
 static amddwarf_status describe(amddwarf_valobj *v, const struct amddwarf_debug_var_answer *kept)
 {
   amddwarf_valobj_info *info = &v->info;
+  amddwarf_status st = AMDDWARF_OK;
   amddwarf__debug_path_spell(&v->path, v->path.count, v->path_text, sizeof v->path_text);
   info->path = v->path_text;
   info->type_name = v->plan.type_name;
@@ -116,19 +116,20 @@ static amddwarf_status describe(amddwarf_valobj *v, const struct amddwarf_debug_
     info->indexed_children = kept->indexed_children;
     info->assignable = kept->assignable;
     info->quirk = kept->quirk;
-    info->quirk_name = kept->quirk_name;
-    return AMDDWARF_OK;
+  } else {
+    info->kind = kind_of(v->object, &v->plan);
+    info->quirk = variable_quirk(v);
+    st = describe_children(v);
+    if (st == AMDDWARF_OK && v->path.count == 0 && v->members == NULL) {
+      struct amddwarf_debug_var_answer answer = {
+          .fields = v->die, .plan = v->plan, .kind = info->kind,
+          .named_children = info->named_children, .indexed_children = info->indexed_children,
+          .assignable = info->assignable, .quirk = info->quirk};
+      amddwarf__debug_var_answer_keep(v->frame, v->var, &answer);
+    }
   }
-  info->kind = kind_of(v->object, &v->plan);
-  describe_quirk(v);
-  amddwarf_status st = describe_children(v);
-  if (st == AMDDWARF_OK && v->path.count == 0 && v->members == NULL) {
-    struct amddwarf_debug_var_answer answer = {
-        .fields = v->die, .plan = v->plan, .kind = info->kind,
-        .named_children = info->named_children, .indexed_children = info->indexed_children,
-        .assignable = info->assignable, .quirk = info->quirk, .quirk_name = info->quirk_name};
-    amddwarf__debug_var_answer_keep(v->frame, v->var, &answer);
-  }
+  info->quirk_name =
+      info->quirk != AMDDWARF_QUIRK_NONE ? amddwarf_quirk_get(info->quirk)->name : NULL;
   return st;
 }
 

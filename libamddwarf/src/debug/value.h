@@ -36,7 +36,6 @@ struct amddwarf_debug_var_answer {
   size_t named_children, indexed_children;
   int assignable;
   amddwarf_quirk quirk;
-  const char *quirk_name;
 };
 
 struct amddwarf_valobj {

@@ -169,9 +169,10 @@ static amddwarf_status load_variables(amddwarf_debug_frame *f, amddwarf_error *e
 static ptrdiff_t index_of(const amddwarf_debug_frame *f, const amddwarf_frame_var *var)
 {
   uintptr_t at = (uintptr_t)var, first = (uintptr_t)f->vars;
-  if (f->scope == NULL || at < first || (at - first) / sizeof *var >= f->var_count)
+  if (f->scope == NULL || at < first)
     return -1;
-  return (ptrdiff_t)((at - first) / sizeof *var);
+  size_t i = (at - first) / sizeof *var;
+  return i < f->var_count ? (ptrdiff_t)i : -1;
 }
 
 const struct amddwarf_debug_var_answer *amddwarf__debug_var_answer(const amddwarf_debug_frame *f,
