@@ -20,6 +20,7 @@ static inline amddwarf_status register_size(machine *m, uint32_t regno, uint64_t
   }
   return register_bytes(m, regno, bytes);
 }
+
 /* The storage of a leaf of KIND: memory of address space ID (not one:
    E_EVAL_BAD_ADDRESS_SPACE, unreported), register ID (FIXED as register_size
    takes it) or undefined storage. *OUT is set only on success. */
@@ -45,6 +46,7 @@ amddwarf__storage_of(machine *m, amddwarf_location_kind kind, uint32_t id, uint6
   *out = (storage_size){.unbounded = true};
   return AMDDWARF_OK;
 }
+
 /* The address-space rule (form_aspace_address, xderef): NUMBER as an
    address of ASPACE, its low 8 * (address bytes) bits; false when ASPACE is
    no address space. */
@@ -55,6 +57,7 @@ static inline bool amddwarf__aspace_address(const machine *m, uint32_t aspace, u
   *address = number & rule_address_mask(n);
   return n != 0;
 }
+
 /* A memory location moved by a signed byte count within its storage
    (fbreg's frame base plus its offset, on every path): byte BYTE of
    address space ASPACE moved by DELTA bytes into *MOVED (set only when
@@ -74,6 +77,7 @@ amddwarf__memory_move(const machine *m, uint32_t aspace, uint64_t byte, int64_t 
   *moved = to;
   return true;
 }
+
 /* Register REGNO's value as a number (breg*, a register frame base): its
    first bytes, at most MAX_BYTES, little-endian. DIRECT (the fast path:
    never traced, never in an entry value) reads straight from the target
@@ -103,6 +107,7 @@ amddwarf__register_number(machine *m, uint32_t regno, uint64_t fixed, unsigned m
   *out = amddwarf__load_le64(buf);
   return st;
 }
+
 /* The breg family's address: register REGNO's value (8 bytes at most) plus
    OFFSET in a space of ADDRESS_BYTES-byte addresses. */
 static inline __attribute__((always_inline)) amddwarf_status
