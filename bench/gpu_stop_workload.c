@@ -50,6 +50,9 @@ struct gpu_stop {
   amddwarf_snapshot *snapshot;
   amddwarf_target target;  /* the snapshot's */
   amddwarf_eval *eval;
+  /* The unwinder of every wave's backtrace, reset for each (made by the
+     first). */
+  amddwarf_unwinder *unwinder;
   uint64_t pc;             /* the loaded wave's stop PC */
   /* The variables in scope at PC (gpu_stop_scope), their sizes and the
      request evaluating them. */
@@ -345,6 +348,7 @@ void gpu_stop_free(gpu_stop *stop)
   if (!stop)
     return;
   amddwarf_eval_free(stop->eval);
+  amddwarf_unwinder_free(stop->unwinder);
   amddwarf_snapshot_free(stop->snapshot);
   if (stop->code) {
     free(stop);
@@ -519,8 +523,11 @@ amddwarf_status gpu_stop_backtrace(gpu_stop *stop, gpu_stop_frame frames[GPU_STO
                                    size_t *count, amddwarf_error *err)
 {
   *count = 0;
-  amddwarf_unwinder *unwinder;
-  amddwarf_status st = amddwarf_unwinder_new(stop->cfi, &stop->target, NULL, &unwinder, err);
+  amddwarf_status st =
+      stop->unwinder != NULL
+          ? amddwarf_unwinder_reset(stop->unwinder, &stop->target, NULL, err)
+          : amddwarf_unwinder_new(stop->cfi, &stop->target, NULL, &stop->unwinder, err);
+  amddwarf_unwinder *unwinder = stop->unwinder;
   if (st != AMDDWARF_OK)
     return st;
   while ((st = amddwarf_unwinder_step(unwinder, err)) == AMDDWARF_OK &&
@@ -542,7 +549,6 @@ amddwarf_status gpu_stop_backtrace(gpu_stop *stop, gpu_stop_frame frames[GPU_STO
       }
     }
   }
-  amddwarf_unwinder_free(unwinder);
   return st;
 }
 

@@ -3,7 +3,9 @@
  * ELF files), and virtual unwinding with the fuzzed rules: from a PC inside
  * each of the first FDEs, amddwarf_unwinder_step (at most 16 frames) over a
  * synthetic wave whose registers and memory are the input's bytes, reading
- * every frame's CFA and a few registers through the frames.
+ * every frame's CFA and a few registers through the frames; then again with
+ * the unwinder of the FDE before reset (amddwarf_unwinder_reset), which must
+ * find the same frames and registers as the new one.
  *
  * Input: one selector byte, then the section bytes (or an ELF image).
  *   bit 0    .eh_frame instead of .debug_frame
@@ -11,6 +13,7 @@
  *   bit 3    draft dialect (0x2f is DW_CFA_LLVM_def_cfa_aspace)
  *   bit 4    small limits (remember depth 4, 64 rules per FDE)
  *   bit 5    the rest is an ELF file */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -92,9 +95,60 @@ static amddwarf_status w_focused_lane(void *user, uint32_t *lane)
 
 enum { UNWIND_FDES = 4, UNWIND_FRAMES = 16 };
 
-/* Unwinds from a PC inside FDE, reading what a debugger reads per frame. */
+/* One walk's outcome, what a reset unwinder must give again. */
+typedef struct walk {
+  amddwarf_status last;
+  size_t frames;
+  amddwarf_frame_info info[UNWIND_FRAMES + 1];
+  amddwarf_status read[UNWIND_FRAMES + 1][5];
+  uint8_t value[UNWIND_FRAMES + 1][5][16];
+} walk;
+
+/* Walks UNWINDER's frames, reading what a debugger reads per frame. */
+static void walk_frames(amddwarf_unwinder *unwinder, walk *out)
+{
+  amddwarf_error err;
+  memset(out, 0, sizeof *out);
+  for (int step = 0; step < UNWIND_FRAMES; step++)
+    if ((out->last = amddwarf_unwinder_step(unwinder, &err)) != AMDDWARF_OK)
+      break;
+  out->frames = amddwarf_unwinder_frame_count(unwinder);
+  for (size_t k = 0; k < out->frames && k <= UNWIND_FRAMES; k++) {
+    amddwarf_unwinder_frame(unwinder, k, &out->info[k]);
+    /* x86-64 RBP and RSP; AMDGPU SGPR32, SGPR33 and 4 lanes of VGPR40. */
+    static const uint32_t registers[] = {6, 7, 64, 65, 2600};
+    for (size_t r = 0; r < sizeof registers / sizeof registers[0]; r++)
+      out->read[k][r] = amddwarf_unwinder_read_register(unwinder, k, registers[r], 0,
+                                                        sizeof out->value[k][r],
+                                                        out->value[k][r], &err);
+  }
+}
+
+/* Whether two walks found the same frames and registers. */
+static bool same_walk(const walk *a, const walk *b)
+{
+  if (a->last != b->last || a->frames != b->frames)
+    return false;
+  for (size_t k = 0; k < a->frames && k <= UNWIND_FRAMES; k++) {
+    const amddwarf_frame_info *x = &a->info[k], *y = &b->info[k];
+    if (x->pc != y->pc || x->lookup_pc != y->lookup_pc || (x->row == NULL) != (y->row == NULL) ||
+        x->has_cfa != y->has_cfa || (x->has_cfa && (x->cfa != y->cfa ||
+                                                     x->cfa_aspace != y->cfa_aspace)))
+      return false;
+    for (size_t r = 0; r < 5; r++)
+      if (a->read[k][r] != b->read[k][r] ||
+          (a->read[k][r] == AMDDWARF_OK &&
+           memcmp(a->value[k][r], b->value[k][r], sizeof a->value[k][r]) != 0))
+        return false;
+  }
+  return true;
+}
+
+/* Unwinds from a PC inside FDE with a new unwinder, then again with
+   *REUSED (the unwinder of the FDE before, reset), which must find the
+   same: the new one is kept as *REUSED. */
 static void unwind_from(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde, const uint8_t *data,
-                        size_t size)
+                        size_t size, amddwarf_unwinder **reused)
 {
   synthetic_wave w = {data, size, amddwarf_cfi_get_target(cfi)->return_address_column,
                       fde->initial_location + (fde->address_range ? size % fde->address_range : 0)};
@@ -112,22 +166,24 @@ static void unwind_from(amddwarf_cfi *cfi, const amddwarf_cfi_fde *fde, const ui
   options.max_frames = UNWIND_FRAMES;
   amddwarf_unwinder *unwinder;
   amddwarf_error err;
-  if (amddwarf_unwinder_new(cfi, &t, &options, &unwinder, &err) != AMDDWARF_OK)
-    return;
-  for (int step = 0; step < UNWIND_FRAMES; step++)
-    if (amddwarf_unwinder_step(unwinder, &err) != AMDDWARF_OK)
-      break;
-  size_t frames = amddwarf_unwinder_frame_count(unwinder);
-  for (size_t k = 0; k < frames; k++) {
-    amddwarf_frame_info info;
-    uint8_t value[16];
-    amddwarf_unwinder_frame(unwinder, k, &info);
-    /* x86-64 RBP and RSP; AMDGPU SGPR32, SGPR33 and 4 lanes of VGPR40. */
-    static const uint32_t registers[] = {6, 7, 64, 65, 2600};
-    for (size_t r = 0; r < sizeof registers / sizeof registers[0]; r++)
-      amddwarf_unwinder_read_register(unwinder, k, registers[r], 0, sizeof value, value, &err);
+  static walk fresh, again;
+  amddwarf_status made = amddwarf_unwinder_new(cfi, &t, &options, &unwinder, &err);
+  if (made == AMDDWARF_OK)
+    walk_frames(unwinder, &fresh);
+  if (*reused != NULL) {
+    amddwarf_status reset = amddwarf_unwinder_reset(*reused, &t, &options, &err);
+    if (reset != made)
+      __builtin_trap();
+    if (reset == AMDDWARF_OK) {
+      walk_frames(*reused, &again);
+      if (!same_walk(&fresh, &again))
+        __builtin_trap();
+    }
+    amddwarf_unwinder_free(*reused);
+    *reused = NULL;
   }
-  amddwarf_unwinder_free(unwinder);
+  if (made == AMDDWARF_OK)
+    *reused = unwinder;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -205,8 +261,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     amddwarf_cfi_find_row(cfi, fde->initial_location, &row, &err);
     amddwarf_cfi_find_row(cfi, fde->initial_location + fde->address_range / 2, &row, &err);
   }
+  amddwarf_unwinder *reused = NULL;
   for (size_t i = 0; i < fdes && i < UNWIND_FDES; i++)
-    unwind_from(cfi, amddwarf_cfi_fde_at(cfi, i), data, size);
+    unwind_from(cfi, amddwarf_cfi_fde_at(cfi, i), data, size, &reused);
+  amddwarf_unwinder_free(reused);
   amddwarf_cfi_close(cfi);
   return 0;
 }

@@ -835,6 +835,36 @@ static void test_eh_frame_pointer_formats(void **state)
 
 /* ---- Index and look-up ------------------------------------------------------ */
 
+/* Where FDEs overlap, a PC has the row of the FDE the index gives it (the
+   one starting last), whatever was looked up before: a row found at a PC
+   of the outer FDE also covers the inner one's PCs. */
+static void test_overlapping_fdes_keep_their_rows(void **state)
+{
+  (void)state;
+  cfi_sec s;
+  memset(&s, 0, sizeof s);
+  const uint8_t cie[] = {0x0c, 0x40, 0x00};
+  size_t c = cfi_cie4(&s, 4, 4, 16, cie, sizeof cie);
+  const uint8_t outer[] = {0x0e, 0x08}, inner[] = {0x0e, 0x10};
+  cfi_fde8(&s, c, 0x1000, 0x100, outer, sizeof outer);
+  cfi_fde8(&s, c, 0x1080, 0x10, inner, sizeof inner);
+  amddwarf_cfi *cfi;
+  amddwarf_error err;
+  assert_int_equal(open_sec(&s, AMDDWARF_CFI_DEBUG_FRAME, AMDGPU, &cfi, &err), AMDDWARF_OK);
+  static const struct {
+    uint64_t pc, start;
+    int64_t offset;
+  } lookups[] = {{0x1088, 0x1080, 16}, {0x1008, 0x1000, 8}, {0x1088, 0x1080, 16},
+                 {0x10a0, 0x1000, 8}, {0x1080, 0x1080, 16}};
+  for (size_t i = 0; i < sizeof lookups / sizeof lookups[0]; i++) {
+    const amddwarf_cfi_row *row;
+    assert_int_equal(amddwarf_cfi_find_row(cfi, lookups[i].pc, &row, &err), AMDDWARF_OK);
+    assert_int_equal(row->fde->initial_location, lookups[i].start);
+    assert_int_equal(row->cfa.offset, lookups[i].offset);
+  }
+  amddwarf_cfi_close(cfi);
+}
+
 static void test_index_over_unsorted_fdes(void **state)
 {
   (void)state;
@@ -1038,6 +1068,7 @@ int main(void)
       cmocka_unit_test(test_eh_frame_augmentations_and_encodings),
       cmocka_unit_test(test_eh_frame_pointer_formats),
       cmocka_unit_test(test_index_over_unsorted_fdes),
+      cmocka_unit_test(test_overlapping_fdes_keep_their_rows),
       cmocka_unit_test(test_instruction_printing),
       cmocka_unit_test(test_open_elf_applies_relocations),
       cmocka_unit_test(test_open_elf_relocation_types_of_relocs_def),

@@ -289,6 +289,87 @@ static void test_chain_of_eight_frames(void **state)
   stop(&fx);
 }
 
+/* A reset unwinder walks another wave as a new one would: the second
+   wave's frames and registers, though its rules' expressions were decoded
+   for the first; a walk that could not start reports why at every step. */
+static void test_reset_walks_another_wave(void **state)
+{
+  (void)state;
+  static fixture fx;
+  static wave second;
+  memset(&fx, 0, sizeof fx);
+  memset(&second, 0, sizeof second);
+  /* The first wave: the eight frames of test_chain_of_eight_frames. */
+  set_reg(&fx.w, SGPR32, 4, 0);
+  set_reg(&fx.w, EXEC_64, 8, 0x5);
+  set_lanes(&fx.w, VGPR40, 0x4000);
+  set_lanes(&fx.w, VGPR41, 0x100);
+  fx.w.exec = 0x5;
+  static const uint64_t pcs[8] = {0x1008, 0x1014, 0x1024, 0x1034, 0x1044, 0x1054, 0x1100, 0x2010};
+  for (int k = 0; k < 7; k++)
+    put64(&fx.w, 0x200u * (unsigned)k, pcs[k + 1]);
+  for (unsigned lane = 0; lane < 64; lane++)
+    put32(&fx.w, 32 + 4 * lane, 0xaa00 + lane);
+  start(&fx, pcs[0]);
+  while (amddwarf_unwinder_step(fx.u, &fx.err) == AMDDWARF_OK)
+    ;
+  assert_int_equal(amddwarf_unwinder_frame_count(fx.u), 8);
+  assert_int_equal(read_u64(&fx, 1, SGPR40, 4), 0x4002);
+  assert_int_equal(read_u64(&fx, 1, VGPR41, 4), 0xaa00);
+
+  /* The second: three frames (F, F, then G, whose caller is undefined),
+     other lanes and other saved values. */
+  set_reg(&second, SGPR32, 4, 0);
+  set_reg(&second, EXEC_64, 8, 0x5);
+  set_reg(&second, PC_64, 8, 0x1008);
+  set_lanes(&second, VGPR40, 0x7000);
+  set_lanes(&second, VGPR41, 0x300);
+  second.exec = 0x5;
+  put64(&second, 0, 0x1014);
+  put64(&second, 0x200, 0x2010);
+  for (unsigned lane = 0; lane < 64; lane++)
+    put32(&second, 32 + 4 * lane, 0xbb00 + lane);
+  amddwarf_target t2;
+  target_of(&second, &t2);
+  assert_int_equal(amddwarf_unwinder_reset(fx.u, &t2, NULL, &fx.err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_unwinder_frame_count(fx.u), 1);
+  assert_int_equal(amddwarf_unwinder_step(fx.u, &fx.err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_unwinder_step(fx.u, &fx.err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_unwinder_step(fx.u, &fx.err), AMDDWARF_END);
+  static const uint64_t pcs2[3] = {0x1008, 0x1014, 0x2010};
+  assert_int_equal(amddwarf_unwinder_frame_count(fx.u), 3);
+  for (size_t k = 0; k < 3; k++) {
+    amddwarf_frame_info info;
+    assert_int_equal(amddwarf_unwinder_frame(fx.u, k, &info), AMDDWARF_OK);
+    assert_int_equal(info.pc, pcs2[k]);
+    assert_true(info.has_cfa);
+    assert_int_equal(info.cfa, 0x200 * k);
+    assert_int_equal(info.cfa_aspace, 6);
+  }
+  /* SGPR40 of the caller: lane 2 of the callee's VGPR40; VGPR41 of frame
+     1: lanes 0 and 2 (EXEC) from private_wave, the others kept. */
+  assert_int_equal(read_u64(&fx, 1, SGPR40, 4), 0x7002);
+  uint8_t lanes[16];
+  assert_int_equal(amddwarf_unwinder_read_register(fx.u, 1, VGPR41, 0, 16, lanes, &fx.err),
+                   AMDDWARF_OK);
+  static const uint32_t want[4] = {0xbb00, 0x301, 0xbb02, 0x303};
+  for (int lane = 0; lane < 4; lane++) {
+    uint32_t v = (uint32_t)lanes[4 * lane] | (uint32_t)lanes[4 * lane + 1] << 8 |
+                 (uint32_t)lanes[4 * lane + 2] << 16 | (uint32_t)lanes[4 * lane + 3] << 24;
+    assert_int_equal(v, want[lane]);
+  }
+
+  /* A target whose PC cannot be read: no frame, and every step says so. */
+  amddwarf_target no_registers = t2;
+  no_registers.read_register = NULL;
+  assert_int_equal(amddwarf_unwinder_reset(fx.u, &no_registers, NULL, &fx.err),
+                   AMDDWARF_E_UNSUPPORTED);
+  assert_int_equal(amddwarf_unwinder_frame_count(fx.u), 0);
+  assert_int_equal(amddwarf_unwinder_step(fx.u, &fx.err), AMDDWARF_E_UNSUPPORTED);
+  assert_non_null(strstr(fx.err.message, "read_register"));
+  stop(&fx);
+}
+
 static void test_loop_is_reported(void **state)
 {
   (void)state;
@@ -440,6 +521,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_chain_of_eight_frames),
+      cmocka_unit_test(test_reset_walks_another_wave),
       cmocka_unit_test(test_loop_is_reported),
       cmocka_unit_test(test_missing_fde),
       cmocka_unit_test(test_unevaluable_rules),

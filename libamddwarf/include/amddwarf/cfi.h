@@ -485,6 +485,20 @@ AMDDWARF_API amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi,
                                                    amddwarf_error *err);
 AMDDWARF_API void amddwarf_unwinder_free(amddwarf_unwinder *unwinder);
 
+/* Starts a new walk with the same CFI, of the frames TARGET describes, as
+   amddwarf_unwinder_new would, with OPTIONS (NULL: the defaults; their
+   allocator is ignored: the unwinder keeps its own). The walk before it
+   ends: its frames and their targets are gone. What walks have in common
+   is kept: the rules' expressions, decoded and compiled once, and the
+   memory. A debugger unwinding the waves of a stop one after another
+   resets one unwinder per thread rather than making one per wave. Errors
+   as amddwarf_unwinder_new's; on an error the unwinder has no frame and
+   every step returns that error. */
+AMDDWARF_API amddwarf_status amddwarf_unwinder_reset(amddwarf_unwinder *unwinder,
+                                                     const amddwarf_target *target,
+                                                     const amddwarf_unwinder_options *options,
+                                                     amddwarf_error *err);
+
 /* Adds the caller of the outermost frame. Returns AMDDWARF_OK (one more
    frame), AMDDWARF_END (the outermost frame's return address rule is
    undefined: the walk is complete), or an error that ends the walk:

@@ -157,7 +157,11 @@ struct amddwarf_cfi {
      its CIE's), so threads unwinding at once may share the handle. */
   pthread_mutex_t rows_lock;
   bool rows_lock_ready;
+  /* The row found last, answered again for a PC inside it; not when FDEs
+     overlap, where the index picks one FDE of several that cover a PC and
+     the last row may be another's. */
   _Atomic(const amddwarf_cfi_row *) last_row;
+  bool fdes_overlap;
   /* Instructions for FDEs without any (amddwarf_cfi_set_synthesizer). */
   amddwarf_cfi_synthesize_fn synthesize;
   void *synthesize_user;

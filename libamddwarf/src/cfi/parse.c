@@ -472,8 +472,12 @@ static amddwarf_status build_index(amddwarf_cfi *cfi, size_t n, bool sorted, amd
                                 (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
   if (!cfi->starts || !cfi->top)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
-  for (size_t i = 0; i < n; i++)
+  uint64_t end = 0;
+  for (size_t i = 0; i < n; i++) {
     cfi->starts[i] = cfi->index[i].start;
+    cfi->fdes_overlap |= i > 0 && cfi->index[i].start < end;
+    end = cfi->index[i].end > end ? cfi->index[i].end : end;
+  }
   for (size_t j = 0; j < cfi->top_count; j++)
     cfi->top[j] = cfi->index[j * AMDDWARF_CFI_INDEX_BLOCK].start;
   return AMDDWARF_OK;

@@ -540,6 +540,91 @@ static uframe *frame_new(amddwarf_unwinder *u, uint64_t pc, uint64_t lookup_pc)
   return f;
 }
 
+static amddwarf_status finish(amddwarf_unwinder *u, amddwarf_status st, amddwarf_error *err);
+
+/* OPTIONS (NULL: the defaults) resolved into *OUT, as far as a caller's
+   struct reaches: those of older callers end before the later members. */
+static void resolve_options(const amddwarf_unwinder_options *options,
+                            amddwarf_unwinder_options *out)
+{
+  amddwarf_unwinder_options_init(out);
+  if (!options)
+    return;
+  if (options->max_frames)
+    out->max_frames = options->max_frames;
+  if (options->max_rule_depth)
+    out->max_rule_depth = options->max_rule_depth;
+  out->xderef = options->xderef;
+  out->allocator = options->allocator;
+  if (options->struct_size >= offsetof(amddwarf_unwinder_options, trace_user) + sizeof(void *)) {
+    out->trace = options->trace;
+    out->trace_user = options->trace_user;
+  }
+  if (options->struct_size >=
+      offsetof(amddwarf_unwinder_options, caller_register_user) + sizeof(void *)) {
+    out->caller_register = options->caller_register;
+    out->caller_register_user = options->caller_register_user;
+  }
+  if (options->struct_size >= offsetof(amddwarf_unwinder_options, pc_bias) + sizeof(uint64_t))
+    out->pc_bias = options->pc_bias;
+}
+
+/* The evaluation contexts, one per nesting depth of OPTIONS (made on first
+   use), sized anew when the depth changes. */
+static bool size_contexts(amddwarf_unwinder *u, uint32_t max_rule_depth)
+{
+  if (u->evs && u->options.max_rule_depth == max_rule_depth)
+    return true;
+  if (u->evs) {
+    for (uint32_t i = 0; i <= u->options.max_rule_depth; i++)
+      amddwarf_eval_free(u->evs[i]);
+    amddwarf__mem_free(&u->allocator, u->evs, (u->options.max_rule_depth + 1) * sizeof *u->evs);
+  }
+  u->options.max_rule_depth = max_rule_depth;
+  u->evs = amddwarf__mem_calloc(&u->allocator, max_rule_depth + 1, sizeof *u->evs);
+  return u->evs != NULL;
+}
+
+/* Starts a walk of TARGET's frames with options O: frame 0 at TARGET's PC.
+   What a walk before it made (frames, its end) is gone. */
+static amddwarf_status begin_walk(amddwarf_unwinder *u, const amddwarf_target *target,
+                                  const amddwarf_unwinder_options *o, amddwarf_error *err)
+{
+  if (!size_contexts(u, o->max_rule_depth))
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unwinder");
+  u->options = *o;
+  u->options.allocator = NULL;
+  u->base = target;
+  amddwarf__arena_release(&u->arena);
+  amddwarf__arena_init(&u->arena, &u->allocator);
+  u->count = 0;
+  u->depth = 0;
+  u->finished = false;
+  u->inner_set = false;
+  u->inner_backend = false;
+  amddwarf_error_clear(&u->final_err);
+  amddwarf_error_clear(&u->inner);
+  uint32_t pc_reg = u->cfi->target->return_address_column;
+  uint64_t bytes = register_bytes(u, pc_reg);
+  if (bytes == 0 || bytes > 8)
+    bytes = u->cfi->target->address_size;
+  uint8_t raw[8] = {0};
+  if (!target->read_register)
+    return amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
+                         "the target has no read_register callback");
+  amddwarf_status st = target->read_register(target->user, pc_reg, 0, bytes, raw);
+  if (st != AMDDWARF_OK)
+    return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET,
+                         "frame 0: reading the PC (register %u): %s", pc_reg,
+                         amddwarf_status_message(st));
+  uint64_t pc = 0;
+  for (unsigned i = 0; i < bytes; i++)
+    pc |= (uint64_t)raw[i] << (8 * i);
+  if (!frame_new(u, pc, pc))
+    return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
+  return AMDDWARF_OK;
+}
+
 amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *target,
                                       const amddwarf_unwinder_options *options,
                                       amddwarf_unwinder **out, amddwarf_error *err)
@@ -548,70 +633,38 @@ amddwarf_status amddwarf_unwinder_new(amddwarf_cfi *cfi, const amddwarf_target *
     return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
                          "amddwarf_unwinder_new: CFI, target and OUT are required");
   amddwarf_unwinder_options o;
-  amddwarf_unwinder_options_init(&o);
-  if (options) {
-    if (options->max_frames)
-      o.max_frames = options->max_frames;
-    if (options->max_rule_depth)
-      o.max_rule_depth = options->max_rule_depth;
-    o.xderef = options->xderef;
-    o.allocator = options->allocator;
-    /* Options structs of older callers end before the trace members. */
-    if (options->struct_size >= offsetof(amddwarf_unwinder_options, trace_user) + sizeof(void *)) {
-      o.trace = options->trace;
-      o.trace_user = options->trace_user;
-    }
-    if (options->struct_size >=
-        offsetof(amddwarf_unwinder_options, caller_register_user) + sizeof(void *)) {
-      o.caller_register = options->caller_register;
-      o.caller_register_user = options->caller_register_user;
-    }
-    if (options->struct_size >= offsetof(amddwarf_unwinder_options, pc_bias) + sizeof(uint64_t))
-      o.pc_bias = options->pc_bias;
-  }
+  resolve_options(options, &o);
   amddwarf_allocator a = amddwarf__allocator_resolve(o.allocator);
   amddwarf_unwinder *u = amddwarf__mem_calloc(&a, 1, sizeof *u);
   if (!u)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unwinder");
   u->allocator = a;
-  u->options = o;
-  u->options.allocator = NULL;
   u->cfi = cfi;
-  u->base = target;
   amddwarf__arena_init(&u->arena, &u->allocator);
-  amddwarf_status st = AMDDWARF_OK;
-  u->evs = amddwarf__mem_calloc(&a, o.max_rule_depth + 1, sizeof *u->evs);
-  if (!u->evs) {
-    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "unwinder");
-    goto fail;
-  }
-  uint32_t pc_reg = cfi->target->return_address_column;
-  uint64_t bytes = register_bytes(u, pc_reg);
-  if (bytes == 0 || bytes > 8)
-    bytes = cfi->target->address_size;
-  uint8_t raw[8] = {0};
-  if (!target->read_register) {
-    st = amddwarf__fail(err, AMDDWARF_E_UNSUPPORTED, AMDDWARF_NO_OFFSET,
-                       "the target has no read_register callback");
-    goto fail;
-  }
-  st = target->read_register(target->user, pc_reg, 0, bytes, raw);
+  amddwarf_status st = begin_walk(u, target, &o, err);
   if (st != AMDDWARF_OK) {
-    amddwarf__fail(err, st, AMDDWARF_NO_OFFSET, "frame 0: reading the PC (register %u): %s",
-                  pc_reg, amddwarf_status_message(st));
-    goto fail;
-  }
-  uint64_t pc = 0;
-  for (unsigned i = 0; i < bytes; i++)
-    pc |= (uint64_t)raw[i] << (8 * i);
-  if (!frame_new(u, pc, pc)) {
-    st = amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
-    goto fail;
+    amddwarf_unwinder_free(u);
+    return st;
   }
   *out = u;
   return AMDDWARF_OK;
-fail:
-  amddwarf_unwinder_free(u);
+}
+
+amddwarf_status amddwarf_unwinder_reset(amddwarf_unwinder *u, const amddwarf_target *target,
+                                        const amddwarf_unwinder_options *options,
+                                        amddwarf_error *err)
+{
+  if (!u || !target)
+    return amddwarf__fail(err, AMDDWARF_E_INVALID_ARGUMENT, AMDDWARF_NO_OFFSET,
+                         "amddwarf_unwinder_reset: unwinder and target are required");
+  amddwarf_unwinder_options o;
+  resolve_options(options, &o);
+  amddwarf_status st = begin_walk(u, target, &o, err);
+  if (st != AMDDWARF_OK) {
+    /* No frame 0: every step reports why. */
+    u->count = 0;
+    finish(u, st, err);
+  }
   return st;
 }
 

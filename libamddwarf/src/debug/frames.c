@@ -494,7 +494,7 @@ static amddwarf_status next_physical(amddwarf_wave *w, amddwarf_error *err)
     /* The CFI is the wave's object's: its rows are at object addresses. */
     options.pc_bias = w->info.load_address;
     if (st == AMDDWARF_OK)
-      st = amddwarf_unwinder_new(cfi, &w->base, &options, &w->unwinder, &e);
+      st = amddwarf__debug_unwinder_start(w, cfi, &options, &e);
     if (st != AMDDWARF_OK) {
       /* Without CFI the wave still has its innermost frame; its caller is
          an error whose details say the same as its status. */
@@ -648,6 +648,5 @@ void amddwarf__debug_free_frames(amddwarf_wave *w)
   amddwarf__mem_free(&w->allocator, w->frames, w->frame_capacity * sizeof *w->frames);
   w->frames = NULL;
   w->frame_count = w->frame_capacity = 0;
-  amddwarf_unwinder_free(w->unwinder);
-  w->unwinder = NULL;
+  amddwarf__debug_unwinder_release(w);
 }
