@@ -12,6 +12,7 @@
 #include <amddwarf/eval.h>
 
 #include "common/text.h"
+#include "object/memo.h"
 #include <amddwarf/dwarf.h>
 
 /* One frame of the wave: the public description and what evaluating in it
@@ -20,9 +21,9 @@
 typedef struct amddwarf_debug_frame {
   amddwarf_frame pub;
   amddwarf_wave *wave;
-  amddwarf_die_ref *scopes;           /* owned by the first frame of a physical
-                                         frame; pub.scopes points into it */
-  size_t scope_capacity;
+  /* The expansion pub.scopes points into, when the object keeps no more
+     and the first frame of the physical frame owns it; else NULL. */
+  struct amddwarf_pc_frames *expansion_own;
   const amddwarf_cu *cu;              /* unit of the frame's function, or NULL */
   const amddwarf_target *registers;   /* the unwinder's frame target, or the raw one */
   amddwarf_target target;             /* the full target (user = this frame) */
@@ -168,6 +169,37 @@ amddwarf_status amddwarf__debug_not_loaded(const amddwarf_wave *wave, uint64_t p
    the object's extent (what the loader relocates), else unchanged. */
 uint64_t amddwarf__debug_relocate(const amddwarf_object *object, uint64_t load,
                                  uint64_t address);
+
+/* One frame of what a physical frame at an object PC expands into
+   (pc_frames.c): as amddwarf_frame's fields of the same names, SCOPE_BASE
+   and SCOPE_COUNT into the expansion's scopes. */
+typedef struct amddwarf_pc_frame {
+  amddwarf_die_ref function;
+  const char *function_name;
+  size_t scope_base, scope_count;
+  uint32_t inline_depth;
+  const char *file;
+  uint32_t line, column;
+} amddwarf_pc_frame;
+
+/* The frames of a physical frame at an object PC, innermost first, the
+   same for every wave there: kept with the object. */
+typedef struct amddwarf_pc_frames {
+  amddwarf_object_memo memo;     /* first: the block is the memo's */
+  amddwarf_die_ref subprogram;   /* not valid when no subprogram holds the PC */
+  size_t frame_count, scope_count;
+  amddwarf_pc_frame *frames;     /* FRAME_COUNT, in the same block */
+  amddwarf_die_ref *scopes;      /* SCOPE_COUNT, in the same block */
+} amddwarf_pc_frames;
+
+/* The expansion at OBJECT_PC of OBJECT, kept with the object; when the
+   object keeps no more, *OWN is the caller's, to free with
+   amddwarf__debug_pc_frames_free (else NULL). NULL when out of memory. */
+const amddwarf_pc_frames *amddwarf__debug_pc_frames(amddwarf_wave *wave,
+                                                    const amddwarf_object *object,
+                                                    uint64_t object_pc, amddwarf_pc_frames **own,
+                                                    amddwarf_error *err);
+void amddwarf__debug_pc_frames_free(const amddwarf_object *object, amddwarf_pc_frames *own);
 
 /* Releases the frames and the unwinder (frames.c). */
 void amddwarf__debug_free_frames(amddwarf_wave *wave);

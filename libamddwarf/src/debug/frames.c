@@ -11,8 +11,6 @@
 #include "common/mem.h"
 #include "debug/debug_internal.h"
 
-enum { MAX_SCOPES = 1024, SCOPES_NEARBY = 16 };
-
 /* ---- the frame's target ---- */
 
 static amddwarf_status frame_read_register(void *user, uint32_t regno, uint64_t offset,
@@ -289,75 +287,22 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
 
 
 /* The function or kernel symbol holding the frame's PC, as a symbolizer
-   names a PC no DWARF covers: in P's object, else (objects not loaded) in
-   the first of the wave's objects that has one. NULL when none. */
+   names a PC no DWARF covers, when no object holds the PC: in the first of
+   the wave's objects that has one (objects not loaded). NULL when none. */
 static const char *symbol_name_at(const amddwarf_wave *w, const physical_frame *p)
 {
-  for (size_t i = 0; i < w->object_count; ++i) {
-    const amddwarf_object *object = p->object != NULL ? p->object : w->objects[i];
+  for (size_t i = 0; i < w->object_count && w->load_addresses == NULL; ++i) {
     amddwarf_symbol s;
-    if (amddwarf_object_function_symbol_at(object, p->object_pc, &s) == AMDDWARF_OK)
-      return amddwarf_object_symbol_name(object, &s);
-    if (p->object != NULL || w->load_addresses != NULL)
-      break;
+    if (amddwarf_object_function_symbol_at(w->objects[i], p->object_pc, &s) == AMDDWARF_OK)
+      return amddwarf_object_symbol_name(w->objects[i], &s);
   }
   return NULL;
 }
 
-/* Adds a frame of physical frame P for FUNCTION (NULL: no DWARF covers the
-   PC) with scopes SCOPES[0..COUNT). */
-static amddwarf_debug_frame *add_frame(amddwarf_wave *w, const physical_frame *p,
-                                       const amddwarf_object *object,
-                                       amddwarf_die_ref function,
-                                       const amddwarf_die_ref *scopes, size_t count)
-{
-  amddwarf_debug_frame *f = frame_new(w, p);
-  if (f == NULL)
-    return NULL;
-  f->pub.object = object;
-  f->pub.function = function;
-  /* The name a debugger shows: the demangled linkage name, as
-     llvm-symbolizer does. */
-  f->pub.function_name = amddwarf_die_ref_valid(function)
-                             ? amddwarf_object_die_function_name(object, function)
-                             : symbol_name_at(w, p);
-  f->pub.scopes = scopes;
-  f->pub.scope_count = count;
-  if (amddwarf_die_ref_valid(function))
-    f->cu = amddwarf_object_cu(object, function.cu_index);
-  return f;
-}
-
-/* Source positions of the frames FIRST.. of one physical frame: the line
-   row at the PC for the innermost, the call site of the inline below for
-   the others. */
-static void set_positions(amddwarf_wave *w, size_t first, const physical_frame *p)
-{
-  for (size_t k = first; k < w->frame_count; ++k) {
-    amddwarf_debug_frame *f = w->frames[k];
-    const amddwarf_object *object = f->pub.object;
-    if (object == NULL)
-      continue;
-    if (k == first) {
-      const amddwarf_line_table *t = NULL;
-      amddwarf_line_row r_found;
-      const amddwarf_line_row *r = &r_found;
-      if (amddwarf_object_line_at(object, p->object_pc, &t, &r_found) == AMDDWARF_OK) {
-        f->pub.file = r->file < t->file_count ? t->files[r->file] : NULL;
-        f->pub.line = r->line;
-        f->pub.column = r->column;
-      }
-      continue;
-    }
-    amddwarf_die_ref callee = w->frames[k - 1]->pub.function;
-    if (amddwarf_die_ref_valid(callee))
-      amddwarf__debug_call_site(object, callee, &f->pub.file, &f->pub.line, &f->pub.column);
-  }
-}
-
 /* Turns physical frame P into frames: one per inlined subroutine at its
    lookup PC, innermost first, then its function (whose scopes run on to the
-   unit DIE). A PC without DWARF gives one frame without a function. */
+   unit DIE), as its object's expansion at the PC says (pc_frames.c). A PC
+   no object holds gives one frame without a function. */
 static amddwarf_status expand_physical(amddwarf_wave *w, physical_frame *p,
                                        amddwarf_error *err)
 {
@@ -369,69 +314,44 @@ static amddwarf_status expand_physical(amddwarf_wave *w, physical_frame *p,
     p->load_address = w->load_addresses != NULL ? w->load_addresses[at] : 0;
   }
   const amddwarf_object *object = p->object;
-  amddwarf_die_ref *scopes = NULL, nearby[SCOPES_NEARBY];
-  size_t depth = 0, full = 0, first = w->frame_count, start = 0;
-  /* One look-up for the usual few scopes, a second for a deeper nest. */
-  if (object != NULL &&
-      amddwarf_object_scope_refs_at(object, p->object_pc, nearby, SCOPES_NEARBY, &depth, NULL) ==
-          AMDDWARF_OK &&
-      depth > 0) {
-    if (depth > MAX_SCOPES)
-      depth = MAX_SCOPES;
-    scopes = amddwarf__mem_alloc(&w->allocator, depth * sizeof *scopes);
-    if (scopes == NULL)
-      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "scopes");
-    if (depth <= SCOPES_NEARBY)
-      memcpy(scopes, nearby, depth * sizeof *scopes);
-    else
-      amddwarf_object_scope_refs_at(object, p->object_pc, scopes, depth, &full, NULL);
-  }
-  /* Tags of the scopes, read once: blocks, inlines, the subprogram. */
-  uint32_t inlines = 0;
-  unsigned tags[SCOPES_NEARBY];
-  for (size_t i = 0; i < depth; ++i) {
-    unsigned tag = amddwarf__debug_die_tag(object, scopes[i]);
-    if (i < SCOPES_NEARBY)
-      tags[i] = tag;
-    inlines += tag == AMDDWARF_DW_TAG_inlined_subroutine;
-  }
-  amddwarf_die_ref subprogram = {0, 0, 0};
-  for (size_t i = 0; i < depth && !amddwarf_die_ref_valid(subprogram); ++i) {
-    unsigned tag = i < SCOPES_NEARBY ? tags[i] : amddwarf__debug_die_tag(object, scopes[i]);
-    if (tag != AMDDWARF_DW_TAG_inlined_subroutine && tag != AMDDWARF_DW_TAG_subprogram)
-      continue;
-    if (tag == AMDDWARF_DW_TAG_subprogram)
-      subprogram = scopes[i];
-    size_t end = amddwarf_die_ref_valid(subprogram) ? depth : i + 1;
-    amddwarf_debug_frame *f = add_frame(w, p, object, scopes[i], scopes + start, end - start);
+  if (object == NULL) {
+    amddwarf_debug_frame *f = frame_new(w, p);
     if (f == NULL)
-      goto no_memory;
-    f->pub.scope_base = start;
-    f->pub.inline_depth = amddwarf_die_ref_valid(subprogram) ? 0 : inlines--;
-    start = i + 1;
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
+    f->pub.function_name = symbol_name_at(w, p);
+    return AMDDWARF_OK;
   }
-  amddwarf_die_ref none = {0, 0, 0};
-  if (w->frame_count == first && add_frame(w, p, object, none, scopes, depth) == NULL)
-    goto no_memory;
-  /* The first frame of the physical frame owns the scope array. */
-  w->frames[first]->scopes = scopes;
-  w->frames[first]->scope_capacity = depth;
-  set_positions(w, first, p);
-  for (size_t k = first; k < w->frame_count; ++k) {
-    amddwarf_debug_frame *f = w->frames[k];
-    if (f->cu == NULL && amddwarf_die_ref_valid(subprogram))
-      f->cu = amddwarf_object_cu(object, subprogram.cu_index);
-    f->subprogram = subprogram;
+  amddwarf_pc_frames *own = NULL;
+  const amddwarf_pc_frames *e = amddwarf__debug_pc_frames(w, object, p->object_pc, &own, err);
+  if (e == NULL)
+    return AMDDWARF_E_NO_MEMORY;
+  const amddwarf_cu *subprogram_cu = amddwarf_die_ref_valid(e->subprogram)
+                                         ? amddwarf_object_cu(object, e->subprogram.cu_index)
+                                         : NULL;
+  for (size_t k = 0; k < e->frame_count; ++k) {
+    const amddwarf_pc_frame *x = &e->frames[k];
+    amddwarf_debug_frame *f = frame_new(w, p);
+    if (f == NULL) {
+      amddwarf__debug_pc_frames_free(object, k == 0 ? own : NULL);
+      return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
+    }
+    if (k == 0)
+      f->expansion_own = own; /* freed with the frames */
+    f->pub.object = object;
+    f->pub.function = x->function;
+    f->pub.function_name = x->function_name;
+    f->pub.scopes = x->scope_count > 0 ? e->scopes + x->scope_base : NULL;
+    f->pub.scope_count = x->scope_count;
+    f->pub.scope_base = x->scope_base;
+    f->pub.inline_depth = x->inline_depth;
+    f->pub.file = x->file;
+    f->pub.line = x->line;
+    f->pub.column = x->column;
+    f->cu = amddwarf_die_ref_valid(x->function) ? amddwarf_object_cu(object, x->function.cu_index)
+                                                : subprogram_cu;
+    f->subprogram = e->subprogram;
   }
   return AMDDWARF_OK;
-no_memory:
-  if (w->frame_count > first) {
-    w->frames[first]->scopes = scopes; /* freed with the frames */
-    w->frames[first]->scope_capacity = depth;
-  } else {
-    amddwarf__mem_free(&w->allocator, scopes, depth * sizeof *scopes);
-  }
-  return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
 }
 
 /* Records why the walk ended (END or an error) for every later request. */
@@ -637,10 +557,9 @@ void amddwarf__debug_free_frames(amddwarf_wave *w)
 {
   for (size_t i = 0; i < w->frame_count; ++i) {
     amddwarf_debug_frame *f = w->frames[i];
-    /* Only the first frame of a physical frame owns its scope array. */
-    if (f->scopes != NULL)
-      amddwarf__mem_free(&w->allocator, (void *)f->scopes,
-                        f->scope_capacity * sizeof *f->scopes);
+    /* The first frame of a physical frame owns its expansion when the
+       object keeps no more. */
+    amddwarf__debug_pc_frames_free(f->pub.object, f->expansion_own);
     amddwarf__debug_scope_release(f);
     amddwarf__frame_listing_free(w, f->listing);
     amddwarf__mem_free(&w->allocator, f, sizeof *f);
