@@ -82,6 +82,8 @@ TSAN_TESTS := test_debug_frames test_object_elf test_object_dwarf test_object_ch
 TSAN_TESTS += test_object_stats
 # threads read one stop wave's memory, decoded on the first read
 TSAN_TESTS += test_stop_index
+# threads publish and find answers kept with one object
+TSAN_TESTS += test_object_memo
 
 build-tsan:
 	CC=clang-19 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \

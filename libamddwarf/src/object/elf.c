@@ -1164,74 +1164,42 @@ static bool find_function_in_table(const amddwarf_object *object, uint64_t addre
   return true;
 }
 
-/* One answer of the in-place search (a value read asks about its frame's
-   PC for every variable: each search reads the whole .symtab twice). */
-struct amddwarf_symbol_hit {
-  uint64_t address;
-  int found;                      /* find_function_in_place's 1 or 0 */
+/* The answers of the in-place search (a value read asks about its frame's
+   PC for every variable: each search reads the whole .symtab twice), kept
+   with the object (memo.h) until the symbol table is loaded. */
+#define MEMO_SYMBOL_HIT UINT64_C(0x73796d626f6c6174) /* "symbolat" */
+
+typedef struct symbol_hit {
+  amddwarf_object_memo memo; /* first: the block is the memo's */
+  int found;                 /* find_function_in_place's 1 or 0 */
   amddwarf__function_at answer;
-  struct amddwarf_symbol_hit *next;
-};
-
-enum { MAX_SYMBOL_HITS_SEARCHED = 16 };
-
-/* The remembered answer for ADDRESS among the newest few, or NULL. */
-static const struct amddwarf_symbol_hit *symbol_hit(const amddwarf_object *object,
-                                                    uint64_t address)
-{
-  const struct amddwarf_symbol_hit *h =
-      atomic_load_explicit(&((amddwarf_object *)(uintptr_t)object)->symbol_hits,
-                           memory_order_acquire);
-  for (int k = 0; h != NULL && k < MAX_SYMBOL_HITS_SEARCHED; h = h->next, ++k)
-    if (h->address == address)
-      return h;
-  return NULL;
-}
-
-/* Remembers an answer (none when out of memory: the search is made again). */
-static void remember_symbol_hit(const amddwarf_object *cobject, uint64_t address, int found,
-                                const amddwarf__function_at *answer)
-{
-  amddwarf_object *object = (amddwarf_object *)(uintptr_t)cobject;
-  struct amddwarf_symbol_hit *h = amddwarf__mem_alloc(&object->allocator, sizeof *h);
-  if (h == NULL)
-    return;
-  h->address = address;
-  h->found = found;
-  if (found)
-    h->answer = *answer;
-  h->next = atomic_load_explicit(&object->symbol_hits, memory_order_relaxed);
-  while (!atomic_compare_exchange_weak_explicit(&object->symbol_hits, &h->next, h,
-                                                memory_order_release, memory_order_relaxed))
-    ;
-}
-
-void amddwarf__object_free_symbol_hits(amddwarf_object *object)
-{
-  struct amddwarf_symbol_hit *h = atomic_load_explicit(&object->symbol_hits, memory_order_acquire);
-  while (h != NULL) {
-    struct amddwarf_symbol_hit *next = h->next;
-    amddwarf__mem_free(&object->allocator, h, sizeof *h);
-    h = next;
-  }
-  atomic_store_explicit(&object->symbol_hits, NULL, memory_order_relaxed);
-}
+} symbol_hit;
 
 bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t address,
                                   amddwarf__function_at *out)
 {
   if (atomic_load_explicit(&object->symbols_state, memory_order_acquire) != AMDDWARF_UNIT_READY) {
-    const struct amddwarf_symbol_hit *hit = symbol_hit(object, address);
+    const uint64_t key[4] = {MEMO_SYMBOL_HIT, address, 0, 0};
+    const symbol_hit *hit = (const symbol_hit *)amddwarf__object_memo_find(object, key);
     if (hit != NULL) {
       if (hit->found)
         *out = hit->answer;
       return hit->found == 1;
     }
     int found = find_function_in_place(object, address, out);
-    if (found >= 0)
-      remember_symbol_hit(object, address, found, out);
-    if (found >= 0)
+    if (found >= 0) {
+      /* Without memory, or past the memos an object keeps, the search is
+         made again next time. */
+      symbol_hit *kept = (symbol_hit *)amddwarf__object_memo_new(object, key, sizeof *kept);
+      if (kept != NULL) {
+        kept->found = found;
+        if (found)
+          kept->answer = *out;
+        if (!amddwarf__object_memo_publish(object, &kept->memo))
+          amddwarf__object_memo_free(object, &kept->memo);
+      }
       return found == 1;
+    }
     if (amddwarf__object_ensure_symbols(object, NULL) != AMDDWARF_OK)
       return false;
   }

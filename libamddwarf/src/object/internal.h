@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/reader.h"
 #include "elf/elf_image.h"
+#include "object/memo.h"
 
 /* The LLVM/AMDGPU attributes are <amddwarf/dwarf.h>'s (DESIGN.md section 6).
    AMDDWARF_DW_AT_LLVM_active_lane and _augmentation (0x3e08, 0x3e09) have no
@@ -317,12 +318,9 @@ struct amddwarf_object {
   amddwarf_status prologue_disasm_status;
   amddwarf_error prologue_disasm_error;
   amddwarf_name_cache names;     /* demangled names, made under load_lock */
-  /* The answers of the in-place function-symbol search by address, newest
-     first (elf.c): a list that only grows, pushed with compare-and-swap,
-     so readers need no lock; freed at close. */
-  _Atomic(struct amddwarf_symbol_hit *) symbol_hits;
-  /* Answers kept for the object's life (memo.c). */
-  _Atomic(struct amddwarf_object_memo *) memos;
+  /* Answers kept for the object's life (memo.c): lists that only grow, a
+     list for each hash of the key. */
+  _Atomic(struct amddwarf_object_memo *) memos[AMDDWARF_OBJECT_MEMO_LISTS];
   atomic_size_t memo_count;
 };
 
@@ -358,7 +356,6 @@ typedef struct amddwarf__function_at {
 /* amddwarf_object_function_symbol_at with the descriptor. */
 bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t address,
                                   amddwarf__function_at *out);
-void amddwarf__object_free_symbol_hits(amddwarf_object *object);
 void amddwarf__object_free_memos(amddwarf_object *object);
 /* Reads the metadata note (and the symbols) once (amddwarf_object_load_metadata). */
 amddwarf_status amddwarf__object_ensure_elf_tables(const amddwarf_object *object,

@@ -1,8 +1,9 @@
-/* An object's memos (memo.h): a list that only grows, each memo pushed
- * whole with a compare-and-swap and read with acquire loads, so that a
- * reader sees a memo's contents as its publisher wrote them. Two threads
- * answering the same question at once both publish; the newer answer is
- * found first and both are freed with the object. */
+/* An object's memos (memo.h): lists that only grow, one for each hash of
+ * the key, each memo pushed whole with a compare-and-swap and read with
+ * acquire loads, so that a reader sees a memo's contents as its publisher
+ * wrote them. Two threads answering the same question at once both
+ * publish; the newer answer is found first and both are freed with the
+ * object. */
 #include <string.h>
 
 #include "common/mem.h"
@@ -14,11 +15,23 @@ static amddwarf_object *mutable_object(const amddwarf_object *object)
   return (amddwarf_object *)(uintptr_t)object;
 }
 
+/* The list of KEY: its words mixed (a multiply-xorshift of each), so that
+   keys differing in any word, PCs a few bytes apart among them, spread. */
+static _Atomic(amddwarf_object_memo *) *list_of(const amddwarf_object *object,
+                                                const uint64_t key[4])
+{
+  uint64_t h = 0;
+  for (unsigned i = 0; i < 4; i++) {
+    h = (h ^ key[i]) * UINT64_C(0x9e3779b97f4a7c15);
+    h ^= h >> 29;
+  }
+  return &mutable_object(object)->memos[h % AMDDWARF_OBJECT_MEMO_LISTS];
+}
+
 const amddwarf_object_memo *amddwarf__object_memo_find(const amddwarf_object *object,
                                                        const uint64_t key[4])
 {
-  const amddwarf_object_memo *m =
-      atomic_load_explicit(&mutable_object(object)->memos, memory_order_acquire);
+  const amddwarf_object_memo *m = atomic_load_explicit(list_of(object, key), memory_order_acquire);
   for (; m != NULL; m = m->next)
     if (memcmp(m->key, key, sizeof m->key) == 0)
       return m;
@@ -47,9 +60,10 @@ int amddwarf__object_memo_publish(const amddwarf_object *object, amddwarf_object
     atomic_fetch_sub_explicit(&o->memo_count, 1, memory_order_relaxed);
     return 0;
   }
-  memo->next = atomic_load_explicit(&o->memos, memory_order_relaxed);
-  while (!atomic_compare_exchange_weak_explicit(&o->memos, &memo->next, memo,
-                                                memory_order_release, memory_order_relaxed))
+  _Atomic(amddwarf_object_memo *) *list = list_of(object, memo->key);
+  memo->next = atomic_load_explicit(list, memory_order_relaxed);
+  while (!atomic_compare_exchange_weak_explicit(list, &memo->next, memo, memory_order_release,
+                                                memory_order_relaxed))
     ;
   return 1;
 }
@@ -75,12 +89,14 @@ void amddwarf__object_memo_block_free(const amddwarf_object *object, void *block
 
 void amddwarf__object_free_memos(amddwarf_object *object)
 {
-  amddwarf_object_memo *m = atomic_load_explicit(&object->memos, memory_order_acquire);
-  while (m != NULL) {
-    amddwarf_object_memo *next = m->next;
-    amddwarf__object_memo_free(object, m);
-    m = next;
+  for (unsigned i = 0; i < AMDDWARF_OBJECT_MEMO_LISTS; i++) {
+    amddwarf_object_memo *m = atomic_load_explicit(&object->memos[i], memory_order_acquire);
+    while (m != NULL) {
+      amddwarf_object_memo *next = m->next;
+      amddwarf__object_memo_free(object, m);
+      m = next;
+    }
+    atomic_store_explicit(&object->memos[i], NULL, memory_order_relaxed);
   }
-  atomic_store_explicit(&object->memos, NULL, memory_order_relaxed);
   atomic_store_explicit(&object->memo_count, 0, memory_order_relaxed);
 }

@@ -46,6 +46,8 @@ void amddwarf__object_memo_free(const amddwarf_object *object, amddwarf_object_m
 void *amddwarf__object_memo_block(const amddwarf_object *object, size_t size);
 void amddwarf__object_memo_block_free(const amddwarf_object *object, void *block, size_t size);
 
-enum { AMDDWARF_OBJECT_MEMOS_MAX = 1024 };
+/* At most AMDDWARF_OBJECT_MEMOS_MAX memos, in AMDDWARF_OBJECT_MEMO_LISTS
+   lists by the hash of their key: a look-up reads one list. */
+enum { AMDDWARF_OBJECT_MEMOS_MAX = 1024, AMDDWARF_OBJECT_MEMO_LISTS = 64 };
 
 #endif

@@ -34,7 +34,6 @@ void amddwarf_object_close(amddwarf_object *object)
   amddwarf__object_free_abbrevs(object);
   amddwarf__object_free_unknown(object);
   amddwarf__object_free_names(object);
-  amddwarf__object_free_symbol_hits(object);
   amddwarf__object_free_memos(object);
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
