@@ -210,24 +210,46 @@ static uint64_t read_u64(fixture *fx, size_t frame, uint32_t regno, unsigned siz
   return v;
 }
 
+/* Return addresses of the eight-frame chain: frames 1-5 inside F, frame 6
+   at F's end (its call site is F's last byte), frame 7 in G. */
+static const uint64_t pcs[8] = {0x1008, 0x1014, 0x1024, 0x1034, 0x1044, 0x1054, 0x1100, 0x2010};
+
+/* Starts FX's unwinder on the wave of the eight-frame chain: EXEC lanes 0
+   and 2, VGPR40 lane N = 0x4000 + N, VGPR41 lane N = 0x100 + N, the
+   private_wave slots at 32 + 4 * N = 0xaa00 + N. */
+static void start_chain(fixture *fx)
+{
+  set_reg(&fx->w, SGPR32, 4, 0);
+  set_reg(&fx->w, EXEC_64, 8, 0x5);
+  set_lanes(&fx->w, VGPR40, 0x4000);
+  set_lanes(&fx->w, VGPR41, 0x100);
+  fx->w.exec = 0x5;
+  for (int k = 0; k < 7; k++)
+    put64(&fx->w, 0x200u * (unsigned)k, pcs[k + 1]);
+  for (unsigned lane = 0; lane < 64; lane++)
+    put32(&fx->w, 32 + 4 * lane, 0xaa00 + lane);
+  start(fx, pcs[0]);
+}
+
+/* Lanes 0-3 of vector register REGNO of frame FRAME are WANT. */
+static void assert_first_lanes(fixture *fx, size_t frame, uint32_t regno, const uint32_t want[4])
+{
+  uint8_t lanes[16];
+  assert_int_equal(amddwarf_unwinder_read_register(fx->u, frame, regno, 0, 16, lanes, &fx->err),
+                   AMDDWARF_OK);
+  for (int lane = 0; lane < 4; lane++) {
+    uint32_t v = (uint32_t)lanes[4 * lane] | (uint32_t)lanes[4 * lane + 1] << 8 |
+                 (uint32_t)lanes[4 * lane + 2] << 16 | (uint32_t)lanes[4 * lane + 3] << 24;
+    assert_int_equal(v, want[lane]);
+  }
+}
+
 static void test_chain_of_eight_frames(void **state)
 {
   (void)state;
   static fixture fx;
   memset(&fx, 0, sizeof fx);
-  set_reg(&fx.w, SGPR32, 4, 0);
-  set_reg(&fx.w, EXEC_64, 8, 0x5); /* lanes 0 and 2 */
-  set_lanes(&fx.w, VGPR40, 0x4000);
-  set_lanes(&fx.w, VGPR41, 0x100);
-  fx.w.exec = 0x5;
-  /* Return addresses: frames 1-5 inside F, frame 6 at F's end (its call
-     site is F's last byte), frame 7 in G. */
-  static const uint64_t pcs[8] = {0x1008, 0x1014, 0x1024, 0x1034, 0x1044, 0x1054, 0x1100, 0x2010};
-  for (int k = 0; k < 7; k++)
-    put64(&fx.w, 0x200u * (unsigned)k, pcs[k + 1]);
-  for (unsigned lane = 0; lane < 64; lane++)
-    put32(&fx.w, 32 + 4 * lane, 0xaa00 + lane);
-  start(&fx, pcs[0]);
+  start_chain(&fx);
   for (int k = 0; k < 7; k++) {
     amddwarf_status st = amddwarf_unwinder_step(fx.u, &fx.err);
     if (st != AMDDWARF_OK)
@@ -258,15 +280,8 @@ static void test_chain_of_eight_frames(void **state)
   assert_int_equal(read_u64(&fx, 5, SGPR32, 4), 0xa00);
   /* VGPR41 of frame 1: lanes in EXEC from private_wave, the others kept. */
   assert_int_equal(read_u64(&fx, 1, VGPR41, 4), 0xaa00);
-  uint8_t lanes[16];
-  assert_int_equal(amddwarf_unwinder_read_register(fx.u, 1, VGPR41, 0, 16, lanes, &fx.err),
-                   AMDDWARF_OK);
   static const uint32_t want[4] = {0xaa00, 0x101, 0xaa02, 0x103};
-  for (int lane = 0; lane < 4; lane++) {
-    uint32_t v = (uint32_t)lanes[4 * lane] | (uint32_t)lanes[4 * lane + 1] << 8 |
-                 (uint32_t)lanes[4 * lane + 2] << 16 | (uint32_t)lanes[4 * lane + 3] << 24;
-    assert_int_equal(v, want[lane]);
-  }
+  assert_first_lanes(&fx, 1, VGPR41, want);
   /* The frame target: frame 0's entry PC is frame 1's PC; its CFA is frame 0's. */
   const amddwarf_target *t0 = amddwarf_unwinder_frame_target(fx.u, 0);
   assert_non_null(t0);
@@ -300,17 +315,7 @@ static void test_reset_walks_another_wave(void **state)
   memset(&fx, 0, sizeof fx);
   memset(&second, 0, sizeof second);
   /* The first wave: the eight frames of test_chain_of_eight_frames. */
-  set_reg(&fx.w, SGPR32, 4, 0);
-  set_reg(&fx.w, EXEC_64, 8, 0x5);
-  set_lanes(&fx.w, VGPR40, 0x4000);
-  set_lanes(&fx.w, VGPR41, 0x100);
-  fx.w.exec = 0x5;
-  static const uint64_t pcs[8] = {0x1008, 0x1014, 0x1024, 0x1034, 0x1044, 0x1054, 0x1100, 0x2010};
-  for (int k = 0; k < 7; k++)
-    put64(&fx.w, 0x200u * (unsigned)k, pcs[k + 1]);
-  for (unsigned lane = 0; lane < 64; lane++)
-    put32(&fx.w, 32 + 4 * lane, 0xaa00 + lane);
-  start(&fx, pcs[0]);
+  start_chain(&fx);
   while (amddwarf_unwinder_step(fx.u, &fx.err) == AMDDWARF_OK)
     ;
   assert_int_equal(amddwarf_unwinder_frame_count(fx.u), 8);
@@ -349,15 +354,8 @@ static void test_reset_walks_another_wave(void **state)
   /* SGPR40 of the caller: lane 2 of the callee's VGPR40; VGPR41 of frame
      1: lanes 0 and 2 (EXEC) from private_wave, the others kept. */
   assert_int_equal(read_u64(&fx, 1, SGPR40, 4), 0x7002);
-  uint8_t lanes[16];
-  assert_int_equal(amddwarf_unwinder_read_register(fx.u, 1, VGPR41, 0, 16, lanes, &fx.err),
-                   AMDDWARF_OK);
   static const uint32_t want[4] = {0xbb00, 0x301, 0xbb02, 0x303};
-  for (int lane = 0; lane < 4; lane++) {
-    uint32_t v = (uint32_t)lanes[4 * lane] | (uint32_t)lanes[4 * lane + 1] << 8 |
-                 (uint32_t)lanes[4 * lane + 2] << 16 | (uint32_t)lanes[4 * lane + 3] << 24;
-    assert_int_equal(v, want[lane]);
-  }
+  assert_first_lanes(&fx, 1, VGPR41, want);
 
   /* A target whose PC cannot be read: no frame, and every step says so. */
   amddwarf_target no_registers = t2;
