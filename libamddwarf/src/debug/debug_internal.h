@@ -204,14 +204,6 @@ void amddwarf__debug_pc_frames_free(const amddwarf_object *object, amddwarf_pc_f
 /* Releases the frames and the unwinder (frames.c). */
 void amddwarf__debug_free_frames(amddwarf_wave *wave);
 
-/* WAVE's unwinder over CFI with OPTIONS: one a wave closed before, reset,
-   or a new one; and its release, kept for the next wave when there is room
-   (unwinders.c). */
-amddwarf_status amddwarf__debug_unwinder_start(amddwarf_wave *wave, amddwarf_cfi *cfi,
-                                               const amddwarf_unwinder_options *options,
-                                               amddwarf_error *err);
-void amddwarf__debug_unwinder_release(amddwarf_wave *wave);
-
 /* After a write through WAVE's target (a value, a register, memory): the
    lanes are computed again on next use, and the frames, which the unwinder
    computed from registers and memory, are unwound again; the frames there
