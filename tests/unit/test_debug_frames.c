@@ -50,6 +50,8 @@
 #include <amddwarf/snapshot.h>
 #include <amddwarf/target.h>
 
+#include "object/memo.h"
+
 #include "common/text.h"
 
 enum {
@@ -740,6 +742,31 @@ static void test_threads(void **state)
   amddwarf_object_close(shared);
 }
 
+/* An object that keeps no answer (every frame's expansion, variable list
+   and unwinder is then its wave's own) gives every wave the frames,
+   registers and values an object that keeps them gives, the specified
+   ones. */
+static void test_without_kept_answers(void **state)
+{
+  fixture *fx = *state;
+  amddwarf_object *bare = object_open(&fx->prog);
+  amddwarf__object_memo_limit(bare, 0);
+  for (uint32_t w = 16; w < 20; ++w) {
+    amddwarf_snapshot *snap = snapshot_new(w);
+    static wave_result kept, own;
+    assert_int_equal(compute(fx->object, snap, &kept), 0);
+    assert_int_equal(compute(bare, snap, &own), 0);
+    assert_true(results_equal(&kept, &own));
+    assert_int_equal(own.frame_count, 3);
+    assert_int_equal(own.pc[0], stop_pc(w));
+    assert_int_equal(own.cfa[2], KERNEL_FP);
+    assert_int_equal(own.values[2][1].value, mid_v40(w, 1));
+    assert_int_equal(own.values[6][3].value, kernel_v40(w, 62));
+    amddwarf_snapshot_free(snap);
+  }
+  amddwarf_object_close(bare);
+}
+
 /* ---- Loaded code objects ---- */
 
 #define LOADED_AT UINT64_C(0x7f0000001000)
@@ -927,6 +954,7 @@ int main(void)
       cmocka_unit_test(test_caller_variables),
       cmocka_unit_test(test_no_cfi),
       cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_without_kept_answers),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,7 @@
 /* The answers kept with an object (object/memo.h): what is published is
- * found by its whole key and only by it, by every thread; the object keeps
- * AMDDWARF_OBJECT_MEMOS_MAX of them, and the one past that stays its
- * caller's. */
+ * found by its whole key and only by it, by every thread; one answer is
+ * kept for a key; the object keeps AMDDWARF_OBJECT_MEMOS_MAX of each kind,
+ * and the one past that stays its caller's. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "object/internal.h"
 #include "object/memo.h"
 #include "object_fixture.h"
 
@@ -24,7 +25,10 @@ static counted *publish(const amddwarf_object *object, const uint64_t key[4], ui
   counted *c = (counted *)amddwarf__object_memo_new(object, key, sizeof *c);
   assert_non_null(c);
   c->value = value;
-  return amddwarf__object_memo_publish(object, &c->memo) ? c : NULL;
+  const amddwarf_object_memo *kept = amddwarf__object_memo_publish(object, &c->memo);
+  if (kept != &c->memo)
+    amddwarf__object_memo_free(object, &c->memo);
+  return (counted *)kept;
 }
 
 static amddwarf_object *open_sample(uint8_t *image)
@@ -48,6 +52,11 @@ static void test_found_by_the_whole_key(void **state)
     const uint64_t key[4] = {7, pc, pc & 3, 0};
     assert_non_null(publish(object, key, pc * 3));
   }
+  /* The keys spread over the lists: a look-up reads a few memos, not all. */
+  unsigned used = 0;
+  for (unsigned i = 0; i < AMDDWARF_OBJECT_MEMO_LISTS; ++i)
+    used += atomic_load(&object->memos[i]) != NULL;
+  assert_true(used >= AMDDWARF_OBJECT_MEMO_LISTS * 3 / 4);
   for (uint64_t pc = 0x1000; pc < 0x1000 + 300; ++pc) {
     const uint64_t key[4] = {7, pc, pc & 3, 0};
     const counted *c = (const counted *)amddwarf__object_memo_find(object, key);
@@ -61,9 +70,30 @@ static void test_found_by_the_whole_key(void **state)
   amddwarf_object_close(object);
 }
 
-/* The object keeps AMDDWARF_OBJECT_MEMOS_MAX memos; the next is refused,
-   stays the caller's and is not found. */
-static void test_the_object_keeps_a_bounded_number(void **state)
+/* A key published again keeps the first answer; the second is its
+   caller's. */
+static void test_one_answer_a_key(void **state)
+{
+  (void)state;
+  static uint8_t image[TEST_IMAGE_SIZE];
+  amddwarf_object *object = open_sample(image);
+  const uint64_t key[4] = {5, 0x1234, 0, 0};
+  counted *first = publish(object, key, 1);
+  counted *second = (counted *)amddwarf__object_memo_new(object, key, sizeof *second);
+  assert_non_null(second);
+  second->value = 2;
+  assert_ptr_equal(amddwarf__object_memo_publish(object, &second->memo), &first->memo);
+  amddwarf__object_memo_free(object, &second->memo);
+  const counted *found = (const counted *)amddwarf__object_memo_find(object, key);
+  assert_ptr_equal(found, first);
+  assert_int_equal(found->value, 1);
+  amddwarf_object_close(object);
+}
+
+/* The object keeps AMDDWARF_OBJECT_MEMOS_MAX memos of a kind; the next of
+   that kind is refused, stays the caller's and is not found, while another
+   kind is still kept. */
+static void test_each_kind_keeps_a_bounded_number(void **state)
 {
   (void)state;
   static uint8_t image[TEST_IMAGE_SIZE];
@@ -75,11 +105,13 @@ static void test_the_object_keeps_a_bounded_number(void **state)
   const uint64_t past[4] = {1, AMDDWARF_OBJECT_MEMOS_MAX, 0, 0};
   counted *c = (counted *)amddwarf__object_memo_new(object, past, sizeof *c);
   assert_non_null(c);
-  assert_false(amddwarf__object_memo_publish(object, &c->memo));
+  assert_null(amddwarf__object_memo_publish(object, &c->memo));
   assert_null(amddwarf__object_memo_find(object, past));
   amddwarf__object_memo_free(object, &c->memo);
   const uint64_t first[4] = {1, 0, 0, 0};
   assert_non_null(amddwarf__object_memo_find(object, first));
+  const uint64_t other_kind[4] = {3, 0, 0, 0};
+  assert_non_null(publish(object, other_kind, 9));
   amddwarf_object_close(object);
 }
 
@@ -102,7 +134,7 @@ static void *publish_and_find(void *arg)
     if (c == NULL)
       return NULL;
     c->value = j->thread * 1000 + i;
-    if (!amddwarf__object_memo_publish(j->object, &c->memo))
+    if (amddwarf__object_memo_publish(j->object, &c->memo) != &c->memo)
       amddwarf__object_memo_free(j->object, &c->memo);
     for (uint64_t t = 0; t < THREADS; ++t) {
       const uint64_t other[4] = {2, t, i / 2, 0};
@@ -142,7 +174,8 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_found_by_the_whole_key),
-      cmocka_unit_test(test_the_object_keeps_a_bounded_number),
+      cmocka_unit_test(test_one_answer_a_key),
+      cmocka_unit_test(test_each_kind_keeps_a_bounded_number),
       cmocka_unit_test(test_threads_publish_and_find),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

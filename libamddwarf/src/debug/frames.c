@@ -397,11 +397,10 @@ static spare_unwinders *spares_of(const amddwarf_object *object, bool make)
   for (unsigned i = 0; i < SPARE_UNWINDERS; i++)
     atomic_init(&spares->slot[i], NULL);
   spares->memo.release = release_spares;
-  if (!amddwarf__object_memo_publish(object, &spares->memo)) {
-    amddwarf__object_memo_free(object, &spares->memo);
-    return NULL;
-  }
-  return spares;
+  const amddwarf_object_memo *kept = amddwarf__object_memo_publish(object, &spares->memo);
+  if (kept != &spares->memo)
+    amddwarf__object_memo_free(object, &spares->memo); /* another's, or none kept */
+  return (spare_unwinders *)kept;
 }
 
 /* Only the object's own CFI is kept with it: a caller's (options.cfi) may

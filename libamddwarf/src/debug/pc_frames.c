@@ -138,7 +138,13 @@ static const amddwarf_pc_frames *expand(amddwarf_wave *w, const amddwarf_object 
       if (depth > 0)
         memcpy(e->scopes, scopes, depth * sizeof *scopes);
       describe(object, object_pc, e);
-      *own = amddwarf__object_memo_publish(object, &e->memo) ? NULL : e;
+      const amddwarf_object_memo *kept = amddwarf__object_memo_publish(object, &e->memo);
+      *own = kept == NULL ? e : NULL;
+      if (kept != NULL && kept != &e->memo) {
+        /* Another wave kept the same expansion first. */
+        amddwarf__object_memo_free(object, &e->memo);
+        e = (amddwarf_pc_frames *)kept;
+      }
     }
   }
   if (chain != NULL)

@@ -1188,15 +1188,19 @@ bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t addres
     }
     int found = find_function_in_place(object, address, out);
     if (found >= 0) {
-      /* Without memory, or past the memos an object keeps, the search is
-         made again next time. */
       symbol_hit *kept = (symbol_hit *)amddwarf__object_memo_new(object, key, sizeof *kept);
       if (kept != NULL) {
         kept->found = found;
         if (found)
           kept->answer = *out;
-        if (!amddwarf__object_memo_publish(object, &kept->memo))
+        const amddwarf_object_memo *published =
+            amddwarf__object_memo_publish(object, &kept->memo);
+        if (published != &kept->memo)
           amddwarf__object_memo_free(object, &kept->memo);
+        /* As many addresses asked as the object keeps answers for: the
+           symbol table is worth loading, and answers every later one. */
+        if (published == NULL)
+          (void)amddwarf__object_ensure_symbols(object, NULL);
       }
       return found == 1;
     }

@@ -321,7 +321,11 @@ struct amddwarf_object {
   /* Answers kept for the object's life (memo.c): lists that only grow, a
      list for each hash of the key. */
   _Atomic(struct amddwarf_object_memo *) memos[AMDDWARF_OBJECT_MEMO_LISTS];
-  atomic_size_t memo_count;
+  /* The kinds of memos kept (KEY[0], 0: a free entry) and how many of each. */
+  _Atomic uint64_t memo_kinds[AMDDWARF_OBJECT_MEMO_KINDS];
+  atomic_size_t memo_counts[AMDDWARF_OBJECT_MEMO_KINDS];
+  bool memo_limited;             /* MEMO_LIMIT replaces AMDDWARF_OBJECT_MEMOS_MAX */
+  size_t memo_limit;
 };
 
 /* What attribute values of unit CU are read against. */

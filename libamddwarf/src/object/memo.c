@@ -1,9 +1,8 @@
 /* An object's memos (memo.h): lists that only grow, one for each hash of
  * the key, each memo pushed whole with a compare-and-swap and read with
  * acquire loads, so that a reader sees a memo's contents as its publisher
- * wrote them. Two threads answering the same question at once both
- * publish; the newer answer is found first and both are freed with the
- * object. */
+ * wrote them. A memo is pushed only onto a list without its key, so two
+ * threads answering the same question at once keep one answer. */
 #include <string.h>
 
 #include "common/mem.h"
@@ -28,14 +27,19 @@ static _Atomic(amddwarf_object_memo *) *list_of(const amddwarf_object *object,
   return &mutable_object(object)->memos[h % AMDDWARF_OBJECT_MEMO_LISTS];
 }
 
-const amddwarf_object_memo *amddwarf__object_memo_find(const amddwarf_object *object,
-                                                       const uint64_t key[4])
+/* The memo of KEY among the list from M on, or NULL. */
+static amddwarf_object_memo *with_key(amddwarf_object_memo *m, const uint64_t key[4])
 {
-  const amddwarf_object_memo *m = atomic_load_explicit(list_of(object, key), memory_order_acquire);
   for (; m != NULL; m = m->next)
     if (memcmp(m->key, key, sizeof m->key) == 0)
       return m;
   return NULL;
+}
+
+const amddwarf_object_memo *amddwarf__object_memo_find(const amddwarf_object *object,
+                                                       const uint64_t key[4])
+{
+  return with_key(atomic_load_explicit(list_of(object, key), memory_order_acquire), key);
 }
 
 amddwarf_object_memo *amddwarf__object_memo_new(const amddwarf_object *object,
@@ -52,20 +56,61 @@ amddwarf_object_memo *amddwarf__object_memo_new(const amddwarf_object *object,
   return m;
 }
 
-int amddwarf__object_memo_publish(const amddwarf_object *object, amddwarf_object_memo *memo)
+/* The count of memos of KIND, its entry taken when KIND is new; NULL when
+   the object keeps as many kinds as it may. */
+static atomic_size_t *count_of(amddwarf_object *o, uint64_t kind)
+{
+  for (unsigned i = 0; i < AMDDWARF_OBJECT_MEMO_KINDS; i++) {
+    uint64_t have = atomic_load_explicit(&o->memo_kinds[i], memory_order_acquire);
+    if (have == 0 && atomic_compare_exchange_strong_explicit(&o->memo_kinds[i], &have, kind,
+                                                             memory_order_acq_rel,
+                                                             memory_order_acquire))
+      return &o->memo_counts[i];
+    if (have == kind) /* HAVE: the entry's kind, another thread's when it took it first */
+      return &o->memo_counts[i];
+  }
+  return NULL;
+}
+
+const amddwarf_object_memo *amddwarf__object_memo_publish(const amddwarf_object *object,
+                                                          amddwarf_object_memo *memo)
 {
   amddwarf_object *o = mutable_object(object);
-  if (atomic_fetch_add_explicit(&o->memo_count, 1, memory_order_relaxed) >=
-      AMDDWARF_OBJECT_MEMOS_MAX) {
-    atomic_fetch_sub_explicit(&o->memo_count, 1, memory_order_relaxed);
-    return 0;
-  }
   _Atomic(amddwarf_object_memo *) *list = list_of(object, memo->key);
-  memo->next = atomic_load_explicit(list, memory_order_relaxed);
-  while (!atomic_compare_exchange_weak_explicit(list, &memo->next, memo, memory_order_release,
-                                                memory_order_relaxed))
-    ;
-  return 1;
+  amddwarf_object_memo *head = atomic_load_explicit(list, memory_order_acquire);
+  amddwarf_object_memo *kept = with_key(head, memo->key);
+  if (kept != NULL)
+    return kept;
+  atomic_size_t *count = count_of(o, memo->key[0]);
+  size_t limit = o->memo_limited ? o->memo_limit : AMDDWARF_OBJECT_MEMOS_MAX;
+  if (count == NULL)
+    return NULL;
+  if (atomic_fetch_add_explicit(count, 1, memory_order_relaxed) >= limit) {
+    atomic_fetch_sub_explicit(count, 1, memory_order_relaxed);
+    return NULL;
+  }
+  /* Pushed only onto a list without the key: when the push fails, the
+     memos pushed meanwhile are looked at before trying again. */
+  amddwarf_object_memo *seen = head;
+  for (;;) {
+    memo->next = head;
+    if (atomic_compare_exchange_weak_explicit(list, &head, memo, memory_order_release,
+                                              memory_order_acquire))
+      return memo;
+    for (amddwarf_object_memo *m = head; m != seen; m = m->next)
+      if (memcmp(m->key, memo->key, sizeof m->key) == 0) {
+        atomic_fetch_sub_explicit(count, 1, memory_order_relaxed);
+        return m;
+      }
+    seen = head;
+  }
+}
+
+void amddwarf__object_memo_limit(const amddwarf_object *object, size_t limit)
+{
+  amddwarf_object *o = mutable_object(object);
+  o->memo_limit = limit;
+  o->memo_limited = true;
 }
 
 void amddwarf__object_memo_free(const amddwarf_object *object, amddwarf_object_memo *memo)
@@ -98,5 +143,8 @@ void amddwarf__object_free_memos(amddwarf_object *object)
     }
     atomic_store_explicit(&object->memos[i], NULL, memory_order_relaxed);
   }
-  atomic_store_explicit(&object->memo_count, 0, memory_order_relaxed);
+  for (unsigned i = 0; i < AMDDWARF_OBJECT_MEMO_KINDS; i++) {
+    atomic_store_explicit(&object->memo_kinds[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&object->memo_counts[i], 0, memory_order_relaxed);
+  }
 }

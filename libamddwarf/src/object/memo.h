@@ -31,11 +31,20 @@ const amddwarf_object_memo *amddwarf__object_memo_find(const amddwarf_object *ob
 amddwarf_object_memo *amddwarf__object_memo_new(const amddwarf_object *object,
                                                 const uint64_t key[4], size_t size);
 
-/* Publishes MEMO (made by amddwarf__object_memo_new and filled): readers
-   find it from now on. False when OBJECT keeps as many memos as it may
-   (AMDDWARF_OBJECT_MEMOS_MAX): MEMO is then the caller's, to use and to
-   free with amddwarf__object_memo_free. */
-int amddwarf__object_memo_publish(const amddwarf_object *object, amddwarf_object_memo *memo);
+/* Publishes MEMO (made by amddwarf__object_memo_new and filled) unless a
+   memo of its key is published already: returns the memo readers find from
+   now on, MEMO or the one published before it (MEMO is then the caller's
+   to free). Two threads answering one question at once thus keep one
+   answer. NULL when OBJECT keeps as many memos of MEMO's kind (KEY[0]) as
+   it may (AMDDWARF_OBJECT_MEMOS_MAX), so that no kind crowds the others
+   out, or as many kinds: MEMO is then the caller's, to use and to free with
+   amddwarf__object_memo_free. */
+const amddwarf_object_memo *amddwarf__object_memo_publish(const amddwarf_object *object,
+                                                          amddwarf_object_memo *memo);
+
+/* OBJECT keeps at most LIMIT memos of each kind from now on (tests: 0
+   makes every answer its caller's own). */
+void amddwarf__object_memo_limit(const amddwarf_object *object, size_t limit);
 
 /* Frees MEMO, one that was not published. */
 void amddwarf__object_memo_free(const amddwarf_object *object, amddwarf_object_memo *memo);
@@ -46,8 +55,13 @@ void amddwarf__object_memo_free(const amddwarf_object *object, amddwarf_object_m
 void *amddwarf__object_memo_block(const amddwarf_object *object, size_t size);
 void amddwarf__object_memo_block_free(const amddwarf_object *object, void *block, size_t size);
 
-/* At most AMDDWARF_OBJECT_MEMOS_MAX memos, in AMDDWARF_OBJECT_MEMO_LISTS
-   lists by the hash of their key: a look-up reads one list. */
-enum { AMDDWARF_OBJECT_MEMOS_MAX = 1024, AMDDWARF_OBJECT_MEMO_LISTS = 64 };
+/* At most AMDDWARF_OBJECT_MEMOS_MAX memos of each of at most
+   AMDDWARF_OBJECT_MEMO_KINDS kinds, in AMDDWARF_OBJECT_MEMO_LISTS lists by
+   the hash of their key: a look-up reads one list. */
+enum {
+  AMDDWARF_OBJECT_MEMOS_MAX = 1024,
+  AMDDWARF_OBJECT_MEMO_KINDS = 8,
+  AMDDWARF_OBJECT_MEMO_LISTS = 64,
+};
 
 #endif
