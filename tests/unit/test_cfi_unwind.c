@@ -357,6 +357,18 @@ static void test_reset_walks_another_wave(void **state)
   static const uint32_t want[4] = {0xbb00, 0x301, 0xbb02, 0x303};
   assert_first_lanes(&fx, 1, VGPR41, want);
 
+  /* Other options: a walk of at most 2 frames, rules nested up to 24 deep
+     (more evaluation contexts than the default 16); the same first caller. */
+  amddwarf_unwinder_options fewer;
+  amddwarf_unwinder_options_init(&fewer);
+  fewer.max_frames = 2;
+  fewer.max_rule_depth = 24;
+  assert_int_equal(amddwarf_unwinder_reset(fx.u, &t2, &fewer, &fx.err), AMDDWARF_OK);
+  assert_int_equal(amddwarf_unwinder_step(fx.u, &fx.err), AMDDWARF_OK);
+  assert_int_equal(read_u64(&fx, 1, SGPR40, 4), 0x7002);
+  assert_int_equal(amddwarf_unwinder_step(fx.u, &fx.err), AMDDWARF_E_LIMIT);
+  assert_int_equal(amddwarf_unwinder_frame_count(fx.u), 2);
+
   /* A target whose PC cannot be read: no frame, and every step says so. */
   amddwarf_target no_registers = t2;
   no_registers.read_register = NULL;

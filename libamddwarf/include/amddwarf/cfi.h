@@ -489,11 +489,12 @@ AMDDWARF_API void amddwarf_unwinder_free(amddwarf_unwinder *unwinder);
    amddwarf_unwinder_new would, with OPTIONS (NULL: the defaults; their
    allocator is ignored: the unwinder keeps its own). The walk before it
    ends: its frames and their targets are gone. What walks have in common
-   is kept: the rules' expressions, decoded and compiled once, and the
-   memory. A debugger unwinding the waves of a stop one after another
-   resets one unwinder per thread rather than making one per wave. Errors
-   as amddwarf_unwinder_new's; on an error the unwinder has no frame and
-   every step returns that error. */
+   is kept: the evaluation contexts, with the rules' expressions decoded
+   and compiled once. A debugger unwinding the waves of a stop one after
+   another resets one unwinder per thread rather than making one per wave.
+   Errors: E_INVALID_ARGUMENT (a NULL unwinder or target: the walk before
+   is left as it was), else as amddwarf_unwinder_new's, after which the
+   unwinder has no frame and every step returns that error. */
 AMDDWARF_API amddwarf_status amddwarf_unwinder_reset(amddwarf_unwinder *unwinder,
                                                      const amddwarf_target *target,
                                                      const amddwarf_unwinder_options *options,

@@ -115,6 +115,7 @@ typedef struct amddwarf_cfi_rows {
 typedef struct amddwarf_cfi_index_entry {
   uint64_t start, end;
   uint32_t fde;
+  bool overlaps; /* another FDE's range meets this one's */
 } amddwarf_cfi_index_entry;
 
 /* The state of one FDE's slot in amddwarf_cfi.fdes. */
@@ -157,11 +158,10 @@ struct amddwarf_cfi {
      its CIE's), so threads unwinding at once may share the handle. */
   pthread_mutex_t rows_lock;
   bool rows_lock_ready;
-  /* The row found last, answered again for a PC inside it; not when FDEs
-     overlap, where the index picks one FDE of several that cover a PC and
-     the last row may be another's. */
+  /* The row found last, answered again for a PC inside it; never a row of
+     an FDE that overlaps another, where the index picks one FDE of several
+     that cover a PC and the row may be another's. */
   _Atomic(const amddwarf_cfi_row *) last_row;
-  bool fdes_overlap;
   /* Instructions for FDEs without any (amddwarf_cfi_set_synthesizer). */
   amddwarf_cfi_synthesize_fn synthesize;
   void *synthesize_user;

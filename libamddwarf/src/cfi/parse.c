@@ -472,11 +472,15 @@ static amddwarf_status build_index(amddwarf_cfi *cfi, size_t n, bool sorted, amd
                                 (cfi->top_count ? cfi->top_count : 1) * sizeof *cfi->top);
   if (!cfi->starts || !cfi->top)
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "FDE index");
+  /* In start order, an entry meets an earlier one when it starts before
+     the furthest end so far, and a later one when it ends after the next
+     start. */
   uint64_t end = 0;
   for (size_t i = 0; i < n; i++) {
-    cfi->starts[i] = cfi->index[i].start;
-    cfi->fdes_overlap |= i > 0 && cfi->index[i].start < end;
-    end = cfi->index[i].end > end ? cfi->index[i].end : end;
+    amddwarf_cfi_index_entry *e = &cfi->index[i];
+    cfi->starts[i] = e->start;
+    e->overlaps = (i > 0 && e->start < end) || (i + 1 < n && e->end > cfi->index[i + 1].start);
+    end = e->end > end ? e->end : end;
   }
   for (size_t j = 0; j < cfi->top_count; j++)
     cfi->top[j] = cfi->index[j * AMDDWARF_CFI_INDEX_BLOCK].start;
@@ -597,7 +601,7 @@ static bool index_in_place(amddwarf_cfi *cfi, size_t fde_total, size_t *indexed,
     if (range != 0) {
       if (amddwarf_add_overflow_u64(location, range, &stop))
         stop = UINT64_MAX;
-      amddwarf_cfi_index_entry e = {location, stop, (uint32_t)count};
+      amddwarf_cfi_index_entry e = {location, stop, (uint32_t)count, false};
       if (n > 0 && index_compare(&cfi->index[n - 1], &e) > 0)
         in_order = false;
       cfi->index[n++] = e;
@@ -750,7 +754,7 @@ amddwarf_status amddwarf_cfi_open(const amddwarf_cfi_options *options, amddwarf_
       uint64_t end;
       if (amddwarf_add_overflow_u64(fde.initial_location, fde.address_range, &end))
         end = UINT64_MAX;
-      amddwarf_cfi_index_entry e = {fde.initial_location, end, (uint32_t)cfi->fde_count};
+      amddwarf_cfi_index_entry e = {fde.initial_location, end, (uint32_t)cfi->fde_count, false};
       if (indexed > 0 && index_compare(&cfi->index[indexed - 1], &e) > 0)
         sorted = false;
       cfi->index[indexed++] = e;

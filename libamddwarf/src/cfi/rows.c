@@ -703,8 +703,7 @@ amddwarf_status amddwarf_cfi_fde_rows(amddwarf_cfi *cfi, const amddwarf_cfi_fde 
 amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
                                       const amddwarf_cfi_row **out, amddwarf_error *err)
 {
-  const amddwarf_cfi_row *last =
-      cfi->fdes_overlap ? NULL : atomic_load_explicit(&cfi->last_row, memory_order_acquire);
+  const amddwarf_cfi_row *last = atomic_load_explicit(&cfi->last_row, memory_order_acquire);
   if (last && pc >= last->start && pc < last->end) {
     *out = last;
     return AMDDWARF_OK;
@@ -742,7 +741,7 @@ amddwarf_status amddwarf_cfi_find_row(amddwarf_cfi *cfi, uint64_t pc,
   }
   if (lo == 0 || pc >= rows[lo - 1].end)
     return AMDDWARF_NOT_FOUND;
-  if (!cfi->fdes_overlap)
+  if (!cfi->index[at].overlaps)
     atomic_store_explicit(&cfi->last_row, &rows[lo - 1], memory_order_release);
   *out = &rows[lo - 1];
   return AMDDWARF_OK;
