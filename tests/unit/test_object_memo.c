@@ -70,20 +70,23 @@ static void test_found_by_the_whole_key(void **state)
   amddwarf_object_close(object);
 }
 
-/* A key published again keeps the first answer; the second is its
-   caller's. */
+/* A key published again keeps the first answer, counted in the object's
+   memory once; the second is its caller's. */
 static void test_one_answer_a_key(void **state)
 {
   (void)state;
   static uint8_t image[TEST_IMAGE_SIZE];
   amddwarf_object *object = open_sample(image);
   const uint64_t key[4] = {5, 0x1234, 0, 0};
+  size_t before = amddwarf_object_memory_used(object);
   counted *first = publish(object, key, 1);
+  assert_int_equal(amddwarf_object_memory_used(object), before + sizeof *first);
   counted *second = (counted *)amddwarf__object_memo_new(object, key, sizeof *second);
   assert_non_null(second);
   second->value = 2;
   assert_ptr_equal(amddwarf__object_memo_publish(object, &second->memo), &first->memo);
   amddwarf__object_memo_free(object, &second->memo);
+  assert_int_equal(amddwarf_object_memory_used(object), before + sizeof *first);
   const counted *found = (const counted *)amddwarf__object_memo_find(object, key);
   assert_ptr_equal(found, first);
   assert_int_equal(found->value, 1);

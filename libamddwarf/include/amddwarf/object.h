@@ -1061,7 +1061,9 @@ AMDDWARF_API amddwarf_status amddwarf_object_cfi(const amddwarf_object *object,
 /* ---- memory ---- */
 
 /* Bytes held by OBJECT beyond the borrowed input (arenas, relocated section
-   copies, the units loaded so far; libdwarf's tables not counted). */
+   copies, the units loaded so far, the answers the debugger layer keeps
+   with it; libdwarf's tables and the unwinders kept for the next wave not
+   counted). */
 AMDDWARF_API size_t amddwarf_object_memory_used(const amddwarf_object *object);
 
 AMDDWARF_END_DECLS

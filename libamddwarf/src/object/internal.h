@@ -324,6 +324,7 @@ struct amddwarf_object {
   /* The kinds of memos kept (KEY[0], 0: a free entry) and how many of each. */
   _Atomic uint64_t memo_kinds[AMDDWARF_OBJECT_MEMO_KINDS];
   atomic_size_t memo_counts[AMDDWARF_OBJECT_MEMO_KINDS];
+  atomic_size_t memo_bytes;      /* of the memos published and their blocks */
   bool memo_limited;             /* MEMO_LIMIT replaces AMDDWARF_OBJECT_MEMOS_MAX */
   size_t memo_limit;
 };

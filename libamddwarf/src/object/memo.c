@@ -95,8 +95,10 @@ const amddwarf_object_memo *amddwarf__object_memo_publish(const amddwarf_object 
   for (;;) {
     memo->next = head;
     if (atomic_compare_exchange_weak_explicit(list, &head, memo, memory_order_release,
-                                              memory_order_acquire))
+                                              memory_order_acquire)) {
+      atomic_fetch_add_explicit(&o->memo_bytes, memo->size, memory_order_relaxed);
       return memo;
+    }
     for (amddwarf_object_memo *m = head; m != seen; m = m->next)
       if (memcmp(m->key, memo->key, sizeof m->key) == 0) {
         atomic_fetch_sub_explicit(count, 1, memory_order_relaxed);
@@ -124,12 +126,18 @@ void amddwarf__object_memo_free(const amddwarf_object *object, amddwarf_object_m
 
 void *amddwarf__object_memo_block(const amddwarf_object *object, size_t size)
 {
-  return amddwarf__mem_alloc(&mutable_object(object)->allocator, size);
+  amddwarf_object *o = mutable_object(object);
+  void *block = amddwarf__mem_alloc(&o->allocator, size);
+  if (block != NULL)
+    atomic_fetch_add_explicit(&o->memo_bytes, size, memory_order_relaxed);
+  return block;
 }
 
 void amddwarf__object_memo_block_free(const amddwarf_object *object, void *block, size_t size)
 {
-  amddwarf__mem_free(&mutable_object(object)->allocator, block, size);
+  amddwarf_object *o = mutable_object(object);
+  atomic_fetch_sub_explicit(&o->memo_bytes, size, memory_order_relaxed);
+  amddwarf__mem_free(&o->allocator, block, size);
 }
 
 void amddwarf__object_free_memos(amddwarf_object *object)
@@ -143,6 +151,7 @@ void amddwarf__object_free_memos(amddwarf_object *object)
     }
     atomic_store_explicit(&object->memos[i], NULL, memory_order_relaxed);
   }
+  atomic_store_explicit(&object->memo_bytes, 0, memory_order_relaxed);
   for (unsigned i = 0; i < AMDDWARF_OBJECT_MEMO_KINDS; i++) {
     atomic_store_explicit(&object->memo_kinds[i], 0, memory_order_relaxed);
     atomic_store_explicit(&object->memo_counts[i], 0, memory_order_relaxed);

@@ -28,13 +28,15 @@ void amddwarf_object_close(amddwarf_object *object)
   if (object == NULL)
     return;
   amddwarf_allocator a = object->allocator;
+  /* The memos first: what their owners hung on them may point into the
+     rest. */
+  amddwarf__object_free_memos(object);
   amddwarf__object_free_lines(object);
   amddwarf__object_free_cfi(object);
   amddwarf__object_finish_dwarf(object);
   amddwarf__object_free_abbrevs(object);
   amddwarf__object_free_unknown(object);
   amddwarf__object_free_names(object);
-  amddwarf__object_free_memos(object);
   for (size_t i = 0; i < object->section_count && object->sections != NULL; ++i)
     if (object->sections[i].owned != NULL)
       amddwarf__mem_free(&a, object->sections[i].owned, (size_t)object->sections[i].size);
@@ -207,7 +209,8 @@ size_t amddwarf_object_memory_used(const amddwarf_object *object)
          object->abbrev_table_capacity * sizeof *object->abbrev_tables +
          object->constant_capacity * sizeof *object->constants +
          object->unknown_reloc_capacity * sizeof *object->unknown_relocs +
-         object->unresolved_capacity * sizeof *object->unresolved + sizeof *object;
+         object->unresolved_capacity * sizeof *object->unresolved +
+         atomic_load_explicit(&object->memo_bytes, memory_order_relaxed) + sizeof *object;
 }
 
 const uint8_t *amddwarf_object_image(const amddwarf_object *object, size_t *size)
