@@ -164,6 +164,31 @@ static void ours_unwind(void *arg)
   }
 }
 
+/* The same walks by one unwinder, reset for each (the unwinder a debugger
+   keeps per thread). */
+static void ours_unwind_reset(void *arg)
+{
+  ctx *c = arg;
+  amddwarf_target t;
+  memset(&t, 0, sizeof t);
+  t.struct_size = sizeof t;
+  t.user = c;
+  t.read_register = x_read_register;
+  t.read_memory = x_read_memory;
+  amddwarf_unwinder *u;
+  if (amddwarf_unwinder_new(c->cfi, &t, NULL, &u, NULL) != AMDDWARF_OK)
+    return;
+  for (int k = 0; k < 64; k++) {
+    if (k > 0 && amddwarf_unwinder_reset(u, &t, NULL, NULL) != AMDDWARF_OK)
+      break;
+    for (int i = 0; i < UNWIND_STEPS; i++)
+      if (amddwarf_unwinder_step(u, NULL) != AMDDWARF_OK)
+        break;
+    bench_consume(amddwarf_unwinder_frame_count(u));
+  }
+  amddwarf_unwinder_free(u);
+}
+
 static void peer_lookup(void *arg)
 {
   ctx *c = arg;
@@ -511,6 +536,11 @@ int main(int argc, char **argv)
     if (steps)
       bench_print_row("amddwarf_unwinder_step (new+free amortized)",
                       bench_median_ns(ours_unwind, &c, 31) / (double)steps,
+                      "elfutils addrframe+register", bench_median_ns(peer_step, &c, 31) / PC_COUNT,
+                      "step");
+    if (steps)
+      bench_print_row("amddwarf_unwinder_step (one unwinder, reset)",
+                      bench_median_ns(ours_unwind_reset, &c, 31) / (double)steps,
                       "elfutils addrframe+register", bench_median_ns(peer_step, &c, 31) / PC_COUNT,
                       "step");
   }
