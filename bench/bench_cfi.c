@@ -143,15 +143,21 @@ static amddwarf_status x_read_memory(void *user, uint32_t aspace, uint32_t lane,
   return AMDDWARF_OK;
 }
 
+/* The target of the x86-64 walks: C's registers and stack. */
+static void x_target(ctx *c, amddwarf_target *t)
+{
+  memset(t, 0, sizeof *t);
+  t->struct_size = sizeof *t;
+  t->user = c;
+  t->read_register = x_read_register;
+  t->read_memory = x_read_memory;
+}
+
 static void ours_unwind(void *arg)
 {
   ctx *c = arg;
   amddwarf_target t;
-  memset(&t, 0, sizeof t);
-  t.struct_size = sizeof t;
-  t.user = c;
-  t.read_register = x_read_register;
-  t.read_memory = x_read_memory;
+  x_target(c, &t);
   for (int k = 0; k < 64; k++) {
     amddwarf_unwinder *u;
     if (amddwarf_unwinder_new(c->cfi, &t, NULL, &u, NULL) != AMDDWARF_OK)
@@ -170,11 +176,7 @@ static void ours_unwind_reset(void *arg)
 {
   ctx *c = arg;
   amddwarf_target t;
-  memset(&t, 0, sizeof t);
-  t.struct_size = sizeof t;
-  t.user = c;
-  t.read_register = x_read_register;
-  t.read_memory = x_read_memory;
+  x_target(c, &t);
   amddwarf_unwinder *u;
   if (amddwarf_unwinder_new(c->cfi, &t, NULL, &u, NULL) != AMDDWARF_OK)
     return;
@@ -517,11 +519,7 @@ int main(int argc, char **argv)
   {
     /* Frames actually produced per run, to divide by. */
     amddwarf_target t;
-    memset(&t, 0, sizeof t);
-    t.struct_size = sizeof t;
-    t.user = &c;
-    t.read_register = x_read_register;
-    t.read_memory = x_read_memory;
+    x_target(&c, &t);
     size_t steps = 0;
     for (int k = 0; k < 64; k++) {
       amddwarf_unwinder *u;
