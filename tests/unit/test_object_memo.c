@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -93,6 +94,38 @@ static void test_one_answer_a_key(void **state)
   amddwarf_object_close(object);
 }
 
+/* amddwarf__object_memo_keep settles a memo: a second of a key gives way
+   to the first (and is freed: ASan sees a leak otherwise); past the
+   object's quota the memo is the caller's when asked for, else none is
+   kept. */
+static void test_keep_settles_the_memo(void **state)
+{
+  (void)state;
+  static uint8_t image[TEST_IMAGE_SIZE];
+  amddwarf_object *object = open_sample(image);
+  const uint64_t key[4] = {6, 0x40, 0, 0};
+  counted *first = (counted *)amddwarf__object_memo_new(object, key, sizeof *first);
+  counted *second = (counted *)amddwarf__object_memo_new(object, key, sizeof *second);
+  assert_non_null(first);
+  assert_non_null(second);
+  bool own = true;
+  assert_ptr_equal(amddwarf__object_memo_keep(object, &first->memo, &own), &first->memo);
+  assert_false(own);
+  assert_ptr_equal(amddwarf__object_memo_keep(object, &second->memo, NULL), &first->memo);
+  amddwarf__object_memo_limit(object, 0);
+  const uint64_t refused[4] = {6, 0x44, 0, 0};
+  counted *mine = (counted *)amddwarf__object_memo_new(object, refused, sizeof *mine);
+  assert_non_null(mine);
+  assert_ptr_equal(amddwarf__object_memo_keep(object, &mine->memo, &own), &mine->memo);
+  assert_true(own);
+  assert_null(amddwarf__object_memo_find(object, refused));
+  amddwarf__object_memo_free(object, &mine->memo);
+  counted *dropped = (counted *)amddwarf__object_memo_new(object, refused, sizeof *dropped);
+  assert_non_null(dropped);
+  assert_null(amddwarf__object_memo_keep(object, &dropped->memo, NULL));
+  amddwarf_object_close(object);
+}
+
 /* The object keeps AMDDWARF_OBJECT_MEMOS_MAX memos of a kind; the next of
    that kind is refused, stays the caller's and is not found, while another
    kind is still kept. */
@@ -178,6 +211,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_found_by_the_whole_key),
       cmocka_unit_test(test_one_answer_a_key),
+      cmocka_unit_test(test_keep_settles_the_memo),
       cmocka_unit_test(test_each_kind_keeps_a_bounded_number),
       cmocka_unit_test(test_threads_publish_and_find),
   };

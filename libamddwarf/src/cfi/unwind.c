@@ -25,6 +25,7 @@
 #include <amddwarf/amdgpu.h>
 
 #include "cfi/cfi_internal.h"
+#include "common/bytes.h"
 #include "common/error.h"
 #include "common/mem.h"
 
@@ -617,9 +618,7 @@ static amddwarf_status begin_walk(amddwarf_unwinder *u, const amddwarf_target *t
     return amddwarf__fail(err, st, AMDDWARF_NO_OFFSET,
                          "frame 0: reading the PC (register %u): %s", pc_reg,
                          amddwarf_status_message(st));
-  uint64_t pc = 0;
-  for (unsigned i = 0; i < bytes; i++)
-    pc |= (uint64_t)raw[i] << (8 * i);
+  uint64_t pc = amddwarf__load_le64(raw); /* RAW's bytes past BYTES are 0 */
   if (!frame_new(u, pc, pc))
     return amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");
   return AMDDWARF_OK;
@@ -745,9 +744,7 @@ amddwarf_status amddwarf_unwinder_step(amddwarf_unwinder *u, amddwarf_error *err
                   "frame %zu: return address: %s", c->index, inner);
     return finish(u, AMDDWARF_E_CFI_UNEVALUABLE, err);
   }
-  uint64_t pc = 0;
-  for (unsigned i = 0; i < bytes; i++)
-    pc |= (uint64_t)raw[i] << (8 * i);
+  uint64_t pc = amddwarf__load_le64(raw); /* RAW's bytes past BYTES are 0 */
   uframe *f = frame_new(u, pc, pc ? pc - 1 : 0);
   if (!f) {
     amddwarf__fail(err, AMDDWARF_E_NO_MEMORY, AMDDWARF_NO_OFFSET, "frame");

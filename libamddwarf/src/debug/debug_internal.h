@@ -201,6 +201,11 @@ const amddwarf_pc_frames *amddwarf__debug_pc_frames(amddwarf_wave *wave,
                                                     amddwarf_error *err);
 void amddwarf__debug_pc_frames_free(const amddwarf_object *object, amddwarf_pc_frames *own);
 
+/* The demangled name of the function or kernel symbol of OBJECT holding PC,
+   as a symbolizer names a PC no DWARF covers; NULL when none does
+   (pc_frames.c). */
+const char *amddwarf__debug_symbol_name_at(const amddwarf_object *object, uint64_t pc);
+
 /* Releases the frames and the unwinder (frames.c). */
 void amddwarf__debug_free_frames(amddwarf_wave *wave);
 

@@ -292,12 +292,10 @@ static amddwarf_debug_frame *frame_new(amddwarf_wave *w, const physical_frame *p
    the wave's objects that has one (objects not loaded). NULL when none. */
 static const char *symbol_name_at(const amddwarf_wave *w, const physical_frame *p)
 {
-  for (size_t i = 0; i < w->object_count && w->load_addresses == NULL; ++i) {
-    amddwarf_symbol s;
-    if (amddwarf_object_function_symbol_at(w->objects[i], p->object_pc, &s) == AMDDWARF_OK)
-      return amddwarf_object_symbol_name(w->objects[i], &s);
-  }
-  return NULL;
+  const char *name = NULL;
+  for (size_t i = 0; name == NULL && i < w->object_count && w->load_addresses == NULL; ++i)
+    name = amddwarf__debug_symbol_name_at(w->objects[i], p->object_pc);
+  return name;
 }
 
 /* Turns physical frame P into frames: one per inlined subroutine at its
@@ -397,10 +395,7 @@ static spare_unwinders *spares_of(const amddwarf_object *object, bool make)
   for (unsigned i = 0; i < SPARE_UNWINDERS; i++)
     atomic_init(&spares->slot[i], NULL);
   spares->memo.release = release_spares;
-  const amddwarf_object_memo *kept = amddwarf__object_memo_publish(object, &spares->memo);
-  if (kept != &spares->memo)
-    amddwarf__object_memo_free(object, &spares->memo); /* another's, or none kept */
-  return (spare_unwinders *)kept;
+  return (spare_unwinders *)amddwarf__object_memo_keep(object, &spares->memo, NULL);
 }
 
 /* Only the object's own CFI is kept with it: a caller's (options.cfi) may

@@ -78,6 +78,14 @@ static size_t chain_of(const amddwarf_object *object, const amddwarf_die_ref *sc
   return count;
 }
 
+const char *amddwarf__debug_symbol_name_at(const amddwarf_object *object, uint64_t pc)
+{
+  amddwarf_symbol s;
+  return amddwarf_object_function_symbol_at(object, pc, &s) == AMDDWARF_OK
+             ? amddwarf_object_symbol_name(object, &s)
+             : NULL;
+}
+
 /* Names and source positions of E's frames at OBJECT_PC: the line row at
    the PC for the innermost, the call site of the inline below for the
    others; a frame without a function is named by the function or kernel
@@ -86,11 +94,9 @@ static void describe(const amddwarf_object *object, uint64_t object_pc, amddwarf
 {
   for (size_t k = 0; k < e->frame_count; ++k) {
     amddwarf_pc_frame *f = &e->frames[k];
-    amddwarf_symbol s;
-    if (amddwarf_die_ref_valid(f->function))
-      f->function_name = amddwarf_object_die_function_name(object, f->function);
-    else if (amddwarf_object_function_symbol_at(object, object_pc, &s) == AMDDWARF_OK)
-      f->function_name = amddwarf_object_symbol_name(object, &s);
+    f->function_name = amddwarf_die_ref_valid(f->function)
+                           ? amddwarf_object_die_function_name(object, f->function)
+                           : amddwarf__debug_symbol_name_at(object, object_pc);
     if (k > 0) {
       amddwarf_die_ref callee = e->frames[k - 1].function;
       if (amddwarf_die_ref_valid(callee))
@@ -138,13 +144,9 @@ static const amddwarf_pc_frames *expand(amddwarf_wave *w, const amddwarf_object 
       if (depth > 0)
         memcpy(e->scopes, scopes, depth * sizeof *scopes);
       describe(object, object_pc, e);
-      const amddwarf_object_memo *kept = amddwarf__object_memo_publish(object, &e->memo);
-      *own = kept == NULL ? e : NULL;
-      if (kept != NULL && kept != &e->memo) {
-        /* Another wave kept the same expansion first. */
-        amddwarf__object_memo_free(object, &e->memo);
-        e = (amddwarf_pc_frames *)kept;
-      }
+      bool kept_by_caller;
+      e = (amddwarf_pc_frames *)amddwarf__object_memo_keep(object, &e->memo, &kept_by_caller);
+      *own = kept_by_caller ? e : NULL;
     }
   }
   if (chain != NULL)

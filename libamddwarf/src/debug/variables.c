@@ -100,13 +100,9 @@ static scope_variables *keep_scope(amddwarf_debug_frame *f, const uint64_t key[4
   for (size_t i = 0; i < count; ++i)
     atomic_init(&scope->answers[i], NULL);
   scope->memo.release = release_answers;
-  const amddwarf_object_memo *kept = amddwarf__object_memo_publish(object, &scope->memo);
-  f->scope_own = kept == NULL;
-  if (kept != NULL && kept != &scope->memo) {
-    /* Another wave kept the same list first. */
-    amddwarf__object_memo_free(object, &scope->memo);
-    scope = (scope_variables *)kept;
-  }
+  bool own;
+  scope = (scope_variables *)amddwarf__object_memo_keep(object, &scope->memo, &own);
+  f->scope_own = own;
   return scope;
 }
 

@@ -1193,13 +1193,9 @@ bool amddwarf__object_function_at(const amddwarf_object *object, uint64_t addres
         kept->found = found;
         if (found)
           kept->answer = *out;
-        const amddwarf_object_memo *published =
-            amddwarf__object_memo_publish(object, &kept->memo);
-        if (published != &kept->memo)
-          amddwarf__object_memo_free(object, &kept->memo);
         /* As many addresses asked as the object keeps answers for: the
            symbol table is worth loading, and answers every later one. */
-        if (published == NULL)
+        if (amddwarf__object_memo_keep(object, &kept->memo, NULL) == NULL)
           (void)amddwarf__object_ensure_symbols(object, NULL);
       }
       return found == 1;

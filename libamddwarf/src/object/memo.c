@@ -108,6 +108,19 @@ const amddwarf_object_memo *amddwarf__object_memo_publish(const amddwarf_object 
   }
 }
 
+const amddwarf_object_memo *amddwarf__object_memo_keep(const amddwarf_object *object,
+                                                       amddwarf_object_memo *memo, bool *own)
+{
+  const amddwarf_object_memo *kept = amddwarf__object_memo_publish(object, memo);
+  if (own != NULL)
+    *own = kept == NULL;
+  if (kept == NULL && own != NULL)
+    return memo;
+  if (kept != memo)
+    amddwarf__object_memo_free(object, memo);
+  return kept;
+}
+
 void amddwarf__object_memo_limit(const amddwarf_object *object, size_t limit)
 {
   amddwarf_object *o = mutable_object(object);

@@ -7,6 +7,7 @@
 #ifndef AMDDWARF_OBJECT_MEMO_H
 #define AMDDWARF_OBJECT_MEMO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,14 @@ amddwarf_object_memo *amddwarf__object_memo_new(const amddwarf_object *object,
    amddwarf__object_memo_free. */
 const amddwarf_object_memo *amddwarf__object_memo_publish(const amddwarf_object *object,
                                                           amddwarf_object_memo *memo);
+
+/* amddwarf__object_memo_publish with what becomes of MEMO settled: the
+   memo readers find from now on is returned, MEMO or the one published
+   before it (MEMO is then freed). When the object keeps no more, MEMO is
+   returned with *OWN set, the caller's to use and to free with
+   amddwarf__object_memo_free; with OWN NULL it is freed and NULL returned. */
+const amddwarf_object_memo *amddwarf__object_memo_keep(const amddwarf_object *object,
+                                                       amddwarf_object_memo *memo, bool *own);
 
 /* OBJECT keeps at most LIMIT memos of each kind from now on (tests: 0
    makes every answer its caller's own). */
