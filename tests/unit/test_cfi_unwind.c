@@ -357,6 +357,12 @@ static void test_reset_walks_another_wave(void **state)
   static const uint32_t want[4] = {0xbb00, 0x301, 0xbb02, 0x303};
   assert_first_lanes(&fx, 1, VGPR41, want);
 
+  /* No target: refused, and the walk before stays as it was. */
+  assert_int_equal(amddwarf_unwinder_reset(fx.u, NULL, NULL, &fx.err),
+                   AMDDWARF_E_INVALID_ARGUMENT);
+  assert_non_null(strstr(fx.err.message, "amddwarf_unwinder_reset"));
+  assert_int_equal(amddwarf_unwinder_frame_count(fx.u), 3);
+
   /* A target whose PC cannot be read: no frame, and every step says so. */
   amddwarf_target no_registers = t2;
   no_registers.read_register = NULL;
